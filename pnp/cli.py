@@ -1,0 +1,168 @@
+"""The `pnp` command line: each command parses options and calls one library function."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Optional, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .build import BuildOptions, build
+from .content import Project, load_game
+from .errors import PnpError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+T = TypeVar("T")
+
+ProjectOpt = typer.Option(Path("."), "--project", "-p", help="Folder holding content/ and templates/.", file_okay=False)
+
+
+def run(fn: Callable[[], T]) -> T:
+    """Call `fn`; turn input errors into one printed line each and exit code 2, never a traceback."""
+    try:
+        return fn()
+    except PnpError as exc:
+        for line in exc.errors:
+            err.print(str(line), markup=False)
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        raise typer.Exit(130) from None
+    except OSError as exc:
+        err.print(f"{exc.filename or 'pnp'}: {exc.strerror or exc}", markup=False)
+        raise typer.Exit(2) from None
+    except Exception as exc:  # a bug in pnp itself: one line, unless debugging
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        err.print(f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)", markup=False)
+        raise typer.Exit(1) from None
+
+
+def project_at(path: Path) -> Project:
+    return Project(path.resolve())
+
+
+def _split(values: Optional[str]) -> tuple[str, ...]:
+    return tuple(v.strip() for v in (values or "").split(",") if v.strip())
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    extra = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise PnpError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
+        extra[key.strip()] = value.strip()
+    return extra
+
+
+@app.command("build")
+def build_cmd(
+    games: Optional[list[str]] = typer.Argument(None, help="Games to build (default: every game under content/)."),
+    format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats."),
+    paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm around every piece (0 for none)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it."),
+    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Build SVG faces and print-ready PDF sheets into output/<game>/."""
+
+    def job():
+        options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_))
+        proj = project_at(project)
+        if quiet or not out.is_terminal:
+            return build(proj, games, options)
+        from rich.progress import Progress, SpinnerColumn, TextColumn
+
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=out, transient=True) as bar:
+            task = bar.add_task("building")
+            return build(proj, games, options, progress=lambda g: bar.update(task, description=f"building {g}"))
+
+    reports = run(job)
+    if not quiet:
+        for r in reports:
+            out.print(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s")
+
+
+@app.command("validate")
+def validate_cmd(
+    games: Optional[list[str]] = typer.Argument(None, help="Games to check (default: all)."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Check all content and templates; print `ok` or every error (exit 2)."""
+    from .render import render_game
+
+    def job():
+        proj = project_at(project)
+        errors = []
+        for name in proj.resolve_games(games):
+            try:
+                render_game(load_game(proj, name), {}, 0.0)  # rendering also checks the templates
+            except PnpError as exc:
+                errors.extend(exc.errors)
+        if errors:
+            raise PnpError(errors)
+
+    run(job)
+    out.print("ok")
+
+
+@app.command("list")
+def list_cmd(
+    game: Optional[str] = typer.Argument(None, help="One game (default: all)."),
+    project: Path = ProjectOpt,
+) -> None:
+    """List games, their components and how many pieces each has."""
+    from .inventory import inventory
+
+    rows = run(lambda: inventory(project_at(project), [game] if game else None))
+    table = Table("game", "component", "size (mm)", "items", "pieces", "back")
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+
+
+@app.command("schema")
+def schema_cmd(
+    game: Optional[str] = typer.Argument(None, help="One game (default: all)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Folder for the .schema.json files (default: output/schema)."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Write JSON Schemas of the content files, for editor validation and completion."""
+    from .schema import write_schemas
+
+    paths = run(lambda: write_schemas(project_at(project), [game] if game else None, out_dir))
+    for p in paths:
+        out.print(str(p))
+
+
+@app.command("new")
+def new_cmd(
+    game: str = typer.Argument(..., help="Name of the new game (lower-case, digits and '-')."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Scaffold a new game (content file, templates, one example card) that builds at once."""
+    from .scaffold import scaffold
+
+    created = run(lambda: scaffold(project_at(project), game))
+    for p in created:
+        out.print(f"created {p}")
+    out.print(f"next: pnp build {game}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except SystemExit as exc:
+        sys.exit(exc.code)

@@ -1,0 +1,63 @@
+"""Errors that carry a location, so every problem prints as one `file:line:col: message` line."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def display_path(path: str | os.PathLike | None) -> str:
+    """A path as the user would type it: relative to the working directory when below it."""
+    if path is None:
+        return "<input>"
+    p = Path(path)
+    try:
+        rel = os.path.relpath(p.resolve(), Path.cwd())
+    except ValueError:  # another drive on Windows
+        return str(p)
+    return str(p) if rel.startswith("..") else rel
+
+
+@dataclass(frozen=True)
+class ContentError:
+    """One problem in one input file. `line` and `column` are 1-based; None when unknown."""
+
+    path: str | os.PathLike | None
+    line: int | None
+    column: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = display_path(self.path)
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class PnpError(Exception):
+    """Raised with every problem found, so that the CLI prints them all and exits 2."""
+
+    exit_code = 2
+
+    def __init__(self, errors: list[ContentError] | ContentError | str):
+        if isinstance(errors, (ContentError, str)):
+            errors = [errors]
+        self.errors: list[ContentError | str] = list(errors)
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+def raise_if_any(errors: list[ContentError]) -> None:
+    """Raise a PnpError when the list holds anything."""
+    if errors:
+        raise PnpError(sorted_errors(errors))
+
+
+def sorted_errors(errors: list[ContentError]) -> list[ContentError]:
+    """Stable, readable order: by file, then line, then column, then message."""
+    return sorted(
+        dict.fromkeys(errors),  # drop exact duplicates, keep order
+        key=lambda e: (display_path(e.path), e.line or 0, e.column or 0, e.message),
+    )

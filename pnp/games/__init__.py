@@ -1,0 +1,1 @@
+"""Game plugins: only what cannot be data (schemas, scoring, glyph helpers)."""

@@ -1,0 +1,24 @@
+"""What each game is made of: components, sizes and piece counts, without rendering."""
+
+from __future__ import annotations
+
+from .content import Project, load_game
+from .errors import raise_if_any
+from .render import ComponentRenderer
+from .textfit import num
+
+
+def inventory(project: Project, games: list[str] | None, options: dict | None = None) -> list[tuple[str, ...]]:
+    """One row per component: game, component, size, item count, piece count, back kind."""
+    rows = []
+    for name in project.resolve_games(games):
+        game = load_game(project, name)
+        renderer = ComponentRenderer(game, options or {}, 0.0)
+        for i, comp in enumerate(game.manifest.components):
+            items = renderer.items(i, comp)
+            pieces = sum(renderer.copies(i, comp, item) for item in items)
+            back = "per item" if comp.back and comp.back_per_item else ("shared" if comp.back else "-")
+            size = f"{num(comp.size.width)} x {num(comp.size.height)}"
+            rows.append((name, comp.id, size, str(len(items)), str(pieces), back))
+        raise_if_any(renderer.errors)
+    return rows

@@ -1,0 +1,107 @@
+"""The schema of `content/<game>/game.yaml`: what a game is made of and how each
+component is sized, filled from the content and drawn."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BeforeValidator, Field, field_validator, model_validator
+
+from .units import to_mm
+from .validation import StrictModel
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+@lru_cache(maxsize=1)
+def presets() -> dict[str, dict[str, dict[str, float]]]:
+    """Built-in card sizes and papers (pnp/data/presets.yaml)."""
+    text = resources.files("pnp").joinpath("data/presets.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+Length = Annotated[float, BeforeValidator(to_mm)]
+
+
+class Size(StrictModel):
+    """A physical size in mm."""
+
+    width: Length
+    height: Length
+
+    @model_validator(mode="after")
+    def _positive(self) -> "Size":
+        if self.width <= 0 or self.height <= 0:
+            raise ValueError("width and height must be greater than 0")
+        return self
+
+
+def _size(value: Any) -> Any:
+    """Accept a preset name, `63mm x 88mm`, or a mapping."""
+    if isinstance(value, str):
+        table = presets()["sizes"]
+        if value in table:
+            return table[value]
+        parts = re.split(r"\s*[x×]\s*", value.strip())
+        if len(parts) == 2:
+            return {"width": parts[0], "height": parts[1]}
+        raise ValueError(
+            f"unknown size {value!r}: expected a preset ({', '.join(table)}), "
+            "'WIDTH x HEIGHT' such as '63mm x 88mm', or {width, height}"
+        )
+    return value
+
+
+class Component(StrictModel):
+    """One kind of physical piece: a deck of cards, a set of tiles, a board."""
+
+    id: str = Field(description="slug used for output folders and file names")
+    name: str = Field(description="human name shown in listings")
+    size: Annotated[Size, BeforeValidator(_size)]
+    items: str | list[dict[str, Any]] = Field(
+        description="a Jinja expression over the content (e.g. 'adventurers.cards') giving a "
+        "list of records, each with an `id`; or a literal list of records"
+    )
+    front: str = Field(description="template file under templates/<game>/ for the front face")
+    back: str | None = Field(None, description="template for the back face, if any")
+    back_per_item: bool = Field(False, description="render one back per item instead of one shared back")
+    copies: int | str = Field(1, description="copies of each item: a number or a Jinja expression using `item`")
+    rotate: Literal["auto", "never"] = Field("auto", description="turn pieces 90° on the sheet when more fit")
+    gap: Length = Field(0.0, description="space between neighbouring pieces on a sheet, outside the bleed")
+    bleed: Length | None = Field(None, description="bleed for this component, overriding --bleed (e.g. 0 for a paper sheet)")
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, v: str) -> str:
+        if not SLUG.match(v):
+            raise ValueError(f"id must be lower-case letters, digits and '-', got {v!r}")
+        return v
+
+    @field_validator("copies")
+    @classmethod
+    def _copies(cls, v: int | str) -> int | str:
+        if isinstance(v, int) and v < 0:
+            raise ValueError("copies cannot be negative")
+        return v
+
+
+class Manifest(StrictModel):
+    """A game: its title, optional Python plugin, and components."""
+
+    title: str
+    description: str = ""
+    plugin: str | None = Field(None, description="module under pnp.games with game-specific schemas/scoring")
+    components: list[Component]
+
+    @model_validator(mode="after")
+    def _unique(self) -> "Manifest":
+        seen: set[str] = set()
+        for c in self.components:
+            if c.id in seen:
+                raise ValueError(f"component id {c.id!r} appears twice")
+            seen.add(c.id)
+        return self

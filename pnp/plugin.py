@@ -1,0 +1,38 @@
+"""What a game may add in Python: schemas for its content files, cross-file checks,
+glyph helpers for its templates, extra template context and a scorer.
+
+A game without a plugin still builds: its content files are loaded as plain YAML and its
+templates see them as dictionaries. Plugins live in `pnp/games/<module>/` and expose a
+module attribute `PLUGIN`; a game's `game.yaml` names the module with `plugin: <module>`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from .content import GameContent
+    from .errors import ContentError
+    from .yamlio import Located
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Optional game-specific behaviour; every field may be left empty."""
+
+    # content file stem (e.g. "adventurers" for adventurers.yaml) -> model of the whole file
+    models: dict[str, type[BaseModel]] = field(default_factory=dict)
+    # stems that may be absent (all others in `models` are required)
+    optional_files: frozenset[str] = frozenset()
+    # cross-file checks after every file validated on its own; return located errors
+    check: Callable[["GameContent"], list["ContentError"]] | None = None
+    # functions and values every template of the game can call, e.g. tile glyphs
+    template_globals: dict[str, Any] = field(default_factory=dict)
+    # extra names for templates and `items:` expressions, computed from the content and
+    # the build options (e.g. the selected rule version as `rules`)
+    context: Callable[["GameContent", dict[str, Any]], dict[str, Any]] | None = None
+    # scorer for `pnp score`: takes the parsed sheet and returns a report object
+    score: Callable[["GameContent", "Located"], Any] | None = None

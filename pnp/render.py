@@ -1,0 +1,249 @@
+"""Render component faces: content records through Jinja2 SVG templates, one SVG per face."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from . import textfit
+from .content import GameContent
+from .errors import ContentError, PnpError, raise_if_any
+from .manifest import Component
+
+FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
+
+
+@dataclass(frozen=True)
+class Face:
+    """One rendered side of one component item."""
+
+    component: str
+    name: str  # file stem: the item id, `<id>-back`, or `back` for a shared back
+    svg: str
+    width: float  # trim size, mm
+    height: float
+    bleed: float
+
+    @property
+    def relpath(self) -> str:
+        return f"svg/{self.component}/{self.name}.svg"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An item of a component: its faces and how many copies to print."""
+
+    item_id: str
+    front: Face
+    back: Face | None
+    copies: int
+
+
+@dataclass(frozen=True)
+class RenderedComponent:
+    spec: Component
+    pieces: list[Piece]
+    bleed: float
+
+    @property
+    def faces(self) -> list[Face]:
+        """Each distinct face once, fronts then backs, in item order."""
+        seen: dict[str, Face] = {}
+        for p in self.pieces:
+            seen.setdefault(p.front.name, p.front)
+        for p in self.pieces:
+            if p.back is not None:
+                seen.setdefault(p.back.name, p.back)
+        return list(seen.values())
+
+
+def environment(game: GameContent) -> jinja2.Environment:
+    """The Jinja2 environment of one game: its templates first, then pnp's own (as `pnp/...`)."""
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.FileSystemLoader(str(game.templates_dir)),
+            jinja2.PrefixLoader({"pnp": jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))}),
+        ]
+    )
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=True,  # text from YAML must never break the SVG
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["num"] = textfit.num
+    env.globals.update(
+        wrap=textfit.wrap,
+        text_width=textfit.text_width,
+        fit_size=textfit.fit_size,
+        num=textfit.num,
+        Markup=Markup,
+    )
+    env.globals.update(game.plugin.template_globals)
+    return env
+
+
+def item_id(item: Any) -> Any:
+    if isinstance(item, dict):
+        return item.get("id")
+    return getattr(item, "id", None)
+
+
+def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | None, int | None]:
+    """The template file and line a rendering exception came from (Jinja rewrites tracebacks)."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return (Path(exc.filename) if exc.filename else None), exc.lineno
+    tb = exc.__traceback__
+    found: tuple[Path | None, int | None] = (None, None)
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            found = (Path(filename), tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _render_error(exc: Exception, game: GameContent, template: str, what: str) -> ContentError:
+    path, line = _template_location(exc, game)
+    path = path or game.templates_dir / template
+    message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+    return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {message}")
+
+
+def _check_svg(svg: str, template: Path, what: str) -> ContentError | None:
+    try:
+        root = ET.fromstring(svg.encode("utf-8"))
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}")
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
+    return None
+
+
+class ComponentRenderer:
+    """Renders the items of one game's components; collects every error before raising."""
+
+    def __init__(self, game: GameContent, options: dict[str, Any], bleed: float):
+        self.game = game
+        self.env = environment(game)
+        self.names = game.namespace(options)
+        self.bleed = bleed
+        self.errors: list[ContentError] = []
+
+    def _where(self, index: int, key: str) -> ContentError:
+        return self.game.manifest_doc.error(("components", index, key), "")
+
+    def _fail(self, index: int, key: str, message: str) -> None:
+        w = self._where(index, key)
+        self.errors.append(ContentError(w.path, w.line, w.column, message))
+
+    def items(self, index: int, comp: Component) -> list[Any]:
+        """The records a component is made of."""
+        if isinstance(comp.items, list):
+            return comp.items
+        try:
+            value = self.env.compile_expression(comp.items, undefined_to_none=False)(**self.names)
+            if isinstance(value, jinja2.Undefined):
+                value._fail_with_undefined_error()
+        except Exception as exc:  # any failure of a designer's expression is an input error
+            self._fail(index, "items", f"items expression {comp.items!r} failed: {exc}")
+            return []
+        if isinstance(value, dict):
+            value = list(value.values())
+        if not isinstance(value, (list, tuple)):
+            self._fail(index, "items", f"items expression {comp.items!r} gave {type(value).__name__}: expected a list of records with an `id`")
+            return []
+        return list(value)
+
+    def copies(self, index: int, comp: Component, item: Any) -> int:
+        if isinstance(comp.copies, int):
+            return comp.copies
+        try:
+            value = self.env.compile_expression(comp.copies)(**self.names, item=item)
+            count = int(value)
+            if count < 0:
+                raise ValueError("negative")
+            return count
+        except Exception as exc:
+            self._fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} failed: expected a whole number >= 0 ({exc})")
+            return 0
+
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+        what = f"{comp.id}/{name}"
+        try:
+            tpl = self.env.get_template(template)
+            svg = tpl.render(
+                **self.names,
+                item=item,
+                item_id=item_id(item) if item is not None else name,
+                component=comp,
+                side=side,
+                width=comp.size.width,
+                height=comp.size.height,
+                bleed=bleed,
+            )
+        except Exception as exc:  # template bugs are reported at their template line
+            self.errors.append(_render_error(exc, self.game, template, what))
+            return None
+        problem = _check_svg(svg, self.game.templates_dir / template, what)
+        if problem:
+            self.errors.append(problem)
+            return None
+        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed)
+
+    def component(self, index: int, comp: Component) -> RenderedComponent:
+        pieces: list[Piece] = []
+        seen: set[str] = set()
+        bleed = self.bleed if comp.bleed is None else comp.bleed
+        shared_back = None
+        if comp.back and not comp.back_per_item:
+            shared_back = self.face(comp, comp.back, "back", None, "back", bleed)
+        for item in self.items(index, comp):
+            ident = item_id(item)
+            if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
+                self._fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")
+                continue
+            if ident in seen:
+                self._fail(index, "items", f"item id {ident!r} appears twice in {comp.id!r}: expected unique ids")
+                continue
+            seen.add(ident)
+            front = self.face(comp, comp.front, ident, item, "front", bleed)
+            back = shared_back
+            if comp.back and comp.back_per_item:
+                back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
+            copies = self.copies(index, comp, item)
+            if front is not None:
+                pieces.append(Piece(ident, front, back, copies))
+        return RenderedComponent(comp, pieces, bleed)
+
+
+def render_game(game: GameContent, options: dict[str, Any], bleed: float, only: set[str] | None = None) -> list[RenderedComponent]:
+    """Render every component (or those in `only`); raise PnpError listing every failure."""
+    renderer = ComponentRenderer(game, options, bleed)
+    out = [
+        renderer.component(i, comp)
+        for i, comp in enumerate(game.manifest.components)
+        if only is None or comp.id in only
+    ]
+    raise_if_any(renderer.errors)
+    return out
+
+
+def render_one(game: GameContent, component_id: str, item: str, options: dict[str, Any], bleed: float) -> RenderedComponent:
+    """Render a single item of one component (used by commands that print one face)."""
+    (rendered,) = render_game(game, options, bleed, only={component_id})
+    pieces = [p for p in rendered.pieces if p.item_id == item]
+    if not pieces:
+        raise PnpError(f"{game.name}: component {component_id!r} has no item {item!r}")
+    return RenderedComponent(rendered.spec, pieces, bleed)
+

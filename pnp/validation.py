@@ -1,0 +1,87 @@
+"""Validate located YAML against pydantic models and turn failures into located errors."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import ContentError
+from .yamlio import Located
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """Base for every content schema: unknown keys are errors, values are not coerced loosely."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+def _allowed_keys(model: type[BaseModel] | None, at: tuple, data: Any) -> list[str]:
+    """Keys the model accepts at the mapping that holds the unknown key (best effort)."""
+    if model is None:
+        return []
+    node: Any = model
+    for part in at[:-1]:
+        if isinstance(part, int):
+            continue
+        fields = getattr(node, "model_fields", None)
+        if not fields or part not in fields:
+            return []
+        ann = fields[part].annotation
+        node = _model_inside(ann)
+        if node is None:
+            return []
+    fields = getattr(node, "model_fields", {})
+    return [f.alias or name for name, f in fields.items()]
+
+
+def _model_inside(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_inside(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def describe(err: dict, model: type[BaseModel] | None = None, data: Any = None) -> str:
+    """One readable sentence for one pydantic error."""
+    kind = err["type"]
+    loc = err["loc"]
+    got = err.get("input")
+    field = next((str(p) for p in reversed(loc) if isinstance(p, str)), None)
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(model, loc, data)
+        hint = f" (expected one of: {', '.join(allowed)})" if allowed else ""
+        return f"unknown key {loc[-1]!r}{hint}"
+    if kind == "missing":
+        return f"missing required key {loc[-1]!r}"
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    elif msg.startswith("Assertion failed, "):
+        msg = msg[len("Assertion failed, "):]
+    prefix = f"{field}: " if field else ""
+    if kind in {"value_error", "assertion_error"}:
+        return prefix + msg
+    return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
+
+
+def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, list[ContentError]]:
+    """Validate `doc.data` (or the part at `at`) against `model`; errors point into the file."""
+    data = doc.data
+    for part in at:
+        data = data[part]
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        errors = []
+        for err in exc.errors(include_url=False):
+            # Errors from union branches repeat the same place; keep the first of each.
+            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
+            err = {**err, "loc": loc}
+            errors.append(doc.error(at + loc, describe(err, model, data)))
+        return None, list(dict.fromkeys(errors))
