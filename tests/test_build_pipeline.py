@@ -1,0 +1,240 @@
+"""The generic pipeline on a scaffolded game: SVG faces, imposed PDFs, errors, determinism."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pypdfium2
+import pytest
+
+from pnp import impose as impose_mod
+from pnp.build import BuildOptions, build
+from pnp.content import Project
+from pnp.errors import PnpError
+from pnp.impose import paper, plan_grid
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+PT = 72 / 25.4
+
+
+def set_copies(project: Project, copies: int, title: str = "Example Card") -> None:
+    path = project.content_dir / "demo" / "cards.yaml"
+    path.write_text(
+        f"cards:\n  - id: example\n    title: {title!r}\n    text: Some words on the card.\n    copies: {copies}\n",
+        encoding="utf-8",
+    )
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_build_writes_one_svg_per_face_and_one_pdf_per_component(demo: Project):
+    (report,) = build(demo, None, BuildOptions())
+    root = demo.output_dir / "demo"
+    assert (root / "svg/card/example.svg").is_file()
+    assert (root / "svg/card/back.svg").is_file()
+    assert (root / "pdf/card.pdf").is_file()
+    assert (report.components, report.pieces, report.files) == (1, 3, 3)
+
+
+@pytest.mark.parametrize("bleed, size", [(3.0, ("69mm", "94mm")), (0.0, ("63mm", "88mm"))])
+def test_svg_has_physical_size_including_bleed(demo: Project, bleed, size):
+    build(demo, ["demo"], BuildOptions(formats=("svg",), bleed=bleed))
+    root = ET.parse(demo.output_dir / "demo/svg/card/example.svg").getroot()
+    assert root.tag == SVG_NS + "svg"
+    assert (root.get("width"), root.get("height")) == size
+    assert root.get("viewBox") == f"{-bleed:g} {-bleed:g} {63 + 2 * bleed:g} {88 + 2 * bleed:g}".replace("-0 ", "0 ")
+
+
+@pytest.mark.parametrize("name, size_mm", [("letter", (215.9, 279.4)), ("a4", (210, 297))])
+def test_pdf_pages_have_the_paper_size(demo: Project, name, size_mm):
+    build(demo, None, BuildOptions(formats=("pdf",), paper=name))
+    pdf = pypdfium2.PdfDocument(demo.output_dir / "demo/pdf/card.pdf")
+    for page in pdf:
+        w, h = page.get_size()
+        assert w == pytest.approx(size_mm[0] * PT, abs=0.01)
+        assert h == pytest.approx(size_mm[1] * PT, abs=0.01)
+
+
+@pytest.mark.parametrize("copies, bleed, pages", [(3, 3.0, 2), (7, 3.0, 4), (9, 0.0, 2), (10, 0.0, 4)])
+def test_each_sheet_of_fronts_is_followed_by_its_backs(demo: Project, copies, bleed, pages):
+    set_copies(demo, copies)
+    build(demo, None, BuildOptions(formats=("pdf",), bleed=bleed))
+    assert len(pypdfium2.PdfDocument(demo.output_dir / "demo/pdf/card.pdf")) == pages
+
+
+def test_poker_cards_fit_nine_up_without_bleed_and_turn_when_more_fit():
+    letter = paper("letter")
+    grid = plan_grid(63, 88, 0, 0, letter, rotate=True)
+    assert (grid.cols, grid.rows, grid.rotated) == (3, 3, False)
+    grid = plan_grid(63, 88, 3, 0, letter, rotate=True)
+    assert (grid.per_page, grid.rotated) == (6, True)  # 2 x 2 upright, 2 x 3 turned
+    assert plan_grid(63, 88, 3, 0, letter, rotate=False).per_page == 4
+    assert plan_grid(300, 400, 0, 0, letter, rotate=True) is None
+
+
+class Recorder:
+    """Records where faces and lines are drawn, in page millimetres from the top-left."""
+
+    def __init__(self, monkeypatch):
+        self.places: list[tuple[int, str, float, float, float, float, int]] = []
+        self.lines: list[tuple[int, float, float, float, float]] = []
+        self.page = 0
+        place, line, next_page = impose_mod.Sheets.place, impose_mod.Sheets.line, impose_mod.Sheets.next_page
+        rec = self
+
+        def spy_place(sheets, face, x, y, w, h, turn=0):
+            rec.places.append((rec.page, face.name, x, y, w, h, turn))
+            return place(sheets, face, x, y, w, h, turn)
+
+        def spy_line(sheets, x1, y1, x2, y2, *args, **kwargs):
+            rec.lines.append((rec.page, x1, y1, x2, y2))
+            return line(sheets, x1, y1, x2, y2, *args, **kwargs)
+
+        def spy_next(sheets):
+            rec.page += 1
+            return next_page(sheets)
+
+        monkeypatch.setattr(impose_mod.Sheets, "place", spy_place)
+        monkeypatch.setattr(impose_mod.Sheets, "line", spy_line)
+        monkeypatch.setattr(impose_mod.Sheets, "next_page", spy_next)
+
+
+@pytest.mark.parametrize("bleed", [0.0, 3.0])
+def test_duplex_back_lands_behind_its_front(demo: Project, monkeypatch, bleed):
+    set_copies(demo, 5)
+    rec = Recorder(monkeypatch)
+    build(demo, None, BuildOptions(formats=("pdf",), bleed=bleed))
+    fronts = [p for p in rec.places if p[0] == 0]
+    backs = [p for p in rec.places if p[0] == 1]
+    assert len(fronts) == len(backs) == 5
+    page_w = paper("letter").width
+    for (_, fname, fx, fy, fw, fh, fturn), (_, bname, bx, by, bw, bh, bturn) in zip(fronts, backs):
+        assert (fname, bname) == ("example", "back")
+        # long-edge duplex: the sheet flips about its vertical axis
+        assert bx == pytest.approx(page_w - fx - fw)
+        assert (by, bw, bh) == (pytest.approx(fy), pytest.approx(fw), pytest.approx(fh))
+        assert bturn == -fturn
+
+
+def test_crop_marks_extend_cut_lines_outside_all_artwork(demo: Project, monkeypatch):
+    set_copies(demo, 6)
+    rec = Recorder(monkeypatch)
+    bleed = 3.0
+    build(demo, None, BuildOptions(formats=("pdf",), bleed=bleed))
+    boxes = [(x, y, x + w, y + h) for page, _, x, y, w, h, _ in rec.places if page == 0]
+    cut_x = {round(v, 3) for x0, _, x1, _ in boxes for v in (x0 + bleed, x1 - bleed)}
+    cut_y = {round(v, 3) for _, y0, _, y1 in boxes for v in (y0 + bleed, y1 - bleed)}
+    marks = [line for line in rec.lines if line[0] == 0]
+    assert marks, "no crop marks drawn"
+    assert not [line for line in rec.lines if line[0] == 1], "backs carry no crop marks"
+    for _, x1, y1, x2, y2 in marks:
+        if x1 == x2:
+            assert round(x1, 3) in cut_x
+        else:
+            assert y1 == y2 and round(y1, 3) in cut_y
+        for bx0, by0, bx1, by1 in boxes:  # never on the artwork
+            assert max(x1, x2) < bx0 or min(x1, x2) > bx1 or max(y1, y2) < by0 or min(y1, y2) > by1
+    assert {round(x1, 3) for _, x1, _, x2, _ in marks if x1 == x2} == cut_x
+    assert {round(y1, 3) for _, _, y1, _, y2 in marks if y1 == y2} == cut_y
+
+
+def test_two_builds_are_byte_identical(demo: Project, tmp_path: Path):
+    build(demo, None, BuildOptions(out=tmp_path / "a"))
+    build(demo, None, BuildOptions(out=tmp_path / "b"))
+    a, b = files_under(tmp_path / "a"), files_under(tmp_path / "b")
+    assert a.keys() == b.keys() and len(a) >= 4
+    assert a == b
+
+
+def test_text_is_escaped_into_valid_svg(demo: Project):
+    set_copies(demo, 1, title="<A & B>")
+    build(demo, None, BuildOptions(formats=("svg", "pdf")))
+    root = ET.parse(demo.output_dir / "demo/svg/card/example.svg").getroot()
+    texts = ["".join(t.itertext()) for t in root.iter(SVG_NS + "text")]
+    assert "<A & B>" in texts
+
+
+def test_pdf_page_matches_the_svg_pixel_for_pixel(demo: Project):
+    """The imposed card and its standalone SVG, rasterised by two different renderers, agree."""
+    from io import BytesIO
+
+    import resvg_py
+    from PIL import Image, ImageChops, ImageStat
+
+    set_copies(demo, 1)
+    bleed, dpi = 3.0, 100
+    build(demo, None, BuildOptions(bleed=bleed))
+    grid = plan_grid(63, 88, bleed, 0, paper("letter"), rotate=True)
+    x, y = grid.slot(0)
+    page = pypdfium2.PdfDocument(demo.output_dir / "demo/pdf/card.pdf")[0].render(scale=dpi / 72).to_pil().convert("RGB")
+    px = dpi / 25.4
+    crop = page.crop((round(x * px), round(y * px), round((x + grid.cell_w) * px), round((y + grid.cell_h) * px)))
+    if grid.rotated:  # the sheet shows the card turned counter-clockwise
+        crop = crop.rotate(-90, expand=True)
+    svg = resvg_py.svg_to_bytes(svg_path=str(demo.output_dir / "demo/svg/card/example.svg"), dpi=dpi)
+    ref = Image.open(BytesIO(bytes(svg))).convert("RGB").resize(crop.size)
+    diff = ImageChops.difference(crop, ref).convert("L")
+    mean = ImageStat.Stat(diff).mean[0]
+    close = sum(diff.histogram()[:48]) / (diff.width * diff.height)
+    assert mean < 8, f"mean difference {mean:.1f}"
+    assert close > 0.95, f"only {close:.1%} of pixels match"
+    # and a wrong placement would not match: shift by 3 mm
+    shifted = page.crop((round((x + 3) * px), round(y * px), round((x + 3 + grid.cell_w) * px), round((y + grid.cell_h) * px)))
+    if grid.rotated:
+        shifted = shifted.rotate(-90, expand=True)
+    assert ImageStat.Stat(ImageChops.difference(shifted.resize(crop.size), ref).convert("L")).mean[0] > mean + 4
+
+
+def test_oversize_piece_is_split_over_overlapping_pages(tmp_path: Path, monkeypatch):
+    project = Project(tmp_path / "big")
+    (project.content_dir / "map").mkdir(parents=True)
+    (project.templates_dir / "map").mkdir(parents=True)
+    (project.content_dir / "map/game.yaml").write_text(
+        "title: Map\ncomponents:\n  - {id: board, name: Board, size: 400mm x 300mm, items: '[{\"id\": \"main\"}]', front: b.svg.j2}\n"
+    )
+    (project.templates_dir / "map/b.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block body %}<circle cx="200" cy="150" r="100" fill="#369"/>{% endblock %}'
+    )
+    rec = Recorder(monkeypatch)
+    build(project, None, BuildOptions(formats=("pdf",), bleed=0))
+    assert rec.page == 4  # 2 x 2 pages on letter
+    assert len(pypdfium2.PdfDocument(project.output_dir / "map/pdf/board.pdf")) == 4
+    origins = sorted({(round(x, 2), round(y, 2)) for _, _, x, y, *_ in rec.places})
+    assert len(origins) == 4  # each page shows a different window of the board
+    assert [line for line in rec.lines if line[0] > 0], "overlap marks on the joined pages"
+
+
+def test_bad_content_writes_nothing(demo: Project):
+    build(demo, None, BuildOptions())
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in demo.output_dir.rglob("*") if p.is_file()}
+    (demo.content_dir / "demo/game.yaml").write_text("title: Demo\ncomponents:\n  - id: card\n    size: [oops\n")
+    with pytest.raises(PnpError) as info:
+        build(demo, None, BuildOptions())
+    assert [str(e).split(": ", 1)[0].endswith("game.yaml:5:1") for e in info.value.errors] == [True]
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in demo.output_dir.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_template_error_names_the_template_line(demo: Project):
+    template = demo.templates_dir / "demo/card.svg.j2"
+    lines = template.read_text().splitlines()
+    lines.insert(3, "<text>{{ item.no_such_key }}</text>")
+    template.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PnpError) as info:
+        build(demo, None, BuildOptions())
+    (error,) = info.value.errors
+    assert str(error.path).endswith("card.svg.j2") and error.line == 4
+    assert "no_such_key" in error.message and "card/example" in error.message
+    assert not demo.output_dir.exists()
+
+
+def test_items_expression_errors_point_at_game_yaml(demo: Project):
+    path = demo.content_dir / "demo/game.yaml"
+    path.write_text(path.read_text().replace("items: cards.cards", "items: cards.decks"))
+    with pytest.raises(PnpError) as info:
+        build(demo, None, BuildOptions())
+    (error,) = info.value.errors
+    assert str(error) == f"{path}:8:5: items expression 'cards.decks' failed: 'dict object' has no attribute 'decks'"

@@ -1,0 +1,79 @@
+"""The command line: exit codes, one-line errors, and each command's output."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.content import Project
+
+runner = CliRunner()
+
+
+def pnp(project: Project, *args: str):
+    return runner.invoke(app, [*args, "--project", str(project.root)])
+
+
+def test_build_prints_a_summary_line_per_game(demo: Project):
+    result = pnp(demo, "build")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("demo: 1 components, 3 pieces, 3 files (3 written) in ")
+    again = pnp(demo, "build")
+    assert "(0 written)" in again.output
+
+
+def test_build_quiet_prints_nothing(demo: Project):
+    result = pnp(demo, "build", "--quiet")
+    assert result.exit_code == 0 and result.output == ""
+
+
+def test_bad_yaml_gives_one_line_and_exit_2_without_traceback(demo: Project):
+    (demo.content_dir / "demo/cards.yaml").write_text("cards:\n  - id: x\n    title: [unclosed\n")
+    result = pnp(demo, "build")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "cards.yaml:4:1: malformed YAML" in lines[0]
+    assert "Traceback" not in result.output
+    assert not demo.output_dir.exists()
+
+
+def test_unknown_game_format_and_paper_are_errors(demo: Project):
+    assert pnp(demo, "build", "nope").output.strip() == "unknown game 'nope': expected one of demo"
+    assert pnp(demo, "build", "--format", "gif").exit_code == 2
+    result = pnp(demo, "build", "--paper", "b5")
+    assert result.exit_code == 2 and "unknown paper 'b5'" in result.output
+
+
+def test_validate_ok_and_errors(demo: Project):
+    assert pnp(demo, "validate").output.strip() == "ok"
+    (demo.content_dir / "demo/game.yaml").write_text(
+        (demo.content_dir / "demo/game.yaml").read_text().replace("front: card.svg.j2", "front: missing.svg.j2")
+    )
+    result = pnp(demo, "validate")
+    assert result.exit_code == 2
+    assert "game.yaml:10:5: template not found: templates/demo/missing.svg.j2" in result.output
+
+
+def test_list_shows_components_and_counts(demo: Project):
+    result = pnp(demo, "list")
+    assert result.exit_code == 0
+    assert "card" in result.output and "63 x 88" in result.output and "3" in result.output
+
+
+def test_schema_writes_json_schema_per_content_file(demo: Project):
+    result = pnp(demo, "schema")
+    assert result.exit_code == 0
+    schema = json.loads((demo.output_dir / "schema/demo/game.schema.json").read_text())
+    assert "components" in schema["properties"]
+
+
+def test_new_scaffolds_a_game_that_builds_and_refuses_to_overwrite(demo: Project):
+    result = pnp(demo, "new", "second-game")
+    assert result.exit_code == 0
+    assert pnp(demo, "build", "second-game").exit_code == 0
+    assert (demo.output_dir / "second-game/pdf/card.pdf").is_file()
+    again = pnp(demo, "new", "second-game")
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert pnp(demo, "new", "Bad Name").exit_code == 2

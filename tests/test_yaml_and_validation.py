@@ -1,0 +1,100 @@
+"""Located YAML and schema validation: every problem names its file, line and column."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import Field
+
+from pnp.errors import ContentError, PnpError
+from pnp.manifest import Manifest
+from pnp.units import to_mm
+from pnp.validation import StrictModel, validate
+from pnp.yamlio import parse_located
+
+
+class Card(StrictModel):
+    id: str
+    cost: int = Field(ge=0)
+
+
+class Deck(StrictModel):
+    cards: list[Card]
+
+
+def messages(text: str, model=Deck) -> list[str]:
+    doc = parse_located(text, "deck.yaml")
+    _, errors = validate(doc, model)
+    return [str(e) for e in errors]
+
+
+def test_positions_of_keys_and_items():
+    doc = parse_located("a: 1\nitems:\n  - id: x\n  - {id: y, q: 2}\n", "f.yaml")
+    assert doc.data == {"a": 1, "items": [{"id": "x"}, {"id": "y", "q": 2}]}
+    assert doc.where(("items", 1, "q")) == (4, 13)
+    assert doc.where(("items", 0, "id", "deeper")) == (3, 5)  # nearest known ancestor
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("a: [1\n", "f.yaml:2:1: malformed YAML: did not find expected ',' or ']'"),
+        ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a'"),
+        ("a:\n  - b\n c: 1\n", "f.yaml:3:2: malformed YAML: did not find expected key"),
+    ],
+)
+def test_malformed_yaml_is_one_located_line(text, expected):
+    with pytest.raises(PnpError) as info:
+        parse_located(text, "f.yaml")
+    assert [str(e) for e in info.value.errors] == [expected]
+
+
+def test_unknown_key_names_the_allowed_ones():
+    assert messages("cards:\n  - id: a\n    cost: 1\n    colour: red\n") == [
+        "deck.yaml:4:5: unknown key 'colour' (expected one of: id, cost)"
+    ]
+
+
+def test_missing_key_and_wrong_type_are_all_reported():
+    assert messages("cards:\n  - id: a\n  - id: b\n    cost: lots\n") == [
+        "deck.yaml:2:5: missing required key 'cost'",
+        "deck.yaml:4:5: cost: input should be a valid integer, unable to parse string as an integer, got 'lots'",
+    ]
+
+
+def test_constraint_error_points_at_the_value():
+    assert messages("cards:\n  - {id: a, cost: -1}\n") == [
+        "deck.yaml:2:13: cost: input should be greater than or equal to 0, got -1"
+    ]
+
+
+def test_lengths_in_any_unit():
+    assert to_mm("63mm") == 63
+    assert to_mm("2.5in") == pytest.approx(63.5)
+    assert to_mm("1.2cm") == pytest.approx(12)
+    assert to_mm(72) == 72
+    with pytest.raises(ValueError, match="expected a length"):
+        to_mm("big")
+
+
+def test_manifest_sizes_presets_and_errors():
+    text = (
+        "title: T\ncomponents:\n"
+        "  - {id: a, name: A, size: poker, items: x, front: a.svg.j2}\n"
+        "  - {id: b, name: B, size: 2in x 3in, items: x, front: b.svg.j2}\n"
+        "  - {id: c, name: C, size: huge, items: x, front: c.svg.j2}\n"
+    )
+    doc = parse_located(text, "game.yaml")
+    _, errors = validate(doc, Manifest)
+    assert len(errors) == 1
+    assert str(errors[0]).startswith("game.yaml:5:22: size: unknown size 'huge': expected a preset (poker,")
+    fixed = parse_located(text.replace("huge", "{width: 30, height: 1.5in}"), "game.yaml")
+    manifest, errors = validate(fixed, Manifest)
+    assert not errors
+    assert (manifest.components[0].size.width, manifest.components[0].size.height) == (63, 88)
+    assert manifest.components[1].size.width == pytest.approx(50.8)
+    assert manifest.components[2].size.height == pytest.approx(38.1)
+
+
+def test_error_line_format():
+    assert str(ContentError("x.yaml", 3, 7, "bad")) == "x.yaml:3:7: bad"
+    assert str(ContentError("x.yaml", None, None, "bad")) == "x.yaml: bad"
