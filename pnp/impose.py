@@ -112,7 +112,7 @@ class Sheets:
             if drawing is None:
                 raise PnpError(f"{face.relpath}: could not convert the SVG for the PDF")
             c = self.canvas
-            c.beginForm(name)
+            c.beginForm(name, 0, 0, drawing.width, drawing.height)  # the default box is the page: too small for boards
             path = c.beginPath()
             path.rect(0, 0, drawing.width, drawing.height)
             c.clipPath(path, stroke=0, fill=0)  # artwork outside the bleed never spills onto neighbours
@@ -248,28 +248,29 @@ def _impose_oversize(copies: list[tuple[Face, Face | None]], pdf: Sheets, bleed:
     area_h = sheet.height - 2 * sheet.margin
     for front, back in copies:
         full_w, full_h = front.width + 2 * bleed, front.height + 2 * bleed
-        nx = max(1, math.ceil((full_w - TILE_OVERLAP) / (area_w - TILE_OVERLAP)))
-        ny = max(1, math.ceil((full_h - TILE_OVERLAP) / (area_h - TILE_OVERLAP)))
-        step_x = (full_w - area_w) / (nx - 1) if nx > 1 else 0.0
-        step_y = (full_h - area_h) / (ny - 1) if ny > 1 else 0.0
-        win_w, win_h = min(area_w, full_w), min(area_h, full_h)
-        for row in range(ny):
-            for col in range(nx):
-                ox, oy = col * step_x, row * step_y  # window origin inside the piece
-                _tile_page(pdf, front, ox, oy, win_w, win_h, full_w, full_h, mirror=False)
-                _overlap_marks(pdf, col, row, nx, ny, step_x, step_y, win_w, win_h)
-                pdf.label(f"{front.component}/{front.name}: page row {row + 1} of {ny}, column {col + 1} of {nx}; "
-                          "cut along dashed lines, lay over the neighbouring page so the art lines up, and glue",
+        xs, ys = _windows(full_w, area_w), _windows(full_h, area_h)
+        turn = 0
+        turned_xs, turned_ys = _windows(full_h, area_w), _windows(full_w, area_h)
+        if len(turned_xs) * len(turned_ys) < len(xs) * len(ys):  # fewer pages with the piece turned
+            full_w, full_h, xs, ys, turn = full_h, full_w, turned_xs, turned_ys, 90
+        for row, (oy, win_h) in enumerate(ys):
+            for col, (ox, win_w) in enumerate(xs):
+                _tile_page(pdf, front, ox, oy, win_w, win_h, full_w, full_h, turn)
+                _overlap_marks(pdf, col > 0, row > 0, win_w, win_h)
+                pdf.label(f"{front.component}/{front.name}: row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}. "
+                          "Cut along the dashed lines and lay this page over its neighbours so the art lines up.",
                           sheet.margin, sheet.height - sheet.margin / 2 + 1, 6)
                 pdf.next_page()
                 if back is not None:
-                    _tile_page(pdf, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, mirror=True)
+                    _tile_page(pdf, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)
                     pdf.next_page()
     return pdf.finish()
 
 
-def _tile_page(pdf: Sheets, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float, mirror: bool) -> None:
-    """Show the window (ox, oy, win_w, win_h) of `face` at the page margin (mirrored for backs)."""
+def _tile_page(pdf: Sheets, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float,
+               turn: int, mirror: bool = False) -> None:
+    """Show the window (ox, oy, win_w, win_h) of `face`, as laid on the page (turned by
+    `turn`), at the page margin; backs sit at the mirrored side for duplex."""
     sheet = pdf.sheet
     left = sheet.width - sheet.margin - win_w if mirror else sheet.margin
     top = sheet.margin
@@ -278,16 +279,26 @@ def _tile_page(pdf: Sheets, face: Face, ox: float, oy: float, win_w: float, win_
     clip = c.beginPath()
     clip.rect(left * MM_TO_PT, (sheet.height - top - win_h) * MM_TO_PT, win_w * MM_TO_PT, win_h * MM_TO_PT)
     c.clipPath(clip, stroke=0, fill=0)
-    pdf.place(face, left - ox, top - oy, full_w, full_h)
+    pdf.place(face, left - ox, top - oy, full_w, full_h, turn)
     c.restoreState()
 
 
-def _overlap_marks(pdf: Sheets, col: int, row: int, nx: int, ny: int, step_x: float, step_y: float, win_w: float, win_h: float) -> None:
-    """Dashed lines where this page is trimmed to meet its right and lower neighbours."""
+def _windows(full: float, area: float) -> list[tuple[float, float]]:
+    """(offset, length) of each page's window along one axis; neighbours share TILE_OVERLAP mm."""
+    if full <= area:
+        return [(0.0, full)]
+    step = area - TILE_OVERLAP
+    count = math.ceil((full - TILE_OVERLAP) / step)
+    return [(i * step, min(area, full - i * step)) for i in range(count)]
+
+
+def _overlap_marks(pdf: Sheets, left: bool, top: bool, win_w: float, win_h: float) -> None:
+    """Dashed cut lines through the middle of the strips this page shares with the pages
+    to its left and above, so the pieces overlap by half a strip when laid together."""
     m = pdf.sheet.margin
-    if col > 0:  # this page's left part lies under the previous page: trim line there
-        x = m + (win_w - step_x)
+    if left:
+        x = m + TILE_OVERLAP / 2
         pdf.line(x, m, x, m + win_h, dash=[3, 2])
-    if row > 0:
-        y = m + (win_h - step_y)
+    if top:
+        y = m + TILE_OVERLAP / 2
         pdf.line(m, y, m + win_w, y, dash=[3, 2])
