@@ -20,28 +20,46 @@ class StrictModel(BaseModel):
 
 def _allowed_keys(model: type[BaseModel] | None, at: tuple, data: Any) -> list[str]:
     """Keys the model accepts at the mapping that holds the unknown key (best effort)."""
-    if model is None:
-        return []
-    node: Any = model
+    annotation: Any = model
     for part in at[:-1]:
-        if isinstance(part, int):
+        annotation = _step(annotation, part)
+        if annotation is None:
+            return []
+    found = _model_inside(annotation)
+    if found is None:
+        return []
+    return [f.alias or name for name, f in found.model_fields.items()]
+
+
+def _step(annotation: Any, part: Any) -> Any:
+    """The annotation of the value at `part` inside a value of type `annotation`."""
+    found = _model_inside(annotation, containers=False)
+    if found is not None and isinstance(part, str) and part in found.model_fields:
+        return found.model_fields[part].annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        if arg is type(None):
             continue
-        fields = getattr(node, "model_fields", None)
-        if not fields or part not in fields:
-            return []
-        ann = fields[part].annotation
-        node = _model_inside(ann)
-        if node is None:
-            return []
-    fields = getattr(node, "model_fields", {})
-    return [f.alias or name for name, f in fields.items()]
+        origin = getattr(arg, "__origin__", None)
+        if origin in (list, tuple, set, frozenset):
+            return arg.__args__[0]
+        if origin is dict:
+            return arg.__args__[1]
+    origin = getattr(annotation, "__origin__", None)
+    if origin in (list, tuple, set, frozenset):
+        return annotation.__args__[0]
+    if origin is dict:
+        return annotation.__args__[1]
+    return None
 
 
-def _model_inside(annotation: Any) -> type[BaseModel] | None:
+def _model_inside(annotation: Any, containers: bool = True) -> type[BaseModel] | None:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
+    origin = getattr(annotation, "__origin__", None)
+    if not containers and origin in (list, tuple, set, frozenset, dict):
+        return None
     for arg in getattr(annotation, "__args__", ()) or ():
-        found = _model_inside(arg)
+        found = _model_inside(arg, containers)
         if found is not None:
             return found
     return None

@@ -1,0 +1,37 @@
+"""Tasty Humans: content schemas, cross-file checks and template context."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pnp.plugin import GamePlugin
+
+from . import checks
+from .glyphs import TEMPLATE_GLOBALS
+from .models import AdventurersFile, LeadersFile, MonstersFile, RuleSet
+
+if TYPE_CHECKING:
+    from pnp.content import GameContent
+
+
+def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
+    """Template names: the selected rule version (option `rules`) and the content as lists."""
+    rule_set: RuleSet = game.data["rules"]
+    name = options.get("rules") or rule_set.default
+    return {
+        "rules": rule_set.version(name),
+        "rule_version": name,
+        "adventurers": game.data["adventurers"].adventurers,
+        "leaders": game.data["leaders"].leaders,
+        "monsters": game.data["monsters"].monsters,
+        # tile types as records with an `id`, for components made one per type
+        "tile_types": [{"id": k, **v.model_dump()} for k, v in rule_set.version(name).tiles.items()],
+    }
+
+
+PLUGIN = GamePlugin(
+    models={"rules": RuleSet, "adventurers": AdventurersFile, "leaders": LeadersFile, "monsters": MonstersFile},
+    check=checks.check,
+    template_globals=TEMPLATE_GLOBALS,
+    context=context,
+)

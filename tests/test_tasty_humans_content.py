@@ -1,0 +1,385 @@
+"""Tasty Humans content: the real files load and resolve, and every kind of mistake in them
+is reported at the right line with a message saying what is expected.
+
+Every test works on a copy of content/tasty-humans/*.yaml in a scratch project with a
+minimal game.yaml, so it does not depend on templates or on the real manifest.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pnp.content import Project, load_game
+from pnp.errors import PnpError, display_path
+from pnp.games.tasty_humans.checks import leader_ids
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCE = REPO / "content" / "tasty-humans"
+STEMS = ("rules", "adventurers", "leaders", "monsters")
+MANIFEST = "title: Tasty Humans\nplugin: tasty_humans\ncomponents: []\n"
+
+
+@pytest.fixture
+def game_dir(tmp_path: Path) -> Path:
+    """A scratch copy of the Tasty Humans content."""
+    folder = tmp_path / "content" / "tasty-humans"
+    folder.mkdir(parents=True)
+    for stem in STEMS:
+        shutil.copy(SOURCE / f"{stem}.yaml", folder)
+    (folder / "game.yaml").write_text(MANIFEST, encoding="utf-8")
+    return folder
+
+
+def load(folder: Path):
+    return load_game(Project(folder.parent.parent), "tasty-humans")
+
+
+@pytest.fixture
+def game(game_dir: Path):
+    return load(game_dir)
+
+
+def edit(folder: Path, stem: str, old: str, new: str) -> None:
+    """Replace the first `old` in the file (which must contain it)."""
+    path = folder / f"{stem}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def at(folder: Path, stem: str, needle: str, nth: int = 1) -> str:
+    """`file:line:col` of the nth non-comment line holding `needle`, the column where it starts."""
+    path = folder / f"{stem}.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    hits = [(n, line) for n, line in enumerate(lines, 1) if needle in line and not line.lstrip().startswith("#")]
+    line_no, line = hits[nth - 1]
+    return f"{display_path(path)}:{line_no}:{line.index(needle) + 1}"
+
+
+def errors(folder: Path) -> list[str]:
+    with pytest.raises(PnpError) as exc:
+        load(folder)
+    return [str(e) for e in exc.value.errors]
+
+
+# ---------------------------------------------------------------- the real content
+
+
+def test_real_content_counts(game):
+    cards = game.data["adventurers"].adventurers
+    assert len(cards) == 50
+    assert [c.id for c in cards] == [f"adv-{i:02d}" for i in range(1, 51)]
+    assert len({c.name for c in cards}) == 50
+    assert Counter(c.class_ for c in cards) == {
+        "swordsman": 9, "archer": 8, "wizard": 7, "captain": 6, "cleric": 6, "peasant": 14,
+    }
+    assert Counter(c.size() for c in cards) == {2: 16, 3: 20, 4: 14}
+    tiles = Counter(t for c in cards for _, _, t in c.cells())
+    assert tiles == {"helmet": 37, "armor": 37, "boot": 37, "hand": 37}
+    assert Counter(c.intel for c in cards) == {0: 24, 1: 17, 2: 9}
+    assert Counter(c.banner for c in cards if c.class_ == "captain") == {"horizontal": 3, "vertical": 3}
+    assert all(c.intel == 0 for c in cards if c.size() == 4)
+
+    leaders = game.data["leaders"].leaders
+    assert len(leaders) == 30
+    assert sorted(ld.id for ld in leaders) == sorted(leader_ids(["helmet", "armor", "boot", "hand"]))
+    assert [m.id for m in game.data["monsters"].monsters] == ["legendary-dragon", "twin-headed-dragon", "griffin", "troll"]
+
+
+def test_both_rule_versions_resolve(game):
+    rules = game.data["rules"]
+    published, old = rules.version(), rules.version("0.2.8")
+    assert rules.version("published") is published
+    assert (published.cravings["troll"].points, old.cravings["troll"].points) == (4, 3)
+    assert (published.classes["captain"], old.classes["captain"]) == ("Captain", "General")
+    assert sum(t.supply for t in published.tiles.values()) == 192
+    assert sum(t.supply for t in old.tiles.values()) == 196
+    assert published.tie_break == ["fewer-damage", "leaders-ascending", "shared"]
+    assert old.tie_break == ["fewer-damage", "fewer-empty", "seat-from-king"]
+    # untouched parts are inherited, and dict order stays the base's
+    assert old.cravings["legendary-dragon"].overlap is True
+    assert list(old.tiles) == list(published.tiles)
+    assert old.title == "Rules 0.2.8"
+    for v in (published, old):
+        assert [v.rows(p) for p in (1, 2, 3, 4)] == [6, 6, 5, 4]
+        assert [v.leaders_max(p) for p in (1, 2, 3, 4)] == [5, 5, 5, 4]
+        assert v.leader_stacks(4) == 3
+        assert v.symbol_to_tile() == {"H": "helmet", "A": "armor", "B": "boot", "G": "hand", "D": "damage"}
+        assert v.basic_types() == ["helmet", "armor", "boot", "hand"]
+        assert v.solo.balanced_diet == {"beginner": 10, "normal": 12, "expert": 14}
+    with pytest.raises(ValueError, match="no stomach rows for 5 players: expected one of 1, 2, 3, 4"):
+        published.rows(5)
+    with pytest.raises(PnpError, match="unknown rule version 'final': expected one of published, 0.2.8"):
+        rules.version("final")
+
+
+def test_context_selects_rule_version(game):
+    names = game.namespace({"rules": "0.2.8"})
+    assert names["rule_version"] == "0.2.8"
+    assert names["rules"].cravings["troll"].points == 3
+    assert len(names["adventurers"]) == 50 and len(names["leaders"]) == 30 and len(names["monsters"]) == 4
+    assert game.namespace()["rule_version"] == "published"
+
+
+def test_texts_print_the_scored_numbers(game):
+    rules = game.data["rules"]
+    leaders = {ld.id: ld for ld in game.data["leaders"].leaders}
+    assert leaders["line-hand"].reference_text().startswith("2 points for every hand tile")
+    assert "at most 2 steps" in leaders["range-boot"].reference_text()
+    assert "first leader tile" in leaders["sight-leader"].reference_text()
+    for leader in leaders.values():
+        text = leader.reference_text()
+        assert str(leader.points) in text and "{" not in text
+    troll = next(m for m in game.data["monsters"].monsters if m.id == "troll")
+    assert troll.craving_text(rules.version()).startswith("4 points")
+    assert troll.craving_text(rules.version("0.2.8")).startswith("3 points")
+
+
+def test_cells_and_size(game):
+    card = next(c for c in game.data["adventurers"].adventurers if c.shape == ["H.", "H.", "AG"])
+    assert card.size() == 4
+    assert card.cells() == [(0, 0, "helmet"), (1, 0, "helmet"), (2, 0, "armor"), (2, 1, "hand")]
+    assert card.cells(game.data["rules"].version("0.2.8")) == card.cells()
+
+
+# ---------------------------------------------------------------- adventurers.yaml errors
+
+
+def test_unknown_key(game_dir):
+    edit(game_dir, "adventurers", "    intel: 0\n", "    intel: 0\n    colour: red\n")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'adventurers', 'colour')}: unknown key 'colour' (expected one of: id, name, class, shape, intel, banner)"
+    ]
+
+
+def test_wrong_type(game_dir):
+    edit(game_dir, "adventurers", "    intel: 0\n", "    intel: two\n")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'adventurers', 'intel: two')}: intel: input should be a valid integer, unable to parse string as an integer, got 'two'"
+    ]
+
+
+def test_unknown_tile_symbol(game_dir):
+    edit(game_dir, "adventurers", '["HH", "HH"]', '["HH", "HX"]')
+    where = at(game_dir, "adventurers", '"HX"')
+    assert errors(game_dir) == [
+        f"{where}: unknown tile symbol 'X' in shape: "
+        "expected H (helmet), A (armor), B (boot), G (hand), or '.' for an empty square"
+    ]
+
+
+def test_damage_is_not_a_shape_symbol(game_dir):
+    edit(game_dir, "adventurers", '["HH", "HH"]', '["HD", "HH"]')
+    assert errors(game_dir)[0].endswith("unknown tile symbol 'D' in shape: expected H (helmet), A (armor), B (boot), G (hand), or '.' for an empty square")
+
+
+def test_unequal_rows(game_dir):
+    edit(game_dir, "adventurers", '["HH", "HH"]', '["HHH", "H"]')
+    where = at(game_dir, "adventurers", 'shape: ["HHH"')
+    assert errors(game_dir) == [
+        f"{where}: shape rows have lengths 3, 1: expected rows of equal length ('.' pads an empty square)"
+    ]
+
+
+def test_disconnected_shape(game_dir):
+    edit(game_dir, "adventurers", '["HH", "HH"]', '["H.", ".H"]')
+    where = at(game_dir, "adventurers", 'shape: ["H.", ".H"]')
+    assert errors(game_dir) == [
+        f"{where}: shape is not connected: "
+        "expected 2 to 4 orthogonally connected squares (touching corners do not connect)"
+    ]
+
+
+@pytest.mark.parametrize("shape, count", [('["H"]', "1 square"), ('["HHH", "HH."]', "5 squares")])
+def test_shape_size(game_dir, shape, count):
+    edit(game_dir, "adventurers", '["HH", "HH"]', shape)
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'adventurers', 'shape: ' + shape)}: shape has {count}: expected 2 to 4 orthogonally connected squares"
+    ]
+
+
+def test_untrimmed_shape(game_dir):
+    edit(game_dir, "adventurers", '["HH", "HH"]', '["HH.", "HH."]')
+    where = at(game_dir, "adventurers", 'shape: ["HH."')
+    assert errors(game_dir) == [
+        f"{where}: shape has a row or column of only '.': expected the shape trimmed to its squares"
+    ]
+
+
+def test_duplicate_adventurer_id_points_at_the_second(game_dir):
+    edit(game_dir, "adventurers", "id: adv-02", "id: adv-01")
+    first = at(game_dir, "adventurers", "id: adv-01").split(":")[1]
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'adventurers', 'id: adv-01', nth=2)}: duplicate adventurer id 'adv-01', first used on line {first}: expected each adventurer id once"
+    ]
+
+
+def test_duplicate_adventurer_name(game_dir):
+    edit(game_dir, "adventurers", '"Sir Garrick Ironshin"', '"Brunhild the Unbending"')
+    first = at(game_dir, "adventurers", 'name: "Brunhild').split(":")[1]
+    second = at(game_dir, "adventurers", 'name: "Brunhild', nth=2)
+    assert errors(game_dir) == [
+        f"{second}: duplicate adventurer name 'Brunhild the Unbending', first used on line {first}: expected each adventurer name once"
+    ]
+
+
+def test_banner_on_non_captain(game_dir):
+    edit(game_dir, "adventurers", "    intel: 0\n", "    intel: 0\n    banner: vertical\n")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'adventurers', 'banner: vertical')}: banner: is only for captains: expected no banner on a swordsman"
+    ]
+
+
+def test_captain_without_banner(game_dir):
+    edit(game_dir, "adventurers", "    banner: horizontal\n", "")
+    # reported at the card, as the key it misses has no line
+    card = at(game_dir, "adventurers", "id: adv-25")
+    assert errors(game_dir) == [f"{card}: banner: is missing: a captain needs a banner, expected horizontal or vertical"]
+
+
+def test_intel_out_of_range(game_dir):
+    edit(game_dir, "adventurers", "    intel: 0\n", "    intel: 3\n")
+    assert errors(game_dir) == [f"{at(game_dir, 'adventurers', 'intel: 3')}: intel: is 3: expected 0, 1 or 2 intel icons"]
+
+
+def test_not_fifty_adventurers(game_dir):
+    path = game_dir / "adventurers.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: text.index("  - id: adv-50")], encoding="utf-8")
+    assert errors(game_dir) == [f"{at(game_dir, 'adventurers', 'adventurers:')}: found 49 adventurers: expected exactly 50"]
+
+
+def test_unknown_class(game_dir):
+    edit(game_dir, "adventurers", "class: swordsman", "class: knight")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'adventurers', 'class: knight')}: unknown class 'knight': "
+        "expected one of swordsman, archer, wizard, captain, cleric, peasant"
+    ]
+
+
+# ---------------------------------------------------------------- leaders.yaml errors
+
+
+def test_not_thirty_leaders(game_dir):
+    edit(game_dir, "leaders", "  - id: rows-all-four\n", "  - id: rows-all-four-gone\n")
+    path = game_dir / "leaders.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  - id: rows-all-four-gone")
+    path.write_text(text[:start] + text[text.index("  - id: columns-all-four"):], encoding="utf-8")
+    assert errors(game_dir) == [f"{at(game_dir, 'leaders', 'leaders:')}: found 29 leaders: expected exactly 30 (missing: rows-all-four)"]
+
+
+def test_unknown_leader_id(game_dir):
+    edit(game_dir, "leaders", "  - id: columns-all-four", "  - id: columns-all-five")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'leaders', 'id: columns-all-five')}: unknown leader id 'columns-all-five': expected 'columns-all-four' "
+        "(ids are <kind>-<type> for line, diagonal, range, feast, sight, else <kind>)"
+    ]
+
+
+def test_leader_id_not_matching_kind_and_type(game_dir):
+    edit(game_dir, "leaders", "  - id: line-armor", "  - id: diagonal-armor")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'leaders', 'id: diagonal-armor')}: id 'diagonal-armor' does not match kind 'line' and type 'armor': expected 'line-armor'",
+        f"{at(game_dir, 'leaders', 'id: diagonal-armor', nth=2)}: duplicate leader id 'diagonal-armor', "
+        f"first used on line {at(game_dir, 'leaders', 'id: diagonal-armor').split(':')[1]}: expected each leader id once",
+    ]
+
+
+def test_type_on_untyped_kind(game_dir):
+    edit(game_dir, "leaders", "    kind: least-type\n", "    kind: least-type\n    type: helmet\n")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'leaders', 'type: helmet', nth=6)}: type: is not taken by kind 'least-type': "
+        "expected no type (only line, diagonal, range, feast, sight take one)"
+    ]
+
+
+def test_unknown_leader_type(game_dir):
+    edit(game_dir, "leaders", "    type: helmet\n", "    type: gem\n")
+    assert errors(game_dir) == [f"{at(game_dir, 'leaders', 'type: gem')}: unknown tile type 'gem': expected one of helmet, armor, boot, hand"]
+
+
+def test_leader_text_placeholder(game_dir):
+    edit(game_dir, "leaders", '"{points} points for every {type} tile sharing', '"{pointz} points for every {type} tile sharing')
+    where = at(game_dir, "leaders", 'text: "{pointz}')
+    assert errors(game_dir) == [
+        f"{where}: text: unknown placeholder {{pointz}}: expected only {{points}}, {{type}}, {{distance}}"
+    ]
+
+
+# ---------------------------------------------------------------- monsters.yaml errors
+
+
+def test_monster_without_craving_in_every_version(game_dir):
+    edit(game_dir, "monsters", "  - id: troll\n", '  - id: kraken\n    name: Kraken\n    text: "{points} per squid"\n    challenge: none\n  - id: troll\n')
+    where = at(game_dir, "monsters", "id: kraken")
+    assert errors(game_dir) == [
+        f"{where}: monster 'kraken' has no craving in rule version '0.2.8': expected cravings: {{kraken: {{points: N}}}} in rules.yaml",
+        f"{where}: monster 'kraken' has no craving in rule version 'published': expected cravings: {{kraken: {{points: N}}}} in rules.yaml",
+    ]
+
+
+def test_craving_without_monster(game_dir):
+    edit(game_dir, "rules", "troll: {points: 3}", "troll: {points: 3}, kraken: {points: 1}")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'rules', 'kraken')}: craving 'kraken' has no monster: "
+        "expected one of legendary-dragon, twin-headed-dragon, griffin, troll (monsters.yaml)"
+    ]
+
+
+# ---------------------------------------------------------------- rules.yaml errors
+
+
+def test_unknown_key_in_override_points_at_the_override(game_dir):
+    edit(game_dir, "rules", "damage: {supply: 36}", "damage: {supply: 36, colour: red}")
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'colour')}: colour: unknown key (expected one of: symbol, name, basic, supply)"]
+
+
+def test_unknown_top_key_in_override(game_dir):
+    edit(game_dir, "rules", "    title: Rules 0.2.8\n", "    title: Rules 0.2.8\n    titel: x\n")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'rules', 'titel')}: titel: unknown key (expected one of: title, stomach, leaders_max_by_players, "
+        "leader_stacks_by_players, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, solo, extends)"
+    ]
+
+
+def test_inherited_error_points_at_the_base_once(game_dir):
+    edit(game_dir, "rules", "king_bonus: 2", "king_bonus: two")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'rules', 'king_bonus')}: king_bonus: input should be a valid integer, unable to parse string as an integer, got 'two'"
+    ]
+
+
+def test_new_entry_in_override_missing_keys(game_dir):
+    edit(game_dir, "rules", "tiles: {damage: {supply: 36}}", "tiles: {gem: {symbol: X, name: Gem, basic: false}}")
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'gem:')}: missing required key 'supply'"]
+
+
+def test_unknown_extends(game_dir):
+    edit(game_dir, "rules", "extends: published", "extends: final")
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'extends')}: extends: names no version 'final': expected one of published"]
+
+
+def test_extends_cycle(game_dir):
+    edit(game_dir, "rules", "  published:\n", '  published:\n    extends: "0.2.8"\n')
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'rules', 'extends')}: extends: versions extend each other in a cycle (published -> 0.2.8 -> published): "
+        "expected a chain ending in a version without extends"
+    ]
+
+
+def test_unknown_default(game_dir):
+    edit(game_dir, "rules", "default: published", "default: final")
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'default')}: default: names no version 'final': expected one of published, 0.2.8"]
+
+
+def test_row_markers_must_fit_rows(game_dir):
+    edit(game_dir, "rules", "row_markers: [2, 3]", "row_markers: [3]")
+    assert errors(game_dir) == [
+        f"{at(game_dir, 'rules', 'row_markers')}: row_markers: [3] does not fit rows_by_players {{1: 6, 2: 6, 3: 5, 4: 4}}: "
+        "a row marked N is used only with N or fewer players, so these markers expect rows_by_players {1: 6, 2: 6, 3: 6, 4: 5}"
+    ]
