@@ -9,6 +9,7 @@ from pnp.plugin import GamePlugin
 from . import checks
 from .glyphs import TEMPLATE_GLOBALS
 from .models import AdventurersFile, LeadersFile, MonstersFile, RuleSet
+from .scoring import score_sheet
 
 if TYPE_CHECKING:
     from pnp.content import GameContent
@@ -34,4 +35,5 @@ PLUGIN = GamePlugin(
     check=checks.check,
     template_globals=TEMPLATE_GLOBALS,
     context=context,
+    score=score_sheet,
 )

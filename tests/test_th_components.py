@@ -1,0 +1,327 @@
+"""Tasty Humans components: every face is built from the content and the rule set
+(counts, sizes, class names, diagrams, reference texts, stomach rows), and nothing is
+drawn outside its piece.
+
+Two SVG builds (published rules and 0.2.8) are shared by the whole module.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from pnp.build import BuildOptions, build
+from pnp.content import Project, load_game
+from pnp.impose import paper, plan_grid
+from pnp.render import render_game
+from pnp.textfit import text_width
+
+NS = "{http://www.w3.org/2000/svg}"
+GAME = "tasty-humans"
+
+
+def _build(project: Project, out: Path, **extra) -> Path:
+    build(project, [GAME], BuildOptions(formats=("svg",), out=out, extra=extra))
+    return out / GAME / "svg"
+
+
+@pytest.fixture(scope="module")
+def published(repo_project: Project, tmp_path_factory) -> Path:
+    return _build(repo_project, tmp_path_factory.mktemp("published"))
+
+
+@pytest.fixture(scope="module")
+def v028(repo_project: Project, tmp_path_factory) -> Path:
+    return _build(repo_project, tmp_path_factory.mktemp("v028"), rules="0.2.8")
+
+
+@pytest.fixture(scope="module")
+def game(repo_project: Project):
+    return load_game(repo_project, GAME)
+
+
+@pytest.fixture(scope="module")
+def rules(game):
+    return game.data["rules"].version()
+
+
+def svg(path: Path) -> ET.Element:
+    return ET.parse(path).getroot()
+
+
+def texts(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(NS + "text")]
+
+
+def fronts(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.svg") if p.name != "back.svg" and not p.stem.endswith("-back"))
+
+
+def component(game, cid: str):
+    return next(c for c in game.manifest.components if c.id == cid)
+
+
+# ---------------------------------------------------------------- counts and sizes
+
+
+def test_one_svg_per_face(published: Path, game):
+    data = game.data
+    expected = {
+        "adventurer": (len(data["adventurers"].adventurers), 1),  # shared back
+        "leader-tile": (len(data["leaders"].leaders), 1),
+        "monster-board": (len(data["monsters"].monsters), 0),
+        "reference-card": (4, 4),
+        "leader-board": (1, 1),
+        "king-token": (1, 0),
+        "basic-tile": (5, 0),
+        "scoring-sheet": (4, 0),
+    }
+    assert (expected["adventurer"][0], expected["leader-tile"][0], expected["monster-board"][0]) == (50, 30, 4)
+    for cid, (n_fronts, n_backs) in expected.items():
+        files = list((published / cid).glob("*.svg"))
+        assert len(fronts(published / cid)) == n_fronts, cid
+        assert len(files) - n_fronts == n_backs, cid
+    assert (published / "adventurer/back.svg").is_file()
+    assert (published / "leader-tile/back.svg").is_file()
+    assert (published / "leader-board/leader-board-back.svg").is_file()
+
+
+@pytest.mark.parametrize("version, total", [(None, 192), ("0.2.8", 196)])
+def test_basic_tiles_are_printed_in_the_supply_of_the_rule_set(game, version, total):
+    options = {"rules": version} if version else {}
+    (rendered,) = render_game(game, options, 3.0, only={"basic-tile"})
+    copies = {p.item_id: p.copies for p in rendered.pieces}
+    tiles = game.data["rules"].version(version).tiles
+    assert copies == {name: t.supply for name, t in tiles.items()}
+    assert sum(copies.values()) == total
+
+
+def test_every_svg_has_the_physical_size_of_its_component(published: Path, game):
+    for comp in game.manifest.components:
+        bleed = 3.0 if comp.bleed is None else comp.bleed
+        for path in (published / comp.id).glob("*.svg"):
+            root = svg(path)
+            assert root.tag == NS + "svg"
+            w, h = (float(root.get(k).removesuffix("mm")) for k in ("width", "height"))
+            assert (w, h) == pytest.approx((comp.size.width + 2 * bleed, comp.size.height + 2 * bleed)), path
+
+
+@pytest.mark.parametrize("cid", ["monster-board", "leader-board", "scoring-sheet", "king-token"])
+@pytest.mark.parametrize("sheet", ["letter", "a4"])
+def test_boards_and_sheets_fit_one_page(game, cid, sheet):
+    comp = component(game, cid)
+    bleed = 3.0 if comp.bleed is None else comp.bleed
+    grid = plan_grid(comp.size.width, comp.size.height, bleed, comp.gap, paper(sheet), comp.rotate == "auto")
+    assert grid is not None and grid.per_page >= 1
+
+
+def test_leader_and_basic_tiles_share_the_stomach_cell_size(published: Path, game):
+    leader, basic = component(game, "leader-tile"), component(game, "basic-tile")
+    assert (leader.size.width, leader.size.height) == (basic.size.width, basic.size.height)
+    assert 25 <= leader.size.width <= 30
+    board = svg(published / "monster-board/troll.svg")
+    cells = [r for r in board.iter(NS + "rect") if r.get("class") == "cell"]
+    assert {float(r.get("width")) for r in cells} == {leader.size.width}
+
+
+# ---------------------------------------------------------------- texts must stay inside
+
+
+def _text_boxes(root: ET.Element):
+    """(x_left, x_right, baseline, size) of every text not inside a scaled glyph."""
+
+    def walk(node: ET.Element, scaled: bool):
+        scaled = scaled or node.get("transform") is not None
+        if node.tag == NS + "text" and not scaled:
+            size = float(node.get("font-size"))
+            weight = "bold" if node.get("font-weight") == "bold" else "normal"
+            w = text_width(node.text or "", size, weight)
+            x = float(node.get("x"))
+            anchor = node.get("text-anchor", "start")
+            left = x - {"start": 0, "middle": w / 2, "end": w}[anchor]
+            yield left, left + w, float(node.get("y")), size
+        for child in node:
+            yield from walk(child, scaled)
+
+    yield from walk(root, False)
+
+
+def test_no_text_leaves_its_piece_or_is_too_small(published: Path, game):
+    for comp in game.manifest.components:
+        margin = 1.0 if comp.id in ("leader-tile", "basic-tile") else 2.0
+        for path in (published / comp.id).glob("*.svg"):
+            for left, right, base, size in _text_boxes(svg(path)):
+                where = f"{path.name}: text at {left:.1f}..{right:.1f}, {base:.1f}"
+                assert left >= margin - 1e-6 and right <= comp.size.width - margin + 1e-6, where
+                assert base - size * 0.75 >= margin - 1e-6 and base + size * 0.22 <= comp.size.height - margin + 1e-6, where
+                assert size >= 1.8, where
+
+
+# ---------------------------------------------------------------- adventurers
+
+
+def test_adventurer_cards_show_shape_intel_and_banner(published: Path, game):
+    for adv in game.data["adventurers"].adventurers:
+        root = svg(published / f"adventurer/{adv.id}.svg")
+        groups = {g.get("class"): g for g in root.iter(NS + "g") if g.get("class")}
+        shape = groups["shape"]
+        letters = [t.text for t in shape.iter(NS + "text")]
+        assert sorted(letters) == sorted(ch for row in adv.shape for ch in row if ch != "."), adv.id
+        intel = [g for g in root.iter(NS + "g") if g.get("class") == "intel"]
+        assert len(intel) == adv.intel, adv.id
+        banner = [g.get("data-direction") for g in root.iter(NS + "g") if g.get("class") == "banner"]
+        assert banner == ([adv.banner] if adv.banner else []), adv.id
+        assert adv.name in " ".join(texts(root))
+
+
+def test_class_names_follow_the_rule_version(published: Path, v028: Path, game):
+    captains = [a for a in game.data["adventurers"].adventurers if a.class_ == "captain"]
+    assert captains
+    for adv in captains:
+        assert "CAPTAIN" in texts(svg(published / f"adventurer/{adv.id}.svg"))
+        words = texts(svg(v028 / f"adventurer/{adv.id}.svg"))
+        assert "GENERAL" in words and "CAPTAIN" not in words
+
+
+# ---------------------------------------------------------------- leader tiles
+
+
+def _diagram_signature(root: ET.Element) -> tuple:
+    """Which cells a leader diagram marks, independent of the tile type looked for."""
+    diagram = next(g for g in root.iter(NS + "g") if g.get("class") == "diagram")
+    marks = sorted((r.get("x"), r.get("y"), r.get("data-role")) for r in diagram.iter(NS + "rect") if r.get("class") == "mark")
+    bars = sum(1 for r in diagram.iter(NS + "rect") if r.get("class") == "bar")
+    strong = sum(1 for r in diagram.iter(NS + "rect") if r.get("class") == "bar" and r.get("fill") == "#1f1f1f")
+    return diagram.get("data-kind"), tuple(marks), bars, strong
+
+
+def test_leader_diagrams_are_generated_from_the_effect(published: Path, game):
+    by_kind: dict[str, set] = defaultdict(set)
+    marks: dict[str, int] = {}
+    for leader in game.data["leaders"].leaders:
+        root = svg(published / f"leader-tile/{leader.id}.svg")
+        kind, cells, bars, strong = _diagram_signature(root)
+        assert kind == leader.kind
+        by_kind[kind].add((cells, bars, strong))
+        marks[kind] = len(cells)
+        assert leader.title in texts(root) and leader.id in texts(root)
+    assert all(len(sigs) == 1 for sigs in by_kind.values()), "one diagram per kind, whatever the type"
+    signatures = [next(iter(s)) for s in by_kind.values()]
+    assert len(set(signatures)) == len(signatures), "every kind draws a different diagram"
+    assert marks["range"] == 12  # Manhattan distance <= 2
+    assert (marks["line"], marks["diagonal"], marks["feast"], marks["sight"], marks["surround-majority"]) == (8, 8, 4, 8, 8)
+
+
+def test_range_diagram_follows_the_distance(game):
+    from pnp.games.tasty_humans.glyphs import leader_diagram
+
+    rules = game.data["rules"].version()
+    leader = next(lead for lead in game.data["leaders"].leaders if lead.kind == "range")
+    wider = leader.model_copy(update={"distance": 3})
+    assert str(leader_diagram(wider, 0, 0, 21, rules)).count('class="mark"') == 24
+
+
+# ---------------------------------------------------------------- monster boards
+
+
+def test_monster_boards_draw_the_stomach_and_texts_from_the_rules(published: Path, v028: Path, game):
+    for version, folder in ((None, published), ("0.2.8", v028)):
+        rules = game.data["rules"].version(version)
+        for monster in game.data["monsters"].monsters:
+            root = svg(folder / f"monster-board/{monster.id}.svg")
+            stomach = next(g for g in root.iter(NS + "g") if g.get("class") == "stomach")
+            assert int(stomach.get("data-rows")) == max(rules.stomach.rows_by_players.values())
+            assert int(stomach.get("data-columns")) == rules.stomach.columns
+            cells = [r for r in stomach.iter(NS + "rect") if r.get("class") == "cell"]
+            assert len(cells) == rules.stomach.columns * max(rules.stomach.rows_by_players.values())
+            markers = [int(g.get("data-players")) for g in root.iter(NS + "g") if g.get("class") == "row-marker"]
+            assert markers == rules.stomach.row_markers
+            assert sum(1 for r in root.iter(NS + "rect") if r.get("class") == "leader-space") == 1
+            joined = " ".join(texts(root))
+            assert monster.craving_text(rules) in joined
+            assert monster.challenge in joined
+    troll = " ".join(texts(svg(v028 / "monster-board/troll.svg")))
+    assert "TROLL" in troll and "3 points for every helmet" in troll
+
+
+# ---------------------------------------------------------------- reference cards
+
+
+def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, v028: Path, game):
+    for version, folder in ((None, published), ("0.2.8", v028)):
+        rules = game.data["rules"].version(version)
+        faces = sorted((folder / "reference-card").glob("*.svg"))
+        assert len(faces) == 8
+        joined = " ".join(" ".join(texts(svg(p))) for p in faces)
+        kinds: Counter = Counter()
+        for p in faces:
+            root = svg(p)
+            kinds.update(g.get("data-kind") for g in root.iter(NS + "g") if g.get("class") == "entry" and g.get("data-kind"))
+            bottom = next(float(g.get("data-bottom")) for g in root.iter(NS + "g") if g.get("class") == "overflow-check")
+            assert bottom <= 88 - 5, f"{p.name} runs into its footer"
+        leaders = game.data["leaders"].leaders
+        assert set(kinds) == {lead.kind for lead in leaders}
+        assert all(n == 1 for n in kinds.values()), "each kind is listed once"
+        for kind in kinds:
+            first = next(lead for lead in leaders if lead.kind == kind)
+            assert first.reference_text() in joined, kind
+        for monster in game.data["monsters"].monsters:
+            assert monster.craving_text(rules) in joined
+        assert f"+{rules.king_bonus} " in joined and f"\u2212{rules.damage_penalty} " in joined
+
+
+def test_texts_from_the_yaml_are_escaped(tmp_path: Path, repo_project: Project):
+    project = Project(tmp_path)
+    shutil.copytree(repo_project.content_dir / GAME, project.content_dir / GAME)
+    shutil.copytree(repo_project.templates_dir / GAME, project.templates_dir / GAME)
+    leaders = project.content_dir / GAME / "leaders.yaml"
+    text = leaders.read_text(encoding="utf-8")
+    leaders.write_text(text.replace('title: "Helmet Line"', 'title: "Helm <&> Line"', 1), encoding="utf-8")
+    game = load_game(project, GAME)
+    rendered = render_game(game, {}, 3.0, only={"leader-tile", "reference-card"})
+    faces = {f.name: f.svg for c in rendered for f in c.faces}
+    assert "Helm &lt;&amp;&gt; Line" in faces["line-helmet"]
+    assert "Helm <&> Line" in texts(ET.fromstring(faces["line-helmet"]))
+
+
+# ---------------------------------------------------------------- boards, token, sheets
+
+
+def test_leader_board_marks_the_stack_unused_at_four_players(published: Path, rules):
+    root = svg(published / "leader-board/leader-board.svg")
+    spaces = [g for g in root.iter(NS + "g") if g.get("class") == "stack-space"]
+    assert len(spaces) == max(rules.leader_stacks_by_players.values())
+    unused = {g.get("data-order"): g.get("data-unused-with") for g in spaces if g.get("data-unused-with")}
+    assert unused == {"4": "4"}
+    opens = [r for r in root.iter(NS + "rect") if r.get("class") == "open-space"]
+    assert len(opens) == max(rules.leader_stacks_by_players) + 1
+    track = svg(published / "leader-board/leader-board-back.svg")
+    numbers = [t.text for t in track.iter(NS + "text")]
+    assert [str(n) for n in range(1, 101)] == [n for n in numbers if n.isdigit()]
+
+
+def test_king_token_prints_the_bonus(published: Path, rules):
+    assert f"+{rules.king_bonus}" in texts(svg(published / "king-token/village-king.svg"))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_scoring_sheet_has_a_stomach_per_player_with_the_rows_of_that_count(published: Path, rules, players):
+    root = svg(published / f"scoring-sheet/players-{players}.svg")
+    blocks = [g for g in root.iter(NS + "g") if g.get("class") == "player"]
+    assert len(blocks) == players
+    rows = rules.stomach.rows_by_players[players]
+    for block in blocks:
+        assert int(block.get("data-rows")) == rows
+        labels = [t.text for t in block.iter(NS + "text") if t.get("class") == "row-label"]
+        assert labels == [str(r) for r in range(1, rows + 1)]
+        slots = [g.get("data-slot") for g in block.iter(NS + "g") if g.get("class") == "leader-slot"]
+        assert slots == [str(i) for i in range(1, rules.leaders_max_by_players[players] + 1)]
+    legend = " ".join(texts(next(g for g in root.iter(NS + "g") if g.get("class") == "legend")))
+    for t in rules.tiles.values():
+        assert re.search(rf"\b{t.symbol}\b", legend) and t.name in legend
+    assert any(g.get("class") == "ai" for g in root.iter(NS + "g")) == (players == 1)
