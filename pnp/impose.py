@@ -257,9 +257,13 @@ def _impose_oversize(copies: list[tuple[Face, Face | None]], pdf: Sheets, bleed:
             for col, (ox, win_w) in enumerate(xs):
                 _tile_page(pdf, front, ox, oy, win_w, win_h, full_w, full_h, turn)
                 _overlap_marks(pdf, col > 0, row > 0, win_w, win_h)
-                pdf.label(f"{front.component}/{front.name}: row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}. "
-                          "Cut along the dashed lines and lay this page over its neighbours so the art lines up.",
-                          sheet.margin, sheet.height - sheet.margin / 2 + 1, 6)
+                _landing_marks(pdf, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
+                # right under the art when there is room, else in the bottom margin
+                below = sheet.margin + win_h + 3.5
+                pdf.label(f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
+                          f"(row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}). Cut along the dashed lines, "
+                          "lay each page over its neighbour up to the solid ticks so the art lines up, and glue.",
+                          sheet.margin, min(below, sheet.height - sheet.margin / 2 + 1), 6)
                 pdf.next_page()
                 if back is not None:
                     _tile_page(pdf, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)
@@ -290,6 +294,21 @@ def _windows(full: float, area: float) -> list[tuple[float, float]]:
     step = area - TILE_OVERLAP
     count = math.ceil((full - TILE_OVERLAP) / step)
     return [(i * step, min(area, full - i * step)) for i in range(count)]
+
+
+def _landing_marks(pdf: Sheets, right: bool, below: bool, win_w: float, win_h: float) -> None:
+    """Short solid ticks in the margins where the cut edge of the page to the right (or
+    below) lands on this one: the strip beyond them is where that page is glued on."""
+    m = pdf.sheet.margin
+    tick = min(MARK_LENGTH, m - MARK_OFFSET)
+    if right:
+        x = m + win_w - TILE_OVERLAP / 2
+        pdf.line(x, m - MARK_OFFSET, x, m - MARK_OFFSET - tick, width=0.6)
+        pdf.line(x, m + win_h + MARK_OFFSET, x, m + win_h + MARK_OFFSET + tick, width=0.6)
+    if below:
+        y = m + win_h - TILE_OVERLAP / 2
+        pdf.line(m - MARK_OFFSET, y, m - MARK_OFFSET - tick, y, width=0.6)
+        pdf.line(m + win_w + MARK_OFFSET, y, m + win_w + MARK_OFFSET + tick, y, width=0.6)
 
 
 def _overlap_marks(pdf: Sheets, left: bool, top: bool, win_w: float, win_h: float) -> None:

@@ -1,0 +1,284 @@
+"""Building the cave game: the deck per player count, tiles drawn from their openings,
+board coordinates, SVG sizes, PDF pages and byte-identical rebuilds."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pypdfium2
+import pytest
+
+from pnp.build import BuildOptions, build
+from pnp.content import Project, load_game
+from pnp.impose import impose, paper, plan_grid
+from pnp.render import render_game
+
+NS = "{http://www.w3.org/2000/svg}"
+PLAYERS = range(2, 7)
+SKIP = {".pnp-files.json", ".pnp-cache.json"}
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name not in SKIP}
+
+
+def texts(svg: Path, cls: str | None = None) -> list[tuple[str, float, float]]:
+    """(text, x, y) of every <text> (with class `cls` when given)."""
+    root = ET.parse(svg).getroot()
+    return [
+        ("".join(t.itertext()), float(t.get("x")), float(t.get("y")))
+        for t in root.iter(NS + "text")
+        if cls is None or t.get("class") == cls
+    ]
+
+
+@pytest.fixture(scope="module")
+def cave(repo_project: Project):
+    return load_game(repo_project, "cave")
+
+
+@pytest.fixture(scope="module")
+def full(repo_project: Project, tmp_path_factory) -> Path:
+    """The whole set, SVG and PDF on letter, built once for this module."""
+    out = tmp_path_factory.mktemp("cave-full")
+    build(repo_project, ["cave"], BuildOptions(out=out))
+    return out / "cave"
+
+
+@pytest.fixture(scope="module")
+def per_players(repo_project: Project, tmp_path_factory) -> dict[int, Path]:
+    """The SVG faces for each player count 2-6."""
+    roots = {}
+    for n in PLAYERS:
+        out = tmp_path_factory.mktemp(f"cave-{n}p")
+        build(repo_project, ["cave"], BuildOptions(players=n, out=out, formats=("svg",)))
+        roots[n] = out / "cave"
+    return roots
+
+
+def fronts(root: Path, component: str) -> list[str]:
+    return sorted(p.stem for p in (root / "svg" / component).glob("*.svg") if not p.stem.endswith("back"))
+
+
+# ---------------------------------------------------------------- decks per player count
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_build_for_n_players_writes_only_their_tiles_and_exits(per_players, cave, n):
+    tiles = cave.data["tiles"]
+    names = fronts(per_players[n], "tiles")
+    exits = [x for x in names if x.startswith("exit-")]
+    cave_tiles = [x for x in names if x.startswith("cave-")]
+    assert len(exits) == {2: 1, 3: 2, 4: 3, 5: 3, 6: 3}[n] == tiles.exits_by_players[n]
+    assert len(cave_tiles) == {2: 16, 3: 22, 4: 28, 5: 34, 6: 40}[n]
+    assert len(names) == len(exits) + len(cave_tiles)
+    assert sorted(exits) == [f"exit-{i}" for i in range(1, len(exits) + 1)]  # the easiest exits first
+    # every back printed carries a mark of N or less
+    marks = {int(texts(per_players[n] / f"svg/tiles/{name}-back.svg")[0][0]) for name in names}
+    assert marks == set(range(2, n + 1))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_tiles_pdf_has_the_pages_for_n_players(cave, n):
+    (tiles,) = render_game(cave, {"players": n}, 3.0, only={"tiles"})
+    pieces = {2: 17, 3: 24}[n]
+    assert sum(p.copies for p in tiles.pieces) == pieces
+    grid = plan_grid(30, 30, 3.0, 0, paper("letter"), rotate=True)
+    pages = len(pypdfium2.PdfDocument(impose(tiles, paper("letter"), "tiles")))
+    assert pages == 2 * math.ceil(pieces / grid.per_page)  # fronts and duplex backs
+
+
+def test_full_set_without_players(full, cave):
+    tiles = cave.data["tiles"]
+    assert fronts(full, "tiles") == sorted([t.id for t in tiles.tiles] + [e.id for e in tiles.exits])
+    assert fronts(full, "start") == ["start"] and (full / "svg/start/back.svg").is_file()
+    assert "START" in [t for t, *_ in texts(full / "svg/start/back.svg")]
+
+
+# ---------------------------------------------------------------- what the faces show
+
+
+def _edges_reached(svg: Path, size: float) -> set[str]:
+    """Sides of the tile the drawn cave floor reaches."""
+    root = ET.parse(svg).getroot()
+    floor = next(g for g in root.iter(NS + "g") if g.get("class") == "floor")
+    sides = set()
+    for r in floor.iter(NS + "rect"):
+        x, y, w, h = (float(r.get(k)) for k in ("x", "y", "width", "height"))
+        if x <= 0:
+            sides.add("west")
+        if x + w >= size:
+            sides.add("east")
+        if y <= 0:
+            sides.add("north")
+        if y + h >= size:
+            sides.add("south")
+    return sides
+
+
+def test_every_tile_draws_passages_to_exactly_its_openings(full, cave):
+    tiles = cave.data["tiles"]
+    wrong = {}
+    for t in [*tiles.tiles, *tiles.exits]:
+        reached = _edges_reached(full / f"svg/tiles/{t.id}.svg", 30)
+        if reached != set(t.openings):
+            wrong[t.id] = (sorted(reached), sorted(t.openings))
+    assert wrong == {}
+
+
+def test_room_labels_on_tiles(full, cave):
+    for t in cave.data["tiles"].tiles:
+        words = [w for w, *_ in texts(full / f"svg/tiles/{t.id}.svg")]
+        assert words == {"food": ["FOOD"], "event": ["EVENT"], "challenge": ["CHALLENGE"],
+                         "food-challenge": ["FOOD", "CHALLENGE"], "normal": []}[t.room], t.id
+
+
+def test_exit_tiles_show_their_number_and_requirement(full):
+    words = {n: [w for w, *_ in texts(full / f"svg/tiles/exit-{n}.svg")] for n in (1, 2, 3)}
+    assert words[1] == ["1+ PLAYER", "SHOVEL", "EXIT 1"]
+    assert words[2] == ["2+ PLAYERS", "CHALLENGE", "EXIT 2"]
+    assert words[3] == ["ROPE", "PICKAXE", "EXIT 3"]
+
+
+def test_tile_backs_show_the_player_mark_only(full, cave):
+    tiles = cave.data["tiles"]
+    for t in [*tiles.tiles, *tiles.exits]:
+        words = [w for w, *_ in texts(full / f"svg/tiles/{t.id}-back.svg")]
+        assert words == [str(t.players), f"{t.players}+ PLAYERS"], t.id
+    # face down, an exit is indistinguishable from a cave tile with the same mark
+    same = next(t for t in tiles.tiles if t.players == tiles.exits[0].players)
+    assert (full / "svg/tiles/exit-1-back.svg").read_text().split("<title>")[1].split("</title>")[1] == \
+        (full / f"svg/tiles/{same.id}-back.svg").read_text().split("<title>")[1].split("</title>")[1]
+
+
+def test_character_meters_come_from_their_ranges(full, cave):
+    chars = cave.data["characters"]
+    root = ET.parse(full / "svg/characters/ada.svg").getroot()
+    energy = [r for r in root.iter(NS + "rect") if r.get("class") == "energy-cell"]
+    sanity = [r for r in root.iter(NS + "rect") if r.get("class") == "sanity-cell"]
+    assert len(energy) == chars.energy.steps == 20
+    assert len(sanity) == 10
+    colour = {f.name: f.colour for f in chars.sanity.fields}
+    assert [r.get("fill") for r in sanity] == [colour["red"]] * 3 + [colour["yellow"]] * 3 + [colour["green"]] * 4
+    numbers = [w for w, *_ in texts(full / "svg/characters/ada.svg")]
+    assert [str(i) for i in range(1, 21)] == [w for w in numbers if w.isdigit()][:20]
+
+
+def test_items_say_which_exit_needs_them(full):
+    shovel = " ".join(w for w, *_ in texts(full / "svg/events/shovel.svg"))
+    assert "EXIT 1" in shovel
+    rope = " ".join(w for w, *_ in texts(full / "svg/events/rope.svg"))
+    assert "EXIT 3" in rope
+
+
+# ---------------------------------------------------------------- the board
+
+
+def test_board_coordinates_are_on_the_right_edges(full, cave):
+    board = cave.data["board"]
+    s, b = board.square, board.border
+    svg = full / "svg/board/board.svg"
+    root = ET.parse(svg).getroot()
+    assert (root.get("width"), root.get("height")) == ("380mm", "260mm")  # 12 x 8 squares of 30mm + border
+    rows = texts(svg, "coord row")
+    cols = texts(svg, "coord column")
+    assert sorted({t for t, *_ in rows}) == list("ABCDEFGH")
+    assert sorted({int(t) for t, *_ in cols}) == list(range(1, 13))
+    grid_w, grid_h = 12 * s, 8 * s
+    for label, x, y in rows:  # one on the left edge, one on the right, inside its row's band
+        i = "ABCDEFGH".index(label)
+        assert b + i * s < y < b + (i + 1) * s, (label, y)
+        assert x < b or x > b + grid_w, (label, x)
+    assert sorted(x for t, x, _ in rows if t == "A") == [b / 2, b * 1.5 + grid_w]
+    for label, x, y in cols:  # top and bottom edges, centred on the column
+        i = int(label) - 1
+        assert x == pytest.approx(b + (i + 0.5) * s)
+        assert y < b or y > b + grid_h, (label, y)
+    assert len(rows) == 16 and len(cols) == 24
+    # A is the top row, 1 the leftmost column
+    assert min(rows, key=lambda r: r[2])[0] == "A" and min(cols, key=lambda c: c[1])[0] == "1"
+
+
+def test_board_square_is_the_tile_size(cave):
+    sizes = {c.id: c.size for c in cave.manifest.components}
+    square = cave.data["board"].square
+    assert (sizes["tiles"].width, sizes["tiles"].height) == (square, square)
+    assert (sizes["start"].width, sizes["start"].height) == (2 * square, square)
+
+
+@pytest.mark.parametrize("name, pages", [("letter", 2), ("a4", 2), ("a3", 1), ("tabloid", 1)])
+def test_board_pdf_pages_per_paper(cave, name, pages):
+    (board,) = render_game(cave, {}, 3.0, only={"board"})
+    pdf = pypdfium2.PdfDocument(impose(board, paper(name), "board"))
+    assert len(pdf) == pages
+
+
+# ---------------------------------------------------------------- files
+
+
+def test_every_svg_is_well_formed_with_mm_size(full, cave):
+    sizes = {c.id: (c.size, 0.0 if c.bleed == 0 else 3.0) for c in cave.manifest.components}
+    svgs = sorted(full.glob("svg/*/*.svg"))
+    assert len(svgs) > 100
+    for path in svgs:
+        root = ET.parse(path).getroot()
+        size, bleed = sizes[path.parent.name]
+        assert root.tag == NS + "svg"
+        assert root.get("width") == f"{size.width + 2 * bleed:g}mm", path
+        assert root.get("height") == f"{size.height + 2 * bleed:g}mm", path
+
+
+def test_pdf_page_counts(full, cave):
+    letter = paper("letter")
+    for comp in cave.manifest.components:
+        if comp.id == "board":
+            continue
+        pdf = full / f"pdf/{comp.id}.pdf"
+        svg_dir = full / "svg" / comp.id
+        grid = plan_grid(comp.size.width, comp.size.height, 3.0, comp.gap, letter, comp.rotate == "auto")
+        pieces = {
+            "tiles": 43, "start": 1, "events": 32, "food": 18, "meals": 30, "characters": 6, "tokens": 32,
+        }[comp.id]
+        sides = 2 if comp.back else 1
+        assert svg_dir.is_dir()
+        assert len(pypdfium2.PdfDocument(pdf)) == sides * math.ceil(pieces / grid.per_page), comp.id
+    assert len(pypdfium2.PdfDocument(full / "pdf/board.pdf")) == 2
+
+
+def test_two_builds_are_byte_identical(full, repo_project, tmp_path):
+    build(repo_project, ["cave"], BuildOptions(out=tmp_path))
+    again = files_under(tmp_path / "cave")
+    first = files_under(full)
+    assert again.keys() == first.keys()
+    assert [k for k in first if first[k] != again[k]] == []
+
+
+def test_board_split_over_letter_pages_has_matching_cut_and_glue_marks(cave, monkeypatch):
+    """Page 2's dashed cut line and page 1's solid ticks mark the same line of the board."""
+    from pnp import impose as impose_mod
+
+    lines, page = [], [0]
+    line, next_page = impose_mod.Sheets.line, impose_mod.Sheets.next_page
+
+    def spy_line(sheets, x1, y1, x2, y2, width=impose_mod.MARK_WIDTH, dash=None):
+        lines.append((page[0], round(x1, 3), round(x2, 3), dash is not None))
+        return line(sheets, x1, y1, x2, y2, width, dash)
+
+    def spy_next(sheets):
+        page[0] += 1
+        return next_page(sheets)
+
+    monkeypatch.setattr(impose_mod.Sheets, "line", spy_line)
+    monkeypatch.setattr(impose_mod.Sheets, "next_page", spy_next)
+    (board,) = render_game(cave, {}, 3.0, only={"board"})
+    sheet = paper("letter")
+    impose(board, sheet, "board")
+    m, area = sheet.margin, sheet.width - 2 * sheet.margin
+    step = area - impose_mod.TILE_OVERLAP  # page 2 starts this far into the board
+    ticks = {x1 for p, x1, x2, dashed in lines if p == 0 and not dashed and x1 == x2}
+    cuts = {x1 for p, x1, x2, dashed in lines if p == 1 and dashed and x1 == x2}
+    assert len(ticks) == 1 and len(cuts) == 1
+    (tick,), (cut,) = ticks, cuts
+    assert tick - m == pytest.approx(cut - m + step)  # the same board x on both pages
