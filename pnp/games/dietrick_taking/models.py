@@ -1,0 +1,235 @@
+"""Schemas of the Dietrick-taking content files: deck.yaml, scoring.yaml, players.yaml.
+
+Checks that need more than one file live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from pnp.validation import StrictModel
+
+from .glyphs import GLYPHS
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+Row = Literal["yellow", "blue"]
+
+
+def _slug(v: str) -> str:
+    if not SLUG.match(v):
+        raise ValueError(f"{v!r} is not a slug: expected lower-case letters, digits and '-'")
+    return v
+
+
+def _colour(v: str) -> str:
+    if not COLOUR.match(v):
+        raise ValueError(f"{v!r} is not a colour: expected #rrggbb")
+    return v
+
+
+# ---------------------------------------------------------------- deck.yaml
+
+
+class Icon(StrictModel):
+    """A score icon: which row of the scoring cards a card with it moves."""
+
+    name: str
+    row: Row
+    colour: str
+
+    _c = field_validator("colour")(_colour)
+
+
+class Suit(StrictModel):
+    """A suit and which of its numbers carry which score icon."""
+
+    id: str
+    name: str
+    colour: str
+    glyph: str
+    fork: list[int]
+    runner: list[int]
+
+    _s = field_validator("id")(_slug)
+    _c = field_validator("colour")(_colour)
+
+    @field_validator("glyph")
+    @classmethod
+    def _glyph(cls, v: str) -> str:
+        if v not in GLYPHS:
+            raise ValueError(f"unknown glyph {v!r}: expected one of {', '.join(GLYPHS)}")
+        return v
+
+
+@dataclass(frozen=True)
+class Card:
+    """One trick-taking card, as the templates see it."""
+
+    id: str
+    suit: Suit
+    number: int
+    icon: str  # key into DeckFile.icons
+
+
+class DeckBack(StrictModel):
+    title: str
+    tagline: str = ""
+
+
+class DeckFile(StrictModel):
+    """deck.yaml: the numbers of each suit, the score icons and the suits."""
+
+    numbers: list[int]
+    icons: dict[Literal["fork", "runner"], Icon]
+    suits: list[Suit] = Field(min_length=1)
+    back: DeckBack
+
+    @field_validator("numbers")
+    @classmethod
+    def _numbers(cls, v: list[int]) -> list[int]:
+        if not v or v != sorted(set(v)) or v[0] < 1:
+            raise ValueError(f"{v} is not allowed: expected increasing numbers from 1 up, each once")
+        return v
+
+    @field_validator("icons")
+    @classmethod
+    def _icons(cls, v: dict[str, Icon]) -> dict[str, Icon]:
+        if set(v) != {"fork", "runner"}:
+            raise ValueError("expected both icons, fork and runner")
+        rows = sorted(i.row for i in v.values())
+        if rows != ["blue", "yellow"]:
+            raise ValueError(f"rows {rows}: expected one icon moving the yellow row and one the blue row")
+        return v
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card, suit by suit, in number order."""
+        out = []
+        for suit in self.suits:
+            icon_of = {n: "fork" for n in suit.fork} | {n: "runner" for n in suit.runner}
+            for n in sorted(icon_of):
+                out.append(Card(f"{suit.id}-{n}", suit, n, icon_of[n]))
+        return out
+
+
+# ---------------------------------------------------------------- scoring.yaml
+
+
+class ScoringCard(StrictModel):
+    """One scoring card: the numbers printed in its yellow (top) and blue (bottom) rows."""
+
+    number: int
+    yellow: list[int] = Field(min_length=1)
+    blue: list[int] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _same_length(self) -> "ScoringCard":
+        if len(self.yellow) != len(self.blue):
+            raise ValueError(f"card {self.number}: yellow has {len(self.yellow)} squares and blue {len(self.blue)}: expected the same")
+        return self
+
+    @property
+    def id(self) -> str:
+        return f"card-{self.number}"
+
+
+class ScoringFile(StrictModel):
+    """scoring.yaml: the scoring cards and the numbers that bound a game."""
+
+    end_square: int = Field(ge=1)
+    last_card: int
+    tricks_by_players: dict[int, int]
+    solo_trick_cards: int = Field(ge=1)
+    markers_per_player: int = Field(ge=1)
+    cards: list[ScoringCard] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _cards(self) -> "ScoringFile":
+        numbers = [c.number for c in self.cards]
+        if sorted(numbers) != list(range(1, len(numbers) + 1)):
+            raise ValueError(f"card numbers {numbers}: expected 1 to {len(numbers)}, each once")
+        if self.last_card not in numbers:
+            raise ValueError(f"last_card {self.last_card} is not one of the cards {numbers}")
+        widths = {len(c.yellow) for c in self.cards}
+        if len(widths) != 1:
+            raise ValueError(f"cards have {sorted(widths)} squares per row: expected every card the same")
+        before_last = sum(len(c.yellow) for c in self.cards if c.number != self.last_card)
+        if not before_last < self.end_square <= before_last + len(self.card(self.last_card).yellow):
+            raise ValueError(
+                f"end_square {self.end_square} is not on card {self.last_card}: with it laid last, "
+                f"expected a square from {before_last + 1} to {before_last + len(self.card(self.last_card).yellow)}"
+            )
+        for players, tricks in self.tricks_by_players.items():
+            if players < 2 or tricks < 1:
+                raise ValueError(f"tricks_by_players {players}: {tricks}: expected 2 or more players and 1 or more tricks")
+        return self
+
+    def card(self, number: int) -> ScoringCard:
+        return next(c for c in self.cards if c.number == number)
+
+    @property
+    def squares_per_card(self) -> int:
+        return len(self.cards[0].yellow)
+
+    @property
+    def track_length(self) -> int:
+        return self.squares_per_card * len(self.cards)
+
+    @property
+    def free_cards(self) -> list[int]:
+        """Card numbers whose order is chosen at the table."""
+        return sorted(c.number for c in self.cards if c.number != self.last_card)
+
+    def end_slot(self) -> int:
+        """0-based index of the end square on the last card."""
+        return self.end_square - 1 - self.squares_per_card * (len(self.cards) - 1)
+
+    def track(self, order: list[int], row: Row) -> list[int]:
+        """The printed numbers of one row, square by square, with the free cards in `order`."""
+        return [n for number in [*order, self.last_card] for n in getattr(self.card(number), row)]
+
+
+# ---------------------------------------------------------------- players.yaml
+
+
+class PlayerColour(StrictModel):
+    id: str
+    name: str
+    colour: str
+
+    _s = field_validator("id")(_slug)
+    _c = field_validator("colour")(_colour)
+
+
+class Section(StrictModel):
+    heading: str
+    text: str
+
+
+class Reference(StrictModel):
+    title: str
+    sections: list[Section] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One scoring marker token."""
+
+    id: str
+    colour: PlayerColour
+    index: int
+
+
+class PlayersFile(StrictModel):
+    """players.yaml: the player colours and the text of the reference card."""
+
+    colours: list[PlayerColour] = Field(min_length=1)
+    reference: Reference
+
+    def markers(self, per_player: int) -> list[Marker]:
+        return [Marker(f"{c.id}-{i}", c, i) for c in self.colours for i in range(1, per_player + 1)]

@@ -1,0 +1,392 @@
+"""The Tasty Humans scoring sheet: its YAML schema, the checks that reject impossible
+boards (tasty-humans-notes.md, "What makes a board impossible") and a blank template.
+
+Every problem is one `file:line: Player, row R column C: message` line; all are
+collected before anything is scored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import BeforeValidator, Field, field_validator
+
+from pnp.errors import ContentError, raise_if_any
+from pnp.validation import StrictModel, validate
+from pnp.yamlio import Located
+
+from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
+from .craving_scoring import CRAVINGS
+
+if TYPE_CHECKING:
+    from pnp.content import GameContent
+
+    from .models import Leader, RuleVersion
+
+GAME = "tasty-humans"
+BALANCED_DIET = "balanced-diet"
+MONSTER_CHALLENGE = "monster"
+CHALLENGE = re.compile(rf"^({BALANCED_DIET}/[a-z0-9-]+|{MONSTER_CHALLENGE})$")
+
+
+def _as_text(v: Any) -> Any:
+    # `rules: 1.0` arrives as a float; a version name is text.
+    return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+
+class SoloSheet(StrictModel):
+    """The solo game: A.I. level, the A.I.'s adventurer cards, an optional challenge."""
+
+    level: int = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
+    ai_cards: list[str] = Field(default_factory=list, description="ids of every adventurer the A.I. holds at game end (adventurers.yaml)")
+    challenge: str | None = Field(None, description="balanced-diet/beginner|normal|expert, or monster")
+
+    @field_validator("challenge")
+    @classmethod
+    def _challenge(cls, v: str | None) -> str | None:
+        if v is not None and not CHALLENGE.match(v):
+            raise ValueError(f"{v!r} is not a challenge: expected {BALANCED_DIET}/<level> (e.g. {BALANCED_DIET}/normal) or {MONSTER_CHALLENGE}")
+        return v
+
+
+class PlayerSheet(StrictModel):
+    """One player's final board as copied from the table."""
+
+    name: str = Field(description="player name, used in every message about this board")
+    monster: str | None = Field(description="monster id (monsters.yaml)")
+    king: bool = Field(False, description="holds the Village King bonus (filled the stomach first)")
+    leaders: dict[int, str | None] = Field(default_factory=dict, description="leader id for each digit used in the stomach")
+    held: str | None = Field(None, description="a leader id still in the Leader space that could not be eaten")
+    stomach: str | list[str] = Field(description="active rows top to bottom, one symbol per cell; spaces optional")
+    claimed: int | None = Field(None, description="the total the players counted, checked against the score")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("is empty: expected the player's name")
+        return v
+
+
+class Sheet(StrictModel):
+    """A Tasty Humans scoring sheet (one finished game)."""
+
+    game: str = Field(description=f"always {GAME!r}")
+    rules: Annotated[str | None, BeforeValidator(_as_text)] = Field(None, description='rule version: published or "0.2.8" (default: the rule set\'s default)')
+    players: list[PlayerSheet] = Field(min_length=1, description="in seat order, clockwise")
+    solo: SoloSheet | None = Field(None, description="present exactly when one player plays solo")
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of the sheet file, for editors."""
+    schema = Sheet.model_json_schema()
+    schema["title"] = "Tasty Humans scoring sheet"
+    return schema
+
+
+@dataclass
+class SheetPlayer:
+    """A checked player: the board plus what the sheet says about it."""
+
+    name: str
+    seat: int  # 0-based, clockwise
+    monster: str
+    king: bool
+    board: Board
+    slots: dict[str, int]  # leader id -> digit on the sheet
+    held: str | None
+    claimed: int | None
+
+
+@dataclass
+class CheckedSheet:
+    """A sheet that passed every check, ready to score."""
+
+    path: Any
+    version: str
+    rules: "RuleVersion"
+    players: list[SheetPlayer]
+    solo: SoloSheet | None
+    leaders: dict[str, "Leader"] = field(default_factory=dict)
+
+
+def _stomach_lines(doc: Located, at: tuple, stomach: str | list[str]) -> list[tuple[int | None, str]]:
+    """(file line, text) of every written row, skipping blank lines."""
+    if isinstance(stomach, list):
+        return [(doc.where(at + (i,))[0], row) for i, row in enumerate(stomach) if row.strip()]
+    key_line = doc.where(at)[0]
+    lines = stomach.split("\n")
+    if len(lines) == 1:  # written on the key's own line
+        return [(key_line, lines[0])] if lines[0].strip() else []
+    # A block scalar (`stomach: |`) starts on the line after its key, one row per line.
+    first = key_line + 1 if key_line is not None else None
+    return [(first + i if first is not None else None, text) for i, text in enumerate(lines) if text.strip()]
+
+
+def check_sheet(game: "GameContent", doc: Located) -> CheckedSheet:
+    """Validate a sheet against the game's content; raise PnpError listing every problem."""
+    sheet, errors = validate(doc, Sheet)
+    raise_if_any(errors)
+    assert sheet is not None
+    return _Checker(game, doc, sheet).run()
+
+
+class _Checker:
+    def __init__(self, game: "GameContent", doc: Located, sheet: Sheet):
+        self.game, self.doc, self.sheet = game, doc, sheet
+        self.errors: list[ContentError] = []
+        self.leaders: dict[str, "Leader"] = {l.id: l for l in game.data["leaders"].leaders}
+        self.monsters = {m.id: m for m in game.data["monsters"].monsters}
+        self.adventurers = {a.id: a for a in game.data["adventurers"].adventurers}
+
+    def fail(self, at: tuple, message: str, who: str | None = None) -> None:
+        line = self.doc.where(at)[0]
+        self.errors.append(ContentError(self.doc.path, line, None, f"{who}: {message}" if who else message))
+
+    def fail_line(self, line: int | None, message: str) -> None:
+        self.errors.append(ContentError(self.doc.path, line, None, message))
+
+    def run(self) -> CheckedSheet:
+        sheet = self.sheet
+        rule_set = self.game.data["rules"]
+        version = sheet.rules if sheet.rules is not None else rule_set.default
+        if version not in rule_set.names():
+            self.fail(("rules",), f"rules: unknown rule version {version!r}: expected one of {', '.join(rule_set.names())}")
+            raise_if_any(self.errors)
+        rules = rule_set.version(version)
+        n = len(sheet.players)
+        counts = sorted(rules.stomach.rows_by_players)
+        if n not in counts:
+            self.fail(("players",), f"players: {n} players: expected {counts[0]} to {counts[-1]}")
+            raise_if_any(self.errors)
+
+        self._check_solo(rules, n)
+        players = [self._check_player(i, p, rules, n) for i, p in enumerate(sheet.players)]
+        self._check_across(players, rules, n)
+        raise_if_any(self.errors)
+        return CheckedSheet(self.doc.path, version, rules, [p for p in players if p is not None], sheet.solo, self.leaders)
+
+    # --- the whole table ------------------------------------------------------------
+
+    def _check_solo(self, rules: "RuleVersion", n: int) -> None:
+        solo = self.sheet.solo
+        if solo is None:
+            if n == 1:
+                self.fail(("players",), "players: one player is a solo game: expected solo: {level: N, ai_cards: [...]}")
+            return
+        if n != 1:
+            self.fail(("solo",), f"solo: a solo game has one player, found {n}")
+        levels = sorted(rules.solo.levels)
+        if solo.level not in rules.solo.levels:
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {levels[0]} to {levels[-1]}")
+        seen: dict[str, int] = {}
+        for i, card in enumerate(solo.ai_cards):
+            at = ("solo", "ai_cards", i)
+            if card not in self.adventurers:
+                self.fail(at, f"solo.ai_cards: unknown adventurer {card!r}: expected ids from adventurers.yaml such as {next(iter(self.adventurers), 'adv-01')!r}")
+            elif card in seen:
+                self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
+            seen.setdefault(card, i)
+        # The A.I. starts with `level` cards and takes exactly two every round.
+        extra = len(solo.ai_cards) - solo.level
+        if solo.level in rules.solo.levels and (extra < 0 or extra % 2):
+            self.fail(("solo", "ai_cards"), f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level}: the A.I. holds {solo.level} plus 2 per round")
+        if solo.challenge and solo.challenge.startswith(BALANCED_DIET + "/"):
+            level = solo.challenge.split("/", 1)[1]
+            if level not in rules.solo.balanced_diet:
+                self.fail(("solo", "challenge"), f"solo.challenge: unknown level {level!r}: expected {', '.join(f'{BALANCED_DIET}/{k}' for k in rules.solo.balanced_diet)}")
+
+    def _check_across(self, players: list[SheetPlayer | None], rules: "RuleVersion", n: int) -> None:
+        sheet = self.sheet
+        names: dict[str, int] = {}
+        monsters: dict[str, int] = {}
+        owners: dict[str, tuple[int, str]] = {}  # leader id -> (player index, where)
+        for i, p in enumerate(sheet.players):
+            if p.name in names:
+                self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
+            names.setdefault(p.name, i)
+            if p.monster is not None and p.monster in monsters:
+                self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
+            monsters.setdefault(p.monster, i)
+            tiles = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
+            if p.held and p.held not in p.leaders.values():
+                tiles.append((("players", i, "held"), p.held))
+            for at, lid in tiles:
+                if lid in owners and owners[lid][0] != i:
+                    self.fail(at, f"leader {lid!r} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
+                owners.setdefault(lid, (i, p.name))
+        if n == 1:
+            return  # solo: the Village King scores nothing, so it needs no check
+        full = [p for p in players if p is not None and p.board.is_full]
+        if full and not any(p.king for p in sheet.players):
+            first = full[0]
+            self.fail(("players", first.seat), f"{first.name}'s stomach is full but nobody holds the Village King: expected king: true for the player who filled first")
+
+    # --- one board ---------------------------------------------------------------
+
+    def _check_player(self, i: int, p: PlayerSheet, rules: "RuleVersion", n: int) -> SheetPlayer | None:
+        at = ("players", i)
+        who = p.name
+        ok = True
+        if p.monster is None:
+            self.fail(at + ("monster",), f"monster is empty: expected one of {', '.join(self.monsters)}", who)
+            ok = False
+        elif p.monster not in self.monsters:
+            self.fail(at + ("monster",), f"unknown monster {p.monster!r}: expected one of {', '.join(self.monsters)}", who)
+            ok = False
+        elif p.monster not in CRAVINGS or p.monster not in rules.cravings:
+            self.fail(at + ("monster",), f"monster {p.monster!r} has no craving to score in rules {self.sheet.rules or 'default'}", who)
+            ok = False
+
+        max_slot = max(rules.leaders_max_by_players.values())
+        slots: dict[str, int] = {}
+        for slot, lid in p.leaders.items():
+            where = at + ("leaders", slot)
+            if not 1 <= slot <= max_slot:
+                self.fail(where, f"leader {slot}: expected a digit 1 to {max_slot}", who)
+                ok = False
+            if lid is None:
+                continue
+            if lid not in self.leaders:
+                self.fail(where, f"leader {slot}: unknown leader {lid!r}: expected an id from leaders.yaml such as 'line-hand'", who)
+                ok = False
+            elif lid in slots:
+                self.fail(where, f"leader {slot}: {lid!r} is also leader {slots[lid]}: there is one tile of each leader", who)
+                ok = False
+            else:
+                slots[lid] = slot
+        if p.held is not None and p.held not in self.leaders:
+            self.fail(at + ("held",), f"held: unknown leader {p.held!r}: expected an id from leaders.yaml, or null", who)
+            ok = False
+
+        board = self._board(i, p, rules, n)
+        if board is None:
+            return None
+        placed = set(board.leaders.values())
+        for lid, slot in slots.items():
+            if lid not in placed and lid != p.held:
+                self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
+                ok = False
+        if p.held is not None and p.held in placed:
+            self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
+            ok = False
+        if p.held is not None and not board.is_full:
+            # Leftover leaders are eaten at game end whenever a column has room.
+            self.fail(at + ("held",), f"held: {p.held!r} could have been eaten: the stomach has {board.count(EMPTY)} empty cell(s)", who)
+            ok = False
+        limit = rules.leaders_max(n)
+        if len(board.leaders) > limit:
+            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s)", who)
+            ok = False
+        if p.king and n > 1 and not board.is_full:
+            self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
+            ok = False
+        if not ok:
+            return None
+        return SheetPlayer(p.name, i, p.monster, p.king, board, slots, p.held, p.claimed)
+
+    def _board(self, i: int, p: PlayerSheet, rules: "RuleVersion", n: int) -> Board | None:
+        at = ("players", i, "stomach")
+        who = p.name
+        rows, cols = rules.rows(n), rules.stomach.columns
+        symbols = rules.symbol_to_tile()
+        lines = _stomach_lines(self.doc, at, p.stomach)
+        grid = [split_row(text) for _, text in lines]
+        ok = True
+        if len(grid) != rows:
+            self.fail(at, f"stomach has {len(grid)} row(s): expected {rows} for {n} player(s)", who)
+            ok = False
+        digits = {str(slot): lid for slot, lid in p.leaders.items() if lid}
+        max_slot = max(rules.leaders_max_by_players.values())
+        legend = " ".join(symbols) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
+        cells: list[str] = []
+        leaders: dict[int, str] = {}
+        first_at: dict[str, tuple[int, int]] = {}
+        for r, ((line, _), row) in enumerate(zip(lines, grid)):
+            if len(row) != cols:
+                self.fail_line(line, f"{who}, row {r + 1}: {len(row)} cell(s): expected {cols}")
+                ok = False
+                continue
+            for c, sym in enumerate(row):
+                where = f"{who}, row {r + 1} column {c + 1}"
+                if sym in symbols:
+                    cells.append(symbols[sym])
+                elif sym == EMPTY_SYMBOL:
+                    cells.append(EMPTY)
+                elif sym.isdigit() and 1 <= int(sym) <= max_slot:
+                    cells.append(LEADER)
+                    if sym not in digits:
+                        self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader id>}}")
+                        ok = False
+                    elif sym in first_at:
+                        fr, fc = first_at[sym]
+                        self.fail_line(line, f"{where}: leader {sym} is also at row {fr} column {fc}: a leader tile is in one place")
+                        ok = False
+                    else:
+                        first_at[sym] = (r + 1, c + 1)
+                        leaders[len(cells) - 1] = digits[sym]
+                else:
+                    self.fail_line(line, f"{where}: unknown symbol {sym!r}: expected {legend}")
+                    ok = False
+                    cells.append(EMPTY)
+            # Tiles always fall: an empty cell directly under a tile cannot happen.
+            if r > 0 and len(grid[r - 1]) == cols:
+                for c, sym in enumerate(row):
+                    if sym == EMPTY_SYMBOL and grid[r - 1][c] != EMPTY_SYMBOL:
+                        self.fail_line(line, f"{who}, row {r + 1} column {c + 1}: empty cell below a tile")
+                        ok = False
+        if not ok:
+            return None
+        return Board(rows, cols, cells, leaders)
+
+
+def template(game: "GameContent", players: int, version: str | None = None) -> str:
+    """A blank, commented sheet for `players` players, ready to fill in."""
+    rule_set = game.data["rules"]
+    name = version or rule_set.default
+    rules = rule_set.version(name)
+    counts = sorted(rules.stomach.rows_by_players)
+    if players not in counts:
+        from pnp.errors import PnpError
+
+        raise PnpError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
+    rows, cols = rules.rows(players), rules.stomach.columns
+    slots = rules.leaders_max(players)
+    legend = ", ".join(f"{t.symbol} {t.name.lower()}" for t in rules.tiles.values())
+    monsters = ", ".join(m.id for m in game.data["monsters"].monsters)
+    versions = ", ".join(f'"{v}"' if not v.isidentifier() else v for v in rule_set.names())
+    out = [
+        "# Tasty Humans scoring sheet: copy each stomach, then run `pnp score <this file>`.",
+        f"game: {GAME}",
+        f"rules: {name if name.isidentifier() else repr(name):<18}# one of: {versions}",
+        "players:                 # in seat order, clockwise",
+    ]
+    for seat in range(1, players + 1):
+        out += [
+            f"  - name: Player {seat}",
+            f"    monster:             # {monsters}",
+        ]
+        if players > 1:
+            out.append("    king: false          # true if this player holds the Village King bonus")
+        out.append(f"    leaders:             # the leader id for each digit 1-{slots} written in the stomach")
+        out += [f"      {k}:" for k in range(1, slots + 1)]
+        out += [
+            "    held: null           # a leader left in the Leader space (stomach full), or null",
+            f"    # stomach: {rows} rows top to bottom, {cols} cells each: {legend},",
+            f"    # 1-{slots} the leaders above, {EMPTY_SYMBOL} empty (spaces optional)",
+            "    stomach: |",
+        ]
+        out += ["      " + " ".join([EMPTY_SYMBOL] * cols) for _ in range(rows)]
+        out.append("    claimed: null        # the total you counted, to check it")
+    if players == 1:
+        levels = sorted(rules.solo.levels)
+        diets = "|".join(rules.solo.balanced_diet)
+        out += [
+            "solo:",
+            f"  level: 2                # A.I. level {levels[0]}-{levels[-1]}",
+            "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
+            f"  challenge: null         # {BALANCED_DIET}/{diets}, {MONSTER_CHALLENGE}, or null",
+        ]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,267 @@
+"""Dietrick-taking components: counts, the designed deck balance, the printed scoring cards,
+well-formed SVGs in mm, PDF pages, determinism, a pixel check and content validation."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pypdfium2
+import pytest
+import resvg_py
+import yaml
+from PIL import Image, ImageChops, ImageStat
+
+from pnp.build import BuildOptions, build
+from pnp.content import Project, load_game
+from pnp.errors import PnpError
+from pnp.impose import paper, plan_grid
+
+REPO = Path(__file__).resolve().parent.parent
+GAME = "dietrick-taking"
+SVG = "{http://www.w3.org/2000/svg}"
+FONTS = dict(sans_serif_family="Liberation Sans", font_dirs=["/usr/share/fonts/truetype/liberation"])
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(Project(REPO), GAME)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dt")
+    build(Project(REPO), [GAME], BuildOptions(out=out))
+    return out / GAME
+
+
+# ---------------------------------------------------------------- counts and content
+
+
+def test_deck_has_36_cards_nine_per_suit_numbers_1_to_9(game):
+    cards = game.data["deck"].cards
+    assert len(cards) == 36
+    assert Counter(c.suit.id for c in cards) == {"meat": 9, "vegetable": 9, "shirt": 9, "shoes": 9}
+    for suit in ("meat", "vegetable", "shirt", "shoes"):
+        assert sorted(c.number for c in cards if c.suit.id == suit) == list(range(1, 10))
+
+
+def test_icon_distribution_is_balanced(game):
+    cards = game.data["deck"].cards
+    assert Counter(c.icon for c in cards) == {"fork": 18, "runner": 18}
+    for n in range(1, 10):  # every number twice with each icon
+        assert Counter(c.icon for c in cards if c.number == n) == {"fork": 2, "runner": 2}
+    for suit in game.data["deck"].suits:  # fork and runner cards average 5 in every suit
+        assert sum(suit.fork) == 5 * len(suit.fork) and sum(suit.runner) == 5 * len(suit.runner)
+        assert (1 in suit.fork) != (9 in suit.fork)
+
+
+def test_scoring_cards_track(game):
+    scoring = game.data["scoring"]
+    assert [c.number for c in scoring.cards] == [1, 2, 3, 4]
+    assert scoring.track_length == 16
+    # the 13th square is the first square of card 4, laid last whatever the order
+    assert scoring.end_slot() == 0
+    assert scoring.track([3, 1, 2], "yellow")[12] == scoring.card(4).yellow[0]
+    assert scoring.track([2, 1, 3], "blue")[:4] == scoring.card(2).blue
+
+
+def test_svg_counts(built):
+    svg = built / "svg"
+    assert len(list((svg / "cards").glob("*.svg"))) == 37  # 36 fronts + common back
+    assert (svg / "cards" / "back.svg").is_file()
+    assert sorted(p.name for p in (svg / "scoring-cards").glob("*.svg")) == [f"card-{n}.svg" for n in range(1, 5)]
+    markers = sorted(p.stem for p in (svg / "markers").glob("*.svg") if not p.stem.endswith("-back"))
+    assert len(markers) == 12
+    assert Counter(m.rsplit("-", 1)[0] for m in markers) == {"tomato": 3, "mint": 3, "grape": 3, "liquorice": 3}
+    assert len(list((svg / "markers").glob("*-back.svg"))) == 12
+    assert len(list((svg / "reference").glob("*.svg"))) == 4
+
+
+def test_svgs_are_well_formed_with_mm_sizes(built):
+    sizes = {"cards": (63, 88), "scoring-cards": (88, 63), "markers": (14, 14), "reference": (63, 88)}
+    files = list((built / "svg").rglob("*.svg"))
+    assert len(files) == 37 + 4 + 24 + 4
+    for path in files:
+        root = ET.parse(path).getroot()
+        assert root.tag == f"{SVG}svg"
+        w, h = sizes[path.parent.name]
+        assert root.get("width") == f"{w + 6:g}mm" and root.get("height") == f"{h + 6:g}mm", path
+
+
+def test_card_shows_number_suit_and_score_icon(built):
+    text = (built / "svg" / "cards" / "meat-1.svg").read_text()
+    assert ">1<" in text and "#b3322f" in text  # number in the suit colour
+    assert "#f2b619" in text  # meat 1 carries the fork (yellow)
+    assert "#2a72c9" in (built / "svg" / "cards" / "meat-2.svg").read_text()  # runner (blue)
+    assert "<text" not in re.sub(r"<text[^>]*>[0-9A-Z ]*</text>", "", text)  # icons are drawn, not typed
+
+
+def test_end_square_is_white_only_on_card_4(built):
+    card4 = (built / "svg" / "scoring-cards" / "card-4.svg").read_text()
+    assert card4.count("END 13") == 2  # both rows
+    for n in (1, 2, 3):
+        assert "END" not in (built / "svg" / "scoring-cards" / f"card-{n}.svg").read_text()
+
+
+def test_scoring_card_prints_its_numbers(built, game):
+    root = ET.parse(built / "svg" / "scoring-cards" / "card-2.svg").getroot()
+    big = [t.text for t in root.iter(f"{SVG}text") if t.get("font-size") == "10"]
+    card = game.data["scoring"].card(2)
+    assert big == [str(n) for n in card.yellow + card.blue]
+
+
+def test_reference_text_fits_the_card(built):
+    for path in (built / "svg" / "reference").glob("*.svg"):
+        root = ET.parse(path).getroot()
+        ys = [float(t.get("y")) for t in root.iter(f"{SVG}text")]
+        assert max(ys) <= 88 - 3, path  # inside the safe area
+        sizes = {float(t.get("font-size")) for t in root.iter(f"{SVG}text")}
+        assert min(sizes) >= 2.2
+
+
+# ---------------------------------------------------------------- PDF
+
+
+def test_pdf_page_counts(built):
+    pages = {name: len(pypdfium2.PdfDocument(built / "pdf" / f"{name}.pdf")) for name in ("cards", "scoring-cards", "markers", "reference")}
+    # letter, 3 mm bleed: 6 cards a sheet (fronts + duplex backs), 4 scoring and 4 reference
+    # cards on one sheet, 12 markers on one sheet plus its back
+    assert pages == {"cards": 12, "scoring-cards": 1, "markers": 2, "reference": 1}
+
+
+def test_pdf_pages_match_the_grid(built, game):
+    sheet = paper("letter")
+    for comp, copies, sides in (("cards", 36, 2), ("markers", 12, 2), ("reference", 4, 1)):
+        spec = next(c for c in game.manifest.components if c.id == comp)
+        grid = plan_grid(spec.size.width, spec.size.height, 3, spec.gap, sheet, True)
+        expected = -(-copies // grid.per_page) * sides
+        assert len(pypdfium2.PdfDocument(built / "pdf" / f"{comp}.pdf")) == expected
+
+
+def test_builds_are_deterministic(built, tmp_path):
+    build(Project(REPO), [GAME], BuildOptions(out=tmp_path))
+    again = tmp_path / GAME
+    for path in sorted(p for p in built.rglob("*") if p.is_file() and p.suffix in {".svg", ".pdf"}):
+        assert path.read_bytes() == (again / path.relative_to(built)).read_bytes(), path
+
+
+def test_pixel_check_card_back_pdf_matches_svg(built, game):
+    """The first card back on the PDF's back page, where long-edge duplex puts it, looks
+    like the back SVG rendered on its own."""
+    dpi = 100
+    spec = next(c for c in game.manifest.components if c.id == "cards")
+    sheet = paper("letter")
+    grid = plan_grid(spec.size.width, spec.size.height, 3, spec.gap, sheet, True)
+    x, y = grid.slot(0)
+    x = sheet.width - x - grid.cell_w  # mirrored for the back
+    page = pypdfium2.PdfDocument(built / "pdf" / "cards.pdf")[1].render(scale=dpi / 72).to_pil().convert("RGB")
+    px = dpi / 25.4
+    box = (round(x * px), round(y * px), round((x + grid.cell_w) * px), round((y + grid.cell_h) * px))
+    from_pdf = page.crop(box)
+    png = resvg_py.svg_to_bytes(svg_path=str(built / "svg" / "cards" / "back.svg"), dpi=dpi, **FONTS)
+    from_svg = Image.open(io.BytesIO(bytes(png))).convert("RGB")
+    if grid.rotated:  # backs are turned the other way from fronts (-90)
+        from_svg = from_svg.rotate(-90, expand=True)
+    from_svg = from_svg.resize(from_pdf.size)
+    diff = ImageStat.Stat(ImageChops.difference(from_pdf, from_svg)).mean
+    assert max(diff) < 12, diff
+    # and it is not blank: the two halves of the badge are there
+    colours = [c for _, c in from_pdf.getcolors(maxcolors=1 << 20)]
+    assert any(abs(r - 0xF2) < 12 and abs(g - 0xB6) < 12 and b < 60 for r, g, b in colours)
+
+
+# ---------------------------------------------------------------- validation
+
+
+@pytest.fixture
+def scratch(tmp_path) -> Project:
+    """A copy of the game in a scratch project, to break."""
+    for part in ("content", "templates"):
+        shutil.copytree(REPO / part / GAME, tmp_path / part / GAME)
+    return Project(tmp_path)
+
+
+def _edit(project: Project, name: str, old: str, new: str) -> Path:
+    path = project.content_dir / GAME / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def _line(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if line.lstrip().startswith(needle))
+
+
+def _errors(project: Project) -> list[str]:
+    with pytest.raises(PnpError) as exc:
+        load_game(project, GAME)
+    return [str(e) for e in exc.value.errors]
+
+
+def test_missing_number_in_a_suit(scratch):
+    path = _edit(scratch, "deck.yaml", "runner: [2, 4, 5, 9]", "runner: [2, 4, 5]")
+    (err,) = _errors(scratch)
+    assert re.search(rf"deck\.yaml:{_line(path, '- id: meat')}:\d+: suit meat: numbers \[9\] have no score icon", err)
+
+
+def test_number_under_both_icons(scratch):
+    path = _edit(scratch, "deck.yaml", "runner: [2, 4, 5, 9]", "runner: [2, 4, 5, 9, 1]")
+    errs = _errors(scratch)
+    line = _line(path, "runner: [2, 4, 5, 9, 1]")
+    assert any(re.search(rf"deck\.yaml:{line}:\d+: suit meat: 1 is listed 2 times", e) for e in errs), errs
+
+
+def test_bad_colour_and_unknown_glyph(scratch):
+    path = _edit(scratch, "deck.yaml", 'colour: "#3c8a35"', "colour: green")
+    _edit(scratch, "deck.yaml", "glyph: shoes", "glyph: boots")
+    errs = _errors(scratch)
+    assert any(re.search(rf"deck\.yaml:{_line(path, 'colour: green')}:\d+: colour: 'green' is not a colour: expected #rrggbb", e) for e in errs), errs
+    assert any(re.search(rf"deck\.yaml:{_line(path, 'glyph: boots')}:\d+: glyph: unknown glyph 'boots'", e) for e in errs), errs
+
+
+def test_end_square_must_be_on_the_last_card(scratch):
+    path = _edit(scratch, "scoring.yaml", "end_square: 13", "end_square: 12")
+    (err,) = _errors(scratch)
+    assert "scoring.yaml:" in err and "end_square 12 is not on card 4" in err
+
+
+def test_too_few_player_colours(scratch):
+    path = _edit(scratch, "players.yaml", "  - id: liquorice\n    name: Liquorice\n    colour: \"#2e2e2e\"\n", "")
+    (err,) = _errors(scratch)
+    assert re.search(rf"players\.yaml:{_line(path, 'colours:')}:\d+: has 3 colours: expected at least 4", err)
+
+
+def test_bad_content_writes_nothing(scratch, tmp_path):
+    _edit(scratch, "scoring.yaml", "end_square: 13", "end_square: twelve")
+    with pytest.raises(PnpError):
+        build(scratch, [GAME], BuildOptions(out=tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_scoring_card_row_has_four_squares():
+    # the scoring numbers live in YAML; every row of every card has the same four squares
+    data = yaml.safe_load((REPO / "content" / GAME / "scoring.yaml").read_text())
+    assert {len(c["yellow"]) for c in data["cards"]} == {len(c["blue"]) for c in data["cards"]} == {4}
+
+
+def test_reference_text_is_our_own():
+    """No run of eight words of the rule book is copied onto the reference cards."""
+    rules = REPO.parent / "shared" / "rules" / "dietrick-taking-rules.txt"
+    if not rules.is_file():
+        pytest.skip("rule book not available")
+    book = " ".join(re.findall(r"[a-z0-9']+", rules.read_text().lower()))
+    ours = re.findall(r"[a-z0-9']+", (REPO / "content" / GAME / "players.yaml").read_text().lower())
+    copied = [" ".join(ours[i:i + 8]) for i in range(len(ours) - 8) if " ".join(ours[i:i + 8]) in book]
+    assert not copied, copied[:3]
+
+
+def test_all_text_is_printable_size(built):
+    for path in (built / "svg").rglob("*.svg"):
+        for t in ET.parse(path).getroot().iter(f"{SVG}text"):
+            assert float(t.get("font-size")) >= 2.2, (path, t.text)

@@ -1,0 +1,429 @@
+"""Dietrick-taking end-of-game scoring: every winner rule and every sheet error.
+
+The printed numbers (scoring.yaml), with the cards in the order 1 2 3 4:
+    yellow (top):    1 3 2 4 | 3 5 4 6 | 5 7 6 8 | 8 10 9 11
+    blue (bottom):   2 4 1 3 | 5 3 6 4 | 6 8 5 7 | 9 8 11 10
+A position is the number of squares a marker moved, so position 1 is the first square.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pnp.content import Project, load_game
+from pnp.errors import PnpError
+from pnp.games.dietrick_taking import scoring as S
+from pnp.games.dietrick_taking.report import Report
+from pnp.games.dietrick_taking.sheet import parse_sheet
+from pnp.yamlio import parse_located
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(Project(REPO), "dietrick-taking")
+
+
+def sheet(text: str) -> str:
+    return "game: dietrick-taking\n" + textwrap.dedent(text).strip() + "\n"
+
+
+def players(*rows: tuple[str, int, int], order: str = "[1, 2, 3]", extra: str = "") -> str:
+    body = "".join(f"  - {{name: {n}, yellow: {y}, blue: {b}}}\n" for n, y, b in rows)
+    return f"game: dietrick-taking\nscoring_order: {order}\n{extra}players:\n{body}"
+
+
+def score(game, text: str) -> Report:
+    return game.plugin.score(game, parse_located(text, "sheet.yaml"))
+
+
+def errors(game, text: str) -> list[str]:
+    with pytest.raises(PnpError) as exc:
+        score(game, text)
+    return [str(e) for e in exc.value.errors]
+
+
+def row(report: Report, name: str) -> dict:
+    return next(p for p in report.to_json()["players"] if p["name"] == name)
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def test_top_and_bottom_numbers_follow_the_card_order(game):
+    # Ann: yellow 7 and blue 5; with cards 2 1 3 the 7th yellow square is card 1's third (2)
+    # and the 5th blue square is card 1's first (2)
+    report = score(game, players(("Ann", 7, 5), ("Bob", 3, 3), order="[2, 1, 3]"))
+    assert (row(report, "Ann")["top"], row(report, "Ann")["bottom"], row(report, "Ann")["difference"]) == (2, 2, 0)
+    # with cards 1 2 3 the same squares read 5 (card 2) and 5 (card 2)
+    report = score(game, players(("Ann", 7, 5), ("Bob", 3, 3)))
+    assert (row(report, "Ann")["top"], row(report, "Ann")["bottom"]) == (4, 5)
+
+
+def test_order_may_name_card_4_last(game):
+    report = score(game, players(("Ann", 7, 5), ("Bob", 3, 3), order="[2, 1, 3, 4]"))
+    assert report.to_json()["scoring_order"] == [2, 1, 3, 4]
+
+
+def test_the_end_square_reads_card_4(game):
+    # position 13 is the white square, the first of card 4, whatever the order of 1-3
+    report = score(game, players(("Ann", 13, 2), ("Bob", 1, 2), order="[3, 2, 1]"))
+    assert row(report, "Ann")["top"] == 8
+
+
+# ---------------------------------------------------------------- winner rules
+
+
+def test_smallest_difference_wins(game):
+    report = score(game, players(("Ann", 4, 2), ("Bob", 1, 1)))  # 4-4 = 0 against 1-2 = 1
+    assert report.to_json()["winners"] == ["Ann"]
+    assert report.to_json()["decided_by"] == S.DIFFERENCE
+    assert (row(report, "Ann")["rank"], row(report, "Bob")["rank"]) == (1, 2)
+    assert report.exit_code == 0
+
+
+def test_tie_on_difference_goes_to_higher_bottom_number(game):
+    # Ann 1-2 (bottom 2), Bob 3-4 (bottom 4): both differ by 1
+    report = score(game, players(("Ann", 1, 1), ("Bob", 2, 2)))
+    assert row(report, "Ann")["difference"] == row(report, "Bob")["difference"] == 1
+    assert report.to_json()["winners"] == ["Bob"]
+    assert report.to_json()["decided_by"] == S.BOTTOM
+
+
+def test_tie_on_bottom_goes_to_higher_top_number(game):
+    # Ann top 1, bottom 2; Bob top 3, bottom 2: same difference and bottom
+    report = score(game, players(("Ann", 1, 1), ("Bob", 5, 1)))
+    assert report.to_json()["winners"] == ["Bob"]
+    assert report.to_json()["decided_by"] == S.TOP
+
+
+def test_full_tie_is_a_shared_victory(game):
+    # Ann top 1 (square 1), bottom 4 (square 2); Bob top 1 (square 1), bottom 4 (square 8)
+    report = score(game, players(("Ann", 1, 2), ("Bob", 1, 8), ("Cy", 1, 5)))
+    assert report.to_json()["winners"] == ["Ann", "Bob"]
+    assert report.to_json()["decided_by"] == S.SHARED
+    assert [row(report, n)["rank"] for n in ("Ann", "Bob", "Cy")] == [1, 1, 3]
+
+
+def test_marker_that_never_moved_disqualifies(game):
+    # Ann's blue marker never moved: she has no bottom number and cannot win
+    report = score(game, players(("Ann", 6, 0), ("Bob", 1, 2), ("Cy", 4, 2)))
+    ann = row(report, "Ann")
+    assert ann["disqualified"] == "blue marker never moved"
+    assert ann["rank"] is None and ann["difference"] is None and not ann["winner"]
+    assert report.to_json()["winners"] == ["Cy"]
+
+
+def test_disqualification_can_decide_the_game(game):
+    report = score(game, players(("Ann", 0, 0), ("Bob", 5, 1)))
+    assert row(report, "Ann")["disqualified"] == "neither marker moved"
+    assert report.to_json()["winners"] == ["Bob"]
+    assert report.to_json()["decided_by"] == S.DISQUALIFICATION
+
+
+def test_everyone_disqualified_means_no_winner(game):
+    report = score(game, players(("Ann", 0, 3), ("Bob", 3, 0)))
+    assert report.to_json()["winners"] == []
+    assert report.to_json()["decided_by"] == S.NOBODY
+
+
+def test_beginner_counts_squares_not_numbers(game):
+    # Ann: squares 4 and 2 (numbers 4 and 4); Bob: squares 3 and 3 (numbers 2 and 1)
+    standard = score(game, players(("Ann", 4, 2), ("Bob", 3, 3)))
+    assert standard.to_json()["winners"] == ["Ann"]
+    beginner = score(game, players(("Ann", 4, 2), ("Bob", 3, 3), extra="variant: beginner\n"))
+    assert beginner.to_json()["winners"] == ["Bob"]
+    assert (row(beginner, "Ann")["difference"], row(beginner, "Bob")["difference"]) == (2, 0)
+    assert beginner.to_json()["variant"] == "beginner"
+
+
+def test_beginner_tie_breaks_compare_squares(game):
+    # both balanced; Bob's blue marker went further (5 squares against 3)
+    report = score(game, players(("Ann", 3, 3), ("Bob", 5, 5), extra="variant: beginner\n"))
+    assert report.to_json()["winners"] == ["Bob"]
+    assert report.to_json()["decided_by"] == S.BOTTOM
+
+
+def solo(player: tuple[int, int], fuzz: tuple[int, int], extra: str = "") -> str:
+    return sheet(f"""
+        scoring_order: [1, 2, 3]
+        {extra}players:
+          - {{name: Ann, yellow: {player[0]}, blue: {player[1]}}}
+        fuzz: {{yellow: {fuzz[0]}, blue: {fuzz[1]}}}
+        """)
+
+
+def test_solo_smaller_difference_beats_fuzz(game):
+    report = score(game, solo((4, 2), (1, 1)))  # 0 against 1
+    assert report.to_json()["solo"] is True
+    assert report.to_json()["winners"] == ["Ann"]
+    fuzz = row(report, "Fuzz")
+    assert fuzz["fuzz"] is True and fuzz["rank"] == 2
+
+
+def test_solo_fuzz_wins_ties_even_with_a_lower_bottom(game):
+    # Ann 3-4 (bottom 4) against Fuzz 1-2 (bottom 2): in a 2-4 player game Ann would win
+    report = score(game, solo((2, 2), (1, 1)))
+    assert report.to_json()["winners"] == ["Fuzz"]
+    assert report.to_json()["decided_by"] == S.FUZZ_TIE
+    assert row(report, "Ann")["rank"] == 2
+
+
+def test_solo_fuzz_wins_with_smaller_difference(game):
+    report = score(game, solo((1, 1), (4, 2)))
+    assert report.to_json()["winners"] == ["Fuzz"]
+    assert report.to_json()["decided_by"] == S.DIFFERENCE
+
+
+def test_solo_disqualification_applies_to_both(game):
+    assert score(game, solo((0, 4), (1, 1))).to_json()["winners"] == ["Fuzz"]
+    assert score(game, solo((1, 1), (3, 0))).to_json()["winners"] == ["Ann"]
+    assert score(game, solo((0, 1), (3, 0))).to_json()["winners"] == []
+
+
+# ---------------------------------------------------------------- claims and report
+
+
+def test_claims_that_match_exit_0(game):
+    text = players(("Ann", 4, 2), ("Bob", 1, 1)).replace("blue: 2}", "blue: 2, claimed: 0}") + "claimed_winner: Ann\n"
+    report = score(game, text)
+    assert report.exit_code == 0
+    assert row(report, "Ann")["claim_ok"] is True
+    assert report.to_json()["claimed_winner_ok"] is True
+
+
+def test_wrong_claimed_difference_exits_1(game):
+    text = players(("Ann", 4, 2), ("Bob", 1, 1)).replace("blue: 2}", "blue: 2, claimed: 2}")
+    report = score(game, text)
+    assert report.exit_code == 1
+    assert report.to_json()["mismatches"] == ["Ann: claimed difference 2, computed 0"]
+
+
+def test_wrong_claimed_winner_exits_1(game):
+    report = score(game, players(("Ann", 4, 2), ("Bob", 1, 1)) + "claimed_winner: [Ann, Bob]\n")
+    assert report.exit_code == 1
+    assert report.to_json()["mismatches"] == ["claimed winner Ann, Bob, computed Ann"]
+
+
+def test_render_lists_every_player_and_the_winner(game):
+    from rich.console import Console
+
+    console = Console(record=True, width=120)
+    score(game, players(("Ann", 6, 0), ("Bob", 1, 2), ("Cy", 4, 2))).render(console)
+    text = console.export_text()
+    assert "Ann" in text and "disqualified (blue marker never moved)" in text
+    assert "winner: Cy (smallest difference)" in text
+
+
+# ---------------------------------------------------------------- sheet errors
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+@pytest.mark.parametrize(
+    "order, message",
+    [
+        ("[1, 2]", "scoring_order [1, 2]: expected cards 1, 2, 3 each once"),
+        ("[1, 1, 3]", "scoring_order [1, 1, 3]: expected cards 1, 2, 3 each once"),
+        ("[4, 1, 2, 3]", "scoring_order [4, 1, 2, 3]: card 4 is always last"),
+        ("[1, 4, 2, 3]", "card 4 is always last"),
+        ("one", "scoring_order is 'one'"),
+    ],
+)
+def test_bad_scoring_order(game, order, message):
+    (err,) = errors(game, players(("Ann", 4, 2), ("Bob", 1, 1), order=order))
+    assert err.startswith("sheet.yaml:2: ") and message in err
+
+
+def test_missing_scoring_order(game):
+    (err,) = errors(game, "game: dietrick-taking\nplayers:\n  - {name: Ann, yellow: 4, blue: 2}\n  - {name: Bob, yellow: 1, blue: 1}\n")
+    assert err.startswith("sheet.yaml:1: missing 'scoring_order'")
+
+
+def test_every_problem_is_reported_with_its_line(game):
+    text = sheet("""
+        scoring_order: [1, 2, 3]
+        variant: expert
+        colour: red
+        players:
+          - name: Ann
+            yellow: 17
+            blue: -1
+            hat: 3
+          - name: ann
+            yellow: 2
+            blue: two
+          - yellow: 1
+            blue: 1
+        claimed_winner: Zed
+        """)
+    errs = errors(game, text)
+    expected = [
+        (line_of(text, "variant"), "variant is 'expert': expected standard or beginner"),
+        (line_of(text, "colour"), "unknown key 'colour'"),
+        (line_of(text, "yellow: 17"), "player Ann: yellow is 17: expected a whole number of squares from 0 to 16"),
+        (line_of(text, "blue: -1"), "player Ann: blue is -1"),
+        (line_of(text, "hat"), "player Ann: unknown key 'hat'"),
+        (line_of(text, "name: ann"), "player ann: the name appears twice"),
+        (line_of(text, "blue: two"), "player ann: blue is 'two'"),
+        (line_of(text, "- yellow: 1"), "player 3: missing 'name'"),
+        (line_of(text, "claimed_winner"), "claimed_winner names 'Zed'"),
+    ]
+    assert len(errs) == len(expected), errs
+    for (line, message), err in zip(expected, errs):
+        assert err.startswith(f"sheet.yaml:{line}: ") and message in err, (err, message)
+
+
+def test_missing_marker_position(game):
+    (err,) = errors(game, sheet("""
+        scoring_order: [1, 2, 3]
+        players:
+          - {name: Ann, yellow: 4}
+          - {name: Bob, yellow: 1, blue: 1}
+        """))
+    assert err == "sheet.yaml:4: player Ann: missing 'blue': expected the squares the blue marker moved (0 if it never moved)"
+
+
+def test_bad_claimed_value(game):
+    (err,) = errors(game, players(("Ann", 4, 2), ("Bob", 1, 1)).replace("blue: 2}", "blue: 2, claimed: -1}"))
+    assert re.match(r"sheet\.yaml:4: player Ann: claimed is -1", err)
+
+
+def test_one_player_needs_fuzz(game):
+    (err,) = errors(game, players(("Ann", 4, 2)))
+    assert err.startswith("sheet.yaml:3: players has 1 player: a solo game needs Fuzz's markers too")
+
+
+def test_too_many_players(game):
+    (err,) = errors(game, players(*[(n, 1, 1) for n in "ABCDE"]))
+    assert "players has 5 players: expected 2 to 4" in err
+
+
+def test_fuzz_only_in_solo(game):
+    text = players(("Ann", 4, 2), ("Bob", 1, 1)) + "fuzz: {yellow: 2, blue: 2}\n"
+    (err,) = errors(game, text)
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'fuzz')}: fuzz is only for the solo game")
+
+
+def test_bad_fuzz_markers(game):
+    errs = errors(game, solo((4, 2), (20, "x")))
+    assert errs == [
+        "sheet.yaml:5: Fuzz: blue is 'x': expected a whole number of squares from 0 to 16",
+        "sheet.yaml:5: Fuzz: yellow is 20: expected a whole number of squares from 0 to 16",
+    ]
+
+
+def test_solo_player_cannot_be_called_fuzz(game):
+    (err,) = errors(game, solo((4, 2), (1, 1)).replace("name: Ann", "name: Fuzz"))
+    assert err.startswith("sheet.yaml:4: player Fuzz: the name is taken by the solo opponent")
+
+
+def test_not_a_mapping_and_wrong_game(game):
+    (err,) = errors(game, "- 1\n- 2\n")
+    assert err.startswith("sheet.yaml:1: expected a mapping")
+    errs = errors(game, players(("Ann", 4, 2), ("Bob", 1, 1)).replace("game: dietrick-taking", "game: tasty-humans"))
+    assert errs == ["sheet.yaml:1: game is 'tasty-humans': expected dietrick-taking"]
+
+
+def test_only_one_player_can_pass_square_12(game):
+    # the game ends after the trick in which the first marker reaches square 13
+    text = players(("Ann", 13, 1), ("Bob", 1, 14), ("Cy", 2, 2))
+    (err,) = errors(game, text)
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'Bob')}: player Bob: a marker is past square 12, and so is one of Ann's")
+
+
+def test_last_trick_moves_at_most_one_square_per_player(game):
+    text = players(("Ann", 16, 13), ("Bob", 1, 2), ("Cy", 1, 3))  # 5 squares past 12 in a 3-card trick
+    (err,) = errors(game, text)
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'Ann')}: player Ann: yellow 16 and blue 13 are 5 squares past square 12")
+
+
+def test_total_squares_must_be_a_multiple_of_the_players(game):
+    (err,) = errors(game, players(("Ann", 4, 2), ("Bob", 1, 1), ("Cy", 1, 1)))
+    assert err == ("sheet.yaml:3: the markers moved 10 squares in all: expected a multiple of 3, "
+                   "as every trick moves its winner one square per card played")
+
+
+def test_total_squares_bounded_by_the_longest_game(game):
+    # 4 players play at most 10 tricks of 4 cards: 40 squares
+    (err,) = errors(game, players(("A", 12, 12), ("B", 12, 4), ("C", 1, 1), ("D", 1, 1)))
+    assert "the markers moved 44 squares in all: a 4-player game has at most 10 tricks of 4 cards, 40 squares" in err
+
+
+# ---------------------------------------------------------------- the `pnp score` and `pnp sheet` commands
+
+
+def cli(*args: str):
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    return CliRunner().invoke(app, [*args, "--project", str(REPO)])
+
+
+def test_cli_scores_and_prints_json(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(players(("Ann", 4, 2), ("Bob", 1, 1)))
+    result = cli("score", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "dietrick-taking" and data["winners"] == ["Ann"]
+    table = cli("score", str(path))
+    assert table.exit_code == 0 and "winner: Ann (smallest difference)" in table.output
+
+
+def test_cli_claim_mismatch_exits_1(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(players(("Ann", 4, 2), ("Bob", 1, 1)) + "claimed_winner: Bob\n")
+    result = cli("score", str(path))
+    assert result.exit_code == 1
+    assert "mismatch: claimed winner Bob, computed Ann" in result.output
+
+
+def test_cli_bad_sheet_exits_2_with_one_line_per_problem(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(players(("Ann", 17, 2), ("Bob", 1, "x")))
+    result = cli("score", str(path))
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert [re.sub(r"^.*game\.yaml", "game.yaml", line) for line in lines] == [
+        "game.yaml:4: player Ann: yellow is 17: expected a whole number of squares from 0 to 16",
+        "game.yaml:5: player Bob: blue is 'x': expected a whole number of squares from 0 to 16",
+    ]
+    assert "Traceback" not in result.output
+
+
+def test_blank_sheet_template_scores(tmp_path):
+    for n in (1, 2, 4):
+        result = cli("sheet", "dietrick-taking", "--players", str(n), "--template")
+        assert result.exit_code == 0, result.output
+        path = tmp_path / f"blank{n}.yaml"
+        path.write_text(result.output)
+        scored = cli("score", str(path), "--json")
+        assert scored.exit_code == 0, scored.output
+        data = json.loads(scored.output)
+        assert len(data["players"]) == (2 if n == 1 else n) and data["winners"] == []
+    assert cli("sheet", "dietrick-taking", "--players", "5", "--template").exit_code == 2
+
+
+def test_sheet_schema_is_json():
+    result = cli("sheet", "dietrick-taking", "--players", "2", "--schema")
+    assert result.exit_code == 0
+    schema = json.loads(result.output)
+    assert schema["required"] == ["game", "scoring_order", "players"]
+
+
+def test_solo_last_trick_moves_at_most_three_squares(game):
+    # Fuzz reveals one or two cards and the player adds one: at most 3 squares a trick
+    errs = errors(game, solo((12, 12), (14, 14)))
+    assert errs == ["sheet.yaml:5: Fuzz: yellow 14 and blue 14 are 4 squares past square 12: "
+                    "the game ends after the trick that reaches square 13, and a trick moves at most 3"]
+    assert score(game, solo((12, 12), (14, 13))).to_json()["winners"] == ["Fuzz"]  # 8-7 against 10-9: a tie

@@ -1,0 +1,370 @@
+"""Tasty Humans scoring sheets end to end: every impossibility message with its line,
+claims, JSON output, the CLI, templates, and scores that follow the content YAML."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.content import Project, load_game
+from pnp.errors import PnpError
+from pnp.games.tasty_humans.board import board_from_text
+from pnp.games.tasty_humans.scoring import score_player
+from pnp.games.tasty_humans.sheet import json_schema
+from pnp.score import score_sheet
+
+REPO = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+# Hand-scored (see test_base_sheet_scores): Ana 42, Bo 6.
+BASE = """\
+game: tasty-humans
+rules: published
+players:
+  - name: Ana
+    monster: troll
+    king: true
+    leaders: {1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader, 5: chain-orthogonal}
+    held: null
+    stomach: |
+      H A B G 1 H
+      A A B G D A
+      B G 2 G H B
+      H A B 3 A G
+      A A D D B 4
+      B 5 H G G G
+    claimed: 42
+  - name: Bo
+    monster: griffin
+    leaders: {1: feast-hand, 2: diagonal-helmet}
+    stomach: |
+      . . . . . .
+      . . . . . .
+      H . . . . .
+      A B . G . .
+      H A H A H 1
+      G B G B 2 D
+    claimed: 6
+"""
+
+
+@pytest.fixture
+def sheet(tmp_path, monkeypatch):
+    """Write a sheet as game.yaml in a scratch folder (messages then say `game.yaml`)."""
+    monkeypatch.chdir(tmp_path)
+
+    def write(text: str) -> Path:
+        path = tmp_path / "game.yaml"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def problems(path: Path, project: Project | None = None) -> list[str]:
+    with pytest.raises(PnpError) as exc:
+        score_sheet(project or Project(REPO), path)
+    return [str(e) for e in exc.value.errors]
+
+
+def test_base_sheet_scores(sheet):
+    report = score_sheet(Project(REPO), sheet(BASE)).to_json()
+    ana, bo = report["players"]
+    # Ana: line-hand 2 hands (4), range-boot 4 boots within 2 steps (8), least-type
+    # 5 helmets (10), sight-leader nothing in sight (0), chain from (6,2): armor pair (4),
+    # troll 4 stacks (16), damage (5,3)-(5,4) touch (-2), king 2
+    assert [l["points"] for l in ana["leaders"]] == [4, 8, 10, 0, 4]
+    assert (ana["craving"], ana["damage"]["points"], ana["king"]["points"], ana["total"]) == (16, -2, 2, 42)
+    # Bo: no hand next to a leader, no helmet on the diagonals, two disjoint griffin runs
+    assert [l["points"] for l in bo["leaders"]] == [0, 0]
+    assert (bo["craving"], bo["total"]) == (6, 6)
+    assert report["winners"] == ["Ana"] and report["decided_by"] == "score"
+    assert report["exit_code"] == 0 and report["mismatches"] == []
+
+
+def test_rule_version_changes_the_score(sheet):
+    report = score_sheet(Project(REPO), sheet(BASE.replace("rules: published", 'rules: "0.2.8"'))).to_json()
+    assert report["players"][0]["craving"] == 4 * 3  # troll stacks are worth 3 in 0.2.8
+
+
+def test_json_keys_are_stable(sheet):
+    report = score_sheet(Project(REPO), sheet(BASE)).to_json()
+    assert list(report) == ["game", "sheet", "rules", "mode", "players", "ranking", "winners", "decided_by", "solo", "mismatches", "exit_code"]
+    assert list(report["players"][0]) == ["name", "seat", "monster", "leaders", "held", "craving", "damage", "king", "empty_cells", "total", "claimed", "claim_ok"]
+    assert list(report["players"][0]["leaders"][0]) == ["slot", "id", "title", "kind", "row", "column", "points"]
+    assert report["ranking"] == [{"place": 1, "name": "Ana", "total": 42}, {"place": 2, "name": "Bo", "total": 6}]
+    json.dumps(report)
+
+
+def test_total_is_the_sum_of_the_printed_parts(sheet):
+    for p in score_sheet(Project(REPO), sheet(BASE)).to_json()["players"]:
+        parts = sum(l["points"] for l in p["leaders"]) + p["craving"] + p["damage"]["points"] + p["king"]["points"]
+        assert parts == p["total"]
+
+
+# --- impossible sheets: one line each, with the line of the problem ---------------------
+
+IMPOSSIBLE = [
+    # wrong number of rows / columns, unknown symbol
+    (("      B 5 H G G G\n", ""), ["game.yaml:9: Ana: stomach has 5 row(s): expected 6 for 2 player(s)"]),
+    (("      A A B G D A\n", "      A A B G D\n"), ["game.yaml:11: Ana, row 2: 5 cell(s): expected 6"]),
+    (("H A B 3 A G", "H A B 3 A X"), ["game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or ."]),
+    # gravity
+    (("      A B . G . .", "      . B . G . ."), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
+    (("A A B G D A", "A A . G D A"), ["game.yaml:11: Ana, row 2 column 3: empty cell below a tile"]),
+    # leaders: digit with no leader, leader nowhere, too many, twice, on two boards
+    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand}"), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader id>}"]),
+    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand, 2: diagonal-helmet, 3: line-boot}"), ["game.yaml:19: Bo: leader 3: 'line-boot' is neither in the stomach nor held: expected digit 3 on the board, or held: line-boot"]),
+    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand, 2: line-hand}"), ["game.yaml:19: Bo: leader 'line-hand' is also Ana's: there is one tile of each leader"]),
+    (("    held: null\n", "    held: feast-hand\n"), ["game.yaml:19: Bo: leader 'feast-hand' is also Ana's: there is one tile of each leader"]),
+    (("B 5 H G G G", "B 5 H 1 G G"), ["game.yaml:15: Ana, row 6 column 4: leader 1 is also at row 1 column 5: a leader tile is in one place"]),
+    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand, 2: feast-hand}"), ["game.yaml:19: Bo: leader 2: 'feast-hand' is also leader 1: there is one tile of each leader"]),
+    (("2: range-boot", "2: range-bot"), ["game.yaml:7: Ana: leader 2: unknown leader 'range-bot': expected an id from leaders.yaml such as 'line-hand'"]),
+    # the Village King, monsters
+    (("    king: true\n", "    king: false\n"), ["game.yaml:4: Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first"]),
+    (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 20 empty cell(s)"]),
+    (("    monster: griffin", "    monster: troll"), ["game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once"]),
+    (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected one of legendary-dragon, twin-headed-dragon, griffin, troll"]),
+    (("rules: published", "rules: 0.3"), ["game.yaml:2: rules: unknown rule version '0.3': expected one of published, 0.2.8"]),
+]
+
+
+def _mutate(old_new: tuple[str, str]) -> str:
+    old, new = old_new
+    assert BASE.count(old) == 1, old
+    return BASE.replace(old, new)
+
+
+@pytest.mark.parametrize("change, expected", IMPOSSIBLE)
+def test_impossible_board_messages(sheet, change, expected):
+    assert problems(sheet(_mutate(change))) == expected
+
+
+def test_held_leader_checks(sheet):
+    # held but the stomach has room: it would have been eaten; held and on the board
+    text = _mutate(("    claimed: 6\n", "    claimed: 6\n    held: line-boot\n"))
+    assert problems(sheet(text)) == ["game.yaml:28: Bo: held: 'line-boot' could have been eaten: the stomach has 20 empty cell(s)"]
+    text = _mutate(("    held: null\n", "    held: line-hand\n"))
+    assert problems(sheet(text)) == ["game.yaml:8: Ana: held: 'line-hand' is also in the stomach: a held leader was not eaten"]
+    # a full stomach may keep its last leader, named or not under `leaders`
+    text = _mutate(("    held: null\n", "    held: line-boot\n"))
+    report = score_sheet(Project(REPO), sheet(text)).to_json()
+    assert report["players"][0]["held"] == "line-boot" and report["players"][0]["total"] == 42
+
+
+def test_too_many_leaders_for_four_players(sheet):
+    four = """\
+game: tasty-humans
+players:
+  - {name: A, monster: troll, king: true, leaders: {1: line-hand, 2: line-boot, 3: line-armor, 4: line-helmet, 5: least-type},
+     stomach: "1 2 3 4 5 H\\nHHHHHH\\nHHHHHH\\nHHHHHH"}
+  - {name: B, monster: griffin, stomach: "......\\n......\\n......\\nHHHHHH"}
+  - {name: C, monster: legendary-dragon, stomach: "......\\n......\\n......\\nHHHHHH"}
+  - {name: D, monster: twin-headed-dragon, stomach: "......\\n......\\n......\\nHHHHHH"}
+"""
+    assert problems(sheet(four)) == ["game.yaml:4: A: 5 leaders in the stomach: at most 4 with 4 player(s)"]
+
+
+def test_every_problem_is_reported_at_once(sheet):
+    text = BASE.replace("H A B 3 A G", "H A B 3 A X").replace("    monster: griffin", "    monster: troll")
+    text = text.replace("      A B . G . .", "      . B . G . .")
+    assert problems(sheet(text)) == [
+        "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or .",
+        "game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once",
+        "game.yaml:24: Bo, row 4 column 1: empty cell below a tile",
+    ]
+
+
+def test_stomach_as_a_list_points_at_each_item(sheet):
+    text = BASE.replace("""    stomach: |
+      . . . . . .
+      . . . . . .
+      H . . . . .
+      A B . G . .
+      H A H A H 1
+      G B G B 2 D
+""", """    stomach:
+      - "......"
+      - "......"
+      - "H....."
+      - ".B.G.."
+      - HAHAH1
+      - GBGB2D
+""")
+    assert problems(sheet(text)) == ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]
+
+
+SOLO = """\
+game: tasty-humans
+players:
+  - name: Ana
+    monster: griffin
+    leaders: {1: line-hand, 2: chain-orthogonal}
+    stomach: |
+      H A H A H A
+      B G B G B G
+      H A B G 1 H
+      A A B G D A
+      B G 2 G H B
+      H A B G A G
+solo: {level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28], challenge: monster}
+"""
+
+
+def test_solo_sheet(sheet, repo_project):
+    report = score_sheet(repo_project, sheet(SOLO)).to_json()
+    game = load_game(repo_project, "tasty-humans")
+    sizes = {a.id: a.size() for a in game.data["adventurers"].adventurers}
+    ai = report["solo"]["ai"]
+    # 1 wizard, 3 archers, 2 captains: the rules' example, 14 plus the shapes
+    assert ai["class_points"] == 14
+    assert ai["shape_points"] == sum(sizes[c] for c in ["adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28"])
+    assert report["mode"] == "solo" and report["winners"] is None
+    assert report["players"][0]["king"] == {"held": False, "points": 0}
+    assert report["solo"]["won"] is (report["players"][0]["total"] >= ai["total"])
+    assert report["solo"]["challenge"]["name"] == "monster"
+    assert report["solo"]["challenge"]["reason"].startswith("2 separate alternating run(s) of 6, need 2")
+
+
+@pytest.mark.parametrize("solo, expected", [
+    ("{level: 7, ai_cards: []}", ["game.yaml:13: solo.level: 7 is not an A.I. level: expected 0 to 6"]),
+    ("{level: 1, ai_cards: [adv-01, adv-01, adv-99]}", [
+        "game.yaml:13: solo.ai_cards: 'adv-01' is listed twice: each adventurer card exists once",
+        "game.yaml:13: solo.ai_cards: unknown adventurer 'adv-99': expected ids from adventurers.yaml such as 'adv-01'",
+    ]),
+    ("{level: 2, ai_cards: [adv-01, adv-02, adv-03]}", ["game.yaml:13: solo.ai_cards: 3 cards at level 2: the A.I. holds 2 plus 2 per round"]),
+    ("{level: 0, ai_cards: [], challenge: balanced-diet/hard}", ["game.yaml:13: solo.challenge: unknown level 'hard': expected balanced-diet/beginner, balanced-diet/normal, balanced-diet/expert"]),
+])
+def test_solo_impossibilities(sheet, solo, expected):
+    text = SOLO.replace("{level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28], challenge: monster}", solo)
+    assert problems(sheet(text)) == expected
+
+
+def test_solo_needs_one_player_and_one_player_needs_solo(sheet):
+    two = BASE + "solo: {level: 0, ai_cards: []}\n"
+    assert problems(sheet(two)) == ["game.yaml:28: solo: a solo game has one player, found 2"]
+    alone = SOLO.split("solo:")[0]
+    assert problems(sheet(alone)) == ["game.yaml:2: players: one player is a solo game: expected solo: {level: N, ai_cards: [...]}"]
+
+
+def test_unknown_game_names_the_line(sheet):
+    assert problems(sheet("players: []\ngame: tasty-people\n")) == [
+        "game.yaml:2: game: unknown game 'tasty-people': expected one of " + ", ".join(Project(REPO).games())
+    ]
+
+
+# --- the command line -----------------------------------------------------------------
+
+
+def cli(*args: str):
+    return runner.invoke(app, [*args, "--project", str(REPO)])
+
+
+def test_cli_score_ok_mismatch_and_impossible(sheet):
+    path = sheet(BASE)
+    result = cli("score", str(path))
+    assert result.exit_code == 0, result.output
+    assert "Ana wins (decided by highest total)" in result.output
+    path = sheet(BASE.replace("claimed: 42", "claimed: 40"))
+    result = cli("score", str(path))
+    assert result.exit_code == 1
+    assert "Ana: claimed 40 but the board scores 42" in result.output
+    path = sheet(BASE.replace("H A B 3 A G", "H A B 3 A X"))
+    result = cli("score", str(path))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.strip() == "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or ."
+
+
+def test_cli_score_json(sheet):
+    result = cli("score", str(sheet(BASE.replace("claimed: 6", "claimed: 7"))), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["mismatches"] == [{"name": "Bo", "claimed": 7, "total": 6}]
+    assert data["players"][1]["claim_ok"] is False
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
+    out = tmp_path / "blank.yaml"
+    result = cli("sheet", "tasty-humans", "--players", str(players), "--template", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    monsters = iter(["troll", "griffin", "legendary-dragon", "twin-headed-dragon"])
+    lines = [line.replace("monster:  ", f"monster: {next(monsters)}", 1) if "monster:" in line else line for line in text.splitlines()]
+    text = "\n".join(lines).replace("ai_cards: []", "ai_cards: [adv-01, adv-02]")
+    report = score_sheet(Project(REPO), sheet(text)).to_json()
+    assert [p["total"] for p in report["players"]] == [0] * players
+    rows = {1: 6, 2: 6, 3: 5, 4: 4}[players]
+    assert text.count("      . . . . . .") == rows * players
+
+
+def test_template_to_stdout_and_schema():
+    result = cli("sheet", "tasty-humans", "--players", "2", "--template")
+    assert result.exit_code == 0 and result.output.startswith("# Tasty Humans scoring sheet")
+    result = cli("sheet", "tasty-humans", "--players", "2", "--schema")
+    schema = json.loads(result.output)
+    assert set(schema["properties"]) == {"game", "rules", "players", "solo"}
+    assert schema == json_schema()
+    assert cli("sheet", "tasty-humans", "--players", "5", "--template").exit_code == 2
+
+
+# --- numbers come from the content YAML ---------------------------------------------
+
+
+@pytest.fixture
+def copy_project(tmp_path) -> Project:
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "content" / "tasty-humans", root / "content" / "tasty-humans")
+    shutil.copytree(REPO / "templates" / "tasty-humans", root / "templates" / "tasty-humans")
+    return Project(root)
+
+
+def _edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text()
+    assert text.count(old) >= count, old
+    path.write_text(text.replace(old, new, count))
+
+
+def test_changing_the_content_changes_the_score(sheet, copy_project):
+    path = sheet(BASE)
+    before = score_sheet(copy_project, path).to_json()["players"][0]
+    rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
+    _edit(rules, "troll: {points: 4}", "troll: {points: 7}")
+    _edit(rules, "king_bonus: 2", "king_bonus: 5")
+    _edit(rules, "damage_penalty: 1", "damage_penalty: 3")
+    leaders = copy_project.content_dir / "tasty-humans" / "leaders.yaml"
+    _edit(leaders, "  - id: line-hand\n    kind: line\n    type: hand\n    points: 2", "  - id: line-hand\n    kind: line\n    type: hand\n    points: 6")
+    after = score_sheet(copy_project, path).to_json()["players"][0]
+    assert after["craving"] == 4 * 7 and before["craving"] == 4 * 4
+    assert after["king"]["points"] == 5
+    assert after["damage"]["points"] == -2 * 3
+    assert after["leaders"][0]["points"] == 2 * 6
+    assert after["total"] == before["total"] + (28 - 16) + (5 - 2) - (6 - 2) + (12 - 4)
+
+
+def test_grid_size_comes_from_the_rules(sheet, copy_project):
+    rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
+    _edit(rules, "rows_by_players: {1: 6, 2: 6, 3: 5, 4: 4}", "rows_by_players: {1: 7, 2: 7, 3: 6, 4: 5}")
+    assert problems(sheet(BASE), copy_project)[0] == "game.yaml:9: Ana: stomach has 6 row(s): expected 7 for 2 player(s)"
+
+
+def test_reference_text_shows_the_number_the_scorer_uses(copy_project):
+    leaders = copy_project.content_dir / "tasty-humans" / "leaders.yaml"
+    _edit(leaders, "  - id: line-hand\n    kind: line\n    type: hand\n    points: 2", "  - id: line-hand\n    kind: line\n    type: hand\n    points: 9")
+    game = load_game(copy_project, "tasty-humans")
+    rules = game.data["rules"].version()
+    defs = {l.id: l for l in game.data["leaders"].leaders}
+    text = defs["line-hand"].reference_text()
+    board = board_from_text("1 G G\nG . .", rules.symbol_to_tile(), {"1": "line-hand"})
+    points = score_player(board, "troll", rules, defs).leaders[0].points
+    assert "9 points" in text and points == 9 * 3
+    for lid, leader in defs.items():  # every card prints the per-unit value the scorer multiplies by
+        assert str(leader.points) in leader.reference_text(), lid
+    monsters = {m.id: m for m in game.data["monsters"].monsters}
+    for mid, craving in rules.cravings.items():
+        assert str(craving.points) in monsters[mid].craving_text(rules)
