@@ -36,3 +36,10 @@ class GamePlugin:
     context: Callable[["GameContent", dict[str, Any]], dict[str, Any]] | None = None
     # scorer for `pnp score`: takes the parsed sheet and returns a report object
     score: Callable[["GameContent", "Located"], Any] | None = None
+    # `pnp sheet --template`: a blank, commented scoring-sheet YAML for N players
+    sheet_template: Callable[["GameContent", int], str] | None = None
+    # JSON Schema of the scoring-sheet file (also written by `pnp schema`)
+    sheet_schema: Callable[[], dict[str, Any]] | None = None
+    # component whose items (one per player count, with a `players` field) are the
+    # printable blank scoring sheets of `pnp sheet`
+    sheet_component: str | None = None

@@ -21,8 +21,8 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
     out = {"game.schema.json": Manifest.model_json_schema()}
     for stem, model in sorted(plugin.models.items()):
         out[f"{stem}.schema.json"] = model.model_json_schema()
-    for name, schema in sorted(getattr(plugin, "extra_schemas", {}).items()):
-        out[name] = schema
+    if plugin.sheet_schema is not None:
+        out["sheet.schema.json"] = plugin.sheet_schema()
     return out
 
 

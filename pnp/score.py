@@ -6,6 +6,7 @@ own `ScoreReport`.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
@@ -54,30 +55,53 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     return game.plugin.score(game, doc)
 
 
-def sheet_text(project: Project, game_name: str, players: int, *, template: bool = False, schema: bool = False, paper: str = "letter") -> str:
-    """A blank YAML scoring sheet for `players` players, or the JSON Schema of sheets.
-
-    A game offers sheets through `pnp.games.<plugin>.sheet`, a module with
-    `template(game, players) -> str` and `json_schema() -> dict`.
-    """
-    import importlib
+def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False) -> str:
+    """A blank, commented YAML scoring sheet for `players` players, or the sheets' JSON Schema."""
     import json
 
-    name = project.resolve_games([game_name])[0]
-    game = load_game(project, name)
-    module = None
-    if game.manifest.plugin:
-        try:
-            module = importlib.import_module(f"pnp.games.{game.manifest.plugin}.sheet")
-        except ModuleNotFoundError:
-            module = None
-    if module is None:
-        raise PnpError(f"{name}: this game has no scoring sheet")
-    if schema:
-        return json.dumps(module.json_schema(), indent=2) + "\n"
-    if template:
-        return module.template(game, players)
-    raise PnpError(
-        f"sheet {name}: the printable sheet ({paper}) is built with `pnp build {name}`; "
-        "use --template for a blank YAML sheet or --schema for its JSON Schema"
-    )
+    game = load_game(project, project.resolve_games([game_name])[0])
+    hook = game.plugin.sheet_schema if schema else game.plugin.sheet_template
+    if hook is None:
+        raise PnpError(f"{game.name}: this game has no scoring sheet {'schema' if schema else 'template'}")
+    return json.dumps(hook(), indent=2) + "\n" if schema else hook(game, players)
+
+
+def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None) -> list[Path]:
+    """Write the blank printable scoring sheet for `players` players as SVG and PDF.
+
+    The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
+    same template that `pnp build` uses."""
+    from .errors import raise_if_any
+    from .impose import impose, paper
+    from .output import write_atomic
+    from .render import ComponentRenderer, Piece, RenderedComponent, item_id
+
+    game = load_game(project, project.resolve_games([game_name])[0])
+    sheet = paper(paper_name)
+    wanted = game.plugin.sheet_component
+    index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
+    if index is None:
+        raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
+    spec = game.manifest.components[index]
+    renderer = ComponentRenderer(game, {"players": players, "paper": paper_name}, 0.0)
+    items = renderer.items(index, spec)
+    raise_if_any(renderer.errors)
+    counts = {_field(item, "players"): item for item in items}
+    if players not in counts:
+        expected = ", ".join(str(n) for n in sorted(k for k in counts if isinstance(k, int)))
+        raise PnpError(f"{game.name}: no scoring sheet for {players} players: expected one of {expected}")
+    item = counts[players]
+    face = renderer.face(spec, spec.front, item_id(item), item, "front", 0.0)
+    raise_if_any(renderer.errors)
+    assert face is not None
+    base = out_dir or project.output_dir / game.name / "sheets"
+    svg, pdf = base / f"{spec.id}-{players}p.svg", base / f"{spec.id}-{players}p.pdf"
+    one = RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)
+    data = impose(one, sheet, f"{game.manifest.title}: scoring sheet for {players} players")
+    write_atomic(svg, face.svg.encode("utf-8"))
+    write_atomic(pdf, data)
+    return [svg, pdf]
+
+
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)

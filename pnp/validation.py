@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import re
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from .errors import ContentError
 from .yamlio import Located
 
 M = TypeVar("M", bound=BaseModel)
+
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def check_slug(value: str) -> str:
+    """An id made of lower-case letters, digits and '-'."""
+    if not SLUG.match(value):
+        raise ValueError(f"{value!r} is not a slug: expected lower-case letters, digits and '-'")
+    return value
+
+
+def check_colour(value: str) -> str:
+    """A colour written #rrggbb."""
+    if not COLOUR.match(value):
+        raise ValueError(f"{value!r} is not a colour: expected #rrggbb")
+    return value
+
+
+Slug = Annotated[str, BeforeValidator(lambda v: check_slug(v) if isinstance(v, str) else v)]
+Colour = Annotated[str, BeforeValidator(lambda v: check_colour(v) if isinstance(v, str) else v)]
 
 
 class StrictModel(BaseModel):

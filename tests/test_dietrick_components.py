@@ -226,7 +226,7 @@ def test_bad_colour_and_unknown_glyph(scratch):
 
 
 def test_end_square_must_be_on_the_last_card(scratch):
-    path = _edit(scratch, "scoring.yaml", "end_square: 13", "end_square: 12")
+    _edit(scratch, "scoring.yaml", "end_square: 13", "end_square: 12")
     (err,) = _errors(scratch)
     assert "scoring.yaml:" in err and "end_square 12 is not on card 4" in err
 

@@ -19,7 +19,6 @@ from pnp.content import Project, load_game
 from pnp.errors import PnpError
 from pnp.games.dietrick_taking import scoring as S
 from pnp.games.dietrick_taking.report import Report
-from pnp.games.dietrick_taking.sheet import parse_sheet
 from pnp.yamlio import parse_located
 
 REPO = Path(__file__).resolve().parent.parent

@@ -8,7 +8,6 @@ import io
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from collections import Counter
 from pathlib import Path
 
 import pypdfium2

@@ -6,35 +6,18 @@ a file or between files (counts, shapes, item names, player marks) live in `chec
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from pnp.manifest import Length
-from pnp.validation import StrictModel
+from pnp.validation import Colour, Slug, StrictModel
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 Direction = Literal["north", "east", "south", "west"]
 DIRECTIONS: tuple[str, ...] = ("north", "east", "south", "west")  # clockwise, from the top edge
 
 
-def _slug(v: str) -> str:
-    if not SLUG.match(v):
-        raise ValueError(f"{v!r} is not a slug: expected lower-case letters, digits and '-'")
-    return v
-
-
-def _colour(v: str) -> str:
-    if not COLOUR.match(v):
-        raise ValueError(f"{v!r} is not a colour: expected #rrggbb")
-    return v
-
-
-Slug = Annotated[str, BeforeValidator(lambda v: _slug(v) if isinstance(v, str) else v)]
-Colour = Annotated[str, BeforeValidator(lambda v: _colour(v) if isinstance(v, str) else v)]
 Count = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.plugin import GamePlugin
 
-from . import checks, scoring
+from . import checks, scoring, sheet
 from .glyphs import glyph
 from .models import DeckFile, PlayersFile, ScoringFile
 from .report import Report
@@ -42,4 +42,6 @@ PLUGIN = GamePlugin(
     template_globals={"glyph": glyph},
     context=context,
     score=score,
+    sheet_template=sheet.template,
+    sheet_schema=sheet.json_schema,
 )

@@ -5,31 +5,18 @@ Checks that need more than one file live in `checks.py`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from pnp.validation import StrictModel
+from pnp.validation import check_colour as _colour
+from pnp.validation import check_slug as _slug
 
 from .glyphs import GLYPHS
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 Row = Literal["yellow", "blue"]
-
-
-def _slug(v: str) -> str:
-    if not SLUG.match(v):
-        raise ValueError(f"{v!r} is not a slug: expected lower-case letters, digits and '-'")
-    return v
-
-
-def _colour(v: str) -> str:
-    if not COLOUR.match(v):
-        raise ValueError(f"{v!r} is not a colour: expected #rrggbb")
-    return v
 
 
 # ---------------------------------------------------------------- deck.yaml

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pydantic import Field, field_validator
 
 from pnp.validation import StrictModel
+from pnp.validation import check_colour as _colour
+from pnp.validation import check_slug as _slug
 
 from .glyphs import GLYPHS, SUIT_GLYPHS
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-
-
-def _slug(v: str) -> str:
-    if not SLUG.match(v):
-        raise ValueError(f"{v!r} is not a slug: expected lower-case letters, digits and '-'")
-    return v
-
-
-def _colour(v: str) -> str:
-    if not COLOUR.match(v):
-        raise ValueError(f"{v!r} is not a colour: expected #rrggbb")
-    return v
 
 
 def _glyph(v: str) -> str:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.plugin import GamePlugin
 
-from . import checks
+from . import checks, sheet
 from .glyphs import TEMPLATE_GLOBALS
 from .models import AdventurersFile, LeadersFile, MonstersFile, RuleSet
 from .scoring import score_sheet
@@ -36,4 +36,7 @@ PLUGIN = GamePlugin(
     template_globals=TEMPLATE_GLOBALS,
     context=context,
     score=score_sheet,
+    sheet_template=sheet.template,
+    sheet_schema=sheet.json_schema,
+    sheet_component="scoring-sheet",
 )

@@ -182,7 +182,7 @@ def crown(cx: float, cy: float, size: float, fill: str = "#f4c542", stroke: str 
 def maw(cx: float, cy: float, w: float, colour: str) -> Markup:
     """A monster's open mouth full of teeth, `w` wide, centred at (cx, cy): board decoration."""
     h = w * 0.55
-    x0, y0 = cx - w / 2, cy - h / 2
+    y0 = cy - h / 2
     n = 7
     tw = w * 0.8 / n
     tx0 = cx - w * 0.4
