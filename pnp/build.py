@@ -1,22 +1,25 @@
-"""The main job: validate games, render their faces, impose PDFs, write `output/<game>/`.
+"""The main job: validate games, render their faces, produce every format, write `output/<game>/`.
 
 Every game named is loaded and validated before any file is written, and every file of a
 game is produced in memory before the first one is written, so bad input never leaves a
-half-written output tree.
+half-written output tree. A format plans its files (each with a digest of its inputs);
+the build cache (pnp/cache.py) skips faces and files whose inputs did not change.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from .cache import BuildCache, Planned, code_stamp, digest, render_cached
 from .content import GameContent, Project, load_game
 from .errors import PnpError
-from .impose import Paper, impose, paper
-from .output import commit
-from .render import RenderedComponent, render_game
+from .manifest import presets
+from .output import commit_files
+from .render import RenderedComponent
 
 Progress = Callable[[str], None]
 
@@ -29,6 +32,8 @@ class BuildOptions:
     out: Path | None = None  # defaults to <project>/output
     players: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # game options, e.g. {"rules": "0.2.8"}
+    dpi: int = 300  # for raster formats (png, tts)
+    force: bool = False  # ignore the build cache: render and produce everything again
 
     def template_options(self) -> dict[str, Any]:
         """What templates and `items:` expressions see as `options`."""
@@ -43,26 +48,53 @@ class GameReport:
     files: int
     written: int
     seconds: float
+    rendered: int = 0  # faces rendered; the others came from the cache
+    changed: tuple[str, ...] = ()  # files written, relative to output/<game>/
+    removed: tuple[str, ...] = ()  # stale files deleted
+    parts: list[RenderedComponent] = field(default_factory=list, repr=False, compare=False)
+    title: str = ""
 
 
-# format name -> function producing {relative path: bytes} for one game
-Writer = Callable[[GameContent, list[RenderedComponent], BuildOptions, Paper], dict[str, bytes]]
+# format name -> the files it makes for one game: {relative path: Planned}
+Writer = Callable[[GameContent, list[RenderedComponent], BuildOptions], dict[str, Planned]]
 
 
-def svg_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions, sheet: Paper) -> dict[str, bytes]:
-    return {face.relpath: face.svg.encode("utf-8") for comp in rendered for face in comp.faces}
+def svg_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    return {face.relpath: Planned(digest(face.svg), partial(str.encode, face.svg, "utf-8")) for comp in rendered for face in comp.faces}
 
 
-def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions, sheet: Paper) -> dict[str, bytes]:
+def _impose(comp: RenderedComponent, paper_name: str, title: str) -> bytes:
+    from .impose import impose, paper  # reportlab is slow to import: only when a PDF is made
+
+    return impose(comp, paper(paper_name), title)
+
+
+def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
     title = game.manifest.title
     return {
-        f"pdf/{comp.spec.id}.pdf": impose(comp, sheet, f"{title}: {comp.spec.name}")
+        f"pdf/{comp.spec.id}.pdf": Planned(
+            digest("pdf", options.paper, title, comp.spec.model_dump(mode="json"), comp.bleed,
+                   [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
+            partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}"),
+        )
         for comp in rendered
         if comp.pieces
     }
 
 
-FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files}
+def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from .raster import png_files as plan
+
+    return plan(rendered, options.dpi)
+
+
+def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from .tts import tts_files as plan
+
+    return plan(game, rendered, options.dpi)
+
+
+FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files}
 
 
 def check_formats(formats: tuple[str, ...]) -> None:
@@ -71,44 +103,71 @@ def check_formats(formats: tuple[str, ...]) -> None:
         raise PnpError(f"unknown format {', '.join(unknown) or '(none)'}: expected some of {', '.join(FORMATS)}")
 
 
+def check_options(options: BuildOptions) -> None:
+    """Fail on bad options before any work."""
+    check_formats(options.formats)
+    papers = presets()["papers"]
+    if options.paper not in papers:
+        raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(papers)}")
+    if options.bleed < 0:
+        raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
+    if not 10 <= options.dpi <= 1200:
+        raise PnpError(f"--dpi must be between 10 and 1200, got {options.dpi}")
+
+
 def out_root(project: Project, options: BuildOptions, game: str) -> Path:
     return (options.out or project.output_dir) / game
 
 
-def produce(game: GameContent, options: BuildOptions) -> tuple[list[RenderedComponent], dict[str, bytes]]:
-    """Render one game and every requested format in memory."""
-    sheet = paper(options.paper)
-    rendered = render_game(game, options.template_options(), options.bleed)
-    files: dict[str, bytes] = {}
+@dataclass
+class Produced:
+    """One game rendered and its changed files made, in memory."""
+
+    game: GameContent
+    rendered: list[RenderedComponent]
+    faces_rendered: int
+    cache: BuildCache
+    planned: dict[str, Planned]
+    files: dict[str, bytes]  # the planned files the cache could not vouch for
+    seconds: float
+
+
+def produce(game: GameContent, options: BuildOptions, root: Path) -> Produced:
+    """Render one game (cached faces reused) and make every requested file that is not current."""
+    start = time.perf_counter()
+    cache = BuildCache.open(root, code_stamp(game), use=not options.force)
+    rendered, count = render_cached(game, options.template_options(), options.bleed, cache)
+    planned: dict[str, Planned] = {}
     for fmt in options.formats:
-        files.update(FORMATS[fmt](game, rendered, options, sheet))
-    return rendered, files
+        planned.update(FORMATS[fmt](game, rendered, options))
+    files = {rel: plan.make() for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}
+    return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start)
 
 
 def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Progress | None = None) -> list[GameReport]:
     """Build the named games (all when None) and return one report per game."""
-    check_formats(options.formats)
-    paper(options.paper)  # unknown paper fails before any work
-    if options.bleed < 0:
-        raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
+    check_options(options)
     names = project.resolve_games(games)
     loaded = _load_all(project, names)
     produced = []
     for game in loaded:  # everything in memory first: a template error leaves output/ untouched
-        start = time.perf_counter()
         if progress:
             progress(game.name)
-        rendered, files = produce(game, options)
-        produced.append((game, rendered, files, time.perf_counter() - start))
+        produced.append(produce(game, options, out_root(project, options, game.name)))
     scope = tuple(f"{fmt}/" for fmt in options.formats)
-    reports = []
-    for game, rendered, files, seconds in produced:
-        start = time.perf_counter()
-        written, _ = commit(out_root(project, options, game.name), files, scope)
-        pieces = sum(p.copies for c in rendered for p in c.pieces)
-        seconds += time.perf_counter() - start
-        reports.append(GameReport(game.name, len(rendered), pieces, len(files), written, seconds))
-    return reports
+    return [_commit(p, scope) for p in produced]
+
+
+def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
+    start = time.perf_counter()
+    current = set(p.planned) - set(p.files)
+    done = commit_files(p.cache.root, p.files, scope, current)
+    p.cache.record({rel: p.planned[rel].key for rel in p.files}, written=bool(done.written))
+    p.cache.save(scope)
+    pieces = sum(piece.copies for c in p.rendered for piece in c.pieces)
+    seconds = p.seconds + time.perf_counter() - start
+    return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
+                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title)
 
 
 def _load_all(project: Project, names: list[str]) -> list[GameContent]:

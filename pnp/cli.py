@@ -22,6 +22,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 T = TypeVar("T")
 
 ProjectOpt = typer.Option(Path("."), "--project", "-p", help="Folder holding content/ and templates/.", file_okay=False)
+DpiOpt = typer.Option(300, "--dpi", help="Resolution of png and tts images.")
 
 
 def run(fn: Callable[[], T]) -> T:
@@ -66,19 +67,21 @@ def _options(pairs: list[str]) -> dict[str, str]:
 @app.command("build")
 def build_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to build (default: every game under content/)."),
-    format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats."),
+    format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats: svg, pdf, png, tts (Tabletop Simulator deck sheets)."),
     paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
     bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm around every piece (0 for none)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
     players: Optional[int] = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it."),
     set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    dpi: int = DpiOpt,
+    force: bool = typer.Option(False, "--force", help="Ignore the build cache: render and produce every file again."),
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG faces and print-ready PDF sheets into output/<game>/."""
 
     def job():
-        options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_))
+        options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_), dpi, force)
         proj = project_at(project)
         if quiet or not out.is_terminal:
             return build(proj, games, options)
@@ -91,7 +94,68 @@ def build_cmd(
     reports = run(job)
     if not quiet:
         for r in reports:
-            out.print(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s")
+            out.print(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered", soft_wrap=True)
+
+
+@app.command("watch")
+def watch_cmd(
+    games: Optional[list[str]] = typer.Argument(None, help="Games to rebuild (default: all)."),
+    format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats."),
+    paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm."),
+    players: Optional[int] = typer.Option(None, "--players", help="Player count, where a game supports it."),
+    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE (repeatable)."),
+    dpi: int = DpiOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops)."""
+    from .watch import watch
+
+    def echo(line: str, error: bool) -> None:
+        (err if error else out).print(line, markup=False, soft_wrap=True)
+
+    run(lambda: watch(project_at(project), games, BuildOptions(_split(format), paper, bleed, None, players, _options(set_), dpi), echo))
+
+
+@app.command("diff")
+def diff_cmd(
+    games: Optional[list[str]] = typer.Argument(None, help="Games to compare (default: all)."),
+    since: Optional[str] = typer.Option(None, "--since", help="Compare with the content and templates at this git revision."),
+    against: Optional[Path] = typer.Option(None, "--against", help="Compare with a saved output folder."),
+    dpi: int = typer.Option(100, "--dpi", help="Resolution of the comparison images."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder; the page goes to <out>/diff/ (default: <project>/output)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Player count, where a game supports it."),
+    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE (repeatable)."),
+    project: Path = ProjectOpt,
+) -> None:
+    """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
+    from .diff import diff
+    from .errors import display_path
+
+    report = run(lambda: diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi))
+    for c in report.changes:
+        out.print(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""), markup=False, soft_wrap=True)
+    out.print(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
+              f"{report.unchanged + report.markup_only} unchanged: {display_path(report.page)}", markup=False, soft_wrap=True)
+
+
+@app.command("preview")
+def preview_cmd(
+    games: Optional[list[str]] = typer.Argument(None, help="Games to show (default: all)."),
+    paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Player count, where a game supports it."),
+    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE (repeatable)."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Build SVG and PDF, then write output/index.html: a gallery of every component."""
+    from .errors import display_path
+    from .preview import preview
+
+    out_path = out_dir.resolve() if out_dir else None
+    page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
+    out.print(display_path(page), markup=False, soft_wrap=True)
 
 
 @app.command("validate")
@@ -158,6 +222,50 @@ def new_cmd(
     for p in created:
         out.print(f"created {p}")
     out.print(f"next: pnp build {game}")
+
+
+@app.command("score")
+def score_cmd(
+    sheet: Path = typer.Argument(..., help="Scoring-sheet YAML file (its `game:` picks the scorer).", dir_okay=False),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON instead of tables."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Check and score a finished game; exit 1 if a claimed total is wrong, 2 if the sheet is impossible."""
+    from .score import score_sheet
+
+    report = run(lambda: score_sheet(project_at(project), sheet))
+    if as_json:
+        import json
+
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        report.render(out)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command("sheet")
+def sheet_cmd(
+    game: str = typer.Argument(..., help="Game whose scoring sheet to write, e.g. tasty-humans."),
+    players: int = typer.Option(..., "--players", "-n", help="Number of players."),
+    template: bool = typer.Option(False, "--template", help="Write a blank, commented YAML sheet to fill in (stdout or --out)."),
+    schema: bool = typer.Option(False, "--schema", help="Write the JSON Schema of the sheet file (stdout or --out)."),
+    paper: str = typer.Option("letter", "--paper", help="letter or a4, for the printable sheet."),
+    out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Write a blank printable scoring sheet (SVG + PDF), or with --template the YAML to fill in."""
+    from .score import printable_sheet, sheet_text
+
+    if not (template or schema):
+        for path in run(lambda: printable_sheet(project_at(project), game, players, paper, out_path)):
+            out.print(str(path), markup=False, soft_wrap=True)
+        return
+    text = run(lambda: sheet_text(project_at(project), game, players, schema=schema))
+    if out_path is None:
+        print(text, end="")
+    else:
+        run(lambda: out_path.write_text(text, encoding="utf-8"))
+        out.print(str(out_path), markup=False, soft_wrap=True)
 
 
 def main() -> None:

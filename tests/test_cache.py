@@ -1,0 +1,272 @@
+"""The build cache: a rebuild touches exactly what an edit affects, and a broken cache only
+costs a full rebuild."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnp import impose as impose_mod
+from pnp import render as render_mod
+from pnp.build import BuildOptions, build
+from pnp.cache import CACHE_FILE, canonical
+from pnp.content import Project
+from pnp.errors import PnpError
+
+GAME_YAML = """\
+title: Deck
+components:
+  - id: card
+    name: Cards
+    size: poker
+    items: cards.cards
+    copies: item.copies
+    front: card.svg.j2
+    back: back.svg.j2
+  - id: token
+    name: Tokens
+    size: 30mm x 30mm
+    items: tokens.tokens
+    front: token.svg.j2
+"""
+CARDS = [("alpha", "Alpha", 2), ("beta", "Beta", 1), ("gamma", "Gamma", 3)]
+CARD = """\
+{% extends "pnp/base.svg.j2" %}
+{% import "macros.svg.j2" as m %}
+{% block body %}{{ m.title(item.title, width) }}<text x="5" y="30" font-size="4">{{ item.copies }}</text>{% endblock %}
+"""
+MACROS = """\
+{% macro title(text, width) %}<text x="{{ width / 2 }}" y="12" font-size="6" text-anchor="middle">{{ text }}</text>{% endmacro %}
+"""
+BACK = '{% extends "pnp/base.svg.j2" %}{% block background %}#264653{% endblock %}'
+TOKEN = '{% extends "pnp/base.svg.j2" %}{% block body %}<circle cx="15" cy="15" r="10" fill="{{ style.colour }}"/>{% endblock %}'
+
+
+def write_cards(project: Project, cards=CARDS, comment: str = "") -> None:
+    lines = [f"# cards{comment}", "cards:"]
+    for ident, title, copies in cards:
+        lines += [f"  - id: {ident}", f"    title: {title}", f"    copies: {copies}"]
+    (project.content_dir / "deck/cards.yaml").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def deck(tmp_path: Path) -> Project:
+    """Two components: cards (items from cards.yaml, a macro file, a shared back) and
+    tokens (items from tokens.yaml, colour from style.yaml)."""
+    project = Project(tmp_path / "proj")
+    content, templates = project.content_dir / "deck", project.templates_dir / "deck"
+    content.mkdir(parents=True)
+    templates.mkdir(parents=True)
+    (content / "game.yaml").write_text(GAME_YAML)
+    write_cards(project)
+    (content / "tokens.yaml").write_text("tokens:\n  - id: t1\n  - id: t2\n")
+    (content / "style.yaml").write_text("colour: '#e76f51'\n")
+    for name, text in {"card.svg.j2": CARD, "macros.svg.j2": MACROS, "back.svg.j2": BACK, "token.svg.j2": TOKEN}.items():
+        (templates / name).write_text(text)
+    return project
+
+
+def stamps(root: Path) -> dict[str, int]:
+    return {str(p.relative_to(root)): p.stat().st_mtime_ns for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def rebuild(project: Project, **options) -> tuple:
+    (report,) = build(project, None, BuildOptions(**options))
+    return report
+
+
+def test_a_no_op_rebuild_renders_imposes_and_writes_nothing(deck: Project, monkeypatch):
+    first = rebuild(deck)
+    assert first.rendered == 6 and first.written == 8  # 3 fronts + back + 2 tokens; 6 svg + 2 pdf
+    before = stamps(deck.output_dir)
+    assert CACHE_FILE in "".join(before)
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a no-op rebuild must not render or impose")
+
+    monkeypatch.setattr(render_mod.ComponentRenderer, "face", boom)
+    monkeypatch.setattr(impose_mod, "impose", boom)
+    again = rebuild(deck)
+    assert (again.rendered, again.written, again.changed, again.files) == (0, 0, (), 8)
+    assert stamps(deck.output_dir) == before  # not even the cache or the manifest is rewritten
+
+
+def test_changing_one_card_rerenders_that_card_and_only_its_pdf(deck: Project):
+    rebuild(deck)
+    before = stamps(deck.output_dir / "deck")
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    report = rebuild(deck)
+    assert report.rendered == 1
+    assert report.changed == ("pdf/card.pdf", "svg/card/beta.svg")
+    after = stamps(deck.output_dir / "deck")
+    touched = {rel for rel in after if after[rel] != before.get(rel)}
+    assert touched == {"pdf/card.pdf", "svg/card/beta.svg", CACHE_FILE}
+    assert "Beta the Second" in (deck.output_dir / "deck/svg/card/beta.svg").read_text()
+
+
+def test_copies_change_reimposes_without_rendering(deck: Project):
+    """`copies` is not shown on the token faces, so only the PDF is made again."""
+    rebuild(deck)
+    (deck.content_dir / "deck/game.yaml").write_text(GAME_YAML.replace("front: token.svg.j2", "front: token.svg.j2\n    copies: 4"))
+    report = rebuild(deck)
+    # game.yaml is an input of every face: all render again, but only the token PDF differs
+    assert report.rendered == 6 and report.changed == ("pdf/token.pdf",)
+
+
+def test_comments_and_layout_of_the_yaml_do_not_count(deck: Project):
+    rebuild(deck)
+    write_cards(deck, comment=" -- reordered keys and a new comment")
+    assert rebuild(deck).rendered == 0
+
+
+def test_adding_and_removing_cards(deck: Project):
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha", 2), ("gamma", "Gamma", 3), ("delta", "Delta", 1)])
+    report = rebuild(deck)
+    assert report.rendered == 1  # delta
+    assert report.changed == ("pdf/card.pdf", "svg/card/delta.svg")
+    assert report.removed == ("svg/card/beta.svg",)
+    assert not (deck.output_dir / "deck/svg/card/beta.svg").exists()
+
+
+def test_a_macro_file_change_rerenders_the_faces_that_import_it(deck: Project):
+    rebuild(deck)
+    macros = deck.templates_dir / "deck/macros.svg.j2"
+    macros.write_text(macros.read_text().replace('font-size="6"', 'font-size="7"'))
+    report = rebuild(deck)
+    assert report.rendered == 3  # the card fronts; not the back nor the tokens
+    assert set(report.changed) == {"pdf/card.pdf", "svg/card/alpha.svg", "svg/card/beta.svg", "svg/card/gamma.svg"}
+
+
+def test_a_content_file_is_an_input_of_the_faces_whose_templates_use_it(deck: Project):
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    report = rebuild(deck)
+    assert report.rendered == 2  # the tokens use `style`; the cards don't
+    assert set(report.changed) == {"pdf/token.pdf", "svg/token/t1.svg", "svg/token/t2.svg"}
+
+
+def test_private_state_a_plugin_computes_is_part_of_a_record():
+    """Plugins bind derived data to records (e.g. symbols from the rule set): it counts."""
+    from pydantic import BaseModel, PrivateAttr
+
+    class Card(BaseModel):
+        id: str
+        _symbols: dict[str, str] | None = PrivateAttr(default=None)
+
+    class Deck(BaseModel):
+        cards: list[Card]
+
+    a, b = Deck(cards=[Card(id="x")]), Deck(cards=[Card(id="x")])
+    assert canonical(a) == canonical(b)
+    b.cards[0]._symbols = {"H": "helmet"}
+    assert canonical(a) != canonical(b)
+    assert canonical({"f": lambda: 1}) is None  # not serialisable: the caller falls back
+
+
+def test_a_template_naming_the_item_source_depends_on_all_of_it(deck: Project):
+    """A card showing `cards.cards | length` must change when another card is added."""
+    card = deck.templates_dir / "deck/card.svg.j2"
+    card.write_text(CARD.replace("{{ item.copies }}", "{{ item.copies }} of {{ cards.cards | length }}"))
+    rebuild(deck)
+    write_cards(deck, CARDS + [("delta", "Delta", 1)])
+    report = rebuild(deck)
+    assert report.rendered == 4
+    assert "of 4" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
+
+
+@pytest.mark.parametrize("change", [{"bleed": 0.0}, {"extra": {"variant": "b"}}, {"players": 3}])
+def test_options_are_inputs(deck: Project, change):
+    rebuild(deck)
+    assert rebuild(deck, **change).rendered == 6
+
+
+def test_paper_changes_reimpose_every_pdf(deck: Project):
+    rebuild(deck)
+    report = rebuild(deck, paper="a4")
+    assert set(report.changed) == {"pdf/card.pdf", "pdf/token.pdf"}
+
+
+def test_force_rebuilds_all(deck: Project):
+    rebuild(deck)
+    report = rebuild(deck, force=True)
+    assert report.rendered == 6
+    assert report.written == 0  # same bytes: nothing needs rewriting
+    assert rebuild(deck).rendered == 0  # and the cache is whole again
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated"])
+def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
+    rebuild(deck)
+    cache = deck.output_dir / "deck" / CACHE_FILE
+    text = cache.read_text()
+    if damage == "delete":
+        cache.unlink()
+    elif damage == "garbage":
+        cache.write_bytes(b"\x00\xff not json")
+    elif damage == "wrong shape":
+        cache.write_text('{"format": 1, "stamp": 3, "faces": [], "files": {"x": 1}}')
+    else:
+        cache.write_text(text[: len(text) // 2])
+    report = rebuild(deck)
+    assert report.rendered == 6 and report.written == 0
+    assert cache.read_text() == text  # restored, identical
+    assert rebuild(deck).rendered == 0
+
+
+def test_a_deleted_or_edited_output_file_is_made_again(deck: Project):
+    rebuild(deck)
+    svg = deck.output_dir / "deck/svg/card/alpha.svg"
+    pdf = deck.output_dir / "deck/pdf/token.pdf"
+    good_svg, good_pdf = svg.read_bytes(), pdf.read_bytes()
+    svg.unlink()
+    pdf.write_bytes(b"%PDF-1.4 tampered" + good_pdf[17:])  # same size, newer mtime
+    report = rebuild(deck)
+    assert report.rendered == 0
+    assert set(report.changed) == {"svg/card/alpha.svg", "pdf/token.pdf"}
+    assert svg.read_bytes() == good_svg and pdf.read_bytes() == good_pdf
+
+
+def test_other_formats_keep_their_records(deck: Project):
+    rebuild(deck, formats=("svg",))
+    rebuild(deck, formats=("pdf",))
+    report = rebuild(deck)
+    assert (report.rendered, report.written) == (0, 0)
+
+
+def test_validation_still_runs_on_a_cached_build(deck: Project):
+    rebuild(deck)
+    before = {p: p.read_bytes() for p in deck.output_dir.rglob("*") if p.is_file()}
+    stamps_before = stamps(deck.output_dir)
+    (deck.content_dir / "deck/cards.yaml").write_text("cards:\n  - id: alpha\n    title: [unclosed\n")
+    with pytest.raises(PnpError) as info:
+        rebuild(deck)
+    assert all(":3:" in str(e) or ":4:" in str(e) for e in info.value.errors), info.value.errors
+    assert {p: p.read_bytes() for p in deck.output_dir.rglob("*") if p.is_file()} == before
+    assert stamps(deck.output_dir) == stamps_before
+
+
+def test_a_template_error_is_reported_even_when_other_faces_are_cached(deck: Project):
+    rebuild(deck)
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("style.colour", "style.no_such_key"))
+    with pytest.raises(PnpError) as info:
+        rebuild(deck)
+    assert {(Path(e.path).name, e.line) for e in info.value.errors} == {("token.svg.j2", 1)}
+
+
+def test_cli_reports_rendered_faces_and_force(deck: Project):
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    def pnp(*args: str):
+        return CliRunner().invoke(app, ["build", "-p", str(deck.root), *args])
+
+    assert pnp().output.rstrip().endswith("s, 6 faces rendered")
+    again = pnp()
+    assert "(0 written)" in again.output and again.output.rstrip().endswith("s, 0 faces rendered")
+    assert pnp("--force").output.rstrip().endswith("s, 6 faces rendered")
+    (deck.content_dir / "deck/cards.yaml").write_text("cards:\n  - id: alpha\n    copies: -\n  - [oops\n")
+    bad = pnp()
+    assert bad.exit_code == 2 and "content/deck/cards.yaml:" in bad.output and "Traceback" not in bad.output

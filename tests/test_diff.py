@@ -1,0 +1,141 @@
+"""`pnp diff`: faces that changed, were added or removed since a git revision or against a
+saved output tree, and the page that shows them."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from pnp.build import BuildOptions, build
+from pnp.cli import app
+from pnp.content import Project
+from pnp.diff import MARK, diff
+from pnp.errors import PnpError
+from pnp.scaffold import scaffold
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+FIRST = [("example", "Example Card", "Words that will change."), ("second", "Second", "Goes away."), ("third", "Third", "Stays.")]
+AFTER = [("example", "Example Card", "Words that did change, quite a lot."), ("third", "Third", "Stays."), ("fourth", "Fourth", "New.")]
+
+
+def write_cards(project: Project, cards) -> None:
+    lines = ["cards:"]
+    for ident, title, text in cards:
+        lines += [f"  - id: {ident}", f"    title: {title}", f"    text: {text}", "    copies: 1"]
+    (project.content_dir / "demo/cards.yaml").write_text("\n".join(lines) + "\n")
+
+
+def git(root: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull}
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Project:
+    """A git repository whose project lives in a subfolder; the first card set is committed,
+    the working tree holds the second."""
+    project = Project(tmp_path / "repo" / "games")
+    scaffold(project, "demo")
+    write_cards(project, FIRST)
+    git(tmp_path / "repo", "init", "-q")
+    git(tmp_path / "repo", "add", "-A")
+    git(tmp_path / "repo", "commit", "-q", "-m", "first cards")
+    write_cards(project, AFTER)
+    return project
+
+
+@needs_git
+def test_since_lists_changed_added_and_removed_faces(repo: Project):
+    report = diff(repo, None, BuildOptions(), since="HEAD")
+    assert [(c.path, c.status) for c in report.changes] == [
+        ("demo/card/example", "changed"),
+        ("demo/card/fourth", "added"),
+        ("demo/card/second", "removed"),
+    ]
+    assert report.unchanged == 2  # third and the shared back
+    assert report.before.startswith("HEAD (") and "first cards" in report.before
+    changed = report.changes[0]
+    assert 0 < changed.ratio < 0.2 and set(changed.images) == {"before", "after", "difference"}
+    assert set(report.changes[1].images) == {"after"} and set(report.changes[2].images) == {"before"}
+
+
+@needs_git
+def test_the_page_shows_each_change_with_its_images(repo: Project):
+    report = diff(repo, ["demo"], BuildOptions(), since="HEAD", dpi=60)
+    page = report.page.read_text()
+    assert report.page == repo.output_dir / "diff/index.html"
+    assert 'data-changed="1" data-added="1" data-removed="1" data-unchanged="2"' in page
+    links = re.findall(r'src="([^"]+)"', page)
+    assert links and all((report.page.parent / link).is_file() for link in links)
+    assert {Path(link).name for link in links} >= {"example.before.png", "example.after.png", "example.difference.png", "fourth.after.png", "second.before.png"}
+    before = Image.open(report.page.parent / "demo/card/example.before.png")
+    assert abs(before.width - 69 / 25.4 * 60) <= 1  # at the chosen dpi
+    picture = Image.open(report.page.parent / "demo/card/example.difference.png").convert("RGB")
+    assert MARK in {colour for _, colour in picture.getcolors(1 << 16)}
+
+
+@needs_git
+def test_an_unchanged_tree_has_no_changes_and_stale_images_go(repo: Project):
+    diff(repo, None, BuildOptions(), since="HEAD")
+    write_cards(repo, FIRST)
+    report = diff(repo, None, BuildOptions(), since="HEAD")
+    assert report.changes == [] and report.unchanged == 4
+    assert "No face looks different" in report.page.read_text()
+    assert not list((repo.output_dir / "diff").rglob("*.png"))
+
+
+@needs_git
+def test_markup_that_draws_the_same_pixels_is_not_a_change(repo: Project):
+    write_cards(repo, FIRST)
+    back = repo.templates_dir / "demo/card-back.svg.j2"
+    back.write_text(back.read_text().replace("{% block body %}", "{% block body %}<!-- same picture -->"))
+    report = diff(repo, None, BuildOptions(), since="HEAD")
+    assert report.changes == [] and report.markup_only == 1
+
+
+@needs_git
+def test_errors_at_the_revision_name_the_revision(repo: Project, tmp_path: Path):
+    (repo.content_dir / "demo/cards.yaml").write_text("cards: [oops\n")
+    git(tmp_path / "repo", "commit", "-q", "-am", "broken")
+    write_cards(repo, AFTER)
+    with pytest.raises(PnpError) as info:
+        diff(repo, None, BuildOptions(), since="HEAD")
+    assert all(str(e).startswith("HEAD:content/demo/cards.yaml:") for e in info.value.errors), info.value.errors
+    with pytest.raises(PnpError, match="no such commit"):
+        diff(repo, None, BuildOptions(), since="no-such-ref")
+
+
+def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
+    build(demo, None, BuildOptions(formats=("svg",)))
+    saved = tmp_path / "saved"
+    shutil.copytree(demo.output_dir, saved)
+    title = demo.templates_dir / "demo/card.svg.j2"
+    title.write_text(title.read_text().replace('font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"'))
+    report = diff(demo, None, BuildOptions(), against=saved)
+    assert [(c.path, c.status) for c in report.changes] == [("demo/card/example", "changed")]
+    assert report.before == f"saved output {saved}"
+    # a single game's folder works too
+    assert [c.path for c in diff(demo, ["demo"], BuildOptions(), against=saved / "demo").changes] == ["demo/card/example"]
+    with pytest.raises(PnpError, match="no such folder"):
+        diff(demo, None, BuildOptions(), against=tmp_path / "missing")
+
+
+@needs_git
+def test_cli_prints_the_list_and_the_page(repo: Project):
+    result = CliRunner().invoke(app, ["diff", "--since", "HEAD", "-p", str(repo.root)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("changed  demo/card/example  (") and lines[0].endswith("% of pixels)")
+    assert lines[1:3] == ["added    demo/card/fourth", "removed  demo/card/second"]
+    assert lines[3].startswith("1 changed, 1 added, 1 removed, 2 unchanged: ") and lines[3].endswith("index.html")
+    both = CliRunner().invoke(app, ["diff", "-p", str(repo.root)])
+    assert both.exit_code == 2 and "--since" in both.output

@@ -1,0 +1,157 @@
+"""PNG export (`--format png --dpi N`) and Tabletop Simulator deck sheets (`--format tts`)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from typer.testing import CliRunner
+
+from pnp.build import BuildOptions, build
+from pnp.cli import app
+from pnp.content import Project
+from pnp.raster import sans_serif_family
+from pnp.scaffold import scaffold
+from pnp.tts import MAX_PX, grid
+
+BACK = (0x26, 0x46, 0x53)  # the scaffold's card back colour
+
+
+def cards_yaml(count: int, copies: int = 1) -> str:
+    lines = ["cards:"]
+    for i in range(count):
+        lines += [f"  - id: c{i:02d}", f"    title: Card {i}", "    text: Some words.", f"    copies: {copies}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def tts_project(tmp_path_factory) -> Project:
+    """75 cards with a shared back (two sheets), tiles with a back per item, and a board
+    without a back; built once as TTS sheets at 300 dpi."""
+    project = Project(tmp_path_factory.mktemp("tts") / "proj")
+    scaffold(project, "demo")
+    (project.content_dir / "demo/cards.yaml").write_text(cards_yaml(75))
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + """\
+  - id: tile
+    name: Tiles
+    size: square
+    items: '[{"id": "a", "title": "A", "text": "front a"}, {"id": "b", "title": "B", "text": "front b"}]'
+    copies: 2
+    front: card.svg.j2
+    back: card.svg.j2
+    back_per_item: true
+  - id: board
+    name: Board
+    size: 100mm x 100mm
+    items: '[{"id": "main", "title": "Board", "text": "A board."}]'
+    front: card.svg.j2
+""")
+    build(project, None, BuildOptions(formats=("tts",), dpi=300))
+    return project
+
+
+def png(path: Path) -> Image.Image:
+    image = Image.open(path)
+    image.load()
+    return image.convert("RGB")
+
+
+def test_png_per_face_at_the_chosen_dpi(demo: Project):
+    (report,) = build(demo, None, BuildOptions(formats=("png",), dpi=150, bleed=3))
+    root = demo.output_dir / "demo/png/card"
+    assert sorted(p.name for p in root.iterdir()) == ["back.png", "example.png"]
+    image = Image.open(root / "example.png")
+    assert abs(image.width - 69 / 25.4 * 150) <= 1 and abs(image.height - 94 / 25.4 * 150) <= 1
+    assert image.info["dpi"] == pytest.approx((150, 150), abs=0.05)  # stored as dots per metre
+    back = png(root / "back.png")
+    assert back.getpixel((back.width // 2, 20)) == BACK
+    assert len(png(root / "example.png").getcolors(1 << 16)) > 20  # text, frame and background
+
+
+def test_png_bytes_are_deterministic(demo: Project, tmp_path: Path):
+    for out in ("a", "b"):
+        build(demo, None, BuildOptions(formats=("png",), dpi=100, out=tmp_path / out))
+    for name in ("example", "back"):
+        rel = f"demo/png/card/{name}.png"
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()
+
+
+def test_png_uses_a_font_metric_compatible_with_helvetica_when_there_is_one():
+    from pnp.raster import FONT_CHOICES
+
+    assert sans_serif_family() in {family for _, family in FONT_CHOICES}
+
+
+def test_cli_png_and_dpi_check(demo: Project):
+    runner = CliRunner()
+    ok = runner.invoke(app, ["build", "--format", "png", "--dpi", "72", "-p", str(demo.root)])
+    assert ok.exit_code == 0, ok.output
+    assert (demo.output_dir / "demo/png/card/example.png").is_file()
+    bad = runner.invoke(app, ["build", "--format", "png", "--dpi", "5", "-p", str(demo.root)])
+    assert bad.exit_code == 2 and "--dpi" in bad.output
+
+
+def test_tts_deck_sheets_hold_at_most_69_cards_and_4096_px(tts_project: Project):
+    root = tts_project.output_dir / "demo/tts"
+    decks = {d["component"]: d for d in json.loads((root / "decks.json").read_text())["decks"]}
+    card = decks["card"]
+    assert [(s["cols"], s["rows"], s["count"], s["hidden_slot"]) for s in card["sheets"]] == [(10, 7, 69, 70), (7, 2, 6, 14)]
+    assert sum(s["count"] for s in card["sheets"]) == card["cards"] == 75
+    w, h = card["card_px"]
+    assert 10 * w <= MAX_PX and 7 * h <= MAX_PX
+    assert w / h == pytest.approx(63 / 88, abs=0.01)  # trimmed: no bleed
+    for sheet in card["sheets"]:
+        image = Image.open(root / sheet["face"])
+        assert image.size == (sheet["cols"] * w, sheet["rows"] * h)
+        assert max(image.size) <= MAX_PX
+    assert Image.open(root / "card/back.png").size == (w, h)
+
+
+def test_tts_hidden_card_is_the_back_and_cards_are_in_order(tts_project: Project):
+    root = tts_project.output_dir / "demo/tts"
+    card = json.loads((root / "decks.json").read_text())["decks"][0]
+    w, h = card["card_px"]
+    sheet = png(root / "card/faces-1.png")
+    back = png(root / "card/back.png")
+    hidden = sheet.crop((9 * w, 6 * h, 10 * w, 7 * h))
+    assert ImageStat.Stat(ImageChops.difference(hidden, back)).mean == [0, 0, 0]
+    assert back.getpixel((w // 2, h // 4)) == BACK
+    assert card["sheets"][0]["cards"][:3] == ["c00", "c01", "c02"]
+    # slots 0 and 1 are different cards; slot 68 (the last card) is not the back
+    first, second = sheet.crop((0, 0, w, h)), sheet.crop((w, 0, 2 * w, h))
+    assert ImageStat.Stat(ImageChops.difference(first, second)).mean[0] > 0
+    assert ImageStat.Stat(ImageChops.difference(sheet.crop((8 * w, 6 * h, 9 * w, 7 * h)), back)).mean[0] > 20
+
+
+def test_tts_unique_backs_and_components_without_backs(tts_project: Project):
+    root = tts_project.output_dir / "demo/tts"
+    summary = json.loads((root / "decks.json").read_text())
+    tile = next(d for d in summary["decks"] if d["component"] == "tile")
+    (sheet,) = tile["sheets"]
+    assert tile["unique_backs"] and sheet["back"] == "tile/backs-1.png" and sheet["count"] == 4
+    assert (root / sheet["back"]).is_file() and not (root / "tile/back.png").exists()
+    assert summary["skipped"] == [{"component": "board", "reason": "no back: not a card deck"}]
+
+
+def test_tts_grid_is_the_smallest_that_fits():
+    assert grid(1) == (2, 2)
+    assert grid(9) == (10, 2)
+    assert grid(69) == (10, 7)
+
+
+def test_tts_rebuild_is_cached(tts_project: Project):
+    (report,) = build(tts_project, None, BuildOptions(formats=("tts",), dpi=300))
+    assert (report.rendered, report.written) == (0, 0)
+
+
+def test_png_faces_and_pdf_agree(demo: Project):
+    """The PNG is the SVG rasterised: the back is the same colour everywhere it should be."""
+    build(demo, None, BuildOptions(formats=("png",), dpi=50, bleed=0))
+    back = png(demo.output_dir / "demo/png/card/back.png")
+    colours = dict((c, n) for n, c in back.getcolors(1 << 16))
+    assert colours[BACK] / (back.width * back.height) > 0.7
+    assert io.BytesIO((demo.output_dir / "demo/png/card/back.png").read_bytes()).read(8) == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,158 @@
+"""`pnp preview`: output/index.html shows every component of every game, with counts and
+PDF links, and every image loads in a real (headless) Chromium."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from pnp.build import BuildOptions
+from pnp.cli import app
+from pnp.content import Project
+from pnp.inventory import inventory
+from pnp.preview import preview
+from pnp.scaffold import scaffold
+
+TILES_GAME = """\
+title: Tiles & Tokens
+components:
+  - id: tile
+    name: Tiles
+    size: square
+    items: tiles
+    copies: item.copies
+    front: card.svg.j2
+    back: card-back.svg.j2
+    back_per_item: true
+  - id: token
+    name: Tokens
+    size: 25mm x 25mm
+    items: '[{"id": "t1", "title": "T", "text": "x"}]'
+    front: card.svg.j2
+"""
+TILES = """\
+- {id: river, title: River, text: Water flows., copies: 4}
+- {id: road, title: Road, text: Carts roll., copies: 2}
+- {id: spare, title: Spare, text: Not printed., copies: 0}
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Project:
+    """Two games: the scaffold's demo, and tiles (a back per item, a zero-copy item) with
+    tokens (no back); previewed once."""
+    project = Project(tmp_path_factory.mktemp("preview") / "proj")
+    scaffold(project, "demo")
+    scaffold(project, "tiles")
+    (project.content_dir / "tiles/game.yaml").write_text(TILES_GAME)
+    (project.content_dir / "tiles/cards.yaml").unlink()
+    (project.content_dir / "tiles/tiles.yaml").write_text(TILES)
+    preview(project, None, BuildOptions())
+    return project
+
+
+def attributes(tag: str) -> dict[str, str]:
+    return {k: html.unescape(v) for k, v in re.findall(r'([\w-]+)="([^"]*)"', tag)}
+
+
+def sections(page: str, kind: str) -> list[dict[str, str]]:
+    return [attributes(tag) for tag in re.findall(rf"<section[^>]*class=\"{kind}\"[^>]*>", page)]
+
+
+def body(page: str) -> dict[str, str]:
+    return attributes(re.search(r"<body[^>]*>", page).group(0))
+
+
+def test_the_page_has_every_component_with_its_counts(site: Project):
+    page = (site.output_dir / "index.html").read_text()
+    rows = inventory(site, None)  # game, component, size, items, pieces, back
+    components = sections(page, "component")
+    assert [(c["data-component"], c["data-items"], c["data-pieces"]) for c in components] == [(r[1], r[3], r[4]) for r in rows]
+    games = sections(page, "game")
+    assert [g["data-game"] for g in games] == ["demo", "tiles"]
+    assert [int(g["data-pieces"]) for g in games] == [3, 4 + 2 + 1]
+    # demo: front + shared back; tiles: 3 fronts + 3 backs; tokens: 1
+    assert [int(g["data-faces"]) for g in games] == [2, 7]
+    assert body(page)["data-faces"] == "9" and body(page)["data-components"] == "3"
+    assert "Tiles &amp; Tokens" in page
+    assert ">×0<" in page  # a zero-copy item is shown, and flagged
+
+
+def test_every_link_points_at_a_file(site: Project):
+    page = (site.output_dir / "index.html").read_text()
+    links = re.findall(r'(?:src|href)="([^"#]+)"', page)
+    assert sum(link.endswith(".pdf") for link in links) == 3
+    assert sum(link.endswith(".svg") for link in re.findall(r'src="([^"]+)"', page)) == 9
+    for link in links:
+        assert (site.output_dir / link).is_file(), link
+
+
+def test_cli_preview_rebuilds_nothing_the_second_time(site: Project):
+    page = site.output_dir / "index.html"
+    stamp = page.stat().st_mtime_ns
+    result = CliRunner().invoke(app, ["preview", "-p", str(site.root)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("index.html")
+    assert page.stat().st_mtime_ns == stamp
+
+
+# ------------------------------------------------------------ in a real browser
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail("chromium is required under CI (.ci/run installs it with apt-get)")
+    pytest.skip("chromium is not installed (apt-get install chromium); CI runs this test")
+
+
+def browse(chromium: str, page: Path, profile: Path, *args: str) -> str:
+    """Run headless Chromium on a file:// URL and return its stdout."""
+    command = [
+        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--hide-scrollbars", f"--user-data-dir={profile}", "--virtual-time-budget=10000", *args, page.as_uri(),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_every_image_loads_in_chromium(site: Project, chromium: str, tmp_path: Path):
+    dom = browse(chromium, site.output_dir / "index.html", tmp_path / "profile", "--dump-dom")
+    state = body(dom)
+    assert state["data-images-total"] == "9" == state["data-faces"]
+    assert state["data-images-loaded"] == "9"
+    assert "all 9 images loaded" in dom
+
+
+def test_chromium_reports_a_missing_image(site: Project, chromium: str, tmp_path: Path):
+    """The check is real: with one SVG gone, the page counts one image short."""
+    copy = tmp_path / "output"
+    shutil.copytree(site.output_dir, copy)
+    (copy / "tiles/svg/tile/road-back.svg").unlink()
+    dom = browse(chromium, copy / "index.html", tmp_path / "profile", "--dump-dom")
+    assert (body(dom)["data-images-total"], body(dom)["data-images-loaded"]) == ("9", "8")
+    assert "1 of 9 images did not load: tiles/svg/tile/road-back.svg" in dom
+
+
+def test_screenshot_is_not_blank(site: Project, chromium: str, tmp_path: Path):
+    shot = tmp_path / "preview.png"
+    browse(chromium, site.output_dir / "index.html", tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,1600")
+    image = Image.open(shot).convert("RGB")
+    assert image.size == (1200, 1600)
+    colours = image.getcolors(1 << 20)
+    assert len(colours) > 200  # text, faces, shadows: not a blank page
+    assert max(count for count, _ in colours) / (1200 * 1600) < 0.8
+    assert any(colour == (0x26, 0x46, 0x53) for _, colour in colours)  # the demo's card back is drawn

@@ -1,0 +1,110 @@
+"""`pnp watch`: rebuilds after each edit, reports what it rebuilt, and keeps the last good
+outputs when an edit is invalid. Runs in a thread and always stops within seconds."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pnp.build import BuildOptions, GameReport
+from pnp.content import Project
+from pnp.watch import describe, watch
+
+WAIT = 15.0  # seconds to wait for one expected line; normally well under one
+
+
+class Lines:
+    """What watch printed, waited on from the test thread."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, bool]] = []
+        self.changed = threading.Condition()
+
+    def echo(self, line: str, error: bool) -> None:
+        with self.changed:
+            self.lines.append((line, error))
+            self.changed.notify_all()
+
+    def wait_for(self, text: str, start: int = 0) -> int:
+        """Index of the first line from `start` containing `text`."""
+        deadline = time.monotonic() + WAIT
+        with self.changed:
+            while True:
+                for i, (line, _) in enumerate(self.lines[start:], start):
+                    if text in line:
+                        return i
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no line with {text!r} after {WAIT}s; got {self.lines}")
+                self.changed.wait(left)
+
+
+@pytest.fixture
+def watching(demo: Project):
+    """Run `watch` on the demo project in a thread; stop it (and check it stopped) after."""
+    lines, stop = Lines(), threading.Event()
+    worker = threading.Thread(target=watch, args=(demo, None, BuildOptions(), lines.echo, stop), kwargs={"debounce_ms": 50}, daemon=True)
+    safety = threading.Timer(60, stop.set)  # never outlive a stuck test
+    worker.start()
+    safety.start()
+    lines.wait_for("watching")
+    yield lines
+    stop.set()
+    safety.cancel()
+    worker.join(10)
+    assert not worker.is_alive(), "watch did not stop"
+
+
+def cards(text: str) -> str:
+    return f"cards:\n  - id: example\n    title: Example Card\n    text: {text}\n    copies: 3\n"
+
+
+def save(path: Path, text: str) -> None:
+    """Save as editors do (write a temporary file, rename it over), so one edit is one event."""
+    tmp = path.with_name(path.name + "~")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def test_watch_rebuilds_what_an_edit_changes_and_survives_a_bad_edit(demo: Project, watching: Lines):
+    svg = demo.output_dir / "demo/svg/card/example.svg"
+    assert watching.lines[0][0].startswith("demo: rebuilt 3 files")
+    first = svg.read_bytes()
+
+    save(demo.content_dir / "demo/cards.yaml", cards("Edited while watching."))
+    at = watching.wait_for("demo: rebuilt", 1)
+    assert "cards.yaml" in watching.lines[at - 1][0]  # the `changed:` line names the file
+    assert "svg/card/example.svg" in watching.lines[at][0] and "pdf/card.pdf" in watching.lines[at][0]
+    assert "back.svg" not in watching.lines[at][0]  # the back did not change
+    good = svg.read_bytes()
+    assert good != first and b"Edited while watching." in good
+
+    save(demo.content_dir / "demo/cards.yaml", cards("[unclosed"))
+    failed = watching.wait_for("build failed", at + 1)
+    errors = [line for line, error in watching.lines[at + 1 : failed] if error]
+    assert errors and all("cards.yaml:" in line for line in errors)
+    assert svg.read_bytes() == good  # the last good outputs are kept
+
+    save(demo.content_dir / "demo/cards.yaml", cards("Fixed."))
+    fixed = watching.wait_for("demo: rebuilt", failed + 1)
+    assert b"Fixed." in svg.read_bytes() and not watching.lines[fixed][1]
+
+
+def test_watch_follows_template_edits(demo: Project, watching: Lines):
+    back = demo.templates_dir / "demo/card-back.svg.j2"
+    save(back, back.read_text().replace("#264653", "#7b2d26"))
+    at = watching.wait_for("demo: rebuilt", 1)
+    assert "svg/card/back.svg" in watching.lines[at][0] and "example.svg" not in watching.lines[at][0]
+    assert "#7b2d26" in (demo.output_dir / "demo/svg/card/back.svg").read_text()
+
+
+def test_report_lines():
+    quiet = GameReport("g", 1, 3, 3, 0, 0.01)
+    assert describe(quiet) == "g: up to date (3 files, 0.01s)"
+    busy = GameReport("g", 1, 3, 12, 12, 0.5, rendered=1, changed=tuple(f"svg/c/{i}.svg" for i in range(11)), removed=("svg/c/old.svg",))
+    line = describe(busy)
+    assert line.startswith("g: rebuilt 12 files (1 face rendered, 0.50s): svg/c/0.svg, ") and line.endswith(" and 4 more")
