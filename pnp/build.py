@@ -8,7 +8,12 @@ the build cache (pnp/cache.py) skips faces and files whose inputs did not change
 
 from __future__ import annotations
 
+import importlib
+import multiprocessing
+import os
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -76,6 +81,7 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
             digest("pdf", options.paper, title, comp.spec.model_dump(mode="json"), comp.bleed,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
             partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}"),
+            costly=True,
         )
         for comp in rendered
         if comp.pieces
@@ -140,8 +146,30 @@ def produce(game: GameContent, options: BuildOptions, root: Path) -> Produced:
     planned: dict[str, Planned] = {}
     for fmt in options.formats:
         planned.update(FORMATS[fmt](game, rendered, options))
-    files = {rel: plan.make() for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}
+    files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)})
     return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start)
+
+
+def make_all(plans: dict[str, Planned]) -> dict[str, bytes]:
+    """Make every planned file; costly ones (PDFs) on all cores, since each is independent."""
+    costly = sorted((rel for rel, plan in plans.items() if plan.costly), key=str)
+    workers = min(len(costly), os.cpu_count() or 1)
+    made: dict[str, bytes] = {}
+    if workers > 1 and sys.platform.startswith("linux"):
+        # fork: workers inherit the loaded modules, so starting them costs milliseconds; the
+        # imposer is imported first so that no worker ever waits on an import lock
+        importlib.import_module("pnp.impose")
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            made = dict(zip(costly, pool.map(_make, [plans[rel] for rel in costly])))
+    for rel, plan in plans.items():
+        if rel not in made:
+            made[rel] = plan.make()
+    return {rel: made[rel] for rel in plans}
+
+
+def _make(plan: Planned) -> bytes:
+    return plan.make()
 
 
 def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Progress | None = None) -> list[GameReport]:

@@ -41,7 +41,7 @@ from importlib import metadata
 import json
 import os
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path, PurePath
 from typing import Any, Callable
 
@@ -67,6 +67,7 @@ class Planned:
 
     key: str
     make: Callable[[], bytes]
+    costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
 
 
 def digest(*parts: Any) -> str:
@@ -336,8 +337,6 @@ class CachedRenderer(ComponentRenderer):
     def __init__(self, game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache):
         super().__init__(game, options, bleed)
         self.env.loader = _SnapshotLoader(self.env.loader)
-        # `copies:` is evaluated per item; compiling it once per component keeps cached builds fast
-        self.env.compile_expression = lru_cache(maxsize=None)(self.env.compile_expression)  # type: ignore[method-assign]
         self.keys = FaceKeys(game, self.env, self.names, options, cache)
         self.cache = cache
         self.rendered = 0

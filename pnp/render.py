@@ -139,6 +139,13 @@ class ComponentRenderer:
         self.names = game.namespace(options)
         self.bleed = bleed
         self.errors: list[ContentError] = []
+        self._expressions: dict[str, Any] = {}
+
+    def expression(self, source: str) -> Any:
+        """A compiled Jinja expression; `copies:` is evaluated once per item, compiled once."""
+        if source not in self._expressions:
+            self._expressions[source] = self.env.compile_expression(source, undefined_to_none=False)
+        return self._expressions[source]
 
     def _where(self, index: int, key: str) -> ContentError:
         return self.game.manifest_doc.error(("components", index, key), "")
@@ -152,7 +159,7 @@ class ComponentRenderer:
         if isinstance(comp.items, list):
             return comp.items
         try:
-            value = self.env.compile_expression(comp.items, undefined_to_none=False)(**self.names)
+            value = self.expression(comp.items)(**self.names)
             if isinstance(value, jinja2.Undefined):
                 value._fail_with_undefined_error()
         except Exception as exc:  # any failure of a designer's expression is an input error
@@ -169,7 +176,7 @@ class ComponentRenderer:
         if isinstance(comp.copies, int):
             return comp.copies
         try:
-            value = self.env.compile_expression(comp.copies)(**self.names, item=item)
+            value = self.expression(comp.copies)(**self.names, item=item)
             count = int(value)
             if count < 0:
                 raise ValueError("negative")
