@@ -23,6 +23,10 @@ T = TypeVar("T")
 
 ProjectOpt = typer.Option(Path("."), "--project", "-p", help="Folder holding content/ and templates/.", file_okay=False)
 DpiOpt = typer.Option(300, "--dpi", help="Resolution of png and tts images.")
+PaperOpt = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid.")
+BleedOpt = typer.Option(3.0, "--bleed", help="Bleed in mm around every piece (0 for none).")
+PlayersOpt = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it.")
+SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable).")
 
 
 def run(fn: Callable[[], T]) -> T:
@@ -68,11 +72,11 @@ def _options(pairs: list[str]) -> dict[str, str]:
 def build_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to build (default: every game under content/)."),
     format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats: svg, pdf, png, tts (Tabletop Simulator deck sheets)."),
-    paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm around every piece (0 for none)."),
+    paper: str = PaperOpt,
+    bleed: float = BleedOpt,
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it."),
-    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable)."),
+    players: Optional[int] = PlayersOpt,
+    set_: list[str] = SetOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
     dpi: int = DpiOpt,
     force: bool = typer.Option(False, "--force", help="Ignore the build cache: render and produce every file again."),
@@ -85,11 +89,19 @@ def build_cmd(
         proj = project_at(project)
         if quiet or not out.is_terminal:
             return build(proj, games, options)
-        from rich.progress import Progress, SpinnerColumn, TextColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=out, transient=True) as bar:
-            task = bar.add_task("building")
-            return build(proj, games, options, progress=lambda g: bar.update(task, description=f"building {g}"))
+        names = proj.resolve_games(games)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=out, transient=True) as bar:
+            task = bar.add_task("building", total=len(names))
+            started: list[str] = []
+
+            def step(game: str) -> None:  # called as each game starts
+                bar.update(task, description=f"building {game}", completed=len(started))
+                started.append(game)
+
+            return build(proj, names, options, progress=step)
 
     reports = run(job)
     if not quiet:
@@ -101,10 +113,10 @@ def build_cmd(
 def watch_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to rebuild (default: all)."),
     format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats."),
-    paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count, where a game supports it."),
-    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE (repeatable)."),
+    paper: str = PaperOpt,
+    bleed: float = BleedOpt,
+    players: Optional[int] = PlayersOpt,
+    set_: list[str] = SetOpt,
     dpi: int = DpiOpt,
     project: Path = ProjectOpt,
 ) -> None:
@@ -124,8 +136,8 @@ def diff_cmd(
     against: Optional[Path] = typer.Option(None, "--against", help="Compare with a saved output folder."),
     dpi: int = typer.Option(100, "--dpi", help="Resolution of the comparison images."),
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder; the page goes to <out>/diff/ (default: <project>/output)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count, where a game supports it."),
-    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE (repeatable)."),
+    players: Optional[int] = PlayersOpt,
+    set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
@@ -142,11 +154,11 @@ def diff_cmd(
 @app.command("preview")
 def preview_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to show (default: all)."),
-    paper: str = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed in mm."),
+    paper: str = PaperOpt,
+    bleed: float = BleedOpt,
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count, where a game supports it."),
-    set_: list[str] = typer.Option([], "--set", help="Game option KEY=VALUE (repeatable)."),
+    players: Optional[int] = PlayersOpt,
+    set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -23,3 +25,16 @@ def demo(tmp_path: Path) -> Project:
     project = Project(tmp_path / "proj")
     scaffold(project, "demo")
     return project
+
+
+@pytest.fixture
+def copy_game(tmp_path: Path) -> Callable[[str], Project]:
+    """Copy one of this repository's games (content and templates) into a scratch project."""
+
+    def copy(game: str) -> Project:
+        project = Project(tmp_path / "copy")
+        for part in ("content", "templates"):
+            shutil.copytree(REPO / part / game, project.root / part / game)
+        return project
+
+    return copy

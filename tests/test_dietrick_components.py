@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -179,11 +178,9 @@ def test_pixel_check_card_back_pdf_matches_svg(built, game):
 
 
 @pytest.fixture
-def scratch(tmp_path) -> Project:
+def scratch(copy_game) -> Project:
     """A copy of the game in a scratch project, to break."""
-    for part in ("content", "templates"):
-        shutil.copytree(REPO / part / GAME, tmp_path / part / GAME)
-    return Project(tmp_path)
+    return copy_game(GAME)
 
 
 def _edit(project: Project, name: str, old: str, new: str) -> Path:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -259,10 +258,9 @@ def test_builds_are_deterministic(built, tmp_path):
 
 
 @pytest.fixture
-def scratch(tmp_path) -> Project:
-    for part in ("content", "templates"):
-        shutil.copytree(REPO / part / GAME, tmp_path / part / GAME)
-    return Project(tmp_path)
+def scratch(copy_game) -> Project:
+    """A copy of the game in a scratch project, to break."""
+    return copy_game(GAME)
 
 
 def _edit(project: Project, name: str, old: str, new: str) -> Path:
