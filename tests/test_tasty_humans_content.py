@@ -250,7 +250,7 @@ def test_not_fifty_adventurers(game_dir):
     path = game_dir / "adventurers.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text[: text.index("  - id: adv-50")], encoding="utf-8")
-    assert errors(game_dir) == [f"{at(game_dir, 'adventurers', 'adventurers:')}: found 49 adventurers: expected exactly 50"]
+    assert errors(game_dir) == [f"{at(game_dir, 'adventurers', 'adventurers:')}: found 49 adventurers: expected exactly 50 (deck.adventurers in rules.yaml)"]
 
 
 def test_unknown_class(game_dir):
@@ -270,7 +270,7 @@ def test_not_thirty_leaders(game_dir):
     text = path.read_text(encoding="utf-8")
     start = text.index("  - id: rows-all-four-gone")
     path.write_text(text[:start] + text[text.index("  - id: columns-all-four"):], encoding="utf-8")
-    assert errors(game_dir) == [f"{at(game_dir, 'leaders', 'leaders:')}: found 29 leaders: expected exactly 30 (missing: rows-all-four)"]
+    assert errors(game_dir) == [f"{at(game_dir, 'leaders', 'leaders:')}: found 29 leaders: expected exactly 30 (deck.leaders in rules.yaml) (missing: rows-all-four)"]
 
 
 def test_unknown_leader_id(game_dir):
@@ -342,7 +342,7 @@ def test_unknown_key_in_override_points_at_the_override(game_dir):
 def test_unknown_top_key_in_override(game_dir):
     edit(game_dir, "rules", "    title: Rules 0.2.8\n", "    title: Rules 0.2.8\n    titel: x\n")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'rules', 'titel')}: titel: unknown key (expected one of: title, stomach, leaders_max_by_players, "
+        f"{at(game_dir, 'rules', 'titel')}: titel: unknown key (expected one of: title, deck, stomach, leaders_max_by_players, "
         "leader_stacks_by_players, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, solo, extends)"
     ]
 
@@ -383,3 +383,14 @@ def test_row_markers_must_fit_rows(game_dir):
         f"{at(game_dir, 'rules', 'row_markers')}: row_markers: [3] does not fit rows_by_players {{1: 6, 2: 6, 3: 5, 4: 4}}: "
         "a row marked N is used only with N or fewer players, so these markers expect rows_by_players {1: 6, 2: 6, 3: 6, 4: 5}"
     ]
+
+
+def test_deck_counts_and_shape_sizes_are_rule_set_data(game_dir):
+    rules = game_dir / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "deck: {adventurers: 50, leaders: 30, shape_squares: [2, 4]}",
+        "deck: {adventurers: 51, leaders: 30, shape_squares: [3, 4]}"), encoding="utf-8")
+    found = errors(game_dir)
+    assert f"{at(game_dir, 'adventurers', 'adventurers:')}: found 50 adventurers: expected exactly 51 (deck.adventurers in rules.yaml)" in found
+    too_small = [e for e in found if "shape has 2 squares: expected 3 to 4 orthogonally connected squares" in e]
+    assert len(too_small) == 16  # the deck's 2-square cards

@@ -25,9 +25,6 @@ from .models import (
 if TYPE_CHECKING:
     from pnp.content import GameContent
 
-ADVENTURER_COUNT = 50  # the deck size printed in the rules' component list
-LEADER_COUNT = 30
-SHAPE_SIZES = (2, 4)
 
 
 def check(game: "GameContent") -> list[ContentError]:
@@ -61,8 +58,8 @@ def _duplicates(game: "GameContent", stem: str, key: str, records: list[Any], fi
 def _check_adventurers(game: "GameContent", data: AdventurersFile, versions: list[RuleVersion], default: RuleVersion) -> list[ContentError]:
     errors: list[ContentError] = []
     cards = data.adventurers
-    if len(cards) != ADVENTURER_COUNT:
-        errors.append(game.error("adventurers", ("adventurers",), f"found {len(cards)} adventurers: expected exactly {ADVENTURER_COUNT}"))
+    if len(cards) != default.deck.adventurers:
+        errors.append(game.error("adventurers", ("adventurers",), f"found {len(cards)} adventurers: expected exactly {default.deck.adventurers} (deck.adventurers in rules.yaml)"))
     errors += _duplicates(game, "adventurers", "adventurers", cards, "id", "adventurer id")
     errors += _duplicates(game, "adventurers", "adventurers", cards, "name", "adventurer name")
 
@@ -75,12 +72,12 @@ def _check_adventurers(game: "GameContent", data: AdventurersFile, versions: lis
         at = ("adventurers", i)
         if card.class_ not in classes:
             errors.append(game.error("adventurers", at + ("class",), f"unknown class {card.class_!r}: expected one of {', '.join(classes)}"))
-        errors += _check_shape(game, at + ("shape",), card.shape, symbols, allowed)
+        errors += _check_shape(game, at + ("shape",), card.shape, symbols, allowed, default.deck.shape_squares)
         card._symbols = symbols  # lets templates call cells() without passing the rules
     return errors
 
 
-def _check_shape(game: "GameContent", at: tuple, shape: list[str], symbols: dict[str, str], allowed: str) -> list[ContentError]:
+def _check_shape(game: "GameContent", at: tuple, shape: list[str], symbols: dict[str, str], allowed: str, sizes: tuple[int, int]) -> list[ContentError]:
     for r, row in enumerate(shape):
         bad = next((s for s in row if s != EMPTY and s not in symbols), None)
         if bad is not None:
@@ -89,7 +86,7 @@ def _check_shape(game: "GameContent", at: tuple, shape: list[str], symbols: dict
     if len(set(widths)) > 1:
         return [game.error("adventurers", at, f"shape rows have lengths {', '.join(map(str, widths))}: expected rows of equal length ('{EMPTY}' pads an empty square)")]
     cells = {(r, c) for r, row in enumerate(shape) for c, s in enumerate(row) if s != EMPTY}
-    lo, hi = SHAPE_SIZES
+    lo, hi = sizes
     expected = f"expected {lo} to {hi} orthogonally connected squares"
     if not lo <= len(cells) <= hi:
         squares = f"{len(cells)} square" + ("" if len(cells) == 1 else "s")
@@ -146,10 +143,11 @@ def _check_leaders(game: "GameContent", data: LeadersFile, versions: list[RuleVe
         else:
             errors.append(game.error("leaders", at + ("id",), f"unknown leader id {leader.id!r}: expected {expected!r} (ids are <kind>-<type> for {', '.join(TYPED_KINDS)}, else <kind>)"))
     errors += _duplicates(game, "leaders", "leaders", leaders, "id", "leader id")
-    if len(leaders) != LEADER_COUNT:
+    wanted = versions[0].deck.leaders
+    if len(leaders) != wanted:
         missing = [x for x in known if x not in {ld.id for ld in leaders}]
         note = f" (missing: {', '.join(missing)})" if missing else ""
-        errors.append(game.error("leaders", ("leaders",), f"found {len(leaders)} leaders: expected exactly {LEADER_COUNT}{note}"))
+        errors.append(game.error("leaders", ("leaders",), f"found {len(leaders)} leaders: expected exactly {wanted} (deck.leaders in rules.yaml){note}"))
     return errors
 
 

@@ -148,10 +148,26 @@ def _per_players(v: dict[int, int], info: ValidationInfo) -> dict[int, int]:
     return v
 
 
+class DeckCounts(StrictModel):
+    """How many cards and tiles the game has, and how big an adventurer's shape may be."""
+
+    adventurers: int = Field(ge=1)
+    leaders: int = Field(ge=1)
+    shape_squares: tuple[int, int] = Field(description="fewest and most squares in an adventurer's shape")
+
+    @field_validator("shape_squares")
+    @classmethod
+    def _range(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if not 1 <= v[0] <= v[1]:
+            raise ValueError(f"is {list(v)}: expected [fewest, most] with 1 <= fewest <= most")
+        return v
+
+
 class RuleVersion(StrictModel):
     """One fully resolved rule set: every number the scorer and the templates use."""
 
     title: str
+    deck: DeckCounts
     stomach: Stomach
     leaders_max_by_players: dict[int, int]
     leader_stacks_by_players: dict[int, int]
