@@ -117,6 +117,8 @@ def check_options(options: BuildOptions) -> None:
         raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(papers)}")
     if options.bleed < 0:
         raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
+    if options.players is not None and options.players < 0:  # a game checks its own range
+        raise PnpError(f"--players cannot be negative, got {options.players}")
     if not 10 <= options.dpi <= 1200:
         raise PnpError(f"--dpi must be between 10 and 1200, got {options.dpi}")
 

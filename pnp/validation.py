@@ -100,6 +100,10 @@ def describe(err: dict, model: type[BaseModel] | None = None, data: Any = None) 
         return f"unknown key {loc[-1]!r}{hint}"
     if kind == "missing":
         return f"missing required key {loc[-1]!r}"
+    if kind in {"model_type", "dict_type"}:
+        return f"{field + ': ' if field else ''}expected a mapping of `key: value` lines, got {_kind(got)}"
+    if kind == "list_type":
+        return f"{field + ': ' if field else ''}expected a list of `- item` lines, got {_kind(got)}"
     msg = err["msg"]
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
@@ -109,6 +113,19 @@ def describe(err: dict, model: type[BaseModel] | None = None, data: Any = None) 
     if kind in {"value_error", "assertion_error"}:
         return prefix + msg
     return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
+
+
+def _kind(value: Any) -> str:
+    """How a YAML value reads to a person: 'a list', 'the text 'x'', 'nothing'..."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    return f"{value!r}"
 
 
 def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, list[ContentError]]:

@@ -87,14 +87,25 @@ def parse_located(text: str, path: str | os.PathLike) -> Located:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        if line is not None and _char_at(text, line, col) == "\t":
+            problem = "a tab character: YAML indents with spaces only"
         raise PnpError(ContentError(path, line, col, f"malformed YAML: {problem}")) from None
-    except yaml.YAMLError as exc:
-        raise PnpError(ContentError(path, None, None, f"malformed YAML: {exc}")) from None
+    except yaml.YAMLError as exc:  # e.g. control characters: the reader says where, in words
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PnpError(ContentError(path, None, None, f"malformed YAML: {first} (expected UTF-8 text)")) from None
     finally:
         loader.dispose()
     if errors:
         raise PnpError(errors)
     return doc
+
+
+def _char_at(text: str, line: int, column: int | None) -> str:
+    lines = text.splitlines()
+    if column is None or not 0 < line <= len(lines):
+        return ""
+    row = lines[line - 1]
+    return row[column - 1] if 0 < column <= len(row) else ""
 
 
 def load_located(path: str | os.PathLike) -> Located:

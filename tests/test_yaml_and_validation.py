@@ -40,6 +40,8 @@ def test_positions_of_keys_and_items():
         ("a: [1\n", "f.yaml:2:1: malformed YAML: did not find expected ',' or ']'"),
         ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a'"),
         ("a:\n  - b\n c: 1\n", "f.yaml:3:2: malformed YAML: did not find expected key"),
+        ("a:\n\tb: 1\n", "f.yaml:2:1: malformed YAML: a tab character: YAML indents with spaces only"),
+        ("\x00x", "f.yaml: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
     ],
 )
 def test_malformed_yaml_is_one_located_line(text, expected):
@@ -98,3 +100,8 @@ def test_manifest_sizes_presets_and_errors():
 def test_error_line_format():
     assert str(ContentError("x.yaml", 3, 7, "bad")) == "x.yaml:3:7: bad"
     assert str(ContentError("x.yaml", None, None, "bad")) == "x.yaml: bad"
+
+
+def test_wrong_container_kinds_read_as_plain_words():
+    assert messages("- a\n- b\n") == ["deck.yaml:1:1: expected a mapping of `key: value` lines, got a list"]
+    assert messages("cards: 5\n") == ["deck.yaml:1:1: cards: expected a list of `- item` lines, got 5"]
