@@ -368,3 +368,16 @@ def test_reference_text_shows_the_number_the_scorer_uses(copy_project):
     monsters = {m.id: m for m in game.data["monsters"].monsters}
     for mid, craving in rules.cravings.items():
         assert str(craving.points) in monsters[mid].craving_text(rules)
+
+
+def test_a_gap_does_not_hide_the_other_problems_of_that_board(sheet):
+    # Bo's board has a gap under a tile and names a leader that is nowhere on it; the gap
+    # is reported, and so is the missing leader. Whether the stomach is full is not judged
+    # (the gap is most likely a copying slip), so no king or held complaint follows from it.
+    text = BASE.replace("      A B . G . .", "      . B . G . .").replace(
+        "    leaders: {1: feast-hand, 2: diagonal-helmet}", "    leaders: {1: feast-hand, 2: diagonal-helmet, 3: line-boot}"
+    )
+    assert problems(sheet(text)) == [
+        "game.yaml:19: Bo: leader 3: 'line-boot' is neither in the stomach nor held: expected digit 3 on the board, or held: line-boot",
+        "game.yaml:24: Bo, row 4 column 1: empty cell below a tile",
+    ]

@@ -261,9 +261,10 @@ class _Checker:
             self.fail(at + ("held",), f"held: unknown leader {p.held!r}: expected an id from leaders.yaml, or null", who)
             ok = False
 
-        board = self._board(i, p, rules, n)
+        board, readable, settled = self._board(i, p, rules, n)
         if board is None:
             return None
+        ok = ok and readable
         placed = set(board.leaders.values())
         for lid, slot in slots.items():
             if lid not in placed and lid != p.held:
@@ -272,7 +273,7 @@ class _Checker:
         if p.held is not None and p.held in placed:
             self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
             ok = False
-        if p.held is not None and not board.is_full:
+        if p.held is not None and settled and not board.is_full:
             # Leftover leaders are eaten at game end whenever a column has room.
             self.fail(at + ("held",), f"held: {p.held!r} could have been eaten: the stomach has {board.count(EMPTY)} empty cell(s)", who)
             ok = False
@@ -280,14 +281,18 @@ class _Checker:
         if len(board.leaders) > limit:
             self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s)", who)
             ok = False
-        if p.king and n > 1 and not board.is_full:
+        if p.king and n > 1 and settled and not board.is_full:
             self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
             ok = False
         if not ok:
             return None
         return SheetPlayer(p.name, i, p.monster, p.king, board, slots, p.held, p.claimed)
 
-    def _board(self, i: int, p: PlayerSheet, rules: "RuleVersion", n: int) -> Board | None:
+    def _board(self, i: int, p: PlayerSheet, rules: "RuleVersion", n: int) -> tuple[Board | None, bool, bool]:
+        """The board, whether it is free of problems, and whether its tiles have settled (no
+        gap under a tile: a gap is likely a copying slip, so checks that need to know if the
+        stomach is full are skipped). The board is None when its grid has the wrong shape or
+        an unknown symbol: then nothing else about it can be checked."""
         at = ("players", i, "stomach")
         who = p.name
         rows, cols = rules.rows(n), rules.stomach.columns
@@ -298,6 +303,7 @@ class _Checker:
         if len(grid) != rows:
             self.fail(at, f"stomach has {len(grid)} row(s): expected {rows} for {n} player(s)", who)
             ok = False
+        shaped = settled = ok
         digits = {str(slot): lid for slot, lid in p.leaders.items() if lid}
         max_slot = max(rules.leaders_max_by_players.values())
         legend = " ".join(symbols) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
@@ -307,7 +313,7 @@ class _Checker:
         for r, ((line, _), row) in enumerate(zip(lines, grid)):
             if len(row) != cols:
                 self.fail_line(line, f"{who}, row {r + 1}: {len(row)} cell(s): expected {cols}")
-                ok = False
+                ok = shaped = False
                 continue
             for c, sym in enumerate(row):
                 where = f"{who}, row {r + 1} column {c + 1}"
@@ -329,17 +335,17 @@ class _Checker:
                         leaders[len(cells) - 1] = digits[sym]
                 else:
                     self.fail_line(line, f"{where}: unknown symbol {sym!r}: expected {legend}")
-                    ok = False
+                    ok = shaped = False  # what the cell holds is unknown: checks on the board would guess
                     cells.append(EMPTY)
             # Tiles always fall: an empty cell directly under a tile cannot happen.
             if r > 0 and len(grid[r - 1]) == cols:
                 for c, sym in enumerate(row):
                     if sym == EMPTY_SYMBOL and grid[r - 1][c] != EMPTY_SYMBOL:
                         self.fail_line(line, f"{who}, row {r + 1} column {c + 1}: empty cell below a tile")
-                        ok = False
-        if not ok:
-            return None
-        return Board(rows, cols, cells, leaders)
+                        ok = settled = False
+        if not shaped:
+            return None, False, False
+        return Board(rows, cols, cells, leaders), ok, settled
 
 
 def template(game: "GameContent", players: int, version: str | None = None) -> str:
