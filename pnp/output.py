@@ -83,12 +83,6 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
     return done
 
 
-def commit(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = ("",)) -> tuple[int, int]:
-    """`commit_files` returning (written, unchanged) counts."""
-    done = commit_files(root, files, scope)
-    return len(done.written), len(done.unchanged)
-
-
 def _prune_empty_dirs(folder: Path, root: Path) -> None:
     while folder != root and folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()

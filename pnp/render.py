@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from . import textfit
 from .content import GameContent
-from .errors import ContentError, PnpError, raise_if_any
+from .errors import ContentError, raise_if_any
 from .manifest import Component
 
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -244,13 +244,3 @@ def render_game(game: GameContent, options: dict[str, Any], bleed: float, only: 
     ]
     raise_if_any(renderer.errors)
     return out
-
-
-def render_one(game: GameContent, component_id: str, item: str, options: dict[str, Any], bleed: float) -> RenderedComponent:
-    """Render a single item of one component (used by commands that print one face)."""
-    (rendered,) = render_game(game, options, bleed, only={component_id})
-    pieces = [p for p in rendered.pieces if p.item_id == item]
-    if not pieces:
-        raise PnpError(f"{game.name}: component {component_id!r} has no item {item!r}")
-    return RenderedComponent(rendered.spec, pieces, bleed)
-
