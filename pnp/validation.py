@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Iterable, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from .errors import ContentError
 from .yamlio import Located
@@ -33,6 +33,18 @@ def check_colour(value: str) -> str:
 
 Slug = Annotated[str, BeforeValidator(lambda v: check_slug(v) if isinstance(v, str) else v)]
 Colour = Annotated[str, BeforeValidator(lambda v: check_colour(v) if isinstance(v, str) else v)]
+
+
+def one_of(choices: Iterable[str], what: str) -> Any:
+    """A text type that must be one of `choices` (listed in that order when it is not)."""
+    allowed = list(choices)
+
+    def check(value: str) -> str:
+        if value not in allowed:
+            raise ValueError(f"unknown {what} {value!r}: expected one of {', '.join(allowed)}")
+        return value
+
+    return Annotated[str, AfterValidator(check)]
 
 
 class StrictModel(BaseModel):

@@ -10,13 +10,12 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from pnp.validation import StrictModel
-from pnp.validation import check_colour as _colour
-from pnp.validation import check_slug as _slug
+from pnp.validation import Colour, Slug, StrictModel, one_of
 
 from .glyphs import GLYPHS
 
 Row = Literal["yellow", "blue"]
+Glyph = one_of(GLYPHS, "glyph")
 
 
 # ---------------------------------------------------------------- deck.yaml
@@ -27,30 +26,18 @@ class Icon(StrictModel):
 
     name: str
     row: Row
-    colour: str
-
-    _c = field_validator("colour")(_colour)
+    colour: Colour
 
 
 class Suit(StrictModel):
     """A suit and which of its numbers carry which score icon."""
 
-    id: str
+    id: Slug
     name: str
-    colour: str
-    glyph: str
+    colour: Colour
+    glyph: Glyph
     fork: list[int]
     runner: list[int]
-
-    _s = field_validator("id")(_slug)
-    _c = field_validator("colour")(_colour)
-
-    @field_validator("glyph")
-    @classmethod
-    def _glyph(cls, v: str) -> str:
-        if v not in GLYPHS:
-            raise ValueError(f"unknown glyph {v!r}: expected one of {', '.join(GLYPHS)}")
-        return v
 
 
 @dataclass(frozen=True)
@@ -185,12 +172,9 @@ class ScoringFile(StrictModel):
 
 
 class PlayerColour(StrictModel):
-    id: str
+    id: Slug
     name: str
-    colour: str
-
-    _s = field_validator("id")(_slug)
-    _c = field_validator("colour")(_colour)
+    colour: Colour
 
 
 class Section(StrictModel):

@@ -4,48 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from pnp.validation import StrictModel
-from pnp.validation import check_colour as _colour
-from pnp.validation import check_slug as _slug
+from pnp.validation import Colour, Slug, StrictModel, one_of
 
 from .glyphs import GLYPHS, SUIT_GLYPHS
 
-
-
-def _glyph(v: str) -> str:
-    if v not in GLYPHS:
-        raise ValueError(f"unknown glyph {v!r}: expected one of {', '.join(sorted(GLYPHS))}")
-    return v
+Glyph = one_of(sorted(GLYPHS), "glyph")
+SuitGlyph = one_of(sorted(SUIT_GLYPHS), "suit glyph")
 
 
 # ---------------------------------------------------------------- piecepack.yaml
 
 
 class Suit(StrictModel):
-    id: str
+    id: Slug
     name: str
-    colour: str
-    glyph: str
-
-    _s = field_validator("id")(_slug)
-    _c = field_validator("colour")(_colour)
-
-    @field_validator("glyph")
-    @classmethod
-    def _suit_glyph(cls, v: str) -> str:
-        if v not in SUIT_GLYPHS:
-            raise ValueError(f"unknown suit glyph {v!r}: expected one of {', '.join(sorted(SUIT_GLYPHS))}")
-        return v
+    colour: Colour
+    glyph: SuitGlyph
 
 
 class Rank(StrictModel):
-    id: str
+    id: Slug
     name: str
     label: str = Field(description="what the pieces print; empty for a blank (null)")
-
-    _s = field_validator("id")(_slug)
 
 
 @dataclass(frozen=True)
@@ -75,45 +57,33 @@ class PiecepackFile(StrictModel):
 class Token(StrictModel):
     """A round counter printed `count` times."""
 
-    id: str
+    id: Slug
     name: str
     count: int = Field(ge=0)
-    glyph: str
-    ink: str
-    paper: str
-
-    _s = field_validator("id")(_slug)
-    _g = field_validator("glyph")(_glyph)
-    _c = field_validator("ink", "paper")(_colour)
+    glyph: Glyph
+    ink: Colour
+    paper: Colour
 
 
 class Standee(StrictModel):
     """A fold-up pawn that is not one of the piecepack's own."""
 
-    id: str
+    id: Slug
     name: str
     label: str
     count: int = Field(ge=0)
-    colour: str
-    glyph: str
-
-    _s = field_validator("id")(_slug)
-    _g = field_validator("glyph")(_glyph)
-    _c = field_validator("colour")(_colour)
+    colour: Colour
+    glyph: Glyph
 
 
 class Marker(StrictModel):
     """A tile-sized board marker with a few reminder lines."""
 
-    id: str
+    id: Slug
     name: str
-    glyph: str
-    colour: str
+    glyph: Glyph
+    colour: Colour
     notes: list[str] = Field(default_factory=list)
-
-    _s = field_validator("id")(_slug)
-    _g = field_validator("glyph")(_glyph)
-    _c = field_validator("colour")(_colour)
 
 
 class ExtrasFile(StrictModel):
