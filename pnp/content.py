@@ -71,10 +71,6 @@ class GameContent:
     data: dict[str, Any] = field(default_factory=dict)  # stem -> model instance or plain data
 
     @property
-    def dir(self) -> Path:
-        return self.project.content_dir / self.name
-
-    @property
     def templates_dir(self) -> Path:
         return self.project.templates_dir / self.name
 

@@ -165,13 +165,6 @@ class Board:
             masks[kind] = masks.get(kind, 0) | (1 << i)
         self.masks = masks
 
-    @classmethod
-    def from_grid(cls, grid: list[list[str]], leaders: Mapping[tuple[int, int], str] | None = None) -> "Board":
-        """Build from rows of cell kinds; `leaders` maps (row, column) -> leader id."""
-        rows, cols = len(grid), len(grid[0]) if grid else 0
-        flat = [kind for row in grid for kind in row]
-        return cls(rows, cols, flat, {r * cols + c: lid for (r, c), lid in (leaders or {}).items()})
-
     def mask(self, kind: str) -> int:
         """Cells holding `kind` (a tile type id, LEADER or EMPTY)."""
         return self.masks.get(kind, 0)
