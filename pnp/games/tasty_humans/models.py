@@ -128,11 +128,14 @@ class Craving(StrictModel):
 
 
 class Solo(StrictModel):
-    """Solo mode: A.I. levels, which classes the A.I. scores, Balanced Diet thresholds."""
+    """Solo mode: A.I. levels, which classes the A.I. scores, and the solo challenges a
+    version has (None / false: the version has no such thing, and a sheet naming it is
+    rejected)."""
 
-    levels: dict[int, str]
+    levels: dict[int, str] | None = Field(description="named A.I. levels; null: any level N >= 0 (N starting cards), unnamed")
     scored_classes: list[str]
-    balanced_diet: dict[str, int]
+    balanced_diet: dict[str, int] | None = Field(description="Balanced Diet thresholds per difficulty; null: no such challenge")
+    monster_challenges: bool = Field(description="whether the monsters' solo challenges exist in this version")
 
 
 TieBreak = Literal["fewer-damage", "leaders-ascending", "fewer-empty", "seat-from-king", "shared"]
@@ -177,6 +180,11 @@ class RuleVersion(StrictModel):
     damage_penalty: int
     cravings: dict[str, Craving]
     tie_break: list[TieBreak]
+    held_leader: Literal["ignored", "zero"] = Field(
+        description="how a leader still held at game end counts where leaders are compared (tie-break, Balanced Diet): "
+        "ignored = it is not one of the player's scoring leaders; zero = it is one that scored 0"
+    )
+    leader_space: str = Field(description="what the rules call the space holding the leader not yet eaten")
     solo: Solo
 
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
@@ -211,6 +219,17 @@ class RuleVersion(StrictModel):
             if unknown:
                 raise ValueError(f"scored_classes names {unknown[0]!r}: expected classes from `classes` ({', '.join(classes)})")
         return v
+
+    @model_validator(mode="after")
+    def _leaders_follow_stacks(self) -> "RuleVersion":
+        # One leader at setup plus one per Leader Phase, one phase per stack.
+        expected = {p: n + 1 for p, n in self.leader_stacks_by_players.items()}
+        if expected != self.leaders_max_by_players:
+            raise ValueError(
+                f"leaders_max_by_players {self.leaders_max_by_players} does not fit leader_stacks_by_players: "
+                f"a player ends with one leader from setup plus one per stack, expected {expected}"
+            )
+        return self
 
     @field_validator("tie_break")
     @classmethod

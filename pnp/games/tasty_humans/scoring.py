@@ -16,7 +16,7 @@ from pnp.score import ScoreReport
 from .board import EMPTY, Board
 from .craving_scoring import CHALLENGES, score_craving
 from .leader_scoring import damage_mask, score_leader
-from .sheet import BALANCED_DIET, CheckedSheet, check_sheet
+from .sheet import BALANCED_DIET, EITHER, LEADER_PHASE, ROUND, CheckedSheet, check_sheet
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from pnp.yamlio import Located
 
     from .models import Adventurer, Leader, RuleVersion
+
+ENDING_TEXT = {
+    ROUND: "after a round (the final round finished, held leaders eaten where they fit)",
+    LEADER_PHASE: "in the Leader Phase (every player still holds the leader just drafted)",
+    EITHER: "after a round or in the Leader Phase (the boards fit both; the score is the same)",
+}
 
 # How each way of deciding a game reads in a report.
 DECIDED = {
@@ -135,6 +141,16 @@ class GameResult:
     tie_break: tuple[str, ...]
 
 
+def compared_leaders(player: PlayerScore, rules: "RuleVersion") -> list[int]:
+    """The leader points that the tie-break and the Balanced Diet look at: the leaders in
+    the stomach, plus a held leader as 0 only when the rule set says `held_leader: zero`
+    (rules.yaml records the ruling and the lines behind it)."""
+    points = [l.points for l in player.leaders]
+    if player.held and rules.held_leader == "zero":
+        points.append(0)
+    return points
+
+
 def _tie_keys(players: list[PlayerScore], rules: "RuleVersion") -> dict[str, Any]:
     """Per step, a key function: a larger key wins the step."""
     n = len(players)
@@ -148,7 +164,7 @@ def _tie_keys(players: list[PlayerScore], rules: "RuleVersion") -> dict[str, Any
         "fewer-damage": lambda p: -p.damage_tiles,
         # Lowest leader first, compared upwards; when one list is a prefix of the other,
         # the player with the extra leader wins (a missing tile earned nothing).
-        "leaders-ascending": lambda p: tuple(sorted(l.points for l in p.leaders))[:limit],
+        "leaders-ascending": lambda p: tuple(sorted(compared_leaders(p, rules)))[:limit],
         "fewer-empty": lambda p: -p.empty_cells,
         "seat-from-king": lambda p: -((p.seat - king_seat) % seats),
     }
@@ -232,11 +248,15 @@ def score_solo(
     versus = f"{player.total} {'>=' if won else '<'} A.I. {ai}"
     met = reason = None
     if challenge is not None:
+        if challenge.startswith(BALANCED_DIET + "/") and rules.solo.balanced_diet is None:
+            raise ValueError(f"challenge {challenge!r}: {rules.title} have no Balanced Diet challenge")
+        if not challenge.startswith(BALANCED_DIET + "/") and not rules.solo.monster_challenges:
+            raise ValueError(f"challenge {challenge!r}: {rules.title} have no monster challenges")
         if challenge.startswith(BALANCED_DIET + "/"):
             level_name = challenge.split("/", 1)[1]
             need = rules.solo.balanced_diet[level_name]
             low = [f"{l.title} scored {l.points}" for l in player.leaders if l.points < need]
-            if player.held:  # a leader never eaten scored nothing
+            if player.held and len(compared_leaders(player, rules)) > len(player.leaders):
                 low.append(f"{player.held} was not eaten (0)")
             if low:
                 met, reason = False, f"below {need}: " + ", ".join(low)
@@ -246,7 +266,8 @@ def score_solo(
             ok, why = CHALLENGES[player.monster](board, rules)
             met = ok and won
             reason = why + ("" if not ok else (f" and {versus}" if won else f", but {versus}"))
-    return SoloResult(level, rules.solo.levels.get(level, ""), classes, class_points, shape_points, won, challenge, met, reason)
+    name = (rules.solo.levels or {}).get(level, "")
+    return SoloResult(level, name, classes, class_points, shape_points, won, challenge, met, reason)
 
 
 # --- the sheet report ------------------------------------------------------------------
@@ -262,6 +283,9 @@ class TastyHumansReport(ScoreReport):
     solo: SoloResult | None = None
     game: str = "tasty-humans"
     names: dict[str, str] = field(default_factory=dict)  # monster id -> name
+    ending: str = ROUND  # ROUND, LEADER_PHASE or EITHER (see sheet.py)
+    ending_stated: bool = False  # written on the sheet, else inferred
+    classes: dict[str, str] = field(default_factory=dict)  # class id -> name in this rule version
 
     @property
     def mismatches(self) -> list[PlayerScore]:
@@ -296,6 +320,8 @@ class TastyHumansReport(ScoreReport):
             "sheet": self.sheet,
             "rules": self.version,
             "mode": "solo" if self.solo is not None else "multiplayer",
+            "ending": self.ending,
+            "ending_stated": self.ending_stated,
             "players": players,
             "ranking": None,
             "winners": None,
@@ -341,6 +367,8 @@ class TastyHumansReport(ScoreReport):
                 verdict = "ok" if p.claim_ok else f"[red]claimed {p.claimed}, scored {p.total}[/red]"
                 table.add_row("", "claimed", verdict, str(p.claimed))
             console.print(table)
+        how = "as written on the sheet" if self.ending_stated else "inferred from the boards"
+        console.print(f"game ended: {ENDING_TEXT[self.ending]} ({how})")
         if self.result is not None:
             r = self.result
             console.print("ranking: " + ", ".join(f"{place}. {p.name} {p.total}" for place, p in r.places))
@@ -349,8 +377,9 @@ class TastyHumansReport(ScoreReport):
             console.print(f"[bold]{who} {verb}[/bold] (decided by {DECIDED.get(r.decided_by, r.decided_by)})")
         if self.solo is not None:
             s = self.solo
-            classes = ", ".join(f"{n} {k}" for k, n in s.ai_classes.items()) or "no cards"
-            console.print(f"A.I. level {s.level} ({s.level_name}): {classes}: classes {s.ai_class_points} + shapes {s.ai_shape_points} = {s.ai_total}")
+            classes = ", ".join(f"{n} {self.classes.get(k, k)}" for k, n in s.ai_classes.items()) or "no cards"
+            level = f"A.I. level {s.level}" + (f" ({s.level_name})" if s.level_name else "")
+            console.print(f"{level}: {classes}: classes {s.ai_class_points} + shapes {s.ai_shape_points} = {s.ai_total}")
             p = self.players[0]
             console.print(f"[bold]{p.name} {'wins' if s.won else 'loses'}[/bold]: {p.total} {'>=' if s.won else '<'} {s.ai_total}")
             if s.challenge is not None:
@@ -368,7 +397,8 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
                      seat=p.seat, slots=p.slots, held=p.held, claimed=p.claimed)
         for p in sheet.players
     ]
-    report = TastyHumansReport(str(sheet.path), sheet.version, scores, names=dict(names or {}))
+    report = TastyHumansReport(str(sheet.path), sheet.version, scores, names=dict(names or {}),
+                               ending=sheet.ending, ending_stated=sheet.ending_stated, classes=dict(rules.classes))
     if solo:
         s = sheet.solo
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any
+from collections import Counter
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
@@ -29,6 +30,12 @@ GAME = "tasty-humans"
 BALANCED_DIET = "balanced-diet"
 MONSTER_CHALLENGE = "monster"
 CHALLENGE = re.compile(rf"^({BALANCED_DIET}/[a-z0-9-]+|{MONSTER_CHALLENGE})$")
+# The two ways a game ends (published rules F184-186, 0.2.8 O191-193):
+ROUND = "round"  # a stomach filled while eating an adventurer; the round was finished, then held leaders were eaten where they fit
+LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader; everyone still holds the leader just drafted
+EITHER = "either"  # the sheet fits both endings (the score is the same)
+# Where a finding about the whole game points, and the rule lines behind the messages.
+RULE_END = "the game ends only when a stomach is full (published rules line 182, 0.2.8 line 189)"
 
 
 def _as_text(v: Any) -> Any:
@@ -77,6 +84,12 @@ class Sheet(StrictModel):
     rules: Annotated[str | None, BeforeValidator(_as_text)] = Field(None, description='rule version: published or "0.2.8" (default: the rule set\'s default)')
     players: list[PlayerSheet] = Field(min_length=1, description="in seat order, clockwise")
     solo: SoloSheet | None = Field(None, description="present exactly when one player plays solo")
+    ending: Literal["round", "leader-phase"] | None = Field(
+        None,
+        description="how the game ended: round (a stomach filled while eating an adventurer; the round was "
+        "finished and held leaders were eaten where they fit) or leader-phase (a stomach filled with a dropped "
+        "leader, so every player still holds the one just drafted); left out, pnp infers it",
+    )
 
 
 def json_schema() -> dict[str, Any]:
@@ -110,6 +123,8 @@ class CheckedSheet:
     players: list[SheetPlayer]
     solo: SoloSheet | None
     leaders: dict[str, "Leader"] = field(default_factory=dict)
+    ending: str = ROUND  # ROUND, LEADER_PHASE or EITHER
+    ending_stated: bool = False  # written on the sheet (else inferred)
 
 
 def _stomach_lines(doc: Located, at: tuple, stomach: str | list[str]) -> list[tuple[int | None, str]]:
@@ -165,8 +180,12 @@ class _Checker:
         self._check_solo(rules, n)
         players = [self._check_player(i, p, rules, n) for i, p in enumerate(sheet.players)]
         self._check_across(players, rules, n)
+        ending = ROUND
+        if not self.errors and all(p is not None for p in players):
+            ending = self._check_ending([p for p in players if p is not None], rules, n)
         raise_if_any(self.errors)
-        return CheckedSheet(self.doc.path, version, rules, [p for p in players if p is not None], sheet.solo, self.leaders)
+        return CheckedSheet(self.doc.path, version, rules, [p for p in players if p is not None], sheet.solo, self.leaders,
+                            ending, sheet.ending is not None)
 
     # --- the whole table ------------------------------------------------------------
 
@@ -178,9 +197,12 @@ class _Checker:
             return
         if n != 1:
             self.fail(("solo",), f"solo: a solo game has one player, found {n}")
-        levels = sorted(rules.solo.levels)
-        if solo.level not in rules.solo.levels:
+        named = rules.solo.levels
+        if named is not None and solo.level not in named:
+            levels = sorted(named)
             self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {levels[0]} to {levels[-1]}")
+        elif solo.level < 0:
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected the number of cards the A.I. started with, 0 or more")
         seen: dict[str, int] = {}
         for i, card in enumerate(solo.ai_cards):
             at = ("solo", "ai_cards", i)
@@ -191,12 +213,18 @@ class _Checker:
             seen.setdefault(card, i)
         # The A.I. starts with `level` cards and takes exactly two every round.
         extra = len(solo.ai_cards) - solo.level
-        if solo.level in rules.solo.levels and (extra < 0 or extra % 2):
+        if solo.level >= 0 and (named is None or solo.level in named) and (extra < 0 or extra % 2):
             self.fail(("solo", "ai_cards"), f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level}: the A.I. holds {solo.level} plus 2 per round")
+        title = rules.title
         if solo.challenge and solo.challenge.startswith(BALANCED_DIET + "/"):
             level = solo.challenge.split("/", 1)[1]
-            if level not in rules.solo.balanced_diet:
-                self.fail(("solo", "challenge"), f"solo.challenge: unknown level {level!r}: expected {', '.join(f'{BALANCED_DIET}/{k}' for k in rules.solo.balanced_diet)}")
+            diets = rules.solo.balanced_diet
+            if diets is None:
+                self.fail(("solo", "challenge"), f"solo.challenge: {title} have no Balanced Diet challenge (only the published rules do): expected {MONSTER_CHALLENGE if rules.solo.monster_challenges else 'null'}")
+            elif level not in diets:
+                self.fail(("solo", "challenge"), f"solo.challenge: unknown level {level!r}: expected {', '.join(f'{BALANCED_DIET}/{k}' for k in diets)}")
+        elif solo.challenge == MONSTER_CHALLENGE and not rules.solo.monster_challenges:
+            self.fail(("solo", "challenge"), f"solo.challenge: {title} have no monster challenges (only the published rules do): expected null")
 
     def _check_across(self, players: list[SheetPlayer | None], rules: "RuleVersion", n: int) -> None:
         sheet = self.sheet
@@ -217,12 +245,141 @@ class _Checker:
                 if lid in owners and owners[lid][0] != i:
                     self.fail(at, f"leader {lid!r} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
                 owners.setdefault(lid, (i, p.name))
-        if n == 1:
-            return  # solo: the Village King scores nothing, so it needs no check
-        full = [p for p in players if p is not None and p.board.is_full]
-        if full and not any(p.king for p in sheet.players):
-            first = full[0]
-            self.fail(("players", first.seat), f"{first.name}'s stomach is full but nobody holds the Village King: expected king: true for the player who filled first")
+
+    # --- how the game ended --------------------------------------------------------
+
+    def _check_ending(self, players: list[SheetPlayer], rules: "RuleVersion", n: int) -> str:
+        """Check the sheet against the ending it states, or infer it: the ending whose
+        checks pass (EITHER when both do); when neither does, report the problems of the
+        likelier one (LEADER_PHASE when a stomach with room holds a leader, else ROUND)."""
+        stated = self.sheet.ending
+        if stated is not None:
+            self.errors += self._ending_problems(players, rules, n, stated)
+            return stated
+        found = {e: self._ending_problems(players, rules, n, e) for e in (ROUND, LEADER_PHASE)}
+        passed = [e for e, problems in found.items() if not problems]
+        if len(passed) == 2:
+            return EITHER
+        if passed:
+            return passed[0]
+        guess = LEADER_PHASE if any(p.held and not p.board.is_full for p in players) else ROUND
+        other = LEADER_PHASE if guess == ROUND else ROUND
+        self.errors += found[guess]
+        self.fail(("players",), f"players: read as a game that ended {_ENDING_TEXT[guess]}; if it ended {_ENDING_TEXT[other]}, write ending: {other}")
+        return guess
+
+    def _ending_problems(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
+        """Everything that cannot happen with this ending: the end trigger, the Village
+        King, held leaders, and leader counts that agree between players."""
+        problems: list[ContentError] = []
+
+        def fail(at: tuple, message: str) -> None:
+            problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None, message))
+
+        solo = n == 1
+        full = [p for p in players if p.board.is_full]
+        if not full:
+            # F182/O189 (and F253/O261 for solo): a full stomach is the only end trigger;
+            # the supply never runs out (O149) and the deck is reshuffled (F152).
+            fail(("players",), "no stomach is full: " + RULE_END)
+        for p in players:
+            at = ("players", p.seat)
+            room = p.board.count(EMPTY)
+            if ending == ROUND and p.held and room:
+                # F184/O193: after the final round a held leader is eaten if it fits.
+                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {room} empty cell(s)")
+            if ending == LEADER_PHASE and not p.held and room:
+                # F186/O191: the game ends once everyone has eaten their old leader, so
+                # every player keeps the one just drafted.
+                fail(at + ("held",), f"{p.name}: held is empty: a game that ends in the Leader Phase leaves every player holding the leader just drafted")
+        if not solo:
+            kings = [p for p in players if p.king]
+            if ending == ROUND:
+                # F188/O195: only the player who filled first takes the Village King.
+                if full and not kings:
+                    fail(("players", full[0].seat), f"{full[0].name}'s stomach is full but nobody holds the Village King: expected king: true for the player who filled first")
+                for p in kings[1:]:
+                    fail(("players", p.seat, "king"), f"{p.name}: king: {kings[0].name} holds it too: after a round only the player who filled first takes the Village King "
+                         "(two kings come only from stomachs filled together in the Leader Phase)")
+            else:
+                # F190/O197: every stomach filled by a dropped leader gets the bonus.
+                for p in full:
+                    if not p.king:
+                        fail(("players", p.seat, "king"), f"{p.name}: king: false, but this stomach filled in the Leader Phase: every player who filled it then takes the Village King bonus")
+        if ending == LEADER_PHASE:
+            for p in full:
+                if not any(cell < p.board.cols for cell in p.board.leaders):
+                    # The last cell to fill is the top of a column, and a leader filled it.
+                    fail(("players", p.seat, "stomach"), f"{p.name}: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row")
+        problems += self._leader_counts(players, rules, n, ending)
+        return problems
+
+    def _phases(self, p: SheetPlayer, rules: "RuleVersion", n: int, ending: str) -> set[int]:
+        """The numbers of Leader Phases this player's leaders fit (one from setup plus one
+        per phase; a full stomach may leave its held leader off the sheet)."""
+        eaten, held = len(p.board.leaders), p.held is not None
+        full = p.board.is_full
+        if ending == LEADER_PHASE or held:
+            fits = {eaten}  # the last leader drafted is still held
+        elif not full:
+            fits = {eaten - 1}  # round ending: the held leader was eaten at the end
+        elif p.king or n == 1:
+            # Round ending: the stomach that triggered the end (the king's; the solo
+            # player's) was full before the held leader could be eaten; it was left off.
+            fits = {eaten}
+        else:
+            fits = {eaten - 1, eaten}  # eaten at the end, or held and left off
+        return {d for d in fits if 0 <= d <= rules.leader_stacks(n)}
+
+    def _leader_counts(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
+        problems: list[ContentError] = []
+        fits = [self._phases(p, rules, n, ending) for p in players]
+        votes = Counter(d for f in fits for d in f)
+        if not votes:
+            return problems  # each player's own count was reported already
+        phases = max(votes, key=lambda d: (votes[d], d))
+        stacks = rules.leader_stacks(n)
+        for p, f in zip(players, fits):
+            if phases in f:
+                continue
+            eaten = len(p.board.leaders)
+            has = f"{eaten} leader(s) in the stomach and {'1' if p.held else 'none'} held"
+            if ending == LEADER_PHASE:
+                want = f"{phases} in the stomach and 1 held"
+            elif not p.board.is_full:
+                want = f"{phases + 1} in the stomach and none held"
+            elif p.king or n == 1:
+                want = f"{phases} in the stomach (this stomach filled first, so the last leader drafted stays held)"
+            else:
+                want = f"{phases} or {phases + 1} in the stomach"
+            if not f and not any(phases in g for g in fits if g is not f):
+                why = f"at most {stacks} Leader Phase(s) with {n} player(s)"
+            else:
+                others = [q.name for q, g in zip(players, fits) if phases in g]
+                why = f"{', '.join(others)} {'show' if len(others) > 1 else 'shows'} {phases} Leader Phase(s)"
+            at = ("players", p.seat, "held" if p.held else "leaders")
+            problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
+                f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
+        if self.sheet.solo is not None and self.sheet.solo.level >= 0:
+            problems += self._solo_rounds(phases, rules, n, ending)
+        return problems
+
+    def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
+        """The A.I. takes two cards every round (F233-239, O241-247), so its cards give
+        the rounds played: one Leader Phase follows every round but the last after a
+        round ending, and the last one too after a Leader-Phase ending."""
+        solo = self.sheet.solo
+        assert solo is not None
+        rounds, odd = divmod(len(solo.ai_cards) - solo.level, 2)
+        if odd or rounds < 0:
+            return []  # reported by _check_solo
+        want = phases + (1 if ending == ROUND else 0)
+        if rounds == want or (ending == ROUND and phases == rules.leader_stacks(n) and rounds > want):
+            return []
+        cards = solo.level + 2 * want
+        return [ContentError(self.doc.path, self.doc.where(("solo", "ai_cards"))[0], None,
+                f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level} make {rounds} round(s), but the leaders show {phases} Leader Phase(s) "
+                f"and a game that ends {_ENDING_TEXT[ending]}: expected {cards} cards")]
 
     # --- one board ---------------------------------------------------------------
 
@@ -273,13 +430,19 @@ class _Checker:
         if p.held is not None and p.held in placed:
             self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
             ok = False
-        if p.held is not None and settled and not board.is_full:
-            # Leftover leaders are eaten at game end whenever a column has room.
-            self.fail(at + ("held",), f"held: {p.held!r} could have been eaten: the stomach has {board.count(EMPTY)} empty cell(s)", who)
-            ok = False
+        # One leader from setup plus one per Leader Phase, one phase per stack (F40-42,
+        # F176; O59-61, O175): never more than stacks + 1, never none.
         limit = rules.leaders_max(n)
+        held = 1 if p.held is not None and p.held not in placed else 0
         if len(board.leaders) > limit:
             self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s)", who)
+            ok = False
+        elif len(board.leaders) + held > limit:
+            self.fail(at + ("held",), f"held: {len(board.leaders)} leaders in the stomach and 1 held: at most {limit} in all with {n} player(s) "
+                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases)", who)
+            ok = False
+        elif len(board.leaders) + held == 0:
+            self.fail(at + ("leaders",), f"no leader in the stomach and none held: every player starts with one in the {rules.leader_space}", who)
             ok = False
         if p.king and n > 1 and settled and not board.is_full:
             self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
@@ -346,6 +509,9 @@ class _Checker:
         if not shaped:
             return None, False, False
         return Board(rows, cols, cells, leaders), ok, settled
+
+
+_ENDING_TEXT = {ROUND: "after a round", LEADER_PHASE: "in the Leader Phase"}
 
 
 def template(game: "GameContent", players: int, version: str | None = None) -> str:
