@@ -21,9 +21,11 @@ CARDS = [a.id for a in GAME.data["adventurers"].adventurers]
 
 
 @st.composite
-def legal_sheets(draw) -> str:
-    """YAML of a possible finished game: gravity, leader limits, one tile per leader,
-    distinct monsters, the Village King on a full board whenever one is full."""
+def legal_sheets(draw) -> tuple[str, str, bool]:
+    """YAML of a possible finished game, its ending and whether the sheet states it:
+    gravity, one tile per leader, distinct monsters, a full stomach that ended the game,
+    leader counts that agree (one from setup plus one per Leader Phase), held leaders and
+    Village Kings as the ending allows (published rules F184-190, 0.2.8 O191-197)."""
     version = draw(st.sampled_from(RULE_SET.names()))
     rules = RULE_SET.version(version)
     n = draw(st.sampled_from(sorted(rules.stomach.rows_by_players)))
@@ -31,53 +33,73 @@ def legal_sheets(draw) -> str:
     symbols = [t.symbol for t in rules.tiles.values()]
     monsters = draw(st.permutations(MONSTERS))[:n]
     pool = list(draw(st.permutations(LEADER_IDS)))
+    ending = draw(st.sampled_from(["round", "leader-phase"]))
+    phases = draw(st.integers(0 if ending == "round" else 1, rules.leader_stacks(n)))
+    trigger = draw(st.integers(0, n - 1))
     players = []
     for seat in range(n):
+        full = seat == trigger or draw(st.booleans())
+        if ending == "leader-phase":
+            eaten, hold = phases, True
+        elif seat == trigger:
+            eaten, hold = phases, True  # full before its last leader could be eaten
+        elif full:
+            eaten = draw(st.sampled_from([phases, phases + 1]))
+            hold = eaten == phases
+        else:
+            eaten, hold = phases + 1, False
         grid = [["."] * cols for _ in range(rows)]
-        filled = []
-        everything = draw(st.booleans())
+        short = draw(st.integers(0, cols - 1))  # the column left with room
         for c in range(cols):
-            h = rows if everything else draw(st.integers(0, rows))
+            h = rows if full else (draw(st.integers(1, rows - 1)) if c == short else draw(st.integers(1, rows)))
             for r in range(rows - h, rows):
                 grid[r][c] = draw(st.sampled_from(symbols))
-                filled.append((r, c))
-        k = draw(st.integers(0, min(len(filled), rules.leaders_max(n), len(pool))))
-        spots = draw(st.permutations(filled))[:k]
+        filled = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "."]
+        spots = list(draw(st.permutations(filled))[:eaten])
+        if ending == "leader-phase" and full and not any(r == 0 for r, _ in spots):
+            spots[0] = (0, draw(st.integers(0, cols - 1)))  # the leader that filled it lands on top
         leaders = {}
         for slot, (r, c) in enumerate(spots, start=1):
             grid[r][c] = str(slot)
             leaders[slot] = pool.pop()
-        full = all(cell != "." for row in grid for cell in row)
-        held = pool.pop() if full and pool and draw(st.booleans()) else None
-        players.append((grid, leaders, full, held))
-    full_seats = [i for i, p in enumerate(players) if p[2]]
-    kings = set()
-    if n > 1 and full_seats:
-        kings = set(draw(st.lists(st.sampled_from(full_seats), min_size=1, unique=True)))
-    lines = ["game: tasty-humans", f'rules: "{version}"', "players:"]
-    for seat, (grid, leaders, full, held) in enumerate(players):
+        # a full stomach may leave its held leader off the sheet, unless it is its only one
+        held = pool.pop() if hold and (not full or not eaten or draw(st.booleans())) else None
+        king = n > 1 and (seat == trigger if ending == "round" else full)
+        players.append((grid, leaders, held, king))
+    stated = draw(st.booleans())
+    lines = ["game: tasty-humans", f'rules: "{version}"'] + ([f"ending: {ending}"] if stated else []) + ["players:"]
+    for seat, (grid, leaders, held, king) in enumerate(players):
         lines += [
             f"  - name: P{seat + 1}",
             f"    monster: {monsters[seat]}",
-            f"    king: {'true' if seat in kings else 'false'}",
+            f"    king: {'true' if king else 'false'}",
             "    leaders: {" + ", ".join(f"{k}: {v}" for k, v in leaders.items()) + "}",
             f"    held: {held or 'null'}",
             "    stomach: |",
             *("      " + " ".join(row) for row in grid),
         ]
     if n == 1:
-        level = draw(st.sampled_from(sorted(rules.solo.levels)))
-        count = level + 2 * draw(st.integers(0, 8))
-        cards = draw(st.permutations(CARDS))[:count]
-        challenge = draw(st.sampled_from([None, "monster", *(f"balanced-diet/{k}" for k in rules.solo.balanced_diet)]))
+        named = rules.solo.levels
+        level = draw(st.sampled_from(sorted(named)) if named else st.integers(0, 8))
+        # the A.I. takes 2 cards a round: one round per Leader Phase, plus the last one
+        # after a round ending (more once the leader stacks ran out)
+        rounds = phases + (1 if ending == "round" else 0)
+        if ending == "round" and phases == rules.leader_stacks(n):
+            rounds += draw(st.integers(0, 2))
+        cards = draw(st.permutations(CARDS))[:level + 2 * rounds]
+        challenges = [None, *(f"balanced-diet/{k}" for k in rules.solo.balanced_diet or {})]
+        challenges += ["monster"] if rules.solo.monster_challenges else []
+        challenge = draw(st.sampled_from(challenges))
         lines.append(f"solo: {{level: {level}, ai_cards: [{', '.join(cards)}], challenge: {challenge or 'null'}}}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", ending, stated
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=legal_sheets())
-def test_legal_sheets_score_and_add_up(text):
+@given(case=legal_sheets())
+def test_legal_sheets_score_and_add_up(case):
+    text, ending, stated = case
     report = score_sheet(GAME, parse_located(text, "game.yaml")).to_json()
+    assert report["ending"] == ending if stated else report["ending"] in (ending, "either")
     for p in report["players"]:
         parts = sum(l["points"] for l in p["leaders"]) + p["craving"] + p["damage"]["points"] + p["king"]["points"]
         assert p["total"] == parts

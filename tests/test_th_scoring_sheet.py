@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from pnp.cli import app
@@ -21,7 +22,9 @@ from pnp.score import score_sheet
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
-# Hand-scored (see test_base_sheet_scores): Ana 42, Bo 6.
+# Hand-scored (see test_base_sheet_scores): Ana 38, Bo 23. A game that ended after a
+# round: four Leader Phases; Ana filled first (king) and holds the leader she drafted
+# last; Bo had room and ate his, so he has 5 in the stomach.
 BASE = """\
 game: tasty-humans
 rules: published
@@ -29,28 +32,30 @@ players:
   - name: Ana
     monster: troll
     king: true
-    leaders: {1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader, 5: chain-orthogonal}
-    held: null
+    leaders: {1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader}
+    held: chain-orthogonal
     stomach: |
       H A B G 1 H
       A A B G D A
       B G 2 G H B
       H A B 3 A G
       A A D D B 4
-      B 5 H G G G
-    claimed: 42
+      B A H G G G
+    claimed: 38
   - name: Bo
     monster: griffin
-    leaders: {1: feast-hand, 2: diagonal-helmet}
+    leaders: {1: feast-hand, 2: diagonal-helmet, 3: rows-all-four, 4: leader-line, 5: damage-line}
     stomach: |
       . . . . . .
       . . . . . .
       H . . . . .
-      A B . G . .
+      A B 3 G 4 5
       H A H A H 1
       G B G B 2 D
-    claimed: 6
+    claimed: 23
 """
+
+BO_LEADERS = "{1: feast-hand, 2: diagonal-helmet, 3: rows-all-four, 4: leader-line, 5: damage-line}"
 
 
 @pytest.fixture
@@ -76,15 +81,19 @@ def test_base_sheet_scores(sheet):
     report = score_sheet(Project(REPO), sheet(BASE)).to_json()
     ana, bo = report["players"]
     # Ana: line-hand 2 hands (4), range-boot 4 boots within 2 steps (8), least-type
-    # 5 helmets (10), sight-leader nothing in sight (0), chain from (6,2): armor pair (4),
-    # troll 4 stacks (16), damage (5,3)-(5,4) touch (-2), king 2
-    assert [l["points"] for l in ana["leaders"]] == [4, 8, 10, 0, 4]
-    assert (ana["craving"], ana["damage"]["points"], ana["king"]["points"], ana["total"]) == (16, -2, 2, 42)
-    # Bo: no hand next to a leader, no helmet on the diagonals, two disjoint griffin runs
-    assert [l["points"] for l in bo["leaders"]] == [0, 0]
-    assert (bo["craving"], bo["total"]) == (6, 6)
+    # 5 helmets (10), sight-leader nothing in sight (0), troll 4 stacks (16), damage
+    # (5,3)-(5,4) touch (-2), king 2; chain-orthogonal is held and scores nothing
+    assert [l["points"] for l in ana["leaders"]] == [4, 8, 10, 0]
+    assert (ana["held"], ana["craving"], ana["damage"]["points"], ana["king"]["points"], ana["total"]) == ("chain-orthogonal", 16, -2, 2, 38)
+    # Bo, by cell: rows-all-four no row has all four (0); leader-line at (4,5) sees
+    # leaders (4,3), (4,6) and (6,5) (12); damage-line at (4,6) sees the damage at (6,6)
+    # (3); feast-hand: the hand at (4,4) touches two leaders (2); diagonal-helmet none
+    # (0); two disjoint griffin runs, rows 5 and 6 (6)
+    assert [l["points"] for l in bo["leaders"]] == [0, 12, 3, 2, 0]
+    assert (bo["craving"], bo["total"]) == (6, 23)
     assert report["winners"] == ["Ana"] and report["decided_by"] == "score"
     assert report["exit_code"] == 0 and report["mismatches"] == []
+    assert (report["ending"], report["ending_stated"]) == ("round", False)
 
 
 def test_rule_version_changes_the_score(sheet):
@@ -94,10 +103,10 @@ def test_rule_version_changes_the_score(sheet):
 
 def test_json_keys_are_stable(sheet):
     report = score_sheet(Project(REPO), sheet(BASE)).to_json()
-    assert list(report) == ["game", "sheet", "rules", "mode", "players", "ranking", "winners", "decided_by", "solo", "mismatches", "exit_code"]
+    assert list(report) == ["game", "sheet", "rules", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "solo", "mismatches", "exit_code"]
     assert list(report["players"][0]) == ["name", "seat", "monster", "leaders", "held", "craving", "damage", "king", "empty_cells", "total", "claimed", "claim_ok"]
     assert list(report["players"][0]["leaders"][0]) == ["slot", "id", "title", "kind", "row", "column", "points"]
-    assert report["ranking"] == [{"place": 1, "name": "Ana", "total": 42}, {"place": 2, "name": "Bo", "total": 6}]
+    assert report["ranking"] == [{"place": 1, "name": "Ana", "total": 38}, {"place": 2, "name": "Bo", "total": 23}]
     json.dumps(report)
 
 
@@ -111,23 +120,23 @@ def test_total_is_the_sum_of_the_printed_parts(sheet):
 
 IMPOSSIBLE = [
     # wrong number of rows / columns, unknown symbol
-    (("      B 5 H G G G\n", ""), ["game.yaml:9: Ana: stomach has 5 row(s): expected 6 for 2 player(s)"]),
+    (("      B A H G G G\n", ""), ["game.yaml:9: Ana: stomach has 5 row(s): expected 6 for 2 player(s)"]),
     (("      A A B G D A\n", "      A A B G D\n"), ["game.yaml:11: Ana, row 2: 5 cell(s): expected 6"]),
     (("H A B 3 A G", "H A B 3 A X"), ["game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or ."]),
     # gravity
-    (("      A B . G . .", "      . B . G . ."), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
+    (("      A B 3 G 4 5", "      . B 3 G 4 5"), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
     (("A A B G D A", "A A . G D A"), ["game.yaml:11: Ana, row 2 column 3: empty cell below a tile"]),
     # leaders: digit with no leader, leader nowhere, too many, twice, on two boards
-    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand}"), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader id>}"]),
-    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand, 2: diagonal-helmet, 3: line-boot}"), ["game.yaml:19: Bo: leader 3: 'line-boot' is neither in the stomach nor held: expected digit 3 on the board, or held: line-boot"]),
-    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand, 2: line-hand}"), ["game.yaml:19: Bo: leader 'line-hand' is also Ana's: there is one tile of each leader"]),
-    (("    held: null\n", "    held: feast-hand\n"), ["game.yaml:19: Bo: leader 'feast-hand' is also Ana's: there is one tile of each leader"]),
-    (("B 5 H G G G", "B 5 H 1 G G"), ["game.yaml:15: Ana, row 6 column 4: leader 1 is also at row 1 column 5: a leader tile is in one place"]),
-    (("{1: feast-hand, 2: diagonal-helmet}", "{1: feast-hand, 2: feast-hand}"), ["game.yaml:19: Bo: leader 2: 'feast-hand' is also leader 1: there is one tile of each leader"]),
+    ((BO_LEADERS, BO_LEADERS.replace("2: diagonal-helmet, ", "")), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader id>}"]),
+    (("4: sight-leader}", "4: sight-leader, 5: line-boot}"), ["game.yaml:7: Ana: leader 5: 'line-boot' is neither in the stomach nor held: expected digit 5 on the board, or held: line-boot"]),
+    ((BO_LEADERS, BO_LEADERS.replace("diagonal-helmet", "line-hand")), ["game.yaml:19: Bo: leader 'line-hand' is also Ana's: there is one tile of each leader"]),
+    (("    held: chain-orthogonal\n", "    held: feast-hand\n"), ["game.yaml:19: Bo: leader 'feast-hand' is also Ana's: there is one tile of each leader"]),
+    (("B A H G G G", "B A H 1 G G"), ["game.yaml:15: Ana, row 6 column 4: leader 1 is also at row 1 column 5: a leader tile is in one place"]),
+    ((BO_LEADERS, BO_LEADERS.replace("diagonal-helmet", "feast-hand")), ["game.yaml:19: Bo: leader 2: 'feast-hand' is also leader 1: there is one tile of each leader"]),
     (("2: range-boot", "2: range-bot"), ["game.yaml:7: Ana: leader 2: unknown leader 'range-bot': expected an id from leaders.yaml such as 'line-hand'"]),
     # the Village King, monsters
     (("    king: true\n", "    king: false\n"), ["game.yaml:4: Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first"]),
-    (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 20 empty cell(s)"]),
+    (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 17 empty cell(s)"]),
     (("    monster: griffin", "    monster: troll"), ["game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once"]),
     (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected one of legendary-dragon, twin-headed-dragon, griffin, troll"]),
     (("rules: published", "rules: 0.3"), ["game.yaml:2: rules: unknown rule version '0.3': expected one of published, 0.2.8"]),
@@ -146,15 +155,17 @@ def test_impossible_board_messages(sheet, change, expected):
 
 
 def test_held_leader_checks(sheet):
-    # held but the stomach has room: it would have been eaten; held and on the board
-    text = _mutate(("    claimed: 6\n", "    claimed: 6\n    held: line-boot\n"))
-    assert problems(sheet(text)) == ["game.yaml:28: Bo: held: 'line-boot' could have been eaten: the stomach has 20 empty cell(s)"]
-    text = _mutate(("    held: null\n", "    held: line-hand\n"))
+    # a 6th leader held next to 5 in the stomach (published rules F40-42, F176)
+    text = _mutate(("    claimed: 23\n", "    claimed: 23\n    held: line-boot\n"))
+    assert problems(sheet(text)) == [
+        "game.yaml:28: Bo: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 player(s) (one from setup plus one per Leader Phase, 4 phases)"
+    ]
+    text = _mutate(("    held: chain-orthogonal\n", "    held: line-hand\n"))
     assert problems(sheet(text)) == ["game.yaml:8: Ana: held: 'line-hand' is also in the stomach: a held leader was not eaten"]
-    # a full stomach may keep its last leader, named or not under `leaders`
-    text = _mutate(("    held: null\n", "    held: line-boot\n"))
+    # a full stomach may leave its held leader off the sheet
+    text = _mutate(("    held: chain-orthogonal\n", "    held: null\n"))
     report = score_sheet(Project(REPO), sheet(text)).to_json()
-    assert report["players"][0]["held"] == "line-boot" and report["players"][0]["total"] == 42
+    assert report["players"][0]["held"] is None and report["players"][0]["total"] == 38
 
 
 def test_too_many_leaders_for_four_players(sheet):
@@ -163,16 +174,16 @@ game: tasty-humans
 players:
   - {name: A, monster: troll, king: true, leaders: {1: line-hand, 2: line-boot, 3: line-armor, 4: line-helmet, 5: least-type},
      stomach: "1 2 3 4 5 H\\nHHHHHH\\nHHHHHH\\nHHHHHH"}
-  - {name: B, monster: griffin, stomach: "......\\n......\\n......\\nHHHHHH"}
-  - {name: C, monster: legendary-dragon, stomach: "......\\n......\\n......\\nHHHHHH"}
-  - {name: D, monster: twin-headed-dragon, stomach: "......\\n......\\n......\\nHHHHHH"}
+  - {name: B, monster: griffin, held: range-hand, stomach: "......\\n......\\n......\\nHHHHHH"}
+  - {name: C, monster: legendary-dragon, held: range-boot, stomach: "......\\n......\\n......\\nHHHHHH"}
+  - {name: D, monster: twin-headed-dragon, held: range-armor, stomach: "......\\n......\\n......\\nHHHHHH"}
 """
     assert problems(sheet(four)) == ["game.yaml:4: A: 5 leaders in the stomach: at most 4 with 4 player(s)"]
 
 
 def test_every_problem_is_reported_at_once(sheet):
     text = BASE.replace("H A B 3 A G", "H A B 3 A X").replace("    monster: griffin", "    monster: troll")
-    text = text.replace("      A B . G . .", "      . B . G . .")
+    text = text.replace("      A B 3 G 4 5", "      . B 3 G 4 5")
     assert problems(sheet(text)) == [
         "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or .",
         "game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once",
@@ -185,14 +196,14 @@ def test_stomach_as_a_list_points_at_each_item(sheet):
       . . . . . .
       . . . . . .
       H . . . . .
-      A B . G . .
+      A B 3 G 4 5
       H A H A H 1
       G B G B 2 D
 """, """    stomach:
       - "......"
       - "......"
       - "H....."
-      - ".B.G.."
+      - ".B3G45"
       - HAHAH1
       - GBGB2D
 """)
@@ -212,7 +223,7 @@ players:
       A A B G D A
       B G 2 G H B
       H A B G A G
-solo: {level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28], challenge: monster}
+solo: {level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28, adv-37, adv-38], challenge: monster}
 """
 
 
@@ -223,7 +234,7 @@ def test_solo_sheet(sheet, repo_project):
     ai = report["solo"]["ai"]
     # 1 wizard, 3 archers, 2 captains: the rules' example, 14 plus the shapes
     assert ai["class_points"] == 14
-    assert ai["shape_points"] == sum(sizes[c] for c in ["adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28"])
+    assert ai["shape_points"] == sum(sizes[c] for c in ["adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28", "adv-37", "adv-38"])
     assert report["mode"] == "solo" and report["winners"] is None
     assert report["players"][0]["king"] == {"held": False, "points": 0}
     assert report["solo"]["won"] is (report["players"][0]["total"] >= ai["total"])
@@ -241,7 +252,7 @@ def test_solo_sheet(sheet, repo_project):
     ("{level: 0, ai_cards: [], challenge: balanced-diet/hard}", ["game.yaml:13: solo.challenge: unknown level 'hard': expected balanced-diet/beginner, balanced-diet/normal, balanced-diet/expert"]),
 ])
 def test_solo_impossibilities(sheet, solo, expected):
-    text = SOLO.replace("{level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28], challenge: monster}", solo)
+    text = SOLO.replace("{level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28, adv-37, adv-38], challenge: monster}", solo)
     assert problems(sheet(text)) == expected
 
 
@@ -270,10 +281,10 @@ def test_cli_score_ok_mismatch_and_impossible(sheet):
     result = cli("score", str(path))
     assert result.exit_code == 0, result.output
     assert "Ana wins (decided by highest total)" in result.output
-    path = sheet(BASE.replace("claimed: 42", "claimed: 40"))
+    path = sheet(BASE.replace("claimed: 38", "claimed: 36"))
     result = cli("score", str(path))
     assert result.exit_code == 1
-    assert "Ana: claimed 40 but the board scores 42" in result.output
+    assert "Ana: claimed 36 but the board scores 38" in result.output
     path = sheet(BASE.replace("H A B 3 A G", "H A B 3 A X"))
     result = cli("score", str(path))
     assert result.exit_code == 2 and "Traceback" not in result.output
@@ -281,10 +292,10 @@ def test_cli_score_ok_mismatch_and_impossible(sheet):
 
 
 def test_cli_score_json(sheet):
-    result = cli("score", str(sheet(BASE.replace("claimed: 6", "claimed: 7"))), "--json")
+    result = cli("score", str(sheet(BASE.replace("claimed: 23", "claimed: 24"))), "--json")
     assert result.exit_code == 1
     data = json.loads(result.output)
-    assert data["mismatches"] == [{"name": "Bo", "claimed": 7, "total": 6}]
+    assert data["mismatches"] == [{"name": "Bo", "claimed": 24, "total": 23}]
     assert data["players"][1]["claim_ok"] is False
 
 
@@ -294,13 +305,29 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
     result = cli("sheet", "tasty-humans", "--players", str(players), "--template", "--out", str(out))
     assert result.exit_code == 0, result.output
     text = out.read_text()
-    monsters = iter(["troll", "griffin", "legendary-dragon", "twin-headed-dragon"])
-    lines = [line.replace("monster:  ", f"monster: {next(monsters)}", 1) if "monster:" in line else line for line in text.splitlines()]
-    text = "\n".join(lines).replace("ai_cards: []", "ai_cards: [adv-01, adv-02]")
-    report = score_sheet(Project(REPO), sheet(text)).to_json()
-    assert [p["total"] for p in report["players"]] == [0] * players
     rows = {1: 6, 2: 6, 3: 5, 4: 4}[players]
     assert text.count("      . . . . . .") == rows * players
+    # Fill it in as a game that ended after a round with one Leader Phase: player 1
+    # filled first (held leader left over), the others ate their second leader.
+    data = yaml.safe_load(text)
+    monsters = ["troll", "griffin", "legendary-dragon", "twin-headed-dragon"]
+    for seat, p in enumerate(data["players"]):
+        p["monster"] = monsters[seat]
+        if seat == 0:
+            p["leaders"] = {1: "line-hand"}
+            p["held"] = "line-boot"
+            p["stomach"] = "\n".join(["1 H H H H H"] + ["H H H H H H"] * (rows - 1))
+            p["king"] = players > 1 or None
+        else:
+            kind = ["hand", "boot", "armor"][seat - 1]
+            p["leaders"] = {1: f"range-{kind}", 2: f"diagonal-{kind}"}
+            p["stomach"] = "\n".join([". . . . . ."] * (rows - 1) + ["1 2 . . . ."])
+        if p.get("king") is None:
+            p.pop("king", None)
+    if players == 1:
+        data["solo"]["ai_cards"] = [f"adv-0{i}" for i in range(1, 7)]  # level 2, plus 2 in each of 2 rounds
+    report = score_sheet(Project(REPO), sheet(yaml.safe_dump(data, sort_keys=False))).to_json()
+    assert len(report["players"]) == players and report["ending"] == "round"
 
 
 def test_template_to_stdout_and_schema():
@@ -308,7 +335,7 @@ def test_template_to_stdout_and_schema():
     assert result.exit_code == 0 and result.output.startswith("# Tasty Humans scoring sheet")
     result = cli("sheet", "tasty-humans", "--players", "2", "--schema")
     schema = json.loads(result.output)
-    assert set(schema["properties"]) == {"game", "rules", "players", "solo"}
+    assert set(schema["properties"]) == {"game", "rules", "players", "solo", "ending"}
     assert schema == json_schema()
     assert cli("sheet", "tasty-humans", "--players", "5", "--template").exit_code == 2
 
@@ -374,10 +401,8 @@ def test_a_gap_does_not_hide_the_other_problems_of_that_board(sheet):
     # Bo's board has a gap under a tile and names a leader that is nowhere on it; the gap
     # is reported, and so is the missing leader. Whether the stomach is full is not judged
     # (the gap is most likely a copying slip), so no king or held complaint follows from it.
-    text = BASE.replace("      A B . G . .", "      . B . G . .").replace(
-        "    leaders: {1: feast-hand, 2: diagonal-helmet}", "    leaders: {1: feast-hand, 2: diagonal-helmet, 3: line-boot}"
-    )
+    text = BASE.replace("      A B 3 G 4 5", "      . B 3 G 4 D")
     assert problems(sheet(text)) == [
-        "game.yaml:19: Bo: leader 3: 'line-boot' is neither in the stomach nor held: expected digit 3 on the board, or held: line-boot",
+        "game.yaml:19: Bo: leader 5: 'damage-line' is neither in the stomach nor held: expected digit 5 on the board, or held: damage-line",
         "game.yaml:24: Bo, row 4 column 1: empty cell below a tile",
     ]

@@ -7,9 +7,10 @@ collected before anything is scored.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass, field
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
@@ -254,7 +255,7 @@ class _Checker:
         likelier one (LEADER_PHASE when a stomach with room holds a leader, else ROUND)."""
         stated = self.sheet.ending
         if stated is not None:
-            self.errors += self._ending_problems(players, rules, n, stated)
+            self.errors += [error for error, _ in self._ending_problems(players, rules, n, stated)]
             return stated
         found = {e: self._ending_problems(players, rules, n, e) for e in (ROUND, LEADER_PHASE)}
         passed = [e for e, problems in found.items() if not problems]
@@ -264,24 +265,26 @@ class _Checker:
             return passed[0]
         guess = LEADER_PHASE if any(p.held and not p.board.is_full for p in players) else ROUND
         other = LEADER_PHASE if guess == ROUND else ROUND
-        self.errors += found[guess]
-        self.fail(("players",), f"players: read as a game that ended {_ENDING_TEXT[guess]}; if it ended {_ENDING_TEXT[other]}, write ending: {other}")
+        hint = f" (read as a game that ended {_ENDING_TEXT[guess]}; if it ended {_ENDING_TEXT[other]}, write ending: {other})"
+        for error, depends in found[guess]:
+            self.errors.append(dataclasses.replace(error, message=error.message + hint) if depends else error)
         return guess
 
-    def _ending_problems(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
+    def _ending_problems(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[tuple[ContentError, bool]]:
         """Everything that cannot happen with this ending: the end trigger, the Village
-        King, held leaders, and leader counts that agree between players."""
-        problems: list[ContentError] = []
+        King, held leaders, and leader counts that agree between players. Each problem
+        comes with whether it depends on the ending (the others hold for both)."""
+        problems: list[tuple[ContentError, bool]] = []
 
-        def fail(at: tuple, message: str) -> None:
-            problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None, message))
+        def fail(at: tuple, message: str, depends: bool = True) -> None:
+            problems.append((ContentError(self.doc.path, self.doc.where(at)[0], None, message), depends))
 
         solo = n == 1
         full = [p for p in players if p.board.is_full]
         if not full:
             # F182/O189 (and F253/O261 for solo): a full stomach is the only end trigger;
             # the supply never runs out (O149) and the deck is reshuffled (F152).
-            fail(("players",), "no stomach is full: " + RULE_END)
+            fail(("players",), "no stomach is full: " + RULE_END, False)
         for p in players:
             at = ("players", p.seat)
             room = p.board.count(EMPTY)
@@ -297,7 +300,7 @@ class _Checker:
             if ending == ROUND:
                 # F188/O195: only the player who filled first takes the Village King.
                 if full and not kings:
-                    fail(("players", full[0].seat), f"{full[0].name}'s stomach is full but nobody holds the Village King: expected king: true for the player who filled first")
+                    fail(("players", full[0].seat), f"{full[0].name}'s stomach is full but nobody holds the Village King: expected king: true for the player who filled first", False)
                 for p in kings[1:]:
                     fail(("players", p.seat, "king"), f"{p.name}: king: {kings[0].name} holds it too: after a round only the player who filled first takes the Village King "
                          "(two kings come only from stomachs filled together in the Leader Phase)")
@@ -311,7 +314,7 @@ class _Checker:
                 if not any(cell < p.board.cols for cell in p.board.leaders):
                     # The last cell to fill is the top of a column, and a leader filled it.
                     fail(("players", p.seat, "stomach"), f"{p.name}: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row")
-        problems += self._leader_counts(players, rules, n, ending)
+        problems += [(error, True) for error in self._leader_counts(players, rules, n, ending)]
         return problems
 
     def _phases(self, p: SheetPlayer, rules: "RuleVersion", n: int, ending: str) -> set[int]:
@@ -533,6 +536,8 @@ def template(game: "GameContent", players: int, version: str | None = None) -> s
         "# Tasty Humans scoring sheet: copy each stomach, then run `pnp score <this file>`.",
         f"game: {GAME}",
         f"rules: {name if name.isidentifier() else repr(name):<18}# one of: {versions}",
+        f"ending: null             # {ROUND} (a stomach filled while eating an adventurer), {LEADER_PHASE}",
+        "                         # (filled by a dropped leader), or null to let pnp work it out",
         "players:                 # in seat order, clockwise",
     ]
     for seat in range(1, players + 1):
@@ -545,7 +550,7 @@ def template(game: "GameContent", players: int, version: str | None = None) -> s
         out.append(f"    leaders:             # the leader id for each digit 1-{slots} written in the stomach")
         out += [f"      {k}:" for k in range(1, slots + 1)]
         out += [
-            "    held: null           # a leader left in the Leader space (stomach full), or null",
+            f"    held: null           # the leader still in the {rules.leader_space} (not eaten), or null",
             f"    # stomach: {rows} rows top to bottom, {cols} cells each: {legend},",
             f"    # 1-{slots} the leaders above, {EMPTY_SYMBOL} empty (spaces optional)",
             "    stomach: |",
@@ -553,12 +558,15 @@ def template(game: "GameContent", players: int, version: str | None = None) -> s
         out += ["      " + " ".join([EMPTY_SYMBOL] * cols) for _ in range(rows)]
         out.append("    claimed: null        # the total you counted, to check it")
     if players == 1:
-        levels = sorted(rules.solo.levels)
-        diets = "|".join(rules.solo.balanced_diet)
+        named = rules.solo.levels
+        levels = f"A.I. level {min(named)}-{max(named)}" if named else "A.I. level: the cards it started with"
+        challenges = [f"{BALANCED_DIET}/{d}" for d in rules.solo.balanced_diet or {}]
+        challenges += [MONSTER_CHALLENGE] if rules.solo.monster_challenges else []
         out += [
             "solo:",
-            f"  level: 2                # A.I. level {levels[0]}-{levels[-1]}",
+            f"  level: 2                # {levels}",
             "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
-            f"  challenge: null         # {BALANCED_DIET}/{diets}, {MONSTER_CHALLENGE}, or null",
         ]
+        if challenges:
+            out.append(f"  challenge: null         # {', '.join(challenges)}, or null")
     return "\n".join(out) + "\n"
