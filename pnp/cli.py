@@ -263,16 +263,17 @@ def sheet_cmd(
     schema: bool = typer.Option(False, "--schema", help="Write the JSON Schema of the sheet file (stdout or --out)."),
     paper: str = typer.Option("letter", "--paper", help="letter or a4, for the printable sheet."),
     out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
+    set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Write a blank printable scoring sheet (SVG + PDF), or with --template the YAML to fill in."""
     from .score import printable_sheet, sheet_text
 
     if not (template or schema):
-        for path in run(lambda: printable_sheet(project_at(project), game, players, paper, out_path)):
+        for path in run(lambda: printable_sheet(project_at(project), game, players, paper, out_path, _options(set_))):
             out.print(str(path), markup=False, soft_wrap=True)
         return
-    text = run(lambda: sheet_text(project_at(project), game, players, schema=schema))
+    text = run(lambda: sheet_text(project_at(project), game, players, schema=schema, options=_options(set_)))
     if out_path is None:
         print(text, end="")
     else:

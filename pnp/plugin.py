@@ -36,8 +36,9 @@ class GamePlugin:
     context: Callable[["GameContent", dict[str, Any]], dict[str, Any]] | None = None
     # scorer for `pnp score`: takes the parsed sheet and returns a report object
     score: Callable[["GameContent", "Located"], Any] | None = None
-    # `pnp sheet --template`: a blank, commented scoring-sheet YAML for N players
-    sheet_template: Callable[["GameContent", int], str] | None = None
+    # `pnp sheet --template`: a blank, commented scoring-sheet YAML for N players under
+    # the `--set` options (e.g. {"rules": "0.2.8"})
+    sheet_template: Callable[["GameContent", int, dict[str, str]], str] | None = None
     # JSON Schema of the scoring-sheet file (also written by `pnp schema`)
     sheet_schema: Callable[[], dict[str, Any]] | None = None
     # component whose items (one per player count, with a `players` field) are the

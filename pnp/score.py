@@ -55,18 +55,20 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     return game.plugin.score(game, doc)
 
 
-def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False) -> str:
-    """A blank, commented YAML scoring sheet for `players` players, or the sheets' JSON Schema."""
+def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False, options: dict[str, str] | None = None) -> str:
+    """A blank, commented YAML scoring sheet for `players` players (under the build
+    options `options`, e.g. {"rules": "0.2.8"}), or the sheets' JSON Schema."""
     import json
 
     game = load_game(project, project.resolve_games([game_name])[0])
     hook = game.plugin.sheet_schema if schema else game.plugin.sheet_template
     if hook is None:
         raise PnpError(f"{game.name}: this game has no scoring sheet {'schema' if schema else 'template'}")
-    return json.dumps(hook(), indent=2) + "\n" if schema else hook(game, players)
+    return json.dumps(hook(), indent=2) + "\n" if schema else hook(game, players, options or {})
 
 
-def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None) -> list[Path]:
+def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,
+                    options: dict[str, str] | None = None) -> list[Path]:
     """Write the blank printable scoring sheet for `players` players as SVG and PDF.
 
     The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
@@ -83,7 +85,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     if index is None:
         raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
     spec = game.manifest.components[index]
-    renderer = ComponentRenderer(game, {"players": players, "paper": paper_name}, 0.0)
+    renderer = ComponentRenderer(game, {**(options or {}), "players": players, "paper": paper_name}, 0.0)
     items = renderer.items(index, spec)
     raise_if_any(renderer.errors)
     counts = {_field(item, "players"): item for item in items}

@@ -262,8 +262,9 @@ def _who(e: Entry) -> str:
 # ---------------------------------------------------------------- blank sheet and schema (`pnp sheet`)
 
 
-def template(game: "GameContent", players: int) -> str:
-    """A blank, commented sheet for `players` players (1 = solo against Fuzz)."""
+def template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:
+    """A blank, commented sheet for `players` players (1 = solo against Fuzz); the game
+    has one rule set, so `options` change nothing."""
     scoring: ScoringFile = game.data["scoring"]
     most = max(scoring.tricks_by_players)
     if not 1 <= players <= most:

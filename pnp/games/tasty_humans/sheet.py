@@ -517,10 +517,11 @@ class _Checker:
 _ENDING_TEXT = {ROUND: "after a round", LEADER_PHASE: "in the Leader Phase"}
 
 
-def template(game: "GameContent", players: int, version: str | None = None) -> str:
-    """A blank, commented sheet for `players` players, ready to fill in."""
+def template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:
+    """A blank, commented sheet for `players` players under the rule version
+    `options["rules"]` (default: the rule set's default), ready to fill in."""
     rule_set = game.data["rules"]
-    name = version or rule_set.default
+    name = (options or {}).get("rules") or rule_set.default
     rules = rule_set.version(name)
     counts = sorted(rules.stomach.rows_by_players)
     if players not in counts:
