@@ -1,0 +1,212 @@
+"""How a Tasty Humans game ends and what that allows on a sheet (issue 10): the two
+endings (after a round; in the Leader Phase), leader counts that agree between players,
+the Village King, held leaders, games that cannot have ended, and the example sheets,
+each scored to its hand-checked totals and against the naive oracle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pnp.content import Project, load_game
+from pnp.errors import PnpError
+from pnp.score import score_sheet
+
+from test_th_scoring_oracle import naive_craving, naive_damage, naive_leader
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture
+def sheet(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def write(text: str) -> Path:
+        path = tmp_path / "game.yaml"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def problems(path: Path) -> list[str]:
+    with pytest.raises(PnpError) as exc:
+        score_sheet(Project(REPO), path)
+    return [str(e) for e in exc.value.errors]
+
+
+LEADER_PHASE = (EXAMPLES / "tasty-humans-3p-leader-phase.yaml").read_text()
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+# --- the Leader-Phase ending (published line 186, 0.2.8 line 191) -----------------------
+
+
+def test_leader_phase_ending_is_accepted_and_inferred(sheet):
+    report = score_sheet(Project(REPO), sheet(LEADER_PHASE)).to_json()
+    assert (report["ending"], report["ending_stated"]) == ("leader-phase", True)
+    assert [p["held"] for p in report["players"]] == ["chain-diagonal", "feast-boot", "rows-all-four"]
+    # two stomachs filled together by dropped leaders: both take the king bonus (line 190)
+    assert [p["king"]["held"] for p in report["players"]] == [True, True, False]
+    report = score_sheet(Project(REPO), sheet(_swap(LEADER_PHASE, "ending: leader-phase\n", ""))).to_json()
+    assert (report["ending"], report["ending_stated"]) == ("leader-phase", False)
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    # a player who did not keep the leader just drafted
+    ("    held: rows-all-four\n", "    held: null\n",
+     "game.yaml:37: Eve: held is empty: a game that ends in the Leader Phase leaves every player holding the leader just drafted"),
+    # a stomach filled in the Leader Phase takes the king bonus
+    ("    king: true\n    leaders: {1: leader-line", "    king: false\n    leaders: {1: leader-line",
+     "game.yaml:23: Dev: king: false, but this stomach filled in the Leader Phase: every player who filled it then takes the Village King bonus"),
+    # the leader that filled the stomach lands in the top row
+    ("      H H A A 1 G\n      H H A A B G\n", "      H H A A B G\n      H H A A 1 G\n",
+     "game.yaml:14: Cleo: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row"),
+])
+def test_leader_phase_impossibilities(sheet, old, new, expected):
+    assert problems(sheet(_swap(LEADER_PHASE, old, new))) == [expected]
+
+
+def test_round_ending_rules(sheet):
+    text = _swap(LEADER_PHASE, "ending: leader-phase", "ending: round")
+    assert problems(sheet(text)) == [
+        "game.yaml:23: Dev: king: Cleo holds it too: after a round only the player who filled first takes the Village King "
+        "(two kings come only from stomachs filled together in the Leader Phase)",
+        "game.yaml:37: Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cell(s)",
+    ]
+    # not stated: the hint names the ending the messages assume
+    text = _swap(LEADER_PHASE, "    held: feast-boot\n", "    held: null\n").replace("ending: leader-phase\n", "")
+    text = _swap(text, "    king: true\n    leaders: {1: leader-line", "    king: false\n    leaders: {1: leader-line")
+    assert problems(sheet(text))[-1].endswith("(read as a game that ended in the Leader Phase; if it ended after a round, write ending: round)")
+
+
+# --- leader counts: one from setup plus one per Leader Phase -----------------------------
+
+
+def test_examples_2p_broke_the_leader_count_and_now_scores(sheet):
+    # the old example: Ana 5 leaders in a full stomach as king, Ben 4 with room, nothing held
+    old = (EXAMPLES / "tasty-humans-2p.yaml").read_text()
+    old = _swap(old, "    leaders: {1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader}\n    held: chain-orthogonal\n",
+                "    leaders: {1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader, 5: chain-orthogonal}\n    held: null\n")
+    old = _swap(old, "      A 4 B H G D", "      A 4 B H 5 D")
+    old = _swap(old, "      . . 5 . . .", "      . . H . . .")
+    old = _swap(old, ", 5: surround-majority}", "}")
+    assert problems(sheet(old)) == [
+        "game.yaml:12: Ana: 5 leader(s) in the stomach and none held: every player ends with one leader from setup plus one per "
+        "Leader Phase, and Ben shows 3 Leader Phase(s): expected 3 in the stomach (this stomach filled first, so the last leader "
+        "drafted stays held)"
+    ]
+
+
+def test_a_player_missing_a_leader(sheet):
+    text = _swap(LEADER_PHASE, "{1: most-minus-least, 2: line-armor, 3: surround-majority}", "{1: most-minus-least, 2: line-armor}")
+    text = _swap(text, "      G B 3 H A B", "      G B H H A B")
+    assert problems(sheet(text)) == [
+        "game.yaml:37: Eve: 2 leader(s) in the stomach and 1 held: every player ends with one leader from setup plus one per "
+        "Leader Phase, and Cleo, Dev show 3 Leader Phase(s): expected 3 in the stomach and 1 held"
+    ]
+
+
+def test_no_leader_at_all(sheet):
+    text = _swap(LEADER_PHASE, "{1: most-minus-least, 2: line-armor, 3: surround-majority}", "{}")
+    text = _swap(text, "    held: rows-all-four\n", "    held: null\n")
+    for old, new in (("A B 1 . B .", "A B H . B ."), ("H A H A 2 G", "H A H A H G"), ("G B 3 H A B", "G B H H A B")):
+        text = _swap(text, old, new)
+    assert problems(sheet(text)) == [
+        "game.yaml:36: Eve: no leader in the stomach and none held: every player starts with one in the Leader space"
+    ]
+
+
+# --- games that cannot have ended (published 182/253, 0.2.8 189/261) --------------------
+
+NOT_OVER = """\
+game: tasty-humans
+players:
+  - {name: A, monster: troll, leaders: {1: line-hand, 2: line-boot}, stomach: "......\\n......\\n......\\n......\\nHH....\\n12HHHH"}
+  - {name: B, monster: griffin, leaders: {1: range-hand, 2: range-boot}, stomach: "......\\n......\\n......\\n......\\n......\\n12HHHH"}
+"""
+
+
+def test_no_full_stomach_is_rejected(sheet):
+    assert problems(sheet(NOT_OVER)) == [
+        "game.yaml:2: no stomach is full: the game ends only when a stomach is full (published rules line 182, 0.2.8 line 189)"
+    ]
+
+
+def test_solo_stomach_not_full_is_rejected(sheet):
+    solo = """\
+game: tasty-humans
+players:
+  - {name: A, monster: troll, leaders: {1: line-hand, 2: line-boot}, stomach: "......\\n......\\n......\\n......\\nHH....\\n12HHHH"}
+solo: {level: 1, ai_cards: [adv-01, adv-02, adv-03, adv-04, adv-05]}
+"""
+    assert problems(sheet(solo)) == [
+        "game.yaml:2: no stomach is full: the game ends only when a stomach is full (published rules line 182, 0.2.8 line 189)"
+    ]
+
+
+def test_solo_cards_agree_with_the_leader_phases(sheet):
+    text = (EXAMPLES / "tasty-humans-solo.yaml").read_text()
+    text = _swap(text, ", adv-46]", "]")
+    text = _swap(text, "adv-38, adv-39", "adv-38")
+    assert problems(sheet(text))[0] == (
+        "game.yaml:22: solo.ai_cards: 8 cards at level 2 make 3 round(s), but the leaders show 3 Leader Phase(s) and a game "
+        "that ends after a round: expected 10 cards (read as a game that ended after a round; if it ended in the Leader Phase, "
+        "write ending: leader-phase)"
+    )
+
+
+# --- every example is a possible game, scored right ----------------------------------------
+
+EXPECTED = {
+    "tasty-humans-2p.yaml": ("round", [42, 28], ["Ana"]),
+    "tasty-humans-3p-leader-phase.yaml": ("leader-phase", [32, 28, 15], ["Cleo"]),
+    "tasty-humans-solo.yaml": ("round", [27], None),
+    "tasty-humans-solo-0.2.8.yaml": ("round", [37], None),
+}
+
+
+def test_every_example_is_listed():
+    assert sorted(p.name for p in EXAMPLES.glob("tasty-humans-*.yaml")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_example_scores(name, repo_project):
+    report = score_sheet(Project(REPO), EXAMPLES / name)
+    data = report.to_json()
+    ending, totals, winners = EXPECTED[name]
+    assert data["ending"] == ending
+    assert [p["total"] for p in data["players"]] == totals
+    assert data["winners"] == winners
+    assert report.exit_code == 0 and data["mismatches"] == []  # every claimed total matches
+    # the naive scorer of the oracle test agrees, part by part
+    game = load_game(repo_project, "tasty-humans")
+    rules = game.data["rules"].version(data["rules"])
+    defs = {l.id: l for l in game.data["leaders"].leaders}
+    raw = yaml.safe_load((EXAMPLES / name).read_text())
+    for p, scored in zip(raw["players"], data["players"]):
+        grid = [row.split() for row in p["stomach"].strip().splitlines()]
+        plain = [["L" if c.isdigit() else c for c in row] for row in grid]
+        leaders = sum(naive_leader(plain, r, c, defs[p["leaders"][int(cell)]], rules)
+                      for r, row in enumerate(grid) for c, cell in enumerate(row) if cell.isdigit())
+        king = rules.king_bonus if p.get("king") and len(raw["players"]) > 1 else 0
+        expected = leaders + naive_craving(plain, p["monster"], rules) - rules.damage_penalty * naive_damage(plain) + king
+        assert scored["total"] == expected, p["name"]
+    assert any("." not in p["stomach"] for p in raw["players"])  # a full stomach ended the game
+
+
+def test_solo_examples_verdicts(repo_project):
+    solo = score_sheet(Project(REPO), EXAMPLES / "tasty-humans-solo.yaml").to_json()["solo"]
+    # 2 swordsmen, 1 archer, 2 wizards, 1 captain, 1 cleric: 4+1+4+1+1 = 11; shapes 34
+    assert (solo["ai"]["class_points"], solo["ai"]["shape_points"], solo["won"]) == (11, 34, False)
+    assert solo["challenge"] == {"name": "monster", "met": False, "reason": "2 separate alternating run(s) of 6, need 2, but 27 < A.I. 45"}
+    old = score_sheet(Project(REPO), EXAMPLES / "tasty-humans-solo-0.2.8.yaml").to_json()["solo"]
+    # 0.2.8 names no levels; 2 swordsmen, 2 archers, 1 wizard, 2 generals, 1 cleric: 14; shapes 37
+    assert (old["level"], old["level_name"], old["ai"]["total"], old["won"], old["challenge"]) == (3, "", 51, False, None)
