@@ -100,17 +100,22 @@ def test_both_rule_versions_resolve(game):
     assert sum(t.supply for t in old.tiles.values()) == 196
     assert published.tie_break == ["fewer-damage", "leaders-ascending", "shared"]
     assert old.tie_break == ["fewer-damage", "fewer-empty", "seat-from-king"]
-    # untouched parts are inherited, and dict order stays the base's
-    assert old.cravings["legendary-dragon"].overlap is True
+    # the published rules extend 0.2.8: untouched parts are inherited, dict order stays the base's
+    assert published.cravings["legendary-dragon"].overlap is True
     assert list(old.tiles) == list(published.tiles)
-    assert old.title == "Rules 0.2.8"
+    assert (old.title, published.title) == ("Rules 0.2.8", "Published rules")
+    # and 0.2.8 inherits nothing that only the published book has (issue 10)
+    assert "extends" not in rules.versions["0.2.8"]
+    assert (old.solo.levels, old.solo.balanced_diet, old.solo.monster_challenges) == (None, None, False)
+    assert (published.solo.levels[2], published.solo.balanced_diet["expert"], published.solo.monster_challenges) == ("Capable Creature", 14, True)
+    assert (old.classes["peasant"], published.classes["peasant"]) == ("No Type", "Peasant")
+    assert (old.leader_space, published.leader_space) == ("Grip", "Leader space")
     for v in (published, old):
         assert [v.rows(p) for p in (1, 2, 3, 4)] == [6, 6, 5, 4]
         assert [v.leaders_max(p) for p in (1, 2, 3, 4)] == [5, 5, 5, 4]
         assert v.leader_stacks(4) == 3
         assert v.symbol_to_tile() == {"H": "helmet", "A": "armor", "B": "boot", "G": "hand", "D": "damage"}
         assert v.basic_types() == ["helmet", "armor", "boot", "hand"]
-        assert v.solo.balanced_diet == {"beginner": 10, "normal": 12, "expert": 14}
     with pytest.raises(ValueError, match="no stomach rows for 5 players: expected one of 1, 2, 3, 4"):
         published.rows(5)
     with pytest.raises(PnpError, match="unknown rule version 'final': expected one of published, 0.2.8"):
@@ -324,7 +329,7 @@ def test_monster_without_craving_in_every_version(game_dir):
 
 
 def test_craving_without_monster(game_dir):
-    edit(game_dir, "rules", "troll: {points: 3}", "troll: {points: 3}, kraken: {points: 1}")
+    edit(game_dir, "rules", "troll: {points: 4}", "troll: {points: 4}, kraken: {points: 1}")
     assert errors(game_dir) == [
         f"{at(game_dir, 'rules', 'kraken')}: craving 'kraken' has no monster: "
         "expected one of legendary-dragon, twin-headed-dragon, griffin, troll (monsters.yaml)"
@@ -335,15 +340,15 @@ def test_craving_without_monster(game_dir):
 
 
 def test_unknown_key_in_override_points_at_the_override(game_dir):
-    edit(game_dir, "rules", "damage: {supply: 36}", "damage: {supply: 36, colour: red}")
+    edit(game_dir, "rules", "damage: {supply: 32}", "damage: {supply: 32, colour: red}")
     assert errors(game_dir) == [f"{at(game_dir, 'rules', 'colour')}: colour: unknown key (expected one of: symbol, name, basic, supply)"]
 
 
 def test_unknown_top_key_in_override(game_dir):
-    edit(game_dir, "rules", "    title: Rules 0.2.8\n", "    title: Rules 0.2.8\n    titel: x\n")
+    edit(game_dir, "rules", "    title: Published rules\n", "    title: Published rules\n    titel: x\n")
     assert errors(game_dir) == [
         f"{at(game_dir, 'rules', 'titel')}: titel: unknown key (expected one of: title, deck, stomach, leaders_max_by_players, "
-        "leader_stacks_by_players, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, solo, extends)"
+        "leader_stacks_by_players, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, held_leader, leader_space, solo, extends)"
     ]
 
 
@@ -355,17 +360,17 @@ def test_inherited_error_points_at_the_base_once(game_dir):
 
 
 def test_new_entry_in_override_missing_keys(game_dir):
-    edit(game_dir, "rules", "tiles: {damage: {supply: 36}}", "tiles: {gem: {symbol: X, name: Gem, basic: false}}")
+    edit(game_dir, "rules", "tiles: {damage: {supply: 32}}", "tiles: {gem: {symbol: X, name: Gem, basic: false}}")
     assert errors(game_dir) == [f"{at(game_dir, 'rules', 'gem:')}: missing required key 'supply'"]
 
 
 def test_unknown_extends(game_dir):
-    edit(game_dir, "rules", "extends: published", "extends: final")
-    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'extends')}: extends: names no version 'final': expected one of published"]
+    edit(game_dir, "rules", 'extends: "0.2.8"', "extends: final")
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'extends')}: extends: names no version 'final': expected one of 0.2.8"]
 
 
 def test_extends_cycle(game_dir):
-    edit(game_dir, "rules", "  published:\n", '  published:\n    extends: "0.2.8"\n')
+    edit(game_dir, "rules", '  "0.2.8":\n', '  "0.2.8":\n    extends: published\n')
     assert errors(game_dir) == [
         f"{at(game_dir, 'rules', 'extends')}: extends: versions extend each other in a cycle (published -> 0.2.8 -> published): "
         "expected a chain ending in a version without extends"
