@@ -52,3 +52,54 @@ def test_schema_command_includes_the_scoring_sheet(tmp_path):
     )
     sheet = json.loads((tmp_path / "tasty-humans/sheet.schema.json").read_text())
     assert "players" in sheet["properties"]
+
+
+# --- what the Tasty Humans sheet says (issue 10) ------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _sheet(tmp_path, players: int, *extra: str) -> ET.Element:
+    result = cli("sheet", "tasty-humans", "--players", str(players), "--out", str(tmp_path), *extra)
+    assert result.exit_code == 0, result.output
+    return ET.parse(tmp_path / f"scoring-sheet-{players}p.svg").getroot()
+
+
+def _words(root: ET.Element) -> str:
+    return " ".join("".join(t.itertext()) for t in root.iter(SVG + "text"))
+
+
+def _boxes(root: ET.Element) -> set[str]:
+    return {r.get("class") for r in root.iter(SVG + "rect") if (r.get("class") or "").startswith("box-")}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_th_sheet_speaks_the_tables_language(tmp_path, players):
+    root = _sheet(tmp_path, players)
+    text = _words(root)
+    # damage: only tiles touching another damage tile cost a point (published line 198)
+    assert "for each damage tile touching another one along an edge" in text and "each" not in text.split("Damage")[1][:5]
+    # no YAML words: the player copies a board, not a file
+    for jargon in ("stomach:", "leaders:", "{", "}", "id,"):
+        assert jargon not in text, jargon
+    assert "Still in the Leader space (not eaten):" in text
+    assert "after a round" in text and "in the Leader Phase" in text
+    # the legend allows the leaders this player count can hold: 1-4 at four players
+    legend = " ".join("".join(t.itertext()) for g in root.iter(SVG + "g") if g.get("class") == "legend" for t in g.iter(SVG + "text"))
+    assert ("1\u20134" if players == 4 else "1\u20135") in legend
+    # the king bonus only in multiplayer (published line 257: none in solo)
+    assert ("box-king" in _boxes(root)) == (players > 1)
+    assert ("Village King" in text) == (players > 1)
+
+
+def test_th_sheet_follows_set_rules(tmp_path):
+    published = _words(_sheet(tmp_path / "p", 1))
+    assert "Published rules" in published and "Balanced Diet" in published and "Capable Creature" in published
+    assert "Monster challenge" in published and "Captain" in published
+    old = _words(_sheet(tmp_path / "o", 1, "--set", "rules=0.2.8"))
+    assert "Rules 0.2.8" in old and "General" in old and "Still in the Grip (not eaten):" in old
+    assert "No Type cards too" in old and "the number of cards the A.I. started with" in old
+    for published_only in ("Balanced Diet", "Capable Creature", "Monster challenge", "Captain"):
+        assert published_only not in old, published_only
+    result = cli("sheet", "tasty-humans", "--players", "1", "--out", str(tmp_path / "x"), "--set", "rules=0.3")
+    assert result.exit_code == 2 and "unknown rule version '0.3'" in result.output
