@@ -38,3 +38,16 @@ def copy_game(tmp_path: Path) -> Callable[[str], Project]:
         return project
 
     return copy
+
+
+@pytest.fixture
+def sheet(tmp_path, monkeypatch):
+    """Write a sheet as game.yaml in a scratch folder (messages then say `game.yaml`)."""
+    monkeypatch.chdir(tmp_path)
+
+    def write(text: str) -> Path:
+        path = tmp_path / "game.yaml"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write

@@ -20,18 +20,6 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
 
-@pytest.fixture
-def sheet(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-    def write(text: str) -> Path:
-        path = tmp_path / "game.yaml"
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    return write
-
-
 def problems(path: Path) -> list[str]:
     with pytest.raises(PnpError) as exc:
         score_sheet(Project(REPO), path)

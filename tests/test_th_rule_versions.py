@@ -23,18 +23,6 @@ SOLO = (REPO / "examples" / "tasty-humans-solo.yaml").read_text()
 runner = CliRunner()
 
 
-@pytest.fixture
-def sheet(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-    def write(text: str) -> Path:
-        path = tmp_path / "game.yaml"
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    return write
-
-
 @pytest.fixture(scope="module")
 def game():
     return load_game(Project(REPO), "tasty-humans")

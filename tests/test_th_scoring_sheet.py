@@ -58,19 +58,6 @@ players:
 BO_LEADERS = "{1: feast-hand, 2: diagonal-helmet, 3: rows-all-four, 4: leader-line, 5: damage-line}"
 
 
-@pytest.fixture
-def sheet(tmp_path, monkeypatch):
-    """Write a sheet as game.yaml in a scratch folder (messages then say `game.yaml`)."""
-    monkeypatch.chdir(tmp_path)
-
-    def write(text: str) -> Path:
-        path = tmp_path / "game.yaml"
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    return write
-
-
 def problems(path: Path, project: Project | None = None) -> list[str]:
     with pytest.raises(PnpError) as exc:
         score_sheet(project or Project(REPO), path)
