@@ -35,7 +35,7 @@ CHALLENGE = re.compile(rf"^({BALANCED_DIET}/[a-z0-9-]+|{MONSTER_CHALLENGE})$")
 ROUND = "round"  # a stomach filled while eating an adventurer; the round was finished, then held leaders were eaten where they fit
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader; everyone still holds the leader just drafted
 EITHER = "either"  # the sheet fits both endings (the score is the same)
-# Where a finding about the whole game points, and the rule lines behind the messages.
+# Why a sheet with no full stomach is no finished game (its message cites the lines).
 RULE_END = "the game ends only when a stomach is full (published rules line 182, 0.2.8 line 189)"
 
 
