@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -97,7 +97,8 @@ def png_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
     from .tts import tts_files as plan
 
-    return plan(game, rendered, options.dpi)
+    assert options.out is not None  # produce() passes the resolved output folder
+    return plan(game, rendered, options.dpi, options.out / game.name)
 
 
 FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files}
@@ -146,8 +147,9 @@ def produce(game: GameContent, options: BuildOptions, root: Path) -> Produced:
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
     rendered, count = render_cached(game, options.template_options(), options.bleed, cache)
     planned: dict[str, Planned] = {}
+    located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
     for fmt in options.formats:
-        planned.update(FORMATS[fmt](game, rendered, options))
+        planned.update(FORMATS[fmt](game, rendered, located))
     files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)})
     return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start)
 

@@ -18,6 +18,7 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from conftest import REPO
@@ -86,5 +87,5 @@ def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):
     assert sorted(p.name for p in (project / "output/dietrick-taking/pdf").iterdir())
     run(pnp, "build", "-q", "--format", "tts", "--dpi", "40", cwd=project)
     saved = json.loads((project / "output/dietrick-taking/tts/dietrick-taking.json").read_text())
-    assert saved["ObjectStates"]
+    jsonschema.validate(saved, json.loads((REPO / "tests/data/tts-saved-object.schema.json").read_text()))
     run(pnp, "score", "examples/dietrick-taking-3p.yaml", cwd=project)
