@@ -108,17 +108,16 @@ def build_cmd(
             return build(proj, games, options)
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        names = proj.resolve_games(games)
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        from .build import Tally
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
         with Progress(*columns, console=out, transient=True) as bar:
-            task = bar.add_task("building", total=len(names))
-            started: list[str] = []
+            task = bar.add_task("building", total=None)
 
-            def step(game: str) -> None:  # called as each game starts
-                bar.update(task, description=f"building {game}", completed=len(started))
-                started.append(game)
+            def shown(done: int, total: int, what: str) -> None:
+                bar.update(task, completed=done, total=total, description=what)
 
-            return build(proj, names, options, progress=step)
+            return build(proj, games, options, progress=Tally(shown))
 
     reports = run(job)
     if not quiet:
