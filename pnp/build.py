@@ -27,7 +27,6 @@ from .output import commit_files
 from .render import RenderedComponent
 
 
-
 @dataclass
 class Tally:
     """Build progress counted in faces (rendered or reused) and output files: `total` grows
