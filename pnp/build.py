@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -26,7 +26,24 @@ from .manifest import presets
 from .output import commit_files
 from .render import RenderedComponent
 
-Progress = Callable[[str], None]
+
+@dataclass
+class Tally:
+    """Build progress counted in faces (rendered or reused) and output files: `total` grows
+    as each game's items are expanded and its files planned; `shown(done, total, what)` is
+    told after every change."""
+
+    shown: Callable[[int, int, str], None]
+    done: int = 0
+    total: int = 0
+
+    def plan(self, units: int, what: str) -> None:
+        self.total += units
+        self.shown(self.done, self.total, what)
+
+    def tick(self, what: str) -> None:
+        self.done += 1
+        self.shown(self.done, self.total, what)
 
 
 @dataclass(frozen=True)
@@ -97,7 +114,8 @@ def png_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
     from .tts import tts_files as plan
 
-    return plan(game, rendered, options.dpi)
+    assert options.out is not None  # produce() passes the resolved output folder
+    return plan(game, rendered, options.dpi, options.out / game.name)
 
 
 FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files}
@@ -140,20 +158,23 @@ class Produced:
     seconds: float
 
 
-def produce(game: GameContent, options: BuildOptions, root: Path) -> Produced:
+def produce(game: GameContent, options: BuildOptions, root: Path, tally: Tally | None = None) -> Produced:
     """Render one game (cached faces reused) and make every requested file that is not current."""
     start = time.perf_counter()
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
-    rendered, count = render_cached(game, options.template_options(), options.bleed, cache)
+    rendered, count = render_cached(game, options.template_options(), options.bleed, cache, tally)
     planned: dict[str, Planned] = {}
+    located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
     for fmt in options.formats:
-        planned.update(FORMATS[fmt](game, rendered, options))
-    files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)})
+        planned.update(FORMATS[fmt](game, rendered, located))
+    files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}, tally)
     return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start)
 
 
-def make_all(plans: dict[str, Planned]) -> dict[str, bytes]:
+def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
     """Make every planned file; costly ones (PDFs) on all cores, since each is independent."""
+    if tally:
+        tally.plan(len(plans), "files")
     costly = sorted((rel for rel, plan in plans.items() if plan.costly), key=str)
     workers = min(len(costly), os.cpu_count() or 1)
     made: dict[str, bytes] = {}
@@ -163,10 +184,15 @@ def make_all(plans: dict[str, Planned]) -> dict[str, bytes]:
         importlib.import_module("pnp.impose")
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            made = dict(zip(costly, pool.map(_make, [plans[rel] for rel in costly])))
+            for rel, data in zip(costly, pool.map(_make, [plans[rel] for rel in costly])):
+                made[rel] = data
+                if tally:
+                    tally.tick(rel)
     for rel, plan in plans.items():
         if rel not in made:
             made[rel] = plan.make()
+            if tally:
+                tally.tick(rel)
     return {rel: made[rel] for rel in plans}
 
 
@@ -174,16 +200,15 @@ def _make(plan: Planned) -> bytes:
     return plan.make()
 
 
-def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Progress | None = None) -> list[GameReport]:
-    """Build the named games (all when None) and return one report per game."""
+def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None) -> list[GameReport]:
+    """Build the named games (all when None) and return one report per game; `progress`
+    counts the faces and files as they are done."""
     check_options(options)
     names = project.resolve_games(games)
     loaded = _load_all(project, names)
     produced = []
     for game in loaded:  # everything in memory first: a template error leaves output/ untouched
-        if progress:
-            progress(game.name)
-        produced.append(produce(game, options, out_root(project, options, game.name)))
+        produced.append(produce(game, options, out_root(project, options, game.name), progress))
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     return [_commit(p, scope) for p in produced]
 

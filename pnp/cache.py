@@ -43,7 +43,7 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePath
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import jinja2
 from jinja2 import meta
@@ -55,6 +55,9 @@ from .errors import raise_if_any
 from .manifest import Component
 from .output import write_atomic
 from .render import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent
+
+if TYPE_CHECKING:
+    from .build import Tally
 
 CACHE_FILE = ".pnp-cache.json"
 CACHE_FORMAT = 1
@@ -334,14 +337,36 @@ class BuildCache:
 class CachedRenderer(ComponentRenderer):
     """A ComponentRenderer that takes faces from the cache when their key matches."""
 
-    def __init__(self, game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache):
+    def __init__(self, game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache, tally: "Tally | None" = None):
         super().__init__(game, options, bleed)
         self.env.loader = _SnapshotLoader(self.env.loader)
         self.keys = FaceKeys(game, self.env, self.names, options, cache)
         self.cache = cache
         self.rendered = 0
+        self.tally = tally
+        self.expanded: dict[int, list[Any]] = {}
+
+    def items(self, index: int, comp: Component) -> list[Any]:
+        if index not in self.expanded:  # expanded once: counted for progress, then rendered
+            self.expanded[index] = super().items(index, comp)
+        return self.expanded[index]
+
+    def face_count(self) -> int:
+        """How many faces the game has: each item's front (and back), and a shared back."""
+        count = 0
+        for i, comp in enumerate(self.game.manifest.components):
+            sides = 2 if comp.back and comp.back_per_item else 1
+            count += len(self.items(i, comp)) * sides + (1 if comp.back and not comp.back_per_item else 0)
+        return count
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+        try:
+            return self._face(comp, template, name, item, side, bleed)
+        finally:
+            if self.tally:
+                self.tally.tick(f"{self.game.name}: {comp.id}/{name}")
+
+    def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         key = self.keys.face(comp, template, name, item, side, bleed)
         svg = self.cache.face(key)
         if svg is not None:
@@ -353,9 +378,12 @@ class CachedRenderer(ComponentRenderer):
         return face
 
 
-def render_cached(game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache) -> tuple[list[RenderedComponent], int]:
+def render_cached(game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache,
+                  tally: "Tally | None" = None) -> tuple[list[RenderedComponent], int]:
     """Like render.render_game, reusing cached faces; also returns how many faces were rendered."""
-    renderer = CachedRenderer(game, options, bleed, cache)
+    renderer = CachedRenderer(game, options, bleed, cache, tally)
+    if tally:
+        tally.plan(renderer.face_count(), f"{game.name}: faces")
     out = [renderer.component(i, comp) for i, comp in enumerate(game.manifest.components)]
     raise_if_any(renderer.errors)
     return out, renderer.rendered

@@ -15,6 +15,22 @@ from .build import BuildOptions, build
 from .content import Project, load_game
 from .errors import PnpError
 
+
+def _flags_without_type() -> None:
+    """Typer labels on/off flags with a value type (`--help <bool>`): show flags bare."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None:  # other Typer versions never showed it
+        return
+
+    def display_type_rich(self, ctx):
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_without_type()
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -27,6 +43,7 @@ PaperOpt = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid.")
 BleedOpt = typer.Option(3.0, "--bleed", help="Bleed in mm around every piece (0 for none).")
 PlayersOpt = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it.")
 SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable).")
+QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 
 def run(fn: Callable[[], T]) -> T:
@@ -91,17 +108,16 @@ def build_cmd(
             return build(proj, games, options)
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        names = proj.resolve_games(games)
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        from .build import Tally
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
         with Progress(*columns, console=out, transient=True) as bar:
-            task = bar.add_task("building", total=len(names))
-            started: list[str] = []
+            task = bar.add_task("building", total=None)
 
-            def step(game: str) -> None:  # called as each game starts
-                bar.update(task, description=f"building {game}", completed=len(started))
-                started.append(game)
+            def shown(done: int, total: int, what: str) -> None:
+                bar.update(task, completed=done, total=total, description=what)
 
-            return build(proj, names, options, progress=step)
+            return build(proj, games, options, progress=Tally(shown))
 
     reports = run(job)
     if not quiet:
@@ -118,13 +134,15 @@ def watch_cmd(
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
     dpi: int = DpiOpt,
+    quiet: bool = QuietOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops)."""
     from .watch import watch
 
     def echo(line: str, error: bool) -> None:
-        (err if error else out).print(line, markup=False, soft_wrap=True)
+        if error or not quiet:
+            (err if error else out).print(line, markup=False, soft_wrap=True)
 
     run(lambda: watch(project_at(project), games, BuildOptions(_split(format), paper, bleed, None, players, _options(set_), dpi), echo))
 
@@ -159,6 +177,7 @@ def preview_cmd(
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
+    quiet: bool = QuietOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""
@@ -167,7 +186,8 @@ def preview_cmd(
 
     out_path = out_dir.resolve() if out_dir else None
     page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
-    out.print(display_path(page), markup=False, soft_wrap=True)
+    if not quiet:
+        out.print(display_path(page), markup=False, soft_wrap=True)
 
 
 @app.command("validate")
@@ -238,21 +258,55 @@ def new_cmd(
 
 @app.command("score")
 def score_cmd(
-    sheet: Path = typer.Argument(..., help="Scoring-sheet YAML file (its `game:` picks the scorer).", dir_okay=False),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON instead of tables."),
+    sheets: list[Path] = typer.Argument(..., metavar="SHEET", help="Scoring-sheet YAML files (each one's `game:` picks the scorer).", dir_okay=False),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON instead of tables (a list of {sheet, exit_code, report} for several sheets)."),
     project: Path = ProjectOpt,
 ) -> None:
-    """Check and score a finished game; exit 1 if a claimed total is wrong, 2 if the sheet is impossible."""
+    """Check and score finished games, one report per sheet; exit 1 if a claimed total is wrong, 2 if a sheet is impossible (the worst of all sheets)."""
     from .score import score_sheet
 
-    report = run(lambda: score_sheet(project_at(project), sheet))
+    results = []
+    for sheet in sheets:
+        if len(sheets) > 1 and not as_json:
+            out.print(f"== {sheet}", markup=False, soft_wrap=True)
+        try:
+            report = run(lambda: score_sheet(project_at(project), sheet))
+        except typer.Exit as exc:  # its errors are printed; the other sheets are still scored
+            results.append((sheet, None, exc.exit_code))
+            continue
+        results.append((sheet, report, report.exit_code))
+        if not as_json:
+            report.render(out)
     if as_json:
         import json
 
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    else:
-        report.render(out)
-    raise typer.Exit(report.exit_code)
+        data = [{"sheet": str(s), "exit_code": code, "report": r and r.to_json()} for s, r, code in results]
+        if len(sheets) == 1:
+            if results[0][1] is None:
+                raise typer.Exit(results[0][2])
+            data = data[0]["report"]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    raise typer.Exit(max(code for _, _, code in results))
+
+
+@app.command("init")
+def init_cmd(
+    folder: Path = typer.Argument(Path("."), help="Folder to copy the game into (default: the current folder).", file_okay=False),
+    example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy: its content, templates and example scoring sheets."),
+) -> None:
+    """Copy a game shipped with pnp into a folder, to build, edit and score there."""
+    from .shipped import init_example, shipped_games
+
+    def job():
+        if example is None:
+            raise PnpError(f"--example GAME is required: one of {', '.join(shipped_games()) or '(none shipped)'}")
+        return init_example(folder, example)
+
+    created = run(job)
+    for p in created:
+        out.print(f"created {p}", markup=False, soft_wrap=True)
+    where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "
+    out.print(f"next: {where}pnp build {example}", markup=False, soft_wrap=True)
 
 
 @app.command("sheet")

@@ -45,16 +45,37 @@ class Project:
             return []
         return sorted(p.name for p in self.content_dir.iterdir() if (p / MANIFEST).is_file())
 
+    def home(self, name: str) -> "Project":
+        """The project holding game `name`: this one, else pnp's shipped games (if one is
+        called so), else this one (where loading then reports the missing game.yaml)."""
+        if (self.content_dir / name / MANIFEST).is_file():
+            return self
+        from .shipped import shipped_games, shipped_root
+
+        root = shipped_root()
+        return Project(root) if root is not None and name in shipped_games() else self
+
+    def known_games(self) -> list[str]:
+        """The project's games and the shipped ones, sorted."""
+        from .shipped import shipped_games
+
+        return sorted(set(self.games()) | set(shipped_games()))
+
     def resolve_games(self, names: list[str] | None) -> list[str]:
-        """The games named (all when none), or a PnpError naming the unknown ones."""
+        """The games named (the project's own when none), or a PnpError naming the unknown ones."""
+        from .shipped import shipped_games
+
         known = self.games()
-        if not known:
-            raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST}"))
+        shipped = [n for n in shipped_games() if n not in known]
         if not names:
+            if not known:
+                hint = f"; `pnp init --example GAME` copies a shipped game ({', '.join(shipped)})" if shipped else ""
+                raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST}{hint}"))
             return known
-        unknown = [n for n in names if n not in known]
+        unknown = [n for n in names if n not in known and n not in shipped]
         if unknown:
-            raise PnpError([f"unknown game {n!r}: expected one of {', '.join(known)}" for n in unknown])
+            also = f", or a game shipped with pnp: {', '.join(shipped)}" if shipped else ""
+            raise PnpError([f"unknown game {n!r}: expected one of {', '.join(known) or '(none in this project)'}{also}" for n in unknown])
         return list(dict.fromkeys(names))
 
 
@@ -99,7 +120,9 @@ def load_plugin(name: str | None, where: ContentError) -> GamePlugin:
 
 
 def load_game(project: Project, name: str) -> GameContent:
-    """Load, validate and cross-check one game; raise PnpError listing every problem."""
+    """Load, validate and cross-check one game (the project's own, else the shipped one of
+    that name); raise PnpError listing every problem."""
+    project = project.home(name)
     game_dir = project.content_dir / name
     manifest_doc = load_located(game_dir / MANIFEST)
     manifest, errors = validate(manifest_doc, Manifest)

@@ -15,7 +15,7 @@ from .yamlio import load_located
 
 def schemas_for(project: Project, game: str) -> dict[str, dict]:
     """File name -> JSON Schema for the game's manifest and each content file with a model."""
-    doc = load_located(project.content_dir / game / MANIFEST)
+    doc = load_located(project.home(game).content_dir / game / MANIFEST)
     plugin_name = doc.data.get("plugin") if isinstance(doc.data, dict) else None
     plugin = load_plugin(plugin_name, ContentError(doc.path, None, None, ""))
     out = {"game.schema.json": Manifest.model_json_schema()}

@@ -45,7 +45,7 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     game_name = doc.data.get("game")
     if game_name is None:
         raise PnpError(doc.error((), "missing required key 'game'"))
-    known = project.games()
+    known = project.known_games()
     if game_name not in known:
         line, col = doc.where(("game",))
         raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"))

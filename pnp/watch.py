@@ -2,6 +2,8 @@
 
 The build cache makes each rebuild touch only what the edit affects. An edit that breaks
 the content prints its errors and writes nothing, so the last good outputs stay in place.
+A rebuild that changed files rewrites the gallery (when `pnp preview` made one) and the
+build stamp, so an open gallery page reloads itself.
 """
 
 from __future__ import annotations
@@ -43,7 +45,20 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
         return None
     for r in reports:
         echo(describe(r), False)
+    if any(r.changed or r.removed for r in reports):
+        _refresh_gallery(project, options, reports)
     return reports
+
+
+def _refresh_gallery(project: Project, options: BuildOptions, reports: list[GameReport]) -> None:
+    import time
+
+    from .preview import PAGE, write_gallery, write_stamp
+
+    root = options.out or project.output_dir
+    if "svg" in options.formats and (root / PAGE).is_file():
+        write_gallery(reports, root)
+    write_stamp(root, str(time.time_ns()))  # any new value makes open pages reload
 
 
 def describe(r: GameReport) -> str:

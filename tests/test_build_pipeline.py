@@ -238,3 +238,17 @@ def test_items_expression_errors_point_at_game_yaml(demo: Project):
         build(demo, None, BuildOptions())
     (error,) = info.value.errors
     assert str(error) == f"{path}:8:5: items expression 'cards.decks' failed: 'dict object' has no attribute 'decks'"
+
+
+def test_progress_counts_faces_and_files(demo):
+    from pnp.build import BuildOptions, Tally, build
+
+    seen = []
+    tally = Tally(lambda done, total, what: seen.append((done, total)))
+    build(demo, None, BuildOptions(), progress=tally)
+    # the demo: one card front and the shared back; their two SVGs and one PDF
+    assert (tally.done, tally.total) == (2 + 3, 2 + 3)
+    assert seen[0] == (0, 2) and all(done <= total for done, total in seen)
+    again = Tally(lambda *_: None)
+    build(demo, None, BuildOptions(), progress=again)
+    assert (again.done, again.total) == (2, 2)  # faces are still counted (from the cache); no file is made

@@ -46,8 +46,25 @@ def tts_project(tmp_path_factory) -> Project:
     back_per_item: true
   - id: board
     name: Board
-    size: 100mm x 100mm
+    size: 200mm x 150mm
     items: '[{"id": "main", "title": "Board", "text": "A board."}]'
+    front: card.svg.j2
+  - id: token
+    name: Tokens
+    size: 25mm x 25mm
+    items: '[{"id": "t", "title": "T", "text": "x"}]'
+    copies: 3
+    front: card.svg.j2
+  - id: wide
+    name: Landscape cards
+    size: 88mm x 63mm
+    items: '[{"id": "w1", "title": "W1", "text": "x"}, {"id": "w2", "title": "W2", "text": "y"}]'
+    front: card.svg.j2
+    back: card-back.svg.j2
+  - id: plate
+    name: Plate
+    size: 100mm x 100mm
+    items: '[{"id": "p", "title": "P", "text": "a plate"}]'
     front: card.svg.j2
 """)
     build(project, None, BuildOptions(formats=("tts",), dpi=300))
@@ -108,15 +125,15 @@ def test_tts_deck_sheets_hold_at_most_69_cards_and_4096_px(tts_project: Project)
         image = Image.open(root / sheet["face"])
         assert image.size == (sheet["cols"] * w, sheet["rows"] * h)
         assert max(image.size) <= MAX_PX
-    assert Image.open(root / "card/back.png").size == (w, h)
+    assert Image.open(root / card["sheets"][0]["back"]).size == (w, h)
 
 
 def test_tts_hidden_card_is_the_back_and_cards_are_in_order(tts_project: Project):
     root = tts_project.output_dir / "demo/tts"
     card = json.loads((root / "decks.json").read_text())["decks"][0]
     w, h = card["card_px"]
-    sheet = png(root / "card/faces-1.png")
-    back = png(root / "card/back.png")
+    sheet = png(root / card["sheets"][0]["face"])
+    back = png(root / card["sheets"][0]["back"])
     hidden = sheet.crop((9 * w, 6 * h, 10 * w, 7 * h))
     assert ImageStat.Stat(ImageChops.difference(hidden, back)).mean == [0, 0, 0]
     assert back.getpixel((w // 2, h // 4)) == BACK
@@ -132,9 +149,10 @@ def test_tts_unique_backs_and_components_without_backs(tts_project: Project):
     summary = json.loads((root / "decks.json").read_text())
     tile = next(d for d in summary["decks"] if d["component"] == "tile")
     (sheet,) = tile["sheets"]
-    assert tile["unique_backs"] and sheet["back"] == "tile/backs-1.png" and sheet["count"] == 4
-    assert (root / sheet["back"]).is_file() and not (root / "tile/back.png").exists()
-    assert summary["skipped"] == [{"component": "board", "reason": "no back: not a card deck"}]
+    assert tile["unique_backs"] and sheet["back"].startswith("tile/backs-1-") and sheet["count"] == 4
+    assert (root / sheet["back"]).is_file() and not list((root / "tile").glob("back-*"))
+    kinds = {p["component"]: (p["kind"], [(i["id"], i["copies"]) for i in p["items"]]) for p in summary["pieces"]}
+    assert kinds == {"board": ("board", [("main", 1)]), "token": ("token", [("t", 3)]), "plate": ("tile", [("p", 1)])}
 
 
 def test_tts_grid_is_the_smallest_that_fits():

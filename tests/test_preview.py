@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions
+from pnp.build import BuildOptions, build
 from pnp.cli import app
 from pnp.content import Project
 from pnp.inventory import inventory
@@ -88,11 +88,34 @@ def test_the_page_has_every_component_with_its_counts(site: Project):
 
 def test_every_link_points_at_a_file(site: Project):
     page = (site.output_dir / "index.html").read_text()
-    links = re.findall(r'(?:src|href)="([^"#]+)"', page)
+    links = re.findall(r'(?:src|href)="([^"#?]+)"', page)
     assert sum(link.endswith(".pdf") for link in links) == 3
     assert sum(link.endswith(".svg") for link in re.findall(r'src="([^"]+)"', page)) == 9
     for link in links:
-        assert (site.output_dir / link).is_file(), link
+        if link != "build-stamp.js":  # written by `pnp watch`; the page polls for it
+            assert (site.output_dir / link).exists(), link
+
+
+def test_images_load_lazily(site: Project):
+    page = (site.output_dir / "index.html").read_text()
+    images = re.findall(r"<img [^>]*>", page)
+    assert len(images) == 9 and all('loading="lazy"' in tag for tag in images)
+
+
+def test_every_output_format_built_is_linked(site: Project, tmp_path: Path):
+    project = Project(tmp_path / "proj")
+    shutil.copytree(site.root, project.root)
+    page = project.output_dir / "index.html"
+    labels = lambda: re.findall(r'class="format" href="([^"]+)"[^>]*>(\w+)<', page.read_text())  # noqa: E731
+    assert [label for _, label in labels()] == ["PDF", "SVG"] * 3
+    build(project, None, BuildOptions(formats=("png", "tts"), dpi=30))
+    preview(project, None, BuildOptions())
+    assert [label for _, label in labels()] == ["PDF", "SVG", "PNG", "TTS"] * 3
+    assert ("demo/png/card/", "PNG") in labels() and ("tiles/tts/token/", "TTS") in labels()
+    saved = re.findall(r'href="([^"]+\.json)"', page.read_text())
+    assert saved == ["demo/tts/demo.json", "tiles/tts/tiles.json"]
+    for href in [h for h, _ in labels()] + saved:
+        assert (project.output_dir / href).exists(), href
 
 
 def test_cli_preview_rebuilds_nothing_the_second_time(site: Project):
@@ -117,12 +140,12 @@ def chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install chromium); CI runs this test")
 
 
-def browse(chromium: str, page: Path, profile: Path, *args: str) -> str:
+def browse(chromium: str, page: Path, profile: Path, *args: str, fragment: str = "") -> str:
     """Run headless Chromium on a file:// URL and return its stdout."""
     command = [
         chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--hide-scrollbars", f"--user-data-dir={profile}", "--virtual-time-budget=10000", *args, page.as_uri(),
+        "--hide-scrollbars", f"--user-data-dir={profile}", "--virtual-time-budget=10000", *args, page.as_uri() + fragment,
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -156,3 +179,44 @@ def test_screenshot_is_not_blank(site: Project, chromium: str, tmp_path: Path):
     assert len(colours) > 200  # text, faces, shadows: not a blank page
     assert max(count for count, _ in colours) / (1200 * 1600) < 0.8
     assert any(colour == (0x26, 0x46, 0x53) for _, colour in colours)  # the demo's card back is drawn
+
+
+@pytest.fixture(scope="module")
+def long_page(tmp_path_factory) -> Path:
+    """A gallery far taller than a window: 120 cards and their shared back."""
+    project = Project(tmp_path_factory.mktemp("long") / "proj")
+    scaffold(project, "demo")
+    (project.content_dir / "demo/cards.yaml").write_text(
+        "cards:\n" + "".join(f"  - {{id: c{i:03d}, title: Card {i}, text: Words., copies: 1}}\n" for i in range(120)))
+    return preview(project, None, BuildOptions(bleed=0))
+
+
+LAZY = "--blink-settings=lazyLoadEnabled=true"  # headless Chromium loads lazy images at once unless told
+
+
+def test_chromium_loads_only_the_images_near_the_view(long_page: Path, chromium: str, tmp_path: Path):
+    near = body(browse(chromium, long_page, tmp_path / "p1", "--dump-dom", "--window-size=1200,600", LAZY))
+    assert near["data-images-total"] == "121" and near["data-images-broken"] == "0"
+    assert 0 < int(near["data-images-loaded"]) < 121  # lazy: the far end of the page is not loaded yet
+    tall = browse(chromium, long_page, tmp_path / "p2", "--dump-dom", "--window-size=1200,12000", LAZY)
+    assert body(tall)["data-images-loaded"] == "121" and "all 121 images loaded" in tall
+
+
+def test_search_from_the_address_filters_cards(site: Project, chromium: str, tmp_path: Path):
+    dom = browse(chromium, site.output_dir / "index.html", tmp_path / "profile", "--dump-dom", fragment="#q=road")
+    assert body(dom)["data-shown"] == "1"
+    visible = [f for f in re.findall(r'<figure data-search="([^"]*)"[^>]*>', dom)]
+    hidden = re.findall(r'<figure data-search="([^"]*)" class="hidden"', dom)
+    assert sorted(set(visible) - set(hidden)) == ["road"]
+    tiles = browse(chromium, site.output_dir / "index.html", tmp_path / "profile2", "--dump-dom", fragment="#q=tiles")
+    assert body(tiles)["data-shown"] == "3"  # the component's name matches: all three of its items show
+
+
+def test_the_page_reloads_when_the_build_stamp_changes(site: Project, chromium: str, tmp_path: Path):
+    copy = tmp_path / "output"
+    shutil.copytree(site.output_dir, copy)
+    still = body(browse(chromium, copy / "index.html", tmp_path / "p1", "--dump-dom"))
+    assert still["data-reloaded"] == "no"
+    # a rebuild while the page is open: the stamp differs from the second poll on (once per tab)
+    (copy / "build-stamp.js").write_text('pnpBuildStamp(sessionStorage.getItem("seen") ? "b" : (sessionStorage.setItem("seen", "1"), "a"));\n')
+    assert body(browse(chromium, copy / "index.html", tmp_path / "p2", "--dump-dom"))["data-reloaded"] == "yes"

@@ -108,3 +108,23 @@ def test_report_lines():
     busy = GameReport("g", 1, 3, 12, 12, 0.5, rendered=1, changed=tuple(f"svg/c/{i}.svg" for i in range(11)), removed=("svg/c/old.svg",))
     line = describe(busy)
     assert line.startswith("g: rebuilt 12 files (1 face rendered, 0.50s): svg/c/0.svg, ") and line.endswith(" and 4 more")
+
+
+def test_a_rebuild_refreshes_the_gallery_and_the_build_stamp(demo: Project):
+    from pnp.preview import PAGE, STAMP, preview
+    from pnp.watch import rebuild
+
+    preview(demo, None, BuildOptions())
+    page, stamp = demo.output_dir / PAGE, demo.output_dir / STAMP
+    assert not stamp.exists()  # only watch writes it
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "  - {id: extra, title: Extra, text: New card., copies: 1}\n")
+    rebuild(demo, None, BuildOptions(), lambda *_: None)
+    assert "demo/svg/card/extra.svg" in page.read_text()  # the page shows the new card
+    first = stamp.read_text()
+    assert first.startswith("pnpBuildStamp(") and first.endswith(");\n")
+    rebuild(demo, None, BuildOptions(), lambda *_: None)  # nothing changed: no new stamp
+    assert stamp.read_text() == first
+    cards.write_text(cards.read_text().replace("New card.", "Newer card."))
+    rebuild(demo, None, BuildOptions(), lambda *_: None)
+    assert stamp.read_text() != first

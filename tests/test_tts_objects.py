@@ -1,0 +1,106 @@
+"""The Tabletop Simulator saved object (`tts/<game>.json`): valid against the documented
+object format (tests/data/tts-saved-object.schema.json), every piece present, card ids
+that point at real sheet slots, image names that change when the image does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import jsonschema
+import pytest
+from PIL import Image
+
+from pnp.build import BuildOptions, build
+from pnp.content import Project
+from pnp.scaffold import scaffold
+
+from test_export import tts_project  # noqa: F401  (the shared fixture: built once)
+
+SCHEMA = json.loads((Path(__file__).parent / "data/tts-saved-object.schema.json").read_text())
+
+
+def saved(project: Project, game: str = "demo") -> dict:
+    return json.loads((project.output_dir / game / "tts" / f"{game}.json").read_text())
+
+
+def objects(states: list[dict]):
+    for obj in states:
+        yield obj
+        yield from objects(obj.get("ContainedObjects", []))
+
+
+def local(url: str) -> Path:
+    return Path(unquote(urlparse(url).path))
+
+
+def test_the_saved_object_follows_the_tts_format(tts_project: Project):  # noqa: F811
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.validate(saved(tts_project), SCHEMA)
+
+
+def test_the_schema_catches_a_wrong_field(tts_project: Project):  # noqa: F811
+    broken = saved(tts_project)
+    broken["ObjectStates"][0]["CustomDeck"]["1"]["NumWidth"] = 11  # TTS sheets have at most 10 columns
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, SCHEMA)
+
+
+def test_every_piece_is_there_with_its_kind(tts_project: Project):  # noqa: F811
+    states = saved(tts_project)["ObjectStates"]
+    top = [(o["Name"], o["Nickname"]) for o in states]
+    assert top == [("Deck", "Cards"), ("Deck", "Tiles"), ("Custom_Board", "main"), ("Bag", "Tokens"),
+                   ("Deck", "Landscape cards"), ("Custom_Tile", "p")]
+    assert [o["Name"] for o in states[3]["ContainedObjects"]] == ["Custom_Token"] * 3
+    assert len(states[0]["ContainedObjects"]) == 75 and len(states[1]["ContainedObjects"]) == 4
+    assert states[4]["SidewaysCard"] is True and all(c["SidewaysCard"] for c in states[4]["ContainedObjects"])
+    assert states[0]["SidewaysCard"] is False
+    guids = [o["GUID"] for o in objects(states)]
+    assert len(guids) == len(set(guids))
+
+
+def test_card_ids_point_at_sheet_slots_and_the_hidden_card_is_the_last(tts_project: Project):  # noqa: F811
+    for deck in (o for o in saved(tts_project)["ObjectStates"] if o["Name"] == "Deck"):
+        cards = deck["ContainedObjects"]
+        assert deck["DeckIDs"] == [c["CardID"] for c in cards]
+        for card in cards:
+            key, slot = divmod(card["CardID"], 100)
+            sheet = deck["CustomDeck"][str(key)]
+            assert card["CustomDeck"] == {str(key): sheet}
+            assert sheet["BackIsHidden"] is False and slot < sheet["NumWidth"] * sheet["NumHeight"] - 1
+            image = Image.open(local(sheet["FaceURL"]))
+            assert image.size[0] % sheet["NumWidth"] == 0 and image.size[1] % sheet["NumHeight"] == 0
+    keys = [k for o in saved(tts_project)["ObjectStates"] for k in o.get("CustomDeck", {})]
+    assert keys == ["1", "2", "3", "4"]  # 75 cards on two sheets, tiles, landscape cards: unique keys
+
+
+def test_every_image_url_is_a_file_of_the_build(tts_project: Project):  # noqa: F811
+    root = tts_project.output_dir / "demo/tts"
+    urls = set()
+    for obj in objects(saved(tts_project)["ObjectStates"]):
+        for sheet in obj.get("CustomDeck", {}).values():
+            urls |= {sheet["FaceURL"], sheet["BackURL"]}
+        if "CustomImage" in obj:
+            urls |= {u for u in (obj["CustomImage"]["ImageURL"], obj["CustomImage"]["ImageSecondaryURL"]) if u}
+    files = {local(u) for u in urls}
+    assert all(f.is_file() and f.parent.parent == root.resolve() for f in files), files
+    assert files == {p.resolve() for p in root.rglob("*.png")}  # and nothing unused
+
+
+def test_an_edit_renames_only_the_images_it_changes(tmp_path: Path):
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    options = BuildOptions(formats=("tts",), dpi=40)
+    build(project, None, options)
+    root = project.output_dir / "demo/tts"
+    before = sorted(p.name for p in root.rglob("*.png"))
+    cards = project.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("title: ", "title: New ", 1))
+    build(project, None, options)
+    after = sorted(p.name for p in root.rglob("*.png"))
+    assert len(before) == len(after) == 2
+    faces = [n for n in before if n.startswith("faces-1-")]
+    assert faces and faces[0] not in after  # the edited sheet has a new name, the old file is gone
+    assert [n for n in before if n.startswith("back-")] == [n for n in after if n.startswith("back-")]
+    assert saved(project)["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"].endswith("/" + next(n for n in after if n.startswith("faces-1-")))

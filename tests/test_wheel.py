@@ -1,0 +1,91 @@
+"""pnp outside this checkout: the wheel, installed into a fresh virtual environment,
+scores a copied example sheet, copies a shipped game with `pnp init --example`, and builds
+it (also for Tabletop Simulator) in an empty folder.
+
+The wheel is built once per session from a copy of the sources (so the checkout gets no
+build/ folder) without network access; its dependencies are not reinstalled: the fresh
+venv sees this test venv's site-packages through a .pth line (not processed as a site
+dir, so this venv's editable pnp stays invisible)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import REPO
+
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pnp", "content", "templates", "examples")
+
+
+def run(*args, cwd: Path, **kw) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=240, env=env, **kw)
+    assert done.returncode == 0, f"{args}: {done.stdout[-2000:]}{done.stderr[-3000:]}"
+    return done
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    src = tmp_path_factory.mktemp("src")
+    for name in SOURCES:
+        (shutil.copytree if (REPO / name).is_dir() else shutil.copyfile)(REPO / name, src / name)
+    for junk in src.rglob("__pycache__"):
+        shutil.rmtree(junk)
+    dist = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", dist, src, cwd=src)
+    (built,) = dist.glob("pnp_kit-*.whl")
+    return built
+
+
+@pytest.fixture(scope="session")
+def venv(wheel: Path, tmp_path_factory) -> Path:
+    """A fresh venv holding only the installed wheel (dependencies seen from this venv)."""
+    env = tmp_path_factory.mktemp("venv")
+    run(sys.executable, "-m", "venv", "--without-pip", env, cwd=env)
+    python = env / "bin/python"
+    purelib = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=env).stdout.strip()
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(purelib, "deps-from-test-venv.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel, cwd=env)
+    return env
+
+
+def test_the_wheel_holds_the_games(wheel: Path):
+    names = zipfile.ZipFile(wheel).namelist()
+    for game in ("tasty-humans", "cave", "dietrick-taking", "human-harvest"):
+        assert f"pnp/shipped/content/{game}/game.yaml" in names
+        assert any(n.startswith(f"pnp/shipped/templates/{game}/") for n in names)
+    assert "pnp/shipped/examples/tasty-humans-2p.yaml" in names
+    assert "pnp/templates/preview.html.j2" in names
+    assert any(n.endswith(".dist-info/entry_points.txt") for n in names)
+
+
+def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):
+    pnp = venv / "bin/pnp"
+    here = tmp_path / "empty"
+    here.mkdir()
+    where = run(venv / "bin/python", "-c", "import pnp.shipped as s; print(s.__file__); print(s.shipped_root())", cwd=here).stdout.split()
+    assert all(w.startswith(str(venv)) for w in where), where  # the wheel's pnp, not the checkout's
+
+    shutil.copyfile(REPO / "examples/tasty-humans-2p.yaml", here / "game.yaml")
+    scored = run(pnp, "score", "game.yaml", cwd=here)
+    assert "Ana wins" in scored.stdout
+
+    made = run(pnp, "init", "--example", "dietrick-taking", "dt", cwd=here)
+    assert "created dt/content/dietrick-taking/game.yaml" in made.stdout
+    project = here / "dt"
+    run(pnp, "build", "-q", cwd=project)
+    assert sorted(p.name for p in (project / "output/dietrick-taking/pdf").iterdir())
+    run(pnp, "build", "-q", "--format", "tts", "--dpi", "40", cwd=project)
+    saved = json.loads((project / "output/dietrick-taking/tts/dietrick-taking.json").read_text())
+    jsonschema.validate(saved, json.loads((REPO / "tests/data/tts-saved-object.schema.json").read_text()))
+    run(pnp, "score", "examples/dietrick-taking-3p.yaml", cwd=project)
