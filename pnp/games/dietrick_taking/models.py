@@ -118,6 +118,7 @@ class ScoringFile(StrictModel):
     end_square: int = Field(ge=1)
     last_card: int
     tricks_by_players: dict[int, int]
+    long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
     markers_per_player: int = Field(ge=1)
     cards: list[ScoringCard] = Field(min_length=1)
@@ -182,9 +183,31 @@ class Section(StrictModel):
     text: str
 
 
+PLACEHOLDERS = ("end_square", "tricks", "long_game_wins")
+
+
 class Reference(StrictModel):
+    """The two-sided player reference; `{name}` in a text is one of PLACEHOLDERS."""
+
     title: str
-    sections: list[Section] = Field(min_length=1)
+    front: list[Section] = Field(min_length=1)
+    back: list[Section] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _placeholders(self) -> "Reference":
+        blank = dict.fromkeys(PLACEHOLDERS, "")
+        for section in self.front + self.back:
+            try:
+                section.text.format(**blank)
+            except (KeyError, IndexError, ValueError) as e:
+                raise ValueError(f"section {section.heading!r}: bad placeholder {e}: expected {{{'}, {'.join(PLACEHOLDERS)}}} and no other braces") from None
+        return self
+
+    def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
+        """(heading, text) of one side with the rule values filled in from scoring.yaml."""
+        tricks = ", ".join(f"{t} tricks at {n}" for n, t in sorted(scoring.tricks_by_players.items()))
+        values = {"end_square": scoring.end_square, "tricks": tricks, "long_game_wins": scoring.long_game_wins}
+        return [(s.heading, s.text.format(**values)) for s in (self.front if side == "front" else self.back)]
 
 
 @dataclass(frozen=True)
