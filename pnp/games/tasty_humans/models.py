@@ -163,6 +163,14 @@ class DeckCounts(StrictModel):
         return v
 
 
+class Kit(StrictModel):
+    """Printed pieces whose presence or name differs between rule versions."""
+
+    scoring_tokens: bool = Field(description="one scoring token per monster, for the scoring track")
+    leader_board: str = Field(description="what the rules call the board the leader stacks sit on")
+    king_placeholders: int = Field(ge=0, description="markers for players who share the Village King bonus")
+
+
 class RuleVersion(StrictModel):
     """One fully resolved rule set: every number the scorer and the templates use."""
 
@@ -178,6 +186,7 @@ class RuleVersion(StrictModel):
     cravings: dict[str, Craving]
     tie_break: list[TieBreak]
     solo: Solo
+    kit: Kit
 
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
     _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
