@@ -304,3 +304,47 @@ class Token(StrictModel):
 
 class TokensFile(StrictModel):
     tokens: list[Token] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------- summary.yaml
+
+SUMMARY_PLACEHOLDERS = ("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")
+
+
+class SummarySection(StrictModel):
+    heading: str
+    text: str
+
+
+class SummarySide(StrictModel):
+    heading: str
+    sections: list[SummarySection] = Field(min_length=1)
+
+
+class SummaryFile(StrictModel):
+    """summary.yaml: the two-sided rules summary card and the dice the game needs."""
+
+    title: str
+    front: SummarySide
+    back: SummarySide
+    dice: list[str] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _placeholders(self) -> "SummaryFile":
+        blank = dict.fromkeys(SUMMARY_PLACEHOLDERS, "")
+        for side in (self.front, self.back):
+            for section in side.sections:
+                try:
+                    section.text.format(**blank)
+                except (KeyError, IndexError, ValueError) as e:
+                    raise ValueError(f"section {section.heading!r}: bad placeholder {e}: expected {{{'}, {'.join(SUMMARY_PLACEHOLDERS)}}} and no other braces") from None
+        return self
+
+    def side(self, side: str, characters: "CharactersFile", tiles: "TilesFile") -> list[tuple[str, str]]:
+        """(heading, text) of one side, with the meter and exit values filled in."""
+        e, s = characters.energy, characters.sanity
+        bonuses = ", ".join(f"{f.name} +{f.bonus}" for f in reversed(s.fields))
+        by = tiles.exits_by_players
+        exits = "/".join(str(by[n]) for n in sorted(by)) + f" at {min(by)}-{max(by)} players"
+        values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "bonuses": bonuses, "exits": exits}
+        return [(x.heading, x.text.format(**values)) for x in getattr(self, side).sections]
