@@ -300,3 +300,9 @@ def test_players_out_of_range_on_the_command_line(project, tmp_path):
     result = CliRunner().invoke(app, ["build", "cave", "--players", "7", "--project", str(project.root), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == ["cave: --players 7: expected a number of players from 2 to 6 (players in content/cave/tiles.yaml)"]
+
+
+def test_summary_placeholder_must_be_known(project):
+    edit(project, "summary.yaml", "({bonuses})", "({bonus})")
+    (err,) = errors(project)
+    assert Path(err.path).name == "summary.yaml" and "bad placeholder 'bonus'" in err.message, str(err)

@@ -19,7 +19,7 @@ from pnp.games.tasty_humans.checks import leader_ids
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCE = REPO / "content" / "tasty-humans"
-STEMS = ("rules", "adventurers", "leaders", "monsters")
+STEMS = ("rules", "adventurers", "leaders", "monsters", "reference")
 MANIFEST = "title: Tasty Humans\nplugin: tasty_humans\ncomponents: []\n"
 
 
@@ -394,3 +394,9 @@ def test_deck_counts_and_shape_sizes_are_rule_set_data(game_dir):
     assert f"{at(game_dir, 'adventurers', 'adventurers:')}: found 50 adventurers: expected exactly 51 (deck.adventurers in rules.yaml)" in found
     too_small = [e for e in found if "shape has 2 squares: expected 3 to 4 orthogonally connected squares" in e]
     assert len(too_small) == 16  # the deck's 2-square cards
+
+
+def test_reference_placeholder_must_be_known(game_dir):
+    edit(game_dir, "reference", "(+{king_bonus})", "(+{king_points})")
+    (err,) = errors(game_dir)
+    assert "reference.yaml:" in err and "bad placeholder 'king_points'" in err

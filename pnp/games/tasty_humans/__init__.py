@@ -8,7 +8,7 @@ from pnp.plugin import GamePlugin
 
 from . import checks, sheet
 from .glyphs import TEMPLATE_GLOBALS
-from .models import AdventurersFile, LeadersFile, MonstersFile, RuleSet
+from .models import AdventurersFile, LeadersFile, MonstersFile, ReferenceFile, RuleSet
 from .scoring import score_sheet
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
 
 
 PLUGIN = GamePlugin(
-    models={"rules": RuleSet, "adventurers": AdventurersFile, "leaders": LeadersFile, "monsters": MonstersFile},
+    models={"rules": RuleSet, "adventurers": AdventurersFile, "leaders": LeadersFile, "monsters": MonstersFile,
+            "reference": ReferenceFile},
     check=checks.check,
     template_globals=TEMPLATE_GLOBALS,
     context=context,

@@ -552,3 +552,38 @@ class MonstersFile(StrictModel):
     """monsters.yaml: the monster boards."""
 
     monsters: list[Monster]
+
+
+# ---------------------------------------------------------------- reference.yaml
+
+REFERENCE_PLACEHOLDERS = ("captain", "king_bonus", "stacks")
+
+
+class ReferenceSection(StrictModel):
+    heading: str
+    text: str
+
+
+class ReferenceFile(StrictModel):
+    """reference.yaml: the turn summary printed on every player's reference card."""
+
+    title: str
+    sections: list[ReferenceSection] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _placeholders(self) -> "ReferenceFile":
+        blank = dict.fromkeys(REFERENCE_PLACEHOLDERS, "")
+        for section in self.sections:
+            try:
+                section.text.format(**blank)
+            except (KeyError, IndexError, ValueError) as e:
+                raise ValueError(f"section {section.heading!r}: bad placeholder {e}: expected {{{'}, {'.join(REFERENCE_PLACEHOLDERS)}}} and no other braces") from None
+        return self
+
+    def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of every section with the rule version's values filled in."""
+        by = rules.leader_stacks_by_players
+        multi = {n: k for n, k in sorted(by.items()) if n > 1}
+        stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
+        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks}
+        return [(x.heading, x.text.format(**values)) for x in self.sections]
