@@ -305,4 +305,4 @@ def test_players_out_of_range_on_the_command_line(project, tmp_path):
 def test_summary_placeholder_must_be_known(project):
     edit(project, "summary.yaml", "({bonuses})", "({bonus})")
     (err,) = errors(project)
-    assert Path(err.path).name == "summary.yaml" and "bad placeholder 'bonus'" in err.message, str(err)
+    assert Path(err.path).name == "summary.yaml" and "unknown placeholder {bonus}" in err.message, str(err)

@@ -273,7 +273,7 @@ def test_reference_back_gives_both_endings_and_the_long_game(built, game):
 def test_reference_placeholder_must_be_known(scratch):
     _edit(scratch, "players.yaml", "square {end_square}", "square {last_square}")
     (err,) = _errors(scratch)
-    assert "players.yaml:" in err and "bad placeholder 'last_square'" in err
+    assert "players.yaml:" in err and "unknown placeholder {last_square}: expected only {end_square}" in err
 
 
 def test_reference_text_is_our_own():

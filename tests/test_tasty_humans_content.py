@@ -399,4 +399,4 @@ def test_deck_counts_and_shape_sizes_are_rule_set_data(game_dir):
 def test_reference_placeholder_must_be_known(game_dir):
     edit(game_dir, "reference", "(+{king_bonus})", "(+{king_points})")
     (err,) = errors(game_dir)
-    assert "reference.yaml:" in err and "bad placeholder 'king_points'" in err
+    assert "reference.yaml:" in err and "unknown placeholder {king_points}: expected only {captain}" in err

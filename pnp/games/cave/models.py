@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from pnp.manifest import Length
-from pnp.validation import Colour, Slug, StrictModel
+from pnp.validation import Colour, Slug, StrictModel, text_with
 
 
 Direction = Literal["north", "east", "south", "west"]
@@ -308,12 +308,9 @@ class TokensFile(StrictModel):
 
 # ---------------------------------------------------------------- summary.yaml
 
-SUMMARY_PLACEHOLDERS = ("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")
-
-
 class SummarySection(StrictModel):
     heading: str
-    text: str
+    text: text_with("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")
 
 
 class SummarySide(StrictModel):
@@ -328,17 +325,6 @@ class SummaryFile(StrictModel):
     front: SummarySide
     back: SummarySide
     dice: list[str] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _placeholders(self) -> "SummaryFile":
-        blank = dict.fromkeys(SUMMARY_PLACEHOLDERS, "")
-        for side in (self.front, self.back):
-            for section in side.sections:
-                try:
-                    section.text.format(**blank)
-                except (KeyError, IndexError, ValueError) as e:
-                    raise ValueError(f"section {section.heading!r}: bad placeholder {e}: expected {{{'}, {'.join(SUMMARY_PLACEHOLDERS)}}} and no other braces") from None
-        return self
 
     def side(self, side: str, characters: "CharactersFile", tiles: "TilesFile") -> list[tuple[str, str]]:
         """(heading, text) of one side, with the meter and exit values filled in."""

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from pnp.validation import Colour, Slug, StrictModel, one_of
+from pnp.validation import Colour, Slug, StrictModel, one_of, text_with
 
 from .glyphs import GLYPHS
 
@@ -180,28 +180,15 @@ class PlayerColour(StrictModel):
 
 class Section(StrictModel):
     heading: str
-    text: str
-
-
-PLACEHOLDERS = ("end_square", "tricks", "long_game_wins")
+    text: text_with("end_square", "tricks", "long_game_wins")
 
 
 class Reference(StrictModel):
-    """The two-sided player reference; `{name}` in a text is one of PLACEHOLDERS."""
+    """The two-sided player reference; its texts may name rule values of scoring.yaml."""
 
     title: str
     front: list[Section] = Field(min_length=1)
     back: list[Section] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _placeholders(self) -> "Reference":
-        blank = dict.fromkeys(PLACEHOLDERS, "")
-        for section in self.front + self.back:
-            try:
-                section.text.format(**blank)
-            except (KeyError, IndexError, ValueError) as e:
-                raise ValueError(f"section {section.heading!r}: bad placeholder {e}: expected {{{'}, {'.join(PLACEHOLDERS)}}} and no other braces") from None
-        return self
 
     def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
         """(heading, text) of one side with the rule values filled in from scoring.yaml."""

@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from pnp.errors import PnpError
-from pnp.validation import StrictModel
+from pnp.validation import StrictModel, text_with
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 EMPTY = "."  # an empty square in an adventurer's shape
@@ -556,12 +556,9 @@ class MonstersFile(StrictModel):
 
 # ---------------------------------------------------------------- reference.yaml
 
-REFERENCE_PLACEHOLDERS = ("captain", "king_bonus", "stacks")
-
-
 class ReferenceSection(StrictModel):
     heading: str
-    text: str
+    text: text_with("captain", "king_bonus", "stacks")
 
 
 class ReferenceFile(StrictModel):
@@ -569,16 +566,6 @@ class ReferenceFile(StrictModel):
 
     title: str
     sections: list[ReferenceSection] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _placeholders(self) -> "ReferenceFile":
-        blank = dict.fromkeys(REFERENCE_PLACEHOLDERS, "")
-        for section in self.sections:
-            try:
-                section.text.format(**blank)
-            except (KeyError, IndexError, ValueError) as e:
-                raise ValueError(f"section {section.heading!r}: bad placeholder {e}: expected {{{'}, {'.join(REFERENCE_PLACEHOLDERS)}}} and no other braces") from None
-        return self
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of every section with the rule version's values filled in."""
