@@ -89,13 +89,26 @@ class Component(StrictModel):
         return v
 
 
+class RulebookPiece(StrictModel):
+    """One line of the rule book's component list and the built pieces that provide it."""
+
+    name: str = Field(description="the piece as the rule book names it")
+    count: int = Field(ge=0, description="how many the rule book lists")
+    rule: str = Field(description="rule file and line the count comes from")
+    component: str | None = Field(None, description="id of the component that prints it; none when it is not printed (say why in `note`)")
+    ids: str = Field("*", description="fnmatch pattern over that component's item ids")
+    options: dict[str, Any] = Field(default_factory=dict, description="build options the count holds for (e.g. players: 6)")
+    note: str = ""
+
+
 class Manifest(StrictModel):
-    """A game: its title, optional Python plugin, and components."""
+    """A game: its title, optional Python plugin, components and the rule book's contents."""
 
     title: str
     description: str = ""
     plugin: str | None = Field(None, description="module under pnp.games with game-specific schemas/scoring")
     components: list[Component]
+    contents: list[RulebookPiece] = Field(default_factory=list, description="the rule book's component list, checked against the build")
 
     @model_validator(mode="after")
     def _unique(self) -> "Manifest":
@@ -104,4 +117,9 @@ class Manifest(StrictModel):
             if c.id in seen:
                 raise ValueError(f"component id {c.id!r} appears twice")
             seen.add(c.id)
+        for piece in self.contents:
+            if piece.component is None and not piece.note:
+                raise ValueError(f"contents {piece.name!r}: not printed, so expected a note saying why")
+            if piece.component is not None and piece.component not in seen:
+                raise ValueError(f"contents {piece.name!r}: component {piece.component!r} is not one of {sorted(seen)}")
         return self

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 from typing import Annotated, Any, Iterable, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
@@ -42,6 +43,23 @@ def one_of(choices: Iterable[str], what: str) -> Any:
     def check(value: str) -> str:
         if value not in allowed:
             raise ValueError(f"unknown {what} {value!r}: expected one of {', '.join(allowed)}")
+        return value
+
+    return Annotated[str, AfterValidator(check)]
+
+
+def text_with(*fields: str) -> Any:
+    """A text type that may hold only these `{field}` placeholders, filled in from other
+    content when printed (so a card's number and the scorer's come from one place)."""
+
+    def check(value: str) -> str:
+        try:
+            names = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
+        except ValueError as exc:
+            raise ValueError(f"is not a valid text ({exc}): write a literal brace as '{{{{' or '}}}}'") from None
+        unknown = sorted(names - set(fields))
+        if unknown:
+            raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + f + '}' for f in fields)}")
         return value
 
     return Annotated[str, AfterValidator(check)]

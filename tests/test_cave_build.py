@@ -16,6 +16,7 @@ from pnp.impose import impose, paper, plan_grid
 from pnp.render import render_game
 
 NS = "{http://www.w3.org/2000/svg}"
+REPO = Path(__file__).resolve().parent.parent
 PLAYERS = range(2, 7)
 SKIP = {".pnp-files.json", ".pnp-cache.json"}
 
@@ -239,7 +240,8 @@ def test_pdf_page_counts(full, cave):
         svg_dir = full / "svg" / comp.id
         grid = plan_grid(comp.size.width, comp.size.height, 3.0, comp.gap, letter, comp.rotate == "auto")
         pieces = {
-            "tiles": 43, "start": 1, "events": 32, "food": 18, "meals": 30, "characters": 6, "tokens": 32,
+            "tiles": 43, "start": 1, "events": 29, "food": 18, "meals": 30, "characters": 6, "tokens": 32,
+            "pawns": 6, "meter-markers": 12, "summary": 6,
         }[comp.id]
         sides = 2 if comp.back else 1
         assert svg_dir.is_dir()
@@ -282,3 +284,56 @@ def test_board_split_over_letter_pages_has_matching_cut_and_glue_marks(cave, mon
     assert len(ticks) == 1 and len(cuts) == 1
     (tick,), (cut,) = ticks, cuts
     assert tick - m == pytest.approx(cut - m + step)  # the same board x on both pages
+
+
+# ---------------------------------------------------------------- the playable kit (issue 10)
+
+
+def _words(svg: Path) -> str:
+    return " ".join(w for w, *_ in texts(svg))
+
+
+def test_board_prints_the_d8_number_beside_each_row_letter(full):
+    """cave-game-rules.txt line 22: the D8 gives the row, 1 = A ... 8 = H."""
+    board = full / "svg/board/board.svg"
+    letters = [(w, y) for w, x, y in texts(board, "coord row") if x < 10]
+    numbers = [(w, y) for w, x, y in texts(board, "coord row-number") if x < 10]
+    assert [w for w, _ in letters] == list("ABCDEFGH")
+    assert [w for w, _ in numbers] == [str(n) for n in range(1, 9)]
+    for (_, ly), (_, ny) in zip(letters, numbers):
+        assert 0 < ny - ly < 6  # each number right under its letter
+
+
+def test_summary_card_prints_the_rulings_and_the_dice(full, cave):
+    front, back = _words(full / "svg/summary/rules-summary.svg"), _words(full / "svg/summary/back.svg")
+    # challenge: "equal to or under" (line 94) chosen over "exceeds" (lines 10-11)
+    assert "equal to or under your ENERGY" in back and "highest ENERGY" in back
+    # meal value from the FOOD card (line 78) over the MEAL card (lines 17, 82)
+    assert "gain the FOOD value" in front and "a safe meal gives the FOOD card's value" in back
+    for die in cave.data["summary"].dice:
+        assert die in back
+    assert cave.data["summary"].dice == ["D4", "D8", "D10", "D12", "D20"]
+    assert "green +2, yellow +1, red +0" in back  # from characters.yaml's SANITY fields
+    assert "1/2/3/3/3 at 2-6 players" in front  # from tiles.yaml's exits_by_players
+
+
+def test_summary_text_fits_its_card(full):
+    for name in ("rules-summary.svg", "back.svg"):
+        root = ET.parse(full / "svg/summary" / name).getroot()
+        bottom = next(float(g.get("data-bottom")) for g in root.iter(NS + "g") if g.get("class") == "overflow-check")
+        assert bottom < 148 - 8, name
+
+
+def test_every_character_has_a_pawn_and_two_meter_markers(full, cave):
+    ids = [c.id for c in cave.data["characters"].characters]
+    assert sorted(p.stem for p in (full / "svg/pawns").glob("*.svg") if not p.stem.endswith("-back")) == sorted(ids)
+    markers = sorted(p.stem for p in (full / "svg/meter-markers").glob("*.svg") if not p.stem.endswith("-back"))
+    assert markers == sorted(f"{i}-{m}" for i in ids for m in ("energy", "sanity"))
+
+
+def test_no_invented_content_is_presented_as_the_games():
+    game = (REPO / "content/cave/game.yaml").read_text()
+    assert "co-operative" not in game.lower()
+    events = (REPO / "content/cave/events.yaml").read_text()
+    assert "challenge-item" not in events and "add 2 to your ENERGY" not in events
+    assert "designers' note" not in (REPO / "content/cave/tiles.yaml").read_text().lower()

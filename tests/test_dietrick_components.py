@@ -56,7 +56,16 @@ def test_icon_distribution_is_balanced(game):
         assert Counter(c.icon for c in cards if c.number == n) == {"fork": 2, "runner": 2}
     for suit in game.data["deck"].suits:  # fork and runner cards average 5 in every suit
         assert sum(suit.fork) == 5 * len(suit.fork) and sum(suit.runner) == 5 * len(suit.runner)
-        assert (1 in suit.fork) != (9 in suit.fork)
+
+
+def test_icons_follow_the_rule_books_example_e(game):
+    """dietrick-taking-rules.txt line 54: 1 Meat = yellow, 2 Meat = blue, and the trick
+    1 Meat, 2 Meat, 9 Shoes, 9 Vegetable moves its winner three blue and one yellow."""
+    deck = game.data["deck"]
+    row = {c.id: deck.icons[c.icon].row for c in deck.cards}
+    assert row["meat-1"] == "yellow" and row["meat-2"] == "blue"
+    trick = ["meat-1", "meat-2", "shoes-9", "vegetable-9"]
+    assert Counter(row[c] for c in trick) == {"blue": 3, "yellow": 1}
 
 
 def test_scoring_cards_track(game):
@@ -78,13 +87,13 @@ def test_svg_counts(built):
     assert len(markers) == 12
     assert Counter(m.rsplit("-", 1)[0] for m in markers) == {"tomato": 3, "mint": 3, "grape": 3, "liquorice": 3}
     assert len(list((svg / "markers").glob("*-back.svg"))) == 12
-    assert len(list((svg / "reference").glob("*.svg"))) == 4
+    assert len(list((svg / "reference").glob("*.svg"))) == 8  # two-sided
 
 
 def test_svgs_are_well_formed_with_mm_sizes(built):
     sizes = {"cards": (63, 88), "scoring-cards": (88, 63), "markers": (14, 14), "reference": (63, 88)}
     files = list((built / "svg").rglob("*.svg"))
-    assert len(files) == 37 + 4 + 24 + 4
+    assert len(files) == 37 + 4 + 24 + 8
     for path in files:
         root = ET.parse(path).getroot()
         assert root.tag == f"{SVG}svg"
@@ -130,12 +139,12 @@ def test_pdf_page_counts(built):
     pages = {name: len(pypdfium2.PdfDocument(built / "pdf" / f"{name}.pdf")) for name in ("cards", "scoring-cards", "markers", "reference")}
     # letter, 3 mm bleed: 6 cards a sheet (fronts + duplex backs), 4 scoring and 4 reference
     # cards on one sheet, 12 markers on one sheet plus its back
-    assert pages == {"cards": 12, "scoring-cards": 1, "markers": 2, "reference": 1}
+    assert pages == {"cards": 12, "scoring-cards": 1, "markers": 2, "reference": 2}
 
 
 def test_pdf_pages_match_the_grid(built, game):
     sheet = paper("letter")
-    for comp, copies, sides in (("cards", 36, 2), ("markers", 12, 2), ("reference", 4, 1)):
+    for comp, copies, sides in (("cards", 36, 2), ("markers", 12, 2), ("reference", 4, 2)):
         spec = next(c for c in game.manifest.components if c.id == comp)
         grid = plan_grid(spec.size.width, spec.size.height, 3, spec.gap, sheet, True)
         expected = -(-copies // grid.per_page) * sides
@@ -202,15 +211,15 @@ def _errors(project: Project) -> list[str]:
 
 
 def test_missing_number_in_a_suit(scratch):
-    path = _edit(scratch, "deck.yaml", "runner: [2, 4, 5, 9]", "runner: [2, 4, 5]")
+    path = _edit(scratch, "deck.yaml", "runner: [2, 5, 6, 7]", "runner: [2, 5, 6]")
     (err,) = _errors(scratch)
-    assert re.search(rf"deck\.yaml:{_line(path, '- id: meat')}:\d+: suit meat: numbers \[9\] have no score icon", err)
+    assert re.search(rf"deck\.yaml:{_line(path, '- id: meat')}:\d+: suit meat: numbers \[7\] have no score icon", err)
 
 
 def test_number_under_both_icons(scratch):
-    path = _edit(scratch, "deck.yaml", "runner: [2, 4, 5, 9]", "runner: [2, 4, 5, 9, 1]")
+    path = _edit(scratch, "deck.yaml", "runner: [2, 5, 6, 7]", "runner: [2, 5, 6, 7, 1]")
     errs = _errors(scratch)
-    line = _line(path, "runner: [2, 4, 5, 9, 1]")
+    line = _line(path, "runner: [2, 5, 6, 7, 1]")
     assert any(re.search(rf"deck\.yaml:{line}:\d+: suit meat: 1 is listed 2 times", e) for e in errs), errs
 
 
@@ -245,6 +254,26 @@ def test_every_scoring_card_row_has_four_squares():
     # the scoring numbers live in YAML; every row of every card has the same four squares
     data = yaml.safe_load((REPO / "content" / GAME / "scoring.yaml").read_text())
     assert {len(c["yellow"]) for c in data["cards"]} == {len(c["blue"]) for c in data["cards"]} == {4}
+
+
+def _texts(path: Path) -> str:
+    return " ".join(t.text or "" for t in ET.parse(path).getroot().iter(f"{SVG}text"))
+
+
+def test_reference_back_gives_both_endings_and_the_long_game(built, game):
+    """rules lines 71-77 and 87, with the numbers the scorer uses (scoring.yaml)."""
+    scoring = game.data["scoring"]
+    back = _texts(built / "svg" / "reference" / "tomato-back.svg")
+    assert f"on or moves past square {scoring.end_square}" in back  # "reaches, or passes" (line 77)
+    assert "Deck runs out" in back and "9 tricks at 4" in back and "15 tricks at 3" in back
+    assert f"first to {scoring.long_game_wins} wins" in back
+    assert "Play" in _texts(built / "svg" / "reference" / "tomato.svg")
+
+
+def test_reference_placeholder_must_be_known(scratch):
+    _edit(scratch, "players.yaml", "square {end_square}", "square {last_square}")
+    (err,) = _errors(scratch)
+    assert "players.yaml:" in err and "unknown placeholder {last_square}: expected only {end_square}" in err
 
 
 def test_reference_text_is_our_own():

@@ -352,9 +352,35 @@ def test_total_squares_must_be_a_multiple_of_the_players(game):
 
 
 def test_total_squares_bounded_by_the_longest_game(game):
-    # 4 players play at most 10 tricks of 4 cards: 40 squares
-    (err,) = errors(game, players(("A", 12, 12), ("B", 12, 4), ("C", 1, 1), ("D", 1, 1)))
-    assert "the markers moved 44 squares in all: a 4-player game has at most 10 tricks of 4 cards, 40 squares" in err
+    # 4 players play at most 9 tricks of 4 cards: 36 squares. The rule book's line 75 says
+    # 10, but its procedure (lines 63-73) gives 9: scoring.yaml records the contradiction.
+    (err,) = errors(game, players(("A", 12, 12), ("B", 8, 4), ("C", 1, 1), ("D", 1, 1)))
+    assert "the markers moved 40 squares in all: a 4-player game has at most 9 tricks of 4 cards, 36 squares" in err
+
+
+def test_long_game_first_to_two_wins_takes_the_match(game):
+    # dietrick-taking-rules.txt line 87; Ann wins this game (difference 1)
+    text = players(("Ann", 4, 2), ("Bob", 1, 1), order="[1, 2, 3]", extra="earlier_wins: {Ann: 1, Bob: 1}\n")
+    report = score(game, text)
+    assert report.result.winners == ("Ann",)
+    assert report.to_json()["long_game"] == {"wins": {"Ann": 2, "Bob": 1}, "winners": ["Ann"]}
+    # one win each so far: nobody has the match yet
+    report = score(game, players(("Ann", 4, 2), ("Bob", 1, 1), extra="earlier_wins: {Bob: 1}\n"))
+    assert report.to_json()["long_game"] == {"wins": {"Ann": 1, "Bob": 1}, "winners": []}
+    # a single game has no long-game verdict
+    assert "long_game" not in score(game, players(("Ann", 4, 2), ("Bob", 1, 1))).to_json()
+
+
+def test_long_game_shared_victory_counts_for_everyone_who_shares(game):
+    text = players(("Ann", 2, 1), ("Bob", 2, 1), extra="earlier_wins: {Ann: 1, Bob: 1}\n")
+    report = score(game, text)
+    assert sorted(report.to_json()["long_game"]["winners"]) == ["Ann", "Bob"]
+
+
+def test_long_game_rejects_a_match_already_won_and_unknown_names(game):
+    errs = errors(game, players(("Ann", 4, 2), ("Bob", 1, 1), extra="earlier_wins: {Ann: 2, Cy: 1}\n"))
+    assert any("earlier_wins Ann is 2: expected 0 to 1, as the Long Game ends when someone wins 2 games" in e for e in errs), errs
+    assert any("earlier_wins names 'Cy': expected one of Ann, Bob" in e for e in errs), errs
 
 
 # ---------------------------------------------------------------- the `pnp score` and `pnp sheet` commands

@@ -66,7 +66,7 @@ def test_extras_counts(game):
     copies = {cid: sum(p.copies for p in comp.pieces) for cid, comp in rendered.items()}
     assert copies == {
         "tiles": 24, "coins": 24, "dice": 4, "pawns": 4,
-        "humans": 24, "drones": 4, "marines": 2, "markers": 3, "summary": 1,
+        "humans": 69, "drones": 4, "marines": 2, "markers": 3, "summary": 1,
     }
     assert [p.item_id for p in rendered["markers"].pieces] == ["cyborg-factory", "dna-collection-point", "human-settlement"]
 
@@ -179,7 +179,7 @@ def test_pdf_page_counts(built):
 def test_pdf_pages_match_the_grid_on_a4(game, tmp_path):
     build(Project(REPO), [GAME], BuildOptions(formats=("pdf",), paper="a4", out=tmp_path))
     sheet = paper("a4")
-    for comp, copies, sides in (("tiles", 24, 2), ("coins", 24, 2), ("humans", 24, 1), ("dice", 4, 1)):
+    for comp, copies, sides in (("tiles", 24, 2), ("coins", 24, 2), ("humans", 69, 1), ("dice", 4, 1)):
         c = spec(game, comp)
         bleed = 3 if c.bleed is None else c.bleed
         grid = plan_grid(c.size.width, c.size.height, bleed, c.gap, sheet, True)
@@ -297,7 +297,7 @@ def test_duplicate_rank_id(scratch):
 
 
 def test_negative_token_count(scratch):
-    path = _edit(scratch, "extras.yaml", "count: 24", "count: -1")
+    path = _edit(scratch, "extras.yaml", "count: 69", "count: -1")
     (err,) = _errors(scratch)
     assert re.search(rf"extras\.yaml:{_line(path, 'count: -1')}:\d+: count: ", err)
 
@@ -330,3 +330,17 @@ def test_all_text_is_printable_size(built):
     for path in (built / "svg").rglob("*.svg"):
         for t in ET.parse(path).getroot().iter(f"{SVG}text"):
             assert float(t.get("font-size")) >= 2.2, (path, t.text)
+
+
+def test_summary_gives_settlement_cost_and_who_may_enter_the_dna_point():
+    """human-harvest-rules.txt line 147 (1 movement point in or out of the Settlement) and
+    line 165 (Militia and Marines may enter the DNA Collection Point)."""
+    text = " ".join((REPO / "content" / GAME / "summary.yaml").read_text().split())
+    assert "Moving into or out of it costs a Cyborg 1 movement point" in text
+    assert "Militia and Marines may go in and clear the Cyborgs there" in text
+
+
+def test_enough_humans_for_the_derived_worst_case(game):
+    # 24 from the tiles + one carried by each of 4 x 6 Cyborgs + 4 x 5 + 1 stored (extras.yaml)
+    human = next(t for t in game.data["extras"].tokens if t.id == "human")
+    assert human.count >= 24 + 4 * 6 + 4 * 5 + 1

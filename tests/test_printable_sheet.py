@@ -48,7 +48,8 @@ def test_schema_command_includes_the_scoring_sheet(tmp_path):
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "tasty-humans").iterdir())
     assert names == sorted(
-        ["game.schema.json", "rules.schema.json", "adventurers.schema.json", "leaders.schema.json", "monsters.schema.json", "sheet.schema.json"]
+        ["game.schema.json", "rules.schema.json", "adventurers.schema.json", "leaders.schema.json", "monsters.schema.json",
+         "reference.schema.json", "sheet.schema.json"]
     )
     sheet = json.loads((tmp_path / "tasty-humans/sheet.schema.json").read_text())
     assert "players" in sheet["properties"]

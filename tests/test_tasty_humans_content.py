@@ -19,7 +19,7 @@ from pnp.games.tasty_humans.checks import leader_ids
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCE = REPO / "content" / "tasty-humans"
-STEMS = ("rules", "adventurers", "leaders", "monsters")
+STEMS = ("rules", "adventurers", "leaders", "monsters", "reference")
 MANIFEST = "title: Tasty Humans\nplugin: tasty_humans\ncomponents: []\n"
 
 
@@ -348,7 +348,7 @@ def test_unknown_top_key_in_override(game_dir):
     edit(game_dir, "rules", "    title: Published rules\n", "    title: Published rules\n    titel: x\n")
     assert errors(game_dir) == [
         f"{at(game_dir, 'rules', 'titel')}: titel: unknown key (expected one of: title, deck, stomach, leaders_max_by_players, "
-        "leader_stacks_by_players, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, held_leader, leader_space, solo, extends)"
+        "leader_stacks_by_players, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, held_leader, leader_space, solo, kit, extends)"
     ]
 
 
@@ -399,3 +399,9 @@ def test_deck_counts_and_shape_sizes_are_rule_set_data(game_dir):
     assert f"{at(game_dir, 'adventurers', 'adventurers:')}: found 50 adventurers: expected exactly 51 (deck.adventurers in rules.yaml)" in found
     too_small = [e for e in found if "shape has 2 squares: expected 3 to 4 orthogonally connected squares" in e]
     assert len(too_small) == 16  # the deck's 2-square cards
+
+
+def test_reference_placeholder_must_be_known(game_dir):
+    edit(game_dir, "reference", "(+{king_bonus})", "(+{king_points})")
+    (err,) = errors(game_dir)
+    assert "reference.yaml:" in err and "unknown placeholder {king_points}: expected only {captain}" in err

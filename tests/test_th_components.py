@@ -75,9 +75,11 @@ def test_one_svg_per_face(published: Path, game):
         "adventurer": (len(data["adventurers"].adventurers), 1),  # shared back
         "leader-tile": (len(data["leaders"].leaders), 1),
         "monster-board": (len(data["monsters"].monsters), 0),
-        "reference-card": (4, 4),
+        "reference-card": (1, 1),  # one design, printed once per player
         "leader-board": (1, 1),
         "king-token": (1, 0),
+        "king-placeholder": (3, 0),
+        "scoring-token": (4, 4),
         "basic-tile": (5, 0),
         "scoring-sheet": (4, 0),
     }
@@ -258,15 +260,19 @@ def test_monster_boards_draw_the_stomach_and_texts_from_the_rules(published: Pat
 def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, v028: Path, game):
     for version, folder in ((None, published), ("0.2.8", v028)):
         rules = game.data["rules"].version(version)
+        # every player holds the whole reference: one two-sided card, printed 4 times
         faces = sorted((folder / "reference-card").glob("*.svg"))
-        assert len(faces) == 8
+        assert len(faces) == 2
+        assert component(game, "reference-card").copies == 4
+        height = component(game, "reference-card").size.height
         joined = " ".join(" ".join(texts(svg(p))) for p in faces)
         kinds: Counter = Counter()
         for p in faces:
             root = svg(p)
             kinds.update(g.get("data-kind") for g in root.iter(NS + "g") if g.get("class") == "entry" and g.get("data-kind"))
-            bottom = next(float(g.get("data-bottom")) for g in root.iter(NS + "g") if g.get("class") == "overflow-check")
-            assert bottom <= 88 - 5, f"{p.name} runs into its footer"
+            check = next(g for g in root.iter(NS + "g") if g.get("class") == "overflow-check")
+            assert float(check.get("data-bottom")) <= height - 8, f"{p.name} runs into its footer"
+            assert int(check.get("data-columns")) <= int(check.get("data-limit")), f"{p.name} needs more columns than it has"
         leaders = game.data["leaders"].leaders
         assert set(kinds) == {lead.kind for lead in leaders}
         assert all(n == 1 for n in kinds.values()), "each kind is listed once"
@@ -276,6 +282,22 @@ def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, 
         for monster in game.data["monsters"].monsters:
             assert monster.craving_text(rules) in joined
         assert f"+{rules.king_bonus} " in joined and f"\u2212{rules.damage_penalty} " in joined
+        for heading, text in game.data["reference"].texts(rules):
+            assert heading.upper() in joined and " ".join(text.split()[:6]) in joined, heading
+
+
+def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
+    """Snake draft (published lines 68-72), draft order (lines 170-172), the two endings
+    (lines 184-186) and the shared King (line 190), with 0.2.8's class name."""
+    words = " ".join(" ".join(texts(svg(published / "reference-card" / n))) for n in ("reference.svg", "reference-back.svg"))
+    words = " ".join(words.split())
+    assert "SNAKE DRAFT" in words and "1 2 3 4 4 3 2 1" in words
+    assert "most intel icons on your two adventurer cards; then fewer damage tiles; then clockwise from the King holder" in words
+    assert "finish the round, skipping full stomachs" in words and "fills with a leader during the draft" in words
+    assert "shared King marker" in words and "(4/4/3 stacks at 2/3/4 players)" in words
+    assert "Captain: discard" in words
+    old = " ".join(" ".join(texts(svg(v028 / "reference-card" / "reference.svg"))).split())
+    assert "General: discard" in old and "Captain" not in old
 
 
 def test_texts_from_the_yaml_are_escaped(tmp_path: Path, repo_project: Project):
@@ -300,7 +322,7 @@ def test_leader_board_marks_the_stack_unused_at_four_players(published: Path, ru
     spaces = [g for g in root.iter(NS + "g") if g.get("class") == "stack-space"]
     assert len(spaces) == max(rules.leader_stacks_by_players.values())
     unused = {g.get("data-order"): g.get("data-unused-with") for g in spaces if g.get("data-unused-with")}
-    assert unused == {"4": "4"}
+    assert unused == {"1": "4"}  # the leftmost space, numbered 1 in reveal order (tests/test_th_kit.py)
     opens = [r for r in root.iter(NS + "rect") if r.get("class") == "open-space"]
     assert len(opens) == max(rules.leader_stacks_by_players) + 1
     track = svg(published / "leader-board/leader-board-back.svg")

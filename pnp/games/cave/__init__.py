@@ -9,14 +9,18 @@ from pnp.plugin import GamePlugin
 
 from . import deck, glyphs
 from .checks import check
-from .models import BoardFile, CharactersFile, EventsFile, FoodFile, TilesFile, TokensFile
+from .models import BoardFile, CharactersFile, EventsFile, FoodFile, SummaryFile, TilesFile, TokensFile
 
 
 def context(game, options: dict[str, Any]) -> dict[str, Any]:
-    """`players` (None for the full set) and `deck`, the tiles and exits to print."""
+    """`players` (None for the full set), `deck` (the tiles and exits to print) and
+    `meter_markers`: an ENERGY and a SANITY marker per character."""
     tiles: TilesFile = game.data["tiles"]
+    chars: CharactersFile = game.data["characters"]
     n = deck.player_count(options.get("players"), tiles)
-    return {"players": n, "deck": deck.deck(tiles, n)}
+    markers = [{"id": f"{c.id}-{meter.label.lower()}", "character": c, "label": meter.label}
+               for c in chars.characters for meter in (chars.energy, chars.sanity)]
+    return {"players": n, "deck": deck.deck(tiles, n), "meter_markers": markers}
 
 
 PLUGIN = GamePlugin(
@@ -27,6 +31,7 @@ PLUGIN = GamePlugin(
         "food": FoodFile,
         "characters": CharactersFile,
         "tokens": TokensFile,
+        "summary": SummaryFile,
     },
     check=check,
     context=context,

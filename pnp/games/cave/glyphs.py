@@ -78,29 +78,6 @@ ICONS: dict[str, str] = {
         'C43 28 47 33 50 4 Z" fill="{fg}"/>'
         '<path d="M50 44 C58 57 68 64 65 78 C62 88 56 92 50 92 C44 92 37 87 36 78 C35 67 45 61 50 44 Z" fill="#ffd43b"/>'
     ),
-    "charm": (
-        '<ellipse cx="50" cy="55" rx="38" ry="32" fill="{fg}"/>'
-        '<ellipse cx="44" cy="46" rx="14" ry="8" fill="#ffffff" fill-opacity="0.25"/>'
-        '<polygon points="50,34 55,48 70,48 58,57 62,71 50,62 38,71 42,57 30,48 45,48" fill="#ffd43b"/>'
-        '<path d="M50 23 C50 14 50 10 50 6" stroke="{fg}" stroke-width="4" fill="none"/>'
-        '<circle cx="50" cy="6" r="4" fill="none" stroke="{fg}" stroke-width="3"/>'
-    ),
-    "glove": (
-        '<rect x="27" y="38" width="44" height="44" rx="10" fill="{fg}"/>'
-        '<rect x="27" y="14" width="10" height="36" rx="5" fill="{fg}"/>'
-        '<rect x="39" y="8" width="10" height="40" rx="5" fill="{fg}"/>'
-        '<rect x="51" y="10" width="10" height="38" rx="5" fill="{fg}"/>'
-        '<rect x="63" y="18" width="9" height="32" rx="4.5" fill="{fg}"/>'
-        '<path d="M28 62 C16 56 10 46 14 40 C18 36 24 42 30 50 Z" fill="{fg}"/>'
-        '<rect x="25" y="80" width="48" height="12" rx="3" fill="#ffd43b"/>'
-    ),
-    "lamp": (
-        '<path d="M32 22 Q50 2 68 22" fill="none" stroke="{fg}" stroke-width="5"/>'
-        '<rect x="28" y="20" width="44" height="10" rx="3" fill="{fg}"/>'
-        '<rect x="32" y="30" width="36" height="46" fill="#ffe066" stroke="{fg}" stroke-width="4"/>'
-        '<path d="M50 40 C56 50 60 56 57 64 C55 69 45 69 43 64 C40 56 44 50 50 40 Z" fill="#f76707"/>'
-        '<rect x="26" y="76" width="48" height="12" rx="3" fill="{fg}"/>'
-    ),
     "eye": (
         '<path d="M4 50 Q50 4 96 50 Q50 96 4 50 Z" fill="#ffffff" stroke="{fg}" stroke-width="5"/>'
         '<circle cx="50" cy="50" r="19" fill="{fg}"/>'

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from pnp.manifest import Length
-from pnp.validation import Colour, Slug, StrictModel
+from pnp.validation import Colour, Slug, StrictModel, text_with
 
 
 Direction = Literal["north", "east", "south", "west"]
@@ -304,3 +304,33 @@ class Token(StrictModel):
 
 class TokensFile(StrictModel):
     tokens: list[Token] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------- summary.yaml
+
+class SummarySection(StrictModel):
+    heading: str
+    text: text_with("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")
+
+
+class SummarySide(StrictModel):
+    heading: str
+    sections: list[SummarySection] = Field(min_length=1)
+
+
+class SummaryFile(StrictModel):
+    """summary.yaml: the two-sided rules summary card and the dice the game needs."""
+
+    title: str
+    front: SummarySide
+    back: SummarySide
+    dice: list[str] = Field(min_length=1)
+
+    def side(self, side: str, characters: "CharactersFile", tiles: "TilesFile") -> list[tuple[str, str]]:
+        """(heading, text) of one side, with the meter and exit values filled in."""
+        e, s = characters.energy, characters.sanity
+        bonuses = ", ".join(f"{f.name} +{f.bonus}" for f in reversed(s.fields))
+        by = tiles.exits_by_players
+        exits = "/".join(str(by[n]) for n in sorted(by)) + f" at {min(by)}-{max(by)} players"
+        values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "bonuses": bonuses, "exits": exits}
+        return [(x.heading, x.text.format(**values)) for x in getattr(self, side).sections]

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from pnp.validation import Colour, Slug, StrictModel, one_of
+from pnp.validation import Colour, Slug, StrictModel, one_of, text_with
 
 from .glyphs import GLYPHS
 
@@ -118,6 +118,7 @@ class ScoringFile(StrictModel):
     end_square: int = Field(ge=1)
     last_card: int
     tricks_by_players: dict[int, int]
+    long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
     markers_per_player: int = Field(ge=1)
     cards: list[ScoringCard] = Field(min_length=1)
@@ -179,12 +180,21 @@ class PlayerColour(StrictModel):
 
 class Section(StrictModel):
     heading: str
-    text: str
+    text: text_with("end_square", "tricks", "long_game_wins")
 
 
 class Reference(StrictModel):
+    """The two-sided player reference; its texts may name rule values of scoring.yaml."""
+
     title: str
-    sections: list[Section] = Field(min_length=1)
+    front: list[Section] = Field(min_length=1)
+    back: list[Section] = Field(min_length=1)
+
+    def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
+        """(heading, text) of one side with the rule values filled in from scoring.yaml."""
+        tricks = ", ".join(f"{t} tricks at {n}" for n, t in sorted(scoring.tricks_by_players.items()))
+        values = {"end_square": scoring.end_square, "tricks": tricks, "long_game_wins": scoring.long_game_wins}
+        return [(s.heading, s.text.format(**values)) for s in (self.front if side == "front" else self.back)]
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,8 @@ class Report(ScoreReport):
             "claimed_winner": None if sheet.claimed_winner is None else list(sheet.claimed_winner),
             "claimed_winner_ok": self.winner_claim_ok,
             "mismatches": self.mismatches,
+            **({} if self.result.wins is None else
+               {"long_game": {"wins": self.result.wins, "winners": list(self.result.match_winners)}}),
         }
 
     def render(self, console: Console) -> None:
@@ -81,6 +83,10 @@ class Report(ScoreReport):
             )
         console.print(table)
         console.print(f"winner: {_names(self.result.winners)} ({self.result.decided_by})")
+        if self.result.wins is not None:
+            tally = ", ".join(f"{name} {n}" for name, n in self.result.wins.items())
+            verdict = f"won by {_names(self.result.match_winners)}" if self.result.match_winners else "nobody has won it yet: play again"
+            console.print(f"long game: wins {tally}; {verdict}")
         for line in self.mismatches:
             console.print(f"mismatch: {line}", style="bold red")
 

@@ -7,6 +7,9 @@ higher top number, then the victory is shared. A participant whose yellow or blu
 marker never moved is disqualified. The beginner variant counts squares instead of
 printed numbers (its tie-breaks then compare squares too, since it ignores the numbers).
 Solo: the player against Fuzz, who wins every tie of difference.
+Long Game (rules line 87): with the wins before this game on the sheet, whoever reaches
+`long_game_wins` wins the match. Our choice where the rules are silent: every player of a
+shared victory counts a win, and players who reach it together share the match.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ class Result:
     standings: tuple[Standing, ...]
     winners: tuple[str, ...]
     decided_by: str
+    wins: dict[str, int] | None = None  # Long Game: wins after this game
+    match_winners: tuple[str, ...] = ()  # Long Game: who has won it (empty: play on)
 
 
 def standing(entry: Entry, sheet: Sheet, scoring: ScoringFile) -> Standing:
@@ -88,7 +93,7 @@ def score(sheet: Sheet, scoring: ScoringFile) -> Result:
     all_ = [standing(e, sheet, scoring) for e in sheet.entries]
     eligible = [s for s in all_ if s.disqualified is None]
     if not eligible:
-        return Result(sheet, tuple(all_), (), NOBODY)
+        return _long_game(Result(sheet, tuple(all_), (), NOBODY), scoring)
     if sheet.solo:
         winners, decided = _solo(eligible)
     else:
@@ -98,7 +103,16 @@ def score(sheet: Sheet, scoring: ScoringFile) -> Result:
         decided = _decided_by(best, [s for s in eligible if _key(s) != top_key])
     ranked = _ranks(eligible, winners, sheet.solo)
     out = tuple(ranked.get(s.entry.name, s) for s in all_)
-    return Result(sheet, out, tuple(winners), decided)
+    return _long_game(Result(sheet, out, tuple(winners), decided), scoring)
+
+
+def _long_game(result: Result, scoring: ScoringFile) -> Result:
+    earlier = result.sheet.earlier_wins
+    if earlier is None:
+        return result
+    wins = {name: n + (name in result.winners) for name, n in earlier.items()}
+    match = tuple(name for name, n in wins.items() if n >= scoring.long_game_wins)
+    return Result(result.sheet, result.standings, result.winners, result.decided_by, wins, match)
 
 
 def _solo(eligible: list[Standing]) -> tuple[list[str], str]:

@@ -10,6 +10,7 @@
         claimed: 1               # optional: the difference the table worked out
     fuzz: {yellow: 5, blue: 4}   # solo only: Fuzz's markers (exactly one player then)
     claimed_winner: Ann          # optional: a name, a list of names (shared), Fuzz, or none
+    earlier_wins: {Ann: 1}       # optional, Long Game variant: games each has won before this one
 
 `parse_sheet` checks every value against the rules and the printed scoring cards and
 raises one PnpError listing every problem, each as `SHEET:LINE: player NAME: message`.
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 FUZZ = "Fuzz"
 VARIANTS = ("standard", "beginner")
-TOP_KEYS = ("game", "scoring_order", "variant", "players", "fuzz", "claimed_winner")
+TOP_KEYS = ("game", "scoring_order", "variant", "players", "fuzz", "claimed_winner", "earlier_wins")
 PLAYER_KEYS = ("name", "yellow", "blue", "claimed")
 
 
@@ -51,6 +52,7 @@ class Sheet:
     variant: str
     entries: tuple[Entry, ...]  # players, then Fuzz in a solo game
     claimed_winner: tuple[str, ...] | None  # () = "none"
+    earlier_wins: dict[str, int] | None = None  # Long Game: wins before this game; None = a single game
 
     @property
     def solo(self) -> bool:
@@ -179,12 +181,35 @@ def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking
     names = [p["name"].strip() for p in players if isinstance(p, dict) and isinstance(p.get("name"), str)]
     names += [FUZZ] if "fuzz" in data else []
     claimed = _claimed_winner(doc, names, errors)
+    earlier = _earlier_wins(doc, names, scoring, errors)
     if not errors.items:
         _check_game_end(doc, entries, scoring, errors)
     if errors.items:
         raise PnpError(sorted_errors(errors.items))
     assert order is not None
-    return Sheet(order, variant, tuple(entries), claimed)
+    return Sheet(order, variant, tuple(entries), claimed, earlier)
+
+
+def _earlier_wins(doc: Located, names: list[str], scoring: ScoringFile, errors: _Errors) -> dict[str, int] | None:
+    """Long Game (dietrick-taking-rules.txt line 87): the games each participant won
+    before this one; nobody may already have the wins that end the match."""
+    if "earlier_wins" not in doc.data:
+        return None
+    value = doc.data["earlier_wins"]
+    most = scoring.long_game_wins - 1
+    if not isinstance(value, dict):
+        errors.add(("earlier_wins",), f"earlier_wins is {value!r}: expected the games each player won before this one, e.g. earlier_wins: {{{names[0] if names else 'Ann'}: 1}}")
+        return None
+    out = {name: 0 for name in names}
+    for name, wins in value.items():
+        if name not in names:
+            errors.add(("earlier_wins", name), f"earlier_wins names {name!r}: expected one of {', '.join(names)}")
+        elif not _is_int(wins) or not 0 <= wins <= most:
+            errors.add(("earlier_wins", name), f"earlier_wins {name} is {wins!r}: expected 0 to {most}, "
+                       f"as the Long Game ends when someone wins {scoring.long_game_wins} games")
+        else:
+            out[name] = wins
+    return out
 
 
 def _players(doc: Located, scoring: ScoringFile, errors: _Errors) -> list[Entry]:
@@ -286,7 +311,8 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         ]
     if players == 1:
         out += [f"fuzz: {{yellow: 0, blue: 0}}   # {FUZZ}'s markers"]
-    out += ["# claimed_winner: Player 1   # optional: a name, a list of names, or none"]
+    out += ["# claimed_winner: Player 1   # optional: a name, a list of names, or none",
+            f"# earlier_wins: {{Player 1: 1}}   # Long Game only: games won before this one (first to {scoring.long_game_wins} wins)"]
     return "\n".join(out) + "\n"
 
 
@@ -312,6 +338,8 @@ def json_schema() -> dict[str, Any]:
             }},
             "fuzz": {"type": "object", "additionalProperties": False, "required": ["yellow", "blue"], "properties": markers,
                      "description": "solo only: Fuzz's markers"},
+            "earlier_wins": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                             "description": "Long Game variant: games each player won before this one"},
             "claimed_winner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
         },
     }

@@ -8,7 +8,7 @@ from pnp.plugin import GamePlugin
 
 from . import checks, sheet
 from .glyphs import TEMPLATE_GLOBALS
-from .models import AdventurersFile, LeadersFile, MonstersFile, RuleSet
+from .models import AdventurersFile, LeadersFile, MonstersFile, ReferenceFile, RuleSet
 from .scoring import score_sheet
 
 if TYPE_CHECKING:
@@ -19,8 +19,13 @@ def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
     """Template names: the selected rule version (option `rules`) and the content as lists."""
     rule_set: RuleSet = game.data["rules"]
     name = options.get("rules") or rule_set.default
+    kit = rule_set.version(name).kit
+    monsters = game.data["monsters"].monsters
     return {
         "rules": rule_set.version(name),
+        # one scoring token per monster, in versions that have them
+        "scoring_tokens": monsters if kit.scoring_tokens else [],
+        "king_placeholders": [{"id": f"shared-king-{i}"} for i in range(1, kit.king_placeholders + 1)],
         "rule_version": name,
         "adventurers": game.data["adventurers"].adventurers,
         "leaders": game.data["leaders"].leaders,
@@ -31,7 +36,8 @@ def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
 
 
 PLUGIN = GamePlugin(
-    models={"rules": RuleSet, "adventurers": AdventurersFile, "leaders": LeadersFile, "monsters": MonstersFile},
+    models={"rules": RuleSet, "adventurers": AdventurersFile, "leaders": LeadersFile, "monsters": MonstersFile,
+            "reference": ReferenceFile},
     check=checks.check,
     template_globals=TEMPLATE_GLOBALS,
     context=context,

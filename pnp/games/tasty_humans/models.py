@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from pnp.errors import PnpError
-from pnp.validation import StrictModel
+from pnp.validation import StrictModel, text_with
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 EMPTY = "."  # an empty square in an adventurer's shape
@@ -166,6 +166,14 @@ class DeckCounts(StrictModel):
         return v
 
 
+class Kit(StrictModel):
+    """Printed pieces whose presence or name differs between rule versions."""
+
+    scoring_tokens: bool = Field(description="one scoring token per monster, for the scoring track")
+    leader_board: str = Field(description="what the rules call the board the leader stacks sit on")
+    king_placeholders: int = Field(ge=0, description="markers for players who share the Village King bonus")
+
+
 class RuleVersion(StrictModel):
     """One fully resolved rule set: every number the scorer and the templates use."""
 
@@ -186,6 +194,7 @@ class RuleVersion(StrictModel):
     )
     leader_space: str = Field(description="what the rules call the space holding the leader not yet eaten")
     solo: Solo
+    kit: Kit
 
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
     _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
@@ -562,3 +571,25 @@ class MonstersFile(StrictModel):
     """monsters.yaml: the monster boards."""
 
     monsters: list[Monster]
+
+
+# ---------------------------------------------------------------- reference.yaml
+
+class ReferenceSection(StrictModel):
+    heading: str
+    text: text_with("captain", "king_bonus", "stacks")
+
+
+class ReferenceFile(StrictModel):
+    """reference.yaml: the turn summary printed on every player's reference card."""
+
+    title: str
+    sections: list[ReferenceSection] = Field(min_length=1)
+
+    def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of every section with the rule version's values filled in."""
+        by = rules.leader_stacks_by_players
+        multi = {n: k for n, k in sorted(by.items()) if n > 1}
+        stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
+        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks}
+        return [(x.heading, x.text.format(**values)) for x in self.sections]
