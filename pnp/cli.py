@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Optional, TypeVar
+from typing import Callable, NoReturn, Optional, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .build import BuildOptions, build
 from .content import Project, load_game
-from .errors import PnpError
+from .errors import ContentError, PnpError, display_path
+from .safetext import clip, json_text, markup, plain
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
 out = Console(highlight=False)
@@ -29,25 +31,48 @@ PlayersOpt = typer.Option(None, "--players", help="Build the set for this player
 SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable).")
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call `fn`; turn input errors into one printed line each and exit code 2, never a traceback."""
+# Exit codes (README, "Exit codes").
+EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def say(text: object, console: Console = out) -> None:
+    """Print one line of text as it is: no markup, no highlighting, controls written out."""
+    console.print(plain(text), markup=False, highlight=False, soft_wrap=True)
+
+
+def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
+    """Call `fn`, a command's whole work; turn input errors into one printed line each
+    and exit code 2, a bug into one `pnp: internal error` line and exit code 3, never a
+    traceback. With `as_json` the errors go to stdout as JSON."""
     try:
         return fn()
     except PnpError as exc:
-        for line in exc.errors:
-            err.print(str(line), markup=False)
-        raise typer.Exit(exc.exit_code) from None
+        fail(exc.errors, exc.exit_code, as_json)
     except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
-        raise typer.Exit(130) from None
+        fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
-        err.print(f"{exc.filename or 'pnp'}: {exc.strerror or exc}", markup=False)
-        raise typer.Exit(2) from None
+        fail([f"{exc.filename or 'pnp'}: {exc.strerror or exc}"], EXIT_INPUT, as_json)
     except Exception as exc:  # a bug in pnp itself: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
-        err.print(f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)", markup=False)
-        raise typer.Exit(1) from None
+        fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
+    raise AssertionError("unreachable")
+
+
+def fail(errors: list[ContentError | str], code: int, as_json: bool) -> NoReturn:
+    """Report `errors` (stderr, one line each; or JSON on stdout) and exit with `code`."""
+    if as_json:
+        print(json_text({"exit_code": code, "errors": [_error_json(e) for e in errors]}))
+    else:
+        for line in errors:
+            say(clip(plain(line)), err)
+    raise typer.Exit(code)
+
+
+def _error_json(e: ContentError | str) -> dict[str, object]:
+    if isinstance(e, ContentError):
+        return {"file": display_path(e.path) if e.path is not None else None, "line": e.line, "column": e.column, "message": clip(e.message)}
+    return {"file": None, "line": None, "column": None, "message": clip(str(e))}
 
 
 def project_at(path: Path) -> Project:
@@ -88,7 +113,7 @@ def build_cmd(
         options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_), dpi, force)
         proj = project_at(project)
         if quiet or not out.is_terminal:
-            return build(proj, games, options)
+            return summary(build(proj, games, options))
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         names = proj.resolve_games(games)
@@ -98,15 +123,17 @@ def build_cmd(
             started: list[str] = []
 
             def step(game: str) -> None:  # called as each game starts
-                bar.update(task, description=f"building {game}", completed=len(started))
+                bar.update(task, description=f"building {markup(game)}", completed=len(started))
                 started.append(game)
 
-            return build(proj, names, options, progress=step)
+            reports = build(proj, names, options, progress=step)
+        return summary(reports)
 
-    reports = run(job)
-    if not quiet:
-        for r in reports:
-            out.print(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered", soft_wrap=True)
+    def summary(reports) -> None:
+        for r in [] if quiet else reports:
+            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered")
+
+    run(job)
 
 
 @app.command("watch")
@@ -124,7 +151,7 @@ def watch_cmd(
     from .watch import watch
 
     def echo(line: str, error: bool) -> None:
-        (err if error else out).print(line, markup=False, soft_wrap=True)
+        say(line, err if error else out)
 
     run(lambda: watch(project_at(project), games, BuildOptions(_split(format), paper, bleed, None, players, _options(set_), dpi), echo))
 
@@ -142,13 +169,15 @@ def diff_cmd(
 ) -> None:
     """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
     from .diff import diff
-    from .errors import display_path
 
-    report = run(lambda: diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi))
-    for c in report.changes:
-        out.print(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""), markup=False, soft_wrap=True)
-    out.print(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
-              f"{report.unchanged + report.markup_only} unchanged: {display_path(report.page)}", markup=False, soft_wrap=True)
+    def job() -> None:
+        report = diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
+        for c in report.changes:
+            say(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""))
+        say(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
+            f"{report.unchanged + report.markup_only} unchanged: {display_path(report.page)}")
+
+    run(job)
 
 
 @app.command("preview")
@@ -162,12 +191,10 @@ def preview_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""
-    from .errors import display_path
     from .preview import preview
 
     out_path = out_dir.resolve() if out_dir else None
-    page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
-    out.print(display_path(page), markup=False, soft_wrap=True)
+    run(lambda: say(display_path(preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))))
 
 
 @app.command("validate")
@@ -188,9 +215,9 @@ def validate_cmd(
                 errors.extend(exc.errors)
         if errors:
             raise PnpError(errors)
+        say("ok")
 
     run(job)
-    out.print("ok")
 
 
 @app.command("list")
@@ -201,11 +228,13 @@ def list_cmd(
     """List games, their components and how many pieces each has."""
     from .inventory import inventory
 
-    rows = run(lambda: inventory(project_at(project), [game] if game else None))
-    table = Table("game", "component", "size (mm)", "items", "pieces", "back")
-    for row in rows:
-        table.add_row(*row)
-    out.print(table)
+    def job() -> None:
+        table = Table("game", "component", "size (mm)", "items", "pieces", "back")
+        for row in inventory(project_at(project), [game] if game else None):
+            table.add_row(*(Text(plain(cell)) for cell in row))
+        out.print(table)
+
+    run(job)
 
 
 @app.command("schema")
@@ -217,9 +246,11 @@ def schema_cmd(
     """Write JSON Schemas of the content files, for editor validation and completion."""
     from .schema import write_schemas
 
-    paths = run(lambda: write_schemas(project_at(project), [game] if game else None, out_dir))
-    for p in paths:
-        out.print(str(p))
+    def job() -> None:
+        for p in write_schemas(project_at(project), [game] if game else None, out_dir):
+            say(p)
+
+    run(job)
 
 
 @app.command("new")
@@ -230,10 +261,12 @@ def new_cmd(
     """Scaffold a new game (content file, templates, one example card) that builds at once."""
     from .scaffold import scaffold
 
-    created = run(lambda: scaffold(project_at(project), game))
-    for p in created:
-        out.print(f"created {p}")
-    out.print(f"next: pnp build {game}")
+    def job() -> None:
+        for p in scaffold(project_at(project), game):
+            say(f"created {p}")
+        say(f"next: pnp build {game}")
+
+    run(job)
 
 
 @app.command("score")
@@ -245,14 +278,17 @@ def score_cmd(
     """Check and score a finished game; exit 1 if a claimed total is wrong, 2 if the sheet is impossible."""
     from .score import score_sheet
 
-    report = run(lambda: score_sheet(project_at(project), sheet))
-    if as_json:
-        import json
+    def job() -> tuple[int, str]:
+        report = score_sheet(project_at(project), sheet)
+        if as_json:
+            return report.exit_code, json_text(report.to_json()) + "\n"
+        with out.capture() as captured:  # all or nothing: a failing report prints no half
+            report.render(out)
+        return report.exit_code, captured.get()
 
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    else:
-        report.render(out)
-    raise typer.Exit(report.exit_code)
+    code, text = run(job, as_json=as_json)
+    sys.stdout.write(text)
+    raise typer.Exit(code)
 
 
 @app.command("sheet")
@@ -268,16 +304,19 @@ def sheet_cmd(
     """Write a blank printable scoring sheet (SVG + PDF), or with --template the YAML to fill in."""
     from .score import printable_sheet, sheet_text
 
-    if not (template or schema):
-        for path in run(lambda: printable_sheet(project_at(project), game, players, paper, out_path)):
-            out.print(str(path), markup=False, soft_wrap=True)
-        return
-    text = run(lambda: sheet_text(project_at(project), game, players, schema=schema))
-    if out_path is None:
-        print(text, end="")
-    else:
-        run(lambda: out_path.write_text(text, encoding="utf-8"))
-        out.print(str(out_path), markup=False, soft_wrap=True)
+    def job() -> None:
+        if not (template or schema):
+            for path in printable_sheet(project_at(project), game, players, paper, out_path):
+                say(path)
+            return
+        text = sheet_text(project_at(project), game, players, schema=schema)
+        if out_path is None:
+            print(text, end="")
+        else:
+            out_path.write_text(text, encoding="utf-8")
+            say(out_path)
+
+    run(job)
 
 
 def main() -> None:
@@ -286,3 +325,8 @@ def main() -> None:
         app()
     except SystemExit as exc:
         sys.exit(exc.code)
+    except Exception as exc:  # outside any command (option parsing): still no traceback
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        say(f"pnp: internal error: {type(exc).__name__}: {exc}", err)
+        sys.exit(EXIT_INTERNAL)
