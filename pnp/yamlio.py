@@ -261,9 +261,14 @@ def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) 
         if line is not None and _char_at(text, line, col) == "\t":
             problem = "a tab character: YAML indents with spaces only"
         raise PnpError(ContentError(path, line, col, f"malformed YAML: {problem}")) from None
-    except yaml.YAMLError as exc:  # e.g. control characters: the reader says where, in words
+    except yaml.YAMLError as exc:  # e.g. control characters: the reader gives an offset
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise PnpError(ContentError(path, None, None, f"malformed YAML: {first} (expected UTF-8 text)")) from None
+        line = col = None
+        at = getattr(exc, "position", None)
+        if isinstance(at, int) and 0 <= at <= len(text):
+            line = text.count("\n", 0, at) + 1
+            col = at - text.rfind("\n", 0, at)
+        raise PnpError(ContentError(path, line, col, f"malformed YAML: {first} (expected UTF-8 text)")) from None
     finally:
         loader.dispose()
     if errors:
