@@ -30,6 +30,7 @@ TH_EXAMPLE = (REPO / "examples/tasty-humans-2p.yaml").read_text()
 DT_EXAMPLE = (REPO / "examples/dietrick-taking-3p.yaml").read_text()
 BOUND = 5.0  # seconds: generous, the bench measures (bench/bench_limits.py)
 runner = CliRunner()
+pytestmark = pytest.mark.usefixtures("cached_games")
 
 MARKUP_NAMES = ["[/bold]", "Bo[link=file:///etc/passwd]x[/link]", "[red]Eve[/red]", "back\\", "a\\[b]"]
 ESCAPES = ["\x1b[2J\x1b[31mEve", "\x1b]8;;file:///etc/passwd\x07Eve\x1b]8;;\x07", "\x9b31mEve", "Eve\u202egnp.exe"]
@@ -240,7 +241,7 @@ def test_limits_do_not_change_what_real_files_mean():
 
     files = sorted(REPO.glob("content/*/*.yaml")) + sorted(REPO.glob("examples/*.yaml"))
     for path in files:
-        assert load_located(path).data == yaml.safe_load(path.read_text()), path
+        assert load_located(path).data == yaml.load(path.read_text(), Loader=yaml.CSafeLoader), path
 
 
 # --- exit codes, --json, the guard ----------------------------------------------------
