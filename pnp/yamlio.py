@@ -61,6 +61,10 @@ class Limits:
     aliases: int  # uses of an alias (*name)
     string: int  # characters of one text value
 
+    def hint(self, key: str) -> str:
+        """The end of a message about limit `key`: whose limit it is and how to change it."""
+        return f"the limit for a {self.kind} (set {self.env}={key}=N to change it)"
+
     def from_env(self) -> "Limits":
         """These limits with the overrides in the environment variable `env` applied."""
         spec = os.environ.get(self.env, "").strip()
@@ -88,7 +92,7 @@ def _count(text: str) -> int | None:
 
 # Defaults: far above any real file (the shipped content files are at most a few
 # thousand values, 12 levels deep; a scoring sheet a few hundred values).
-CONTENT = Limits("content file", "PNP_CONTENT_LIMITS", size=16 * MIB, depth=64, nodes=50_000, aliases=1_000, string=100_000)
+CONTENT = Limits("content file", "PNP_CONTENT_LIMITS", size=8 * MIB, depth=64, nodes=50_000, aliases=1_000, string=100_000)
 SHEET = Limits("scoring sheet", "PNP_SHEET_LIMITS", size=2 * MIB, depth=32, nodes=10_000, aliases=100, string=10_000)
 
 
@@ -147,10 +151,10 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
 
 
 class _TooMuch(Exception):
-    """A limit was passed at `mark`."""
+    """Limit `key` was passed at `mark`."""
 
-    def __init__(self, mark: Any, message: str):
-        self.mark, self.message = mark, message
+    def __init__(self, mark: Any, key: str, message: str):
+        self.mark, self.key, self.message = mark, key, message
 
 
 class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
@@ -183,7 +187,7 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
     def _add(self, count: int, mark: Any) -> None:
         self.nodes += count
         if self.nodes > self.limits.nodes:
-            raise _TooMuch(mark, f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)")
+            raise _TooMuch(mark, "nodes", f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)")
 
     def _node(self, depth: int) -> tuple[yaml.Node, int]:
         """The next node and its height (nested collections in it, aliases followed)."""
@@ -194,10 +198,10 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
                 raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
             self.aliases += 1
             if self.aliases > lim.aliases:
-                raise _TooMuch(event.start_mark, f"more than {lim.aliases:,} aliases (*name)")
+                raise _TooMuch(event.start_mark, "aliases", f"more than {lim.aliases:,} aliases (*name)")
             node, values, height = self.anchors[event.anchor]
             if depth + height > lim.depth:
-                raise _TooMuch(event.start_mark, f"nested more than {lim.depth} levels deep (through alias *{event.anchor})")
+                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep (through alias *{event.anchor})")
             self._add(values, event.start_mark)
             return node, height
         event = self.get_event()
@@ -210,14 +214,14 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
         tag = event.tag
         if isinstance(event, ScalarEvent):
             if len(event.value) > lim.string:
-                raise _TooMuch(event.start_mark, f"a text of {len(event.value):,} characters: at most {lim.string:,}")
+                raise _TooMuch(event.start_mark, "string", f"a text of {len(event.value):,} characters, more than {lim.string:,}")
             if tag is None or tag == "!":
                 tag = self.resolve(ScalarNode, event.value, event.implicit)
             node: yaml.Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
             height = 0
         else:
             if depth >= lim.depth:
-                raise _TooMuch(event.start_mark, f"nested more than {lim.depth} levels deep")
+                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep")
             mapping = isinstance(event, MappingStartEvent)
             assert mapping or isinstance(event, SequenceStartEvent)
             kind = MappingNode if mapping else SequenceNode
@@ -252,8 +256,7 @@ def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) 
             doc.data = _construct(loader, node, (), doc, errors)
     except _TooMuch as exc:
         line, col = exc.mark.line + 1, exc.mark.column + 1
-        hint = f"a {limits.kind} may hold no more (set {limits.env} to change the limits)"
-        raise PnpError(ContentError(path, line, col, f"{exc.message}: {hint}")) from None
+        raise PnpError(ContentError(path, line, col, f"{exc.message}: {limits.hint(exc.key)}")) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
@@ -288,8 +291,7 @@ def read_capped(path: str | os.PathLike, limits: Limits) -> bytes:
     """The bytes of a file, refused when larger than `limits.size` before anything is read.
     Pipes and devices (`/dev/stdin`, `/dev/zero`) are read up to the same limit."""
     def too_big(what: str) -> PnpError:
-        return PnpError(ContentError(path, None, None, f"{what}: a {limits.kind} may be at most {_size(limits.size)} "
-                                                       f"(set {limits.env}=size=... to change the limit)"))
+        return PnpError(ContentError(path, None, None, f"{what}, more than {_size(limits.size)}: {limits.hint('size')}"))
 
     try:
         # Non-blocking open: a named pipe with no writer must not hang the open itself.
@@ -304,7 +306,7 @@ def read_capped(path: str | os.PathLike, limits: Limits) -> bytes:
             raise PnpError(ContentError(path, None, None, "is a folder: expected a YAML file"))
         if stat.S_ISREG(info.st_mode):
             if info.st_size > limits.size:
-                raise too_big(f"file is {_size(info.st_size)}")
+                raise too_big(f"file of {_size(info.st_size)}")
         elif hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)  # a pipe or device: read as it comes, within the limit
         try:
@@ -312,7 +314,7 @@ def read_capped(path: str | os.PathLike, limits: Limits) -> bytes:
         except OSError as exc:
             raise PnpError(ContentError(path, None, None, f"cannot read: {exc.strerror or exc}")) from None
     if len(data) > limits.size:
-        raise too_big(f"more than {_size(limits.size)}")
+        raise too_big("not a regular file")
     return data
 
 
