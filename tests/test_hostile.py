@@ -288,3 +288,18 @@ def test_a_very_long_error_line_is_shortened_in_the_middle():
     line = "f.yaml:3: " + "x" * 5000 + " expected a name"
     short = clip(line)
     assert len(short) < 1100 and short.startswith("f.yaml:3: ") and short.endswith("expected a name")
+
+
+def test_content_expressions_and_templates_cannot_reach_python(demo: Project, tmp_path):
+    """A collaborator's game.yaml or template runs in Jinja's sandbox: no os.system."""
+    marker = tmp_path / "pwned"
+    manifest = demo.content_dir / "demo/game.yaml"
+    attack = f"cycler.__init__.__globals__.os.system('touch {marker}') or cards.cards"
+    manifest.write_text(manifest.read_text().replace("items: cards.cards", f'items: "{attack}"'))
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "is unsafe" in result.output and not marker.exists()
+    template = demo.templates_dir / "demo/card.svg.j2"
+    manifest.write_text(manifest.read_text().replace(f'items: "{attack}"', "items: cards.cards"))
+    template.write_text('<svg xmlns="http://www.w3.org/2000/svg">{{ cycler.__init__.__globals__.os.system("touch %s") }}</svg>' % marker)
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "is unsafe" in result.output and not marker.exists()
