@@ -97,7 +97,7 @@ SHEET = Limits("scoring sheet", "PNP_SHEET_LIMITS", size=2 * MIB, depth=32, node
 
 
 def _size(n: int) -> str:
-    return f"{n / MIB:.1f} MiB" if n >= MIB else f"{n:,} bytes"
+    return f"{n / MIB:.1f}".removesuffix(".0") + " MiB" if n >= MIB else f"{n:,} bytes"
 
 
 @dataclass

@@ -192,9 +192,9 @@ def test_aliases_within_the_limits_still_work():
 def test_a_huge_name_or_player_list_is_refused_before_reading(tmp_path):
     name = TH_EXAMPLE.replace("name: Ana", "name: " + "x" * 3_000_000)
     result, seconds = score(tmp_path, name)
-    one_error(result, "game.yaml: file of 2.9 MiB, more than 2.0 MiB: the limit for a scoring sheet (set PNP_SHEET_LIMITS=size=N to change it)")
+    one_error(result, "game.yaml: file of 2.9 MiB, more than 2 MiB: the limit for a scoring sheet (set PNP_SHEET_LIMITS=size=N to change it)")
     players = "game: tasty-humans\nplayers:\n" + "  - {name: P, monster: troll, stomach: x}\n" * 60_000
-    one_error(score(tmp_path, players)[0], "more than 2.0 MiB: the limit for a scoring sheet")
+    one_error(score(tmp_path, players)[0], "more than 2 MiB: the limit for a scoring sheet")
     assert seconds < BOUND
 
 
@@ -207,7 +207,7 @@ def test_a_long_text_within_the_file_size_is_refused(tmp_path):
 def test_dev_zero_is_read_with_the_same_cap():
     started = time.perf_counter()
     result = runner.invoke(app, ["score", "/dev/zero", "--project", str(REPO)])
-    one_error(result, "/dev/zero: not a regular file, more than 2.0 MiB: the limit for a scoring sheet")
+    one_error(result, "/dev/zero: not a regular file, more than 2 MiB: the limit for a scoring sheet")
     assert time.perf_counter() - started < BOUND
 
 
@@ -303,3 +303,16 @@ def test_content_expressions_and_templates_cannot_reach_python(demo: Project, tm
     template.write_text('<svg xmlns="http://www.w3.org/2000/svg">{{ cycler.__init__.__globals__.os.system("touch %s") }}</svg>' % marker)
     result = runner.invoke(app, ["validate", "--project", str(demo.root)])
     assert result.exit_code == 2 and "is unsafe" in result.output and not marker.exists()
+
+
+def test_exit_codes_and_limits_are_documented():
+    from pnp import cli
+    from pnp.yamlio import CONTENT, _size
+
+    readme = (REPO / "README.md").read_text()
+    for code in (cli.EXIT_OK, cli.EXIT_MISMATCH, cli.EXIT_INPUT, cli.EXIT_INTERNAL, cli.EXIT_INTERRUPTED):
+        assert f"\n| {code} | " in readme
+    assert f"| {_size(SHEET.size)} | {_size(CONTENT.size)} | `size` |" in readme
+    assert f"| {SHEET.depth} | {CONTENT.depth} (at most " in readme
+    for key in ("nodes", "aliases", "string"):
+        assert f"| {getattr(SHEET, key):,} | {getattr(CONTENT, key):,} | `{key}` |" in readme
