@@ -27,18 +27,15 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .errors import ContentError, PnpError
 
-try:
-    from yaml.cyaml import CParser as _Parser
-except ImportError:  # PyYAML without libyaml: the same events, slower
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
 
-    class _Parser(Reader, Scanner, Parser):  # type: ignore[no-redef]
-        def __init__(self, stream: str):
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            Parser.__init__(self)
+
+class PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's pure-Python parser, for a PyYAML built without libyaml: same events, slower."""
+
+    def __init__(self, stream: str):
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
 
 Loc = tuple[int, int]  # (line, column), 1-based
 Path_ = tuple[Any, ...]
@@ -157,12 +154,14 @@ class _TooMuch(Exception):
         self.mark, self.key, self.message = mark, key, message
 
 
-class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
-    """libyaml's parser, PyYAML's safe constructor and resolver, and a composer that
-    counts while it builds nodes (PyYAML's, plus the limits)."""
+class _Composer:
+    """A composer that counts while it builds nodes (PyYAML's, plus the limits); mixed by
+    `loader_class` with a parser and PyYAML's safe constructor and resolver."""
+
+    _events: type  # the parser class
 
     def __init__(self, text: str, limits: Limits):
-        _Parser.__init__(self, text)
+        self._events.__init__(self, text)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         self.limits = limits
@@ -242,6 +241,20 @@ class _Loader(_Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
         if anchor is not None:
             self.anchors[anchor] = (node, self.nodes - before, height)
         return node, height
+
+
+def loader_class(parser: type) -> type:
+    """The loader that parses with `parser` (libyaml's CParser, or PythonParser)."""
+    bases = (_Composer, parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
+    return type(f"Loader{parser.__name__}", bases, {"_events": parser})
+
+
+try:
+    from yaml.cyaml import CParser
+except ImportError:  # PyYAML built without libyaml
+    _Loader = loader_class(PythonParser)
+else:
+    _Loader = loader_class(CParser)
 
 
 def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) -> Located:

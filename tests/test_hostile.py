@@ -316,3 +316,17 @@ def test_exit_codes_and_limits_are_documented():
     assert f"| {SHEET.depth} | {CONTENT.depth} (at most " in readme
     for key in ("nodes", "aliases", "string"):
         assert f"| {getattr(SHEET, key):,} | {getattr(CONTENT, key):,} | `{key}` |" in readme
+
+
+def test_the_pure_python_parser_keeps_the_limits(monkeypatch):
+    """Without libyaml PyYAML parses in Python: same data, same limits."""
+    import yaml
+
+    import pnp.yamlio
+
+    monkeypatch.setattr(pnp.yamlio, "_Loader", pnp.yamlio.loader_class(pnp.yamlio.PythonParser))
+    path = REPO / "content/dietrick-taking/scoring.yaml"
+    assert load_located(path).data == yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
+    for text, message in [("a: " + "[" * 100, "nested more than 32 levels deep"), (bomb(9), "more than 10,000 values")]:
+        with pytest.raises(PnpError, match=message):
+            parse_located(text, "f.yaml", SHEET)
