@@ -18,8 +18,8 @@ from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, emoji=False)  # ":smile:" in a name stays text
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 T = TypeVar("T")
 

@@ -32,7 +32,7 @@ BOUND = 5.0  # seconds: generous, the bench measures (bench/bench_limits.py)
 runner = CliRunner()
 pytestmark = pytest.mark.usefixtures("cached_games")
 
-MARKUP_NAMES = ["[/bold]", "Bo[link=file:///etc/passwd]x[/link]", "[red]Eve[/red]", "back\\", "a\\[b]"]
+MARKUP_NAMES = ["[/bold]", ":pile_of_poo:", "Bo[link=file:///etc/passwd]x[/link]", "[red]Eve[/red]", "back\\", "a\\[b]"]
 ESCAPES = ["\x1b[2J\x1b[31mEve", "\x1b]8;;file:///etc/passwd\x07Eve\x1b]8;;\x07", "\x9b31mEve", "Eve\u202egnp.exe"]
 
 
@@ -73,7 +73,7 @@ def test_a_control_character_is_a_located_yaml_error(tmp_path):
 
 def _render(report) -> str:
     buffer = io.StringIO()
-    report.render(Console(file=buffer, force_terminal=True, color_system="truecolor", width=200))
+    report.render(Console(file=buffer, force_terminal=True, color_system="truecolor", width=200, emoji=False))
     return buffer.getvalue()
 
 
@@ -119,7 +119,7 @@ def test_every_command_prints_user_text_as_text(tmp_path, demo: Project):
 
 
 def test_markup_escape_round_trips_any_text():
-    console = Console(file=io.StringIO(), width=300)
+    console = Console(file=io.StringIO(), width=300, emoji=False)  # as the CLI's
     for text in MARKUP_NAMES + ESCAPES + ["[", "]", "\\", "[[b]]", "\\\\[i]"]:
         with console.capture() as cap:
             console.print(f"[bold]{markup(text)}[/bold]", end="")
