@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -217,11 +216,14 @@ def test_a_pipe_is_read_and_an_unopened_pipe_does_not_hang(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(PnpError):  # nobody writes: empty, not a hang
         score_sheet(Project(REPO), fifo)
-    writer = threading.Thread(target=lambda: fifo.write_text(DT_EXAMPLE))
-    writer.start()
-    time.sleep(0.05)  # let the writer open its end first
-    assert score_sheet(Project(REPO), fifo).exit_code == 0
-    writer.join(5)
+    keep = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # holds the pipe's buffer open
+    try:
+        writer = os.open(fifo, os.O_WRONLY)
+        os.write(writer, DT_EXAMPLE.encode())
+        os.close(writer)
+        assert score_sheet(Project(REPO), fifo).exit_code == 0  # what was written, then EOF
+    finally:
+        os.close(keep)
 
 
 def test_limits_can_be_changed_from_the_environment(tmp_path, monkeypatch, demo: Project):
