@@ -5,15 +5,23 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Optional, TypeVar
+from typing import Callable, NoReturn, Optional, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .build import BuildOptions, build
 from .content import Project, load_game
-from .errors import PnpError
+from .errors import ContentError, PnpError, display_path
+from .safetext import clip, json_text, markup, plain
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
+out = Console(highlight=False, emoji=False)  # ":smile:" in a name stays text
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+T = TypeVar("T")
 
 
 def _flags_without_type() -> None:
@@ -31,11 +39,6 @@ def _flags_without_type() -> None:
 
 
 _flags_without_type()
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-T = TypeVar("T")
 
 ProjectOpt = typer.Option(Path("."), "--project", "-p", help="Folder holding content/ and templates/.", file_okay=False)
 DpiOpt = typer.Option(300, "--dpi", help="Resolution of png and tts images.")
@@ -46,25 +49,48 @@ SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 
-def run(fn: Callable[[], T]) -> T:
-    """Call `fn`; turn input errors into one printed line each and exit code 2, never a traceback."""
+# Exit codes (README, "Exit codes").
+EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def say(text: object, console: Console = out) -> None:
+    """Print one line of text as it is: no markup, no highlighting, controls written out."""
+    console.print(plain(text), markup=False, highlight=False, soft_wrap=True)
+
+
+def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
+    """Call `fn`, a command's whole work; turn input errors into one printed line each
+    and exit code 2, a bug into one `pnp: internal error` line and exit code 3, never a
+    traceback. With `as_json` the errors go to stdout as JSON."""
     try:
         return fn()
     except PnpError as exc:
-        for line in exc.errors:
-            err.print(str(line), markup=False)
-        raise typer.Exit(exc.exit_code) from None
+        fail(exc.errors, exc.exit_code, as_json)
     except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
-        raise typer.Exit(130) from None
+        fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
-        err.print(f"{exc.filename or 'pnp'}: {exc.strerror or exc}", markup=False)
-        raise typer.Exit(2) from None
+        fail([f"{exc.filename or 'pnp'}: {exc.strerror or exc}"], EXIT_INPUT, as_json)
     except Exception as exc:  # a bug in pnp itself: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
-        err.print(f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)", markup=False)
-        raise typer.Exit(1) from None
+        fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
+    raise AssertionError("unreachable")
+
+
+def fail(errors: list[ContentError | str], code: int, as_json: bool) -> NoReturn:
+    """Report `errors` (stderr, one line each; or JSON on stdout) and exit with `code`."""
+    if as_json:
+        print(json_text({"exit_code": code, "errors": [_error_json(e) for e in errors]}))
+    else:
+        for line in errors:
+            say(clip(plain(line)), err)
+    raise typer.Exit(code)
+
+
+def _error_json(e: ContentError | str) -> dict[str, object]:
+    if isinstance(e, ContentError):
+        return {"file": display_path(e.path) if e.path is not None else None, "line": e.line, "column": e.column, "message": clip(e.message)}
+    return {"file": None, "line": None, "column": None, "message": clip(str(e))}
 
 
 def project_at(path: Path) -> Project:
@@ -105,7 +131,7 @@ def build_cmd(
         options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_), dpi, force)
         proj = project_at(project)
         if quiet or not out.is_terminal:
-            return build(proj, games, options)
+            return summary(build(proj, games, options))
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         from .build import Tally
@@ -115,14 +141,16 @@ def build_cmd(
             task = bar.add_task("building", total=None)
 
             def shown(done: int, total: int, what: str) -> None:
-                bar.update(task, completed=done, total=total, description=what)
+                bar.update(task, completed=done, total=total, description=markup(what))
 
-            return build(proj, games, options, progress=Tally(shown))
+            reports = build(proj, games, options, progress=Tally(shown))
+        return summary(reports)
 
-    reports = run(job)
-    if not quiet:
-        for r in reports:
-            out.print(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered", soft_wrap=True)
+    def summary(reports) -> None:
+        for r in [] if quiet else reports:
+            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered")
+
+    run(job)
 
 
 @app.command("watch")
@@ -142,7 +170,7 @@ def watch_cmd(
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
-            (err if error else out).print(line, markup=False, soft_wrap=True)
+            say(line, err if error else out)
 
     run(lambda: watch(project_at(project), games, BuildOptions(_split(format), paper, bleed, None, players, _options(set_), dpi), echo))
 
@@ -160,13 +188,15 @@ def diff_cmd(
 ) -> None:
     """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
     from .diff import diff
-    from .errors import display_path
 
-    report = run(lambda: diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi))
-    for c in report.changes:
-        out.print(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""), markup=False, soft_wrap=True)
-    out.print(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
-              f"{report.unchanged + report.markup_only} unchanged: {display_path(report.page)}", markup=False, soft_wrap=True)
+    def job() -> None:
+        report = diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
+        for c in report.changes:
+            say(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""))
+        say(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
+            f"{report.unchanged + report.markup_only} unchanged: {display_path(report.page)}")
+
+    run(job)
 
 
 @app.command("preview")
@@ -181,13 +211,12 @@ def preview_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""
-    from .errors import display_path
     from .preview import preview
 
     out_path = out_dir.resolve() if out_dir else None
     page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
     if not quiet:
-        out.print(display_path(page), markup=False, soft_wrap=True)
+        say(display_path(page))
 
 
 @app.command("validate")
@@ -208,9 +237,9 @@ def validate_cmd(
                 errors.extend(exc.errors)
         if errors:
             raise PnpError(errors)
+        say("ok")
 
     run(job)
-    out.print("ok")
 
 
 @app.command("list")
@@ -221,11 +250,13 @@ def list_cmd(
     """List games, their components and how many pieces each has."""
     from .inventory import inventory
 
-    rows = run(lambda: inventory(project_at(project), [game] if game else None))
-    table = Table("game", "component", "size (mm)", "items", "pieces", "back")
-    for row in rows:
-        table.add_row(*row)
-    out.print(table)
+    def job() -> None:
+        table = Table("game", "component", "size (mm)", "items", "pieces", "back")
+        for row in inventory(project_at(project), [game] if game else None):
+            table.add_row(*(Text(plain(cell)) for cell in row))
+        out.print(table)
+
+    run(job)
 
 
 @app.command("schema")
@@ -237,9 +268,11 @@ def schema_cmd(
     """Write JSON Schemas of the content files, for editor validation and completion."""
     from .schema import write_schemas
 
-    paths = run(lambda: write_schemas(project_at(project), [game] if game else None, out_dir))
-    for p in paths:
-        out.print(str(p))
+    def job() -> None:
+        for p in write_schemas(project_at(project), [game] if game else None, out_dir):
+            say(p)
+
+    run(job)
 
 
 @app.command("new")
@@ -250,10 +283,12 @@ def new_cmd(
     """Scaffold a new game (content file, templates, one example card) that builds at once."""
     from .scaffold import scaffold
 
-    created = run(lambda: scaffold(project_at(project), game))
-    for p in created:
-        out.print(f"created {p}")
-    out.print(f"next: pnp build {game}")
+    def job() -> None:
+        for p in scaffold(project_at(project), game):
+            say(f"created {p}")
+        say(f"next: pnp build {game}")
+
+    run(job)
 
 
 @app.command("score")
@@ -265,28 +300,43 @@ def score_cmd(
     """Check and score finished games, one report per sheet; exit 1 if a claimed total is wrong, 2 if a sheet is impossible (the worst of all sheets)."""
     from .score import score_sheet
 
-    results = []
-    for sheet in sheets:
-        if len(sheets) > 1 and not as_json:
-            out.print(f"== {sheet}", markup=False, soft_wrap=True)
-        try:
-            report = run(lambda: score_sheet(project_at(project), sheet))
-        except typer.Exit as exc:  # its errors are printed; the other sheets are still scored
-            results.append((sheet, None, exc.exit_code))
-            continue
-        results.append((sheet, report, report.exit_code))
-        if not as_json:
+    def one(sheet: Path) -> tuple[int, str, dict]:
+        """Score one sheet: its exit code, its printed report (all or nothing) and its JSON."""
+        report = score_sheet(project_at(project), sheet)
+        if as_json:
+            return report.exit_code, "", report.to_json()
+        with out.capture() as captured:  # all or nothing: a failing report prints no half
             report.render(out)
-    if as_json:
-        import json
+        return report.exit_code, captured.get(), {}
 
-        data = [{"sheet": str(s), "exit_code": code, "report": r and r.to_json()} for s, r, code in results]
-        if len(sheets) == 1:
-            if results[0][1] is None:
-                raise typer.Exit(results[0][2])
-            data = data[0]["report"]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
-    raise typer.Exit(max(code for _, _, code in results))
+    if len(sheets) == 1:
+        code, text, data = run(lambda: one(sheets[0]), as_json=as_json)
+        sys.stdout.write(json_text(data) + "\n" if as_json else text)
+        raise typer.Exit(code)
+
+    def job() -> tuple[int, list[dict]]:
+        worst, results = EXIT_OK, []
+        for sheet in sheets:
+            if not as_json:
+                say(f"== {sheet}")
+            try:
+                code, text, data = one(sheet)
+            except PnpError as exc:  # this sheet's errors; the other sheets are still scored
+                code, text, data = exc.exit_code, "", {}
+                if not as_json:
+                    for line in exc.errors:
+                        say(clip(plain(line)), err)
+                results.append({"sheet": str(sheet), "exit_code": code, "errors": [_error_json(e) for e in exc.errors], "report": None})
+            else:
+                results.append({"sheet": str(sheet), "exit_code": code, "report": data})
+            sys.stdout.write(text)
+            worst = max(worst, code)
+        return worst, results
+
+    code, results = run(job, as_json=as_json)
+    if as_json:
+        sys.stdout.write(json_text(results) + "\n")
+    raise typer.Exit(code)
 
 
 @app.command("init")
@@ -297,16 +347,15 @@ def init_cmd(
     """Copy a game shipped with pnp into a folder, to build, edit and score there."""
     from .shipped import init_example, shipped_games
 
-    def job():
+    def job() -> None:
         if example is None:
             raise PnpError(f"--example GAME is required: one of {', '.join(shipped_games()) or '(none shipped)'}")
-        return init_example(folder, example)
+        for p in init_example(folder, example):
+            say(f"created {p}")
+        where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "
+        say(f"next: {where}pnp build {example}")
 
-    created = run(job)
-    for p in created:
-        out.print(f"created {p}", markup=False, soft_wrap=True)
-    where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "
-    out.print(f"next: {where}pnp build {example}", markup=False, soft_wrap=True)
+    run(job)
 
 
 @app.command("sheet")
@@ -323,16 +372,19 @@ def sheet_cmd(
     """Write a blank printable scoring sheet (SVG + PDF), or with --template the YAML to fill in."""
     from .score import printable_sheet, sheet_text
 
-    if not (template or schema):
-        for path in run(lambda: printable_sheet(project_at(project), game, players, paper, out_path, _options(set_))):
-            out.print(str(path), markup=False, soft_wrap=True)
-        return
-    text = run(lambda: sheet_text(project_at(project), game, players, schema=schema, options=_options(set_)))
-    if out_path is None:
-        print(text, end="")
-    else:
-        run(lambda: out_path.write_text(text, encoding="utf-8"))
-        out.print(str(out_path), markup=False, soft_wrap=True)
+    def job() -> None:
+        if not (template or schema):
+            for path in printable_sheet(project_at(project), game, players, paper, out_path, _options(set_)):
+                say(path)
+            return
+        text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))
+        if out_path is None:
+            print(text, end="")
+        else:
+            out_path.write_text(text, encoding="utf-8")
+            say(out_path)
+
+    run(job)
 
 
 def main() -> None:
@@ -341,3 +393,8 @@ def main() -> None:
         app()
     except SystemExit as exc:
         sys.exit(exc.code)
+    except Exception as exc:  # outside any command (option parsing): still no traceback
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        say(f"pnp: internal error: {type(exc).__name__}: {exc}", err)
+        sys.exit(EXIT_INTERNAL)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from . import textfit
@@ -72,7 +73,9 @@ def environment(game: GameContent) -> jinja2.Environment:
             jinja2.PrefixLoader({"pnp": jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))}),
         ]
     )
-    env = jinja2.Environment(
+    # Sandboxed: templates and `items:`/`copies:` expressions come with the content, maybe
+    # from a collaborator; they must not reach Python internals (os.system via __globals__).
+    env = SandboxedEnvironment(
         loader=loader,
         autoescape=True,  # text from YAML must never break the SVG
         undefined=jinja2.StrictUndefined,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .content import Project, load_game
 from .errors import ContentError, PnpError
-from .yamlio import load_located
+from .yamlio import SHEET, load_located
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,7 +29,8 @@ class ScoreReport(ABC):
 
     @abstractmethod
     def render(self, console: "Console") -> None:
-        """Print the report for people (rich tables)."""
+        """Print the report for people (rich tables, markup on): every text from a file goes
+        through `pnp.safetext.markup`, so that it shows as written."""
 
     @property
     @abstractmethod
@@ -39,7 +40,7 @@ class ScoreReport(ABC):
 
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""
-    doc = load_located(sheet_path)
+    doc = load_located(sheet_path, SHEET)
     if not isinstance(doc.data, dict):
         raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
     game_name = doc.data.get("game")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 from typing import Callable
@@ -51,3 +52,19 @@ def sheet(tmp_path, monkeypatch):
         return path
 
     return write
+
+
+@pytest.fixture
+def cached_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pnp score` loads each game's content once per test session instead of per sheet
+    (for tests that score many sheets against unchanged content)."""
+    import pnp.score
+
+    monkeypatch.setattr(pnp.score, "load_game", _load_game_once)
+
+
+@functools.lru_cache(maxsize=None)
+def _load_game_once(project: Project, name: str):
+    from pnp.content import load_game
+
+    return load_game(project, name)

@@ -109,7 +109,7 @@ IMPOSSIBLE = [
     # wrong number of rows / columns, unknown symbol
     (("      B A H G G G\n", ""), ["game.yaml:9: Ana: stomach has 5 row(s): expected 6 for 2 player(s)"]),
     (("      A A B G D A\n", "      A A B G D\n"), ["game.yaml:11: Ana, row 2: 5 cell(s): expected 6"]),
-    (("H A B 3 A G", "H A B 3 A X"), ["game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or ."]),
+    (("H A B 3 A G", "H A B 3 A X"), ["game.yaml:13: Ana, row 4 column 6: unknown symbol 'X' (U+0058): expected H A B G D, 1-5 (leaders) or ."]),
     # gravity
     (("      A B 3 G 4 5", "      . B 3 G 4 5"), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
     (("A A B G D A", "A A . G D A"), ["game.yaml:11: Ana, row 2 column 3: empty cell below a tile"]),
@@ -172,7 +172,7 @@ def test_every_problem_is_reported_at_once(sheet):
     text = BASE.replace("H A B 3 A G", "H A B 3 A X").replace("    monster: griffin", "    monster: troll")
     text = text.replace("      A B 3 G 4 5", "      . B 3 G 4 5")
     assert problems(sheet(text)) == [
-        "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or .",
+        "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X' (U+0058): expected H A B G D, 1-5 (leaders) or .",
         "game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once",
         "game.yaml:24: Bo, row 4 column 1: empty cell below a tile",
     ]
@@ -275,7 +275,7 @@ def test_cli_score_ok_mismatch_and_impossible(sheet):
     path = sheet(BASE.replace("H A B 3 A G", "H A B 3 A X"))
     result = cli("score", str(path))
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.output.strip() == "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X': expected H A B G D, 1-5 (leaders) or ."
+    assert result.output.strip() == "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X' (U+0058): expected H A B G D, 1-5 (leaders) or ."
 
 
 def test_cli_score_json(sheet):

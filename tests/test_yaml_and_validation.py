@@ -41,7 +41,7 @@ def test_positions_of_keys_and_items():
         ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a'"),
         ("a:\n  - b\n c: 1\n", "f.yaml:3:2: malformed YAML: did not find expected key"),
         ("a:\n\tb: 1\n", "f.yaml:2:1: malformed YAML: a tab character: YAML indents with spaces only"),
-        ("\x00x", "f.yaml: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
+        ("\x00x", "f.yaml:1:1: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
     ],
 )
 def test_malformed_yaml_is_one_located_line(text, expected):

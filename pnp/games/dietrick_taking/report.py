@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from pnp.safetext import markup
 from pnp.score import ScoreReport
 
 from .scoring import Result, Standing
@@ -69,26 +70,26 @@ class Report(ScoreReport):
         unit = "squares" if sheet.variant == "beginner" else "printed numbers"
         title = (f"Dietrick-taking, {sheet.variant}{' solo against Fuzz' if sheet.solo else ''}: "
                  f"cards {' '.join(map(str, sheet.order))}, top/bottom are {unit}")
-        table = Table("player", "yellow", "blue", "top", "bottom", "diff", "claimed", "result", title=title)
+        table = Table("player", "yellow", "blue", "top", "bottom", "diff", "claimed", "result", title=markup(title))
         for s in sorted(self.result.standings, key=lambda s: (s.rank is None, s.rank or 0)):
             table.add_row(
-                s.entry.name,
+                markup(s.entry.name),
                 str(s.entry.yellow),
                 str(s.entry.blue),
                 _dash(s.top),
                 _dash(s.bottom),
                 _dash(s.difference),
                 _claim(s),
-                _outcome(s),
+                markup(_outcome(s)),
             )
         console.print(table)
-        console.print(f"winner: {_names(self.result.winners)} ({self.result.decided_by})")
+        console.print(f"winner: {markup(_names(self.result.winners))} ({markup(self.result.decided_by)})")
         if self.result.wins is not None:
             tally = ", ".join(f"{name} {n}" for name, n in self.result.wins.items())
             verdict = f"won by {_names(self.result.match_winners)}" if self.result.match_winners else "nobody has won it yet: play again"
-            console.print(f"long game: wins {tally}; {verdict}")
+            console.print(markup(f"long game: wins {tally}; {verdict}"))
         for line in self.mismatches:
-            console.print(f"mismatch: {line}", style="bold red")
+            console.print(f"mismatch: {markup(line)}", style="bold red")
 
 
 def _player_json(s: Standing) -> dict[str, Any]:

@@ -195,8 +195,9 @@ class Board:
 
 
 def split_row(text: str) -> list[str]:
-    """The symbols of one written stomach row: `H A B G 1 .` or `HABG1.` (spaces optional)."""
-    return [ch for ch in text if not ch.isspace()]
+    """The symbols of one written stomach row: `H A B G 1 .` or `HABG1.` (spaces optional).
+    Only an ASCII space or tab separates: any other character is a symbol, to be checked."""
+    return [ch for ch in text if ch not in " \t"]
 
 
 def board_from_text(rows: str | list[str], symbols: Mapping[str, str], leaders: Mapping[str, str] | None = None) -> Board:

@@ -348,18 +348,20 @@ class TastyHumansReport(ScoreReport):
     def render(self, console: "Console") -> None:
         from rich.table import Table
 
+        from pnp.safetext import markup as m  # user text shown as text, never as markup
+
         for p in self.players:
             monster = self.names.get(p.monster, p.monster)
-            table = Table(title=f"{p.name}: {monster}, seat {p.seat + 1}", title_justify="left")
+            table = Table(title=f"{m(p.name)}: {m(monster)}, seat {p.seat + 1}", title_justify="left")
             table.add_column("#", justify="right")
             table.add_column("scores")
             table.add_column("at")
             table.add_column("points", justify="right")
             for l in p.leaders:
-                table.add_row(str(l.slot or ""), f"{l.title} ({l.id})", f"row {l.row} col {l.column}", str(l.points))
+                table.add_row(str(l.slot or ""), m(f"{l.title} ({l.id})"), f"row {l.row} col {l.column}", str(l.points))
             if p.held:
-                table.add_row("", f"{p.held} (held, not eaten)", "", "-")
-            table.add_row("", f"craving: {monster}", "", str(p.craving))
+                table.add_row("", m(f"{p.held} (held, not eaten)"), "", "-")
+            table.add_row("", m(f"craving: {monster}"), "", str(p.craving))
             table.add_row("", f"damage: {p.damage_tiles} tile(s), {p.damage_adjacent} touching", "", str(p.damage_points))
             table.add_row("", "Village King" if p.king else "Village King: no", "", str(p.king_points))
             table.add_row("", "[bold]total[/bold]", "", f"[bold]{p.total}[/bold]")
@@ -371,21 +373,21 @@ class TastyHumansReport(ScoreReport):
         console.print(f"game ended: {ENDING_TEXT[self.ending]} ({how})")
         if self.result is not None:
             r = self.result
-            console.print("ranking: " + ", ".join(f"{place}. {p.name} {p.total}" for place, p in r.places))
+            console.print("ranking: " + m(", ".join(f"{place}. {p.name} {p.total}" for place, p in r.places)))
             who = " and ".join(r.winners)
             verb = "share the win" if len(r.winners) > 1 else "wins"
-            console.print(f"[bold]{who} {verb}[/bold] (decided by {DECIDED.get(r.decided_by, r.decided_by)})")
+            console.print(f"[bold]{m(who)} {verb}[/bold] (decided by {m(DECIDED.get(r.decided_by, r.decided_by))})")
         if self.solo is not None:
             s = self.solo
             classes = ", ".join(f"{n} {self.classes.get(k, k)}" for k, n in s.ai_classes.items()) or "no cards"
             level = f"A.I. level {s.level}" + (f" ({s.level_name})" if s.level_name else "")
-            console.print(f"{level}: {classes}: classes {s.ai_class_points} + shapes {s.ai_shape_points} = {s.ai_total}")
+            console.print(f"{m(level)}: {m(classes)}: classes {s.ai_class_points} + shapes {s.ai_shape_points} = {s.ai_total}")
             p = self.players[0]
-            console.print(f"[bold]{p.name} {'wins' if s.won else 'loses'}[/bold]: {p.total} {'>=' if s.won else '<'} {s.ai_total}")
+            console.print(f"[bold]{m(p.name)} {'wins' if s.won else 'loses'}[/bold]: {p.total} {'>=' if s.won else '<'} {s.ai_total}")
             if s.challenge is not None:
-                console.print(f"challenge {s.challenge}: {'met' if s.challenge_met else 'failed'} ({s.challenge_reason})")
+                console.print(m(f"challenge {s.challenge}: {'met' if s.challenge_met else 'failed'} ({s.challenge_reason})"))
         for p in self.mismatches:
-            console.print(f"[red]{p.name}: claimed {p.claimed} but the board scores {p.total}[/red]")
+            console.print(f"[red]{m(p.name)}: claimed {p.claimed} but the board scores {p.total}[/red]")
 
 
 def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], names: Mapping[str, str] | None = None) -> TastyHumansReport:

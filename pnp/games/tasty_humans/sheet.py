@@ -487,7 +487,7 @@ class _Checker:
                     cells.append(symbols[sym])
                 elif sym == EMPTY_SYMBOL:
                     cells.append(EMPTY)
-                elif sym.isdigit() and 1 <= int(sym) <= max_slot:
+                elif sym.isascii() and sym.isdigit() and 1 <= int(sym) <= max_slot:  # not ², ①, ٣
                     cells.append(LEADER)
                     if sym not in digits:
                         self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader id>}}")
@@ -500,7 +500,7 @@ class _Checker:
                         first_at[sym] = (r + 1, c + 1)
                         leaders[len(cells) - 1] = digits[sym]
                 else:
-                    self.fail_line(line, f"{where}: unknown symbol {sym!r}: expected {legend}")
+                    self.fail_line(line, f"{where}: unknown symbol {sym!r} (U+{ord(sym):04X}): expected {legend}")
                     ok = shaped = False  # what the cell holds is unknown: checks on the board would guess
                     cells.append(EMPTY)
             # Tiles always fall: an empty cell directly under a tile cannot happen.
