@@ -22,6 +22,7 @@ from typing import Any, Callable
 from .cache import BuildCache, Planned, code_stamp, digest, render_cached
 from .content import GameContent, Project, load_game
 from .errors import PnpError
+from .load.options import resolve_all
 from .manifest import presets
 from .output import commit_files
 from .render import RenderedComponent
@@ -41,8 +42,14 @@ class BuildOptions:
     force: bool = False  # ignore the build cache: render and produce everything again
 
     def template_options(self) -> dict[str, Any]:
-        """What templates and `items:` expressions see as `options`."""
+        """The options as given, unchecked (see `game_options` for what a game sees)."""
         return {"players": self.players, "paper": self.paper, **self.extra}
+
+    def game_options(self, games: list[GameContent]) -> dict[str, dict[str, Any]]:
+        """What each game's templates and `items:` expressions see as `options`: its declared
+        options checked and typed (defaults filled in) and the paper; raises PnpError on a
+        bad value or a `--set` key no game declares."""
+        return {name: {"paper": self.paper, **values} for name, values in resolve_all(games, self.players, self.extra).items()}
 
 
 @dataclass(frozen=True)
@@ -140,11 +147,14 @@ class Produced:
     seconds: float
 
 
-def produce(game: GameContent, options: BuildOptions, root: Path) -> Produced:
-    """Render one game (cached faces reused) and make every requested file that is not current."""
+def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None) -> Produced:
+    """Render one game (cached faces reused) and make every requested file that is not current.
+    `values` are the game's checked options (checked here when not given)."""
     start = time.perf_counter()
+    if values is None:
+        values = options.game_options([game])[game.name]
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
-    rendered, count = render_cached(game, options.template_options(), options.bleed, cache)
+    rendered, count = render_cached(game, values, options.bleed, cache)
     planned: dict[str, Planned] = {}
     for fmt in options.formats:
         planned.update(FORMATS[fmt](game, rendered, options))
@@ -179,11 +189,12 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     check_options(options)
     names = project.resolve_games(games)
     loaded = _load_all(project, names)
+    values = options.game_options(loaded)
     produced = []
     for game in loaded:  # everything in memory first: a template error leaves output/ untouched
         if progress:
             progress(game.name)
-        produced.append(produce(game, options, out_root(project, options, game.name)))
+        produced.append(produce(game, options, out_root(project, options, game.name), values[game.name]))
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     return [_commit(p, scope) for p in produced]
 

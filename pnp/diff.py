@@ -136,7 +136,7 @@ def rendered_faces(project: Project, names: list[str], options: BuildOptions, ou
         try:
             game = load_game(project, name)
             cache = BuildCache.open(out / name, code_stamp(game))
-            rendered, _ = render_cached(game, options.template_options(), options.bleed, cache)
+            rendered, _ = render_cached(game, options.game_options([game])[name], options.bleed, cache)
         except PnpError as exc:
             errors += [str(e) for e in exc.errors]
             continue
