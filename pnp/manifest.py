@@ -26,7 +26,8 @@ def presets() -> dict[str, dict[str, dict[str, float]]]:
     return yaml.safe_load(text)
 
 
-Length = Annotated[float, BeforeValidator(to_mm)]
+# a number of mm or a text with a unit ("2mm", "0.75in"); the JSON Schema says so for editors
+Length = Annotated[float, BeforeValidator(to_mm, json_schema_input_type=float | str)]
 
 
 class Size(StrictModel):
@@ -63,7 +64,7 @@ class Component(StrictModel):
 
     id: str = Field(description="slug used for output folders and file names")
     name: str = Field(description="human name shown in listings")
-    size: Annotated[Size, BeforeValidator(_size)]
+    size: Annotated[Size, BeforeValidator(_size, json_schema_input_type=Size | str)]
     items: str | list[dict[str, Any]] = Field(
         description="a Jinja expression over the content (e.g. 'adventurers.cards') giving a "
         "list of records, each with an `id`; or a literal list of records"
