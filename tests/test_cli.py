@@ -53,7 +53,7 @@ def test_validate_ok_and_errors(demo: Project):
     )
     result = pnp(demo, "validate")
     assert result.exit_code == 2
-    assert "game.yaml:20:5: template not found: templates/demo/missing.svg.j2" in result.output
+    assert "game.yaml:10:5: template not found: templates/demo/missing.svg.j2" in result.output
 
 
 def test_list_shows_components_and_counts(demo: Project):

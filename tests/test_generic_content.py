@@ -253,12 +253,6 @@ def test_a_plugin_from_an_installed_entry_point(fruit: Project, tmp_path: Path, 
 
 
 def test_an_unknown_plugin_name_lists_where_it_was_looked_for(demo: Project):
-    edit(demo.content_dir / "demo/game.yaml", "options:", "plugin: nosuch\noptions:")
+    edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: nosuch\ncomponents:")
     (message,) = errors_of(lambda: load_game(demo, "demo"))
     assert "unknown plugin 'nosuch': no project file plugins/nosuch.py named, no entry point 'nosuch' in group 'pnp.games' and no module pnp.games.nosuch" in message
-
-
-def test_the_scaffold_checks_its_cards(demo: Project):
-    edit(demo.content_dir / "demo/cards.yaml", "copies: 3", "copies: three")
-    (message,) = errors_of(lambda: build(demo, None, BuildOptions(formats=("svg",))))
-    assert message.endswith("cards.yaml:6:5: copies: 'three': expected a whole number")
