@@ -41,10 +41,6 @@ class BuildOptions:
     dpi: int = 300  # for raster formats (png, tts)
     force: bool = False  # ignore the build cache: render and produce everything again
 
-    def template_options(self) -> dict[str, Any]:
-        """The options as given, unchecked (see `game_options` for what a game sees)."""
-        return {"players": self.players, "paper": self.paper, **self.extra}
-
     def game_options(self, games: list[GameContent]) -> dict[str, dict[str, Any]]:
         """What each game's templates and `items:` expressions see as `options`: its declared
         options checked and typed (defaults filled in) and the paper; raises PnpError on a

@@ -136,6 +136,8 @@ def _data_files(game_dir: Path, skip: set[Path]) -> dict[str, list[Path]]:
     """Data files by stem: `cards.yaml`, `cards.csv`, or a YAML file and a sheet together."""
     out: dict[str, list[Path]] = {}
     for path in sorted(game_dir.iterdir()):
+        if path.name.startswith((".", "~$")):  # hidden files and office lock files
+            continue
         if path.suffix in DATA_SUFFIXES and path.name != MANIFEST and path.is_file() and path.resolve() not in skip:
             out.setdefault(path.stem, []).append(path)
     return out

@@ -256,3 +256,11 @@ def test_an_unknown_plugin_name_lists_where_it_was_looked_for(demo: Project):
     edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: nosuch\ncomponents:")
     (message,) = errors_of(lambda: load_game(demo, "demo"))
     assert "unknown plugin 'nosuch': no project file plugins/nosuch.py named, no entry point 'nosuch' in group 'pnp.games' and no module pnp.games.nosuch" in message
+
+
+def test_a_typo_in_a_field_declaration_is_located_in_game_yaml(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "points: {type: int, min: 1, max: 12}", "points: {tpye: int}")
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "name: text", "name: txt")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any("game.yaml:26:16: unknown key 'tpye'" in m for m in messages), messages
+    assert any("game.yaml:19:7:" in m and "'txt'" in m for m in messages), messages

@@ -41,11 +41,14 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
         raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder with __init__.py")
     # one module name per file, so two projects' plugins never replace each other
     module_name = "pnp_project_plugin_" + re.sub(r"\W", "_", str(init.with_suffix("")))
-    if module_name in sys.modules and getattr(sys.modules[module_name], "__file__", None) == str(init):
-        return sys.modules[module_name]
+    stamp = init.stat().st_mtime_ns  # `pnp watch` loads an edited plugin again
+    loaded = sys.modules.get(module_name)
+    if loaded is not None and getattr(loaded, "__pnp_stamp__", None) == stamp:
+        return loaded
     spec = importlib.util.spec_from_file_location(module_name, init, submodule_search_locations=[str(path)] if path.is_dir() else None)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    module.__pnp_stamp__ = stamp  # type: ignore[attr-defined]
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)

@@ -6,9 +6,9 @@ the YAML; `pnp.load.*` applies them.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from ..validation import StrictModel
 
@@ -64,20 +64,14 @@ class DataSpec(StrictModel):
     records: str | None = Field(None, description="key of the YAML mapping that holds the list of records (none: the file is the list); rows of a sheet of the same stem go there")
     sheet: str | None = Field(None, description="worksheet of an .xlsx file (default: the first)")
     id: str | None = Field("id", description="field that names a record: unique, and what `ref` and `needs` look up (null: records have no id)")
-    fields: dict[str, Any] = Field(default_factory=dict, description="field name -> type name or {type, one_of, min, max, ref, unique, required, default}")
+    fields: dict[str, Annotated[FieldSpec, BeforeValidator(_field, json_schema_input_type=FieldSpec | FieldType)]] = Field(
+        default_factory=dict, description="field name -> type name (`points: int`) or {type, one_of, min, max, ref, unique, required, default}")
     extra_fields: bool = Field(False, description="allow fields that are not declared")
     count: int | dict[Literal["min", "max"], int] | None = Field(None, description="how many records: a number, or {min, max}")
     variants: str | None = Field(None, description="the file maps variant names to content; a variant may `extends` another; this option picks one")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _short_fields(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("fields"), dict):
-            data = {**data, "fields": {k: _field(v) for k, v in data["fields"].items()}}
-        return data
-
     def field_specs(self) -> dict[str, FieldSpec]:
-        return {name: FieldSpec.model_validate(spec) for name, spec in self.fields.items()}
+        return dict(self.fields)
 
 
 class GenerateSpec(StrictModel):
