@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build import BuildOptions
 from pnp.cli import app
 from pnp.content import Project, load_game
 from pnp.errors import PnpError

@@ -33,7 +33,7 @@ def choices(game: "GameContent", name: str, spec: OptionSpec) -> list[Any] | Non
     return ids
 
 
-def _read(name: str, spec: OptionSpec, value: Any) -> Any:
+def _read(spec: OptionSpec, value: Any) -> Any:
     """A command-line value as the option's type; ValueError with the expectation when it is not."""
     if spec.type == "text" or not isinstance(value, str):
         return value if spec.type != "text" else str(value)
@@ -60,7 +60,7 @@ def check_value(game: "GameContent", name: str, spec: OptionSpec, given: Any) ->
         return None, ContentError(where.path, where.line, where.column, f"{_flag(name, given)}: {expected} ({game.name} option {name!r})")
 
     try:
-        value = _read(name, spec, given)
+        value = _read(spec, given)
     except ValueError as exc:
         return fail(str(exc))
     allowed = choices(game, name, spec)
