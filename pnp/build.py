@@ -22,6 +22,7 @@ from typing import Any, Callable
 from .cache import BuildCache, Planned, code_stamp, digest, render_cached
 from .content import GameContent, Project, load_game
 from .errors import PnpError
+from .load.options import resolve_all
 from .manifest import presets
 from .output import commit_files
 from .render import RenderedComponent
@@ -57,9 +58,11 @@ class BuildOptions:
     dpi: int = 300  # for raster formats (png, tts)
     force: bool = False  # ignore the build cache: render and produce everything again
 
-    def template_options(self) -> dict[str, Any]:
-        """What templates and `items:` expressions see as `options`."""
-        return {"players": self.players, "paper": self.paper, **self.extra}
+    def game_options(self, games: list[GameContent]) -> dict[str, dict[str, Any]]:
+        """What each game's templates and `items:` expressions see as `options`: its declared
+        options checked and typed (defaults filled in) and the paper; raises PnpError on a
+        bad value or a `--set` key no game declares."""
+        return {name: {"paper": self.paper, **values} for name, values in resolve_all(games, self.players, self.extra).items()}
 
 
 @dataclass(frozen=True)
@@ -158,11 +161,14 @@ class Produced:
     seconds: float
 
 
-def produce(game: GameContent, options: BuildOptions, root: Path, tally: Tally | None = None) -> Produced:
-    """Render one game (cached faces reused) and make every requested file that is not current."""
+def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None, tally: Tally | None = None) -> Produced:
+    """Render one game (cached faces reused) and make every requested file that is not current.
+    `values` are the game's checked options (checked here when not given)."""
     start = time.perf_counter()
+    if values is None:
+        values = options.game_options([game])[game.name]
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
-    rendered, count = render_cached(game, options.template_options(), options.bleed, cache, tally)
+    rendered, count = render_cached(game, values, options.bleed, cache, tally)
     planned: dict[str, Planned] = {}
     located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
     for fmt in options.formats:
@@ -206,9 +212,10 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     check_options(options)
     names = project.resolve_games(games)
     loaded = _load_all(project, names)
+    values = options.game_options(loaded)
     produced = []
     for game in loaded:  # everything in memory first: a template error leaves output/ untouched
-        produced.append(produce(game, options, out_root(project, options, game.name), progress))
+        produced.append(produce(game, options, out_root(project, options, game.name), values[game.name], progress))
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     return [_commit(p, scope) for p in produced]
 

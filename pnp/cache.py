@@ -36,7 +36,6 @@ import dataclasses
 import datetime
 import enum
 import hashlib
-import importlib
 from importlib import metadata
 import json
 import os
@@ -52,6 +51,7 @@ from pydantic import BaseModel
 from . import __version__
 from .content import GameContent
 from .errors import raise_if_any
+from .load.plugins import plugin_files
 from .manifest import Component
 from .output import write_atomic
 from .render import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent
@@ -114,17 +114,16 @@ def canonical(value: Any) -> str | None:
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
 OUTPUT_CODE = ("build.py", "cache.py", "content.py", "impose.py", "manifest.py", "raster.py",
-               "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml")
+               "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml",
+               "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
+               "load/sheets.py", "load/variants.py")
 OUTPUT_LIBRARIES = ("jinja2", "reportlab", "svglib")  # an upgrade may change the bytes they make
 
 
 def code_stamp(game: GameContent) -> str:
     """pnp's version and a digest of the code that shapes its output (pnp's and the plugin's)."""
     files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
-    if game.manifest.plugin:
-        module = importlib.import_module(f"pnp.games.{game.manifest.plugin}")
-        where = Path(module.__file__ or "")
-        files += sorted(where.parent.rglob("*.py")) if where.name == "__init__.py" else [where]
+    files += plugin_files(game.manifest.plugin, game.project.root)
     libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
     return digest(__version__, CACHE_FORMAT, libraries, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 
@@ -225,6 +224,8 @@ class FaceKeys:
             return None
         tpl, used = found
         seen = set(self.names) if self.sees_all else used & set(self.names)
+        if "icon" in used and "icons" in self.names:  # icon() draws from the icon sets
+            seen.add("icons")
         values = [(n, self.value(n)) for n in sorted(seen - {"game", "options"})]
         record = canonical(item)
         record_key = digest(record) if record is not None else self.all_content

@@ -6,12 +6,14 @@ user sees every one of them at once.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import ContentError, PnpError, raise_if_any
+from .load import generate as generated, icons as icon_sets, plugins, records, variants
+from .load.needs import check_needs
+from .load.sheets import SHEET_SUFFIXES, combine, load_sheet
 from .manifest import Manifest
 from .plugin import GamePlugin
 from .validation import validate
@@ -19,6 +21,7 @@ from .yamlio import Located, load_located
 
 MANIFEST = "game.yaml"
 EMPTY_PLUGIN = GamePlugin()
+DATA_SUFFIXES = (".yaml", *SHEET_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ class GameContent:
     manifest_doc: Located
     docs: dict[str, Located] = field(default_factory=dict)  # stem -> located YAML
     data: dict[str, Any] = field(default_factory=dict)  # stem -> model instance or plain data
+    variant_chains: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # stem -> variant -> its chain
+    icons: dict[str, dict[str, icon_sets.Icon]] = field(default_factory=dict)  # set -> id -> icon
 
     @property
     def templates_dir(self) -> Path:
@@ -99,24 +104,80 @@ class GameContent:
         """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...))."""
         return self.docs[stem].error(at, message)
 
+    def data_raw(self) -> dict[str, Any]:
+        """Each content file's data as loaded (plain data, before any plugin model)."""
+        return {stem: doc.data for stem, doc in self.docs.items()}
+
+    def option_defaults(self) -> dict[str, Any]:
+        """Every declared option at its default; `players` is always there (None: not given)."""
+        return {"players": None, **{name: spec.default for name, spec in self.manifest.options.items()}}
+
+    def variant(self, stem: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The variant of a variants file the options pick (its option's default, else the first)."""
+        spec = self.manifest.data[stem]
+        chains = self.variant_chains[stem]
+        name = options.get(spec.variants or "")
+        if name is None:
+            name = next(iter(chains))
+        if name not in chains:  # an option's choices may be a list that names a broken variant
+            raise PnpError(self.manifest_doc.error(("data", stem, "variants"), f"variant {name!r} of {stem}: expected one of {', '.join(chains)}"))
+        return name, variants.resolve(self.docs[stem], chains[name])
+
     def namespace(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Names that templates and `items:` expressions see."""
-        options = dict(options or {})
+        """Names that templates and `items:` expressions see: the content (a variants file
+        as its selected variant), the generated lists, `icons`, `plugin` and the plugin's context."""
+        options = {**self.option_defaults(), **(options or {})}
         names: dict[str, Any] = {"game": self.manifest, "options": options, **self.data}
+        for stem in self.variant_chains:
+            names[stem] = self.variant(stem, options)[1]
+        if self.icons:
+            names["icons"] = icon_sets.plain(self.icons)
+        if self.plugin.provides:
+            names["plugin"] = self.plugin.provides
+        if self.manifest.generate:
+            env = generated.expression_environment()
+            errors = []
+            for list_name, spec in self.manifest.generate.items():
+                names[list_name], problems = generated.generate(env, list_name, spec, names, self.manifest_doc)
+                errors += problems
+            raise_if_any(errors)
         if self.plugin.context is not None:
             names.update(self.plugin.context(self, options))
         return names
 
 
-def load_plugin(name: str | None, where: ContentError) -> GamePlugin:
-    """Import pnp.games.<name> and return its PLUGIN (the empty plugin when name is None)."""
+def load_plugin(name: str | None, where: ContentError, root: Path | None = None) -> GamePlugin:
+    """The game's plugin (see pnp/load/plugins.py); the empty plugin when name is None."""
     if name is None:
         return EMPTY_PLUGIN
-    try:
-        module = importlib.import_module(f"pnp.games.{name}")
-    except ModuleNotFoundError:
-        raise PnpError(ContentError(where.path, where.line, where.column, f"unknown plugin {name!r}: no module pnp.games.{name}")) from None
-    return module.PLUGIN
+    return plugins.load_plugin(name, root or Path.cwd(), where)
+
+
+def _data_files(game_dir: Path, skip: set[Path]) -> dict[str, list[Path]]:
+    """Data files by stem: `cards.yaml`, `cards.csv`, or a YAML file and a sheet together."""
+    out: dict[str, list[Path]] = {}
+    for path in sorted(game_dir.iterdir()):
+        if path.name.startswith((".", "~$")):  # hidden files and office lock files
+            continue
+        if path.suffix in DATA_SUFFIXES and path.name != MANIFEST and path.is_file() and path.resolve() not in skip:
+            out.setdefault(path.stem, []).append(path)
+    return out
+
+
+def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
+    """One data file, a YAML file and a sheet of the same stem combined."""
+    spec = game.manifest.data.get(stem)
+    sheets = [p for p in paths if p.suffix in SHEET_SUFFIXES]
+    yaml_path = next((p for p in paths if p.suffix == ".yaml"), None)
+    if len(sheets) > 1:
+        raise PnpError(ContentError(sheets[1], None, None, f"{len(sheets)} sheets for {stem!r} ({', '.join(p.name for p in sheets)}): expected one"))
+    yaml_doc = load_located(yaml_path) if yaml_path else None
+    if not sheets:
+        assert yaml_doc is not None
+        return yaml_doc
+    key = spec.records if spec else None
+    sheet = load_sheet(sheets[0], (key,) if key else (), spec.sheet if spec else None)
+    return combine(yaml_doc, sheet, key, sheets[0])
 
 
 def load_game(project: Project, name: str) -> GameContent:
@@ -128,37 +189,48 @@ def load_game(project: Project, name: str) -> GameContent:
     manifest, errors = validate(manifest_doc, Manifest)
     raise_if_any(errors)
     assert manifest is not None
-    plugin = load_plugin(manifest.plugin, manifest_doc.error(("plugin",), ""))
+    plugin = load_plugin(manifest.plugin, manifest_doc.error(("plugin",), ""), project.root)
 
     game = GameContent(name, project, manifest, plugin, manifest_doc)
-    errors = []
-    files = sorted(p for p in game_dir.glob("*.yaml") if p.name != MANIFEST)
-    found = {p.stem for p in files}
-    for path in files:
+    game.icons, errors, icon_files = icon_sets.load_icon_sets(game_dir, manifest.icons, manifest_doc)
+    files = _data_files(game_dir, icon_files)
+    for stem, paths in files.items():
         try:
-            doc = load_located(path)
+            doc = _load_doc(game, stem, paths)
         except PnpError as exc:
             errors.extend(e for e in exc.errors if isinstance(e, ContentError))
             continue
-        game.docs[path.stem] = doc
-        model = plugin.models.get(path.stem)
-        if model is None and plugin.models:
+        game.docs[stem] = doc
+        spec = manifest.data.get(stem)
+        if spec is not None and spec.variants:
+            game.variant_chains[stem], problems = variants.chains(doc)
+            errors.extend(problems)
+        elif spec is not None:
+            errors.extend(records.check_file(doc, spec))
+        model = plugin.models.get(stem)
+        if model is None and plugin.models and spec is None:
             expected = ", ".join(f"{s}.yaml" for s in sorted(plugin.models))
-            errors.append(ContentError(path, None, None, f"unknown content file: expected one of {expected}"))
+            errors.append(ContentError(paths[0], None, None, f"unknown content file: expected one of {expected}"))
             continue
         if model is None:
-            game.data[path.stem] = doc.data
+            game.data[stem] = doc.data
             continue
         instance, problems = validate(doc, model)
         errors.extend(problems)
         if instance is not None:
-            game.data[path.stem] = instance
-    for stem in sorted(set(plugin.models) - found - set(plugin.optional_files)):
+            game.data[stem] = instance
+    for stem in sorted(set(plugin.models) - set(files) - set(plugin.optional_files)):
         errors.append(ContentError(game_dir / f"{stem}.yaml", None, None, "required content file is missing"))
+    for stem in sorted(set(manifest.data) - set(files)):
+        errors.append(manifest_doc.error(("data", stem), f"data file {stem!r} not found: expected content/{name}/{stem}.yaml, .csv or .xlsx"))
     raise_if_any(errors)
+    raise_if_any(records.check_refs(game.docs, manifest.data, manifest_doc))
     _check_templates(game, manifest_doc)
     if plugin.check is not None:
         raise_if_any(plugin.check(game))
+    if manifest.needs:
+        names = game.namespace()
+        raise_if_any(check_needs(manifest.needs, game.docs, names, generated.expression_environment(), manifest_doc))
     return game
 
 

@@ -109,7 +109,8 @@ def _git(root: Path, *args: str) -> str:
 
 @contextmanager
 def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
-    """The project's content/ and templates/ as they were at `ref`, in a temporary folder."""
+    """The project's content/, templates/ and plugins/ (project-local game Python) as they
+    were at `ref`, in a temporary folder."""
     try:
         commit = _git(project.root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
     except PnpError:
@@ -117,7 +118,7 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
     top = Path(_git(project.root, "rev-parse", "--show-toplevel").strip())
     prefix = _git(project.root, "rev-parse", "--show-prefix").strip()  # the project's folder in the repository
     label = f"{ref} ({_git(top, 'log', '-1', '--format=%h %s', commit).strip()})"
-    wanted = [f"{prefix}{d}" for d in ("content", "templates")]
+    wanted = [f"{prefix}{d}" for d in ("content", "templates", "plugins")]
     present = _git(top, "ls-tree", "-d", "--name-only", commit, "--", *wanted).splitlines()
     with tempfile.TemporaryDirectory(prefix="pnp-diff-") as tmp:
         if present:
@@ -136,7 +137,7 @@ def rendered_faces(project: Project, names: list[str], options: BuildOptions, ou
         try:
             game = load_game(project, name)
             cache = BuildCache.open(out / name, code_stamp(game))
-            rendered, _ = render_cached(game, options.template_options(), options.bleed, cache)
+            rendered, _ = render_cached(game, options.game_options([game])[name], options.bleed, cache)
         except PnpError as exc:
             errors += [str(e) for e in exc.errors]
             continue

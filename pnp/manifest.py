@@ -11,10 +11,12 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
+from .load.spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from .units import to_mm
 from .validation import StrictModel
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # a name templates can use: options.<name>, a generated list
 
 
 @lru_cache(maxsize=1)
@@ -24,7 +26,8 @@ def presets() -> dict[str, dict[str, dict[str, float]]]:
     return yaml.safe_load(text)
 
 
-Length = Annotated[float, BeforeValidator(to_mm)]
+# a number of mm or a text with a unit ("2mm", "0.75in"); the JSON Schema says so for editors
+Length = Annotated[float, BeforeValidator(to_mm, json_schema_input_type=float | str)]
 
 
 class Size(StrictModel):
@@ -61,7 +64,7 @@ class Component(StrictModel):
 
     id: str = Field(description="slug used for output folders and file names")
     name: str = Field(description="human name shown in listings")
-    size: Annotated[Size, BeforeValidator(_size)]
+    size: Annotated[Size, BeforeValidator(_size, json_schema_input_type=Size | str)]
     items: str | list[dict[str, Any]] = Field(
         description="a Jinja expression over the content (e.g. 'adventurers.cards') giving a "
         "list of records, each with an `id`; or a literal list of records"
@@ -106,9 +109,22 @@ class Manifest(StrictModel):
 
     title: str
     description: str = ""
-    plugin: str | None = Field(None, description="module under pnp.games with game-specific schemas/scoring")
+    plugin: str | None = Field(None, description="game Python: a project file (plugins/<game>.py), an entry point in group pnp.games, or a module under pnp.games")
+    options: dict[str, OptionSpec] = Field(default_factory=dict, description="game options: `players` (--players) and any --set KEY=VALUE, with type, choices, min, max, default")
+    data: dict[str, DataSpec] = Field(default_factory=dict, description="data file stem -> schema of its records (YAML, CSV or XLSX), or its variants")
+    generate: dict[str, GenerateSpec] = Field(default_factory=dict, description="name -> a list of records made from the product of lists")
+    icons: dict[str, IconSetSpec] = Field(default_factory=dict, description="icon set name -> a folder of SVG files or a YAML file of paths, placed with icon()")
+    needs: list[NeedSpec] = Field(default_factory=list, description="every id of a content list must have something (a scorer, an icon, a colour)")
     components: list[Component]
     contents: list[RulebookPiece] = Field(default_factory=list, description="the rule book's component list, checked against the build")
+
+    @field_validator("options", "generate")
+    @classmethod
+    def _names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for name in v:
+            if not NAME.match(name):
+                raise ValueError(f"{name!r} is not a name templates can use: expected letters, digits and '_', not starting with a digit")
+        return v
 
     @model_validator(mode="after")
     def _unique(self) -> "Manifest":

@@ -2,8 +2,9 @@
 glyph helpers for its templates, extra template context and a scorer.
 
 A game without a plugin still builds: its content files are loaded as plain YAML and its
-templates see them as dictionaries. Plugins live in `pnp/games/<module>/` and expose a
-module attribute `PLUGIN`; a game's `game.yaml` names the module with `plugin: <module>`.
+templates see them as dictionaries. A plugin is a module with the attribute `PLUGIN`; a
+game's `game.yaml` names it with `plugin:` (a project file such as `plugins/<game>.py`, an
+entry point in the group `pnp.games`, or a module of `pnp.games`: see pnp/load/plugins.py).
 """
 
 from __future__ import annotations
@@ -44,3 +45,6 @@ class GamePlugin:
     # component whose items (one per player count, with a `players` field) are the
     # printable blank scoring sheets of `pnp sheet`
     sheet_component: str | None = None
+    # named tables keyed by content id (e.g. {"scorers": {"dragon": fn}}), seen by
+    # `needs:` checks and templates as `plugin.<name>`
+    provides: dict[str, Any] = field(default_factory=dict)

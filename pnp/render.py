@@ -15,6 +15,8 @@ from markupsafe import Markup
 from . import textfit
 from .content import GameContent
 from .errors import ContentError, raise_if_any
+from .load.generate import product
+from .load.icons import icon_helper
 from .manifest import Component
 
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -84,6 +86,8 @@ def environment(game: GameContent) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["num"] = textfit.num
+    env.filters["product"] = product
+    env.globals["icon"] = icon_helper(game.icons)  # a plugin's own `icon` takes precedence
     env.globals.update(
         wrap=textfit.wrap,
         text_width=textfit.text_width,

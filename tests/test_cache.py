@@ -16,6 +16,8 @@ from pnp.errors import PnpError
 
 GAME_YAML = """\
 title: Deck
+options:
+  variant: {choices: [a, b], default: a}
 components:
   - id: card
     name: Cards

@@ -160,7 +160,7 @@ class BoardFile(StrictModel):
     colours: dict[Literal["paper", "grid", "label", "faint"], Colour]
     tile_components: dict[Slug, SquaresSize] = Field(description="components sized in board squares")
 
-    @field_validator("row_labels", "column_labels", mode="before")
+    @field_validator("row_labels", "column_labels", mode="before", json_schema_input_type=list[str | int])
     @classmethod
     def _text(cls, v):
         return [str(x) for x in v] if isinstance(v, list) else v

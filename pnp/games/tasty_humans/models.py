@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from pnp.errors import PnpError
+from pnp.load.variants import deep_merge
 from pnp.validation import StrictModel, text_with
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -272,16 +273,6 @@ def _lookup(table: dict[int, int], players: int, what: str) -> int:
     if players not in table:
         raise ValueError(f"no {what} for {players} players: expected one of {', '.join(map(str, sorted(table)))}")
     return table[players]
-
-
-def deep_merge(base: Any, over: Any) -> Any:
-    """Mappings merge key by key (base order first); anything else is replaced by `over`."""
-    if isinstance(base, dict) and isinstance(over, dict):
-        out = dict(base)
-        for key, value in over.items():
-            out[key] = deep_merge(base[key], value) if key in base else value
-        return out
-    return over
 
 
 def _depth(data: Any, loc: tuple) -> int:

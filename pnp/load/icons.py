@@ -1,0 +1,109 @@
+"""Icon sets as data, and `icon()`, the one template helper that places any of them.
+
+A set is a folder of SVG files (the id is the file name) or a YAML file mapping ids to
+SVG path data (`d`, or {d, fill, viewbox}). `icon('suits', 'moon', x, y, size)` draws the
+icon scaled into the square at (x, y) as a nested <svg>, so each icon keeps its own
+coordinates; `fill` recolours path icons (SVG files keep their own colours).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ..errors import ContentError, PnpError
+from ..textfit import num
+from ..yamlio import Located, load_located
+from .spec import IconSetSpec
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+@dataclass(frozen=True)
+class Icon:
+    viewbox: str
+    body: str  # SVG markup inside the icon's <svg>
+    fill: str | None = None  # path icons: the default colour
+
+
+def _svg_file(path: Path) -> Icon:
+    try:
+        root = ET.fromstring(path.read_bytes())
+    except ET.ParseError as exc:
+        raise PnpError(ContentError(path, *(exc.position if exc.position else (None, None)), f"not well-formed SVG: {exc}")) from None
+    if root.tag != f"{{{SVG_NS}}}svg":
+        raise PnpError(ContentError(path, 1, None, "expected an <svg> root element in the SVG namespace"))
+    viewbox = root.get("viewBox")
+    if viewbox is None:
+        w, h = root.get("width"), root.get("height")
+        if not (w and h):
+            raise PnpError(ContentError(path, 1, None, "expected a viewBox (or width and height) on the <svg> element"))
+        viewbox = f"0 0 {w} {h}"
+    ET.register_namespace("", SVG_NS)
+    body = "".join(ET.tostring(child, encoding="unicode") for child in root)
+    return Icon(viewbox, body.replace(f' xmlns="{SVG_NS}"', ""))
+
+
+def load_icon_sets(content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
+    """Every declared icon set, the errors, and the files read (not data files)."""
+    sets: dict[str, dict[str, Icon]] = {}
+    errors: list[ContentError] = []
+    used: set[Path] = set()
+    for name, spec in specs.items():
+        icons: dict[str, Icon] = {}
+        try:
+            if spec.folder is not None:
+                folder = content_dir / spec.folder
+                if not folder.is_dir():
+                    errors.append(manifest.error(("icons", name, "folder"), f"folder not found: {spec.folder}"))
+                    continue
+                for path in sorted(folder.glob("*.svg")):
+                    icons[path.stem] = _svg_file(path)
+                if not icons:
+                    errors.append(manifest.error(("icons", name, "folder"), f"no .svg files in {spec.folder}: expected one file per icon, named <id>.svg"))
+            else:
+                assert spec.file is not None
+                path = content_dir / spec.file
+                used.add(path.resolve())
+                doc = load_located(path)
+                if not isinstance(doc.data, dict):
+                    errors.append(doc.error((), "expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"))
+                    continue
+                for key, value in doc.data.items():
+                    value = {"d": value} if isinstance(value, str) else value
+                    if not isinstance(value, dict) or not isinstance(value.get("d"), str) or set(value) - {"d", "fill", "viewbox"}:
+                        errors.append(doc.error((key,), f"icon {key!r}: expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"))
+                        continue
+                    d = escape(value["d"])
+                    icons[str(key)] = Icon(str(value.get("viewbox", spec.viewbox)), f'<path d="{d}"/>', value.get("fill"))
+        except PnpError as exc:
+            errors.extend(e for e in exc.errors if isinstance(e, ContentError))
+            continue
+        sets[name] = icons
+    return sets, errors, used
+
+
+def icon_helper(sets: dict[str, dict[str, Icon]]):
+    """The `icon(set, id, x, y, size, fill=None)` template function for one game."""
+
+    def icon(set_name: str, ident: Any, x: float, y: float, size: float, fill: str | None = None) -> Markup:
+        if set_name not in sets:
+            raise ValueError(f"icon(): no icon set {set_name!r}: expected one of {', '.join(sets) or '(none declared under icons: in game.yaml)'}")
+        icons = sets[set_name]
+        if str(ident) not in icons:
+            raise ValueError(f"icon(): no icon {ident!r} in set {set_name!r}: expected one of {', '.join(icons)}")
+        found = icons[str(ident)]
+        colour = fill or found.fill
+        paint = f' fill="{escape(colour)}"' if colour else ""
+        return Markup(f'<svg x="{num(x)}" y="{num(y)}" width="{num(size)}" height="{num(size)}" viewBox="{escape(found.viewbox)}"{paint}>{found.body}</svg>')
+
+    return icon
+
+
+def plain(sets: dict[str, dict[str, Icon]]) -> dict[str, dict[str, Any]]:
+    """The icon sets as plain data: what templates see as `icons` (ids, and for the cache)."""
+    return {name: {k: {"viewbox": i.viewbox, "body": i.body, "fill": i.fill} for k, i in icons.items()} for name, icons in sets.items()}

@@ -1,0 +1,132 @@
+"""Declared game options: `--players N` and `--set KEY=VALUE`, checked once against game.yaml.
+
+Values from the command line are text; each is read as its option's `type`, checked
+against `choices`/`min`/`max`, and defaults fill in the rest. Every error names the
+game.yaml line that declares the option (or the `options:` section, for an unknown key).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ContentError, PnpError
+from .paths import lookup, member_ids
+from .spec import OptionSpec
+
+if TYPE_CHECKING:
+    from ..content import GameContent
+
+PLAYERS = "players"
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def choices(game: "GameContent", name: str, spec: OptionSpec) -> list[Any] | None:
+    """The allowed values of an option, a content path resolved (e.g. the keys of rules.versions)."""
+    if spec.choices is None:
+        return None
+    if isinstance(spec.choices, list):
+        return list(spec.choices)
+    found = lookup(game.data_raw(), spec.choices)
+    ids = member_ids(found) if found is not None else None
+    if ids is None:
+        raise PnpError(game.manifest_doc.error(("options", name, "choices"), f"choices {spec.choices!r} names no list or mapping in the content: expected a path such as 'rules.versions'"))
+    return ids
+
+
+def _read(spec: OptionSpec, value: Any) -> Any:
+    """A command-line value as the option's type; ValueError with the expectation when it is not."""
+    if spec.type == "text" or not isinstance(value, str):
+        return value if spec.type != "text" else str(value)
+    text = value.strip().lower()
+    if spec.type == "bool":
+        if text in _TRUE | _FALSE:
+            return text in _TRUE
+        raise ValueError("expected true or false")
+    try:
+        return int(text) if spec.type == "int" else float(text)
+    except ValueError:
+        raise ValueError(f"expected {'a whole number' if spec.type == 'int' else 'a number'}") from None
+
+
+def _flag(name: str, value: Any) -> str:
+    return f"--players {value}" if name == PLAYERS else f"--set {name}={value}"
+
+
+def check_value(game: "GameContent", name: str, spec: OptionSpec, given: Any) -> tuple[Any, ContentError | None]:
+    """The typed value of one given option, or the located error."""
+    where = game.manifest_doc.error(("options", name), "")
+
+    def fail(expected: str) -> tuple[Any, ContentError]:
+        return None, ContentError(where.path, where.line, where.column, f"{_flag(name, given)}: {expected} ({game.name} option {name!r})")
+
+    try:
+        value = _read(spec, given)
+    except ValueError as exc:
+        return fail(str(exc))
+    allowed = choices(game, name, spec)
+    if allowed is not None and value not in allowed and str(value) not in [str(c) for c in allowed]:
+        return fail(f"expected one of {', '.join(str(c) for c in allowed)}")
+    if allowed is not None and value not in allowed:  # `--set rules=0.2.8` names the choice "0.2.8"
+        value = next(c for c in allowed if str(c) == str(value))
+    low, high = spec.min, spec.max
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"from {low:g} to {high:g}" if low is not None and high is not None else (f"{low:g} or more" if low is not None else f"{high:g} or less")
+            return fail(f"expected a number {'of players ' if name == PLAYERS else ''}{span}")
+    return value, None
+
+
+def resolve(game: "GameContent", players: int | None, extra: dict[str, Any]) -> tuple[dict[str, Any], list[ContentError], set[str]]:
+    """The options templates see: every declared option (given or default), `players` always.
+
+    Returns the values, the errors of declared options, and the given keys this game does
+    not declare (an error only when no game being built declares them)."""
+    declared = game.manifest.options
+    values: dict[str, Any] = {name: spec.default for name, spec in declared.items()}
+    values.setdefault(PLAYERS, None)
+    errors: list[ContentError] = []
+    unknown: set[str] = set()
+    given = dict(extra)
+    if players is not None:
+        given[PLAYERS] = players
+    for name, value in given.items():
+        if name not in declared:
+            if name == PLAYERS:  # a game that declares no player range takes any count
+                values[PLAYERS] = value
+            else:
+                unknown.add(name)
+            continue
+        typed, error = check_value(game, name, declared[name], value)
+        if error is not None:
+            errors.append(error)
+        else:
+            values[name] = typed
+    return values, errors, unknown
+
+
+def unknown_error(game: "GameContent", name: str, value: Any) -> ContentError:
+    """`--set rulez=...` on a game that has no option `rulez`: list the ones it has."""
+    known = [n for n in game.manifest.options if n != PLAYERS]
+    where = game.manifest_doc.error(("options",) if game.manifest.options else (), "")
+    expected = f"expected one of {', '.join(known)}" if known else "this game declares no --set options (add them under `options:` in game.yaml)"
+    return ContentError(where.path, where.line, where.column, f"{_flag(name, value)}: {game.name} has no option {name!r}: {expected}")
+
+
+def resolve_all(games: list["GameContent"], players: int | None, extra: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each game's options; raise PnpError listing every bad value, and every `--set` key
+    that no game being built declares (a key some of them declare goes to those only)."""
+    out: dict[str, dict[str, Any]] = {}
+    errors: list[ContentError] = []
+    unknown_by_game: dict[str, set[str]] = {}
+    for game in games:
+        values, problems, unknown = resolve(game, players, extra)
+        out[game.name] = values
+        errors += problems
+        unknown_by_game[game.name] = unknown
+    for game in games:
+        for name in sorted(unknown_by_game[game.name]):
+            if all(name in unknown_by_game[g.name] for g in games):
+                errors.append(unknown_error(game, name, extra[name]))
+    if errors:
+        raise PnpError(list(dict.fromkeys(errors)))
+    return out

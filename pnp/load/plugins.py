@@ -1,0 +1,98 @@
+"""Finding a game's plugin: `plugin:` in game.yaml names
+
+- a project file or folder, relative to the project: `plugins/mygame.py`, `plugins/mygame`
+  (a package with __init__.py): Python that travels with the game;
+- an installed package's entry point in the group `pnp.games` (`plugin: mygame` where a
+  package declares `[project.entry-points."pnp.games"] mygame = "pkg.module"`);
+- a module shipped in `pnp.games` (the four games of this repository).
+
+The module must define `PLUGIN = GamePlugin(...)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import sys
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+
+from ..errors import ContentError, PnpError
+from ..plugin import GamePlugin
+
+ENTRY_POINT_GROUP = "pnp.games"
+_MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def is_path(name: str) -> bool:
+    return "/" in name or "\\" in name or name.endswith(".py")
+
+
+def _fail(where: ContentError, message: str) -> PnpError:
+    return PnpError(ContentError(where.path, where.line, where.column, message))
+
+
+def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
+    path = (root / name).resolve()
+    init = path / "__init__.py" if path.is_dir() else path
+    if not init.is_file():
+        raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder with __init__.py")
+    # one module name per file, so two projects' plugins never replace each other
+    module_name = "pnp_project_plugin_" + re.sub(r"\W", "_", str(init.with_suffix("")))
+    stamp = init.stat().st_mtime_ns  # `pnp watch` loads an edited plugin again
+    loaded = sys.modules.get(module_name)
+    if loaded is not None and getattr(loaded, "__pnp_stamp__", None) == stamp:
+        return loaded
+    spec = importlib.util.spec_from_file_location(module_name, init, submodule_search_locations=[str(path)] if path.is_dir() else None)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__pnp_stamp__ = stamp  # type: ignore[attr-defined]
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the designer's code: one line naming the file
+        del sys.modules[module_name]
+        raise _fail(where, f"plugin {name} failed to load: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleType, str]:
+    """The module `plugin:` names and the attribute holding its GamePlugin (see the
+    module docstring for the lookup order)."""
+    if is_path(name):
+        return _from_file(root, name, where), "PLUGIN"
+    if not _MODULE.match(name):
+        raise _fail(where, f"plugin {name!r}: expected a module name (letters, digits, '_') or a path such as plugins/{name}.py")
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP, name=name):
+        try:
+            return importlib.import_module(entry.module), entry.attr or "PLUGIN"
+        except Exception as exc:
+            raise _fail(where, f"plugin {name!r} (entry point {entry.value}) failed to load: {type(exc).__name__}: {exc}") from None
+    try:
+        return importlib.import_module(f"pnp.games.{name}"), "PLUGIN"
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"pnp.games.{name}",):
+            raise
+    raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named, no entry point {name!r} in group {ENTRY_POINT_GROUP!r} and no module pnp.games.{name}")
+
+
+def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin:
+    """The GamePlugin of a game (the empty plugin when it names none)."""
+    if name is None:
+        return GamePlugin()
+    module, attr = plugin_module(name, root, where)
+    plugin = getattr(module, attr, None)
+    if not isinstance(plugin, GamePlugin):
+        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.plugin.GamePlugin(...)")
+    return plugin
+
+
+def plugin_files(name: str | None, root: Path) -> list[Path]:
+    """The Python files of a plugin, for the build cache's code stamp."""
+    if name is None:
+        return []
+    module, _ = plugin_module(name, root, ContentError(None, None, None, ""))
+    where = Path(module.__file__ or "")
+    return sorted(where.parent.rglob("*.py")) if where.name == "__init__.py" else [where]

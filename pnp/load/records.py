@@ -1,0 +1,167 @@
+"""Declarative data schemas: check a file's records against the `data:` section of game.yaml.
+
+A game with no Python gets the errors a plugin model would give, located in the data file
+(YAML line or sheet row:column): unknown or missing fields, wrong types, values outside
+`one_of`/`min`/`max`, duplicate ids, the wrong number of records and `ref`s to ids another
+file does not have. Values are converted in place (a sheet's "3" becomes 3), so templates
+see typed records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ContentError
+from ..validation import COLOUR, SLUG
+from ..yamlio import Located
+from .paths import lookup, member_ids, split
+from .spec import DataSpec, FieldSpec
+
+_BOOLS = {"true": True, "yes": True, "false": False, "no": False}
+
+
+def records_at(spec: DataSpec) -> tuple[Any, ...]:
+    return (spec.records,) if spec.records else ()
+
+
+def convert(spec: FieldSpec, value: Any) -> Any:
+    """`value` as the field's type; ValueError saying what was expected."""
+    kind = spec.type
+    if kind in ("text", "id", "colour"):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ValueError("expected text")
+        value = str(value) if not isinstance(value, str) else value
+        if kind == "id" and not SLUG.match(value):
+            raise ValueError(f"{value!r} is not an id: expected lower-case letters, digits and '-'")
+        if kind == "colour" and not COLOUR.match(value):
+            raise ValueError(f"{value!r} is not a colour: expected #rrggbb")
+        return value
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in _BOOLS:
+            return _BOOLS[value.lower()]
+        raise ValueError(f"{value!r}: expected true or false")
+    if kind == "list":
+        if isinstance(value, str):  # a sheet cell: "a; b; c"
+            return [part.strip() for part in value.split(";") if part.strip()]
+        if isinstance(value, list):
+            return value
+        raise ValueError(f"{value!r}: expected a list (in a sheet: values separated by ';')")
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r}: expected a number")
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise ValueError(f"{value!r}: expected {'a whole number' if kind == 'int' else 'a number'}") from None
+    if not isinstance(value, (int, float)):
+        raise ValueError(f"{value!r}: expected a number")
+    if kind == "int":
+        if float(value) != int(value):
+            raise ValueError(f"{value!r}: expected a whole number")
+        return int(value)
+    return value
+
+
+def _check_value(spec: FieldSpec, value: Any) -> str | None:
+    values = value if spec.type == "list" else [value]
+    for v in values:
+        if spec.one_of is not None and v not in spec.one_of:
+            return f"{v!r} is not allowed: expected one of {', '.join(str(c) for c in spec.one_of)}"
+        if spec.min is not None and isinstance(v, (int, float)) and v < spec.min:
+            return f"{v!r} is too small: expected {spec.min:g} or more"
+        if spec.max is not None and isinstance(v, (int, float)) and v > spec.max:
+            return f"{v!r} is too large: expected {spec.max:g} or less"
+    return None
+
+
+def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
+    """Check and type the records of one file in place; refs are checked by `check_refs`."""
+    at = records_at(spec)
+    records = lookup(doc.data, at) if at else doc.data
+    if not isinstance(records, list):
+        where = f"under the key {spec.records!r}" if spec.records else "as the whole file"
+        return [doc.error(at, f"expected a list of records {where}")]
+    errors: list[ContentError] = []
+    fields = spec.field_specs()
+    if spec.count is not None:
+        low, high = (spec.count, spec.count) if isinstance(spec.count, int) else (spec.count.get("min"), spec.count.get("max"))
+        n = len(records)
+        if (low is not None and n < low) or (high is not None and n > high):
+            want = f"exactly {low}" if low == high else (f"{low} to {high}" if low is not None and high is not None else (f"at least {low}" if low is not None else f"at most {high}"))
+            errors.append(doc.error(at, f"{n} records: expected {want} (count in game.yaml)"))
+    seen: dict[str, dict[Any, int]] = {name: {} for name, f in fields.items() if f.unique or name == spec.id}
+    for i, record in enumerate(records):
+        here = at + (i,)
+        if not isinstance(record, dict):
+            errors.append(doc.error(here, f"record {i + 1}: expected a mapping of field: value"))
+            continue
+        if not spec.extra_fields and fields:
+            for key in record:
+                if key not in fields:
+                    errors.append(doc.error(here + (key,), f"unknown field {key!r}: expected one of {', '.join(fields)}"))
+        for name, fspec in fields.items():
+            if name not in record or record[name] is None:
+                if fspec.default is not None:
+                    record[name] = fspec.default
+                elif fspec.required:
+                    errors.append(doc.error(here, f"missing field {name!r}"))
+                continue
+            try:
+                record[name] = convert(fspec, record[name])
+            except ValueError as exc:
+                errors.append(doc.error(here + (name,), f"{name}: {exc}"))
+                continue
+            problem = _check_value(fspec, record[name])
+            if problem:
+                errors.append(doc.error(here + (name,), f"{name}: {problem}"))
+        for name, first in seen.items():
+            value = record.get(name)
+            if value is None or isinstance(value, (list, dict)):
+                continue
+            if value in first:
+                errors.append(doc.error(here + (name,), f"{name} {value!r} appears twice (first in record {first[value] + 1}): expected unique values"))
+            else:
+                first[value] = i
+    return errors
+
+
+def ids_of(ref: str, docs: dict[str, Located], specs: dict[str, DataSpec]) -> list[Any] | None:
+    """The ids a `ref` names: a data file's records ('suits') or a path ('deck.suits')."""
+    parts = split(ref)
+    if not parts or parts[0] not in docs:
+        return None
+    stem = parts[0]
+    spec = specs.get(stem)
+    if len(parts) == 1 and spec is not None:
+        records = lookup(docs[stem].data, records_at(spec)) if spec.records else docs[stem].data
+        return member_ids(records, spec.id or "id")
+    return member_ids(lookup(docs[stem].data, parts[1:]))
+
+
+def check_refs(docs: dict[str, Located], specs: dict[str, DataSpec], manifest: Located) -> list[ContentError]:
+    """Every `ref` field value is an id of the file it names."""
+    errors: list[ContentError] = []
+    for stem, spec in specs.items():
+        if stem not in docs or spec.variants:
+            continue
+        doc = docs[stem]
+        records = lookup(doc.data, records_at(spec)) if spec.records else doc.data
+        if not isinstance(records, list):
+            continue
+        for name, fspec in spec.field_specs().items():
+            if fspec.ref is None:
+                continue
+            ids = ids_of(fspec.ref, docs, specs)
+            if ids is None:
+                errors.append(manifest.error(("data", stem, "fields", name, "ref"), f"ref {fspec.ref!r} names no list of records: expected a data file or a dotted path into one"))
+                continue
+            for i, record in enumerate(records):
+                if not isinstance(record, dict) or record.get(name) is None:
+                    continue
+                values = record[name] if isinstance(record[name], list) else [record[name]]
+                for value in values:
+                    if value not in ids:
+                        errors.append(doc.error(records_at(spec) + (i, name), f"{name}: {value!r} is not an id in {fspec.ref}: expected one of {', '.join(map(str, ids))}"))
+    return errors

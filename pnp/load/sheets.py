@@ -1,0 +1,143 @@
+"""Spreadsheets as content: a CSV or XLSX file becomes a list of records, one per row.
+
+The first row names the fields; an empty cell is a missing field; a blank row is skipped.
+Every value keeps its `row:column` place, so errors about it name `file:row:column`.
+XLSX is read with openpyxl (first worksheet unless one is named); ODS is not read.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ContentError, PnpError
+from ..yamlio import Located, Path_
+
+SHEET_SUFFIXES = (".csv", ".xlsx")
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str):
+        value = value.strip()
+        return value or None
+    if isinstance(value, float) and value.is_integer():  # spreadsheets store 3 as 3.0
+        return int(value)
+    return value
+
+
+def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
+    """(1-based row number, cells) of every row, header included."""
+    if path.suffix == ".csv":
+        try:
+            text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
+        except UnicodeDecodeError as exc:
+            raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
+        reader = csv.reader(io.StringIO(text, newline=""))
+        rows, start = [], 1
+        try:
+            for cells in reader:
+                rows.append((start, cells))
+                start = reader.line_num + 1
+        except csv.Error as exc:
+            raise PnpError(ContentError(path, reader.line_num, None, f"malformed CSV: {exc}")) from None
+        return rows
+    try:
+        from openpyxl import load_workbook
+
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # a corrupt or foreign file: say so, in one line
+        raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
+    try:
+        if worksheet is not None and worksheet not in book.sheetnames:
+            raise PnpError(ContentError(path, None, None, f"no worksheet {worksheet!r}: expected one of {', '.join(book.sheetnames)}"))
+        sheet = book[worksheet] if worksheet is not None else book.worksheets[0]
+        return [(i, list(cells)) for i, cells in enumerate(sheet.iter_rows(values_only=True), start=1)]
+    finally:
+        book.close()
+
+
+@dataclass
+class SheetDoc(Located):
+    """A sheet read as records; `marks` hold (row, column) of each record and cell."""
+
+    header: list[str] = field(default_factory=list)
+
+
+def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> SheetDoc:
+    """Read a sheet; its records sit at `at` (e.g. ('cards',) to stand for a YAML key)."""
+    rows = _rows(path, worksheet)
+    doc = SheetDoc(path, [])
+    rows = [(n, [_cell(c) for c in cells]) for n, cells in rows]
+    rows = [(n, cells) for n, cells in rows if any(c is not None for c in cells)]
+    if not rows:
+        raise PnpError(ContentError(path, None, None, "empty sheet: expected a header row naming the fields, then one row per record"))
+    head_line, head = rows[0]
+    errors = []
+    names: list[str | None] = []
+    for col, name in enumerate(head, start=1):
+        if name is not None and not isinstance(name, str):
+            name = str(name)
+        if name in names and name is not None:
+            errors.append(ContentError(path, head_line, col, f"column {name!r} appears twice in the header"))
+        names.append(name)
+    doc.header = [n for n in names if n]
+    records: list[dict[str, Any]] = []
+    doc.marks[at] = (head_line, 1)
+    for line, cells in rows[1:]:
+        i = len(records)
+        record: dict[str, Any] = {}
+        doc.marks[at + (i,)] = (line, 1)
+        for col, value in enumerate(cells, start=1):
+            name = names[col - 1] if col - 1 < len(names) else None
+            if value is None:
+                continue
+            if name is None:
+                errors.append(ContentError(path, line, col, "a value in a column with no name: expected a header for every filled column"))
+                continue
+            record[name] = value
+            doc.marks[at + (i, name)] = (line, col)
+        records.append(record)
+    if errors:
+        raise PnpError(errors)
+    doc.data = records
+    return doc
+
+
+@dataclass
+class Combined(Located):
+    """A YAML file whose parts at some keys came from sheets: errors go to the right file."""
+
+    parts: dict[Path_, Located] = field(default_factory=dict)
+
+    def _part(self, at: Path_) -> Located | None:
+        for prefix, part in self.parts.items():
+            if tuple(at[: len(prefix)]) == prefix:
+                return part
+        return None
+
+    def where(self, at: Path_ = ()) -> Any:
+        part = self._part(tuple(at))
+        return part.where(at) if part is not None else super().where(at)
+
+    def error(self, at: Path_, message: str) -> ContentError:
+        part = self._part(tuple(at))
+        return part.error(at, message) if part is not None else super().error(at, message)
+
+
+def combine(yaml_doc: Located | None, sheet: SheetDoc, key: str | None, path: Path) -> Located:
+    """The YAML file with the sheet's records at `key` (or the sheet alone)."""
+    if key is None:
+        if yaml_doc is not None:
+            raise PnpError(ContentError(path, None, None, f"both {yaml_doc.path.name} and {sheet.path.name} exist: declare `records: KEY` for this file in game.yaml to put the rows under a key of the YAML, or keep one of them"))
+        return sheet
+    if yaml_doc is None:
+        out = Combined(sheet.path, {key: sheet.data}, {(): (1, 1)}, parts={(key,): sheet})
+        return out
+    if not isinstance(yaml_doc.data, dict):
+        raise PnpError(yaml_doc.error((), f"expected a mapping: the rows of {sheet.path.name} go under its key {key!r}"))
+    if key in yaml_doc.data:
+        raise PnpError(yaml_doc.error((key,), f"{key!r} is both here and in {sheet.path.name}: expected it in one place"))
+    return Combined(yaml_doc.path, {**yaml_doc.data, key: sheet.data}, dict(yaml_doc.marks), parts={(key,): sheet})

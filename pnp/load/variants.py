@@ -1,0 +1,62 @@
+"""Variants of content (rule versions, editions): a file maps variant names to content, and
+a variant may `extends` another, overriding parts of it.
+
+The variant in use is picked by a game option; it is deep-merged over its ancestors
+(mappings merge key by key, anything else is replaced), so a new edition lists only what
+changes. Broken chains (an unknown parent, a cycle) are located at their `extends` line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ContentError
+from ..yamlio import Located
+
+EXTENDS = "extends"
+
+
+def deep_merge(base: Any, over: Any) -> Any:
+    """Mappings merge key by key (base order first); anything else is replaced by `over`."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = deep_merge(base[key], value) if key in base else value
+        return out
+    return over
+
+
+def chains(doc: Located) -> tuple[dict[str, list[str]], list[ContentError]]:
+    """Each variant's chain of ancestors (itself first), and the errors of broken chains."""
+    variants = doc.data
+    if not isinstance(variants, dict) or not all(isinstance(v, dict) for v in variants.values()):
+        return {}, [doc.error((), "expected a mapping of variant name -> its content (a mapping, with an optional `extends`)")]
+    names = list(variants)
+    out: dict[str, list[str]] = {}
+    errors: list[ContentError] = []
+    for name in names:
+        chain = [name]
+        while EXTENDS in variants[chain[-1]]:
+            parent = variants[chain[-1]][EXTENDS]
+            if not isinstance(parent, str) or parent not in variants:
+                if chain[-1] == name:  # reported once, by the variant that says it
+                    others = ", ".join(n for n in names if n != name)
+                    errors.append(doc.error((name, EXTENDS), f"extends {parent!r}, which is not a variant here: expected one of {others}"))
+                break
+            if parent in chain:
+                loop = chain[chain.index(parent):]
+                if name == min(loop, key=names.index):  # a cycle is reported once, at its first variant
+                    errors.append(doc.error((name, EXTENDS), f"variants extend each other in a cycle ({' -> '.join(loop + [parent])}): expected a chain ending in a variant without extends"))
+                break
+            chain.append(parent)
+        else:
+            out[name] = chain
+    return out, errors
+
+
+def resolve(doc: Located, chain: list[str]) -> dict[str, Any]:
+    """The content of the first variant of `chain`, merged over its ancestors."""
+    merged: dict[str, Any] = {}
+    for part in reversed(chain):
+        merged = deep_merge(merged, {k: v for k, v in doc.data[part].items() if k != EXTENDS})
+    return merged

@@ -1,0 +1,266 @@
+"""The generic content layer (issue 12): declared options, data schemas, CSV/XLSX sheets,
+generated lists, variants with `extends`, icon sets, `needs:` and project-local plugins.
+Every error is checked for its file:line(:column) and its expectation."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.build import BuildOptions
+from pnp.cli import app
+from pnp.content import Project, load_game
+from pnp.errors import PnpError
+
+REPO = Path(__file__).resolve().parent.parent
+
+runner = CliRunner()
+FRUIT = REPO / "examples/projects/fruit-stand"
+
+
+def errors_of(fn) -> list[str]:
+    with pytest.raises(PnpError) as info:
+        fn()
+    return [str(e) for e in info.value.errors]
+
+
+@pytest.fixture
+def fruit(tmp_path: Path) -> Project:
+    """A scratch copy of the fifth example game's project folder."""
+    shutil.copytree(FRUIT, tmp_path / "fruit", ignore=shutil.ignore_patterns("output", "__pycache__"))
+    return Project(tmp_path / "fruit")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+# ------------------------------------------------------------------ declared options
+
+
+def test_dietrick_rejects_bad_players_and_unknown_set_key():
+    result = runner.invoke(app, ["build", "dietrick-taking", "--players", "9", "--set", "rulez=0.2.8", "--project", str(REPO), "--out", "/nonexistent/never"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2 and all("content/dietrick-taking/game.yaml:" in line for line in lines), lines
+    assert any("--players 9: expected a number of players from 1 to 4" in line for line in lines)
+    assert any("has no option 'rulez'" in line for line in lines)
+
+
+def test_choices_come_from_the_content_and_are_listed(repo_project: Project):
+    game = load_game(repo_project, "tasty-humans")
+    (message,) = errors_of(lambda: BuildOptions(extra={"rules": "0.3"}).game_options([game]))
+    assert "tasty-humans/game.yaml:" in message and "--set rules=0.3: expected one of published, 0.2.8" in message
+    assert BuildOptions(extra={"rules": "0.2.8"}).game_options([game])["tasty-humans"]["rules"] == "0.2.8"
+    assert BuildOptions().game_options([game])["tasty-humans"]["rules"] == "published"  # the default
+
+
+def test_a_key_one_game_declares_goes_to_that_game_only(repo_project: Project):
+    games = [load_game(repo_project, g) for g in ("tasty-humans", "dietrick-taking")]
+    values = BuildOptions(extra={"rules": "0.2.8"}).game_options(games)
+    assert values["tasty-humans"]["rules"] == "0.2.8" and "rules" not in values["dietrick-taking"]
+
+
+def test_options_are_typed_and_a_wrong_type_is_located(fruit: Project):
+    game = load_game(fruit, "fruit-stand")
+    assert BuildOptions(players=3).game_options([game])["fruit-stand"]["players"] == 3
+    (message,) = errors_of(lambda: BuildOptions(extra={"players": "many"}).game_options([game]))
+    assert message.endswith("game.yaml:11:3: --players many: expected a whole number (fruit-stand option 'players')")
+
+
+def test_an_option_declaration_error_is_located_in_game_yaml(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "players: {type: int, min: 2, max: 5", "players: {type: int, min: 6, max: 5")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "game.yaml:11:" in message and "min 6 is greater than max 5" in message
+
+
+# ------------------------------------------------------------------ project plugin, generated deck, CSV, icons
+
+
+def test_fifth_game_builds_and_scores_from_its_own_folder(fruit: Project, monkeypatch):
+    monkeypatch.chdir(fruit.root)
+    result = runner.invoke(app, ["build", "--quiet"])
+    assert result.exit_code == 0, result.output
+    fronts = sorted(p.stem for p in (fruit.output_dir / "fruit-stand/svg/fruit").glob("*.svg"))
+    assert len(fronts) == 25 and "apple-6" in fronts and "back" in fronts  # 4 fruits x 6 values, and the back
+    order = (fruit.output_dir / "fruit-stand/svg/orders/basket.svg").read_text()
+    assert order.count('viewBox="0 0 24 24"') == 6  # six fruit icons placed by icon()
+    result = runner.invoke(app, ["score", "sheets/example.yaml", "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"total": 10' in result.output and '"sets": 3' in result.output
+
+
+def test_generated_deck_follows_players_and_edition(fruit: Project):
+    game = load_game(fruit, "fruit-stand")
+    two = game.namespace({"players": 2})["deck"]
+    assert [c["id"] for c in two][:5] == ["apple-1", "apple-2", "apple-3", "apple-4", "pear-1"]
+    assert len(two) == 16 and len(game.namespace({})["deck"]) == 24
+    assert two[0]["fruit"]["name"] == "Apple" and two[0]["value"] == 1
+
+
+def test_a_wrong_claimed_total_exits_1_and_a_bad_sheet_is_located(fruit: Project, monkeypatch):
+    monkeypatch.chdir(fruit.root)
+    edit(fruit.root / "sheets/example.yaml", "total: 10", "total: 11")
+    assert runner.invoke(app, ["score", "sheets/example.yaml"]).exit_code == 1
+    edit(fruit.root / "sheets/example.yaml", "[pie, jam]", "[pie, jamm]")
+    result = runner.invoke(app, ["score", "sheets/example.yaml"])
+    assert result.exit_code == 2 and "example.yaml:5:19: unknown order 'jamm'" in result.output
+
+
+def test_family_edition_extends_standard(fruit: Project):
+    game = load_game(fruit, "fruit-stand")
+    family = game.namespace({"edition": "family"})["editions"]
+    assert family["set_bonus"] == 5 and family["top_value"] == 6 and "extends" not in family
+
+
+def test_a_typo_in_the_csv_is_named_by_file_row_and_column(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "jam,Plum Jam,plum;plum,3,2", "jam,Plum Jam,plum;plumm,3,2")
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "lemonade,Lemonade,lemon;lemon,3,2", "lemonade,Lemonade,lemon;lemon,three,2")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any(m.endswith("orders.csv:5:4: points: 'three': expected a whole number") for m in messages), messages
+    # the ref is checked once the file is typed; fix the number to see it
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "three", "3")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.csv:4:3: needs: 'plumm' is not an id in fruits: expected one of apple, pear, plum, lemon")
+
+
+def test_an_unknown_column_and_a_duplicate_id_are_located(fruit: Project):
+    csv = fruit.content_dir / "fruit-stand/orders.csv"
+    edit(csv, "id,title,needs,points,copies", "id,title,needs,points,copies,colour")
+    edit(csv, "tart,Lemon Tart,lemon;lemon;apple,4,1", "pie,Lemon Tart,lemon;lemon;apple,4,1,red")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any(m.endswith("orders.csv:7:6: unknown field 'colour': expected one of id, title, needs, points, copies") for m in messages), messages
+    assert any(m.endswith("orders.csv:7:1: id 'pie' appears twice (first in record 1): expected unique values") for m in messages), messages
+
+
+def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["id", "title", "needs", "points"])
+    for i in range(6):
+        sheet.append([f"order-{i}", f"Order {i}", "apple;pear", i + 1])
+    sheet.append(["bad", "Bad", "apple", "lots"])
+    (fruit.content_dir / "fruit-stand/orders.csv").unlink()
+    book.save(fruit.content_dir / "fruit-stand/orders.xlsx")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.xlsx:8:4: points: 'lots': expected a whole number")
+    sheet.delete_rows(8)
+    book.save(fruit.content_dir / "fruit-stand/orders.xlsx")
+    orders = load_game(fruit, "fruit-stand").namespace()["orders"]
+    assert orders[5] == {"id": "order-5", "title": "Order 5", "needs": ["apple", "pear"], "points": 6, "copies": 1}
+
+
+def test_a_yaml_typo_is_located_in_the_data_file_not_the_template(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/fruits.yaml", "{id: pear, name: Pear,", "{id: pear, nmae: Pear,")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any(m.endswith("fruits.yaml:4:16: unknown field 'nmae': expected one of id, name, colour") for m in messages), messages
+    assert any(m.endswith("fruits.yaml:4:5: missing field 'name'") for m in messages), messages
+
+
+def test_record_count_is_checked(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "count: {min: 6, max: 30}", "count: 20")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.csv:1:1: 8 records: expected exactly 20 (count in game.yaml)")
+
+
+def test_a_fruit_without_an_icon_is_reported_at_the_fruit(fruit: Project):
+    (fruit.content_dir / "fruit-stand/icons/plum.svg").unlink()
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "fruits.yaml:5:6:" in message and "'plum' has no icon (an SVG file in icons/)" in message
+
+
+def test_a_scoring_rule_without_a_scorer_is_reported(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/editions.yaml", "scoring: [orders, sets]", "scoring: [orders, sets, speed]")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "editions.yaml:8:27:" in message and "'speed' has no scorer in plugins/fruit_stand.py" in message and "expected one of orders, sets" in message
+
+
+def test_icons_from_yaml_paths(fruit: Project):
+    game_yaml = fruit.content_dir / "fruit-stand/game.yaml"
+    edit(game_yaml, "  fruit: {folder: icons}", "  fruit: {folder: icons}\n  marks: {file: marks.yaml}")
+    (fruit.content_dir / "fruit-stand/marks.yaml").write_text('star: "M12 2L15 9H22L16 14L18 22L12 17L6 22L8 14L2 9H9Z"\ndot: {d: "M12 8a4 4 0 1 0 0.01 0", fill: "#333"}\n')
+    game = load_game(fruit, "fruit-stand")
+    assert "marks" not in game.docs  # an icon file is not a data file
+    from pnp.render import environment
+
+    icon = environment(game).globals["icon"]
+    assert str(icon("marks", "dot", 1, 2, 5)) == '<svg x="1" y="2" width="5" height="5" viewBox="0 0 24 24" fill="#333"><path d="M12 8a4 4 0 1 0 0.01 0"/></svg>'
+    with pytest.raises(ValueError, match="no icon 'moon' in set 'marks': expected one of star, dot"):
+        icon("marks", "moon", 0, 0, 1)
+
+
+# ------------------------------------------------------------------ variants and generation errors
+
+
+def test_broken_extends_chains_are_located(fruit: Project):
+    editions = fruit.content_dir / "fruit-stand/editions.yaml"
+    editions.write_text(editions.read_text() + "party:\n  extends: familly\nloop-a:\n  extends: loop-b\nloop-b:\n  extends: loop-a\n")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any(m.endswith("editions.yaml:14:3: extends 'familly', which is not a variant here: expected one of standard, family, loop-a, loop-b") for m in messages), messages
+    assert any("editions.yaml:16:3: variants extend each other in a cycle (loop-a -> loop-b -> loop-a)" in m for m in messages), messages
+
+
+def test_a_generated_id_made_twice_is_an_error(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", 'id: "{{ fruit.id }}-{{ value }}"', 'id: "{{ fruit.id }}"')
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand").namespace())
+    assert "game.yaml:" in message and "id 'apple' is made twice" in message
+
+
+def test_product_filter():
+    from pnp.load.generate import product
+
+    assert product(["a", "b"], [1, 2]) == [("a", 1), ("a", 2), ("b", 1), ("b", 2)]
+
+
+# ------------------------------------------------------------------ plugins
+
+
+def test_a_missing_project_plugin_is_located(fruit: Project):
+    (fruit.root / "plugins/fruit_stand.py").unlink()
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
+
+
+def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project):
+    (fruit.root / "plugins/fruit_stand.py").write_text("X = 1\n")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "expected the module to define PLUGIN = pnp.plugin.GamePlugin(...)" in message
+
+
+def test_a_plugin_from_an_installed_entry_point(fruit: Project, tmp_path: Path, monkeypatch):
+    """`plugin: NAME` finds an installed package's entry point in the group pnp.games."""
+    site = tmp_path / "site"
+    (site / "fruitpkg").mkdir(parents=True)
+    shutil.copy(fruit.root / "plugins/fruit_stand.py", site / "fruitpkg/__init__.py")
+    info = site / "fruitpkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fruitpkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pnp.games]\nfruity = fruitpkg\n")
+    monkeypatch.syspath_prepend(str(site))
+    shutil.rmtree(fruit.root / "plugins")
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "plugin: plugins/fruit_stand.py", "plugin: fruity")
+    game = load_game(fruit, "fruit-stand")
+    assert game.plugin.score is not None and set(game.plugin.provides["scorers"]) == {"orders", "sets"}
+    sys.modules.pop("fruitpkg", None)
+
+
+def test_an_unknown_plugin_name_lists_where_it_was_looked_for(demo: Project):
+    edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: nosuch\ncomponents:")
+    (message,) = errors_of(lambda: load_game(demo, "demo"))
+    assert "unknown plugin 'nosuch': no project file plugins/nosuch.py named, no entry point 'nosuch' in group 'pnp.games' and no module pnp.games.nosuch" in message
+
+
+def test_a_typo_in_a_field_declaration_is_located_in_game_yaml(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "points: {type: int, min: 1, max: 12}", "points: {tpye: int}")
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "name: text", "name: txt")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any("game.yaml:26:16: unknown key 'tpye'" in m for m in messages), messages
+    assert any("game.yaml:19:7:" in m and "'txt'" in m for m in messages), messages
