@@ -280,6 +280,45 @@ def sheet_cmd(
         out.print(str(out_path), markup=False, soft_wrap=True)
 
 
+@app.command("simulate")
+def simulate_cmd(
+    game: str = typer.Argument(..., help="Game to simulate, e.g. tasty-humans."),
+    games: int = typer.Option(1000, "--games", "-n", help="Games to play (per side with --against)."),
+    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: the game's largest count)."),
+    players_as: Optional[str] = typer.Option(None, "--players-as", help="Strategies by seat, comma-separated, e.g. greedy,random (they turn one seat per game)."),
+    set_: list[str] = typer.Option([], "--set", help="Rule option KEY=VALUE, e.g. --set rules=0.2.8 or --set cravings.troll.points=3 (repeatable)."),
+    against: Optional[str] = typer.Option(None, "--against", help="Also play the same seeds with a KEY=VALUE change, a rule version or a git revision, and show the differences."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the run: same seed, same games."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: every core)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder; the report goes to <out>/<game>/simulate/ (default: <project>/output)."),
+    sheets: Optional[Path] = typer.Option(None, "--sheets", help="Also write every finished game as a scoring-sheet file into this folder, for `pnp score`.", file_okay=False),
+    project: Path = ProjectOpt,
+) -> None:
+    """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
+    from .errors import display_path
+    from .simulate import simulate
+    from .simulate.report import print_table, write_report
+    from .simulate.sheets import write_sheets
+    from .simulate.summary import summarise
+
+    def job():
+        proj = project_at(project)
+        if jobs is not None and jobs < 1:
+            raise PnpError(f"--jobs {jobs}: expected at least 1")
+        result = simulate(proj, game, games=games, players=players, strategies=list(_split(players_as)) or None,
+                          options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
+        sections = summarise(result)
+        page = write_report(result, (out_dir.resolve() if out_dir else proj.output_dir) / result.game / "simulate", sections)
+        written = write_sheets(result, sheets) if sheets is not None else []
+        return result, sections, page, written
+
+    result, sections, page, written = run(job)
+    print_table(result, out, sections)
+    if written:
+        out.print(f"{len(written)} sheets in {display_path(sheets)}", markup=False, soft_wrap=True)
+    out.print(display_path(page), markup=False, soft_wrap=True)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

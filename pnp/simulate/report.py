@@ -1,0 +1,118 @@
+"""The report of a run: a short table for the terminal and
+`output/<game>/simulate/index.html` with inline SVG plots."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from pnp.output import write_atomic
+from pnp.pages import render_page
+
+from . import plots
+from .runner import Run
+from .summary import Row, Section, summarise
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# Sections worth a line in the terminal; the page shows every section.
+TERMINAL = ("win-", "score-", "metrics", "metric-")
+TERMINAL_SOURCES = ("craving", "damage", "king")
+
+
+def fmt(v: float, rate: bool, sign: bool = False) -> str:
+    if math.isnan(v):
+        return "-"
+    text = f"{v * 100:.1f}%" if rate else f"{v:.2f}"
+    return ("+" if sign and v > 0 else "") + text
+
+
+def ci(e, rate: bool, sign: bool = False) -> str:
+    if e is None or not e.n:
+        return "-"
+    return f"{fmt(e.mean, rate, sign)} [{fmt(e.low, rate, sign)}, {fmt(e.high, rate, sign)}]"
+
+
+def short(e, rate: bool, sign: bool = False) -> str:
+    """Mean ± half the 95% interval, for the terminal."""
+    if e is None or not e.n:
+        return "-"
+    return f"{fmt(e.mean, rate, sign)} ± {fmt(e.half, rate)}"
+
+
+def changes(sections: list[Section]) -> list[tuple[Section, Row]]:
+    """Rows whose difference has a 95% interval that misses zero, largest first."""
+    found = [(s, r) for s in sections for r in s.rows if r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero()]
+    return sorted(found, key=lambda sr: -abs(sr[1].diff.mean) / max(sr[1].diff.half, 1e-9))
+
+
+def print_table(run: Run, console: "Console", sections: list[Section] | None = None) -> None:
+    from rich.table import Table
+
+    sections = sections if sections is not None else summarise(run)
+    speed = run.games * (2 if run.ref else 1) / run.seconds if run.seconds else 0
+    console.print(f"{run.title}: {run.games} games x {2 if run.ref else 1} side(s), {run.players} players "
+                  f"({', '.join(run.strategies)}), seed {run.seed}, {run.seconds:.1f}s on {run.jobs} process(es), {speed:.0f} games/s",
+                  markup=False, soft_wrap=True)
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("")
+    table.add_column(run.base.label)
+    if run.ref:
+        table.add_column(run.ref.label)
+        table.add_column("difference")
+    for s in sections:
+        if not s.id.startswith(TERMINAL) and s.id != "sources":
+            continue
+        rows = [r for r in s.rows if s.id != "sources" or r.name in TERMINAL_SOURCES]
+        if not rows:
+            continue
+        table.add_row(f"[bold]{s.title}[/bold]", *[""] * (3 if run.ref else 1))
+        for r in rows:
+            cells = [f"  {r.name}", short(r.base, s.rate)]
+            if run.ref:
+                star = " *" if r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero() else ""
+                cells += [short(r.ref, s.rate), short(r.diff, s.rate, sign=True) + star]
+            table.add_row(*cells)
+    console.print(table)
+    if run.ref:
+        console.print(f"mean ± half the 95% interval; difference = {run.base.label} minus {run.ref.label} on the same seeds; "
+                      "* its interval misses 0", markup=False, soft_wrap=True)
+
+
+def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None) -> Path:
+    """Write index.html into `out_dir` (atomically); return its path."""
+    sections = sections if sections is not None else summarise(run)
+    two = run.ref is not None
+    blocks = []
+    for s in sections:
+        chart = plots.bars([(r.name, r.base, r.ref) for r in s.rows], s.rate, s.title)
+        diff = plots.forest([(r.name, r.diff) for r in s.rows if r.diff is not None], s.rate, s.title) if two else ""
+        blocks.append({"section": s, "chart": Markup(chart), "diff": Markup(diff),
+                       "rows": [{"name": r.name, "base": ci(r.base, s.rate), "n": r.base.n,
+                                 "ref": ci(r.ref, s.rate) if two else "", "diff": ci(r.diff, s.rate, True) if two else "",
+                                 "sig": bool(two and r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero())}
+                                for r in s.rows]})
+    scores = [p.score for r in run.records for p in r.players]
+    ref_scores = [p.score for r in run.ref_records for p in r.players] if two else None
+    hists = [{"title": "Final scores, every player", "svg": Markup(plots.hist(scores, ref_scores, "scores", "points"))}]
+    if len({p.strategy for r in run.records for p in r.players}) > 1 or any(p.tags for r in run.records for p in r.players):
+        winners = [p.score for r in run.records for p in r.players if p.win]
+        ref_w = [p.score for r in run.ref_records for p in r.players if p.win] if two else None
+        hists.append({"title": "Winning scores", "svg": Markup(plots.hist(winners, ref_w, "winning scores", "points"))})
+    for m, meaning in run.metrics.items():
+        vals = [r.metrics[m] for r in run.records if m in r.metrics]
+        if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            ref_v = [r.metrics[m] for r in run.ref_records if m in r.metrics] if two else None
+            hists.append({"title": f"{m}: {meaning}", "svg": Markup(plots.hist(vals, ref_v, m, m))})
+    found = [{"section": s.title, "name": r.name, "base": ci(r.base, s.rate), "ref": ci(r.ref, s.rate), "diff": ci(r.diff, s.rate, True)}
+             for s, r in changes(sections)] if two else []
+    speed = run.games * (2 if two else 1) / run.seconds if run.seconds else 0
+    page = render_page("simulate.html.j2", run=run, blocks=blocks, hists=hists, found=found, speed=speed,
+                       base_colour=plots.BASE, ref_colour=plots.REF)
+    path = out_dir / "index.html"
+    write_atomic(path, page)
+    return path
