@@ -31,6 +31,7 @@ DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
 DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
+CACHE_LIMIT = 20_000  # evaluations kept per game before the cache starts afresh
 
 
 # --- static data -------------------------------------------------------------------
@@ -63,7 +64,7 @@ class Setup:
     adventurers: list["Adventurer"]
     leaders: dict[str, "Leader"]
     monsters: list[str]
-    drops: dict[str, list[Drop]]
+    drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
 
     @classmethod
@@ -79,7 +80,7 @@ class Setup:
             adventurers=adventurers,
             leaders={l.id: l for l in game.data["leaders"].leaders},
             monsters=[m.id for m in game.data["monsters"].monsters],
-            drops={a.id: rotations(a, rules) for a in adventurers},
+            drops={a.id: tuple(rotations(a, rules)) for a in adventurers},
             solo_level=solo_level,
         )
 
@@ -232,7 +233,8 @@ class Player(Protocol):
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king).
-    Cached per game: one turn asks for the same stomach many times."""
+    Cached per game: a turn asks for the same stomach many times, and a seat's stomach
+    does not change during the other players' turns."""
     key = (seat, *stomach.cells, *stomach.leaders.values())
     got = game.cache.get(key)
     if got is not None:
@@ -339,7 +341,8 @@ class GreedyPlayer:
             s = self._damage(game, seat, stomach, game.damage(slot))
             if card.class_ == CLERIC:
                 s = self._cleric(game, seat, s)
-            key = (tuple(s.cells), card.id)
+            drops = game.setup.drops[card.id]
+            key = (*s.cells, *s.leaders.values(), drops)
             if key not in cache:
                 options = self._placements(game, seat, s, card.id)
                 cache[key] = max((v for v, _, _ in options), default=evaluate(game, seat, s))
@@ -455,7 +458,10 @@ class Game:
         self.ai_round: list["Adventurer"] = []
         self.drafted = [0] * self.n
         self.turns = 0
-        self.cache: dict[tuple, int] = {}  # evaluations of the current turn
+        self.cache: dict[tuple, int] = {}  # (seat, stomach) -> evaluation
+        # per seat: tiles landed from shapes, damage tiles taken, tiles a cleric removed,
+        # leaders eaten; the stomach must hold exactly what these say (tile conservation)
+        self.tally = [{"shape": 0, "damage": 0, "removed": 0, "leaders": 0} for _ in range(self.n)]
 
     # --- the adventurer grid (slot = row * 3 + column, row 0 at the top) ----------
 
@@ -503,20 +509,23 @@ class Game:
         card = self.grid[slot]
         assert card is not None
         self.turns += 1
-        self.cache.clear()
+        if len(self.cache) > CACHE_LIMIT:
+            self.cache.clear()
         for _ in range(self.damage(slot)):  # damage tiles first, one at a time
             if stomach.full:
                 break
             col = player.damage_column(self, seat)
             stomach.push(col, DAMAGE)
+            self.tally[seat]["damage"] += 1
         if card.class_ == CLERIC:  # then a cleric removes one damage tile, if any
             cells = stomach.damage_cells()
             if cells:
                 stomach.remove(cells[player.cleric(self, seat, cells)])
+                self.tally[seat]["removed"] += 1
         options = [(d, o) for d in self.setup.drops[card.id] for o in range(stomach.cols - len(d) + 1) if stomach.lands(d, o)]
         if options:
             drop, offset = options[player.place(self, seat, options)]
-            stomach.drop(drop, offset)
+            self.tally[seat]["shape"] += stomach.drop(drop, offset)
         if card.class_ == WIZARD:  # after eating, a forced swap of two adjacent tiles
             pairs = stomach.swaps()
             if pairs:
@@ -582,10 +591,15 @@ class Game:
             old, self.held[seat] = self.held[seat], new[seat]
             stomach = self.stomachs[seat]
             if old is not None and stomach.open_columns():
-                stomach.push(self.players[seat].leader_column(self, seat, old), LEADER, old)
+                self.eat_leader(seat, old)
                 if stomach.full:
                     filled.append(seat)
         return filled
+
+    def eat_leader(self, seat: int, leader: str) -> None:
+        """Drop a leader tile into a column of the player's choice, like a one-tile shape."""
+        self.stomachs[seat].push(self.players[seat].leader_column(self, seat, leader), LEADER, leader)
+        self.tally[seat]["leaders"] += 1
 
     def end_round(self) -> None:
         """Eaten cards go to the discard pile and the king passes clockwise."""
@@ -636,7 +650,7 @@ class Game:
             for seat in range(self.n):
                 old, stomach = self.held[seat], self.stomachs[seat]
                 if old is not None and stomach.open_columns():
-                    stomach.push(self.players[seat].leader_column(self, seat, old), LEADER, old)
+                    self.eat_leader(seat, old)
                     self.held[seat] = None
             if self.solo:
                 self.ai_cards.extend(self.ai_round)
