@@ -69,15 +69,15 @@ def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_pa
     assert page.count("<svg") >= 8 and "What changed" in page and "cravings.troll.points=3" in page
     files = sorted(sheets.glob("*.yaml"))
     assert len(files) == 32
-    stomach_endings = [f for f in files if "leader-phase" not in str(yaml.safe_load(f.read_text()))]
-    for f in files[:6]:
+    scored = 0
+    for f in files[:8]:
         sheet = yaml.safe_load(f.read_text())
-        held_with_room = any(p["held"] and any("." in row for row in p["stomach"]) for p in sheet["players"])
-        if held_with_room:
+        if any(p["held"] and any("." in row for row in p["stomach"]) for p in sheet["players"]):
             continue  # a Leader Phase ending: accepted once th-score's scorer is merged
-        scored = runner.invoke(app, ["score", str(f), "--project", str(repo_project.root)])
-        assert scored.exit_code == 0, scored.output
-    assert stomach_endings
+        result = runner.invoke(app, ["score", str(f), "--project", str(repo_project.root)])
+        assert result.exit_code == 0, result.output
+        scored += 1
+    assert scored
 
 
 def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
