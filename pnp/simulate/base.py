@@ -19,7 +19,7 @@ class PlayerRecord:
 
     seat: int
     strategy: str
-    score: float
+    score: float | None  # None: no score (e.g. disqualified)
     win: bool
     tags: dict[str, str] = field(default_factory=dict)
     sources: dict[str, float] = field(default_factory=dict)

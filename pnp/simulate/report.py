@@ -96,12 +96,12 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
                                  "ref": ci(r.ref, s.rate) if two else "", "diff": ci(r.diff, s.rate, True) if two else "",
                                  "sig": bool(two and r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero())}
                                 for r in s.rows]})
-    scores = [p.score for r in run.records for p in r.players]
-    ref_scores = [p.score for r in run.ref_records for p in r.players] if two else None
+    scores = [p.score for r in run.records for p in r.players if p.score is not None]
+    ref_scores = [p.score for r in run.ref_records for p in r.players if p.score is not None] if two else None
     hists = [{"title": "Final scores, every player", "svg": Markup(plots.hist(scores, ref_scores, "scores", "points"))}]
     if len({p.strategy for r in run.records for p in r.players}) > 1 or any(p.tags for r in run.records for p in r.players):
-        winners = [p.score for r in run.records for p in r.players if p.win]
-        ref_w = [p.score for r in run.ref_records for p in r.players if p.win] if two else None
+        winners = [p.score for r in run.records for p in r.players if p.win and p.score is not None]
+        ref_w = [p.score for r in run.ref_records for p in r.players if p.win and p.score is not None] if two else None
         hists.append({"title": "Winning scores", "svg": Markup(plots.hist(winners, ref_w, "winning scores", "points"))})
     for m, meaning in run.metrics.items():
         vals = [r.metrics[m] for r in run.records if m in r.metrics]

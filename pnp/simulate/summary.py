@@ -39,7 +39,7 @@ def _player_rows(run: Run, groups: list[tuple[str, Callable[[PlayerRecord], bool
         def per_game(records: list[Record]) -> tuple[list[float], dict[int, float]]:
             flat, games = [], {}
             for r in records:
-                vals = [v for p in r.players if member(p) and (v := value(p)) is not None]
+                vals = [v for p in r.players if member(p) and (v := value(p)) is not None and v == v]  # v == v: not NaN
                 flat.extend(vals)
                 if vals:
                     games[r.seed] = sum(vals) / len(vals)
@@ -64,7 +64,7 @@ def _values(records: Iterable[Record], fn: Callable[[PlayerRecord], object]) -> 
 def summarise(run: Run) -> list[Section]:
     both = run.records + (run.ref_records or [])
     win: Pick = lambda p: float(p.win)
-    score: Pick = lambda p: float(p.score)
+    score: Pick = lambda p: None if p.score is None else float(p.score)
     seat_groups = [(f"seat {s + 1}", lambda p, s=s: p.seat == s) for s in range(run.players)]
     sections = [
         Section("win-seat", "Win rate by seat", True, _player_rows(run, seat_groups, win, True),
