@@ -45,6 +45,7 @@ class Simulation(Protocol):
     default_players: int
     # metric name -> what it means (the report's captions); numbers get histograms
     metrics: dict[str, str]
+    score_label: str  # what a player's score counts, e.g. "points"
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record: ...
 

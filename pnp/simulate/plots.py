@@ -136,8 +136,12 @@ def hist(base: Sequence[float], ref: Sequence[float] | None = None, title: str =
             pts += [f"{x(edges[i]):.1f},{y(f):.1f}", f"{x(edges[i + 1]):.1f},{y(f):.1f}"]
         pts.append(f"{x(hi):.1f},{y(0):.1f}")
         out.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{REF}" stroke-width="2"/>')
-    for t in _ticks(lo, hi, 8):
-        out.append(f'<text x="{x(t):.1f}" y="{H - B + 14}" text-anchor="middle" fill="{MUTED}" {FONT}>{t:g}</text>')
+    # Bins one unit wide hold one whole number each: label the bin's middle with it.
+    centre = 0.5 if edges[1] - edges[0] == 1 and all(float(v).is_integer() for v in values) else 0.0
+    for t in _ticks(lo, hi - 2 * centre, 8):
+        if centre and not float(t).is_integer():
+            continue
+        out.append(f'<text x="{x(t + centre):.1f}" y="{H - B + 14}" text-anchor="middle" fill="{MUTED}" {FONT}>{t:g}</text>')
     out.append(f'<line x1="{L}" x2="{W - 10}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="{INK}"/>')
     out.append(f'<text x="{(L + W) / 2:.0f}" y="{H - 4}" text-anchor="middle" fill="{INK}" {FONT}>{escape(xlabel)}</text>')
     out.append("</svg>")

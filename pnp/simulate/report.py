@@ -98,11 +98,12 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
                                 for r in s.rows]})
     scores = [p.score for r in run.records for p in r.players if p.score is not None]
     ref_scores = [p.score for r in run.ref_records for p in r.players if p.score is not None] if two else None
-    hists = [{"title": "Final scores, every player", "svg": Markup(plots.hist(scores, ref_scores, "scores", "points"))}]
+    label = run.score_label
+    hists = [{"title": f"Final scores, every player ({label})", "svg": Markup(plots.hist(scores, ref_scores, "scores", label))}]
     if len({p.strategy for r in run.records for p in r.players}) > 1 or any(p.tags for r in run.records for p in r.players):
         winners = [p.score for r in run.records for p in r.players if p.win and p.score is not None]
         ref_w = [p.score for r in run.ref_records for p in r.players if p.win and p.score is not None] if two else None
-        hists.append({"title": "Winning scores", "svg": Markup(plots.hist(winners, ref_w, "winning scores", "points"))})
+        hists.append({"title": f"Winners' scores ({label})", "svg": Markup(plots.hist(winners, ref_w, "winning scores", label))})
     for m, meaning in run.metrics.items():
         vals = [r.metrics[m] for r in run.records if m in r.metrics]
         if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):

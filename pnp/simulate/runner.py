@@ -46,6 +46,7 @@ class Run:
     seed: int
     jobs: int
     metrics: dict[str, str]
+    score_label: str
     base: Side
     records: list[Record]
     ref: Side | None = None
@@ -182,7 +183,7 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     run = Run(name, game.manifest.title, players, strategies, games, seed, max(1, jobs or os.cpu_count() or 1),
-              dict(sim.metrics), base, results[0], seconds=seconds)
+              dict(sim.metrics), sim.score_label, base, results[0], seconds=seconds)
     if against:
         run.ref, run.ref_records = sides[1], results[1]
     return run

@@ -78,8 +78,8 @@ def summarise(run: Run) -> list[Section]:
     for tag in tags:
         groups = [(v, lambda p, v=v, tag=tag: p.tags.get(tag) == v) for v in _values(both, lambda p: p.tags.get(tag)) if v is not None]
         sections.append(Section(f"win-{tag}", f"Win rate by {tag}", True, _player_rows(run, groups, win, True)))
-        sections.append(Section(f"score-{tag}", f"Mean score by {tag}", False, _player_rows(run, groups, score, False)))
-    sections.append(Section("score-seat", "Mean score by seat", False, _player_rows(run, seat_groups, score, False)))
+        sections.append(Section(f"score-{tag}", f"Mean score by {tag}", False, _player_rows(run, groups, score, False), run.score_label))
+    sections.append(Section("score-seat", "Mean score by seat", False, _player_rows(run, seat_groups, score, False), run.score_label))
     sources = sorted({k for r in both for p in r.players for k in p.sources})
     if sources:
         rows = []

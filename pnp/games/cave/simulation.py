@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 class CaveSimulation:
     game = "cave"
     strategies = tuple(STRATEGIES)
+    score_label = "tiles laid"
     metrics = {
         "tiles": "cave tiles laid in the game, all players",
         "turns": "moves made, all players",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 class DietrickSimulation:
     game = "dietrick-taking"
     strategies = tuple(STRATEGIES)
+    score_label = "difference, smaller wins"
     metrics = {
         "tricks": "tricks played",
         "margin": "winner's margin: next best difference minus the winner's",

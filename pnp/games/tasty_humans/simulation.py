@@ -44,6 +44,7 @@ class TastyHumansSimulation:
     game = "tasty-humans"
     strategies = tuple(STRATEGIES)
     version_key = VERSION_KEY
+    score_label = "points"
     metrics = {
         "rounds": "rounds played",
         "turns": "adventurers eaten, all players",
