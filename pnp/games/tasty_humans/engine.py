@@ -179,7 +179,7 @@ class Stomach:
         out = []
         cols, cells = self.cols, self.cells
         for i, kind in enumerate(cells):
-            if kind is EMPTY or kind == EMPTY:
+            if kind == EMPTY:
                 continue
             if i % cols < cols - 1 and cells[i + 1] != EMPTY:
                 out.append((i, i + 1))

@@ -50,6 +50,7 @@ class TastyHumansSimulation:
         "turns": "adventurers eaten, all players",
         "ending": "how the game ended: a full stomach (final round) or in the Leader Phase",
         "decided_by": "what decided the winner",
+        "leader_stacks": "whether the leader stacks ran out before a stomach filled (rounds then go on without a Leader Phase)",
     }
 
     def __init__(self, game: "GameContent", options: dict[str, str]):
@@ -89,7 +90,8 @@ class TastyHumansSimulation:
             sources.update({"craving": s.craving, "damage": s.damage_points, "king": s.king_points})
             players.append(PlayerRecord(seat, r.strategies[seat], s.total, seat in r.winners,
                                         {"monster": s.monster}, sources))
-        metrics: dict[str, Any] = {"rounds": r.rounds, "turns": r.turns, "ending": r.ending, "decided_by": r.decided_by}
+        metrics: dict[str, Any] = {"rounds": r.rounds, "turns": r.turns, "ending": r.ending, "decided_by": r.decided_by,
+                                   "leader_stacks": "ran out" if r.stacks_ran_out else "lasted"}
         if r.solo is not None:
             metrics["ai_score"] = r.solo.ai_total
         return Record(seed, players, metrics, r.sheet if sheet else None)
