@@ -50,6 +50,12 @@ class Simulation(Protocol):
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record: ...
 
 
+def no_options(game: str, options: dict[str, str]) -> None:
+    """For games whose simulation takes no --set options: a one-line error if given any."""
+    if options:
+        raise PnpError(f"--set {', '.join(options)}: {game} takes no options")
+
+
 def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
     """The game's simulation (module `pnp.games.<plugin>.simulation`), or a PnpError."""
     plugin = game.manifest.plugin

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.errors import PnpError
-from pnp.simulate.base import PlayerRecord, Record
+from pnp.simulate.base import PlayerRecord, Record, no_options
 
 from .engine import STRATEGIES, Setup, play
 
@@ -27,8 +26,7 @@ class CaveSimulation:
     }
 
     def __init__(self, game: "GameContent", options: dict[str, str]):
-        if options:
-            raise PnpError(f"--set {', '.join(options)}: cave takes no options")
+        no_options(self.game, options)
         self.setup = Setup.from_game(game)
         self.player_counts = tuple(sorted(self.setup.tiles))
         self.default_players = 4

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.errors import PnpError
-from pnp.simulate.base import PlayerRecord, Record
+from pnp.simulate.base import PlayerRecord, Record, no_options
 
 from .engine import STRATEGIES, Setup, play
 
@@ -28,8 +27,7 @@ class DietrickSimulation:
     }
 
     def __init__(self, game: "GameContent", options: dict[str, str]):
-        if options:
-            raise PnpError(f"--set {', '.join(options)}: dietrick-taking takes no options")
+        no_options(self.game, options)
         self.setup = Setup.from_game(game)
         self.player_counts = (1, *sorted(self.setup.scoring.tricks_by_players))
         self.default_players = 3  # the rules recommend 3

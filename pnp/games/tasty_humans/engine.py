@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, bits, geometry
 from .craving_scoring import score_craving
@@ -349,48 +349,34 @@ class GreedyPlayer:
             values.append((cache[key] - base, card.intel))
         return slots[self._best(values)]
 
+    @staticmethod
+    def _after(game: "Game", seat: int, options: Sequence[Any], act: Callable[[Stomach, Any], Any]) -> list[int]:
+        """The seat's score after `act(stomach, option)`, for each option, on copies."""
+        out = []
+        for option in options:
+            s = game.stomachs[seat].copy()
+            act(s, option)
+            out.append(evaluate(game, seat, s))
+        return out
+
     def damage_column(self, game, seat):
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
-        values = []
-        for c in cols:
-            s = stomach.copy()
-            s.push(c, DAMAGE)
-            values.append((evaluate(game, seat, s), -stomach.heights[c]))
-        return cols[self._best(values)]
+        scores = self._after(game, seat, cols, lambda s, c: s.push(c, DAMAGE))
+        return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
-        values = []
-        for cell in cells:
-            s = game.stomachs[seat].copy()
-            s.remove(cell)
-            values.append(evaluate(game, seat, s))
-        return self._best(values)
+        return self._best(self._after(game, seat, cells, Stomach.remove))
 
     def place(self, game, seat, options):
-        values = []
-        for drop, offset in options:
-            s = game.stomachs[seat].copy()
-            s.drop(drop, offset)
-            values.append(evaluate(game, seat, s))
-        return self._best(values)
+        return self._best(self._after(game, seat, options, lambda s, o: s.drop(*o)))
 
     def swap(self, game, seat, pairs):
-        values = []
-        for a, b in pairs:
-            s = game.stomachs[seat].copy()
-            s.swap(a, b)
-            values.append(evaluate(game, seat, s))
-        return self._best(values)
+        return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
 
     def _leader_value(self, game, seat, leader):
-        stomach = game.stomachs[seat]
-        values = []
-        for c in stomach.open_columns():
-            s = stomach.copy()
-            s.push(c, LEADER, leader)
-            values.append(evaluate(game, seat, s))
-        return values
+        cols = game.stomachs[seat].open_columns()
+        return self._after(game, seat, cols, lambda s, c: s.push(c, LEADER, leader))
 
     def draft(self, game, seat, offered):
         return self._best([max(self._leader_value(game, seat, lid), default=0) for lid in offered])
