@@ -51,6 +51,12 @@ def test_against_plays_the_same_deals(repo_project):
         assert b.sheet["rules"] == "0.2.8"
 
 
+def test_against_a_git_revision_plays_that_content(repo_project):
+    run = simulate(repo_project, "dietrick-taking", games=6, players=3, strategies=["random"], against="HEAD", sheets=True)
+    assert run.ref.label == "git HEAD"
+    assert [r.sheet for r in run.ref_records] == [r.sheet for r in run.records]  # content unchanged since HEAD
+
+
 def test_set_patches_one_rule_value(repo_project):
     run = simulate(repo_project, "tasty-humans", games=30, players=4, strategies=["random"],
                    options={"cravings.troll.points": "7"})
