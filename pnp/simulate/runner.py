@@ -88,6 +88,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     jobs = max(1, jobs or os.cpu_count() or 1)
     size = max(1, min(200, games // (jobs * 4) or 1))
     chunks = [(side, plan[i:i + size], sheets) for side in sides for i in range(0, games, size)]
+    owner = [k for k in range(len(sides)) for _ in range(0, games, size)]  # side of each chunk
     out: list[list[Record]] = [[] for _ in sides]
     if jobs == 1 or len(chunks) == 1:
         results = map(_play_chunk, chunks)
@@ -99,8 +100,8 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
         results = pool.imap(_play_chunk, chunks)
     try:
         done = 0
-        for (side, part, _), records in zip(chunks, results):
-            out[sides.index(side)].extend(records)
+        for k, records in zip(owner, results):
+            out[k].extend(records)
             done += len(records)
             if progress:
                 progress(done)
