@@ -13,7 +13,6 @@ from pnp.content import load_game
 from pnp.games.tasty_humans.board import EMPTY, LEADER
 from pnp.games.tasty_humans.engine import (
     DAMAGE,
-    GRID,
     Game,
     GreedyPlayer,
     RandomPlayer,

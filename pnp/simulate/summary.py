@@ -4,7 +4,6 @@ difference of each (same seeds on both sides)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 

@@ -13,7 +13,7 @@ column; tiles always fall to the lowest empty cell of their column.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, bits, geometry
