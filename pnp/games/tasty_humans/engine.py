@@ -31,6 +31,9 @@ DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
 DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
+# How a game ended, in the words of the scoring sheet's `ending:`.
+ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
+LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
 CACHE_LIMIT = 20_000  # evaluations kept per game before the cache starts afresh
 
 
@@ -402,7 +405,7 @@ class Result:
     scores: list[PlayerScore]
     winners: list[int]  # seats
     decided_by: str
-    ending: str  # "stomach" (final round after a full stomach) or "leader-phase"
+    ending: str  # ROUND (a stomach filled while eating; the round was finished) or LEADER_PHASE
     rounds: int
     turns: int
     drafts: int  # Leader Phases held
@@ -601,7 +604,7 @@ class Game:
 
     def play(self) -> Result:
         kings: list[int] = []
-        ending = "stomach"
+        ending = ROUND
         rounds = 0
         stacks = list(self.stacks)
         ran_out = False
@@ -628,10 +631,10 @@ class Game:
                 continue
             filled = self.leader_phase(offered)
             if filled:  # full in the Leader Phase: the game ends now, all fillers take the king
-                kings, ending = filled, "leader-phase"
+                kings, ending = filled, LEADER_PHASE
                 break
             offered = stacks.pop(0) if stacks else []
-        if ending == "stomach":
+        if ending == ROUND:
             # final round over: leftover leaders are eaten if there is room
             for seat in range(self.n):
                 old, stomach = self.held[seat], self.stomachs[seat]

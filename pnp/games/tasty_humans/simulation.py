@@ -48,7 +48,7 @@ class TastyHumansSimulation:
     metrics = {
         "rounds": "rounds played",
         "turns": "adventurers eaten, all players",
-        "ending": "how the game ended: a full stomach (final round) or in the Leader Phase",
+        "ending": "how the game ended: round (a stomach filled while eating; the round was finished) or leader-phase",
         "decided_by": "what decided the winner",
         "leader_stacks": "whether the leader stacks ran out before a stomach filled (rounds then go on without a Leader Phase)",
     }
@@ -66,8 +66,10 @@ class TastyHumansSimulation:
         except ValueError:
             raise PnpError(f"--set {SOLO_KEY}={level}: expected a whole number") from None
         rules = rule_set.version(version)
-        if level not in rules.solo.levels:
-            raise PnpError(f"--set {SOLO_KEY}={level}: expected an A.I. level {min(rules.solo.levels)}-{max(rules.solo.levels)}")
+        levels = rules.solo.levels  # named levels; a rule set may leave them open (any N >= 0)
+        if level < 0 or (levels is not None and level not in levels):
+            expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
+            raise PnpError(f"--set {SOLO_KEY}={level}: expected {expected}")
         if options:
             data = rules.model_dump(by_alias=True)
             for key, value in options.items():
