@@ -39,7 +39,7 @@ def _axis(lo: float, hi: float, x, top: float, bottom: float, rate: bool) -> lis
     for t in _ticks(lo, hi):
         xx = x(t)
         out.append(f'<line x1="{xx:.1f}" x2="{xx:.1f}" y1="{top}" y2="{bottom}" stroke="{GRID}"/>')
-        label = f"{t * 100:.0f}%" if rate else f"{t:g}"
+        label = f"{round(t * 100, 1):g}%" if rate else f"{t:g}"
         out.append(f'<text x="{xx:.1f}" y="{bottom + 13}" text-anchor="middle" fill="{MUTED}" {FONT}>{label}</text>')
     return out
 
@@ -126,7 +126,7 @@ def hist(base: Sequence[float], ref: Sequence[float] | None = None, title: str =
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" role="img" aria-label="{escape(title)}">']
     for t in _ticks(0, top_v, 4):
         out.append(f'<line x1="{L}" x2="{W - 10}" y1="{y(t):.1f}" y2="{y(t):.1f}" stroke="{GRID}"/>')
-        out.append(f'<text x="{L - 4}" y="{y(t) + 4:.1f}" text-anchor="end" fill="{MUTED}" {FONT}>{t * 100:.0f}%</text>')
+        out.append(f'<text x="{L - 4}" y="{y(t) + 4:.1f}" text-anchor="end" fill="{MUTED}" {FONT}>{round(t * 100, 1):g}%</text>')
     for i, f in enumerate(cb):
         if f:
             out.append(f'<rect x="{x(edges[i]) + 0.5:.1f}" y="{y(f):.1f}" width="{x(edges[i + 1]) - x(edges[i]) - 1:.1f}" height="{y(0) - y(f):.1f}" fill="{BASE}" opacity="0.8"/>')
