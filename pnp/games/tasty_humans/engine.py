@@ -197,10 +197,6 @@ class Stomach:
         b.cells, b.leaders, b.masks = tuple(self.cells), self.leaders, self.masks
         return b
 
-    def key(self) -> tuple:
-        """Identifies the stomach's contents (for caching evaluations)."""
-        return (*self.cells, *self.leaders.values())
-
     def damage_cells(self) -> list[int]:
         return list(bits(self.masks.get(DAMAGE, 0)))
 
@@ -238,7 +234,7 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king).
     Cached per game: a turn asks for the same stomach many times, and a seat's stomach
     does not change during the other players' turns."""
-    key = (seat, *stomach.cells, *stomach.leaders.values())
+    key = (seat, *stomach.cells, *stomach.leaders.items())  # items: a swap moves a leader
     got = game.cache.get(key)
     if got is not None:
         return got
@@ -325,9 +321,11 @@ class GreedyPlayer:
 
     def _placements(self, game: "Game", seat: int, stomach: Stomach, card_id: str) -> list[tuple[int, Drop, int]]:
         out = []
+        room = [h < stomach.rows for h in stomach.heights]
         for drop in game.setup.drops[card_id]:
-            for offset in range(stomach.cols - len(drop) + 1):
-                if stomach.lands(drop, offset):
+            width = len(drop)
+            for offset in range(stomach.cols - width + 1):
+                if any(room[offset:offset + width]):  # Stomach.lands
                     s = stomach.copy()
                     s.drop(drop, offset)
                     out.append((evaluate(game, seat, s), drop, offset))
@@ -345,7 +343,7 @@ class GreedyPlayer:
             if card.class_ == CLERIC:
                 s = self._cleric(game, seat, s)
             drops = game.setup.drops[card.id]
-            key = (*s.cells, *s.leaders.values(), drops)
+            key = (*s.cells, *s.leaders.items(), drops)
             if key not in cache:
                 options = self._placements(game, seat, s, card.id)
                 cache[key] = max((v for v, _, _ in options), default=evaluate(game, seat, s))
