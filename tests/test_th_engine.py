@@ -269,3 +269,23 @@ def test_rule_values_come_from_the_rule_set(setups):
                     assert s.craving % points == 0
                     seen += s.craving > 0
         assert seen, "no troll scored at all: the test would prove nothing"
+
+
+def test_evaluation_cache_tells_swapped_leaders_apart(setups):
+    """A wizard swap of two leaders keeps the cells' kinds: the cache must still see it."""
+    from pnp.games.tasty_humans.engine import evaluate
+
+    g = _game(setups["published"])
+    s = g.stomachs[0]
+    for kind in ("helmet", "helmet", "helmet"):
+        s.push(0, kind)
+    a = s.push(1, LEADER, "range-helmet")  # two helmets within reach here, none at column 6
+    b = s.push(5, LEADER, "line-hand")
+    before = evaluate(g, 0, s)
+    swapped = s.copy()
+    swapped.swap(a, b)
+    g.cache.clear()
+    fresh = evaluate(g, 0, swapped)
+    g.cache.clear()
+    evaluate(g, 0, s)
+    assert evaluate(g, 0, swapped) == fresh != before
