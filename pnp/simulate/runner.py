@@ -3,10 +3,12 @@ seed order whatever the number of processes (so a run is reproducible)."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import shutil
 import subprocess
+import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -139,11 +141,11 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
     archive = subprocess.run(["git", "archive", "--format=tar", rev, "--", *paths], cwd=top, capture_output=True)
     if archive.returncode != 0:
         raise PnpError(f"--against {rev}: the revision has no content/{game}: {archive.stderr.decode(errors='replace').strip()}")
-    import io
-    import tarfile
-
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(into, filter="data")
+        try:
+            tar.extractall(into, filter="data")
+        except TypeError:  # Python before 3.11.4 has no extraction filters; git's own archive
+            tar.extractall(into)
     return into / os.path.normpath(prefix)
 
 
