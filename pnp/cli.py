@@ -284,7 +284,7 @@ def sheet_cmd(
 def simulate_cmd(
     game: str = typer.Argument(..., help="Game to simulate, e.g. tasty-humans."),
     games: int = typer.Option(1000, "--games", "-n", help="Games to play (per side with --against)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: the game's largest count)."),
+    players: Optional[str] = typer.Option(None, "--players", help="Players per game, or several counts such as 2,3,4 (one report each and a page comparing them; default: the game's usual count)."),
     players_as: Optional[str] = typer.Option(None, "--players-as", help="Strategies by seat, comma-separated, e.g. greedy,random (they turn one seat per game)."),
     set_: list[str] = typer.Option([], "--set", help="Rule option KEY=VALUE, e.g. --set rules=0.2.8 or --set cravings.troll.points=3 (repeatable)."),
     against: Optional[str] = typer.Option(None, "--against", help="Also play the same seeds with a KEY=VALUE change, a rule version or a git revision, and show the differences."),
@@ -297,7 +297,7 @@ def simulate_cmd(
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
     from .errors import display_path
     from .simulate import simulate
-    from .simulate.report import print_table, write_report
+    from .simulate.report import print_counts, print_table, write_counts, write_report
     from .simulate.sheets import write_sheets
     from .simulate.summary import summarise
 
@@ -305,15 +305,30 @@ def simulate_cmd(
         proj = project_at(project)
         if jobs is not None and jobs < 1:
             raise PnpError(f"--jobs {jobs}: expected at least 1")
-        result = simulate(proj, game, games=games, players=players, strategies=list(_split(players_as)) or None,
-                          options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
-        sections = summarise(result)
-        page = write_report(result, (out_dir.resolve() if out_dir else proj.output_dir) / result.game / "simulate", sections)
-        written = write_sheets(result, sheets) if sheets is not None else []
-        return result, sections, page, written
+        try:
+            counts = [int(n) for n in _split(players)] or [None]
+        except ValueError:
+            raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
+        base = (out_dir.resolve() if out_dir else proj.output_dir) / proj.resolve_games([game])[0] / "simulate"
+        runs, written = [], []
+        for n in dict.fromkeys(counts):
+            result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
+                              options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
+            sections = summarise(result)
+            several = len(counts) > 1
+            page = write_report(result, base / f"{result.players}p" if several else base, sections)
+            if sheets is not None:
+                written += write_sheets(result, sheets / f"{result.players}p" if several else sheets)
+            runs.append((result, sections, page))
+        if len(runs) > 1:
+            return runs, write_counts(runs, base), written
+        return runs, runs[0][2], written
 
-    result, sections, page, written = run(job)
-    print_table(result, out, sections)
+    runs, page, written = run(job)
+    if len(runs) == 1:
+        print_table(runs[0][0], out, runs[0][1])
+    else:
+        print_counts(runs, out)
     if written:
         out.print(f"{len(written)} sheets in {display_path(sheets)}", markup=False, soft_wrap=True)
     out.print(display_path(page), markup=False, soft_wrap=True)

@@ -98,3 +98,15 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         assert result.exit_code == 2, (args, result.output)
         assert re.search(message, result.output), result.output
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_cli_several_player_counts(repo_project, tmp_path):
+    result = runner.invoke(app, ["simulate", "cave", "--games", "6", "--players", "2,3", "--out", str(tmp_path),
+                                 "--project", str(repo_project.root)])
+    assert result.exit_code == 0, result.output
+    assert "2 players" in result.output and "3 players" in result.output and "tiles" in result.output
+    page = (tmp_path / "cave" / "simulate" / "index.html").read_text()
+    assert 'href="2p/index.html"' in page and page.count("<svg") >= 3
+    assert (tmp_path / "cave" / "simulate" / "3p" / "index.html").is_file()
+    bad = runner.invoke(app, ["simulate", "cave", "--players", "two", "--project", str(repo_project.root)])
+    assert bad.exit_code == 2 and "--players two: expected a number of players" in bad.output

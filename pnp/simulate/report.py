@@ -117,3 +117,68 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
     path = out_dir / "index.html"
     write_atomic(path, page)
     return path
+
+
+# --- several player counts -------------------------------------------------------------
+
+COUNT_SECTIONS = ("win-strategy", "metrics", "metric-")
+
+
+def _by_count(runs: list[tuple[Run, list[Section], Path]]) -> list[dict]:
+    """One entry per (section, row) seen at any count: its estimate at each count."""
+    table: dict[tuple[str, str], dict] = {}
+    for run, sections, _ in runs:
+        for s in sections:
+            if not s.id.startswith(COUNT_SECTIONS):
+                continue
+            for r in s.rows:
+                entry = table.setdefault((s.title, r.name), {"section": s.title, "name": r.name, "rate": s.rate, "at": {}})
+                entry["at"][run.players] = r
+    return list(table.values())
+
+
+def print_counts(runs: list[tuple[Run, list[Section], Path]], console: "Console") -> None:
+    """The figures that matter across player counts, one column per count."""
+    from rich.table import Table
+
+    first = runs[0][0]
+    console.print(f"{first.title}: {first.games} games per player count ({', '.join(first.strategies)}), seed {first.seed}",
+                  markup=False, soft_wrap=True)
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("")
+    counts = [run.players for run, _, _ in runs]
+    for n in counts:
+        table.add_column(f"{n} players")
+    section = None
+    for entry in _by_count(runs):
+        if entry["section"] != section:
+            section = entry["section"]
+            table.add_row(f"[bold]{section}[/bold]", *[""] * len(counts))
+        cells = []
+        for n in counts:
+            r = entry["at"].get(n)
+            text = short(r.base, entry["rate"]) if r else "-"
+            if r is not None and r.diff is not None:
+                text += f" ({short(r.diff, entry['rate'], sign=True)}{' *' if r.diff.n > 1 and r.diff.excludes_zero() else ''})"
+            cells.append(text)
+        table.add_row(f"  {entry['name']}", *cells)
+    console.print(table)
+    if first.ref:
+        console.print(f"in brackets: {first.base.label} minus {first.ref.label}; * its interval misses 0", markup=False, soft_wrap=True)
+
+
+def write_counts(runs: list[tuple[Run, list[Section], Path]], out_dir: Path) -> Path:
+    """index.html comparing the player counts, linking each count's own report."""
+    charts = []
+    for entry in _by_count(runs):
+        rows = [(f"{run.players} players", entry["at"][run.players].base, entry["at"][run.players].ref)
+                for run, _, _ in runs if run.players in entry["at"]]
+        charts.append({"title": f"{entry['section']}: {entry['name']}",
+                       "svg": Markup(plots.bars(rows, entry["rate"], entry["name"]))})
+    first = runs[0][0]
+    links = [{"players": run.players, "href": f"{run.players}p/index.html", "games": run.games} for run, _, _ in runs]
+    page = render_page("simulate-counts.html.j2", run=first, charts=charts, links=links,
+                       base_colour=plots.BASE, ref_colour=plots.REF)
+    path = out_dir / "index.html"
+    write_atomic(path, page)
+    return path
