@@ -387,6 +387,60 @@ def sheet_cmd(
     run(job)
 
 
+@app.command("simulate")
+def simulate_cmd(
+    game: str = typer.Argument(..., help="Game to simulate, e.g. tasty-humans."),
+    games: int = typer.Option(1000, "--games", "-n", help="Games to play (per side with --against)."),
+    players: Optional[str] = typer.Option(None, "--players", help="Players per game, or several counts such as 2,3,4 (one report each and a page comparing them; default: the game's usual count)."),
+    players_as: Optional[str] = typer.Option(None, "--players-as", help="Strategies by seat, comma-separated, e.g. greedy,random (they turn one seat per game)."),
+    set_: list[str] = typer.Option([], "--set", help="Rule option KEY=VALUE, e.g. --set rules=0.2.8 or --set cravings.troll.points=3 (repeatable)."),
+    against: Optional[str] = typer.Option(None, "--against", help="Also play the same seeds with a KEY=VALUE change, a rule version or a git revision, and show the differences."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the run: same seed, same games."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes (default: every core)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder; the report goes to <out>/<game>/simulate/ (default: <project>/output)."),
+    sheets: Optional[Path] = typer.Option(None, "--sheets", help="Also write every finished game as a scoring-sheet file into this folder, for `pnp score`.", file_okay=False),
+    project: Path = ProjectOpt,
+) -> None:
+    """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
+    from .errors import display_path
+    from .simulate import simulate
+    from .simulate.report import print_counts, print_table, write_counts, write_report
+    from .simulate.sheets import write_sheets
+    from .simulate.summary import summarise
+
+    def job():
+        proj = project_at(project)
+        if jobs is not None and jobs < 1:
+            raise PnpError(f"--jobs {jobs}: expected at least 1")
+        try:
+            counts = [int(n) for n in _split(players)] or [None]
+        except ValueError:
+            raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
+        base = (out_dir.resolve() if out_dir else proj.output_dir) / proj.resolve_games([game])[0] / "simulate"
+        runs, written = [], []
+        for n in dict.fromkeys(counts):
+            result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
+                              options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
+            sections = summarise(result)
+            several = len(counts) > 1
+            page = write_report(result, base / f"{result.players}p" if several else base, sections)
+            if sheets is not None:
+                written += write_sheets(result, sheets / f"{result.players}p" if several else sheets)
+            runs.append((result, sections, page))
+        if len(runs) > 1:
+            return runs, write_counts(runs, base), written
+        return runs, runs[0][2], written
+
+    runs, page, written = run(job)
+    if len(runs) == 1:
+        print_table(runs[0][0], out, runs[0][1])
+    else:
+        print_counts(runs, out)
+    if written:
+        out.print(f"{len(written)} sheets in {display_path(sheets)}", markup=False, soft_wrap=True)
+    out.print(display_path(page), markup=False, soft_wrap=True)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

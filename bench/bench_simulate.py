@@ -1,0 +1,62 @@
+"""Balance-lab speed: games per second per core for each game's engine, on every core,
+and how the cost grows with the number of games.
+
+    python bench/bench_simulate.py [--games N] [--jobs J]
+
+Target (issue 14): Tasty Humans with four greedy players, at least 200 games/s on 2 cores.
+Each figure is one timed `run_games` call (content loaded and processes started before
+the clock starts is not subtracted: it is what a user waits for, minus the report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pnp.simulate.runner import Side, run_games  # noqa: E402
+
+CASES = [
+    # game, players, strategies, share of --games (greedy Tasty Humans is the slow one)
+    ("tasty-humans", 4, ["greedy"], 0.25),
+    ("tasty-humans", 4, ["random"], 1.0),
+    ("tasty-humans", 2, ["greedy"], 0.25),
+    ("dietrick-taking", 3, ["greedy"], 1.0),
+    ("dietrick-taking", 4, ["random"], 1.0),
+    ("cave", 4, ["greedy"], 1.0),
+    ("cave", 2, ["random"], 1.0),
+]
+
+
+def timed(side: Side, games: int, players: int, strategies: list[str], jobs: int) -> float:
+    started = time.perf_counter()
+    run_games([side], games, players, strategies, seed=0, jobs=jobs)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=400, help="games per case (greedy Tasty Humans plays a quarter)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    print(f"{'game':16} {'players':>7} {'strategy':>9} {'games':>6} {'1 core g/s':>11} {f'{args.jobs} cores g/s':>12}")
+    for game, players, strategies, share in CASES:
+        side = Side("bench", ROOT, game, {})
+        n = max(args.jobs * 4, int(args.games * share))
+        one = timed(side, n, players, strategies, 1)
+        many = timed(side, n, players, strategies, args.jobs)
+        print(f"{game:16} {players:>7} {strategies[0]:>9} {n:>6} {n / one:>11.1f} {n / many:>12.1f}")
+    print("\ncost against the number of games (tasty-humans, 4 random players, all cores):")
+    side = Side("bench", ROOT, "tasty-humans", {})
+    for n in (args.games // 4, args.games, args.games * 4):
+        s = timed(side, n, 4, ["random"], args.jobs)
+        print(f"  {n:>6} games: {s:6.2f} s  ({s / n * 1000:.2f} ms per game)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""What a game's simulation gives the lab: one `Record` per game played."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pnp.errors import PnpError
+
+if TYPE_CHECKING:
+    from pnp.content import GameContent
+
+
+@dataclass
+class PlayerRecord:
+    """One seat of one game: its strategy, score, whether it won, labels to group by
+    (e.g. {"monster": "troll"}) and its points by source (e.g. {"craving": 8})."""
+
+    seat: int
+    strategy: str
+    score: float | None  # None: no score (e.g. disqualified)
+    win: bool
+    tags: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    """One game: its seed, players and game-level metrics (numbers, or labels such as
+    an ending); `sheet` is the finished game in the game's scoring-sheet format."""
+
+    seed: int
+    players: list[PlayerRecord]
+    metrics: dict[str, Any] = field(default_factory=dict)
+    sheet: dict[str, Any] | None = None
+
+
+class Simulation(Protocol):
+    """A game's adapter: built once per process from the loaded content and options."""
+
+    game: str
+    strategies: tuple[str, ...]  # names accepted by --players-as; the first is the default
+    player_counts: tuple[int, ...]
+    default_players: int
+    # metric name -> what it means (the report's captions); numbers get histograms
+    metrics: dict[str, str]
+    score_label: str  # what a player's score counts, e.g. "points"
+
+    def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record: ...
+
+
+def no_options(game: str, options: dict[str, str]) -> None:
+    """For games whose simulation takes no --set options: a one-line error if given any."""
+    if options:
+        raise PnpError(f"--set {', '.join(options)}: {game} takes no options")
+
+
+def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
+    """The game's simulation (module `pnp.games.<plugin>.simulation`), or a PnpError."""
+    plugin = game.manifest.plugin
+    try:
+        module = importlib.import_module(f"pnp.games.{plugin}.simulation") if plugin else None
+    except ModuleNotFoundError:
+        module = None
+    if module is None:
+        raise PnpError(f"{game.name}: no rules engine to simulate this game")
+    return module.make(game, dict(options))

@@ -1,0 +1,214 @@
+"""Run many games on every core: same seeds for both sides of a comparison, results in
+seed order whatever the number of processes (so a run is reproducible)."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from pnp.content import Project, load_game
+from pnp.errors import PnpError
+
+from .base import Record, Simulation, load_simulation
+
+SEED_STRIDE = 1_000_003  # game g of a run with --seed s plays seed s * SEED_STRIDE + g
+
+
+@dataclass
+class Side:
+    """One rule set to play: a project folder, the game and its options."""
+
+    label: str
+    root: Path
+    game: str
+    options: dict[str, str] = field(default_factory=dict)
+
+    def key(self) -> tuple:
+        return (str(self.root), self.game, tuple(sorted(self.options.items())))
+
+
+@dataclass
+class Run:
+    """Everything a report needs: the setup and each side's records in seed order."""
+
+    game: str
+    title: str
+    players: int
+    strategies: list[str]
+    games: int
+    seed: int
+    jobs: int
+    metrics: dict[str, str]
+    score_label: str
+    base: Side
+    records: list[Record]
+    ref: Side | None = None
+    ref_records: list[Record] | None = None
+    seconds: float = 0.0
+
+
+# --- the worker side: one simulation per side per process, built on first use -------
+
+_SIMULATIONS: dict[tuple, Simulation] = {}
+
+
+def _simulation(side: Side) -> Simulation:
+    sim = _SIMULATIONS.get(side.key())
+    if sim is None:
+        game = load_game(Project(side.root), side.game)
+        sim = _SIMULATIONS[side.key()] = load_simulation(game, side.options)
+    return sim
+
+
+def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Record]:
+    side, games, sheets = args
+    sim = _simulation(side)
+    return [sim.play(seed, strategies, sheets) for seed, strategies in games]
+
+
+def seats(strategies: list[str], players: int, g: int) -> list[str]:
+    """Strategies by seat in game g: the list repeats over the seats and turns one seat
+    per game, so no strategy always sits first."""
+    k = len(strategies)
+    return [strategies[(i + g) % k] for i in range(players)]
+
+
+def run_games(sides: list[Side], games: int, players: int, strategies: list[str], seed: int = 0,
+              jobs: int | None = None, sheets: bool = False,
+              progress: Callable[[int], None] | None = None) -> list[list[Record]]:
+    """Play `games` games per side on `jobs` processes; records per side, in seed order."""
+    plan = [(seed * SEED_STRIDE + g, seats(strategies, players, g)) for g in range(games)]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    size = max(1, min(200, games // (jobs * 4) or 1))
+    chunks = [(side, plan[i:i + size], sheets) for side in sides for i in range(0, games, size)]
+    owner = [k for k in range(len(sides)) for _ in range(0, games, size)]  # side of each chunk
+    out: list[list[Record]] = [[] for _ in sides]
+    if jobs == 1 or len(chunks) == 1:
+        results = map(_play_chunk, chunks)
+        pool = None
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        pool = ctx.Pool(min(jobs, len(chunks)))
+        results = pool.imap(_play_chunk, chunks)
+    try:
+        done = 0
+        for k, records in zip(owner, results):
+            out[k].extend(records)
+            done += len(records)
+            if progress:
+                progress(done)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return out
+
+
+# --- the command ------------------------------------------------------------------
+
+def _parse_set(pairs: dict[str, str] | list[str]) -> dict[str, str]:
+    if isinstance(pairs, dict):
+        return dict(pairs)
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise PnpError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | None:
+    """Extract content/<game> and templates/<game> at git revision `rev` into `into`;
+    None when `rev` is not a revision of the project's repository."""
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=project.root, capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=top, capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    prefix = os.path.relpath(project.root, top)
+    paths = [os.path.normpath(os.path.join(prefix, part, game)) for part in ("content", "templates")]
+    archive = subprocess.run(["git", "archive", "--format=tar", rev, "--", *paths], cwd=top, capture_output=True)
+    if archive.returncode != 0:
+        raise PnpError(f"--against {rev}: the revision has no content/{game}: {archive.stderr.decode(errors='replace').strip()}")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        try:
+            tar.extractall(into, filter="data")
+        except TypeError:  # Python before 3.11.4 has no extraction filters; git's own archive
+            tar.extractall(into)
+    return into / os.path.normpath(prefix)
+
+
+def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
+             strategies: list[str] | None = None, options: dict[str, str] | list[str] | None = None,
+             against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False,
+             progress: Callable[[int], None] | None = None) -> Run:
+    """Play `games` games of `game_name` (and of `against`: a KEY=VALUE change, a rule
+    version name or a git revision of the content) on the same seeds."""
+    name = project.resolve_games([game_name])[0]
+    options = _parse_set(options or {})
+    game = load_game(project, name)
+    sim = load_simulation(game, options)  # checks the options before any process starts
+    players = players if players is not None else sim.default_players
+    if players not in sim.player_counts:
+        raise PnpError(f"--players {players}: {name} simulates {', '.join(map(str, sim.player_counts))} players")
+    strategies = list(strategies or [sim.strategies[0]])
+    unknown = [s for s in strategies if s not in sim.strategies]
+    if unknown:
+        raise PnpError(f"--players-as: unknown strategy {unknown[0]!r}: expected {', '.join(sim.strategies)}")
+    if len(strategies) > players:
+        raise PnpError(f"--players-as names {len(strategies)} strategies for {players} players: expected at most {players}")
+    if games < 1:
+        raise PnpError(f"--games {games}: expected at least 1")
+
+    base = Side(_label(options, sim), project.root, name, options)
+    sides = [base]
+    tmp = None
+    try:
+        if against:
+            ref, tmp = _against(project, name, against, options, sim)
+            load_simulation(load_game(Project(ref.root), name), ref.options)  # fail early, in one line
+            sides.append(ref)
+        started = time.perf_counter()
+        results = run_games(sides, games, players, strategies, seed, jobs, sheets, progress)
+        seconds = time.perf_counter() - started
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    run = Run(name, game.manifest.title, players, strategies, games, seed, max(1, jobs or os.cpu_count() or 1),
+              dict(sim.metrics), sim.score_label, base, results[0], seconds=seconds)
+    if against:
+        run.ref, run.ref_records = sides[1], results[1]
+    return run
+
+
+def _label(options: dict[str, str], sim: Simulation) -> str:
+    label = getattr(sim, "label", None)
+    return label or (", ".join(f"{k}={v}" for k, v in options.items()) or "as shipped")
+
+
+def _against(project: Project, name: str, ref: str, options: dict[str, str], sim: Simulation) -> tuple[Side, Path | None]:
+    if "=" in ref:
+        changed = {**options, **_parse_set([ref])}
+        return Side(ref, project.root, name, changed), None
+    versions = getattr(sim, "versions", ())
+    if ref in versions:
+        changed = {**options, sim.version_key: ref}
+        return Side(ref, project.root, name, changed), None
+    tmp = Path(tempfile.mkdtemp(prefix="pnp-against-"))
+    root = _git_content(project, name, ref, tmp)
+    if root is None:
+        shutil.rmtree(tmp, ignore_errors=True)
+        known = f"a rule version ({', '.join(versions)}), " if versions else ""
+        raise PnpError(f"--against {ref!r}: expected KEY=VALUE, {known}or a git revision of the project")
+    return Side(f"git {ref}", root, name, dict(options)), tmp

@@ -1,0 +1,133 @@
+"""Turn a run's records into sections of estimates: win rates and mean scores by seat,
+strategy and every tag, points by source, game metrics; with `--against`, the paired
+difference of each (same seeds on both sides)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .base import PlayerRecord, Record
+from .runner import Run
+from .stats import Estimate, mean_ci, paired_diff, rate_ci
+
+
+@dataclass
+class Row:
+    name: str
+    base: Estimate
+    ref: Estimate | None = None
+    diff: Estimate | None = None
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    rate: bool  # values are proportions (shown as %)
+    rows: list[Row] = field(default_factory=list)
+    note: str = ""
+
+
+Pick = Callable[[PlayerRecord], float | None]
+
+
+def _player_rows(run: Run, groups: list[tuple[str, Callable[[PlayerRecord], bool]]], value: Pick, rate: bool) -> list[Row]:
+    rows = []
+    for name, member in groups:
+        def per_game(records: list[Record]) -> tuple[list[float], dict[int, float]]:
+            flat, games = [], {}
+            for r in records:
+                vals = [v for p in r.players if member(p) and (v := value(p)) is not None and v == v]  # v == v: not NaN
+                flat.extend(vals)
+                if vals:
+                    games[r.seed] = sum(vals) / len(vals)
+            return flat, games
+
+        flat, games = per_game(run.records)
+        est = rate_ci(flat) if rate else mean_ci(flat)
+        row = Row(name, est)
+        if run.ref_records is not None:
+            rflat, rgames = per_game(run.ref_records)
+            row.ref = rate_ci(rflat) if rate else mean_ci(rflat)
+            row.diff = paired_diff(games, rgames)
+        if est.n or (row.ref and row.ref.n):
+            rows.append(row)
+    return rows
+
+
+def _values(records: Iterable[Record], fn: Callable[[PlayerRecord], object]) -> list:
+    return sorted({fn(p) for r in records for p in r.players}, key=str)
+
+
+def summarise(run: Run) -> list[Section]:
+    both = run.records + (run.ref_records or [])
+    win: Pick = lambda p: float(p.win)
+    score: Pick = lambda p: None if p.score is None else float(p.score)
+    seat_groups = [(f"seat {s + 1}", lambda p, s=s: p.seat == s) for s in range(run.players)]
+    sections = [
+        Section("win-seat", "Win rate by seat", True, _player_rows(run, seat_groups, win, True),
+                "a shared win counts for every winner"),
+    ]
+    if len(set(run.strategies)) > 1:
+        strat_groups = [(s, lambda p, s=s: p.strategy == s) for s in dict.fromkeys(run.strategies)]
+        sections.append(Section("win-strategy", "Win rate by strategy", True, _player_rows(run, strat_groups, win, True),
+                                "strategies take turns in the seats, game by game"))
+    tags = sorted({k for r in both for p in r.players for k in p.tags})
+    for tag in tags:
+        groups = [(v, lambda p, v=v, tag=tag: p.tags.get(tag) == v) for v in _values(both, lambda p: p.tags.get(tag)) if v is not None]
+        sections.append(Section(f"win-{tag}", f"Win rate by {tag}", True, _player_rows(run, groups, win, True)))
+        sections.append(Section(f"score-{tag}", f"Mean score by {tag}", False, _player_rows(run, groups, score, False), run.score_label))
+    sections.append(Section("score-seat", "Mean score by seat", False, _player_rows(run, seat_groups, score, False), run.score_label))
+    sources = sorted({k for r in both for p in r.players for k in p.sources})
+    if sources:
+        rows = []
+        for s in sources:
+            rows += _player_rows(run, [(s, lambda p, s=s: s in p.sources)], lambda p, s=s: float(p.sources[s]), False)
+        rows.sort(key=lambda r: -(r.base.mean if r.base.n else r.ref.mean if r.ref else 0))
+        sections.append(Section("sources", "Points by source", False, rows,
+                                "mean points per player who had the source (n = how often it appeared)"))
+    sections += _metric_sections(run, both)
+    return sections
+
+
+def _metric_sections(run: Run, both: list[Record]) -> list[Section]:
+    out = []
+    numeric = [m for m in run.metrics if all(isinstance(r.metrics.get(m), (int, float)) and not isinstance(r.metrics.get(m), bool) for r in both if m in r.metrics)]
+    extra = sorted({k for r in both for k in r.metrics} - set(run.metrics))
+    names = list(run.metrics) + extra
+    rows = []
+    for m in names:
+        vals = [r.metrics[m] for r in both if m in r.metrics]
+        if not vals or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            continue
+
+        def per(records: list[Record]) -> dict[int, float]:
+            return {r.seed: float(r.metrics[m]) for r in records if m in r.metrics}
+
+        base = per(run.records)
+        row = Row(m, mean_ci(list(base.values())))
+        if run.ref_records is not None:
+            ref = per(run.ref_records)
+            row.ref, row.diff = mean_ci(list(ref.values())), paired_diff(base, ref)
+        rows.append(row)
+    if rows:
+        out.append(Section("metrics", "Game metrics (mean per game)", False, rows,
+                           "; ".join(f"{k}: {v}" for k, v in run.metrics.items() if k in numeric)))
+    for m in names:
+        vals = [r.metrics[m] for r in both if m in r.metrics]
+        if not vals or all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            continue
+        rows = []
+        for label in sorted({str(v) for v in vals}):
+            def hits(records: list[Record]) -> dict[int, float]:
+                return {r.seed: float(str(r.metrics.get(m)) == label) for r in records if m in r.metrics}
+
+            base = hits(run.records)
+            row = Row(label, rate_ci([v > 0 for v in base.values()]))
+            if run.ref_records is not None:
+                ref = hits(run.ref_records)
+                row.ref, row.diff = rate_ci([v > 0 for v in ref.values()]), paired_diff(base, ref)
+            rows.append(row)
+        out.append(Section(f"metric-{m}", f"{m} (share of games)", True, rows, run.metrics.get(m, "")))
+    return out

@@ -1,0 +1,80 @@
+"""The Dietrick-taking rules engine: trick ranking (the rules' examples A-D), following
+suit, markers, game length per player count, and every sheet accepted by `pnp score`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import yaml
+
+from pnp.content import load_game
+from pnp.games.dietrick_taking.engine import Game, GreedyPlayer, RandomPlayer, Setup, rank
+from pnp.yamlio import parse_located
+
+
+@pytest.fixture(scope="module")
+def game(repo_project):
+    return load_game(repo_project, "dietrick-taking")
+
+
+@pytest.fixture(scope="module")
+def setup(game):
+    return Setup.from_game(game)
+
+
+def cards(setup, *names):
+    by = {(c.suit.id, c.number): c for c in setup.deck}
+    return [by[(suit, int(n))] for suit, n in (name.split("-") for name in names)]
+
+
+@pytest.mark.parametrize("played,first,last", [
+    (["meat-9", "meat-2", "meat-3"], 0, 1),  # example A: 9 first, 2 last
+    (["meat-9", "meat-1", "meat-2"], 1, 2),  # example B: the 1 beats the 9
+    (["meat-8", "meat-1", "shoes-9"], 0, 2),  # example C: off-suit 9 is last
+    (["meat-1", "meat-2", "shoes-9", "vegetable-9"], 1, 2),  # example D: first lowest off-suit played is last
+    (["meat-1", "meat-2"], 1, 0),  # without a 9 the 1 is just low
+])
+def test_trick_ranking_follows_the_rules_examples(setup, played, first, last):
+    assert rank(cards(setup, *played)) == (first, last)
+
+
+def test_must_follow_the_lead_suit(setup):
+    g = Game(setup, [RandomPlayer(random.Random(0))] * 3, random.Random(0))
+    hand = cards(setup, "meat-3", "shoes-4", "meat-7")
+    assert g.legal(hand, cards(setup, "meat-9")) == cards(setup, "meat-3", "meat-7")
+    assert g.legal(hand, cards(setup, "vegetable-9")) == hand
+
+
+def _play(setup, n, strategy, seed):
+    rng = random.Random(seed)
+    kind = GreedyPlayer if strategy == "greedy" else RandomPlayer
+    g = Game(setup, [kind(random.Random(rng.random())) for _ in range(n)], rng)
+    return g, g.play()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_game_length_and_markers(setup, n):
+    longest = 0
+    for seed in range(60):
+        g, r = _play(setup, n, "random" if seed % 2 else "greedy", seed)
+        longest = max(longest, r.tricks)
+        # every card of every trick moved the trick winner one square (until the track ends)
+        assert sum(r.yellow) + sum(r.blue) == r.tricks * n
+        if r.ending == "deck":
+            assert max(r.yellow + r.blue) < setup.scoring.end_square
+        else:
+            assert max(r.yellow + r.blue) >= setup.scoring.end_square
+        assert len(g.deck) + len(g.discard) + sum(map(len, g.hands)) == len(setup.deck)
+    # scoring.yaml prints 14 / 15 / 10; dealing the rules as written gives 14 / 15 / 9
+    expected = {2: 14, 3: 15, 4: 9}[n]
+    assert longest == expected
+    assert longest <= setup.scoring.tricks_by_players[n]
+
+
+def test_every_sheet_is_accepted_and_scored_alike(game, setup):
+    for n in (1, 2, 3, 4):
+        for seed in range(15):
+            _, r = _play(setup, n, "greedy" if seed % 3 else "random", seed)
+            report = game.plugin.score(game, parse_located(yaml.safe_dump(r.sheet, sort_keys=False), "dt.yaml"))
+            assert list(report.result.winners) == list(r.verdict.winners)

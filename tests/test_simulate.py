@@ -1,0 +1,112 @@
+"""The balance lab: statistics, the runner (same seeds, any number of processes), the
+report and the `pnp simulate` command."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import yaml
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.simulate import simulate
+from pnp.simulate.runner import seats
+from pnp.simulate.stats import mean_ci, paired_diff, rate_ci
+
+runner = CliRunner()
+
+
+def test_mean_and_rate_intervals():
+    e = mean_ci([1, 2, 3, 4, 5])
+    assert e.mean == 3 and math.isclose(e.half, 1.959964 * math.sqrt(2.5 / 5), rel_tol=1e-6)
+    w = rate_ci([True] * 8 + [False] * 2)  # Wilson interval of 8/10: 0.490 to 0.943
+    assert round(w.low, 3) == 0.490 and round(w.high, 3) == 0.943
+    assert rate_ci([False] * 5).low == 0.0 and rate_ci([False] * 5).high > 0
+
+
+def test_paired_difference_uses_only_common_seeds():
+    d = paired_diff({1: 5.0, 2: 7.0, 3: 9.0}, {1: 4.0, 2: 6.0, 4: 100.0})
+    assert d.n == 2 and d.mean == 1.0 and d.half == 0.0
+
+
+def test_strategies_turn_through_the_seats():
+    assert [seats(["greedy", "random"], 4, g) for g in range(2)] == [
+        ["greedy", "random", "greedy", "random"], ["random", "greedy", "random", "greedy"]]
+
+
+def test_a_run_is_the_same_on_one_or_two_processes(repo_project):
+    one = simulate(repo_project, "tasty-humans", games=12, players=3, strategies=["random"], jobs=1, sheets=True)
+    two = simulate(repo_project, "tasty-humans", games=12, players=3, strategies=["random"], jobs=2, sheets=True)
+    assert [r.sheet for r in one.records] == [r.sheet for r in two.records]
+    assert [r.seed for r in one.records] == sorted(r.seed for r in one.records)
+
+
+def test_against_plays_the_same_deals(repo_project):
+    run = simulate(repo_project, "tasty-humans", games=20, players=4, strategies=["random"], against="0.2.8", sheets=True)
+    assert run.ref.label == "0.2.8" and len(run.ref_records) == 20
+    for a, b in zip(run.records, run.ref_records):
+        assert a.seed == b.seed
+        assert [p.tags for p in a.players] == [p.tags for p in b.players]  # same monsters dealt
+        assert b.sheet["rules"] == "0.2.8"
+
+
+def test_against_a_git_revision_plays_that_content(repo_project):
+    run = simulate(repo_project, "dietrick-taking", games=6, players=3, strategies=["random"], against="HEAD", sheets=True)
+    assert run.ref.label == "git HEAD"
+    assert [r.sheet for r in run.ref_records] == [r.sheet for r in run.records]  # content unchanged since HEAD
+
+
+def test_set_patches_one_rule_value(repo_project):
+    run = simulate(repo_project, "tasty-humans", games=30, players=4, strategies=["random"],
+                   options={"cravings.troll.points": "7"})
+    trolls = [p.sources["craving"] for r in run.records for p in r.players if p.tags["monster"] == "troll"]
+    assert any(trolls) and all(t % 7 == 0 for t in trolls)
+
+
+def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_path):
+    out, sheets = tmp_path / "out", tmp_path / "sheets"
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "16", "--players", "2", "--players-as", "greedy,random",
+                                 "--against", "cravings.troll.points=3", "--out", str(out), "--sheets", str(sheets),
+                                 "--project", str(repo_project.root)])
+    assert result.exit_code == 0, result.output
+    assert "Win rate by strategy" in result.output and "difference" in result.output
+    page = (out / "tasty-humans" / "simulate" / "index.html").read_text()
+    assert page.count("<svg") >= 8 and "What changed" in page and "cravings.troll.points=3" in page
+    files = sorted(sheets.glob("*.yaml"))
+    assert len(files) == 32
+    scored = 0
+    for f in files[:8]:
+        sheet = yaml.safe_load(f.read_text())
+        if any(p["held"] and any("." in row for row in p["stomach"]) for p in sheet["players"]):
+            continue  # a Leader Phase ending: accepted once th-score's scorer is merged
+        result = runner.invoke(app, ["score", str(f), "--project", str(repo_project.root)])
+        assert result.exit_code == 0, result.output
+        scored += 1
+    assert scored
+
+
+def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
+    for args, message in [
+        (["--set", "cravings.troll.pts=3"], r"cravings.troll has no 'pts': expected one of points, overlap"),
+        (["--set", "rules=9.9"], r"unknown rule version"),
+        (["--against", "no-such-thing-at-all"], r"--against 'no-such-thing-at-all': expected KEY=VALUE"),
+        (["--players-as", "clever"], r"unknown strategy 'clever'"),
+        (["--players", "7"], r"--players 7"),
+    ]:
+        result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", *args, "--project", str(repo_project.root)])
+        assert result.exit_code == 2, (args, result.output)
+        assert re.search(message, result.output), result.output
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_cli_several_player_counts(repo_project, tmp_path):
+    result = runner.invoke(app, ["simulate", "cave", "--games", "6", "--players", "2,3", "--out", str(tmp_path),
+                                 "--project", str(repo_project.root)])
+    assert result.exit_code == 0, result.output
+    assert "2 players" in result.output and "3 players" in result.output and "tiles" in result.output
+    page = (tmp_path / "cave" / "simulate" / "index.html").read_text()
+    assert 'href="2p/index.html"' in page and page.count("<svg") >= 3
+    assert (tmp_path / "cave" / "simulate" / "3p" / "index.html").is_file()
+    bad = runner.invoke(app, ["simulate", "cave", "--players", "two", "--project", str(repo_project.root)])
+    assert bad.exit_code == 2 and "--players two: expected a number of players" in bad.output

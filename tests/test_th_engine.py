@@ -1,0 +1,291 @@
+"""The Tasty Humans rules engine: the rules one by one, then invariants on random games
+(tile and card conservation, gravity, leader counts, kings, every final board accepted
+and scored alike by `pnp score`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import yaml
+
+from pnp.content import load_game
+from pnp.games.tasty_humans import sheet as th_sheet
+from pnp.games.tasty_humans.board import EMPTY, LEADER
+from pnp.games.tasty_humans.engine import (
+    DAMAGE,
+    Game,
+    GreedyPlayer,
+    RandomPlayer,
+    Setup,
+    Stomach,
+    rotations,
+)
+from pnp.yamlio import parse_located
+
+
+@pytest.fixture(scope="module")
+def game(repo_project):
+    return load_game(repo_project, "tasty-humans")
+
+
+@pytest.fixture(scope="module")
+def setups(game):
+    return {v: Setup.from_game(game, v) for v in game.data["rules"].names()}
+
+
+def column(stomach: Stomach, c: int) -> list[str]:
+    """Column c bottom to top, empty cells left out."""
+    return [stomach.cells[r * stomach.cols + c] for r in range(stomach.rows - 1, -1, -1) if stomach.cells[r * stomach.cols + c] != EMPTY]
+
+
+def card(game, **want):
+    return next(a for a in game.data["adventurers"].adventurers if all(getattr(a, k) == v for k, v in want.items()))
+
+
+# --- tiles fall ----------------------------------------------------------------------
+
+def test_drop_falls_per_column_and_breaks_the_shape():
+    s = Stomach(4, 6)
+    s.push(1, "boot")
+    s.push(1, "boot")
+    # an L: column 0 holds helmet over armor, column 1 one hand at the bottom of the shape
+    landed = s.drop((("armor", "helmet"), ("hand",)), 0)
+    assert landed == 3
+    assert column(s, 0) == ["armor", "helmet"]
+    assert column(s, 1) == ["boot", "boot", "hand"]  # fell onto the boots, apart from its shape
+    assert s.heights == [2, 3, 0, 0, 0, 0]
+
+
+def test_tiles_over_a_full_column_are_ignored_and_one_must_land():
+    s = Stomach(4, 6)
+    for _ in range(4):
+        s.push(0, "boot")
+    s.push(1, "hand")
+    s.push(1, "hand")
+    s.push(1, "hand")
+    drop = (("armor", "armor"), ("helmet", "helmet"))
+    assert s.lands(drop, 0)
+    assert s.drop(drop, 0) == 1  # column 0 full: both ignored; column 1 has room for one
+    assert column(s, 1) == ["hand", "hand", "hand", "helmet"]
+    assert not s.lands(drop, 0)  # both columns now full: not a legal drop
+
+
+def test_cleric_removal_lets_the_column_fall_and_leaders_move_with_it():
+    s = Stomach(4, 6)
+    s.push(2, "boot")
+    damage = s.push(2, DAMAGE)
+    s.push(2, LEADER, "least-type")
+    s.push(2, "hand")
+    s.remove(damage)
+    assert column(s, 2) == ["boot", LEADER, "hand"]
+    assert s.leaders == {2 * 6 + 2: "least-type"}  # row 2 (third from the top) of 4
+    assert s.masks.get(DAMAGE, 0) == 0 and s.heights[2] == 3
+
+
+def test_wizard_swap_moves_a_leader_and_keeps_masks():
+    s = Stomach(4, 6)
+    a = s.push(0, "helmet")
+    b = s.push(1, LEADER, "leader-line")
+    s.swap(a, b)
+    assert s.leaders == {a: "leader-line"} and s.cells[b] == "helmet"
+    assert s.masks["helmet"] == 1 << b and s.masks[LEADER] == 1 << a
+    assert (a, b) in s.swaps() and all(s.cells[x] != EMPTY and s.cells[y] != EMPTY for x, y in s.swaps())
+
+
+def test_rotations_are_the_distinct_drops(game, setups):
+    rules = setups["published"].rules
+    square = card(game, shape=["HH", "HH"])
+    assert rotations(square, rules) == [(("helmet", "helmet"), ("helmet", "helmet"))]
+    line = card(game, shape=["H", "A", "B"])
+    # upright (boot at the bottom), lying both ways, upside down
+    assert sorted(rotations(line, rules)) == sorted([
+        (("boot", "armor", "helmet"),), (("helmet", "armor", "boot"),),
+        (("helmet",), ("armor",), ("boot",)), (("boot",), ("armor",), ("helmet",)),
+    ])
+
+
+# --- the grid ------------------------------------------------------------------------
+
+def _game(setup, n=2, seed=1):
+    rng = random.Random(seed)
+    return Game(setup, [RandomPlayer(random.Random(seed + i)) for i in range(n)], rng)
+
+
+def test_damage_from_swordsmen_next_to_it_and_archers_two_away(game, setups):
+    g = _game(setups["published"])
+    peasant, sword, archer = card(game, class_="peasant"), card(game, class_="swordsman"), card(game, class_="archer")
+    g.grid = [peasant] * 9
+    g.grid[1] = sword  # above the centre
+    g.grid[3] = archer  # left of the centre: one away, so no archer damage on the centre
+    assert g.damage(4) == 1
+    assert g.damage(5) == 1  # the archer is exactly two to the left of slot 5
+    assert g.damage(0) == 1  # the swordsman to its right; the archer below is one away, not two
+    g.grid[6] = archer
+    assert g.damage(0) == 2  # ... and now an archer two below
+    g.grid[7] = sword
+    assert g.damage(4) == 2  # a swordsman above and one below
+
+
+def test_captain_discards_its_banner_line_then_the_grid_falls_and_refills(game, setups):
+    g = _game(setups["published"])
+    peasant = card(game, class_="peasant")
+    captain = card(game, class_="captain", banner="horizontal")
+    g.grid = [peasant] * 9
+    marked = [card(game, id=f"adv-{i:02d}") for i in (1, 2, 3)]
+    g.grid[0:3] = marked  # top row
+    g.grid[4] = captain
+    deck_before = len(g.deck)
+    g.players[0].pick = lambda game, seat: 4
+    g.take_turn(0)
+    assert g.grid[3] is None and g.grid[4] is None and g.grid[5] is None
+    assert g.discard == [peasant, peasant]
+    g.refill()
+    assert g.grid[3:6] == marked  # the top row slid down into the middle row
+    assert all(c is not None for c in g.grid) and len(g.deck) == deck_before - 3
+
+
+def test_snake_order_and_draft_order(game, setups):
+    g = _game(setups["published"], n=4)
+    g.king = 2
+    assert g.order() == [2, 3, 0, 1, 1, 0, 3, 2]
+    cards = {a.intel: a for a in game.data["adventurers"].adventurers}
+    g.eaten = [[cards[1]], [cards[2]], [cards[1]], [cards[1]]]
+    g.stomachs[0].push(0, DAMAGE)  # seat 0 ties seats 2 and 3 on intel but has damage
+    # more intel first; then fewer damage; then seat order from the king (2, 3, 0, 1)
+    assert g.draft_order() == [1, 2, 3, 0]
+
+
+# --- whole games ---------------------------------------------------------------------
+
+CASES = [(v, n, s) for v in ("published", "0.2.8") for n in (1, 2, 3, 4) for s in ("random", "greedy")]
+
+
+def _play(setup, n, strategy, seed):
+    rng = random.Random(seed)
+    kind = GreedyPlayer if strategy == "greedy" else RandomPlayer
+    g = Game(setup, [kind(random.Random(rng.random())) for _ in range(n)], rng)
+    return g, g.play()
+
+
+def _check_invariants(g: Game, r, setup) -> None:
+    rules = setup.rules
+    leaders_seen: list[str] = []
+    for seat, s in enumerate(g.stomachs):
+        filled = sum(1 for k in s.cells if k != EMPTY)
+        t = g.tally[seat]
+        assert filled == t["shape"] + t["damage"] - t["removed"] + t["leaders"], "tile conservation"
+        for c in range(s.cols):
+            col = [s.cells[row * s.cols + c] for row in range(s.rows)]
+            top = next((i for i, k in enumerate(col) if k != EMPTY), s.rows)
+            assert all(k != EMPTY for k in col[top:]), "gravity: a gap under a tile"
+            assert s.heights[c] == s.rows - top
+        for kind, mask in s.masks.items():
+            assert mask == sum(1 << i for i, k in enumerate(s.cells) if k == kind)
+        owned = list(s.leaders.values()) + ([g.held[seat]] if g.held[seat] else [])
+        assert len(owned) == 1 + g.drafted[seat], "R drafts give R + 1 leaders"
+        assert len(s.leaders) <= rules.leaders_max(g.n)
+        assert s.order == [s.leaders[c] for c in s.leaders] or sorted(s.order) == sorted(s.leaders.values())
+        leaders_seen += owned
+        if g.held[seat] and r.ending == "round":
+            assert s.full, "a leftover leader is eaten whenever there is room"
+    assert len(leaders_seen) == len(set(leaders_seen)), "a leader tile is in one place"
+    cards = len(g.deck) + len(g.discard) + sum(1 for c in g.grid if c is not None) + sum(map(len, g.eaten)) + len(g.ai_cards) + len(g.ai_round)
+    assert cards == len(setup.adventurers), "card conservation"
+    assert len({c.id for c in g.ai_cards}) == len(g.ai_cards)
+    if g.n > 1:
+        assert r.kings and all(g.stomachs[k].full for k in r.kings)
+        if r.ending == "round":
+            assert len(r.kings) == 1
+    else:
+        assert len(g.ai_cards) == setup.solo_level + 2 * r.rounds
+
+
+@pytest.mark.parametrize("version,n,strategy", CASES)
+def test_random_games_keep_the_invariants(setups, version, n, strategy):
+    setup = setups[version]
+    games = 25 if strategy == "random" else 4
+    endings = set()
+    for seed in range(games):
+        g, r = _play(setup, n, strategy, seed)
+        _check_invariants(g, r, setup)
+        endings.add(r.ending)
+    assert "round" in endings
+
+
+def test_both_endings_happen(setups):
+    endings = {_play(setups["published"], 4, "random", seed)[1].ending for seed in range(60)}
+    assert endings == {"round", "leader-phase"}
+
+
+def _scored(game, r):
+    doc = parse_located(yaml.safe_dump(r.sheet, sort_keys=False), "simulated.yaml")
+    return game.plugin.score(game, doc)
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_the_scorer_accepts_every_board_of_a_round_ending(game, setups, version):
+    checked = 0
+    for n in (1, 2, 3, 4):
+        for seed in range(40):
+            g, r = _play(setups[version], n, "random" if seed % 10 else "greedy", seed)
+            if r.ending != "round":
+                continue
+            report = _scored(game, r)
+            assert [p.total for p in report.players] == [s.total for s in r.scores]
+            assert report.exit_code == 0  # every claimed total agrees
+            if n > 1:
+                assert [p.name for p in report.players if p.name in report.result.winners] == [r.scores[w].name for w in r.winners]
+            checked += 1
+    assert checked > 90
+
+
+@pytest.mark.xfail(not hasattr(th_sheet, "LEADER_PHASE"), strict=True,
+                   reason="this scorer rejects a held leader on a stomach with room; the one with the two endings "
+                   "(sheet.LEADER_PHASE, branch th-score) accepts games that end in the Leader Phase")
+def test_the_scorer_accepts_every_board_of_a_leader_phase_ending(game, setups):
+    for n in (2, 3, 4):
+        for seed in range(60):
+            g, r = _play(setups["published"], n, "random", seed)
+            if r.ending == "leader-phase":
+                report = _scored(game, r)
+                assert [p.total for p in report.players] == [s.total for s in r.scores]
+
+
+def test_same_seed_same_game(setups):
+    a = _play(setups["published"], 3, "greedy", 7)[1]
+    b = _play(setups["published"], 3, "greedy", 7)[1]
+    assert a.sheet == b.sheet
+
+
+def test_rule_values_come_from_the_rule_set(setups):
+    """The troll scores 4 per stack in the published rules and 3 in 0.2.8 (rules.yaml)."""
+    for version, points in (("published", 4), ("0.2.8", 3)):
+        seen = 0
+        for seed in range(30):
+            r = _play(setups[version], 4, "greedy" if seed < 3 else "random", seed)[1]
+            for s in r.scores:
+                if s.monster == "troll":
+                    assert s.craving % points == 0
+                    seen += s.craving > 0
+        assert seen, "no troll scored at all: the test would prove nothing"
+
+
+def test_evaluation_cache_tells_swapped_leaders_apart(setups):
+    """A wizard swap of two leaders keeps the cells' kinds: the cache must still see it."""
+    from pnp.games.tasty_humans.engine import evaluate
+
+    g = _game(setups["published"])
+    s = g.stomachs[0]
+    for kind in ("helmet", "helmet", "helmet"):
+        s.push(0, kind)
+    a = s.push(1, LEADER, "range-helmet")  # two helmets within reach here, none at column 6
+    b = s.push(5, LEADER, "line-hand")
+    before = evaluate(g, 0, s)
+    swapped = s.copy()
+    swapped.swap(a, b)
+    g.cache.clear()
+    fresh = evaluate(g, 0, swapped)
+    g.cache.clear()
+    evaluate(g, 0, s)
+    assert evaluate(g, 0, swapped) == fresh != before
