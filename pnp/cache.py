@@ -110,9 +110,9 @@ def canonical(value: Any) -> str | None:
 
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build.py", "cache.py", "content.py", "impose.py", "manifest.py", "raster.py",
-               "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml")
-OUTPUT_LIBRARIES = ("jinja2", "reportlab", "svglib")  # an upgrade may change the bytes they make
+OUTPUT_CODE = ("build.py", "cache.py", "content.py", "fonts.py", "impose.py", "locate.py", "manifest.py", "pdf.py",
+               "raster.py", "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml")
+OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 
 def code_stamp(game: GameContent) -> str:
@@ -123,7 +123,7 @@ def code_stamp(game: GameContent) -> str:
         where = Path(module.__file__ or "")
         files += sorted(where.parent.rglob("*.py")) if where.name == "__init__.py" else [where]
     libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
-    return digest(__version__, CACHE_FORMAT, libraries, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+    return digest(__version__, CACHE_FORMAT, libraries, game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
@@ -345,7 +345,7 @@ class CachedRenderer(ComponentRenderer):
         key = self.keys.face(comp, template, name, item, side, bleed)
         svg = self.cache.face(key)
         if svg is not None:
-            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed)
+            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
         self.rendered += 1
         face = super().face(comp, template, name, item, side, bleed)
         if face is not None and key is not None:

@@ -95,6 +95,14 @@ class Manifest(StrictModel):
     title: str
     description: str = ""
     plugin: str | None = Field(None, description="module under pnp.games with game-specific schemas/scoring")
+    fonts: list[str] = Field(
+        default_factory=list,
+        description="font files (.ttf/.otf) the faces draw text with, relative to the game's content folder or the "
+        "project's assets/ folder; the first file's family is the default. Empty: pnp's Liberation Sans",
+    )
+    min_font_size: Length = Field(
+        6 * 25.4 / 72, description="the smallest size text may shrink to when fitting (e.g. 6pt, 2mm; default 6pt); smaller is an error"
+    )
     components: list[Component]
 
     @model_validator(mode="after")

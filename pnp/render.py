@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from . import textfit
+from . import locate, textfit
 from .content import GameContent
 from .errors import ContentError, raise_if_any
+from .fonts import DEFAULT as DEFAULT_FONTS
+from .fonts import Fonts
 from .manifest import Component
 
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -30,6 +32,7 @@ class Face:
     width: float  # trim size, mm
     height: float
     bleed: float
+    fonts: Fonts = field(default=DEFAULT_FONTS, compare=False, repr=False)  # what its text is drawn with
 
     @property
     def relpath(self) -> str:
@@ -81,13 +84,9 @@ def environment(game: GameContent) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["num"] = textfit.num
-    env.globals.update(
-        wrap=textfit.wrap,
-        text_width=textfit.text_width,
-        fit_size=textfit.fit_size,
-        num=textfit.num,
-        Markup=Markup,
-    )
+    fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
+    env.globals.update(fit.helpers())
+    env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit)
     env.globals.update(game.plugin.template_globals)
     return env
 
@@ -119,15 +118,17 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {message}")
 
 
-def _check_svg(svg: str, template: Path, what: str) -> ContentError | None:
+def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str]]:
+    """A problem with the SVG's structure, and the texts it draws."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
-        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}")
+        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), []
     if root.tag != "{http://www.w3.org/2000/svg}svg":
-        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
-    return None
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), []
+    texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    return None, texts
 
 
 class ComponentRenderer:
@@ -140,6 +141,7 @@ class ComponentRenderer:
         self.bleed = bleed
         self.errors: list[ContentError] = []
         self._expressions: dict[str, Any] = {}
+        self.locator = locate.Locator(game)
 
     def expression(self, source: str) -> Any:
         """A compiled Jinja expression; `copies:` is evaluated once per item, compiled once."""
@@ -202,11 +204,17 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             self.errors.append(_render_error(exc, self.game, template, what))
             return None
-        problem = _check_svg(svg, self.game.templates_dir / template, what)
+        problem, texts = _check_svg(svg, self.game.templates_dir / template, what)
         if problem:
             self.errors.append(problem)
             return None
-        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed)
+        located = self.locator
+        problems = [located.overflow(o, what) for o in self.env.globals["textfit"].take()]
+        problems += located.missing_glyphs(texts, what, self.game.templates_dir / template)
+        if problems:
+            self.errors.extend(problems)
+            return None
+        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
 
     def component(self, index: int, comp: Component) -> RenderedComponent:
         pieces: list[Piece] = []

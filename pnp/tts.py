@@ -50,7 +50,7 @@ def card_image(face: "Face", size: tuple[int, int]) -> "Image.Image":
     from PIL import Image
 
     s = size[0] / face.width  # px per mm
-    full = svg_to_image(face.svg, dpi=s * 25.4).convert("RGB")
+    full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts).convert("RGB")
     b = face.bleed * s
     return full.resize(size, Image.LANCZOS, box=(b, b, b + face.width * s, b + face.height * s))
 
@@ -83,7 +83,7 @@ def sheet_png(faces: list["Face"], hidden: "Face | None", cols: int, rows: int, 
 
 def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int) -> dict[str, Planned]:
     """`tts/<component>/faces-N.png`, `back.png` or `backs-N.png`, and `tts/decks.json`."""
-    setup = settings()
+    setup = settings(game.fonts)
     files: dict[str, Planned] = {}
     decks, skipped = [], []
     for comp in rendered:
