@@ -60,7 +60,7 @@ class Locator:
         return ContentError(where.path, where.line, where.column, message + shown)
 
     def overflow(self, found: "Overflow", what: str) -> ContentError:
-        return self._at(found.text, f"{what}: text does not fit: {found.message}", found.template, found.line)
+        return self._at(found.text, f"{what}: {found.message}", found.template, found.line)
 
     def missing_glyphs(self, texts: list[str], what: str, template: Path) -> list[ContentError]:
         """One error per text holding characters none of the game's fonts can draw."""
