@@ -122,6 +122,10 @@ def code_stamp(game: GameContent) -> str:
         module = importlib.import_module(f"pnp.games.{game.manifest.plugin}")
         where = Path(module.__file__ or "")
         files += sorted(where.parent.rglob("*.py")) if where.name == "__init__.py" else [where]
+    # art and font files the templates may embed (`asset()`): the game's folder and assets/
+    for folder in (game.content_dir, game.project.assets_dir):
+        if folder.is_dir():
+            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml")
     libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
     return digest(__version__, CACHE_FORMAT, libraries, game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 

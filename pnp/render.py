@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import locate, textfit
+from .assets import Assets
 from .content import GameContent
 from .errors import ContentError, raise_if_any
 from .fonts import DEFAULT as DEFAULT_FONTS
@@ -86,7 +87,7 @@ def environment(game: GameContent) -> jinja2.Environment:
     env.filters["num"] = textfit.num
     fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
     env.globals.update(fit.helpers())
-    env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit)
+    env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit, asset=Assets(game))
     env.globals.update(game.plugin.template_globals)
     return env
 
@@ -189,6 +190,8 @@ class ComponentRenderer:
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
+        self.env.globals["textfit"].take()  # left over from a face whose template failed
+        self.env.globals["asset"].take()
         try:
             tpl = self.env.get_template(template)
             svg = tpl.render(
@@ -211,6 +214,8 @@ class ComponentRenderer:
         located = self.locator
         problems = [located.overflow(o, what) for o in self.env.globals["textfit"].take()]
         problems += located.missing_glyphs(texts, what, self.game.templates_dir / template)
+        problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
+                     for message, path, line in self.env.globals["asset"].take()]
         if problems:
             self.errors.extend(problems)
             return None

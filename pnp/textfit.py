@@ -27,9 +27,9 @@ class Overflow:
     line: int | None = None
 
 
-def _template_frame() -> tuple[Path | None, int | None]:
+def template_frame() -> tuple[Path | None, int | None]:
     """The template file and line calling a helper (the innermost Jinja frame)."""
-    frame = sys._getframe(2)
+    frame = sys._getframe(1)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None and template.filename:
@@ -51,7 +51,7 @@ class TextFit:
     overflows: list[Overflow] = field(default_factory=list)
 
     def _overflow(self, text: str, message: str) -> None:
-        self.overflows.append(Overflow(str(text), message, *_template_frame()))
+        self.overflows.append(Overflow(str(text), message, *template_frame()))
 
     def take(self) -> list[Overflow]:
         """The overflows recorded since the last call."""
