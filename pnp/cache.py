@@ -10,8 +10,9 @@ cache file simply means a full rebuild.
 What a face's key covers (the rule, in full):
 
 1. pnp's version, a digest of the pnp code that shapes outputs and of the game plugin's
-   code, and the versions of Jinja2, reportlab and svglib (the cache's stamp: a
-   different stamp drops the whole cache);
+   code, the versions of Jinja2, typst, resvg-py and fontTools, the game's font files and
+   the art files under its content folder and assets/ (the cache's stamp: a different
+   stamp drops the whole cache);
 2. the face itself: component id, template name, face name, side and bleed;
 3. the source of its template and of every template that one extends, includes or
    imports, transitively, pnp/base.svg.j2 included (all of the game's templates when a

@@ -86,8 +86,10 @@ def _kerning(font, cmap: dict[int, str]) -> dict[tuple[int, int], int]:
 class Fonts:
     """The font files of one game, with the first file's family as the default face."""
 
-    def __init__(self, files: tuple[Path, ...] = DEFAULT_FILES):
+    def __init__(self, files: tuple[Path, ...] = DEFAULT_FILES, family: str | None = None):
         self.files = tuple(files)
+        if family is not None:  # known without reading the files: a cached build never loads fontTools
+            self.__dict__["family"] = family
 
     @cached_property
     def faces(self) -> list[Face]:
@@ -132,4 +134,4 @@ class Fonts:
         return sorted({ch for ch in text if not ch.isspace() and ord(ch) not in covered})
 
 
-DEFAULT = Fonts()
+DEFAULT = Fonts(DEFAULT_FILES, "Liberation Sans")
