@@ -20,7 +20,7 @@ from pnp.render import render_game
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
-DPI = 100
+DPI = 60
 
 
 @pytest.fixture(scope="module")
@@ -95,10 +95,26 @@ def test_each_face_in_the_pdf_looks_like_its_png(pdfs):
                 printed = raster.crop((sx, sy, sx + size[0], sy + size[1]))
                 drawn = image.resize((round(place.w * px), round(place.h * px))).crop((fx, fy, fx + size[0], fy + size[1]))
                 # blurred: sub-pixel placement and anti-aliasing differ, the art must not
-                blur = ImageFilter.GaussianBlur(2)
+                blur = ImageFilter.GaussianBlur(1.5)
                 diff = sum(ImageStat.Stat(ImageChops.difference(printed.filter(blur), drawn.filter(blur))).mean) / 3
                 worst.append((diff, f"{key}/{place.face.name}"))
                 checked += 1
     worst.sort(reverse=True)
     assert checked > 300
-    assert worst[0][0] < 5, worst[:5]  # measured: at most about 4 (hairlines), median about 1
+    # measured: median about 2; at most about 9.5 on the 28 mm leader tiles, whose hairlines
+    # pdfium draws a whole pixel wide; a missing gradient, picture or text block is far more
+    assert worst[0][0] < 12, worst[:5]
+
+
+def test_pdf_bytes_do_not_depend_on_the_build_folder(tmp_path):
+    """Same inputs in two folders (and two runs) give byte-identical PDFs."""
+    from pnp.build import BuildOptions, build
+
+    made = []
+    for name in ("one", "elsewhere/two"):
+        root = tmp_path / name
+        shutil.copytree(REPO / "tests" / "projects" / "art", root)
+        build(Project(root), None, BuildOptions(formats=("pdf",)))
+        made.append((root / "output" / "gallery" / "pdf" / "card.pdf").read_bytes())
+    assert made[0] == made[1]
+    assert b"/CreationDate" not in made[0] and b"/ModDate" not in made[0]
