@@ -139,8 +139,3 @@ def num(value: float) -> str:
 def text_width(text: str, size: float, weight: str = "normal") -> float:
     """Width of `text` in pnp's default font (for code outside templates)."""
     return DEFAULT.text_width(str(text), size, weight)
-
-
-def wrap(text: str, width: float, size: float, weight: str = "normal") -> list[str]:
-    """`TextFit.wrap` with pnp's default font (for code outside templates)."""
-    return TextFit().wrap(text, width, size, weight)

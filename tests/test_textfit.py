@@ -49,6 +49,15 @@ def test_fit_lines_shrinks_until_the_lines_fit_the_box():
     assert "too tall" in problem.message
 
 
+def test_wrap_reports_more_lines_than_allowed():
+    fit = TextFit()
+    assert fit.wrap("one two\nthree", 100, 4) == ["one two", "three"]
+    assert fit.wrap("one two three four", 10, 4, max_lines=4) == ["one", "two", "three", "four"] and fit.take() == []
+    fit.wrap("one two three four", 10, 4, max_lines=2)
+    (problem,) = fit.take()
+    assert "needs 4 lines" in problem.message and "2 more than the 2" in problem.message
+
+
 def _edit(path: Path, old: str, new: str) -> int:
     text = path.read_text(encoding="utf-8")
     assert old in text
