@@ -132,6 +132,27 @@ def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None
     return None, texts
 
 
+GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
+STYLE_FAMILY = re.compile(r"font-family\s*:\s*([^;]+)")
+
+
+def _font_families(svg: str, fonts: Fonts, template: Path, what: str) -> list[ContentError]:
+    """Every `font-family` must reach one of the game's fonts before any other font: the PDF
+    engine and the rasteriser would each pick a different stand-in for anything else."""
+    families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
+    asked = set(re.findall(r'font-family="([^"]*)"', svg)) | set(STYLE_FAMILY.findall(svg))
+    errors = []
+    for value in sorted(asked):
+        for name in (n.strip().strip("'\"") for n in value.split(",")):
+            if name in families:
+                break
+            if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
+                errors.append(ContentError(template, None, None, f"{what}: font-family {value!r} names none of the game's fonts "
+                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
+                break
+    return errors
+
+
 class ComponentRenderer:
     """Renders the items of one game's components; collects every error before raising."""
 
@@ -214,6 +235,7 @@ class ComponentRenderer:
         located = self.locator
         problems = [located.overflow(o, what) for o in self.env.globals["textfit"].take()]
         problems += located.missing_glyphs(texts, what, self.game.templates_dir / template)
+        problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
         problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
                      for message, path, line in self.env.globals["asset"].take()]
         if problems:

@@ -138,3 +138,14 @@ def test_a_game_names_its_own_font_files(th: Project):
 
 def test_floor_is_six_points():
     assert DEFAULT_FLOOR * MM_TO_PT == pytest.approx(6)
+
+
+def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
+    """The PDF engine and the rasteriser would each stand in a different font for it."""
+    card = demo.templates_dir / "demo" / "card.svg.j2"
+    card.write_text(card.read_text().replace('font-weight="bold"', 'font-weight="bold" font-family="Georgia, serif"', 1))
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2
+    assert "card.svg.j2: card/example: font-family 'Georgia, serif' names none of the game's fonts (Liberation Sans)" in result.output
+    card.write_text(card.read_text().replace("Georgia, serif", "Georgia, Liberation Sans"))
+    assert runner.invoke(app, ["validate", "-p", str(demo.root)]).exit_code == 0
