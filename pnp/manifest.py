@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from .units import to_mm
+from .units import MM_TO_PT, to_mm
 from .validation import StrictModel
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -101,7 +101,7 @@ class Manifest(StrictModel):
         "project's assets/ folder; the first file's family is the default. Empty: pnp's Liberation Sans",
     )
     min_font_size: Length = Field(
-        6 * 25.4 / 72, description="the smallest size text may shrink to when fitting (e.g. 6pt, 2mm; default 6pt); smaller is an error"
+        6 / MM_TO_PT, description="the smallest size text may shrink to when fitting (e.g. 6pt, 2mm; default 6pt); smaller is an error"
     )
     components: list[Component]
 

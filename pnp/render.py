@@ -232,9 +232,8 @@ class ComponentRenderer:
         if problem:
             self.errors.append(problem)
             return None
-        located = self.locator
-        problems = [located.overflow(o, what) for o in self.env.globals["textfit"].take()]
-        problems += located.missing_glyphs(texts, what, self.game.templates_dir / template)
+        problems = [self.locator.overflow(o, what) for o in self.env.globals["textfit"].take()]
+        problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
         problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
         problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
                      for message, path, line in self.env.globals["asset"].take()]
