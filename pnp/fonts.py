@@ -13,6 +13,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import hashlib
+import json
+import sys
 
 DEFAULT_DIR = Path(__file__).parent / "data" / "fonts"
 DEFAULT_FILES = tuple(sorted(DEFAULT_DIR.glob("*.ttf")))
@@ -45,9 +47,38 @@ class Face:
         return total * size / self.units_per_em
 
 
+SHIPPED_METRICS = DEFAULT_DIR / "metrics.json"  # the shipped fonts' metrics: no fontTools on an ordinary build
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> dict:
+    try:
+        return json.loads(SHIPPED_METRICS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _as_json(face: Face) -> dict:
+    return {"family": face.family, "bold": face.bold, "italic": face.italic, "units_per_em": face.units_per_em,
+            "advances": sorted(face.advances.items()), "kerning": sorted([a, b, v] for (a, b), v in face.kerning.items())}
+
+
 @lru_cache(maxsize=32)
 def load_face(path: Path, stamp: float) -> Face:
     """Read one font file (cached while the file is unchanged)."""
+    known = _shipped().get(path.name)
+    if known and path.parent == DEFAULT_DIR and known["sha256"] == _sha(path):
+        return Face(path, known["family"], known["bold"], known["italic"], known["units_per_em"],
+                    {c: w for c, w in known["advances"]}, {(a, b): v for a, b, v in known["kerning"]})
+    return read_face(path)
+
+
+def read_face(path: Path) -> Face:
+    """A font file's metrics, read with fontTools."""
     from fontTools.ttLib import TTFont
 
     font = TTFont(str(path), lazy=True)
@@ -88,6 +119,7 @@ class Fonts:
 
     def __init__(self, files: tuple[Path, ...] = DEFAULT_FILES, family: str | None = None):
         self.files = tuple(files)
+        self._chosen: dict[tuple[str, str | None], Face] = {}
         if family is not None:  # known without reading the files: a cached build never loads fontTools
             self.__dict__["family"] = family
 
@@ -114,12 +146,14 @@ class Fonts:
 
     def face(self, weight: str = "normal", family: str | None = None) -> Face:
         """The file for `weight` (normal, bold, italic, bold-italic) of `family`."""
-        if weight not in WEIGHTS:
-            raise ValueError(f"unknown weight {weight!r}: expected one of {', '.join(WEIGHTS)}")
-        want_bold, want_italic = "bold" in weight, "italic" in weight
-        family = family or self.family
-        candidates = [f for f in self.faces if f.family == family] or self.faces
-        return min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
+        key = (weight, family)
+        if key not in self._chosen:
+            if weight not in WEIGHTS:
+                raise ValueError(f"unknown weight {weight!r}: expected one of {', '.join(WEIGHTS)}")
+            want_bold, want_italic = "bold" in weight, "italic" in weight
+            candidates = [f for f in self.faces if f.family == (family or self.family)] or self.faces
+            self._chosen[key] = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
+        return self._chosen[key]
 
     def text_width(self, text: str, size: float, weight: str = "normal") -> float:
         return self.face(weight).width(str(text), size)
@@ -135,3 +169,14 @@ class Fonts:
 
 
 DEFAULT = Fonts(DEFAULT_FILES, "Liberation Sans")
+
+
+def write_shipped_metrics() -> None:
+    """Record the shipped fonts' metrics (run after changing pnp/data/fonts/: python -m pnp.fonts)."""
+    table = {p.name: {"sha256": _sha(p), **_as_json(read_face(p))} for p in DEFAULT_FILES}
+    SHIPPED_METRICS.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_shipped_metrics()
+    print(f"wrote {SHIPPED_METRICS}", file=sys.stderr)

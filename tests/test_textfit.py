@@ -149,3 +149,12 @@ def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
     assert "card.svg.j2: card/example: font-family 'Georgia, serif' names none of the game's fonts (Liberation Sans)" in result.output
     card.write_text(card.read_text().replace("Georgia, serif", "Georgia, Liberation Sans"))
     assert runner.invoke(app, ["validate", "-p", str(demo.root)]).exit_code == 0
+
+
+def test_the_shipped_metrics_are_those_of_the_shipped_font_files():
+    """pnp/data/fonts/metrics.json spares ordinary builds fontTools; `python -m pnp.fonts` remakes it."""
+    from pnp.fonts import _as_json, read_face
+
+    assert len(DEFAULT.faces) == 4
+    for face in DEFAULT.faces:
+        assert _as_json(face) == _as_json(read_face(face.path)), face.path.name
