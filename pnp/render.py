@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,9 @@ def environment(game: GameContent) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # compiled templates kept (in the system's temporary folder, keyed by source checksum):
+        # compiling is most of a cold build's rendering time
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["num"] = textfit.num
     fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
@@ -90,6 +94,14 @@ def environment(game: GameContent) -> jinja2.Environment:
     env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit, asset=Assets(game))
     env.globals.update(game.plugin.template_globals)
     return env
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except OSError:  # no usable temporary folder: compile every time
+        return None
 
 
 def item_id(item: Any) -> Any:
