@@ -100,7 +100,7 @@ def environment(game: GameContent) -> jinja2.Environment:
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     try:
         return jinja2.FileSystemBytecodeCache()
-    except OSError:  # no usable temporary folder: compile every time
+    except (OSError, RuntimeError):  # no usable temporary folder: compile every time
         return None
 
 
