@@ -8,12 +8,9 @@ the build cache (pnp/cache.py) skips faces and files whose inputs did not change
 
 from __future__ import annotations
 
-import importlib
-import multiprocessing
 import os
-import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -89,7 +86,7 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def _impose(comp: RenderedComponent, paper_name: str, title: str) -> bytes:
-    from .impose import impose, paper  # reportlab is slow to import: only when a PDF is made
+    from .impose import impose, paper  # the PDF engine is imported only when a PDF is made
 
     return impose(comp, paper(paper_name), title)
 
@@ -98,7 +95,7 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     title = game.manifest.title
     return {
         f"pdf/{comp.spec.id}.pdf": Planned(
-            digest("pdf", options.paper, title, comp.spec.model_dump(mode="json"), comp.bleed,
+            digest("pdf", options.paper, title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
             partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}"),
             costly=True,
@@ -178,18 +175,16 @@ def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[s
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
-    """Make every planned file; costly ones (PDFs) on all cores, since each is independent."""
+    """Make every planned file; costly ones (PDFs) on threads, since each is independent
+    and the PDF engine (typst, Rust) works outside the GIL. No fork: the engine's own
+    threads would not survive it."""
     if tally:
         tally.plan(len(plans), "files")
     costly = sorted((rel for rel, plan in plans.items() if plan.costly), key=str)
     workers = min(len(costly), os.cpu_count() or 1)
     made: dict[str, bytes] = {}
-    if workers > 1 and sys.platform.startswith("linux"):
-        # fork: workers inherit the loaded modules, so starting them costs milliseconds; the
-        # imposer is imported first so that no worker ever waits on an import lock
-        importlib.import_module("pnp.impose")
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
             for rel, data in zip(costly, pool.map(_make, [plans[rel] for rel in costly])):
                 made[rel] = data
                 if tally:
@@ -213,9 +208,14 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     names = project.resolve_games(games)
     loaded = _load_all(project, names)
     values = options.game_options(loaded)
-    produced = []
+    produced, errors = [], []
     for game in loaded:  # everything in memory first: a template error leaves output/ untouched
-        produced.append(produce(game, options, out_root(project, options, game.name), values[game.name], progress))
+        try:
+            produced.append(produce(game, options, out_root(project, options, game.name), values[game.name], progress))
+        except PnpError as exc:  # report every game's problems at once
+            errors.extend(exc.errors)
+    if errors:
+        raise PnpError(errors)
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     return [_commit(p, scope) for p in produced]
 

@@ -10,8 +10,9 @@ cache file simply means a full rebuild.
 What a face's key covers (the rule, in full):
 
 1. pnp's version, a digest of the pnp code that shapes outputs and of the game plugin's
-   code, and the versions of Jinja2, reportlab and svglib (the cache's stamp: a
-   different stamp drops the whole cache);
+   code, the versions of Jinja2, typst, resvg-py and fontTools, the game's font files and
+   the art files under its content folder and assets/ (the cache's stamp: a different
+   stamp drops the whole cache);
 2. the face itself: component id, template name, face name, side and bleed;
 3. the source of its template and of every template that one extends, includes or
    imports, transitively, pnp/base.svg.j2 included (all of the game's templates when a
@@ -113,19 +114,23 @@ def canonical(value: Any) -> str | None:
 
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build.py", "cache.py", "content.py", "impose.py", "manifest.py", "raster.py",
-               "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml",
+OUTPUT_CODE = ("build.py", "cache.py", "content.py", "fonts.py", "impose.py", "locate.py", "manifest.py", "pdf.py",
+               "raster.py", "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml",
                "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
                "load/sheets.py", "load/variants.py")
-OUTPUT_LIBRARIES = ("jinja2", "reportlab", "svglib")  # an upgrade may change the bytes they make
+OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 
 def code_stamp(game: GameContent) -> str:
     """pnp's version and a digest of the code that shapes its output (pnp's and the plugin's)."""
     files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
     files += plugin_files(game.manifest.plugin, game.project.root)
+    # art and font files the templates may embed (`asset()`): the game's folder and assets/
+    for folder in (game.content_dir, game.project.assets_dir):
+        if folder.is_dir():
+            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml")
     libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
-    return digest(__version__, CACHE_FORMAT, libraries, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+    return digest(__version__, CACHE_FORMAT, libraries, game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
@@ -371,7 +376,7 @@ class CachedRenderer(ComponentRenderer):
         key = self.keys.face(comp, template, name, item, side, bleed)
         svg = self.cache.face(key)
         if svg is not None:
-            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed)
+            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
         self.rendered += 1
         face = super().face(comp, template, name, item, side, bleed)
         if face is not None and key is not None:

@@ -7,6 +7,7 @@ user sees every one of them at once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ from .errors import ContentError, PnpError, raise_if_any
 from .load import generate as generated, icons as icon_sets, plugins, records, variants
 from .load.needs import check_needs
 from .load.sheets import SHEET_SUFFIXES, combine, load_sheet
+from .fonts import DEFAULT as DEFAULT_FONTS
+from .fonts import Fonts
 from .manifest import Manifest
 from .plugin import GamePlugin
 from .validation import validate
@@ -41,6 +44,10 @@ class Project:
     @property
     def output_dir(self) -> Path:
         return self.root / "output"
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.root / "assets"
 
     def games(self) -> list[str]:
         """Every folder under content/ that holds a game.yaml, sorted."""
@@ -99,6 +106,28 @@ class GameContent:
     @property
     def templates_dir(self) -> Path:
         return self.project.templates_dir / self.name
+
+    @property
+    def content_dir(self) -> Path:
+        return self.project.content_dir / self.name
+
+    def resolve_file(self, name: str) -> Path | None:
+        """A file the game names (font, art): in its content folder, else the project's assets/."""
+        relative = Path(name)
+        if relative.is_absolute() or ".." in relative.parts:
+            return None
+        for base in (self.content_dir, self.project.assets_dir):
+            candidate = base / relative
+            if candidate.is_file():
+                return candidate
+        return None
+
+    @cached_property
+    def fonts(self) -> Fonts:
+        """The font files the game's text is drawn and measured with."""
+        if not self.manifest.fonts:
+            return DEFAULT_FONTS
+        return Fonts(tuple(p for p in (self.resolve_file(n) for n in self.manifest.fonts) if p is not None))
 
     def error(self, stem: str, at: tuple, message: str) -> ContentError:
         """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...))."""
@@ -226,6 +255,7 @@ def load_game(project: Project, name: str) -> GameContent:
     raise_if_any(errors)
     raise_if_any(records.check_refs(game.docs, manifest.data, manifest_doc))
     _check_templates(game, manifest_doc)
+    _check_fonts(game, manifest_doc)
     if plugin.check is not None:
         raise_if_any(plugin.check(game))
     if manifest.needs:
@@ -241,4 +271,21 @@ def _check_templates(game: GameContent, manifest_doc: Located) -> None:
             template = getattr(comp, key)
             if template and not (game.templates_dir / template).is_file():
                 errors.append(manifest_doc.error(("components", i, key), f"template not found: templates/{game.name}/{template}"))
+    raise_if_any(errors)
+
+
+def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
+    """Every font file named exists and is a font fonttools can read."""
+    from .fonts import load_face
+
+    errors = []
+    for i, name in enumerate(game.manifest.fonts):
+        path = game.resolve_file(name)
+        if path is None:
+            errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/)"))
+            continue
+        try:
+            load_face(path, path.stat().st_mtime)
+        except Exception as exc:  # fonttools raises many kinds on a broken file
+            errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name}: {type(exc).__name__}: {exc}"))
     raise_if_any(errors)

@@ -4,24 +4,23 @@ Pieces are laid out in a centred grid at 100% physical size, each with its bleed
 marks in the margins extend every cut line. When a component has backs, each sheet of
 fronts is followed by a sheet of backs mirrored for long-edge duplex, so every back lands
 behind its front. A piece larger than the paper is split over several pages that overlap.
-Faces are embedded once as PDF form XObjects however often they are printed.
+
+The plan is plain data (`layout` gives a `Layout` of `Page`s of `Place`, `Line` and
+`Label` marks, in mm from the page's top-left corner); `pnp.pdf.write_pdf` draws it.
 """
 
 from __future__ import annotations
 
-import io
 import math
-from dataclasses import dataclass
-from typing import Iterator
-
-from reportlab.graphics import renderPDF
-from reportlab.pdfgen import canvas as rl_canvas
-from svglib.svglib import svg2rlg
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator
 
 from .errors import PnpError
 from .manifest import presets
 from .render import Face, RenderedComponent
-from .units import MM_TO_PT
+
+if TYPE_CHECKING:
+    from .fonts import Fonts
 
 MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
 MARK_LENGTH = 4.0  # mm
@@ -88,85 +87,69 @@ def plan_grid(width: float, height: float, bleed: float, gap: float, sheet: Pape
     return best
 
 
-class Sheets:
-    """A PDF being written, with each face embedded once."""
+@dataclass(frozen=True)
+class Place:
+    """`face` drawn into the on-page box (x, y, w, h), turned by `turn` degrees (0, 90
+    counter-clockwise, -90 clockwise); with `clip`, only the part inside that page box shows."""
 
-    def __init__(self, sheet: Paper, title: str):
-        self.sheet = sheet
-        self.buffer = io.BytesIO()
-        # invariant: no creation date or random document id, so builds are byte-identical
-        self.canvas = rl_canvas.Canvas(
-            self.buffer, pagesize=(sheet.width * MM_TO_PT, sheet.height * MM_TO_PT), invariant=1, pageCompression=1
-        )
-        self.canvas.setTitle(title)
-        self.canvas.setCreator("pnp")
-        self.canvas.setAuthor("pnp")
-        self.forms: dict[str, str] = {}
-
-    def form(self, face: Face) -> str:
-        """Name of the form XObject holding `face`, drawing it on first use."""
-        key = f"{face.component}/{face.name}"
-        if key not in self.forms:
-            name = f"F{len(self.forms)}"
-            drawing = svg2rlg(io.BytesIO(face.svg.encode("utf-8")))
-            if drawing is None:
-                raise PnpError(f"{face.relpath}: could not convert the SVG for the PDF")
-            c = self.canvas
-            c.beginForm(name, 0, 0, drawing.width, drawing.height)  # the default box is the page: too small for boards
-            path = c.beginPath()
-            path.rect(0, 0, drawing.width, drawing.height)
-            c.clipPath(path, stroke=0, fill=0)  # artwork outside the bleed never spills onto neighbours
-            renderPDF.draw(drawing, c, 0, 0)
-            c.endForm()
-            self.forms[key] = name
-        return self.forms[key]
-
-    def place(self, face: Face, x: float, y: float, w: float, h: float, turn: int = 0) -> None:
-        """Draw `face` into the on-page box (x, y, w, h) in mm from the top-left, turned by
-        `turn` degrees (0, 90 counter-clockwise, -90 clockwise)."""
-        c = self.canvas
-        name = self.form(face)
-        bottom = self.sheet.height - y - h
-        c.saveState()
-        if turn == 0:
-            c.translate(x * MM_TO_PT, bottom * MM_TO_PT)
-        elif turn == 90:
-            c.translate((x + w) * MM_TO_PT, bottom * MM_TO_PT)
-            c.rotate(90)
-        else:
-            c.translate(x * MM_TO_PT, (bottom + h) * MM_TO_PT)
-            c.rotate(-90)
-        c.doForm(name)
-        c.restoreState()
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, width: float = MARK_WIDTH, dash: list[float] | None = None) -> None:
-        c = self.canvas
-        h = self.sheet.height
-        c.saveState()
-        c.setLineWidth(width)
-        c.setStrokeColorRGB(0, 0, 0)
-        if dash:
-            c.setDash(dash)
-        c.line(x1 * MM_TO_PT, (h - y1) * MM_TO_PT, x2 * MM_TO_PT, (h - y2) * MM_TO_PT)
-        c.restoreState()
-
-    def label(self, text: str, x: float, y: float, size_pt: float = 6) -> None:
-        c = self.canvas
-        c.saveState()
-        c.setFont("Helvetica", size_pt)
-        c.setFillColorRGB(0.3, 0.3, 0.3)
-        c.drawString(x * MM_TO_PT, (self.sheet.height - y) * MM_TO_PT, text)
-        c.restoreState()
-
-    def next_page(self) -> None:
-        self.canvas.showPage()
-
-    def finish(self) -> bytes:
-        self.canvas.save()
-        return self.buffer.getvalue()
+    face: Face
+    x: float
+    y: float
+    w: float
+    h: float
+    turn: int = 0
+    clip: tuple[float, float, float, float] | None = None
 
 
-def _crop_marks(pdf: Sheets, grid: Grid, count: int, bleed: float) -> None:
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float = MARK_WIDTH  # pt
+    dash: tuple[float, ...] | None = None  # pt
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    x: float  # left end of the baseline
+    y: float
+    size: float = 6  # pt
+
+
+Mark = Place | Line | Label
+
+
+@dataclass
+class Page:
+    """One printed page: what goes where, in mm from its top-left corner."""
+
+    marks: list[Mark] = field(default_factory=list)
+
+    def add(self, mark: Mark) -> None:
+        self.marks.append(mark)
+
+    @property
+    def places(self) -> list[Place]:
+        return [m for m in self.marks if isinstance(m, Place)]
+
+    @property
+    def lines(self) -> list[Line]:
+        return [m for m in self.marks if isinstance(m, Line)]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The pages of one PDF on one paper size; `pdf.write_pdf` turns it into bytes."""
+
+    sheet: Paper
+    title: str
+    pages: list[Page]
+
+
+def _crop_marks(page: Page, sheet: Paper, grid: Grid, count: int, bleed: float) -> None:
     """Short lines in the margins on the extension of every cut line of the used slots."""
     xs: set[float] = set()
     ys: set[float] = set()
@@ -180,7 +163,7 @@ def _crop_marks(pdf: Sheets, grid: Grid, count: int, bleed: float) -> None:
     top = min(b[1] for b in boxes)
     right = max(b[2] for b in boxes)
     bottom = max(b[3] for b in boxes)
-    page_w, page_h = pdf.sheet.width, pdf.sheet.height
+    page_w, page_h = sheet.width, sheet.height
 
     def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
         start = edge + outward * MARK_OFFSET
@@ -193,12 +176,12 @@ def _crop_marks(pdf: Sheets, grid: Grid, count: int, bleed: float) -> None:
         for edge, outward, limit in ((top, -1, 0.0), (bottom, 1, page_h)):
             s = span(edge, outward, limit)
             if s:
-                pdf.line(x, s[0], x, s[1])
+                page.add(Line(x, s[0], x, s[1]))
     for y in sorted(ys):
         for edge, outward, limit in ((left, -1, 0.0), (right, 1, page_w)):
             s = span(edge, outward, limit)
             if s:
-                pdf.line(s[0], y, s[1], y)
+                page.add(Line(s[0], y, s[1], y))
 
 
 def _expand(rendered: RenderedComponent) -> list[tuple[Face, Face | None]]:
@@ -210,42 +193,53 @@ def _chunks(seq: list, size: int) -> Iterator[list]:
         yield seq[i : i + size]
 
 
-def impose(rendered: RenderedComponent, sheet: Paper, title: str) -> bytes:
-    """The PDF of one component: fronts (and duplex backs) on `sheet`-sized pages."""
+def layout(rendered: RenderedComponent, sheet: Paper, title: str) -> Layout:
+    """The pages of one component: fronts (and duplex backs) on `sheet`-sized pages."""
     spec = rendered.spec
     bleed = rendered.bleed
     copies = _expand(rendered)
-    pdf = Sheets(sheet, title)
+    pages: list[Page] = []
     if not copies:
-        pdf.label(f"{title}: no pieces to print", sheet.margin, sheet.margin + 5, 9)
-        return pdf.finish()
+        pages.append(Page([Label(f"{title}: no pieces to print", sheet.margin, sheet.margin + 5, 9)]))
+        return Layout(sheet, title, pages)
     grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
     if grid is None:
-        return _impose_oversize(copies, pdf, bleed)
+        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed))
     has_backs = any(back is not None for _, back in copies)
     turn = 90 if grid.rotated else 0
-    for page in _chunks(copies, grid.per_page):
-        for i, (front, _) in enumerate(page):
+    for chunk in _chunks(copies, grid.per_page):
+        fronts = Page()
+        for i, (front, _) in enumerate(chunk):
             x, y = grid.slot(i)
-            pdf.place(front, x, y, grid.cell_w, grid.cell_h, turn)
-        _crop_marks(pdf, grid, len(page), bleed)
-        pdf.next_page()
+            fronts.add(Place(front, x, y, grid.cell_w, grid.cell_h, turn))
+        _crop_marks(fronts, sheet, grid, len(chunk), bleed)
+        pages.append(fronts)
         if has_backs:
-            for i, (_, back) in enumerate(page):
+            backs = Page()
+            for i, (_, back) in enumerate(chunk):
                 if back is None:
                     continue
                 x, y = grid.slot(i)
                 # long-edge duplex flips the sheet about its vertical axis: mirror x
-                pdf.place(back, sheet.width - x - grid.cell_w, y, grid.cell_w, grid.cell_h, -turn)
-            pdf.next_page()
-    return pdf.finish()
+                backs.add(Place(back, sheet.width - x - grid.cell_w, y, grid.cell_w, grid.cell_h, -turn))
+            pages.append(backs)
+    return Layout(sheet, title, pages)
 
 
-def _impose_oversize(copies: list[tuple[Face, Face | None]], pdf: Sheets, bleed: float) -> bytes:
+def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts | None" = None) -> bytes:
+    """The PDF of one component (see `layout`), drawn with `fonts` (pnp's default fonts)."""
+    from .pdf import write_pdf
+
+    if fonts is None and rendered.pieces:
+        fonts = rendered.pieces[0].front.fonts
+    return write_pdf(layout(rendered, sheet, title), fonts)
+
+
+def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float) -> list[Page]:
     """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm."""
-    sheet = pdf.sheet
     area_w = sheet.width - 2 * sheet.margin
     area_h = sheet.height - 2 * sheet.margin
+    pages: list[Page] = []
     for front, back in copies:
         full_w, full_h = front.width + 2 * bleed, front.height + 2 * bleed
         xs, ys = _windows(full_w, area_w), _windows(full_h, area_h)
@@ -255,36 +249,29 @@ def _impose_oversize(copies: list[tuple[Face, Face | None]], pdf: Sheets, bleed:
             full_w, full_h, xs, ys, turn = full_h, full_w, turned_xs, turned_ys, 90
         for row, (oy, win_h) in enumerate(ys):
             for col, (ox, win_w) in enumerate(xs):
-                _tile_page(pdf, front, ox, oy, win_w, win_h, full_w, full_h, turn)
-                _overlap_marks(pdf, col > 0, row > 0, win_w, win_h)
-                _landing_marks(pdf, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
+                page = Page()
+                page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn))
+                _overlap_marks(page, sheet, col > 0, row > 0, win_w, win_h)
+                _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
                 # right under the art when there is room, else in the bottom margin
                 below = sheet.margin + win_h + 3.5
-                pdf.label(f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
-                          f"(row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}). Cut along the dashed lines, "
-                          "lay each page over its neighbour up to the solid ticks so the art lines up, and glue.",
-                          sheet.margin, min(below, sheet.height - sheet.margin / 2 + 1), 6)
-                pdf.next_page()
+                page.add(Label(f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
+                               f"(row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}). Cut along the dashed lines, "
+                               "lay each page over its neighbour up to the solid ticks so the art lines up, and glue.",
+                               sheet.margin, min(below, sheet.height - sheet.margin / 2 + 1), 6))
+                pages.append(page)
                 if back is not None:
-                    _tile_page(pdf, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)
-                    pdf.next_page()
-    return pdf.finish()
+                    pages.append(Page([_tile(sheet, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)]))
+    return pages
 
 
-def _tile_page(pdf: Sheets, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float,
-               turn: int, mirror: bool = False) -> None:
-    """Show the window (ox, oy, win_w, win_h) of `face`, as laid on the page (turned by
-    `turn`), at the page margin; backs sit at the mirrored side for duplex."""
-    sheet = pdf.sheet
+def _tile(sheet: Paper, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float,
+          turn: int, mirror: bool = False) -> Place:
+    """The window (ox, oy, win_w, win_h) of `face`, as laid on the page (turned by `turn`),
+    at the page margin; backs sit at the mirrored side for duplex."""
     left = sheet.width - sheet.margin - win_w if mirror else sheet.margin
     top = sheet.margin
-    c = pdf.canvas
-    c.saveState()
-    clip = c.beginPath()
-    clip.rect(left * MM_TO_PT, (sheet.height - top - win_h) * MM_TO_PT, win_w * MM_TO_PT, win_h * MM_TO_PT)
-    c.clipPath(clip, stroke=0, fill=0)
-    pdf.place(face, left - ox, top - oy, full_w, full_h, turn)
-    c.restoreState()
+    return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h))
 
 
 def _windows(full: float, area: float) -> list[tuple[float, float]]:
@@ -296,28 +283,28 @@ def _windows(full: float, area: float) -> list[tuple[float, float]]:
     return [(i * step, min(area, full - i * step)) for i in range(count)]
 
 
-def _landing_marks(pdf: Sheets, right: bool, below: bool, win_w: float, win_h: float) -> None:
+def _landing_marks(page: Page, sheet: Paper, right: bool, below: bool, win_w: float, win_h: float) -> None:
     """Short solid ticks in the margins where the cut edge of the page to the right (or
     below) lands on this one: the strip beyond them is where that page is glued on."""
-    m = pdf.sheet.margin
+    m = sheet.margin
     tick = min(MARK_LENGTH, m - MARK_OFFSET)
     if right:
         x = m + win_w - TILE_OVERLAP / 2
-        pdf.line(x, m - MARK_OFFSET, x, m - MARK_OFFSET - tick, width=0.6)
-        pdf.line(x, m + win_h + MARK_OFFSET, x, m + win_h + MARK_OFFSET + tick, width=0.6)
+        page.add(Line(x, m - MARK_OFFSET, x, m - MARK_OFFSET - tick, width=0.6))
+        page.add(Line(x, m + win_h + MARK_OFFSET, x, m + win_h + MARK_OFFSET + tick, width=0.6))
     if below:
         y = m + win_h - TILE_OVERLAP / 2
-        pdf.line(m - MARK_OFFSET, y, m - MARK_OFFSET - tick, y, width=0.6)
-        pdf.line(m + win_w + MARK_OFFSET, y, m + win_w + MARK_OFFSET + tick, y, width=0.6)
+        page.add(Line(m - MARK_OFFSET, y, m - MARK_OFFSET - tick, y, width=0.6))
+        page.add(Line(m + win_w + MARK_OFFSET, y, m + win_w + MARK_OFFSET + tick, y, width=0.6))
 
 
-def _overlap_marks(pdf: Sheets, left: bool, top: bool, win_w: float, win_h: float) -> None:
+def _overlap_marks(page: Page, sheet: Paper, left: bool, top: bool, win_w: float, win_h: float) -> None:
     """Dashed cut lines through the middle of the strips this page shares with the pages
     to its left and above, so the pieces overlap by half a strip when laid together."""
-    m = pdf.sheet.margin
+    m = sheet.margin
     if left:
         x = m + TILE_OVERLAP / 2
-        pdf.line(x, m, x, m + win_h, dash=[3, 2])
+        page.add(Line(x, m, x, m + win_h, dash=(3, 2)))
     if top:
         y = m + TILE_OVERLAP / 2
-        pdf.line(m, y, m + win_w, y, dash=[3, 2])
+        page.add(Line(m, y, m + win_w, y, dash=(3, 2)))

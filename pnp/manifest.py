@@ -12,7 +12,7 @@ import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from .load.spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
-from .units import to_mm
+from .units import MM_TO_PT, to_mm
 from .validation import StrictModel
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -115,6 +115,14 @@ class Manifest(StrictModel):
     generate: dict[str, GenerateSpec] = Field(default_factory=dict, description="name -> a list of records made from the product of lists")
     icons: dict[str, IconSetSpec] = Field(default_factory=dict, description="icon set name -> a folder of SVG files or a YAML file of paths, placed with icon()")
     needs: list[NeedSpec] = Field(default_factory=list, description="every id of a content list must have something (a scorer, an icon, a colour)")
+    fonts: list[str] = Field(
+        default_factory=list,
+        description="font files (.ttf/.otf) the faces draw text with, relative to the game's content folder or the "
+        "project's assets/ folder; the first file's family is the default. Empty: pnp's Liberation Sans",
+    )
+    min_font_size: Length = Field(
+        6 / MM_TO_PT, description="the smallest size text may shrink to when fitting (e.g. 6pt, 2mm; default 6pt); smaller is an error"
+    )
     components: list[Component]
     contents: list[RulebookPiece] = Field(default_factory=list, description="the rule book's component list, checked against the build")
 

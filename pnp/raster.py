@@ -1,72 +1,46 @@
 """Rasterise face SVGs to PNG with resvg (no native libraries needed).
 
-Faces name `Helvetica, Arial, sans-serif`. Where neither Helvetica nor Arial is installed,
-the generic sans-serif is pointed at a font with the same metrics (Liberation Sans) so text
-fits as it does in the PDF, falling back to DejaVu Sans (wider) when that is missing too.
-The font chosen is part of every PNG's cache key.
+resvg is fed the game's font files (pnp's Liberation Sans unless the game names its own)
+and never the system's, exactly as the PDF engine is, so a PNG, a TTS sheet and a PDF
+draw the same letters everywhere. The fonts are part of every PNG's cache key.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import struct
 import zlib
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .cache import Planned, digest
+from .fonts import DEFAULT, Fonts
 
 if TYPE_CHECKING:
     from PIL import Image
 
     from .render import RenderedComponent
 
-# where resvg's font database looks for system fonts, per platform
-FONT_DIRS = [
-    "/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
-    "/Library/Fonts", "/System/Library/Fonts", "~/Library/Fonts",
-    os.path.join(os.environ.get("WINDIR", r"C:\Windows"), "Fonts"),
-]
-# (file name prefix, family to ask for; None = the SVG's own list already finds it)
-FONT_CHOICES = [("helvetica", None), ("arial", None), ("liberationsans-", "Liberation Sans"), ("dejavusans", "DejaVu Sans")]
 
-
-@lru_cache(maxsize=1)
-def sans_serif_family() -> str | None:
-    """The family to use for `sans-serif`, or None when Helvetica or Arial is installed."""
-    names: set[str] = set()
-    for folder in FONT_DIRS:
-        root = Path(folder).expanduser()
-        if root.is_dir():
-            names.update(p.name.lower() for p in root.rglob("*") if p.suffix.lower() in {".ttf", ".otf", ".ttc"})
-    for prefix, family in FONT_CHOICES:
-        if any(n.startswith(prefix) for n in names):
-            return family
-    return None
-
-
-def settings() -> str:
+def settings(fonts: Fonts = DEFAULT) -> str:
     """What, besides the SVG and the size, decides the pixels (for cache keys)."""
     import resvg_py
 
-    return f"resvg-py {getattr(resvg_py, '__version__', '?')}; sans-serif {sans_serif_family()}"
+    return f"resvg-py {getattr(resvg_py, '__version__', '?')}; fonts {fonts.digest}"
 
 
-def svg_to_png(svg: str, dpi: float) -> bytes:
+def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> bytes:
     """PNG bytes of `svg` at its physical size and `dpi`."""
     import resvg_py
 
-    family = sans_serif_family()
-    extra = {"sans_serif_family": family} if family else {}
-    return with_dpi(bytes(resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), **extra)), dpi)
+    png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
+                                font_family=fonts.family, sans_serif_family=fonts.family)
+    return with_dpi(bytes(png), dpi)
 
 
-def svg_to_image(svg: str, dpi: float) -> "Image.Image":
+def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> "Image.Image":
     from PIL import Image
 
-    image = Image.open(io.BytesIO(svg_to_png(svg, dpi)))
+    image = Image.open(io.BytesIO(svg_to_png(svg, dpi, fonts)))
     image.load()
     return image
 
@@ -82,9 +56,9 @@ def with_dpi(png: bytes, dpi: float) -> bytes:
 
 def png_files(rendered: list["RenderedComponent"], dpi: int) -> dict[str, Planned]:
     """`png/<component>/<face>.png` for every face, at `dpi`."""
-    setup = settings()
     return {
-        f"png/{face.component}/{face.name}.png": Planned(digest("png", setup, dpi, face.svg), lambda svg=face.svg: svg_to_png(svg, dpi))
+        f"png/{face.component}/{face.name}.png": Planned(digest("png", settings(face.fonts), dpi, face.svg),
+                                                         lambda face=face: svg_to_png(face.svg, dpi, face.fonts))
         for comp in rendered
         for face in comp.faces
     }

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,14 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from . import textfit
+from . import locate, textfit
+from .assets import Assets
 from .content import GameContent
 from .errors import ContentError, raise_if_any
 from .load.generate import product
 from .load.icons import icon_helper
+from .fonts import DEFAULT as DEFAULT_FONTS
+from .fonts import Fonts
 from .manifest import Component
 
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -33,6 +37,7 @@ class Face:
     width: float  # trim size, mm
     height: float
     bleed: float
+    fonts: Fonts = field(default=DEFAULT_FONTS, compare=False, repr=False)  # what its text is drawn with
 
     @property
     def relpath(self) -> str:
@@ -84,19 +89,26 @@ def environment(game: GameContent) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # compiled templates kept (in the system's temporary folder, keyed by source checksum):
+        # compiling is most of a cold build's rendering time
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["num"] = textfit.num
     env.filters["product"] = product
     env.globals["icon"] = icon_helper(game.icons)  # a plugin's own `icon` takes precedence
-    env.globals.update(
-        wrap=textfit.wrap,
-        text_width=textfit.text_width,
-        fit_size=textfit.fit_size,
-        num=textfit.num,
-        Markup=Markup,
-    )
+    fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
+    env.globals.update(fit.helpers())
+    env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit, asset=Assets(game))
     env.globals.update(game.plugin.template_globals)
     return env
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):  # no usable temporary folder: compile every time
+        return None
 
 
 def item_id(item: Any) -> Any:
@@ -126,15 +138,38 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {message}")
 
 
-def _check_svg(svg: str, template: Path, what: str) -> ContentError | None:
+def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str]]:
+    """A problem with the SVG's structure, and the texts it draws."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
-        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}")
+        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), []
     if root.tag != "{http://www.w3.org/2000/svg}svg":
-        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
-    return None
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), []
+    texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    return None, texts
+
+
+GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
+STYLE_FAMILY = re.compile(r"font-family\s*:\s*([^;]+)")
+
+
+def _font_families(svg: str, fonts: Fonts, template: Path, what: str) -> list[ContentError]:
+    """Every `font-family` must reach one of the game's fonts before any other font: the PDF
+    engine and the rasteriser would each pick a different stand-in for anything else."""
+    families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
+    asked = set(re.findall(r'font-family="([^"]*)"', svg)) | set(STYLE_FAMILY.findall(svg))
+    errors = []
+    for value in sorted(asked):
+        for name in (n.strip().strip("'\"") for n in value.split(",")):
+            if name in families:
+                break
+            if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
+                errors.append(ContentError(template, None, None, f"{what}: font-family {value!r} names none of the game's fonts "
+                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
+                break
+    return errors
 
 
 class ComponentRenderer:
@@ -147,6 +182,7 @@ class ComponentRenderer:
         self.bleed = bleed
         self.errors: list[ContentError] = []
         self._expressions: dict[str, Any] = {}
+        self.locator = locate.Locator(game)
 
     def expression(self, source: str) -> Any:
         """A compiled Jinja expression; `copies:` is evaluated once per item, compiled once."""
@@ -194,6 +230,8 @@ class ComponentRenderer:
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
+        self.env.globals["textfit"].take()  # left over from a face whose template failed
+        self.env.globals["asset"].take()
         try:
             tpl = self.env.get_template(template)
             svg = tpl.render(
@@ -209,11 +247,19 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             self.errors.append(_render_error(exc, self.game, template, what))
             return None
-        problem = _check_svg(svg, self.game.templates_dir / template, what)
+        problem, texts = _check_svg(svg, self.game.templates_dir / template, what)
         if problem:
             self.errors.append(problem)
             return None
-        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed)
+        problems = [self.locator.overflow(o, what) for o in self.env.globals["textfit"].take()]
+        problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
+        problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
+        problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
+                     for message, path, line in self.env.globals["asset"].take()]
+        if problems:
+            self.errors.extend(problems)
+            return None
+        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
 
     def component(self, index: int, comp: Component) -> RenderedComponent:
         pieces: list[Piece] = []

@@ -72,7 +72,7 @@ def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image
     from PIL import Image
 
     s = size[0] / face.width  # px per mm
-    full = svg_to_image(face.svg, dpi=s * 25.4).convert(mode)
+    full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts).convert(mode)
     b = face.bleed * s
     return full.resize(size, Image.LANCZOS, box=(b, b, b + face.width * s, b + face.height * s))
 
@@ -185,7 +185,7 @@ def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int
     and `tts/decks.json`."""
     from .tts_objects import saved_object
 
-    setup = settings()
+    setup = settings(game.fonts)
     files: dict[str, Planned] = {}
     parts: list[Deck | Images] = []
     for comp in rendered:

@@ -8,7 +8,6 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from pnp import impose as impose_mod
 from pnp.build import BuildOptions, build
 from pnp.content import Project
 from pnp.errors import PnpError
@@ -76,30 +75,26 @@ def test_poker_cards_fit_nine_up_without_bleed_and_turn_when_more_fit():
 
 
 class Recorder:
-    """Records where faces and lines are drawn, in page millimetres from the top-left."""
+    """Records where faces and lines are drawn (the imposition plan handed to the PDF
+    engine), in page millimetres from the top-left."""
 
     def __init__(self, monkeypatch):
+        from pnp import pdf as pdf_mod
+
         self.places: list[tuple[int, str, float, float, float, float, int]] = []
         self.lines: list[tuple[int, float, float, float, float]] = []
         self.page = 0
-        place, line, next_page = impose_mod.Sheets.place, impose_mod.Sheets.line, impose_mod.Sheets.next_page
+        write = pdf_mod.write_pdf
         rec = self
 
-        def spy_place(sheets, face, x, y, w, h, turn=0):
-            rec.places.append((rec.page, face.name, x, y, w, h, turn))
-            return place(sheets, face, x, y, w, h, turn)
+        def spy(layout, fonts=None):
+            for number, page in enumerate(layout.pages, rec.page):
+                rec.places += [(number, p.face.name, p.x, p.y, p.w, p.h, p.turn) for p in page.places]
+                rec.lines += [(number, ln.x1, ln.y1, ln.x2, ln.y2) for ln in page.lines]
+            rec.page += len(layout.pages)
+            return write(layout, fonts)
 
-        def spy_line(sheets, x1, y1, x2, y2, *args, **kwargs):
-            rec.lines.append((rec.page, x1, y1, x2, y2))
-            return line(sheets, x1, y1, x2, y2, *args, **kwargs)
-
-        def spy_next(sheets):
-            rec.page += 1
-            return next_page(sheets)
-
-        monkeypatch.setattr(impose_mod.Sheets, "place", spy_place)
-        monkeypatch.setattr(impose_mod.Sheets, "line", spy_line)
-        monkeypatch.setattr(impose_mod.Sheets, "next_page", spy_next)
+        monkeypatch.setattr(pdf_mod, "write_pdf", spy)
 
 
 @pytest.mark.parametrize("bleed", [0.0, 3.0])

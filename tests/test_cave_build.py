@@ -261,22 +261,10 @@ def test_board_split_over_letter_pages_has_matching_cut_and_glue_marks(cave, mon
     """Page 2's dashed cut line and page 1's solid ticks mark the same line of the board."""
     from pnp import impose as impose_mod
 
-    lines, page = [], [0]
-    line, next_page = impose_mod.Sheets.line, impose_mod.Sheets.next_page
-
-    def spy_line(sheets, x1, y1, x2, y2, width=impose_mod.MARK_WIDTH, dash=None):
-        lines.append((page[0], round(x1, 3), round(x2, 3), dash is not None))
-        return line(sheets, x1, y1, x2, y2, width, dash)
-
-    def spy_next(sheets):
-        page[0] += 1
-        return next_page(sheets)
-
-    monkeypatch.setattr(impose_mod.Sheets, "line", spy_line)
-    monkeypatch.setattr(impose_mod.Sheets, "next_page", spy_next)
     (board,) = render_game(cave, {}, 3.0, only={"board"})
     sheet = paper("letter")
-    impose(board, sheet, "board")
+    plan = impose_mod.layout(board, sheet, "board")
+    lines = [(p, round(ln.x1, 3), round(ln.x2, 3), ln.dash is not None) for p, page in enumerate(plan.pages) for ln in page.lines]
     m, area = sheet.margin, sheet.width - 2 * sheet.margin
     step = area - impose_mod.TILE_OVERLAP  # page 2 starts this far into the board
     ticks = {x1 for p, x1, x2, dashed in lines if p == 0 and not dashed and x1 == x2}

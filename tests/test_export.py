@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 from pnp.build import BuildOptions, build
 from pnp.cli import app
 from pnp.content import Project
-from pnp.raster import sans_serif_family
 from pnp.scaffold import scaffold
 from pnp.tts import MAX_PX, grid
 
@@ -97,10 +96,25 @@ def test_png_bytes_are_deterministic(demo: Project, tmp_path: Path):
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()
 
 
-def test_png_uses_a_font_metric_compatible_with_helvetica_when_there_is_one():
-    from pnp.raster import FONT_CHOICES
+def test_png_text_is_drawn_with_the_shipped_font_at_its_measured_width():
+    """resvg gets pnp's font files (never the system's), so a PNG's text is as wide as
+    templates measure it."""
+    import io
 
-    assert sans_serif_family() in {family for _, family in FONT_CHOICES}
+    from PIL import Image
+
+    from pnp.fonts import DEFAULT
+    from pnp.raster import svg_to_png
+
+    text, size = "Wavy Hamburger 0123", 10.0
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="200mm" height="20mm" viewBox="0 0 200 20" '
+           f'font-family="{DEFAULT.family}"><text x="5" y="14" font-size="{size}">{text}</text></svg>')
+    drawn = Image.open(io.BytesIO(svg_to_png(svg, 254))).convert("RGBA")  # 10 px per mm
+    image = Image.alpha_composite(Image.new("RGBA", drawn.size, "white"), drawn).convert("L")
+    box = image.point(lambda v: 255 if v < 128 else 0).getbbox()
+    assert box is not None, "no text drawn: the shipped font was not found"
+    ink_mm = (box[2] - box[0]) / 10
+    assert abs(ink_mm - DEFAULT.text_width(text, size)) < 1.5  # side bearings only
 
 
 def test_cli_png_and_dpi_check(demo: Project):

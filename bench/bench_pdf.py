@@ -1,0 +1,112 @@
+"""PDF engine benchmark: whole-process `pnp build` figures against the targets of issue 9.
+
+    python bench/bench_pdf.py [--repeat N]
+
+Every figure is a fresh `pnp build` process started from the shell (median of N runs):
+
+- the 54-card poker deck of bench/poker (SVG + PDF, 9 per Letter page, no bleed):
+  wall time and PDF size (targets 0.35 s, 35 KB with fonts embedded);
+- a cold full build of the four games (target 2 s);
+- a no-op `pnp build` of the four games (target 0.3 s);
+- a one-card edit of the poker deck (target 0.4 s);
+- the peak memory of any of those processes (target 300 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+POKER = REPO / "bench" / "poker"
+GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
+
+CHILD = """
+import sys
+from pnp.cli import main
+try:
+    main()
+finally:
+    kb = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+    print(f"peak-kb {kb}", file=sys.stderr)
+"""
+
+
+def pnp_build(project: Path, out: Path, *args: str) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one `pnp build` process."""
+    command = [sys.executable, "-c", CHILD, "build", "-q", "--out", str(out), "-p", str(project), *args]
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    seconds = time.perf_counter() - start
+    peak = [line for line in done.stderr.splitlines() if line.startswith("peak-kb ")]
+    if done.returncode != 0 or not peak:
+        raise SystemExit(f"pnp build {' '.join(args)} failed: {done.stderr[-500:]}")
+    return seconds, int(peak[-1].split()[1]) / 1024
+
+
+def row(label: str, seconds: float, target: float, unit: str = "s", fmt: str = "{:.3f}") -> None:
+    verdict = "met" if seconds <= target else "MISSED"
+    print(f"  {label:44}{fmt.format(seconds):>9} {unit:3} target <= {target:g} {unit}: {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median reported)")
+    repeat = parser.parse_args().repeat
+    peaks: list[float] = []
+
+    def median(fn) -> float:
+        runs = [fn() for _ in range(repeat)]
+        peaks.extend(mb for _, mb in runs)
+        return statistics.median(s for s, _ in runs)
+
+    with tempfile.TemporaryDirectory(prefix="pnp-bench-pdf-") as tmp:
+        tmp_path = Path(tmp)
+        deck = tmp_path / "poker"
+        shutil.copytree(POKER, deck)
+        out = tmp_path / "deck-out"
+
+        def cold_deck() -> tuple[float, float]:
+            shutil.rmtree(out, ignore_errors=True)
+            return pnp_build(deck, out)
+
+        print(f"pnp PDF benchmark: median of {repeat} runs, each a fresh `pnp build` process\n")
+        row("poker deck, 54 cards, SVG + PDF (cold)", median(cold_deck), 0.35)
+        size = (out / "poker" / "pdf" / "card.pdf").stat().st_size / 1000
+        row("poker deck PDF size (fonts embedded)", size, 35, "KB", "{:.1f}")
+
+        cards = deck / "content" / "poker" / "cards.yaml"
+        text = cards.read_text()
+        edits = iter(range(1_000_000))
+
+        def one_card() -> tuple[float, float]:
+            cards.write_text(text.replace("Ace of Hearts", f"Ace of Hearts {next(edits)}", 1))
+            return pnp_build(deck, out)
+
+        row("poker deck, one card edited", median(one_card), 0.4)
+
+        games = tmp_path / "games"
+        for part in ("content", "templates"):
+            for game in GAMES:
+                shutil.copytree(REPO / part / game, games / part / game)
+        games_out = tmp_path / "games-out"
+
+        def cold_games() -> tuple[float, float]:
+            shutil.rmtree(games_out, ignore_errors=True)
+            return pnp_build(games, games_out)
+
+        row("four games, cold full build", median(cold_games), 2.0)
+        row("four games, no-op build", median(lambda: pnp_build(games, games_out)), 0.3)
+        row("peak memory of any build above", max(peaks), 300, "MB", "{:.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""Text measured with the real font, fitted down to a floor, and every overflow or
+undrawable character reported at the content line it came from (exit 2, nothing written)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.content import Project
+from pnp.fonts import DEFAULT
+from pnp.textfit import DEFAULT_FLOOR, TextFit
+from pnp.units import MM_TO_PT
+
+runner = CliRunner()
+
+
+def test_widths_come_from_the_shipped_font_with_its_kerning():
+    face = DEFAULT.face("normal")
+    assert face.family == "Liberation Sans"
+    # Liberation Sans (Arial's widths): "H" is 1479/2048 em, "i" 455/2048 em; "AV" kerns closer
+    assert DEFAULT.text_width("Hi", 2048) == pytest.approx(1479 + 455)
+    assert DEFAULT.text_width("AV", 10) < 2 * DEFAULT.text_width("A", 10)
+    assert DEFAULT.text_width("Bold", 10, "bold") > DEFAULT.text_width("Bold", 10)
+
+
+def test_fit_size_shrinks_to_the_floor_and_then_reports_by_how_much():
+    fit = TextFit()
+    assert fit.fit_size("Short", 50, 4) == 4
+    shrunk = fit.fit_size("A somewhat longer name", 30, 4)
+    assert DEFAULT_FLOOR < shrunk < 4 and fit.text_width("A somewhat longer name", shrunk) <= 30
+    assert fit.take() == []
+    assert fit.fit_size("An adventurer with a far too long name", 20, 4) == pytest.approx(DEFAULT_FLOOR)
+    (problem,) = fit.take()
+    over = fit.text_width("An adventurer with a far too long name", DEFAULT_FLOOR) - 20
+    assert f"{over:.1f} mm too wide" in problem.message and "6.0 pt" in problem.message
+
+
+def test_fit_lines_shrinks_until_the_lines_fit_the_box():
+    fit = TextFit()
+    text = "word " * 40
+    got = fit.fit_lines(text, 40, 20, 4)
+    assert len(got["lines"]) * got["step"] <= 20 and got["size"] < 4 and fit.take() == []
+    fit.fit_lines(text * 5, 40, 20, 4)
+    (problem,) = fit.take()
+    assert "too tall" in problem.message
+
+
+def test_wrap_reports_more_lines_than_allowed():
+    fit = TextFit()
+    assert fit.wrap("one two\nthree", 100, 4) == ["one two", "three"]
+    assert fit.wrap("one two three four", 10, 4, max_lines=4) == ["one", "two", "three", "four"] and fit.take() == []
+    fit.wrap("one two three four", 10, 4, max_lines=2)
+    (problem,) = fit.take()
+    assert "needs 4 lines" in problem.message and "2 more than the 2" in problem.message
+
+
+def _edit(path: Path, old: str, new: str) -> int:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    last = new.strip().splitlines()[-1].strip()
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if last in line)
+
+
+@pytest.fixture
+def th(copy_game) -> Project:
+    return copy_game("tasty-humans")
+
+
+def test_names_too_long_fail_the_build_at_their_content_lines(th: Project):
+    adventurers = th.content_dir / "tasty-humans" / "adventurers.yaml"
+    long_name = "Bartholomew Maximilian Featherstonehaugh of Cholmondeley Castle"
+    first = _edit(adventurers, 'name: "Brunhild the Unbending"', f'name: "{long_name}"')
+    second = _edit(adventurers, 'id: adv-02\n    name: "', 'id: adv-02\n    name: "Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenhaft ')
+    result = runner.invoke(app, ["build", "tasty-humans", "-p", str(th.root)])
+    assert result.exit_code == 2, result.output
+    assert not (th.output_dir / "tasty-humans").exists()
+    lines = [line for line in result.output.splitlines() if "does not fit" in line]
+    assert any(re.search(rf"adventurers\.yaml:{first}:\d+: adventurer/adv-01: .*too wide", line) for line in lines), result.output
+    assert any(f"adventurers.yaml:{second}:" in line and "adventurer/adv-02" in line for line in lines), result.output
+    assert all("templates/tasty-humans/adventurer.svg.j2" in line for line in lines)
+    checked = runner.invoke(app, ["validate", "-p", str(th.root)])
+    assert checked.exit_code == 2 and len([x for x in checked.output.splitlines() if "does not fit" in x]) == len(lines) >= 2
+
+
+def test_a_game_sets_its_own_floor(th: Project):
+    adventurers = th.content_dir / "tasty-humans" / "adventurers.yaml"
+    _edit(adventurers, 'name: "Brunhild the Unbending"', 'name: "Brunhild the Unbending of the Very Long Name"')
+    assert runner.invoke(app, ["validate", "-p", str(th.root)]).exit_code == 2
+    _edit(th.content_dir / "tasty-humans" / "game.yaml", "components:", "min_font_size: 3pt\ncomponents:")
+    result = runner.invoke(app, ["validate", "-p", str(th.root)])
+    assert result.exit_code == 0, result.output
+
+
+def test_event_text_that_would_run_over_the_badge_is_an_error(copy_game):
+    cave = copy_game("cave")
+    events = cave.content_dir / "cave" / "events.csv"  # the cards are spreadsheet rows
+    line = _edit(events, "Cook as many foods at once as you like.\"",
+                 "Cook as many foods at once as you like. " + "Then tell the whole table a long story about it. " * 6 + '"')
+    result = runner.invoke(app, ["validate", "-p", str(cave.root)])
+    assert result.exit_code == 2
+    assert re.search(rf"events\.csv:{line}:\d+: events/torch: .*does not fit.*too tall", result.output), result.output
+
+
+def test_a_character_the_fonts_cannot_draw_is_an_error_at_its_line(th: Project):
+    adventurers = th.content_dir / "tasty-humans" / "adventurers.yaml"
+    line = _edit(adventurers, 'name: "Brunhild the Unbending"', 'name: "Brunhild ✓ 日本"')
+    result = runner.invoke(app, ["build", "tasty-humans", "-p", str(th.root)])
+    assert result.exit_code == 2
+    assert re.search(rf"adventurers\.yaml:{line}:\d+: adventurer/adv-01: the game's fonts \(Liberation Sans\) cannot draw "
+                     r"'✓' \(U\+2713\), '日' \(U\+65E5\), '本' \(U\+672C\)", result.output), result.output
+    assert not (th.output_dir / "tasty-humans").exists()
+    # letters with accents are in the font
+    _edit(adventurers, 'name: "Brunhild ✓ 日本"', 'name: "Ærøskøbing Žofie"')
+    assert runner.invoke(app, ["validate", "tasty-humans", "-p", str(th.root)]).exit_code == 0
+
+
+def test_a_game_names_its_own_font_files(th: Project):
+    fonts = th.root / "assets" / "fonts"
+    fonts.mkdir(parents=True)
+    source = DEFAULT.face("bold").path
+    (fonts / "Display.ttf").write_bytes(source.read_bytes())
+    game_yaml = th.content_dir / "tasty-humans" / "game.yaml"
+    _edit(game_yaml, "components:", "fonts: [fonts/Display.ttf]\ncomponents:")
+    from pnp.content import load_game
+
+    game = load_game(th, "tasty-humans")
+    assert game.fonts.files == (fonts / "Display.ttf",)
+    assert game.fonts.text_width("Hello", 10) == DEFAULT.text_width("Hello", 10, "bold")
+    _edit(game_yaml, "fonts: [fonts/Display.ttf]", "fonts: [fonts/Missing.ttf]")
+    result = runner.invoke(app, ["validate", "tasty-humans", "-p", str(th.root)])
+    assert result.exit_code == 2 and "game.yaml" in result.output and "font file not found: fonts/Missing.ttf" in result.output
+
+
+def test_floor_is_six_points():
+    assert DEFAULT_FLOOR * MM_TO_PT == pytest.approx(6)
+
+
+def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
+    """The PDF engine and the rasteriser would each stand in a different font for it."""
+    card = demo.templates_dir / "demo" / "card.svg.j2"
+    card.write_text(card.read_text().replace('font-weight="bold"', 'font-weight="bold" font-family="Georgia, serif"', 1))
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2
+    assert "card.svg.j2: card/example: font-family 'Georgia, serif' names none of the game's fonts (Liberation Sans)" in result.output
+    card.write_text(card.read_text().replace("Georgia, serif", "Georgia, Liberation Sans"))
+    assert runner.invoke(app, ["validate", "-p", str(demo.root)]).exit_code == 0
+
+
+def test_the_shipped_metrics_are_those_of_the_shipped_font_files():
+    """pnp/data/fonts/metrics.json spares ordinary builds fontTools; `python -m pnp.fonts` remakes it."""
+    from pnp.fonts import _as_json, read_face
+
+    assert len(DEFAULT.faces) == 4
+    for face in DEFAULT.faces:
+        assert _as_json(face) == _as_json(read_face(face.path)), face.path.name
