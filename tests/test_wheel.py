@@ -55,7 +55,8 @@ def venv(wheel: Path, tmp_path_factory) -> Path:
     purelib = run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=env).stdout.strip()
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     Path(purelib, "deps-from-test-venv.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel, cwd=env)
+    # --ignore-installed: the test venv may hold a (non-editable) pnp-kit that the .pth makes visible
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--ignore-installed", "-q", wheel, cwd=env)
     return env
 
 
