@@ -148,7 +148,9 @@ def build_cmd(
 
     def summary(reports) -> None:
         for r in [] if quiet else reports:
-            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered")
+            sheets = f", {r.sheets[0]} sheets to print ({r.sheets[1]} unpacked)" if r.sheets else ""
+            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written){sheets} "
+                f"in {r.seconds:.2f}s, {r.rendered} faces rendered")
 
     run(job)
 
