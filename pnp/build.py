@@ -165,7 +165,13 @@ def tts_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return plan(game, rendered, options.dpi, options.out / game.name)
 
 
-FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files}
+def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from .print_shop import pdf_single_files as plan
+
+    return plan(game.manifest.title, rendered)
+
+
+FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files, "pdf-single": pdf_single_files}
 
 
 def check_formats(formats: tuple[str, ...]) -> None:

@@ -46,7 +46,7 @@ DpiOpt = typer.Option(None, "--dpi", help="Resolution of png and tts images (def
 PaperOpt = typer.Option(None, "--paper", help="letter, legal, a4, a3, tabloid or a paper of pnp.yaml (default letter).", show_default=False)
 BleedOpt = typer.Option(None, "--bleed", help="Bleed in mm around every piece, 0 for none (default 3, or pnp.yaml).", show_default=False)
 FormatOpt = typer.Option(None, "--format", "-f", show_default=False,
-                         help="Comma-separated output formats: svg, pdf, png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
+                         help="Comma-separated output formats: svg, pdf (per component and the per-game print PDF), pdf-single (one face per page for print shops), png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
 LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: standard, tight, scissors or one of pnp.yaml (default standard).",
                          show_default=False)
 BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",

@@ -201,3 +201,20 @@ def test_back_offset_option(tmp_path):
     assert "shifted by 2 mm across and -1 mm down" in text
     bad = runner.invoke(app, ["build", "-q", "--back-offset", "2", "-p", str(project.root)])
     assert bad.exit_code == 2 and "--back-offset '2': expected X,Y" in bad.output
+
+
+def test_pdf_single_is_one_face_per_page_with_trim_and_bleed_boxes(tmp_path):
+    project = make(tmp_path, cards=2, tokens=3, tiles=0)
+    game = project.content_dir / "deck/game.yaml"
+    game.write_text(game.read_text().replace("size: poker", "size: pod-poker"))
+    (project.root / "pnp.yaml").write_text("bleed: 0.125in\n")  # what the print-on-demand shops ask for
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf-single", "-p", str(project.root)]).exit_code == 0
+    cards = pypdfium2.PdfDocument(project.output_dir / "deck/pdf-single/card.pdf")
+    assert len(cards) == 4  # front, back, front, back
+    for page in cards:
+        assert page.get_size() == pytest.approx(((63.5 + 6.35) * MM, (88.9 + 6.35) * MM), abs=0.01)
+        assert page.get_bleedbox() == pytest.approx((0, 0, (63.5 + 6.35) * MM, (88.9 + 6.35) * MM), abs=0.01)
+        assert page.get_trimbox() == pytest.approx((3.175 * MM, 3.175 * MM, (63.5 + 3.175) * MM, (88.9 + 3.175) * MM), abs=0.01)
+    assert art_box(project.output_dir / "deck/pdf-single/card.pdf", 0) == pytest.approx((0, 0, 69.8, 95.2), abs=0.11)
+    tokens = pypdfium2.PdfDocument(project.output_dir / "deck/pdf-single/token.pdf")
+    assert len(tokens) == 3 and tokens[0].get_size() == pytest.approx((36.35 * MM, 36.35 * MM), abs=0.01)
