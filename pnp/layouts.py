@@ -27,6 +27,8 @@ class SheetLayout(StrictModel):
     mark_offset: Length = Field(1.0, description="space between a piece's bleed edge and its crop mark")
     mark_colour: Colour = Field("#000000", description="crop mark colour, #rrggbb")
     pack_gap: Length = Field(6.0, description="space between packed pieces of different sizes (holds their corner marks)")
+    fold: bool = Field(False, description="for single-sided printers: fronts on the left half, backs mirrored on the right, "
+                       "a fold line between")
 
 
 class PaperSize(StrictModel):

@@ -90,9 +90,13 @@ def _corner_marks(page: Page, x: float, y: float, w: float, h: float, bleed: flo
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
-                style: SheetLayout, back_offset: tuple[float, float]) -> None:
+                style: SheetLayout, back_offset: tuple[float, float], fold: bool = False) -> None:
     """One sheet of fronts (and its mirrored backs) on `grid`. With shared cuts the grid's
-    cells are trim size and a piece's bleed shows only where no neighbour abuts it."""
+    cells are trim size and a piece's bleed shows only where no neighbour abuts it. With
+    `fold` the grid fills the left half and the backs, mirrored about the fold line in the
+    middle, the right half of the same page: fold, glue and cut."""
+    if fold:
+        back_offset = (0.0, 0.0)  # one side printed: nothing to misalign
     shared = style.cut == "shared"
     turn = 90 if grid.rotated else 0
     has_backs = any(back is not None for _, back in chunk)
@@ -125,10 +129,15 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
     used = [p for p in fronts.places]
     edges = [(c or (p.x, p.y, p.w, p.h)) for p in used for c in [p.clip]]
     outer = (min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges))
-    _margin_marks(fronts, sheet, xs, ys, outer, style)
+    _margin_marks(fronts, Paper(sheet.name, sheet.width / 2, sheet.height) if fold else sheet, xs, ys, outer, style)
     section.pages.append(fronts)
-    section.sides.append("front" if has_backs else "single")
-    if has_backs:
+    if fold:
+        fronts.marks += backs.marks
+        fronts.add(Line(sheet.width / 2, 0, sheet.width / 2, sheet.height, 0.5, dash=(4, 3), colour=style.mark_colour))
+        section.sides.append("fold")
+    else:
+        section.sides.append("front" if has_backs else "single")
+    if has_backs and not fold:
         section.pages.append(backs)
         section.sides.append("back")
 
@@ -177,7 +186,8 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             continue
         name = comp.spec.name
         section = Section(name)
-        grid = _grid(comp, sheet, style)
+        fold = style.fold and any(b is not None for _, b in copies)
+        grid = _grid(comp, Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin) if fold else sheet, style)
         if grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed)
             backs = {id(b) for _, b in copies if b is not None}
@@ -189,7 +199,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             unpacked += -(-len(copies) // grid.per_page)
             full = len(copies) - len(copies) % grid.per_page if single and pack else len(copies)
             for start in range(0, full, grid.per_page):
-                _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset)
+                _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
             leftovers += [(comp, front) for front, _ in copies[full:]]
         if section.pages:
             sections.append(section)
@@ -228,7 +238,8 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
             if k == 0:
                 page.add(Bookmark(s.name))
-            where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side"}[side]
+            where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side",
+                     "fold": "one side: fold along the dashed line, glue, then cut"}[side]
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
             page.add(Label(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, sheet.height - max(m / 2 - 1, 1.2), 5))
             pages.append(page)
@@ -249,6 +260,8 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
          if duplex else "Every page prints on one side."),
         f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
+    if any("fold" in s.sides for s in sections):
+        lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if back_offset != (0.0, 0.0):
         lines.append(f"Backs are shifted by {back_offset[0]:g} mm across and {back_offset[1]:g} mm down for this printer.")
     for text in lines:

@@ -218,3 +218,20 @@ def test_pdf_single_is_one_face_per_page_with_trim_and_bleed_boxes(tmp_path):
     assert art_box(project.output_dir / "deck/pdf-single/card.pdf", 0) == pytest.approx((0, 0, 69.8, 95.2), abs=0.11)
     tokens = pypdfium2.PdfDocument(project.output_dir / "deck/pdf-single/token.pdf")
     assert len(tokens) == 3 and tokens[0].get_size() == pytest.approx((36.35 * MM, 36.35 * MM), abs=0.01)
+
+
+def test_fold_layout_puts_each_back_behind_its_front_across_the_fold(tmp_path):
+    rendered = parts(make(tmp_path, cards=3, tokens=0, tiles=0))
+    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("fold"))
+    (page,) = made.sections[0].pages  # fronts and backs on one page: nothing to print double-sided
+    assert made.sections[0].sides == ["fold"]
+    fronts = [p for p in page.places if p.face.name == "a"]
+    backs = [p for p in page.places if p.face.name != "a"]
+    assert len(fronts) == len(backs) == 3
+    middle = 215.9 / 2
+    for f, b in zip(fronts, backs):
+        assert f.x + f.w <= middle <= b.x
+        assert (round(middle - (f.x + f.w), 6), f.y, f.turn) == (round(b.x - middle, 6), b.y, -b.turn)  # mirrored about the fold
+    (fold,) = [ln for ln in page.lines if ln.dash]
+    assert (fold.x1, fold.x2, fold.y1, fold.y2) == (middle, middle, 0, 279.4)
+    assert all(ln.x1 <= middle and ln.x2 <= middle for ln in page.lines if not ln.dash)  # crop marks on the front half
