@@ -149,7 +149,7 @@ def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: 
     if not any(comp.pieces for comp in rendered):
         return None
     made = _print_plan(game, rendered, options)
-    return sum(s.sheets for s in made.sections), made.sheets_unpacked
+    return made.sheets, made.sheets_unpacked
 
 
 def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:

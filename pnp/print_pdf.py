@@ -17,6 +17,7 @@ from .layouts import SheetLayout
 from .render import Face, RenderedComponent
 
 RULER = 50.0  # mm
+CALIBRATION = "Duplex calibration"
 
 
 @dataclass
@@ -45,6 +46,11 @@ class Plan:
     first_page: dict[str, int]  # section name -> 1-based page number
     sheets_per_component: dict[str, int]  # component name -> sheets holding its pieces
     sheets_unpacked: int  # sheets the per-component PDFs take
+
+    @property
+    def sheets(self) -> int:
+        """Sheets of the game's pieces (not the title page nor the calibration sheet)."""
+        return sum(s.sheets for s in self.sections if s.name != CALIBRATION)
 
 
 def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
@@ -205,6 +211,13 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             sections.append(section)
     if leftovers:
         sections.append(_packed(leftovers, sheet, style))
+    if any(s.duplex for s in sections):
+        from .calibration import calibration_pages
+
+        calibration = Section(CALIBRATION)
+        calibration.pages = list(calibration_pages(sheet, back_offset))
+        calibration.sides = ["front", "back"]
+        sections.append(calibration)
     held = _holdings(sections, rendered)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset)
@@ -236,6 +249,9 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
     m = sheet.margin
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
+            if s.name == CALIBRATION:
+                pages.append(page)
+                continue
             if k == 0:
                 page.add(Bookmark(s.name))
             where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side",
@@ -251,7 +267,7 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
     m = max(sheet.margin, 12.0)
     page = Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])
     y = m + 22
-    total = sum(s.sheets for s in sections)
+    total = sum(s.sheets for s in sections if s.name != CALIBRATION)
     duplex = [f"{first[s.name]}-{first[s.name] + len(s.pages) - 1}" for s in sections if s.duplex]
     lines = [
         f"Print at 100% (\"actual size\"), never \"fit to page\"; paper: {sheet.name} ({sheet.width:g} x {sheet.height:g} mm).",
@@ -262,6 +278,8 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
     ]
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
+    if duplex:
+        lines.append(f"Before the double-sided pages, print pages {duplex[-1]} (duplex calibration) and correct the back offset if needed.")
     if back_offset != (0.0, 0.0):
         lines.append(f"Backs are shifted by {back_offset[0]:g} mm across and {back_offset[1]:g} mm down for this printer.")
     for text in lines:

@@ -93,7 +93,7 @@ def test_shared_cut_lines_in_the_pdf(tmp_path):
     project = make(tmp_path, cards=9, tokens=0, tiles=0)
     build(project, None, BuildOptions(formats=("pdf",), paper="a4", layout="tight"))
     pdf = project.output_dir / "deck/deck-print.pdf"
-    assert len(pypdfium2.PdfDocument(pdf)) == 3  # title, fronts, backs
+    assert len(pypdfium2.PdfDocument(pdf)) == 5  # title, fronts, backs, duplex calibration
     left, top, right, bottom = art_box(pdf, 1)
     # 3 x 3 cards abutting, 3 mm bleed outside only: 3 * 63 + 6 by 3 * 88 + 6, centred
     assert (right - left, bottom - top) == (pytest.approx(195, abs=0.25), pytest.approx(270, abs=0.25))
@@ -105,7 +105,7 @@ def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     assert report.sheets == (2, 3)  # cards (duplex) on 1 sheet; tokens and tiles share 1 instead of 2
     made = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
-    packed = made.sections[-1]
+    packed = made.sections[-2]  # before the duplex calibration sheet
     assert packed.name == "Packed sheets" and len(packed.pages) == 1
     page = packed.pages[0]
     assert sorted(p.face.component for p in page.places) == ["tile"] * 3 + ["token"] * 5
@@ -116,9 +116,9 @@ def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
             assert a[2] + 6 - 1e-6 <= b[0] or b[2] + 6 - 1e-6 <= a[0] or a[3] + 6 - 1e-6 <= b[1] or b[3] + 6 - 1e-6 <= a[1]
     assert len(page.lines) == 8 * 8  # two ticks at each of the four corners of every piece
     unpacked = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"), pack=False)
-    assert sum(s.sheets for s in unpacked.sections) == 3
+    assert unpacked.sheets == 3
     pdf = project.output_dir / "deck/deck-print.pdf"
-    assert len(pypdfium2.PdfDocument(pdf)) == 4  # title, card fronts, card backs, the packed sheet
+    assert len(pypdfium2.PdfDocument(pdf)) == 6  # title, card fronts, card backs, the packed sheet, calibration
     left, top, right, bottom = art_box(pdf, 3)
     assert (left, top) == (pytest.approx(min(b[0] for b in drawn), abs=0.25), pytest.approx(min(b[1] for b in drawn), abs=0.25))
     assert (right, bottom) == (pytest.approx(max(b[2] for b in drawn), abs=0.25), pytest.approx(max(b[3] for b in drawn), abs=0.25))
@@ -137,7 +137,7 @@ def test_title_page_labels_and_bookmarks(tmp_path):
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     toc = [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()]
-    assert toc == [("How to print", 0), ("Cards", 1), ("Packed sheets", 3)]
+    assert toc == [("How to print", 0), ("Cards", 1), ("Packed sheets", 3), ("Duplex calibration", 4)]
     title = pdf[0].get_textpage().get_text_range()
     assert "Print at 100%" in title and "pages 2-3" in title and "50 mm" in title
     assert "Cards: 3 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
@@ -235,3 +235,30 @@ def test_fold_layout_puts_each_back_behind_its_front_across_the_fold(tmp_path):
     (fold,) = [ln for ln in page.lines if ln.dash]
     assert (fold.x1, fold.x2, fold.y1, fold.y2) == (middle, middle, 0, 279.4)
     assert all(ln.x1 <= middle and ln.x2 <= middle for ln in page.lines if not ln.dash)  # crop marks on the front half
+
+
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -0.5)])
+def test_duplex_calibration_lines_cross_their_scales_at_the_correction(tmp_path, offset):
+    """Seen through the sheet (the back mirrored), each back line crosses its front scale where
+    the reading plus the offset already applied is the correction: 0 for a perfect printer."""
+    from pnp.calibration import calibration_pages
+
+    sheet = Paper("letter", 215.9, 279.4)
+    front, back = calibration_pages(sheet, offset)
+    zeros_x = sorted(ln.x1 for ln in front.lines if ln.x1 == ln.x2 and round(ln.y2 - ln.y1, 6) == 5.0)  # the X scales' zero ticks
+    zeros_y = sorted(ln.y1 for ln in front.lines if ln.y1 == ln.y2 and round(ln.x2 - ln.x1, 6) == 5.0)  # the Y scales' zero ticks
+    across = sorted(sheet.width - ln.x1 for ln in back.lines if ln.x1 == ln.x2)  # as seen from the front
+    down = sorted(ln.y1 for ln in back.lines if ln.y1 == ln.y2)
+    assert len(zeros_x) == len(across) == 5 and len(zeros_y) == len(down) == 5
+    # X scale read as printed; Y scale numbered with the sign flipped (down is a negative correction)
+    assert all(round((a - z) + offset[0], 6) == 0 for a, z in zip(across, zeros_x))
+    assert all(round(-(d - z) + offset[1], 6) == 0 for d, z in zip(down, zeros_y))
+
+
+def test_print_pdf_ends_with_the_calibration_sheet_when_anything_is_duplex(tmp_path):
+    project = make(tmp_path, cards=2, tokens=1, tiles=0)
+    (report,) = build(project, None, BuildOptions(formats=("pdf",)))
+    pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
+    assert [b.get_title() for b in pdf.get_toc()][-1] == "Duplex calibration"
+    assert len(pdf) == 1 + 2 + 1 + 2 and report.sheets == (2, 2)  # the calibration sheet is not a game sheet
+    assert "print pages 5-6 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
