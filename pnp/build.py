@@ -56,6 +56,7 @@ class BuildOptions:
     layout: str = "standard"  # sheet layout of the per-game print PDF (pnp/layouts.py)
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
     pack: bool = True  # pack leftover one-sided pieces of different sizes onto shared sheets
+    cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet
     papers: dict[str, Any] = field(default_factory=dict)  # a project's own papers (pnp.yaml), name -> PaperSize
     layouts: dict[str, Any] = field(default_factory=dict)  # a project's own sheet layouts (pnp.yaml)
 
@@ -121,11 +122,19 @@ def _print_file(game: GameContent, rendered: list[RenderedComponent], options: B
         return {}
     width, height = papers(options.papers)[options.paper]
     style = sheet_layout(options.layout, options.layouts)
-    key = digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack,
+    key = digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
                  game.manifest.title, game.fonts.digest,
                  [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
                   for c in rendered])
-    return {f"{game.name}-print.pdf": Planned(key, partial(_print_pdf, game, rendered, options), costly=True)}
+    files = {f"{game.name}-print.pdf": Planned(key, partial(_print_pdf, game, rendered, options), costly=True)}
+    if options.cut_file:
+        from .cutfile import cut_svg
+
+        made = _print_plan(game, rendered, options)
+        for number, page in made.cut_pages:
+            svg = cut_svg(page, made.layout.sheet, f"{game.manifest.title}: cut file of page {number}")
+            files[f"cut/{game.name}-page-{number:03d}.svg"] = Planned(digest(svg), partial(str.encode, svg, "utf-8"))
+    return files
 
 
 def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions):
@@ -135,7 +144,7 @@ def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: B
 
     width, height = papers(options.papers)[options.paper]
     return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
-                pack=options.pack, back_offset=options.back_offset)
+                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file)
 
 
 def _print_pdf(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> bytes:
@@ -275,6 +284,8 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     if errors:
         raise PnpError(errors)
     scope = tuple(f"{fmt}/" for fmt in options.formats)
+    if "pdf" in options.formats:
+        scope += ("cut/",)  # cut files go with the print PDF
     return [_commit(p, scope) for p in produced]
 
 

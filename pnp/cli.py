@@ -51,6 +51,8 @@ LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: 
                          show_default=False)
 BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",
                              show_default=False)
+CutFileOpt = typer.Option(None, "--cut-file/--no-cut-file", show_default=False,
+                          help="Print-then-cut: registration marks in the print PDF and an SVG cut file per sheet under cut/ (default off).")
 PackOpt = typer.Option(None, "--pack/--no-pack", help="Pack leftover one-sided pieces onto shared sheets (default on).", show_default=False)
 PlayersOpt = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it.")
 SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable).")
@@ -130,7 +132,7 @@ def options_for(project: Path, **given) -> BuildOptions:
         given["formats"] = _split(given["formats"])
     if isinstance(given.get("back_offset"), str):
         given["back_offset"] = _offset(given["back_offset"])
-    chosen = merged(settings, given, {k: getattr(defaults, k) for k in ("formats", "paper", "bleed", "dpi", "layout", "back_offset", "pack")})
+    chosen = merged(settings, given, {k: getattr(defaults, k) for k in ("formats", "paper", "bleed", "dpi", "layout", "back_offset", "pack", "cut_file")})
     chosen["formats"] = tuple(chosen["formats"])
     chosen["back_offset"] = tuple(chosen["back_offset"])
     rest = {k: v for k, v in given.items() if k not in chosen}
@@ -162,13 +164,14 @@ def build_cmd(
     layout: Optional[str] = LayoutOpt,
     back_offset: Optional[str] = BackOffsetOpt,
     pack: Optional[bool] = PackOpt,
+    cut_file: Optional[bool] = CutFileOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG faces and print-ready PDF sheets into output/<game>/."""
 
     def job():
         options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir.resolve() if out_dir else None, players=players,
-                              extra=_options(set_), dpi=dpi, force=force, layout=layout, back_offset=back_offset, pack=pack)
+                              extra=_options(set_), dpi=dpi, force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
         proj = project_at(project)
         if quiet or not out.is_terminal:
             return summary(build(proj, games, options))

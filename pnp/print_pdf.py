@@ -46,6 +46,7 @@ class Plan:
     first_page: dict[str, int]  # section name -> 1-based page number
     sheets_per_component: dict[str, int]  # component name -> sheets holding its pieces
     sheets_unpacked: int  # sheets the per-component PDFs take
+    cut_pages: list[tuple[int, Page]] = field(default_factory=list)  # (page number, page) with registration marks
 
     @property
     def sheets(self) -> int:
@@ -179,8 +180,13 @@ def _packed(leftovers: list[tuple[RenderedComponent, Face]], sheet: Paper, style
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
-         back_offset: tuple[float, float] = (0.0, 0.0)) -> Plan:
-    """The print PDF of one game: title page, then every component's sheets."""
+         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False) -> Plan:
+    """The print PDF of one game: title page, then every component's sheets; with
+    `registration`, print-then-cut marks on every sheet that is cut (pnp.cutfile)."""
+    if registration:
+        from .cutfile import MARGIN
+
+        style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
     sections: list[Section] = []
     leftovers: list[tuple[RenderedComponent, Face]] = []
@@ -221,7 +227,16 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     held = _holdings(sections, rendered)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset)
-    return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked)
+    cut: list[tuple[int, Page]] = []
+    if registration:
+        from .cutfile import add_registration
+
+        for s in sections:
+            for page, side in zip(s.pages, s.sides):
+                if s.name != CALIBRATION and side != "back":
+                    add_registration(page, sheet)
+                    cut.append((pages.index(page) + 1, page))
+    return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
 
 
 def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dict[str, list[int]]:

@@ -262,3 +262,28 @@ def test_print_pdf_ends_with_the_calibration_sheet_when_anything_is_duplex(tmp_p
     assert [b.get_title() for b in pdf.get_toc()][-1] == "Duplex calibration"
     assert len(pdf) == 1 + 2 + 1 + 2 and report.sheets == (2, 2)  # the calibration sheet is not a game sheet
     assert "print pages 5-6 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
+
+
+def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path):
+    import re
+
+    project = make(tmp_path, cards=4, tokens=3, tiles=0)
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "-p", str(project.root)]).exit_code == 0
+    out = project.output_dir / "deck"
+    assert sorted(p.name for p in (out / "cut").iterdir()) == ["deck-page-002.svg", "deck-page-004.svg"]  # card fronts, packed tokens
+    svg = (out / "cut/deck-page-002.svg").read_text()
+    cuts = [tuple(float(v) for v in m) for m in re.findall(r'<path d="M([\d.]+) ([\d.]+)h([\d.]+)v([\d.]+)h', svg)]
+    assert len(cuts) == 4 and all(sorted((w, h)) == [63, 88] for _, _, w, h in cuts)
+    pdf = out / "deck-print.pdf"
+    left, top, right, bottom = art_box(pdf, 1)  # the art with its 3 mm bleed around the cut outlines
+    assert (left, top) == (pytest.approx(min(x for x, *_ in cuts) - 3, abs=0.25), pytest.approx(min(y for _, y, *_ in cuts) - 3, abs=0.25))
+    assert (right, bottom) == (pytest.approx(max(x + w for x, _, w, _ in cuts) + 3, abs=0.25),
+                               pytest.approx(max(y + h for _, y, _, h in cuts) + 3, abs=0.25))
+    assert left >= 17 and top >= 17  # clear of the marks
+    image = pypdfium2.PdfDocument(pdf)[1].render(scale=10 / MM).to_pil().convert("L")
+    square = image.crop((101, 101, 149, 149))  # 10-15 mm from the top-left corner
+    assert square.getextrema()[1] < 60  # filled black
+    assert image.getpixel((90, 90)) > 200 and image.getpixel((160, 160)) > 200  # and no bigger
+    assert '<rect x="10" y="10" width="5" height="5"/>' in svg  # the same mark in the cut file
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "-p", str(project.root)]).exit_code == 0
+    assert not (out / "cut").exists()  # stale cut files go when the option is off
