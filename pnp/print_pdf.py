@@ -158,24 +158,36 @@ def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | N
     return plan_grid(spec.size.width, spec.size.height, bleed, gap, sheet, spec.rotate == "auto")
 
 
-def _packed(leftovers: list[tuple[RenderedComponent, Face]], sheet: Paper, style: SheetLayout) -> Section:
+Leftover = tuple[RenderedComponent, Face, "Face | None"]
+
+
+def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float]) -> Section:
+    """Pieces of different sizes packed onto shared sheets; where they have backs, each
+    sheet is followed by its backs mirrored for long-edge duplex."""
     from .packing import Box, pack
 
-    section = Section("Packed sheets")
-    boxes = [Box(i, f.width + 2 * c.bleed, f.height + 2 * c.bleed, c.spec.rotate == "auto") for i, (c, f) in enumerate(leftovers)]
+    section = Section(name)
+    duplex = any(back is not None for _, _, back in leftovers)
+    boxes = [Box(i, f.width + 2 * c.bleed, f.height + 2 * c.bleed, c.spec.rotate == "auto") for i, (c, f, _) in enumerate(leftovers)]
     area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
     for spots in pack(boxes, area_w, area_h, style.pack_gap):
         used_w = max(s.x + s.w for s in spots)
         used_h = max(s.y + s.h for s in spots)
         left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
-        page = Page()
+        page, backs = Page(), Page()
         for spot in spots:
-            comp, face = leftovers[spot.key]  # type: ignore[index]
+            comp, face, back = leftovers[spot.key]  # type: ignore[index]
             x, y = left + spot.x, top + spot.y
-            page.add(Place(face, x, y, spot.w, spot.h, 90 if spot.turned else 0))
+            turn = 90 if spot.turned else 0
+            page.add(Place(face, x, y, spot.w, spot.h, turn))
             _corner_marks(page, x, y, spot.w, spot.h, comp.bleed, style)
+            if back is not None:
+                backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
         section.pages.append(page)
-        section.sides.append("single")
+        section.sides.append("front" if duplex else "single")
+        if duplex:
+            section.pages.append(backs)
+            section.sides.append("back")
     return section
 
 
@@ -189,7 +201,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
     sections: list[Section] = []
-    leftovers: list[tuple[RenderedComponent, Face]] = []
+    leftovers: list[Leftover] = []
     holds: dict[str, set[int]] = {}  # component name -> sheets (by section, index) holding it
     unpacked = 0
     for comp in rendered:
@@ -207,16 +219,19 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                              for page in section.pages]
             unpacked += section.sheets
         else:
-            single = all(b is None for _, b in copies)
             unpacked += -(-len(copies) // grid.per_page)
-            full = len(copies) - len(copies) % grid.per_page if single and pack else len(copies)
+            full = len(copies) - len(copies) % grid.per_page if pack and not fold else len(copies)
             for start in range(0, full, grid.per_page):
                 _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
-            leftovers += [(comp, front) for front, _ in copies[full:]]
+            leftovers += [(comp, front, back) for front, back in copies[full:]]
         if section.pages:
             sections.append(section)
-    if leftovers:
-        sections.append(_packed(leftovers, sheet, style))
+    one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
+    if one_sided:
+        sections.append(_packed("Packed sheets", one_sided, sheet, style, back_offset))
+    two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
+    if two_sided:
+        sections.append(_packed("Packed double-sided sheets", two_sided, sheet, style, back_offset))
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
 

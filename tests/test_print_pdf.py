@@ -101,9 +101,9 @@ def test_shared_cut_lines_in_the_pdf(tmp_path):
 
 
 def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
-    project = make(tmp_path, cards=3, tokens=5, tiles=3)
+    project = make(tmp_path, cards=6, tokens=5, tiles=3)
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
-    assert report.sheets == (2, 3)  # cards (duplex) on 1 sheet; tokens and tiles share 1 instead of 2
+    assert report.sheets == (2, 3)  # a full sheet of 6 cards (duplex); tokens and tiles share 1 instead of 2
     made = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
     packed = made.sections[-2]  # before the duplex calibration sheet
     assert packed.name == "Packed sheets" and len(packed.pages) == 1
@@ -124,6 +124,17 @@ def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
     assert (right, bottom) == (pytest.approx(max(b[2] for b in drawn), abs=0.25), pytest.approx(max(b[3] for b in drawn), abs=0.25))
 
 
+def test_leftover_two_sided_pieces_are_packed_with_their_backs_mirrored(tmp_path):
+    rendered = parts(make(tmp_path, cards=8, tokens=0, tiles=0))
+    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
+    assert [(s.name, s.sides) for s in made.sections[:2]] == [("Cards", ["front", "back"]),
+                                                              ("Packed double-sided sheets", ["front", "back"])]
+    fronts, backs = made.sections[1].pages
+    assert len(fronts.places) == len(backs.places) == 2
+    for f, b in zip(fronts.places, backs.places):
+        assert (round(215.9 - f.x - f.w, 6), f.y, f.w, f.h, -f.turn) == (round(b.x, 6), b.y, b.w, b.h, b.turn)
+
+
 def test_back_offset_shifts_every_back(tmp_path):
     rendered = parts(make(tmp_path, cards=4, tokens=0, tiles=0))
     sheet = Paper("letter", 215.9, 279.4)
@@ -133,14 +144,14 @@ def test_back_offset_shifts_every_back(tmp_path):
 
 
 def test_title_page_labels_and_bookmarks(tmp_path):
-    project = make(tmp_path, cards=3, tokens=2, tiles=0)
+    project = make(tmp_path, cards=6, tokens=2, tiles=0)
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     toc = [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()]
     assert toc == [("How to print", 0), ("Cards", 1), ("Packed sheets", 3), ("Duplex calibration", 4)]
     title = pdf[0].get_textpage().get_text_range()
     assert "Print at 100%" in title and "pages 2-3" in title and "50 mm" in title
-    assert "Cards: 3 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
+    assert "Cards: 6 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
     assert "Deck · Cards · sheet 1 of 1 · front" in pdf[1].get_textpage().get_text_range()
     assert "Deck · Cards · sheet 1 of 1 · back" in pdf[2].get_textpage().get_text_range()
     assert pdf[0].get_size() == pytest.approx((215.9 * MM, 279.4 * MM), abs=0.01)
@@ -151,7 +162,7 @@ def test_title_page_labels_and_bookmarks(tmp_path):
 
 def test_layout_marks_use_the_layouts_colour_and_margin(tmp_path):
     rendered = parts(make(tmp_path, cards=4, tokens=0, tiles=0))
-    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("scissors"))
+    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("scissors"), pack=False)
     page = made.sections[0].pages[0]
     assert {ln.colour for ln in page.lines} == {"#808080"}
     drawn = boxes(page)
