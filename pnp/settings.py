@@ -49,6 +49,11 @@ def load_settings(root: Path) -> Settings:
     if settings is not None:
         if settings.paper is not None and settings.paper not in papers(settings.papers):
             errors.append(doc.error(("paper",), f"unknown paper {settings.paper!r}: expected one of {', '.join(papers(settings.papers))}"))
+        from .build import FORMATS
+
+        for i, name in enumerate(settings.formats or []):
+            if name not in FORMATS:
+                errors.append(doc.error(("formats", i), f"unknown format {name!r}: expected some of {', '.join(FORMATS)}"))
         if settings.layout is not None and settings.layout not in table(settings.layouts):
             errors.append(doc.error(("layout",), f"unknown layout {settings.layout!r}: expected one of {', '.join(table(settings.layouts))}"))
     if errors:

@@ -192,7 +192,9 @@ def test_settings_file_sets_defaults_and_the_command_line_overrides(tmp_path):
 @pytest.mark.parametrize("text, error", [
     ("paper: a4\nlayot: tight\n", "pnp.yaml:2:1: unknown key 'layot'"),
     ("paper: b5\n", "pnp.yaml:1:"),
-    ("layout: nope\n", "unknown layout 'nope'"),
+    ("layout: nope\n", "pnp.yaml:1:1: unknown layout 'nope'"),
+    ("formats: [svg, pfd]\n", "pnp.yaml:1:16: unknown format 'pfd'"),
+    ("bleed: lots\n", "pnp.yaml:1:"),
     ("layouts:\n  mine: {margin: 3, cut: dotted}\n", "pnp.yaml:2:"),
 ])
 def test_settings_file_errors_are_located(tmp_path, text, error):
