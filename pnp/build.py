@@ -55,7 +55,7 @@ class BuildOptions:
     force: bool = False  # ignore the build cache: render and produce everything again
     layout: str = "standard"  # sheet layout of the per-game print PDF (pnp/layouts.py)
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
-    pack: bool = True  # pack leftover one-sided pieces of different sizes onto shared sheets
+    pack: bool = True  # pack the pieces no component sheet is full of onto shared sheets
     cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet
     papers: dict[str, Any] = field(default_factory=dict)  # a project's own papers (pnp.yaml), name -> PaperSize
     layouts: dict[str, Any] = field(default_factory=dict)  # a project's own sheet layouts (pnp.yaml)

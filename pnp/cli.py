@@ -47,13 +47,13 @@ PaperOpt = typer.Option(None, "--paper", help="letter, legal, a4, a3, tabloid or
 BleedOpt = typer.Option(None, "--bleed", help="Bleed in mm around every piece, 0 for none (default 3, or pnp.yaml).", show_default=False)
 FormatOpt = typer.Option(None, "--format", "-f", show_default=False,
                          help="Comma-separated output formats: svg, pdf (per component and the per-game print PDF), pdf-single (one face per page for print shops), png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
-LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: standard, tight, scissors or one of pnp.yaml (default standard).",
+LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: standard, tight, fold, scissors or one of pnp.yaml (default standard).",
                          show_default=False)
 BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",
                              show_default=False)
 CutFileOpt = typer.Option(None, "--cut-file/--no-cut-file", show_default=False,
                           help="Print-then-cut: registration marks in the print PDF and an SVG cut file per sheet under cut/ (default off).")
-PackOpt = typer.Option(None, "--pack/--no-pack", help="Pack leftover one-sided pieces onto shared sheets (default on).", show_default=False)
+PackOpt = typer.Option(None, "--pack/--no-pack", help="In the print PDF, pack what is left of every component onto shared sheets (default on).", show_default=False)
 PlayersOpt = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it.")
 SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable).")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")

@@ -2,10 +2,11 @@
 
 A title page (title, checklist of components with piece and sheet counts, how to print,
 a 50 mm calibration ruler), then each component's sheets drawn with a named sheet layout
-(pnp.layouts), every page labelled in its margin and bookmarked per component. Pieces
-printed on one side only fill whole grid sheets of their own; what is left of them is
-packed together (pnp.packing) instead of wasting a nearly empty sheet each. Backs can be
-shifted by `back_offset` mm for a printer that misaligns its second side.
+(pnp.layouts), every page labelled in its margin and bookmarked per component. A
+component's full grid sheets print as in its own PDF; what is left of every component is
+packed together (pnp.packing; double-sided pieces apart, with their backs) instead of
+wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
+that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Section:
 
     name: str
     pages: list[Page] = field(default_factory=list)
-    sides: list[str] = field(default_factory=list)  # "front", "back" or "single"
+    sides: list[str] = field(default_factory=list)  # "front", "back", "single" or "fold"
 
     @property
     def sheets(self) -> int:
@@ -202,7 +203,6 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
     sections: list[Section] = []
     leftovers: list[Leftover] = []
-    holds: dict[str, set[int]] = {}  # component name -> sheets (by section, index) holding it
     unpacked = 0
     for comp in rendered:
         copies = _copies(comp)
@@ -246,11 +246,12 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     if registration:
         from .cutfile import add_registration
 
+        number = {id(page): n for n, page in enumerate(pages, 1)}
         for s in sections:
             for page, side in zip(s.pages, s.sides):
                 if s.name != CALIBRATION and side != "back":
                     add_registration(page, sheet)
-                    cut.append((pages.index(page) + 1, page))
+                    cut.append((number[id(page)], page))
     return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
 
 

@@ -31,7 +31,7 @@ class Settings(StrictModel):
     layout: str | None = Field(None, description="sheet layout of the print PDF: standard, tight, scissors or one under `layouts`")
     dpi: int | None = Field(None, description="resolution of png and tts images")
     back_offset: tuple[float, float] | None = Field(None, description="[across, down] mm to shift backs in the print PDF")
-    pack: bool | None = Field(None, description="pack leftover one-sided pieces onto shared sheets (default true)")
+    pack: bool | None = Field(None, description="pack what is left of every component onto shared sheets (default true)")
     cut_file: bool | None = Field(None, description="print-then-cut: registration marks and an SVG cut file per sheet (default false)")
     papers: dict[Slug, PaperSize] = Field(default_factory=dict, description="the project's own paper sizes")
     layouts: dict[Slug, SheetLayout] = Field(default_factory=dict, description="the project's own sheet layouts")
