@@ -20,7 +20,6 @@ from .cache import BuildCache, Planned, code_stamp, digest, render_cached
 from .content import GameContent, Project, load_game
 from .errors import PnpError
 from .load.options import resolve_all
-from .manifest import presets
 from .output import commit_files
 from .render import RenderedComponent
 
@@ -54,6 +53,12 @@ class BuildOptions:
     extra: dict[str, Any] = field(default_factory=dict)  # game options, e.g. {"rules": "0.2.8"}
     dpi: int = 300  # for raster formats (png, tts)
     force: bool = False  # ignore the build cache: render and produce everything again
+    layout: str = "standard"  # sheet layout of the per-game print PDF (pnp/layouts.py)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
+    pack: bool = True  # pack the pieces no component sheet is full of onto shared sheets
+    cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet
+    papers: dict[str, Any] = field(default_factory=dict)  # a project's own papers (pnp.yaml), name -> PaperSize
+    layouts: dict[str, Any] = field(default_factory=dict)  # a project's own sheet layouts (pnp.yaml)
 
     def game_options(self, games: list[GameContent]) -> dict[str, dict[str, Any]]:
         """What each game's templates and `items:` expressions see as `options`: its declared
@@ -75,6 +80,7 @@ class GameReport:
     removed: tuple[str, ...] = ()  # stale files deleted
     parts: list[RenderedComponent] = field(default_factory=list, repr=False, compare=False)
     title: str = ""
+    sheets: tuple[int, int] | None = None  # sheets of the print PDF, and without packing
 
 
 # format name -> the files it makes for one game: {relative path: Planned}
@@ -85,24 +91,74 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return {face.relpath: Planned(digest(face.svg), partial(str.encode, face.svg, "utf-8")) for comp in rendered for face in comp.faces}
 
 
-def _impose(comp: RenderedComponent, paper_name: str, title: str) -> bytes:
-    from .impose import impose, paper  # the PDF engine is imported only when a PDF is made
+def _impose(comp: RenderedComponent, paper_name: str, title: str, own_papers: dict[str, Any]) -> bytes:
+    from .impose import Paper, impose  # the PDF engine is imported only when a PDF is made
+    from .layouts import papers
 
-    return impose(comp, paper(paper_name), title)
+    return impose(comp, Paper(paper_name, *papers(own_papers)[paper_name]), title)
 
 
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from .layouts import papers
+
     title = game.manifest.title
-    return {
+    return {**_print_file(game, rendered, options), **{
         f"pdf/{comp.spec.id}.pdf": Planned(
-            digest("pdf", options.paper, title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
+            digest("pdf", options.paper, papers(options.papers)[options.paper], title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}"),
+            partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}", options.papers),
             costly=True,
         )
         for comp in rendered
         if comp.pieces
-    }
+    }}
+
+
+def _print_file(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    """output/<game>/<game>-print.pdf: every component in one PDF (pnp/print_pdf.py)."""
+    from .layouts import papers, sheet_layout
+
+    if not any(comp.pieces for comp in rendered):
+        return {}
+    width, height = papers(options.papers)[options.paper]
+    style = sheet_layout(options.layout, options.layouts)
+    key = digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
+                 game.manifest.title, game.fonts.digest,
+                 [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
+                  for c in rendered])
+    files = {f"{game.name}-print.pdf": Planned(key, partial(_print_pdf, game, rendered, options), costly=True)}
+    if options.cut_file:
+        from .cutfile import cut_svg
+
+        made = _print_plan(game, rendered, options)
+        for number, page in made.cut_pages:
+            svg = cut_svg(page, made.layout.sheet, f"{game.manifest.title}: cut file of page {number}")
+            files[f"cut/{game.name}-page-{number:03d}.svg"] = Planned(digest(svg), partial(str.encode, svg, "utf-8"))
+    return files
+
+
+def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions):
+    from .impose import Paper
+    from .layouts import papers, sheet_layout
+    from .print_pdf import plan
+
+    width, height = papers(options.papers)[options.paper]
+    return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
+                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file)
+
+
+def _print_pdf(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> bytes:
+    from .pdf import write_pdf
+
+    return write_pdf(_print_plan(game, rendered, options).layout, game.fonts)
+
+
+def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:
+    """Sheets the print PDF takes, and how many without packing (None without pieces)."""
+    if not any(comp.pieces for comp in rendered):
+        return None
+    made = _print_plan(game, rendered, options)
+    return made.sheets, made.sheets_unpacked
 
 
 def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
@@ -118,7 +174,13 @@ def tts_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return plan(game, rendered, options.dpi, options.out / game.name)
 
 
-FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files}
+def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from .print_shop import pdf_single_files as plan
+
+    return plan(game.manifest.title, rendered)
+
+
+FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files, "pdf-single": pdf_single_files}
 
 
 def check_formats(formats: tuple[str, ...]) -> None:
@@ -130,9 +192,12 @@ def check_formats(formats: tuple[str, ...]) -> None:
 def check_options(options: BuildOptions) -> None:
     """Fail on bad options before any work."""
     check_formats(options.formats)
-    papers = presets()["papers"]
-    if options.paper not in papers:
-        raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(papers)}")
+    from .layouts import papers, sheet_layout
+
+    known = papers(options.papers)
+    if options.paper not in known:
+        raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
+    sheet_layout(options.layout, options.layouts)
     if options.bleed < 0:
         raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
     if options.players is not None and options.players < 0:  # a game checks its own range
@@ -156,6 +221,7 @@ class Produced:
     planned: dict[str, Planned]
     files: dict[str, bytes]  # the planned files the cache could not vouch for
     seconds: float
+    sheets: tuple[int, int] | None = None
 
 
 def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None, tally: Tally | None = None) -> Produced:
@@ -171,7 +237,8 @@ def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[s
     for fmt in options.formats:
         planned.update(FORMATS[fmt](game, rendered, located))
     files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}, tally)
-    return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start)
+    sheets = print_sheets(game, rendered, options) if "pdf" in options.formats else None
+    return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start, sheets)
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
@@ -217,6 +284,8 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     if errors:
         raise PnpError(errors)
     scope = tuple(f"{fmt}/" for fmt in options.formats)
+    if "pdf" in options.formats:
+        scope += ("cut/",)  # cut files go with the print PDF
     return [_commit(p, scope) for p in produced]
 
 
@@ -229,7 +298,7 @@ def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     pieces = sum(piece.copies for c in p.rendered for piece in c.pieces)
     seconds = p.seconds + time.perf_counter() - start
     return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
-                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title)
+                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets)
 
 
 def _load_all(project: Project, names: list[str]) -> list[GameContent]:

@@ -117,8 +117,9 @@ def canonical(value: Any) -> str | None:
 OUTPUT_CODE = ("build.py", "cache.py", "content.py", "fonts.py", "impose.py", "locate.py", "manifest.py", "pdf.py",
                "raster.py", "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml",
                "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
-               "load/sheets.py", "load/variants.py")
-OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
+               "load/sheets.py", "load/variants.py",
+               "layouts.py", "packing.py", "print_pdf.py", "calibration.py", "cutfile.py", "print_shop.py")
+OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools", "pypdf")  # an upgrade may change the bytes they make
 
 
 def code_stamp(game: GameContent) -> str:

@@ -41,9 +41,19 @@ def _flags_without_type() -> None:
 _flags_without_type()
 
 ProjectOpt = typer.Option(Path("."), "--project", "-p", help="Folder holding content/ and templates/.", file_okay=False)
-DpiOpt = typer.Option(300, "--dpi", help="Resolution of png and tts images.")
-PaperOpt = typer.Option("letter", "--paper", help="letter, a4, a3 or tabloid.")
-BleedOpt = typer.Option(3.0, "--bleed", help="Bleed in mm around every piece (0 for none).")
+# None means "not given": pnp.yaml's value applies, else the default named in the help
+DpiOpt = typer.Option(None, "--dpi", help="Resolution of png and tts images (default 300, or pnp.yaml).", show_default=False)
+PaperOpt = typer.Option(None, "--paper", help="letter, legal, a4, a3, tabloid or a paper of pnp.yaml (default letter).", show_default=False)
+BleedOpt = typer.Option(None, "--bleed", help="Bleed in mm around every piece, 0 for none (default 3, or pnp.yaml).", show_default=False)
+FormatOpt = typer.Option(None, "--format", "-f", show_default=False,
+                         help="Comma-separated output formats: svg, pdf (per component and the per-game print PDF), pdf-single (one face per page for print shops), png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
+LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: standard, tight, fold, scissors or one of pnp.yaml (default standard).",
+                         show_default=False)
+BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",
+                             show_default=False)
+CutFileOpt = typer.Option(None, "--cut-file/--no-cut-file", show_default=False,
+                          help="Print-then-cut: registration marks in the print PDF and an SVG cut file per sheet under cut/ (default off).")
+PackOpt = typer.Option(None, "--pack/--no-pack", help="In the print PDF, pack what is left of every component onto shared sheets (default on).", show_default=False)
 PlayersOpt = typer.Option(None, "--players", help="Build the set for this player count, where a game supports it.")
 SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules=0.2.8 (repeatable).")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
@@ -101,6 +111,34 @@ def _split(values: Optional[str]) -> tuple[str, ...]:
     return tuple(v.strip() for v in (values or "").split(",") if v.strip())
 
 
+def _offset(text: Optional[str]) -> Optional[tuple[float, float]]:
+    if text is None:
+        return None
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise PnpError(f"--back-offset {text!r}: expected X,Y in mm, e.g. --back-offset 0.5,-1") from None
+    return (x, y)
+
+
+def options_for(project: Path, **given) -> BuildOptions:
+    """BuildOptions from the command line's options, pnp.yaml's values where an option was
+    not given (None), then the defaults."""
+    from .settings import load_settings, merged
+
+    settings = load_settings(project.resolve())
+    defaults = BuildOptions()
+    if isinstance(given.get("formats"), str):
+        given["formats"] = _split(given["formats"])
+    if isinstance(given.get("back_offset"), str):
+        given["back_offset"] = _offset(given["back_offset"])
+    chosen = merged(settings, given, {k: getattr(defaults, k) for k in ("formats", "paper", "bleed", "dpi", "layout", "back_offset", "pack", "cut_file")})
+    chosen["formats"] = tuple(chosen["formats"])
+    chosen["back_offset"] = tuple(chosen["back_offset"])
+    rest = {k: v for k, v in given.items() if k not in chosen}
+    return BuildOptions(**chosen, **rest, papers=dict(settings.papers), layouts=dict(settings.layouts))
+
+
 def _options(pairs: list[str]) -> dict[str, str]:
     extra = {}
     for pair in pairs:
@@ -114,21 +152,26 @@ def _options(pairs: list[str]) -> dict[str, str]:
 @app.command("build")
 def build_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to build (default: every game under content/)."),
-    format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats: svg, pdf, png, tts (Tabletop Simulator deck sheets)."),
-    paper: str = PaperOpt,
-    bleed: float = BleedOpt,
+    format: Optional[str] = FormatOpt,
+    paper: Optional[str] = PaperOpt,
+    bleed: Optional[float] = BleedOpt,
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
-    dpi: int = DpiOpt,
+    dpi: Optional[int] = DpiOpt,
     force: bool = typer.Option(False, "--force", help="Ignore the build cache: render and produce every file again."),
+    layout: Optional[str] = LayoutOpt,
+    back_offset: Optional[str] = BackOffsetOpt,
+    pack: Optional[bool] = PackOpt,
+    cut_file: Optional[bool] = CutFileOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG faces and print-ready PDF sheets into output/<game>/."""
 
     def job():
-        options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_), dpi, force)
+        options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir.resolve() if out_dir else None, players=players,
+                              extra=_options(set_), dpi=dpi, force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
         proj = project_at(project)
         if quiet or not out.is_terminal:
             return summary(build(proj, games, options))
@@ -148,7 +191,9 @@ def build_cmd(
 
     def summary(reports) -> None:
         for r in [] if quiet else reports:
-            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered")
+            sheets = f", {r.sheets[0]} sheets to print ({r.sheets[1]} unpacked)" if r.sheets else ""
+            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written){sheets} "
+                f"in {r.seconds:.2f}s, {r.rendered} faces rendered")
 
     run(job)
 
@@ -156,12 +201,12 @@ def build_cmd(
 @app.command("watch")
 def watch_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to rebuild (default: all)."),
-    format: str = typer.Option("svg,pdf", "--format", "-f", help="Comma-separated output formats."),
-    paper: str = PaperOpt,
-    bleed: float = BleedOpt,
+    format: Optional[str] = FormatOpt,
+    paper: Optional[str] = PaperOpt,
+    bleed: Optional[float] = BleedOpt,
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
-    dpi: int = DpiOpt,
+    dpi: Optional[int] = DpiOpt,
     quiet: bool = QuietOpt,
     project: Path = ProjectOpt,
 ) -> None:
@@ -172,7 +217,8 @@ def watch_cmd(
         if error or not quiet:
             say(line, err if error else out)
 
-    run(lambda: watch(project_at(project), games, BuildOptions(_split(format), paper, bleed, None, players, _options(set_), dpi), echo))
+    run(lambda: watch(project_at(project), games, options_for(project, formats=format, paper=paper, bleed=bleed, players=players,
+                                                              extra=_options(set_), dpi=dpi), echo))
 
 
 @app.command("diff")
@@ -190,7 +236,7 @@ def diff_cmd(
     from .diff import diff
 
     def job() -> None:
-        report = diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
+        report = diff(project_at(project), games, options_for(project, out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
         for c in report.changes:
             say(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""))
         say(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
@@ -202,8 +248,8 @@ def diff_cmd(
 @app.command("preview")
 def preview_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to show (default: all)."),
-    paper: str = PaperOpt,
-    bleed: float = BleedOpt,
+    paper: Optional[str] = PaperOpt,
+    bleed: Optional[float] = BleedOpt,
     out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
@@ -214,7 +260,8 @@ def preview_cmd(
     from .preview import preview
 
     out_path = out_dir.resolve() if out_dir else None
-    page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
+    page = run(lambda: preview(project_at(project), games, options_for(project, formats=("svg", "pdf"), paper=paper, bleed=bleed, out=out_path,
+                                                                       players=players, extra=_options(set_))))
     if not quiet:
         say(display_path(page))
 
@@ -364,7 +411,7 @@ def sheet_cmd(
     players: int = typer.Option(..., "--players", "-n", help="Number of players."),
     template: bool = typer.Option(False, "--template", help="Write a blank, commented YAML sheet to fill in (stdout or --out)."),
     schema: bool = typer.Option(False, "--schema", help="Write the JSON Schema of the sheet file (stdout or --out)."),
-    paper: str = typer.Option("letter", "--paper", help="letter or a4, for the printable sheet."),
+    paper: Optional[str] = typer.Option(None, "--paper", help="letter or a4, for the printable sheet (default letter, or pnp.yaml).", show_default=False),
     out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
     set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
@@ -374,7 +421,8 @@ def sheet_cmd(
 
     def job() -> None:
         if not (template or schema):
-            for path in printable_sheet(project_at(project), game, players, paper, out_path, _options(set_)):
+            chosen = paper or options_for(project).paper
+            for path in printable_sheet(project_at(project), game, players, chosen, out_path, _options(set_)):
                 say(path)
             return
         text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))

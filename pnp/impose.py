@@ -109,6 +109,7 @@ class Line:
     y2: float
     width: float = MARK_WIDTH  # pt
     dash: tuple[float, ...] | None = None  # pt
+    colour: str = "#000000"
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,14 @@ class Label:
     size: float = 6  # pt
 
 
-Mark = Place | Line | Label
+@dataclass(frozen=True)
+class Bookmark:
+    """An entry of a PDF viewer's sidebar pointing at this page; nothing shows on it."""
+
+    text: str
+
+
+Mark = Place | Line | Label | Bookmark
 
 
 @dataclass

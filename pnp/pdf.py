@@ -39,6 +39,8 @@ def source(layout: "Layout", family: str) -> tuple[str, dict[str, str]]:
         f"#set page(width: {_n(sheet.width)}mm, height: {_n(sheet.height)}mm, margin: 0pt)",
         f"#set text(font: {_string(family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")",
     ]
+    if any(type(m).__name__ == "Bookmark" for page in layout.pages for m in page.marks):
+        head.append("#show heading: it => it.body")
     body: list[str] = []
     for number, page in enumerate(layout.pages):
         if number:
@@ -48,9 +50,12 @@ def source(layout: "Layout", family: str) -> tuple[str, dict[str, str]]:
             if kind == "Place":
                 body.append(_place(mark, names, inputs, head))
             elif kind == "Line":
-                stroke = f"(paint: black, thickness: {_n(mark.width)}pt"
+                paint = "black" if mark.colour == "#000000" else f"rgb({_string(mark.colour)})"
+                stroke = f"(paint: {paint}, thickness: {_n(mark.width)}pt"
                 stroke += f", dash: ({', '.join(f'{_n(d)}pt' for d in mark.dash)}))" if mark.dash else ")"
                 body.append(f"#place(line(start: ({_n(mark.x1)}mm, {_n(mark.y1)}mm), end: ({_n(mark.x2)}mm, {_n(mark.y2)}mm), stroke: {stroke}))")
+            elif kind == "Bookmark":
+                body.append(f"#place(heading(level: 1, hide({_string(mark.text)})))")
             else:
                 room = max(sheet.width - mark.x - sheet.margin / 2, 10)
                 body.append(f"#place(dx: {_n(mark.x)}mm, dy: {_n(mark.y)}mm, block(width: {_n(room)}mm, "

@@ -35,7 +35,8 @@ def test_build_writes_one_svg_per_face_and_one_pdf_per_component(demo: Project):
     assert (root / "svg/card/example.svg").is_file()
     assert (root / "svg/card/back.svg").is_file()
     assert (root / "pdf/card.pdf").is_file()
-    assert (report.components, report.pieces, report.files) == (1, 3, 3)
+    assert (root / "demo-print.pdf").is_file()  # every component in one PDF
+    assert (report.components, report.pieces, report.files) == (1, 3, 4)
 
 
 @pytest.mark.parametrize("bleed, size", [(3.0, ("69mm", "94mm")), (0.0, ("63mm", "88mm"))])
@@ -88,6 +89,8 @@ class Recorder:
         rec = self
 
         def spy(layout, fonts=None):
+            if layout.title.endswith(": print"):  # the per-game print PDF (tests/test_print_pdf.py)
+                return write(layout, fonts)
             for number, page in enumerate(layout.pages, rec.page):
                 rec.places += [(number, p.face.name, p.x, p.y, p.w, p.h, p.turn) for p in page.places]
                 rec.lines += [(number, ln.x1, ln.y1, ln.x2, ln.y2) for ln in page.lines]
@@ -241,8 +244,8 @@ def test_progress_counts_faces_and_files(demo):
     seen = []
     tally = Tally(lambda done, total, what: seen.append((done, total)))
     build(demo, None, BuildOptions(), progress=tally)
-    # the demo: one card front and the shared back; their two SVGs and one PDF
-    assert (tally.done, tally.total) == (2 + 3, 2 + 3)
+    # the demo: one card front and the shared back; their two SVGs, its PDF and the print PDF
+    assert (tally.done, tally.total) == (2 + 4, 2 + 4)
     assert seen[0] == (0, 2) and all(done <= total for done, total in seen)
     again = Tally(lambda *_: None)
     build(demo, None, BuildOptions(), progress=again)

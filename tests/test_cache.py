@@ -80,7 +80,7 @@ def rebuild(project: Project, **options) -> tuple:
 
 def test_a_no_op_rebuild_renders_imposes_and_writes_nothing(deck: Project, monkeypatch):
     first = rebuild(deck)
-    assert first.rendered == 6 and first.written == 8  # 3 fronts + back + 2 tokens; 6 svg + 2 pdf
+    assert first.rendered == 6 and first.written == 9  # 3 fronts + back + 2 tokens; 6 svg + 2 pdf + the print PDF
     before = stamps(deck.output_dir)
     assert CACHE_FILE in "".join(before)
 
@@ -90,7 +90,7 @@ def test_a_no_op_rebuild_renders_imposes_and_writes_nothing(deck: Project, monke
     monkeypatch.setattr(render_mod.ComponentRenderer, "face", boom)
     monkeypatch.setattr(impose_mod, "impose", boom)
     again = rebuild(deck)
-    assert (again.rendered, again.written, again.changed, again.files) == (0, 0, (), 8)
+    assert (again.rendered, again.written, again.changed, again.files) == (0, 0, (), 9)
     assert stamps(deck.output_dir) == before  # not even the cache or the manifest is rewritten
 
 
@@ -100,10 +100,10 @@ def test_changing_one_card_rerenders_that_card_and_only_its_pdf(deck: Project):
     write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
     report = rebuild(deck)
     assert report.rendered == 1
-    assert report.changed == ("pdf/card.pdf", "svg/card/beta.svg")
+    assert report.changed == ("deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg")
     after = stamps(deck.output_dir / "deck")
     touched = {rel for rel in after if after[rel] != before.get(rel)}
-    assert touched == {"pdf/card.pdf", "svg/card/beta.svg", CACHE_FILE}
+    assert touched == {"deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg", CACHE_FILE}
     assert "Beta the Second" in (deck.output_dir / "deck/svg/card/beta.svg").read_text()
 
 
@@ -113,7 +113,7 @@ def test_copies_change_reimposes_without_rendering(deck: Project):
     (deck.content_dir / "deck/game.yaml").write_text(GAME_YAML.replace("front: token.svg.j2", "front: token.svg.j2\n    copies: 4"))
     report = rebuild(deck)
     # game.yaml is an input of every face: all render again, but only the token PDF differs
-    assert report.rendered == 6 and report.changed == ("pdf/token.pdf",)
+    assert report.rendered == 6 and report.changed == ("deck-print.pdf", "pdf/token.pdf")
 
 
 def test_comments_and_layout_of_the_yaml_do_not_count(deck: Project):
@@ -127,7 +127,7 @@ def test_adding_and_removing_cards(deck: Project):
     write_cards(deck, [("alpha", "Alpha", 2), ("gamma", "Gamma", 3), ("delta", "Delta", 1)])
     report = rebuild(deck)
     assert report.rendered == 1  # delta
-    assert report.changed == ("pdf/card.pdf", "svg/card/delta.svg")
+    assert report.changed == ("deck-print.pdf", "pdf/card.pdf", "svg/card/delta.svg")
     assert report.removed == ("svg/card/beta.svg",)
     assert not (deck.output_dir / "deck/svg/card/beta.svg").exists()
 
@@ -138,7 +138,7 @@ def test_a_macro_file_change_rerenders_the_faces_that_import_it(deck: Project):
     macros.write_text(macros.read_text().replace('font-size="6"', 'font-size="7"'))
     report = rebuild(deck)
     assert report.rendered == 3  # the card fronts; not the back nor the tokens
-    assert set(report.changed) == {"pdf/card.pdf", "svg/card/alpha.svg", "svg/card/beta.svg", "svg/card/gamma.svg"}
+    assert set(report.changed) == {"deck-print.pdf", "pdf/card.pdf", "svg/card/alpha.svg", "svg/card/beta.svg", "svg/card/gamma.svg"}
 
 
 def test_a_content_file_is_an_input_of_the_faces_whose_templates_use_it(deck: Project):
@@ -146,7 +146,7 @@ def test_a_content_file_is_an_input_of_the_faces_whose_templates_use_it(deck: Pr
     (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
     report = rebuild(deck)
     assert report.rendered == 2  # the tokens use `style`; the cards don't
-    assert set(report.changed) == {"pdf/token.pdf", "svg/token/t1.svg", "svg/token/t2.svg"}
+    assert set(report.changed) == {"deck-print.pdf", "pdf/token.pdf", "svg/token/t1.svg", "svg/token/t2.svg"}
 
 
 def test_private_state_a_plugin_computes_is_part_of_a_record():
@@ -187,7 +187,7 @@ def test_options_are_inputs(deck: Project, change):
 def test_paper_changes_reimpose_every_pdf(deck: Project):
     rebuild(deck)
     report = rebuild(deck, paper="a4")
-    assert set(report.changed) == {"pdf/card.pdf", "pdf/token.pdf"}
+    assert set(report.changed) == {"deck-print.pdf", "pdf/card.pdf", "pdf/token.pdf"}
 
 
 def test_force_rebuilds_all(deck: Project):

@@ -72,7 +72,7 @@ def save(path: Path, text: str) -> None:
 
 def test_watch_rebuilds_what_an_edit_changes_and_survives_a_bad_edit(demo: Project, watching: Lines):
     svg = demo.output_dir / "demo/svg/card/example.svg"
-    assert watching.lines[0][0].startswith("demo: rebuilt 3 files")
+    assert watching.lines[0][0].startswith("demo: rebuilt 4 files")
     first = svg.read_bytes()
 
     save(demo.content_dir / "demo/cards.yaml", cards("Edited while watching."))

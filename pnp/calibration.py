@@ -1,0 +1,65 @@
+"""A duplex calibration sheet: find the `--back-offset` that puts backs behind fronts.
+
+The front carries five pairs of scales (the centre and near each corner); the back, at the
+mirrored places, one line across each scale. Printed double-sided (long edge) and held up
+to the light, each back line crosses its scale at the correction: the horizontal scales
+read X (across) and the vertical ones Y (down), in mm, ready for `--back-offset X,Y`.
+"""
+
+from __future__ import annotations
+
+from .impose import Bookmark, Label, Line, Page, Paper
+
+SPAN = 5.0  # mm each side of zero
+STEP = 0.5
+
+
+def _spots(sheet: Paper) -> list[tuple[float, float]]:
+    inset = 40.0
+    return [(sheet.width / 2, sheet.height / 2), (inset, inset), (sheet.width - inset, inset),
+            (inset, sheet.height - inset), (sheet.width - inset, sheet.height - inset)]
+
+
+def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Page, Page]:
+    """The front and back page; backs already shifted by `back_offset`."""
+    front = Page([Bookmark("Duplex calibration")])
+    back = Page()
+    dx, dy = back_offset
+    for cx, cy in _spots(sheet):
+        _scale(front, cx, cy + 10, horizontal=True)
+        _scale(front, cx + 10, cy, horizontal=False)
+        bx = sheet.width - cx + dx  # long-edge duplex mirrors x
+        back.add(Line(bx, cy + 4 + dy, bx, cy + 16 + dy, 0.3))
+        back.add(Line(sheet.width - cx - 16 + dx, cy + dy, sheet.width - cx - 4 + dx, cy + dy, 0.3))
+    m = max(sheet.margin, 12.0)
+    text = ("Duplex calibration: print this sheet double-sided (flip on long edge) at 100%, hold it up to the light. "
+            "Where each line of the back crosses a scale is the correction in mm: horizontal scales give X, vertical ones Y. "
+            f"Build with --back-offset X,Y (or back_offset: [X, Y] in pnp.yaml); now {dx:g},{dy:g}: add the reading to it.")
+    front.add(Label(text, m, sheet.height / 2 - 30, 8))
+    back.add(Label("Back of the duplex calibration sheet", m, sheet.height - m, 6))
+    return front, back
+
+
+def _scale(page: Page, x: float, y: float, horizontal: bool) -> None:
+    """A scale from -SPAN to +SPAN mm around (x, y) with a tick every STEP mm. Vertical
+    scales are numbered with the sign flipped, so both read as the correction to make."""
+    steps = int(SPAN / STEP)
+    for i in range(-steps, steps + 1):
+        at = i * STEP
+        tick = 3.0 if i % 2 == 0 else 1.5
+        if i == 0:
+            tick = 5.0
+        if horizontal:
+            page.add(Line(x + at, y, x + at, y + tick, 0.2))
+            if i % 4 == 0:
+                page.add(Label(f"{at:g}", x + at - 0.8, y + 7.5, 4))
+        else:
+            page.add(Line(x, y + at, x + tick, y + at, 0.2))
+            if i % 4 == 0:
+                page.add(Label(f"{-at + 0:g}", x + 6, y + at + 0.6, 4))
+    if horizontal:
+        page.add(Line(x - SPAN, y, x + SPAN, y, 0.2))
+        page.add(Label("X", x + SPAN + 1.5, y + 2, 5))
+    else:
+        page.add(Line(x, y - SPAN, x, y + SPAN, 0.2))
+        page.add(Label("Y", x - 0.8, y - SPAN - 1.5, 5))

@@ -1,0 +1,70 @@
+"""Print-then-cut (Silhouette, Cricut): registration marks on the printed sheets and an SVG
+cut file of the piece outlines for each of them.
+
+The marks follow the common Silhouette type-1 pattern: a filled 5 mm square at the top
+left and 20 mm L-shaped corners at the top right and bottom left, each 10 mm in from the
+paper edge; pieces stay at least `MARGIN` mm from the edges so no mark touches the art.
+A cut file has the paper's size in mm, the same marks (filled, not cut, for lining up
+in the cutting software) and one closed path per piece along its trim line.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import quoteattr
+
+from .impose import Line, Page, Paper
+
+INSET = 10.0  # mm from the paper edge to a mark's outer edge
+SQUARE = 5.0
+ARM = 20.0
+THICK = 0.5  # mm, the L-shaped marks' line width
+MARGIN = INSET + ARM / 4 + 2  # mm kept clear of art at every edge (17)
+MM_TO_PT = 72 / 25.4
+
+
+def _mark_rects(sheet: Paper) -> list[tuple[float, float, float, float]]:
+    """The marks as filled rectangles (x, y, w, h) in mm from the top-left."""
+    w, h = sheet.width, sheet.height
+    return [
+        (INSET, INSET, SQUARE, SQUARE),
+        (w - INSET - ARM, INSET, ARM, THICK), (w - INSET - THICK, INSET, THICK, ARM),  # top right: ¬
+        (INSET, h - INSET - THICK, ARM, THICK), (INSET, h - INSET - ARM, THICK, ARM),  # bottom left: L
+    ]
+
+
+def add_registration(page: Page, sheet: Paper) -> None:
+    """Draw the marks as thick lines (a line of width t along the middle of each rectangle)."""
+    for x, y, rw, rh in _mark_rects(sheet):
+        if rw >= rh:
+            page.add(Line(x, y + rh / 2, x + rw, y + rh / 2, rh * MM_TO_PT))
+        else:
+            page.add(Line(x + rw / 2, y, x + rw / 2, y + rh, rw * MM_TO_PT))
+
+
+def trim_boxes(page: Page, sheet: Paper) -> list[tuple[float, float, float, float]]:
+    """The trim rectangle (x, y, w, h) of every piece placed whole on the page."""
+    boxes = []
+    for place in page.places:
+        bleed = place.face.bleed
+        box = (place.x + bleed, place.y + bleed, place.w - 2 * bleed, place.h - 2 * bleed)
+        if box[0] >= 0 and box[1] >= 0 and box[0] + box[2] <= sheet.width and box[1] + box[3] <= sheet.height:
+            boxes.append(box)
+    return boxes
+
+
+def _n(value: float) -> str:
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
+
+
+def cut_svg(page: Page, sheet: Paper, title: str) -> str:
+    """The cut file of one printed sheet: marks to line up, then one outline per piece."""
+    w, h = _n(sheet.width), _n(sheet.height)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">',
+           f"<title>{quoteattr(title)[1:-1]}</title>",
+           '<g id="registration" fill="#000000" stroke="none">']
+    out += [f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(rw)}" height="{_n(rh)}"/>' for x, y, rw, rh in _mark_rects(sheet)]
+    out.append('</g>\n<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">')
+    out += [f'<path d="M{_n(x)} {_n(y)}h{_n(bw)}v{_n(bh)}h{_n(-bw)}z"/>' for x, y, bw, bh in sorted(trim_boxes(page, sheet))]
+    out.append("</g>\n</svg>\n")
+    return "\n".join(out)

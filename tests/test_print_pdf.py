@@ -1,0 +1,302 @@
+"""The per-game print PDF: title page, labels and bookmarks, packing, sheet layouts as
+data, back offset, and the project settings file (pnp.yaml) that picks them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2
+import pypdfium2.raw as pdfium_c
+import pytest
+from typer.testing import CliRunner
+
+from pnp.build import BuildOptions, build
+from pnp.cli import app
+from pnp.content import Project
+from pnp.impose import Paper
+from pnp.layouts import sheet_layout
+from pnp.print_pdf import RULER, plan
+
+MM = 72 / 25.4
+GAME_YAML = """\
+title: Deck
+components:
+  - {id: card, name: Cards, size: poker, items: '[{"id": "a"}]', copies: {cards}, front: f.svg.j2, back: b.svg.j2}
+  - {id: token, name: Tokens, size: 30mm x 30mm, items: '[{"id": "t"}]', copies: {tokens}, front: f.svg.j2}
+  - {id: tile, name: Tiles, size: 60mm x 40mm, items: '[{"id": "x"}]', copies: {tiles}, front: f.svg.j2}
+"""
+FACE = '{% extends "pnp/base.svg.j2" %}{% block background %}#0000ff{% endblock %}'
+
+
+def make(tmp_path: Path, cards: int = 9, tokens: int = 5, tiles: int = 3) -> Project:
+    project = Project(tmp_path / "proj")
+    (project.content_dir / "deck").mkdir(parents=True)
+    (project.templates_dir / "deck").mkdir(parents=True)
+    game = GAME_YAML.replace("{cards}", str(cards)).replace("{tokens}", str(tokens)).replace("{tiles}", str(tiles))
+    (project.content_dir / "deck/game.yaml").write_text(game)
+    for name in ("f.svg.j2", "b.svg.j2"):
+        (project.templates_dir / "deck" / name).write_text(FACE)
+    return project
+
+
+def parts(project: Project, **options):
+    (report,) = build(project, None, BuildOptions(formats=("svg",), **options))
+    return report.parts
+
+
+def boxes(page) -> list[tuple[float, float, float, float]]:
+    """Each placed face as drawn (its clip where it has one): left, top, right, bottom in mm."""
+    out = []
+    for p in page.places:
+        x, y, w, h = p.clip or (p.x, p.y, p.w, p.h)
+        out.append((round(x, 3), round(y, 3), round(x + w, 3), round(y + h, 3)))
+    return out
+
+
+def art_box(pdf: Path, index: int) -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom, in mm) of the blue face art on a page of the PDF,
+    measured on a 10 px/mm raster."""
+    image = pypdfium2.PdfDocument(pdf)[index].render(scale=10 / MM).to_pil().convert("RGB")
+    r, g, b = image.split()
+    blue = b.point(lambda v: 255 if v > 150 else 0)
+    not_red = r.point(lambda v: 255 if v < 100 else 0)
+    from PIL import ImageChops
+
+    left, top, right, bottom = ImageChops.multiply(blue, not_red).getbbox()
+    return left / 10, top / 10, right / 10, bottom / 10
+
+
+@pytest.mark.parametrize("paper_name, size, alone", [("letter", (215.9, 279.4), 6), ("a4", (210, 297), 8)])
+def test_shared_cut_lines_fit_nine_poker_cards_with_bleed(tmp_path, paper_name, size, alone):
+    rendered = parts(make(tmp_path, cards=9, tokens=0, tiles=0), bleed=3.0)
+    sheet = Paper(paper_name, *size)
+    standard = plan("Deck", rendered, sheet, sheet_layout("standard"))
+    assert len(standard.sections[0].pages[0].places) == alone  # each card with its own bleed
+    made = plan("Deck", rendered, sheet, sheet_layout("tight"))
+    fronts = made.sections[0].pages[0]
+    drawn = boxes(fronts)
+    assert len(drawn) == 9
+    xs = sorted({b[0] for b in drawn} | {b[2] for b in drawn})
+    ys = sorted({b[1] for b in drawn} | {b[3] for b in drawn})
+    # 3 columns abut at their trim lines: outer bleed 3 mm, one shared cut between neighbours
+    assert [round(b - a, 3) for a, b in zip(xs, xs[1:])] == [66.0, 63.0, 66.0]
+    assert [round(b - a, 3) for a, b in zip(ys, ys[1:])] == [91.0, 88.0, 91.0]
+    assert xs[0] >= 4 and ys[0] >= 4 and xs[-1] <= size[0] - 4 and ys[-1] <= size[1] - 4
+    cuts = {round(line.x1, 3) for line in fronts.lines if line.x1 == line.x2}
+    assert cuts == {round(xs[0] + 3, 3), xs[1], xs[2], round(xs[3] - 3, 3)}  # every cut line has its marks
+    assert all(line.y2 < ys[0] or line.y1 > ys[-1] for line in fronts.lines if line.x1 == line.x2)  # marks stay outside the art
+    backs = made.sections[0].pages[1]
+    assert sorted(boxes(backs)) == sorted((round(size[0] - r, 3), t, round(size[0] - l, 3), b) for l, t, r, b in drawn)
+
+
+def test_shared_cut_lines_in_the_pdf(tmp_path):
+    project = make(tmp_path, cards=9, tokens=0, tiles=0)
+    build(project, None, BuildOptions(formats=("pdf",), paper="a4", layout="tight"))
+    pdf = project.output_dir / "deck/deck-print.pdf"
+    assert len(pypdfium2.PdfDocument(pdf)) == 5  # title, fronts, backs, duplex calibration
+    left, top, right, bottom = art_box(pdf, 1)
+    # 3 x 3 cards abutting, 3 mm bleed outside only: 3 * 63 + 6 by 3 * 88 + 6, centred
+    assert (right - left, bottom - top) == (pytest.approx(195, abs=0.25), pytest.approx(270, abs=0.25))
+    assert left == pytest.approx((210 - 195) / 2, abs=0.25) and top == pytest.approx((297 - 270) / 2, abs=0.25)
+
+
+def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
+    project = make(tmp_path, cards=6, tokens=5, tiles=3)
+    (report,) = build(project, None, BuildOptions(formats=("pdf",)))
+    assert report.sheets == (2, 3)  # a full sheet of 6 cards (duplex); tokens and tiles share 1 instead of 2
+    made = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
+    packed = made.sections[-2]  # before the duplex calibration sheet
+    assert packed.name == "Packed sheets" and len(packed.pages) == 1
+    page = packed.pages[0]
+    assert sorted(p.face.component for p in page.places) == ["tile"] * 3 + ["token"] * 5
+    drawn = boxes(page)
+    for i, a in enumerate(drawn):
+        assert 5 <= a[0] and 5 <= a[1] and a[2] <= 215.9 - 5 and a[3] <= 279.4 - 5
+        for b in drawn[i + 1:]:  # no overlap, and the pack gap between any two
+            assert a[2] + 6 - 1e-6 <= b[0] or b[2] + 6 - 1e-6 <= a[0] or a[3] + 6 - 1e-6 <= b[1] or b[3] + 6 - 1e-6 <= a[1]
+    assert len(page.lines) == 8 * 8  # two ticks at each of the four corners of every piece
+    unpacked = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"), pack=False)
+    assert unpacked.sheets == 3
+    pdf = project.output_dir / "deck/deck-print.pdf"
+    assert len(pypdfium2.PdfDocument(pdf)) == 6  # title, card fronts, card backs, the packed sheet, calibration
+    left, top, right, bottom = art_box(pdf, 3)
+    assert (left, top) == (pytest.approx(min(b[0] for b in drawn), abs=0.25), pytest.approx(min(b[1] for b in drawn), abs=0.25))
+    assert (right, bottom) == (pytest.approx(max(b[2] for b in drawn), abs=0.25), pytest.approx(max(b[3] for b in drawn), abs=0.25))
+
+
+def test_leftover_two_sided_pieces_are_packed_with_their_backs_mirrored(tmp_path):
+    rendered = parts(make(tmp_path, cards=8, tokens=0, tiles=0))
+    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
+    assert [(s.name, s.sides) for s in made.sections[:2]] == [("Cards", ["front", "back"]),
+                                                              ("Packed double-sided sheets", ["front", "back"])]
+    fronts, backs = made.sections[1].pages
+    assert len(fronts.places) == len(backs.places) == 2
+    for f, b in zip(fronts.places, backs.places):
+        assert (round(215.9 - f.x - f.w, 6), f.y, f.w, f.h, -f.turn) == (round(b.x, 6), b.y, b.w, b.h, b.turn)
+
+
+def test_back_offset_shifts_every_back(tmp_path):
+    rendered = parts(make(tmp_path, cards=4, tokens=0, tiles=0))
+    sheet = Paper("letter", 215.9, 279.4)
+    plain = plan("Deck", rendered, sheet, sheet_layout("standard")).sections[0].pages[1].places
+    moved = plan("Deck", rendered, sheet, sheet_layout("standard"), back_offset=(1.5, -2.0)).sections[0].pages[1].places
+    assert [(round(b.x - a.x, 6), round(b.y - a.y, 6)) for a, b in zip(plain, moved)] == [(1.5, -2.0)] * 4
+
+
+def test_title_page_labels_and_bookmarks(tmp_path):
+    project = make(tmp_path, cards=6, tokens=2, tiles=0)
+    (report,) = build(project, None, BuildOptions(formats=("pdf",)))
+    pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
+    toc = [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()]
+    assert toc == [("How to print", 0), ("Cards", 1), ("Packed sheets", 3), ("Duplex calibration", 4)]
+    title = pdf[0].get_textpage().get_text_range()
+    assert "Print at 100%" in title and "pages 2-3" in title and "50 mm" in title
+    assert "Cards: 6 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
+    assert "Deck · Cards · sheet 1 of 1 · front" in pdf[1].get_textpage().get_text_range()
+    assert "Deck · Cards · sheet 1 of 1 · back" in pdf[2].get_textpage().get_text_range()
+    assert pdf[0].get_size() == pytest.approx((215.9 * MM, 279.4 * MM), abs=0.01)
+    made = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
+    ruler = [ln for ln in made.layout.pages[0].lines if ln.y1 == ln.y2 and ln.width == 0.5 and ln.x2 - ln.x1 > 10]
+    assert [round(ln.x2 - ln.x1, 6) for ln in ruler] == [RULER]
+
+
+def test_layout_marks_use_the_layouts_colour_and_margin(tmp_path):
+    rendered = parts(make(tmp_path, cards=4, tokens=0, tiles=0))
+    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("scissors"), pack=False)
+    page = made.sections[0].pages[0]
+    assert {ln.colour for ln in page.lines} == {"#808080"}
+    drawn = boxes(page)
+    assert min(b[0] for b in drawn) >= 8 and min(b[1] for b in drawn) >= 8
+    assert drawn[1][0] - drawn[0][2] == pytest.approx(4)  # the layout's gap
+
+
+runner = CliRunner()
+
+
+def test_settings_file_sets_defaults_and_the_command_line_overrides(tmp_path):
+    project = make(tmp_path, cards=2, tokens=0, tiles=0)
+    (project.root / "pnp.yaml").write_text(
+        "paper: square\nformats: [pdf]\nlayout: roomy\npapers:\n  square: {width: 200mm, height: 200mm}\n"
+        "layouts:\n  roomy: {margin: 12, gap: 2, cut: marks}\n")
+    result = runner.invoke(app, ["build", "-q", "-p", str(project.root)])
+    assert result.exit_code == 0, result.output
+    pdf = project.output_dir / "deck/deck-print.pdf"
+    assert pypdfium2.PdfDocument(pdf)[0].get_size() == pytest.approx((200 * MM, 200 * MM), abs=0.01)
+    assert not (project.output_dir / "deck/svg").exists()  # formats from pnp.yaml
+    assert art_box(pdf, 1)[0] >= 12
+    result = runner.invoke(app, ["build", "-q", "--paper", "a4", "-p", str(project.root)])
+    assert result.exit_code == 0, result.output
+    assert pypdfium2.PdfDocument(pdf)[0].get_size() == pytest.approx((210 * MM, 297 * MM), abs=0.01)
+
+
+@pytest.mark.parametrize("text, error", [
+    ("paper: a4\nlayot: tight\n", "pnp.yaml:2:1: unknown key 'layot'"),
+    ("paper: b5\n", "pnp.yaml:1:"),
+    ("layout: nope\n", "pnp.yaml:1:1: unknown layout 'nope'"),
+    ("formats: [svg, pfd]\n", "pnp.yaml:1:16: unknown format 'pfd'"),
+    ("bleed: lots\n", "pnp.yaml:1:"),
+    ("layouts:\n  mine: {margin: 3, cut: dotted}\n", "pnp.yaml:2:"),
+])
+def test_settings_file_errors_are_located(tmp_path, text, error):
+    project = make(tmp_path)
+    (project.root / "pnp.yaml").write_text(text)
+    result = runner.invoke(app, ["build", "-p", str(project.root)])
+    assert result.exit_code == 2
+    assert error in result.output
+    assert not project.output_dir.exists()
+
+
+def test_back_offset_option(tmp_path):
+    project = make(tmp_path, cards=2, tokens=0, tiles=0)
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--back-offset", "2,-1", "-p", str(project.root)]).exit_code == 0
+    pdf = project.output_dir / "deck/deck-print.pdf"
+    text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
+    assert "shifted by 2 mm across and -1 mm down" in text
+    bad = runner.invoke(app, ["build", "-q", "--back-offset", "2", "-p", str(project.root)])
+    assert bad.exit_code == 2 and "--back-offset '2': expected X,Y" in bad.output
+
+
+def test_pdf_single_is_one_face_per_page_with_trim_and_bleed_boxes(tmp_path):
+    project = make(tmp_path, cards=2, tokens=3, tiles=0)
+    game = project.content_dir / "deck/game.yaml"
+    game.write_text(game.read_text().replace("size: poker", "size: pod-poker"))
+    (project.root / "pnp.yaml").write_text("bleed: 0.125in\n")  # what the print-on-demand shops ask for
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf-single", "-p", str(project.root)]).exit_code == 0
+    cards = pypdfium2.PdfDocument(project.output_dir / "deck/pdf-single/card.pdf")
+    assert len(cards) == 4  # front, back, front, back
+    for page in cards:
+        assert page.get_size() == pytest.approx(((63.5 + 6.35) * MM, (88.9 + 6.35) * MM), abs=0.01)
+        assert page.get_bleedbox() == pytest.approx((0, 0, (63.5 + 6.35) * MM, (88.9 + 6.35) * MM), abs=0.01)
+        assert page.get_trimbox() == pytest.approx((3.175 * MM, 3.175 * MM, (63.5 + 3.175) * MM, (88.9 + 3.175) * MM), abs=0.01)
+    assert art_box(project.output_dir / "deck/pdf-single/card.pdf", 0) == pytest.approx((0, 0, 69.8, 95.2), abs=0.11)
+    tokens = pypdfium2.PdfDocument(project.output_dir / "deck/pdf-single/token.pdf")
+    assert len(tokens) == 3 and tokens[0].get_size() == pytest.approx((36.35 * MM, 36.35 * MM), abs=0.01)
+
+
+def test_fold_layout_puts_each_back_behind_its_front_across_the_fold(tmp_path):
+    rendered = parts(make(tmp_path, cards=3, tokens=0, tiles=0))
+    made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("fold"))
+    (page,) = made.sections[0].pages  # fronts and backs on one page: nothing to print double-sided
+    assert made.sections[0].sides == ["fold"]
+    fronts = [p for p in page.places if p.face.name == "a"]
+    backs = [p for p in page.places if p.face.name != "a"]
+    assert len(fronts) == len(backs) == 3
+    middle = 215.9 / 2
+    for f, b in zip(fronts, backs):
+        assert f.x + f.w <= middle <= b.x
+        assert (round(middle - (f.x + f.w), 6), f.y, f.turn) == (round(b.x - middle, 6), b.y, -b.turn)  # mirrored about the fold
+    (fold,) = [ln for ln in page.lines if ln.dash]
+    assert (fold.x1, fold.x2, fold.y1, fold.y2) == (middle, middle, 0, 279.4)
+    assert all(ln.x1 <= middle and ln.x2 <= middle for ln in page.lines if not ln.dash)  # crop marks on the front half
+
+
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -0.5)])
+def test_duplex_calibration_lines_cross_their_scales_at_the_correction(tmp_path, offset):
+    """Seen through the sheet (the back mirrored), each back line crosses its front scale where
+    the reading plus the offset already applied is the correction: 0 for a perfect printer."""
+    from pnp.calibration import calibration_pages
+
+    sheet = Paper("letter", 215.9, 279.4)
+    front, back = calibration_pages(sheet, offset)
+    zeros_x = sorted(ln.x1 for ln in front.lines if ln.x1 == ln.x2 and round(ln.y2 - ln.y1, 6) == 5.0)  # the X scales' zero ticks
+    zeros_y = sorted(ln.y1 for ln in front.lines if ln.y1 == ln.y2 and round(ln.x2 - ln.x1, 6) == 5.0)  # the Y scales' zero ticks
+    across = sorted(sheet.width - ln.x1 for ln in back.lines if ln.x1 == ln.x2)  # as seen from the front
+    down = sorted(ln.y1 for ln in back.lines if ln.y1 == ln.y2)
+    assert len(zeros_x) == len(across) == 5 and len(zeros_y) == len(down) == 5
+    # X scale read as printed; Y scale numbered with the sign flipped (down is a negative correction)
+    assert all(round((a - z) + offset[0], 6) == 0 for a, z in zip(across, zeros_x))
+    assert all(round(-(d - z) + offset[1], 6) == 0 for d, z in zip(down, zeros_y))
+
+
+def test_print_pdf_ends_with_the_calibration_sheet_when_anything_is_duplex(tmp_path):
+    project = make(tmp_path, cards=2, tokens=1, tiles=0)
+    (report,) = build(project, None, BuildOptions(formats=("pdf",)))
+    pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
+    assert [b.get_title() for b in pdf.get_toc()][-1] == "Duplex calibration"
+    assert len(pdf) == 1 + 2 + 1 + 2 and report.sheets == (2, 2)  # the calibration sheet is not a game sheet
+    assert "print pages 5-6 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
+
+
+def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path):
+    import re
+
+    project = make(tmp_path, cards=4, tokens=3, tiles=0)
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "-p", str(project.root)]).exit_code == 0
+    out = project.output_dir / "deck"
+    assert sorted(p.name for p in (out / "cut").iterdir()) == ["deck-page-002.svg", "deck-page-004.svg"]  # card fronts, packed tokens
+    svg = (out / "cut/deck-page-002.svg").read_text()
+    cuts = [tuple(float(v) for v in m) for m in re.findall(r'<path d="M([\d.]+) ([\d.]+)h([\d.]+)v([\d.]+)h', svg)]
+    assert len(cuts) == 4 and all(sorted((w, h)) == [63, 88] for _, _, w, h in cuts)
+    pdf = out / "deck-print.pdf"
+    left, top, right, bottom = art_box(pdf, 1)  # the art with its 3 mm bleed around the cut outlines
+    assert (left, top) == (pytest.approx(min(x for x, *_ in cuts) - 3, abs=0.25), pytest.approx(min(y for _, y, *_ in cuts) - 3, abs=0.25))
+    assert (right, bottom) == (pytest.approx(max(x + w for x, _, w, _ in cuts) + 3, abs=0.25),
+                               pytest.approx(max(y + h for _, y, _, h in cuts) + 3, abs=0.25))
+    assert left >= 17 and top >= 17  # clear of the marks
+    image = pypdfium2.PdfDocument(pdf)[1].render(scale=10 / MM).to_pil().convert("L")
+    square = image.crop((101, 101, 149, 149))  # 10-15 mm from the top-left corner
+    assert square.getextrema()[1] < 60  # filled black
+    assert image.getpixel((90, 90)) > 200 and image.getpixel((160, 160)) > 200  # and no bigger
+    assert '<rect x="10" y="10" width="5" height="5"/>' in svg  # the same mark in the cut file
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "-p", str(project.root)]).exit_code == 0
+    assert not (out / "cut").exists()  # stale cut files go when the option is off
