@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pnp.content import Project, load_game  # noqa: E402
+from pnp.load.content import Project, load_game  # noqa: E402
 from pnp.games.tasty_humans.board import EMPTY, LEADER, Board  # noqa: E402
 from pnp.games.tasty_humans.scoring import score_player  # noqa: E402
 

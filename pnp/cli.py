@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .build import BuildOptions, build
-from .content import Project, load_game
+from .build.driver import BuildOptions, build
+from .load.content import Project, load_game
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
@@ -134,7 +134,7 @@ def build_cmd(
             return summary(build(proj, games, options))
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from .build import Tally
+        from .build.driver import Tally
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
         with Progress(*columns, console=out, transient=True) as bar:
@@ -166,7 +166,7 @@ def watch_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops)."""
-    from .watch import watch
+    from .tools.watch import watch
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
@@ -187,7 +187,7 @@ def diff_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
-    from .diff import diff
+    from .tools.diff import diff
 
     def job() -> None:
         report = diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
@@ -211,7 +211,7 @@ def preview_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""
-    from .preview import preview
+    from .tools.preview import preview
 
     out_path = out_dir.resolve() if out_dir else None
     page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
@@ -225,7 +225,7 @@ def validate_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Check all content and templates; print `ok` or every error (exit 2)."""
-    from .render import render_game
+    from .render.faces import render_game
 
     def job():
         proj = project_at(project)
@@ -248,7 +248,7 @@ def list_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """List games, their components and how many pieces each has."""
-    from .inventory import inventory
+    from .tools.inventory import inventory
 
     def job() -> None:
         table = Table("game", "component", "size (mm)", "items", "pieces", "back")
@@ -266,7 +266,7 @@ def schema_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Write JSON Schemas of the content files, for editor validation and completion."""
-    from .schema import write_schemas
+    from .tools.schema import write_schemas
 
     def job() -> None:
         for p in write_schemas(project_at(project), [game] if game else None, out_dir):
@@ -281,7 +281,7 @@ def new_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Scaffold a new game (content file, templates, one example card) that builds at once."""
-    from .scaffold import scaffold
+    from .tools.scaffold import scaffold
 
     def job() -> None:
         for p in scaffold(project_at(project), game):
@@ -298,7 +298,7 @@ def score_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Check and score finished games, one report per sheet; exit 1 if a claimed total is wrong, 2 if a sheet is impossible (the worst of all sheets)."""
-    from .score import score_sheet
+    from .score.dispatch import score_sheet
 
     def one(sheet: Path) -> tuple[int, str, dict]:
         """Score one sheet: its exit code, its printed report (all or nothing) and its JSON."""
@@ -345,7 +345,7 @@ def init_cmd(
     example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy: its content, templates and example scoring sheets."),
 ) -> None:
     """Copy a game shipped with pnp into a folder, to build, edit and score there."""
-    from .shipped import init_example, shipped_games
+    from .tools.shipped import init_example, shipped_games
 
     def job() -> None:
         if example is None:
@@ -370,7 +370,7 @@ def sheet_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Write a blank printable scoring sheet (SVG + PDF), or with --template the YAML to fill in."""
-    from .score import printable_sheet, sheet_text
+    from .score.dispatch import printable_sheet, sheet_text
 
     def job() -> None:
         if not (template or schema):

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp import impose as impose_mod
-from pnp import render as render_mod
-from pnp.build import BuildOptions, build
-from pnp.cache import CACHE_FILE, canonical
-from pnp.content import Project
+from pnp.formats import impose as impose_mod
+from pnp.render import faces as render_mod
+from pnp.build.driver import BuildOptions, build
+from pnp.build.cache import CACHE_FILE, canonical
+from pnp.load.content import Project
 from pnp.errors import PnpError
 
 GAME_YAML = """\

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import ContentError, PnpError
 from pnp.games.cave import deck
 from pnp.games.cave.checks import rotations

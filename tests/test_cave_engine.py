@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pnp.content import load_game
+from pnp.load.content import load_game
 from pnp.games.cave.engine import OPPOSITE, STEP, Game, GreedyPlayer, RandomPlayer, Setup, turned
 
 

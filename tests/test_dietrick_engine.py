@@ -8,9 +8,9 @@ import random
 import pytest
 import yaml
 
-from pnp.content import load_game
+from pnp.load.content import load_game
 from pnp.games.dietrick_taking.engine import Game, GreedyPlayer, RandomPlayer, Setup, rank
-from pnp.yamlio import parse_located
+from pnp.load.yamlio import parse_located
 
 
 @pytest.fixture(scope="module")

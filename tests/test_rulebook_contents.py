@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
-from pnp.render import ComponentRenderer, item_id
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
+from pnp.render.faces import ComponentRenderer, item_id
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ["tasty-humans", "cave", "dietrick-taking", "human-harvest"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError, display_path
 from pnp.games.tasty_humans.checks import leader_ids
 

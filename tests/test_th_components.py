@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
-from pnp.impose import paper, plan_grid
-from pnp.render import render_game
-from pnp.textfit import text_width
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
+from pnp.formats.impose import paper, plan_grid
+from pnp.render.faces import render_game
+from pnp.render.textfit import text_width
 
 NS = "{http://www.w3.org/2000/svg}"
 GAME = "tasty-humans"

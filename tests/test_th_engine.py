@@ -9,7 +9,7 @@ import random
 import pytest
 import yaml
 
-from pnp.content import load_game
+from pnp.load.content import load_game
 from pnp.games.tasty_humans import sheet as th_sheet
 from pnp.games.tasty_humans.board import EMPTY, LEADER
 from pnp.games.tasty_humans.engine import (
@@ -21,7 +21,7 @@ from pnp.games.tasty_humans.engine import (
     Stomach,
     rotations,
 )
-from pnp.yamlio import parse_located
+from pnp.load.yamlio import parse_located
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
 from pnp.games.tasty_humans.board import board_from_text
 from pnp.games.tasty_humans.scoring import LeaderScore, PlayerScore, rank_players, score_solo
-from pnp.score import score_sheet
+from pnp.score.dispatch import score_sheet
 
 REPO = Path(__file__).resolve().parent.parent
 SOLO_028 = (REPO / "examples" / "tasty-humans-solo-0.2.8.yaml").read_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.games.tasty_humans.board import Board, board_from_text
 from pnp.games.tasty_humans.craving_scoring import CHALLENGES, max_disjoint, score_craving
 from pnp.games.tasty_humans.scoring import LeaderScore, PlayerScore, ai_score, rank_players, score_player, score_solo

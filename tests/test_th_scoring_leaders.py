@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.games.tasty_humans.board import EMPTY, LEADER, Board, bits, board_from_text, geometry, longest_path
 from pnp.games.tasty_humans.craving_scoring import score_craving
 from pnp.games.tasty_humans.leader_scoring import KINDS, score_leader

@@ -21,7 +21,7 @@ LEADER = "L"
 
 @pytest.fixture(scope="module")
 def setting(repo_project):
-    from pnp.content import load_game
+    from pnp.load.content import load_game
 
     game = load_game(repo_project, "tasty-humans")
     rules = game.data["rules"].version("published")

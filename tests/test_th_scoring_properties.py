@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.games.tasty_humans.scoring import score_sheet
-from pnp.yamlio import parse_located
+from pnp.load.yamlio import parse_located
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = load_game(Project(REPO), "tasty-humans")

@@ -12,12 +12,12 @@ import yaml
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
 from pnp.games.tasty_humans.board import board_from_text
 from pnp.games.tasty_humans.scoring import score_player
 from pnp.games.tasty_humans.sheet import json_schema
-from pnp.score import score_sheet
+from pnp.score.dispatch import score_sheet
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()

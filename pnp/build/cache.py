@@ -49,20 +49,20 @@ import jinja2
 from jinja2 import meta
 from pydantic import BaseModel
 
-from . import __version__
-from .content import GameContent
-from .errors import raise_if_any
-from .load.plugins import plugin_files
-from .manifest import Component
+from .. import __version__
+from ..load.content import GameContent
+from ..errors import raise_if_any
+from ..load.plugins import plugin_files
+from ..load.manifest import Component
 from .output import write_atomic
-from .render import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent
+from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent
 
 if TYPE_CHECKING:
-    from .build import Tally
+    from .driver import Tally
 
 CACHE_FILE = ".pnp-cache.json"
 CACHE_FORMAT = 1
-PACKAGE_DIR = Path(__file__).parent
+PACKAGE_DIR = Path(__file__).parent.parent
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,9 @@ def canonical(value: Any) -> str | None:
 
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build.py", "cache.py", "content.py", "fonts.py", "impose.py", "locate.py", "manifest.py", "pdf.py",
-               "raster.py", "render.py", "textfit.py", "tts.py", "units.py", "yamlio.py", "data/presets.yaml",
+OUTPUT_CODE = ("build/driver.py", "build/cache.py", "load/content.py", "render/fonts.py", "formats/impose.py",
+               "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
+               "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
                "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
                "load/sheets.py", "load/variants.py")
 OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .cache import BuildCache, Planned, code_stamp, digest, render_cached
-from .content import GameContent, Project, load_game
-from .errors import PnpError
-from .load.options import resolve_all
-from .manifest import presets
+from ..load.content import GameContent, Project, load_game
+from ..errors import PnpError
+from ..load.options import resolve_all
+from ..load.manifest import presets
 from .output import commit_files
-from .render import RenderedComponent
+from ..render.faces import RenderedComponent
 
 
 @dataclass
@@ -86,7 +86,7 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def _impose(comp: RenderedComponent, paper_name: str, title: str) -> bytes:
-    from .impose import impose, paper  # the PDF engine is imported only when a PDF is made
+    from ..formats.impose import impose, paper  # the PDF engine is imported only when a PDF is made
 
     return impose(comp, paper(paper_name), title)
 
@@ -106,13 +106,13 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
-    from .raster import png_files as plan
+    from ..formats.raster import png_files as plan
 
     return plan(rendered, options.dpi)
 
 
 def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
-    from .tts import tts_files as plan
+    from ..formats.tts import tts_files as plan
 
     assert options.out is not None  # produce() passes the resolved output folder
     return plan(game, rendered, options.dpi, options.out / game.name)

@@ -6,7 +6,7 @@ fronts is followed by a sheet of backs mirrored for long-edge duplex, so every b
 behind its front. A piece larger than the paper is split over several pages that overlap.
 
 The plan is plain data (`layout` gives a `Layout` of `Page`s of `Place`, `Line` and
-`Label` marks, in mm from the page's top-left corner); `pnp.pdf.write_pdf` draws it.
+`Label` marks, in mm from the page's top-left corner); `pnp.formats.pdf.write_pdf` draws it.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
-from .errors import PnpError
-from .manifest import presets
-from .render import Face, RenderedComponent
+from ..errors import PnpError
+from ..load.manifest import presets
+from ..render.faces import Face, RenderedComponent
 
 if TYPE_CHECKING:
-    from .fonts import Fonts
+    from ..render.fonts import Fonts
 
 MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
 MARK_LENGTH = 4.0  # mm

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import PnpError
+from ..errors import PnpError
 
 if TYPE_CHECKING:
-    from .fonts import Fonts
+    from ..render.fonts import Fonts
     from .impose import Layout, Place
 
 
@@ -81,7 +81,7 @@ def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
     """The PDF bytes of `layout`, its text drawn with `fonts` (pnp's default fonts)."""
     import typst
 
-    from .fonts import DEFAULT
+    from ..render.fonts import DEFAULT
 
     fonts = fonts or DEFAULT
     text, inputs = source(layout, fonts.family)

@@ -12,13 +12,13 @@ import struct
 import zlib
 from typing import TYPE_CHECKING
 
-from .cache import Planned, digest
-from .fonts import DEFAULT, Fonts
+from ..build.cache import Planned, digest
+from ..render.fonts import DEFAULT, Fonts
 
 if TYPE_CHECKING:
     from PIL import Image
 
-    from .render import RenderedComponent
+    from ..render.faces import RenderedComponent
 
 
 def settings(fonts: Fonts = DEFAULT) -> str:

@@ -25,14 +25,14 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cache import Planned, digest
+from ..build.cache import Planned, digest
 from .raster import settings, svg_to_image
 
 if TYPE_CHECKING:
     from PIL import Image
 
-    from .content import GameContent
-    from .render import Face, RenderedComponent
+    from ..load.content import GameContent
+    from ..render.faces import Face, RenderedComponent
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden card

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cache import digest
+from ..build.cache import digest
 
 if TYPE_CHECKING:
-    from .content import GameContent
+    from ..load.content import GameContent
     from .tts import Deck, Images
 
 POKER_LONG_IN = 3.5

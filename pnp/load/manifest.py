@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from .load.spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
-from .units import MM_TO_PT, to_mm
+from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
+from ..units import MM_TO_PT, to_mm
 from .validation import StrictModel
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")

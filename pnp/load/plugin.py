@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from .content import GameContent
-    from .errors import ContentError
+    from ..errors import ContentError
     from .yamlio import Located
 
 

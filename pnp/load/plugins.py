@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import ContentError, PnpError
-from ..plugin import GamePlugin
+from .plugin import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -85,7 +85,7 @@ def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin
     module, attr = plugin_module(name, root, where)
     plugin = getattr(module, attr, None)
     if not isinstance(plugin, GamePlugin):
-        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.plugin.GamePlugin(...)")
+        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.load.plugin.GamePlugin(...)")
     return plugin
 
 

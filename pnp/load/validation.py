@@ -8,7 +8,7 @@ from typing import Annotated, Any, Iterable, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
-from .errors import ContentError
+from ..errors import ContentError
 from .yamlio import Located
 
 M = TypeVar("M", bound=BaseModel)

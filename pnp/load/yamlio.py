@@ -25,7 +25,7 @@ import yaml
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .errors import ContentError, PnpError
+from ..errors import ContentError, PnpError
 
 
 

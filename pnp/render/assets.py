@@ -19,7 +19,7 @@ from markupsafe import Markup
 from .textfit import template_frame
 
 if TYPE_CHECKING:
-    from .content import GameContent
+    from ..load.content import GameContent
 
 KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 

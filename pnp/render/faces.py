@@ -15,16 +15,16 @@ from markupsafe import Markup
 
 from . import locate, textfit
 from .assets import Assets
-from .content import GameContent
-from .errors import ContentError, raise_if_any
-from .load.generate import product
-from .load.icons import icon_helper
+from ..load.content import GameContent
+from ..errors import ContentError, raise_if_any
+from ..load.generate import product
+from ..load.icons import icon_helper
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts
-from .manifest import Component
+from ..load.manifest import Component
 
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-BUILTIN_TEMPLATES = Path(__file__).parent / "templates"
+BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import hashlib
 import json
 import sys
 
-DEFAULT_DIR = Path(__file__).parent / "data" / "fonts"
+DEFAULT_DIR = Path(__file__).parent.parent / "data" / "fonts"
 DEFAULT_FILES = tuple(sorted(DEFAULT_DIR.glob("*.ttf")))
 WEIGHTS = ("normal", "bold", "italic", "bold-italic")
 
@@ -172,7 +172,7 @@ DEFAULT = Fonts(DEFAULT_FILES, "Liberation Sans")
 
 
 def write_shipped_metrics() -> None:
-    """Record the shipped fonts' metrics (run after changing pnp/data/fonts/: python -m pnp.fonts)."""
+    """Record the shipped fonts' metrics (run after changing pnp/data/fonts/: python -m pnp.render.fonts)."""
     table = {p.name: {"sha256": _sha(p), **_as_json(read_face(p))} for p in DEFAULT_FILES}
     SHIPPED_METRICS.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
 

@@ -12,10 +12,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from .errors import ContentError
+from ..errors import ContentError
 
 if TYPE_CHECKING:
-    from .content import GameContent
+    from ..load.content import GameContent
     from .textfit import Overflow
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import jinja2
 
-from .render import BUILTIN_TEMPLATES
+from .faces import BUILTIN_TEMPLATES
 from .textfit import num
 
 

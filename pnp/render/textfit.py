@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .fonts import DEFAULT, Fonts
-from .units import MM_TO_PT
+from ..units import MM_TO_PT
 
 DEFAULT_FLOOR = 6 / MM_TO_PT  # 6 pt in mm
 

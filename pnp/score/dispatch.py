@@ -10,9 +10,9 @@ from pathlib import Path
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
-from .content import Project, load_game
-from .errors import ContentError, PnpError
-from .yamlio import SHEET, load_located
+from ..load.content import Project, load_game
+from ..errors import ContentError, PnpError
+from ..load.yamlio import SHEET, load_located
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -74,10 +74,10 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
 
     The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
     same template that `pnp build` uses."""
-    from .errors import raise_if_any
-    from .impose import impose, paper
-    from .output import write_atomic
-    from .render import ComponentRenderer, Piece, RenderedComponent, item_id
+    from ..errors import raise_if_any
+    from ..formats.impose import impose, paper
+    from ..build.output import write_atomic
+    from ..render.faces import ComponentRenderer, Piece, RenderedComponent, item_id
 
     game = load_game(project, project.resolve_games([game_name])[0])
     sheet = paper(paper_name)

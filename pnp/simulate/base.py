@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pnp.errors import PnpError
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 @dataclass

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from pnp.output import write_atomic
-from pnp.pages import render_page
+from pnp.build.output import write_atomic
+from pnp.render.pages import render_page
 
 from . import plots
 from .runner import Run

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
 
 from .base import Record, Simulation, load_simulation

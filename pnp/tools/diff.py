@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 from urllib.parse import quote
 
-from .build import BuildOptions, check_options
-from .cache import BuildCache, code_stamp, render_cached
-from .content import Project, load_game
-from .errors import PnpError, display_path
-from .output import commit_files
-from .pages import render_page
-from .raster import svg_to_image
+from ..build.driver import BuildOptions, check_options
+from ..build.cache import BuildCache, code_stamp, render_cached
+from ..load.content import Project, load_game
+from ..errors import PnpError, display_path
+from ..build.output import commit_files
+from ..render.pages import render_page
+from ..formats.raster import svg_to_image
 
 if TYPE_CHECKING:
     from PIL import Image

@@ -1,7 +1,7 @@
 """Golden renders: a small picture of every face of every game, to catch art regressions.
 
-    python -m pnp.goldens            # compare every face with tests/goldens/ (exit 1 on a difference)
-    python -m pnp.goldens --update   # render them all again (after an intended change)
+    python -m pnp.tools.goldens            # compare every face with tests/goldens/ (exit 1 on a difference)
+    python -m pnp.tools.goldens --update   # render them all again (after an intended change)
 
 Faces are rendered without bleed at a low resolution and reduced to a 64-colour palette,
 so the committed pictures stay small; a face matches its golden when the pictures agree up
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 if TYPE_CHECKING:
     from PIL import Image
 
-    from .content import Project
+    from ..load.content import Project
 
 DPI = 30
 COLOURS = 64
@@ -28,9 +28,9 @@ FOLDER = Path("tests") / "goldens"
 
 def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[str, "Image.Image"]]:
     """(`<game>/<component>/<face>.png`, picture) for every face of every game (or those named)."""
-    from .content import load_game
-    from .raster import svg_to_image
-    from .render import render_game
+    from ..load.content import load_game
+    from ..formats.raster import svg_to_image
+    from ..render.faces import render_game
 
     for name in games or project.games():
         game = load_game(project, name)
@@ -77,7 +77,7 @@ def check(project: "Project", folder: Path | None = None, games: list[str] | Non
         seen.add(rel)
         path = folder / rel
         if not path.is_file():
-            problems.append(f"{rel}: no golden (run python -m pnp.goldens --update)")
+            problems.append(f"{rel}: no golden (run python -m pnp.tools.goldens --update)")
             continue
         why = matches(Image.open(path), image)
         if why:
@@ -92,7 +92,7 @@ def update(project: "Project", folder: Path | None = None) -> tuple[int, int]:
     """Write every face's golden (only those whose pixels changed); remove stale ones."""
     from PIL import Image
 
-    from .output import write_atomic
+    from ..build.output import write_atomic
 
     folder = folder or project.root / FOLDER
     written, seen = 0, set()
@@ -114,9 +114,9 @@ def _existing(folder: Path) -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .content import Project
+    from ..load.content import Project
 
-    parser = argparse.ArgumentParser(prog="python -m pnp.goldens", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m pnp.tools.goldens", description=__doc__.splitlines()[0])
     parser.add_argument("--update", action="store_true", help="render every golden again")
     parser.add_argument("--project", type=Path, default=Path.cwd(), help="project folder (default: here)")
     args = parser.parse_args(argv)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .content import Project, load_game
-from .errors import raise_if_any
-from .render import ComponentRenderer
-from .textfit import num
+from ..load.content import Project, load_game
+from ..errors import raise_if_any
+from ..render.faces import ComponentRenderer
+from ..render.textfit import num
 
 
 def inventory(project: Project, games: list[str] | None, options: dict | None = None) -> list[tuple[str, ...]]:

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .build import BuildOptions, GameReport, build
-from .content import Project
-from .output import write_if_changed
-from .pages import render_page
-from .render import Face, RenderedComponent
-from .textfit import num
+from ..build.driver import BuildOptions, GameReport, build
+from ..load.content import Project
+from ..build.output import write_if_changed
+from ..render.pages import render_page
+from ..render.faces import Face, RenderedComponent
+from ..render.textfit import num
 
 PAGE = "index.html"
 STAMP = "build-stamp.js"  # rewritten by `pnp watch` after every rebuild that changed files

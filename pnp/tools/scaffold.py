@@ -5,10 +5,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from .content import Project
-from .errors import PnpError
-from .manifest import SLUG
-from .output import write_atomic
+from ..load.content import Project
+from ..errors import PnpError
+from ..load.manifest import SLUG
+from ..build.output import write_atomic
 
 # template file -> where it goes, relative to the project
 FILES = {

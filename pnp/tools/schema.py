@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .content import MANIFEST, Project, load_game, load_plugin
-from .errors import PnpError
-from .load.jsonschema import data_schema
-from .load.sheets import SHEET_SUFFIXES
-from .manifest import Manifest
-from .output import write_atomic
-from .validation import validate
-from .yamlio import load_located
+from ..load.content import MANIFEST, Project, load_game, load_plugin
+from ..errors import PnpError
+from ..load.jsonschema import data_schema
+from ..load.sheets import SHEET_SUFFIXES
+from ..load.manifest import Manifest
+from ..build.output import write_atomic
+from ..load.validation import validate
+from ..load.yamlio import load_located
 
 
 def schemas_for(project: Project, game: str) -> dict[str, dict]:

@@ -12,9 +12,9 @@ import shutil
 from functools import cache
 from pathlib import Path
 
-from .errors import PnpError
+from ..errors import PnpError
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 MANIFEST = "game.yaml"
 
 

@@ -12,9 +12,9 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from .build import BuildOptions, GameReport, build
-from .content import Project
-from .errors import PnpError, display_path
+from ..build.driver import BuildOptions, GameReport, build
+from ..load.content import Project
+from ..errors import PnpError, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
 SHOWN = 8  # files listed per game and rebuild; more are counted

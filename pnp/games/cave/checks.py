@@ -11,14 +11,14 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pnp.errors import ContentError
-from pnp.textfit import num
+from pnp.render.textfit import num
 
 from . import deck
 from .glyphs import ICONS
 from .models import DIRECTIONS, BoardFile, CharactersFile, EventsFile, FoodFile, TilesFile, TokensFile
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 def rotations(openings: list[str]) -> list[frozenset[str]]:

@@ -11,7 +11,7 @@ from pnp.simulate.base import PlayerRecord, Record, no_options
 from .engine import STRATEGIES, Setup, play
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 class CaveSimulation:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.plugin import GamePlugin
+from pnp.load.plugin import GamePlugin
 
 from . import checks, scoring, sheet
 from .glyphs import glyph
@@ -13,8 +13,8 @@ from .report import Report
 from .sheet import parse_sheet
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
-    from pnp.yamlio import Located
+    from pnp.load.content import GameContent
+    from pnp.load.yamlio import Located
 
 
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:

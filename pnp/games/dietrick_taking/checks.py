@@ -11,7 +11,7 @@ from pnp.errors import ContentError
 from .models import DeckFile, PlayersFile, ScoringFile
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 def check(game: "GameContent") -> list[ContentError]:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from pnp.validation import Colour, Slug, StrictModel, one_of, text_with
+from pnp.load.validation import Colour, Slug, StrictModel, one_of, text_with
 
 from .glyphs import GLYPHS
 

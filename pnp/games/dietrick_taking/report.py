@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from pnp.safetext import markup
-from pnp.score import ScoreReport
+from pnp.score.dispatch import ScoreReport
 
 from .scoring import Result, Standing
 

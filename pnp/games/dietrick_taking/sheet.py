@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pnp.errors import ContentError, PnpError, sorted_errors
-from pnp.yamlio import Located
+from pnp.load.yamlio import Located
 
 from .models import ScoringFile
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 FUZZ = "Fuzz"
 VARIANTS = ("standard", "beginner")

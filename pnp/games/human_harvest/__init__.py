@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.plugin import GamePlugin
+from pnp.load.plugin import GamePlugin
 
 from . import checks
 from .glyphs import glyph, pawn
 from .models import ExtrasFile, PiecepackFile, SummaryFile
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:

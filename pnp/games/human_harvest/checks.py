@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pnp.errors import ContentError
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 # (file stem, list key) whose records become pieces named by their id
 ID_LISTS = (("piecepack", "suits"), ("piecepack", "ranks"), ("extras", "tokens"), ("extras", "standees"), ("extras", "markers"))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from pnp.validation import Colour, Slug, StrictModel, one_of
+from pnp.load.validation import Colour, Slug, StrictModel, one_of
 
 from .glyphs import GLYPHS, SUIT_GLYPHS
 

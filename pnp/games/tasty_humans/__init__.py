@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.plugin import GamePlugin
+from pnp.load.plugin import GamePlugin
 
 from . import checks, sheet
 from .glyphs import TEMPLATE_GLOBALS
@@ -12,7 +12,7 @@ from .models import AdventurersFile, LeadersFile, MonstersFile, ReferenceFile, R
 from .scoring import score_sheet
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:

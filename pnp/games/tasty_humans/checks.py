@@ -23,7 +23,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 

@@ -22,7 +22,7 @@ from .leader_scoring import damage_mask, score_leader
 from .scoring import PlayerScore, rank_players, score_player, score_solo
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
     from .models import Adventurer, Leader, RuleVersion
 

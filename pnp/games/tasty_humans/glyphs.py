@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from markupsafe import Markup, escape
 
-from pnp.textfit import num
+from pnp.render.textfit import num
 
 INK = "#1f1f1f"
 PAPER = "#ffffff"

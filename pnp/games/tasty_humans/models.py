@@ -22,7 +22,7 @@ from pydantic import (
 
 from pnp.errors import PnpError
 from pnp.load.variants import deep_merge
-from pnp.validation import StrictModel, text_with
+from pnp.load.validation import StrictModel, text_with
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 EMPTY = "."  # an empty square in an adventurer's shape
@@ -445,7 +445,7 @@ class Adventurer(StrictModel):
         """
         symbols = rules.symbol_to_tile() if rules is not None else self._symbols
         if symbols is None:
-            raise ValueError("cells(): no rule set bound: load the game with pnp.content.load_game or pass rules")
+            raise ValueError("cells(): no rule set bound: load the game with pnp.load.content.load_game or pass rules")
         return [(r, c, symbols[s]) for r, row in enumerate(self.shape) for c, s in enumerate(row) if s != EMPTY]
 
 

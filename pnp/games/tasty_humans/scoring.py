@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from pnp.score import ScoreReport
+from pnp.score.dispatch import ScoreReport
 
 from .board import EMPTY, Board
 from .craving_scoring import CHALLENGES, score_craving
@@ -21,8 +21,8 @@ from .sheet import BALANCED_DIET, EITHER, LEADER_PHASE, ROUND, CheckedSheet, che
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pnp.content import GameContent
-    from pnp.yamlio import Located
+    from pnp.load.content import GameContent
+    from pnp.load.yamlio import Located
 
     from .models import Adventurer, Leader, RuleVersion
 

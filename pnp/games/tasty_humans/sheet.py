@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator
 
 from pnp.errors import ContentError, raise_if_any
-from pnp.validation import StrictModel, validate
-from pnp.yamlio import Located
+from pnp.load.validation import StrictModel, validate
+from pnp.load.yamlio import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
     from .models import Leader, RuleVersion
 

@@ -20,7 +20,7 @@ from .engine import DEFAULT_SOLO_LEVEL, STRATEGIES, Setup, play
 from .models import RuleVersion
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 VERSION_KEY = "rules"
 SOLO_KEY = "solo_level"
