@@ -11,6 +11,7 @@ import pytest
 
 from pnp.load.content import Project
 from pnp.tools.scaffold import scaffold
+from game_plugins import link_plugins
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -36,6 +37,7 @@ def copy_game(tmp_path: Path) -> Callable[[str], Project]:
         project = Project(tmp_path / "copy")
         for part in ("content", "templates"):
             shutil.copytree(REPO / part / game, project.root / part / game)
+        link_plugins(project.root)
         return project
 
     return copy

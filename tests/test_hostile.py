@@ -24,6 +24,8 @@ from pnp.errors import PnpError
 from pnp.safetext import clip, json_text, markup, plain
 from pnp.score.dispatch import score_sheet
 from pnp.load.yamlio import SHEET, load_located, parse_located
+from game_plugins import game_module
+
 
 REPO = Path(__file__).resolve().parent.parent
 TH_EXAMPLE = (REPO / "examples/tasty-humans-2p.yaml").read_text()
@@ -275,7 +277,7 @@ def test_json_mismatch_keeps_exit_1(tmp_path):
 
 
 def test_a_bug_while_rendering_is_one_line_and_exit_3(tmp_path, monkeypatch):
-    from pnp.games.tasty_humans.scoring import TastyHumansReport
+    TastyHumansReport = game_module("tasty_humans", "scoring").TastyHumansReport
 
     def broken(self, console):
         console.print("half a report")

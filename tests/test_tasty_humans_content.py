@@ -15,12 +15,14 @@ import pytest
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError, display_path
-from pnp.games.tasty_humans.checks import leader_ids
+from game_plugins import game_module, link_plugins
+
+leader_ids = game_module("tasty_humans", "checks").leader_ids
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCE = REPO / "content" / "tasty-humans"
 STEMS = ("rules", "adventurers", "leaders", "monsters", "reference")
-MANIFEST = "title: Tasty Humans\nplugin: tasty_humans\ncomponents: []\n"
+MANIFEST = "title: Tasty Humans\nplugin: plugins/tasty_humans\ncomponents: []\n"
 
 
 @pytest.fixture
@@ -31,6 +33,7 @@ def game_dir(tmp_path: Path) -> Path:
     for stem in STEMS:
         shutil.copy(SOURCE / f"{stem}.yaml", folder)
     (folder / "game.yaml").write_text(MANIFEST, encoding="utf-8")
+    link_plugins(tmp_path)
     return folder
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import REPO
 
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pnp", "content", "templates", "examples")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pnp", "content", "templates", "examples", "plugins")
 
 
 def run(*args, cwd: Path, **kw) -> subprocess.CompletedProcess:

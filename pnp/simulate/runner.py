@@ -129,8 +129,9 @@ def _parse_set(pairs: dict[str, str] | list[str]) -> dict[str, str]:
 
 
 def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | None:
-    """Extract content/<game> and templates/<game> at git revision `rev` into `into`;
-    None when `rev` is not a revision of the project's repository."""
+    """Extract content/<game> and templates/<game> at git revision `rev` into `into`, played
+    by today's project plugins (the engines: a link to the project's plugins/); None when
+    `rev` is not a revision of the project's repository."""
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=project.root, capture_output=True, text=True, check=True).stdout.strip()
         subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=top, capture_output=True, check=True)
@@ -146,7 +147,11 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
             tar.extractall(into, filter="data")
         except TypeError:  # Python before 3.11.4 has no extraction filters; git's own archive
             tar.extractall(into)
-    return into / os.path.normpath(prefix)
+    root = into / os.path.normpath(prefix)
+    if (project.root / "plugins").is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "plugins").symlink_to((project.root / "plugins").resolve(), target_is_directory=True)
+    return root
 
 
 def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,

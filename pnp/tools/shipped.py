@@ -12,6 +12,8 @@ import shutil
 from functools import cache
 from pathlib import Path
 
+import yaml
+
 from ..errors import PnpError
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -44,6 +46,15 @@ def examples(game: str) -> list[Path]:
     return sorted((root / "examples").glob(f"{game}-*.yaml")) if root else []
 
 
+def _plugin_folder(root: Path, game: str) -> Path | None:
+    """The shipped project plugin a game's game.yaml names (`plugin: plugins/<game>`)."""
+    plugin = yaml.safe_load((root / "content" / game / MANIFEST).read_text(encoding="utf-8")).get("plugin")
+    if not isinstance(plugin, str) or not plugin.startswith("plugins/"):
+        return None
+    folder = root / plugin
+    return folder if folder.is_dir() else None
+
+
 def init_example(target: Path, game: str) -> list[Path]:
     """Copy a shipped game's content, templates and example sheets into `target`, to build
     and edit there; refuse (copying nothing) when any of its files already exists."""
@@ -54,6 +65,9 @@ def init_example(target: Path, game: str) -> list[Path]:
     assert root is not None
     pairs = [(src, target / src.relative_to(root)) for folder in ("content", "templates") for src in sorted((root / folder / game).rglob("*")) if src.is_file()]
     pairs += [(src, target / "examples" / src.name) for src in examples(game)]
+    plugin = _plugin_folder(root, game)
+    if plugin is not None:
+        pairs += [(src, target / src.relative_to(root)) for src in sorted(plugin.rglob("*.py")) if "__pycache__" not in src.parts]
     clashes = [dst for _, dst in pairs if dst.exists()]
     if clashes:
         raise PnpError([f"{dst}: already exists; nothing was copied" for dst in clashes])
