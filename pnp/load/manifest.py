@@ -109,7 +109,7 @@ class Manifest(StrictModel):
 
     title: str
     description: str = ""
-    plugin: str | None = Field(None, description="game Python: a project file (plugins/<game>.py), an entry point in group pnp.games, or a module under pnp.games")
+    plugin: str | None = Field(None, description="game Python: a project file (plugins/<game>.py), or an entry point in group pnp.games")
     options: dict[str, OptionSpec] = Field(default_factory=dict, description="game options: `players` (--players) and any --set KEY=VALUE, with type, choices, min, max, default")
     data: dict[str, DataSpec] = Field(default_factory=dict, description="data file stem -> schema of its records (YAML, CSV or XLSX), or its variants")
     generate: dict[str, GenerateSpec] = Field(default_factory=dict, description="name -> a list of records made from the product of lists")

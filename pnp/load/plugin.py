@@ -4,7 +4,7 @@ glyph helpers for its templates, extra template context and a scorer.
 A game without a plugin still builds: its content files are loaded as plain YAML and its
 templates see them as dictionaries. A plugin is a module with the attribute `PLUGIN`; a
 game's `game.yaml` names it with `plugin:` (a project file such as `plugins/<game>.py`, an
-entry point in the group `pnp.games`, or a module of `pnp.games`: see pnp/load/plugins.py).
+entry point in the group `pnp.games`: see pnp/load/plugins.py).
 """
 
 from __future__ import annotations

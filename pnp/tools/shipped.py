@@ -1,6 +1,6 @@
 """The games shipped with pnp: where they are, and `pnp init --example` copying one.
 
-A wheel carries the project's `content/`, `templates/` and `examples/` in
+A wheel carries the project's `content/`, `templates/`, `examples/` and `plugins/` in
 `pnp/shipped/` (setup.py copies them at build time); a checkout (an editable install)
 has them at its root. A project's own game of the same name always wins: these are only
 consulted for a game the project does not have.
