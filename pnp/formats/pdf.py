@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import PnpError
 
+from .impose import Label, Line, Place
+
 if TYPE_CHECKING:
     from ..render.fonts import Fonts
-    from .impose import Layout, Place
+    from .impose import Layout
 
 
 def _n(value: float) -> str:
@@ -33,7 +35,7 @@ def source(layout: "Layout", family: str) -> tuple[str, dict[str, str]]:
     """The typst document of `layout` and the face SVGs it reads from `sys.inputs`."""
     sheet = layout.sheet
     inputs: dict[str, str] = {}
-    names: dict[str, str] = {}
+    names: dict[int, str] = {}
     head = [
         f"#set document(title: {_string(layout.title)}, author: \"pnp\", date: none)",
         f"#set page(width: {_n(sheet.width)}mm, height: {_n(sheet.height)}mm, margin: 0pt)",
@@ -44,21 +46,20 @@ def source(layout: "Layout", family: str) -> tuple[str, dict[str, str]]:
         if number:
             body.append("#pagebreak()")
         for mark in page.marks:
-            kind = type(mark).__name__
-            if kind == "Place":
+            if isinstance(mark, Place):
                 body.append(_place(mark, names, inputs, head))
-            elif kind == "Line":
+            elif isinstance(mark, Line):
                 stroke = f"(paint: black, thickness: {_n(mark.width)}pt"
                 stroke += f", dash: ({', '.join(f'{_n(d)}pt' for d in mark.dash)}))" if mark.dash else ")"
                 body.append(f"#place(line(start: ({_n(mark.x1)}mm, {_n(mark.y1)}mm), end: ({_n(mark.x2)}mm, {_n(mark.y2)}mm), stroke: {stroke}))")
-            else:
+            elif isinstance(mark, Label):
                 room = max(sheet.width - mark.x - sheet.margin / 2, 10)
                 body.append(f"#place(dx: {_n(mark.x)}mm, dy: {_n(mark.y)}mm, block(width: {_n(room)}mm, "
                             f"text(size: {_n(mark.size)}pt, {_string(mark.text)})))")
     return "\n".join(head + body) + "\n", inputs
 
 
-def _place(mark: "Place", names: dict[str, str], inputs: dict[str, str], head: list[str]) -> str:
+def _place(mark: Place, names: dict[int, str], inputs: dict[str, str], head: list[str]) -> str:
     face = mark.face
     key = id(face)
     if key not in names:
@@ -86,7 +87,8 @@ def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
     fonts = fonts or DEFAULT
     text, inputs = source(layout, fonts.family)
     try:
-        return bytes(typst.compile(text.encode("utf-8"), font_paths=fonts.dirs, ignore_system_fonts=True,
+        # typst's stub binds the source (bytes) and the font folders (paths) to one type variable
+        return bytes(typst.compile(text.encode("utf-8"), font_paths=fonts.dirs, ignore_system_fonts=True,  # type: ignore[misc]
                                    sys_inputs=inputs, pdf_tags=False))
     except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

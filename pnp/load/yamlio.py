@@ -19,7 +19,7 @@ import os
 import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import yaml
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
@@ -77,7 +77,7 @@ class Limits:
             changes[key] = number
         if changes.get("depth", 0) > MAX_DEPTH:
             raise PnpError(f"{self.env}: depth={changes['depth']}: at most {MAX_DEPTH}")
-        return replace(self, **changes)
+        return replace(self, **cast(Any, changes))  # keys checked against the int fields above
 
 
 def _count(text: str) -> int | None:
@@ -154,14 +154,21 @@ class _TooMuch(Exception):
         self.mark, self.key, self.message = mark, key, message
 
 
-class _Composer:
+if TYPE_CHECKING:  # what `loader_class` mixes in: a parser, the safe constructor, the resolver
+    class _Mixed(yaml.parser.Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+        pass
+else:
+    _Mixed = object
+
+
+class _Composer(_Mixed):
     """A composer that counts while it builds nodes (PyYAML's, plus the limits); mixed by
     `loader_class` with a parser and PyYAML's safe constructor and resolver."""
 
     _events: type  # the parser class
 
     def __init__(self, text: str, limits: Limits):
-        self._events.__init__(self, text)
+        cast(Any, self._events).__init__(self, text)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         self.limits = limits
@@ -198,11 +205,11 @@ class _Composer:
             self.aliases += 1
             if self.aliases > lim.aliases:
                 raise _TooMuch(event.start_mark, "aliases", f"more than {lim.aliases:,} aliases (*name)")
-            node, values, height = self.anchors[event.anchor]
+            named, values, height = self.anchors[event.anchor]
             if depth + height > lim.depth:
                 raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep (through alias *{event.anchor})")
             self._add(values, event.start_mark)
-            return node, height
+            return named, height
         event = self.get_event()
         anchor = event.anchor
         if anchor is not None and anchor in self.anchors:
@@ -216,7 +223,7 @@ class _Composer:
                 raise _TooMuch(event.start_mark, "string", f"a text of {len(event.value):,} characters, more than {lim.string:,}")
             if tag is None or tag == "!":
                 tag = self.resolve(ScalarNode, event.value, event.implicit)
-            node: yaml.Node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            node: yaml.Node = ScalarNode(tag, event.value, cast(Any, event.start_mark), cast(Any, event.end_mark), style=event.style)
             height = 0
         else:
             if depth >= lim.depth:
@@ -227,6 +234,7 @@ class _Composer:
             if tag is None or tag == "!":
                 tag = self.resolve(kind, None, event.implicit)
             node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            items: list[Any] = node.value
             height = 0
             while not self.check_event(SequenceEndEvent, MappingEndEvent):  # libyaml matches exact classes
                 item, h = self._node(depth + 1)
@@ -234,8 +242,9 @@ class _Composer:
                 if mapping:
                     value, h = self._node(depth + 1)
                     height = max(height, h)
-                    item = (item, value)
-                node.value.append(item)
+                    items.append((item, value))
+                else:
+                    items.append(item)
             node.end_mark = self.get_event().end_mark
             height += 1
         if anchor is not None:
@@ -250,7 +259,7 @@ def loader_class(parser: type) -> type:
 
 
 try:
-    from yaml.cyaml import CParser
+    from yaml.cyaml import CParser  # type: ignore[attr-defined]  # absent without libyaml
 except ImportError:  # PyYAML built without libyaml
     _Loader = loader_class(PythonParser)
 else:
