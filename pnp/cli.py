@@ -35,7 +35,7 @@ def _flags_without_type() -> None:
     def display_type_rich(self, ctx):
         return None if getattr(self, "is_flag", False) else shown(self, ctx)
 
-    TyperOption.display_type_rich = display_type_rich
+    setattr(TyperOption, "display_type_rich", display_type_rich)  # a patch of Typer's class
 
 
 _flags_without_type()

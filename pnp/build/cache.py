@@ -203,7 +203,7 @@ class FaceKeys:
                 return None  # rendering will report it
             seen[current], names, refs = parsed
             used |= names
-            todo.extend(self.env.list_templates() if None in refs else refs)  # None: named by an expression
+            todo.extend(self.env.list_templates() if None in refs else [r for r in refs if r is not None])  # None: named by an expression
         return digest(sorted(seen.items())), frozenset(used)
 
     def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...]] | None:
@@ -211,12 +211,13 @@ class FaceKeys:
         is the slow part of a cached build, so its result is cached by source too)."""
         if name not in self._parsed:
             try:
+                assert self.env.loader is not None
                 source = self.env.loader.get_source(self.env, name)[0]
                 key = digest(name, source)
                 found = self.cache.template(key)
                 if found is None:
                     ast = self.env.parse(source, name)
-                    found = sorted(meta.find_undeclared_variables(ast)), list(meta.find_referenced_templates(ast))
+                    found = [sorted(meta.find_undeclared_variables(ast)), list(meta.find_referenced_templates(ast))]
                     self.cache.keep_template(key, found)
                 self._parsed[name] = source, frozenset(found[0]), tuple(found[1])
             except jinja2.TemplateError:
@@ -229,7 +230,7 @@ class FaceKeys:
         if found is None:
             return None
         tpl, used = found
-        seen = set(self.names) if self.sees_all else used & set(self.names)
+        seen = set(self.names) if self.sees_all else set(used & set(self.names))
         if "icon" in used and "icons" in self.names:  # icon() draws from the icon sets
             seen.add("icons")
         values = [(n, self.value(n)) for n in sorted(seen - {"game", "options"})]
@@ -288,7 +289,7 @@ class BuildCache:
     def face(self, key: str | None) -> str | None:
         """The cached SVG of a face, marking it as still in use."""
         svg = self.old_faces.get(key) if key else None
-        if svg is not None:
+        if key and svg is not None:
             self.faces[key] = svg
         return svg
 
@@ -302,7 +303,7 @@ class BuildCache:
             self.templates[key] = found
         return found
 
-    def keep_template(self, key: str, found: tuple[list, list]) -> None:
+    def keep_template(self, key: str, found: list[list]) -> None:
         self.templates[key] = list(found)
 
     def is_current(self, rel: str, key: str) -> bool:
@@ -346,6 +347,7 @@ class CachedRenderer(ComponentRenderer):
 
     def __init__(self, game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache, tally: "Tally | None" = None):
         super().__init__(game, options, bleed)
+        assert self.env.loader is not None
         self.env.loader = _SnapshotLoader(self.env.loader)
         self.keys = FaceKeys(game, self.env, self.names, options, cache)
         self.cache = cache

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..build.cache import Planned, digest
@@ -58,7 +59,7 @@ def png_files(rendered: list["RenderedComponent"], dpi: int) -> dict[str, Planne
     """`png/<component>/<face>.png` for every face, at `dpi`."""
     return {
         f"png/{face.component}/{face.name}.png": Planned(digest("png", settings(face.fonts), dpi, face.svg),
-                                                         lambda face=face: svg_to_png(face.svg, dpi, face.fonts))
+                                                         partial(svg_to_png, face.svg, dpi, face.fonts))
         for comp in rendered
         for face in comp.faces
     }

@@ -74,7 +74,7 @@ def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image
     s = size[0] / face.width  # px per mm
     full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts).convert(mode)
     b = face.bleed * s
-    return full.resize(size, Image.LANCZOS, box=(b, b, b + face.width * s, b + face.height * s))
+    return full.resize(size, Image.Resampling.LANCZOS, box=(b, b, b + face.width * s, b + face.height * s))
 
 
 def _png(image: "Image.Image") -> bytes:
@@ -156,7 +156,7 @@ def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, 
         files[f"tts/{face}"] = face_plan
         sheet_back = back
         if unique:
-            back_plan = _plan_sheet(setup, [b for _, _, b in chunk], None, cols, rows, size)
+            back_plan = _plan_sheet(setup, [b for _, _, b in chunk if b is not None], None, cols, rows, size)
             sheet_back = f"{cid}/{named(f'backs-{n}', back_plan.key)}"
             files[f"tts/{sheet_back}"] = back_plan
         sheets.append(Sheet(face, sheet_back, cols, rows, [ident for ident, _, _ in chunk]))
@@ -176,7 +176,7 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
         files[f"tts/{rel}"] = Planned(key, partial(_card_png, face, size, mode))
         return rel
 
-    out = [(p.item_id, image(p.front, p.item_id), p.back and image(p.back, f"{p.item_id}-back"), p.copies) for p in pieces]
+    out = [(p.item_id, image(p.front, p.item_id), image(p.back, f"{p.item_id}-back") if p.back else None, p.copies) for p in pieces]
     return Images(comp, what, out)
 
 

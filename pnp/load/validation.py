@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Annotated, Any, Iterable, TypeVar
+from typing import Annotated, Any, Iterable, Mapping, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -118,7 +118,7 @@ def _model_inside(annotation: Any, containers: bool = True) -> type[BaseModel] |
     return None
 
 
-def describe(err: dict, model: type[BaseModel] | None = None, data: Any = None) -> str:
+def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data: Any = None) -> str:
     """One readable sentence for one pydantic error."""
     kind = err["type"]
     loc = err["loc"]

@@ -230,8 +230,10 @@ class ComponentRenderer:
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
-        self.env.globals["textfit"].take()  # left over from a face whose template failed
-        self.env.globals["asset"].take()
+        fit, assets = self.env.globals["textfit"], self.env.globals["asset"]
+        assert isinstance(fit, textfit.TextFit) and isinstance(assets, Assets)
+        fit.take()  # left over from a face whose template failed
+        assets.take()
         try:
             tpl = self.env.get_template(template)
             svg = tpl.render(
@@ -251,11 +253,11 @@ class ComponentRenderer:
         if problem:
             self.errors.append(problem)
             return None
-        problems = [self.locator.overflow(o, what) for o in self.env.globals["textfit"].take()]
+        problems = [self.locator.overflow(o, what) for o in fit.take()]
         problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
         problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
         problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
-                     for message, path, line in self.env.globals["asset"].take()]
+                     for message, path, line in assets.take()]
         if problems:
             self.errors.extend(problems)
             return None

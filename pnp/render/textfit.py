@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from .fonts import DEFAULT, Fonts
 from ..units import MM_TO_PT
@@ -29,7 +30,7 @@ class Overflow:
 
 def template_frame() -> tuple[Path | None, int | None]:
     """The template file and line calling a helper (the innermost Jinja frame)."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None and template.filename:

@@ -62,10 +62,13 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     import json
 
     game = load_game(project, project.resolve_games([game_name])[0])
-    hook = game.plugin.sheet_schema if schema else game.plugin.sheet_template
-    if hook is None:
-        raise PnpError(f"{game.name}: this game has no scoring sheet {'schema' if schema else 'template'}")
-    return json.dumps(hook(), indent=2) + "\n" if schema else hook(game, players, options or {})
+    if schema:
+        if game.plugin.sheet_schema is None:
+            raise PnpError(f"{game.name}: this game has no scoring sheet schema")
+        return json.dumps(game.plugin.sheet_schema(), indent=2) + "\n"
+    if game.plugin.sheet_template is None:
+        raise PnpError(f"{game.name}: this game has no scoring sheet template")
+    return game.plugin.sheet_template(game, players, options or {})
 
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,

@@ -13,7 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
@@ -93,7 +93,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     owner = [k for k in range(len(sides)) for _ in range(0, games, size)]  # side of each chunk
     out: list[list[Record]] = [[] for _ in sides]
     if jobs == 1 or len(chunks) == 1:
-        results = map(_play_chunk, chunks)
+        results: Iterator[list[Record]] = map(_play_chunk, chunks)
         pool = None
     else:
         methods = multiprocessing.get_all_start_methods()
@@ -206,9 +206,9 @@ def _against(project: Project, name: str, ref: str, options: dict[str, str], sim
     if "=" in ref:
         changed = {**options, **_parse_set([ref])}
         return Side(ref, project.root, name, changed), None
-    versions = getattr(sim, "versions", ())
+    versions: tuple[str, ...] = getattr(sim, "versions", ())  # optional: a game with rule versions
     if ref in versions:
-        changed = {**options, sim.version_key: ref}
+        changed = {**options, getattr(sim, "version_key"): ref}
         return Side(ref, project.root, name, changed), None
     tmp = Path(tempfile.mkdtemp(prefix="pnp-against-"))
     root = _git_content(project, name, ref, tmp)

@@ -79,6 +79,7 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
             names = _names(project, games, old.games())
             before = rendered_faces(old, [n for n in names if n in old.games()], options, out, shown_as=since)
     else:
+        assert against is not None  # one of the two, checked above
         tree = saved_tree(against)
         names = _names(project, games, list(tree))
         before = saved_faces({g: p for g, p in tree.items() if g in names})
@@ -125,7 +126,10 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
             data = subprocess.run(["git", "-C", str(top), "archive", "--format=tar", commit, "--", *present],
                                   capture_output=True, check=True).stdout
             with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                tar.extractall(tmp, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+                if hasattr(tarfile, "data_filter"):
+                    tar.extractall(tmp, filter="data")
+                else:  # Python before 3.11.4 has no extraction filters; git's own archive
+                    tar.extractall(tmp)
         yield Project(Path(tmp) / prefix), label
 
 

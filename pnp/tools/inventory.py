@@ -10,7 +10,7 @@ from ..render.textfit import num
 
 def inventory(project: Project, games: list[str] | None, options: dict | None = None) -> list[tuple[str, ...]]:
     """One row per component: game, component, size, item count, piece count, back kind."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for name in project.resolve_games(games):
         game = load_game(project, name)
         renderer = ComponentRenderer(game, options or {}, 0.0)
