@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from pnp.load.plugin import GamePlugin
 
 from . import checks, sheet
-from .glyphs import TEMPLATE_GLOBALS
+from .craving_scoring import CRAVINGS
+from .glyphs import CRAVING_PATTERNS, TEMPLATE_GLOBALS
 from .models import AdventurersFile, LeadersFile, MonstersFile, ReferenceFile, RuleSet
 from .scoring import score_sheet
 
@@ -45,4 +46,6 @@ PLUGIN = GamePlugin(
     sheet_template=sheet.template,
     sheet_schema=sheet.json_schema,
     sheet_component="scoring-sheet",
+    # checked by `needs:` in game.yaml: every monster has its craving scorer and diagram
+    provides={"craving_scorers": CRAVINGS, "craving_diagrams": CRAVING_PATTERNS},
 )

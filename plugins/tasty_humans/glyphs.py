@@ -9,7 +9,7 @@ Silhouettes are drawn in a 100 x 100 box and scaled into place.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from markupsafe import Markup, escape
 
@@ -463,24 +463,26 @@ def leader_diagram(leader: Any, x: float, y: float, size: float, rules: Any) -> 
 # ---------------------------------------------------------------- craving diagrams
 
 
+Pattern = list[list[str | None]]  # rows of tile types; None: any tile
+
+# monster id -> its craving's example pattern, from the first four basic tile types
+# (h, a, b, g) and the rule version; `needs:` in game.yaml asks every monster for one
+CRAVING_PATTERNS: dict[str, Callable[[list[str], Any], Pattern]] = {
+    "legendary-dragon": lambda t, rules: [[t[0], t[0]], [t[0], t[0]]],
+    "twin-headed-dragon": lambda t, rules: [[t[1]] + [None] * (rules.stomach.columns - 2) + [t[1]]],
+    "griffin": lambda t, rules: [[t[2], t[3], t[2], t[3]]],
+    "troll": lambda t, rules: [[t[0]], [t[1]], [t[2]]],
+}
+
+
 def craving_diagram(monster_id: str, x: float, y: float, cell: float, rules: Any) -> Markup:
-    """A small example of a monster's craving pattern (cells of size `cell`, top-left x, y).
-    Unknown monsters get no diagram."""
+    """A small example of a monster's craving pattern (cells of size `cell`, top-left x, y)."""
     basic = _basic(rules)
     sym = _symbols(rules)
     if len(basic) < 4:
         return Markup("")
-    h, a, b, g = basic[:4]
-    patterns: dict[str, list[list[str | None]]] = {
-        "legendary-dragon": [[h, h], [h, h]],
-        "twin-headed-dragon": [[a] + [None] * (rules.stomach.columns - 2) + [a]],
-        "griffin": [[b, g, b, g]],
-        "troll": [[h], [a], [b]],
-    }
-    if monster_id not in patterns:
-        return Markup("")
     out = []
-    for r, row in enumerate(patterns[monster_id]):
+    for r, row in enumerate(CRAVING_PATTERNS[monster_id](basic, rules)):
         for c, t in enumerate(row):
             cx, cy = x + c * cell, y + r * cell
             if t is None:
@@ -493,8 +495,8 @@ def craving_diagram(monster_id: str, x: float, y: float, cell: float, rules: Any
 
 def craving_size(monster_id: str, rules: Any) -> tuple[int, int]:
     """(columns, rows) of a craving diagram, so templates can place it."""
-    sizes = {"legendary-dragon": (2, 2), "twin-headed-dragon": (rules.stomach.columns, 1), "griffin": (4, 1), "troll": (1, 3)}
-    return sizes.get(monster_id, (0, 0))
+    pattern = CRAVING_PATTERNS[monster_id](["?"] * 4, rules)
+    return len(pattern[0]), len(pattern)
 
 
 TEMPLATE_GLOBALS = {
