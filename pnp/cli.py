@@ -232,7 +232,9 @@ def validate_cmd(
         errors = []
         for name in proj.resolve_games(games):
             try:
-                render_game(load_game(proj, name), {}, 0.0)  # rendering also checks the templates
+                game = load_game(proj, name)
+                # rendering also checks the templates, with the options a default build sees
+                render_game(game, BuildOptions(bleed=0.0).game_options([game])[name], 0.0)
             except PnpError as exc:
                 errors.extend(exc.errors)
         if errors:

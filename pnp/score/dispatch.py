@@ -61,7 +61,10 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     options `options`, e.g. {"rules": "0.2.8"}), or the sheets' JSON Schema."""
     import json
 
+    from ..build.driver import BuildOptions
+
     game = load_game(project, project.resolve_games([game_name])[0])
+    BuildOptions(players=players, extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
     if schema:
         if game.plugin.sheet_schema is None:
             raise PnpError(f"{game.name}: this game has no scoring sheet schema")
@@ -82,14 +85,18 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     from ..build.output import write_atomic
     from ..render.faces import ComponentRenderer, Piece, RenderedComponent, item_id
 
+    from ..build.driver import BuildOptions
+
     game = load_game(project, project.resolve_games([game_name])[0])
     sheet = paper(paper_name)
+    # the options a build sees: declared ones checked and typed, unknown `--set` keys refused
+    values = BuildOptions(paper=paper_name, players=players, extra=dict(options or {})).game_options([game])[game.name]
     wanted = game.plugin.sheet_component
     index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
     if index is None:
         raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
     spec = game.manifest.components[index]
-    renderer = ComponentRenderer(game, {**(options or {}), "players": players, "paper": paper_name}, 0.0)
+    renderer = ComponentRenderer(game, {**values, "players": players}, 0.0)
     items = renderer.items(index, spec)
     raise_if_any(renderer.errors)
     counts = {_field(item, "players"): item for item in items}

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from ..build.driver import BuildOptions
 from ..load.content import Project, load_game
 from ..errors import raise_if_any
 from ..render.faces import ComponentRenderer
 from ..render.textfit import num
 
 
-def inventory(project: Project, games: list[str] | None, options: dict | None = None) -> list[tuple[str, ...]]:
-    """One row per component: game, component, size, item count, piece count, back kind."""
+def inventory(project: Project, games: list[str] | None, options: BuildOptions | None = None) -> list[tuple[str, ...]]:
+    """One row per component: game, component, size, item count, piece count, back kind,
+    under the build options `options` (a default build's when None)."""
     rows: list[tuple[str, ...]] = []
     for name in project.resolve_games(games):
         game = load_game(project, name)
-        renderer = ComponentRenderer(game, options or {}, 0.0)
+        renderer = ComponentRenderer(game, (options or BuildOptions()).game_options([game])[name], 0.0)
         for i, comp in enumerate(game.manifest.components):
             items = renderer.items(i, comp)
             pieces = sum(renderer.copies(i, comp, item) for item in items)
