@@ -114,7 +114,7 @@ def canonical(value: Any) -> str | None:
 
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build/driver.py", "build/cache.py", "load/content.py", "render/fonts.py", "formats/impose.py",
+OUTPUT_CODE = ("build/driver.py", "build/cache.py", "load/content.py", "plan.py", "render/fonts.py", "formats/impose.py",
                "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
                "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
                "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
@@ -353,19 +353,13 @@ class CachedRenderer(ComponentRenderer):
         self.cache = cache
         self.rendered = 0
         self.tally = tally
-        self.expanded: dict[int, list[Any]] = {}
-
-    def items(self, index: int, comp: Component) -> list[Any]:
-        if index not in self.expanded:  # expanded once: counted for progress, then rendered
-            self.expanded[index] = super().items(index, comp)
-        return self.expanded[index]
 
     def face_count(self) -> int:
         """How many faces the game has: each item's front (and back), and a shared back."""
         count = 0
         for i, comp in enumerate(self.game.manifest.components):
             sides = 2 if comp.back and comp.back_per_item else 1
-            count += len(self.items(i, comp)) * sides + (1 if comp.back and not comp.back_per_item else 0)
+            count += len(self.plan.items(i, comp)) * sides + (1 if comp.back and not comp.back_per_item else 0)
         return count
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:

@@ -1,3 +1,3 @@
-"""Stage 2 of the pipeline: items expanded into pieces and each piece's faces rendered as
-SVG (the Jinja environment, text fitting, fonts, art assets, template locations), and the
-HTML pages the tools show."""
+"""Stage 3 of the pipeline: each planned piece's faces rendered as SVG (the Jinja
+environment, text fitting, fonts, art assets, template locations), and the HTML pages the
+tools show."""

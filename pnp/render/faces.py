@@ -1,4 +1,5 @@
-"""Render component faces: content records through Jinja2 SVG templates, one SVG per face."""
+"""Render component faces: the planned pieces (pnp/plan.py) through Jinja2 SVG templates, one
+SVG per face."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ from ..load.icons import icon_helper
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts
 from ..load.manifest import Component
+from ..plan import Plan, item_id
 
-FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 
 
@@ -111,12 +112,6 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None
 
 
-def item_id(item: Any) -> Any:
-    if isinstance(item, dict):
-        return item.get("id")
-    return getattr(item, "id", None)
-
-
 def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | None, int | None]:
     """The template file and line a rendering exception came from (Jinja rewrites tracebacks)."""
     if isinstance(exc, jinja2.TemplateSyntaxError):
@@ -181,52 +176,8 @@ class ComponentRenderer:
         self.names = game.namespace(options)
         self.bleed = bleed
         self.errors: list[ContentError] = []
-        self._expressions: dict[str, Any] = {}
+        self.plan = Plan(game, self.env, self.names, self.errors)
         self.locator = locate.Locator(game)
-
-    def expression(self, source: str) -> Any:
-        """A compiled Jinja expression; `copies:` is evaluated once per item, compiled once."""
-        if source not in self._expressions:
-            self._expressions[source] = self.env.compile_expression(source, undefined_to_none=False)
-        return self._expressions[source]
-
-    def _where(self, index: int, key: str) -> ContentError:
-        return self.game.manifest_doc.error(("components", index, key), "")
-
-    def _fail(self, index: int, key: str, message: str) -> None:
-        w = self._where(index, key)
-        self.errors.append(ContentError(w.path, w.line, w.column, message))
-
-    def items(self, index: int, comp: Component) -> list[Any]:
-        """The records a component is made of."""
-        if isinstance(comp.items, list):
-            return comp.items
-        try:
-            value = self.expression(comp.items)(**self.names)
-            if isinstance(value, jinja2.Undefined):
-                value._fail_with_undefined_error()
-        except Exception as exc:  # any failure of a designer's expression is an input error
-            self._fail(index, "items", f"items expression {comp.items!r} failed: {exc}")
-            return []
-        if isinstance(value, dict):
-            value = list(value.values())
-        if not isinstance(value, (list, tuple)):
-            self._fail(index, "items", f"items expression {comp.items!r} gave {type(value).__name__}: expected a list of records with an `id`")
-            return []
-        return list(value)
-
-    def copies(self, index: int, comp: Component, item: Any) -> int:
-        if isinstance(comp.copies, int):
-            return comp.copies
-        try:
-            value = self.expression(comp.copies)(**self.names, item=item)
-            count = int(value)
-            if count < 0:
-                raise ValueError("negative")
-            return count
-        except Exception as exc:
-            self._fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} failed: expected a whole number >= 0 ({exc})")
-            return 0
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
@@ -265,27 +216,18 @@ class ComponentRenderer:
 
     def component(self, index: int, comp: Component) -> RenderedComponent:
         pieces: list[Piece] = []
-        seen: set[str] = set()
         bleed = self.bleed if comp.bleed is None else comp.bleed
         shared_back = None
         if comp.back and not comp.back_per_item:
             shared_back = self.face(comp, comp.back, "back", None, "back", bleed)
-        for item in self.items(index, comp):
-            ident = item_id(item)
-            if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
-                self._fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")
-                continue
-            if ident in seen:
-                self._fail(index, "items", f"item id {ident!r} appears twice in {comp.id!r}: expected unique ids")
-                continue
-            seen.add(ident)
+        for planned in self.plan.pieces(index, comp):
+            ident, item = planned.item_id, planned.item
             front = self.face(comp, comp.front, ident, item, "front", bleed)
             back = shared_back
             if comp.back and comp.back_per_item:
                 back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
-            copies = self.copies(index, comp, item)
             if front is not None:
-                pieces.append(Piece(ident, front, back, copies))
+                pieces.append(Piece(ident, front, back, planned.copies))
         return RenderedComponent(comp, pieces, bleed)
 
 

@@ -83,7 +83,8 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     from ..errors import raise_if_any
     from ..formats.impose import impose, paper
     from ..build.output import write_atomic
-    from ..render.faces import ComponentRenderer, Piece, RenderedComponent, item_id
+    from ..plan import item_id
+    from ..render.faces import ComponentRenderer, Piece, RenderedComponent
 
     from ..build.driver import BuildOptions
 
@@ -97,7 +98,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
         raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
     spec = game.manifest.components[index]
     renderer = ComponentRenderer(game, {**values, "players": players}, 0.0)
-    items = renderer.items(index, spec)
+    items = renderer.plan.items(index, spec)
     raise_if_any(renderer.errors)
     counts = {_field(item, "players"): item for item in items}
     if players not in counts:

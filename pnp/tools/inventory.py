@@ -17,8 +17,8 @@ def inventory(project: Project, games: list[str] | None, options: BuildOptions |
         game = load_game(project, name)
         renderer = ComponentRenderer(game, (options or BuildOptions()).game_options([game])[name], 0.0)
         for i, comp in enumerate(game.manifest.components):
-            items = renderer.items(i, comp)
-            pieces = sum(renderer.copies(i, comp, item) for item in items)
+            items = renderer.plan.items(i, comp)
+            pieces = sum(renderer.plan.copies(i, comp, item) for item in items)
             back = "per item" if comp.back and comp.back_per_item else ("shared" if comp.back else "-")
             size = f"{num(comp.size.width)} x {num(comp.size.height)}"
             rows.append((name, comp.id, size, str(len(items)), str(pieces), back))
