@@ -1,6 +1,6 @@
-"""Packs the shipped games into the wheel: the project's `content/`, `templates/` and
-`examples/` folders are copied to `pnp/shipped/` at build time, so an installed pnp knows
-them (see pnp/shipped.py). The checkout keeps its layout; everything else is in
+"""Packs the shipped games into the wheel: the project's `content/`, `templates/`,
+`examples/` and `plugins/` folders are copied to `pnp/shipped/` at build time, so an
+installed pnp knows them (see pnp/tools/shipped.py). The checkout keeps its layout; everything else is in
 pyproject.toml."""
 
 import shutil
@@ -10,7 +10,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-SHIPPED = ("content", "templates", "examples")
+SHIPPED = ("content", "templates", "examples", "plugins")
 
 
 class BuildWithGames(build_py):

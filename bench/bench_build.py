@@ -30,10 +30,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pnp.build import BuildOptions, build  # noqa: E402
-from pnp.content import Project  # noqa: E402
+from pnp.build.driver import BuildOptions, build  # noqa: E402
+from pnp.load.content import Project  # noqa: E402
 from pnp.errors import PnpError  # noqa: E402
-from pnp.scaffold import scaffold  # noqa: E402
+from pnp.tools.scaffold import scaffold  # noqa: E402
 
 DEMO = "bench-demo"
 NOOP_TARGET = 0.3

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pnp.cli import app  # noqa: E402
-from pnp.yamlio import CONTENT, SHEET  # noqa: E402
+from pnp.load.yamlio import CONTENT, SHEET  # noqa: E402
 
 MIB = 1 << 20
 runner = CliRunner()

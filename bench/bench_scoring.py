@@ -18,9 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pnp.content import Project, load_game  # noqa: E402
-from pnp.games.tasty_humans.board import EMPTY, LEADER, Board  # noqa: E402
-from pnp.games.tasty_humans.scoring import score_player  # noqa: E402
+from pnp.load.content import Project, load_game  # noqa: E402
+from pnp.load.plugins import plugin_submodule  # noqa: E402
+
+_board, _scoring = (plugin_submodule("plugins/tasty_humans", ROOT, name) for name in ("board", "scoring"))
+EMPTY, LEADER, Board = _board.EMPTY, _board.LEADER, _board.Board  # type: ignore[union-attr]
+score_player = _scoring.score_player  # type: ignore[union-attr]
 
 
 def random_board(rng: random.Random, rules, leader_ids: list[str], players: int) -> tuple[Board, str]:

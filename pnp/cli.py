@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .build import BuildOptions, build
-from .content import Project, load_game
+from .build.driver import BuildOptions, build
+from .load.content import Project, load_game
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
@@ -35,7 +35,7 @@ def _flags_without_type() -> None:
     def display_type_rich(self, ctx):
         return None if getattr(self, "is_flag", False) else shown(self, ctx)
 
-    TyperOption.display_type_rich = display_type_rich
+    setattr(TyperOption, "display_type_rich", display_type_rich)  # a patch of Typer's class
 
 
 _flags_without_type()
@@ -124,7 +124,7 @@ def _offset(text: Optional[str]) -> Optional[tuple[float, float]]:
 def options_for(project: Path, **given) -> BuildOptions:
     """BuildOptions from the command line's options, pnp.yaml's values where an option was
     not given (None), then the defaults."""
-    from .settings import load_settings, merged
+    from .load.settings import load_settings, merged
 
     settings = load_settings(project.resolve())
     defaults = BuildOptions()
@@ -177,7 +177,7 @@ def build_cmd(
             return summary(build(proj, games, options))
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from .build import Tally
+        from .build.driver import Tally
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
         with Progress(*columns, console=out, transient=True) as bar:
@@ -211,7 +211,7 @@ def watch_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops)."""
-    from .watch import watch
+    from .tools.watch import watch
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
@@ -233,7 +233,7 @@ def diff_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
-    from .diff import diff
+    from .tools.diff import diff
 
     def job() -> None:
         report = diff(project_at(project), games, options_for(project, out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
@@ -257,7 +257,7 @@ def preview_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""
-    from .preview import preview
+    from .tools.preview import preview
 
     out_path = out_dir.resolve() if out_dir else None
     page = run(lambda: preview(project_at(project), games, options_for(project, formats=("svg", "pdf"), paper=paper, bleed=bleed, out=out_path,
@@ -272,14 +272,16 @@ def validate_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Check all content and templates; print `ok` or every error (exit 2)."""
-    from .render import render_game
+    from .render.faces import render_game
 
     def job():
         proj = project_at(project)
         errors = []
         for name in proj.resolve_games(games):
             try:
-                render_game(load_game(proj, name), {}, 0.0)  # rendering also checks the templates
+                game = load_game(proj, name)
+                # rendering also checks the templates, with the options a default build sees
+                render_game(game, BuildOptions(bleed=0.0).game_options([game])[name], 0.0)
             except PnpError as exc:
                 errors.extend(exc.errors)
         if errors:
@@ -295,7 +297,7 @@ def list_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """List games, their components and how many pieces each has."""
-    from .inventory import inventory
+    from .tools.inventory import inventory
 
     def job() -> None:
         table = Table("game", "component", "size (mm)", "items", "pieces", "back")
@@ -313,7 +315,7 @@ def schema_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Write JSON Schemas of the content files, for editor validation and completion."""
-    from .schema import write_schemas
+    from .tools.schema import write_schemas
 
     def job() -> None:
         for p in write_schemas(project_at(project), [game] if game else None, out_dir):
@@ -328,7 +330,7 @@ def new_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Scaffold a new game (content file, templates, one example card) that builds at once."""
-    from .scaffold import scaffold
+    from .tools.scaffold import scaffold
 
     def job() -> None:
         for p in scaffold(project_at(project), game):
@@ -345,7 +347,7 @@ def score_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Check and score finished games, one report per sheet; exit 1 if a claimed total is wrong, 2 if a sheet is impossible (the worst of all sheets)."""
-    from .score import score_sheet
+    from .score.dispatch import score_sheet
 
     def one(sheet: Path) -> tuple[int, str, dict]:
         """Score one sheet: its exit code, its printed report (all or nothing) and its JSON."""
@@ -392,7 +394,7 @@ def init_cmd(
     example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy: its content, templates and example scoring sheets."),
 ) -> None:
     """Copy a game shipped with pnp into a folder, to build, edit and score there."""
-    from .shipped import init_example, shipped_games
+    from .tools.shipped import init_example, shipped_games
 
     def job() -> None:
         if example is None:
@@ -417,7 +419,7 @@ def sheet_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Write a blank printable scoring sheet (SVG + PDF), or with --template the YAML to fill in."""
-    from .score import printable_sheet, sheet_text
+    from .score.dispatch import printable_sheet, sheet_text
 
     def job() -> None:
         if not (template or schema):

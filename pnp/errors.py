@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 
 def display_path(path: str | os.PathLike | None) -> str:
@@ -42,10 +43,8 @@ class PnpError(Exception):
 
     exit_code = 2
 
-    def __init__(self, errors: list[ContentError] | ContentError | str):
-        if isinstance(errors, (ContentError, str)):
-            errors = [errors]
-        self.errors: list[ContentError | str] = list(errors)
+    def __init__(self, errors: Sequence[ContentError | str] | ContentError | str):
+        self.errors: list[ContentError | str] = [errors] if isinstance(errors, (ContentError, str)) else list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
 
 

@@ -9,8 +9,9 @@ from typing import Callable
 
 import pytest
 
-from pnp.content import Project
-from pnp.scaffold import scaffold
+from pnp.load.content import Project
+from pnp.tools.scaffold import scaffold
+from game_plugins import link_plugins
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -36,6 +37,7 @@ def copy_game(tmp_path: Path) -> Callable[[str], Project]:
         project = Project(tmp_path / "copy")
         for part in ("content", "templates"):
             shutil.copytree(REPO / part / game, project.root / part / game)
+        link_plugins(project.root)
         return project
 
     return copy
@@ -58,13 +60,13 @@ def sheet(tmp_path, monkeypatch):
 def cached_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """`pnp score` loads each game's content once per test session instead of per sheet
     (for tests that score many sheets against unchanged content)."""
-    import pnp.score
+    import pnp.score.dispatch
 
-    monkeypatch.setattr(pnp.score, "load_game", _load_game_once)
+    monkeypatch.setattr(pnp.score.dispatch, "load_game", _load_game_once)
 
 
 @functools.lru_cache(maxsize=None)
 def _load_game_once(project: Project, name: str):
-    from pnp.content import load_game
+    from pnp.load.content import load_game
 
     return load_game(project, name)

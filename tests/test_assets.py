@@ -12,9 +12,9 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project
+from pnp.load.content import Project
 
 EXAMPLE = Path(__file__).parent / "projects" / "art"
 runner = CliRunner()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project
 from pnp.errors import PnpError
-from pnp.impose import paper, plan_grid
+from pnp.formats.impose import paper, plan_grid
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 PT = 72 / 25.4
@@ -80,7 +80,7 @@ class Recorder:
     engine), in page millimetres from the top-left."""
 
     def __init__(self, monkeypatch):
-        from pnp import pdf as pdf_mod
+        from pnp.formats import pdf as pdf_mod
 
         self.places: list[tuple[int, str, float, float, float, float, int]] = []
         self.lines: list[tuple[int, float, float, float, float]] = []
@@ -239,7 +239,7 @@ def test_items_expression_errors_point_at_game_yaml(demo: Project):
 
 
 def test_progress_counts_faces_and_files(demo):
-    from pnp.build import BuildOptions, Tally, build
+    from pnp.build.driver import BuildOptions, Tally, build
 
     seen = []
     tally = Tally(lambda done, total, what: seen.append((done, total)))

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp import impose as impose_mod
-from pnp import render as render_mod
-from pnp.build import BuildOptions, build
-from pnp.cache import CACHE_FILE, canonical
-from pnp.content import Project
+from pnp.formats import impose as impose_mod
+from pnp.render import faces as render_mod
+from pnp.build.driver import BuildOptions, build
+from pnp.build.cache import CACHE_FILE, canonical
+from pnp.load.content import Project
 from pnp.errors import PnpError
 
 GAME_YAML = """\
@@ -272,3 +272,11 @@ def test_cli_reports_rendered_faces_and_force(deck: Project):
     (deck.content_dir / "deck/cards.yaml").write_text("cards:\n  - id: alpha\n    copies: -\n  - [oops\n")
     bad = pnp()
     assert bad.exit_code == 2 and "content/deck/cards.yaml:" in bad.output and "Traceback" not in bad.output
+
+
+def test_every_output_code_file_exists():
+    """The build cache's code stamp names pnp's output code by path: a moved module must not
+    silently drop out of it (a missing file would simply not be hashed)."""
+    from pnp.build.cache import OUTPUT_CODE, PACKAGE_DIR
+
+    assert [name for name in OUTPUT_CODE if not (PACKAGE_DIR / name).is_file()] == []

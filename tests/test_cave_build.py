@@ -10,10 +10,10 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
-from pnp.impose import impose, paper, plan_grid
-from pnp.render import render_game
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
+from pnp.formats.impose import impose, paper, plan_grid
+from pnp.render.faces import render_game
 
 NS = "{http://www.w3.org/2000/svg}"
 REPO = Path(__file__).resolve().parent.parent
@@ -259,7 +259,7 @@ def test_two_builds_are_byte_identical(full, repo_project, tmp_path):
 
 def test_board_split_over_letter_pages_has_matching_cut_and_glue_marks(cave, monkeypatch):
     """Page 2's dashed cut line and page 1's solid ticks mark the same line of the board."""
-    from pnp import impose as impose_mod
+    from pnp.formats import impose as impose_mod
 
     (board,) = render_game(cave, {}, 3.0, only={"board"})
     sheet = paper("letter")

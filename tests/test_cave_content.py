@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import ContentError, PnpError
-from pnp.games.cave import deck
-from pnp.games.cave.checks import rotations
+from game_plugins import game_module, link_plugins
+
+deck = game_module("cave", "deck")
+rotations = game_module("cave", "checks").rotations
 
 SIDES = ("north", "east", "south", "west")
 PLAYERS = range(2, 7)
@@ -141,6 +143,7 @@ def project(tmp_path: Path, repo_project: Project) -> Project:
     p = Project(tmp_path / "proj")
     shutil.copytree(repo_project.content_dir / "cave", p.content_dir / "cave")
     shutil.copytree(repo_project.templates_dir / "cave", p.templates_dir / "cave")
+    link_plugins(p.root)
     return p
 
 

@@ -7,8 +7,11 @@ import random
 
 import pytest
 
-from pnp.content import load_game
-from pnp.games.cave.engine import OPPOSITE, STEP, Game, GreedyPlayer, RandomPlayer, Setup, turned
+from pnp.load.content import load_game
+from game_plugins import game_module
+
+_engine = game_module("cave", "engine")
+OPPOSITE, STEP, Game, GreedyPlayer, RandomPlayer, Setup, turned = _engine.OPPOSITE, _engine.STEP, _engine.Game, _engine.GreedyPlayer, _engine.RandomPlayer, _engine.Setup, _engine.turned
 
 
 @pytest.fixture(scope="module")

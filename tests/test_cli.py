@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project
+from pnp.load.content import Project
 
 runner = CliRunner()
 

@@ -15,10 +15,10 @@ import resvg_py
 import yaml
 from PIL import Image, ImageChops, ImageStat
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.impose import paper, plan_grid
+from pnp.formats.impose import paper, plan_grid
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = "dietrick-taking"

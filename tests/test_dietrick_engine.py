@@ -8,9 +8,12 @@ import random
 import pytest
 import yaml
 
-from pnp.content import load_game
-from pnp.games.dietrick_taking.engine import Game, GreedyPlayer, RandomPlayer, Setup, rank
-from pnp.yamlio import parse_located
+from pnp.load.content import load_game
+from pnp.load.yamlio import parse_located
+from game_plugins import game_module
+
+_engine = game_module("dietrick_taking", "engine")
+Game, GreedyPlayer, RandomPlayer, Setup, rank = _engine.Game, _engine.GreedyPlayer, _engine.RandomPlayer, _engine.Setup, _engine.rank
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.games.dietrick_taking import scoring as S
-from pnp.games.dietrick_taking.report import Report
-from pnp.yamlio import parse_located
+from pnp.load.yamlio import parse_located
+from game_plugins import game_module
+
+S = game_module("dietrick_taking", "scoring")
+Report = game_module("dietrick_taking", "report").Report
 
 REPO = Path(__file__).resolve().parent.parent
 

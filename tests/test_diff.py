@@ -13,12 +13,12 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project
-from pnp.diff import MARK, diff
+from pnp.load.content import Project
+from pnp.tools.diff import MARK, diff
 from pnp.errors import PnpError
-from pnp.scaffold import scaffold
+from pnp.tools.scaffold import scaffold
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -10,11 +10,11 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project
-from pnp.scaffold import scaffold
-from pnp.tts import MAX_PX, grid
+from pnp.load.content import Project
+from pnp.tools.scaffold import scaffold
+from pnp.formats.tts import MAX_PX, grid
 
 BACK = (0x26, 0x46, 0x53)  # the scaffold's card back colour
 
@@ -103,8 +103,8 @@ def test_png_text_is_drawn_with_the_shipped_font_at_its_measured_width():
 
     from PIL import Image
 
-    from pnp.fonts import DEFAULT
-    from pnp.raster import svg_to_png
+    from pnp.render.fonts import DEFAULT
+    from pnp.formats.raster import svg_to_png
 
     text, size = "Wavy Hamburger 0123", 10.0
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="200mm" height="20mm" viewBox="0 0 200 20" '

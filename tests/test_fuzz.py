@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project
+from pnp.load.content import Project
 from pnp.errors import PnpError
-from pnp.validation import validate
-from pnp.yamlio import CONTENT, SHEET, parse_located
+from pnp.load.validation import validate
+from pnp.load.yamlio import CONTENT, SHEET, parse_located
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = int(os.environ.get("PNP_FUZZ_SEED", "11"))
@@ -140,8 +140,8 @@ def _content_files() -> list[tuple[str, Path]]:
 
 def test_mutated_content_files():
     """Each shipped content file mutated, loaded and checked against its schema."""
-    from pnp.content import load_plugin
-    from pnp.manifest import Manifest
+    from pnp.load.content import load_plugin
+    from pnp.load.manifest import Manifest
 
     rng = random.Random(f"{SEED}-content")
     files = _content_files()

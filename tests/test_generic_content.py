@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions
+from pnp.build.driver import BuildOptions
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -189,7 +189,7 @@ def test_icons_from_yaml_paths(fruit: Project):
     (fruit.content_dir / "fruit-stand/marks.yaml").write_text('star: "M12 2L15 9H22L16 14L18 22L12 17L6 22L8 14L2 9H9Z"\ndot: {d: "M12 8a4 4 0 1 0 0.01 0", fill: "#333"}\n')
     game = load_game(fruit, "fruit-stand")
     assert "marks" not in game.docs  # an icon file is not a data file
-    from pnp.render import environment
+    from pnp.render.faces import environment
 
     icon = environment(game).globals["icon"]
     assert str(icon("marks", "dot", 1, 2, 5)) == '<svg x="1" y="2" width="5" height="5" viewBox="0 0 24 24" fill="#333"><path d="M12 8a4 4 0 1 0 0.01 0"/></svg>'
@@ -232,7 +232,7 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
 def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project):
     (fruit.root / "plugins/fruit_stand.py").write_text("X = 1\n")
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert "expected the module to define PLUGIN = pnp.plugin.GamePlugin(...)" in message
+    assert "expected the module to define PLUGIN = pnp.load.plugin.GamePlugin(...)" in message
 
 
 def test_a_plugin_from_an_installed_entry_point(fruit: Project, tmp_path: Path, monkeypatch):
@@ -255,7 +255,7 @@ def test_a_plugin_from_an_installed_entry_point(fruit: Project, tmp_path: Path, 
 def test_an_unknown_plugin_name_lists_where_it_was_looked_for(demo: Project):
     edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: nosuch\ncomponents:")
     (message,) = errors_of(lambda: load_game(demo, "demo"))
-    assert "unknown plugin 'nosuch': no project file plugins/nosuch.py named, no entry point 'nosuch' in group 'pnp.games' and no module pnp.games.nosuch" in message
+    assert "unknown plugin 'nosuch': no project file plugins/nosuch.py named and no entry point 'nosuch' in group 'pnp.games'" in message
 
 
 def test_a_typo_in_a_field_declaration_is_located_in_game_yaml(fruit: Project):

@@ -1,19 +1,19 @@
 """Every face of the four games matches its golden render (tests/goldens/, regenerate with
-`python -m pnp.goldens --update`), and the comparison notices an art change."""
+`python -m pnp.tools.goldens --update`), and the comparison notices an art change."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pnp import goldens
-from pnp.content import Project
+from pnp.tools import goldens
+from pnp.load.content import Project
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def test_every_face_matches_its_golden():
     problems = goldens.check(Project(REPO))
-    assert problems == [], "\n".join(problems[:20]) + "\nafter an intended change: python -m pnp.goldens --update"
+    assert problems == [], "\n".join(problems[:20]) + "\nafter an intended change: python -m pnp.tools.goldens --update"
 
 
 def test_goldens_cover_the_four_games():

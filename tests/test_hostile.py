@@ -19,11 +19,13 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project
+from pnp.load.content import Project
 from pnp.errors import PnpError
 from pnp.safetext import clip, json_text, markup, plain
-from pnp.score import score_sheet
-from pnp.yamlio import SHEET, load_located, parse_located
+from pnp.score.dispatch import score_sheet
+from pnp.load.yamlio import SHEET, load_located, parse_located
+from game_plugins import game_module
+
 
 REPO = Path(__file__).resolve().parent.parent
 TH_EXAMPLE = (REPO / "examples/tasty-humans-2p.yaml").read_text()
@@ -275,7 +277,7 @@ def test_json_mismatch_keeps_exit_1(tmp_path):
 
 
 def test_a_bug_while_rendering_is_one_line_and_exit_3(tmp_path, monkeypatch):
-    from pnp.games.tasty_humans.scoring import TastyHumansReport
+    TastyHumansReport = game_module("tasty_humans", "scoring").TastyHumansReport
 
     def broken(self, console):
         console.print("half a report")
@@ -288,9 +290,9 @@ def test_a_bug_while_rendering_is_one_line_and_exit_3(tmp_path, monkeypatch):
 
 
 def test_an_internal_error_in_json_mode_is_json(tmp_path, monkeypatch):
-    import pnp.score
+    import pnp.score.dispatch
 
-    monkeypatch.setattr(pnp.score, "load_game", lambda *a: 1 / 0)
+    monkeypatch.setattr(pnp.score.dispatch, "load_game", lambda *a: 1 / 0)
     result, _ = score(tmp_path, TH_EXAMPLE, "--json")
     assert result.exit_code == 3
     assert json.loads(result.stdout)["errors"][0]["message"].startswith("pnp: internal error: ZeroDivisionError")
@@ -319,7 +321,7 @@ def test_content_expressions_and_templates_cannot_reach_python(demo: Project, tm
 
 def test_exit_codes_and_limits_are_documented():
     from pnp import cli
-    from pnp.yamlio import CONTENT, _size
+    from pnp.load.yamlio import CONTENT, _size
 
     readme = (REPO / "README.md").read_text()
     for code in (cli.EXIT_OK, cli.EXIT_MISMATCH, cli.EXIT_INPUT, cli.EXIT_INTERNAL, cli.EXIT_INTERRUPTED):
@@ -334,9 +336,9 @@ def test_the_pure_python_parser_keeps_the_limits(monkeypatch):
     """Without libyaml PyYAML parses in Python: same data, same limits."""
     import yaml
 
-    import pnp.yamlio
+    import pnp.load.yamlio
 
-    monkeypatch.setattr(pnp.yamlio, "_Loader", pnp.yamlio.loader_class(pnp.yamlio.PythonParser))
+    monkeypatch.setattr(pnp.load.yamlio, "_Loader", pnp.load.yamlio.loader_class(pnp.load.yamlio.PythonParser))
     path = REPO / "content/dietrick-taking/scoring.yaml"
     assert load_located(path).data == yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
     for text, message in [("a: " + "[" * 100, "nested more than 32 levels deep"), (bomb(9), "more than 10,000 values")]:

@@ -12,11 +12,11 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.impose import paper, plan_grid
-from pnp.raster import svg_to_image
+from pnp.formats.impose import paper, plan_grid
+from pnp.formats.raster import svg_to_image
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = "human-harvest"
@@ -58,7 +58,7 @@ def test_piecepack_counts(built):
 
 
 def test_extras_counts(game):
-    from pnp.render import render_game
+    from pnp.render.faces import render_game
 
     rendered = {c.spec.id: c for c in render_game(game, {}, 0.0)}
     copies = {cid: sum(p.copies for p in comp.pieces) for cid, comp in rendered.items()}

@@ -12,11 +12,11 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from pnp.content import Project, load_game
-from pnp.impose import Layout, Place, layout, paper
-from pnp.pdf import write_pdf
-from pnp.raster import svg_to_image
-from pnp.render import render_game
+from pnp.load.content import Project, load_game
+from pnp.formats.impose import Layout, Place, layout, paper
+from pnp.formats.pdf import write_pdf
+from pnp.formats.raster import svg_to_image
+from pnp.render.faces import render_game
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
@@ -108,7 +108,7 @@ def test_each_face_in_the_pdf_looks_like_its_png(pdfs):
 
 def test_pdf_bytes_do_not_depend_on_the_build_folder(tmp_path):
     """Same inputs in two folders (and two runs) give byte-identical PDFs."""
-    from pnp.build import BuildOptions, build
+    from pnp.build.driver import BuildOptions, build
 
     made = []
     for name in ("one", "elsewhere/two"):

@@ -14,12 +14,12 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project
-from pnp.inventory import inventory
-from pnp.preview import preview
-from pnp.scaffold import scaffold
+from pnp.load.content import Project
+from pnp.tools.inventory import inventory
+from pnp.tools.preview import preview
+from pnp.tools.scaffold import scaffold
 
 TILES_GAME = """\
 title: Tiles & Tokens

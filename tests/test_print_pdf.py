@@ -10,12 +10,12 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from typer.testing import CliRunner
 
-from pnp.build import BuildOptions, build
+from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
-from pnp.content import Project
-from pnp.impose import Paper
-from pnp.layouts import sheet_layout
-from pnp.print_pdf import RULER, plan
+from pnp.load.content import Project
+from pnp.formats.impose import Paper
+from pnp.load.layouts import sheet_layout
+from pnp.formats.print_pdf import RULER, plan
 
 MM = 72 / 25.4
 GAME_YAML = """\
@@ -254,7 +254,7 @@ def test_fold_layout_puts_each_back_behind_its_front_across_the_fold(tmp_path):
 def test_duplex_calibration_lines_cross_their_scales_at_the_correction(tmp_path, offset):
     """Seen through the sheet (the back mirrored), each back line crosses its front scale where
     the reading plus the offset already applied is the correction: 0 for a perfect printer."""
-    from pnp.calibration import calibration_pages
+    from pnp.formats.calibration import calibration_pages
 
     sheet = Paper("letter", 215.9, 279.4)
     front, back = calibration_pages(sheet, offset)

@@ -37,10 +37,20 @@ def test_printable_sheet_is_one_page_svg_and_pdf(tmp_path, players, paper, size)
 
 
 def test_no_sheet_for_an_impossible_player_count(tmp_path):
+    """`pnp sheet` checks the declared options as a build does: the player range in game.yaml."""
     result = cli("sheet", "tasty-humans", "--players", "5", "--out", str(tmp_path))
     assert result.exit_code == 2
-    assert result.output.strip() == "tasty-humans: no scoring sheet for 5 players: expected one of 1, 2, 3, 4"
+    assert result.output.strip().endswith("game.yaml:11:3: --players 5: expected a number of players from 1 to 4 (tasty-humans option 'players')")
     assert not list(tmp_path.iterdir())
+
+
+def test_sheet_refuses_an_unknown_set_key(tmp_path):
+    """The sheet takes `--set` like a build: a key the game does not declare is refused."""
+    bad = cli("sheet", "tasty-humans", "--players", "2", "--set", "rulez=0.2.8", "--out", str(tmp_path / "bad"))
+    assert bad.exit_code == 2 and "rulez" in bad.output, bad.output
+    assert not (tmp_path / "bad").exists()
+    template = cli("sheet", "tasty-humans", "--players", "2", "--template", "--set", "rulez=0.2.8")
+    assert template.exit_code == 2 and "rulez" in template.output, template.output
 
 
 def test_schema_command_includes_the_scoring_sheet(tmp_path):
@@ -103,4 +113,4 @@ def test_th_sheet_follows_set_rules(tmp_path):
     for published_only in ("Balanced Diet", "Capable Creature", "Monster challenge", "Captain"):
         assert published_only not in old, published_only
     result = cli("sheet", "tasty-humans", "--players", "1", "--out", str(tmp_path / "x"), "--set", "rules=0.3")
-    assert result.exit_code == 2 and "unknown rule version '0.3'" in result.output
+    assert result.exit_code == 2 and "--set rules=0.3: expected one of published, 0.2.8 (tasty-humans option 'rules')" in result.output

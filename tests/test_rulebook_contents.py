@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
-from pnp.render import ComponentRenderer, item_id
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
+from pnp.plan import item_id
+from pnp.render.faces import ComponentRenderer
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ["tasty-humans", "cave", "dietrick-taking", "human-harvest"]
@@ -45,8 +46,8 @@ def test_build_produces_every_listed_piece(name, tmp_path_factory):
         options = {"players": None, "paper": "letter", **piece.options}
         renderer = ComponentRenderer(game, options, 0.0)
         index, comp = next((i, c) for i, c in enumerate(game.manifest.components) if c.id == piece.component)
-        items = [it for it in renderer.items(index, comp) if fnmatch(item_id(it), piece.ids)]
-        made = sum(renderer.copies(index, comp, it) for it in items)
+        items = [it for it in renderer.plan.items(index, comp) if fnmatch(item_id(it), piece.ids)]
+        made = sum(renderer.plan.copies(index, comp, it) for it in items)
         assert made == piece.count, f"{name}: {piece.name}: rule book {piece.count} ({piece.rule}), build makes {made}"
         svg = _built(tmp_path_factory, name, piece.options) / "svg" / comp.id
         missing = [item_id(it) for it in items if not (svg / f"{item_id(it)}.svg").is_file()]

@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 import yaml
 
-from pnp.content import Project, load_game
-from pnp.schema import write_schemas
+from pnp.load.content import Project, load_game
+from pnp.tools.schema import write_schemas
 
 REPO = Path(__file__).resolve().parent.parent
 FRUIT = REPO / "examples/projects/fruit-stand"

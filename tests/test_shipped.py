@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project, load_game
-from pnp.shipped import examples, shipped_games, shipped_root
+from pnp.load.content import Project, load_game
+from pnp.tools.shipped import examples, shipped_games, shipped_root
 
 from conftest import REPO
 

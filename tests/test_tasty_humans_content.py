@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError, display_path
-from pnp.games.tasty_humans.checks import leader_ids
+from game_plugins import game_module, link_plugins
+
+leader_ids = game_module("tasty_humans", "checks").leader_ids
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCE = REPO / "content" / "tasty-humans"
 STEMS = ("rules", "adventurers", "leaders", "monsters", "reference")
-MANIFEST = "title: Tasty Humans\nplugin: tasty_humans\ncomponents: []\n"
+MANIFEST = "title: Tasty Humans\nplugin: plugins/tasty_humans\ncomponents: []\n"
 
 
 @pytest.fixture
@@ -31,6 +33,7 @@ def game_dir(tmp_path: Path) -> Path:
     for stem in STEMS:
         shutil.copy(SOURCE / f"{stem}.yaml", folder)
     (folder / "game.yaml").write_text(MANIFEST, encoding="utf-8")
+    link_plugins(tmp_path)
     return folder
 
 
@@ -405,3 +408,20 @@ def test_reference_placeholder_must_be_known(game_dir):
     edit(game_dir, "reference", "(+{king_bonus})", "(+{king_points})")
     (err,) = errors(game_dir)
     assert "reference.yaml:" in err and "unknown placeholder {king_points}: expected only {captain}" in err
+
+
+def test_a_new_monster_without_its_python_is_a_located_error(copy_game):
+    """needs: in game.yaml: every monster has its craving scorer and diagram (the plugin's
+    provides tables), reported at the monster's id in monsters.yaml when loading."""
+    project = copy_game("tasty-humans")
+    folder = project.content_dir / "tasty-humans"
+    with open(folder / "monsters.yaml", "a", encoding="utf-8") as f:
+        f.write('  - id: kraken\n    name: Kraken\n    text: "{points} points."\n    challenge: "Win."\n')
+    edit(folder, "rules", "      troll: {points: 3}  # O292", "      troll: {points: 3}  # O292\n      kraken: {points: 1}")
+    with pytest.raises(PnpError) as exc:
+        load_game(project, "tasty-humans")
+    found = [str(e) for e in exc.value.errors]
+    line = at(folder, "monsters", "kraken").rsplit(":", 1)[0]  # the record's id
+    assert [e.split(": ", 1)[0].rsplit(":", 1)[0] for e in found] == [line, line], found
+    assert "'kraken' has no craving scorer (CRAVINGS in plugins/tasty_humans/craving_scoring.py" in found[1]
+    assert "'kraken' has no craving diagram (CRAVING_PATTERNS in plugins/tasty_humans/glyphs.py" in found[0]

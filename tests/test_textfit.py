@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project
-from pnp.fonts import DEFAULT
-from pnp.textfit import DEFAULT_FLOOR, TextFit
+from pnp.load.content import Project
+from pnp.render.fonts import DEFAULT
+from pnp.render.textfit import DEFAULT_FLOOR, TextFit
 from pnp.units import MM_TO_PT
 
 runner = CliRunner()
@@ -126,7 +126,7 @@ def test_a_game_names_its_own_font_files(th: Project):
     (fonts / "Display.ttf").write_bytes(source.read_bytes())
     game_yaml = th.content_dir / "tasty-humans" / "game.yaml"
     _edit(game_yaml, "components:", "fonts: [fonts/Display.ttf]\ncomponents:")
-    from pnp.content import load_game
+    from pnp.load.content import load_game
 
     game = load_game(th, "tasty-humans")
     assert game.fonts.files == (fonts / "Display.ttf",)
@@ -152,8 +152,8 @@ def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
 
 
 def test_the_shipped_metrics_are_those_of_the_shipped_font_files():
-    """pnp/data/fonts/metrics.json spares ordinary builds fontTools; `python -m pnp.fonts` remakes it."""
-    from pnp.fonts import _as_json, read_face
+    """pnp/data/fonts/metrics.json spares ordinary builds fontTools; `python -m pnp.render.fonts` remakes it."""
+    from pnp.render.fonts import _as_json, read_face
 
     assert len(DEFAULT.faces) == 4
     for face in DEFAULT.faces:

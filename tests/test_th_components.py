@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project, load_game
-from pnp.impose import paper, plan_grid
-from pnp.render import render_game
-from pnp.textfit import text_width
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project, load_game
+from pnp.formats.impose import paper, plan_grid
+from pnp.render.faces import render_game
+from pnp.render.textfit import text_width
+from game_plugins import game_module, link_plugins
+
 
 NS = "{http://www.w3.org/2000/svg}"
 GAME = "tasty-humans"
@@ -220,7 +222,7 @@ def test_leader_diagrams_are_generated_from_the_effect(published: Path, game):
 
 
 def test_range_diagram_follows_the_distance(game):
-    from pnp.games.tasty_humans.glyphs import leader_diagram
+    leader_diagram = game_module("tasty_humans", "glyphs").leader_diagram
 
     rules = game.data["rules"].version()
     leader = next(lead for lead in game.data["leaders"].leaders if lead.kind == "range")
@@ -304,6 +306,7 @@ def test_texts_from_the_yaml_are_escaped(tmp_path: Path, repo_project: Project):
     project = Project(tmp_path)
     shutil.copytree(repo_project.content_dir / GAME, project.content_dir / GAME)
     shutil.copytree(repo_project.templates_dir / GAME, project.templates_dir / GAME)
+    link_plugins(project.root)
     leaders = project.content_dir / GAME / "leaders.yaml"
     text = leaders.read_text(encoding="utf-8")
     leaders.write_text(text.replace('title: "Helmet Line"', 'title: "Helm <&> Line"', 1), encoding="utf-8")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.score import score_sheet
+from pnp.score.dispatch import score_sheet
 
 from test_th_scoring_oracle import naive_craving, naive_damage, naive_leader
 

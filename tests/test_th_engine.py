@@ -9,19 +9,15 @@ import random
 import pytest
 import yaml
 
-from pnp.content import load_game
-from pnp.games.tasty_humans import sheet as th_sheet
-from pnp.games.tasty_humans.board import EMPTY, LEADER
-from pnp.games.tasty_humans.engine import (
-    DAMAGE,
-    Game,
-    GreedyPlayer,
-    RandomPlayer,
-    Setup,
-    Stomach,
-    rotations,
-)
-from pnp.yamlio import parse_located
+from pnp.load.content import load_game
+from pnp.load.yamlio import parse_located
+from game_plugins import game_module
+
+th_sheet = game_module("tasty_humans", "sheet")
+_board = game_module("tasty_humans", "board")
+EMPTY, LEADER = _board.EMPTY, _board.LEADER
+_engine = game_module("tasty_humans", "engine")
+DAMAGE, Game, GreedyPlayer, RandomPlayer, Setup, Stomach, rotations = _engine.DAMAGE, _engine.Game, _engine.GreedyPlayer, _engine.RandomPlayer, _engine.Setup, _engine.Stomach, _engine.rotations
 
 
 @pytest.fixture(scope="module")
@@ -273,7 +269,7 @@ def test_rule_values_come_from_the_rule_set(setups):
 
 def test_evaluation_cache_tells_swapped_leaders_apart(setups):
     """A wizard swap of two leaders keeps the cells' kinds: the cache must still see it."""
-    from pnp.games.tasty_humans.engine import evaluate
+    evaluate = game_module("tasty_humans", "engine").evaluate
 
     g = _game(setups["published"])
     s = g.stomachs[0]

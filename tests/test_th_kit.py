@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project
 
 REPO = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"

@@ -11,11 +11,14 @@ import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.games.tasty_humans.board import board_from_text
-from pnp.games.tasty_humans.scoring import LeaderScore, PlayerScore, rank_players, score_solo
-from pnp.score import score_sheet
+from pnp.score.dispatch import score_sheet
+from game_plugins import game_module, link_plugins
+
+board_from_text = game_module("tasty_humans", "board").board_from_text
+_scoring = game_module("tasty_humans", "scoring")
+LeaderScore, PlayerScore, rank_players, score_solo = _scoring.LeaderScore, _scoring.PlayerScore, _scoring.rank_players, _scoring.score_solo
 
 REPO = Path(__file__).resolve().parent.parent
 SOLO_028 = (REPO / "examples" / "tasty-humans-solo-0.2.8.yaml").read_text()
@@ -125,6 +128,7 @@ def test_leader_limit_follows_the_stacks(tmp_path):
 
     root = tmp_path / "proj"
     shutil.copytree(REPO / "content" / "tasty-humans", root / "content" / "tasty-humans")
+    link_plugins(root)
     path = root / "content" / "tasty-humans" / "rules.yaml"
     path.write_text(path.read_text().replace("leaders_max_by_players: {1: 5, 2: 5, 3: 5, 4: 4}", "leaders_max_by_players: {1: 5, 2: 5, 3: 5, 4: 5}"))
     with pytest.raises(PnpError, match=r"a player ends with one leader from setup plus one per stack, expected \{1: 5, 2: 5, 3: 5, 4: 4\}"):

@@ -7,10 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from pnp.content import Project, load_game
-from pnp.games.tasty_humans.board import Board, board_from_text
-from pnp.games.tasty_humans.craving_scoring import CHALLENGES, max_disjoint, score_craving
-from pnp.games.tasty_humans.scoring import LeaderScore, PlayerScore, ai_score, rank_players, score_player, score_solo
+from pnp.load.content import Project, load_game
+from game_plugins import game_module
+
+_board = game_module("tasty_humans", "board")
+Board, board_from_text = _board.Board, _board.board_from_text
+_craving_scoring = game_module("tasty_humans", "craving_scoring")
+CHALLENGES, max_disjoint, score_craving = _craving_scoring.CHALLENGES, _craving_scoring.max_disjoint, _craving_scoring.score_craving
+_scoring = game_module("tasty_humans", "scoring")
+LeaderScore, PlayerScore, ai_score, rank_players, score_player, score_solo = _scoring.LeaderScore, _scoring.PlayerScore, _scoring.ai_score, _scoring.rank_players, _scoring.score_player, _scoring.score_solo
 
 REPO = Path(__file__).resolve().parent.parent
 

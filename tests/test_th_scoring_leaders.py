@@ -11,11 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.content import Project, load_game
-from pnp.games.tasty_humans.board import EMPTY, LEADER, Board, bits, board_from_text, geometry, longest_path
-from pnp.games.tasty_humans.craving_scoring import score_craving
-from pnp.games.tasty_humans.leader_scoring import KINDS, score_leader
-from pnp.games.tasty_humans.scoring import score_player
+from pnp.load.content import Project, load_game
+from game_plugins import game_module
+
+_board = game_module("tasty_humans", "board")
+EMPTY, LEADER, Board, bits, board_from_text, geometry, longest_path = _board.EMPTY, _board.LEADER, _board.Board, _board.bits, _board.board_from_text, _board.geometry, _board.longest_path
+score_craving = game_module("tasty_humans", "craving_scoring").score_craving
+_leader_scoring = game_module("tasty_humans", "leader_scoring")
+KINDS, score_leader = _leader_scoring.KINDS, _leader_scoring.score_leader
+score_player = game_module("tasty_humans", "scoring").score_player
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,10 +8,12 @@ from itertools import combinations
 
 import pytest
 
-from pnp.games.tasty_humans.board import board_from_text
-from pnp.games.tasty_humans.craving_scoring import score_craving
-from pnp.games.tasty_humans.leader_scoring import score_leader
-from pnp.games.tasty_humans.scoring import score_player
+from game_plugins import game_module
+
+board_from_text = game_module("tasty_humans", "board").board_from_text
+score_craving = game_module("tasty_humans", "craving_scoring").score_craving
+score_leader = game_module("tasty_humans", "leader_scoring").score_leader
+score_player = game_module("tasty_humans", "scoring").score_player
 
 BASIC = ("H", "A", "B", "G")
 ORTH = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -21,7 +23,7 @@ LEADER = "L"
 
 @pytest.fixture(scope="module")
 def setting(repo_project):
-    from pnp.content import load_game
+    from pnp.load.content import load_game
 
     game = load_game(repo_project, "tasty-humans")
     rules = game.data["rules"].version("published")

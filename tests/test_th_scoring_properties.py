@@ -8,9 +8,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.content import Project, load_game
-from pnp.games.tasty_humans.scoring import score_sheet
-from pnp.yamlio import parse_located
+from pnp.load.content import Project, load_game
+from pnp.load.yamlio import parse_located
+from game_plugins import game_module
+
+score_sheet = game_module("tasty_humans", "scoring").score_sheet
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = load_game(Project(REPO), "tasty-humans")

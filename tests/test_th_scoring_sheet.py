@@ -12,12 +12,14 @@ import yaml
 from typer.testing import CliRunner
 
 from pnp.cli import app
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.games.tasty_humans.board import board_from_text
-from pnp.games.tasty_humans.scoring import score_player
-from pnp.games.tasty_humans.sheet import json_schema
-from pnp.score import score_sheet
+from pnp.score.dispatch import score_sheet
+from game_plugins import game_module, link_plugins
+
+board_from_text = game_module("tasty_humans", "board").board_from_text
+score_player = game_module("tasty_humans", "scoring").score_player
+json_schema = game_module("tasty_humans", "sheet").json_schema
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -335,6 +337,7 @@ def copy_project(tmp_path) -> Project:
     root = tmp_path / "proj"
     shutil.copytree(REPO / "content" / "tasty-humans", root / "content" / "tasty-humans")
     shutil.copytree(REPO / "templates" / "tasty-humans", root / "templates" / "tasty-humans")
+    link_plugins(root)
     return Project(root)
 
 

@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 from PIL import Image
 
-from pnp.build import BuildOptions, build
-from pnp.content import Project
-from pnp.scaffold import scaffold
+from pnp.build.driver import BuildOptions, build
+from pnp.load.content import Project
+from pnp.tools.scaffold import scaffold
 
 from test_export import tts_project  # noqa: F401  (the shared fixture: built once)
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import BuildOptions, GameReport
-from pnp.content import Project
-from pnp.watch import describe, watch
+from pnp.build.driver import BuildOptions, GameReport
+from pnp.load.content import Project
+from pnp.tools.watch import describe, watch
 
 WAIT = 15.0  # seconds to wait for one expected line; normally well under one
 
@@ -111,8 +111,8 @@ def test_report_lines():
 
 
 def test_a_rebuild_refreshes_the_gallery_and_the_build_stamp(demo: Project):
-    from pnp.preview import PAGE, STAMP, preview
-    from pnp.watch import rebuild
+    from pnp.tools.preview import PAGE, STAMP, preview
+    from pnp.tools.watch import rebuild
 
     preview(demo, None, BuildOptions())
     page, stamp = demo.output_dir / PAGE, demo.output_dir / STAMP

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import REPO
 
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pnp", "content", "templates", "examples")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pnp", "content", "templates", "examples", "plugins")
 
 
 def run(*args, cwd: Path, **kw) -> subprocess.CompletedProcess:
@@ -74,7 +74,7 @@ def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):
     pnp = venv / "bin/pnp"
     here = tmp_path / "empty"
     here.mkdir()
-    where = run(venv / "bin/python", "-c", "import pnp.shipped as s; print(s.__file__); print(s.shipped_root())", cwd=here).stdout.split()
+    where = run(venv / "bin/python", "-c", "import pnp.tools.shipped as s; print(s.__file__); print(s.shipped_root())", cwd=here).stdout.split()
     assert all(w.startswith(str(venv)) for w in where), where  # the wheel's pnp, not the checkout's
 
     shutil.copyfile(REPO / "examples/tasty-humans-2p.yaml", here / "game.yaml")

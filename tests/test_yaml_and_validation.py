@@ -6,10 +6,10 @@ import pytest
 from pydantic import Field
 
 from pnp.errors import ContentError, PnpError
-from pnp.manifest import Manifest
+from pnp.load.manifest import Manifest
 from pnp.units import to_mm
-from pnp.validation import StrictModel, validate
-from pnp.yamlio import parse_located
+from pnp.load.validation import StrictModel, validate
+from pnp.load.yamlio import parse_located
 
 
 class Card(StrictModel):

@@ -17,7 +17,7 @@ from ..errors import ContentError
 from .spec import GenerateSpec
 
 if TYPE_CHECKING:
-    from ..yamlio import Located
+    from .yamlio import Located
 
 
 def product(first: Any, *others: Any) -> list[tuple[Any, ...]]:

@@ -16,8 +16,8 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ..errors import ContentError, PnpError
-from ..textfit import num
-from ..yamlio import Located, load_located
+from ..render.textfit import num
+from .yamlio import Located, load_located
 from .spec import IconSetSpec
 
 SVG_NS = "http://www.w3.org/2000/svg"

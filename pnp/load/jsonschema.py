@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..validation import COLOUR, SLUG
-from ..yamlio import Located
+from .validation import COLOUR, SLUG
+from .yamlio import Located
 from .records import ids_of
 from .spec import DataSpec, FieldSpec
 

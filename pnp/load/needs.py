@@ -8,7 +8,7 @@ from typing import Any
 import jinja2
 
 from ..errors import ContentError
-from ..yamlio import Located
+from .yamlio import Located
 from .paths import lookup, member_ids, split
 from .spec import NeedSpec
 

@@ -14,7 +14,7 @@ from .paths import lookup, member_ids
 from .spec import OptionSpec
 
 if TYPE_CHECKING:
-    from ..content import GameContent
+    from .content import GameContent
 
 PLAYERS = "players"
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}

@@ -3,8 +3,12 @@
 - a project file or folder, relative to the project: `plugins/mygame.py`, `plugins/mygame`
   (a package with __init__.py): Python that travels with the game;
 - an installed package's entry point in the group `pnp.games` (`plugin: mygame` where a
-  package declares `[project.entry-points."pnp.games"] mygame = "pkg.module"`);
-- a module shipped in `pnp.games` (the four games of this repository).
+  package declares `[project.entry-points."pnp.games"] mygame = "pkg.module"`).
+
+The four games of this repository are project plugins (`plugins/<game>/`), shipped in the
+wheel next to their content. A project plugin is imported once under one module name per
+file (see `_from_file`): tests reach a game's modules through `plugin_submodule`, so they
+and the loader share the same classes.
 
 The module must define `PLUGIN = GamePlugin(...)`.
 """
@@ -20,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import ContentError, PnpError
-from ..plugin import GamePlugin
+from .plugin import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -70,12 +74,21 @@ def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleTyp
             return importlib.import_module(entry.module), entry.attr or "PLUGIN"
         except Exception as exc:
             raise _fail(where, f"plugin {name!r} (entry point {entry.value}) failed to load: {type(exc).__name__}: {exc}") from None
+    raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named and no entry point {name!r} in group {ENTRY_POINT_GROUP!r}")
+
+
+def plugin_submodule(name: str, root: Path, submodule: str) -> ModuleType | None:
+    """Module `submodule` of a plugin package (e.g. its `simulation`), or None when the
+    plugin is a single file or has no such module."""
+    module, _ = plugin_module(name, root, ContentError(None, None, None, ""))
+    if not hasattr(module, "__path__"):
+        return None
     try:
-        return importlib.import_module(f"pnp.games.{name}"), "PLUGIN"
+        return importlib.import_module(f"{module.__name__}.{submodule}")
     except ModuleNotFoundError as exc:
-        if exc.name not in (f"pnp.games.{name}",):
+        if exc.name != f"{module.__name__}.{submodule}":
             raise
-    raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named, no entry point {name!r} in group {ENTRY_POINT_GROUP!r} and no module pnp.games.{name}")
+        return None
 
 
 def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin:
@@ -85,7 +98,7 @@ def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin
     module, attr = plugin_module(name, root, where)
     plugin = getattr(module, attr, None)
     if not isinstance(plugin, GamePlugin):
-        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.plugin.GamePlugin(...)")
+        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.load.plugin.GamePlugin(...)")
     return plugin
 
 

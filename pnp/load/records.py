@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ContentError
-from ..validation import COLOUR, SLUG
-from ..yamlio import Located
+from .validation import COLOUR, SLUG
+from .yamlio import Located
 from .paths import lookup, member_ids, split
 from .spec import DataSpec, FieldSpec
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError, PnpError
-from ..yamlio import Located, Path_
+from .yamlio import Located, Path_
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
 

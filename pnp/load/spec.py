@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from ..validation import StrictModel
+from .validation import StrictModel
 
 Scalar = str | int | float | bool
 

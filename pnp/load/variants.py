@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ContentError
-from ..yamlio import Located
+from .yamlio import Located
 
 EXTENDS = "extends"
 

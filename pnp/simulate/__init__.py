@@ -2,8 +2,8 @@
 
 Generic parts live here (the record format, the runner over all cores, statistics with
 confidence intervals, the HTML/SVG report); each game's rules and players live next to
-its scorer as `pnp.games.<plugin>.engine`, and its adapter to the lab as
-`pnp.games.<plugin>.simulation` exposing `make(game, options) -> Simulation`.
+its scorer in the game's plugin package (`plugins/<game>/engine.py`), and its adapter to
+the lab as the plugin's module `simulation` exposing `make(game, options) -> Simulation`.
 """
 
 from .base import PlayerRecord, Record, Simulation, load_simulation

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.errors import PnpError
+from pnp.load.plugins import plugin_submodule
 
 if TYPE_CHECKING:
-    from pnp.content import GameContent
+    from pnp.load.content import GameContent
 
 
 @dataclass
@@ -57,12 +57,9 @@ def no_options(game: str, options: dict[str, str]) -> None:
 
 
 def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
-    """The game's simulation (module `pnp.games.<plugin>.simulation`), or a PnpError."""
+    """The game's simulation (module `simulation` of its plugin package), or a PnpError."""
     plugin = game.manifest.plugin
-    try:
-        module = importlib.import_module(f"pnp.games.{plugin}.simulation") if plugin else None
-    except ModuleNotFoundError:
-        module = None
+    module = plugin_submodule(plugin, game.project.root, "simulation") if plugin else None
     if module is None:
         raise PnpError(f"{game.name}: no rules engine to simulate this game")
     return module.make(game, dict(options))

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from pnp.output import write_atomic
-from pnp.pages import render_page
+from pnp.build.output import write_atomic
+from pnp.render.pages import render_page
 
 from . import plots
 from .runner import Run
@@ -46,8 +46,8 @@ def short(e, rate: bool, sign: bool = False) -> str:
 
 def changes(sections: list[Section]) -> list[tuple[Section, Row]]:
     """Rows whose difference has a 95% interval that misses zero, largest first."""
-    found = [(s, r) for s in sections for r in s.rows if r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero()]
-    return sorted(found, key=lambda sr: -abs(sr[1].diff.mean) / max(sr[1].diff.half, 1e-9))
+    found = [(s, r, r.diff) for s in sections for r in s.rows if r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero()]
+    return [(s, r) for s, r, d in sorted(found, key=lambda srd: -abs(srd[2].mean) / max(srd[2].half, 1e-9))]
 
 
 def print_table(run: Run, console: "Console", sections: list[Section] | None = None) -> None:
@@ -87,6 +87,7 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
     """Write index.html into `out_dir` (atomically); return its path."""
     sections = sections if sections is not None else summarise(run)
     two = run.ref is not None
+    ref_records = run.ref_records or []
     blocks = []
     for s in sections:
         chart = plots.bars([(r.name, r.base, r.ref) for r in s.rows], s.rate, s.title)
@@ -97,17 +98,17 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
                                  "sig": bool(two and r.diff is not None and r.diff.n > 1 and r.diff.excludes_zero())}
                                 for r in s.rows]})
     scores = [p.score for r in run.records for p in r.players if p.score is not None]
-    ref_scores = [p.score for r in run.ref_records for p in r.players if p.score is not None] if two else None
+    ref_scores = [p.score for r in ref_records for p in r.players if p.score is not None] if two else None
     label = run.score_label
     hists = [{"title": f"Final scores, every player ({label})", "svg": Markup(plots.hist(scores, ref_scores, "scores", label))}]
     if len({p.strategy for r in run.records for p in r.players}) > 1 or any(p.tags for r in run.records for p in r.players):
         winners = [p.score for r in run.records for p in r.players if p.win and p.score is not None]
-        ref_w = [p.score for r in run.ref_records for p in r.players if p.win and p.score is not None] if two else None
+        ref_w = [p.score for r in ref_records for p in r.players if p.win and p.score is not None] if two else None
         hists.append({"title": f"Winners' scores ({label})", "svg": Markup(plots.hist(winners, ref_w, "winning scores", label))})
     for m, meaning in run.metrics.items():
         vals = [r.metrics[m] for r in run.records if m in r.metrics]
         if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
-            ref_v = [r.metrics[m] for r in run.ref_records if m in r.metrics] if two else None
+            ref_v = [r.metrics[m] for r in ref_records if m in r.metrics] if two else None
             hists.append({"title": f"{m}: {meaning}", "svg": Markup(plots.hist(vals, ref_v, m, m))})
     found = [{"section": s.title, "name": r.name, "base": ci(r.base, s.rate), "ref": ci(r.ref, s.rate), "diff": ci(r.diff, s.rate, True)}
              for s, r in changes(sections)] if two else []

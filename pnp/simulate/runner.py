@@ -13,9 +13,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-from pnp.content import Project, load_game
+from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
 
 from .base import Record, Simulation, load_simulation
@@ -93,7 +93,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     owner = [k for k in range(len(sides)) for _ in range(0, games, size)]  # side of each chunk
     out: list[list[Record]] = [[] for _ in sides]
     if jobs == 1 or len(chunks) == 1:
-        results = map(_play_chunk, chunks)
+        results: Iterator[list[Record]] = map(_play_chunk, chunks)
         pool = None
     else:
         methods = multiprocessing.get_all_start_methods()
@@ -129,8 +129,9 @@ def _parse_set(pairs: dict[str, str] | list[str]) -> dict[str, str]:
 
 
 def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | None:
-    """Extract content/<game> and templates/<game> at git revision `rev` into `into`;
-    None when `rev` is not a revision of the project's repository."""
+    """Extract content/<game> and templates/<game> at git revision `rev` into `into`, played
+    by today's project plugins (the engines: a link to the project's plugins/); None when
+    `rev` is not a revision of the project's repository."""
     try:
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=project.root, capture_output=True, text=True, check=True).stdout.strip()
         subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=top, capture_output=True, check=True)
@@ -146,7 +147,11 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
             tar.extractall(into, filter="data")
         except TypeError:  # Python before 3.11.4 has no extraction filters; git's own archive
             tar.extractall(into)
-    return into / os.path.normpath(prefix)
+    root = into / os.path.normpath(prefix)
+    if (project.root / "plugins").is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "plugins").symlink_to((project.root / "plugins").resolve(), target_is_directory=True)
+    return root
 
 
 def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
@@ -201,9 +206,9 @@ def _against(project: Project, name: str, ref: str, options: dict[str, str], sim
     if "=" in ref:
         changed = {**options, **_parse_set([ref])}
         return Side(ref, project.root, name, changed), None
-    versions = getattr(sim, "versions", ())
+    versions: tuple[str, ...] = getattr(sim, "versions", ())  # optional: a game with rule versions
     if ref in versions:
-        changed = {**options, sim.version_key: ref}
+        changed = {**options, getattr(sim, "version_key"): ref}
         return Side(ref, project.root, name, changed), None
     tmp = Path(tempfile.mkdtemp(prefix="pnp-against-"))
     root = _git_content(project, name, ref, tmp)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from pnp.output import write_atomic
+from pnp.build.output import write_atomic
 
 from .runner import Run
 

@@ -39,9 +39,10 @@ def mean_ci(values: Sequence[float]) -> Estimate:
     return Estimate(m, m - h, m + h, n)
 
 
-def rate_ci(hits: Iterable[bool]) -> Estimate:
-    """A proportion with the Wilson score interval (sensible near 0 and 1)."""
-    hits = list(hits)
+def rate_ci(outcomes: Iterable[float | bool]) -> Estimate:
+    """A proportion with the Wilson score interval (sensible near 0 and 1); an outcome
+    counts as a hit when it is true or non-zero."""
+    hits = list(outcomes)
     n = len(hits)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)

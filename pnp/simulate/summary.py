@@ -5,7 +5,7 @@ difference of each (same seeds on both sides)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .base import PlayerRecord, Record
 from .runner import Run
@@ -30,13 +30,40 @@ class Section:
 
 
 Pick = Callable[[PlayerRecord], float | None]
+Group = tuple[Any, Callable[[PlayerRecord], bool]]  # a tag value names its group as it is
 
 
-def _player_rows(run: Run, groups: list[tuple[str, Callable[[PlayerRecord], bool]]], value: Pick, rate: bool) -> list[Row]:
+def _where(key: Callable[[PlayerRecord], Any], value: Any) -> Callable[[PlayerRecord], bool]:
+    """Membership of a group: the players whose `key` is `value`."""
+    return lambda p: key(p) == value
+
+
+def _win(p: PlayerRecord) -> float:
+    return float(p.win)
+
+
+def _score(p: PlayerRecord) -> float | None:
+    return None if p.score is None else float(p.score)
+
+
+def _source_points(source: str) -> Pick:
+    return lambda p: float(p.sources[source])
+
+
+def _tag(tag: str) -> Callable[[PlayerRecord], Any]:
+    return lambda p: p.tags.get(tag)
+
+
+def _has_source(source: str) -> Callable[[PlayerRecord], bool]:
+    return lambda p: source in p.sources
+
+
+def _player_rows(run: Run, groups: Sequence[Group], value: Pick, rate: bool) -> list[Row]:
     rows = []
     for name, member in groups:
         def per_game(records: list[Record]) -> tuple[list[float], dict[int, float]]:
-            flat, games = [], {}
+            flat: list[float] = []
+            games: dict[int, float] = {}
             for r in records:
                 vals = [v for p in r.players if member(p) and (v := value(p)) is not None and v == v]  # v == v: not NaN
                 flat.extend(vals)
@@ -62,28 +89,28 @@ def _values(records: Iterable[Record], fn: Callable[[PlayerRecord], object]) -> 
 
 def summarise(run: Run) -> list[Section]:
     both = run.records + (run.ref_records or [])
-    win: Pick = lambda p: float(p.win)
-    score: Pick = lambda p: None if p.score is None else float(p.score)
-    seat_groups = [(f"seat {s + 1}", lambda p, s=s: p.seat == s) for s in range(run.players)]
+    win, score = _win, _score
+    seat_groups = [(f"seat {s + 1}", _where(lambda p: p.seat, s)) for s in range(run.players)]
     sections = [
         Section("win-seat", "Win rate by seat", True, _player_rows(run, seat_groups, win, True),
                 "a shared win counts for every winner"),
     ]
     if len(set(run.strategies)) > 1:
-        strat_groups = [(s, lambda p, s=s: p.strategy == s) for s in dict.fromkeys(run.strategies)]
+        strat_groups = [(s, _where(lambda p: p.strategy, s)) for s in dict.fromkeys(run.strategies)]
         sections.append(Section("win-strategy", "Win rate by strategy", True, _player_rows(run, strat_groups, win, True),
                                 "strategies take turns in the seats, game by game"))
     tags = sorted({k for r in both for p in r.players for k in p.tags})
     for tag in tags:
-        groups = [(v, lambda p, v=v, tag=tag: p.tags.get(tag) == v) for v in _values(both, lambda p: p.tags.get(tag)) if v is not None]
+        tagged = _tag(tag)
+        groups = [(v, _where(tagged, v)) for v in _values(both, tagged) if v is not None]
         sections.append(Section(f"win-{tag}", f"Win rate by {tag}", True, _player_rows(run, groups, win, True)))
         sections.append(Section(f"score-{tag}", f"Mean score by {tag}", False, _player_rows(run, groups, score, False), run.score_label))
     sections.append(Section("score-seat", "Mean score by seat", False, _player_rows(run, seat_groups, score, False), run.score_label))
     sources = sorted({k for r in both for p in r.players for k in p.sources})
     if sources:
-        rows = []
+        rows: list[Row] = []
         for s in sources:
-            rows += _player_rows(run, [(s, lambda p, s=s: s in p.sources)], lambda p, s=s: float(p.sources[s]), False)
+            rows += _player_rows(run, [(s, _has_source(s))], _source_points(s), False)
         rows.sort(key=lambda r: -(r.base.mean if r.base.n else r.ref.mean if r.ref else 0))
         sections.append(Section("sources", "Points by source", False, rows,
                                 "mean points per player who had the source (n = how often it appeared)"))

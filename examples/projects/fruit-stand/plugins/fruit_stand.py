@@ -22,8 +22,8 @@ from rich.table import Table
 
 from pnp.errors import ContentError, PnpError
 from pnp.load.options import check_value
-from pnp.plugin import GamePlugin
-from pnp.score import ScoreReport
+from pnp.load.plugin import GamePlugin
+from pnp.score.dispatch import ScoreReport
 
 SHEET_KEYS = {"game", "edition", "players"}
 PLAYER_KEYS = {"name", "orders", "kept", "total"}

@@ -1,0 +1,336 @@
+"""Schemas of the cave game's content files: tiles, board, events, food, characters, tokens.
+
+Each model checks what one value or one file can check on its own; checks between parts of
+a file or between files (counts, shapes, item names, player marks) live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, field_validator, model_validator
+
+from pnp.load.manifest import Length
+from pnp.load.validation import Colour, Slug, StrictModel, text_with
+
+
+Direction = Literal["north", "east", "south", "west"]
+DIRECTIONS: tuple[str, ...] = ("north", "east", "south", "west")  # clockwise, from the top edge
+
+
+Count = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
+
+
+def _openings(v: list[str]) -> list[str]:
+    if len(set(v)) != len(v):
+        raise ValueError(f"{v} names a side twice: expected each of north, east, south, west at most once")
+    if not v:
+        raise ValueError("is empty: expected at least one of north, east, south, west")
+    return v
+
+
+Openings = Annotated[list[Direction], AfterValidator(_openings)]
+
+
+# ---------------------------------------------------------------- tiles.yaml
+
+
+class PlayerRange(StrictModel):
+    min: Positive
+    max: Positive
+
+    @model_validator(mode="after")
+    def _order(self) -> "PlayerRange":
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}: expected min <= max")
+        return self
+
+
+class Shape(StrictModel):
+    """A passage shape, given by its openings in one orientation; any rotation is the same shape."""
+
+    label: str
+    openings: Openings
+
+
+
+class Room(StrictModel):
+    """A room type: the words printed in the middle of the tile and their colours."""
+
+    labels: list[str] = Field(description="words printed on the tile, one badge each; empty for a plain passage")
+    colours: list[Colour] = Field(default_factory=list, description="badge colour per label")
+
+    @model_validator(mode="after")
+    def _pairs(self) -> "Room":
+        if len(self.colours) != len(self.labels):
+            raise ValueError(f"has {len(self.labels)} labels and {len(self.colours)} colours: expected one colour per label")
+        return self
+
+
+class Relabel(StrictModel):
+    """Rooms made by re-labelling some rooms of a counted type."""
+
+    from_: Slug = Field(alias="from")
+    count: Count
+
+
+class Tile(StrictModel):
+    """One cave tile: a passage shape, its openings as printed, a room, and the back's player mark."""
+
+    id: Slug
+    players: Positive = Field(description="player-count mark on the back: used in games of this many players or more")
+    shape: Slug
+    openings: Openings
+    room: Slug
+
+
+
+class Requirement(StrictModel):
+    players: Positive | None = Field(None, description="players on the exit tile at least (None: no rule)")
+    items: list[Slug] = Field(default_factory=list, description="item cards (ids in events.yaml) the players must hold")
+    challenge: bool = Field(False, description="a challenge must be beaten to leave")
+
+
+class Exit(StrictModel):
+    id: Slug
+    number: Positive
+    players: Positive = Field(description="player-count mark on the back")
+    shape: Slug
+    openings: Openings
+    requires: Requirement
+
+
+
+class Start(StrictModel):
+    """The start tile: several squares side by side, open to each other inside."""
+
+    id: Slug
+    label: str
+    back_label: str
+    squares: list[Openings] = Field(min_length=1, description="openings of each square, left to right")
+
+
+class TilesFile(StrictModel):
+    """tiles.yaml: every tile of the cave, how many of each there should be, who plays with which."""
+
+    players: PlayerRange
+    exits_by_players: dict[int, Count]
+    shapes: dict[Slug, Shape]
+    shape_counts: dict[Slug, Count]
+    rooms: dict[Slug, Room]
+    room_counts: dict[Slug, Count]
+    relabelled: dict[Slug, Relabel] = Field(default_factory=dict)
+    exit_label: str
+    exit_colour: Colour
+    deck_minimum: "DeckMinimum"
+    tiles: list[Tile]
+    exits: list[Exit]
+    start: Start
+
+
+class DeckMinimum(StrictModel):
+    """What every per-player-count deck must hold; keys are shape or room names, or `tiles`."""
+
+    per_player: dict[Slug, Count] = Field(default_factory=dict)
+    each_game: dict[Slug, Count] = Field(default_factory=dict)
+
+
+TilesFile.model_rebuild()
+
+
+# ---------------------------------------------------------------- board.yaml
+
+
+class SquaresSize(StrictModel):
+    columns: Positive
+    rows: Positive
+
+
+class BoardFile(StrictModel):
+    """board.yaml: the grid the tiles are laid on and the coordinates printed round it."""
+
+    component: Slug = Field(description="the game.yaml component drawn as the board")
+    square: Length = Field(description="side of one square; the cave tiles are this size")
+    border: Length = Field(description="paper round the grid that carries the coordinates")
+    row_labels: list[str] = Field(min_length=1, description="top to bottom, along the short side")
+    column_labels: list[str] = Field(min_length=1, description="left to right, along the long side")
+    row_die: str
+    column_die: str
+    colours: dict[Literal["paper", "grid", "label", "faint"], Colour]
+    tile_components: dict[Slug, SquaresSize] = Field(description="components sized in board squares")
+
+    @field_validator("row_labels", "column_labels", mode="before", json_schema_input_type=list[str | int])
+    @classmethod
+    def _text(cls, v):
+        return [str(x) for x in v] if isinstance(v, list) else v
+
+
+# ---------------------------------------------------------------- events.yaml
+
+
+class EventKind(StrictModel):
+    label: str
+    colour: Colour
+    count: Count = Field(description="cards of this kind the deck must hold (sum of copies)")
+
+
+class EventCard(StrictModel):
+    id: Slug
+    kind: Slug
+    title: str
+    icon: Slug
+    text: str
+    keep: bool = Field(False, description="an item: the player keeps the card")
+    copies: Positive = 1
+
+
+class EventsFile(StrictModel):
+    back_label: str
+    kinds: dict[Slug, EventKind]
+    cards: list[EventCard]
+
+
+# ---------------------------------------------------------------- food.yaml
+
+
+class FoodType(StrictModel):
+    label: str
+    colour: Colour
+    icon: Slug
+
+
+class FoodCard(StrictModel):
+    id: Slug
+    type: Slug
+    value: int
+    title: str
+    copies: Positive = 1
+
+
+class MealState(StrictModel):
+    label: str
+    colour: Colour
+    text: str = Field(description="how the card works; {value} is replaced by the card's value")
+
+
+class MealCard(StrictModel):
+    id: Slug
+    state: Slug
+    type: Slug
+    value: Positive
+    copies: Positive = 1
+
+
+class FoodFile(StrictModel):
+    """food.yaml: FOOD cards (found in the cave) and the MEAL cards drawn when eating them."""
+
+    food_values: "ValueRange"
+    food_back_label: str
+    food_text: str
+    types: dict[Slug, FoodType]
+    foods: list[FoodCard]
+    meal_back_label: str
+    states: dict[Slug, MealState]
+    meals: list[MealCard]
+
+
+class ValueRange(StrictModel):
+    min: int
+    max: int
+
+    @model_validator(mode="after")
+    def _order(self) -> "ValueRange":
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}: expected min <= max")
+        return self
+
+
+FoodFile.model_rebuild()
+
+
+# ---------------------------------------------------------------- characters.yaml
+
+
+class EnergyMeter(StrictModel):
+    label: str
+    steps: Positive
+    start: Positive
+    per_row: Positive = Field(description="cells per row on the card")
+
+
+class MeterField(StrictModel):
+    name: str
+    colour: Colour
+    from_: int = Field(alias="from")
+    to: int
+    bonus: int = Field(description="added to ENERGY on a challenge roll while SANITY is in this field")
+
+
+class SanityMeter(StrictModel):
+    label: str
+    min: int
+    max: int
+    start: int
+    zero_text: str
+    fields: list[MeterField] = Field(min_length=1)
+
+
+class Character(StrictModel):
+    id: Slug
+    name: str
+    role: str
+    colour: Colour
+    text: str
+
+
+class CharactersFile(StrictModel):
+    back_label: str
+    energy: EnergyMeter
+    sanity: SanityMeter
+    characters: list[Character] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------- tokens.yaml
+
+
+class Token(StrictModel):
+    id: Slug
+    label: str
+    colour: Colour
+    icon: Slug
+    copies: Positive
+
+
+class TokensFile(StrictModel):
+    tokens: list[Token] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------- summary.yaml
+
+class SummarySection(StrictModel):
+    heading: str
+    text: text_with("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")
+
+
+class SummarySide(StrictModel):
+    heading: str
+    sections: list[SummarySection] = Field(min_length=1)
+
+
+class SummaryFile(StrictModel):
+    """summary.yaml: the two-sided rules summary card and the dice the game needs."""
+
+    title: str
+    front: SummarySide
+    back: SummarySide
+    dice: list[str] = Field(min_length=1)
+
+    def side(self, side: str, characters: "CharactersFile", tiles: "TilesFile") -> list[tuple[str, str]]:
+        """(heading, text) of one side, with the meter and exit values filled in."""
+        e, s = characters.energy, characters.sanity
+        bonuses = ", ".join(f"{f.name} +{f.bonus}" for f in reversed(s.fields))
+        by = tiles.exits_by_players
+        exits = "/".join(str(by[n]) for n in sorted(by)) + f" at {min(by)}-{max(by)} players"
+        values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "bonuses": bonuses, "exits": exits}
+        return [(x.heading, x.text.format(**values)) for x in getattr(self, side).sections]

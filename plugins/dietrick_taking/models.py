@@ -1,0 +1,216 @@
+"""Schemas of the Dietrick-taking content files: deck.yaml, scoring.yaml, players.yaml.
+
+Checks that need more than one file live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from pnp.load.validation import Colour, Slug, StrictModel, one_of, text_with
+
+from .glyphs import GLYPHS
+
+Row = Literal["yellow", "blue"]
+Glyph = one_of(GLYPHS, "glyph")
+
+
+# ---------------------------------------------------------------- deck.yaml
+
+
+class Icon(StrictModel):
+    """A score icon: which row of the scoring cards a card with it moves."""
+
+    name: str
+    row: Row
+    colour: Colour
+
+
+class Suit(StrictModel):
+    """A suit and which of its numbers carry which score icon."""
+
+    id: Slug
+    name: str
+    colour: Colour
+    glyph: Glyph
+    fork: list[int]
+    runner: list[int]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One trick-taking card, as the templates see it."""
+
+    id: str
+    suit: Suit
+    number: int
+    icon: str  # key into DeckFile.icons
+
+
+class DeckBack(StrictModel):
+    title: str
+    tagline: str = ""
+
+
+class DeckFile(StrictModel):
+    """deck.yaml: the numbers of each suit, the score icons and the suits."""
+
+    numbers: list[int]
+    icons: dict[Literal["fork", "runner"], Icon]
+    suits: list[Suit] = Field(min_length=1)
+    back: DeckBack
+
+    @field_validator("numbers")
+    @classmethod
+    def _numbers(cls, v: list[int]) -> list[int]:
+        if not v or v != sorted(set(v)) or v[0] < 1:
+            raise ValueError(f"{v} is not allowed: expected increasing numbers from 1 up, each once")
+        return v
+
+    @field_validator("icons")
+    @classmethod
+    def _icons(cls, v: dict[str, Icon]) -> dict[str, Icon]:
+        if set(v) != {"fork", "runner"}:
+            raise ValueError("expected both icons, fork and runner")
+        rows = sorted(i.row for i in v.values())
+        if rows != ["blue", "yellow"]:
+            raise ValueError(f"rows {rows}: expected one icon moving the yellow row and one the blue row")
+        return v
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card, suit by suit, in number order."""
+        out = []
+        for suit in self.suits:
+            icon_of = {n: "fork" for n in suit.fork} | {n: "runner" for n in suit.runner}
+            for n in sorted(icon_of):
+                out.append(Card(f"{suit.id}-{n}", suit, n, icon_of[n]))
+        return out
+
+
+# ---------------------------------------------------------------- scoring.yaml
+
+
+class ScoringCard(StrictModel):
+    """One scoring card: the numbers printed in its yellow (top) and blue (bottom) rows."""
+
+    number: int
+    yellow: list[int] = Field(min_length=1)
+    blue: list[int] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _same_length(self) -> "ScoringCard":
+        if len(self.yellow) != len(self.blue):
+            raise ValueError(f"card {self.number}: yellow has {len(self.yellow)} squares and blue {len(self.blue)}: expected the same")
+        return self
+
+    @property
+    def id(self) -> str:
+        return f"card-{self.number}"
+
+
+class ScoringFile(StrictModel):
+    """scoring.yaml: the scoring cards and the numbers that bound a game."""
+
+    end_square: int = Field(ge=1)
+    last_card: int
+    tricks_by_players: dict[int, int]
+    long_game_wins: int = Field(ge=1)
+    solo_trick_cards: int = Field(ge=1)
+    markers_per_player: int = Field(ge=1)
+    cards: list[ScoringCard] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _cards(self) -> "ScoringFile":
+        numbers = [c.number for c in self.cards]
+        if sorted(numbers) != list(range(1, len(numbers) + 1)):
+            raise ValueError(f"card numbers {numbers}: expected 1 to {len(numbers)}, each once")
+        if self.last_card not in numbers:
+            raise ValueError(f"last_card {self.last_card} is not one of the cards {numbers}")
+        widths = {len(c.yellow) for c in self.cards}
+        if len(widths) != 1:
+            raise ValueError(f"cards have {sorted(widths)} squares per row: expected every card the same")
+        before_last = sum(len(c.yellow) for c in self.cards if c.number != self.last_card)
+        if not before_last < self.end_square <= before_last + len(self.card(self.last_card).yellow):
+            raise ValueError(
+                f"end_square {self.end_square} is not on card {self.last_card}: with it laid last, "
+                f"expected a square from {before_last + 1} to {before_last + len(self.card(self.last_card).yellow)}"
+            )
+        for players, tricks in self.tricks_by_players.items():
+            if players < 2 or tricks < 1:
+                raise ValueError(f"tricks_by_players {players}: {tricks}: expected 2 or more players and 1 or more tricks")
+        return self
+
+    def card(self, number: int) -> ScoringCard:
+        return next(c for c in self.cards if c.number == number)
+
+    @property
+    def squares_per_card(self) -> int:
+        return len(self.cards[0].yellow)
+
+    @property
+    def track_length(self) -> int:
+        return self.squares_per_card * len(self.cards)
+
+    @property
+    def free_cards(self) -> list[int]:
+        """Card numbers whose order is chosen at the table."""
+        return sorted(c.number for c in self.cards if c.number != self.last_card)
+
+    def end_slot(self) -> int:
+        """0-based index of the end square on the last card."""
+        return self.end_square - 1 - self.squares_per_card * (len(self.cards) - 1)
+
+    def track(self, order: list[int], row: Row) -> list[int]:
+        """The printed numbers of one row, square by square, with the free cards in `order`."""
+        return [n for number in [*order, self.last_card] for n in getattr(self.card(number), row)]
+
+
+# ---------------------------------------------------------------- players.yaml
+
+
+class PlayerColour(StrictModel):
+    id: Slug
+    name: str
+    colour: Colour
+
+
+class Section(StrictModel):
+    heading: str
+    text: text_with("end_square", "tricks", "long_game_wins")
+
+
+class Reference(StrictModel):
+    """The two-sided player reference; its texts may name rule values of scoring.yaml."""
+
+    title: str
+    front: list[Section] = Field(min_length=1)
+    back: list[Section] = Field(min_length=1)
+
+    def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
+        """(heading, text) of one side with the rule values filled in from scoring.yaml."""
+        tricks = ", ".join(f"{t} tricks at {n}" for n, t in sorted(scoring.tricks_by_players.items()))
+        values = {"end_square": scoring.end_square, "tricks": tricks, "long_game_wins": scoring.long_game_wins}
+        return [(s.heading, s.text.format(**values)) for s in (self.front if side == "front" else self.back)]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One scoring marker token."""
+
+    id: str
+    colour: PlayerColour
+    index: int
+
+
+class PlayersFile(StrictModel):
+    """players.yaml: the player colours and the text of the reference card."""
+
+    colours: list[PlayerColour] = Field(min_length=1)
+    reference: Reference
+
+    def markers(self, per_player: int) -> list[Marker]:
+        return [Marker(f"{c.id}-{i}", c, i) for c in self.colours for i in range(1, per_player + 1)]

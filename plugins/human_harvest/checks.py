@@ -1,0 +1,25 @@
+"""Checks of the Human Harvest content beyond single values: unique ids everywhere (they
+become file names) and tokens every component expects."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pnp.errors import ContentError
+
+if TYPE_CHECKING:
+    from pnp.load.content import GameContent
+
+# (file stem, list key) whose records become pieces named by their id
+ID_LISTS = (("piecepack", "suits"), ("piecepack", "ranks"), ("extras", "tokens"), ("extras", "standees"), ("extras", "markers"))
+
+
+def check(game: "GameContent") -> list[ContentError]:
+    errors = []
+    for stem, key in ID_LISTS:
+        seen: set[str] = set()
+        for i, record in enumerate(getattr(game.data[stem], key)):
+            if record.id in seen:
+                errors.append(game.error(stem, (key, i, "id"), f"{key[:-1]} id {record.id!r} appears twice: expected unique ids"))
+            seen.add(record.id)
+    return errors

@@ -1,0 +1,695 @@
+"""Tasty Humans rules engine: plays whole games, 1-4 players, either rule version.
+
+Every number comes from the loaded content (rules.yaml, adventurers.yaml, leaders.yaml,
+monsters.yaml); final scores come from the scorer (`score_player`, `rank_players`,
+`score_solo`). Rule references are to /work/shared/rules/tasty-humans-rules-final.txt
+("final") and tasty-humans-rules-0.2.8.txt ("0.2.8"); the two agree on everything the
+engine does, only the rule set's numbers and tie-break differ.
+
+The stomach is a row-major list of cells (row 0 is the top row) with a height per
+column; tiles always fall to the lowest empty cell of their column.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+
+from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, bits, geometry
+from .craving_scoring import score_craving
+from .leader_scoring import damage_mask, score_leader
+from .scoring import PlayerScore, rank_players, score_player, score_solo
+
+if TYPE_CHECKING:
+    from pnp.load.content import GameContent
+
+    from .models import Adventurer, Leader, RuleVersion
+
+GRID = 3  # the Attacking Adventurers grid is 3 x 3 (final: SETUP)
+DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
+SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
+SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
+DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
+# How a game ended, in the words of the scoring sheet's `ending:`.
+ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
+LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
+CACHE_LIMIT = 20_000  # evaluations kept per game before the cache starts afresh
+
+
+# --- static data -------------------------------------------------------------------
+
+Drop = tuple[tuple[str, ...], ...]  # per shape column, tile types bottom to top
+
+
+def rotations(card: "Adventurer", rules: "RuleVersion") -> list[Drop]:
+    """The distinct ways to drop a card's shape: 4 rotations (final: EAT-ADVENTURER), each as
+    per-column stacks. Gaps inside a column close as tiles fall, so stacks are all that matter."""
+    cells = card.cells(rules)
+    grid = {(r, c): t for r, c, t in cells}
+    out: list[Drop] = []
+    for _ in range(4):
+        rows = max(r for r, _ in grid) + 1
+        cols = max(c for _, c in grid) + 1
+        drop = tuple(tuple(grid[(r, c)] for r in range(rows - 1, -1, -1) if (r, c) in grid) for c in range(cols))
+        if drop not in out:
+            out.append(drop)
+        grid = {(c, rows - 1 - r): t for (r, c), t in grid.items()}  # quarter turn clockwise
+    return out
+
+
+@dataclass
+class Setup:
+    """What a game needs from the content, loaded once per process."""
+
+    version: str
+    rules: "RuleVersion"
+    adventurers: list["Adventurer"]
+    leaders: dict[str, "Leader"]
+    monsters: list[str]
+    drops: dict[str, tuple[Drop, ...]]
+    solo_level: int = DEFAULT_SOLO_LEVEL
+
+    @classmethod
+    def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
+                  solo_level: int = DEFAULT_SOLO_LEVEL) -> "Setup":
+        rule_set = game.data["rules"]
+        version = version or rule_set.default
+        rules = rules or rule_set.version(version)
+        adventurers = list(game.data["adventurers"].adventurers)
+        return cls(
+            version=version,
+            rules=rules,
+            adventurers=adventurers,
+            leaders={l.id: l for l in game.data["leaders"].leaders},
+            monsters=[m.id for m in game.data["monsters"].monsters],
+            drops={a.id: tuple(rotations(a, rules)) for a in adventurers},
+            solo_level=solo_level,
+        )
+
+
+# --- one stomach -------------------------------------------------------------------
+
+class Stomach:
+    """A monster's stomach: cells row-major from the top, column heights, leaders by cell."""
+
+    __slots__ = ("rows", "cols", "cells", "heights", "leaders", "order", "masks")
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self.cells = [EMPTY] * (rows * cols)
+        self.heights = [0] * cols
+        self.leaders: dict[int, str] = {}
+        self.order: list[str] = []  # leader ids in the order eaten (their sheet digits)
+        # kind -> bit mask of its cells, kept up to date so a Board costs nothing to make
+        self.masks: dict[str, int] = {LEADER: 0, EMPTY: (1 << (rows * cols)) - 1}
+
+    def copy(self) -> "Stomach":
+        s = Stomach.__new__(Stomach)
+        s.rows, s.cols = self.rows, self.cols
+        s.cells, s.heights = self.cells[:], self.heights[:]
+        s.leaders, s.order, s.masks = dict(self.leaders), self.order[:], dict(self.masks)
+        return s
+
+    def _set(self, cell: int, kind: str) -> None:
+        bit = 1 << cell
+        masks = self.masks
+        old = self.cells[cell]
+        masks[old] ^= bit
+        masks[kind] = masks.get(kind, 0) | bit
+        self.cells[cell] = kind
+
+    @property
+    def full(self) -> bool:
+        return all(h == self.rows for h in self.heights)
+
+    def open_columns(self) -> list[int]:
+        return [c for c, h in enumerate(self.heights) if h < self.rows]
+
+    def push(self, col: int, kind: str, leader: str | None = None) -> int:
+        """Drop one tile into `col`; return its cell. Tiles stop on the lowest empty cell."""
+        cell = (self.rows - 1 - self.heights[col]) * self.cols + col
+        self._set(cell, LEADER if leader else kind)
+        self.heights[col] += 1
+        if leader:
+            self.leaders[cell] = leader
+            self.order.append(leader)
+        return cell
+
+    def drop(self, drop: Drop, offset: int) -> int:
+        """Drop a shape with its first column over `offset`; tiles over full columns are
+        ignored (final: EAT-ADVENTURER). Returns the tiles that landed."""
+        landed = 0
+        for i, stack in enumerate(drop):
+            col = offset + i
+            room = self.rows - self.heights[col]
+            for kind in stack[:room]:
+                self.push(col, kind)
+                landed += 1
+        return landed
+
+    def lands(self, drop: Drop, offset: int) -> bool:
+        """At least one tile must fall into the stomach."""
+        return any(self.heights[offset + i] < self.rows for i in range(len(drop)))
+
+    def remove(self, cell: int) -> None:
+        """Take a tile out; the tiles above it fall one cell (final: Cleric)."""
+        col = cell % self.cols
+        top = (self.rows - self.heights[col]) * self.cols + col
+        c = cell
+        while c > top:
+            above = c - self.cols
+            self._set(c, self.cells[above])
+            if above in self.leaders:
+                self.leaders[c] = self.leaders.pop(above)
+            c = above
+        self._set(top, EMPTY)
+        self.heights[col] -= 1
+
+    def swap(self, a: int, b: int) -> None:
+        """Swap two tiles (final: Wizard); a leader moves with its tile."""
+        ka, kb = self.cells[a], self.cells[b]
+        self._set(a, kb)
+        self._set(b, ka)
+        la, lb = self.leaders.pop(a, None), self.leaders.pop(b, None)
+        if la:
+            self.leaders[b] = la
+        if lb:
+            self.leaders[a] = lb
+
+    def swaps(self) -> list[tuple[int, int]]:
+        """Every pair of orthogonally adjacent tiles (never an empty cell)."""
+        out = []
+        cols, cells = self.cols, self.cells
+        for i, kind in enumerate(cells):
+            if kind == EMPTY:
+                continue
+            if i % cols < cols - 1 and cells[i + 1] != EMPTY:
+                out.append((i, i + 1))
+            if i + cols < len(cells) and cells[i + cols] != EMPTY:
+                out.append((i, i + cols))
+        return out
+
+    def board(self) -> Board:
+        """The stomach as the scorer's Board, built from the kept masks."""
+        b = Board.__new__(Board)
+        b.geo, b.rows, b.cols = geometry(self.rows, self.cols), self.rows, self.cols
+        b.cells, b.leaders, b.masks = tuple(self.cells), self.leaders, self.masks
+        return b
+
+    def damage_cells(self) -> list[int]:
+        return list(bits(self.masks.get(DAMAGE, 0)))
+
+    def text_rows(self, symbols: dict[str, str]) -> list[str]:
+        """The stomach as sheet rows (`H A B G 1 .`), leaders as their digit."""
+        digit = {lid: str(i + 1) for i, lid in enumerate(self.order)}
+        out = []
+        for r in range(self.rows):
+            row = []
+            for c in range(self.cols):
+                i = r * self.cols + c
+                k = self.cells[i]
+                row.append(digit[self.leaders[i]] if k == LEADER else EMPTY_SYMBOL if k == EMPTY else symbols[k])
+            out.append(" ".join(row))
+        return out
+
+
+# --- players -----------------------------------------------------------------------
+
+class Player(Protocol):
+    """A strategy: every decision of the rules is one method returning an option."""
+
+    name: str
+
+    def pick(self, game: "Game", seat: int) -> int: ...  # a grid slot
+    def damage_column(self, game: "Game", seat: int) -> int: ...
+    def cleric(self, game: "Game", seat: int, cells: list[int]) -> int: ...
+    def place(self, game: "Game", seat: int, options: list[tuple[Drop, int]]) -> int: ...
+    def swap(self, game: "Game", seat: int, pairs: list[tuple[int, int]]) -> int: ...
+    def draft(self, game: "Game", seat: int, offered: list[str]) -> int: ...
+    def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
+
+
+def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
+    """The seat's current score on `stomach`: leaders in it, craving and damage (no king).
+    Cached per game: a turn asks for the same stomach many times, and a seat's stomach
+    does not change during the other players' turns."""
+    key = (seat, *stomach.cells, *stomach.leaders.items())  # items: a swap moves a leader
+    got = game.cache.get(key)
+    if got is not None:
+        return got
+    setup = game.setup
+    rules = setup.rules
+    board = stomach.board()
+    points = score_craving(board, game.monsters[seat], rules)
+    for cell, lid in board.leaders.items():
+        points += score_leader(board, cell, setup.leaders[lid], rules)
+    damage = damage_mask(board, rules)
+    if damage:
+        points -= rules.damage_penalty * (damage & board.geo.expand_orth(damage)).bit_count()
+    game.cache[key] = points
+    return points
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal options at every decision."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def pick(self, game, seat):
+        return self.rng.choice(game.slots())
+
+    def damage_column(self, game, seat):
+        return self.rng.choice(game.stomachs[seat].open_columns())
+
+    def cleric(self, game, seat, cells):
+        return self.rng.randrange(len(cells))
+
+    def place(self, game, seat, options):
+        return self.rng.randrange(len(options))
+
+    def swap(self, game, seat, pairs):
+        return self.rng.randrange(len(pairs))
+
+    def draft(self, game, seat, offered):
+        return self.rng.randrange(len(offered))
+
+    def leader_column(self, game, seat, leader):
+        return self.rng.choice(game.stomachs[seat].open_columns())
+
+
+class GreedyPlayer:
+    """Takes the adventurer and drop that raise its current score most (one turn ahead):
+    damage goes where it costs least, the cleric removes the damage worth most, the wizard
+    swap and the leader drop are the best for the score now, and a leader is drafted by
+    what it would score if dropped at once. Ties go to more intel, then at random."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def _best(self, values: Sequence[float]) -> int:
+        top = max(values)
+        return self.rng.choice([i for i, v in enumerate(values) if v == top])
+
+    def _damage(self, game: "Game", seat: int, stomach: Stomach, hits: int) -> Stomach:
+        for _ in range(hits):
+            cols = stomach.open_columns()
+            if not cols:
+                break
+            options = []
+            for c in cols:
+                s = stomach.copy()
+                s.push(c, DAMAGE)
+                options.append((evaluate(game, seat, s), -stomach.heights[c], s))
+            stomach = options[self._best([(v, h) for v, h, _ in options])][2]
+        return stomach
+
+    def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
+        best, out = None, stomach
+        for cell in stomach.damage_cells():
+            s = stomach.copy()
+            s.remove(cell)
+            v = evaluate(game, seat, s)
+            if best is None or v > best:
+                best, out = v, s
+        return out
+
+    def _placements(self, game: "Game", seat: int, stomach: Stomach, card_id: str) -> list[tuple[int, Drop, int]]:
+        out = []
+        room = [h < stomach.rows for h in stomach.heights]
+        for drop in game.setup.drops[card_id]:
+            width = len(drop)
+            for offset in range(stomach.cols - width + 1):
+                if any(room[offset:offset + width]):  # Stomach.lands
+                    s = stomach.copy()
+                    s.drop(drop, offset)
+                    out.append((evaluate(game, seat, s), drop, offset))
+        return out
+
+    def pick(self, game, seat):
+        stomach = game.stomachs[seat]
+        base = evaluate(game, seat, stomach)
+        slots = game.slots()
+        values = []
+        cache: dict[tuple, int] = {}
+        for slot in slots:
+            card = game.grid[slot]
+            s = self._damage(game, seat, stomach, game.damage(slot))
+            if card.class_ == CLERIC:
+                s = self._cleric(game, seat, s)
+            drops = game.setup.drops[card.id]
+            key = (*s.cells, *s.leaders.items(), drops)
+            if key not in cache:
+                options = self._placements(game, seat, s, card.id)
+                cache[key] = max((v for v, _, _ in options), default=evaluate(game, seat, s))
+            values.append((cache[key] - base, card.intel))
+        return slots[self._best(values)]
+
+    @staticmethod
+    def _after(game: "Game", seat: int, options: Sequence[Any], act: Callable[[Stomach, Any], Any]) -> list[int]:
+        """The seat's score after `act(stomach, option)`, for each option, on copies."""
+        out = []
+        for option in options:
+            s = game.stomachs[seat].copy()
+            act(s, option)
+            out.append(evaluate(game, seat, s))
+        return out
+
+    def damage_column(self, game, seat):
+        stomach = game.stomachs[seat]
+        cols = stomach.open_columns()
+        scores = self._after(game, seat, cols, lambda s, c: s.push(c, DAMAGE))
+        return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
+
+    def cleric(self, game, seat, cells):
+        return self._best(self._after(game, seat, cells, Stomach.remove))
+
+    def place(self, game, seat, options):
+        return self._best(self._after(game, seat, options, lambda s, o: s.drop(*o)))
+
+    def swap(self, game, seat, pairs):
+        return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
+
+    def _leader_value(self, game, seat, leader):
+        cols = game.stomachs[seat].open_columns()
+        return self._after(game, seat, cols, lambda s, c: s.push(c, LEADER, leader))
+
+    def draft(self, game, seat, offered):
+        return self._best([max(self._leader_value(game, seat, lid), default=0) for lid in offered])
+
+    def leader_column(self, game, seat, leader):
+        cols = game.stomachs[seat].open_columns()
+        return cols[self._best(self._leader_value(game, seat, leader))]
+
+
+STRATEGIES: dict[str, type] = {"greedy": GreedyPlayer, "random": RandomPlayer}
+
+
+# --- the game ----------------------------------------------------------------------
+
+@dataclass
+class Result:
+    """A finished game: scores from the scorer, what happened, and its sheet."""
+
+    version: str
+    players: int
+    strategies: list[str]
+    monsters: list[str]
+    scores: list[PlayerScore]
+    winners: list[int]  # seats
+    decided_by: str
+    ending: str  # ROUND (a stomach filled while eating; the round was finished) or LEADER_PHASE
+    rounds: int
+    turns: int
+    drafts: int  # Leader Phases held
+    kings: list[int]
+    held: list[str | None]
+    sheet: dict[str, Any]
+    solo: Any = None
+    stacks_ran_out: bool = False
+
+
+class Game:
+    """One game in progress. `play()` runs it to the end and returns a `Result`."""
+
+    def __init__(self, setup: Setup, players: Sequence[Player], rng: random.Random):
+        self.setup, self.rng = setup, rng
+        rules = setup.rules
+        self.n = len(players)
+        self.solo = self.n == 1
+        self.players = list(players)
+        rows, cols = rules.rows(self.n), rules.stomach.columns
+        # final SETUP: random monster boards, one random leader each in the Leader space,
+        # leader stacks of players + 1 tiles (3 stacks at 4 players), the rest to the box.
+        self.monsters = rng.sample(setup.monsters, self.n)
+        pool = list(setup.leaders)
+        rng.shuffle(pool)
+        self.held: list[str | None] = [pool.pop() for _ in range(self.n)]
+        size = max(self.n, SOLO_AS_PLAYERS) + 1
+        self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
+        self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
+        self.deck = list(setup.adventurers)
+        rng.shuffle(self.deck)
+        self.discard: list["Adventurer"] = []
+        self.grid: list["Adventurer | None"] = [self.deck.pop() for _ in range(GRID * GRID)]
+        self.eaten: list[list["Adventurer"]] = [[] for _ in range(self.n)]
+        # solo: the player starts with the king; else a random first player
+        self.king = 0 if self.solo else rng.randrange(self.n)
+        self.ai_king = False  # solo: whether the A.I. holds the king
+        self.ai_cards: list["Adventurer"] = [self.draw() for _ in range(setup.solo_level)] if self.solo else []
+        self.ai_round: list["Adventurer"] = []
+        self.drafted = [0] * self.n
+        self.turns = 0
+        self.cache: dict[tuple, int] = {}  # (seat, stomach) -> evaluation
+        # per seat: tiles landed from shapes, damage tiles taken, tiles a cleric removed,
+        # leaders eaten; the stomach must hold exactly what these say (tile conservation)
+        self.tally = [{"shape": 0, "damage": 0, "removed": 0, "leaders": 0} for _ in range(self.n)]
+
+    # --- the adventurer grid (slot = row * 3 + column, row 0 at the top) ----------
+
+    def draw(self) -> "Adventurer":
+        """The top card; an empty deck is the discard pile shuffled (final: REVEAL)."""
+        if not self.deck:
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def slots(self) -> list[int]:
+        return [i for i, card in enumerate(self.grid) if card is not None]
+
+    def damage(self, slot: int) -> int:
+        """Swordsmen orthogonally next to the slot, archers exactly two away in a line."""
+        r, c = divmod(slot, GRID)
+        hits = 0
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            for dist, klass in ((1, SWORDSMAN), (2, ARCHER)):
+                rr, cc = r + dr * dist, c + dc * dist
+                if 0 <= rr < GRID and 0 <= cc < GRID:
+                    card = self.grid[rr * GRID + cc]
+                    if card is not None and card.class_ == klass:
+                        hits += 1
+        return hits
+
+    def refill(self) -> None:
+        """Slide cards down their column, then fill the empty slots from the deck."""
+        for c in range(GRID):
+            column = [self.grid[r * GRID + c] for r in range(GRID) if self.grid[r * GRID + c] is not None]
+            column = [None] * (GRID - len(column)) + column
+            for r in range(GRID):
+                self.grid[r * GRID + c] = column[r]
+        for i, card in enumerate(self.grid):
+            if card is None:
+                self.grid[i] = self.draw()
+
+    # --- a turn ------------------------------------------------------------------
+
+    def take_turn(self, seat: int) -> int:
+        """Choose, take damage, cleric, eat, wizard, captain (final: CHOOSE/EAT ADVENTURER);
+        returns the grid slot eaten. The grid is refilled by the caller."""
+        player, stomach = self.players[seat], self.stomachs[seat]
+        slot = player.pick(self, seat)
+        card = self.grid[slot]
+        assert card is not None
+        self.turns += 1
+        if len(self.cache) > CACHE_LIMIT:
+            self.cache.clear()
+        for _ in range(self.damage(slot)):  # damage tiles first, one at a time
+            if stomach.full:
+                break
+            col = player.damage_column(self, seat)
+            stomach.push(col, DAMAGE)
+            self.tally[seat]["damage"] += 1
+        if card.class_ == CLERIC:  # then a cleric removes one damage tile, if any
+            cells = stomach.damage_cells()
+            if cells:
+                stomach.remove(cells[player.cleric(self, seat, cells)])
+                self.tally[seat]["removed"] += 1
+        options = [(d, o) for d in self.setup.drops[card.id] for o in range(stomach.cols - len(d) + 1) if stomach.lands(d, o)]
+        if options:
+            drop, offset = options[player.place(self, seat, options)]
+            self.tally[seat]["shape"] += stomach.drop(drop, offset)
+        if card.class_ == WIZARD:  # after eating, a forced swap of two adjacent tiles
+            pairs = stomach.swaps()
+            if pairs:
+                stomach.swap(*pairs[player.swap(self, seat, pairs)])
+        self.grid[slot] = None
+        self.eaten[seat].append(card)
+        if card.class_ == CAPTAIN:  # the other cards of its banner's row or column retreat
+            r, c = divmod(slot, GRID)
+            line = [r * GRID + k for k in range(GRID)] if card.banner == "horizontal" else [k * GRID + c for k in range(GRID)]
+            for s in line:
+                if s != slot and self.grid[s] is not None:
+                    self.discard.append(self.grid[s])
+                    self.grid[s] = None
+        return slot
+
+    def ai_takes(self, slot: int) -> None:
+        """Solo: the A.I. takes the two other cards in the row (player holds the king) or
+        the column (A.I. holds it) of the card just eaten; an empty slot is a deck card."""
+        r, c = divmod(slot, GRID)
+        line = [k * GRID + c for k in range(GRID)] if self.ai_king else [r * GRID + k for k in range(GRID)]
+        for s in line:
+            if s == slot:
+                continue
+            card = self.grid[s]
+            self.grid[s] = None
+            self.ai_round.append(card if card is not None else self.draw())
+
+    # --- rounds ------------------------------------------------------------------
+
+    def order(self) -> list[int]:
+        """The snake draft from the king holder: clockwise, then back (final: GAMEPLAY)."""
+        if self.solo:
+            return [0, 0]
+        seats = [(self.king + k) % self.n for k in range(self.n)]
+        return seats + seats[::-1]
+
+    def draft_order(self) -> list[int]:
+        """More intel first, then fewer damage tiles, then seat order from the king."""
+        def key(seat: int) -> tuple:
+            intel = sum(c.intel for c in self.eaten[seat])
+            damage = len(self.stomachs[seat].damage_cells())
+            return (-intel, damage, (seat - self.king) % self.n)
+        return sorted(range(self.n), key=key)
+
+    def leader_phase(self, offered: list[str]) -> list[int]:
+        """Draft (final: DRAFT LEADERS), then everyone drops the leader they held; returns
+        the seats whose stomach this filled."""
+        new: list[str | None] = [None] * self.n
+        if self.solo:
+            mine = sum(c.intel for c in self.eaten[0])
+            ai = sum(c.intel for c in self.ai_round)
+            lost = 0 if mine > ai else 1 if ai - mine <= 1 else 2  # leftmost tiles discarded
+            offered = offered[lost:]
+            new[0] = offered[self.players[0].draft(self, 0, offered)]
+        else:
+            offered = list(offered)
+            for seat in self.draft_order():
+                new[seat] = offered.pop(self.players[seat].draft(self, seat, offered))
+        self.end_round()
+        filled = []
+        for seat in range(self.n):
+            self.drafted[seat] += 1
+            old, self.held[seat] = self.held[seat], new[seat]
+            stomach = self.stomachs[seat]
+            if old is not None and stomach.open_columns():
+                self.eat_leader(seat, old)
+                if stomach.full:
+                    filled.append(seat)
+        return filled
+
+    def eat_leader(self, seat: int, leader: str) -> None:
+        """Drop a leader tile into a column of the player's choice, like a one-tile shape."""
+        self.stomachs[seat].push(self.players[seat].leader_column(self, seat, leader), LEADER, leader)
+        self.tally[seat]["leaders"] += 1
+
+    def end_round(self) -> None:
+        """Eaten cards go to the discard pile and the king passes clockwise."""
+        for cards in self.eaten:
+            self.discard.extend(cards)
+            cards.clear()
+        if self.solo:
+            self.ai_cards.extend(self.ai_round)
+            self.ai_round = []
+            self.ai_king = not self.ai_king
+        else:
+            self.king = (self.king + 1) % self.n
+
+    def play(self) -> Result:
+        kings: list[int] = []
+        ending = ROUND
+        rounds = 0
+        stacks = list(self.stacks)
+        ran_out = False
+        offered = stacks.pop(0) if stacks else []
+        while True:
+            rounds += 1
+            final = False
+            for i, seat in enumerate(self.order()):
+                if self.stomachs[seat].full:  # only in the final round
+                    continue
+                slot = self.take_turn(seat)
+                if self.solo and i == 0:
+                    self.ai_takes(slot)
+                self.refill()
+                if self.stomachs[seat].full and not final:
+                    final, kings = True, [seat]  # the first to fill takes the king
+            if final:
+                break
+            if not offered:
+                # The stacks ran out before any stomach filled: the rules are silent; we
+                # play on without Leader Phases until one fills.
+                ran_out = True
+                self.end_round()
+                continue
+            filled = self.leader_phase(offered)
+            if filled:  # full in the Leader Phase: the game ends now, all fillers take the king
+                kings, ending = filled, LEADER_PHASE
+                break
+            offered = stacks.pop(0) if stacks else []
+        if ending == ROUND:
+            # final round over: leftover leaders are eaten if there is room
+            for seat in range(self.n):
+                old, stomach = self.held[seat], self.stomachs[seat]
+                if old is not None and stomach.open_columns():
+                    self.eat_leader(seat, old)
+                    self.held[seat] = None
+            if self.solo:
+                self.ai_cards.extend(self.ai_round)
+                self.ai_round = []
+        return self.result(kings, ending, rounds, ran_out)
+
+    def result(self, kings: list[int], ending: str, rounds: int, ran_out: bool) -> Result:
+        setup, rules = self.setup, self.setup.rules
+        names = [f"P{seat + 1} {self.players[seat].name}" for seat in range(self.n)]
+        scores = []
+        for seat in range(self.n):
+            stomach = self.stomachs[seat]
+            scores.append(score_player(stomach.board(), self.monsters[seat], rules, setup.leaders,
+                                       king=seat in kings, solo=self.solo, name=names[seat], seat=seat,
+                                       held=self.held[seat]))
+        solo = None
+        if self.solo:
+            solo = score_solo(scores[0], self.stomachs[0].board(), rules, setup.solo_level, self.ai_cards)
+            winners, decided = ([0] if solo.won else []), "solo"
+        else:
+            ranked = rank_players(scores, rules)
+            winners = [names.index(w) for w in ranked.winners]
+            decided = ranked.decided_by
+        return Result(
+            version=setup.version, players=self.n, strategies=[p.name for p in self.players],
+            monsters=list(self.monsters), scores=scores, winners=winners, decided_by=decided,
+            ending=ending, rounds=rounds, turns=self.turns, drafts=self.drafted[0], kings=kings,
+            held=list(self.held), sheet=self.sheet(names, kings, scores), solo=solo, stacks_ran_out=ran_out,
+        )
+
+    def sheet(self, names: list[str], kings: list[int], scores: list[PlayerScore]) -> dict[str, Any]:
+        """The finished game in the scoring-sheet format `pnp score` reads."""
+        symbols = {k: t.symbol for k, t in self.setup.rules.tiles.items()}
+        players = []
+        for seat, stomach in enumerate(self.stomachs):
+            players.append({
+                "name": names[seat],
+                "monster": self.monsters[seat],
+                "king": seat in kings,
+                "leaders": {i + 1: lid for i, lid in enumerate(stomach.order)},
+                "held": self.held[seat],
+                "stomach": stomach.text_rows(symbols),
+                "claimed": scores[seat].total,
+            })
+        out: dict[str, Any] = {"game": "tasty-humans", "rules": self.setup.version, "players": players}
+        if self.solo:
+            out["solo"] = {"level": self.setup.solo_level, "ai_cards": [c.id for c in self.ai_cards]}
+        return out
+
+
+def play(setup: Setup, seed: int, strategies: Sequence[str]) -> Result:
+    """Play one game with a strategy name per seat; the same seed gives the same game."""
+    rng = random.Random(seed)
+    players = [STRATEGIES[s](random.Random(rng.random())) for s in strategies]
+    return Game(setup, players, rng).play()

@@ -1,0 +1,586 @@
+"""Schemas of the Tasty Humans content files (rules, adventurers, leaders, monsters).
+
+Checks that need more than one file (shape symbols against the rule set's tiles, classes,
+leader ids, cravings per monster, counts, duplicate ids) live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from pnp.errors import PnpError
+from pnp.load.variants import deep_merge
+from pnp.load.validation import StrictModel, text_with
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+EMPTY = "."  # an empty square in an adventurer's shape
+
+
+def _slug(v: str, what: str = "") -> str:
+    if not SLUG.match(v):
+        raise ValueError(f"{what + ' ' if what else ''}{v!r} is not a slug: expected lower-case letters, digits and '-'")
+    return v
+
+
+def _placeholders(text: str) -> set[str]:
+    """Names of the `{...}` fields in a format string; ValueError when it is malformed."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError as exc:
+        raise ValueError(f"is not a valid format string ({exc}): write literal braces as '{{{{' and '}}}}'") from None
+
+
+def _check_placeholders(text: str, allowed: list[str], required: list[str]) -> str:
+    names = _placeholders(text)
+    unknown = sorted(names - set(allowed))
+    if unknown:
+        raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + a + '}' for a in allowed)}")
+    missing = [r for r in required if r not in names]
+    if missing:
+        # Without the placeholder the printed number could drift from what the scorer uses.
+        raise ValueError(f"does not mention {{{missing[0]}}}: expected the text to print it from the data")
+    return text
+
+
+# ---------------------------------------------------------------- rules.yaml
+
+
+class Stomach(StrictModel):
+    """The stomach grid: fixed columns, rows depending on the player count."""
+
+    columns: int
+    rows_by_players: dict[int, int]
+    row_markers: list[int]
+
+    @field_validator("columns")
+    @classmethod
+    def _columns(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError(f"is {v}: expected at least 1")
+        return v
+
+    @field_validator("rows_by_players")
+    @classmethod
+    def _rows(cls, v: dict[int, int]) -> dict[int, int]:
+        if not v:
+            raise ValueError("is empty: expected rows for each player count, e.g. {2: 6}")
+        for players, rows in v.items():
+            if players < 1 or rows < 1:
+                raise ValueError(f"{players}: {rows} is not allowed: expected player counts and rows of at least 1")
+        return v
+
+    @field_validator("row_markers")
+    @classmethod
+    def _markers(cls, v: list[int], info: ValidationInfo) -> list[int]:
+        if v != sorted(set(v)):
+            raise ValueError(f"{v} is not strictly increasing: expected the top row's marker first (it allows the fewest players)")
+        rows = info.data.get("rows_by_players")
+        if rows:
+            top = max(rows.values())
+            expected = {p: top - sum(1 for m in v if m < p) for p in rows}
+            if expected != rows:
+                raise ValueError(
+                    f"{v} does not fit rows_by_players {rows}: a row marked N is used only with N or fewer players, "
+                    f"so these markers expect rows_by_players {expected}"
+                )
+        return v
+
+
+class TileType(StrictModel):
+    """A kind of tile: `symbol` is its letter on score sheets and adventurer shapes."""
+
+    symbol: str
+    name: str
+    basic: bool
+    supply: int
+
+    @field_validator("symbol")
+    @classmethod
+    def _symbol(cls, v: str) -> str:
+        if len(v) != 1 or not v.isupper():
+            raise ValueError(f"{v!r} is not allowed: expected one upper-case letter")
+        return v
+
+    @field_validator("supply")
+    @classmethod
+    def _supply(cls, v: int) -> int:
+        if v < 0:
+            raise ValueError(f"is {v}: expected 0 or more")
+        return v
+
+
+class Craving(StrictModel):
+    """A monster's personal craving: points per pattern; `overlap` lets patterns share cells."""
+
+    points: int
+    overlap: bool = False
+
+
+class Solo(StrictModel):
+    """Solo mode: A.I. levels, which classes the A.I. scores, and the solo challenges a
+    version has (None / false: the version has no such thing, and a sheet naming it is
+    rejected)."""
+
+    levels: dict[int, str] | None = Field(description="named A.I. levels; null: any level N >= 0 (N starting cards), unnamed")
+    scored_classes: list[str]
+    balanced_diet: dict[str, int] | None = Field(description="Balanced Diet thresholds per difficulty; null: no such challenge")
+    monster_challenges: bool = Field(description="whether the monsters' solo challenges exist in this version")
+
+
+TieBreak = Literal["fewer-damage", "leaders-ascending", "fewer-empty", "seat-from-king", "shared"]
+
+
+def _per_players(v: dict[int, int], info: ValidationInfo) -> dict[int, int]:
+    stomach = info.data.get("stomach")
+    if stomach is not None and set(v) != set(stomach.rows_by_players):
+        want = ", ".join(map(str, sorted(stomach.rows_by_players)))
+        raise ValueError(f"covers players {sorted(v)}: expected the player counts of stomach.rows_by_players ({want})")
+    if any(n < 1 for n in v.values()):
+        raise ValueError(f"{v} has a value below 1: expected 1 or more")
+    return v
+
+
+class DeckCounts(StrictModel):
+    """How many cards and tiles the game has, and how big an adventurer's shape may be."""
+
+    adventurers: int = Field(ge=1)
+    leaders: int = Field(ge=1)
+    shape_squares: tuple[int, int] = Field(description="fewest and most squares in an adventurer's shape")
+
+    @field_validator("shape_squares")
+    @classmethod
+    def _range(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if not 1 <= v[0] <= v[1]:
+            raise ValueError(f"is {list(v)}: expected [fewest, most] with 1 <= fewest <= most")
+        return v
+
+
+class Kit(StrictModel):
+    """Printed pieces whose presence or name differs between rule versions."""
+
+    scoring_tokens: bool = Field(description="one scoring token per monster, for the scoring track")
+    leader_board: str = Field(description="what the rules call the board the leader stacks sit on")
+    king_placeholders: int = Field(ge=0, description="markers for players who share the Village King bonus")
+
+
+class RuleVersion(StrictModel):
+    """One fully resolved rule set: every number the scorer and the templates use."""
+
+    title: str
+    deck: DeckCounts
+    stomach: Stomach
+    leaders_max_by_players: dict[int, int]
+    leader_stacks_by_players: dict[int, int]
+    classes: dict[str, str]
+    tiles: dict[str, TileType]
+    king_bonus: int
+    damage_penalty: int
+    cravings: dict[str, Craving]
+    tie_break: list[TieBreak]
+    held_leader: Literal["ignored", "zero"] = Field(
+        description="how a leader still held at game end counts where leaders are compared (tie-break, Balanced Diet): "
+        "ignored = it is not one of the player's scoring leaders; zero = it is one that scored 0"
+    )
+    leader_space: str = Field(description="what the rules call the space holding the leader not yet eaten")
+    solo: Solo
+    kit: Kit
+
+    _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
+    _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
+
+    @field_validator("classes")
+    @classmethod
+    def _classes(cls, v: dict[str, str]) -> dict[str, str]:
+        for key in v:
+            _slug(key, "class id")
+        return v
+
+    @field_validator("tiles")
+    @classmethod
+    def _tiles(cls, v: dict[str, TileType]) -> dict[str, TileType]:
+        seen: dict[str, str] = {}
+        for name, tile in v.items():
+            _slug(name, "tile type")
+            if tile.symbol in seen:
+                raise ValueError(f"{name!r} reuses symbol {tile.symbol!r} of {seen[tile.symbol]!r}: expected one symbol per tile type")
+            seen[tile.symbol] = name
+        if not any(t.basic for t in v.values()):
+            raise ValueError("has no basic tile type: expected at least one with basic: true")
+        return v
+
+    @field_validator("solo")
+    @classmethod
+    def _solo(cls, v: Solo, info: ValidationInfo) -> Solo:
+        classes = info.data.get("classes")
+        if classes is not None:
+            unknown = [c for c in v.scored_classes if c not in classes]
+            if unknown:
+                raise ValueError(f"scored_classes names {unknown[0]!r}: expected classes from `classes` ({', '.join(classes)})")
+        return v
+
+    @model_validator(mode="after")
+    def _leaders_follow_stacks(self) -> "RuleVersion":
+        # One leader at setup plus one per Leader Phase, one phase per stack.
+        expected = {p: n + 1 for p, n in self.leader_stacks_by_players.items()}
+        if expected != self.leaders_max_by_players:
+            raise ValueError(
+                f"leaders_max_by_players {self.leaders_max_by_players} does not fit leader_stacks_by_players: "
+                f"a player ends with one leader from setup plus one per stack, expected {expected}"
+            )
+        return self
+
+    @field_validator("tie_break")
+    @classmethod
+    def _tie_break(cls, v: list[str]) -> list[str]:
+        if len(set(v)) != len(v):
+            raise ValueError(f"{v} repeats a step: expected each tie-break step once")
+        return v
+
+    def rows(self, players: int) -> int:
+        """Stomach rows in use with `players` players (solo counts as 1)."""
+        return _lookup(self.stomach.rows_by_players, players, "stomach rows")
+
+    def leaders_max(self, players: int) -> int:
+        """Most leader tiles a stomach may hold at game end with `players` players."""
+        return _lookup(self.leaders_max_by_players, players, "leader limit")
+
+    def leader_stacks(self, players: int) -> int:
+        """Leader stacks dealt at setup with `players` players."""
+        return _lookup(self.leader_stacks_by_players, players, "leader stacks")
+
+    def symbol_to_tile(self) -> dict[str, str]:
+        """Sheet symbol -> tile type id, e.g. {'H': 'helmet', ..., 'D': 'damage'}."""
+        return {t.symbol: name for name, t in self.tiles.items()}
+
+    def basic_types(self) -> list[str]:
+        """Basic tile type ids in file order (never damage or leader)."""
+        return [name for name, t in self.tiles.items() if t.basic]
+
+
+def _lookup(table: dict[int, int], players: int, what: str) -> int:
+    if players not in table:
+        raise ValueError(f"no {what} for {players} players: expected one of {', '.join(map(str, sorted(table)))}")
+    return table[players]
+
+
+def _depth(data: Any, loc: tuple) -> int:
+    """How many leading parts of `loc` exist in `data`."""
+    n = 0
+    for part in loc:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            break
+        n += 1
+    return n
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    """Keys accepted where `loc` (inside a RuleVersion) points, stepping through dicts."""
+    node: Any = model
+    for part in loc[:-1]:
+        if isinstance(node, type) and issubclass(node, BaseModel):
+            field = node.model_fields.get(part) if isinstance(part, str) else None
+            if field is None:
+                return []
+            node = field.annotation
+        else:  # dict[K, V] or list[V]: step into the value type
+            args = getattr(node, "__args__", ()) or ()
+            if not args:
+                return []
+            node = args[-1]
+    if isinstance(node, type) and issubclass(node, BaseModel):
+        return [f.alias or n for n, f in node.model_fields.items()]
+    return []
+
+
+class RuleSet(StrictModel):
+    """rules.yaml: named rule versions; a version may `extends` another and override parts."""
+
+    default: str
+    versions: dict[str, dict[str, Any]]
+    _resolved: dict[str, RuleVersion] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _resolve(self) -> "RuleSet":
+        problems: list[dict[str, Any]] = []
+
+        def fail(loc: tuple, message: str, value: Any = None) -> None:
+            problems.append({"type": "value_error", "loc": loc, "input": value, "ctx": {"error": ValueError(message)}})
+
+        names = list(self.versions)
+        if self.default not in self.versions:
+            fail(("default",), f"names no version {self.default!r}: expected one of {', '.join(names)}", self.default)
+        chains: dict[str, list[str]] = {}
+        for name, raw in self.versions.items():
+            chain, bad = [name], False
+            while "extends" in self.versions[chain[-1]]:
+                parent = self.versions[chain[-1]]["extends"]
+                if not isinstance(parent, str) or parent not in self.versions:
+                    if chain[-1] == name:  # reported once, by the version that says it
+                        fail(("versions", name, "extends"), f"names no version {parent!r}: expected one of {', '.join(n for n in names if n != name)}", parent)
+                    bad = True
+                    break
+                if parent in chain:
+                    loop = chain[chain.index(parent):]
+                    if name == min(loop, key=names.index):  # report a cycle once, at its first version
+                        cycle = " -> ".join(loop + [parent])
+                        fail(("versions", name, "extends"), f"versions extend each other in a cycle ({cycle}): expected a chain ending in a version without extends", parent)
+                    bad = True
+                    break
+                chain.append(parent)
+            if not bad:
+                chains[name] = chain
+
+        for name, chain in chains.items():
+            merged: dict[str, Any] = {}
+            for part in reversed(chain):
+                merged = deep_merge(merged, {k: v for k, v in self.versions[part].items() if k != "extends"})
+            try:
+                self._resolved[name] = RuleVersion.model_validate(merged)
+            except ValidationError as exc:
+                for err in exc.errors(include_url=False):
+                    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
+                    where = ("versions", self._origin(chain, loc), *loc)
+                    if err["type"] == "extra_forbidden":
+                        allowed = _allowed_keys(RuleVersion, loc) + (["extends"] if len(loc) == 1 else [])
+                        hint = f" (expected one of: {', '.join(allowed)})" if allowed else ""
+                        fail(where, f"unknown key{hint}", err.get("input"))
+                    else:
+                        problems.append({k: err[k] for k in ("type", "input", "ctx") if k in err} | {"loc": where})
+        if problems:
+            # Errors of a base show up again in every version built on it; keep one of each.
+            unique = list({(p["loc"], p["type"], str(p.get("ctx"))): p for p in problems}.values())
+            raise ValidationError.from_exception_data(type(self).__name__, unique)
+        return self
+
+    def _origin(self, chain: list[str], loc: tuple) -> str:
+        """The version in `chain` (most derived first) that wrote the value at `loc`."""
+        if not loc:
+            return chain[0]
+        depths = [_depth(self.versions[v], loc) for v in chain]
+        best = max(depths)
+        if best == 0:  # nobody wrote even the top key: a gap in the root version
+            return chain[-1]
+        return chain[depths.index(best)]
+
+    def version(self, name: str | None = None) -> RuleVersion:
+        """The resolved rule version `name` (the default when None)."""
+        name = self.default if name is None else name
+        if name not in self._resolved:
+            raise PnpError(f"unknown rule version {name!r}: expected one of {', '.join(self._resolved)}")
+        return self._resolved[name]
+
+    def names(self) -> list[str]:
+        """Every version name, in file order."""
+        return list(self.versions)
+
+
+# ---------------------------------------------------------------- adventurers.yaml
+
+
+class Adventurer(StrictModel):
+    """One adventurer card. `class_` is the YAML key `class`; `shape` rows read top to bottom."""
+
+    id: str
+    name: str
+    class_: str = Field(alias="class")
+    shape: list[str]
+    intel: int = 0
+    banner: Literal["horizontal", "vertical"] | None = Field(None, validate_default=True)
+    # symbol -> tile type, bound by checks.check from the rule set the content was checked against
+    _symbols: dict[str, str] | None = PrivateAttr(default=None)
+
+    _id = field_validator("id")(classmethod(lambda cls, v: _slug(v)))
+
+    @field_validator("shape")
+    @classmethod
+    def _shape(cls, v: list[str]) -> list[str]:
+        if not v or not all(v):
+            raise ValueError('is empty: expected rows of tile symbols such as ["HA", ".B"]')
+        return v
+
+    @field_validator("intel")
+    @classmethod
+    def _intel(cls, v: int) -> int:
+        if not 0 <= v <= 2:
+            raise ValueError(f"is {v}: expected 0, 1 or 2 intel icons")
+        return v
+
+    @field_validator("banner")
+    @classmethod
+    def _banner(cls, v: str | None, info: ValidationInfo) -> str | None:
+        klass = info.data.get("class_")
+        if klass is None:
+            return v
+        if klass == "captain" and v is None:
+            raise ValueError("is missing: a captain needs a banner, expected horizontal or vertical")
+        if klass != "captain" and v is not None:
+            raise ValueError(f"is only for captains: expected no banner on a {klass}")
+        return v
+
+    def size(self) -> int:
+        """Number of squares in the shape (what the solo A.I. scores for the card)."""
+        return sum(len(row) - row.count(EMPTY) for row in self.shape)
+
+    def cells(self, rules: RuleVersion | None = None) -> list[tuple[int, int, str]]:
+        """(row, column, tile type) of every square, top-left first.
+
+        Tile types come from `rules` when given, else from the rule set the content was
+        checked against at load time.
+        """
+        symbols = rules.symbol_to_tile() if rules is not None else self._symbols
+        if symbols is None:
+            raise ValueError("cells(): no rule set bound: load the game with pnp.load.content.load_game or pass rules")
+        return [(r, c, symbols[s]) for r, row in enumerate(self.shape) for c, s in enumerate(row) if s != EMPTY]
+
+
+class AdventurersFile(StrictModel):
+    """adventurers.yaml: the adventurer deck."""
+
+    adventurers: list[Adventurer]
+
+
+# ---------------------------------------------------------------- leaders.yaml
+
+LeaderKind = Literal[
+    "line", "diagonal", "range", "feast", "sight",
+    "least-type", "most-minus-least", "leader-line", "damage-line", "surround-majority",
+    "chain-orthogonal", "chain-diagonal", "rows-all-four", "columns-all-four",
+]
+TYPED_KINDS = ("line", "diagonal", "range", "feast", "sight")
+LEADER_TYPE = "leader"  # only sight may look for other leaders
+
+
+class Leader(StrictModel):
+    """One leader tile. `text` is a format string over {points}, {type} and {distance}."""
+
+    id: str
+    kind: LeaderKind
+    type: str | None = Field(None, validate_default=True)
+    points: int
+    distance: int | None = Field(None, validate_default=True)
+    title: str
+    text: str
+
+    _id = field_validator("id")(classmethod(lambda cls, v: _slug(v)))
+
+    @field_validator("type")
+    @classmethod
+    def _type(cls, v: str | None, info: ValidationInfo) -> str | None:
+        kind = info.data.get("kind")
+        if kind is None:
+            return v
+        if kind in TYPED_KINDS and v is None:
+            raise ValueError(f"is missing: kind {kind!r} needs a tile type, expected e.g. type: helmet")
+        if kind not in TYPED_KINDS and v is not None:
+            raise ValueError(f"is not taken by kind {kind!r}: expected no type (only {', '.join(TYPED_KINDS)} take one)")
+        if v == LEADER_TYPE and kind != "sight":
+            raise ValueError(f"{v!r} is only for sight leaders: expected a basic tile type for kind {kind!r}")
+        return v
+
+    @field_validator("points")
+    @classmethod
+    def _points(cls, v: int) -> int:
+        if v < 0:
+            raise ValueError(f"is {v}: expected 0 or more")
+        return v
+
+    @field_validator("distance")
+    @classmethod
+    def _distance(cls, v: int | None, info: ValidationInfo) -> int | None:
+        kind = info.data.get("kind")
+        if kind == "range" and v is None:
+            raise ValueError("is missing: a range leader needs a distance, expected e.g. distance: 2")
+        if kind is not None and kind != "range" and v is not None:
+            raise ValueError(f"is not taken by kind {kind!r}: expected distance only on range leaders")
+        if v is not None and v < 1:
+            raise ValueError(f"is {v}: expected 1 or more")
+        return v
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str, info: ValidationInfo) -> str:
+        kind = info.data.get("kind")
+        allowed = ["points", "type", "distance"]
+        required = ["points"]
+        if kind in TYPED_KINDS:
+            required.append("type")
+        if kind == "range":
+            required.append("distance")
+        return _check_placeholders(v, allowed, required)
+
+    def reference_text(self) -> str:
+        """The card's scoring text with this leader's numbers and tile type filled in."""
+        return self.text.format(points=self.points, type=self.type or "", distance=self.distance or "")
+
+
+class LeadersFile(StrictModel):
+    """leaders.yaml: the 30 leader tiles."""
+
+    leaders: list[Leader]
+
+
+# ---------------------------------------------------------------- monsters.yaml
+
+
+class Monster(StrictModel):
+    """A monster board: its personal craving (`text`, points from the rules) and solo challenge."""
+
+    id: str
+    name: str
+    text: str
+    challenge: str
+
+    _id = field_validator("id")(classmethod(lambda cls, v: _slug(v)))
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        return _check_placeholders(v, ["points"], ["points"])
+
+    def craving_text(self, rules: RuleVersion) -> str:
+        """The craving with the points of `rules` filled in."""
+        return self.text.format(points=rules.cravings[self.id].points)
+
+
+class MonstersFile(StrictModel):
+    """monsters.yaml: the monster boards."""
+
+    monsters: list[Monster]
+
+
+# ---------------------------------------------------------------- reference.yaml
+
+class ReferenceSection(StrictModel):
+    heading: str
+    text: text_with("captain", "king_bonus", "stacks")
+
+
+class ReferenceFile(StrictModel):
+    """reference.yaml: the turn summary printed on every player's reference card."""
+
+    title: str
+    sections: list[ReferenceSection] = Field(min_length=1)
+
+    def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of every section with the rule version's values filled in."""
+        by = rules.leader_stacks_by_players
+        multi = {n: k for n, k in sorted(by.items()) if n > 1}
+        stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
+        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks}
+        return [(x.heading, x.text.format(**values)) for x in self.sections]

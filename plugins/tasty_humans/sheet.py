@@ -1,0 +1,573 @@
+"""The Tasty Humans scoring sheet: its YAML schema, the checks that reject impossible
+boards (tasty-humans-notes.md, "What makes a board impossible") and a blank template.
+
+Every problem is one `file:line: Player, row R column C: message` line; all are
+collected before anything is scored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, field_validator
+
+from pnp.errors import ContentError, raise_if_any
+from pnp.load.validation import StrictModel, validate
+from pnp.load.yamlio import Located
+
+from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
+from .craving_scoring import CRAVINGS
+
+if TYPE_CHECKING:
+    from pnp.load.content import GameContent
+
+    from .models import Leader, RuleVersion
+
+GAME = "tasty-humans"
+BALANCED_DIET = "balanced-diet"
+MONSTER_CHALLENGE = "monster"
+CHALLENGE = re.compile(rf"^({BALANCED_DIET}/[a-z0-9-]+|{MONSTER_CHALLENGE})$")
+# The two ways a game ends (published rules F184-186, 0.2.8 O191-193):
+ROUND = "round"  # a stomach filled while eating an adventurer; the round was finished, then held leaders were eaten where they fit
+LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader; everyone still holds the leader just drafted
+EITHER = "either"  # the sheet fits both endings (the score is the same)
+# Why a sheet with no full stomach is no finished game (its message cites the lines).
+RULE_END = "the game ends only when a stomach is full (published rules line 182, 0.2.8 line 189)"
+
+
+def _as_text(v: Any) -> Any:
+    # `rules: 1.0` arrives as a float; a version name is text.
+    return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+
+class SoloSheet(StrictModel):
+    """The solo game: A.I. level, the A.I.'s adventurer cards, an optional challenge."""
+
+    level: int = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
+    ai_cards: list[str] = Field(default_factory=list, description="ids of every adventurer the A.I. holds at game end (adventurers.yaml)")
+    challenge: str | None = Field(None, description="balanced-diet/beginner|normal|expert, or monster")
+
+    @field_validator("challenge")
+    @classmethod
+    def _challenge(cls, v: str | None) -> str | None:
+        if v is not None and not CHALLENGE.match(v):
+            raise ValueError(f"{v!r} is not a challenge: expected {BALANCED_DIET}/<level> (e.g. {BALANCED_DIET}/normal) or {MONSTER_CHALLENGE}")
+        return v
+
+
+class PlayerSheet(StrictModel):
+    """One player's final board as copied from the table."""
+
+    name: str = Field(description="player name, used in every message about this board")
+    monster: str | None = Field(description="monster id (monsters.yaml)")
+    king: bool = Field(False, description="holds the Village King bonus (filled the stomach first)")
+    leaders: dict[int, str | None] = Field(default_factory=dict, description="leader id for each digit used in the stomach")
+    held: str | None = Field(None, description="a leader id still in the Leader space that could not be eaten")
+    stomach: str | list[str] = Field(description="active rows top to bottom, one symbol per cell; spaces optional")
+    claimed: int | None = Field(None, description="the total the players counted, checked against the score")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("is empty: expected the player's name")
+        return v
+
+
+class Sheet(StrictModel):
+    """A Tasty Humans scoring sheet (one finished game)."""
+
+    game: str = Field(description=f"always {GAME!r}")
+    rules: Annotated[str | None, BeforeValidator(_as_text)] = Field(None, description='rule version: published or "0.2.8" (default: the rule set\'s default)')
+    players: list[PlayerSheet] = Field(min_length=1, description="in seat order, clockwise")
+    solo: SoloSheet | None = Field(None, description="present exactly when one player plays solo")
+    ending: Literal["round", "leader-phase"] | None = Field(
+        None,
+        description="how the game ended: round (a stomach filled while eating an adventurer; the round was "
+        "finished and held leaders were eaten where they fit) or leader-phase (a stomach filled with a dropped "
+        "leader, so every player still holds the one just drafted); left out, pnp infers it",
+    )
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of the sheet file, for editors."""
+    schema = Sheet.model_json_schema()
+    schema["title"] = "Tasty Humans scoring sheet"
+    return schema
+
+
+@dataclass
+class SheetPlayer:
+    """A checked player: the board plus what the sheet says about it."""
+
+    name: str
+    seat: int  # 0-based, clockwise
+    monster: str
+    king: bool
+    board: Board
+    slots: dict[str, int]  # leader id -> digit on the sheet
+    held: str | None
+    claimed: int | None
+
+
+@dataclass
+class CheckedSheet:
+    """A sheet that passed every check, ready to score."""
+
+    path: Any
+    version: str
+    rules: "RuleVersion"
+    players: list[SheetPlayer]
+    solo: SoloSheet | None
+    leaders: dict[str, "Leader"] = field(default_factory=dict)
+    ending: str = ROUND  # ROUND, LEADER_PHASE or EITHER
+    ending_stated: bool = False  # written on the sheet (else inferred)
+
+
+def _stomach_lines(doc: Located, at: tuple, stomach: str | list[str]) -> list[tuple[int | None, str]]:
+    """(file line, text) of every written row, skipping blank lines."""
+    if isinstance(stomach, list):
+        return [(doc.where(at + (i,))[0], row) for i, row in enumerate(stomach) if row.strip()]
+    key_line = doc.where(at)[0]
+    lines = stomach.split("\n")
+    if len(lines) == 1:  # written on the key's own line
+        return [(key_line, lines[0])] if lines[0].strip() else []
+    # A block scalar (`stomach: |`) starts on the line after its key, one row per line.
+    first = key_line + 1 if key_line is not None else None
+    return [(first + i if first is not None else None, text) for i, text in enumerate(lines) if text.strip()]
+
+
+def check_sheet(game: "GameContent", doc: Located) -> CheckedSheet:
+    """Validate a sheet against the game's content; raise PnpError listing every problem."""
+    sheet, errors = validate(doc, Sheet)
+    raise_if_any(errors)
+    assert sheet is not None
+    return _Checker(game, doc, sheet).run()
+
+
+class _Checker:
+    def __init__(self, game: "GameContent", doc: Located, sheet: Sheet):
+        self.game, self.doc, self.sheet = game, doc, sheet
+        self.errors: list[ContentError] = []
+        self.leaders: dict[str, "Leader"] = {l.id: l for l in game.data["leaders"].leaders}
+        self.monsters = {m.id: m for m in game.data["monsters"].monsters}
+        self.adventurers = {a.id: a for a in game.data["adventurers"].adventurers}
+
+    def fail(self, at: tuple, message: str, who: str | None = None) -> None:
+        line = self.doc.where(at)[0]
+        self.errors.append(ContentError(self.doc.path, line, None, f"{who}: {message}" if who else message))
+
+    def fail_line(self, line: int | None, message: str) -> None:
+        self.errors.append(ContentError(self.doc.path, line, None, message))
+
+    def run(self) -> CheckedSheet:
+        sheet = self.sheet
+        rule_set = self.game.data["rules"]
+        version = sheet.rules if sheet.rules is not None else rule_set.default
+        if version not in rule_set.names():
+            self.fail(("rules",), f"rules: unknown rule version {version!r}: expected one of {', '.join(rule_set.names())}")
+            raise_if_any(self.errors)
+        rules = rule_set.version(version)
+        n = len(sheet.players)
+        counts = sorted(rules.stomach.rows_by_players)
+        if n not in counts:
+            self.fail(("players",), f"players: {n} players: expected {counts[0]} to {counts[-1]}")
+            raise_if_any(self.errors)
+
+        self._check_solo(rules, n)
+        players = [self._check_player(i, p, rules, n) for i, p in enumerate(sheet.players)]
+        self._check_across(players, rules, n)
+        ending = ROUND
+        if not self.errors and all(p is not None for p in players):
+            ending = self._check_ending([p for p in players if p is not None], rules, n)
+        raise_if_any(self.errors)
+        return CheckedSheet(self.doc.path, version, rules, [p for p in players if p is not None], sheet.solo, self.leaders,
+                            ending, sheet.ending is not None)
+
+    # --- the whole table ------------------------------------------------------------
+
+    def _check_solo(self, rules: "RuleVersion", n: int) -> None:
+        solo = self.sheet.solo
+        if solo is None:
+            if n == 1:
+                self.fail(("players",), "players: one player is a solo game: expected solo: {level: N, ai_cards: [...]}")
+            return
+        if n != 1:
+            self.fail(("solo",), f"solo: a solo game has one player, found {n}")
+        named = rules.solo.levels
+        if named is not None and solo.level not in named:
+            levels = sorted(named)
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {levels[0]} to {levels[-1]}")
+        elif solo.level < 0:
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected the number of cards the A.I. started with, 0 or more")
+        seen: dict[str, int] = {}
+        for i, card in enumerate(solo.ai_cards):
+            at = ("solo", "ai_cards", i)
+            if card not in self.adventurers:
+                self.fail(at, f"solo.ai_cards: unknown adventurer {card!r}: expected ids from adventurers.yaml such as {next(iter(self.adventurers), 'adv-01')!r}")
+            elif card in seen:
+                self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
+            seen.setdefault(card, i)
+        # The A.I. starts with `level` cards and takes exactly two every round.
+        extra = len(solo.ai_cards) - solo.level
+        if solo.level >= 0 and (named is None or solo.level in named) and (extra < 0 or extra % 2):
+            self.fail(("solo", "ai_cards"), f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level}: the A.I. holds {solo.level} plus 2 per round")
+        title = rules.title
+        if solo.challenge and solo.challenge.startswith(BALANCED_DIET + "/"):
+            level = solo.challenge.split("/", 1)[1]
+            diets = rules.solo.balanced_diet
+            if diets is None:
+                self.fail(("solo", "challenge"), f"solo.challenge: {title} have no Balanced Diet challenge (only the published rules do): expected {MONSTER_CHALLENGE if rules.solo.monster_challenges else 'null'}")
+            elif level not in diets:
+                self.fail(("solo", "challenge"), f"solo.challenge: unknown level {level!r}: expected {', '.join(f'{BALANCED_DIET}/{k}' for k in diets)}")
+        elif solo.challenge == MONSTER_CHALLENGE and not rules.solo.monster_challenges:
+            self.fail(("solo", "challenge"), f"solo.challenge: {title} have no monster challenges (only the published rules do): expected null")
+
+    def _check_across(self, players: list[SheetPlayer | None], rules: "RuleVersion", n: int) -> None:
+        sheet = self.sheet
+        names: dict[str, int] = {}
+        monsters: dict[str, int] = {}
+        owners: dict[str, tuple[int, str]] = {}  # leader id -> (player index, where)
+        for i, p in enumerate(sheet.players):
+            if p.name in names:
+                self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
+            names.setdefault(p.name, i)
+            if p.monster is not None and p.monster in monsters:
+                self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
+            monsters.setdefault(p.monster, i)
+            tiles = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
+            if p.held and p.held not in p.leaders.values():
+                tiles.append((("players", i, "held"), p.held))
+            for at, lid in tiles:
+                if lid in owners and owners[lid][0] != i:
+                    self.fail(at, f"leader {lid!r} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
+                owners.setdefault(lid, (i, p.name))
+
+    # --- how the game ended --------------------------------------------------------
+
+    def _check_ending(self, players: list[SheetPlayer], rules: "RuleVersion", n: int) -> str:
+        """Check the sheet against the ending it states, or infer it: the ending whose
+        checks pass (EITHER when both do); when neither does, report the problems of the
+        likelier one (LEADER_PHASE when a stomach with room holds a leader, else ROUND)."""
+        stated = self.sheet.ending
+        if stated is not None:
+            self.errors += [error for error, _ in self._ending_problems(players, rules, n, stated)]
+            return stated
+        found = {e: self._ending_problems(players, rules, n, e) for e in (ROUND, LEADER_PHASE)}
+        passed = [e for e, problems in found.items() if not problems]
+        if len(passed) == 2:
+            return EITHER
+        if passed:
+            return passed[0]
+        guess = LEADER_PHASE if any(p.held and not p.board.is_full for p in players) else ROUND
+        other = LEADER_PHASE if guess == ROUND else ROUND
+        hint = f" (read as a game that ended {_ENDING_TEXT[guess]}; if it ended {_ENDING_TEXT[other]}, write ending: {other})"
+        for error, depends in found[guess]:
+            self.errors.append(dataclasses.replace(error, message=error.message + hint) if depends else error)
+        return guess
+
+    def _ending_problems(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[tuple[ContentError, bool]]:
+        """Everything that cannot happen with this ending: the end trigger, the Village
+        King, held leaders, and leader counts that agree between players. Each problem
+        comes with whether it depends on the ending (the others hold for both)."""
+        problems: list[tuple[ContentError, bool]] = []
+
+        def fail(at: tuple, message: str, depends: bool = True) -> None:
+            problems.append((ContentError(self.doc.path, self.doc.where(at)[0], None, message), depends))
+
+        solo = n == 1
+        full = [p for p in players if p.board.is_full]
+        if not full:
+            # F182/O189 (and F253/O261 for solo): a full stomach is the only end trigger;
+            # the supply never runs out (O149) and the deck is reshuffled (F152).
+            fail(("players",), "no stomach is full: " + RULE_END, False)
+        for p in players:
+            at = ("players", p.seat)
+            room = p.board.count(EMPTY)
+            if ending == ROUND and p.held and room:
+                # F184/O193: after the final round a held leader is eaten if it fits.
+                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {room} empty cell(s)")
+            if ending == LEADER_PHASE and not p.held and room:
+                # F186/O191: the game ends once everyone has eaten their old leader, so
+                # every player keeps the one just drafted.
+                fail(at + ("held",), f"{p.name}: held is empty: a game that ends in the Leader Phase leaves every player holding the leader just drafted")
+        if not solo:
+            kings = [p for p in players if p.king]
+            if ending == ROUND:
+                # F188/O195: only the player who filled first takes the Village King.
+                if full and not kings:
+                    fail(("players", full[0].seat), f"{full[0].name}'s stomach is full but nobody holds the Village King: expected king: true for the player who filled first", False)
+                for p in kings[1:]:
+                    fail(("players", p.seat, "king"), f"{p.name}: king: {kings[0].name} holds it too: after a round only the player who filled first takes the Village King "
+                         "(two kings come only from stomachs filled together in the Leader Phase)")
+            else:
+                # F190/O197: every stomach filled by a dropped leader gets the bonus.
+                for p in full:
+                    if not p.king:
+                        fail(("players", p.seat, "king"), f"{p.name}: king: false, but this stomach filled in the Leader Phase: every player who filled it then takes the Village King bonus")
+        if ending == LEADER_PHASE:
+            for p in full:
+                if not any(cell < p.board.cols for cell in p.board.leaders):
+                    # The last cell to fill is the top of a column, and a leader filled it.
+                    fail(("players", p.seat, "stomach"), f"{p.name}: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row")
+        problems += [(error, True) for error in self._leader_counts(players, rules, n, ending)]
+        return problems
+
+    def _phases(self, p: SheetPlayer, rules: "RuleVersion", n: int, ending: str) -> set[int]:
+        """The numbers of Leader Phases this player's leaders fit (one from setup plus one
+        per phase; a full stomach may leave its held leader off the sheet)."""
+        eaten, held = len(p.board.leaders), p.held is not None
+        full = p.board.is_full
+        if ending == LEADER_PHASE or held:
+            fits = {eaten}  # the last leader drafted is still held
+        elif not full:
+            fits = {eaten - 1}  # round ending: the held leader was eaten at the end
+        elif p.king or n == 1:
+            # Round ending: the stomach that triggered the end (the king's; the solo
+            # player's) was full before the held leader could be eaten; it was left off.
+            fits = {eaten}
+        else:
+            fits = {eaten - 1, eaten}  # eaten at the end, or held and left off
+        return {d for d in fits if 0 <= d <= rules.leader_stacks(n)}
+
+    def _leader_counts(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
+        problems: list[ContentError] = []
+        fits = [self._phases(p, rules, n, ending) for p in players]
+        votes = Counter(d for f in fits for d in f)
+        if not votes:
+            return problems  # each player's own count was reported already
+        phases = max(votes, key=lambda d: (votes[d], d))
+        stacks = rules.leader_stacks(n)
+        for p, f in zip(players, fits):
+            if phases in f:
+                continue
+            eaten = len(p.board.leaders)
+            has = f"{eaten} leader(s) in the stomach and {'1' if p.held else 'none'} held"
+            if ending == LEADER_PHASE:
+                want = f"{phases} in the stomach and 1 held"
+            elif not p.board.is_full:
+                want = f"{phases + 1} in the stomach and none held"
+            elif p.king or n == 1:
+                want = f"{phases} in the stomach (this stomach filled first, so the last leader drafted stays held)"
+            else:
+                want = f"{phases} or {phases + 1} in the stomach"
+            if not f and not any(phases in g for g in fits if g is not f):
+                why = f"at most {stacks} Leader Phase(s) with {n} player(s)"
+            else:
+                others = [q.name for q, g in zip(players, fits) if phases in g]
+                why = f"{', '.join(others)} {'show' if len(others) > 1 else 'shows'} {phases} Leader Phase(s)"
+            at = ("players", p.seat, "held" if p.held else "leaders")
+            problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
+                f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
+        if self.sheet.solo is not None and self.sheet.solo.level >= 0:
+            problems += self._solo_rounds(phases, rules, n, ending)
+        return problems
+
+    def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
+        """The A.I. takes two cards every round (F233-239, O241-247), so its cards give
+        the rounds played: one Leader Phase follows every round but the last after a
+        round ending, and the last one too after a Leader-Phase ending."""
+        solo = self.sheet.solo
+        assert solo is not None
+        rounds, odd = divmod(len(solo.ai_cards) - solo.level, 2)
+        if odd or rounds < 0:
+            return []  # reported by _check_solo
+        want = phases + (1 if ending == ROUND else 0)
+        if rounds == want or (ending == ROUND and phases == rules.leader_stacks(n) and rounds > want):
+            return []
+        cards = solo.level + 2 * want
+        return [ContentError(self.doc.path, self.doc.where(("solo", "ai_cards"))[0], None,
+                f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level} make {rounds} round(s), but the leaders show {phases} Leader Phase(s) "
+                f"and a game that ends {_ENDING_TEXT[ending]}: expected {cards} cards")]
+
+    # --- one board ---------------------------------------------------------------
+
+    def _check_player(self, i: int, p: PlayerSheet, rules: "RuleVersion", n: int) -> SheetPlayer | None:
+        at = ("players", i)
+        who = p.name
+        ok = True
+        if p.monster is None:
+            self.fail(at + ("monster",), f"monster is empty: expected one of {', '.join(self.monsters)}", who)
+            ok = False
+        elif p.monster not in self.monsters:
+            self.fail(at + ("monster",), f"unknown monster {p.monster!r}: expected one of {', '.join(self.monsters)}", who)
+            ok = False
+        elif p.monster not in CRAVINGS or p.monster not in rules.cravings:
+            self.fail(at + ("monster",), f"monster {p.monster!r} has no craving to score in rules {self.sheet.rules or 'default'}", who)
+            ok = False
+
+        max_slot = max(rules.leaders_max_by_players.values())
+        slots: dict[str, int] = {}
+        for slot, lid in p.leaders.items():
+            where = at + ("leaders", slot)
+            if not 1 <= slot <= max_slot:
+                self.fail(where, f"leader {slot}: expected a digit 1 to {max_slot}", who)
+                ok = False
+            if lid is None:
+                continue
+            if lid not in self.leaders:
+                self.fail(where, f"leader {slot}: unknown leader {lid!r}: expected an id from leaders.yaml such as 'line-hand'", who)
+                ok = False
+            elif lid in slots:
+                self.fail(where, f"leader {slot}: {lid!r} is also leader {slots[lid]}: there is one tile of each leader", who)
+                ok = False
+            else:
+                slots[lid] = slot
+        if p.held is not None and p.held not in self.leaders:
+            self.fail(at + ("held",), f"held: unknown leader {p.held!r}: expected an id from leaders.yaml, or null", who)
+            ok = False
+
+        board, readable, settled = self._board(i, p, rules, n)
+        if board is None:
+            return None
+        ok = ok and readable
+        placed = set(board.leaders.values())
+        for lid, slot in slots.items():
+            if lid not in placed and lid != p.held:
+                self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
+                ok = False
+        if p.held is not None and p.held in placed:
+            self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
+            ok = False
+        # One leader from setup plus one per Leader Phase, one phase per stack (F40-42,
+        # F176; O59-61, O175): never more than stacks + 1, never none.
+        limit = rules.leaders_max(n)
+        held = 1 if p.held is not None and p.held not in placed else 0
+        if len(board.leaders) > limit:
+            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s)", who)
+            ok = False
+        elif len(board.leaders) + held > limit:
+            self.fail(at + ("held",), f"held: {len(board.leaders)} leaders in the stomach and 1 held: at most {limit} in all with {n} player(s) "
+                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases)", who)
+            ok = False
+        elif len(board.leaders) + held == 0:
+            self.fail(at + ("leaders",), f"no leader in the stomach and none held: every player starts with one in the {rules.leader_space}", who)
+            ok = False
+        if p.king and n > 1 and settled and not board.is_full:
+            self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
+            ok = False
+        if not ok:
+            return None
+        return SheetPlayer(p.name, i, p.monster, p.king, board, slots, p.held, p.claimed)
+
+    def _board(self, i: int, p: PlayerSheet, rules: "RuleVersion", n: int) -> tuple[Board | None, bool, bool]:
+        """The board, whether it is free of problems, and whether its tiles have settled (no
+        gap under a tile: a gap is likely a copying slip, so checks that need to know if the
+        stomach is full are skipped). The board is None when its grid has the wrong shape or
+        an unknown symbol: then nothing else about it can be checked."""
+        at = ("players", i, "stomach")
+        who = p.name
+        rows, cols = rules.rows(n), rules.stomach.columns
+        symbols = rules.symbol_to_tile()
+        lines = _stomach_lines(self.doc, at, p.stomach)
+        grid = [split_row(text) for _, text in lines]
+        ok = True
+        if len(grid) != rows:
+            self.fail(at, f"stomach has {len(grid)} row(s): expected {rows} for {n} player(s)", who)
+            ok = False
+        shaped = settled = ok
+        digits = {str(slot): lid for slot, lid in p.leaders.items() if lid}
+        max_slot = max(rules.leaders_max_by_players.values())
+        legend = " ".join(symbols) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
+        cells: list[str] = []
+        leaders: dict[int, str] = {}
+        first_at: dict[str, tuple[int, int]] = {}
+        for r, ((line, _), row) in enumerate(zip(lines, grid)):
+            if len(row) != cols:
+                self.fail_line(line, f"{who}, row {r + 1}: {len(row)} cell(s): expected {cols}")
+                ok = shaped = False
+                continue
+            for c, sym in enumerate(row):
+                where = f"{who}, row {r + 1} column {c + 1}"
+                if sym in symbols:
+                    cells.append(symbols[sym])
+                elif sym == EMPTY_SYMBOL:
+                    cells.append(EMPTY)
+                elif sym.isascii() and sym.isdigit() and 1 <= int(sym) <= max_slot:  # not ², ①, ٣
+                    cells.append(LEADER)
+                    if sym not in digits:
+                        self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader id>}}")
+                        ok = False
+                    elif sym in first_at:
+                        fr, fc = first_at[sym]
+                        self.fail_line(line, f"{where}: leader {sym} is also at row {fr} column {fc}: a leader tile is in one place")
+                        ok = False
+                    else:
+                        first_at[sym] = (r + 1, c + 1)
+                        leaders[len(cells) - 1] = digits[sym]
+                else:
+                    self.fail_line(line, f"{where}: unknown symbol {sym!r} (U+{ord(sym):04X}): expected {legend}")
+                    ok = shaped = False  # what the cell holds is unknown: checks on the board would guess
+                    cells.append(EMPTY)
+            # Tiles always fall: an empty cell directly under a tile cannot happen.
+            if r > 0 and len(grid[r - 1]) == cols:
+                for c, sym in enumerate(row):
+                    if sym == EMPTY_SYMBOL and grid[r - 1][c] != EMPTY_SYMBOL:
+                        self.fail_line(line, f"{who}, row {r + 1} column {c + 1}: empty cell below a tile")
+                        ok = settled = False
+        if not shaped:
+            return None, False, False
+        return Board(rows, cols, cells, leaders), ok, settled
+
+
+_ENDING_TEXT = {ROUND: "after a round", LEADER_PHASE: "in the Leader Phase"}
+
+
+def template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:
+    """A blank, commented sheet for `players` players under the rule version
+    `options["rules"]` (default: the rule set's default), ready to fill in."""
+    rule_set = game.data["rules"]
+    name = (options or {}).get("rules") or rule_set.default
+    rules = rule_set.version(name)
+    counts = sorted(rules.stomach.rows_by_players)
+    if players not in counts:
+        from pnp.errors import PnpError
+
+        raise PnpError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
+    rows, cols = rules.rows(players), rules.stomach.columns
+    slots = rules.leaders_max(players)
+    legend = ", ".join(f"{t.symbol} {t.name.lower()}" for t in rules.tiles.values())
+    monsters = ", ".join(m.id for m in game.data["monsters"].monsters)
+    versions = ", ".join(f'"{v}"' if not v.isidentifier() else v for v in rule_set.names())
+    out = [
+        "# Tasty Humans scoring sheet: copy each stomach, then run `pnp score <this file>`.",
+        f"game: {GAME}",
+        f"rules: {name if name.isidentifier() else repr(name):<18}# one of: {versions}",
+        f"ending: null             # {ROUND} (a stomach filled while eating an adventurer), {LEADER_PHASE}",
+        "                         # (filled by a dropped leader), or null to let pnp work it out",
+        "players:                 # in seat order, clockwise",
+    ]
+    for seat in range(1, players + 1):
+        out += [
+            f"  - name: Player {seat}",
+            f"    monster:             # {monsters}",
+        ]
+        if players > 1:
+            out.append("    king: false          # true if this player holds the Village King bonus")
+        out.append(f"    leaders:             # the leader id for each digit 1-{slots} written in the stomach")
+        out += [f"      {k}:" for k in range(1, slots + 1)]
+        out += [
+            f"    held: null           # the leader still in the {rules.leader_space} (not eaten), or null",
+            f"    # stomach: {rows} rows top to bottom, {cols} cells each: {legend},",
+            f"    # 1-{slots} the leaders above, {EMPTY_SYMBOL} empty (spaces optional)",
+            "    stomach: |",
+        ]
+        out += ["      " + " ".join([EMPTY_SYMBOL] * cols) for _ in range(rows)]
+        out.append("    claimed: null        # the total you counted, to check it")
+    if players == 1:
+        named = rules.solo.levels
+        levels = f"A.I. level {min(named)}-{max(named)}" if named else "A.I. level: the cards it started with"
+        challenges = [f"{BALANCED_DIET}/{d}" for d in rules.solo.balanced_diet or {}]
+        challenges += [MONSTER_CHALLENGE] if rules.solo.monster_challenges else []
+        out += [
+            "solo:",
+            f"  level: 2                # {levels}",
+            "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
+        ]
+        if challenges:
+            out.append(f"  challenge: null         # {', '.join(challenges)}, or null")
+    return "\n".join(out) + "\n"

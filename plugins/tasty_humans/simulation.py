@@ -1,0 +1,103 @@
+"""Tasty Humans in the balance lab: options, and a finished game as a lab `Record`.
+
+Options (`--set KEY=VALUE`): `rules=<version>` picks a rule version of rules.yaml,
+`solo_level=N` the solo A.I. level, and any other dotted key changes one value of the
+chosen rule version for the run, e.g. `cravings.troll.points=3` (checked by the same
+schema as rules.yaml).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from pydantic import ValidationError
+
+from pnp.errors import PnpError
+from pnp.simulate.base import PlayerRecord, Record
+
+from .engine import DEFAULT_SOLO_LEVEL, STRATEGIES, Setup, play
+from .models import RuleVersion
+
+if TYPE_CHECKING:
+    from pnp.load.content import GameContent
+
+VERSION_KEY = "rules"
+SOLO_KEY = "solo_level"
+
+
+def _patch(data: dict[str, Any], key: str, value: str) -> None:
+    node: Any = data
+    parts = key.split(".")
+    for i, part in enumerate(parts):
+        if not isinstance(node, dict) or part not in node:
+            where = ".".join(parts[:i]) or "the rule version"
+            keys = ", ".join(map(str, node)) if isinstance(node, dict) else "no keys (a value)"
+            raise PnpError(f"--set {key}: {where} has no {part!r}: expected one of {keys}")
+        if i == len(parts) - 1:
+            node[part] = yaml.safe_load(value)
+        else:
+            node = node[part]
+
+
+class TastyHumansSimulation:
+    game = "tasty-humans"
+    strategies = tuple(STRATEGIES)
+    version_key = VERSION_KEY
+    score_label = "points"
+    metrics = {
+        "rounds": "rounds played",
+        "turns": "adventurers eaten, all players",
+        "ending": "how the game ended: round (a stomach filled while eating; the round was finished) or leader-phase",
+        "decided_by": "what decided the winner",
+        "leader_stacks": "whether the leader stacks ran out before a stomach filled (rounds then go on without a Leader Phase)",
+    }
+
+    def __init__(self, game: "GameContent", options: dict[str, str]):
+        rule_set = game.data["rules"]
+        self.versions = tuple(rule_set.names())
+        options = dict(options)
+        version = options.pop(VERSION_KEY, None) or rule_set.default
+        if version not in self.versions:
+            raise PnpError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
+        level = options.pop(SOLO_KEY, None)
+        try:
+            level = DEFAULT_SOLO_LEVEL if level is None else int(level)
+        except ValueError:
+            raise PnpError(f"--set {SOLO_KEY}={level}: expected a whole number") from None
+        rules = rule_set.version(version)
+        levels = rules.solo.levels  # named levels; a rule set may leave them open (any N >= 0)
+        if level < 0 or (levels is not None and level not in levels):
+            expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
+            raise PnpError(f"--set {SOLO_KEY}={level}: expected {expected}")
+        if options:
+            data = rules.model_dump(by_alias=True)
+            for key, value in options.items():
+                _patch(data, key, value)
+            try:
+                rules = RuleVersion.model_validate(data)
+            except ValidationError as exc:
+                first = exc.errors(include_url=False)[0]
+                raise PnpError(f"--set {', '.join(options)}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
+        self.default_players = max(self.player_counts)
+        self.setup = Setup.from_game(game, version, rules, level)
+        self.label = version + "".join(f", {k}={v}" for k, v in options.items())
+
+    def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
+        r = play(self.setup, seed, strategies)
+        players = []
+        for seat, s in enumerate(r.scores):
+            sources: dict[str, float] = {f"leader {l.id}": l.points for l in s.leaders}
+            sources.update({"craving": s.craving, "damage": s.damage_points, "king": s.king_points})
+            players.append(PlayerRecord(seat, r.strategies[seat], s.total, seat in r.winners,
+                                        {"monster": s.monster}, sources))
+        metrics: dict[str, Any] = {"rounds": r.rounds, "turns": r.turns, "ending": r.ending, "decided_by": r.decided_by,
+                                   "leader_stacks": "ran out" if r.stacks_ran_out else "lasted"}
+        if r.solo is not None:
+            metrics["ai_score"] = r.solo.ai_total
+        return Record(seed, players, metrics, r.sheet if sheet else None)
+
+
+def make(game: "GameContent", options: dict[str, str]) -> TastyHumansSimulation:
+    return TastyHumansSimulation(game, options)

@@ -1,0 +1,394 @@
+"""The build cache: render a face only when something it is made from changed, and
+produce an output file only when its inputs changed or the file on disk is not the one
+the last build wrote.
+
+The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
+holds the SVG text of every face keyed by a digest of the face's inputs, and for every
+output file the digest of its inputs and its size. A missing, unreadable or foreign
+cache file simply means a full rebuild.
+
+What a face's key covers (the rule, in full):
+
+1. pnp's version, a digest of the pnp code that shapes outputs and of the game plugin's
+   code, the versions of Jinja2, typst, resvg-py and fontTools, the game's font files and
+   the art files under its content folder and assets/ (the cache's stamp: a different
+   stamp drops the whole cache);
+2. the face itself: component id, template name, face name, side and bleed;
+3. the source of its template and of every template that one extends, includes or
+   imports, transitively, pnp/base.svg.j2 included (all of the game's templates when a
+   template names another with an expression);
+4. game.yaml (parsed) and the options templates see (players, paper, every --set);
+5. the item's own record, private attributes a plugin computed for it included;
+6. the value of every content file and plugin `context()` name the templates use, found
+   by parsing them (`{{ rules.stomach }}` uses `rules`; `{{ cards | length }}` uses
+   `cards`). Content the templates never name does not count: the items of a component
+   reach its faces only as `item`, so editing one card re-renders that card alone, while
+   a card that shows `cards | length` re-renders when any card changes.
+
+Content enters as parsed data, so comments and layout of the YAML don't count. Where a
+value (an item, or a name of rule 6) cannot be serialised, every content file's data
+stands in for it; where a plugin's template global reads the template context, every
+name counts as used. `--force` ignores the cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import hashlib
+from importlib import metadata
+import json
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, Callable
+
+import jinja2
+from jinja2 import meta
+from pydantic import BaseModel
+
+from .. import __version__
+from ..load.content import GameContent
+from ..errors import raise_if_any
+from ..load.plugins import plugin_files
+from ..load.manifest import Component
+from .output import write_atomic
+from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent
+
+if TYPE_CHECKING:
+    from .driver import Tally
+
+CACHE_FILE = ".pnp-cache.json"
+CACHE_FORMAT = 1
+PACKAGE_DIR = Path(__file__).parent.parent
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A file a format will make: a digest of everything it is made from, and how to make it."""
+
+    key: str
+    make: Callable[[], bytes]
+    costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
+
+
+def digest(*parts: Any) -> str:
+    """A short stable hash of strings/bytes/plain data."""
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes):
+            h.update(part)
+        elif isinstance(part, str):
+            h.update(part.encode("utf-8"))
+        else:
+            h.update(json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):  # fields one by one (nested models recurse), then private state
+        fields = {name: getattr(value, name) for name in type(value).model_fields}
+        return {"__model__": type(value).__name__, **fields, "__private__": value.__pydantic_private__ or {}}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, PurePath):
+        return str(value)
+    raise TypeError(f"cannot hash a {type(value).__name__}")
+
+
+def canonical(value: Any) -> str | None:
+    """Deterministic JSON text of plain data and pydantic models; None when not possible."""
+    try:
+        return json.dumps(value, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+
+
+# pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
+OUTPUT_CODE = ("build/driver.py", "build/cache.py", "load/content.py", "plan.py", "render/fonts.py", "formats/impose.py",
+               "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
+               "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
+               "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
+               "load/sheets.py", "load/variants.py",
+               "load/layouts.py", "load/settings.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
+               "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py")
+OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools", "pypdf")  # an upgrade may change the bytes they make
+
+
+def code_stamp(game: GameContent) -> str:
+    """pnp's version and a digest of the code that shapes its output (pnp's and the plugin's)."""
+    files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
+    files += plugin_files(game.manifest.plugin, game.project.root)
+    # art and font files the templates may embed (`asset()`): the game's folder and assets/
+    for folder in (game.content_dir, game.project.assets_dir):
+        if folder.is_dir():
+            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml")
+    libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
+    return digest(__version__, CACHE_FORMAT, libraries, game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+
+
+class _SnapshotLoader(jinja2.BaseLoader):
+    """Reads each template once per build, so the key and the rendering see the same text
+    even when a file is saved while a build runs."""
+
+    def __init__(self, inner: jinja2.BaseLoader):
+        self.inner = inner
+        self.sources: dict[str, tuple[str, str | None]] = {}
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        if template not in self.sources:
+            source, filename, _ = self.inner.get_source(environment, template)
+            self.sources[template] = (source, filename)
+        source, filename = self.sources[template]
+        return source, filename, lambda: True
+
+    def list_templates(self) -> list[str]:
+        return self.inner.list_templates()
+
+
+class FaceKeys:
+    """Computes face keys for one game and one set of options (see the module docstring)."""
+
+    def __init__(self, game: GameContent, env: jinja2.Environment, names: dict[str, Any], options: dict[str, Any], cache: "BuildCache"):
+        self.game = game
+        self.cache = cache
+        self.env = env
+        self.names = names
+        self.options = options
+        self._templates: dict[str, tuple[str, frozenset[str]] | None] = {}
+        self._parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...]] | None] = {}
+        self._values: dict[str, str] = {}
+        # a global that reads the template context can reach any name
+        self.sees_all = any(getattr(fn, "jinja_pass_arg", None) is not None for fn in env.globals.values())
+
+    @cached_property
+    def base(self) -> str:
+        return digest(canonical(self.game.manifest_doc.data), canonical(self.options))
+
+    @cached_property
+    def all_content(self) -> str:
+        """Every content file's parsed data: the fallback for values that can't be serialised."""
+        return digest(sorted((stem, canonical(doc.data) or repr(doc.data)) for stem, doc in self.game.docs.items()))
+
+    def value(self, name: str) -> str:
+        """Digest of the value a template sees as `name`."""
+        if name not in self._values:
+            text = canonical(self.names[name])
+            self._values[name] = digest(text) if text is not None else self.all_content
+        return self._values[name]
+
+    def template(self, name: str) -> tuple[str, frozenset[str]] | None:
+        """Digest of a template and everything it pulls in, and the variables they use."""
+        if name not in self._templates:
+            self._templates[name] = self._walk(name)
+        return self._templates[name]
+
+    def _walk(self, name: str) -> tuple[str, frozenset[str]] | None:
+        seen: dict[str, str] = {}
+        used: set[str] = set()
+        todo = [name]
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            parsed = self._parse(current)
+            if parsed is None:
+                return None  # rendering will report it
+            seen[current], names, refs = parsed
+            used |= names
+            todo.extend(self.env.list_templates() if None in refs else [r for r in refs if r is not None])  # None: named by an expression
+        return digest(sorted(seen.items())), frozenset(used)
+
+    def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...]] | None:
+        """A template's source, the variables it uses and the templates it names (parsing
+        is the slow part of a cached build, so its result is cached by source too)."""
+        if name not in self._parsed:
+            try:
+                assert self.env.loader is not None
+                source = self.env.loader.get_source(self.env, name)[0]
+                key = digest(name, source)
+                found = self.cache.template(key)
+                if found is None:
+                    ast = self.env.parse(source, name)
+                    found = [sorted(meta.find_undeclared_variables(ast)), list(meta.find_referenced_templates(ast))]
+                    self.cache.keep_template(key, found)
+                self._parsed[name] = source, frozenset(found[0]), tuple(found[1])
+            except jinja2.TemplateError:
+                self._parsed[name] = None
+        return self._parsed[name]
+
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> str | None:
+        """The face's key, or None when its templates can't be read (rendering reports why)."""
+        found = self.template(template)
+        if found is None:
+            return None
+        tpl, used = found
+        seen = set(self.names) if self.sees_all else set(used & set(self.names))
+        if "icon" in used and "icons" in self.names:  # icon() draws from the icon sets
+            seen.add("icons")
+        values = [(n, self.value(n)) for n in sorted(seen - {"game", "options"})]
+        record = canonical(item)
+        record_key = digest(record) if record is not None else self.all_content
+        return digest(self.base, comp.id, template, name, side, bleed, tpl, values, record_key)
+
+
+class BuildCache:
+    """The cache file of one game's output folder: faces by key, and output file records.
+
+    A file record is [input key, size]. The cache is written after the files it describes,
+    so a file modified since (by hand, or by a build that failed half-way) is newer than
+    the cache file and gets made again. No times are stored: the cache file is as
+    deterministic as the outputs."""
+
+    def __init__(self, root: Path, stamp: str, loaded: dict[str, Any] | None = None, mtime_ns: int = 0):
+        self.root = root
+        self.stamp = stamp
+        self.loaded = loaded if loaded and loaded.get("stamp") == stamp else None
+        self.mtime_ns = mtime_ns
+        old = self.loaded or {}
+        self.old_faces: dict[str, str] = old.get("faces", {})
+        self.old_files: dict[str, list] = old.get("files", {})
+        self.old_templates: dict[str, list] = old.get("templates", {})
+        self.faces: dict[str, str] = {}
+        self.files: dict[str, list] = {}
+        self.templates: dict[str, list] = {}  # template digest -> [names used, templates named]
+        self.touched = False  # some output file was written since the cache was read
+
+    @classmethod
+    def open(cls, root: Path, stamp: str, use: bool = True) -> "BuildCache":
+        """The cache under `root`; empty when `use` is False or the file is missing or bad."""
+        if not use:
+            return cls(root, stamp)
+        path = root / CACHE_FILE
+        try:
+            mtime_ns = path.stat().st_mtime_ns
+            data = json.loads(path.read_bytes())
+            ok = (
+                isinstance(data, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in data["faces"].items())
+                and all(
+                    isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int)
+                    for k, v in data["files"].items()
+                )
+                and all(
+                    isinstance(v, list) and len(v) == 2 and all(isinstance(n, str) for n in v[0]) and all(isinstance(n, (str, type(None))) for n in v[1])
+                    for v in data["templates"].values()
+                )
+            )
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            ok, mtime_ns = False, 0
+        return cls(root, stamp, data if ok else None, mtime_ns)
+
+    def face(self, key: str | None) -> str | None:
+        """The cached SVG of a face, marking it as still in use."""
+        svg = self.old_faces.get(key) if key else None
+        if key and svg is not None:
+            self.faces[key] = svg
+        return svg
+
+    def keep_face(self, key: str, svg: str) -> None:
+        self.faces[key] = svg
+
+    def template(self, key: str) -> list | None:
+        """What a template source uses and names, if known; marks it as still in use."""
+        found = self.old_templates.get(key)
+        if found is not None:
+            self.templates[key] = found
+        return found
+
+    def keep_template(self, key: str, found: list[list]) -> None:
+        self.templates[key] = list(found)
+
+    def is_current(self, rel: str, key: str) -> bool:
+        """True when `rel` was made from inputs with this key and is untouched since."""
+        record = self.old_files.get(rel)
+        if not record or record[0] != key:
+            return False
+        try:
+            st = os.stat(self.root / rel)
+        except OSError:
+            return False
+        if st.st_size != record[1] or st.st_mtime_ns > self.mtime_ns:
+            return False
+        self.files[rel] = record
+        return True
+
+    def record(self, keys: dict[str, str], written: bool) -> None:
+        """Remember the files just committed (relative path -> input key)."""
+        self.touched |= written
+        for rel, key in keys.items():
+            try:
+                self.files[rel] = [key, os.stat(self.root / rel).st_size]
+            except OSError:
+                continue
+
+    def save(self, scope: tuple[str, ...]) -> bool:
+        """Write the cache unless nothing changed; records of files outside `scope` (formats
+        not built now) are kept. True when written."""
+        files = {rel: rec for rel, rec in self.old_files.items() if not rel.startswith(scope)}
+        files.update(self.files)
+        data = {"format": CACHE_FORMAT, "stamp": self.stamp, "faces": self.faces, "files": files, "templates": self.templates}
+        if data == self.loaded and not self.touched:
+            return False
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        write_atomic(self.root / CACHE_FILE, text.encode("utf-8"))
+        return True
+
+
+class CachedRenderer(ComponentRenderer):
+    """A ComponentRenderer that takes faces from the cache when their key matches."""
+
+    def __init__(self, game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache, tally: "Tally | None" = None):
+        super().__init__(game, options, bleed)
+        assert self.env.loader is not None
+        self.env.loader = _SnapshotLoader(self.env.loader)
+        self.keys = FaceKeys(game, self.env, self.names, options, cache)
+        self.cache = cache
+        self.rendered = 0
+        self.tally = tally
+
+    def face_count(self) -> int:
+        """How many faces the game has: each item's front (and back), and a shared back."""
+        count = 0
+        for i, comp in enumerate(self.game.manifest.components):
+            sides = 2 if comp.back and comp.back_per_item else 1
+            count += len(self.plan.items(i, comp)) * sides + (1 if comp.back and not comp.back_per_item else 0)
+        return count
+
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+        try:
+            return self._face(comp, template, name, item, side, bleed)
+        finally:
+            if self.tally:
+                self.tally.tick(f"{self.game.name}: {comp.id}/{name}")
+
+    def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+        key = self.keys.face(comp, template, name, item, side, bleed)
+        svg = self.cache.face(key)
+        if svg is not None:
+            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
+        self.rendered += 1
+        face = super().face(comp, template, name, item, side, bleed)
+        if face is not None and key is not None:
+            self.cache.keep_face(key, face.svg)
+        return face
+
+
+def render_cached(game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache,
+                  tally: "Tally | None" = None) -> tuple[list[RenderedComponent], int]:
+    """Like render.render_game, reusing cached faces; also returns how many faces were rendered."""
+    renderer = CachedRenderer(game, options, bleed, cache, tally)
+    if tally:
+        tally.plan(renderer.face_count(), f"{game.name}: faces")
+    out = [renderer.component(i, comp) for i, comp in enumerate(game.manifest.components)]
+    raise_if_any(renderer.errors)
+    return out, renderer.rendered

@@ -1,0 +1,315 @@
+"""The main job: validate games, render their faces, produce every format, write `output/<game>/`.
+
+Every game named is loaded and validated before any file is written, and every file of a
+game is produced in memory before the first one is written, so bad input never leaves a
+half-written output tree. A format plans its files (each with a digest of its inputs);
+the build cache (pnp/cache.py) skips faces and files whose inputs did not change.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable
+
+from .cache import BuildCache, Planned, code_stamp, digest, render_cached
+from ..load.content import GameContent, Project, load_game
+from ..errors import PnpError
+from ..load.options import resolve_all
+from ..load.manifest import presets
+from .output import commit_files
+from ..render.faces import RenderedComponent
+
+
+@dataclass
+class Tally:
+    """Build progress counted in faces (rendered or reused) and output files: `total` grows
+    as each game's items are expanded and its files planned; `shown(done, total, what)` is
+    told after every change."""
+
+    shown: Callable[[int, int, str], None]
+    done: int = 0
+    total: int = 0
+
+    def plan(self, units: int, what: str) -> None:
+        self.total += units
+        self.shown(self.done, self.total, what)
+
+    def tick(self, what: str) -> None:
+        self.done += 1
+        self.shown(self.done, self.total, what)
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    formats: tuple[str, ...] = ("svg", "pdf")
+    paper: str = "letter"
+    bleed: float = 3.0
+    out: Path | None = None  # defaults to <project>/output
+    players: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # game options, e.g. {"rules": "0.2.8"}
+    dpi: int = 300  # for raster formats (png, tts)
+    force: bool = False  # ignore the build cache: render and produce everything again
+    layout: str = "standard"  # sheet layout of the per-game print PDF (pnp/layouts.py)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
+    pack: bool = True  # pack the pieces no component sheet is full of onto shared sheets
+    cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet
+    papers: dict[str, Any] = field(default_factory=dict)  # a project's own papers (pnp.yaml), name -> PaperSize
+    layouts: dict[str, Any] = field(default_factory=dict)  # a project's own sheet layouts (pnp.yaml)
+
+    def game_options(self, games: list[GameContent]) -> dict[str, dict[str, Any]]:
+        """What each game's templates and `items:` expressions see as `options`: its declared
+        options checked and typed (defaults filled in) and the paper; raises PnpError on a
+        bad value or a `--set` key no game declares."""
+        return {name: {"paper": self.paper, **values} for name, values in resolve_all(games, self.players, self.extra).items()}
+
+
+@dataclass(frozen=True)
+class GameReport:
+    game: str
+    components: int
+    pieces: int
+    files: int
+    written: int
+    seconds: float
+    rendered: int = 0  # faces rendered; the others came from the cache
+    changed: tuple[str, ...] = ()  # files written, relative to output/<game>/
+    removed: tuple[str, ...] = ()  # stale files deleted
+    parts: list[RenderedComponent] = field(default_factory=list, repr=False, compare=False)
+    title: str = ""
+    sheets: tuple[int, int] | None = None  # sheets of the print PDF, and without packing
+
+
+# format name -> the files it makes for one game: {relative path: Planned}
+Writer = Callable[[GameContent, list[RenderedComponent], BuildOptions], dict[str, Planned]]
+
+
+def svg_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    return {face.relpath: Planned(digest(face.svg), partial(str.encode, face.svg, "utf-8")) for comp in rendered for face in comp.faces}
+
+
+def _impose(comp: RenderedComponent, paper_name: str, title: str, own_papers: dict[str, Any]) -> bytes:
+    from ..formats.impose import Paper, impose  # the PDF engine is imported only when a PDF is made
+    from ..load.layouts import papers
+
+    return impose(comp, Paper(paper_name, *papers(own_papers)[paper_name]), title)
+
+
+def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from ..load.layouts import papers
+
+    title = game.manifest.title
+    return {**_print_file(game, rendered, options), **{
+        f"pdf/{comp.spec.id}.pdf": Planned(
+            digest("pdf", options.paper, papers(options.papers)[options.paper], title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
+                   [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
+            partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}", options.papers),
+            costly=True,
+        )
+        for comp in rendered
+        if comp.pieces
+    }}
+
+
+def _print_file(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    """output/<game>/<game>-print.pdf: every component in one PDF (pnp/print_pdf.py)."""
+    from ..load.layouts import papers, sheet_layout
+
+    if not any(comp.pieces for comp in rendered):
+        return {}
+    width, height = papers(options.papers)[options.paper]
+    style = sheet_layout(options.layout, options.layouts)
+    key = digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
+                 game.manifest.title, game.fonts.digest,
+                 [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
+                  for c in rendered])
+    files = {f"{game.name}-print.pdf": Planned(key, partial(_print_pdf, game, rendered, options), costly=True)}
+    if options.cut_file:
+        from ..formats.cutfile import cut_svg
+
+        made = _print_plan(game, rendered, options)
+        for number, page in made.cut_pages:
+            svg = cut_svg(page, made.layout.sheet, f"{game.manifest.title}: cut file of page {number}")
+            files[f"cut/{game.name}-page-{number:03d}.svg"] = Planned(digest(svg), partial(str.encode, svg, "utf-8"))
+    return files
+
+
+def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions):
+    from ..formats.impose import Paper
+    from ..load.layouts import papers, sheet_layout
+    from ..formats.print_pdf import plan
+
+    width, height = papers(options.papers)[options.paper]
+    return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
+                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file)
+
+
+def _print_pdf(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> bytes:
+    from ..formats.pdf import write_pdf
+
+    return write_pdf(_print_plan(game, rendered, options).layout, game.fonts)
+
+
+def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:
+    """Sheets the print PDF takes, and how many without packing (None without pieces)."""
+    if not any(comp.pieces for comp in rendered):
+        return None
+    made = _print_plan(game, rendered, options)
+    return made.sheets, made.sheets_unpacked
+
+
+def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from ..formats.raster import png_files as plan
+
+    return plan(rendered, options.dpi)
+
+
+def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from ..formats.tts import tts_files as plan
+
+    assert options.out is not None  # produce() passes the resolved output folder
+    return plan(game, rendered, options.dpi, options.out / game.name)
+
+
+def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    from ..formats.print_shop import pdf_single_files as plan
+
+    return plan(game.manifest.title, rendered)
+
+
+FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files, "pdf-single": pdf_single_files}
+
+
+def check_formats(formats: tuple[str, ...]) -> None:
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise PnpError(f"unknown format {', '.join(unknown) or '(none)'}: expected some of {', '.join(FORMATS)}")
+
+
+def check_options(options: BuildOptions) -> None:
+    """Fail on bad options before any work."""
+    check_formats(options.formats)
+    from ..load.layouts import papers, sheet_layout
+
+    known = papers(options.papers)
+    if options.paper not in known:
+        raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
+    sheet_layout(options.layout, options.layouts)
+    if options.bleed < 0:
+        raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
+    if options.players is not None and options.players < 0:  # a game checks its own range
+        raise PnpError(f"--players cannot be negative, got {options.players}")
+    if not 10 <= options.dpi <= 1200:
+        raise PnpError(f"--dpi must be between 10 and 1200, got {options.dpi}")
+
+
+def out_root(project: Project, options: BuildOptions, game: str) -> Path:
+    return (options.out or project.output_dir) / game
+
+
+@dataclass
+class Produced:
+    """One game rendered and its changed files made, in memory."""
+
+    game: GameContent
+    rendered: list[RenderedComponent]
+    faces_rendered: int
+    cache: BuildCache
+    planned: dict[str, Planned]
+    files: dict[str, bytes]  # the planned files the cache could not vouch for
+    seconds: float
+    sheets: tuple[int, int] | None = None
+
+
+def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None, tally: Tally | None = None) -> Produced:
+    """Render one game (cached faces reused) and make every requested file that is not current.
+    `values` are the game's checked options (checked here when not given)."""
+    start = time.perf_counter()
+    if values is None:
+        values = options.game_options([game])[game.name]
+    cache = BuildCache.open(root, code_stamp(game), use=not options.force)
+    rendered, count = render_cached(game, values, options.bleed, cache, tally)
+    planned: dict[str, Planned] = {}
+    located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
+    for fmt in options.formats:
+        planned.update(FORMATS[fmt](game, rendered, located))
+    files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}, tally)
+    sheets = print_sheets(game, rendered, options) if "pdf" in options.formats else None
+    return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start, sheets)
+
+
+def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
+    """Make every planned file; costly ones (PDFs) on threads, since each is independent
+    and the PDF engine (typst, Rust) works outside the GIL. No fork: the engine's own
+    threads would not survive it."""
+    if tally:
+        tally.plan(len(plans), "files")
+    costly = sorted((rel for rel, plan in plans.items() if plan.costly), key=str)
+    workers = min(len(costly), os.cpu_count() or 1)
+    made: dict[str, bytes] = {}
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            for rel, data in zip(costly, pool.map(_make, [plans[rel] for rel in costly])):
+                made[rel] = data
+                if tally:
+                    tally.tick(rel)
+    for rel, plan in plans.items():
+        if rel not in made:
+            made[rel] = plan.make()
+            if tally:
+                tally.tick(rel)
+    return {rel: made[rel] for rel in plans}
+
+
+def _make(plan: Planned) -> bytes:
+    return plan.make()
+
+
+def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None) -> list[GameReport]:
+    """Build the named games (all when None) and return one report per game; `progress`
+    counts the faces and files as they are done."""
+    check_options(options)
+    names = project.resolve_games(games)
+    loaded = _load_all(project, names)
+    values = options.game_options(loaded)
+    produced, errors = [], []
+    for game in loaded:  # everything in memory first: a template error leaves output/ untouched
+        try:
+            produced.append(produce(game, options, out_root(project, options, game.name), values[game.name], progress))
+        except PnpError as exc:  # report every game's problems at once
+            errors.extend(exc.errors)
+    if errors:
+        raise PnpError(errors)
+    scope = tuple(f"{fmt}/" for fmt in options.formats)
+    if "pdf" in options.formats:
+        scope += ("cut/",)  # cut files go with the print PDF
+    return [_commit(p, scope) for p in produced]
+
+
+def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
+    start = time.perf_counter()
+    current = set(p.planned) - set(p.files)
+    done = commit_files(p.cache.root, p.files, scope, current)
+    p.cache.record({rel: p.planned[rel].key for rel in p.files}, written=bool(done.written))
+    p.cache.save(scope)
+    pieces = sum(piece.copies for c in p.rendered for piece in c.pieces)
+    seconds = p.seconds + time.perf_counter() - start
+    return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
+                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets)
+
+
+def _load_all(project: Project, names: list[str]) -> list[GameContent]:
+    """Load every game, collecting all games' errors before failing."""
+    loaded, errors = [], []
+    for name in names:
+        try:
+            loaded.append(load_game(project, name))
+        except PnpError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise PnpError(errors)
+    return loaded

@@ -1,0 +1,318 @@
+"""Impose component faces on printable PDF sheets.
+
+Pieces are laid out in a centred grid at 100% physical size, each with its bleed; crop
+marks in the margins extend every cut line. When a component has backs, each sheet of
+fronts is followed by a sheet of backs mirrored for long-edge duplex, so every back lands
+behind its front. A piece larger than the paper is split over several pages that overlap.
+
+The plan is plain data (`layout` gives a `Layout` of `Page`s of `Place`, `Line` and
+`Label` marks, in mm from the page's top-left corner); `pnp.formats.pdf.write_pdf` draws it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator
+
+from ..errors import PnpError
+from ..load.manifest import presets
+from ..render.faces import Face, RenderedComponent
+
+if TYPE_CHECKING:
+    from ..render.fonts import Fonts
+
+MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
+MARK_LENGTH = 4.0  # mm
+MARK_WIDTH = 0.25  # pt
+TILE_OVERLAP = 10.0  # mm shared by neighbouring pages of an oversize piece
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    width: float  # mm, portrait
+    height: float
+    margin: float = 5.0
+
+
+def paper(name: str, margin: float = 5.0) -> Paper:
+    """A paper preset by name (letter, a4, a3, tabloid)."""
+    table = presets()["papers"]
+    if name not in table:
+        raise PnpError(f"unknown paper {name!r}: expected one of {', '.join(table)}")
+    return Paper(name, table[name]["width"], table[name]["height"], margin)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where pieces go on a sheet; all in mm, origin top-left of the page."""
+
+    cols: int
+    rows: int
+    rotated: bool
+    cell_w: float  # on-page size of a piece including its bleed
+    cell_h: float
+    gap: float
+    left: float
+    top: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def slot(self, index: int) -> tuple[float, float]:
+        """Top-left corner of slot `index` (row-major)."""
+        row, col = divmod(index, self.cols)
+        return self.left + col * (self.cell_w + self.gap), self.top + row * (self.cell_h + self.gap)
+
+
+def plan_grid(width: float, height: float, bleed: float, gap: float, sheet: Paper, rotate: bool) -> Grid | None:
+    """The grid that fits most pieces (unrotated wins ties); None if none fits."""
+    area_w = sheet.width - 2 * sheet.margin
+    area_h = sheet.height - 2 * sheet.margin
+    best: Grid | None = None
+    for rotated in (False, True) if rotate else (False,):
+        cw, ch = (height, width) if rotated else (width, height)
+        cw, ch = cw + 2 * bleed, ch + 2 * bleed
+        cols = int((area_w + gap + 1e-9) // (cw + gap))
+        rows = int((area_h + gap + 1e-9) // (ch + gap))
+        if cols < 1 or rows < 1:
+            continue
+        if best is not None and cols * rows <= best.per_page:
+            continue
+        used_w = cols * cw + (cols - 1) * gap
+        used_h = rows * ch + (rows - 1) * gap
+        best = Grid(cols, rows, rotated, cw, ch, gap, (sheet.width - used_w) / 2, (sheet.height - used_h) / 2)
+    return best
+
+
+@dataclass(frozen=True)
+class Place:
+    """`face` drawn into the on-page box (x, y, w, h), turned by `turn` degrees (0, 90
+    counter-clockwise, -90 clockwise); with `clip`, only the part inside that page box shows."""
+
+    face: Face
+    x: float
+    y: float
+    w: float
+    h: float
+    turn: int = 0
+    clip: tuple[float, float, float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float = MARK_WIDTH  # pt
+    dash: tuple[float, ...] | None = None  # pt
+    colour: str = "#000000"
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    x: float  # left end of the baseline
+    y: float
+    size: float = 6  # pt
+
+
+@dataclass(frozen=True)
+class Bookmark:
+    """An entry of a PDF viewer's sidebar pointing at this page; nothing shows on it."""
+
+    text: str
+
+
+Mark = Place | Line | Label | Bookmark
+
+
+@dataclass
+class Page:
+    """One printed page: what goes where, in mm from its top-left corner."""
+
+    marks: list[Mark] = field(default_factory=list)
+
+    def add(self, mark: Mark) -> None:
+        self.marks.append(mark)
+
+    @property
+    def places(self) -> list[Place]:
+        return [m for m in self.marks if isinstance(m, Place)]
+
+    @property
+    def lines(self) -> list[Line]:
+        return [m for m in self.marks if isinstance(m, Line)]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The pages of one PDF on one paper size; `pdf.write_pdf` turns it into bytes."""
+
+    sheet: Paper
+    title: str
+    pages: list[Page]
+
+
+def _crop_marks(page: Page, sheet: Paper, grid: Grid, count: int, bleed: float) -> None:
+    """Short lines in the margins on the extension of every cut line of the used slots."""
+    xs: set[float] = set()
+    ys: set[float] = set()
+    boxes = []
+    for i in range(count):
+        x, y = grid.slot(i)
+        boxes.append((x, y, x + grid.cell_w, y + grid.cell_h))
+        xs.update((round(x + bleed, 4), round(x + grid.cell_w - bleed, 4)))
+        ys.update((round(y + bleed, 4), round(y + grid.cell_h - bleed, 4)))
+    left = min(b[0] for b in boxes)
+    top = min(b[1] for b in boxes)
+    right = max(b[2] for b in boxes)
+    bottom = max(b[3] for b in boxes)
+    page_w, page_h = sheet.width, sheet.height
+
+    def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
+        start = edge + outward * MARK_OFFSET
+        room = (limit - start) * outward
+        if room <= 0.5:
+            return None
+        return start, start + outward * min(MARK_LENGTH, room - 0.5)
+
+    for x in sorted(xs):
+        for edge, outward, limit in ((top, -1, 0.0), (bottom, 1, page_h)):
+            s = span(edge, outward, limit)
+            if s:
+                page.add(Line(x, s[0], x, s[1]))
+    for y in sorted(ys):
+        for edge, outward, limit in ((left, -1, 0.0), (right, 1, page_w)):
+            s = span(edge, outward, limit)
+            if s:
+                page.add(Line(s[0], y, s[1], y))
+
+
+def _expand(rendered: RenderedComponent) -> list[tuple[Face, Face | None]]:
+    return [(p.front, p.back) for p in rendered.pieces for _ in range(p.copies)]
+
+
+def _chunks(seq: list, size: int) -> Iterator[list]:
+    for i in range(0, len(seq), size):
+        yield seq[i : i + size]
+
+
+def layout(rendered: RenderedComponent, sheet: Paper, title: str) -> Layout:
+    """The pages of one component: fronts (and duplex backs) on `sheet`-sized pages."""
+    spec = rendered.spec
+    bleed = rendered.bleed
+    copies = _expand(rendered)
+    pages: list[Page] = []
+    if not copies:
+        pages.append(Page([Label(f"{title}: no pieces to print", sheet.margin, sheet.margin + 5, 9)]))
+        return Layout(sheet, title, pages)
+    grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
+    if grid is None:
+        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed))
+    has_backs = any(back is not None for _, back in copies)
+    turn = 90 if grid.rotated else 0
+    for chunk in _chunks(copies, grid.per_page):
+        fronts = Page()
+        for i, (front, _) in enumerate(chunk):
+            x, y = grid.slot(i)
+            fronts.add(Place(front, x, y, grid.cell_w, grid.cell_h, turn))
+        _crop_marks(fronts, sheet, grid, len(chunk), bleed)
+        pages.append(fronts)
+        if has_backs:
+            backs = Page()
+            for i, (_, back) in enumerate(chunk):
+                if back is None:
+                    continue
+                x, y = grid.slot(i)
+                # long-edge duplex flips the sheet about its vertical axis: mirror x
+                backs.add(Place(back, sheet.width - x - grid.cell_w, y, grid.cell_w, grid.cell_h, -turn))
+            pages.append(backs)
+    return Layout(sheet, title, pages)
+
+
+def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts | None" = None) -> bytes:
+    """The PDF of one component (see `layout`), drawn with `fonts` (pnp's default fonts)."""
+    from .pdf import write_pdf
+
+    if fonts is None and rendered.pieces:
+        fonts = rendered.pieces[0].front.fonts
+    return write_pdf(layout(rendered, sheet, title), fonts)
+
+
+def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float) -> list[Page]:
+    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm."""
+    area_w = sheet.width - 2 * sheet.margin
+    area_h = sheet.height - 2 * sheet.margin
+    pages: list[Page] = []
+    for front, back in copies:
+        full_w, full_h = front.width + 2 * bleed, front.height + 2 * bleed
+        xs, ys = _windows(full_w, area_w), _windows(full_h, area_h)
+        turn = 0
+        turned_xs, turned_ys = _windows(full_h, area_w), _windows(full_w, area_h)
+        if len(turned_xs) * len(turned_ys) < len(xs) * len(ys):  # fewer pages with the piece turned
+            full_w, full_h, xs, ys, turn = full_h, full_w, turned_xs, turned_ys, 90
+        for row, (oy, win_h) in enumerate(ys):
+            for col, (ox, win_w) in enumerate(xs):
+                page = Page()
+                page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn))
+                _overlap_marks(page, sheet, col > 0, row > 0, win_w, win_h)
+                _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
+                # right under the art when there is room, else in the bottom margin
+                below = sheet.margin + win_h + 3.5
+                page.add(Label(f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
+                               f"(row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}). Cut along the dashed lines, "
+                               "lay each page over its neighbour up to the solid ticks so the art lines up, and glue.",
+                               sheet.margin, min(below, sheet.height - sheet.margin / 2 + 1), 6))
+                pages.append(page)
+                if back is not None:
+                    pages.append(Page([_tile(sheet, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)]))
+    return pages
+
+
+def _tile(sheet: Paper, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float,
+          turn: int, mirror: bool = False) -> Place:
+    """The window (ox, oy, win_w, win_h) of `face`, as laid on the page (turned by `turn`),
+    at the page margin; backs sit at the mirrored side for duplex."""
+    left = sheet.width - sheet.margin - win_w if mirror else sheet.margin
+    top = sheet.margin
+    return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h))
+
+
+def _windows(full: float, area: float) -> list[tuple[float, float]]:
+    """(offset, length) of each page's window along one axis; neighbours share TILE_OVERLAP mm."""
+    if full <= area:
+        return [(0.0, full)]
+    step = area - TILE_OVERLAP
+    count = math.ceil((full - TILE_OVERLAP) / step)
+    return [(i * step, min(area, full - i * step)) for i in range(count)]
+
+
+def _landing_marks(page: Page, sheet: Paper, right: bool, below: bool, win_w: float, win_h: float) -> None:
+    """Short solid ticks in the margins where the cut edge of the page to the right (or
+    below) lands on this one: the strip beyond them is where that page is glued on."""
+    m = sheet.margin
+    tick = min(MARK_LENGTH, m - MARK_OFFSET)
+    if right:
+        x = m + win_w - TILE_OVERLAP / 2
+        page.add(Line(x, m - MARK_OFFSET, x, m - MARK_OFFSET - tick, width=0.6))
+        page.add(Line(x, m + win_h + MARK_OFFSET, x, m + win_h + MARK_OFFSET + tick, width=0.6))
+    if below:
+        y = m + win_h - TILE_OVERLAP / 2
+        page.add(Line(m - MARK_OFFSET, y, m - MARK_OFFSET - tick, y, width=0.6))
+        page.add(Line(m + win_w + MARK_OFFSET, y, m + win_w + MARK_OFFSET + tick, y, width=0.6))
+
+
+def _overlap_marks(page: Page, sheet: Paper, left: bool, top: bool, win_w: float, win_h: float) -> None:
+    """Dashed cut lines through the middle of the strips this page shares with the pages
+    to its left and above, so the pieces overlap by half a strip when laid together."""
+    m = sheet.margin
+    if left:
+        x = m + TILE_OVERLAP / 2
+        page.add(Line(x, m, x, m + win_h, dash=(3, 2)))
+    if top:
+        y = m + TILE_OVERLAP / 2
+        page.add(Line(m, y, m + win_w, y, dash=(3, 2)))

@@ -1,0 +1,353 @@
+"""The per-game print PDF (`output/<game>/<game>-print.pdf`) as plain data.
+
+A title page (title, checklist of components with piece and sheet counts, how to print,
+a 50 mm calibration ruler), then each component's sheets drawn with a named sheet layout
+(pnp.load.layouts), every page labelled in its margin and bookmarked per component. A
+component's full grid sheets print as in its own PDF; what is left of every component is
+packed together (pnp.formats.packing; double-sided pieces apart, with their backs) instead of
+wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
+that misaligns its second side; a duplex calibration sheet at the end measures that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, plan_grid
+from ..load.layouts import SheetLayout
+from ..render.faces import Face, RenderedComponent
+
+RULER = 50.0  # mm
+CALIBRATION = "Duplex calibration"
+
+
+@dataclass
+class Section:
+    """The sheets of one component (or of the packed leftovers): pages and the side each prints."""
+
+    name: str
+    pages: list[Page] = field(default_factory=list)
+    sides: list[str] = field(default_factory=list)  # "front", "back", "single" or "fold"
+
+    @property
+    def sheets(self) -> int:
+        return sum(side != "back" for side in self.sides)
+
+    @property
+    def duplex(self) -> bool:
+        return "back" in self.sides
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The whole print PDF and the counts its title page lists."""
+
+    layout: Layout
+    sections: list[Section]
+    first_page: dict[str, int]  # section name -> 1-based page number
+    sheets_per_component: dict[str, int]  # component name -> sheets holding its pieces
+    sheets_unpacked: int  # sheets the per-component PDFs take
+    cut_pages: list[tuple[int, Page]] = field(default_factory=list)  # (page number, page) with registration marks
+
+    @property
+    def sheets(self) -> int:
+        """Sheets of the game's pieces (not the title page nor the calibration sheet)."""
+        return sum(s.sheets for s in self.sections if s.name != CALIBRATION)
+
+
+def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
+    return [(p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
+
+
+def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
+                  style: SheetLayout) -> None:
+    """Crop marks in the margins, on the extension of every cut line, outside `box`."""
+    left, top, right, bottom = box
+
+    def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
+        start = edge + outward * style.mark_offset
+        room = (limit - start) * outward
+        if room <= 0.5:
+            return None
+        return start, start + outward * min(style.mark_length, room - 0.5)
+
+    for x in sorted(set(xs)):
+        for edge, outward, limit in ((top, -1, 0.0), (bottom, 1, sheet.height)):
+            if s := span(edge, outward, limit):
+                page.add(Line(x, s[0], x, s[1], colour=style.mark_colour))
+    for y in sorted(set(ys)):
+        for edge, outward, limit in ((left, -1, 0.0), (right, 1, sheet.width)):
+            if s := span(edge, outward, limit):
+                page.add(Line(s[0], y, s[1], y, colour=style.mark_colour))
+
+
+def _corner_marks(page: Page, x: float, y: float, w: float, h: float, bleed: float, style: SheetLayout) -> None:
+    """Short ticks at the four trim corners of one packed piece, in its half of the gap."""
+    length = min(style.mark_length, style.pack_gap / 2 - style.mark_offset)
+    if length <= 0.3:
+        return
+    out = bleed + style.mark_offset
+    for cx in (x + bleed, x + w - bleed):
+        for cy, down in ((y + bleed, -1), (y + h - bleed, 1)):
+            start = cy + down * out
+            page.add(Line(cx, start, cx, start + down * length, colour=style.mark_colour))
+    for cy in (y + bleed, y + h - bleed):
+        for cx, right in ((x + bleed, -1), (x + w - bleed, 1)):
+            start = cx + right * out
+            page.add(Line(start, cy, start + right * length, cy, colour=style.mark_colour))
+
+
+def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
+                style: SheetLayout, back_offset: tuple[float, float], fold: bool = False) -> None:
+    """One sheet of fronts (and its mirrored backs) on `grid`. With shared cuts the grid's
+    cells are trim size and a piece's bleed shows only where no neighbour abuts it. With
+    `fold` the grid fills the left half and the backs, mirrored about the fold line in the
+    middle, the right half of the same page: fold, glue and cut."""
+    if fold:
+        back_offset = (0.0, 0.0)  # one side printed: nothing to misalign
+    shared = style.cut == "shared"
+    turn = 90 if grid.rotated else 0
+    has_backs = any(back is not None for _, back in chunk)
+    fronts, backs = Page(), Page()
+    xs: list[float] = []
+    ys: list[float] = []
+    for i, (front, back) in enumerate(chunk):
+        x, y = grid.slot(i)
+        row, col = divmod(i, grid.cols)
+        if shared:
+            right = col + 1 < grid.cols and i + 1 < len(chunk)
+            below = i + grid.cols < len(chunk)
+            cx, cy = x - (bleed if col == 0 else 0), y - (bleed if row == 0 else 0)
+            clip = (cx, cy, x + grid.cell_w + (0 if right else bleed) - cx, y + grid.cell_h + (0 if below else bleed) - cy)
+            box = (x - bleed, y - bleed, grid.cell_w + 2 * bleed, grid.cell_h + 2 * bleed)
+            xs += [x, x + grid.cell_w]
+            ys += [y, y + grid.cell_h]
+        else:
+            clip = None
+            box = (x, y, grid.cell_w, grid.cell_h)
+            xs += [x + bleed, x + grid.cell_w - bleed]
+            ys += [y + bleed, y + grid.cell_h - bleed]
+        fronts.add(Place(front, *box, turn, clip))
+        if back is not None:
+            # long-edge duplex flips the sheet about its vertical axis: mirror x
+            dx, dy = back_offset
+            mirrored = (sheet.width - box[0] - box[2] + dx, box[1] + dy, box[2], box[3])
+            back_clip = None if clip is None else (sheet.width - clip[0] - clip[2] + dx, clip[1] + dy, clip[2], clip[3])
+            backs.add(Place(back, *mirrored, -turn, back_clip))
+    used = [p for p in fronts.places]
+    edges = [(c or (p.x, p.y, p.w, p.h)) for p in used for c in [p.clip]]
+    outer = (min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges))
+    _margin_marks(fronts, Paper(sheet.name, sheet.width / 2, sheet.height) if fold else sheet, xs, ys, outer, style)
+    section.pages.append(fronts)
+    if fold:
+        fronts.marks += backs.marks
+        fronts.add(Line(sheet.width / 2, 0, sheet.width / 2, sheet.height, 0.5, dash=(4, 3), colour=style.mark_colour))
+        section.sides.append("fold")
+    else:
+        section.sides.append("front" if has_backs else "single")
+    if has_backs and not fold:
+        section.pages.append(backs)
+        section.sides.append("back")
+
+
+def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | None:
+    spec, bleed = comp.spec, comp.bleed
+    if style.cut == "shared":  # cells at trim size, the outer bleed inside the margin
+        inner = Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed)
+        return plan_grid(spec.size.width, spec.size.height, 0.0, 0.0, inner, spec.rotate == "auto")
+    gap = spec.gap if style.gap is None else style.gap
+    return plan_grid(spec.size.width, spec.size.height, bleed, gap, sheet, spec.rotate == "auto")
+
+
+Leftover = tuple[RenderedComponent, Face, "Face | None"]
+
+
+def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float]) -> Section:
+    """Pieces of different sizes packed onto shared sheets; where they have backs, each
+    sheet is followed by its backs mirrored for long-edge duplex."""
+    from .packing import Box, pack
+
+    section = Section(name)
+    duplex = any(back is not None for _, _, back in leftovers)
+    boxes = [Box(i, f.width + 2 * c.bleed, f.height + 2 * c.bleed, c.spec.rotate == "auto") for i, (c, f, _) in enumerate(leftovers)]
+    area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
+    for spots in pack(boxes, area_w, area_h, style.pack_gap):
+        used_w = max(s.x + s.w for s in spots)
+        used_h = max(s.y + s.h for s in spots)
+        left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
+        page, backs = Page(), Page()
+        for spot in spots:
+            comp, face, back = leftovers[spot.key]  # type: ignore[index]
+            x, y = left + spot.x, top + spot.y
+            turn = 90 if spot.turned else 0
+            page.add(Place(face, x, y, spot.w, spot.h, turn))
+            _corner_marks(page, x, y, spot.w, spot.h, comp.bleed, style)
+            if back is not None:
+                backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
+        section.pages.append(page)
+        section.sides.append("front" if duplex else "single")
+        if duplex:
+            section.pages.append(backs)
+            section.sides.append("back")
+    return section
+
+
+def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
+         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False) -> Plan:
+    """The print PDF of one game: title page, then every component's sheets; with
+    `registration`, print-then-cut marks on every sheet that is cut (pnp.formats.cutfile)."""
+    if registration:
+        from .cutfile import MARGIN
+
+        style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
+    sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
+    sections: list[Section] = []
+    leftovers: list[Leftover] = []
+    unpacked = 0
+    for comp in rendered:
+        copies = _copies(comp)
+        if not copies:
+            continue
+        name = comp.spec.name
+        section = Section(name)
+        fold = style.fold and any(b is not None for _, b in copies)
+        grid = _grid(comp, Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin) if fold else sheet, style)
+        if grid is None:
+            section.pages = _oversize_pages(copies, sheet, comp.bleed)
+            backs = {id(b) for _, b in copies if b is not None}
+            section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
+                             for page in section.pages]
+            unpacked += section.sheets
+        else:
+            unpacked += -(-len(copies) // grid.per_page)
+            full = len(copies) - len(copies) % grid.per_page if pack and not fold else len(copies)
+            for start in range(0, full, grid.per_page):
+                _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
+            leftovers += [(comp, front, back) for front, back in copies[full:]]
+        if section.pages:
+            sections.append(section)
+    one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
+    if one_sided:
+        sections.append(_packed("Packed sheets", one_sided, sheet, style, back_offset))
+    two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
+    if two_sided:
+        sections.append(_packed("Packed double-sided sheets", two_sided, sheet, style, back_offset))
+    if any(s.duplex for s in sections):
+        from .calibration import calibration_pages
+
+        calibration = Section(CALIBRATION)
+        calibration.pages = list(calibration_pages(sheet, back_offset))
+        calibration.sides = ["front", "back"]
+        sections.append(calibration)
+    held = _holdings(sections, rendered)
+    pieces = {c.spec.name: len(_copies(c)) for c in rendered}
+    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset)
+    cut: list[tuple[int, Page]] = []
+    if registration:
+        from .cutfile import add_registration
+
+        number = {id(page): n for n, page in enumerate(pages, 1)}
+        for s in sections:
+            for page, side in zip(s.pages, s.sides):
+                if s.name != CALIBRATION and side != "back":
+                    add_registration(page, sheet)
+                    cut.append((number[id(page)], page))
+    return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
+
+
+def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dict[str, list[int]]:
+    """Component name -> the page numbers of the sheets (front sides) holding its pieces."""
+    names = {c.spec.id: c.spec.name for c in rendered}
+    found: dict[str, list[int]] = {}
+    number = 2  # page 1 is the title page
+    for s in sections:
+        for page, side in zip(s.pages, s.sides):
+            if side != "back":
+                for comp in dict.fromkeys(p.face.component for p in page.places):
+                    found.setdefault(names.get(comp, comp), []).append(number)
+            number += 1
+    return {c.spec.name: found[c.spec.name] for c in rendered if c.spec.name in found}
+
+
+def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
+              unpacked: int, back_offset: tuple[float, float]) -> tuple[list[Page], dict[str, int]]:
+    first: dict[str, int] = {}
+    number = 2  # page 1 is the title page
+    for s in sections:
+        first[s.name] = number
+        number += len(s.pages)
+    pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset)]
+    m = sheet.margin
+    for s in sections:
+        for k, (page, side) in enumerate(zip(s.pages, s.sides)):
+            if s.name == CALIBRATION:
+                pages.append(page)
+                continue
+            if k == 0:
+                page.add(Bookmark(s.name))
+            where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side",
+                     "fold": "one side: fold along the dashed line, glue, then cut"}[side]
+            sheet_no = sum(x != "back" for x in s.sides[: k + 1])
+            page.add(Label(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, sheet.height - max(m / 2 - 1, 1.2), 5))
+            pages.append(page)
+    return pages, first
+
+
+def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
+                first: dict[str, int], unpacked: int, back_offset: tuple[float, float]) -> Page:
+    m = max(sheet.margin, 12.0)
+    page = Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])
+    y = m + 22
+    total = sum(s.sheets for s in sections if s.name != CALIBRATION)
+    duplex = [f"{first[s.name]}-{first[s.name] + len(s.pages) - 1}" for s in sections if s.duplex]
+    lines = [
+        f"Print at 100% (\"actual size\"), never \"fit to page\"; paper: {sheet.name} ({sheet.width:g} x {sheet.height:g} mm).",
+        f"Measure the ruler below: it must be {RULER:g} mm long, else the printer is scaling.",
+        (f"Double-sided, flip on the long edge: pages {', '.join(duplex)}. All other pages: one side."
+         if duplex else "Every page prints on one side."),
+        f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
+    ]
+    if any("fold" in s.sides for s in sections):
+        lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
+    if duplex:
+        lines.append(f"Before the double-sided pages, print pages {duplex[-1]} (duplex calibration) and correct the back offset if needed.")
+    if back_offset != (0.0, 0.0):
+        lines.append(f"Backs are shifted by {back_offset[0]:g} mm across and {back_offset[1]:g} mm down for this printer.")
+    for text in lines:
+        page.add(Label(text, m, y, 9))
+        y += 6
+    y += 4
+    _ruler(page, m, y)
+    y += 18
+    page.add(Label("Checklist", m, y, 12))
+    y += 8
+    for name, numbers in held.items():
+        for x1, y1, x2, y2 in ((0, 0, 3, 0), (0, 3, 3, 3), (0, 0, 0, 3), (3, 0, 3, 3)):  # a box to tick
+            page.add(Line(m + x1, y - 3 + y1, m + x2, y - 3 + y2, 0.5))
+        count = pieces[name]
+        text = f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} (page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})"
+        page.add(Label(text, m + 5, y, 9))
+        y += 5.5
+    return page
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[2, 3, 4, 7] -> "2-4, 7"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _ruler(page: Page, x: float, y: float) -> None:
+    """A 50 mm ruler with a tick every millimetre (longer every 5 and 10)."""
+    page.add(Line(x, y, x + RULER, y, 0.5))
+    for mm in range(int(RULER) + 1):
+        tick = 4 if mm % 10 == 0 else 2.5 if mm % 5 == 0 else 1.5
+        page.add(Line(x + mm, y, x + mm, y + tick, 0.3))
+        if mm % 10 == 0:
+            page.add(Label(str(mm), x + mm - (0.8 if mm < 10 else 1.5), y + 7.5, 6))
+    page.add(Label(f"{RULER:g} mm", x + RULER + 3, y + 3, 8))

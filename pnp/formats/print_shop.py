@@ -1,0 +1,72 @@
+"""Print-shop export (`--format pdf-single`): one face per page at trim size plus bleed.
+
+Print-on-demand card printers want every card as its own page, fronts and backs
+alternating, the page exactly the card with its bleed, fonts embedded, and the trim and
+bleed declared. typst sets only the MediaBox, so pypdf adds TrimBox (the card) and
+BleedBox (the whole page) afterwards; the bytes stay deterministic (typst's document id
+is kept). One PDF per component: `pdf-single/<component>.pdf`.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..build.cache import Planned, digest
+
+if TYPE_CHECKING:
+    from ..render.faces import RenderedComponent
+
+MM_TO_PT = 72 / 25.4
+
+
+def single_layout(comp: "RenderedComponent", title: str):
+    """One page per printed copy: its front, then its back when it has one."""
+    from .impose import Layout, Page, Paper, Place
+
+    bleed = comp.bleed
+    width, height = comp.spec.size.width + 2 * bleed, comp.spec.size.height + 2 * bleed
+    pages = []
+    for piece in comp.pieces:
+        for _ in range(piece.copies):
+            for face in (piece.front, piece.back):
+                if face is not None:
+                    pages.append(Page([Place(face, 0.0, 0.0, width, height)]))
+    return Layout(Paper("single", width, height, 0.0), title, pages)
+
+
+def with_boxes(data: bytes, bleed: float) -> bytes:
+    """`data` with a TrimBox `bleed` mm inside each page's MediaBox and a BleedBox equal to it."""
+    from pypdf import PdfWriter
+    from pypdf.generic import RectangleObject
+
+    writer = PdfWriter(clone_from=io.BytesIO(data))
+    inset = bleed * MM_TO_PT
+    for page in writer.pages:
+        left, bottom, right, top = (float(v) for v in page.mediabox)
+        page.trimbox = RectangleObject([left + inset, bottom + inset, right - inset, top - inset])
+        page.bleedbox = RectangleObject([left, bottom, right, top])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _make(comp: "RenderedComponent", title: str) -> bytes:
+    from .pdf import write_pdf
+
+    fonts = comp.pieces[0].front.fonts
+    return with_boxes(write_pdf(single_layout(comp, title), fonts), comp.bleed)
+
+
+def pdf_single_files(title: str, rendered: list["RenderedComponent"]) -> dict[str, Planned]:
+    return {
+        f"pdf-single/{comp.spec.id}.pdf": Planned(
+            digest("pdf-single", title, comp.spec.model_dump(mode="json"), comp.bleed, comp.pieces[0].front.fonts.digest,
+                   [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
+            partial(_make, comp, f"{title}: {comp.spec.name}"),
+            costly=True,
+        )
+        for comp in rendered
+        if comp.pieces
+    }

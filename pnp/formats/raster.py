@@ -1,0 +1,65 @@
+"""Rasterise face SVGs to PNG with resvg (no native libraries needed).
+
+resvg is fed the game's font files (pnp's Liberation Sans unless the game names its own)
+and never the system's, exactly as the PDF engine is, so a PNG, a TTS sheet and a PDF
+draw the same letters everywhere. The fonts are part of every PNG's cache key.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..build.cache import Planned, digest
+from ..render.fonts import DEFAULT, Fonts
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from ..render.faces import RenderedComponent
+
+
+def settings(fonts: Fonts = DEFAULT) -> str:
+    """What, besides the SVG and the size, decides the pixels (for cache keys)."""
+    import resvg_py
+
+    return f"resvg-py {getattr(resvg_py, '__version__', '?')}; fonts {fonts.digest}"
+
+
+def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> bytes:
+    """PNG bytes of `svg` at its physical size and `dpi`."""
+    import resvg_py
+
+    png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
+                                font_family=fonts.family, sans_serif_family=fonts.family)
+    return with_dpi(bytes(png), dpi)
+
+
+def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> "Image.Image":
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(svg_to_png(svg, dpi, fonts)))
+    image.load()
+    return image
+
+
+def with_dpi(png: bytes, dpi: float) -> bytes:
+    """Add a pHYs chunk so image programs print the PNG at its physical size."""
+    ppm = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    end_of_ihdr = 8 + 8 + 13 + 4  # signature, IHDR length+type, IHDR data, CRC
+    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]
+
+
+def png_files(rendered: list["RenderedComponent"], dpi: int) -> dict[str, Planned]:
+    """`png/<component>/<face>.png` for every face, at `dpi`."""
+    return {
+        f"png/{face.component}/{face.name}.png": Planned(digest("png", settings(face.fonts), dpi, face.svg),
+                                                         partial(svg_to_png, face.svg, dpi, face.fonts))
+        for comp in rendered
+        for face in comp.faces
+    }

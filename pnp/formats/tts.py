@@ -1,0 +1,222 @@
+"""Tabletop Simulator export: every piece of a game, as images and one saved-object file.
+
+- A component with a back (smaller than a board) becomes custom-deck sheets: a grid of at
+  most 10 x 7 card images (trimmed, no bleed), at most 4096 px a side, every copy in its own
+  slot. The grid's last slot holds the hidden card, the image Tabletop Simulator shows for
+  cards in other players' hands: the shared back, or a plain grey card when backs differ
+  per item (those go on matching back sheets, TTS's "unique backs").
+- Every other component becomes one image per item: a Custom Board (a piece at least
+  BOARD_MM long without a back), a Custom Token (at most TOKEN_MM on its long side, cut to
+  its image's shape) or a Custom Tile (the rest; two-sided when it has a back).
+- `tts/<game>.json` is a saved object holding all of them (pnp/tts_objects.py);
+  `tts/decks.json` lists the sheets and images for importing by hand.
+
+Image file names end in a hash of what the image is made from: Tabletop Simulator caches
+images by URL, so an edited card gets a new name and is never hidden by the cache.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..build.cache import Planned, digest
+from .raster import settings, svg_to_image
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from ..load.content import GameContent
+    from ..render.faces import Face, RenderedComponent
+
+MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
+PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden card
+HIDDEN_GREY = (96, 96, 96)
+EMPTY = (255, 255, 255)
+BOARD_MM = 150.0  # a piece this long (or longer) is a board, never a card
+TOKEN_MM = 40.0  # a piece without a back no longer than this is a token
+HASH = 10  # hex digits of the content hash in image names
+
+
+def grid(count: int) -> tuple[int, int]:
+    """Columns and rows for `count` cards plus the hidden card (TTS wants at least 2 x 2)."""
+    slots = count + 1
+    cols = min(MAX_COLS, max(2, slots))
+    return cols, max(2, math.ceil(slots / cols))
+
+
+def card_pixels(face: "Face", dpi: int, cols: int, rows: int) -> tuple[int, int]:
+    """Card size in px at `dpi`, scaled down so the sheet stays within MAX_PX a side."""
+    w, h = face.width / 25.4 * dpi, face.height / 25.4 * dpi
+    scale = min(1.0, MAX_PX / (cols * w), MAX_PX / (rows * h))
+    return max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
+
+
+def kind(comp: "RenderedComponent") -> str:
+    """deck, board, token or tile: what the component becomes in Tabletop Simulator."""
+    longest = max(comp.spec.size.width, comp.spec.size.height)
+    if longest >= BOARD_MM:
+        return "tile" if comp.spec.back else "board"
+    if comp.spec.back:
+        return "deck"
+    return "token" if longest <= TOKEN_MM else "tile"
+
+
+def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image.Image":
+    """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline)."""
+    from PIL import Image
+
+    s = size[0] / face.width  # px per mm
+    full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts).convert(mode)
+    b = face.bleed * s
+    return full.resize(size, Image.Resampling.LANCZOS, box=(b, b, b + face.width * s, b + face.height * s))
+
+
+def _png(image: "Image.Image") -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _card_png(face: "Face", size: tuple[int, int], mode: str = "RGB") -> bytes:
+    return _png(card_image(face, size, mode))
+
+
+def sheet_png(faces: list["Face"], hidden: "Face | None", cols: int, rows: int, size: tuple[int, int]) -> bytes:
+    """One sheet: `faces` in row-major slots, `hidden` (or grey) in the last slot."""
+    from PIL import Image
+
+    w, h = size
+    sheet = Image.new("RGB", (cols * w, rows * h), EMPTY)
+    drawn: dict[str, Image.Image] = {}
+    for i, face in enumerate(faces):
+        if face.svg not in drawn:
+            drawn[face.svg] = card_image(face, size)
+        sheet.paste(drawn[face.svg], ((i % cols) * w, (i // cols) * h))
+    last = (cols - 1) * w, (rows - 1) * h
+    sheet.paste(card_image(hidden, size) if hidden else Image.new("RGB", size, HIDDEN_GREY), last)
+    return _png(sheet)
+
+
+def named(stem: str, key: str) -> str:
+    """`<stem>-<hash>.png`: the name changes whenever the image's inputs change."""
+    return f"{stem}-{key[:HASH]}.png"
+
+
+@dataclass
+class Sheet:
+    face: str  # path under tts/
+    back: str
+    cols: int
+    rows: int
+    cards: list[str]  # item ids in slot order
+
+
+@dataclass
+class Deck:
+    component: "RenderedComponent"
+    unique_backs: bool
+    card_px: tuple[int, int]
+    sheets: list[Sheet]
+
+
+@dataclass
+class Images:
+    """A component that is not a deck: one image (and back image) per item."""
+
+    component: "RenderedComponent"
+    kind: str  # board, token or tile
+    pieces: list[tuple[str, str, str | None, int]]  # item id, image, back image, copies
+
+
+def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, Planned]) -> Deck | None:
+    cid = comp.spec.id
+    cards = [(p.item_id, p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
+    if not cards:
+        return None
+    unique = comp.spec.back_per_item
+    chunks = [cards[i : i + PER_SHEET] for i in range(0, len(cards), PER_SHEET)]
+    size = card_pixels(cards[0][1], dpi, *grid(len(chunks[0])))
+    shared = None if unique else cards[0][2]
+    back = ""
+    if shared is not None:
+        key = digest("tts-back", setup, size, shared.svg)
+        back = f"{cid}/{named('back', key)}"
+        files[f"tts/{back}"] = Planned(key, partial(_card_png, shared, size))
+    sheets = []
+    for n, chunk in enumerate(chunks, 1):
+        cols, rows = grid(len(chunk))
+        face_plan = _plan_sheet(setup, [front for _, front, _ in chunk], shared, cols, rows, size)
+        face = f"{cid}/{named(f'faces-{n}', face_plan.key)}"
+        files[f"tts/{face}"] = face_plan
+        sheet_back = back
+        if unique:
+            back_plan = _plan_sheet(setup, [b for _, _, b in chunk if b is not None], None, cols, rows, size)
+            sheet_back = f"{cid}/{named(f'backs-{n}', back_plan.key)}"
+            files[f"tts/{sheet_back}"] = back_plan
+        sheets.append(Sheet(face, sheet_back, cols, rows, [ident for ident, _, _ in chunk]))
+    return Deck(comp, unique, size, sheets)
+
+
+def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, files: dict[str, Planned]) -> Images | None:
+    pieces = [p for p in comp.pieces if p.copies]
+    if not pieces:
+        return None
+    size = card_pixels(pieces[0].front, dpi, 1, 1)
+    mode = "RGBA" if what == "token" else "RGB"
+
+    def image(face: "Face", stem: str) -> str:
+        key = digest("tts-piece", setup, size, mode, face.svg)
+        rel = f"{comp.spec.id}/{named(stem, key)}"
+        files[f"tts/{rel}"] = Planned(key, partial(_card_png, face, size, mode))
+        return rel
+
+    out = [(p.item_id, image(p.front, p.item_id), image(p.back, f"{p.item_id}-back") if p.back else None, p.copies) for p in pieces]
+    return Images(comp, what, out)
+
+
+def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int, root: Path) -> dict[str, Planned]:
+    """The images, `tts/<game>.json` (URLs point into `root`, the game's output folder)
+    and `tts/decks.json`."""
+    from .tts_objects import saved_object
+
+    setup = settings(game.fonts)
+    files: dict[str, Planned] = {}
+    parts: list[Deck | Images] = []
+    for comp in rendered:
+        what = kind(comp)
+        part = plan_deck(comp, setup, dpi, files) if what == "deck" else plan_images(comp, what, setup, dpi, files)
+        if part is not None:
+            parts.append(part)
+    base = (root / "tts").resolve().as_uri() + "/"
+    for name, data in ((f"{game.name}.json", saved_object(game, parts, base)), ("decks.json", summary(game, parts))):
+        text = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        files[f"tts/{name}"] = Planned(digest(text), partial(bytes, text))
+    return files
+
+
+def summary(game: "GameContent", parts: list[Deck | Images]) -> dict:
+    """decks.json: what to import by hand (Objects → Components → Custom)."""
+    decks, pieces = [], []
+    for part in parts:
+        spec = part.component.spec
+        if isinstance(part, Deck):
+            sheets = [{"face": s.face, "back": s.back, "cols": s.cols, "rows": s.rows, "count": len(s.cards),
+                       "hidden_slot": s.cols * s.rows, "cards": s.cards} for s in part.sheets]
+            decks.append({"component": spec.id, "name": spec.name, "cards": sum(len(s.cards) for s in part.sheets),
+                          "card_px": list(part.card_px), "unique_backs": part.unique_backs, "sheets": sheets})
+        else:
+            pieces.append({"component": spec.id, "name": spec.name, "kind": part.kind,
+                           "items": [{"id": i, "image": img, "back": back, "copies": n} for i, img, back, n in part.pieces]})
+    return {"game": game.name, "title": game.manifest.title, "saved_object": f"{game.name}.json",
+            "max_grid": [MAX_COLS, MAX_ROWS], "decks": decks, "pieces": pieces}
+
+
+def _plan_sheet(setup: str, faces: list["Face"], hidden: "Face | None", cols: int, rows: int, size: tuple[int, int]) -> Planned:
+    key = digest("tts-sheet", setup, cols, rows, size, [digest(f.svg) for f in faces], hidden and digest(hidden.svg))
+    return Planned(key, partial(sheet_png, faces, hidden, cols, rows, size))

@@ -1,0 +1,118 @@
+"""The Tabletop Simulator saved object of a game (`tts/<game>.json`).
+
+A saved object is a save file (the format is described in the Tabletop Simulator
+knowledge base, "Save File Format") whose `ObjectStates` are spawned together: here one
+object per component, side by side. A deck is a `Deck` of `Card`s whose `CustomDeck`
+entries name the sheets (`BackIsHidden: false`: the last slot of each sheet is the hidden
+card); a card's `CardID` is its sheet's key times 100 plus its slot. Landscape cards are
+`SidewaysCard`. Other pieces are `Custom_Board`, `Custom_Token` or `Custom_Tile` objects
+with a `CustomImage`, gathered in a `Bag` when a component has several.
+
+Sizes: a TTS unit is about an inch; a card of scale 1 is a poker card (2.5 x 3.5 in), and
+a custom tile, token or board of scale 1 is taken as one unit on its long side.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..build.cache import digest
+
+if TYPE_CHECKING:
+    from ..load.content import GameContent
+    from .tts import Deck, Images
+
+POKER_LONG_IN = 3.5
+GAP_IN = 1.0  # between components as they spawn
+LIFT = 1.0  # spawn height above the table
+THICKNESS = {"tile": 0.1, "token": 0.1}
+
+
+def saved_object(game: "GameContent", parts: list["Deck | Images"], base: str) -> dict[str, Any]:
+    """The whole file; `base` is the URL prefix of the images (the tts/ folder)."""
+    from .tts import Deck
+
+    objects, x, next_key = [], 0.0, 1
+    for part in parts:
+        spec = part.component.spec
+        w, h = spec.size.width / 25.4, spec.size.height / 25.4
+        where = transform(x + w / 2, scale=1.0)
+        if isinstance(part, Deck):
+            obj, next_key = deck(game, part, base, next_key, where)
+        else:
+            obj = pieces(game, part, base, where)
+        objects.append(obj)
+        x += w + GAP_IN
+    return {
+        "SaveName": game.manifest.title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
+        "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+        "TabStates": {}, "VersionNumber": "", "ObjectStates": objects,
+    }
+
+
+def transform(x: float = 0.0, scale: float = 1.0, z: float = 0.0) -> dict[str, float]:
+    return {"posX": round(x, 3), "posY": LIFT, "posZ": round(z, 3), "rotX": 0.0, "rotY": 180.0, "rotZ": 0.0,
+            "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
+
+
+def guid(*parts: Any) -> str:
+    """A stable 6-hex-digit GUID (TTS's form), so the same build writes the same file."""
+    return digest("tts-guid", *parts)[:6]
+
+
+def _base(game: "GameContent", name: str, nickname: str, where: dict[str, float], *ident: Any) -> dict[str, Any]:
+    return {"GUID": guid(game.name, *ident), "Name": name, "Transform": where, "Nickname": nickname, "Description": "",
+            "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0}, "Locked": False, "Grid": True, "Snap": True,
+            "Tooltip": True, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
+
+
+def deck(game: "GameContent", part: "Deck", base: str, key: int, where: dict[str, float]) -> tuple[dict[str, Any], int]:
+    """A `Deck` of its cards (a lone `Card` when there is only one); returns the next free sheet key."""
+    spec = part.component.spec
+    sideways = spec.size.width > spec.size.height
+    scale = max(spec.size.width, spec.size.height) / 25.4 / POKER_LONG_IN
+    where = {**where, "scaleX": round(scale, 4), "scaleZ": round(scale, 4)}
+    custom, cards = {}, []
+    for sheet in part.sheets:
+        entry = {"FaceURL": base + sheet.face, "BackURL": base + sheet.back, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
+                 "BackIsHidden": False, "UniqueBack": part.unique_backs, "Type": 0}
+        custom[str(key)] = entry
+        for slot, item in enumerate(sheet.cards):
+            card = _base(game, "Card", item, where, spec.id, key, slot)
+            card.update({"CardID": key * 100 + slot, "SidewaysCard": sideways, "Hands": True, "CustomDeck": {str(key): entry}})
+            cards.append(card)
+        key += 1
+    if len(cards) == 1:
+        return cards[0], key
+    obj = _base(game, "Deck", spec.name, where, spec.id)
+    obj.update({"SidewaysCard": sideways, "Hands": False, "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": custom,
+                "ContainedObjects": cards})
+    return obj, key
+
+
+def pieces(game: "GameContent", part: "Images", base: str, where: dict[str, float]) -> dict[str, Any]:
+    """One object per copy of each item, in a `Bag` when there is more than one."""
+    spec = part.component.spec
+    scale = max(spec.size.width, spec.size.height) / 25.4
+    where = {**where, "scaleX": round(scale, 4), "scaleZ": round(scale, 4)}
+    made = []
+    for item, image, back, copies in part.pieces:
+        for n in range(copies):
+            made.append(piece(game, part.kind, item, base + image, back and base + back, where, spec.id, item, n))
+    if len(made) == 1:
+        return made[0]
+    bag = _base(game, "Bag", spec.name, {**where, "scaleX": 1.0, "scaleZ": 1.0}, spec.id, "bag")
+    bag["ContainedObjects"] = made
+    return bag
+
+
+def piece(game: "GameContent", what: str, item: str, image: str, back: str | None, where: dict[str, float], *ident: Any) -> dict[str, Any]:
+    name = {"board": "Custom_Board", "token": "Custom_Token", "tile": "Custom_Tile"}[what]
+    obj = _base(game, name, item, where, *ident)
+    custom: dict[str, Any] = {"ImageURL": image, "ImageSecondaryURL": back or "", "ImageScalar": 1.0, "WidthScale": 0.0}
+    if what == "tile":  # Stretch off: the tile takes its image's proportions
+        custom["CustomTile"] = {"Type": 0, "Thickness": THICKNESS["tile"], "Stackable": False, "Stretch": False}
+    elif what == "token":
+        custom["CustomToken"] = {"Thickness": THICKNESS["token"], "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
+    obj["CustomImage"] = custom
+    return obj

@@ -1,1 +1,0 @@
-"""Game plugins: only what cannot be data (schemas, scoring, glyph helpers)."""

@@ -1,0 +1,291 @@
+"""Load and validate a game's content: `content/<game>/game.yaml` plus its data files.
+
+Everything is checked before anything is rendered, and all problems are collected so the
+user sees every one of them at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ..errors import ContentError, PnpError, raise_if_any
+from . import generate as generated, icons as icon_sets, plugins, records, variants
+from .needs import check_needs
+from .sheets import SHEET_SUFFIXES, combine, load_sheet
+from ..render.fonts import DEFAULT as DEFAULT_FONTS
+from ..render.fonts import Fonts
+from .manifest import Manifest
+from .plugin import GamePlugin
+from .validation import validate
+from .yamlio import Located, load_located
+
+MANIFEST = "game.yaml"
+EMPTY_PLUGIN = GamePlugin()
+DATA_SUFFIXES = (".yaml", *SHEET_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Project:
+    """A folder holding `content/`, `templates/` and (generated) `output/`."""
+
+    root: Path
+
+    @property
+    def content_dir(self) -> Path:
+        return self.root / "content"
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def output_dir(self) -> Path:
+        return self.root / "output"
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.root / "assets"
+
+    def games(self) -> list[str]:
+        """Every folder under content/ that holds a game.yaml, sorted."""
+        if not self.content_dir.is_dir():
+            return []
+        return sorted(p.name for p in self.content_dir.iterdir() if (p / MANIFEST).is_file())
+
+    def home(self, name: str) -> "Project":
+        """The project holding game `name`: this one, else pnp's shipped games (if one is
+        called so), else this one (where loading then reports the missing game.yaml)."""
+        if (self.content_dir / name / MANIFEST).is_file():
+            return self
+        from ..tools.shipped import shipped_games, shipped_root
+
+        root = shipped_root()
+        return Project(root) if root is not None and name in shipped_games() else self
+
+    def known_games(self) -> list[str]:
+        """The project's games and the shipped ones, sorted."""
+        from ..tools.shipped import shipped_games
+
+        return sorted(set(self.games()) | set(shipped_games()))
+
+    def resolve_games(self, names: list[str] | None) -> list[str]:
+        """The games named (the project's own when none), or a PnpError naming the unknown ones."""
+        from ..tools.shipped import shipped_games
+
+        known = self.games()
+        shipped = [n for n in shipped_games() if n not in known]
+        if not names:
+            if not known:
+                hint = f"; `pnp init --example GAME` copies a shipped game ({', '.join(shipped)})" if shipped else ""
+                raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST}{hint}"))
+            return known
+        unknown = [n for n in names if n not in known and n not in shipped]
+        if unknown:
+            also = f", or a game shipped with pnp: {', '.join(shipped)}" if shipped else ""
+            raise PnpError([f"unknown game {n!r}: expected one of {', '.join(known) or '(none in this project)'}{also}" for n in unknown])
+        return list(dict.fromkeys(names))
+
+
+@dataclass
+class GameContent:
+    """A validated game: its manifest, plugin, and each content file as model (or raw data)."""
+
+    name: str
+    project: Project
+    manifest: Manifest
+    plugin: GamePlugin
+    manifest_doc: Located
+    docs: dict[str, Located] = field(default_factory=dict)  # stem -> located YAML
+    data: dict[str, Any] = field(default_factory=dict)  # stem -> model instance or plain data
+    variant_chains: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # stem -> variant -> its chain
+    icons: dict[str, dict[str, icon_sets.Icon]] = field(default_factory=dict)  # set -> id -> icon
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.project.templates_dir / self.name
+
+    @property
+    def content_dir(self) -> Path:
+        return self.project.content_dir / self.name
+
+    def resolve_file(self, name: str) -> Path | None:
+        """A file the game names (font, art): in its content folder, else the project's assets/."""
+        relative = Path(name)
+        if relative.is_absolute() or ".." in relative.parts:
+            return None
+        for base in (self.content_dir, self.project.assets_dir):
+            candidate = base / relative
+            if candidate.is_file():
+                return candidate
+        return None
+
+    @cached_property
+    def fonts(self) -> Fonts:
+        """The font files the game's text is drawn and measured with."""
+        if not self.manifest.fonts:
+            return DEFAULT_FONTS
+        return Fonts(tuple(p for p in (self.resolve_file(n) for n in self.manifest.fonts) if p is not None))
+
+    def error(self, stem: str, at: tuple, message: str) -> ContentError:
+        """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...))."""
+        return self.docs[stem].error(at, message)
+
+    def data_raw(self) -> dict[str, Any]:
+        """Each content file's data as loaded (plain data, before any plugin model)."""
+        return {stem: doc.data for stem, doc in self.docs.items()}
+
+    def option_defaults(self) -> dict[str, Any]:
+        """Every declared option at its default; `players` is always there (None: not given)."""
+        return {"players": None, **{name: spec.default for name, spec in self.manifest.options.items()}}
+
+    def variant(self, stem: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The variant of a variants file the options pick (its option's default, else the first)."""
+        spec = self.manifest.data[stem]
+        chains = self.variant_chains[stem]
+        name = options.get(spec.variants or "")
+        if name is None:
+            name = next(iter(chains))
+        if name not in chains:  # an option's choices may be a list that names a broken variant
+            raise PnpError(self.manifest_doc.error(("data", stem, "variants"), f"variant {name!r} of {stem}: expected one of {', '.join(chains)}"))
+        return name, variants.resolve(self.docs[stem], chains[name])
+
+    def namespace(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Names that templates and `items:` expressions see: the content (a variants file
+        as its selected variant), the generated lists, `icons`, `plugin` and the plugin's context."""
+        options = {**self.option_defaults(), **(options or {})}
+        names: dict[str, Any] = {"game": self.manifest, "options": options, **self.data}
+        for stem in self.variant_chains:
+            names[stem] = self.variant(stem, options)[1]
+        if self.icons:
+            names["icons"] = icon_sets.plain(self.icons)
+        if self.plugin.provides:
+            names["plugin"] = self.plugin.provides
+        if self.manifest.generate:
+            env = generated.expression_environment()
+            errors = []
+            for list_name, spec in self.manifest.generate.items():
+                names[list_name], problems = generated.generate(env, list_name, spec, names, self.manifest_doc)
+                errors += problems
+            raise_if_any(errors)
+        if self.plugin.context is not None:
+            names.update(self.plugin.context(self, options))
+        return names
+
+
+def load_plugin(name: str | None, where: ContentError, root: Path | None = None) -> GamePlugin:
+    """The game's plugin (see pnp/load/plugins.py); the empty plugin when name is None."""
+    if name is None:
+        return EMPTY_PLUGIN
+    return plugins.load_plugin(name, root or Path.cwd(), where)
+
+
+def _data_files(game_dir: Path, skip: set[Path]) -> dict[str, list[Path]]:
+    """Data files by stem: `cards.yaml`, `cards.csv`, or a YAML file and a sheet together."""
+    out: dict[str, list[Path]] = {}
+    for path in sorted(game_dir.iterdir()):
+        if path.name.startswith((".", "~$")):  # hidden files and office lock files
+            continue
+        if path.suffix in DATA_SUFFIXES and path.name != MANIFEST and path.is_file() and path.resolve() not in skip:
+            out.setdefault(path.stem, []).append(path)
+    return out
+
+
+def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
+    """One data file, a YAML file and a sheet of the same stem combined."""
+    spec = game.manifest.data.get(stem)
+    sheets = [p for p in paths if p.suffix in SHEET_SUFFIXES]
+    yaml_path = next((p for p in paths if p.suffix == ".yaml"), None)
+    if len(sheets) > 1:
+        raise PnpError(ContentError(sheets[1], None, None, f"{len(sheets)} sheets for {stem!r} ({', '.join(p.name for p in sheets)}): expected one"))
+    yaml_doc = load_located(yaml_path) if yaml_path else None
+    if not sheets:
+        assert yaml_doc is not None
+        return yaml_doc
+    key = spec.records if spec else None
+    sheet = load_sheet(sheets[0], (key,) if key else (), spec.sheet if spec else None)
+    return combine(yaml_doc, sheet, key, sheets[0])
+
+
+def load_game(project: Project, name: str) -> GameContent:
+    """Load, validate and cross-check one game (the project's own, else the shipped one of
+    that name); raise PnpError listing every problem."""
+    project = project.home(name)
+    game_dir = project.content_dir / name
+    manifest_doc = load_located(game_dir / MANIFEST)
+    manifest, errors = validate(manifest_doc, Manifest)
+    raise_if_any(errors)
+    assert manifest is not None
+    plugin = load_plugin(manifest.plugin, manifest_doc.error(("plugin",), ""), project.root)
+
+    game = GameContent(name, project, manifest, plugin, manifest_doc)
+    game.icons, errors, icon_files = icon_sets.load_icon_sets(game_dir, manifest.icons, manifest_doc)
+    files = _data_files(game_dir, icon_files)
+    for stem, paths in files.items():
+        try:
+            doc = _load_doc(game, stem, paths)
+        except PnpError as exc:
+            errors.extend(e for e in exc.errors if isinstance(e, ContentError))
+            continue
+        game.docs[stem] = doc
+        spec = manifest.data.get(stem)
+        if spec is not None and spec.variants:
+            game.variant_chains[stem], problems = variants.chains(doc)
+            errors.extend(problems)
+        elif spec is not None:
+            errors.extend(records.check_file(doc, spec))
+        model = plugin.models.get(stem)
+        if model is None and plugin.models and spec is None:
+            expected = ", ".join(f"{s}.yaml" for s in sorted(plugin.models))
+            errors.append(ContentError(paths[0], None, None, f"unknown content file: expected one of {expected}"))
+            continue
+        if model is None:
+            game.data[stem] = doc.data
+            continue
+        instance, problems = validate(doc, model)
+        errors.extend(problems)
+        if instance is not None:
+            game.data[stem] = instance
+    for stem in sorted(set(plugin.models) - set(files) - set(plugin.optional_files)):
+        errors.append(ContentError(game_dir / f"{stem}.yaml", None, None, "required content file is missing"))
+    for stem in sorted(set(manifest.data) - set(files)):
+        errors.append(manifest_doc.error(("data", stem), f"data file {stem!r} not found: expected content/{name}/{stem}.yaml, .csv or .xlsx"))
+    raise_if_any(errors)
+    raise_if_any(records.check_refs(game.docs, manifest.data, manifest_doc))
+    _check_templates(game, manifest_doc)
+    _check_fonts(game, manifest_doc)
+    if plugin.check is not None:
+        raise_if_any(plugin.check(game))
+    if manifest.needs:
+        names = game.namespace()
+        raise_if_any(check_needs(manifest.needs, game.docs, names, generated.expression_environment(), manifest_doc))
+    return game
+
+
+def _check_templates(game: GameContent, manifest_doc: Located) -> None:
+    errors = []
+    for i, comp in enumerate(game.manifest.components):
+        for key in ("front", "back"):
+            template = getattr(comp, key)
+            if template and not (game.templates_dir / template).is_file():
+                errors.append(manifest_doc.error(("components", i, key), f"template not found: templates/{game.name}/{template}"))
+    raise_if_any(errors)
+
+
+def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
+    """Every font file named exists and is a font fonttools can read."""
+    from ..render.fonts import load_face
+
+    errors = []
+    for i, name in enumerate(game.manifest.fonts):
+        path = game.resolve_file(name)
+        if path is None:
+            errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/)"))
+            continue
+        try:
+            load_face(path, path.stat().st_mtime)
+        except Exception as exc:  # fonttools raises many kinds on a broken file
+            errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name}: {type(exc).__name__}: {exc}"))
+    raise_if_any(errors)

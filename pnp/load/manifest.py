@@ -1,0 +1,149 @@
+"""The schema of `content/<game>/game.yaml`: what a game is made of and how each
+component is sized, filled from the content and drawn."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BeforeValidator, Field, field_validator, model_validator
+
+from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
+from ..units import MM_TO_PT, to_mm
+from .validation import StrictModel
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # a name templates can use: options.<name>, a generated list
+
+
+@lru_cache(maxsize=1)
+def presets() -> dict[str, dict[str, dict[str, float]]]:
+    """Built-in card sizes and papers (pnp/data/presets.yaml)."""
+    text = resources.files("pnp").joinpath("data/presets.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+# a number of mm or a text with a unit ("2mm", "0.75in"); the JSON Schema says so for editors
+Length = Annotated[float, BeforeValidator(to_mm, json_schema_input_type=float | str)]
+
+
+class Size(StrictModel):
+    """A physical size in mm."""
+
+    width: Length
+    height: Length
+
+    @model_validator(mode="after")
+    def _positive(self) -> "Size":
+        if self.width <= 0 or self.height <= 0:
+            raise ValueError("width and height must be greater than 0")
+        return self
+
+
+def _size(value: Any) -> Any:
+    """Accept a preset name, `63mm x 88mm`, or a mapping."""
+    if isinstance(value, str):
+        table = presets()["sizes"]
+        if value in table:
+            return table[value]
+        parts = re.split(r"\s*[x×]\s*", value.strip())
+        if len(parts) == 2:
+            return {"width": parts[0], "height": parts[1]}
+        raise ValueError(
+            f"unknown size {value!r}: expected a preset ({', '.join(table)}), "
+            "'WIDTH x HEIGHT' such as '63mm x 88mm', or {width, height}"
+        )
+    return value
+
+
+class Component(StrictModel):
+    """One kind of physical piece: a deck of cards, a set of tiles, a board."""
+
+    id: str = Field(description="slug used for output folders and file names")
+    name: str = Field(description="human name shown in listings")
+    size: Annotated[Size, BeforeValidator(_size, json_schema_input_type=Size | str)]
+    items: str | list[dict[str, Any]] = Field(
+        description="a Jinja expression over the content (e.g. 'adventurers.cards') giving a "
+        "list of records, each with an `id`; or a literal list of records"
+    )
+    front: str = Field(description="template file under templates/<game>/ for the front face")
+    back: str | None = Field(None, description="template for the back face, if any")
+    back_per_item: bool = Field(False, description="render one back per item instead of one shared back")
+    copies: int | str = Field(1, description="copies of each item: a number or a Jinja expression using `item`")
+    rotate: Literal["auto", "never"] = Field("auto", description="turn pieces 90° on the sheet when more fit")
+    gap: Length = Field(0.0, description="space between neighbouring pieces on a sheet, outside the bleed")
+    bleed: Length | None = Field(None, description="bleed for this component, overriding --bleed (e.g. 0 for a paper sheet)")
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, v: str) -> str:
+        if not SLUG.match(v):
+            raise ValueError(f"id must be lower-case letters, digits and '-', got {v!r}")
+        return v
+
+    @field_validator("copies")
+    @classmethod
+    def _copies(cls, v: int | str) -> int | str:
+        if isinstance(v, int) and v < 0:
+            raise ValueError("copies cannot be negative")
+        return v
+
+
+class RulebookPiece(StrictModel):
+    """One line of the rule book's component list and the built pieces that provide it."""
+
+    name: str = Field(description="the piece as the rule book names it")
+    count: int = Field(ge=0, description="how many the rule book lists")
+    rule: str = Field(description="rule file and line the count comes from")
+    component: str | None = Field(None, description="id of the component that prints it; none when it is not printed (say why in `note`)")
+    ids: str = Field("*", description="fnmatch pattern over that component's item ids")
+    options: dict[str, Any] = Field(default_factory=dict, description="build options the count holds for (e.g. players: 6)")
+    note: str = ""
+
+
+class Manifest(StrictModel):
+    """A game: its title, optional Python plugin, components and the rule book's contents."""
+
+    title: str
+    description: str = ""
+    plugin: str | None = Field(None, description="game Python: a project file (plugins/<game>.py), or an entry point in group pnp.games")
+    options: dict[str, OptionSpec] = Field(default_factory=dict, description="game options: `players` (--players) and any --set KEY=VALUE, with type, choices, min, max, default")
+    data: dict[str, DataSpec] = Field(default_factory=dict, description="data file stem -> schema of its records (YAML, CSV or XLSX), or its variants")
+    generate: dict[str, GenerateSpec] = Field(default_factory=dict, description="name -> a list of records made from the product of lists")
+    icons: dict[str, IconSetSpec] = Field(default_factory=dict, description="icon set name -> a folder of SVG files or a YAML file of paths, placed with icon()")
+    needs: list[NeedSpec] = Field(default_factory=list, description="every id of a content list must have something (a scorer, an icon, a colour)")
+    fonts: list[str] = Field(
+        default_factory=list,
+        description="font files (.ttf/.otf) the faces draw text with, relative to the game's content folder or the "
+        "project's assets/ folder; the first file's family is the default. Empty: pnp's Liberation Sans",
+    )
+    min_font_size: Length = Field(
+        6 / MM_TO_PT, description="the smallest size text may shrink to when fitting (e.g. 6pt, 2mm; default 6pt); smaller is an error"
+    )
+    components: list[Component]
+    contents: list[RulebookPiece] = Field(default_factory=list, description="the rule book's component list, checked against the build")
+
+    @field_validator("options", "generate")
+    @classmethod
+    def _names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for name in v:
+            if not NAME.match(name):
+                raise ValueError(f"{name!r} is not a name templates can use: expected letters, digits and '_', not starting with a digit")
+        return v
+
+    @model_validator(mode="after")
+    def _unique(self) -> "Manifest":
+        seen: set[str] = set()
+        for c in self.components:
+            if c.id in seen:
+                raise ValueError(f"component id {c.id!r} appears twice")
+            seen.add(c.id)
+        for piece in self.contents:
+            if piece.component is None and not piece.note:
+                raise ValueError(f"contents {piece.name!r}: not printed, so expected a note saying why")
+            if piece.component is not None and piece.component not in seen:
+                raise ValueError(f"contents {piece.name!r}: component {piece.component!r} is not one of {sorted(seen)}")
+        return self

@@ -1,0 +1,351 @@
+"""YAML loading that remembers where every value came from, within limits.
+
+`load_located(path)` returns a `Located` document: the plain Python data plus the 1-based
+line and column of every mapping key and sequence item, addressed by their path
+(`("adventurers", 12, "shape")`). Validation errors from pydantic carry such paths, so
+each one can name the exact line of the file it is about.
+
+Files may come from anyone (a sheet mailed by a player), so every document is read
+within `Limits`: the file's size is checked before it is read, and the nesting depth,
+the number of values (aliases counted as copies of what they name), the number of
+aliases and the length of each text are checked on the parser's event stream while the
+document is composed, before any value is built. libyaml parses; the composer is ours,
+because libyaml's own recurses in C and crashes the process on deep nesting.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import yaml
+from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from ..errors import ContentError, PnpError
+
+
+
+class PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's pure-Python parser, for a PyYAML built without libyaml: same events, slower."""
+
+    def __init__(self, stream: str):
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+Loc = tuple[int, int]  # (line, column), 1-based
+Path_ = tuple[Any, ...]
+
+MIB = 1 << 20
+MAX_DEPTH = 200  # the composer and the constructor recurse once per level: keep far below Python's limit
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one YAML file. `nodes` counts every value of the document as built, an
+    alias counting as a copy of what it names, so alias bombs stop early; `depth` counts
+    nested collections the same way (through aliases)."""
+
+    kind: str  # what the file is, for messages: "content file", "scoring sheet"
+    env: str  # environment variable that overrides these, e.g. PNP_SHEET_LIMITS="size=8M,nodes=50000"
+    size: int  # bytes of the file
+    depth: int  # nested lists and mappings
+    nodes: int  # values, aliases expanded
+    aliases: int  # uses of an alias (*name)
+    string: int  # characters of one text value
+
+    def hint(self, key: str) -> str:
+        """The end of a message about limit `key`: whose limit it is and how to change it."""
+        return f"the limit for a {self.kind} (set {self.env}={key}=N to change it)"
+
+    def from_env(self) -> "Limits":
+        """These limits with the overrides in the environment variable `env` applied."""
+        spec = os.environ.get(self.env, "").strip()
+        if not spec:
+            return self
+        changes: dict[str, int] = {}
+        names = ("size", "depth", "nodes", "aliases", "string")
+        for part in spec.split(","):
+            key, sep, value = (x.strip() for x in part.partition("="))
+            number = _count(value) if sep else None
+            if key not in names or number is None or number < 1:
+                raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. size=8M")
+            changes[key] = number
+        if changes.get("depth", 0) > MAX_DEPTH:
+            raise PnpError(f"{self.env}: depth={changes['depth']}: at most {MAX_DEPTH}")
+        return replace(self, **cast(Any, changes))  # keys checked against the int fields above
+
+
+def _count(text: str) -> int | None:
+    """`8M`, `512k`, `20000` as an int (k and M are 1024 and 1024 * 1024)."""
+    scale = {"k": 1 << 10, "m": MIB}.get(text[-1:].lower(), 1)
+    digits = text[:-1] if scale != 1 else text
+    return int(digits) * scale if digits.isascii() and digits.isdigit() else None
+
+
+# Defaults: far above any real file (the shipped content files are at most a few
+# thousand values, 12 levels deep; a scoring sheet a few hundred values).
+CONTENT = Limits("content file", "PNP_CONTENT_LIMITS", size=8 * MIB, depth=64, nodes=50_000, aliases=1_000, string=100_000)
+SHEET = Limits("scoring sheet", "PNP_SHEET_LIMITS", size=2 * MIB, depth=32, nodes=10_000, aliases=100, string=10_000)
+
+
+def _size(n: int) -> str:
+    return f"{n / MIB:.1f}".removesuffix(".0") + " MiB" if n >= MIB else f"{n:,} bytes"
+
+
+@dataclass
+class Located:
+    """A parsed YAML document and the position of each of its parts."""
+
+    path: Path
+    data: Any
+    marks: dict[Path_, Loc] = field(default_factory=dict)
+
+    def where(self, at: Path_ = ()) -> Loc | tuple[None, None]:
+        """Position of `at`, or of its nearest ancestor that has one."""
+        at = tuple(at)
+        while at:
+            if at in self.marks:
+                return self.marks[at]
+            at = at[:-1]
+        return self.marks.get((), (None, None))
+
+    def error(self, at: Path_, message: str) -> ContentError:
+        line, col = self.where(at)
+        return ContentError(self.path, line, col, message)
+
+
+def _mark(node: yaml.Node) -> Loc:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located, errors: list) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)  # resolves `<<:` merge keys
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                errors.append(ContentError(doc.path, *_mark(key_node), "a mapping key must be a plain value"))
+                continue
+            if key in out:
+                errors.append(ContentError(doc.path, *_mark(key_node), f"duplicate key {key!r}"))
+                continue
+            doc.marks[at + (key,)] = _mark(key_node)
+            out[key] = _construct(loader, value_node, at + (key,), doc, errors)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for i, item in enumerate(node.value):
+            doc.marks[at + (i,)] = _mark(item)
+            items.append(_construct(loader, item, at + (i,), doc, errors))
+        return items
+    return loader.construct_object(node, deep=True)
+
+
+class _TooMuch(Exception):
+    """Limit `key` was passed at `mark`."""
+
+    def __init__(self, mark: Any, key: str, message: str):
+        self.mark, self.key, self.message = mark, key, message
+
+
+if TYPE_CHECKING:  # what `loader_class` mixes in: a parser, the safe constructor, the resolver
+    class _Mixed(yaml.parser.Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+        pass
+else:
+    _Mixed = object
+
+
+class _Composer(_Mixed):
+    """A composer that counts while it builds nodes (PyYAML's, plus the limits); mixed by
+    `loader_class` with a parser and PyYAML's safe constructor and resolver."""
+
+    _events: type  # the parser class
+
+    def __init__(self, text: str, limits: Limits):
+        cast(Any, self._events).__init__(self, text)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        self.limits = limits
+        self.anchors: dict[str, tuple[yaml.Node, int, int]] = {}  # name -> (node, values, height)
+        self.nodes = 0
+        self.aliases = 0
+
+    def get_single_node(self) -> yaml.Node | None:
+        self.get_event()  # stream start
+        node = None
+        if not self.check_event(StreamEndEvent):
+            self.get_event()  # document start
+            node = self._node(0)[0]
+            self.get_event()  # document end
+        if not self.check_event(StreamEndEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError("expected a single document in the stream", node.start_mark if node else None,
+                                              "but found another document", event.start_mark)
+        self.get_event()
+        return node
+
+    def _add(self, count: int, mark: Any) -> None:
+        self.nodes += count
+        if self.nodes > self.limits.nodes:
+            raise _TooMuch(mark, "nodes", f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)")
+
+    def _node(self, depth: int) -> tuple[yaml.Node, int]:
+        """The next node and its height (nested collections in it, aliases followed)."""
+        lim = self.limits
+        if self.check_event(AliasEvent):
+            event = self.get_event()
+            if event.anchor not in self.anchors:
+                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+            self.aliases += 1
+            if self.aliases > lim.aliases:
+                raise _TooMuch(event.start_mark, "aliases", f"more than {lim.aliases:,} aliases (*name)")
+            named, values, height = self.anchors[event.anchor]
+            if depth + height > lim.depth:
+                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep (through alias *{event.anchor})")
+            self._add(values, event.start_mark)
+            return named, height
+        event = self.get_event()
+        anchor = event.anchor
+        if anchor is not None and anchor in self.anchors:
+            raise yaml.composer.ComposerError("found duplicate anchor %r; first occurrence" % anchor, self.anchors[anchor][0].start_mark,
+                                              "second occurrence", event.start_mark)
+        before = self.nodes
+        self._add(1, event.start_mark)
+        tag = event.tag
+        if isinstance(event, ScalarEvent):
+            if len(event.value) > lim.string:
+                raise _TooMuch(event.start_mark, "string", f"a text of {len(event.value):,} characters, more than {lim.string:,}")
+            if tag is None or tag == "!":
+                tag = self.resolve(ScalarNode, event.value, event.implicit)
+            node: yaml.Node = ScalarNode(tag, event.value, cast(Any, event.start_mark), cast(Any, event.end_mark), style=event.style)
+            height = 0
+        else:
+            if depth >= lim.depth:
+                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep")
+            mapping = isinstance(event, MappingStartEvent)
+            assert mapping or isinstance(event, SequenceStartEvent)
+            kind = MappingNode if mapping else SequenceNode
+            if tag is None or tag == "!":
+                tag = self.resolve(kind, None, event.implicit)
+            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            items: list[Any] = node.value
+            height = 0
+            while not self.check_event(SequenceEndEvent, MappingEndEvent):  # libyaml matches exact classes
+                item, h = self._node(depth + 1)
+                height = max(height, h)
+                if mapping:
+                    value, h = self._node(depth + 1)
+                    height = max(height, h)
+                    items.append((item, value))
+                else:
+                    items.append(item)
+            node.end_mark = self.get_event().end_mark
+            height += 1
+        if anchor is not None:
+            self.anchors[anchor] = (node, self.nodes - before, height)
+        return node, height
+
+
+def loader_class(parser: type) -> type:
+    """The loader that parses with `parser` (libyaml's CParser, or PythonParser)."""
+    bases = (_Composer, parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
+    return type(f"Loader{parser.__name__}", bases, {"_events": parser})
+
+
+try:
+    from yaml.cyaml import CParser  # type: ignore[attr-defined]  # absent without libyaml
+except ImportError:  # PyYAML built without libyaml
+    _Loader = loader_class(PythonParser)
+else:
+    _Loader = loader_class(CParser)
+
+
+def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) -> Located:
+    """Parse YAML text within `limits`; raise PnpError with the file position on malformed input."""
+    doc = Located(Path(path), None)
+    loader = _Loader(text, limits)
+    try:
+        node = loader.get_single_node()
+        errors: list[ContentError] = []
+        if node is not None:
+            doc.marks[()] = _mark(node)
+            doc.data = _construct(loader, node, (), doc, errors)
+    except _TooMuch as exc:
+        line, col = exc.mark.line + 1, exc.mark.column + 1
+        raise PnpError(ContentError(path, line, col, f"{exc.message}: {limits.hint(exc.key)}")) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "malformed YAML"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        if line is not None and _char_at(text, line, col) == "\t":
+            problem = "a tab character: YAML indents with spaces only"
+        raise PnpError(ContentError(path, line, col, f"malformed YAML: {problem}")) from None
+    except yaml.YAMLError as exc:  # e.g. control characters: the reader gives an offset
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        line = col = None
+        at = getattr(exc, "position", None)
+        if isinstance(at, int) and 0 <= at <= len(text):
+            line = text.count("\n", 0, at) + 1
+            col = at - text.rfind("\n", 0, at)
+        raise PnpError(ContentError(path, line, col, f"malformed YAML: {first} (expected UTF-8 text)")) from None
+    finally:
+        loader.dispose()
+    if errors:
+        raise PnpError(errors)
+    return doc
+
+
+def _char_at(text: str, line: int, column: int | None) -> str:
+    lines = text.splitlines()
+    if column is None or not 0 < line <= len(lines):
+        return ""
+    row = lines[line - 1]
+    return row[column - 1] if 0 < column <= len(row) else ""
+
+
+def read_capped(path: str | os.PathLike, limits: Limits) -> bytes:
+    """The bytes of a file, refused when larger than `limits.size` before anything is read.
+    Pipes and devices (`/dev/stdin`, `/dev/zero`) are read up to the same limit."""
+    def too_big(what: str) -> PnpError:
+        return PnpError(ContentError(path, None, None, f"{what}, more than {_size(limits.size)}: {limits.hint('size')}"))
+
+    try:
+        # Non-blocking open: a named pipe with no writer must not hang the open itself.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise PnpError(ContentError(path, None, None, "file not found")) from None
+    except OSError as exc:
+        raise PnpError(ContentError(path, None, None, f"cannot read: {exc.strerror or exc}")) from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise PnpError(ContentError(path, None, None, "is a folder: expected a YAML file"))
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > limits.size:
+                raise too_big(f"file of {_size(info.st_size)}")
+        elif hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)  # a pipe or device: read as it comes, within the limit
+        try:
+            data = f.read(limits.size + 1)
+        except OSError as exc:
+            raise PnpError(ContentError(path, None, None, f"cannot read: {exc.strerror or exc}")) from None
+    if len(data) > limits.size:
+        raise too_big("not a regular file")
+    return data
+
+
+def load_located(path: str | os.PathLike, limits: Limits = CONTENT) -> Located:
+    """Read and parse one YAML file within `limits` (overridable from the environment)."""
+    limits = limits.from_env()
+    data = read_capped(path, limits)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason})")) from None
+    return parse_located(text, path, limits)

@@ -1,0 +1,106 @@
+"""Stage 2 of the pipeline: the pieces of each component, from the content and the build
+options (game.yaml `items:` and `copies:`): which records, under which ids, how many
+copies. Rendering their faces is the next stage (pnp/render/faces.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+
+from .errors import ContentError
+from .load.content import GameContent
+from .load.manifest import Component
+
+FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def item_id(item: Any) -> Any:
+    if isinstance(item, dict):
+        return item.get("id")
+    return getattr(item, "id", None)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One piece to make: the record, its id (a file name) and how many copies to print."""
+
+    item_id: str
+    item: Any
+    copies: int
+
+
+class Plan:
+    """Expands a game's components into pieces; collects every error (located in game.yaml)."""
+
+    def __init__(self, game: GameContent, env: jinja2.Environment, names: dict[str, Any], errors: list[ContentError]):
+        self.game = game
+        self.env = env  # the game's template environment: `items:`/`copies:` see its filters
+        self.names = names
+        self.errors = errors
+        self._expressions: dict[str, Any] = {}
+        self._items: dict[int, list[Any]] = {}  # expanded once: counted for progress, then rendered
+
+    def expression(self, source: str) -> Any:
+        """A compiled Jinja expression; `copies:` is evaluated once per item, compiled once."""
+        if source not in self._expressions:
+            self._expressions[source] = self.env.compile_expression(source, undefined_to_none=False)
+        return self._expressions[source]
+
+    def fail(self, index: int, key: str, message: str) -> None:
+        w = self.game.manifest_doc.error(("components", index, key), "")
+        self.errors.append(ContentError(w.path, w.line, w.column, message))
+
+    def items(self, index: int, comp: Component) -> list[Any]:
+        """The records a component is made of."""
+        if index not in self._items:
+            self._items[index] = self._expand(index, comp)
+        return self._items[index]
+
+    def _expand(self, index: int, comp: Component) -> list[Any]:
+        if isinstance(comp.items, list):
+            return comp.items
+        try:
+            value = self.expression(comp.items)(**self.names)
+            if isinstance(value, jinja2.Undefined):
+                value._fail_with_undefined_error()
+        except Exception as exc:  # any failure of a designer's expression is an input error
+            self.fail(index, "items", f"items expression {comp.items!r} failed: {exc}")
+            return []
+        if isinstance(value, dict):
+            value = list(value.values())
+        if not isinstance(value, (list, tuple)):
+            self.fail(index, "items", f"items expression {comp.items!r} gave {type(value).__name__}: expected a list of records with an `id`")
+            return []
+        return list(value)
+
+    def copies(self, index: int, comp: Component, item: Any) -> int:
+        if isinstance(comp.copies, int):
+            return comp.copies
+        try:
+            value = self.expression(comp.copies)(**self.names, item=item)
+            count = int(value)
+            if count < 0:
+                raise ValueError("negative")
+            return count
+        except Exception as exc:
+            self.fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} failed: expected a whole number >= 0 ({exc})")
+            return 0
+
+    def pieces(self, index: int, comp: Component) -> list[Planned]:
+        """The component's pieces in order; items with a bad or repeated id are errors."""
+        out: list[Planned] = []
+        seen: set[str] = set()
+        for item in self.items(index, comp):
+            ident = item_id(item)
+            if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
+                self.fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")
+                continue
+            if ident in seen:
+                self.fail(index, "items", f"item id {ident!r} appears twice in {comp.id!r}: expected unique ids")
+                continue
+            seen.add(ident)
+            out.append(Planned(ident, item, self.copies(index, comp, item)))
+        return out

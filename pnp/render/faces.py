@@ -1,0 +1,243 @@
+"""Render component faces: the planned pieces (pnp/plan.py) through Jinja2 SVG templates, one
+SVG per face."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from . import locate, textfit
+from .assets import Assets
+from ..load.content import GameContent
+from ..errors import ContentError, raise_if_any
+from ..load.generate import product
+from ..load.icons import icon_helper
+from .fonts import DEFAULT as DEFAULT_FONTS
+from .fonts import Fonts
+from ..load.manifest import Component
+from ..plan import Plan, item_id
+
+BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
+
+
+@dataclass(frozen=True)
+class Face:
+    """One rendered side of one component item."""
+
+    component: str
+    name: str  # file stem: the item id, `<id>-back`, or `back` for a shared back
+    svg: str
+    width: float  # trim size, mm
+    height: float
+    bleed: float
+    fonts: Fonts = field(default=DEFAULT_FONTS, compare=False, repr=False)  # what its text is drawn with
+
+    @property
+    def relpath(self) -> str:
+        return f"svg/{self.component}/{self.name}.svg"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An item of a component: its faces and how many copies to print."""
+
+    item_id: str
+    front: Face
+    back: Face | None
+    copies: int
+
+
+@dataclass(frozen=True)
+class RenderedComponent:
+    spec: Component
+    pieces: list[Piece]
+    bleed: float
+
+    @property
+    def faces(self) -> list[Face]:
+        """Each distinct face once, fronts then backs, in item order."""
+        seen: dict[str, Face] = {}
+        for p in self.pieces:
+            seen.setdefault(p.front.name, p.front)
+        for p in self.pieces:
+            if p.back is not None:
+                seen.setdefault(p.back.name, p.back)
+        return list(seen.values())
+
+
+def environment(game: GameContent) -> jinja2.Environment:
+    """The Jinja2 environment of one game: its templates first, then pnp's own (as `pnp/...`)."""
+    loader = jinja2.ChoiceLoader(
+        [
+            jinja2.FileSystemLoader(str(game.templates_dir)),
+            jinja2.PrefixLoader({"pnp": jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))}),
+        ]
+    )
+    # Sandboxed: templates and `items:`/`copies:` expressions come with the content, maybe
+    # from a collaborator; they must not reach Python internals (os.system via __globals__).
+    env = SandboxedEnvironment(
+        loader=loader,
+        autoescape=True,  # text from YAML must never break the SVG
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # compiled templates kept (in the system's temporary folder, keyed by source checksum):
+        # compiling is most of a cold build's rendering time
+        bytecode_cache=_bytecode_cache(),
+    )
+    env.filters["num"] = textfit.num
+    env.filters["product"] = product
+    env.globals["icon"] = icon_helper(game.icons)  # a plugin's own `icon` takes precedence
+    fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
+    env.globals.update(fit.helpers())
+    env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit, asset=Assets(game))
+    env.globals.update(game.plugin.template_globals)
+    return env
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):  # no usable temporary folder: compile every time
+        return None
+
+
+def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | None, int | None]:
+    """The template file and line a rendering exception came from (Jinja rewrites tracebacks)."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return (Path(exc.filename) if exc.filename else None), exc.lineno
+    tb = exc.__traceback__
+    found: tuple[Path | None, int | None] = (None, None)
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            found = (Path(filename), tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _render_error(exc: Exception, game: GameContent, template: str, what: str) -> ContentError:
+    path, line = _template_location(exc, game)
+    path = path or game.templates_dir / template
+    message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+    return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {message}")
+
+
+def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str]]:
+    """A problem with the SVG's structure, and the texts it draws."""
+    try:
+        root = ET.fromstring(svg.encode("utf-8"))
+    except ET.ParseError as exc:
+        line = exc.position[0] if exc.position else None
+        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), []
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), []
+    texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    return None, texts
+
+
+GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
+STYLE_FAMILY = re.compile(r"font-family\s*:\s*([^;]+)")
+
+
+def _font_families(svg: str, fonts: Fonts, template: Path, what: str) -> list[ContentError]:
+    """Every `font-family` must reach one of the game's fonts before any other font: the PDF
+    engine and the rasteriser would each pick a different stand-in for anything else."""
+    families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
+    asked = set(re.findall(r'font-family="([^"]*)"', svg)) | set(STYLE_FAMILY.findall(svg))
+    errors = []
+    for value in sorted(asked):
+        for name in (n.strip().strip("'\"") for n in value.split(",")):
+            if name in families:
+                break
+            if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
+                errors.append(ContentError(template, None, None, f"{what}: font-family {value!r} names none of the game's fonts "
+                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
+                break
+    return errors
+
+
+class ComponentRenderer:
+    """Renders the items of one game's components; collects every error before raising."""
+
+    def __init__(self, game: GameContent, options: dict[str, Any], bleed: float):
+        self.game = game
+        self.env = environment(game)
+        self.names = game.namespace(options)
+        self.bleed = bleed
+        self.errors: list[ContentError] = []
+        self.plan = Plan(game, self.env, self.names, self.errors)
+        self.locator = locate.Locator(game)
+
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+        what = f"{comp.id}/{name}"
+        fit, assets = self.env.globals["textfit"], self.env.globals["asset"]
+        assert isinstance(fit, textfit.TextFit) and isinstance(assets, Assets)
+        fit.take()  # left over from a face whose template failed
+        assets.take()
+        try:
+            tpl = self.env.get_template(template)
+            svg = tpl.render(
+                **self.names,
+                item=item,
+                item_id=item_id(item) if item is not None else name,
+                component=comp,
+                side=side,
+                width=comp.size.width,
+                height=comp.size.height,
+                bleed=bleed,
+            )
+        except Exception as exc:  # template bugs are reported at their template line
+            self.errors.append(_render_error(exc, self.game, template, what))
+            return None
+        problem, texts = _check_svg(svg, self.game.templates_dir / template, what)
+        if problem:
+            self.errors.append(problem)
+            return None
+        problems = [self.locator.overflow(o, what) for o in fit.take()]
+        problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
+        problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
+        problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
+                     for message, path, line in assets.take()]
+        if problems:
+            self.errors.extend(problems)
+            return None
+        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
+
+    def component(self, index: int, comp: Component) -> RenderedComponent:
+        pieces: list[Piece] = []
+        bleed = self.bleed if comp.bleed is None else comp.bleed
+        shared_back = None
+        if comp.back and not comp.back_per_item:
+            shared_back = self.face(comp, comp.back, "back", None, "back", bleed)
+        for planned in self.plan.pieces(index, comp):
+            ident, item = planned.item_id, planned.item
+            front = self.face(comp, comp.front, ident, item, "front", bleed)
+            back = shared_back
+            if comp.back and comp.back_per_item:
+                back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
+            if front is not None:
+                pieces.append(Piece(ident, front, back, planned.copies))
+        return RenderedComponent(comp, pieces, bleed)
+
+
+def render_game(game: GameContent, options: dict[str, Any], bleed: float, only: set[str] | None = None) -> list[RenderedComponent]:
+    """Render every component (or those in `only`); raise PnpError listing every failure."""
+    renderer = ComponentRenderer(game, options, bleed)
+    out = [
+        renderer.component(i, comp)
+        for i, comp in enumerate(game.manifest.components)
+        if only is None or comp.id in only
+    ]
+    raise_if_any(renderer.errors)
+    return out

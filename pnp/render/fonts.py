@@ -1,0 +1,182 @@
+"""Fonts are content: the font files a game's text is drawn and measured with.
+
+pnp ships Liberation Sans (SIL OFL 1.1, `pnp/data/fonts/`); a game may name its own font
+files in game.yaml (`fonts:`). The same files feed the PDF engine (typst), the PNG/TTS
+rasteriser (resvg) and text measuring, and system fonts are never used, so a build is
+the same on every machine and the width a template measures is the width printed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import hashlib
+import json
+import sys
+
+DEFAULT_DIR = Path(__file__).parent.parent / "data" / "fonts"
+DEFAULT_FILES = tuple(sorted(DEFAULT_DIR.glob("*.ttf")))
+WEIGHTS = ("normal", "bold", "italic", "bold-italic")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One font file's metrics: horizontal advances per character, in em units."""
+
+    path: Path
+    family: str
+    bold: bool
+    italic: bool
+    units_per_em: int
+    advances: dict[int, int]  # code point -> advance width
+    kerning: dict[tuple[int, int], int]
+
+    def width(self, text: str, size: float) -> float:
+        """Width of `text` at `size` (same unit as `size`), with the font's pair kerning."""
+        total = 0
+        prev = None
+        missing = self.advances.get(0xFFFD, self.units_per_em // 2)
+        for ch in text:
+            code = ord(ch)
+            total += self.advances.get(code, missing)
+            if prev is not None:
+                total += self.kerning.get((prev, code), 0)
+            prev = code
+        return total * size / self.units_per_em
+
+
+SHIPPED_METRICS = DEFAULT_DIR / "metrics.json"  # the shipped fonts' metrics: no fontTools on an ordinary build
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> dict:
+    try:
+        return json.loads(SHIPPED_METRICS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _as_json(face: Face) -> dict:
+    return {"family": face.family, "bold": face.bold, "italic": face.italic, "units_per_em": face.units_per_em,
+            "advances": sorted(face.advances.items()), "kerning": sorted([a, b, v] for (a, b), v in face.kerning.items())}
+
+
+@lru_cache(maxsize=32)
+def load_face(path: Path, stamp: float) -> Face:
+    """Read one font file (cached while the file is unchanged)."""
+    known = _shipped().get(path.name)
+    if known and path.parent == DEFAULT_DIR and known["sha256"] == _sha(path):
+        return Face(path, known["family"], known["bold"], known["italic"], known["units_per_em"],
+                    {c: w for c, w in known["advances"]}, {(a, b): v for a, b, v in known["kerning"]})
+    return read_face(path)
+
+
+def read_face(path: Path) -> Face:
+    """A font file's metrics, read with fontTools."""
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(path), lazy=True)
+    try:
+        names = font["name"]
+        family = str(names.getDebugName(16) or names.getDebugName(1) or path.stem)
+        style = str(names.getDebugName(17) or names.getDebugName(2) or "").lower()
+        os2 = font["OS/2"] if "OS/2" in font else None
+        bold = "bold" in style or bool(os2 and os2.usWeightClass >= 600)
+        italic = "italic" in style or "oblique" in style
+        cmap = font.getBestCmap() or {}
+        metrics = font["hmtx"].metrics
+        advances = {code: metrics[glyph][0] for code, glyph in cmap.items() if glyph in metrics}
+        kerning = _kerning(font, cmap)
+        return Face(path, family, bold, italic, font["head"].unitsPerEm, advances, kerning)
+    finally:
+        font.close()
+
+
+def _kerning(font, cmap: dict[int, str]) -> dict[tuple[int, int], int]:
+    """Pairs from a legacy `kern` table (what Liberation Sans has; GPOS kerning is not read)."""
+    if "kern" not in font:
+        return {}
+    by_glyph: dict[str, list[int]] = {}
+    for code, glyph in cmap.items():
+        by_glyph.setdefault(glyph, []).append(code)
+    pairs: dict[tuple[int, int], int] = {}
+    for table in font["kern"].kernTables:
+        for (left, right), value in getattr(table, "kernTable", {}).items():
+            for a in by_glyph.get(left, ()):
+                for b in by_glyph.get(right, ()):
+                    pairs[(a, b)] = value
+    return pairs
+
+
+class Fonts:
+    """The font files of one game, with the first file's family as the default face."""
+
+    def __init__(self, files: tuple[Path, ...] = DEFAULT_FILES, family: str | None = None):
+        self.files = tuple(files)
+        self._chosen: dict[tuple[str, str | None], Face] = {}
+        if family is not None:  # known without reading the files: a cached build never loads fontTools
+            self.__dict__["family"] = family
+
+    @cached_property
+    def faces(self) -> list[Face]:
+        return [load_face(p, p.stat().st_mtime) for p in self.files]
+
+    @cached_property
+    def family(self) -> str:
+        """The family faces use unless they say otherwise."""
+        return self.faces[0].family
+
+    @cached_property
+    def dirs(self) -> list[str]:
+        return sorted({str(p.parent) for p in self.files})
+
+    @cached_property
+    def digest(self) -> str:
+        """Changes when any font file does (for cache keys)."""
+        h = hashlib.sha256()
+        for p in self.files:
+            h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+        return h.hexdigest()
+
+    def face(self, weight: str = "normal", family: str | None = None) -> Face:
+        """The file for `weight` (normal, bold, italic, bold-italic) of `family`."""
+        key = (weight, family)
+        if key not in self._chosen:
+            if weight not in WEIGHTS:
+                raise ValueError(f"unknown weight {weight!r}: expected one of {', '.join(WEIGHTS)}")
+            want_bold, want_italic = "bold" in weight, "italic" in weight
+            candidates = [f for f in self.faces if f.family == (family or self.family)] or self.faces
+            self._chosen[key] = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
+        return self._chosen[key]
+
+    def text_width(self, text: str, size: float, weight: str = "normal") -> float:
+        return self.face(weight).width(str(text), size)
+
+    @cached_property
+    def covered(self) -> frozenset[int]:
+        return frozenset(code for f in self.faces for code in f.advances)
+
+    def missing(self, text: str) -> list[str]:
+        """The characters of `text` no font file can draw (whitespace aside)."""
+        covered = self.covered
+        return sorted({ch for ch in text if not ch.isspace() and ord(ch) not in covered})
+
+
+DEFAULT = Fonts(DEFAULT_FILES, "Liberation Sans")
+
+
+def write_shipped_metrics() -> None:
+    """Record the shipped fonts' metrics (run after changing pnp/data/fonts/: python -m pnp.render.fonts)."""
+    table = {p.name: {"sha256": _sha(p), **_as_json(read_face(p))} for p in DEFAULT_FILES}
+    SHIPPED_METRICS.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_shipped_metrics()
+    print(f"wrote {SHIPPED_METRICS}", file=sys.stderr)

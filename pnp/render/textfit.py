@@ -1,0 +1,142 @@
+"""Text measuring and fitting for templates, with the metrics of the game's real fonts.
+
+Sizes and widths are in the template's unit (mm). Text that does not fit even at the
+game's floor size (`min_font_size`, default 6 pt) is not drawn smaller: the helper records
+an `Overflow` (the renderer turns it into a located error) and returns the floor size.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from .fonts import DEFAULT, Fonts
+from ..units import MM_TO_PT
+
+DEFAULT_FLOOR = 6 / MM_TO_PT  # 6 pt in mm
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """Text that did not fit, with the template line that placed it."""
+
+    text: str
+    message: str
+    template: Path | None = None
+    line: int | None = None
+
+
+def template_frame() -> tuple[Path | None, int | None]:
+    """The template file and line calling a helper (the innermost Jinja frame)."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            return Path(template.filename), template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return None, None
+
+
+def _mm(value: float) -> str:
+    return f"{value:.1f} mm"
+
+
+@dataclass
+class TextFit:
+    """The text helpers templates see, bound to one game's fonts and floor size."""
+
+    fonts: Fonts = DEFAULT
+    floor: float = DEFAULT_FLOOR
+    overflows: list[Overflow] = field(default_factory=list)
+
+    def _overflow(self, text: str, message: str) -> None:
+        self.overflows.append(Overflow(str(text), message, *template_frame()))
+
+    def take(self) -> list[Overflow]:
+        """The overflows recorded since the last call."""
+        found, self.overflows = self.overflows, []
+        return found
+
+    def text_width(self, text: str, size: float, weight: str = "normal") -> float:
+        """Width of `text` at font size `size`."""
+        return self.fonts.text_width(str(text), size, weight)
+
+    def _lower(self, size: float, minimum: float | None) -> float:
+        """How far text of `size` may shrink: the floor, or a template's higher minimum."""
+        return min(size, max(self.floor, minimum or 0.0))
+
+    def fit_size(self, text: str, width: float, size: float, weight: str = "normal", minimum: float | None = None) -> float:
+        """The largest size <= `size` at which `text` fits on one line of `width`."""
+        measured = self.text_width(text, size, weight)
+        if measured <= width or measured == 0:
+            return size
+        fitted = round(size * width / measured, 2)
+        while fitted > 0 and self.text_width(text, fitted, weight) > width:  # rounding, kerning
+            fitted = round(fitted - 0.01, 2)
+        lower = self._lower(size, minimum)
+        if fitted >= lower:
+            return fitted
+        at_floor = self.text_width(text, lower, weight)
+        self._overflow(text, f"{str(text)!r} does not fit on one line of {_mm(width)}: {_mm(at_floor)} wide at the smallest "
+                             f"size allowed ({lower * MM_TO_PT:.1f} pt), {_mm(at_floor - width)} too wide")
+        return lower
+
+    def wrap(self, text: str, width: float, size: float, weight: str = "normal", max_lines: int | None = None) -> list[str]:
+        """Break `text` into lines no wider than `width` (a single word may be wider: fit it
+        with `fit_size`, or use `fit_lines`); explicit newlines are kept. More than
+        `max_lines` lines is an overflow."""
+        lines: list[str] = []
+        for paragraph in str(text).split("\n"):
+            line = ""
+            for word in paragraph.split():
+                candidate = f"{line} {word}" if line else word
+                if line and self.text_width(candidate, size, weight) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = candidate
+            lines.append(line)
+        if max_lines is not None and len(lines) > max_lines:
+            self._overflow(text, f"{_snippet(text)} needs {len(lines)} lines of {_mm(width)} at {size * MM_TO_PT:.1f} pt: "
+                                 f"{len(lines) - max_lines} more than the {max_lines} there is room for")
+        return lines
+
+    def fit_lines(self, text: str, width: float, height: float, size: float, weight: str = "normal",
+                  leading: float = 1.25, minimum: float | None = None) -> dict:
+        """Wrap `text` into a box: the largest size <= `size` whose lines (`leading` x size
+        apart) fill at most `height`. Gives {"size", "lines", "step"}."""
+        lower = self._lower(size, minimum)
+        current = size
+        while True:
+            lines = self.wrap(text, width, current, weight)
+            wide = max((self.text_width(w, current, weight) for w in str(text).split()), default=0)
+            used = len(lines) * current * leading
+            if (used <= height and wide <= width) or current <= lower:
+                break
+            current = max(lower, round(current * 0.96, 3))
+        if used > height or wide > width:
+            over = f"{_mm(used - height)} too tall for its {_mm(height)}" if used > height else f"a word {_mm(wide - width)} too wide"
+            self._overflow(text, f"{_snippet(text)} does not fit its {_mm(width)} x {_mm(height)} box even at the smallest "
+                                 f"size allowed ({lower * MM_TO_PT:.1f} pt): {len(lines)} lines, {over}")
+        return {"size": current, "lines": lines, "step": current * leading}
+
+    def helpers(self) -> dict:
+        return {"wrap": self.wrap, "text_width": self.text_width, "fit_size": self.fit_size, "fit_lines": self.fit_lines}
+
+
+def _snippet(text: str, limit: int = 40) -> str:
+    text = " ".join(str(text).split())
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def num(value: float) -> str:
+    """A number for SVG output: at most 3 decimals, no trailing zeros (stable across runs)."""
+    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
+
+
+def text_width(text: str, size: float, weight: str = "normal") -> float:
+    """Width of `text` in pnp's default font (for code outside templates)."""
+    return DEFAULT.text_width(str(text), size, weight)

@@ -1,0 +1,121 @@
+"""`pnp score`: read a scoring-sheet file, pick the game by its `game:` key and hand the
+sheet to that game's scorer (`GamePlugin.score`). Game-agnostic: each game returns its
+own `ScoreReport`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any
+
+from ..load.content import Project, load_game
+from ..errors import ContentError, PnpError
+from ..load.yamlio import SHEET, load_located
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class ScoreReport(ABC):
+    """What a game's scorer returns: printable, serialisable, with an exit code."""
+
+    game: str
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole report as plain data with stable keys."""
+
+    @abstractmethod
+    def render(self, console: "Console") -> None:
+        """Print the report for people (rich tables, markup on): every text from a file goes
+        through `pnp.safetext.markup`, so that it shows as written."""
+
+    @property
+    @abstractmethod
+    def exit_code(self) -> int:
+        """0 when every claimed total matches (or none was claimed), else 1."""
+
+
+def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
+    """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""
+    doc = load_located(sheet_path, SHEET)
+    if not isinstance(doc.data, dict):
+        raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
+    game_name = doc.data.get("game")
+    if game_name is None:
+        raise PnpError(doc.error((), "missing required key 'game'"))
+    known = project.known_games()
+    if game_name not in known:
+        line, col = doc.where(("game",))
+        raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"))
+    game = load_game(project, game_name)
+    if game.plugin.score is None:
+        raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
+    return game.plugin.score(game, doc)
+
+
+def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False, options: dict[str, str] | None = None) -> str:
+    """A blank, commented YAML scoring sheet for `players` players (under the build
+    options `options`, e.g. {"rules": "0.2.8"}), or the sheets' JSON Schema."""
+    import json
+
+    from ..build.driver import BuildOptions
+
+    game = load_game(project, project.resolve_games([game_name])[0])
+    BuildOptions(players=players, extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
+    if schema:
+        if game.plugin.sheet_schema is None:
+            raise PnpError(f"{game.name}: this game has no scoring sheet schema")
+        return json.dumps(game.plugin.sheet_schema(), indent=2) + "\n"
+    if game.plugin.sheet_template is None:
+        raise PnpError(f"{game.name}: this game has no scoring sheet template")
+    return game.plugin.sheet_template(game, players, options or {})
+
+
+def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,
+                    options: dict[str, str] | None = None) -> list[Path]:
+    """Write the blank printable scoring sheet for `players` players as SVG and PDF.
+
+    The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
+    same template that `pnp build` uses."""
+    from ..errors import raise_if_any
+    from ..formats.impose import impose, paper
+    from ..build.output import write_atomic
+    from ..plan import item_id
+    from ..render.faces import ComponentRenderer, Piece, RenderedComponent
+
+    from ..build.driver import BuildOptions
+
+    game = load_game(project, project.resolve_games([game_name])[0])
+    sheet = paper(paper_name)
+    # the options a build sees: declared ones checked and typed, unknown `--set` keys refused
+    values = BuildOptions(paper=paper_name, players=players, extra=dict(options or {})).game_options([game])[game.name]
+    wanted = game.plugin.sheet_component
+    index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
+    if index is None:
+        raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
+    spec = game.manifest.components[index]
+    renderer = ComponentRenderer(game, {**values, "players": players}, 0.0)
+    items = renderer.plan.items(index, spec)
+    raise_if_any(renderer.errors)
+    counts = {_field(item, "players"): item for item in items}
+    if players not in counts:
+        expected = ", ".join(str(n) for n in sorted(k for k in counts if isinstance(k, int)))
+        raise PnpError(f"{game.name}: no scoring sheet for {players} players: expected one of {expected}")
+    item = counts[players]
+    face = renderer.face(spec, spec.front, item_id(item), item, "front", 0.0)
+    raise_if_any(renderer.errors)
+    assert face is not None
+    base = out_dir or project.output_dir / game.name / "sheets"
+    svg, pdf = base / f"{spec.id}-{players}p.svg", base / f"{spec.id}-{players}p.pdf"
+    one = RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)
+    data = impose(one, sheet, f"{game.manifest.title}: scoring sheet for {players} players")
+    write_atomic(svg, face.svg.encode("utf-8"))
+    write_atomic(pdf, data)
+    return [svg, pdf]
+
+
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)

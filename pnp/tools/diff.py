@@ -1,0 +1,253 @@
+"""`pnp diff`: which faces look different from a git revision (`--since REF`) or from a
+saved output tree (`--against DIR`), with a page showing before / after / difference.
+
+Both sides are rendered by the current pnp code: for `--since`, the project's content/
+and templates/ at REF are exported (`git archive`) into a temporary folder and rendered
+from there. Faces are compared as pictures; an SVG whose markup changed but whose pixels
+did not counts as unchanged ("markup only").
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tarfile
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+from urllib.parse import quote
+
+from ..build.driver import BuildOptions, check_options
+from ..build.cache import BuildCache, code_stamp, render_cached
+from ..load.content import Project, load_game
+from ..errors import PnpError, display_path
+from ..build.output import commit_files
+from ..render.pages import render_page
+from ..formats.raster import svg_to_image
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+DIFF_DIR = "diff"
+THRESHOLD = 24  # per-channel difference up to which a pixel counts as the same (anti-aliasing)
+MARK = (230, 0, 126)  # on the difference image: pixels that got darker (new ink)
+GONE = (0, 122, 255)  # pixels that got lighter (ink gone) or changed colour only
+BOX = (255, 59, 48)
+
+FaceId = tuple[str, str, str]  # game, component, face name
+
+
+@dataclass
+class Change:
+    game: str
+    component: str
+    name: str
+    status: str  # changed, added or removed
+    ratio: float = 0.0  # share of pixels that differ
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # before/after -> px
+    images: dict[str, str] = field(default_factory=dict)  # before/after/difference -> link
+
+    @property
+    def path(self) -> str:
+        return f"{self.game}/{self.component}/{self.name}"
+
+
+@dataclass
+class DiffReport:
+    before: str  # each side, in words
+    after: str
+    changes: list[Change]
+    unchanged: int
+    markup_only: int
+    page: Path
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.changes if c.status == status)
+
+
+def diff(project: Project, games: list[str] | None, options: BuildOptions, since: str | None = None,
+         against: Path | None = None, dpi: int = 100) -> DiffReport:
+    """Compare the current rendering with REF or DIR; write output/diff/index.html."""
+    if (since is None) == (against is None):
+        raise PnpError("pnp diff: give either --since GIT_REF or --against DIR")
+    check_options(options)
+    out = options.out or project.output_dir
+    if since is not None:
+        with exported(project, since) as (old, label):
+            names = _names(project, games, old.games())
+            before = rendered_faces(old, [n for n in names if n in old.games()], options, out, shown_as=since)
+    else:
+        assert against is not None  # one of the two, checked above
+        tree = saved_tree(against)
+        names = _names(project, games, list(tree))
+        before = saved_faces({g: p for g, p in tree.items() if g in names})
+        label = f"saved output {display_path(against)}"
+    after = rendered_faces(project, [n for n in names if n in project.games()], options, out)
+    return compare(before, after, out / DIFF_DIR, label, "working tree", dpi)
+
+
+def _names(project: Project, games: list[str] | None, old_games: list[str]) -> list[str]:
+    if not games:
+        return sorted(set(project.games()) | set(old_games))
+    unknown = [g for g in games if g not in project.games() and g not in old_games]
+    if unknown:
+        raise PnpError([f"unknown game {g!r}: found neither now nor in the other version" for g in unknown])
+    return list(dict.fromkeys(games))
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
+    except FileNotFoundError:
+        raise PnpError("pnp diff --since needs git, which was not found") from None
+    except subprocess.CalledProcessError as exc:
+        message = exc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise PnpError(f"git {' '.join(args)}: {message[-1] if message else 'failed'}") from None
+    return done.stdout.decode("utf-8", "replace")
+
+
+@contextmanager
+def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
+    """The project's content/, templates/ and plugins/ (project-local game Python) as they
+    were at `ref`, in a temporary folder."""
+    try:
+        commit = _git(project.root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
+    except PnpError:
+        raise PnpError(f"--since {ref}: no such commit (or {display_path(project.root)} is not in a git repository)") from None
+    top = Path(_git(project.root, "rev-parse", "--show-toplevel").strip())
+    prefix = _git(project.root, "rev-parse", "--show-prefix").strip()  # the project's folder in the repository
+    label = f"{ref} ({_git(top, 'log', '-1', '--format=%h %s', commit).strip()})"
+    wanted = [f"{prefix}{d}" for d in ("content", "templates", "plugins")]
+    present = _git(top, "ls-tree", "-d", "--name-only", commit, "--", *wanted).splitlines()
+    with tempfile.TemporaryDirectory(prefix="pnp-diff-") as tmp:
+        if present:
+            data = subprocess.run(["git", "-C", str(top), "archive", "--format=tar", commit, "--", *present],
+                                  capture_output=True, check=True).stdout
+            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+                if hasattr(tarfile, "data_filter"):
+                    tar.extractall(tmp, filter="data")
+                else:  # Python before 3.11.4 has no extraction filters; git's own archive
+                    tar.extractall(tmp)
+        yield Project(Path(tmp) / prefix), label
+
+
+def rendered_faces(project: Project, names: list[str], options: BuildOptions, out: Path, shown_as: str | None = None) -> dict[FaceId, str]:
+    """Every face of the games as SVG text (reusing the output folder's cache, read-only)."""
+    faces: dict[FaceId, str] = {}
+    errors: list[str] = []
+    for name in names:
+        try:
+            game = load_game(project, name)
+            cache = BuildCache.open(out / name, code_stamp(game))
+            rendered, _ = render_cached(game, options.game_options([game])[name], options.bleed, cache)
+        except PnpError as exc:
+            errors += [str(e) for e in exc.errors]
+            continue
+        faces.update({(name, face.component, face.name): face.svg for comp in rendered for face in comp.faces})
+    if errors and shown_as:  # name the files as `REF:content/...`, not by their temporary path
+        root = display_path(project.root)
+        errors = [line.replace(f"{root}/", f"{shown_as}:") for line in errors]
+    if errors:
+        raise PnpError(errors)
+    return faces
+
+
+def saved_tree(folder: Path) -> dict[str, Path]:
+    """Game -> its saved output folder: FOLDER/<game>/svg/..., or FOLDER/svg/... for one game."""
+    if not folder.is_dir():
+        raise PnpError(f"{display_path(folder)}: no such folder: expected a saved output/ tree")
+    if (folder / "svg").is_dir():
+        return {folder.name: folder}
+    tree = {d.name: d for d in sorted(folder.iterdir()) if (d / "svg").is_dir()}
+    if not tree:
+        raise PnpError(f"{display_path(folder)}: no <game>/svg/ folders found: expected a saved output/ tree")
+    return tree
+
+
+def saved_faces(tree: dict[str, Path]) -> dict[FaceId, str]:
+    return {
+        (game, svg.parent.name, svg.stem): svg.read_text(encoding="utf-8")
+        for game, folder in tree.items()
+        for svg in sorted((folder / "svg").glob("*/*.svg"))
+    }
+
+
+def compare(before: dict[FaceId, str], after: dict[FaceId, str], root: Path, before_label: str, after_label: str, dpi: int) -> DiffReport:
+    """Classify every face, draw the images of those that differ and write the page."""
+    changes: list[Change] = []
+    files: dict[str, bytes] = {}
+    unchanged = markup_only = 0
+    for fid in sorted(set(before) | set(after)):
+        old, new = before.get(fid), after.get(fid)
+        if old == new:
+            unchanged += 1
+            continue
+        change = Change(*fid, status="changed" if old and new else ("added" if new else "removed"))
+        images = {side: svg_to_image(svg, dpi).convert("RGB") for side, svg in (("before", old), ("after", new)) if svg}
+        if change.status == "changed":
+            picture, change.ratio = difference(images["before"], images["after"])
+            if picture is None:
+                markup_only += 1
+                continue
+            images["difference"] = picture
+        for side, image in images.items():
+            rel = f"{'/'.join(fid)}.{side}.png"
+            files[rel] = _png(image)
+            change.images[side] = quote(rel)
+            if side != "difference":
+                change.sizes[side] = image.size
+        changes.append(change)
+    report = DiffReport(before_label, after_label, changes, unchanged, markup_only, root / "index.html")
+    files["index.html"] = render_page("diff.html.j2", report=report, games=_grouped(changes), dpi=dpi)
+    commit_files(root, files)
+    return report
+
+
+def difference(before: "Image.Image", after: "Image.Image") -> tuple["Image.Image | None", float]:
+    """A faded copy of `after` with changed pixels marked (MARK where they got darker, GONE
+    where lighter) and boxed, and the share changed;
+    (None, 0) when no pixel differs beyond anti-aliasing."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    size = max(before.width, after.width), max(before.height, after.height)
+    a, b = _pad(after, size), _pad(before, size)
+    r, g, bl = ImageChops.difference(a, b).split()
+    mask = ImageChops.lighter(ImageChops.lighter(r, g), bl).point(lambda v: 255 if v > THRESHOLD else 0)
+    box = mask.getbbox()
+    if box is None:
+        return None, 0.0
+    ratio = mask.histogram()[255] / (size[0] * size[1])
+    darker = ImageChops.subtract(b.convert("L"), a.convert("L")).point(lambda v: 255 if v > 0 else 0)
+    new_ink = ImageChops.multiply(mask, darker)
+    picture = Image.blend(a.convert("L").convert("RGB"), Image.new("RGB", size, "white"), 0.7)
+    picture.paste(Image.new("RGB", size, GONE), mask=ImageChops.subtract(mask, new_ink))
+    picture.paste(Image.new("RGB", size, MARK), mask=new_ink)
+    pad = 4
+    ImageDraw.Draw(picture).rectangle((box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1), outline=BOX, width=2)
+    return picture, ratio
+
+
+def _pad(image: "Image.Image", size: tuple[int, int]) -> "Image.Image":
+    if image.size == size:
+        return image
+    from PIL import Image
+
+    canvas = Image.new("RGB", size, "white")
+    canvas.paste(image, (0, 0))
+    return canvas
+
+
+def _png(image: "Image.Image") -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _grouped(changes: list[Change]) -> list[dict]:
+    """Changes by game, then component, in order."""
+    games: dict[str, dict[str, list[Change]]] = {}
+    for c in changes:
+        games.setdefault(c.game, {}).setdefault(c.component, []).append(c)
+    return [{"name": g, "components": [{"id": k, "changes": v} for k, v in comps.items()]} for g, comps in games.items()]

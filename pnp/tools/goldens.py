@@ -1,0 +1,136 @@
+"""Golden renders: a small picture of every face of every game, to catch art regressions.
+
+    python -m pnp.tools.goldens            # compare every face with tests/goldens/ (exit 1 on a difference)
+    python -m pnp.tools.goldens --update   # render them all again (after an intended change)
+
+Faces are rendered without bleed at a low resolution and reduced to a 64-colour palette,
+so the committed pictures stay small; a face matches its golden when the pictures agree up
+to anti-aliasing (see `matches`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from ..load.content import Project
+
+DPI = 30
+COLOURS = 64
+FOLDER = Path("tests") / "goldens"
+
+
+def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[str, "Image.Image"]]:
+    """(`<game>/<component>/<face>.png`, picture) for every face of every game (or those named)."""
+    from ..load.content import load_game
+    from ..formats.raster import svg_to_image
+    from ..render.faces import render_game
+
+    for name in games or project.games():
+        game = load_game(project, name)
+        for comp in render_game(game, {}, 0.0):
+            for face in comp.faces:
+                yield f"{name}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts))
+
+
+def quantised(image: "Image.Image") -> "Image.Image":
+    from PIL import Image
+
+    flat = Image.new("RGB", image.size, "white")
+    flat.paste(image, mask=image.getchannel("A") if image.mode == "RGBA" else None)
+    return flat.quantize(COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def matches(golden: "Image.Image", fresh: "Image.Image") -> str | None:
+    """None when the pictures agree, else what differs."""
+    from PIL import ImageChops, ImageStat
+
+    if golden.size != fresh.size:
+        return f"size {fresh.size[0]}x{fresh.size[1]} px, golden {golden.size[0]}x{golden.size[1]}"
+    diff = ImageChops.difference(golden.convert("RGB"), fresh.convert("RGB")).convert("L")
+    mean = ImageStat.Stat(diff).mean[0]
+    far = sum(diff.point(lambda v: 255 if v > 80 else 0).histogram()[255:]) / (diff.width * diff.height)
+    if mean > 2.0 or far > 0.005:
+        return f"{far:.1%} of pixels differ strongly (mean difference {mean:.1f})"
+    return None
+
+
+def _png(image: "Image.Image") -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def check(project: "Project", folder: Path | None = None, games: list[str] | None = None) -> list[str]:
+    """One line per face that differs from its golden, has none, or no longer exists."""
+    from PIL import Image
+
+    folder = folder or project.root / FOLDER
+    problems, seen = [], set()
+    for rel, image in faces(project, games):
+        seen.add(rel)
+        path = folder / rel
+        if not path.is_file():
+            problems.append(f"{rel}: no golden (run python -m pnp.tools.goldens --update)")
+            continue
+        why = matches(Image.open(path), image)
+        if why:
+            problems.append(f"{rel}: {why}")
+    wanted = games or project.games()
+    gone = {rel for rel in _existing(folder) - seen if rel.split("/")[0] in wanted}
+    problems += [f"{rel}: golden of a face that no longer exists" for rel in sorted(gone)]
+    return problems
+
+
+def update(project: "Project", folder: Path | None = None) -> tuple[int, int]:
+    """Write every face's golden (only those whose pixels changed); remove stale ones."""
+    from PIL import Image
+
+    from ..build.output import write_atomic
+
+    folder = folder or project.root / FOLDER
+    written, seen = 0, set()
+    for rel, image in faces(project):
+        seen.add(rel)
+        path = folder / rel
+        if path.is_file() and matches(Image.open(path), image) is None and Image.open(path).size == image.size:
+            continue
+        write_atomic(path, _png(image))
+        written += 1
+    stale = _existing(folder) - seen
+    for rel in stale:
+        (folder / rel).unlink()
+    return written, len(stale)
+
+
+def _existing(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*.png")} if folder.is_dir() else set()
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..load.content import Project
+
+    parser = argparse.ArgumentParser(prog="python -m pnp.tools.goldens", description=__doc__.splitlines()[0])
+    parser.add_argument("--update", action="store_true", help="render every golden again")
+    parser.add_argument("--project", type=Path, default=Path.cwd(), help="project folder (default: here)")
+    args = parser.parse_args(argv)
+    project = Project(args.project.resolve())
+    if args.update:
+        written, removed = update(project)
+        print(f"{written} goldens written, {removed} removed, in {project.root / FOLDER}")
+        return 0
+    problems = check(project)
+    for line in problems:
+        print(line)
+    print("ok" if not problems else f"{len(problems)} faces differ from their goldens")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

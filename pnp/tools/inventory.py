@@ -1,0 +1,26 @@
+"""What each game is made of: components, sizes and piece counts, without rendering."""
+
+from __future__ import annotations
+
+from ..build.driver import BuildOptions
+from ..load.content import Project, load_game
+from ..errors import raise_if_any
+from ..render.faces import ComponentRenderer
+from ..render.textfit import num
+
+
+def inventory(project: Project, games: list[str] | None, options: BuildOptions | None = None) -> list[tuple[str, ...]]:
+    """One row per component: game, component, size, item count, piece count, back kind,
+    under the build options `options` (a default build's when None)."""
+    rows: list[tuple[str, ...]] = []
+    for name in project.resolve_games(games):
+        game = load_game(project, name)
+        renderer = ComponentRenderer(game, (options or BuildOptions()).game_options([game])[name], 0.0)
+        for i, comp in enumerate(game.manifest.components):
+            items = renderer.plan.items(i, comp)
+            pieces = sum(renderer.plan.copies(i, comp, item) for item in items)
+            back = "per item" if comp.back and comp.back_per_item else ("shared" if comp.back else "-")
+            size = f"{num(comp.size.width)} x {num(comp.size.height)}"
+            rows.append((name, comp.id, size, str(len(items)), str(pieces), back))
+        raise_if_any(renderer.errors)
+    return rows

@@ -1,0 +1,110 @@
+"""`pnp preview`: build the games, then write `output/index.html`, a gallery of every
+component (grouped by game and component) that shows the SVG faces (loaded lazily) and
+links every output format built so far. `pnp watch` rewrites the page and the build stamp
+after each rebuild; an open page polls the stamp and reloads itself."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from ..build.driver import BuildOptions, GameReport, build
+from ..load.content import Project
+from ..build.output import write_if_changed
+from ..render.pages import render_page
+from ..render.faces import Face, RenderedComponent
+from ..render.textfit import num
+
+PAGE = "index.html"
+STAMP = "build-stamp.js"  # rewritten by `pnp watch` after every rebuild that changed files
+
+
+def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
+    """Build SVG and PDF for the games (cached), write the gallery and return its path."""
+    reports = build(project, games, replace(options, formats=("svg", "pdf")))
+    return write_gallery(reports, options.out or project.output_dir)
+
+
+def write_gallery(reports: list[GameReport], root: Path) -> Path:
+    """Write `root/index.html` (unless it already holds exactly this page); return its path."""
+    page = root / PAGE
+    write_if_changed(page, render_page("preview.html.j2", **gallery(reports, root)))
+    return page
+
+
+def write_stamp(root: Path, stamp: str) -> None:
+    """Tell open gallery pages that a rebuild finished (they reload when the stamp changes)."""
+    write_if_changed(root / STAMP, f"pnpBuildStamp({json.dumps(stamp)});\n".encode("utf-8"))
+
+
+def gallery(reports: list[GameReport], root: Path) -> dict[str, Any]:
+    """What the page shows; links are relative to `root`, the folder of index.html."""
+    games = []
+    for report in reports:
+        components = [_component(report.game, comp, root) for comp in report.parts]
+        saved = f"tts/{report.game}.json"
+        games.append({
+            "name": report.game,
+            "title": report.title,
+            "components": components,
+            "faces": sum(c["faces"] for c in components),
+            "pieces": sum(c["pieces"] for c in components),
+            "links": [{"label": "Tabletop Simulator object", "href": _link(report.game, saved), "title": "saved object: copy into TTS's Saved Objects folder"}]
+            if (root / report.game / saved).is_file() else [],
+        })
+    return {
+        "games": games,
+        "totals": {key: sum(g[key] if key != "components" else len(g[key]) for g in games) for key in ("components", "faces", "pieces")},
+        "stamp_file": STAMP,
+    }
+
+
+def _link(game: str, rel: str) -> str:
+    return quote(f"{game}/{rel}")
+
+
+def _face(game: str, face: Face) -> dict[str, str]:
+    return {"src": _link(game, face.relpath), "name": face.name}
+
+
+def _formats(game: str, cid: str, root: Path) -> list[dict[str, str]]:
+    """A link per output format built for the component: its PDF, and the folders of its
+    SVG faces, PNG faces and Tabletop Simulator images."""
+    candidates = [
+        ("PDF", f"pdf/{cid}.pdf", "print-ready sheets"),
+        ("SVG", f"svg/{cid}/", "one SVG per face"),
+        ("PNG", f"png/{cid}/", "one PNG per face (pnp build --format png)"),
+        ("TTS", f"tts/{cid}/", "Tabletop Simulator images (pnp build --format tts)"),
+    ]
+    return [{"label": label, "href": _link(game, rel), "title": title} for label, rel, title in candidates if (root / game / rel).exists()]
+
+
+def _component(game: str, comp: RenderedComponent, root: Path) -> dict[str, Any]:
+    spec = comp.spec
+    shared = comp.pieces[0].back if comp.pieces and spec.back and not spec.back_per_item else None
+    return {
+        "id": spec.id,
+        "name": spec.name,
+        "size": f"{num(spec.size.width)} × {num(spec.size.height)} mm",
+        "width": num(spec.size.width),
+        "height": num(spec.size.height),
+        "bleed": num(comp.bleed),
+        "item_count": len(comp.pieces),
+        "pieces": sum(p.copies for p in comp.pieces),
+        "faces": len(comp.faces),
+        "back": "per item" if spec.back and spec.back_per_item else ("shared" if spec.back else "none"),
+        "links": _formats(game, spec.id, root),
+        "shared_back": _face(game, shared) if shared else None,
+        "cards": [
+            {
+                "id": p.item_id,
+                "copies": p.copies,
+                "front": _face(game, p.front),
+                "back": _face(game, p.back) if p.back is not None and p.back is not shared else None,
+            }
+            for p in comp.pieces
+        ],
+    }

@@ -1,0 +1,62 @@
+"""JSON Schemas of content files, so editors (e.g. the YAML language server) can validate
+and autocomplete them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..load.content import MANIFEST, Project, load_game, load_plugin
+from ..errors import PnpError
+from ..load.jsonschema import data_schema
+from ..load.sheets import SHEET_SUFFIXES
+from ..load.manifest import Manifest
+from ..build.output import write_atomic
+from ..load.validation import validate
+from ..load.yamlio import load_located
+
+
+def schemas_for(project: Project, game: str) -> dict[str, dict]:
+    """File name -> JSON Schema for the game's manifest, each content file with a plugin
+    model or a `data:` declaration, and the scoring sheet. Content with errors still gets
+    its schemas (ids for `ref` fields are listed only when the game loads)."""
+    doc = load_located(project.home(game).content_dir / game / MANIFEST)
+    plugin_name = doc.data.get("plugin") if isinstance(doc.data, dict) else None
+    plugin = load_plugin(plugin_name if isinstance(plugin_name, str) else None, doc.error(("plugin",), ""), project.home(game).root)
+    out = {"game.schema.json": Manifest.model_json_schema()}
+    for stem, model in sorted(plugin.models.items()):
+        out[f"{stem}.schema.json"] = model.model_json_schema()
+    manifest, _ = validate(doc, Manifest)
+    if manifest is not None and manifest.data:
+        try:
+            docs = load_game(project, game).docs
+        except PnpError:
+            docs = {}
+        game_dir = project.content_dir / game
+        for stem, spec in sorted(manifest.data.items()):
+            schema = data_schema(stem, spec, docs, manifest.data)
+            sheet = next((p for p in sorted(game_dir.glob(f"{stem}.*")) if p.suffix in SHEET_SUFFIXES), None)
+            if sheet is not None and spec.records:  # YAML + sheet: the YAML lacks the records
+                out[f"{stem}{sheet.suffix}.schema.json"] = schema["properties"][spec.records]
+                mine = out.setdefault(f"{stem}.schema.json", schema)
+                mine["required"] = [k for k in mine.get("required", []) if k != spec.records]
+            elif sheet is not None:
+                out[f"{stem}{sheet.suffix}.schema.json"] = schema
+            else:
+                out.setdefault(f"{stem}.schema.json", schema)
+    if plugin.sheet_schema is not None:
+        out["sheet.schema.json"] = plugin.sheet_schema()
+    return out
+
+
+def write_schemas(project: Project, games: list[str] | None, out_dir: Path | None) -> list[Path]:
+    """Write every schema to `<out_dir>/<game>/`; return the paths written."""
+    base = out_dir or project.output_dir / "schema"
+    written = []
+    for game in project.resolve_games(games):
+        for name, schema in schemas_for(project, game).items():
+            path = base / game / name
+            schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+            write_atomic(path, (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+            written.append(path)
+    return written

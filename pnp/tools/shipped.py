@@ -1,0 +1,77 @@
+"""The games shipped with pnp: where they are, and `pnp init --example` copying one.
+
+A wheel carries the project's `content/`, `templates/`, `examples/` and `plugins/` in
+`pnp/shipped/` (setup.py copies them at build time); a checkout (an editable install)
+has them at its root. A project's own game of the same name always wins: these are only
+consulted for a game the project does not have.
+"""
+
+from __future__ import annotations
+
+import shutil
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from ..errors import PnpError
+
+PACKAGE = Path(__file__).resolve().parent.parent
+MANIFEST = "game.yaml"
+
+
+@cache
+def shipped_root() -> Path | None:
+    """The folder holding the shipped `content/` and `templates/`, or None."""
+    wheel = PACKAGE / "shipped"
+    if (wheel / "content").is_dir():
+        return wheel
+    checkout = PACKAGE.parent
+    if (checkout / "content").is_dir() and (checkout / "pyproject.toml").is_file():
+        return checkout
+    return None
+
+
+def shipped_games() -> list[str]:
+    """Names of the shipped games, sorted."""
+    root = shipped_root()
+    if root is None:
+        return []
+    return sorted(p.name for p in (root / "content").iterdir() if (p / MANIFEST).is_file())
+
+
+def examples(game: str) -> list[Path]:
+    """The shipped example scoring sheets of `game` (`examples/<game>-*.yaml`)."""
+    root = shipped_root()
+    return sorted((root / "examples").glob(f"{game}-*.yaml")) if root else []
+
+
+def _plugin_folder(root: Path, game: str) -> Path | None:
+    """The shipped project plugin a game's game.yaml names (`plugin: plugins/<game>`)."""
+    plugin = yaml.safe_load((root / "content" / game / MANIFEST).read_text(encoding="utf-8")).get("plugin")
+    if not isinstance(plugin, str) or not plugin.startswith("plugins/"):
+        return None
+    folder = root / plugin
+    return folder if folder.is_dir() else None
+
+
+def init_example(target: Path, game: str) -> list[Path]:
+    """Copy a shipped game's content, templates and example sheets into `target`, to build
+    and edit there; refuse (copying nothing) when any of its files already exists."""
+    known = shipped_games()
+    if game not in known:
+        raise PnpError(f"unknown example {game!r}: expected one of {', '.join(known) or '(none shipped)'}")
+    root = shipped_root()
+    assert root is not None
+    pairs = [(src, target / src.relative_to(root)) for folder in ("content", "templates") for src in sorted((root / folder / game).rglob("*")) if src.is_file()]
+    pairs += [(src, target / "examples" / src.name) for src in examples(game)]
+    plugin = _plugin_folder(root, game)
+    if plugin is not None:
+        pairs += [(src, target / src.relative_to(root)) for src in sorted(plugin.rglob("*.py")) if "__pycache__" not in src.parts]
+    clashes = [dst for _, dst in pairs if dst.exists()]
+    if clashes:
+        raise PnpError([f"{dst}: already exists; nothing was copied" for dst in clashes])
+    for src, dst in pairs:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+    return [dst for _, dst in pairs]

@@ -1,0 +1,71 @@
+"""`pnp watch`: build, then rebuild whenever something under content/ or templates/ changes.
+
+The build cache makes each rebuild touch only what the edit affects. An edit that breaks
+the content prints its errors and writes nothing, so the last good outputs stay in place.
+A rebuild that changed files rewrites the gallery (when `pnp preview` made one) and the
+build stamp, so an open gallery page reloads itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable
+
+from ..build.driver import BuildOptions, GameReport, build
+from ..load.content import Project
+from ..errors import PnpError, display_path
+
+Echo = Callable[[str, bool], None]  # (line, is_error)
+SHOWN = 8  # files listed per game and rebuild; more are counted
+
+
+def watch(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
+          stop: threading.Event | None = None, debounce_ms: int = 200) -> None:
+    """Build now and after every change until `stop` is set (or Ctrl-C)."""
+    import watchfiles
+
+    rebuild(project, games, options, echo)
+    folders = [p for p in (project.content_dir, project.templates_dir) if p.is_dir()]
+    echo(f"watching {', '.join(display_path(p) for p in folders)} (Ctrl-C to stop)", False)
+    for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False):
+        edited = sorted({display_path(Path(path)) for _, path in changes})
+        echo(f"changed: {', '.join(edited)}", False)
+        rebuild(project, games, options, echo)
+
+
+def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo) -> list[GameReport] | None:
+    """One build, reported line by line; None when the input is bad (nothing was written)."""
+    try:
+        reports = build(project, games, options)
+    except PnpError as exc:
+        for line in exc.errors:
+            echo(str(line), True)
+        echo("build failed: the last good outputs are kept", True)
+        return None
+    for r in reports:
+        echo(describe(r), False)
+    if any(r.changed or r.removed for r in reports):
+        _refresh_gallery(project, options, reports)
+    return reports
+
+
+def _refresh_gallery(project: Project, options: BuildOptions, reports: list[GameReport]) -> None:
+    import time
+
+    from .preview import PAGE, write_gallery, write_stamp
+
+    root = options.out or project.output_dir
+    if "svg" in options.formats and (root / PAGE).is_file():
+        write_gallery(reports, root)
+    write_stamp(root, str(time.time_ns()))  # any new value makes open pages reload
+
+
+def describe(r: GameReport) -> str:
+    """`game: rebuilt 2 files (1 face rendered): svg/card/x.svg, pdf/card.pdf` or `game: up to date`."""
+    touched = list(r.changed) + [f"{rel} (removed)" for rel in r.removed]
+    if not touched:
+        return f"{r.game}: up to date ({r.files} files, {r.seconds:.2f}s)"
+    shown = ", ".join(touched[:SHOWN]) + (f" and {len(touched) - SHOWN} more" if len(touched) > SHOWN else "")
+    faces = f"{r.rendered} face{'s' if r.rendered != 1 else ''} rendered"
+    return f"{r.game}: rebuilt {len(touched)} file{'s' if len(touched) != 1 else ''} ({faces}, {r.seconds:.2f}s): {shown}"
