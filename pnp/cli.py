@@ -5,21 +5,25 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .build import BuildOptions, build
-from .content import Project, load_game
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
 out = Console(highlight=False, emoji=False)  # ":smile:" in a name stays text
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+if TYPE_CHECKING:
+    from .content import Project
+
+# Commands import the library they need inside their body: a no-op `pnp build` answers
+# before jinja2, pydantic and the game plugins are imported (pnp/noop.py).
 
 T = TypeVar("T")
 
@@ -94,6 +98,8 @@ def _error_json(e: ContentError | str) -> dict[str, object]:
 
 
 def project_at(path: Path) -> Project:
+    from .content import Project
+
     return Project(path.resolve())
 
 
@@ -128,13 +134,24 @@ def build_cmd(
     """Build SVG faces and print-ready PDF sheets into output/<game>/."""
 
     def job():
+        from . import noop
+        from .build import BuildOptions, build
+
         options = BuildOptions(_split(format), paper, bleed, out_dir.resolve() if out_dir else None, players, _options(set_), dpi, force)
         proj = project_at(project)
+        where = options.out or proj.output_dir
+        tree = None if force else noop.before_build(proj.root, where)
         if quiet or not out.is_terminal:
-            return summary(build(proj, games, options))
+            reports = build(proj, games, options)
+        else:
+            reports = with_progress(proj, options)
+        noop.record(proj.root, where, tree, reports, [plain(_built(r, 0, 0, 0.0)) for r in reports])
+        return summary(reports)
+
+    def with_progress(proj, options):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from .build import Tally
+        from .build import Tally, build
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
         with Progress(*columns, console=out, transient=True) as bar:
@@ -143,14 +160,18 @@ def build_cmd(
             def shown(done: int, total: int, what: str) -> None:
                 bar.update(task, completed=done, total=total, description=markup(what))
 
-            reports = build(proj, games, options, progress=Tally(shown))
-        return summary(reports)
+            return build(proj, games, options, progress=Tally(shown))
 
     def summary(reports) -> None:
         for r in [] if quiet else reports:
-            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written) in {r.seconds:.2f}s, {r.rendered} faces rendered")
+            say(_built(r, r.written, r.rendered, r.seconds))
 
     run(job)
+
+
+def _built(r, written: int, rendered: int, seconds: float) -> str:
+    """The summary line of one game's build."""
+    return f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({written} written) in {seconds:.2f}s, {rendered} faces rendered"
 
 
 @app.command("watch")
@@ -172,6 +193,8 @@ def watch_cmd(
         if error or not quiet:
             say(line, err if error else out)
 
+    from .build import BuildOptions
+
     run(lambda: watch(project_at(project), games, BuildOptions(_split(format), paper, bleed, None, players, _options(set_), dpi), echo))
 
 
@@ -190,6 +213,8 @@ def diff_cmd(
     from .diff import diff
 
     def job() -> None:
+        from .build import BuildOptions
+
         report = diff(project_at(project), games, BuildOptions(out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
         for c in report.changes:
             say(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""))
@@ -214,6 +239,8 @@ def preview_cmd(
     from .preview import preview
 
     out_path = out_dir.resolve() if out_dir else None
+    from .build import BuildOptions
+
     page = run(lambda: preview(project_at(project), games, BuildOptions(("svg", "pdf"), paper, bleed, out_path, players, _options(set_))))
     if not quiet:
         say(display_path(page))
@@ -232,6 +259,8 @@ def validate_cmd(
         errors = []
         for name in proj.resolve_games(games):
             try:
+                from .content import load_game
+
                 render_game(load_game(proj, name), {}, 0.0)  # rendering also checks the templates
             except PnpError as exc:
                 errors.extend(exc.errors)
