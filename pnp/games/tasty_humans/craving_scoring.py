@@ -54,10 +54,8 @@ def max_disjoint(sets: list[int]) -> int:
     return solve((1 << n) - 1)
 
 
-@lru_cache(maxsize=None)
-def _shape(cols: int, height: int, width: int) -> int:
-    """The cells of a height x width rectangle whose top-left cell is cell 0."""
-    return sum(1 << (r * cols + c) for r in range(height) for c in range(width))
+def _window(board: Board, start: int, step: int, length: int) -> int:
+    return sum(1 << (start + k * step) for k in range(length))
 
 
 def _starts(board: Board, height: int, width: int) -> int:
@@ -85,9 +83,8 @@ def _blocks(board: Board, rules: "RuleVersion", height: int, width: int) -> list
         for r in range(height):
             for c in range(width):
                 hit &= m >> (r * cols + c)
-        if hit:
-            shape = _shape(cols, height, width)
-            out.extend(shape << s for s in bits(hit))
+        for s in bits(hit):
+            out.append(sum(1 << (s + r * cols + c) for r in range(height) for c in range(width)))
     return out
 
 
@@ -96,8 +93,7 @@ def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[i
     masks = [board.mask(t) for t in tile_kinds(rules)[0]]
     cols = board.cols
     out = []
-    for step, starts, shape in ((1, _starts(board, 1, length), _shape(cols, 1, length)),
-                                (cols, _starts(board, length, 1), _shape(cols, length, 1))):
+    for step, starts in ((1, _starts(board, 1, length)), (cols, _starts(board, length, 1))):
         # cells equal (one basic type) to the cell 2 steps on, and to the next cell
         skip = 0
         next_same = 0
@@ -107,7 +103,7 @@ def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[i
         hit = starts & ~next_same
         for k in range(length - 2):
             hit &= skip >> (k * step)
-        out.extend(shape << s for s in bits(hit))
+        out.extend(_window(board, s, step, length) for s in bits(hit))
     return out
 
 

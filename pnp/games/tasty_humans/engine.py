@@ -234,9 +234,7 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king).
     Cached per game: a turn asks for the same stomach many times, and a seat's stomach
     does not change during the other players' turns."""
-    # the masks name every tile (few items, quicker to hash than the cells); equal stomachs
-    # whose masks were made in another order only miss the cache
-    key = (seat, *stomach.masks.items(), *stomach.leaders.items())  # leaders: a swap moves one
+    key = (seat, *stomach.cells, *stomach.leaders.items())  # items: a swap moves a leader
     got = game.cache.get(key)
     if got is not None:
         return got
@@ -345,7 +343,7 @@ class GreedyPlayer:
             if card.class_ == CLERIC:
                 s = self._cleric(game, seat, s)
             drops = game.setup.drops[card.id]
-            key = (*s.masks.items(), *s.leaders.items(), drops)
+            key = (*s.cells, *s.leaders.items(), drops)
             if key not in cache:
                 options = self._placements(game, seat, s, card.id)
                 cache[key] = max((v for v, _, _ in options), default=evaluate(game, seat, s))
