@@ -24,7 +24,8 @@ from pathlib import Path
 STAMP = ".pnp-stamp.json"
 STAMP_FORMAT = 1
 KEEP = 16  # command lines remembered per output folder
-MAX_FILES = 20_000  # a project folder larger than this is not stamped (hashing it would cost more than it saves)
+# a project folder larger than this is not stamped (hashing it would cost more than it saves)
+MAX_FILES, MAX_BYTES = 20_000, 256 * 1024 * 1024
 PACKAGE_DIR = Path(__file__).resolve().parent
 COMMAND: list[str] | None = None  # the command line, when this process started from main()
 
@@ -76,9 +77,14 @@ def tree_digest(project: Path, out: Path) -> str | None:
     and the output folder aside) and of the PNP_* environment; None when too large."""
     h = hashlib.sha256()
     h.update(json.dumps([STAMP_FORMAT, sys.version, sorted((k, v) for k, v in os.environ.items() if k.startswith("PNP"))]).encode())
-    count = 0
-    for folder, dirs, files in os.walk(project):
+    count = size = 0
+    seen: set[tuple[int, int]] = set()
+    for folder, dirs, files in os.walk(project, followlinks=True):  # a linked content folder counts too
         here = Path(folder)
+        st = os.stat(here)
+        if (st.st_dev, st.st_ino) in seen:  # a link loop: not worth stamping
+            return None
+        seen.add((st.st_dev, st.st_ino))
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__" and here / d != out)
         for name in sorted(files):
             count += 1
@@ -88,6 +94,9 @@ def tree_digest(project: Path, out: Path) -> str | None:
             try:
                 data = path.read_bytes()
             except OSError:
+                return None
+            size += len(data)
+            if size > MAX_BYTES:
                 return None
             h.update(f"{path.relative_to(project).as_posix()}\0{len(data)}\0".encode())
             h.update(data)

@@ -94,3 +94,15 @@ def test_parse_accepts_only_plain_builds(tmp_path: Path):
     assert noop._parse(["build", "--watch"]) is None
     assert noop._parse(["score", "x"]) is None
     assert noop._parse(["build", "--out"]) is None
+
+
+def test_a_linked_folder_is_read_through(demo: Project, tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    (demo.content_dir / "demo").rename(elsewhere)
+    (demo.content_dir / "demo").symlink_to(elsewhere, target_is_directory=True)
+    pnp(demo)
+    cards = elsewhere / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
+    assert pnp(demo)[-1] != "imported:"
+    (elsewhere / "loop").symlink_to(demo.root, target_is_directory=True)  # a loop is never stamped
+    assert noop.tree_digest(demo.root, demo.output_dir) is None
