@@ -349,6 +349,10 @@ def _shared_dir() -> Path | None:
     return Path(directory) if directory else None
 
 
+def _shared_name(key: str) -> str:
+    return f"pnp-template-{digest(key, __version__, jinja2.__version__)}.json"  # another Jinja may parse otherwise
+
+
 def _is_analysis(found: Any) -> bool:
     return (isinstance(found, list) and len(found) == 2 and all(isinstance(part, list) for part in found)
             and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1]))
@@ -359,7 +363,7 @@ def _shared_template(key: str) -> list | None:
     if folder is None:
         return None
     try:
-        found = json.loads((folder / f"pnp-template-{key}.json").read_bytes())
+        found = json.loads((folder / _shared_name(key)).read_bytes())
     except (OSError, ValueError):
         return None
     return found if _is_analysis(found) else None
@@ -369,7 +373,7 @@ def _share_template(key: str, found: list) -> None:
     folder = _shared_dir()
     if folder is not None:
         try:
-            write_atomic(folder / f"pnp-template-{key}.json", json.dumps(found).encode("utf-8"))
+            write_atomic(folder / _shared_name(key), json.dumps(found).encode("utf-8"))
         except OSError:
             pass  # only a cache
 
