@@ -30,8 +30,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 COMMAND: list[str] | None = None  # the command line, when this process started from main()
 
 # `pnp build` options taking a value; any other option (--force, --help, ...) means no quick answer
-_VALUED = {"--out", "--project", "-p", "--format", "-f", "--paper", "--bleed", "--players", "--set", "--dpi"}
-_FLAGS = {"--quiet", "-q"}
+_VALUED = {"--out", "--project", "-p", "--format", "-f", "--paper", "--bleed", "--players", "--set", "--dpi", "--layout", "--back-offset"}
+_FLAGS = {"--pack", "--no-pack", "--cut-file", "--no-cut-file"}
+_QUIET = {"--quiet", "-q"}
 
 
 def main() -> None:
@@ -52,8 +53,10 @@ def _parse(argv: list[str]) -> tuple[Path, Path | None, bool] | None:
     args = iter(argv[1:])
     for arg in args:
         name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in _FLAGS and not eq:
+        if name in _QUIET and not eq:
             quiet = True
+        elif name in _FLAGS and not eq:
+            continue
         elif name in _VALUED:
             if not eq:
                 value = next(args, None)

@@ -91,6 +91,7 @@ def test_only_command_lines_are_stamped(demo: Project):
 
 def test_parse_accepts_only_plain_builds(tmp_path: Path):
     assert noop._parse(["build", "--out=x", "-p", str(tmp_path), "-q", "demo"]) == (tmp_path.resolve(), Path("x").resolve(), True)
+    assert noop._parse(["build", "--no-pack", "--layout", "fold"]) == (Path(".").resolve(), None, False)
     assert noop._parse(["build", "--watch"]) is None
     assert noop._parse(["score", "x"]) is None
     assert noop._parse(["build", "--out"]) is None
