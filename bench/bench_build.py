@@ -8,11 +8,11 @@ the cache on and off (off = `--force`: render and produce everything):
 
 - cold full build (empty output folder),
 - one-card change (one card of the new game edited, every game rebuilt),
-- no-op rebuild (nothing changed; target <= 0.3 s),
+- no-op rebuild (nothing changed; in-process, so the content is loaded),
 
 each as the median of N runs and the off/on ratio; then the wall time and peak memory
 (peak RSS of the process) of `pnp build tasty-humans`, of `pnp build` (every game) into
-an empty output folder, and of a no-op `pnp build`, each in a fresh process.
+an empty output folder, and of a no-op `pnp build` (target <= 0.3 s), each in a fresh process.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def scenarios(project: Project, repeat: int) -> dict[str, dict[str, float]]:
 
 CHILD = """
 import resource, sys
-from pnp.cli import main
+from pnp.noop import main  # what the `pnp` console script runs
 try:
     main()
 finally:  # peak RSS of this process since exec (VmHWM); ru_maxrss would count the parent's pages
@@ -139,10 +139,7 @@ def main() -> None:
         print(f"  {'':24}{'cache on':>10}{'cache off':>11}{'off/on':>9}")
         for name in ("cold full build", "one-card change", "no-op rebuild"):
             on, off = results[name]["on"], results[name]["off"]
-            note = ""
-            if name == "no-op rebuild":
-                note = f"   target <= {NOOP_TARGET} s: {'met' if on <= NOOP_TARGET else 'MISSED'}"
-            print(f"  {name:24}{on:9.3f}s{off:10.3f}s{off / on:8.1f}x{note}")
+            print(f"  {name:24}{on:9.3f}s{off:10.3f}s{off / on:8.1f}x")
 
         print("\n  command line, fresh process:" + " " * 14 + "wall      peak RSS")
         runs = []
@@ -151,7 +148,10 @@ def main() -> None:
         runs += [("pnp build, every game (cold)", [], Path(tmp) / "cli-all"), ("pnp build, every game (no-op)", [], Path(tmp) / "cli-all")]
         for label, args, out in runs:
             seconds, mb = run_cli(project, args, out)
-            print(f"  {label:42}{seconds:6.2f}s{mb:9.0f} MB")
+            note = ""
+            if label.endswith("(no-op)"):  # the target is for the command, whole process (issue 9)
+                note = f"   target <= {NOOP_TARGET} s: {'met' if seconds <= NOOP_TARGET else 'MISSED'}"
+            print(f"  {label:42}{seconds:6.2f}s{mb:9.0f} MB{note}")
 
 
 if __name__ == "__main__":

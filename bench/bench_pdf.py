@@ -30,7 +30,7 @@ GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
 
 CHILD = """
 import sys
-from pnp.cli import main
+from pnp.noop import main  # what the `pnp` console script runs
 try:
     main()
 finally:

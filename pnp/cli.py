@@ -5,21 +5,26 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .build.driver import BuildOptions, build
-from .load.content import Project, load_game
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
 out = Console(highlight=False, emoji=False)  # ":smile:" in a name stays text
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+if TYPE_CHECKING:
+    from .build.driver import BuildOptions
+    from .load.content import Project
+
+# Commands import the library they need inside their body: a no-op `pnp build` answers
+# before jinja2, pydantic and the game plugins are imported (pnp/noop.py).
 
 T = TypeVar("T")
 
@@ -104,6 +109,8 @@ def _error_json(e: ContentError | str) -> dict[str, object]:
 
 
 def project_at(path: Path) -> Project:
+    from .load.content import Project
+
     return Project(path.resolve())
 
 
@@ -121,9 +128,10 @@ def _offset(text: Optional[str]) -> Optional[tuple[float, float]]:
     return (x, y)
 
 
-def options_for(project: Path, **given) -> BuildOptions:
+def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options, pnp.yaml's values where an option was
     not given (None), then the defaults."""
+    from .build.driver import BuildOptions
     from .load.settings import load_settings, merged
 
     settings = load_settings(project.resolve())
@@ -170,14 +178,25 @@ def build_cmd(
     """Build SVG faces and print-ready PDF sheets into output/<game>/."""
 
     def job():
+        from . import noop
+        from .build.driver import build
+
         options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir.resolve() if out_dir else None, players=players,
                               extra=_options(set_), dpi=dpi, force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
         proj = project_at(project)
+        where = options.out or proj.output_dir
+        tree = None if force else noop.before_build(proj.root, where)
         if quiet or not out.is_terminal:
-            return summary(build(proj, games, options))
+            reports = build(proj, games, options)
+        else:
+            reports = with_progress(proj, options)
+        noop.record(proj.root, where, tree, reports, [plain(_built(r, 0, 0, 0.0)) for r in reports])
+        return summary(reports)
+
+    def with_progress(proj, options):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from .build.driver import Tally
+        from .build.driver import Tally, build
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
         with Progress(*columns, console=out, transient=True) as bar:
@@ -186,16 +205,20 @@ def build_cmd(
             def shown(done: int, total: int, what: str) -> None:
                 bar.update(task, completed=done, total=total, description=markup(what))
 
-            reports = build(proj, games, options, progress=Tally(shown))
-        return summary(reports)
+            return build(proj, games, options, progress=Tally(shown))
 
     def summary(reports) -> None:
         for r in [] if quiet else reports:
-            sheets = f", {r.sheets[0]} sheets to print ({r.sheets[1]} unpacked)" if r.sheets else ""
-            say(f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({r.written} written){sheets} "
-                f"in {r.seconds:.2f}s, {r.rendered} faces rendered")
+            say(_built(r, r.written, r.rendered, r.seconds))
 
     run(job)
+
+
+def _built(r, written: int, rendered: int, seconds: float) -> str:
+    """The summary line of one game's build."""
+    sheets = f", {r.sheets[0]} sheets to print ({r.sheets[1]} unpacked)" if r.sheets else ""
+    return (f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({written} written){sheets} "
+            f"in {seconds:.2f}s, {rendered} faces rendered")
 
 
 @app.command("watch")
@@ -279,6 +302,9 @@ def validate_cmd(
         errors = []
         for name in proj.resolve_games(games):
             try:
+                from .build.driver import BuildOptions
+                from .load.content import load_game
+
                 game = load_game(proj, name)
                 # rendering also checks the templates, with the options a default build sees
                 render_game(game, BuildOptions(bleed=0.0).game_options([game])[name], 0.0)

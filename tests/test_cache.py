@@ -280,3 +280,27 @@ def test_every_output_code_file_exists():
     from pnp.build.cache import OUTPUT_CODE, PACKAGE_DIR
 
     assert [name for name in OUTPUT_CODE if not (PACKAGE_DIR / name).is_file()] == []
+
+
+def test_a_cold_build_reuses_the_template_analysis_of_an_earlier_build(deck: Project, tmp_path: Path, monkeypatch):
+    import jinja2
+
+    from pnp.build import cache as cache_mod
+
+    monkeypatch.setattr(cache_mod, "_shared_dir", lambda: tmp_path / "shared")
+    cold = rebuild(deck, out=tmp_path / "one")
+    assert sorted(p.name for p in (tmp_path / "shared").iterdir())  # kept for later builds
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("templates analysed before must not be parsed for their keys")
+
+    monkeypatch.setattr(jinja2.Environment, "parse", no_parse)
+    again = rebuild(deck, out=tmp_path / "two")  # an empty output folder
+    assert again.rendered == cold.rendered
+    assert stamps(tmp_path / "one").keys() == stamps(tmp_path / "two").keys()
+    for kept in (tmp_path / "shared").iterdir():  # a damaged entry is ignored, not trusted
+        kept.write_text('[["x"], 7]')
+    monkeypatch.undo()
+    monkeypatch.setattr(cache_mod, "_shared_dir", lambda: tmp_path / "shared")
+    assert rebuild(deck, out=tmp_path / "three").rendered == cold.rendered
+    assert all(kept.read_text() != '[["x"], 7]' for kept in (tmp_path / "shared").iterdir())

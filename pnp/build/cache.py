@@ -55,7 +55,7 @@ from ..errors import raise_if_any
 from ..load.plugins import plugin_files
 from ..load.manifest import Component
 from .output import write_atomic
-from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent
+from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
 
 if TYPE_CHECKING:
     from .driver import Tally
@@ -279,10 +279,7 @@ class BuildCache:
                     isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int)
                     for k, v in data["files"].items()
                 )
-                and all(
-                    isinstance(v, list) and len(v) == 2 and all(isinstance(n, str) for n in v[0]) and all(isinstance(n, (str, type(None))) for n in v[1])
-                    for v in data["templates"].values()
-                )
+                and all(_is_analysis(v) for v in data["templates"].values())
             )
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             ok, mtime_ns = False, 0
@@ -299,14 +296,18 @@ class BuildCache:
         self.faces[key] = svg
 
     def template(self, key: str) -> list | None:
-        """What a template source uses and names, if known; marks it as still in use."""
+        """What a template source uses and names, if known (here, else from another
+        build's analysis of the same source); marks it as still in use."""
         found = self.old_templates.get(key)
+        if found is None:
+            found = _shared_template(key)
         if found is not None:
             self.templates[key] = found
         return found
 
     def keep_template(self, key: str, found: list[list]) -> None:
         self.templates[key] = list(found)
+        _share_template(key, self.templates[key])
 
     def is_current(self, rel: str, key: str) -> bool:
         """True when `rel` was made from inputs with this key and is untouched since."""
@@ -342,6 +343,43 @@ class BuildCache:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         write_atomic(self.root / CACHE_FILE, text.encode("utf-8"))
         return True
+
+
+# What a template source uses and names is kept, besides each game's cache file, in the
+# private folder Jinja keeps compiled templates in: a cold build (empty output folder)
+# of templates parsed before then skips parsing them, the slow part of computing keys.
+def _shared_dir() -> Path | None:
+    directory = getattr(_bytecode_cache(), "directory", None)
+    return Path(directory) if directory else None
+
+
+def _shared_name(key: str) -> str:
+    return f"pnp-template-{digest(key, __version__, jinja2.__version__)}.json"  # another Jinja may parse otherwise
+
+
+def _is_analysis(found: Any) -> bool:
+    return (isinstance(found, list) and len(found) == 2 and all(isinstance(part, list) for part in found)
+            and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1]))
+
+
+def _shared_template(key: str) -> list | None:
+    folder = _shared_dir()
+    if folder is None:
+        return None
+    try:
+        found = json.loads((folder / _shared_name(key)).read_bytes())
+    except (OSError, ValueError):
+        return None
+    return found if _is_analysis(found) else None
+
+
+def _share_template(key: str, found: list) -> None:
+    folder = _shared_dir()
+    if folder is not None:
+        try:
+            write_atomic(folder / _shared_name(key), json.dumps(found).encode("utf-8"))
+        except OSError:
+            pass  # only a cache
 
 
 class CachedRenderer(ComponentRenderer):

@@ -12,6 +12,7 @@ that misaligns its second side; a duplex calibration sheet at the end measures t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, plan_grid
 from ..load.layouts import SheetLayout
@@ -177,7 +178,7 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
         left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
         page, backs = Page(), Page()
         for spot in spots:
-            comp, face, back = leftovers[spot.key]  # type: ignore[index]
+            comp, face, back = leftovers[cast(int, spot.key)]
             x, y = left + spot.x, top + spot.y
             turn = 90 if spot.turned else 0
             page.add(Place(face, x, y, spot.w, spot.h, turn))

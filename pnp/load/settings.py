@@ -25,14 +25,14 @@ FILE = "pnp.yaml"
 class Settings(StrictModel):
     """The keys of pnp.yaml; each is optional (unset: the command's own default)."""
 
-    paper: str | None = Field(None, description="paper name: letter, legal, a4, a3, tabloid or one under `papers`")
-    bleed: Length | None = Field(None, description="bleed around every piece")
-    formats: list[str] | None = Field(None, description="formats `pnp build` writes, e.g. [svg, pdf]")
-    layout: str | None = Field(None, description="sheet layout of the print PDF: standard, tight, scissors or one under `layouts`")
-    dpi: int | None = Field(None, description="resolution of png and tts images")
-    back_offset: tuple[float, float] | None = Field(None, description="[across, down] mm to shift backs in the print PDF")
-    pack: bool | None = Field(None, description="pack what is left of every component onto shared sheets (default true)")
-    cut_file: bool | None = Field(None, description="print-then-cut: registration marks and an SVG cut file per sheet (default false)")
+    paper: str | None = Field(default=None, description="paper name: letter, legal, a4, a3, tabloid or one under `papers`")
+    bleed: Length | None = Field(default=None, description="bleed around every piece")
+    formats: list[str] | None = Field(default=None, description="formats `pnp build` writes, e.g. [svg, pdf]")
+    layout: str | None = Field(default=None, description="sheet layout of the print PDF: standard, tight, scissors or one under `layouts`")
+    dpi: int | None = Field(default=None, description="resolution of png and tts images")
+    back_offset: tuple[float, float] | None = Field(default=None, description="[across, down] mm to shift backs in the print PDF")
+    pack: bool | None = Field(default=None, description="pack what is left of every component onto shared sheets (default true)")
+    cut_file: bool | None = Field(default=None, description="print-then-cut: registration marks and an SVG cut file per sheet (default false)")
     papers: dict[Slug, PaperSize] = Field(default_factory=dict, description="the project's own paper sizes")
     layouts: dict[Slug, SheetLayout] = Field(default_factory=dict, description="the project's own sheet layouts")
 

@@ -1,0 +1,110 @@
+"""The no-op answer of `pnp build` (pnp/noop.py): nothing changed means nothing imported,
+nothing written; any change to an input or an output means a real build."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp import noop
+from pnp.load.content import Project
+
+REPO = Path(__file__).resolve().parent.parent
+
+# runs the console-script entry point, then says which heavy modules it imported
+CHILD = """
+import sys
+from pnp.noop import main
+try:
+    main()
+finally:
+    print("imported:", *sorted(m for m in ("typer", "jinja2", "pydantic", "pnp.build") if m in sys.modules))
+"""
+
+
+def pnp(project: Project, *args: str) -> list[str]:
+    """stdout lines of `pnp build -p PROJECT ARGS` in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", CHILD, "build", "-p", str(project.root), *args], capture_output=True, text=True,
+                          cwd=project.root, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_an_unchanged_build_is_answered_without_importing_the_library(demo: Project):
+    first = pnp(demo)
+    assert "(4 written)" in first[0] and first[1] == "imported: jinja2 pnp.build pydantic typer"  # 2 SVGs, the PDF and the print PDF
+    assert pnp(demo) == ["demo: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered",
+                         "imported:"]
+
+
+def test_a_content_edit_of_the_same_size_rebuilds(demo: Project):
+    pnp(demo)
+    cards = demo.content_dir / "demo" / "cards.yaml"
+    text = cards.read_text()
+    changed = text.replace("Example Card", "Exemple Card")
+    assert changed != text and len(changed) == len(text)
+    cards.write_text(changed)
+    os.utime(cards, ns=(0, 0))  # a changed file's time need not move: the bytes count
+    again = pnp(demo)
+    assert again[1] != "imported:" and "faces rendered" in again[0]
+
+
+def test_a_deleted_or_altered_output_is_made_again(demo: Project):
+    pnp(demo)
+    pdf = next((demo.output_dir / "demo" / "pdf").glob("*.pdf"))
+    made = pdf.read_bytes()
+    pdf.unlink()
+    assert "(1 written)" in pnp(demo)[0]
+    assert pdf.read_bytes() == made
+    pdf.write_bytes(b"spoiled")
+    assert "(1 written)" in pnp(demo)[0]
+    extra = demo.output_dir / "demo" / "svg" / "stray.svg"
+    extra.write_text("<svg/>")
+    assert pnp(demo)[1] != "imported:"  # a full build decides what to do with it
+
+
+@pytest.mark.parametrize("args", [("--force",), ("--paper", "a4"), ("-q",)])
+def test_other_command_lines_are_not_answered_by_this_one(demo: Project, args):
+    pnp(demo)
+    assert pnp(demo, *args)[-1] != "imported:"
+
+
+def test_code_and_environment_are_inputs(demo: Project, monkeypatch):
+    pnp(demo)
+    stamp = demo.output_dir / noop.STAMP
+    assert stamp.is_file()
+    monkeypatch.setenv("PNP_CONTENT_LIMITS", "size=9M")
+    assert pnp(demo)[-1] != "imported:"
+
+
+def test_only_command_lines_are_stamped(demo: Project):
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    assert CliRunner().invoke(app, ["build", "-q", "-p", str(demo.root)]).exit_code == 0
+    assert not (demo.output_dir / noop.STAMP).exists()
+
+
+def test_parse_accepts_only_plain_builds(tmp_path: Path):
+    assert noop._parse(["build", "--out=x", "-p", str(tmp_path), "-q", "demo"]) == (tmp_path.resolve(), Path("x").resolve(), True)
+    assert noop._parse(["build", "--no-pack", "--layout", "fold"]) == (Path(".").resolve(), None, False)
+    assert noop._parse(["build", "--watch"]) is None
+    assert noop._parse(["score", "x"]) is None
+    assert noop._parse(["build", "--out"]) is None
+
+
+def test_a_linked_folder_is_read_through(demo: Project, tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    (demo.content_dir / "demo").rename(elsewhere)
+    (demo.content_dir / "demo").symlink_to(elsewhere, target_is_directory=True)
+    pnp(demo)
+    cards = elsewhere / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
+    assert pnp(demo)[-1] != "imported:"
+    (elsewhere / "loop").symlink_to(demo.root, target_is_directory=True)  # a loop is never stamped
+    assert noop.tree_digest(demo.root, demo.output_dir) is None
