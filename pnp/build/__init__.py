@@ -1,2 +1,2 @@
-"""The driver that runs the pipeline (load, plan, render, formats) for every command, the
-build cache, and atomic output."""
+"""The pipeline every command runs (pipeline.py: load, check, plan, render, then a stage),
+the build with its formats (driver.py), the build cache, and atomic output."""

@@ -114,7 +114,7 @@ def canonical(value: Any) -> str | None:
 
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build/driver.py", "build/cache.py", "load/content.py", "plan.py", "render/fonts.py", "formats/impose.py",
+OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/content.py", "plan.py", "render/fonts.py", "formats/impose.py",
                "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
                "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
                "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",

@@ -3,7 +3,8 @@
 Every game named is loaded and validated before any file is written, and every file of a
 game is produced in memory before the first one is written, so bad input never leaves a
 half-written output tree. A format plans its files (each with a digest of its inputs);
-the build cache (pnp/cache.py) skips faces and files whose inputs did not change.
+the build cache (pnp/build/cache.py) skips faces and files whose inputs did not change.
+Loading, the options check and rendering are the shared pipeline (pnp/build/pipeline.py).
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from .cache import BuildCache, Planned, code_stamp, digest, render_cached
-from ..load.content import GameContent, Project, load_game
+from .cache import BuildCache, Planned, code_stamp, digest
+from ..load.content import GameContent, Project
 from ..errors import PnpError
 from ..load.options import resolve_all
 from ..load.manifest import presets
 from .output import commit_files
+from .pipeline import Pipeline
 from ..render.faces import RenderedComponent
 
 
@@ -232,7 +234,7 @@ def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[s
     if values is None:
         values = options.game_options([game])[game.name]
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
-    rendered, count = render_cached(game, values, options.bleed, cache, tally)
+    rendered, count = Pipeline(game.project, options).render(game, values, cache, tally)
     planned: dict[str, Planned] = {}
     located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
     for fmt in options.formats:
@@ -272,10 +274,9 @@ def _make(plan: Planned) -> bytes:
 def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None) -> list[GameReport]:
     """Build the named games (all when None) and return one report per game; `progress`
     counts the faces and files as they are done."""
-    check_options(options)
-    names = project.resolve_games(games)
-    loaded = _load_all(project, names)
-    values = options.game_options(loaded)
+    pipeline = Pipeline(project, options).check()
+    loaded = pipeline.load(project.resolve_games(games))
+    values = pipeline.values(loaded)
     produced, errors = [], []
     for game in loaded:  # everything in memory first: a template error leaves output/ untouched
         try:
@@ -301,15 +302,3 @@ def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
                       p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets)
 
-
-def _load_all(project: Project, names: list[str]) -> list[GameContent]:
-    """Load every game, collecting all games' errors before failing."""
-    loaded, errors = [], []
-    for name in names:
-        try:
-            loaded.append(load_game(project, name))
-        except PnpError as exc:
-            errors.extend(exc.errors)
-    if errors:
-        raise PnpError(errors)
-    return loaded
