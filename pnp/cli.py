@@ -295,23 +295,14 @@ def validate_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Check all content and templates; print `ok` or every error (exit 2)."""
-    from .render.faces import render_game
 
     def job():
-        proj = project_at(project)
-        errors = []
-        for name in proj.resolve_games(games):
-            try:
-                from .build.driver import BuildOptions
-                from .load.content import load_game
+        from .build.driver import BuildOptions
+        from .build.pipeline import Pipeline
 
-                game = load_game(proj, name)
-                # rendering also checks the templates, with the options a default build sees
-                render_game(game, BuildOptions(bleed=0.0).game_options([game])[name], 0.0)
-            except PnpError as exc:
-                errors.extend(exc.errors)
-        if errors:
-            raise PnpError(errors)
+        proj = project_at(project)
+        # rendering also checks the templates, with the options a default build sees
+        Pipeline(proj, BuildOptions(bleed=0.0)).each(proj.resolve_games(games), lambda game, rendered: None)
         say("ok")
 
     run(job)

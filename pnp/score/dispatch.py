@@ -62,9 +62,11 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     import json
 
     from ..build.driver import BuildOptions
+    from ..build.pipeline import Pipeline
 
-    game = load_game(project, project.resolve_games([game_name])[0])
-    BuildOptions(players=players, extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
+    pipeline = Pipeline(project, BuildOptions(players=players, extra=dict(options or {})))
+    (game,) = pipeline.load(project.resolve_games([game_name]))
+    pipeline.values([game])  # refuse bad or unknown --set
     if schema:
         if game.plugin.sheet_schema is None:
             raise PnpError(f"{game.name}: this game has no scoring sheet schema")
@@ -84,20 +86,22 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     from ..formats.impose import impose, paper
     from ..build.output import write_atomic
     from ..plan import item_id
-    from ..render.faces import ComponentRenderer, Piece, RenderedComponent
+    from ..render.faces import Piece, RenderedComponent
 
     from ..build.driver import BuildOptions
+    from ..build.pipeline import Pipeline
 
-    game = load_game(project, project.resolve_games([game_name])[0])
+    pipeline = Pipeline(project, BuildOptions(paper=paper_name, players=players, extra=dict(options or {}), bleed=0.0))
+    (game,) = pipeline.load(project.resolve_games([game_name]))
     sheet = paper(paper_name)
     # the options a build sees: declared ones checked and typed, unknown `--set` keys refused
-    values = BuildOptions(paper=paper_name, players=players, extra=dict(options or {})).game_options([game])[game.name]
+    values = pipeline.values([game])[game.name]
     wanted = game.plugin.sheet_component
     index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
     if index is None:
         raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
     spec = game.manifest.components[index]
-    renderer = ComponentRenderer(game, {**values, "players": players}, 0.0)
+    renderer = pipeline.planner(game, {**values, "players": players})
     items = renderer.plan.items(index, spec)
     raise_if_any(renderer.errors)
     counts = {_field(item, "players"): item for item in items}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..build.driver import BuildOptions
-from ..load.content import Project, load_game
+from ..build.pipeline import Pipeline
+from ..load.content import Project
 from ..errors import raise_if_any
-from ..render.faces import ComponentRenderer
 from ..render.textfit import num
 
 
@@ -13,9 +13,10 @@ def inventory(project: Project, games: list[str] | None, options: BuildOptions |
     """One row per component: game, component, size, item count, piece count, back kind,
     under the build options `options` (a default build's when None)."""
     rows: list[tuple[str, ...]] = []
+    pipeline = Pipeline(project, options or BuildOptions())
     for name in project.resolve_games(games):
-        game = load_game(project, name)
-        renderer = ComponentRenderer(game, (options or BuildOptions()).game_options([game])[name], 0.0)
+        (game,) = pipeline.load([name])
+        renderer = pipeline.planner(game)  # planned, not rendered
         for i, comp in enumerate(game.manifest.components):
             items = renderer.plan.items(i, comp)
             pieces = sum(renderer.plan.copies(i, comp, item) for item in items)
