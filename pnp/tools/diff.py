@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 from urllib.parse import quote
 
-from ..build.driver import BuildOptions, check_options
-from ..build.cache import BuildCache, code_stamp, render_cached
-from ..load.content import Project, load_game
+from ..build.driver import BuildOptions
+from ..build.pipeline import Pipeline
+from ..load.content import GameContent, Project
 from ..errors import PnpError, display_path
 from ..build.output import commit_files
 from ..render.pages import render_page
@@ -29,6 +29,8 @@ from ..formats.raster import svg_to_image
 
 if TYPE_CHECKING:
     from PIL import Image
+
+    from ..render.faces import RenderedComponent
 
 DIFF_DIR = "diff"
 THRESHOLD = 24  # per-channel difference up to which a pixel counts as the same (anti-aliasing)
@@ -72,7 +74,7 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
     """Compare the current rendering with REF or DIR; write output/diff/index.html."""
     if (since is None) == (against is None):
         raise PnpError("pnp diff: give either --since GIT_REF or --against DIR")
-    check_options(options)
+    Pipeline(project, options).check()
     out = options.out or project.output_dir
     if since is not None:
         with exported(project, since) as (old, label):
@@ -136,21 +138,18 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
 def rendered_faces(project: Project, names: list[str], options: BuildOptions, out: Path, shown_as: str | None = None) -> dict[FaceId, str]:
     """Every face of the games as SVG text (reusing the output folder's cache, read-only)."""
     faces: dict[FaceId, str] = {}
-    errors: list[str] = []
-    for name in names:
-        try:
-            game = load_game(project, name)
-            cache = BuildCache.open(out / name, code_stamp(game))
-            rendered, _ = render_cached(game, options.game_options([game])[name], options.bleed, cache)
-        except PnpError as exc:
-            errors += [str(e) for e in exc.errors]
-            continue
-        faces.update({(name, face.component, face.name): face.svg for comp in rendered for face in comp.faces})
-    if errors and shown_as:  # name the files as `REF:content/...`, not by their temporary path
-        root = display_path(project.root)
-        errors = [line.replace(f"{root}/", f"{shown_as}:") for line in errors]
-    if errors:
-        raise PnpError(errors)
+
+    def keep(game: GameContent, rendered: list[RenderedComponent]) -> None:
+        faces.update({(game.name, face.component, face.name): face.svg for comp in rendered for face in comp.faces})
+
+    try:
+        Pipeline(project, options).each(names, keep, cached_in=out)
+    except PnpError as exc:
+        errors = [str(e) for e in exc.errors]
+        if shown_as:  # name the files as `REF:content/...`, not by their temporary path
+            root = display_path(project.root)
+            errors = [line.replace(f"{root}/", f"{shown_as}:") for line in errors]
+        raise PnpError(errors) from None
     return faces
 
 

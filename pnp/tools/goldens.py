@@ -28,13 +28,14 @@ FOLDER = Path("tests") / "goldens"
 
 def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[str, "Image.Image"]]:
     """(`<game>/<component>/<face>.png`, picture) for every face of every game (or those named)."""
-    from ..load.content import load_game
+    from ..build.driver import BuildOptions
+    from ..build.pipeline import Pipeline
     from ..formats.raster import svg_to_image
-    from ..render.faces import render_game
 
+    pipeline = Pipeline(project, BuildOptions(bleed=0.0))
     for name in games or project.games():
-        game = load_game(project, name)
-        for comp in render_game(game, {}, 0.0):
+        (rendered,) = pipeline.each([name], lambda game, rendered: rendered)
+        for comp in rendered:
             for face in comp.faces:
                 yield f"{name}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts))
 
