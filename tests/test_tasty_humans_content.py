@@ -425,3 +425,21 @@ def test_a_new_monster_without_its_python_is_a_located_error(copy_game):
     assert [e.split(": ", 1)[0].rsplit(":", 1)[0] for e in found] == [line, line], found
     assert "'kraken' has no craving scorer (CRAVINGS in plugins/tasty_humans/craving_scoring.py" in found[1]
     assert "'kraken' has no craving diagram (CRAVING_PATTERNS in plugins/tasty_humans/glyphs.py" in found[0]
+
+
+def test_a_new_tile_type_or_class_without_its_picture_is_a_located_error(copy_game):
+    """A tile type or class the rules name but the plugin cannot draw would print as a grey
+    square or an empty badge: refused at its key in rules.yaml, once however many versions
+    inherit it."""
+    project = copy_game("tasty-humans")
+    folder = project.content_dir / "tasty-humans"
+    edit(folder, "rules", "      damage: {symbol: D, name: Damage, basic: false, supply: 36}",
+         "      damage: {symbol: D, name: Damage, basic: false, supply: 36}\n      slime: {symbol: S, name: Slime, basic: true, supply: 10}")
+    edit(folder, "rules", "      captain: General  # O109", "      captain: General  # O109\n      thief: Thief")
+    with pytest.raises(PnpError) as exc:
+        load_game(project, "tasty-humans")
+    found = sorted(str(e) for e in exc.value.errors)
+    assert len(found) == 2, found
+    assert found[0].startswith(at(folder, "rules", "thief") + ": class 'thief' has no picture: expected one of archer, captain")
+    assert found[1].startswith(at(folder, "rules", "slime") + ": tile type 'slime' has no picture: expected one of armor, boot")
+    assert "TILE_SHAPES and TILE_COLOURS in plugins/tasty_humans/glyphs.py" in found[1]

@@ -35,6 +35,27 @@ def check(game: "GameContent") -> list[ContentError]:
     errors += _check_adventurers(game, game.data["adventurers"], versions, rules.version())
     errors += _check_leaders(game, game.data["leaders"], versions)
     errors += _check_monsters(game, game.data["monsters"], rules)
+    errors += _check_glyphs(game, rules)
+    return errors
+
+
+def _check_glyphs(game: "GameContent", rules: RuleSet) -> list[ContentError]:
+    """Every tile type and class a rule version names has the picture its pieces print
+    (a new type would otherwise print as a grey square, silently)."""
+    from .glyphs import CLASS_SHAPES, TILE_COLOURS, TILE_SHAPES
+
+    errors: list[ContentError] = []
+    for name in rules.names():
+        version = rules.version(name)
+        for key, drawn, what, table in (("tiles", TILE_SHAPES.keys() & TILE_COLOURS.keys(), "tile type", "TILE_SHAPES and TILE_COLOURS"),
+                                        ("classes", CLASS_SHAPES.keys(), "class", "CLASS_SHAPES")):
+            for kind in getattr(version, key):
+                if kind not in drawn:
+                    origin = next(v for v in [name, *_ancestors(rules, name)] if kind in rules.versions[v].get(key, {}))
+                    error = game.error("rules", ("versions", origin, key, kind),
+                                       f"{what} {kind!r} has no picture: expected one of {', '.join(sorted(drawn))}, or add it to {table} in plugins/tasty_humans/glyphs.py")
+                    if error not in errors:
+                        errors.append(error)
     return errors
 
 
