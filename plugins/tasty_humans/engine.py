@@ -231,22 +231,30 @@ class Player(Protocol):
 
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
-    """The seat's current score on `stomach`: leaders in it, craving and damage (no king).
+    """The seat's current score on `stomach`: leaders in it, craving and damage (no king)."""
+    return _evaluate(game, seat, stomach.cells, stomach.masks, stomach.leaders)
+
+
+def _evaluate(game: "Game", seat: int, cells: list[str], masks: dict[str, int], leaders: dict[int, str]) -> int:
+    """`evaluate` on a stomach's parts, so a candidate needs no Stomach of its own.
     Cached per game: a turn asks for the same stomach many times, and a seat's stomach
     does not change during the other players' turns."""
-    key = (seat, *stomach.cells, *stomach.leaders.items())  # items: a swap moves a leader
+    key = (seat, *cells, *leaders.items())  # items: a swap moves a leader
     got = game.cache.get(key)
     if got is not None:
         return got
     setup = game.setup
     rules = setup.rules
-    board = stomach.board()
+    board = Board.__new__(Board)
+    geo = board.geo = game.geo
+    board.rows, board.cols = geo.rows, geo.cols
+    board.cells, board.leaders, board.masks = cells, leaders, masks
     points = score_craving(board, game.monsters[seat], rules)
-    for cell, lid in board.leaders.items():
+    for cell, lid in leaders.items():
         points += score_leader(board, cell, setup.leaders[lid], rules)
     damage = damage_mask(board, rules)
     if damage:
-        points -= rules.damage_penalty * (damage & board.geo.expand_orth(damage)).bit_count()
+        points -= rules.damage_penalty * (damage & geo.expand_orth(damage)).bit_count()
     game.cache[key] = points
     return points
 
@@ -320,15 +328,29 @@ class GreedyPlayer:
         return out
 
     def _placements(self, game: "Game", seat: int, stomach: Stomach, card_id: str) -> list[tuple[int, Drop, int]]:
+        """Each legal drop of the card with its score. A candidate's cells and masks are
+        written here as `Stomach.drop` would, without a Stomach per candidate."""
         out = []
-        room = [h < stomach.rows for h in stomach.heights]
+        rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
+        base_cells, base_masks, leaders = stomach.cells, stomach.masks, stomach.leaders
+        room = [h < rows for h in heights]
         for drop in game.setup.drops[card_id]:
             width = len(drop)
-            for offset in range(stomach.cols - width + 1):
-                if any(room[offset:offset + width]):  # Stomach.lands
-                    s = stomach.copy()
-                    s.drop(drop, offset)
-                    out.append((evaluate(game, seat, s), drop, offset))
+            for offset in range(cols - width + 1):
+                if not any(room[offset:offset + width]):  # Stomach.lands
+                    continue
+                cells, masks = base_cells[:], base_masks.copy()
+                for i, stack in enumerate(drop):
+                    col = offset + i
+                    h = heights[col]
+                    for kind in stack[:rows - h]:
+                        cell = (rows - 1 - h) * cols + col
+                        bit = 1 << cell
+                        masks[EMPTY] ^= bit
+                        masks[kind] = masks.get(kind, 0) | bit
+                        cells[cell] = kind
+                        h += 1
+                out.append((_evaluate(game, seat, cells, masks, leaders), drop, offset))
         return out
 
     def pick(self, game, seat):
@@ -433,6 +455,7 @@ class Game:
         size = max(self.n, SOLO_AS_PLAYERS) + 1
         self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
         self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
+        self.geo = geometry(rows, cols)
         self.deck = list(setup.adventurers)
         rng.shuffle(self.deck)
         self.discard: list["Adventurer"] = []
