@@ -54,15 +54,6 @@ def max_disjoint(sets: list[int]) -> int:
     return solve((1 << n) - 1)
 
 
-def _window(board: Board, start: int, step: int, length: int) -> int:
-    return sum(1 << (start + k * step) for k in range(length))
-
-
-def _starts(board: Board, height: int, width: int) -> int:
-    """Top-left cells of every height x width rectangle that fits on the board."""
-    return _starts_of(board.rows, board.cols, height, width)
-
-
 @lru_cache(maxsize=None)
 def _starts_of(rows: int, cols: int, height: int, width: int) -> int:
     mask = 0
@@ -72,28 +63,47 @@ def _starts_of(rows: int, cols: int, height: int, width: int) -> int:
     return mask
 
 
+@lru_cache(maxsize=None)
+def _rect_table(rows: int, cols: int, height: int, width: int) -> tuple[int, tuple[int, ...], dict[int, int]]:
+    """(top-left cells of every height x width rectangle, the shift of each of its cells,
+    start cell -> the rectangle's mask): the shape's fixed part, worked out once."""
+    starts = _starts_of(rows, cols, height, width)
+    shifts = tuple(r * cols + c for r in range(height) for c in range(width))
+    return starts, shifts, {s: sum(1 << (s + k) for k in shifts) for s in bits(starts)}
+
+
 def _blocks(board: Board, rules: "RuleVersion", height: int, width: int) -> list[int]:
     """Every height x width rectangle whose cells are all one basic type, as masks."""
-    cols = board.cols
-    starts = _starts(board, height, width)
+    starts, shifts, rect = _rect_table(board.rows, board.cols, height, width)
+    masks = board.masks
     out = []
     for t in tile_kinds(rules)[0]:
-        m = board.mask(t)
-        hit = starts
-        for r in range(height):
-            for c in range(width):
-                hit &= m >> (r * cols + c)
-        for s in bits(hit):
-            out.append(sum(1 << (s + r * cols + c) for r in range(height) for c in range(width)))
+        m = masks.get(t, 0)
+        hit = starts & m
+        for k in shifts:
+            if not hit:
+                break
+            hit &= m >> k
+        if hit:
+            out.extend(rect[s] for s in bits(hit))
     return out
+
+
+@lru_cache(maxsize=None)
+def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[int, int]], ...]:
+    """Per direction (row, column): (step, start cells, start cell -> the run's mask)."""
+    out = []
+    for step, (h, w) in ((1, (1, length)), (cols, (length, 1))):
+        starts = _starts_of(rows, cols, h, w)
+        out.append((step, starts, {s: sum(1 << (s + k * step) for k in range(length)) for s in bits(starts)}))
+    return tuple(out)
 
 
 def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[int]:
     """Every run of `length` cells in a row or column alternating two basic types X Y X Y..."""
     masks = [board.mask(t) for t in tile_kinds(rules)[0]]
-    cols = board.cols
     out = []
-    for step, starts in ((1, _starts(board, 1, length)), (cols, _starts(board, length, 1))):
+    for step, starts, window in _run_table(board.rows, board.cols, length):
         # cells equal (one basic type) to the cell 2 steps on, and to the next cell
         skip = 0
         next_same = 0
@@ -103,7 +113,7 @@ def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[i
         hit = starts & ~next_same
         for k in range(length - 2):
             hit &= skip >> (k * step)
-        out.extend(_window(board, s, step, length) for s in bits(hit))
+        out.extend(window[s] for s in bits(hit))
     return out
 
 

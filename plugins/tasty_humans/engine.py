@@ -239,7 +239,9 @@ def _evaluate(game: "Game", seat: int, cells: list[str], masks: dict[str, int], 
     """`evaluate` on a stomach's parts, so a candidate needs no Stomach of its own.
     Cached per game: a turn asks for the same stomach many times, and a seat's stomach
     does not change during the other players' turns."""
-    key = (seat, *cells, *leaders.items())  # items: a swap moves a leader
+    # The masks say what every cell holds; a dict's insertion order may differ for the
+    # same stomach, which costs only a cache miss. items: a swap moves a leader.
+    key = (seat, tuple(masks.items()), tuple(leaders.items()))
     got = game.cache.get(key)
     if got is not None:
         return got

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 LeaderFn = Callable[[Board, int, "Leader", "RuleVersion"], int]
 
-_TYPES: dict[int, tuple["RuleVersion", tuple[str, ...], tuple[str, ...]]] = {}
+_TYPES: dict[int, tuple["RuleVersion", tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 
 
 def tile_kinds(rules: "RuleVersion") -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -25,9 +25,9 @@ def tile_kinds(rules: "RuleVersion") -> tuple[tuple[str, ...], tuple[str, ...]]:
     got = _TYPES.get(id(rules))
     if got is None or got[0] is not rules:  # id() may be reused by a new object
         basic = tuple(rules.basic_types())
-        got = (rules, basic, tuple(t for t in rules.tiles if t not in basic))
+        got = (rules, (basic, tuple(t for t in rules.tiles if t not in basic)))
         _TYPES[id(rules)] = got
-    return got[1], got[2]
+    return got[1]
 
 
 def damage_mask(board: Board, rules: "RuleVersion") -> int:
