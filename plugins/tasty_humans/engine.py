@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, bits, geometry
-from .craving_scoring import score_craving
-from .leader_scoring import damage_mask, score_leader
+from .craving_scoring import CRAVINGS
+from .leader_scoring import KINDS as LEADER_KINDS
+from .leader_scoring import tile_kinds
 from .scoring import PlayerScore, rank_players, score_player, score_solo
 
 if TYPE_CHECKING:
@@ -245,18 +246,19 @@ def _evaluate(game: "Game", seat: int, cells: list[str], masks: dict[str, int], 
     got = game.cache.get(key)
     if got is not None:
         return got
-    setup = game.setup
-    rules = setup.rules
-    board = Board.__new__(Board)
-    geo = board.geo = game.geo
-    board.rows, board.cols = geo.rows, geo.cols
+    board = game.board  # one scratch Board per game, refilled for each evaluation
     board.cells, board.leaders, board.masks = cells, leaders, masks
-    points = score_craving(board, game.monsters[seat], rules)
+    craving, fn, rules = game.cravings[seat]
+    points = fn(board, craving, rules)
+    scorers = game.leader_scorers
     for cell, lid in leaders.items():
-        points += score_leader(board, cell, setup.leaders[lid], rules)
-    damage = damage_mask(board, rules)
+        leader_fn, leader = scorers[lid]
+        points += leader_fn(board, cell, leader, rules)
+    damage = 0
+    for kind in game.damage_kinds:
+        damage |= masks.get(kind, 0)
     if damage:
-        points -= rules.damage_penalty * (damage & geo.expand_orth(damage)).bit_count()
+        points -= rules.damage_penalty * (damage & game.geo.expand_orth(damage)).bit_count()
     game.cache[key] = points
     return points
 
@@ -458,6 +460,12 @@ class Game:
         self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
         self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
         self.geo = geometry(rows, cols)
+        # what `evaluate` needs, looked up once: the scratch board, each seat's craving
+        # function, each leader's scoring function, the tile types that are damage
+        self.board = Board(rows, cols, [EMPTY] * (rows * cols))
+        self.cravings = [(rules.cravings[m], CRAVINGS[m], rules) for m in self.monsters]
+        self.leader_scorers = {lid: (LEADER_KINDS[l.kind], l) for lid, l in setup.leaders.items()}
+        self.damage_kinds = tile_kinds(rules)[1]
         self.deck = list(setup.adventurers)
         rng.shuffle(self.deck)
         self.discard: list["Adventurer"] = []
