@@ -34,7 +34,17 @@ def max_disjoint(sets: list[int]) -> int:
     """Largest number of pairwise disjoint masks among `sets` (exact; fine for ~40 sets)."""
     sets = list(dict.fromkeys(s for s in sets if s))
     n = len(sets)
-    clash = [sum(1 << j for j in range(n) if j != i and sets[i] & sets[j]) for i in range(n)]
+    if n < 2:
+        return n
+    clash = [0] * n
+    for i in range(n - 1):
+        si = sets[i]
+        for j in range(i + 1, n):
+            if si & sets[j]:
+                clash[i] |= 1 << j
+                clash[j] |= 1 << i
+    if not any(clash):
+        return n
     memo: dict[int, int] = {}
 
     def solve(todo: int) -> int:
@@ -101,7 +111,7 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
 
 def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[int]:
     """Every run of `length` cells in a row or column alternating two basic types X Y X Y..."""
-    masks = [board.mask(t) for t in tile_kinds(rules)[0]]
+    masks = [m for m in map(board.masks.get, tile_kinds(rules)[0]) if m]
     out = []
     for step, starts, window in _run_table(board.rows, board.cols, length):
         # cells equal (one basic type) to the cell 2 steps on, and to the next cell
@@ -110,10 +120,13 @@ def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[i
         for m in masks:
             skip |= m & (m >> (2 * step))
             next_same |= m & (m >> step)
-        hit = starts & ~next_same
-        for k in range(length - 2):
+        hit = starts & skip & ~next_same
+        for k in range(1, length - 2):
+            if not hit:
+                break
             hit &= skip >> (k * step)
-        out.extend(window[s] for s in bits(hit))
+        if hit:
+            out.extend(window[s] for s in bits(hit))
     return out
 
 
