@@ -32,6 +32,9 @@ CASES = [
     ("cave", 2, ["random"], 1.0),
 ]
 
+TARGET_CASE = ("tasty-humans", 4, ["greedy"])
+TARGET = 200  # games per second on 2 cores (issue 14)
+
 
 def timed(side: Side, games: int, players: int, strategies: list[str], jobs: int) -> float:
     started = time.perf_counter()
@@ -45,12 +48,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     print(f"{'game':16} {'players':>7} {'strategy':>9} {'games':>6} {'1 core g/s':>11} {f'{args.jobs} cores g/s':>12}")
+    greedy = 0.0
     for game, players, strategies, share in CASES:
         side = Side("bench", ROOT, game, {})
         n = max(args.jobs * 4, int(args.games * share))
         one = timed(side, n, players, strategies, 1)
         many = timed(side, n, players, strategies, args.jobs)
         print(f"{game:16} {players:>7} {strategies[0]:>9} {n:>6} {n / one:>11.1f} {n / many:>12.1f}")
+        if (game, players, strategies) == TARGET_CASE:
+            greedy = n / many
+    verdict = "met" if greedy >= TARGET and args.jobs <= 2 else "missed" if args.jobs <= 2 else "not comparable (more than 2 jobs)"
+    print(f"\ntarget: tasty-humans, 4 greedy players, >= {TARGET} games/s on 2 cores: {greedy:.1f} on {args.jobs}, {verdict}")
     print("\ncost against the number of games (tasty-humans, 4 random players, all cores):")
     side = Side("bench", ROOT, "tasty-humans", {})
     for n in (args.games // 4, args.games, args.games * 4):
