@@ -86,7 +86,7 @@ def _blocks(board: Board, rules: "RuleVersion", height: int, width: int) -> list
     """Every height x width rectangle whose cells are all one basic type, as masks."""
     starts, shifts, rect = _rect_table(board.rows, board.cols, height, width)
     masks = board.masks
-    out = []
+    out: list[int] = []
     for t in tile_kinds(rules)[0]:
         m = masks.get(t, 0)
         hit = starts & m
@@ -102,7 +102,7 @@ def _blocks(board: Board, rules: "RuleVersion", height: int, width: int) -> list
 @lru_cache(maxsize=None)
 def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[int, int]], ...]:
     """Per direction (row, column): (step, start cells, start cell -> the run's mask)."""
-    out = []
+    out: list[tuple[int, int, dict[int, int]]] = []
     for step, (h, w) in ((1, (1, length)), (cols, (length, 1))):
         starts = _starts_of(rows, cols, h, w)
         out.append((step, starts, {s: sum(1 << (s + k * step) for k in range(length)) for s in bits(starts)}))
@@ -112,7 +112,7 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
 def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[int]:
     """Every run of `length` cells in a row or column alternating two basic types X Y X Y..."""
     masks = [m for m in map(board.masks.get, tile_kinds(rules)[0]) if m]
-    out = []
+    out: list[int] = []
     for step, starts, window in _run_table(board.rows, board.cols, length):
         # cells equal (one basic type) to the cell 2 steps on, and to the next cell
         skip = 0

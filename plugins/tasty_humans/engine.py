@@ -247,7 +247,7 @@ def _evaluate(game: "Game", seat: int, cells: list[str], masks: dict[str, int], 
     if got is not None:
         return got
     board = game.board  # one scratch Board per game, refilled for each evaluation
-    board.cells, board.leaders, board.masks = cells, leaders, masks
+    board.cells, board.leaders, board.masks = tuple(cells), leaders, masks
     craving, fn, rules = game.cravings[seat]
     points = fn(board, craving, rules)
     scorers = game.leader_scorers
