@@ -1,0 +1,219 @@
+"""Shrink typst's PDF without changing what it draws.
+
+typst (svg2pdf) writes every glyph of an SVG text as its own `q … cm … BT … Tj ET Q`
+group, about 130 bytes a glyph. Runs of such groups on one baseline, with the same
+matrix, colour, font and size, become one text object whose TJ array places each glyph
+where it was (the gap to the font's advance is a TJ adjustment in 1/1000 em, kept to 0.1,
+i.e. well under 0.001 pt). The embedded TrueType subsets lose their hinting programs,
+which only steer low-resolution screen rasterizers and are no part of the outlines.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import lru_cache
+
+# one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
+_GLYPH = re.compile(
+    rb"q ([-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+) ([-\d.]+) ([-\d.]+) cm([^\n]*)\n"
+    rb"BT 0 Tr(/\w+) ([\d.]+) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]|\\.)*\))Tj\nET\nQ\n"
+)
+_ESCAPES = {b"n": 10, b"r": 13, b"t": 9, b"b": 8, b"f": 12, b"(": 40, b")": 41, b"\\": 92}
+_HINTING = ("fpgm", "prep", "cvt ", "hdmx", "LTSH", "VDMX")
+
+
+@lru_cache(maxsize=4096)  # a deck repeats few glyph strings many times
+def _bytes(literal: bytes) -> bytes:
+    """The bytes of a PDF literal string `(…)` as svg2pdf writes it (no line continuations)."""
+    out = bytearray()
+    body, i = literal[1:-1], 0
+    while i < len(body):
+        if body[i] != 92:
+            out.append(body[i])
+            i += 1
+            continue
+        octal = re.match(rb"[0-7]{1,3}", body[i + 1:i + 4])
+        if octal:
+            out.append(int(octal.group(), 8) & 255)
+            i += 1 + len(octal.group())
+        else:
+            out.append(_ESCAPES.get(body[i + 1:i + 2], body[i + 1]))
+            i += 2
+    return bytes(out)
+
+
+def _whole_widths(font) -> tuple[dict[int, float], float] | None:
+    """CID -> advance (1/1000 em) of an Identity-H Type0 font, and its default width, each
+    rounded to a whole number, and the font's /W and /DW rewritten so.
+
+    pdfium drops the fraction of a /W width and poppler keeps it, so a TJ run over
+    fractional widths lands differently in the two; whole widths put both where typst
+    put each glyph. The widths move nothing typst drew: each of its glyphs was placed alone.
+    """
+    from pypdf.generic import ArrayObject, NameObject, NumberObject
+
+    if font.get("/Subtype") != "/Type0" or font.get("/Encoding") != "/Identity-H":
+        return None
+    cid_font = font["/DescendantFonts"][0].get_object()
+    table: dict[int, float] = {}
+    w = [item.get_object() for item in cid_font.get("/W", [])]
+    i = 0
+    while i < len(w):
+        first = int(w[i])
+        if isinstance(w[i + 1], list):
+            for k, value in enumerate(w[i + 1]):
+                table[first + k] = float(round(float(value)))
+            i += 2
+        else:
+            for cid in range(first, int(w[i + 1]) + 1):
+                table[cid] = float(round(float(w[i + 2])))
+            i += 3
+    default = float(round(float(cid_font.get("/DW", 1000))))
+    runs = ArrayObject()
+    for cid in sorted(table):
+        if runs and cid == int(runs[-2]) + len(runs[-1]):
+            runs[-1].append(NumberObject(int(table[cid])))
+        else:
+            runs.extend([NumberObject(cid), ArrayObject([NumberObject(int(table[cid]))])])
+    cid_font[NameObject("/W")] = runs
+    cid_font[NameObject("/DW")] = NumberObject(int(default))
+    return table, default
+
+
+def _num(value: float) -> bytes:
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return b"0" if text in {"-0", ""} else text.encode()
+
+
+def _along(first: re.Match[bytes], glyph: re.Match[bytes]) -> float | None:
+    """How far (text-space units) `glyph` sits from `first` along their shared baseline, or
+    None when it is off that baseline (more than 0.0001 pt) or behind `first`."""
+    a, b = (float(v) for v in first.group(1).split()[:2])
+    dx, dy = float(glyph.group(2)) - float(first.group(2)), float(glyph.group(3)) - float(first.group(3))
+    scale = a * a + b * b
+    if not scale or abs(dy * a - dx * b) / scale ** 0.5 > 1e-4:
+        return None
+    along = (dx * a + dy * b) / scale
+    return along if along >= 0 else None
+
+
+def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], float]]) -> bytes:
+    """`content` with each run of one-glyph text groups on a baseline drawn as one TJ."""
+    out: list[bytes] = []
+    pos = 0
+    run: list[tuple[re.Match[bytes], float]] = []  # the glyph groups and their distance along
+
+    def flush() -> None:
+        if len(run) > 1:
+            first = run[0][0]
+            size = float(first.group(6))
+            table, default = fonts[first.group(5)]
+            parts: list[bytes] = [first.group(7)]
+            pen = 0.0  # where the text pen stands after the last glyph shown
+            for (prev, _), (glyph, target) in zip(run, run[1:]):
+                codes = _bytes(prev.group(7))
+                pen += sum(table.get(int.from_bytes(codes[k:k + 2], "big"), default)
+                           for k in range(0, len(codes), 2)) * size / 1000
+                adjust = _num((pen - target) * 1000 / size)
+                if adjust != b"0":
+                    parts.append(adjust)
+                    pen -= float(adjust) * size / 1000
+                parts.append(glyph.group(7))
+            head = first.group()[:first.start(7) - first.start()]  # up to and with the Tm
+            out.append(head + b"[" + b"".join(parts) + b"]TJ\nET\nQ\n")
+        elif run:
+            out.append(run[0][0].group())
+        run.clear()
+
+    for match in _GLYPH.finditer(content):
+        if run and match.start() == pos and match.group(1, 4, 5, 6) == run[0][0].group(1, 4, 5, 6):
+            along = _along(run[0][0], match)
+            if along is not None and along >= run[-1][1]:
+                run.append((match, along))
+                pos = match.end()
+                continue
+        flush()
+        out.append(content[pos:match.start()])
+        pos = match.end()
+        if match.group(5) in fonts and len(_bytes(match.group(7))) % 2 == 0:
+            run.append((match, 0.0))
+        else:
+            out.append(match.group())
+    flush()
+    out.append(content[pos:])
+    return b"".join(out)
+
+
+def _unhinted(data: bytes) -> bytes:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO(data), recalcTimestamp=False)  # the head table keeps its date: same input, same bytes
+    for tag in _HINTING:
+        if tag in font:
+            del font[tag]
+    if "glyf" in font:
+        for name in font.getGlyphOrder():
+            glyph = font["glyf"][name]
+            if hasattr(glyph, "program"):
+                glyph.program.fromBytecode(b"")
+    if "maxp" in font:
+        maxp = font["maxp"]
+        for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs",
+                      "maxInstructionDefs", "maxStackElements", "maxSizeOfInstructions"):
+            if hasattr(maxp, field):
+                setattr(maxp, field, 1 if field == "maxZones" else 0)
+    out = io.BytesIO()
+    font.save(out, reorderTables=True)
+    return out.getvalue()
+
+
+def compact(data: bytes) -> bytes:
+    """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter(clone_from=io.BytesIO(data))
+    writer.pdf_header = data[:data.index(b"\n")]  # typst's version (1.7), not pypdf's default
+    done: set[int] = set()
+    for page in writer.pages:
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else {}
+        fonts: dict[bytes, tuple[dict[int, float], float]] = {}
+        for name, ref in (resources.get("/Font") or {}).items():
+            font = ref.get_object()
+            widths = _whole_widths(font)
+            if widths is not None:
+                fonts[name.encode()] = widths
+            _unhint_font(font, done)
+        contents = page.get("/Contents")
+        if contents is None:
+            continue
+        refs = contents if isinstance(contents.get_object(), list) else [contents]
+        for ref in refs:
+            stream = ref.get_object()
+            if id(stream) in done:
+                continue
+            done.add(id(stream))
+            stream.set_data(merge_glyphs(stream.get_data(), fonts))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _unhint_font(font, done: set[int]) -> None:
+    from pypdf.generic import NameObject, NumberObject
+
+    for descendant in font.get("/DescendantFonts", []):
+        descriptor = descendant.get_object().get("/FontDescriptor")
+        if descriptor is None:
+            continue
+        ref = descriptor.get_object().get("/FontFile2")
+        if ref is None:
+            continue
+        stream = ref.get_object()
+        if id(stream) in done:
+            continue
+        done.add(id(stream))
+        data = _unhinted(stream.get_data())
+        stream.set_data(data)
+        stream[NameObject("/Length1")] = NumberObject(len(data))
