@@ -81,63 +81,60 @@ def _whole_widths(font) -> tuple[dict[int, float], float] | None:
     return table, default
 
 
-def _num(value: float) -> bytes:
-    text = f"{value:.1f}".rstrip("0").rstrip(".")
-    return b"0" if text in {"-0", ""} else text.encode()
-
-
-def _along(first: re.Match[bytes], glyph: re.Match[bytes]) -> float | None:
-    """How far (text-space units) `glyph` sits from `first` along their shared baseline, or
-    None when it is off that baseline (more than 0.0001 pt) or behind `first`."""
-    a, b = (float(v) for v in first.group(1).split()[:2])
-    dx, dy = float(glyph.group(2)) - float(first.group(2)), float(glyph.group(3)) - float(first.group(3))
-    scale = a * a + b * b
-    if not scale or abs(dy * a - dx * b) / scale ** 0.5 > 1e-4:
-        return None
-    along = (dx * a + dy * b) / scale
-    return along if along >= 0 else None
-
-
 def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], float]]) -> bytes:
     """`content` with each run of one-glyph text groups on a baseline drawn as one TJ."""
     out: list[bytes] = []
     pos = 0
-    run: list[tuple[re.Match[bytes], float]] = []  # the glyph groups and their distance along
+    run: list[tuple[bytes, float]] = []  # the run's glyph strings and their distance along
+    first = b""  # the run's first group up to and with its Tm
+    base = (0.0, 0.0, 0.0, 0.0, 0.0)  # the run's pen direction a, b, origin e, f and |(a, b)|
+    key: tuple[bytes, ...] = ()  # matrix, colour, font and size of the run
+    advances: dict[tuple[bytes, bytes], float] = {}  # (font, string) -> advance in 1/1000 em
+
+    def advance(font: bytes, literal: bytes) -> float:
+        if (font, literal) not in advances:
+            table, default = fonts[font]
+            codes = _bytes(literal)
+            advances[font, literal] = sum(table.get(int.from_bytes(codes[k:k + 2], "big"), default)
+                                          for k in range(0, len(codes), 2))
+        return advances[font, literal]
 
     def flush() -> None:
         if len(run) > 1:
-            first = run[0][0]
-            size = float(first.group(6))
-            table, default = fonts[first.group(5)]
-            parts: list[bytes] = [first.group(7)]
-            pen = 0.0  # where the text pen stands after the last glyph shown
-            for (prev, _), (glyph, target) in zip(run, run[1:]):
-                codes = _bytes(prev.group(7))
-                pen += sum(table.get(int.from_bytes(codes[k:k + 2], "big"), default)
-                           for k in range(0, len(codes), 2)) * size / 1000
-                adjust = _num((pen - target) * 1000 / size)
-                if adjust != b"0":
-                    parts.append(adjust)
-                    pen -= float(adjust) * size / 1000
-                parts.append(glyph.group(7))
-            head = first.group()[:first.start(7) - first.start()]  # up to and with the Tm
-            out.append(head + b"[" + b"".join(parts) + b"]TJ\nET\nQ\n")
+            font, size = key[2], float(key[3])
+            parts: list[bytes] = [run[0][0]]
+            pen = 0.0  # in 1/1000 em along the baseline, after the last glyph shown
+            for (prev, _), (literal, target) in zip(run, run[1:]):
+                pen += advance(font, prev)
+                tenths = round((pen - target * 1000 / size) * 10)  # the TJ adjustment, to 0.1
+                if tenths:
+                    parts.append(str(tenths // 10).encode() if tenths % 10 == 0 else f"{tenths / 10:.1f}".encode())
+                    pen -= tenths / 10
+                parts.append(literal)
+            out.append(first + b"[" + b"".join(parts) + b"]TJ\nET\nQ\n")
         elif run:
-            out.append(run[0][0].group())
+            out.append(first + run[0][0] + b"Tj\nET\nQ\n")
         run.clear()
 
     for match in _GLYPH.finditer(content):
-        if run and match.start() == pos and match.group(1, 4, 5, 6) == run[0][0].group(1, 4, 5, 6):
-            along = _along(run[0][0], match)
-            if along is not None and along >= run[-1][1]:
-                run.append((match, along))
+        matrix, e, f, colour, font, size, literal = match.groups()
+        if run and match.start() == pos and (matrix, colour, font, size) == key:
+            a, b, e0, f0, norm = base
+            dx, dy = float(e) - e0, float(f) - f0
+            along = (dx * a + dy * b) / (norm * norm)
+            # on the run's baseline (within 0.0001 pt) and ahead of the last glyph
+            if abs(dy * a - dx * b) <= 1e-4 * norm and along >= run[-1][1]:
+                run.append((literal, along))
                 pos = match.end()
                 continue
         flush()
         out.append(content[pos:match.start()])
         pos = match.end()
-        if match.group(5) in fonts and len(_bytes(match.group(7))) % 2 == 0:
-            run.append((match, 0.0))
+        a, b = (float(v) for v in matrix.split()[:2])
+        if font in fonts and len(_bytes(literal)) % 2 == 0 and (a or b):
+            base, key = (a, b, float(e), float(f), (a * a + b * b) ** 0.5), (matrix, colour, font, size)
+            first = match.group()[:match.start(7) - match.start()]
+            run.append((literal, 0.0))
         else:
             out.append(match.group())
     flush()
@@ -175,15 +172,18 @@ def compact(data: bytes) -> bytes:
     writer = PdfWriter(clone_from=io.BytesIO(data))
     writer.pdf_header = data[:data.index(b"\n")]  # typst's version (1.7), not pypdf's default
     done: set[int] = set()
+    merged: dict[tuple[bytes, tuple[int, ...]], bytes] = {}  # a sheet printed twice is merged once
     for page in writer.pages:
         resources = page.get("/Resources")
         resources = resources.get_object() if resources is not None else {}
         fonts: dict[bytes, tuple[dict[int, float], float]] = {}
-        for name, ref in (resources.get("/Font") or {}).items():
+        font_ids: list[int] = []
+        for name, ref in sorted((resources.get("/Font") or {}).items()):
             font = ref.get_object()
             widths = _whole_widths(font)
             if widths is not None:
                 fonts[name.encode()] = widths
+                font_ids.append(id(font))
             _unhint_font(font, done)
         contents = page.get("/Contents")
         if contents is None:
@@ -194,7 +194,11 @@ def compact(data: bytes) -> bytes:
             if id(stream) in done:
                 continue
             done.add(id(stream))
-            stream.set_data(merge_glyphs(stream.get_data(), fonts))
+            content = stream.get_data()
+            key = (content, tuple(font_ids))
+            if key not in merged:
+                merged[key] = merge_glyphs(content, fonts)
+            stream.set_data(merged[key])
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
