@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2
@@ -75,12 +76,25 @@ def test_a_glyph_in_an_unknown_font_is_left_as_it_is():
     assert pdf_compact.merge_glyphs(content, {}) == content
 
 
+def _poker_plan():
+    game = load_game(Project(REPO / "bench" / "poker"), "poker")
+    comp = next(c for c in render_game(game, {}, 0.0) if c.pieces)
+    return layout(comp, paper("letter"), "poker"), game
+
+
+def test_pages_drawn_alike_share_one_content_stream():
+    plan, game = _poker_plan()
+    data = write_pdf(replace(plan, pages=[plan.pages[0], plan.pages[1], plan.pages[0]]), game.fonts)
+    pages = PdfReader(io.BytesIO(data)).pages
+    ids = [page.raw_get("/Contents").idnum for page in pages]
+    assert ids[0] == ids[2] != ids[1]
+    assert data.count(b"/FlateDecode") < write_pdf(replace(plan, pages=plan.pages[:3]), game.fonts).count(b"/FlateDecode")
+
+
 @pytest.fixture(scope="module")
 def poker() -> tuple[bytes, bytes]:
     """The bench poker deck's card PDF without and with the shrinking pass."""
-    game = load_game(Project(REPO / "bench" / "poker"), "poker")
-    comp = next(c for c in render_game(game, {}, 0.0) if c.pieces)
-    plan = layout(comp, paper("letter"), "poker")
+    plan, game = _poker_plan()
     keep = pdf_compact.compact
     try:
         pdf_compact.compact = lambda data: data

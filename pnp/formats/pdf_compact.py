@@ -168,11 +168,13 @@ def _unhinted(data: bytes) -> bytes:
 def compact(data: bytes) -> bytes:
     """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets."""
     from pypdf import PdfWriter
+    from pypdf.generic import IndirectObject, NameObject, StreamObject
 
     writer = PdfWriter(clone_from=io.BytesIO(data))
     writer.pdf_header = data[:data.index(b"\n")]  # typst's version (1.7), not pypdf's default
     done: set[int] = set()
     merged: dict[tuple[bytes, tuple[int, ...]], bytes] = {}  # a sheet printed twice is merged once
+    shared: dict[bytes, object] = {}  # typst's content -> the first stream drawing it
     for page in writer.pages:
         resources = page.get("/Resources")
         resources = resources.get_object() if resources is not None else {}
@@ -188,6 +190,14 @@ def compact(data: bytes) -> bytes:
         contents = page.get("/Contents")
         if contents is None:
             continue
+        if isinstance(contents, IndirectObject) and isinstance(contents.get_object(), StreamObject):
+            # a sheet drawn the same as an earlier one (a back printed on every page) shares
+            # its stream: a content stream draws with the resources of the page that shows it
+            content = contents.get_object().get_data()
+            if content in shared:
+                page[NameObject("/Contents")] = shared[content]
+                continue
+            shared[content] = contents
         refs = contents if isinstance(contents.get_object(), list) else [contents]
         for ref in refs:
             stream = ref.get_object()
@@ -199,6 +209,7 @@ def compact(data: bytes) -> bytes:
             if key not in merged:
                 merged[key] = merge_glyphs(content, fonts)
             stream.set_data(merged[key])
+    writer.compress_identical_objects()  # drop the streams no page shows any more, and repeats
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
