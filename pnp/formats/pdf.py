@@ -2,9 +2,9 @@
 
 typst embeds each face SVG through svg2pdf, which parses it with usvg, the parser resvg
 (PNG, TTS, diff) uses too, so gradients, opacity, patterns, masks, letter-spacing and
-images print as they show. Each distinct face is one typst image (one PDF form XObject
-however often it is placed); fonts come only from the game's font files and are embedded
-as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path of the
+images print as they show. Each distinct face is one typst image, which typst 0.15 draws
+inline wherever it is placed (no PDF form XObject); fonts come only from the game's font
+files and are embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path of the
 build machine reaches the PDF and the bytes depend on nothing but the inputs.
 `pdf_compact` then shrinks typst's output without changing what it draws.
 """

@@ -6,6 +6,8 @@ matrix, colour, font and size, become one text object whose TJ array places each
 where it was (the gap to the font's advance is a TJ adjustment in 1/1000 em, kept to 0.1,
 i.e. well under 0.001 pt). The embedded TrueType subsets lose their hinting programs,
 which only steer low-resolution screen rasterizers and are no part of the outlines.
+typst draws every placement of a face inline in its page (no form XObject), so pages
+drawn alike (a sheet of backs) share one content stream.
 """
 
 from __future__ import annotations
@@ -190,18 +192,18 @@ def compact(data: bytes) -> bytes:
         contents = page.get("/Contents")
         if contents is None:
             continue
-        if isinstance(contents, IndirectObject) and isinstance(contents.get_object(), StreamObject):
+        drawn = contents.get_object()
+        if isinstance(contents, IndirectObject) and isinstance(drawn, StreamObject):
             # a sheet drawn the same as an earlier one (a back printed on every page) shares
             # its stream: a content stream draws with the resources of the page that shows it
-            content = contents.get_object().get_data()
+            content = drawn.get_data()
             if content in shared:
                 page[NameObject("/Contents")] = shared[content]
                 continue
             shared[content] = contents
-        refs = contents if isinstance(contents.get_object(), list) else [contents]
-        for ref in refs:
+        for ref in drawn if isinstance(drawn, list) else [contents]:
             stream = ref.get_object()
-            if id(stream) in done:
+            if not isinstance(stream, StreamObject) or id(stream) in done:
                 continue
             done.add(id(stream))
             content = stream.get_data()
@@ -212,7 +214,8 @@ def compact(data: bytes) -> bytes:
     writer.compress_identical_objects()  # drop the streams no page shows any more, and repeats
     out = io.BytesIO()
     writer.write(out)
-    return out.getvalue()
+    # pypdf writes objects a little more loosely than typst: a PDF with nothing to merge keeps typst's bytes
+    return out.getvalue() if out.tell() < len(data) else data
 
 
 def _unhint_font(font, done: set[int]) -> None:
