@@ -14,7 +14,7 @@ from PIL import ImageChops, ImageStat
 from pypdf import PdfReader
 
 import pnp.formats.pdf_compact as pdf_compact
-from pnp.formats.impose import layout, paper
+from pnp.formats.impose import Label, Page, layout, paper
 from pnp.formats.pdf import write_pdf
 from pnp.load.content import Project, load_game
 from pnp.render.faces import render_game
@@ -89,6 +89,33 @@ def test_pages_drawn_alike_share_one_content_stream():
     ids = [page.raw_get("/Contents").idnum for page in pages]
     assert ids[0] == ids[2] != ids[1]
     assert data.count(b"/FlateDecode") < write_pdf(replace(plan, pages=plan.pages[:3]), game.fonts).count(b"/FlateDecode")
+
+
+def test_a_font_typst_also_sets_text_in_keeps_its_widths_and_that_text():
+    """A sheet label is typst's own text, laid out over the fonts' exact widths."""
+    plan, game = _poker_plan()
+    page = Page(marks=[*plan.pages[0].marks, Label("Poker: cards, sheet 1 of 6", 10, 275)])
+    keep = pdf_compact.compact
+    try:
+        pdf_compact.compact = lambda data: data
+        raw = write_pdf(replace(plan, pages=[page]), game.fonts)
+    finally:
+        pdf_compact.compact = keep
+    small = pdf_compact.compact(raw)
+    assert len(small) < len(raw) / 2
+
+    def widths_and_text(data: bytes) -> tuple[dict[str, str], list[bytes]]:
+        reader = PdfReader(io.BytesIO(data))
+        widths = {name: str(f.get_object()["/DescendantFonts"][0].get_object()["/W"])
+                  for name, f in reader.pages[0]["/Resources"]["/Font"].items()}
+        rest = pdf_compact._GLYPH.sub(b"", reader.pages[0].get_contents().get_data())
+        return widths, re.findall(rb"BT.*?ET", rest, re.S)
+
+    (widths, labels), (widths2, labels2) = widths_and_text(raw), widths_and_text(small)
+    assert labels and labels2[-len(labels):] == labels  # typst's label, byte for byte
+    label_font = re.search(rb"(/\w+) [\d.]+ Tf", labels[0]).group(1).decode()
+    assert "." in widths[label_font] and widths2[label_font] == widths[label_font]  # fractions kept
+    assert b"TJ" in b"".join(labels2[:-len(labels)]) and label_font.encode() + b" " in b"".join(labels2[:-len(labels)])
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 from functools import lru_cache
+from typing import Any
 
 # one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
 _GLYPH = re.compile(
@@ -45,13 +46,14 @@ def _bytes(literal: bytes) -> bytes:
     return bytes(out)
 
 
-def _whole_widths(font) -> tuple[dict[int, float], float] | None:
-    """CID -> advance (1/1000 em) of an Identity-H Type0 font, and its default width, each
-    rounded to a whole number, and the font's /W and /DW rewritten so.
+def _widths(font: Any, whole: bool) -> tuple[dict[int, float], float] | None:
+    """CID -> advance (1/1000 em) of an Identity-H Type0 font, and its default width; with
+    `whole`, each rounded to a whole number and the font's /W and /DW rewritten so.
 
     pdfium drops the fraction of a /W width and poppler keeps it, so a TJ run over
-    fractional widths lands differently in the two; whole widths put both where typst
-    put each glyph. The widths move nothing typst drew: each of its glyphs was placed alone.
+    fractional widths lands differently in the two (up to a few hundredths of a point
+    along a line, as in typst's own text); whole widths put both where typst put each
+    glyph, and move nothing typst drew when each of its glyphs was placed alone.
     """
     from pypdf.generic import ArrayObject, NameObject, NumberObject
 
@@ -65,13 +67,17 @@ def _whole_widths(font) -> tuple[dict[int, float], float] | None:
         first = int(w[i])
         if isinstance(w[i + 1], list):
             for k, value in enumerate(w[i + 1]):
-                table[first + k] = float(round(float(value)))
+                table[first + k] = float(value)
             i += 2
         else:
             for cid in range(first, int(w[i + 1]) + 1):
-                table[cid] = float(round(float(w[i + 2])))
+                table[cid] = float(w[i + 2])
             i += 3
-    default = float(round(float(cid_font.get("/DW", 1000))))
+    default = float(cid_font.get("/DW", 1000))
+    if not whole:
+        return table, default
+    table = {cid: float(round(value)) for cid, value in table.items()}
+    default = float(round(default))
     runs = ArrayObject()
     for cid in sorted(table):
         if runs and cid == int(runs[-2]) + len(runs[-1]):
@@ -177,16 +183,22 @@ def compact(data: bytes) -> bytes:
     done: set[int] = set()
     merged: dict[tuple[bytes, tuple[int, ...]], bytes] = {}  # a sheet printed twice is merged once
     shared: dict[bytes, object] = {}  # typst's content -> the first stream drawing it
+    # fonts that also show text other than svg2pdf's one-glyph groups (typst's own labels,
+    # laid out over the exact widths) keep their fractional widths, as typst's own text does
+    mixed: set[int] = set()
     for page in writer.pages:
-        resources = page.get("/Resources")
-        resources = resources.get_object() if resources is not None else {}
+        page_fonts = _page_fonts(page)
+        drawing = page.get_contents()
+        rest = _GLYPH.sub(b"", drawing.get_data() if drawing is not None else b"")
+        mixed.update(id(page_fonts[name]) for name in re.findall(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf", rest)
+                     if name in page_fonts)
+    for page in writer.pages:
         fonts: dict[bytes, tuple[dict[int, float], float]] = {}
         font_ids: list[int] = []
-        for name, ref in sorted((resources.get("/Font") or {}).items()):
-            font = ref.get_object()
-            widths = _whole_widths(font)
+        for name, font in sorted(_page_fonts(page).items()):
+            widths = _widths(font, whole=id(font) not in mixed)
             if widths is not None:
-                fonts[name.encode()] = widths
+                fonts[name] = widths
                 font_ids.append(id(font))
             _unhint_font(font, done)
         contents = page.get("/Contents")
@@ -216,6 +228,13 @@ def compact(data: bytes) -> bytes:
     writer.write(out)
     # pypdf writes objects a little more loosely than typst: a PDF with nothing to merge keeps typst's bytes
     return out.getvalue() if out.tell() < len(data) else data
+
+
+def _page_fonts(page) -> dict[bytes, Any]:
+    """The font dictionaries of `page`'s resources by their resource name."""
+    resources = page.get("/Resources")
+    fonts = resources.get_object().get("/Font") if resources is not None else None
+    return {name.encode(): ref.get_object() for name, ref in fonts.get_object().items()} if fonts else {}
 
 
 def _unhint_font(font, done: set[int]) -> None:
