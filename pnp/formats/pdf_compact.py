@@ -181,8 +181,8 @@ def compact(data: bytes) -> bytes:
     writer = PdfWriter(clone_from=io.BytesIO(data))
     writer.pdf_header = data[:data.index(b"\n")]  # typst's version (1.7), not pypdf's default
     done: set[int] = set()
-    merged: dict[tuple[bytes, tuple[int, ...]], bytes] = {}  # a sheet printed twice is merged once
-    shared: dict[bytes, object] = {}  # typst's content -> the first stream drawing it
+    merged: dict[tuple[bytes, tuple], bytes] = {}  # a sheet printed twice is merged once
+    shared: dict[tuple[bytes, tuple], object] = {}  # typst's content and fonts -> the first stream drawing it
     # fonts that also show text other than svg2pdf's one-glyph groups (typst's own labels,
     # laid out over the exact widths) keep their fractional widths, as typst's own text does
     mixed: set[int] = set()
@@ -194,12 +194,12 @@ def compact(data: bytes) -> bytes:
                      if name in page_fonts)
     for page in writer.pages:
         fonts: dict[bytes, tuple[dict[int, float], float]] = {}
-        font_ids: list[int] = []
-        for name, font in sorted(_page_fonts(page).items()):
+        page_fonts = _page_fonts(page)
+        identity = tuple((name, id(font)) for name, font in sorted(page_fonts.items()))
+        for name, font in page_fonts.items():
             widths = _widths(font, whole=id(font) not in mixed)
             if widths is not None:
                 fonts[name] = widths
-                font_ids.append(id(font))
             _unhint_font(font, done)
         contents = page.get("/Contents")
         if contents is None:
@@ -208,18 +208,19 @@ def compact(data: bytes) -> bytes:
         if isinstance(contents, IndirectObject) and isinstance(drawn, StreamObject):
             # a sheet drawn the same as an earlier one (a back printed on every page) shares
             # its stream: a content stream draws with the resources of the page that shows it
+            # (and the same fonts under the same names: the merged runs rest on their widths)
             content = drawn.get_data()
-            if content in shared:
-                page[NameObject("/Contents")] = shared[content]
+            if (content, identity) in shared:
+                page[NameObject("/Contents")] = shared[content, identity]
                 continue
-            shared[content] = contents
+            shared[content, identity] = contents
         for ref in drawn if isinstance(drawn, list) else [contents]:
             stream = ref.get_object()
             if not isinstance(stream, StreamObject) or id(stream) in done:
                 continue
             done.add(id(stream))
             content = stream.get_data()
-            key = (content, tuple(font_ids))
+            key = (content, identity)
             if key not in merged:
                 merged[key] = merge_glyphs(content, fonts)
             stream.set_data(merged[key])
