@@ -139,7 +139,7 @@ def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], floa
         out.append(content[pos:match.start()])
         pos = match.end()
         a, b = (float(v) for v in matrix.split()[:2])
-        if font in fonts and len(_bytes(literal)) % 2 == 0 and (a or b):
+        if font in fonts and len(_bytes(literal)) % 2 == 0 and (a or b) and float(size) > 0:
             base, key = (a, b, float(e), float(f), (a * a + b * b) ** 0.5), (matrix, colour, font, size)
             first = match.group()[:match.start(7) - match.start()]
             run.append((literal, 0.0))
