@@ -97,6 +97,7 @@ def main() -> None:
         for part in ("content", "templates"):
             for game in GAMES:
                 shutil.copytree(REPO / part / game, games / part / game)
+        shutil.copytree(REPO / "plugins", games / "plugins")  # the games' Python (game.yaml `plugin:`)
         games_out = tmp_path / "games-out"
 
         def cold_games() -> tuple[float, float]:

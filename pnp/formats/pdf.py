@@ -2,10 +2,11 @@
 
 typst embeds each face SVG through svg2pdf, which parses it with usvg, the parser resvg
 (PNG, TTS, diff) uses too, so gradients, opacity, patterns, masks, letter-spacing and
-images print as they show. Each distinct face is one typst image (one PDF form XObject
-however often it is placed); fonts come only from the game's font files and are embedded
-as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path of the
+images print as they show. Each distinct face is one typst image, which typst 0.15 draws
+inline wherever it is placed (no PDF form XObject); fonts come only from the game's font
+files and are embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path of the
 build machine reaches the PDF and the bytes depend on nothing but the inputs.
+`pdf_compact` then shrinks typst's output without changing what it draws.
 """
 
 from __future__ import annotations
@@ -88,13 +89,15 @@ def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
     import typst
 
     from ..render.fonts import DEFAULT
+    from .pdf_compact import compact
 
     fonts = fonts or DEFAULT
     text, inputs = source(layout, fonts.family)
     try:
         # typst's stub binds the source (bytes) and the font folders (paths) to one type variable
-        return bytes(typst.compile(text.encode("utf-8"), font_paths=fonts.dirs, ignore_system_fonts=True,  # type: ignore[misc]
+        data = bytes(typst.compile(text.encode("utf-8"), font_paths=fonts.dirs, ignore_system_fonts=True,  # type: ignore[misc]
                                    sys_inputs=inputs, pdf_tags=False))
     except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise PnpError(f"{layout.title}: the PDF engine failed: {first}") from None
+    return compact(data)
