@@ -229,6 +229,7 @@ def test_pdf_single_is_one_face_per_page_with_trim_and_bleed_boxes(tmp_path):
         assert page.get_bleedbox() == pytest.approx((0, 0, (63.5 + 6.35) * MM, (88.9 + 6.35) * MM), abs=0.01)
         assert page.get_trimbox() == pytest.approx((3.175 * MM, 3.175 * MM, (63.5 + 3.175) * MM, (88.9 + 3.175) * MM), abs=0.01)
     assert art_box(project.output_dir / "deck/pdf-single/card.pdf", 0) == pytest.approx((0, 0, 69.8, 95.2), abs=0.11)
+    assert (project.output_dir / "deck/pdf-single/card.pdf").read_bytes().startswith(b"%PDF-1.7")  # not pypdf's 1.3
     tokens = pypdfium2.PdfDocument(project.output_dir / "deck/pdf-single/token.pdf")
     assert len(tokens) == 3 and tokens[0].get_size() == pytest.approx((36.35 * MM, 36.35 * MM), abs=0.01)
 

@@ -42,6 +42,7 @@ def with_boxes(data: bytes, bleed: float) -> bytes:
     from pypdf.generic import RectangleObject
 
     writer = PdfWriter(clone_from=io.BytesIO(data))
+    writer.pdf_header = data[:data.index(b"\n")]  # keep typst's version (1.7), not pypdf's 1.3
     inset = bleed * MM_TO_PT
     for page in writer.pages:
         left, bottom, right, top = (float(v) for v in page.mediabox)
