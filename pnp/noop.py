@@ -132,9 +132,19 @@ def _outputs(folder: Path) -> dict[str, list[int]]:
 
 
 def _code_files() -> list[str]:
-    """pnp's own files and every module this process imported."""
+    """pnp's own files, every module this process imported, and the PDF engine's packages,
+    which only its worker processes import (pnp/formats/pdf_engine.py)."""
+    from importlib.util import find_spec
+
+    from .formats.pdf_engine import ENGINE_PACKAGES
+
     files = {str(p) for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     files |= {f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)}
+    for name in ENGINE_PACKAGES:
+        spec = find_spec(name)
+        if spec is not None and spec.origin:
+            folder = Path(spec.origin).parent  # an upgrade rewrites the package's files
+            files |= {str(p) for p in folder.iterdir() if p.suffix in (".py", ".so", ".pyd")}
     return sorted(files)
 
 

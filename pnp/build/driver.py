@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 from .cache import BuildCache, Planned, code_stamp, digest
 from ..load.content import GameContent, Project
@@ -230,24 +231,35 @@ class Produced:
 def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None, tally: Tally | None = None) -> Produced:
     """Render one game (cached faces reused) and make every requested file that is not current.
     `values` are the game's checked options (checked here when not given)."""
+    return rendered(game, options, root, values, tally)()
+
+
+def rendered(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None,
+             tally: Tally | None = None) -> Callable[[], Produced]:
+    """Render one game and plan its files; what is returned makes the files that are not current."""
     start = time.perf_counter()
     if values is None:
         values = options.game_options([game])[game.name]
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
-    rendered, count = Pipeline(game.project, options).render(game, values, cache, tally)
+    faces, count = Pipeline(game.project, options).render(game, values, cache, tally)
     planned: dict[str, Planned] = {}
     located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
     for fmt in options.formats:
-        planned.update(FORMATS[fmt](game, rendered, located))
-    files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}, tally)
-    sheets = print_sheets(game, rendered, options) if "pdf" in options.formats else None
-    return Produced(game, rendered, count, cache, planned, files, time.perf_counter() - start, sheets)
+        planned.update(FORMATS[fmt](game, faces, located))
+    seconds = time.perf_counter() - start
+
+    def make() -> Produced:
+        start = time.perf_counter()
+        files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}, tally)
+        sheets = print_sheets(game, faces, options) if "pdf" in options.formats else None
+        return Produced(game, faces, count, cache, planned, files, seconds + time.perf_counter() - start, sheets)
+
+    return make
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
-    """Make every planned file; costly ones (PDFs) on threads, since each is independent
-    and the PDF engine (typst, Rust) works outside the GIL. No fork: the engine's own
-    threads would not survive it."""
+    """Make every planned file; costly ones (PDFs) on threads, each of which waits for a
+    worker process of the PDF engine (pnp/formats/pdf_engine.py) when a pool is open."""
     if tally:
         tally.plan(len(plans), "files")
     costly = sorted((rel for rel, plan in plans.items() if plan.costly), key=str)
@@ -271,20 +283,43 @@ def _make(plan: Planned) -> bytes:
     return plan.make()
 
 
+def _engine(options: BuildOptions) -> ContextManager[None]:
+    """PDF engine workers for a build that makes PDFs."""
+    if not {"pdf", "pdf-single"} & set(options.formats):
+        return nullcontext()
+    from ..formats.pdf_engine import engine_pool
+    from ..render.fonts import DEFAULT
+
+    return engine_pool(tuple(DEFAULT.dirs))
+
+
 def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None) -> list[GameReport]:
     """Build the named games (all when None) and return one report per game; `progress`
     counts the faces and files as they are done."""
     pipeline = Pipeline(project, options).check()
-    loaded = pipeline.load(project.resolve_games(games))
-    values = pipeline.values(loaded)
-    produced, errors = [], []
-    for game in loaded:  # everything in memory first: a template error leaves output/ untouched
-        try:
-            produced.append(produce(game, options, out_root(project, options, game.name), values[game.name], progress))
-        except PnpError as exc:  # report every game's problems at once
-            errors.extend(exc.errors)
-    if errors:
-        raise PnpError(errors)
+    with _engine(options):
+        loaded = pipeline.load(project.resolve_games(games))
+        values = pipeline.values(loaded)
+        errors: list[list] = [[] for _ in loaded]  # each game's problems, reported in game order
+        pending: list[tuple[int, Future[Produced]]] = []
+        # a game's files are made on a thread while the next game renders: with the PDF
+        # engine in worker processes, rendering and PDFs overlap
+        with ThreadPoolExecutor(max(1, len(loaded))) as making:
+            for number, game in enumerate(loaded):  # everything in memory first: a template error leaves output/ untouched
+                try:
+                    make = rendered(game, options, out_root(project, options, game.name), values[game.name], progress)
+                except PnpError as exc:  # report every game's problems at once
+                    errors[number].extend(exc.errors)
+                    continue
+                pending.append((number, making.submit(make)))
+            produced = []
+            for number, future in pending:
+                try:
+                    produced.append(future.result())
+                except PnpError as exc:
+                    errors[number].extend(exc.errors)
+    if any(errors):
+        raise PnpError([e for found in errors for e in found])
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     if "pdf" in options.formats:
         scope += ("cut/",)  # cut files go with the print PDF

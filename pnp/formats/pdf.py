@@ -6,14 +6,13 @@ images print as they show. Each distinct face is one typst image, which typst 0.
 inline wherever it is placed (no PDF form XObject); fonts come only from the game's font
 files and are embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path of the
 build machine reaches the PDF and the bytes depend on nothing but the inputs.
-`pdf_compact` then shrinks typst's output without changing what it draws.
+`pdf_engine` runs typst (on a worker per core during a build), and `pdf_compact` then
+shrinks its output without changing what it draws.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-
-from ..errors import PnpError
 
 from .impose import Bookmark, Label, Line, Place
 
@@ -86,18 +85,9 @@ def _place(mark: Place, names: dict[int, str], inputs: dict[str, str], head: lis
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
     """The PDF bytes of `layout`, its text drawn with `fonts` (pnp's default fonts)."""
-    import typst
-
     from ..render.fonts import DEFAULT
-    from .pdf_compact import compact
+    from .pdf_engine import run_pdf
 
     fonts = fonts or DEFAULT
     text, inputs = source(layout, fonts.family)
-    try:
-        # typst's stub binds the source (bytes) and the font folders (paths) to one type variable
-        data = bytes(typst.compile(text.encode("utf-8"), font_paths=fonts.dirs, ignore_system_fonts=True,  # type: ignore[misc]
-                                   sys_inputs=inputs, pdf_tags=False))
-    except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise PnpError(f"{layout.title}: the PDF engine failed: {first}") from None
-    return compact(data)
+    return run_pdf(layout.title, text, inputs, tuple(fonts.dirs))

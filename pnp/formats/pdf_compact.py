@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import io
 import re
+import struct
+from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +24,7 @@ _GLYPH = re.compile(
     rb"q ([-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+) ([-\d.]+) ([-\d.]+) cm([^\n]*)\n"
     rb"BT 0 Tr(/\w+) ([\d.]+) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]|\\.)*\))Tj\nET\nQ\n"
 )
+_SET_FONT = re.compile(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf")
 _ESCAPES = {b"n": 10, b"r": 13, b"t": 9, b"b": 8, b"f": 12, b"(": 40, b")": 41, b"\\": 92}
 _HINTING = ("fpgm", "prep", "cvt ", "hdmx", "LTSH", "VDMX")
 
@@ -89,8 +92,10 @@ def _widths(font: Any, whole: bool) -> tuple[dict[int, float], float] | None:
     return table, default
 
 
-def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], float]]) -> bytes:
-    """`content` with each run of one-glyph text groups on a baseline drawn as one TJ."""
+def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], float]],
+                 groups: list[re.Match[bytes]] | None = None) -> bytes:
+    """`content` with each run of one-glyph text groups on a baseline drawn as one TJ
+    (`groups`: the matches of `_GLYPH` in `content`, when already found)."""
     out: list[bytes] = []
     pos = 0
     run: list[tuple[bytes, float]] = []  # the run's glyph strings and their distance along
@@ -124,7 +129,7 @@ def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], floa
             out.append(first + run[0][0] + b"Tj\nET\nQ\n")
         run.clear()
 
-    for match in _GLYPH.finditer(content):
+    for match in _GLYPH.finditer(content) if groups is None else groups:
         matrix, e, f, colour, font, size, literal = match.groups()
         if run and match.start() == pos and (matrix, colour, font, size) == key:
             a, b, e0, f0, norm = base
@@ -150,18 +155,58 @@ def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], floa
     return b"".join(out)
 
 
+def _without_instructions(glyph: bytes) -> bytes:
+    """A TrueType glyph record with its hinting instructions cut out (outline bytes untouched)."""
+    if len(glyph) < 10:
+        return glyph  # an empty glyph
+    contours = int.from_bytes(glyph[:2], "big", signed=True)
+    if contours >= 0:  # simple: header, contour ends, instruction length and bytes, then the points
+        at = 10 + 2 * contours
+        length = int.from_bytes(glyph[at:at + 2], "big")
+        if not length:
+            return glyph
+        start = end = at + 2 + length
+        points = int.from_bytes(glyph[at - 2:at], "big") + 1 if contours else 0
+        coordinates = 0
+        while points > 0:  # the flags say how many bytes of coordinates follow (the padding is left out)
+            flag, repeat = glyph[end], 1
+            end += 1
+            if flag & 0x8:  # REPEAT_FLAG
+                repeat += glyph[end]
+                end += 1
+            coordinates += repeat * ((1 if flag & 0x2 else 0 if flag & 0x10 else 2) + (1 if flag & 0x4 else 0 if flag & 0x20 else 2))
+            points -= repeat
+        return glyph[:at] + b"\0\0" + glyph[start:end + coordinates]
+    out, at, flags = bytearray(glyph[:10]), 10, 0x20
+    while flags & 0x20:  # MORE_COMPONENTS
+        flags = int.from_bytes(glyph[at:at + 2], "big")
+        size = 4 + (4 if flags & 0x1 else 2) + (2 if flags & 0x8 else 4 if flags & 0x40 else 8 if flags & 0x80 else 0)
+        out += (flags & ~0x100).to_bytes(2, "big") + glyph[at + 2:at + size]  # WE_HAVE_INSTRUCTIONS off
+        at += size
+    return bytes(out)
+
+
 def _unhinted(data: bytes) -> bytes:
     from fontTools.ttLib import TTFont
 
-    font = TTFont(io.BytesIO(data), recalcTimestamp=False)  # the head table keeps its date: same input, same bytes
+    # the glyph records are edited as bytes and written back as they are (no bounding boxes
+    # recomputed, no outline re-encoded): the head table keeps its date, so same input, same bytes
+    font = TTFont(io.BytesIO(data), recalcTimestamp=False, recalcBBoxes=False)
     for tag in _HINTING:
         if tag in font:
             del font[tag]
     if "glyf" in font:
+        glyf = font["glyf"]
+        boxes = {}
         for name in font.getGlyphOrder():
-            glyph = font["glyf"][name]
-            if hasattr(glyph, "program"):
+            glyph = glyf.glyphs[name]
+            if hasattr(glyph, "data"):
+                glyph.data = _without_instructions(glyph.data)
+                if len(glyph.data) >= 10:
+                    boxes[name] = struct.unpack(">4h", glyph.data[2:10])
+            elif hasattr(glyph, "program"):
                 glyph.program.fromBytecode(b"")
+        _subset_bounds(font, boxes)
     if "maxp" in font:
         maxp = font["maxp"]
         for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs",
@@ -171,6 +216,23 @@ def _unhinted(data: bytes) -> bytes:
     out = io.BytesIO()
     font.save(out, reorderTables=True)
     return out.getvalue()
+
+
+def _subset_bounds(font: Any, boxes: dict[str, tuple[int, int, int, int]]) -> None:
+    """The font-wide bounds of head and hhea taken over the subset's own glyphs (a subset
+    keeps the whole font's; renderers place glyphs by them, as they were before the cut)."""
+    if not boxes:
+        return
+    head = font["head"]
+    head.xMin, head.yMin = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
+    head.xMax, head.yMax = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
+    if "hhea" in font and "hmtx" in font:
+        hhea, metrics = font["hhea"], font["hmtx"].metrics
+        hhea.advanceWidthMax = max(advance for advance, _ in metrics.values())
+        drawn = [(metrics[name], box) for name, box in boxes.items() if name in metrics]
+        hhea.minLeftSideBearing = min(lsb for (_, lsb), _ in drawn)
+        hhea.minRightSideBearing = min(advance - lsb - (box[2] - box[0]) for (advance, lsb), box in drawn)
+        hhea.xMaxExtent = max(lsb + box[2] - box[0] for (_, lsb), box in drawn)
 
 
 def compact(data: bytes) -> bytes:
@@ -186,12 +248,16 @@ def compact(data: bytes) -> bytes:
     # fonts that also show text other than svg2pdf's one-glyph groups (typst's own labels,
     # laid out over the exact widths) keep their fractional widths, as typst's own text does
     mixed: set[int] = set()
+    groups: dict[bytes, list[re.Match[bytes]]] = {}  # a page's content -> its one-glyph groups (found once)
     for page in writer.pages:
         page_fonts = _page_fonts(page)
         drawing = page.get_contents()
-        rest = _GLYPH.sub(b"", drawing.get_data() if drawing is not None else b"")
-        mixed.update(id(page_fonts[name]) for name in re.findall(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf", rest)
-                     if name in page_fonts)
+        content = drawing.get_data() if drawing is not None else b""
+        found = groups.setdefault(content, list(_GLYPH.finditer(content)))
+        # a font set more often than the glyph groups set it also shows other text
+        in_groups = Counter(match.group(5) for match in found)
+        mixed.update(id(page_fonts[name]) for name, uses in Counter(_SET_FONT.findall(content)).items()
+                     if name in page_fonts and uses > in_groups[name])
     for page in writer.pages:
         fonts: dict[bytes, tuple[dict[int, float], float]] = {}
         page_fonts = _page_fonts(page)
@@ -222,7 +288,7 @@ def compact(data: bytes) -> bytes:
             content = stream.get_data()
             key = (content, identity)
             if key not in merged:
-                merged[key] = merge_glyphs(content, fonts)
+                merged[key] = merge_glyphs(content, fonts, groups.get(content))
             stream.set_data(merged[key])
     writer.compress_identical_objects()  # drop the streams no page shows any more, and repeats
     out = io.BytesIO()

@@ -1,0 +1,94 @@
+"""Run the PDF engine (typst, then `pdf_compact`) on every core.
+
+typst keeps the GIL while it compiles, so threads do not overlap it; and a process forked
+after typst has run can hang on the engine's own threads. So a build that makes PDFs
+opens `engine_pool()` before anything imports typst: it forks one worker per core, each
+of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
+gives the same bytes as a fresh compile) and then compiles and compacts whole documents
+while the build goes on rendering. Without a pool (one core, a platform without fork, or
+typst already loaded in this process) the same job runs here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from multiprocessing import get_context
+from typing import Any, Iterator
+
+from ..errors import PnpError
+
+_POOL: ProcessPoolExecutor | None = None
+_COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
+_ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
+# the packages the workers import: pnp/noop.py stamps their files although this process never imports them
+ENGINE_PACKAGES = ("typst", "pypdf", "fontTools")
+
+
+def _compiler(font_dirs: tuple[str, ...]) -> Any:
+    if font_dirs not in _COMPILERS:
+        import typst
+
+        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True)
+    return _COMPILERS[font_dirs]
+
+
+def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
+    """Compile the typst document `text` (face SVGs in `inputs`) and compact it: the PDF
+    bytes, or b"" and the first line of the engine's complaint."""
+    from .pdf_compact import compact
+
+    try:
+        with _ONE_AT_A_TIME:
+            data = bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False))
+    except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
+        return b"", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return compact(data), ""
+
+
+def _warm(font_dirs: tuple[str, ...]) -> None:
+    """Import the engine and load the default fonts while the build still renders."""
+    import pnp.formats.pdf_compact  # noqa: F401  (pypdf, fontTools)
+
+    _compiler(font_dirs)
+
+
+def run_pdf(title: str, text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> bytes:
+    """The compacted PDF of a typst document, made by a pool worker when a pool is open."""
+    if _POOL is not None:
+        data, problem = _POOL.submit(make_pdf, text, inputs, font_dirs).result()
+    else:
+        data, problem = make_pdf(text, inputs, font_dirs)
+    if problem:
+        raise PnpError(f"{title}: the PDF engine failed: {problem}")
+    return data
+
+
+def _can_fork() -> bool:
+    # fork only where it is the platform's own way (Linux); never after typst has loaded here
+    return sys.platform.startswith("linux") and "typst" not in sys.modules
+
+
+@contextmanager
+def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
+    """Make the PDFs of the `with` block on a worker process per core (see the module).
+    Nested or impossible pools leave the block to run the engine in this process."""
+    global _POOL
+    workers = min(os.cpu_count() or 1, int(os.environ.get("PNP_PDF_WORKERS", "8")))
+    if _POOL is not None or workers < 2 or not _can_fork():
+        yield
+        return
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
+    try:
+        # the first submit forks every worker, here on the calling thread, before any other thread starts
+        warming: list[Future] = [pool.submit(_warm, warm_fonts) for _ in range(workers)]
+        _POOL = pool
+        yield
+        for future in warming:
+            future.result()
+    finally:
+        _POOL = None
+        pool.shutdown(wait=True, cancel_futures=True)
