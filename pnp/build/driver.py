@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -231,12 +231,36 @@ class Produced:
 def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None, tally: Tally | None = None) -> Produced:
     """Render one game (cached faces reused) and make every requested file that is not current.
     `values` are the game's checked options (checked here when not given)."""
-    return rendered(game, options, root, values, tally)()
+    return render_game(game, options, root, values, tally).make()
 
 
-def rendered(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None,
-             tally: Tally | None = None) -> Callable[[], Produced]:
-    """Render one game and plan its files; what is returned makes the files that are not current."""
+@dataclass
+class Rendered:
+    """One game rendered and its files planned; `make()` makes those that are not current."""
+
+    game: GameContent
+    options: BuildOptions
+    faces: list[RenderedComponent]
+    count: int  # faces rendered (the others came from the cache)
+    cache: BuildCache
+    planned: dict[str, Planned]
+    seconds: float
+    tally: Tally | None
+
+    @property
+    def todo(self) -> dict[str, Planned]:
+        return {rel: plan for rel, plan in self.planned.items() if not self.cache.is_current(rel, plan.key)}
+
+    def make(self) -> Produced:
+        start = time.perf_counter()
+        files = make_all(self.todo, self.tally)
+        sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
+        return Produced(self.game, self.faces, self.count, self.cache, self.planned, files, self.seconds + time.perf_counter() - start, sheets)
+
+
+def render_game(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None,
+                tally: Tally | None = None) -> Rendered:
+    """Render one game (cached faces reused) and plan its files."""
     start = time.perf_counter()
     if values is None:
         values = options.game_options([game])[game.name]
@@ -246,15 +270,7 @@ def rendered(game: GameContent, options: BuildOptions, root: Path, values: dict[
     located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
     for fmt in options.formats:
         planned.update(FORMATS[fmt](game, faces, located))
-    seconds = time.perf_counter() - start
-
-    def make() -> Produced:
-        start = time.perf_counter()
-        files = make_all({rel: plan for rel, plan in planned.items() if not cache.is_current(rel, plan.key)}, tally)
-        sheets = print_sheets(game, faces, options) if "pdf" in options.formats else None
-        return Produced(game, faces, count, cache, planned, files, seconds + time.perf_counter() - start, sheets)
-
-    return make
+    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally)
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
@@ -283,6 +299,10 @@ def _make(plan: Planned) -> bytes:
     return plan.make()
 
 
+# fewer PDFs than this are made here: starting the engine's workers would cost more than they save
+POOL_FROM = 3
+
+
 def _engine(options: BuildOptions) -> ContextManager[None]:
     """PDF engine workers for a build that makes PDFs."""
     if not {"pdf", "pdf-single"} & set(options.formats):
@@ -297,9 +317,11 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     """Build the named games (all when None) and return one report per game; `progress`
     counts the faces and files as they are done."""
     pipeline = Pipeline(project, options).check()
-    with _engine(options):
+    with ExitStack() as engine:
         loaded = pipeline.load(project.resolve_games(games))
         values = pipeline.values(loaded)
+        if len(loaded) > 1:  # the workers start now, on this thread, and get ready while the games render
+            engine.enter_context(_engine(options))
         errors: list[list] = [[] for _ in loaded]  # each game's problems, reported in game order
         pending: list[tuple[int, Future[Produced]]] = []
         # a game's files are made on a thread while the next game renders: with the PDF
@@ -307,11 +329,13 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
         with ThreadPoolExecutor(max(1, len(loaded))) as making:
             for number, game in enumerate(loaded):  # everything in memory first: a template error leaves output/ untouched
                 try:
-                    make = rendered(game, options, out_root(project, options, game.name), values[game.name], progress)
+                    done = render_game(game, options, out_root(project, options, game.name), values[game.name], progress)
                 except PnpError as exc:  # report every game's problems at once
                     errors[number].extend(exc.errors)
                     continue
-                pending.append((number, making.submit(make)))
+                if len(loaded) == 1 and sum(plan.costly for plan in done.todo.values()) >= POOL_FROM:
+                    engine.enter_context(_engine(options))
+                pending.append((number, making.submit(done.make)))
             produced = []
             for number, future in pending:
                 try:

@@ -1,0 +1,91 @@
+"""The PDF engine on worker processes (pnp/formats/pdf_engine.py): the same bytes as in
+this process, errors that come back as one located line, and a build that uses them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnp import noop
+from pnp.build.driver import POOL_FROM
+
+REPO = Path(__file__).resolve().parent.parent
+
+# run in a fresh interpreter: a pool forks only while typst is not loaded in the parent
+CHILD = """
+import hashlib, json, sys
+from pnp.errors import PnpError
+from pnp.formats import pdf_engine
+from pnp.render.fonts import DEFAULT
+
+dirs = tuple(DEFAULT.dirs)
+svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><text x="1" y="6" font-size="4">Pawn</text></svg>'
+good = '#set document(date: none)\\n#set page(width: 30mm, height: 20mm)\\n#image(bytes(sys.inputs.f), format: "svg", width: 20mm)\\n'
+bad = '#image("nowhere.png")\\n'
+
+def both():
+    made = pdf_engine.run_pdf("good", good, {"f": svg}, dirs)
+    try:
+        pdf_engine.run_pdf("Deck: cards", bad, {}, dirs)
+        problem = None
+    except PnpError as exc:
+        problem = [str(e) for e in exc.errors]
+    return hashlib.sha256(made).hexdigest(), problem
+
+with pdf_engine.engine_pool(dirs):
+    pooled = pdf_engine._POOL is not None
+    in_pool = both()
+    typst_here = "typst" in sys.modules
+here = both()
+print(json.dumps({"pooled": pooled, "typst_here": typst_here, "in_pool": in_pool, "here": here}))
+"""
+
+
+def test_a_worker_makes_the_same_bytes_and_reports_the_engine_error_as_one_line():
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "2"}
+    done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    if (os.cpu_count() or 1) < 2 or not sys.platform.startswith("linux"):
+        pytest.skip("a pool needs two cores and fork")
+    assert seen["pooled"] and not seen["typst_here"]  # the parent never loaded the engine
+    assert seen["in_pool"] == seen["here"]
+    problem = seen["here"][1]
+    assert problem is not None and len(problem) == 1 and problem[0].startswith("Deck: cards: the PDF engine failed: ")
+    assert "\n" not in problem[0]
+
+
+def test_a_pool_is_not_opened_once_typst_is_loaded_here():
+    from pnp.formats import pdf_engine
+
+    import typst  # noqa: F401  (loaded, as in a process that made a PDF itself)
+
+    with pdf_engine.engine_pool():
+        assert pdf_engine._POOL is None
+
+
+def _build(out: Path, workers: str, *games: str) -> dict[str, bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": workers}
+    code = "import sys; from pnp.noop import main; main()"
+    done = subprocess.run([sys.executable, "-c", code, "build", "-q", "--out", str(out), *games], capture_output=True, text=True,
+                          cwd=REPO, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.pdf"))}
+
+
+def test_a_build_on_workers_writes_what_a_build_in_one_process_writes(tmp_path: Path):
+    games = ("dietrick-taking", "human-harvest")  # two games: the workers start before they render
+    pooled = _build(tmp_path / "pooled", "2", *games)
+    alone = _build(tmp_path / "alone", "1", *games)
+    assert len(pooled) > 2 * POOL_FROM and pooled == alone
+
+
+def test_the_no_op_stamp_names_the_engine_packages_the_workers_import():
+    files = noop._code_files()
+    for package in ("typst", "pypdf", "fontTools"):
+        assert any(f"{os.sep}{package}{os.sep}" in f for f in files), package
