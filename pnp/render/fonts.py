@@ -8,7 +8,7 @@ the same on every machine and the width a template measures is the width printed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -32,18 +32,24 @@ class Face:
     units_per_em: int
     advances: dict[int, int]  # code point -> advance width
     kerning: dict[tuple[int, int], int]
+    # text -> its advance in font units: fitting measures one text at many sizes
+    measured: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def width(self, text: str, size: float) -> float:
         """Width of `text` at `size` (same unit as `size`), with the font's pair kerning."""
-        total = 0
-        prev = None
-        missing = self.advances.get(0xFFFD, self.units_per_em // 2)
-        for ch in text:
-            code = ord(ch)
-            total += self.advances.get(code, missing)
-            if prev is not None:
-                total += self.kerning.get((prev, code), 0)
-            prev = code
+        total = self.measured.get(text)
+        if total is None:
+            total = 0
+            prev = None
+            missing = self.advances.get(0xFFFD, self.units_per_em // 2)
+            for ch in text:
+                code = ord(ch)
+                total += self.advances.get(code, missing)
+                if prev is not None:
+                    total += self.kerning.get((prev, code), 0)
+                prev = code
+            if len(self.measured) < 100_000:  # bounded: a long watch session measures many texts
+                self.measured[text] = total
         return total * size / self.units_per_em
 
 
