@@ -19,11 +19,15 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from .pdf_objects import Document, read, ref, write
+
 # one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
 _GLYPH = re.compile(
     rb"q ([-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+) ([-\d.]+) ([-\d.]+) cm([^\n]*)\n"
     rb"BT 0 Tr(/\w+) ([\d.]+) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]|\\.)*\))Tj\nET\nQ\n"
 )
+_W = re.compile(rb"/W\[((?:[^\[\]]|\[[^\]]*\])*)\]")
+_PAGE = re.compile(rb"/Type/Page(?![s\w])")
 _SET_FONT = re.compile(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf")
 _ESCAPES = {b"n": 10, b"r": 13, b"t": 9, b"b": 8, b"f": 12, b"(": 40, b")": 41, b"\\": 92}
 _HINTING = ("fpgm", "prep", "cvt ", "hdmx", "LTSH", "VDMX")
@@ -49,7 +53,7 @@ def _bytes(literal: bytes) -> bytes:
     return bytes(out)
 
 
-def _widths(font: Any, whole: bool) -> tuple[dict[int, float], float] | None:
+def _widths(doc: Document, number: int, whole: bool) -> tuple[dict[int, float], float] | None:
     """CID -> advance (1/1000 em) of an Identity-H Type0 font, and its default width; with
     `whole`, each rounded to a whole number and the font's /W and /DW rewritten so.
 
@@ -58,37 +62,44 @@ def _widths(font: Any, whole: bool) -> tuple[dict[int, float], float] | None:
     along a line, as in typst's own text); whole widths put both where typst put each
     glyph, and move nothing typst drew when each of its glyphs was placed alone.
     """
-    from pypdf.generic import ArrayObject, NameObject, NumberObject
-
-    if font.get("/Subtype") != "/Type0" or font.get("/Encoding") != "/Identity-H":
+    font = doc.get(number)
+    if font is None or b"/Subtype/Type0" not in font.head or b"/Encoding/Identity-H" not in font.head:
         return None
-    cid_font = font["/DescendantFonts"][0].get_object()
+    descendant = re.search(rb"/DescendantFonts\[(\d+) 0 R\]", font.head)
+    cid_font = doc.get(int(descendant.group(1)) if descendant else None)
+    if cid_font is None:
+        return None
     table: dict[int, float] = {}
-    w = [item.get_object() for item in cid_font.get("/W", [])]
+    w = _W.search(cid_font.head)
+    tokens = re.findall(rb"\[|\]|[-\d.]+", w.group(1)) if w else []
     i = 0
-    while i < len(w):
-        first = int(w[i])
-        if isinstance(w[i + 1], list):
-            for k, value in enumerate(w[i + 1]):
+    while i < len(tokens):
+        first = int(tokens[i])
+        if tokens[i + 1] == b"[":
+            close = tokens.index(b"]", i + 2)
+            for k, value in enumerate(tokens[i + 2:close]):
                 table[first + k] = float(value)
-            i += 2
+            i = close + 1
         else:
-            for cid in range(first, int(w[i + 1]) + 1):
-                table[cid] = float(w[i + 2])
+            for cid in range(first, int(tokens[i + 1]) + 1):
+                table[cid] = float(tokens[i + 2])
             i += 3
-    default = float(cid_font.get("/DW", 1000))
+    dw = re.search(rb"/DW ([-\d.]+)", cid_font.head)
+    default = float(dw.group(1)) if dw else 1000.0
     if not whole:
         return table, default
     table = {cid: float(round(value)) for cid, value in table.items()}
     default = float(round(default))
-    runs = ArrayObject()
+    runs: list[list[int]] = []  # [first CID, widths...] of consecutive CIDs
     for cid in sorted(table):
-        if runs and cid == int(runs[-2]) + len(runs[-1]):
-            runs[-1].append(NumberObject(int(table[cid])))
+        if runs and cid == runs[-1][0] + len(runs[-1]) - 1:
+            runs[-1].append(int(table[cid]))
         else:
-            runs.extend([NumberObject(cid), ArrayObject([NumberObject(int(table[cid]))])])
-    cid_font[NameObject("/W")] = runs
-    cid_font[NameObject("/DW")] = NumberObject(int(default))
+            runs.append([cid, int(table[cid])])
+    text = b"/W[" + b" ".join(b"%d[%s]" % (run[0], b" ".join(b"%d" % v for v in run[1:])) for run in runs) + b"]"
+    head = cid_font.head.replace(w.group(0), b"") if w else cid_font.head
+    head = re.sub(rb"/DW [-\d.]+", b"", head)
+    cid_font.head = head[:-2] + b"/DW %d" % default + text + b">>"
     return table, default
 
 
@@ -236,88 +247,114 @@ def _subset_bounds(font: Any, boxes: dict[str, tuple[int, int, int, int]]) -> No
 
 
 def compact(data: bytes) -> bytes:
-    """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets."""
-    from pypdf import PdfWriter
-    from pypdf.generic import IndirectObject, NameObject, StreamObject
-
-    writer = PdfWriter(clone_from=io.BytesIO(data))
-    writer.pdf_header = data[:data.index(b"\n")]  # typst's version (1.7), not pypdf's default
-    done: set[int] = set()
-    merged: dict[tuple[bytes, tuple], bytes] = {}  # a sheet printed twice is merged once
-    shared: dict[tuple[bytes, tuple], object] = {}  # typst's content and fonts -> the first stream drawing it
+    """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets;
+    `data` itself when it is not a PDF as typst writes it, or nothing got smaller."""
+    doc = read(data)
+    pages = _pages(doc) if doc is not None else None
+    if doc is None or pages is None:
+        return data
+    fonts_of = {page: _page_fonts(doc, page) for page in pages}
+    decoded: dict[int, bytes] = {}  # content stream -> its drawing operators
+    groups: dict[bytes, list[re.Match[bytes]]] = {}  # drawing operators -> their one-glyph groups (found once)
     # fonts that also show text other than svg2pdf's one-glyph groups (typst's own labels,
     # laid out over the exact widths) keep their fractional widths, as typst's own text does
     mixed: set[int] = set()
-    groups: dict[bytes, list[re.Match[bytes]]] = {}  # a page's content -> its one-glyph groups (found once)
-    for page in writer.pages:
-        page_fonts = _page_fonts(page)
-        drawing = page.get_contents()
-        content = drawing.get_data() if drawing is not None else b""
-        found = groups.setdefault(content, list(_GLYPH.finditer(content)))
-        # a font set more often than the glyph groups set it also shows other text
-        in_groups = Counter(match.group(5) for match in found)
-        mixed.update(id(page_fonts[name]) for name, uses in Counter(_SET_FONT.findall(content)).items()
-                     if name in page_fonts and uses > in_groups[name])
-    for page in writer.pages:
+    for page in pages:
+        for number in _contents(doc, page):
+            if number not in decoded:
+                decoded[number] = doc.objects[number].data()
+            content = decoded[number]
+            if content not in groups:
+                groups[content] = list(_GLYPH.finditer(content))
+            # a font set more often than the glyph groups set it also shows other text
+            in_groups = Counter(match.group(5) for match in groups[content])
+            mixed.update(fonts_of[page][name] for name, uses in Counter(_SET_FONT.findall(content)).items()
+                         if name in fonts_of[page] and uses > in_groups[name])
+    widths: dict[int, tuple[dict[int, float], float] | None] = {}
+    unhinted: set[int] = set()
+    merged: dict[tuple[bytes, tuple], bytes] = {}  # a sheet printed twice is merged once
+    done: set[int] = set()
+    for page in pages:
         fonts: dict[bytes, tuple[dict[int, float], float]] = {}
-        page_fonts = _page_fonts(page)
-        identity = tuple((name, id(font)) for name, font in sorted(page_fonts.items()))
-        for name, font in page_fonts.items():
-            widths = _widths(font, whole=id(font) not in mixed)
-            if widths is not None:
-                fonts[name] = widths
-            _unhint_font(font, done)
-        contents = page.get("/Contents")
-        if contents is None:
-            continue
-        drawn = contents.get_object()
-        if isinstance(contents, IndirectObject) and isinstance(drawn, StreamObject):
-            # a sheet drawn the same as an earlier one (a back printed on every page) shares
-            # its stream: a content stream draws with the resources of the page that shows it
-            # (and the same fonts under the same names: the merged runs rest on their widths)
-            content = drawn.get_data()
-            if (content, identity) in shared:
-                page[NameObject("/Contents")] = shared[content, identity]
+        for name, number in fonts_of[page].items():
+            if number not in widths:
+                widths[number] = _widths(doc, number, whole=number not in mixed)
+                _unhint_font(doc, number, unhinted)
+            if widths[number] is not None:
+                fonts[name] = widths[number]  # type: ignore[assignment]
+        identity = tuple(sorted(fonts_of[page].items()))  # the merged runs rest on these fonts' widths
+        for number in _contents(doc, page):
+            if number in done:
                 continue
-            shared[content, identity] = contents
-        for ref in drawn if isinstance(drawn, list) else [contents]:
-            stream = ref.get_object()
-            if not isinstance(stream, StreamObject) or id(stream) in done:
-                continue
-            done.add(id(stream))
-            content = stream.get_data()
-            key = (content, identity)
+            done.add(number)
+            key = (decoded[number], identity)
             if key not in merged:
-                merged[key] = merge_glyphs(content, fonts, groups.get(content))
-            stream.set_data(merged[key])
-    writer.compress_identical_objects()  # drop the streams no page shows any more, and repeats
-    out = io.BytesIO()
-    writer.write(out)
-    # pypdf writes objects a little more loosely than typst: a PDF with nothing to merge keeps typst's bytes
-    return out.getvalue() if out.tell() < len(data) else data
-
-
-def _page_fonts(page) -> dict[bytes, Any]:
-    """The font dictionaries of `page`'s resources by their resource name."""
-    resources = page.get("/Resources")
-    fonts = resources.get_object().get("/Font") if resources is not None else None
-    return {name.encode(): ref.get_object() for name, ref in fonts.get_object().items()} if fonts else {}
-
-
-def _unhint_font(font, done: set[int]) -> None:
-    from pypdf.generic import NameObject, NumberObject
-
-    for descendant in font.get("/DescendantFonts", []):
-        descriptor = descendant.get_object().get("/FontDescriptor")
-        if descriptor is None:
+                merged[key] = merge_glyphs(decoded[number], fonts, groups.get(decoded[number]))
+            if merged[key] != decoded[number]:
+                doc.objects[number].set_data(merged[key])
+    # pages drawn alike (a sheet of backs) now have equal streams: each object is written
+    # once (a page itself stays one page), and what refers to a repeat refers to the first
+    first: dict[tuple[bytes, bytes | None], int] = {}
+    repeats: dict[int, int] = {}
+    for number in sorted(doc.objects):
+        obj = doc.objects[number]
+        if _PAGE.search(obj.head):
             continue
-        ref = descriptor.get_object().get("/FontFile2")
-        if ref is None:
-            continue
-        stream = ref.get_object()
-        if id(stream) in done:
-            continue
-        done.add(id(stream))
-        data = _unhinted(stream.get_data())
-        stream.set_data(data)
-        stream[NameObject("/Length1")] = NumberObject(len(data))
+        repeats_of = first.setdefault((obj.head, obj.stream), number)
+        if repeats_of != number:
+            repeats[number] = repeats_of
+    out = write(doc, repeats)
+    return out if len(out) < len(data) else data
+
+
+def _pages(doc: Document) -> list[int] | None:
+    """The page objects in reading order; None for a page tree this pass does not follow."""
+    catalog = doc.get(ref(doc.trailer, b"Root"))
+    pages: list[int] = []
+
+    def walk(number: int | None, depth: int) -> bool:
+        node = doc.get(number)
+        if node is None or depth > 32:
+            return False
+        if _PAGE.search(node.head):
+            pages.append(number)  # type: ignore[arg-type]
+            return True
+        kids = re.search(rb"/Kids\[([^\]]*)\]", node.head)
+        return kids is not None and all(walk(int(kid), depth + 1) for kid in re.findall(rb"(\d+) 0 R", kids.group(1)))
+
+    return pages if catalog is not None and walk(ref(catalog.head, b"Pages"), 0) else None
+
+
+def _page_fonts(doc: Document, page: int) -> dict[bytes, int]:
+    """The font objects of `page`'s resources by their resource name."""
+    head = doc.objects[page].head
+    resources = doc.get(ref(head, b"Resources"))
+    text = resources.head if resources is not None else head  # the resources, or the page holding them inline
+    indirect = doc.get(ref(text, b"Font"))  # a font dictionary of its own, or one inside the resources
+    found = re.search(rb"<<(.*?)>>", indirect.head, re.S) if indirect is not None else re.search(rb"/Font<<(.*?)>>", text, re.S)
+    return {name: int(number) for name, number in re.findall(rb"(/[^\s/<>\[\]()]+) ?(\d+) 0 R", found.group(1))} if found else {}
+
+
+def _contents(doc: Document, page: int) -> list[int]:
+    """The content streams of `page`."""
+    head = doc.objects[page].head
+    found = re.search(rb"/Contents(?: (\d+) 0 R|\[([^\]]*)\])", head)
+    if found is None:
+        return []
+    numbers = [int(found.group(1))] if found.group(1) else [int(n) for n in re.findall(rb"(\d+) 0 R", found.group(2))]
+    return [n for n in numbers if n in doc.objects and doc.objects[n].stream is not None]
+
+
+def _unhint_font(doc: Document, font: int, done: set[int]) -> None:
+    """Drop the hinting of the TrueType program a Type0 font embeds (once per program)."""
+    descendant = re.search(rb"/DescendantFonts\[(\d+) 0 R\]", doc.objects[font].head)
+    cid_font = doc.get(int(descendant.group(1)) if descendant else None)
+    descriptor = doc.get(ref(cid_font.head, b"FontDescriptor")) if cid_font is not None else None
+    number = ref(descriptor.head, b"FontFile2") if descriptor is not None else None
+    program = doc.get(number)
+    if program is None or program.stream is None or number in done:
+        return
+    done.add(number)  # type: ignore[arg-type]
+    data = _unhinted(program.data())
+    program.set_data(data)
+    program.head = re.sub(rb"/Length1 \d+", b"/Length1 %d" % len(data), program.head)
