@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from .pdf_objects import Document, read, ref, write
+from .pdf_objects import PAGE, Document, page_objects, read, ref, write
 
 # one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
 _GLYPH = re.compile(
@@ -27,7 +27,6 @@ _GLYPH = re.compile(
     rb"BT 0 Tr(/\w+) ([\d.]+) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]|\\.)*\))Tj\nET\nQ\n"
 )
 _W = re.compile(rb"/W\[((?:[^\[\]]|\[[^\]]*\])*)\]")
-_PAGE = re.compile(rb"/Type/Page(?![s\w])")
 _SET_FONT = re.compile(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf")
 _ESCAPES = {b"n": 10, b"r": 13, b"t": 9, b"b": 8, b"f": 12, b"(": 40, b")": 41, b"\\": 92}
 _HINTING = ("fpgm", "prep", "cvt ", "hdmx", "LTSH", "VDMX")
@@ -250,7 +249,7 @@ def compact(data: bytes) -> bytes:
     """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets;
     `data` itself when it is not a PDF as typst writes it, or nothing got smaller."""
     doc = read(data)
-    pages = _pages(doc) if doc is not None else None
+    pages = page_objects(doc) if doc is not None else None
     if doc is None or pages is None:
         return data
     fonts_of = {page: _page_fonts(doc, page) for page in pages}
@@ -298,31 +297,13 @@ def compact(data: bytes) -> bytes:
     repeats: dict[int, int] = {}
     for number in sorted(doc.objects):
         obj = doc.objects[number]
-        if _PAGE.search(obj.head):
+        if PAGE.search(obj.head):
             continue
         repeats_of = first.setdefault((obj.head, obj.stream), number)
         if repeats_of != number:
             repeats[number] = repeats_of
     out = write(doc, repeats)
     return out if len(out) < len(data) else data
-
-
-def _pages(doc: Document) -> list[int] | None:
-    """The page objects in reading order; None for a page tree this pass does not follow."""
-    catalog = doc.get(ref(doc.trailer, b"Root"))
-    pages: list[int] = []
-
-    def walk(number: int | None, depth: int) -> bool:
-        node = doc.get(number)
-        if node is None or depth > 32:
-            return False
-        if _PAGE.search(node.head):
-            pages.append(number)  # type: ignore[arg-type]
-            return True
-        kids = re.search(rb"/Kids\[([^\]]*)\]", node.head)
-        return kids is not None and all(walk(int(kid), depth + 1) for kid in re.findall(rb"(\d+) 0 R", kids.group(1)))
-
-    return pages if catalog is not None and walk(ref(catalog.head, b"Pages"), 0) else None
 
 
 def _page_fonts(doc: Document, page: int) -> dict[bytes, int]:

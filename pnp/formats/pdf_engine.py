@@ -25,7 +25,7 @@ _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 # the packages the workers import: pnp/noop.py stamps their files although this process never imports them
-ENGINE_PACKAGES = ("typst", "pypdf", "fontTools")
+ENGINE_PACKAGES = ("typst", "fontTools")
 
 
 def _compiler(font_dirs: tuple[str, ...]) -> Any:
@@ -51,7 +51,7 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
     """Import the engine and load the default fonts while the build still renders."""
-    import pnp.formats.pdf_compact  # noqa: F401  (pypdf, fontTools)
+    import fontTools.ttLib  # noqa: F401  (pdf_compact unhints the fonts with it)
 
     _compiler(font_dirs)
 

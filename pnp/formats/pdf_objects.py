@@ -17,6 +17,7 @@ _XREF_AT = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 _ENTRY = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
 _OBJECT = re.compile(rb"(\d+) 0 obj\s")
 _LENGTH = re.compile(rb"/Length (\d+)(?![\d.]| \d+ R)")
+PAGE = re.compile(rb"/Type/Page(?![s\w])")  # a page object (not the /Pages tree above it)
 # a literal string (skipped, with one level of nested brackets) or a reference `N 0 R`
 _STRING_OR_REF = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)|(?<![\w.])(\d+) 0 R\b")
 
@@ -104,6 +105,24 @@ def read(data: bytes) -> Document | None:
         else:
             objects[number] = Obj(data[start:end].strip())
     return Document(data[:min(offsets)[0]], objects, trailer.group(1))
+
+
+def page_objects(doc: Document) -> list[int] | None:
+    """The page objects in reading order; None for a page tree this reader does not follow."""
+    catalog = doc.get(ref(doc.trailer, b"Root"))
+    pages: list[int] = []
+
+    def walk(number: int | None, depth: int) -> bool:
+        node = doc.get(number)
+        if number is None or node is None or depth > 32:
+            return False
+        if PAGE.search(node.head):
+            pages.append(number)
+            return True
+        kids = re.search(rb"/Kids\[([^\]]*)\]", node.head)
+        return kids is not None and all(walk(int(kid), depth + 1) for kid in re.findall(rb"(\d+) 0 R", kids.group(1)))
+
+    return pages if catalog is not None and walk(ref(catalog.head, b"Pages"), 0) else None
 
 
 def renumber(text: bytes, numbers: dict[int, int]) -> bytes:

@@ -2,18 +2,19 @@
 
 Print-on-demand card printers want every card as its own page, fronts and backs
 alternating, the page exactly the card with its bleed, fonts embedded, and the trim and
-bleed declared. typst sets only the MediaBox, so pypdf adds TrimBox (the card) and
-BleedBox (the whole page) afterwards; the bytes stay deterministic (typst's document id
+bleed declared. typst sets only the MediaBox, so TrimBox (the card) and BleedBox (the
+whole page) are added to its pages afterwards (pdf_objects); the bytes stay deterministic (typst's document id
 is kept). One PDF per component: `pdf-single/<component>.pdf`.
 """
 
 from __future__ import annotations
 
-import io
+import re
 from functools import partial
 from typing import TYPE_CHECKING
 
 from ..build.cache import Planned, digest
+from .pdf_objects import page_objects, read, write
 
 if TYPE_CHECKING:
     from ..render.faces import RenderedComponent
@@ -38,19 +39,24 @@ def single_layout(comp: "RenderedComponent", title: str):
 
 def with_boxes(data: bytes, bleed: float) -> bytes:
     """`data` with a TrimBox `bleed` mm inside each page's MediaBox and a BleedBox equal to it."""
-    from pypdf import PdfWriter
-    from pypdf.generic import RectangleObject
-
-    writer = PdfWriter(clone_from=io.BytesIO(data))
-    writer.pdf_header = data[:data.index(b"\n")]  # keep typst's version (1.7), not pypdf's 1.3
+    doc = read(data)
+    pages = page_objects(doc) if doc is not None else None
+    if doc is None or pages is None:
+        raise RuntimeError("the PDF engine wrote a PDF pnp cannot read back to set its trim box")
     inset = bleed * MM_TO_PT
-    for page in writer.pages:
-        left, bottom, right, top = (float(v) for v in page.mediabox)
-        page.trimbox = RectangleObject([left + inset, bottom + inset, right - inset, top - inset])
-        page.bleedbox = RectangleObject([left, bottom, right, top])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    for number in pages:
+        page = doc.objects[number]
+        box = re.search(rb"/MediaBox\[([-\d. ]+)\]", page.head)
+        if box is None:
+            raise RuntimeError("a page of the PDF engine's output has no MediaBox")
+        left, bottom, right, top = (float(v) for v in box.group(1).split())
+        trim = (left + inset, bottom + inset, right - inset, top - inset)
+        page.head = page.head[:-2] + b"/TrimBox[%s]/BleedBox[%s]>>" % (_box(trim), _box((left, bottom, right, top)))
+    return write(doc)
+
+
+def _box(values: tuple[float, ...]) -> bytes:
+    return b" ".join((f"{v:.4f}".rstrip("0").rstrip(".") or "0").encode() for v in values)
 
 
 def _make(comp: "RenderedComponent", title: str) -> bytes:
