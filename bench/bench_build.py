@@ -27,7 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from measured import child_env  # noqa: E402  (bench/ is on sys.path when a bench runs)
+
 REPO = Path(__file__).resolve().parent.parent
+
 sys.path.insert(0, str(REPO))
 
 from pnp.build.driver import BuildOptions, build  # noqa: E402
@@ -112,7 +115,7 @@ def run_cli(project: Project, args: list[str], out: Path) -> tuple[float, float]
     """Wall seconds and peak RSS (MB) of `pnp build ARGS` in a fresh process."""
     command = [sys.executable, "-c", CHILD, "build", "-q", "--out", str(out), "-p", str(project.root), *args]
     start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=child_env())
     seconds = time.perf_counter() - start
     peak = [line for line in done.stderr.splitlines() if line.startswith("peak-kb ")]
     if done.returncode != 0 or not peak:

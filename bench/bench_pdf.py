@@ -24,7 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from measured import child_env  # noqa: E402  (bench/ is on sys.path when a bench runs)
+
 REPO = Path(__file__).resolve().parent.parent
+
 POKER = REPO / "bench" / "poker"
 GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
 
@@ -44,7 +47,7 @@ def pnp_build(project: Path, out: Path, *args: str) -> tuple[float, float]:
     command = [sys.executable, "-c", CHILD, "build", "-q", "--out", str(out), "-p", str(project), *args]
     start = time.perf_counter()
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+                          env=child_env())
     seconds = time.perf_counter() - start
     peak = [line for line in done.stderr.splitlines() if line.startswith("peak-kb ")]
     if done.returncode != 0 or not peak:
