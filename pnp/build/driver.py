@@ -278,7 +278,8 @@ def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str,
     worker process of the PDF engine (pnp/formats/pdf_engine.py) when a pool is open."""
     if tally:
         tally.plan(len(plans), "files")
-    costly = sorted((rel for rel, plan in plans.items() if plan.costly), key=str)
+    # in plan order: a game's print PDF, the costliest, first
+    costly = [rel for rel, plan in plans.items() if plan.costly]
     workers = min(len(costly), os.cpu_count() or 1)
     made: dict[str, bytes] = {}
     if workers > 1:
