@@ -89,3 +89,28 @@ def test_the_no_op_stamp_names_the_engine_packages_the_workers_import():
     files = noop._code_files()
     for package in ("typst", "fontTools"):
         assert any(f"{os.sep}{package}{os.sep}" in f for f in files), package
+
+
+def test_workers_start_for_a_first_build_of_several_games_and_only_for_enough_changed_pdfs(tmp_path: Path, monkeypatch):
+    from contextlib import nullcontext
+
+    from pnp.build import driver
+    from pnp.load.content import Project
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "one")
+    scaffold(project, "two")
+    opened: list[int] = []
+    monkeypatch.setattr(driver, "_engine", lambda options: opened.append(1) or nullcontext())
+    options = driver.BuildOptions()
+    driver.build(project, None, options)
+    assert opened == [1]  # first build of two games: before they render
+    driver.build(project, None, options)
+    assert opened == [1]  # nothing changed: no workers
+    cards = project.content_dir / "one" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: 2"))
+    driver.build(project, None, options)
+    assert opened == [1]  # one game's two PDFs changed: made here
+    driver.build(project, None, driver.BuildOptions(force=True))
+    assert opened == [1, 1]

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, ContextManager
 
-from .cache import BuildCache, Planned, code_stamp, digest
+from .cache import CACHE_FILE, BuildCache, Planned, code_stamp, digest
 from ..load.content import GameContent, Project
 from ..errors import PnpError
 from ..load.options import resolve_all
@@ -321,24 +321,34 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     with ExitStack() as engine:
         loaded = pipeline.load(project.resolve_games(games))
         values = pipeline.values(loaded)
-        if len(loaded) > 1:  # the workers start now, on this thread, and get ready while the games render
+        roots = [out_root(project, options, game.name) for game in loaded]
+        # a game built for the first time makes all its PDFs: the workers start now, on this
+        # thread, and get ready while the games render; otherwise only once it is known that
+        # enough PDFs changed (an edit that changes no PDF starts no process)
+        overlap = len(loaded) > 1 and (options.force or any(not (root / CACHE_FILE).is_file() for root in roots))
+        if overlap:
             engine.enter_context(_engine(options))
         errors: list[list] = [[] for _ in loaded]  # each game's problems, reported in game order
+        done: list[tuple[int, Rendered]] = []
         pending: list[tuple[int, Future[Produced]]] = []
         # a game's files are made on a thread while the next game renders: with the PDF
         # engine in worker processes, rendering and PDFs overlap
         with ThreadPoolExecutor(max(1, len(loaded))) as making:
-            for number, game in enumerate(loaded):  # everything in memory first: a template error leaves output/ untouched
+            for number, (game, root) in enumerate(zip(loaded, roots)):  # everything in memory first: a template error leaves output/ untouched
                 try:
-                    done = render_game(game, options, out_root(project, options, game.name), values[game.name], progress)
+                    game_done = render_game(game, options, root, values[game.name], progress)
                 except PnpError as exc:  # report every game's problems at once
                     errors[number].extend(exc.errors)
                     continue
-                if len(loaded) == 1 and sum(plan.costly for plan in done.todo.values()) >= POOL_FROM:
-                    engine.enter_context(_engine(options))
-                pending.append((number, making.submit(done.make)))
+                if overlap:
+                    pending.append((number, making.submit(game_done.make)))
+                else:
+                    done.append((number, game_done))
+            if sum(plan.costly for _, game_done in done for plan in game_done.todo.values()) >= POOL_FROM:
+                engine.enter_context(_engine(options))
+            pending += [(number, making.submit(game_done.make)) for number, game_done in done]
             produced = []
-            for number, future in pending:
+            for number, future in sorted(pending, key=lambda p: p[0]):
                 try:
                     produced.append(future.result())
                 except PnpError as exc:

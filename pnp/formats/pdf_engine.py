@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Any, Iterator
@@ -84,11 +84,10 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
     try:
         # the first submit forks every worker, here on the calling thread, before any other thread starts
-        warming: list[Future] = [pool.submit(_warm, warm_fonts) for _ in range(workers)]
+        for _ in range(workers):
+            pool.submit(_warm, warm_fonts)
         _POOL = pool
         yield
-        for future in warming:
-            future.result()
     finally:
         _POOL = None
         pool.shutdown(wait=True, cancel_futures=True)
