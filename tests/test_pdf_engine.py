@@ -36,6 +36,25 @@ def pdfs() -> dict[str, tuple[Layout, bytes]]:
     return out
 
 
+def test_every_pdf_went_through_the_shrinking_pass(pdfs):
+    """pdf_compact reads typst's own object layout; a typst that wrote PDFs some other way
+    would leave them whole (valid, twice the size): this says so."""
+    import struct
+
+    from pnp.formats import pdf_objects
+
+    fonts = 0
+    for key, (plan, data) in pdfs.items():
+        doc = pdf_objects.read(data)
+        assert doc is not None, key
+        programs = [obj.data() for obj in doc.objects.values() if b"/Length1 " in obj.head]
+        fonts += len(programs)
+        for program in programs:  # the font subsets lost their hinting tables
+            tables = {program[12 + 16 * i:16 + 16 * i] for i in range(struct.unpack(">H", program[4:6])[0])}
+            assert not tables & {b"fpgm", b"prep", b"cvt "}, key
+    assert fonts > len(pdfs)
+
+
 def test_every_pdf_renders_in_pdfium(pdfs):
     for key, (plan, data) in pdfs.items():
         doc = pypdfium2.PdfDocument(data)
