@@ -338,4 +338,6 @@ def _unhint_font(doc: Document, font: int, done: set[int]) -> None:
     done.add(number)  # type: ignore[arg-type]
     data = _unhinted(program.data())
     program.set_data(data)
-    program.head = re.sub(rb"/Length1 \d+", b"/Length1 %d" % len(data), program.head)
+    # /Length1, the program's own length, is asked for by the PDF standard (typst leaves it out)
+    length1 = b"/Length1 %d" % len(data)
+    program.head = re.sub(rb"/Length1 \d+", length1, program.head) if b"/Length1 " in program.head else program.head[:-2] + length1 + b">>"
