@@ -9,13 +9,13 @@ Every figure is a fresh `pnp build` process started from the shell (median of N 
 - a cold full build of the four games (target 2 s);
 - a no-op `pnp build` of the four games (target 0.3 s);
 - a one-card edit of the poker deck (target 0.4 s);
-- the peak memory of any of those processes (target 300 MB).
+- the peak memory of any of those builds: the PSS of the build process and its PDF
+  workers summed (a forked worker's pages shared with the build count once; target 300 MB).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -31,31 +31,42 @@ REPO = Path(__file__).resolve().parent.parent
 POKER = REPO / "bench" / "poker"
 GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
 
-CHILD = """
-import os, resource, sys
-from pnp.noop import main  # what the `pnp` console script runs
-try:
-    main()
-finally:
-    kb = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
-    # the PDF engine's worker processes (one per core, when a build makes enough PDFs):
-    # the largest one's peak, counted once per core as an upper bound of their sum
-    worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    print(f"peak-kb {kb + (worker * (os.cpu_count() or 1) if worker else 0)}", file=sys.stderr)
-"""
+def _tree(pid: int) -> list[int]:
+    """`pid` and every process under it (the PDF engine's workers)."""
+    found = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            for child in children.read().split():
+                found += _tree(int(child))
+    except OSError:
+        pass
+    return found
+
+
+def _pss_kb(pid: int) -> int:
+    """Proportional set size: pages a forked worker still shares with the build count once."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0
 
 
 def pnp_build(project: Path, out: Path, *args: str) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one `pnp build` process."""
-    command = [sys.executable, "-c", CHILD, "build", "-q", "--out", str(out), "-p", str(project), *args]
+    """Wall seconds and peak memory (MB: the summed PSS of the build process and its PDF
+    workers, sampled every 10 ms) of one `pnp build` process."""
+    command = [sys.executable, "-c", "from pnp.noop import main; main()", "build", "-q", "--out", str(out), "-p", str(project), *args]
     start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env=child_env())
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=child_env())
+    peak = 0
+    while child.poll() is None:
+        peak = max(peak, sum(_pss_kb(pid) for pid in _tree(child.pid)))
+        time.sleep(0.01)
     seconds = time.perf_counter() - start
-    peak = [line for line in done.stderr.splitlines() if line.startswith("peak-kb ")]
-    if done.returncode != 0 or not peak:
-        raise SystemExit(f"pnp build {' '.join(args)} failed: {done.stderr[-500:]}")
-    return seconds, int(peak[-1].split()[1]) / 1024
+    errors = child.stderr.read() if child.stderr else ""
+    if child.returncode != 0:
+        raise SystemExit(f"pnp build {' '.join(args)} failed: {errors[-500:]}")
+    return seconds, peak / 1024
 
 
 def row(label: str, seconds: float, target: float, unit: str = "s", fmt: str = "{:.3f}") -> None:
@@ -112,7 +123,7 @@ def main() -> None:
 
         row("four games, cold full build", median(cold_games), 2.0)
         row("four games, no-op build", median(lambda: pnp_build(games, games_out)), 0.3)
-        row("peak memory of any build above (with workers)", max(peaks), 300, "MB", "{:.0f}")
+        row("peak memory of any build above (PSS, with workers)", max(peaks), 300, "MB", "{:.0f}")
 
 
 if __name__ == "__main__":
