@@ -38,6 +38,7 @@ def test_wrap_reports_more_lines_than_its_room():
     assert "4 lines need 20.0 mm, 0.1 mm too tall (room for 3)" in problem.message
     fit.wrap(text, 10, 4, height=-3)  # a paragraph that starts below its box has no room at all
     assert "room for 0" in fit.take()[0].message
+    assert fit.wrap("", 10, 4, height=0) == [""] and fit.take() == []  # no text needs no room
     fit.wrap(text, 10, 4, max_lines=3)
     assert "1 more than the 3" in fit.take()[0].message
     # a template that measures a text, then draws it, reports it once

@@ -111,17 +111,20 @@ class TextFit:
             if wide > width:
                 self._overflow(text, f"the word {widest!r} in {_snippet(text)} does not fit a line of {_mm(width)}: "
                                      f"{_mm(wide)} wide at {_pt(size)}, {_mm(wide - width)} too wide")
+        inked = len(lines)
+        while inked and not lines[inked - 1]:  # an empty text, or a trailing newline, needs no room
+            inked -= 1
         if height is not None:
             step = size * 1.25 if step is None else step
             room = max(0, int(height / step + 1e-6))
-            if len(lines) > room and (max_lines is None or room < max_lines):
-                room_h, need = max(height, 0), len(lines) * step
+            if inked > room and (max_lines is None or room < max_lines):
+                room_h, need = max(height, 0), inked * step
                 self._overflow(text, f"{_snippet(text)} does not fit its {_mm(width)} x {_mm(room_h)} box at {_pt(size)}: "
-                                     f"{len(lines)} lines need {_mm(need)}, {_mm(need - room_h)} too tall (room for {room})")
+                                     f"{inked} lines need {_mm(need)}, {_mm(need - room_h)} too tall (room for {room})")
                 return lines
-        if max_lines is not None and len(lines) > max_lines:
-            self._overflow(text, f"{_snippet(text)} needs {len(lines)} lines of {_mm(width)} at {_pt(size)}: "
-                                 f"{len(lines) - max_lines} more than the {max_lines} there is room for")
+        if max_lines is not None and inked > max_lines:
+            self._overflow(text, f"{_snippet(text)} needs {inked} lines of {_mm(width)} at {_pt(size)}: "
+                                 f"{inked - max_lines} more than the {max_lines} there is room for")
         return lines
 
     def check_room(self, text: str, height: float, room: float) -> bool:
