@@ -139,3 +139,90 @@ def test_cli_prints_the_list_and_the_page(repo: Project):
     assert lines[3].startswith("1 changed, 1 added, 1 removed, 2 unchanged: ") and lines[3].endswith("index.html")
     both = CliRunner().invoke(app, ["diff", "-p", str(repo.root)])
     assert both.exit_code == 2 and "--since" in both.output
+
+
+def blocky_font(path: Path) -> None:
+    """A font whose every printable ASCII character is a solid box: text drawn with it
+    looks nothing like Liberation Sans."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    def glyph(box: bool):
+        pen = TTGlyphPen(None)
+        if box:
+            pen.moveTo((50, 0))
+            pen.lineTo((50, 700))
+            pen.lineTo((550, 700))
+            pen.lineTo((550, 0))
+            pen.closePath()
+        return pen.glyph()
+
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder([".notdef", "space", "box"])
+    fb.setupCharacterMap({32: "space", **{code: "box" for code in range(33, 127)}})
+    fb.setupGlyf({".notdef": glyph(True), "space": glyph(False), "box": glyph(True)})
+    fb.setupHorizontalMetrics({".notdef": (600, 50), "space": (600, 0), "box": (600, 50)})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Blocky", "styleName": "Regular", "fullName": "Blocky", "psName": "Blocky-Regular",
+                       "uniqueFontIdentifier": "Blocky"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fb.save(str(path))
+
+
+def _with_blocky_font(project: Project) -> None:
+    blocky_font(project.assets_dir / "fonts" / "Blocky.ttf")
+    manifest = project.content_dir / "demo" / "game.yaml"
+    manifest.write_text(manifest.read_text() + "fonts: [fonts/Blocky.ttf]\n")
+
+
+def _drawn_with(picture: Path, svg: str, fonts) -> bool:
+    from pnp.formats.raster import svg_to_image
+    from pnp.tools.diff import difference
+
+    return difference(Image.open(picture).convert("RGB"), svg_to_image(svg, 100, fonts).convert("RGB"))[0] is None
+
+
+def test_faces_are_drawn_with_the_games_own_fonts(demo: Project, tmp_path: Path):
+    from pnp.load.content import load_game
+    from pnp.render.fonts import DEFAULT
+
+    _with_blocky_font(demo)
+    build(demo, None, BuildOptions(formats=("svg",)))
+    saved = tmp_path / "saved"
+    shutil.copytree(demo.output_dir, saved)
+    write_cards(demo, [("example", "Example Card", "Other words entirely.")])
+    report = diff(demo, None, BuildOptions(), against=saved)
+    assert [c.path for c in report.changes] == ["demo/card/example"]
+    fonts = load_game(demo, "demo").fonts
+    assert fonts.family == "Blocky"
+    build(demo, None, BuildOptions(formats=("svg",), out=tmp_path / "now"))
+    after = (tmp_path / "now/demo/svg/card/example.svg").read_text(encoding="utf-8")
+    shown = report.page.parent / "demo/card/example.after.png"
+    assert _drawn_with(shown, after, fonts)
+    assert not _drawn_with(shown, after, DEFAULT)  # pnp's Liberation Sans draws other letters
+    before = (saved / "demo/svg/card/example.svg").read_text(encoding="utf-8")
+    assert _drawn_with(report.page.parent / "demo/card/example.before.png", before, fonts)
+
+
+@needs_git
+def test_since_draws_the_revision_with_its_own_font_files(repo: Project, tmp_path: Path):
+    """The font lives in the project's assets/ folder at the revision: it is exported too."""
+    from pnp.render.fonts import Fonts
+
+    _with_blocky_font(repo)
+    write_cards(repo, FIRST)
+    git(tmp_path / "repo", "add", "-A")
+    git(tmp_path / "repo", "commit", "-q", "-m", "blocky letters")
+    build(repo, None, BuildOptions(formats=("svg",), out=tmp_path / "then"))
+    font = repo.assets_dir / "fonts" / "Blocky.ttf"
+    kept = tmp_path / "Blocky.ttf"
+    shutil.copy(font, kept)
+    font.unlink()  # the working tree goes back to pnp's font
+    manifest = repo.content_dir / "demo" / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("fonts: [fonts/Blocky.ttf]\n", ""))
+    report = diff(repo, None, BuildOptions(), since="HEAD")
+    assert {c.path for c in report.changes} == {"demo/card/back", "demo/card/example", "demo/card/second", "demo/card/third"}
+    before = (tmp_path / "then/demo/svg/card/example.svg").read_text(encoding="utf-8")
+    assert _drawn_with(report.page.parent / "demo/card/example.before.png", before, Fonts((kept,)))

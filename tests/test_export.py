@@ -51,7 +51,7 @@ def tts_project(tmp_path_factory) -> Project:
   - id: token
     name: Tokens
     size: 25mm x 25mm
-    items: '[{"id": "t", "title": "T", "text": "x"}]'
+    items: '[{"id": "t", "title": "T", "text": ""}]'  # the card's text would be drawn below the token
     copies: 3
     front: card.svg.j2
   - id: wide

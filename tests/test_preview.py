@@ -35,7 +35,7 @@ components:
   - id: token
     name: Tokens
     size: 25mm x 25mm
-    items: '[{"id": "t1", "title": "T", "text": "x"}]'
+    items: '[{"id": "t1", "title": "T", "text": ""}]'  # the card's text would be drawn below the token
     front: card.svg.j2
 """
 TILES = """\

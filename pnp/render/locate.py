@@ -8,6 +8,7 @@ no content file is reported at the template line that placed it.
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -30,6 +31,9 @@ def _leaves(data: Any, at: tuple = ()) -> Iterator[tuple[tuple, str]]:
         yield at, data
 
 
+_FIELD = re.compile(r"\{[a-z_]+\}")
+
+
 class Locator:
     """Content strings of one game with their positions."""
 
@@ -41,16 +45,25 @@ class Locator:
         docs = [self.game.manifest_doc, *self.game.docs.values()]
         return [(" ".join(text.split()).casefold(), doc.error(at, "")) for doc in docs for at, text in _leaves(doc.data)]
 
+    @cached_property
+    def patterns(self) -> list[tuple[re.Pattern, ContentError]]:
+        """Content strings with `{name}` fields (filled in by the game's code) as patterns."""
+        return [(re.compile(r".+?".join(re.escape(part) for part in _FIELD.split(value))), where)
+                for value, where in self.strings if _FIELD.search(value)]
+
     def find(self, text: str) -> ContentError | None:
         """Where `text` (or the content string it was made from) is written."""
         wanted = " ".join(str(text).split()).casefold()
         if not wanted:
             return None
-        for test in (lambda s: s == wanted, lambda s: wanted in s, lambda s: len(s) > 2 and s in wanted):
+        for test in (lambda s: s == wanted, lambda s: wanted in s):
             for value, where in self.strings:
                 if test(value):
                     return where
-        return None
+        # the longest that matches: "int" is in "points", "{n} cards" in many texts
+        matched = [(len(pattern.pattern), where) for pattern, where in self.patterns if pattern.search(wanted)]
+        matched = matched or [(len(value), where) for value, where in self.strings if len(value) > 2 and value in wanted]
+        return max(matched, key=lambda found: found[0])[1] if matched else None
 
     def _at(self, text: str, message: str, template: Path | None, line: int | None) -> ContentError:
         where = self.find(text)

@@ -52,6 +52,8 @@ class TextFit:
     overflows: list[Overflow] = field(default_factory=list)
 
     def _overflow(self, text: str, message: str) -> None:
+        if any(o.text == str(text) and o.message == message for o in self.overflows):
+            return  # the same text measured again (a template that lays out, then draws)
         self.overflows.append(Overflow(str(text), message, *template_frame()))
 
     def take(self) -> list[Overflow]:
@@ -83,10 +85,15 @@ class TextFit:
                              f"size allowed ({lower * MM_TO_PT:.1f} pt), {_mm(at_floor - width)} too wide")
         return lower
 
-    def wrap(self, text: str, width: float, size: float, weight: str = "normal", max_lines: int | None = None) -> list[str]:
-        """Break `text` into lines no wider than `width` (a single word may be wider: fit it
-        with `fit_size`, or use `fit_lines`); explicit newlines are kept. More than
-        `max_lines` lines is an overflow."""
+    def wrap(self, text: str, width: float, size: float, weight: str = "normal", max_lines: int | None = None,
+             height: float | None = None, step: float | None = None, long_words: str = "error") -> list[str]:
+        """Break `text` into lines no wider than `width`; explicit newlines are kept.
+
+        Say the room the lines have with `height` (mm from the top of the first line to the
+        bottom of the box; lines are `step` apart, default 1.25 x `size`, and n lines need
+        n x `step`) or with `max_lines`: more lines than that is an overflow. A word wider
+        than `width` is an overflow too, unless `long_words="ok"` says the caller fits it
+        itself (e.g. with `fit_size` on each line)."""
         lines: list[str] = []
         for paragraph in str(text).split("\n"):
             line = ""
@@ -98,10 +105,36 @@ class TextFit:
                 else:
                     line = candidate
             lines.append(line)
-        if max_lines is not None and len(lines) > max_lines:
-            self._overflow(text, f"{_snippet(text)} needs {len(lines)} lines of {_mm(width)} at {size * MM_TO_PT:.1f} pt: "
-                                 f"{len(lines) - max_lines} more than the {max_lines} there is room for")
+        if long_words != "ok":
+            widest = max(str(text).split(), key=lambda w: self.text_width(w, size, weight), default="")
+            wide = self.text_width(widest, size, weight)
+            if wide > width:
+                self._overflow(text, f"the word {widest!r} in {_snippet(text)} does not fit a line of {_mm(width)}: "
+                                     f"{_mm(wide)} wide at {_pt(size)}, {_mm(wide - width)} too wide")
+        inked = len(lines)
+        while inked and not lines[inked - 1]:  # an empty text, or a trailing newline, needs no room
+            inked -= 1
+        if height is not None:
+            step = size * 1.25 if step is None else step
+            room = max(0, int(height / step + 1e-6))
+            if inked > room and (max_lines is None or room < max_lines):
+                room_h, need = max(height, 0), inked * step
+                self._overflow(text, f"{_snippet(text)} does not fit its {_mm(width)} x {_mm(room_h)} box at {_pt(size)}: "
+                                     f"{inked} lines need {_mm(need)}, {_mm(need - room_h)} too tall (room for {room})")
+                return lines
+        if max_lines is not None and inked > max_lines:
+            self._overflow(text, f"{_snippet(text)} needs {inked} lines of {_mm(width)} at {_pt(size)}: "
+                                 f"{inked - max_lines} more than the {max_lines} there is room for")
         return lines
+
+    def check_room(self, text: str, height: float, room: float) -> bool:
+        """For layouts that add up the heights of their texts: a block of `text` that needs
+        `height` mm where only `room` mm is left is an overflow. Gives whether it fits."""
+        if height <= room + 1e-6:
+            return True
+        self._overflow(text, f"{_snippet(text)} needs {_mm(height)} of height where {_mm(max(room, 0))} is left: "
+                             f"{_mm(height - max(room, 0))} too tall")
+        return False
 
     def fit_lines(self, text: str, width: float, height: float, size: float, weight: str = "normal",
                   leading: float = 1.25, minimum: float | None = None) -> dict:
@@ -110,7 +143,7 @@ class TextFit:
         lower = self._lower(size, minimum)
         current = size
         while True:
-            lines = self.wrap(text, width, current, weight)
+            lines = self.wrap(text, width, current, weight, long_words="ok")  # a wide word is reported below
             wide = max((self.text_width(w, current, weight) for w in str(text).split()), default=0)
             used = len(lines) * current * leading
             if (used <= height and wide <= width) or current <= lower:
@@ -123,7 +156,12 @@ class TextFit:
         return {"size": current, "lines": lines, "step": current * leading}
 
     def helpers(self) -> dict:
-        return {"wrap": self.wrap, "text_width": self.text_width, "fit_size": self.fit_size, "fit_lines": self.fit_lines}
+        return {"wrap": self.wrap, "text_width": self.text_width, "fit_size": self.fit_size, "fit_lines": self.fit_lines,
+                "check_room": self.check_room}
+
+
+def _pt(size: float) -> str:
+    return f"{size * MM_TO_PT:.1f} pt"
 
 
 def _snippet(text: str, limit: int = 40) -> str:

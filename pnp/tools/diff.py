@@ -4,7 +4,8 @@ saved output tree (`--against DIR`), with a page showing before / after / differ
 Both sides are rendered by the current pnp code: for `--since`, the project's content/
 and templates/ at REF are exported (`git archive`) into a temporary folder and rendered
 from there. Faces are compared as pictures; an SVG whose markup changed but whose pixels
-did not counts as unchanged ("markup only").
+did not counts as unchanged ("markup only"). Faces are drawn with their game's fonts, as
+the PNG output is (a saved tree, which has no game.yaml, with the fonts the game has now).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import io
 import subprocess
 import tarfile
 import tempfile
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
@@ -21,11 +22,12 @@ from urllib.parse import quote
 
 from ..build.driver import BuildOptions
 from ..build.pipeline import Pipeline
-from ..load.content import GameContent, Project
+from ..load.content import GameContent, Project, load_game
 from ..errors import PnpError, display_path
 from ..build.output import commit_files
 from ..render.pages import render_page
 from ..formats.raster import svg_to_image
+from ..render.fonts import DEFAULT, Fonts
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -39,6 +41,7 @@ GONE = (0, 122, 255)  # pixels that got lighter (ink gone) or changed colour onl
 BOX = (255, 59, 48)
 
 FaceId = tuple[str, str, str]  # game, component, face name
+Drawn = tuple[str, Fonts]  # a face's SVG and the fonts it is drawn with
 
 
 @dataclass
@@ -76,18 +79,19 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
         raise PnpError("pnp diff: give either --since GIT_REF or --against DIR")
     Pipeline(project, options).check()
     out = options.out or project.output_dir
-    if since is not None:
-        with exported(project, since) as (old, label):
+    with ExitStack() as stack:  # the exported revision's font files are drawn with until the end
+        if since is not None:
+            old, label = stack.enter_context(exported(project, since))
             names = _names(project, games, old.games())
             before = rendered_faces(old, [n for n in names if n in old.games()], options, out, shown_as=since)
-    else:
-        assert against is not None  # one of the two, checked above
-        tree = saved_tree(against)
-        names = _names(project, games, list(tree))
-        before = saved_faces({g: p for g, p in tree.items() if g in names})
-        label = f"saved output {display_path(against)}"
-    after = rendered_faces(project, [n for n in names if n in project.games()], options, out)
-    return compare(before, after, out / DIFF_DIR, label, "working tree", dpi)
+        else:
+            assert against is not None  # one of the two, checked above
+            tree = saved_tree(against)
+            names = _names(project, games, list(tree))
+            before = saved_faces({g: p for g, p in tree.items() if g in names}, project)
+            label = f"saved output {display_path(against)}"
+        after = rendered_faces(project, [n for n in names if n in project.games()], options, out)
+        return compare(before, after, out / DIFF_DIR, label, "working tree", dpi)
 
 
 def _names(project: Project, games: list[str] | None, old_games: list[str]) -> list[str]:
@@ -112,8 +116,8 @@ def _git(root: Path, *args: str) -> str:
 
 @contextmanager
 def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
-    """The project's content/, templates/ and plugins/ (project-local game Python) as they
-    were at `ref`, in a temporary folder."""
+    """The project's content/, templates/, plugins/ (project-local game Python) and assets/
+    (fonts, pictures) as they were at `ref`, in a temporary folder."""
     try:
         commit = _git(project.root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
     except PnpError:
@@ -121,7 +125,7 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
     top = Path(_git(project.root, "rev-parse", "--show-toplevel").strip())
     prefix = _git(project.root, "rev-parse", "--show-prefix").strip()  # the project's folder in the repository
     label = f"{ref} ({_git(top, 'log', '-1', '--format=%h %s', commit).strip()})"
-    wanted = [f"{prefix}{d}" for d in ("content", "templates", "plugins")]
+    wanted = [f"{prefix}{d}" for d in ("content", "templates", "plugins", "assets")]
     present = _git(top, "ls-tree", "-d", "--name-only", commit, "--", *wanted).splitlines()
     with tempfile.TemporaryDirectory(prefix="pnp-diff-") as tmp:
         if present:
@@ -135,12 +139,13 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
         yield Project(Path(tmp) / prefix), label
 
 
-def rendered_faces(project: Project, names: list[str], options: BuildOptions, out: Path, shown_as: str | None = None) -> dict[FaceId, str]:
-    """Every face of the games as SVG text (reusing the output folder's cache, read-only)."""
-    faces: dict[FaceId, str] = {}
+def rendered_faces(project: Project, names: list[str], options: BuildOptions, out: Path, shown_as: str | None = None) -> dict[FaceId, Drawn]:
+    """Every face of the games as SVG text with its game's fonts (reusing the output
+    folder's cache, read-only)."""
+    faces: dict[FaceId, Drawn] = {}
 
     def keep(game: GameContent, rendered: list[RenderedComponent]) -> None:
-        faces.update({(game.name, face.component, face.name): face.svg for comp in rendered for face in comp.faces})
+        faces.update({(game.name, face.component, face.name): (face.svg, face.fonts) for comp in rendered for face in comp.faces})
 
     try:
         Pipeline(project, options).each(names, keep, cached_in=out)
@@ -165,26 +170,29 @@ def saved_tree(folder: Path) -> dict[str, Path]:
     return tree
 
 
-def saved_faces(tree: dict[str, Path]) -> dict[FaceId, str]:
-    return {
-        (game, svg.parent.name, svg.stem): svg.read_text(encoding="utf-8")
-        for game, folder in tree.items()
-        for svg in sorted((folder / "svg").glob("*/*.svg"))
-    }
+def saved_faces(tree: dict[str, Path], project: Project) -> dict[FaceId, Drawn]:
+    """The faces of a saved output tree, drawn with the fonts of the project's game of that
+    name (pnp's own for a game the project no longer has)."""
+    faces: dict[FaceId, Drawn] = {}
+    for game, folder in tree.items():
+        fonts = load_game(project, game).fonts if game in project.games() else DEFAULT
+        faces.update({(game, svg.parent.name, svg.stem): (svg.read_text(encoding="utf-8"), fonts)
+                      for svg in sorted((folder / "svg").glob("*/*.svg"))})
+    return faces
 
 
-def compare(before: dict[FaceId, str], after: dict[FaceId, str], root: Path, before_label: str, after_label: str, dpi: int) -> DiffReport:
+def compare(before: dict[FaceId, Drawn], after: dict[FaceId, Drawn], root: Path, before_label: str, after_label: str, dpi: int) -> DiffReport:
     """Classify every face, draw the images of those that differ and write the page."""
     changes: list[Change] = []
     files: dict[str, bytes] = {}
     unchanged = markup_only = 0
     for fid in sorted(set(before) | set(after)):
         old, new = before.get(fid), after.get(fid)
-        if old == new:
+        if old and new and old[0] == new[0] and old[1].digest == new[1].digest:
             unchanged += 1
             continue
         change = Change(*fid, status="changed" if old and new else ("added" if new else "removed"))
-        images = {side: svg_to_image(svg, dpi).convert("RGB") for side, svg in (("before", old), ("after", new)) if svg}
+        images = {side: svg_to_image(drawn[0], dpi, drawn[1]).convert("RGB") for side, drawn in (("before", old), ("after", new)) if drawn}
         if change.status == "changed":
             picture, change.ratio = difference(images["before"], images["after"])
             if picture is None:
