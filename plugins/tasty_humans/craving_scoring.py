@@ -1,7 +1,8 @@
 """Personal cravings of the monsters and their solo monster challenges.
 
-A craving function takes the board, the monster's `Craving` (points, overlap) and the
-`RuleVersion`, and returns points; the points come from `rules.cravings`. The patterns
+Each craving compiles, for a grid, the monster's `Craving` (points, overlap) and the
+`RuleVersion`, into a function of the board's masks (as `Board.masks`) returning points,
+shared by `pnp score` and the engine; the points come from `rules.cravings`. The patterns
 themselves (2x2 squares, runs of four, helmet over armor over boot) are the monsters'
 identity and live here.
 """
@@ -11,13 +12,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
-from .board import Board, bits
-from .leader_scoring import tile_kinds
+from .board import Board, Geometry, bits
+from .leader_scoring import MaskFn, Masks, tile_kinds
 
 if TYPE_CHECKING:
     from .models import Craving, RuleVersion
 
-CravingFn = Callable[[Board, "Craving", "RuleVersion"], int]
+CravingKind = Callable[[Geometry, "Craving", "RuleVersion"], MaskFn]
 
 # Tile type ids of the troll's stack, top to bottom, and the tile the troll challenge
 # wants on both sides of the armor.
@@ -82,12 +83,11 @@ def _rect_table(rows: int, cols: int, height: int, width: int) -> tuple[int, tup
     return starts, shifts, {s: sum(1 << (s + k) for k in shifts) for s in bits(starts)}
 
 
-def _blocks(board: Board, rules: "RuleVersion", height: int, width: int) -> list[int]:
-    """Every height x width rectangle whose cells are all one basic type, as masks."""
-    starts, shifts, rect = _rect_table(board.rows, board.cols, height, width)
-    masks = board.masks
+def _blocks(masks: Masks, basic: tuple[str, ...], table: tuple[int, tuple[int, ...], dict[int, int]]) -> list[int]:
+    """Every rectangle of a `_rect_table` whose cells are all one basic type, as masks."""
+    starts, shifts, rect = table
     out: list[int] = []
-    for t in tile_kinds(rules)[0]:
+    for t in basic:
         m = masks.get(t, 0)
         hit = starts & m
         for k in shifts:
@@ -109,15 +109,17 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
     return tuple(out)
 
 
-def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[int]:
-    """Every run of `length` cells in a row or column alternating two basic types X Y X Y..."""
-    masks = [m for m in map(board.masks.get, tile_kinds(rules)[0]) if m]
+def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                      length: int) -> list[int]:
+    """Every run of `length` cells (a `_run_table`) in a row or column alternating two
+    basic types X Y X Y..."""
+    present = [m for m in map(masks.get, basic) if m]
     out: list[int] = []
-    for step, starts, window in _run_table(board.rows, board.cols, length):
+    for step, starts, window in table:
         # cells equal (one basic type) to the cell 2 steps on, and to the next cell
         skip = 0
         next_same = 0
-        for m in masks:
+        for m in present:
             skip |= m & (m >> (2 * step))
             next_same |= m & (m >> step)
         hit = starts & skip & ~next_same
@@ -130,20 +132,36 @@ def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[i
     return out
 
 
-def _troll_stacks(board: Board) -> int:
+def _troll_stacks(masks: Masks, cols: int) -> int:
     """Cells of helmets resting on an armor resting on a boot."""
-    top, mid, low = (board.mask(t) for t in TROLL_STACK)
-    return top & (mid >> board.cols) & (low >> (2 * board.cols))
+    top, mid, low = (masks.get(t, 0) for t in TROLL_STACK)
+    return top & (mid >> cols) & (low >> (2 * cols))
 
 
-def _legendary_dragon(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    squares = _blocks(board, rules, 2, 2)
-    count = len(squares) if craving.overlap else max_disjoint(squares)
-    return craving.points * count
+def _legendary_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
+    basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
+    table = _rect_table(geo.rows, geo.cols, 2, 2)
+    starts, shifts = table[0], table[1]
+
+    def score(m: Masks) -> int:
+        if not overlap:
+            return points * max_disjoint(_blocks(m, basic, table))
+        count = 0  # the squares themselves are not needed: count their top-left cells
+        for t in basic:
+            mask = m.get(t, 0)
+            hit = starts & mask
+            for k in shifts:
+                if not hit:
+                    break
+                hit &= mask >> k
+            count += hit.bit_count()
+        return points * count
+    return score
 
 
-def _twin_headed_dragon(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    return craving.points * len(_twin_rows(board, rules))
+def _twin_headed_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
+    basic, points, first, span = tile_kinds(rules)[0], craving.points, geo.col_masks[0], geo.cols - 1
+    return lambda m: points * sum([(mask & first & (mask >> span)).bit_count() for mask in map(m.get, basic) if mask])
 
 
 def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
@@ -157,17 +175,22 @@ def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
     return out
 
 
-def _griffin(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    runs = _alternating_runs(board, rules, GRIFFIN_RUN)
-    count = len(runs) if craving.overlap else max_disjoint(runs)
-    return craving.points * count
+def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
+    basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
+    table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
+
+    def score(m: Masks) -> int:
+        runs = _alternating_runs(m, basic, table, GRIFFIN_RUN)
+        return points * (len(runs) if overlap else max_disjoint(runs))
+    return score
 
 
-def _troll(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    return craving.points * _troll_stacks(board).bit_count()
+def _troll(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
+    points, cols = craving.points, geo.cols
+    return lambda m: points * _troll_stacks(m, cols).bit_count()
 
 
-CRAVINGS: dict[str, CravingFn] = {
+CRAVINGS: dict[str, CravingKind] = {
     "legendary-dragon": _legendary_dragon,
     "twin-headed-dragon": _twin_headed_dragon,
     "griffin": _griffin,
@@ -175,9 +198,14 @@ CRAVINGS: dict[str, CravingFn] = {
 }
 
 
+def craving_scorer(geo: Geometry, monster: str, rules: "RuleVersion") -> MaskFn:
+    """`monster`'s personal craving on a `geo` grid under `rules`, as a function of the masks."""
+    return CRAVINGS[monster](geo, rules.cravings[monster], rules)
+
+
 def score_craving(board: Board, monster: str, rules: "RuleVersion") -> int:
     """Points of `monster`'s personal craving on `board`."""
-    return CRAVINGS[monster](board, rules.cravings[monster], rules)
+    return craving_scorer(board.geo, monster, rules)(board.masks)
 
 
 # --- solo monster challenges -----------------------------------------------------
@@ -188,7 +216,9 @@ def _dragon_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # two 2x3 (or 3x2) blocks of one basic type that share no tile. Overlapping ones
     # would let a single 2x4 block pass, which is not two grown squares.
     h, w = DRAGON_BLOCK
-    found = max_disjoint(_blocks(board, rules, h, w) + _blocks(board, rules, w, h))
+    basic, rows, cols = tile_kinds(rules)[0], board.rows, board.cols
+    found = max_disjoint(_blocks(board.masks, basic, _rect_table(rows, cols, h, w))
+                         + _blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
     return found >= CHALLENGE_COUNT, f"{found} separate {h}x{w} block(s) of one type, need {CHALLENGE_COUNT}"
 
 
@@ -206,7 +236,8 @@ def _twin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
 def _griffin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # Two alternating runs six tiles long (X Y X Y X Y in a row or column). Like the
     # craving's runs they may not share a tile, so a row and a column never both count.
-    found = max_disjoint(_alternating_runs(board, rules, GRIFFIN_CHALLENGE_RUN))
+    table = _run_table(board.rows, board.cols, GRIFFIN_CHALLENGE_RUN)
+    found = max_disjoint(_alternating_runs(board.masks, tile_kinds(rules)[0], table, GRIFFIN_CHALLENGE_RUN))
     return found >= CHALLENGE_COUNT, f"{found} separate alternating run(s) of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}"
 
 
@@ -218,7 +249,7 @@ def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     first, last = board.geo.col_masks[0], board.geo.col_masks[-1]
     left_ok = (flank << 1) & ~first  # cell i has a hand at i - 1 (same row)
     right_ok = (flank >> 1) & ~last  # cell i has a hand at i + 1 (same row)
-    armors = (_troll_stacks(board) << cols) & left_ok & right_ok
+    armors = (_troll_stacks(board.masks, cols) << cols) & left_ok & right_ok
     found = armors.bit_count()
     return found >= CHALLENGE_COUNT, f"{found} stack(s) with a hand on both sides of the armor, need {CHALLENGE_COUNT}"
 

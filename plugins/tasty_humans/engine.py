@@ -13,13 +13,12 @@ column; tiles always fall to the lowest empty cell of their column.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, bits, geometry
-from .craving_scoring import CRAVINGS
-from .leader_scoring import KINDS as LEADER_KINDS
-from .leader_scoring import tile_kinds
+from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, bits, geometry
+from .craving_scoring import craving_scorer
+from .leader_scoring import MaskFn, damage_of, leader_scorer, tile_kinds
 from .scoring import PlayerScore, rank_players, score_player, score_solo
 
 if TYPE_CHECKING:
@@ -35,7 +34,6 @@ DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
-CACHE_LIMIT = 20_000  # evaluations kept per game before the cache starts afresh
 
 
 # --- static data -------------------------------------------------------------------
@@ -70,6 +68,8 @@ class Setup:
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
+    # (id of one of `drops`, offset, covered column heights, rows) -> its Landing
+    landings: dict[tuple[int, int, tuple[int, ...], int], "Landing"] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -148,6 +148,10 @@ class Stomach:
                 self.push(col, kind)
                 landed += 1
         return landed
+
+    def options(self, drops: Sequence[Drop]) -> list[tuple[Drop, int]]:
+        """Every legal (drop, offset): each rotation over each column where it lands."""
+        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if self.lands(d, o)]
 
     def lands(self, drop: Drop, offset: int) -> bool:
         """At least one tile must fall into the stomach."""
@@ -231,36 +235,93 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
+class Scorer:
+    """One seat's score on a stomach's masks: leaders in it, craving and damage (no king),
+    with the scorer's own functions (`craving_scorer`, `leader_scorer`), compiled once per
+    game (a leader once per cell it lies in)."""
+
+    __slots__ = ("geo", "rules", "defs", "craving", "other", "penalty", "compiled")
+
+    def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
+        self.geo, self.rules, self.defs = geo, rules, defs
+        self.craving = craving_scorer(geo, monster, rules)
+        self.other = tile_kinds(rules)[1]
+        self.penalty = rules.damage_penalty
+        self.compiled: dict[tuple[int, str], MaskFn] = {}
+
+    def leaders(self, leaders: dict[int, str]) -> list[MaskFn]:
+        """The scoring functions of the leaders lying at these cells."""
+        out = []
+        compiled = self.compiled
+        for at in leaders.items():
+            fn = compiled.get(at)
+            if fn is None:
+                fn = compiled[at] = leader_scorer(self.geo, at[0], self.defs[at[1]], self.rules)
+            out.append(fn)
+        return out
+
+    def damage(self, masks: dict[str, int]) -> int:
+        """Damage points (<= 0): each damage tile next to another one."""
+        d = damage_of(masks, self.other)
+        return -self.penalty * (d & self.geo.expand_orth(d)).bit_count() if d else 0
+
+    def value(self, masks: dict[str, int], leaders: dict[int, str]) -> int:
+        points = self.craving(masks) + self.damage(masks)
+        for fn in self.leaders(leaders):
+            points += fn(masks)
+        return points
+
+
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king)."""
-    return _evaluate(game, seat, stomach.cells, stomach.masks, stomach.leaders)
+    return game.scorers[seat].value(stomach.masks, stomach.leaders)
 
 
-def _evaluate(game: "Game", seat: int, cells: list[str], masks: dict[str, int], leaders: dict[int, str]) -> int:
-    """`evaluate` on a stomach's parts, so a candidate needs no Stomach of its own.
-    Cached per game: a turn asks for the same stomach many times, and a seat's stomach
-    does not change during the other players' turns."""
-    # The masks say what every cell holds; a dict's insertion order may differ for the
-    # same stomach, which costs only a cache miss. items: a swap moves a leader.
-    key = (seat, tuple(masks.items()), tuple(leaders.items()))
-    got = game.cache.get(key)
-    if got is not None:
-        return got
-    board = game.board  # one scratch Board per game, refilled for each evaluation
-    board.cells, board.leaders, board.masks = tuple(cells), leaders, masks
-    craving, fn, rules = game.cravings[seat]
-    points = fn(board, craving, rules)
-    scorers = game.leader_scorers
-    for cell, lid in leaders.items():
-        leader_fn, leader = scorers[lid]
-        points += leader_fn(board, cell, leader, rules)
-    damage = 0
-    for kind in game.damage_kinds:
-        damage |= masks.get(kind, 0)
-    if damage:
-        points -= rules.damage_penalty * (damage & game.geo.expand_orth(damage)).bit_count()
-    game.cache[key] = points
-    return points
+Landing = tuple[tuple[tuple[str, int], ...], int]  # (tile kind, cells) landed, all cells filled
+
+
+def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing:
+    """Where `Stomach.drop(drop, offset)` puts the tiles when the covered columns have
+    `heights`: the cells of each tile kind, and all the cells it fills."""
+    kinds: dict[str, int] = {}
+    filled = 0
+    for i, stack in enumerate(drop):
+        h = heights[i]
+        for kind in stack[:rows - h]:
+            bit = 1 << ((rows - 1 - h) * cols + offset + i)
+            kinds[kind] = kinds.get(kind, 0) | bit
+            filled |= bit
+            h += 1
+    return tuple(kinds.items()), filled
+
+
+def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]]) -> list[int]:
+    """The seat's score after each (drop, offset), as `evaluate` after `Stomach.drop` on a
+    copy would give, without a Stomach per option: the landings come from a table per
+    setup and the candidate is only its masks."""
+    scorer = game.scorers[seat]
+    rows, cols, heights, base = stomach.rows, stomach.cols, stomach.heights, stomach.masks
+    craving, fns, other = scorer.craving, scorer.leaders(stomach.leaders), scorer.other
+    damage = scorer.damage(base)
+    table = game.setup.landings
+    out = []
+    for drop, offset in options:
+        hs = tuple(heights[offset:offset + len(drop)])
+        key = (id(drop), offset, hs, rows)
+        land = table.get(key)
+        if land is None:
+            land = table[key] = landing(drop, offset, hs, rows, cols)
+        m = base.copy()
+        hurt = False
+        for kind, cells in land[0]:
+            m[kind] = m.get(kind, 0) | cells
+            hurt = hurt or kind in other
+        m[EMPTY] ^= land[1]
+        points = craving(m) + (scorer.damage(m) if hurt else damage)
+        for fn in fns:
+            points += fn(m)
+        out.append(points)
+    return out
 
 
 class RandomPlayer:
@@ -270,6 +331,66 @@ class RandomPlayer:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+
+    def pick(self, game, seat):
+        return self.rng.choice(game.slots())
+
+    def damage_column(self, game, seat):
+        return self.rng.choice(game.stomachs[seat].open_columns())
+
+    def cleric(self, game, seat, cells):
+        return self.rng.randrange(len(cells))
+
+    def place(self, game, seat, options):
+        return self.rng.randrange(len(options))
+
+    def swap(self, game, seat, pairs):
+        return self.rng.randrange(len(pairs))
+
+    def draft(self, game, seat, offered):
+        return self.rng.randrange(len(offered))
+
+    def leader_column(self, game, seat, leader):
+        return self.rng.choice(game.stomachs[seat].open_columns())
+
+
+class GreedyPlayer:
+    """Takes the adventurer and drop that raise its current score most (one turn ahead):
+    damage goes where it costs least, the cleric removes the damage worth most, the wizard
+    swap and the leader drop are the best for the score now, and a leader is drafted by
+    what it would score if dropped at once. Ties go to more intel, then at random."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def _best(self, values: Sequence[float]) -> int:
+        top = max(values)
+        return self.rng.choice([i for i, v in enumerate(values) if v == top])
+
+    def _damage(self, game: "Game", seat: int, stomach: Stomach, hits: int) -> Stomach:
+        for _ in range(hits):
+            cols = stomach.open_columns()
+            if not cols:
+                break
+            options = []
+            for c in cols:
+                s = stomach.copy()
+                s.push(c, DAMAGE)
+                options.append((evaluate(game, seat, s), -stomach.heights[c], s))
+            stomach = options[self._best([(v, h) for v, h, _ in options])][2]
+        return stomach
+
+    def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
+        best, out = None, stomach
+        for cell in stomach.damage_cells():
+            s = stomach.copy()
+            s.remove(cell)
+            v = evaluate(game, seat, s)
+            if best is None or v > best:
+                best, out = v, s
+        return out
 
     def pick(self, game, seat):
         return self.rng.choice(game.slots())
@@ -369,10 +490,9 @@ class GreedyPlayer:
             if card.class_ == CLERIC:
                 s = self._cleric(game, seat, s)
             drops = game.setup.drops[card.id]
-            key = (*s.cells, *s.leaders.items(), drops)
+            key = (*s.cells, *s.leaders.items(), id(drops))
             if key not in cache:
-                options = self._placements(game, seat, s, card.id)
-                cache[key] = max((v for v, _, _ in options), default=evaluate(game, seat, s))
+                cache[key] = max(drop_values(game, seat, s, s.options(drops)), default=evaluate(game, seat, s))
             values.append((cache[key] - base, card.intel))
         return slots[self._best(values)]
 
@@ -396,7 +516,7 @@ class GreedyPlayer:
         return self._best(self._after(game, seat, cells, Stomach.remove))
 
     def place(self, game, seat, options):
-        return self._best(self._after(game, seat, options, lambda s, o: s.drop(*o)))
+        return self._best(drop_values(game, seat, game.stomachs[seat], options))
 
     def swap(self, game, seat, pairs):
         return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
@@ -460,12 +580,7 @@ class Game:
         self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
         self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
         self.geo = geometry(rows, cols)
-        # what `evaluate` needs, looked up once: the scratch board, each seat's craving
-        # function, each leader's scoring function, the tile types that are damage
-        self.board = Board(rows, cols, [EMPTY] * (rows * cols))
-        self.cravings = [(rules.cravings[m], CRAVINGS[m], rules) for m in self.monsters]
-        self.leader_scorers = {lid: (LEADER_KINDS[l.kind], l) for lid, l in setup.leaders.items()}
-        self.damage_kinds = tile_kinds(rules)[1]
+        self.scorers = [Scorer(self.geo, m, rules, setup.leaders) for m in self.monsters]
         self.deck = list(setup.adventurers)
         rng.shuffle(self.deck)
         self.discard: list["Adventurer"] = []
@@ -478,7 +593,6 @@ class Game:
         self.ai_round: list["Adventurer"] = []
         self.drafted = [0] * self.n
         self.turns = 0
-        self.cache: dict[tuple, int] = {}  # (seat, stomach) -> evaluation
         # per seat: tiles landed from shapes, damage tiles taken, tiles a cleric removed,
         # leaders eaten; the stomach must hold exactly what these say (tile conservation)
         self.tally = [{"shape": 0, "damage": 0, "removed": 0, "leaders": 0} for _ in range(self.n)]
@@ -529,8 +643,6 @@ class Game:
         card = self.grid[slot]
         assert card is not None
         self.turns += 1
-        if len(self.cache) > CACHE_LIMIT:
-            self.cache.clear()
         for _ in range(self.damage(slot)):  # damage tiles first, one at a time
             if stomach.full:
                 break
@@ -542,7 +654,7 @@ class Game:
             if cells:
                 stomach.remove(cells[player.cleric(self, seat, cells)])
                 self.tally[seat]["removed"] += 1
-        options = [(d, o) for d in self.setup.drops[card.id] for o in range(stomach.cols - len(d) + 1) if stomach.lands(d, o)]
+        options = stomach.options(self.setup.drops[card.id])
         if options:
             drop, offset = options[player.place(self, seat, options)]
             self.tally[seat]["shape"] += stomach.drop(drop, offset)
