@@ -151,7 +151,8 @@ class Stomach:
 
     def options(self, drops: Sequence[Drop]) -> list[tuple[Drop, int]]:
         """Every legal (drop, offset): each rotation over each column where it lands."""
-        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if self.lands(d, o)]
+        heights, rows = self.heights, self.rows
+        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if min(heights[o:o + len(d)]) < rows]
 
     def lands(self, drop: Drop, offset: int) -> bool:
         """At least one tile must fall into the stomach."""
@@ -277,12 +278,31 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     return game.scorers[seat].value(stomach.masks, stomach.leaders)
 
 
-Landing = tuple[tuple[tuple[str, int], ...], int]  # (tile kind, cells) landed, all cells filled
+def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
+                leader: str | None = None) -> list[int]:
+    """The seat's score after `Stomach.push(col, kind, leader)`, for each of `cols`, on the
+    masks alone (as `evaluate` on a pushed copy)."""
+    scorer = game.scorers[seat]
+    rows, width, heights, base = stomach.rows, stomach.cols, stomach.heights, stomach.masks
+    put = LEADER if leader else kind
+    out = []
+    for col in cols:
+        cell = (rows - 1 - heights[col]) * width + col
+        m = base.copy()
+        m[put] = m.get(put, 0) | 1 << cell
+        m[EMPTY] ^= 1 << cell
+        out.append(scorer.value(m, {**stomach.leaders, cell: leader} if leader else stomach.leaders))
+    return out
 
 
-def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing:
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, and whether
+# a non-basic (damage) tile is among them.
+Landing = tuple[tuple[tuple[str, int], ...], int, bool]
+
+
+def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int, other: Sequence[str]) -> Landing:
     """Where `Stomach.drop(drop, offset)` puts the tiles when the covered columns have
-    `heights`: the cells of each tile kind, and all the cells it fills."""
+    `heights`; `other`: the rule set's non-basic tile types."""
     kinds: dict[str, int] = {}
     filled = 0
     for i, stack in enumerate(drop):
@@ -292,7 +312,7 @@ def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: in
             kinds[kind] = kinds.get(kind, 0) | bit
             filled |= bit
             h += 1
-    return tuple(kinds.items()), filled
+    return tuple(kinds.items()), filled, any(k in other for k in kinds)
 
 
 def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]]) -> list[int]:
@@ -301,7 +321,7 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     setup and the candidate is only its masks."""
     scorer = game.scorers[seat]
     rows, cols, heights, base = stomach.rows, stomach.cols, stomach.heights, stomach.masks
-    craving, fns, other = scorer.craving, scorer.leaders(stomach.leaders), scorer.other
+    craving, fns = scorer.craving, scorer.leaders(stomach.leaders)
     damage = scorer.damage(base)
     table = game.setup.landings
     out = []
@@ -310,14 +330,12 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
         key = (id(drop), offset, hs, rows)
         land = table.get(key)
         if land is None:
-            land = table[key] = landing(drop, offset, hs, rows, cols)
+            land = table[key] = landing(drop, offset, hs, rows, cols, scorer.other)
         m = base.copy()
-        hurt = False
         for kind, cells in land[0]:
             m[kind] = m.get(kind, 0) | cells
-            hurt = hurt or kind in other
         m[EMPTY] ^= land[1]
-        points = craving(m) + (scorer.damage(m) if hurt else damage)
+        points = craving(m) + (scorer.damage(m) if land[2] else damage)
         for fn in fns:
             points += fn(m)
         out.append(points)
@@ -369,18 +387,25 @@ class GreedyPlayer:
         top = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v == top])
 
-    def _damage(self, game: "Game", seat: int, stomach: Stomach, hits: int) -> Stomach:
+    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any]) -> tuple[int, ...]:
+        """The columns the damage tiles of `hits` would go to, one at a time. `seen` maps
+        the columns chosen so far to (stomach then, its values per open column), shared by
+        the slots of one pick; every choice still draws its tie-break from the rng."""
+        path: tuple[int, ...] = ()
         for _ in range(hits):
-            cols = stomach.open_columns()
+            stomach, cols, values = seen[path]
             if not cols:
                 break
-            options = []
-            for c in cols:
-                s = stomach.copy()
-                s.push(c, DAMAGE)
-                options.append((evaluate(game, seat, s), -stomach.heights[c], s))
-            stomach = options[self._best([(v, h) for v, h, _ in options])][2]
-        return stomach
+            if values is None:
+                values = push_values(game, seat, stomach, cols, DAMAGE)
+                seen[path] = (stomach, cols, values)
+            col = cols[self._best([(v, -stomach.heights[c]) for v, c in zip(values, cols)])]
+            path += (col,)
+            if path not in seen:
+                hurt = stomach.copy()
+                hurt.push(col, DAMAGE)
+                seen[path] = (hurt, hurt.open_columns(), None)
+        return path
 
     def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
         best, out = None, stomach
@@ -390,92 +415,6 @@ class GreedyPlayer:
             v = evaluate(game, seat, s)
             if best is None or v > best:
                 best, out = v, s
-        return out
-
-    def pick(self, game, seat):
-        return self.rng.choice(game.slots())
-
-    def damage_column(self, game, seat):
-        return self.rng.choice(game.stomachs[seat].open_columns())
-
-    def cleric(self, game, seat, cells):
-        return self.rng.randrange(len(cells))
-
-    def place(self, game, seat, options):
-        return self.rng.randrange(len(options))
-
-    def swap(self, game, seat, pairs):
-        return self.rng.randrange(len(pairs))
-
-    def draft(self, game, seat, offered):
-        return self.rng.randrange(len(offered))
-
-    def leader_column(self, game, seat, leader):
-        return self.rng.choice(game.stomachs[seat].open_columns())
-
-
-class GreedyPlayer:
-    """Takes the adventurer and drop that raise its current score most (one turn ahead):
-    damage goes where it costs least, the cleric removes the damage worth most, the wizard
-    swap and the leader drop are the best for the score now, and a leader is drafted by
-    what it would score if dropped at once. Ties go to more intel, then at random."""
-
-    name = "greedy"
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def _best(self, values: Sequence[float]) -> int:
-        top = max(values)
-        return self.rng.choice([i for i, v in enumerate(values) if v == top])
-
-    def _damage(self, game: "Game", seat: int, stomach: Stomach, hits: int) -> Stomach:
-        for _ in range(hits):
-            cols = stomach.open_columns()
-            if not cols:
-                break
-            options = []
-            for c in cols:
-                s = stomach.copy()
-                s.push(c, DAMAGE)
-                options.append((evaluate(game, seat, s), -stomach.heights[c], s))
-            stomach = options[self._best([(v, h) for v, h, _ in options])][2]
-        return stomach
-
-    def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
-        best, out = None, stomach
-        for cell in stomach.damage_cells():
-            s = stomach.copy()
-            s.remove(cell)
-            v = evaluate(game, seat, s)
-            if best is None or v > best:
-                best, out = v, s
-        return out
-
-    def _placements(self, game: "Game", seat: int, stomach: Stomach, card_id: str) -> list[tuple[int, Drop, int]]:
-        """Each legal drop of the card with its score. A candidate's cells and masks are
-        written here as `Stomach.drop` would, without a Stomach per candidate."""
-        out = []
-        rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
-        base_cells, base_masks, leaders = stomach.cells, stomach.masks, stomach.leaders
-        room = [h < rows for h in heights]
-        for drop in game.setup.drops[card_id]:
-            width = len(drop)
-            for offset in range(cols - width + 1):
-                if not any(room[offset:offset + width]):  # Stomach.lands
-                    continue
-                cells, masks = base_cells[:], base_masks.copy()
-                for i, stack in enumerate(drop):
-                    col = offset + i
-                    h = heights[col]
-                    for kind in stack[:rows - h]:
-                        cell = (rows - 1 - h) * cols + col
-                        bit = 1 << cell
-                        masks[EMPTY] ^= bit
-                        masks[kind] = masks.get(kind, 0) | bit
-                        cells[cell] = kind
-                        h += 1
-                out.append((_evaluate(game, seat, cells, masks, leaders), drop, offset))
         return out
 
     def pick(self, game, seat):
@@ -483,17 +422,23 @@ class GreedyPlayer:
         base = evaluate(game, seat, stomach)
         slots = game.slots()
         values = []
-        cache: dict[tuple, int] = {}
+        seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
+        cleaned: dict[tuple[int, ...], Stomach] = {}
+        best: dict[tuple, int] = {}  # (damage columns, cleric, drops) -> best score
         for slot in slots:
             card = game.grid[slot]
-            s = self._damage(game, seat, stomach, game.damage(slot))
-            if card.class_ == CLERIC:
-                s = self._cleric(game, seat, s)
+            path = self._damage(game, seat, game.damage(slot), seen)
+            s = seen[path][0]
+            cleric = card.class_ == CLERIC
+            if cleric:
+                if path not in cleaned:
+                    cleaned[path] = self._cleric(game, seat, s)
+                s = cleaned[path]
             drops = game.setup.drops[card.id]
-            key = (*s.cells, *s.leaders.items(), id(drops))
-            if key not in cache:
-                cache[key] = max(drop_values(game, seat, s, s.options(drops)), default=evaluate(game, seat, s))
-            values.append((cache[key] - base, card.intel))
+            key = (path, cleric, id(drops))
+            if key not in best:
+                best[key] = max(drop_values(game, seat, s, s.options(drops)), default=evaluate(game, seat, s))
+            values.append((best[key] - base, card.intel))
         return slots[self._best(values)]
 
     @staticmethod
@@ -509,7 +454,7 @@ class GreedyPlayer:
     def damage_column(self, game, seat):
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
-        scores = self._after(game, seat, cols, lambda s, c: s.push(c, DAMAGE))
+        scores = push_values(game, seat, stomach, cols, DAMAGE)
         return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
@@ -522,8 +467,8 @@ class GreedyPlayer:
         return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
 
     def _leader_value(self, game, seat, leader):
-        cols = game.stomachs[seat].open_columns()
-        return self._after(game, seat, cols, lambda s, c: s.push(c, LEADER, leader))
+        stomach = game.stomachs[seat]
+        return push_values(game, seat, stomach, stomach.open_columns(), LEADER, leader)
 
     def draft(self, game, seat, offered):
         return self._best([max(self._leader_value(game, seat, lid), default=0) for lid in offered])
