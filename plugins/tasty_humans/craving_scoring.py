@@ -1,8 +1,9 @@
 """Personal cravings of the monsters and their solo monster challenges.
 
 Each craving compiles, for a grid, the monster's `Craving` (points, overlap) and the
-`RuleVersion`, into a function of the board's masks (as `Board.masks`) returning points,
-shared by `pnp score` and the engine; the points come from `rules.cravings`. The patterns
+`RuleVersion`, into parts (`leader_scoring.Part`: a function of the board's masks, as
+`Board.masks`, and the kinds it reads) whose points add up to the craving's, shared by
+`pnp score` and the engine; the points come from `rules.cravings`. The patterns
 themselves (2x2 squares, runs of four, helmet over armor over boot) are the monsters'
 identity and live here.
 """
@@ -13,12 +14,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 from .board import Board, Geometry, bits
-from .leader_scoring import MaskFn, Masks, tile_kinds
+from .leader_scoring import Masks, Part, part, tile_kinds
 
 if TYPE_CHECKING:
     from .models import Craving, RuleVersion
 
-CravingKind = Callable[[Geometry, "Craving", "RuleVersion"], MaskFn]
+CravingKind = Callable[[Geometry, "Craving", "RuleVersion"], list[Part]]
 
 # Tile type ids of the troll's stack, top to bottom, and the tile the troll challenge
 # wants on both sides of the armor.
@@ -138,30 +139,35 @@ def _troll_stacks(masks: Masks, cols: int) -> int:
     return top & (mid >> cols) & (low >> (2 * cols))
 
 
-def _legendary_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
-    basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
+def _legendary_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
+    basic, points = tile_kinds(rules)[0], craving.points
     table = _rect_table(geo.rows, geo.cols, 2, 2)
     starts, shifts = table[0], table[1]
+    if not craving.overlap:
+        return [part(lambda m: points * max_disjoint(_blocks(m, basic, table)), basic)]
 
-    def score(m: Masks) -> int:
-        if not overlap:
-            return points * max_disjoint(_blocks(m, basic, table))
-        count = 0  # the squares themselves are not needed: count their top-left cells
-        for t in basic:
+    def squares(t: str) -> Part:  # overlapping squares: each type on its own
+        def score(m: Masks) -> int:
             mask = m.get(t, 0)
-            hit = starts & mask
+            hit = starts & mask  # the squares themselves are not needed: count their top-left cells
             for k in shifts:
                 if not hit:
                     break
                 hit &= mask >> k
-            count += hit.bit_count()
-        return points * count
-    return score
+            return points * hit.bit_count()
+        return part(score, [t])
+    return [squares(t) for t in basic]
 
 
-def _twin_headed_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
-    basic, points, first, span = tile_kinds(rules)[0], craving.points, geo.col_masks[0], geo.cols - 1
-    return lambda m: points * sum([(mask & first & (mask >> span)).bit_count() for mask in map(m.get, basic) if mask])
+def _twin_headed_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
+    points, first, span = craving.points, geo.col_masks[0], geo.cols - 1
+
+    def rows(t: str) -> Part:  # rows starting and ending with a `t`
+        def score(m: Masks) -> int:
+            mask = m.get(t, 0)
+            return points * (mask & first & (mask >> span)).bit_count()
+        return part(score, [t])
+    return [rows(t) for t in tile_kinds(rules)[0]]
 
 
 def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
@@ -175,19 +181,19 @@ def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
     return out
 
 
-def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
+def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
     basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
     table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
 
     def score(m: Masks) -> int:
         runs = _alternating_runs(m, basic, table, GRIFFIN_RUN)
         return points * (len(runs) if overlap else max_disjoint(runs))
-    return score
+    return [part(score, basic)]
 
 
-def _troll(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> MaskFn:
+def _troll(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
     points, cols = craving.points, geo.cols
-    return lambda m: points * _troll_stacks(m, cols).bit_count()
+    return [part(lambda m: points * _troll_stacks(m, cols).bit_count(), TROLL_STACK)]
 
 
 CRAVINGS: dict[str, CravingKind] = {
@@ -198,14 +204,14 @@ CRAVINGS: dict[str, CravingKind] = {
 }
 
 
-def craving_scorer(geo: Geometry, monster: str, rules: "RuleVersion") -> MaskFn:
-    """`monster`'s personal craving on a `geo` grid under `rules`, as a function of the masks."""
+def craving_scorer(geo: Geometry, monster: str, rules: "RuleVersion") -> list[Part]:
+    """`monster`'s personal craving on a `geo` grid under `rules`: parts whose points add up."""
     return CRAVINGS[monster](geo, rules.cravings[monster], rules)
 
 
 def score_craving(board: Board, monster: str, rules: "RuleVersion") -> int:
     """Points of `monster`'s personal craving on `board`."""
-    return craving_scorer(board.geo, monster, rules)(board.masks)
+    return sum(p.fn(board.masks) for p in craving_scorer(board.geo, monster, rules))
 
 
 # --- solo monster challenges -----------------------------------------------------

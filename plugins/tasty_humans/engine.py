@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, bits, geometry
 from .craving_scoring import craving_scorer
-from .leader_scoring import MaskFn, damage_of, leader_scorer, tile_kinds
+from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
 from .scoring import PlayerScore, rank_players, score_player, score_solo
 
 if TYPE_CHECKING:
@@ -238,39 +238,35 @@ class Player(Protocol):
 
 class Scorer:
     """One seat's score on a stomach's masks: leaders in it, craving and damage (no king),
-    with the scorer's own functions (`craving_scorer`, `leader_scorer`), compiled once per
-    game (a leader once per cell it lies in)."""
+    as the scorer's own parts (`craving_scorer`, `leader_scorer`), compiled once per game
+    (a leader once per cell it lies in). A candidate stomach that differs from a scored
+    one in a few masks is scored by re-running only the parts that read them."""
 
-    __slots__ = ("geo", "rules", "defs", "craving", "other", "penalty", "compiled")
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled")
 
     def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
         self.geo, self.rules, self.defs = geo, rules, defs
-        self.craving = craving_scorer(geo, monster, rules)
-        self.other = tile_kinds(rules)[1]
-        self.penalty = rules.damage_penalty
-        self.compiled: dict[tuple[int, str], MaskFn] = {}
+        other, penalty, expand = tile_kinds(rules)[1], rules.damage_penalty, geo.expand_orth
 
-    def leaders(self, leaders: dict[int, str]) -> list[MaskFn]:
-        """The scoring functions of the leaders lying at these cells."""
-        out = []
-        compiled = self.compiled
-        for at in leaders.items():
-            fn = compiled.get(at)
-            if fn is None:
-                fn = compiled[at] = leader_scorer(self.geo, at[0], self.defs[at[1]], self.rules)
-            out.append(fn)
-        return out
+        def damage(m: Masks) -> int:  # each damage tile next to another one
+            d = damage_of(m, other)
+            return -penalty * (d & expand(d)).bit_count() if d else 0
 
-    def damage(self, masks: dict[str, int]) -> int:
-        """Damage points (<= 0): each damage tile next to another one."""
-        d = damage_of(masks, self.other)
-        return -self.penalty * (d & self.geo.expand_orth(d)).bit_count() if d else 0
+        self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
+        self.compiled: dict[tuple[int, str], Part] = {}
 
-    def value(self, masks: dict[str, int], leaders: dict[int, str]) -> int:
-        points = self.craving(masks) + self.damage(masks)
-        for fn in self.leaders(leaders):
-            points += fn(masks)
-        return points
+    def leader(self, cell: int, lid: str) -> Part:
+        got = self.compiled.get((cell, lid))
+        if got is None:
+            got = self.compiled[(cell, lid)] = leader_scorer(self.geo, cell, self.defs[lid], self.rules)
+        return got
+
+    def parts(self, leaders: dict[int, str]) -> list[Part]:
+        """Craving, damage and the leaders lying at these cells."""
+        return self.fixed + [self.leader(cell, lid) for cell, lid in leaders.items()]
+
+    def value(self, masks: Masks, leaders: dict[int, str]) -> int:
+        return sum([p.fn(masks) for p in self.parts(leaders)])
 
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
@@ -278,31 +274,63 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     return game.scorers[seat].value(stomach.masks, stomach.leaders)
 
 
+class Changes:
+    """Scores candidates that add tiles to one base stomach: a candidate's points are the
+    base's, with the parts that read a changed kind scored again on its masks."""
+
+    __slots__ = ("base", "parts", "points", "total", "redo")
+
+    def __init__(self, parts: list[Part], base: Masks):
+        self.base, self.parts = base, parts
+        self.points = [p.fn(base) for p in parts]
+        self.total = sum(self.points)
+        self.redo: dict[frozenset[str], list[tuple[MaskFn, int]]] = {}
+
+    def value(self, adds: Sequence[tuple[str, int]], filled: int, kinds: frozenset[str]) -> int:
+        """Points after OR-ing `adds` (kind, cells) into the base; `filled`: all those cells,
+        `kinds`: the kinds among `adds`."""
+        redo = self.redo.get(kinds)
+        if redo is None:
+            redo = self.redo[kinds] = [(p.fn, v) for p, v in zip(self.parts, self.points) if not p.reads.isdisjoint(kinds)]
+        m = dict(self.base)
+        for kind, cells in adds:
+            m[kind] = m.get(kind, 0) | cells
+        m[EMPTY] ^= filled
+        points = self.total
+        for fn, v in redo:
+            points += fn(m) - v
+        return points
+
+
 def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
                 leader: str | None = None) -> list[int]:
     """The seat's score after `Stomach.push(col, kind, leader)`, for each of `cols`, on the
     masks alone (as `evaluate` on a pushed copy)."""
     scorer = game.scorers[seat]
-    rows, width, heights, base = stomach.rows, stomach.cols, stomach.heights, stomach.masks
+    rows, width, heights = stomach.rows, stomach.cols, stomach.heights
+    changes = Changes(scorer.parts(stomach.leaders), stomach.masks)
     put = LEADER if leader else kind
+    kinds = frozenset([put])
     out = []
     for col in cols:
         cell = (rows - 1 - heights[col]) * width + col
-        m = base.copy()
-        m[put] = m.get(put, 0) | 1 << cell
-        m[EMPTY] ^= 1 << cell
-        out.append(scorer.value(m, {**stomach.leaders, cell: leader} if leader else stomach.leaders))
+        points = changes.value(((put, 1 << cell),), 1 << cell, kinds)
+        if leader:  # the new leader's own points
+            m = dict(stomach.masks)
+            m[LEADER] = m.get(LEADER, 0) | 1 << cell
+            m[EMPTY] ^= 1 << cell
+            points += scorer.leader(cell, leader).fn(m)
+        out.append(points)
     return out
 
 
-# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, and whether
-# a non-basic (damage) tile is among them.
-Landing = tuple[tuple[tuple[str, int], ...], int, bool]
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds.
+Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
 
 
-def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int, other: Sequence[str]) -> Landing:
+def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing:
     """Where `Stomach.drop(drop, offset)` puts the tiles when the covered columns have
-    `heights`; `other`: the rule set's non-basic tile types."""
+    `heights`."""
     kinds: dict[str, int] = {}
     filled = 0
     for i, stack in enumerate(drop):
@@ -312,17 +340,19 @@ def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: in
             kinds[kind] = kinds.get(kind, 0) | bit
             filled |= bit
             h += 1
-    return tuple(kinds.items()), filled, any(k in other for k in kinds)
+    return tuple(kinds.items()), filled, frozenset(kinds)
 
 
-def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]]) -> list[int]:
+def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]],
+                changes: Changes | None = None) -> list[int]:
     """The seat's score after each (drop, offset), as `evaluate` after `Stomach.drop` on a
     copy would give, without a Stomach per option: the landings come from a table per
-    setup and the candidate is only its masks."""
-    scorer = game.scorers[seat]
-    rows, cols, heights, base = stomach.rows, stomach.cols, stomach.heights, stomach.masks
-    craving, fns = scorer.craving, scorer.leaders(stomach.leaders)
-    damage = scorer.damage(base)
+    setup, and only the parts reading a kind that landed are scored again (`changes`: the
+    stomach's, if the caller has it)."""
+    rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
+    if changes is None:
+        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    base, total, redo, parts, points = changes.base, changes.total, changes.redo, changes.parts, changes.points
     table = game.setup.landings
     out = []
     for drop, offset in options:
@@ -330,15 +360,19 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
         key = (id(drop), offset, hs, rows)
         land = table.get(key)
         if land is None:
-            land = table[key] = landing(drop, offset, hs, rows, cols, scorer.other)
-        m = base.copy()
-        for kind, cells in land[0]:
+            land = table[key] = landing(drop, offset, hs, rows, cols)
+        adds, filled, kinds = land
+        todo = redo.get(kinds)  # Changes.value, inlined: this is the greedy player's hot loop
+        if todo is None:
+            todo = redo[kinds] = [(p.fn, v) for p, v in zip(parts, points) if not p.reads.isdisjoint(kinds)]
+        m = dict(base)
+        for kind, cells in adds:
             m[kind] = m.get(kind, 0) | cells
-        m[EMPTY] ^= land[1]
-        points = craving(m) + (scorer.damage(m) if land[2] else damage)
-        for fn in fns:
-            points += fn(m)
-        out.append(points)
+        m[EMPTY] ^= filled
+        value = total
+        for fn, v in todo:
+            value += fn(m) - v
+        out.append(value)
     return out
 
 
@@ -424,6 +458,7 @@ class GreedyPlayer:
         values = []
         seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
+        bases: dict[tuple[tuple[int, ...], bool], Changes] = {}
         best: dict[tuple, int] = {}  # (damage columns, cleric, drops) -> best score
         for slot in slots:
             card = game.grid[slot]
@@ -437,7 +472,11 @@ class GreedyPlayer:
             drops = game.setup.drops[card.id]
             key = (path, cleric, id(drops))
             if key not in best:
-                best[key] = max(drop_values(game, seat, s, s.options(drops)), default=evaluate(game, seat, s))
+                changes = bases.get(key[:2])
+                if changes is None:
+                    changes = bases[key[:2]] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
+                options = s.options(drops)
+                best[key] = max(drop_values(game, seat, s, options, changes)) if options else changes.total
             values.append((best[key] - base, card.intel))
         return slots[self._best(values)]
 

@@ -1,16 +1,17 @@
 """Points of each leader tile kind, one small function per kind (see tasty-humans-notes.md).
 
-Each kind compiles a leader at a cell of a grid into a function of the board's masks
-(tile kind -> bit mask of its cells, as `Board.masks`) returning its points: what does not
-depend on the tiles (the leader's region, its type, its points) is worked out once, so the
-engine can score thousands of candidate stomachs with the very functions `pnp score` uses.
+Each kind compiles a leader at a cell of a grid into a `Part`: a function of the board's
+masks (tile kind -> bit mask of its cells, as `Board.masks`) returning its points, and the
+kinds it reads. What does not depend on the tiles (the leader's region, its type, its
+points) is worked out once, so the engine can score thousands of candidate stomachs with
+the very functions `pnp score` uses, and skip a part none of whose kinds changed.
 Per-unit values come from `leader.points` (and `leader.distance`), tile types from the
 rule set: nothing here is a game number.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
 from .board import LEADER, Board, Geometry, longest_path
 from .models import LEADER_TYPE
@@ -20,7 +21,21 @@ if TYPE_CHECKING:
 
 Masks = Mapping[str, int]  # tile kind -> cells holding it (absent: none)
 MaskFn = Callable[[Masks], int]  # a board's masks -> points
-LeaderKind = Callable[[Geometry, int, "Leader", "RuleVersion"], MaskFn]
+
+
+class Part(NamedTuple):
+    """Points from a board's masks, and the kinds they depend on: the points stay the same
+    while none of those masks changes."""
+
+    fn: MaskFn
+    reads: frozenset[str]
+
+
+def part(fn: MaskFn, reads: Iterable[str]) -> Part:
+    return Part(fn, frozenset(reads))
+
+
+LeaderKind = Callable[[Geometry, int, "Leader", "RuleVersion"], Part]
 
 _TYPES: dict[int, tuple["RuleVersion", tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 PATHS_KEPT = 50_000  # longest-path results remembered before the memo starts afresh
@@ -50,38 +65,38 @@ def damage_mask(board: Board, rules: "RuleVersion") -> int:
     return damage_of(board.masks, tile_kinds(rules)[1])
 
 
-def _counting(region: int, kind: str, points: int) -> MaskFn:
+def _counting(region: int, kind: str, points: int) -> Part:
     def score(m: Masks) -> int:
         return points * (m.get(kind, 0) & region).bit_count()
-    return score
+    return part(score, [kind])
 
 
-def _line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     return _counting(geo.line[cell], leader.type or "", leader.points)
 
 
-def _diagonal(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _diagonal(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     return _counting(geo.diagonals[cell], leader.type or "", leader.points)
 
 
-def _range(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _range(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     return _counting(geo.within(cell, leader.distance), leader.type or "", leader.points)
 
 
-def _leader_line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _leader_line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     return _counting(geo.line[cell], LEADER, leader.points)
 
 
-def _feast(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _feast(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     # Tiles next to any leader, each once: one mask for all leaders counts no tile twice.
     kind, points, expand = leader.type or "", leader.points, geo.expand_orth
 
     def score(m: Masks) -> int:
         return points * (m.get(kind, 0) & expand(m.get(LEADER, 0))).bit_count()
-    return score
+    return part(score, [kind, LEADER])
 
 
-def _sight(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _sight(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     kind = LEADER if leader.type == LEADER_TYPE else leader.type or ""
     others = ~(1 << cell)  # sight-leader looks for *other* leaders
     rays = [(ray.mask, ray.outward_up, ray.step) for ray in geo.rays[cell] if ray.mask]
@@ -96,32 +111,32 @@ def _sight(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> 
                 if hits:
                     steps += ((hits & -hits).bit_length() - 1 - cell if up else cell + 1 - hits.bit_length()) // step
         return points * steps
-    return score
+    return part(score, [kind])
 
 
-def _least_type(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _least_type(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     basic, points = tile_kinds(rules)[0], leader.points
-    return lambda m: points * min([m.get(t, 0).bit_count() for t in basic])
+    return part(lambda m: points * min([m.get(t, 0).bit_count() for t in basic]), basic)
 
 
-def _most_minus_least(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _most_minus_least(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     basic, points = tile_kinds(rules)[0], leader.points
 
     def score(m: Masks) -> int:
         counts = [m.get(t, 0).bit_count() for t in basic]
         return points * (max(counts) - min(counts))
-    return score
+    return part(score, basic)
 
 
-def _damage_line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _damage_line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     other, region, points = tile_kinds(rules)[1], geo.line[cell], leader.points
-    return lambda m: points * (damage_of(m, other) & region).bit_count()
+    return part(lambda m: points * (damage_of(m, other) & region).bit_count(), other)
 
 
-def _surround_majority(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def _surround_majority(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     ring = geo.ring[cell]  # off-board cells are simply not in the ring
     basic, points = tile_kinds(rules)[0], leader.points
-    return lambda m: points * max([(m.get(t, 0) & ring).bit_count() for t in basic])
+    return part(lambda m: points * max([(m.get(t, 0) & ring).bit_count() for t in basic]), basic)
 
 
 def _path(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
@@ -136,7 +151,7 @@ def _path(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
 
 
 def _chain(diagonal: bool) -> LeaderKind:
-    def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+    def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
         starts = (geo.diag if diagonal else geo.orth)[cell]
         basic, points = tile_kinds(rules)[0], leader.points
 
@@ -147,19 +162,19 @@ def _chain(diagonal: bool) -> LeaderKind:
                 if mask & starts and mask.bit_count() > best:
                     best = max(best, _path(geo, starts & mask, mask, diagonal))
             return points * best
-        return score
+        return part(score, basic)
     return compile
 
 
 def _all_four(lines: str) -> LeaderKind:
-    def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+    def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
         basic, points = tile_kinds(rules)[0], leader.points
         spans = geo.row_masks if lines == "rows" else geo.col_masks
 
         def score(m: Masks) -> int:
             masks = [m.get(t, 0) for t in basic]
             return points * sum(1 for span in spans if all(mask & span for mask in masks))
-        return score
+        return part(score, basic)
     return compile
 
 
@@ -181,11 +196,11 @@ KINDS: dict[str, LeaderKind] = {
 }
 
 
-def leader_scorer(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> MaskFn:
+def leader_scorer(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     """`leader` lying at `cell` of a `geo` grid under `rules`, as a function of the masks."""
     return KINDS[leader.kind](geo, cell, leader, rules)
 
 
 def score_leader(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
     """Points of `leader` lying at `cell` of `board` under `rules`."""
-    return leader_scorer(board.geo, cell, leader, rules)(board.masks)
+    return leader_scorer(board.geo, cell, leader, rules).fn(board.masks)
