@@ -285,11 +285,12 @@ def _random_stomach(setup, rng, rows, cols):
 
 @pytest.mark.parametrize("version", ["published", "0.2.8"])
 def test_engine_evaluation_is_the_scorers_total(setups, version):
-    """The greedy player's evaluation (`evaluate`, `drop_values`) is the scorer's total
-    without the king: on random stomachs, after every legal drop of random cards, and
-    after a wizard swap of two leaders (same cells' kinds, different leaders)."""
+    """The greedy player's evaluation (`evaluate`, `drop_values`, `push_values`) is the
+    scorer's total without the king: on random stomachs, after every legal drop of random
+    cards, a damage tile or a new leader in each open column, and after a wizard swap of
+    two leaders (same cells' kinds, different leaders)."""
     score_player = game_module("tasty_humans", "scoring").score_player
-    evaluate, drop_values = _engine.evaluate, _engine.drop_values
+    evaluate, drop_values, push_values = _engine.evaluate, _engine.drop_values, _engine.push_values
     setup = setups[version]
     rng = random.Random(5)
     for n in (2, 3, 4):
@@ -310,12 +311,52 @@ def test_engine_evaluation_is_the_scorers_total(setups, version):
                     t.drop(d, o)
                     dropped.append(total(t))
                 assert drop_values(g, seat, s, options) == dropped
+            cols = s.open_columns()
+            newcomer = rng.choice(sorted(set(setup.leaders) - set(s.leaders.values())))
+            for kind, leader in ((DAMAGE, None), (LEADER, newcomer)):
+                pushed = []
+                for c in cols:
+                    t = s.copy()
+                    t.push(c, kind, leader)
+                    pushed.append(total(t))
+                assert push_values(g, seat, s, cols, kind, leader) == pushed, (kind, leader)
             pairs = [(a, b) for a, b in s.swaps() if a in s.leaders and b in s.leaders]
             if pairs:
                 t = s.copy()
                 t.swap(*pairs[0])
                 assert evaluate(g, seat, t) == total(t)
     assert set(g.monsters) == set(setup.monsters)
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_a_part_reads_every_kind_it_depends_on(setups, version):
+    """The engine skips a scoring part when none of the kinds it `reads` changed: filling
+    empty cells with any other kind must leave its points alone."""
+    leader_scorer = game_module("tasty_humans", "leader_scoring").leader_scorer
+    craving_scorer = game_module("tasty_humans", "craving_scoring").craving_scorer
+    setup = setups[version]
+    rules, rng = setup.rules, random.Random(11)
+    kinds = list(rules.tiles) + [LEADER]
+    geo = _board.geometry(5, 6)
+    for _ in range(40):
+        # any kind anywhere, holes included: a part must not rely on gravity
+        cells = [rng.choice(kinds + [EMPTY] * 2) for _ in range(geo.n)]
+        at = [i for i, k in enumerate(cells) if k == LEADER]
+        leaders = dict(zip(at, rng.sample(sorted(setup.leaders), len(at))))
+        masks = {}
+        for i, k in enumerate(cells):
+            masks[k] = masks.get(k, 0) | 1 << i
+        parts = [p for m in setup.monsters for p in craving_scorer(geo, m, rules)]
+        parts += [leader_scorer(geo, c, setup.leaders[lid], rules) for c, lid in leaders.items()]
+        empty = [i for i, k in enumerate(cells) if k == EMPTY]
+        for p in parts:
+            before = p.fn(masks)
+            for kind in set(kinds) - p.reads:
+                m = dict(masks)
+                for cell in rng.sample(empty, min(len(empty), rng.randint(1, 6))):
+                    m[kind] = m.get(kind, 0) | 1 << cell
+                    m[EMPTY] ^= 1 << cell
+                assert p.fn(m) == before, (p.reads, kind)
 
 
 # Seeded play is part of the engine's contract: `--against` compares two rule sets on the
