@@ -68,8 +68,8 @@ class Setup:
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
-    # (id of one of `drops`, offset, covered column heights, rows) -> its Landing
-    landings: dict[tuple[int, int, tuple[int, ...], int], "Landing"] = field(default_factory=dict)
+    # (id of one of `drops`, rows) -> per offset, heights code -> its Landing (`landings`)
+    landings: dict[tuple[int, int], list[dict[int, "Landing | None"]]] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -324,13 +324,17 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     return out
 
 
-# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds.
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
+# None: no tile lands (every covered column is full).
 Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
+HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
 
 
-def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing:
+def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing | None:
     """Where `Stomach.drop(drop, offset)` puts the tiles when the covered columns have
     `heights`."""
+    if min(heights) >= rows:  # Stomach.lands
+        return None
     kinds: dict[str, int] = {}
     filled = 0
     for i, stack in enumerate(drop):
@@ -343,37 +347,81 @@ def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: in
     return tuple(kinds.items()), filled, frozenset(kinds)
 
 
+def heights_code(heights: Sequence[int]) -> int:
+    """The column heights as one int, HEIGHT_BITS per column, column 0 lowest."""
+    code = 0
+    for h in reversed(heights):
+        code = code << HEIGHT_BITS | h
+    return code
+
+
+def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[dict[int, Landing | None]]:
+    """Per offset of `drop`: its landing by the heights code of the covered columns,
+    filled in as they are met (a table per setup: a drop lands the same way every game)."""
+    key = (id(drop), rows)
+    got = setup.landings.get(key)
+    if got is None:
+        got = setup.landings[key] = [{} for _ in range(cols - len(drop) + 1)]
+    return got
+
+
 def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]],
                 changes: Changes | None = None) -> list[int]:
-    """The seat's score after each (drop, offset), as `evaluate` after `Stomach.drop` on a
-    copy would give, without a Stomach per option: the landings come from a table per
+    """The seat's score after each legal (drop, offset), as `evaluate` after `Stomach.drop`
+    on a copy would give, without a Stomach per option: the landings come from a table per
     setup, and only the parts reading a kind that landed are scored again (`changes`: the
     stomach's, if the caller has it)."""
-    rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     if changes is None:
         changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
-    base, total, redo, parts, points = changes.base, changes.total, changes.redo, changes.parts, changes.points
-    table = game.setup.landings
+    rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
+    code = heights_code(heights)
+    value = changes.value
     out = []
     for drop, offset in options:
-        hs = tuple(heights[offset:offset + len(drop)])
-        key = (id(drop), offset, hs, rows)
-        land = table.get(key)
-        if land is None:
-            land = table[key] = landing(drop, offset, hs, rows, cols)
-        adds, filled, kinds = land
-        todo = redo.get(kinds)  # Changes.value, inlined: this is the greedy player's hot loop
-        if todo is None:
-            todo = redo[kinds] = [(p.fn, v) for p, v in zip(parts, points) if not p.reads.isdisjoint(kinds)]
-        m = dict(base)
-        for kind, cells in adds:
-            m[kind] = m.get(kind, 0) | cells
-        m[EMPTY] ^= filled
-        value = total
-        for fn, v in todo:
-            value += fn(m) - v
-        out.append(value)
+        width = len(drop)
+        table = landings(game.setup, drop, rows, cols)[offset]
+        window = code >> (HEIGHT_BITS * offset) & ((1 << HEIGHT_BITS * width) - 1)
+        if window in table:
+            land = table[window]
+        else:
+            land = table[window] = landing(drop, offset, heights[offset:offset + width], rows, cols)
+        assert land is not None, "not a legal drop"
+        out.append(value(*land))
     return out
+
+
+def best_drop(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> int | None:
+    """max(drop_values(...)) over every legal drop of a card, None if none lands: the
+    greedy player's hot loop, with `Changes.value` inlined."""
+    rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
+    code = heights_code(heights)
+    base, total, redo, parts, points = changes.base, changes.total, changes.redo, changes.parts, changes.points
+    best = None
+    for drop in drops:
+        width = len(drop)
+        wmask = (1 << HEIGHT_BITS * width) - 1
+        for offset, table in enumerate(landings(game.setup, drop, rows, cols)):
+            window = code >> (HEIGHT_BITS * offset) & wmask
+            if window in table:
+                land = table[window]
+            else:
+                land = table[window] = landing(drop, offset, heights[offset:offset + width], rows, cols)
+            if land is None:
+                continue
+            adds, filled, kinds = land
+            todo = redo.get(kinds)
+            if todo is None:
+                todo = redo[kinds] = [(p.fn, v) for p, v in zip(parts, points) if not p.reads.isdisjoint(kinds)]
+            m = dict(base)
+            for kind, cells in adds:
+                m[kind] = m.get(kind, 0) | cells
+            m[EMPTY] ^= filled
+            value = total
+            for fn, v in todo:
+                value += fn(m) - v
+            if best is None or value > best:
+                best = value
+    return best
 
 
 class RandomPlayer:
@@ -475,8 +523,8 @@ class GreedyPlayer:
                 changes = bases.get(key[:2])
                 if changes is None:
                     changes = bases[key[:2]] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
-                options = s.options(drops)
-                best[key] = max(drop_values(game, seat, s, options, changes)) if options else changes.total
+                got = best_drop(game, s, drops, changes)
+                best[key] = changes.total if got is None else got
             values.append((best[key] - base, card.intel))
         return slots[self._best(values)]
 
