@@ -34,6 +34,8 @@ DRAGON_BLOCK = (2, 3)  # "a 2x3 block", either way round
 
 def max_disjoint(sets: list[int]) -> int:
     """Largest number of pairwise disjoint masks among `sets` (exact; fine for ~40 sets)."""
+    if len(sets) < 2:
+        return sum(1 for s in sets if s)
     sets = list(dict.fromkeys(s for s in sets if s))
     n = len(sets)
     if n < 2:
@@ -114,15 +116,19 @@ def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[i
                       length: int) -> list[int]:
     """Every run of `length` cells (a `_run_table`) in a row or column alternating two
     basic types X Y X Y..."""
-    present = [m for m in map(masks.get, basic) if m]
+    (row_step, row_starts, row_window), (col_step, col_starts, col_window) = table
+    # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
+    row_skip = row_next = col_skip = col_next = 0
+    for t in basic:
+        m = masks.get(t, 0)
+        if m:
+            row_skip |= m & (m >> (2 * row_step))
+            row_next |= m & (m >> row_step)
+            col_skip |= m & (m >> (2 * col_step))
+            col_next |= m & (m >> col_step)
     out: list[int] = []
-    for step, starts, window in table:
-        # cells equal (one basic type) to the cell 2 steps on, and to the next cell
-        skip = 0
-        next_same = 0
-        for m in present:
-            skip |= m & (m >> (2 * step))
-            next_same |= m & (m >> step)
+    for step, starts, window, skip, next_same in ((row_step, row_starts, row_window, row_skip, row_next),
+                                                   (col_step, col_starts, col_window, col_skip, col_next)):
         hit = starts & skip & ~next_same
         for k in range(1, length - 2):
             if not hit:
@@ -135,8 +141,8 @@ def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[i
 
 def _troll_stacks(masks: Masks, cols: int) -> int:
     """Cells of helmets resting on an armor resting on a boot."""
-    top, mid, low = (masks.get(t, 0) for t in TROLL_STACK)
-    return top & (mid >> cols) & (low >> (2 * cols))
+    top, mid, low = TROLL_STACK
+    return masks.get(top, 0) & (masks.get(mid, 0) >> cols) & (masks.get(low, 0) >> (2 * cols))
 
 
 def _legendary_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:

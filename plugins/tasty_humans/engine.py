@@ -390,13 +390,13 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     return out
 
 
-def best_drop(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> int | None:
-    """max(drop_values(...)) over every legal drop of a card, None if none lands: the
-    greedy player's hot loop, with `Changes.value` inlined."""
+def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> list[int]:
+    """`drop_values` of every legal drop of a card (`Stomach.options` order): the greedy
+    player's hot loop, with `Changes.value` inlined."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
     base, total, redo, parts, points = changes.base, changes.total, changes.redo, changes.parts, changes.points
-    best = None
+    out = []
     for drop in drops:
         width = len(drop)
         wmask = (1 << HEIGHT_BITS * width) - 1
@@ -419,9 +419,8 @@ def best_drop(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Ch
             value = total
             for fn, v in todo:
                 value += fn(m) - v
-            if best is None or value > best:
-                best = value
-    return best
+            out.append(value)
+    return out
 
 
 class RandomPlayer:
@@ -464,6 +463,14 @@ class GreedyPlayer:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+        # what `pick` worked out for the turn it chose: (game, seat, turn, values of the
+        # damage columns by stomach heights, (masks, leaders, drop values) of the card)
+        self.planned: tuple | None = None
+
+    def _plan(self, game: "Game", seat: int) -> tuple | None:
+        """This turn's plan from `pick`, if any."""
+        p = self.planned
+        return p if p is not None and p[0] is game and p[1] == seat and p[2] == game.turns else None
 
     def _best(self, values: Sequence[float]) -> int:
         top = max(values)
@@ -508,6 +515,8 @@ class GreedyPlayer:
         cleaned: dict[tuple[int, ...], Stomach] = {}
         bases: dict[tuple[tuple[int, ...], bool], Changes] = {}
         best: dict[tuple, int] = {}  # (damage columns, cleric, drops) -> best score
+        eaten: dict[tuple, tuple[Stomach, list[int]]] = {}  # the same -> (stomach, drop values)
+        keys = []
         for slot in slots:
             card = game.grid[slot]
             path = self._damage(game, seat, game.damage(slot), seen)
@@ -523,10 +532,19 @@ class GreedyPlayer:
                 changes = bases.get(key[:2])
                 if changes is None:
                     changes = bases[key[:2]] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
-                got = best_drop(game, s, drops, changes)
-                best[key] = changes.total if got is None else got
+                got = card_values(game, s, drops, changes)
+                best[key] = max(got) if got else changes.total
+                eaten[key] = (s, got)
             values.append((best[key] - base, card.intel))
-        return slots[self._best(values)]
+            keys.append(key)
+        chosen = self._best(values)
+        # Kept for the turn: the same stomach gets the same values (the rng still decides
+        # ties, so the turn may take another damage column than this plan did).
+        s, got = eaten[keys[chosen]]
+        self.planned = (game, seat, game.turns + 1,
+                        {tuple(st.heights): v for st, _, v in seen.values() if v is not None},
+                        (dict(s.masks), dict(s.leaders), got))
+        return slots[chosen]
 
     @staticmethod
     def _after(game: "Game", seat: int, options: Sequence[Any], act: Callable[[Stomach, Any], Any]) -> list[int]:
@@ -541,14 +559,18 @@ class GreedyPlayer:
     def damage_column(self, game, seat):
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
-        scores = push_values(game, seat, stomach, cols, DAMAGE)
+        plan = self._plan(game, seat)  # this turn's damage only adds tiles: heights tell the stomach
+        scores = plan and plan[3].get(tuple(stomach.heights)) or push_values(game, seat, stomach, cols, DAMAGE)
         return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
         return self._best(self._after(game, seat, cells, Stomach.remove))
 
     def place(self, game, seat, options):
-        return self._best(drop_values(game, seat, game.stomachs[seat], options))
+        stomach, plan = game.stomachs[seat], self._plan(game, seat)
+        if plan and plan[4][0] == stomach.masks and plan[4][1] == stomach.leaders:
+            return self._best(plan[4][2])
+        return self._best(drop_values(game, seat, stomach, options))
 
     def swap(self, game, seat, pairs):
         return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
