@@ -284,22 +284,26 @@ class Changes:
         self.base, self.parts = base, parts
         self.points = [p.fn(base) for p in parts]
         self.total = sum(self.points)
-        self.redo: dict[frozenset[str], list[tuple[MaskFn, int]]] = {}
+        # changed kinds -> (points of the parts that do not read them, those that do)
+        self.redo: dict[frozenset[str], tuple[int, list[MaskFn]]] = {}
+
+    def todo(self, kinds: frozenset[str]) -> tuple[int, list[MaskFn]]:
+        got = self.redo.get(kinds)
+        if got is None:
+            redo = [not p.reads.isdisjoint(kinds) for p in self.parts]
+            got = self.redo[kinds] = (self.total - sum(v for v, r in zip(self.points, redo) if r),
+                                      [p.fn for p, r in zip(self.parts, redo) if r])
+        return got
 
     def value(self, adds: Sequence[tuple[str, int]], filled: int, kinds: frozenset[str]) -> int:
         """Points after OR-ing `adds` (kind, cells) into the base; `filled`: all those cells,
         `kinds`: the kinds among `adds`."""
-        redo = self.redo.get(kinds)
-        if redo is None:
-            redo = self.redo[kinds] = [(p.fn, v) for p, v in zip(self.parts, self.points) if not p.reads.isdisjoint(kinds)]
+        kept, redo = self.todo(kinds)
         m = dict(self.base)
         for kind, cells in adds:
             m[kind] = m.get(kind, 0) | cells
         m[EMPTY] ^= filled
-        points = self.total
-        for fn, v in redo:
-            points += fn(m) - v
-        return points
+        return kept + sum([fn(m) for fn in redo])
 
 
 def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
@@ -395,30 +399,29 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
     player's hot loop, with `Changes.value` inlined."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, total, redo, parts, points = changes.base, changes.total, changes.redo, changes.parts, changes.points
+    base, redo = changes.base, changes.redo
     out = []
     for drop in drops:
         width = len(drop)
         wmask = (1 << HEIGHT_BITS * width) - 1
         for offset, table in enumerate(landings(game.setup, drop, rows, cols)):
             window = code >> (HEIGHT_BITS * offset) & wmask
-            if window in table:
-                land = table[window]
-            else:
+            land = table.get(window, table)  # the table itself: not met yet
+            if land is table:
                 land = table[window] = landing(drop, offset, heights[offset:offset + width], rows, cols)
             if land is None:
                 continue
             adds, filled, kinds = land
             todo = redo.get(kinds)
             if todo is None:
-                todo = redo[kinds] = [(p.fn, v) for p, v in zip(parts, points) if not p.reads.isdisjoint(kinds)]
+                todo = changes.todo(kinds)
             m = dict(base)
             for kind, cells in adds:
                 m[kind] = m.get(kind, 0) | cells
             m[EMPTY] ^= filled
-            value = total
-            for fn, v in todo:
-                value += fn(m) - v
+            value = todo[0]
+            for fn in todo[1]:
+                value += fn(m)
             out.append(value)
     return out
 
