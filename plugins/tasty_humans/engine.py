@@ -70,6 +70,8 @@ class Setup:
     solo_level: int = DEFAULT_SOLO_LEVEL
     # (id of one of `drops`, rows) -> per offset, heights code -> its Landing (`landings`)
     landings: dict[tuple[int, int], list[dict[int, "Landing | None"]]] = field(default_factory=dict)
+    # (rows, columns, monster) -> its Scorer, shared by the games of this setup
+    scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -87,6 +89,13 @@ class Setup:
             drops={a.id: tuple(rotations(a, rules)) for a in adventurers},
             solo_level=solo_level,
         )
+
+    def scorer(self, rows: int, cols: int, monster: str) -> "Scorer":
+        """The monster's Scorer on a rows x cols stomach, compiled once per setup."""
+        got = self.scorers.get((rows, cols, monster))
+        if got is None:
+            got = self.scorers[(rows, cols, monster)] = Scorer(geometry(rows, cols), monster, self.rules, self.leaders)
+        return got
 
 
 # --- one stomach -------------------------------------------------------------------
@@ -238,7 +247,7 @@ class Player(Protocol):
 
 class Scorer:
     """One seat's score on a stomach's masks: leaders in it, craving and damage (no king),
-    as the scorer's own parts (`craving_scorer`, `leader_scorer`), compiled once per game
+    as the scorer's own parts (`craving_scorer`, `leader_scorer`), compiled once per setup
     (a leader once per cell it lies in). A candidate stomach that differs from a scored
     one in a few masks is scored by re-running only the parts that read them."""
 
@@ -637,7 +646,7 @@ class Game:
         self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
         self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
         self.geo = geometry(rows, cols)
-        self.scorers = [Scorer(self.geo, m, rules, setup.leaders) for m in self.monsters]
+        self.scorers = [setup.scorer(rows, cols, m) for m in self.monsters]
         self.deck = list(setup.adventurers)
         rng.shuffle(self.deck)
         self.discard: list["Adventurer"] = []
