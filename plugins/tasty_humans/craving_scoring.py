@@ -38,8 +38,26 @@ def max_disjoint(sets: list[int]) -> int:
         return sum(1 for s in sets if s)
     sets = list(dict.fromkeys(s for s in sets if s))
     n = len(sets)
-    if n < 2:
+    union = 0
+    for s in sets:
+        union |= s
+    if n < 2 or union.bit_count() == sum(s.bit_count() for s in sets):  # none shares a cell
         return n
+    key = tuple(sets)
+    got = _DISJOINT.get(key)
+    if got is None:
+        if len(_DISJOINT) >= DISJOINT_KEPT:
+            _DISJOINT.clear()
+        got = _DISJOINT[key] = _max_disjoint(sets)
+    return got
+
+
+DISJOINT_KEPT = 50_000  # answers remembered before the memo starts afresh
+_DISJOINT: dict[tuple[int, ...], int] = {}  # the engine asks about the same runs many times a turn
+
+
+def _max_disjoint(sets: list[int]) -> int:
+    n = len(sets)
     clash = [0] * n
     for i in range(n - 1):
         si = sets[i]
@@ -115,12 +133,12 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
 def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
                       length: int) -> list[int]:
     """Every run of `length` cells (a `_run_table`) in a row or column alternating two
-    basic types X Y X Y..."""
+    basic types X Y X Y... (the griffin's hot path: one pass over the types, no generators)."""
     (row_step, row_starts, row_window), (col_step, col_starts, col_window) = table
     # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
     row_skip = row_next = col_skip = col_next = 0
     for t in basic:
-        m = masks.get(t, 0)
+        m = masks.get(t)
         if m:
             row_skip |= m & (m >> (2 * row_step))
             row_next |= m & (m >> row_step)
@@ -130,12 +148,13 @@ def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[i
     for step, starts, window, skip, next_same in ((row_step, row_starts, row_window, row_skip, row_next),
                                                    (col_step, col_starts, col_window, col_skip, col_next)):
         hit = starts & skip & ~next_same
-        for k in range(1, length - 2):
-            if not hit:
-                break
-            hit &= skip >> (k * step)
         if hit:
-            out.extend(window[s] for s in bits(hit))
+            for k in range(1, length - 2):
+                hit &= skip >> (k * step)
+            while hit:
+                low = hit & -hit
+                out.append(window[low.bit_length() - 1])
+                hit ^= low
     return out
 
 

@@ -158,8 +158,9 @@ def _chain(diagonal: bool) -> LeaderKind:
         def score(m: Masks) -> int:
             # A chain is one basic type; a single mask per type makes the path search exact.
             best = 0
-            for mask in sorted([m.get(t, 0) for t in basic], key=lambda mask: -mask.bit_count()):
-                if mask & starts and mask.bit_count() > best:
+            for t in basic:
+                mask = m.get(t, 0)
+                if mask & starts and mask.bit_count() > best:  # a chain no longer than the type's tiles
                     best = max(best, _path(geo, starts & mask, mask, diagonal))
             return points * best
         return part(score, basic)
@@ -172,8 +173,14 @@ def _all_four(lines: str) -> LeaderKind:
         spans = geo.row_masks if lines == "rows" else geo.col_masks
 
         def score(m: Masks) -> int:
-            masks = [m.get(t, 0) for t in basic]
-            return points * sum(1 for span in spans if all(mask & span for mask in masks))
+            count = 0
+            for span in spans:
+                for t in basic:
+                    if not m.get(t, 0) & span:
+                        break
+                else:
+                    count += 1
+            return points * count
         return part(score, basic)
     return compile
 
