@@ -69,7 +69,7 @@ class Setup:
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
     # (id of one of `drops`, rows) -> per offset, heights code -> its Landing (`landings`)
-    landings: dict[tuple[int, int], list[dict[int, "Landing | None"]]] = field(default_factory=dict)
+    landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
     scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
 
@@ -368,13 +368,16 @@ def heights_code(heights: Sequence[int]) -> int:
     return code
 
 
-def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[dict[int, Landing | None]]:
-    """Per offset of `drop`: its landing by the heights code of the covered columns,
-    filled in as they are met (a table per setup: a drop lands the same way every game)."""
+def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, int, dict[int, Landing | None]]]:
+    """Per offset of `drop`: (shift and mask that cut the covered columns out of a heights
+    code, the landings by that window of the code), filled in as they are met (a table per
+    setup: a drop lands the same way every game)."""
     key = (id(drop), rows)
     got = setup.landings.get(key)
     if got is None:
-        got = setup.landings[key] = [{} for _ in range(cols - len(drop) + 1)]
+        width = len(drop)
+        got = setup.landings[key] = [(HEIGHT_BITS * offset, (1 << HEIGHT_BITS * width) - 1, {})
+                                     for offset in range(cols - width + 1)]
     return got
 
 
@@ -391,13 +394,12 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     value = changes.value
     out = []
     for drop, offset in options:
-        width = len(drop)
-        table = landings(game.setup, drop, rows, cols)[offset]
-        window = code >> (HEIGHT_BITS * offset) & ((1 << HEIGHT_BITS * width) - 1)
+        shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
+        window = code >> shift & wmask
         if window in table:
             land = table[window]
         else:
-            land = table[window] = landing(drop, offset, heights[offset:offset + width], rows, cols)
+            land = table[window] = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
         assert land is not None, "not a legal drop"
         out.append(value(*land))
     return out
@@ -408,28 +410,23 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
     player's hot loop, with `Changes.value` inlined."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, redo = changes.base, changes.redo
+    base, redo, setup = changes.base, changes.redo, game.setup
     out = []
     for drop in drops:
-        width = len(drop)
-        wmask = (1 << HEIGHT_BITS * width) - 1
-        for offset, table in enumerate(landings(game.setup, drop, rows, cols)):
-            window = code >> (HEIGHT_BITS * offset) & wmask
-            land = table.get(window, table)  # the table itself: not met yet
+        for offset, (shift, wmask, table) in enumerate(landings(setup, drop, rows, cols)):
+            land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
             if land is table:
-                land = table[window] = landing(drop, offset, heights[offset:offset + width], rows, cols)
+                land = table[code >> shift & wmask] = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
             if land is None:
                 continue
             adds, filled, kinds = land
-            todo = redo.get(kinds)
-            if todo is None:
-                todo = changes.todo(kinds)
+            kept, fns = redo.get(kinds) or changes.todo(kinds)
             m = dict(base)
             for kind, cells in adds:
                 m[kind] = m.get(kind, 0) | cells
             m[EMPTY] ^= filled
-            value = todo[0]
-            for fn in todo[1]:
+            value = kept
+            for fn in fns:
                 value += fn(m)
             out.append(value)
     return out
