@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, bits, geometry
 from .craving_scoring import craving_scorer
@@ -160,8 +160,7 @@ class Stomach:
 
     def options(self, drops: Sequence[Drop]) -> list[tuple[Drop, int]]:
         """Every legal (drop, offset): each rotation over each column where it lands."""
-        heights, rows = self.heights, self.rows
-        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if min(heights[o:o + len(d)]) < rows]
+        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if self.lands(d, o)]
 
     def lands(self, drop: Drop, offset: int) -> bool:
         """At least one tile must fall into the stomach."""
@@ -462,6 +461,20 @@ class RandomPlayer:
         return self.rng.choice(game.stomachs[seat].open_columns())
 
 
+class Plan(NamedTuple):
+    """What `GreedyPlayer.pick` worked out for the turn it chose, for the rest of the turn:
+    the same stomach gets the same values (the rng still decides ties, so the turn may put
+    a damage tile elsewhere than the plan did; then the values are worked out afresh)."""
+
+    game: "Game"
+    seat: int
+    turn: int
+    damage: dict[tuple[int, ...], list[int]]  # stomach heights -> values of its open columns
+    masks: dict[str, int]  # the stomach the card is eaten into,
+    leaders: dict[int, str]
+    drops: list[int]  # and the values of its legal drops
+
+
 class GreedyPlayer:
     """Takes the adventurer and drop that raise its current score most (one turn ahead):
     damage goes where it costs least, the cleric removes the damage worth most, the wizard
@@ -472,14 +485,12 @@ class GreedyPlayer:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        # what `pick` worked out for the turn it chose: (game, seat, turn, values of the
-        # damage columns by stomach heights, (masks, leaders, drop values) of the card)
-        self.planned: tuple | None = None
+        self.planned: Plan | None = None
 
-    def _plan(self, game: "Game", seat: int) -> tuple | None:
+    def _plan(self, game: "Game", seat: int) -> "Plan | None":
         """This turn's plan from `pick`, if any."""
         p = self.planned
-        return p if p is not None and p[0] is game and p[1] == seat and p[2] == game.turns else None
+        return p if p is not None and p.game is game and p.seat == seat and p.turn == game.turns else None
 
     def _best(self, values: Sequence[float]) -> int:
         top = max(values)
@@ -523,8 +534,8 @@ class GreedyPlayer:
         seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
         bases: dict[tuple[tuple[int, ...], bool], Changes] = {}
-        best: dict[tuple, int] = {}  # (damage columns, cleric, drops) -> best score
-        eaten: dict[tuple, tuple[Stomach, list[int]]] = {}  # the same -> (stomach, drop values)
+        # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
+        eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
         keys = []
         for slot in slots:
             card = game.grid[slot]
@@ -537,22 +548,19 @@ class GreedyPlayer:
                 s = cleaned[path]
             drops = game.setup.drops[card.id]
             key = (path, cleric, id(drops))
-            if key not in best:
+            if key not in eaten:
                 changes = bases.get(key[:2])
                 if changes is None:
                     changes = bases[key[:2]] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
                 got = card_values(game, s, drops, changes)
-                best[key] = max(got) if got else changes.total
-                eaten[key] = (s, got)
-            values.append((best[key] - base, card.intel))
+                eaten[key] = (s, got, max(got) if got else changes.total)
+            values.append((eaten[key][2] - base, card.intel))
             keys.append(key)
         chosen = self._best(values)
-        # Kept for the turn: the same stomach gets the same values (the rng still decides
-        # ties, so the turn may take another damage column than this plan did).
-        s, got = eaten[keys[chosen]]
-        self.planned = (game, seat, game.turns + 1,
-                        {tuple(st.heights): v for st, _, v in seen.values() if v is not None},
-                        (dict(s.masks), dict(s.leaders), got))
+        s, got, _ = eaten[keys[chosen]]
+        self.planned = Plan(game, seat, game.turns + 1,
+                            {tuple(st.heights): v for st, _, v in seen.values() if v is not None},
+                            dict(s.masks), dict(s.leaders), got)
         return slots[chosen]
 
     @staticmethod
@@ -569,7 +577,7 @@ class GreedyPlayer:
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
         plan = self._plan(game, seat)  # this turn's damage only adds tiles: heights tell the stomach
-        scores = plan and plan[3].get(tuple(stomach.heights)) or push_values(game, seat, stomach, cols, DAMAGE)
+        scores = plan and plan.damage.get(tuple(stomach.heights)) or push_values(game, seat, stomach, cols, DAMAGE)
         return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
@@ -577,8 +585,8 @@ class GreedyPlayer:
 
     def place(self, game, seat, options):
         stomach, plan = game.stomachs[seat], self._plan(game, seat)
-        if plan and plan[4][0] == stomach.masks and plan[4][1] == stomach.leaders:
-            return self._best(plan[4][2])
+        if plan and plan.masks == stomach.masks and plan.leaders == stomach.leaders:
+            return self._best(plan.drops)
         return self._best(drop_values(game, seat, stomach, options))
 
     def swap(self, game, seat, pairs):
