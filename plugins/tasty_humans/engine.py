@@ -244,6 +244,39 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
+REMEMBERED = 4096  # points kept per part before its memo starts afresh
+
+
+def remembered(p: Part) -> Part:
+    """`p` with a memo: its points are a function of the masks it reads, and a turn's
+    candidates repeat them often (a drop that lands no helmet leaves every helmet part as
+    it was; two drops that land the same helmets give the same helmet parts)."""
+    fn, kinds = p.fn, sorted(p.reads)
+    memo: dict[Any, int] = {}
+    if len(kinds) == 1:
+        (kind,) = kinds
+
+        def one(m: Masks) -> int:
+            key = m.get(kind, 0)
+            got = memo.get(key)
+            if got is None:
+                if len(memo) >= REMEMBERED:
+                    memo.clear()
+                got = memo[key] = fn(m)
+            return got
+        return Part(one, p.reads)
+
+    def many(m: Masks) -> int:
+        key = tuple([m.get(k, 0) for k in kinds])
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= REMEMBERED:
+                memo.clear()
+            got = memo[key] = fn(m)
+        return got
+    return Part(many, p.reads)
+
+
 class Scorer:
     """One seat's score on a stomach's masks: leaders in it, craving and damage (no king),
     as the scorer's own parts (`craving_scorer`, `leader_scorer`), compiled once per setup
@@ -260,13 +293,13 @@ class Scorer:
             d = damage_of(m, other)
             return -penalty * (d & expand(d)).bit_count() if d else 0
 
-        self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
+        self.fixed = [remembered(p) for p in (*craving_scorer(geo, monster, rules), part(damage, other))]
         self.compiled: dict[tuple[int, str], Part] = {}
 
     def leader(self, cell: int, lid: str) -> Part:
         got = self.compiled.get((cell, lid))
         if got is None:
-            got = self.compiled[(cell, lid)] = leader_scorer(self.geo, cell, self.defs[lid], self.rules)
+            got = self.compiled[(cell, lid)] = remembered(leader_scorer(self.geo, cell, self.defs[lid], self.rules))
         return got
 
     def parts(self, leaders: dict[int, str]) -> list[Part]:
