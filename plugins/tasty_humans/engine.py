@@ -248,33 +248,24 @@ REMEMBERED = 4096  # points kept per part before its memo starts afresh
 
 
 def remembered(p: Part) -> Part:
-    """`p` with a memo: its points are a function of the masks it reads, and a turn's
-    candidates repeat them often (a drop that lands no helmet leaves every helmet part as
-    it was; two drops that land the same helmets give the same helmet parts)."""
-    fn, kinds = p.fn, sorted(p.reads)
-    memo: dict[Any, int] = {}
-    if len(kinds) == 1:
-        (kind,) = kinds
+    """`p` with a memo if it reads one kind: its points are a function of that mask, and a
+    turn's candidates repeat it often (a drop that lands no helmet leaves every helmet
+    part as it was; two drops that land the same helmets give the same helmet parts).
+    Parts reading several kinds repeat less and cost more to key: left as they are."""
+    if len(p.reads) != 1:
+        return p
+    fn, (kind,) = p.fn, p.reads
+    memo: dict[int, int] = {}
 
-        def one(m: Masks) -> int:
-            key = m.get(kind, 0)
-            got = memo.get(key)
-            if got is None:
-                if len(memo) >= REMEMBERED:
-                    memo.clear()
-                got = memo[key] = fn(m)
-            return got
-        return Part(one, p.reads)
-
-    def many(m: Masks) -> int:
-        key = tuple([m.get(k, 0) for k in kinds])
+    def one(m: Masks) -> int:
+        key = m.get(kind, 0)
         got = memo.get(key)
         if got is None:
             if len(memo) >= REMEMBERED:
                 memo.clear()
             got = memo[key] = fn(m)
         return got
-    return Part(many, p.reads)
+    return Part(one, p.reads)
 
 
 class Scorer:
