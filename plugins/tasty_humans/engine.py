@@ -131,7 +131,7 @@ class Stomach:
 
     @property
     def full(self) -> bool:
-        return all(h == self.rows for h in self.heights)
+        return min(self.heights) == self.rows
 
     def open_columns(self) -> list[int]:
         return [c for c, h in enumerate(self.heights) if h < self.rows]
@@ -339,12 +339,14 @@ class Changes:
 
 
 def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
-                leader: str | None = None) -> list[int]:
+                leader: str | None = None, changes: Changes | None = None) -> list[int]:
     """The seat's score after `Stomach.push(col, kind, leader)`, for each of `cols`, on the
-    masks alone (as `evaluate` on a pushed copy)."""
+    masks alone (as `evaluate` on a pushed copy; `changes`: the stomach's, if the caller
+    has it)."""
     scorer = game.scorers[seat]
     rows, width, heights = stomach.rows, stomach.cols, stomach.heights
-    changes = Changes(scorer.parts(stomach.leaders), stomach.masks)
+    if changes is None:
+        changes = Changes(scorer.parts(stomach.leaders), stomach.masks)
     put = LEADER if leader else kind
     kinds = frozenset([put])
     out = []
@@ -520,17 +522,28 @@ class GreedyPlayer:
         top = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v == top])
 
-    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any]) -> tuple[int, ...]:
+    @staticmethod
+    def _changes(game: "Game", seat: int, bases: dict[tuple, Changes], key: tuple, s: Stomach) -> Changes:
+        """The Changes of stomach `s`, known in `bases` by `key`, made on first use."""
+        got = bases.get(key)
+        if got is None:
+            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
+        return got
+
+    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any],
+                bases: dict[tuple, Changes]) -> tuple[int, ...]:
         """The columns the damage tiles of `hits` would go to, one at a time. `seen` maps
         the columns chosen so far to (stomach then, its values per open column), shared by
-        the slots of one pick; every choice still draws its tie-break from the rng."""
+        the slots of one pick (`bases`: their Changes by (columns, cleric)); every choice
+        still draws its tie-break from the rng."""
         path: tuple[int, ...] = ()
         for _ in range(hits):
             stomach, cols, values = seen[path]
             if not cols:
                 break
             if values is None:
-                values = push_values(game, seat, stomach, cols, DAMAGE)
+                values = push_values(game, seat, stomach, cols, DAMAGE,
+                                     changes=self._changes(game, seat, bases, (path, False), stomach))
                 seen[path] = (stomach, cols, values)
             col = cols[self._best([(v, -stomach.heights[c]) for v, c in zip(values, cols)])]
             path += (col,)
@@ -552,18 +565,18 @@ class GreedyPlayer:
 
     def pick(self, game, seat):
         stomach = game.stomachs[seat]
-        base = evaluate(game, seat, stomach)
         slots = game.slots()
         values = []
         seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
-        bases: dict[tuple[tuple[int, ...], bool], Changes] = {}
+        bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
+        base = self._changes(game, seat, bases, ((), False), stomach).total
         # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
         eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
         keys = []
         for slot in slots:
             card = game.grid[slot]
-            path = self._damage(game, seat, game.damage(slot), seen)
+            path = self._damage(game, seat, game.damage(slot), seen, bases)
             s = seen[path][0]
             cleric = card.class_ == CLERIC
             if cleric:
@@ -573,9 +586,7 @@ class GreedyPlayer:
             drops = game.setup.drops[card.id]
             key = (path, cleric, id(drops))
             if key not in eaten:
-                changes = bases.get(key[:2])
-                if changes is None:
-                    changes = bases[key[:2]] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
+                changes = self._changes(game, seat, bases, key[:2], s)
                 got = card_values(game, s, drops, changes)
                 eaten[key] = (s, got, max(got) if got else changes.total)
             values.append((eaten[key][2] - base, card.intel))
@@ -632,6 +643,16 @@ STRATEGIES: dict[str, type] = {"greedy": GreedyPlayer, "random": RandomPlayer}
 
 
 # --- the game ----------------------------------------------------------------------
+
+# Per grid slot: (slot, class) of the cards that would hurt a player taking it: swordsmen
+# orthogonally next to it, archers exactly two away in a line (final: CHOOSE ADVENTURER).
+ATTACKERS = [
+    [((r + dr * dist) * GRID + c + dc * dist, klass)
+     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+     for dist, klass in ((1, SWORDSMAN), (2, ARCHER))
+     if 0 <= r + dr * dist < GRID and 0 <= c + dc * dist < GRID]
+    for r in range(GRID) for c in range(GRID)
+]
 
 @dataclass
 class Result:
@@ -706,15 +727,11 @@ class Game:
 
     def damage(self, slot: int) -> int:
         """Swordsmen orthogonally next to the slot, archers exactly two away in a line."""
-        r, c = divmod(slot, GRID)
         hits = 0
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            for dist, klass in ((1, SWORDSMAN), (2, ARCHER)):
-                rr, cc = r + dr * dist, c + dc * dist
-                if 0 <= rr < GRID and 0 <= cc < GRID:
-                    card = self.grid[rr * GRID + cc]
-                    if card is not None and card.class_ == klass:
-                        hits += 1
+        for other, klass in ATTACKERS[slot]:
+            card = self.grid[other]
+            if card is not None and card.class_ == klass:
+                hits += 1
         return hits
 
     def refill(self) -> None:
