@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
-from .board import Board, Geometry, bits
+from .board import Board, Geometry, Kept, bits
 from .leader_scoring import Masks, Part, part, tile_kinds
 
 if TYPE_CHECKING:
@@ -45,15 +45,10 @@ def max_disjoint(sets: list[int]) -> int:
         return n
     key = tuple(sets)
     got = _DISJOINT.get(key)
-    if got is None:
-        if len(_DISJOINT) >= DISJOINT_KEPT:
-            _DISJOINT.clear()
-        got = _DISJOINT[key] = _max_disjoint(sets)
-    return got
+    return _DISJOINT.keep(key, _max_disjoint(sets)) if got is None else got
 
 
-DISJOINT_KEPT = 50_000  # answers remembered before the memo starts afresh
-_DISJOINT: dict[tuple[int, ...], int] = {}  # the engine asks about the same runs many times a turn
+_DISJOINT = Kept(50_000)  # the engine asks about the same runs many times a turn
 
 
 def _max_disjoint(sets: list[int]) -> int:

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
-from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, bits, geometry
+from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, Kept, bits, geometry
 from .craving_scoring import craving_scorer
 from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
 from .scoring import PlayerScore, rank_players, score_player, score_solo
@@ -255,16 +255,12 @@ def remembered(p: Part) -> Part:
     if len(p.reads) != 1:
         return p
     fn, (kind,) = p.fn, p.reads
-    memo: dict[int, int] = {}
+    memo = Kept(REMEMBERED)
 
     def one(m: Masks) -> int:
         key = m.get(kind, 0)
         got = memo.get(key)
-        if got is None:
-            if len(memo) >= REMEMBERED:
-                memo.clear()
-            got = memo[key] = fn(m)
-        return got
+        return memo.keep(key, fn(m)) if got is None else got
     return Part(one, p.reads)
 
 

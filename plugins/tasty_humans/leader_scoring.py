@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
-from .board import LEADER, Board, Geometry, longest_path
+from .board import LEADER, Board, Geometry, Kept, longest_path
 from .models import LEADER_TYPE
 
 if TYPE_CHECKING:
@@ -38,8 +38,7 @@ def part(fn: MaskFn, reads: Iterable[str]) -> Part:
 LeaderKind = Callable[[Geometry, int, "Leader", "RuleVersion"], Part]
 
 _TYPES: dict[int, tuple["RuleVersion", tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-PATHS_KEPT = 50_000  # longest-path results remembered before the memo starts afresh
-_PATHS: dict[tuple[int, int, bool, int, int], int] = {}
+_PATHS = Kept(50_000)  # longest-path results: (rows, cols, diagonal, starts, mask) -> cells
 
 
 def tile_kinds(rules: "RuleVersion") -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -143,11 +142,7 @@ def _path(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
     """`longest_path`, remembered: candidate stomachs of a turn share most type masks."""
     key = (geo.rows, geo.cols, diagonal, starts, mask)
     got = _PATHS.get(key)
-    if got is None:
-        if len(_PATHS) >= PATHS_KEPT:
-            _PATHS.clear()
-        got = _PATHS[key] = longest_path(geo, starts, mask, diagonal)
-    return got
+    return _PATHS.keep(key, longest_path(geo, starts, mask, diagonal)) if got is None else got
 
 
 def _chain(diagonal: bool) -> LeaderKind:
