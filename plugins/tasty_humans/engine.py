@@ -638,12 +638,14 @@ class GreedyPlayer:
     def swap(self, game, seat, pairs):
         return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
 
-    def _leader_value(self, game, seat, leader):
+    def _leader_value(self, game, seat, leader, changes=None):
         stomach = game.stomachs[seat]
-        return push_values(game, seat, stomach, stomach.open_columns(), LEADER, leader)
+        return push_values(game, seat, stomach, stomach.open_columns(), LEADER, leader, changes)
 
     def draft(self, game, seat, offered):
-        return self._best([max(self._leader_value(game, seat, lid), default=0) for lid in offered])
+        stomach = game.stomachs[seat]
+        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)  # one stomach, many leaders
+        return self._best([max(self._leader_value(game, seat, lid, changes), default=0) for lid in offered])
 
     def leader_column(self, game, seat, leader):
         cols = game.stomachs[seat].open_columns()
