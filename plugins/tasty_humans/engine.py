@@ -321,9 +321,12 @@ class Changes:
     def todo(self, kinds: frozenset[str]) -> tuple[int, list[MaskFn]]:
         got = self.redo.get(kinds)
         if got is None:
-            redo = [not p.reads.isdisjoint(kinds) for p in self.parts]
-            got = self.redo[kinds] = (self.total - sum(v for v, r in zip(self.points, redo) if r),
-                                      [p.fn for p, r in zip(self.parts, redo) if r])
+            kept, fns = self.total, []
+            for p, v in zip(self.parts, self.points):
+                if not p.reads.isdisjoint(kinds):
+                    kept -= v
+                    fns.append(p.fn)
+            got = self.redo[kinds] = (kept, fns)
         return got
 
     def value(self, adds: Sequence[tuple[str, int]], filled: int, kinds: frozenset[str]) -> int:
