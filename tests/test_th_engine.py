@@ -285,10 +285,10 @@ def _random_stomach(setup, rng, rows, cols):
 
 @pytest.mark.parametrize("version", ["published", "0.2.8"])
 def test_engine_evaluation_is_the_scorers_total(setups, version):
-    """The greedy player's evaluation (`evaluate`, `drop_values`, `push_values`) is the
-    scorer's total without the king: on random stomachs, after every legal drop of random
-    cards, a damage tile or a new leader in each open column, and after a wizard swap of
-    two leaders (same cells' kinds, different leaders)."""
+    """The greedy player's evaluation (`evaluate`, `drop_values`, `push_values`,
+    `swap_values`) is the scorer's total without the king: on random stomachs, after
+    every legal drop of random cards, a damage tile or a new leader in each open column,
+    every wizard swap, and a swap of two leaders (same cells' kinds, different leaders)."""
     score_player = game_module("tasty_humans", "scoring").score_player
     evaluate, drop_values, push_values = _engine.evaluate, _engine.drop_values, _engine.push_values
     setup = setups[version]
@@ -320,6 +320,12 @@ def test_engine_evaluation_is_the_scorers_total(setups, version):
                     t.push(c, kind, leader)
                     pushed.append(total(t))
                 assert push_values(g, seat, s, cols, kind, leader) == pushed, (kind, leader)
+            swapped = []
+            for a, b in s.swaps():
+                t = s.copy()
+                t.swap(a, b)
+                swapped.append(total(t))
+            assert _engine.swap_values(g, seat, s, s.swaps()) == swapped
             pairs = [(a, b) for a, b in s.swaps() if a in s.leaders and b in s.leaders]
             if pairs:
                 t = s.copy()

@@ -364,6 +364,31 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     return out
 
 
+def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple[int, int]]) -> list[int]:
+    """The seat's score after `Stomach.swap(a, b)`, for each pair, as `evaluate` on a
+    swapped copy: two tiles of different kinds only rescore the parts reading them; a
+    leader moving changes the leaders' own parts, so that pair is scored on a copy."""
+    changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    cells, masks = stomach.cells, stomach.masks
+    out = []
+    for a, b in pairs:
+        ka, kb = cells[a], cells[b]
+        if LEADER in (ka, kb):
+            s = stomach.copy()
+            s.swap(a, b)
+            out.append(evaluate(game, seat, s))
+        elif ka == kb:
+            out.append(changes.total)
+        else:
+            kept, fns = changes.todo(frozenset((ka, kb)))
+            m = dict(masks)
+            both = 1 << a | 1 << b
+            m[ka] ^= both
+            m[kb] ^= both
+            out.append(kept + sum([fn(m) for fn in fns]))
+    return out
+
+
 # The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
 # None: no tile lands (every covered column is full).
 Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
@@ -639,7 +664,7 @@ class GreedyPlayer:
         return self._best(drop_values(game, seat, stomach, options))
 
     def swap(self, game, seat, pairs):
-        return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
+        return self._best(swap_values(game, seat, game.stomachs[seat], pairs))
 
     def _leader_value(self, game, seat, leader, changes=None):
         stomach = game.stomachs[seat]
