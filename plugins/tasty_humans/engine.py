@@ -72,8 +72,6 @@ class Setup:
     landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
     scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
-    # every Landing met, once: drops that land the same tiles share one (`Changes.known`)
-    canonical: dict["Landing", "Landing"] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -308,11 +306,10 @@ class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "points", "total", "redo", "known")
+    __slots__ = ("base", "parts", "points", "total", "redo")
 
     def __init__(self, parts: list[Part], base: Masks):
         self.base, self.parts = base, parts
-        self.known: dict[int, int] = {}  # id of a canonical Landing -> points after it
         self.points = [p.fn(base) for p in parts]
         self.total = sum(self.points)
         # changed kinds -> (points of the parts that do not read them, those that do)
@@ -433,13 +430,10 @@ def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, 
     return got
 
 
-def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
+def met(table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
         heights: Sequence[int], rows: int, cols: int) -> Landing | None:
-    """A landing met for the first time: worked out, made canonical, kept in `table`."""
-    land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
-    if land is not None:
-        land = setup.canonical.setdefault(land, land)
-    table[window] = land
+    """A landing met for the first time: worked out and kept in `table`."""
+    land = table[window] = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
     return land
 
 
@@ -458,7 +452,7 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     for drop, offset in options:
         shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
-        land = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
+        land = table[window] if window in table else met(table, window, drop, offset, heights, rows, cols)
         assert land is not None, "not a legal drop"
         out.append(value(*land))
     return out
@@ -469,18 +463,14 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
     player's hot loop, with `Changes.value` inlined."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, redo, known, setup = changes.base, changes.redo, changes.known, game.setup
+    base, redo, setup = changes.base, changes.redo, game.setup
     out = []
     for drop in drops:
         for offset, (shift, wmask, table) in enumerate(landings(setup, drop, rows, cols)):
             land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
             if land is table:
-                land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
+                land = met(table, code >> shift & wmask, drop, offset, heights, rows, cols)
             if land is None:
-                continue
-            value = known.get(id(land))  # another drop of this turn landed the same tiles
-            if value is not None:
-                out.append(value)
                 continue
             adds, filled, kinds = land
             kept, fns = redo.get(kinds) or changes.todo(kinds)
@@ -491,7 +481,6 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
             value = kept
             for fn in fns:
                 value += fn(m)
-            known[id(land)] = value
             out.append(value)
     return out
 
