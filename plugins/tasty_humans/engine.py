@@ -244,7 +244,7 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
-REMEMBERED = 4096  # points kept per part before its memo starts afresh
+REMEMBERED = 256  # points kept per part before its memo starts afresh (a pick needs ~125)
 
 
 def remembered(p: Part) -> Part:
