@@ -294,7 +294,7 @@ def test_engine_evaluation_is_the_scorers_total(setups, version):
     setup = setups[version]
     rng = random.Random(5)
     for n in (2, 3, 4):
-        g = _game(setup, n=4 if n == 4 else n, seed=n)
+        g = _game(setup, n=n, seed=n)
         for _ in range(25):
             seat = rng.randrange(g.n)
             s = g.stomachs[seat] = _random_stomach(setup, rng, g.stomachs[seat].rows, g.stomachs[seat].cols)
