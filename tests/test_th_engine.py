@@ -4,14 +4,16 @@ and scored alike by `pnp score`)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 
 import pytest
 import yaml
 
-from pnp.load.content import load_game
+from pnp.load.content import Project, load_game
 from pnp.load.yamlio import parse_located
-from game_plugins import game_module
+from game_plugins import REPO, game_module
 
 th_sheet = game_module("tasty_humans", "sheet")
 _board = game_module("tasty_humans", "board")
@@ -267,21 +269,131 @@ def test_rule_values_come_from_the_rule_set(setups):
         assert seen, "no troll scored at all: the test would prove nothing"
 
 
-def test_evaluation_cache_tells_swapped_leaders_apart(setups):
-    """A wizard swap of two leaders keeps the cells' kinds: the cache must still see it."""
-    evaluate = game_module("tasty_humans", "engine").evaluate
+def _random_stomach(setup, rng, rows, cols):
+    """A stomach with random columns of basic and damage tiles and a few leaders."""
+    s = Stomach(rows, cols)
+    kinds = list(setup.rules.basic_types()) + [DAMAGE]
+    leaders = rng.sample(sorted(setup.leaders), setup.rules.leaders_max(4))
+    for c in range(cols):
+        for _ in range(rng.randint(0, rows)):
+            if leaders and rng.random() < 0.12:
+                s.push(c, LEADER, leaders.pop())
+            else:
+                s.push(c, rng.choice(kinds))
+    return s
 
-    g = _game(setups["published"])
-    s = g.stomachs[0]
-    for kind in ("helmet", "helmet", "helmet"):
-        s.push(0, kind)
-    a = s.push(1, LEADER, "range-helmet")  # two helmets within reach here, none at column 6
-    b = s.push(5, LEADER, "line-hand")
-    before = evaluate(g, 0, s)
-    swapped = s.copy()
-    swapped.swap(a, b)
-    g.cache.clear()
-    fresh = evaluate(g, 0, swapped)
-    g.cache.clear()
-    evaluate(g, 0, s)
-    assert evaluate(g, 0, swapped) == fresh != before
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_engine_evaluation_is_the_scorers_total(setups, version):
+    """The greedy player's evaluation (`evaluate`, `drop_values`, `push_values`,
+    `swap_values`) is the scorer's total without the king: on random stomachs, after
+    every legal drop of random cards, a damage tile or a new leader in each open column,
+    every wizard swap, and a swap of two leaders (same cells' kinds, different leaders)."""
+    score_player = game_module("tasty_humans", "scoring").score_player
+    evaluate, drop_values, push_values = _engine.evaluate, _engine.drop_values, _engine.push_values
+    setup = setups[version]
+    rng = random.Random(5)
+    for n in (2, 3, 4):
+        g = _game(setup, n=n, seed=n)
+        for _ in range(25):
+            seat = rng.randrange(g.n)
+            s = g.stomachs[seat] = _random_stomach(setup, rng, g.stomachs[seat].rows, g.stomachs[seat].cols)
+
+            def total(stomach):
+                return score_player(stomach.board(), g.monsters[seat], setup.rules, setup.leaders).total
+
+            assert evaluate(g, seat, s) == total(s)
+            for card in rng.sample(setup.adventurers, 4):
+                options = s.options(setup.drops[card.id])
+                dropped = []
+                for d, o in options:
+                    t = s.copy()
+                    t.drop(d, o)
+                    dropped.append(total(t))
+                assert drop_values(g, seat, s, options) == dropped
+            cols = s.open_columns()
+            newcomer = rng.choice(sorted(set(setup.leaders) - set(s.leaders.values())))
+            for kind, leader in ((DAMAGE, None), (LEADER, newcomer)):
+                pushed = []
+                for c in cols:
+                    t = s.copy()
+                    t.push(c, kind, leader)
+                    pushed.append(total(t))
+                assert push_values(g, seat, s, cols, kind, leader) == pushed, (kind, leader)
+            swapped = []
+            for a, b in s.swaps():
+                t = s.copy()
+                t.swap(a, b)
+                swapped.append(total(t))
+            assert _engine.swap_values(g, seat, s, s.swaps()) == swapped
+            pairs = [(a, b) for a, b in s.swaps() if a in s.leaders and b in s.leaders]
+            if pairs:
+                t = s.copy()
+                t.swap(*pairs[0])
+                assert evaluate(g, seat, t) == total(t)
+    assert set(g.monsters) == set(setup.monsters)
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_a_part_is_a_function_of_the_kinds_it_reads(setups, version):
+    """The engine skips a scoring part when none of the kinds it `reads` changed, and
+    remembers its points by those masks: two boards that agree on them, whatever the
+    other cells hold, must give the same points."""
+    leader_scorer = game_module("tasty_humans", "leader_scoring").leader_scorer
+    craving_scorer = game_module("tasty_humans", "craving_scoring").craving_scorer
+    setup = setups[version]
+    rules, rng = setup.rules, random.Random(11)
+    kinds = list(rules.tiles) + [LEADER, EMPTY]
+    geo = _board.geometry(5, 6)
+
+    def masks_of(cells):
+        masks = {}
+        for i, k in enumerate(cells):
+            masks[k] = masks.get(k, 0) | 1 << i
+        return masks
+
+    for _ in range(40):
+        # any kind anywhere, holes included: a part must not rely on gravity
+        cells = [rng.choice(kinds + [EMPTY]) for _ in range(geo.n)]
+        at = [i for i, k in enumerate(cells) if k == LEADER]
+        leaders = dict(zip(at, rng.sample(sorted(setup.leaders), len(at))))
+        parts = [p for m in setup.monsters for p in craving_scorer(geo, m, rules)]
+        parts += [leader_scorer(geo, c, setup.leaders[lid], rules) for c, lid in leaders.items()]
+        for p in parts:
+            before = p.fn(masks_of(cells))
+            others = [k for k in kinds if k not in p.reads]
+            for _ in range(5):
+                other = [k if k in p.reads else rng.choice(others) for k in cells]
+                assert p.fn(masks_of(other)) == before, (sorted(p.reads), cells, other)
+
+
+# Seeded play is part of the engine's contract: `--against` compares two rule sets on the
+# same seeds, and a speed-up must not change a single game. This digest covers 48 games
+# (1-4 players, both rule versions, greedy, random and mixed tables, both endings); if it
+# changes, play changed: on purpose (a rules fix, new content) regenerate it with
+# `python -c "import sys; sys.path[:0] = ['tests']; import test_th_engine as t; print(t.play_digest())"`
+# and say why in the commit; otherwise a change to the engine broke reproducibility.
+PLAY_DIGEST = "3f6e5b24aa6cd0b0bcdf862ce5016c147ff4cb1c8f59bc5858430889d031a60c"
+
+
+def play_digest(setups=None) -> str:
+    if setups is None:
+        game = load_game(Project(REPO), "tasty-humans")
+        setups = {v: Setup.from_game(game, v) for v in game.data["rules"].names()}
+    play = _engine.play
+    digest = hashlib.sha256()
+    endings = set()
+    for version in sorted(setups):
+        for n in (1, 2, 3, 4):
+            for mix in (["greedy"], ["random"], ["greedy", "random"]):
+                for seed in (n, 100 + n):
+                    r = play(setups[version], seed, [mix[i % len(mix)] for i in range(n)])
+                    endings.add(r.ending)
+                    record = [r.sheet, [s.total for s in r.scores], r.winners, r.decided_by, r.ending, r.rounds, r.turns]
+                    digest.update(json.dumps(record, sort_keys=True, default=str).encode())
+    assert endings == {"round", "leader-phase"}, endings
+    return digest.hexdigest()
+
+
+def test_seeded_games_are_unchanged(setups):
+    assert play_digest(setups) == PLAY_DIGEST, "seeded play changed: see the comment above PLAY_DIGEST"

@@ -29,6 +29,21 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+class Kept(dict):
+    """A memo that starts afresh once it holds `limit` answers, so a long run of games
+    keeps a bounded amount of them."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key: object, value: int) -> int:
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
+
+
 @dataclass(frozen=True, eq=False)
 class Ray:
     """Cells from a start cell outwards in one direction (start excluded)."""

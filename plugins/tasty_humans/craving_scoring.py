@@ -1,7 +1,9 @@
 """Personal cravings of the monsters and their solo monster challenges.
 
-A craving function takes the board, the monster's `Craving` (points, overlap) and the
-`RuleVersion`, and returns points; the points come from `rules.cravings`. The patterns
+Each craving compiles, for a grid, the monster's `Craving` (points, overlap) and the
+`RuleVersion`, into parts (`leader_scoring.Part`: a function of the board's masks, as
+`Board.masks`, and the kinds it reads) whose points add up to the craving's, shared by
+`pnp score` and the engine; the points come from `rules.cravings`. The patterns
 themselves (2x2 squares, runs of four, helmet over armor over boot) are the monsters'
 identity and live here.
 """
@@ -11,13 +13,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
-from .board import Board, bits
-from .leader_scoring import tile_kinds
+from .board import Board, Geometry, Kept, bits
+from .leader_scoring import Masks, Part, part, tile_kinds
 
 if TYPE_CHECKING:
     from .models import Craving, RuleVersion
 
-CravingFn = Callable[[Board, "Craving", "RuleVersion"], int]
+CravingKind = Callable[[Geometry, "Craving", "RuleVersion"], list[Part]]
 
 # Tile type ids of the troll's stack, top to bottom, and the tile the troll challenge
 # wants on both sides of the armor.
@@ -32,10 +34,25 @@ DRAGON_BLOCK = (2, 3)  # "a 2x3 block", either way round
 
 def max_disjoint(sets: list[int]) -> int:
     """Largest number of pairwise disjoint masks among `sets` (exact; fine for ~40 sets)."""
+    if len(sets) < 2:
+        return sum(1 for s in sets if s)
     sets = list(dict.fromkeys(s for s in sets if s))
     n = len(sets)
-    if n < 2:
+    union = 0
+    for s in sets:
+        union |= s
+    if n < 2 or union.bit_count() == sum(s.bit_count() for s in sets):  # none shares a cell
         return n
+    key = tuple(sets)
+    got = _DISJOINT.get(key)
+    return _DISJOINT.keep(key, _max_disjoint(sets)) if got is None else got
+
+
+_DISJOINT = Kept(50_000)  # the engine asks about the same runs many times a turn
+
+
+def _max_disjoint(sets: list[int]) -> int:
+    n = len(sets)
     clash = [0] * n
     for i in range(n - 1):
         si = sets[i]
@@ -82,12 +99,11 @@ def _rect_table(rows: int, cols: int, height: int, width: int) -> tuple[int, tup
     return starts, shifts, {s: sum(1 << (s + k) for k in shifts) for s in bits(starts)}
 
 
-def _blocks(board: Board, rules: "RuleVersion", height: int, width: int) -> list[int]:
-    """Every height x width rectangle whose cells are all one basic type, as masks."""
-    starts, shifts, rect = _rect_table(board.rows, board.cols, height, width)
-    masks = board.masks
+def _blocks(masks: Masks, basic: tuple[str, ...], table: tuple[int, tuple[int, ...], dict[int, int]]) -> list[int]:
+    """Every rectangle of a `_rect_table` whose cells are all one basic type, as masks."""
+    starts, shifts, rect = table
     out: list[int] = []
-    for t in tile_kinds(rules)[0]:
+    for t in basic:
         m = masks.get(t, 0)
         hit = starts & m
         for k in shifts:
@@ -109,41 +125,69 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
     return tuple(out)
 
 
-def _alternating_runs(board: Board, rules: "RuleVersion", length: int) -> list[int]:
-    """Every run of `length` cells in a row or column alternating two basic types X Y X Y..."""
-    masks = [m for m in map(board.masks.get, tile_kinds(rules)[0]) if m]
+def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                      length: int) -> list[int]:
+    """Every run of `length` cells (a `_run_table`) in a row or column alternating two
+    basic types X Y X Y... (the griffin's hot path: one pass over the types, no generators)."""
+    (row_step, row_starts, row_window), (col_step, col_starts, col_window) = table
+    # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
+    row_skip = row_next = col_skip = col_next = 0
+    for t in basic:
+        m = masks.get(t)
+        if m:
+            row_skip |= m & (m >> (2 * row_step))
+            row_next |= m & (m >> row_step)
+            col_skip |= m & (m >> (2 * col_step))
+            col_next |= m & (m >> col_step)
     out: list[int] = []
-    for step, starts, window in _run_table(board.rows, board.cols, length):
-        # cells equal (one basic type) to the cell 2 steps on, and to the next cell
-        skip = 0
-        next_same = 0
-        for m in masks:
-            skip |= m & (m >> (2 * step))
-            next_same |= m & (m >> step)
+    for step, starts, window, skip, next_same in ((row_step, row_starts, row_window, row_skip, row_next),
+                                                   (col_step, col_starts, col_window, col_skip, col_next)):
         hit = starts & skip & ~next_same
-        for k in range(1, length - 2):
-            if not hit:
-                break
-            hit &= skip >> (k * step)
         if hit:
-            out.extend(window[s] for s in bits(hit))
+            for k in range(1, length - 2):
+                hit &= skip >> (k * step)
+            while hit:
+                low = hit & -hit
+                out.append(window[low.bit_length() - 1])
+                hit ^= low
     return out
 
 
-def _troll_stacks(board: Board) -> int:
+def _troll_stacks(masks: Masks, cols: int) -> int:
     """Cells of helmets resting on an armor resting on a boot."""
-    top, mid, low = (board.mask(t) for t in TROLL_STACK)
-    return top & (mid >> board.cols) & (low >> (2 * board.cols))
+    top, mid, low = TROLL_STACK
+    return masks.get(top, 0) & (masks.get(mid, 0) >> cols) & (masks.get(low, 0) >> (2 * cols))
 
 
-def _legendary_dragon(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    squares = _blocks(board, rules, 2, 2)
-    count = len(squares) if craving.overlap else max_disjoint(squares)
-    return craving.points * count
+def _legendary_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
+    basic, points = tile_kinds(rules)[0], craving.points
+    table = _rect_table(geo.rows, geo.cols, 2, 2)
+    starts, shifts = table[0], table[1]
+    if not craving.overlap:
+        return [part(lambda m: points * max_disjoint(_blocks(m, basic, table)), basic)]
+
+    def squares(t: str) -> Part:  # overlapping squares: each type on its own
+        def score(m: Masks) -> int:
+            mask = m.get(t, 0)
+            hit = starts & mask  # the squares themselves are not needed: count their top-left cells
+            for k in shifts:
+                if not hit:
+                    break
+                hit &= mask >> k
+            return points * hit.bit_count()
+        return part(score, [t])
+    return [squares(t) for t in basic]
 
 
-def _twin_headed_dragon(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    return craving.points * len(_twin_rows(board, rules))
+def _twin_headed_dragon(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
+    points, first, span = craving.points, geo.col_masks[0], geo.cols - 1
+
+    def rows(t: str) -> Part:  # rows starting and ending with a `t`
+        def score(m: Masks) -> int:
+            mask = m.get(t, 0)
+            return points * (mask & first & (mask >> span)).bit_count()
+        return part(score, [t])
+    return [rows(t) for t in tile_kinds(rules)[0]]
 
 
 def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
@@ -157,17 +201,22 @@ def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
     return out
 
 
-def _griffin(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    runs = _alternating_runs(board, rules, GRIFFIN_RUN)
-    count = len(runs) if craving.overlap else max_disjoint(runs)
-    return craving.points * count
+def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
+    basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
+    table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
+
+    def score(m: Masks) -> int:
+        runs = _alternating_runs(m, basic, table, GRIFFIN_RUN)
+        return points * (len(runs) if overlap else max_disjoint(runs))
+    return [part(score, basic)]
 
 
-def _troll(board: Board, craving: "Craving", rules: "RuleVersion") -> int:
-    return craving.points * _troll_stacks(board).bit_count()
+def _troll(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
+    points, cols = craving.points, geo.cols
+    return [part(lambda m: points * _troll_stacks(m, cols).bit_count(), TROLL_STACK)]
 
 
-CRAVINGS: dict[str, CravingFn] = {
+CRAVINGS: dict[str, CravingKind] = {
     "legendary-dragon": _legendary_dragon,
     "twin-headed-dragon": _twin_headed_dragon,
     "griffin": _griffin,
@@ -175,9 +224,14 @@ CRAVINGS: dict[str, CravingFn] = {
 }
 
 
+def craving_scorer(geo: Geometry, monster: str, rules: "RuleVersion") -> list[Part]:
+    """`monster`'s personal craving on a `geo` grid under `rules`: parts whose points add up."""
+    return CRAVINGS[monster](geo, rules.cravings[monster], rules)
+
+
 def score_craving(board: Board, monster: str, rules: "RuleVersion") -> int:
     """Points of `monster`'s personal craving on `board`."""
-    return CRAVINGS[monster](board, rules.cravings[monster], rules)
+    return sum(p.fn(board.masks) for p in craving_scorer(board.geo, monster, rules))
 
 
 # --- solo monster challenges -----------------------------------------------------
@@ -188,7 +242,9 @@ def _dragon_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # two 2x3 (or 3x2) blocks of one basic type that share no tile. Overlapping ones
     # would let a single 2x4 block pass, which is not two grown squares.
     h, w = DRAGON_BLOCK
-    found = max_disjoint(_blocks(board, rules, h, w) + _blocks(board, rules, w, h))
+    basic, rows, cols = tile_kinds(rules)[0], board.rows, board.cols
+    found = max_disjoint(_blocks(board.masks, basic, _rect_table(rows, cols, h, w))
+                         + _blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
     return found >= CHALLENGE_COUNT, f"{found} separate {h}x{w} block(s) of one type, need {CHALLENGE_COUNT}"
 
 
@@ -206,7 +262,8 @@ def _twin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
 def _griffin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # Two alternating runs six tiles long (X Y X Y X Y in a row or column). Like the
     # craving's runs they may not share a tile, so a row and a column never both count.
-    found = max_disjoint(_alternating_runs(board, rules, GRIFFIN_CHALLENGE_RUN))
+    table = _run_table(board.rows, board.cols, GRIFFIN_CHALLENGE_RUN)
+    found = max_disjoint(_alternating_runs(board.masks, tile_kinds(rules)[0], table, GRIFFIN_CHALLENGE_RUN))
     return found >= CHALLENGE_COUNT, f"{found} separate alternating run(s) of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}"
 
 
@@ -218,7 +275,7 @@ def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     first, last = board.geo.col_masks[0], board.geo.col_masks[-1]
     left_ok = (flank << 1) & ~first  # cell i has a hand at i - 1 (same row)
     right_ok = (flank >> 1) & ~last  # cell i has a hand at i + 1 (same row)
-    armors = (_troll_stacks(board) << cols) & left_ok & right_ok
+    armors = (_troll_stacks(board.masks, cols) << cols) & left_ok & right_ok
     found = armors.bit_count()
     return found >= CHALLENGE_COUNT, f"{found} stack(s) with a hand on both sides of the armor, need {CHALLENGE_COUNT}"
 

@@ -13,13 +13,12 @@ column; tiles always fall to the lowest empty cell of their column.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
-from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, bits, geometry
-from .craving_scoring import CRAVINGS
-from .leader_scoring import KINDS as LEADER_KINDS
-from .leader_scoring import tile_kinds
+from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, Kept, bits, geometry
+from .craving_scoring import craving_scorer
+from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
 from .scoring import PlayerScore, rank_players, score_player, score_solo
 
 if TYPE_CHECKING:
@@ -35,7 +34,6 @@ DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
-CACHE_LIMIT = 20_000  # evaluations kept per game before the cache starts afresh
 
 
 # --- static data -------------------------------------------------------------------
@@ -70,6 +68,10 @@ class Setup:
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
+    # (id of one of `drops`, rows) -> per offset, heights code -> its Landing (`landings`)
+    landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
+    # (rows, columns, monster) -> its Scorer, shared by the games of this setup
+    scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -87,6 +89,13 @@ class Setup:
             drops={a.id: tuple(rotations(a, rules)) for a in adventurers},
             solo_level=solo_level,
         )
+
+    def scorer(self, rows: int, cols: int, monster: str) -> "Scorer":
+        """The monster's Scorer on a rows x cols stomach, compiled once per setup."""
+        got = self.scorers.get((rows, cols, monster))
+        if got is None:
+            got = self.scorers[(rows, cols, monster)] = Scorer(geometry(rows, cols), monster, self.rules, self.leaders)
+        return got
 
 
 # --- one stomach -------------------------------------------------------------------
@@ -122,7 +131,7 @@ class Stomach:
 
     @property
     def full(self) -> bool:
-        return all(h == self.rows for h in self.heights)
+        return min(self.heights) == self.rows
 
     def open_columns(self) -> list[int]:
         return [c for c, h in enumerate(self.heights) if h < self.rows]
@@ -148,6 +157,10 @@ class Stomach:
                 self.push(col, kind)
                 landed += 1
         return landed
+
+    def options(self, drops: Sequence[Drop]) -> list[tuple[Drop, int]]:
+        """Every legal (drop, offset): each rotation over each column where it lands."""
+        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if self.lands(d, o)]
 
     def lands(self, drop: Drop, offset: int) -> bool:
         """At least one tile must fall into the stomach."""
@@ -231,36 +244,245 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
+REMEMBERED = 256  # points kept per part before its memo starts afresh (a pick needs ~125)
+
+
+def remembered(p: Part) -> Part:
+    """`p` with a memo if it reads one kind: its points are a function of that mask, and a
+    turn's candidates repeat it often (a drop that lands no helmet leaves every helmet
+    part as it was; two drops that land the same helmets give the same helmet parts).
+    Parts reading several kinds repeat less and cost more to key: left as they are."""
+    if len(p.reads) != 1:
+        return p
+    fn, (kind,) = p.fn, p.reads
+    memo = Kept(REMEMBERED)
+
+    def one(m: Masks) -> int:
+        key = m.get(kind, 0)
+        got = memo.get(key)
+        return memo.keep(key, fn(m)) if got is None else got
+    return Part(one, p.reads)
+
+
+class Scorer:
+    """One seat's score on a stomach's masks: leaders in it, craving and damage (no king),
+    as the scorer's own parts (`craving_scorer`, `leader_scorer`), compiled once per setup
+    (a leader once per cell it lies in). A candidate stomach that differs from a scored
+    one in a few masks is scored by re-running only the parts that read them."""
+
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled")
+
+    def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
+        self.geo, self.rules, self.defs = geo, rules, defs
+        other, penalty, expand = tile_kinds(rules)[1], rules.damage_penalty, geo.expand_orth
+
+        def damage(m: Masks) -> int:  # each damage tile next to another one
+            d = damage_of(m, other)
+            return -penalty * (d & expand(d)).bit_count() if d else 0
+
+        self.fixed = [remembered(p) for p in (*craving_scorer(geo, monster, rules), part(damage, other))]
+        self.compiled: dict[tuple[int, str], Part] = {}
+
+    def leader(self, cell: int, lid: str) -> Part:
+        got = self.compiled.get((cell, lid))
+        if got is None:
+            got = self.compiled[(cell, lid)] = remembered(leader_scorer(self.geo, cell, self.defs[lid], self.rules))
+        return got
+
+    def parts(self, leaders: dict[int, str]) -> list[Part]:
+        """Craving, damage and the leaders lying at these cells."""
+        return self.fixed + [self.leader(cell, lid) for cell, lid in leaders.items()]
+
+    def value(self, masks: Masks, leaders: dict[int, str]) -> int:
+        return sum([p.fn(masks) for p in self.parts(leaders)])
+
+
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king)."""
-    return _evaluate(game, seat, stomach.cells, stomach.masks, stomach.leaders)
+    return game.scorers[seat].value(stomach.masks, stomach.leaders)
 
 
-def _evaluate(game: "Game", seat: int, cells: list[str], masks: dict[str, int], leaders: dict[int, str]) -> int:
-    """`evaluate` on a stomach's parts, so a candidate needs no Stomach of its own.
-    Cached per game: a turn asks for the same stomach many times, and a seat's stomach
-    does not change during the other players' turns."""
-    # The masks say what every cell holds; a dict's insertion order may differ for the
-    # same stomach, which costs only a cache miss. items: a swap moves a leader.
-    key = (seat, tuple(masks.items()), tuple(leaders.items()))
-    got = game.cache.get(key)
-    if got is not None:
+class Changes:
+    """Scores candidates that add tiles to one base stomach: a candidate's points are the
+    base's, with the parts that read a changed kind scored again on its masks."""
+
+    __slots__ = ("base", "parts", "points", "total", "redo")
+
+    def __init__(self, parts: list[Part], base: Masks):
+        self.base, self.parts = base, parts
+        self.points = [p.fn(base) for p in parts]
+        self.total = sum(self.points)
+        # changed kinds -> (points of the parts that do not read them, those that do)
+        self.redo: dict[frozenset[str], tuple[int, list[MaskFn]]] = {}
+
+    def todo(self, kinds: frozenset[str]) -> tuple[int, list[MaskFn]]:
+        got = self.redo.get(kinds)
+        if got is None:
+            kept, fns = self.total, []
+            for p, v in zip(self.parts, self.points):
+                if not p.reads.isdisjoint(kinds):
+                    kept -= v
+                    fns.append(p.fn)
+            got = self.redo[kinds] = (kept, fns)
         return got
-    board = game.board  # one scratch Board per game, refilled for each evaluation
-    board.cells, board.leaders, board.masks = tuple(cells), leaders, masks
-    craving, fn, rules = game.cravings[seat]
-    points = fn(board, craving, rules)
-    scorers = game.leader_scorers
-    for cell, lid in leaders.items():
-        leader_fn, leader = scorers[lid]
-        points += leader_fn(board, cell, leader, rules)
-    damage = 0
-    for kind in game.damage_kinds:
-        damage |= masks.get(kind, 0)
-    if damage:
-        points -= rules.damage_penalty * (damage & game.geo.expand_orth(damage)).bit_count()
-    game.cache[key] = points
-    return points
+
+    def value(self, adds: Sequence[tuple[str, int]], filled: int, kinds: frozenset[str]) -> int:
+        """Points after OR-ing `adds` (kind, cells) into the base; `filled`: all those cells,
+        `kinds`: the kinds among `adds`."""
+        kept, redo = self.todo(kinds)
+        m = dict(self.base)
+        for kind, cells in adds:
+            m[kind] = m.get(kind, 0) | cells
+        m[EMPTY] ^= filled
+        return kept + sum([fn(m) for fn in redo])
+
+
+def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
+                leader: str | None = None, changes: Changes | None = None) -> list[int]:
+    """The seat's score after `Stomach.push(col, kind, leader)`, for each of `cols`, on the
+    masks alone (as `evaluate` on a pushed copy; `changes`: the stomach's, if the caller
+    has it)."""
+    scorer = game.scorers[seat]
+    rows, width, heights = stomach.rows, stomach.cols, stomach.heights
+    if changes is None:
+        changes = Changes(scorer.parts(stomach.leaders), stomach.masks)
+    put = LEADER if leader else kind
+    kinds = frozenset([put])
+    out = []
+    for col in cols:
+        cell = (rows - 1 - heights[col]) * width + col
+        points = changes.value(((put, 1 << cell),), 1 << cell, kinds)
+        if leader:  # the new leader's own points
+            m = dict(stomach.masks)
+            m[LEADER] = m.get(LEADER, 0) | 1 << cell
+            m[EMPTY] ^= 1 << cell
+            points += scorer.leader(cell, leader).fn(m)
+        out.append(points)
+    return out
+
+
+def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple[int, int]]) -> list[int]:
+    """The seat's score after `Stomach.swap(a, b)`, for each pair, as `evaluate` on a
+    swapped copy: two tiles of different kinds only rescore the parts reading them; a
+    leader moving changes the leaders' own parts, so that pair is scored on a copy."""
+    changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    cells, masks = stomach.cells, stomach.masks
+    out = []
+    for a, b in pairs:
+        ka, kb = cells[a], cells[b]
+        if LEADER in (ka, kb):
+            s = stomach.copy()
+            s.swap(a, b)
+            out.append(evaluate(game, seat, s))
+        elif ka == kb:
+            out.append(changes.total)
+        else:
+            kept, fns = changes.todo(frozenset((ka, kb)))
+            m = dict(masks)
+            both = 1 << a | 1 << b
+            m[ka] ^= both
+            m[kb] ^= both
+            out.append(kept + sum([fn(m) for fn in fns]))
+    return out
+
+
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
+# None: no tile lands (every covered column is full).
+Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
+HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
+
+
+def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing | None:
+    """Where `Stomach.drop(drop, offset)` puts the tiles when the covered columns have
+    `heights`."""
+    if min(heights) >= rows:  # Stomach.lands
+        return None
+    kinds: dict[str, int] = {}
+    filled = 0
+    for i, stack in enumerate(drop):
+        h = heights[i]
+        for kind in stack[:rows - h]:
+            bit = 1 << ((rows - 1 - h) * cols + offset + i)
+            kinds[kind] = kinds.get(kind, 0) | bit
+            filled |= bit
+            h += 1
+    return tuple(kinds.items()), filled, frozenset(kinds)
+
+
+def heights_code(heights: Sequence[int]) -> int:
+    """The column heights as one int, HEIGHT_BITS per column, column 0 lowest."""
+    code = 0
+    for h in reversed(heights):
+        code = code << HEIGHT_BITS | h
+    return code
+
+
+def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, int, dict[int, Landing | None]]]:
+    """Per offset of `drop`: (shift and mask that cut the covered columns out of a heights
+    code, the landings by that window of the code), filled in as they are met (a table per
+    setup: a drop lands the same way every game)."""
+    key = (id(drop), rows)
+    got = setup.landings.get(key)
+    if got is None:
+        width = len(drop)
+        got = setup.landings[key] = [(HEIGHT_BITS * offset, (1 << HEIGHT_BITS * width) - 1, {})
+                                     for offset in range(cols - width + 1)]
+    return got
+
+
+def met(table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
+        heights: Sequence[int], rows: int, cols: int) -> Landing | None:
+    """A landing met for the first time: worked out and kept in `table`."""
+    land = table[window] = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
+    return land
+
+
+def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]],
+                changes: Changes | None = None) -> list[int]:
+    """The seat's score after each legal (drop, offset), as `evaluate` after `Stomach.drop`
+    on a copy would give, without a Stomach per option: the landings come from a table per
+    setup, and only the parts reading a kind that landed are scored again (`changes`: the
+    stomach's, if the caller has it)."""
+    if changes is None:
+        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
+    code = heights_code(heights)
+    value = changes.value
+    out = []
+    for drop, offset in options:
+        shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
+        window = code >> shift & wmask
+        land = table[window] if window in table else met(table, window, drop, offset, heights, rows, cols)
+        assert land is not None, "not a legal drop"
+        out.append(value(*land))
+    return out
+
+
+def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> list[int]:
+    """`drop_values` of every legal drop of a card (`Stomach.options` order): the greedy
+    player's hot loop, with `Changes.value` inlined."""
+    rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
+    code = heights_code(heights)
+    base, redo, setup = changes.base, changes.redo, game.setup
+    out = []
+    for drop in drops:
+        for offset, (shift, wmask, table) in enumerate(landings(setup, drop, rows, cols)):
+            land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
+            if land is table:
+                land = met(table, code >> shift & wmask, drop, offset, heights, rows, cols)
+            if land is None:
+                continue
+            adds, filled, kinds = land
+            kept, fns = redo.get(kinds) or changes.todo(kinds)
+            m = dict(base)
+            for kind, cells in adds:
+                m[kind] = m.get(kind, 0) | cells
+            m[EMPTY] ^= filled
+            value = kept
+            for fn in fns:
+                value += fn(m)
+            out.append(value)
+    return out
 
 
 class RandomPlayer:
@@ -293,6 +515,20 @@ class RandomPlayer:
         return self.rng.choice(game.stomachs[seat].open_columns())
 
 
+class Plan(NamedTuple):
+    """What `GreedyPlayer.pick` worked out for the turn it chose, for the rest of the turn:
+    the same stomach gets the same values (the rng still decides ties, so the turn may put
+    a damage tile elsewhere than the plan did; then the values are worked out afresh)."""
+
+    game: "Game"
+    seat: int
+    turn: int
+    damage: dict[tuple[int, ...], list[int]]  # stomach heights -> values of its open columns
+    masks: dict[str, int]  # the stomach the card is eaten into,
+    leaders: dict[int, str]
+    drops: list[int]  # and the values of its legal drops
+
+
 class GreedyPlayer:
     """Takes the adventurer and drop that raise its current score most (one turn ahead):
     damage goes where it costs least, the cleric removes the damage worth most, the wizard
@@ -303,23 +539,47 @@ class GreedyPlayer:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+        self.planned: Plan | None = None
+
+    def _plan(self, game: "Game", seat: int) -> "Plan | None":
+        """This turn's plan from `pick`, if any."""
+        p = self.planned
+        return p if p is not None and p.game is game and p.seat == seat and p.turn == game.turns else None
 
     def _best(self, values: Sequence[float]) -> int:
         top = max(values)
         return self.rng.choice([i for i, v in enumerate(values) if v == top])
 
-    def _damage(self, game: "Game", seat: int, stomach: Stomach, hits: int) -> Stomach:
+    @staticmethod
+    def _changes(game: "Game", seat: int, bases: dict[tuple, Changes], key: tuple, s: Stomach) -> Changes:
+        """The Changes of stomach `s`, known in `bases` by `key`, made on first use."""
+        got = bases.get(key)
+        if got is None:
+            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
+        return got
+
+    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any],
+                bases: dict[tuple, Changes]) -> tuple[int, ...]:
+        """The columns the damage tiles of `hits` would go to, one at a time. `seen` maps
+        the columns chosen so far to (stomach then, its values per open column), shared by
+        the slots of one pick (`bases`: their Changes by (columns, cleric)); every choice
+        still draws its tie-break from the rng."""
+        path: tuple[int, ...] = ()
         for _ in range(hits):
-            cols = stomach.open_columns()
+            stomach, cols, values = seen[path]
             if not cols:
                 break
-            options = []
-            for c in cols:
-                s = stomach.copy()
-                s.push(c, DAMAGE)
-                options.append((evaluate(game, seat, s), -stomach.heights[c], s))
-            stomach = options[self._best([(v, h) for v, h, _ in options])][2]
-        return stomach
+            if values is None:
+                values = push_values(game, seat, stomach, cols, DAMAGE,
+                                     changes=self._changes(game, seat, bases, (path, False), stomach))
+                seen[path] = (stomach, cols, values)
+            col = cols[self._best([(v, -stomach.heights[c]) for v, c in zip(values, cols)])]
+            path += (col,)
+            if path not in seen:
+                hurt = stomach.copy()
+                hurt.push(col, DAMAGE)
+                seen[path] = (hurt, hurt.open_columns(), None)
+        return path
 
     def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
         best, out = None, stomach
@@ -331,50 +591,40 @@ class GreedyPlayer:
                 best, out = v, s
         return out
 
-    def _placements(self, game: "Game", seat: int, stomach: Stomach, card_id: str) -> list[tuple[int, Drop, int]]:
-        """Each legal drop of the card with its score. A candidate's cells and masks are
-        written here as `Stomach.drop` would, without a Stomach per candidate."""
-        out = []
-        rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
-        base_cells, base_masks, leaders = stomach.cells, stomach.masks, stomach.leaders
-        room = [h < rows for h in heights]
-        for drop in game.setup.drops[card_id]:
-            width = len(drop)
-            for offset in range(cols - width + 1):
-                if not any(room[offset:offset + width]):  # Stomach.lands
-                    continue
-                cells, masks = base_cells[:], base_masks.copy()
-                for i, stack in enumerate(drop):
-                    col = offset + i
-                    h = heights[col]
-                    for kind in stack[:rows - h]:
-                        cell = (rows - 1 - h) * cols + col
-                        bit = 1 << cell
-                        masks[EMPTY] ^= bit
-                        masks[kind] = masks.get(kind, 0) | bit
-                        cells[cell] = kind
-                        h += 1
-                out.append((_evaluate(game, seat, cells, masks, leaders), drop, offset))
-        return out
-
     def pick(self, game, seat):
         stomach = game.stomachs[seat]
-        base = evaluate(game, seat, stomach)
         slots = game.slots()
         values = []
-        cache: dict[tuple, int] = {}
+        seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
+        cleaned: dict[tuple[int, ...], Stomach] = {}
+        bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
+        base = self._changes(game, seat, bases, ((), False), stomach).total
+        # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
+        eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
+        keys = []
         for slot in slots:
             card = game.grid[slot]
-            s = self._damage(game, seat, stomach, game.damage(slot))
-            if card.class_ == CLERIC:
-                s = self._cleric(game, seat, s)
+            path = self._damage(game, seat, game.damage(slot), seen, bases)
+            s = seen[path][0]
+            cleric = card.class_ == CLERIC
+            if cleric:
+                if path not in cleaned:
+                    cleaned[path] = self._cleric(game, seat, s)
+                s = cleaned[path]
             drops = game.setup.drops[card.id]
-            key = (*s.cells, *s.leaders.items(), drops)
-            if key not in cache:
-                options = self._placements(game, seat, s, card.id)
-                cache[key] = max((v for v, _, _ in options), default=evaluate(game, seat, s))
-            values.append((cache[key] - base, card.intel))
-        return slots[self._best(values)]
+            key = (path, cleric, id(drops))
+            if key not in eaten:
+                changes = self._changes(game, seat, bases, key[:2], s)
+                got = card_values(game, s, drops, changes)
+                eaten[key] = (s, got, max(got) if got else changes.total)
+            values.append((eaten[key][2] - base, card.intel))
+            keys.append(key)
+        chosen = self._best(values)
+        s, got, _ = eaten[keys[chosen]]
+        self.planned = Plan(game, seat, game.turns + 1,
+                            {tuple(st.heights): v for st, _, v in seen.values() if v is not None},
+                            dict(s.masks), dict(s.leaders), got)
+        return slots[chosen]
 
     @staticmethod
     def _after(game: "Game", seat: int, options: Sequence[Any], act: Callable[[Stomach, Any], Any]) -> list[int]:
@@ -389,24 +639,30 @@ class GreedyPlayer:
     def damage_column(self, game, seat):
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
-        scores = self._after(game, seat, cols, lambda s, c: s.push(c, DAMAGE))
+        plan = self._plan(game, seat)  # this turn's damage only adds tiles: heights tell the stomach
+        scores = plan and plan.damage.get(tuple(stomach.heights)) or push_values(game, seat, stomach, cols, DAMAGE)
         return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
         return self._best(self._after(game, seat, cells, Stomach.remove))
 
     def place(self, game, seat, options):
-        return self._best(self._after(game, seat, options, lambda s, o: s.drop(*o)))
+        stomach, plan = game.stomachs[seat], self._plan(game, seat)
+        if plan and plan.masks == stomach.masks and plan.leaders == stomach.leaders:
+            return self._best(plan.drops)
+        return self._best(drop_values(game, seat, stomach, options))
 
     def swap(self, game, seat, pairs):
-        return self._best(self._after(game, seat, pairs, lambda s, p: s.swap(*p)))
+        return self._best(swap_values(game, seat, game.stomachs[seat], pairs))
 
-    def _leader_value(self, game, seat, leader):
-        cols = game.stomachs[seat].open_columns()
-        return self._after(game, seat, cols, lambda s, c: s.push(c, LEADER, leader))
+    def _leader_value(self, game, seat, leader, changes=None):
+        stomach = game.stomachs[seat]
+        return push_values(game, seat, stomach, stomach.open_columns(), LEADER, leader, changes)
 
     def draft(self, game, seat, offered):
-        return self._best([max(self._leader_value(game, seat, lid), default=0) for lid in offered])
+        stomach = game.stomachs[seat]
+        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)  # one stomach, many leaders
+        return self._best([max(self._leader_value(game, seat, lid, changes), default=0) for lid in offered])
 
     def leader_column(self, game, seat, leader):
         cols = game.stomachs[seat].open_columns()
@@ -417,6 +673,16 @@ STRATEGIES: dict[str, type] = {"greedy": GreedyPlayer, "random": RandomPlayer}
 
 
 # --- the game ----------------------------------------------------------------------
+
+# Per grid slot: (slot, class) of the cards that would hurt a player taking it: swordsmen
+# orthogonally next to it, archers exactly two away in a line (final: CHOOSE ADVENTURER).
+ATTACKERS = [
+    [((r + dr * dist) * GRID + c + dc * dist, klass)
+     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+     for dist, klass in ((1, SWORDSMAN), (2, ARCHER))
+     if 0 <= r + dr * dist < GRID and 0 <= c + dc * dist < GRID]
+    for r in range(GRID) for c in range(GRID)
+]
 
 @dataclass
 class Result:
@@ -460,12 +726,7 @@ class Game:
         self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
         self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
         self.geo = geometry(rows, cols)
-        # what `evaluate` needs, looked up once: the scratch board, each seat's craving
-        # function, each leader's scoring function, the tile types that are damage
-        self.board = Board(rows, cols, [EMPTY] * (rows * cols))
-        self.cravings = [(rules.cravings[m], CRAVINGS[m], rules) for m in self.monsters]
-        self.leader_scorers = {lid: (LEADER_KINDS[l.kind], l) for lid, l in setup.leaders.items()}
-        self.damage_kinds = tile_kinds(rules)[1]
+        self.scorers = [setup.scorer(rows, cols, m) for m in self.monsters]
         self.deck = list(setup.adventurers)
         rng.shuffle(self.deck)
         self.discard: list["Adventurer"] = []
@@ -478,7 +739,6 @@ class Game:
         self.ai_round: list["Adventurer"] = []
         self.drafted = [0] * self.n
         self.turns = 0
-        self.cache: dict[tuple, int] = {}  # (seat, stomach) -> evaluation
         # per seat: tiles landed from shapes, damage tiles taken, tiles a cleric removed,
         # leaders eaten; the stomach must hold exactly what these say (tile conservation)
         self.tally = [{"shape": 0, "damage": 0, "removed": 0, "leaders": 0} for _ in range(self.n)]
@@ -497,15 +757,11 @@ class Game:
 
     def damage(self, slot: int) -> int:
         """Swordsmen orthogonally next to the slot, archers exactly two away in a line."""
-        r, c = divmod(slot, GRID)
         hits = 0
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            for dist, klass in ((1, SWORDSMAN), (2, ARCHER)):
-                rr, cc = r + dr * dist, c + dc * dist
-                if 0 <= rr < GRID and 0 <= cc < GRID:
-                    card = self.grid[rr * GRID + cc]
-                    if card is not None and card.class_ == klass:
-                        hits += 1
+        for other, klass in ATTACKERS[slot]:
+            card = self.grid[other]
+            if card is not None and card.class_ == klass:
+                hits += 1
         return hits
 
     def refill(self) -> None:
@@ -529,8 +785,6 @@ class Game:
         card = self.grid[slot]
         assert card is not None
         self.turns += 1
-        if len(self.cache) > CACHE_LIMIT:
-            self.cache.clear()
         for _ in range(self.damage(slot)):  # damage tiles first, one at a time
             if stomach.full:
                 break
@@ -542,7 +796,7 @@ class Game:
             if cells:
                 stomach.remove(cells[player.cleric(self, seat, cells)])
                 self.tally[seat]["removed"] += 1
-        options = [(d, o) for d in self.setup.drops[card.id] for o in range(stomach.cols - len(d) + 1) if stomach.lands(d, o)]
+        options = stomach.options(self.setup.drops[card.id])
         if options:
             drop, offset = options[player.place(self, seat, options)]
             self.tally[seat]["shape"] += stomach.drop(drop, offset)

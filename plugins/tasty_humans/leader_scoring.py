@@ -1,23 +1,44 @@
 """Points of each leader tile kind, one small function per kind (see tasty-humans-notes.md).
 
-Every function takes the board, the leader's cell, its `Leader` definition and the
-`RuleVersion`, and returns points. Per-unit values come from `leader.points` (and
-`leader.distance`), tile types from the rule set: nothing here is a game number.
+Each kind compiles a leader at a cell of a grid into a `Part`: a function of the board's
+masks (tile kind -> bit mask of its cells, as `Board.masks`) returning its points, and the
+kinds it reads. What does not depend on the tiles (the leader's region, its type, its
+points) is worked out once, so the engine can score thousands of candidate stomachs with
+the very functions `pnp score` uses, and skip a part none of whose kinds changed.
+Per-unit values come from `leader.points` (and `leader.distance`), tile types from the
+rule set: nothing here is a game number.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple
 
-from .board import LEADER, Board, longest_path
+from .board import LEADER, Board, Geometry, Kept, longest_path
 from .models import LEADER_TYPE
 
 if TYPE_CHECKING:
     from .models import Leader, RuleVersion
 
-LeaderFn = Callable[[Board, int, "Leader", "RuleVersion"], int]
+Masks = Mapping[str, int]  # tile kind -> cells holding it (absent: none)
+MaskFn = Callable[[Masks], int]  # a board's masks -> points
+
+
+class Part(NamedTuple):
+    """Points from a board's masks, and the kinds they depend on: the points stay the same
+    while none of those masks changes."""
+
+    fn: MaskFn
+    reads: frozenset[str]
+
+
+def part(fn: MaskFn, reads: Iterable[str]) -> Part:
+    return Part(fn, frozenset(reads))
+
+
+LeaderKind = Callable[[Geometry, int, "Leader", "RuleVersion"], Part]
 
 _TYPES: dict[int, tuple["RuleVersion", tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+_PATHS = Kept(50_000)  # longest-path results: (rows, cols, diagonal, starts, mask) -> cells
 
 
 def tile_kinds(rules: "RuleVersion") -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -30,87 +51,136 @@ def tile_kinds(rules: "RuleVersion") -> tuple[tuple[str, ...], tuple[str, ...]]:
     return got[1]
 
 
-def damage_mask(board: Board, rules: "RuleVersion") -> int:
-    """Cells holding a non-basic tile (damage)."""
+def damage_of(masks: Masks, other: tuple[str, ...]) -> int:
+    """Cells holding one of the `other` (non-basic: damage) tile types."""
     mask = 0
-    for kind in tile_kinds(rules)[1]:
-        mask |= board.mask(kind)
+    for kind in other:
+        mask |= masks.get(kind, 0)
     return mask
 
 
-def _line(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    return leader.points * (board.mask(leader.type) & board.geo.line[cell]).bit_count()
+def damage_mask(board: Board, rules: "RuleVersion") -> int:
+    """Cells holding a non-basic tile (damage)."""
+    return damage_of(board.masks, tile_kinds(rules)[1])
 
 
-def _diagonal(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    return leader.points * (board.mask(leader.type) & board.geo.diagonals[cell]).bit_count()
+def _counting(region: int, kind: str, points: int) -> Part:
+    def score(m: Masks) -> int:
+        return points * (m.get(kind, 0) & region).bit_count()
+    return part(score, [kind])
 
 
-def _range(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    return leader.points * (board.mask(leader.type) & board.geo.within(cell, leader.distance)).bit_count()
+def _line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    return _counting(geo.line[cell], leader.type or "", leader.points)
 
 
-def _feast(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
+def _diagonal(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    return _counting(geo.diagonals[cell], leader.type or "", leader.points)
+
+
+def _range(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    return _counting(geo.within(cell, leader.distance), leader.type or "", leader.points)
+
+
+def _leader_line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    return _counting(geo.line[cell], LEADER, leader.points)
+
+
+def _feast(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
     # Tiles next to any leader, each once: one mask for all leaders counts no tile twice.
-    near = board.geo.expand_orth(board.mask(LEADER))
-    return leader.points * (board.mask(leader.type) & near).bit_count()
+    kind, points, expand = leader.type or "", leader.points, geo.expand_orth
+
+    def score(m: Masks) -> int:
+        return points * (m.get(kind, 0) & expand(m.get(LEADER, 0))).bit_count()
+    return part(score, [kind, LEADER])
 
 
-def _sight(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    kind = LEADER if leader.type == LEADER_TYPE else leader.type
-    targets = board.mask(kind) & ~(1 << cell)  # sight-leader looks for *other* leaders
-    geo = board.geo
-    return leader.points * sum(geo.ray_distance(cell, ray, targets) for ray in geo.rays[cell])
+def _sight(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    kind = LEADER if leader.type == LEADER_TYPE else leader.type or ""
+    others = ~(1 << cell)  # sight-leader looks for *other* leaders
+    rays = [(ray.mask, ray.outward_up, ray.step) for ray in geo.rays[cell] if ray.mask]
+    points = leader.points
+
+    def score(m: Masks) -> int:
+        targets = m.get(kind, 0) & others
+        steps = 0
+        if targets:
+            for mask, up, step in rays:  # steps to the nearest target, that cell counted
+                hits = mask & targets
+                if hits:
+                    steps += ((hits & -hits).bit_length() - 1 - cell if up else cell + 1 - hits.bit_length()) // step
+        return points * steps
+    return part(score, [kind])
 
 
-def _least_type(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    return leader.points * min(board.count(t) for t in tile_kinds(rules)[0])
+def _least_type(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    basic, points = tile_kinds(rules)[0], leader.points
+    return part(lambda m: points * min([m.get(t, 0).bit_count() for t in basic]), basic)
 
 
-def _most_minus_least(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    counts = [board.count(t) for t in tile_kinds(rules)[0]]
-    return leader.points * (max(counts) - min(counts))
+def _most_minus_least(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    basic, points = tile_kinds(rules)[0], leader.points
+
+    def score(m: Masks) -> int:
+        counts = [m.get(t, 0).bit_count() for t in basic]
+        return points * (max(counts) - min(counts))
+    return part(score, basic)
 
 
-def _leader_line(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    return leader.points * (board.mask(LEADER) & board.geo.line[cell]).bit_count()
+def _damage_line(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    other, region, points = tile_kinds(rules)[1], geo.line[cell], leader.points
+    return part(lambda m: points * (damage_of(m, other) & region).bit_count(), other)
 
 
-def _damage_line(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    return leader.points * (damage_mask(board, rules) & board.geo.line[cell]).bit_count()
+def _surround_majority(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    ring = geo.ring[cell]  # off-board cells are simply not in the ring
+    basic, points = tile_kinds(rules)[0], leader.points
+    return part(lambda m: points * max([(m.get(t, 0) & ring).bit_count() for t in basic]), basic)
 
 
-def _surround_majority(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    ring = board.geo.ring[cell]  # off-board cells are simply not in the ring
-    return leader.points * max((board.mask(t) & ring).bit_count() for t in tile_kinds(rules)[0])
+def _path(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
+    """`longest_path`, remembered: candidate stomachs of a turn share most type masks."""
+    key = (geo.rows, geo.cols, diagonal, starts, mask)
+    got = _PATHS.get(key)
+    return _PATHS.keep(key, longest_path(geo, starts, mask, diagonal)) if got is None else got
 
 
-def _chain(diagonal: bool) -> LeaderFn:
-    def score(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-        geo = board.geo
+def _chain(diagonal: bool) -> LeaderKind:
+    def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
         starts = (geo.diag if diagonal else geo.orth)[cell]
-        # A chain is one basic type; a single mask per type makes the path search exact.
-        best = 0
-        for t in sorted(tile_kinds(rules)[0], key=lambda t: -board.count(t)):
-            mask = board.mask(t)
-            if mask & starts and mask.bit_count() > best:
-                best = max(best, longest_path(geo, starts & mask, mask, diagonal))
-        return leader.points * best
+        basic, points = tile_kinds(rules)[0], leader.points
 
-    return score
-
-
-def _rows_all(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    masks = [board.mask(t) for t in tile_kinds(rules)[0]]
-    return leader.points * sum(1 for row in board.geo.row_masks if all(m & row for m in masks))
+        def score(m: Masks) -> int:
+            # A chain is one basic type; a single mask per type makes the path search exact.
+            best = 0
+            for t in basic:
+                mask = m.get(t, 0)
+                if mask & starts and mask.bit_count() > best:  # a chain no longer than the type's tiles
+                    best = max(best, _path(geo, starts & mask, mask, diagonal))
+            return points * best
+        return part(score, basic)
+    return compile
 
 
-def _columns_all(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
-    masks = [board.mask(t) for t in tile_kinds(rules)[0]]
-    return leader.points * sum(1 for col in board.geo.col_masks if all(m & col for m in masks))
+def _all_four(lines: str) -> LeaderKind:
+    def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+        basic, points = tile_kinds(rules)[0], leader.points
+        spans = geo.row_masks if lines == "rows" else geo.col_masks
+
+        def score(m: Masks) -> int:
+            count = 0
+            for span in spans:
+                for t in basic:
+                    if not m.get(t, 0) & span:
+                        break
+                else:
+                    count += 1
+            return points * count
+        return part(score, basic)
+    return compile
 
 
-KINDS: dict[str, LeaderFn] = {
+KINDS: dict[str, LeaderKind] = {
     "line": _line,
     "diagonal": _diagonal,
     "range": _range,
@@ -123,11 +193,16 @@ KINDS: dict[str, LeaderFn] = {
     "surround-majority": _surround_majority,
     "chain-orthogonal": _chain(diagonal=False),
     "chain-diagonal": _chain(diagonal=True),
-    "rows-all-four": _rows_all,
-    "columns-all-four": _columns_all,
+    "rows-all-four": _all_four("rows"),
+    "columns-all-four": _all_four("columns"),
 }
+
+
+def leader_scorer(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
+    """`leader` lying at `cell` of a `geo` grid under `rules`, as a function of the masks."""
+    return KINDS[leader.kind](geo, cell, leader, rules)
 
 
 def score_leader(board: Board, cell: int, leader: "Leader", rules: "RuleVersion") -> int:
     """Points of `leader` lying at `cell` of `board` under `rules`."""
-    return KINDS[leader.kind](board, cell, leader, rules)
+    return leader_scorer(board.geo, cell, leader, rules).fn(board.masks)

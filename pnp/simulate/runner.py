@@ -97,7 +97,11 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
         pool = None
     else:
         methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        fork = "fork" in methods
+        if fork:  # load the content once, here: the workers inherit it instead of each loading it
+            for side in sides:
+                _simulation(side)
+        ctx = multiprocessing.get_context("fork" if fork else "spawn")
         pool = ctx.Pool(min(jobs, len(chunks)))
         results = pool.imap(_play_chunk, chunks)
     try:
