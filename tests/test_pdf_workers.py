@@ -114,3 +114,12 @@ def test_workers_start_for_a_first_build_of_several_games_and_only_for_enough_ch
     assert opened == [1]  # one game's two PDFs changed: made here
     driver.build(project, None, driver.BuildOptions(force=True))
     assert opened == [1, 1]
+
+
+def test_a_bad_worker_count_is_one_line_and_exit_2(tmp_path: Path):
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "lots"}
+    done = subprocess.run([sys.executable, "-c", "from pnp.noop import main; main()", "build", "-q", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "PNP_PDF_WORKERS='lots': expected a whole number of PDF worker processes, 1 or more (1: none)"]
+    assert not (tmp_path / "out").exists()

@@ -67,6 +67,13 @@ def run_pdf(title: str, text: str, inputs: dict[str, str], font_dirs: tuple[str,
     return data
 
 
+def _worker_cap() -> int:
+    text = os.environ.get("PNP_PDF_WORKERS", "8").strip()
+    if not text.isdigit() or int(text) < 1:
+        raise PnpError(f"PNP_PDF_WORKERS={text!r}: expected a whole number of PDF worker processes, 1 or more (1: none)")
+    return int(text)
+
+
 def _can_fork() -> bool:
     # fork only where it is the platform's own way (Linux); never after typst has loaded here
     return sys.platform.startswith("linux") and "typst" not in sys.modules
@@ -77,7 +84,7 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     """Make the PDFs of the `with` block on a worker process per core (see the module).
     Nested or impossible pools leave the block to run the engine in this process."""
     global _POOL
-    workers = min(os.cpu_count() or 1, int(os.environ.get("PNP_PDF_WORKERS", "8")))
+    workers = min(os.cpu_count() or 1, _worker_cap())
     if _POOL is not None or workers < 2 or not _can_fork():
         yield
         return
