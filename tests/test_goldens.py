@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from pnp.tools import goldens
@@ -16,22 +17,21 @@ def test_every_face_matches_its_golden():
     assert problems == [], "\n".join(problems[:20]) + "\nafter an intended change: python -m pnp.tools.goldens --update"
 
 
-def test_goldens_cover_the_four_games():
+def test_goldens_cover_the_four_games_and_the_other_rule_version():
     games = {p.name for p in (REPO / goldens.FOLDER).iterdir() if p.is_dir()}
-    assert {"cave", "dietrick-taking", "human-harvest", "tasty-humans"} <= games
+    assert {"cave", "dietrick-taking", "human-harvest", "tasty-humans", "tasty-humans@rules=0.2.8"} <= games
+    # 0.2.8 has a Round Board where the published rules have the leader board
+    assert (REPO / goldens.FOLDER / "tasty-humans@rules=0.2.8" / "leader-board" / "leader-board.png").is_file()
 
 
-def test_a_changed_colour_and_a_new_face_are_caught(copy_game):
-    project = copy_game("dietrick-taking")
-    back = project.templates_dir / "dietrick-taking" / "card-back.svg.j2"
-    text = back.read_text()
-    assert "{% block background %}#27343a" in text
-    back.write_text(text.replace("{% block background %}#27343a", "{% block background %}#2f6b3a", 1))
-    problems = goldens.check(project, REPO / goldens.FOLDER, ["dietrick-taking"])
-    assert len(problems) == 1 and problems[0].startswith("dietrick-taking/cards/back.png: ") and "differ" in problems[0], problems
-    game_yaml = project.content_dir / "dietrick-taking" / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text().replace("back: card-back.svg.j2", "back: card-back.svg.j2\n    back_per_item: true", 1))
-    problems = goldens.check(project, REPO / goldens.FOLDER, ["dietrick-taking"])
-    assert any(p.startswith("dietrick-taking/cards/back.png: golden of a face that no longer exists") for p in problems), problems
-    changed = [p for p in problems if "no golden" in p]
-    assert len(changed) == 36 and all("-back.png" in p for p in changed), problems
+def test_a_face_only_another_option_draws_is_guarded_too(tmp_path: Path):
+    folder = tmp_path / "goldens"
+    shutil.copytree(REPO / goldens.FOLDER / "tasty-humans", folder / "tasty-humans")
+    shutil.copytree(REPO / goldens.FOLDER / "tasty-humans@rules=0.2.8", folder / "tasty-humans@rules=0.2.8")
+    other = folder / "tasty-humans@rules=0.2.8"
+    shutil.copy(other / "monster-board" / "troll.png", other / "leader-board" / "leader-board.png")  # a wrong picture
+    (other / "scoring-sheet" / "players-2.png").unlink()
+    problems = goldens.check(Project(REPO), folder, ["tasty-humans"])
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("tasty-humans@rules=0.2.8/leader-board/leader-board.png: ")
+    assert problems[1].startswith("tasty-humans@rules=0.2.8/scoring-sheet/players-2.png: no golden")

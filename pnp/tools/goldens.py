@@ -14,12 +14,12 @@ import argparse
 import io
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from PIL import Image
 
-    from ..load.content import Project
+    from ..load.content import GameContent, Project
 
 DPI = 30
 COLOURS = 64
@@ -27,17 +27,44 @@ FOLDER = Path("tests") / "goldens"
 
 
 def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[str, "Image.Image"]]:
-    """(`<game>/<component>/<face>.png`, picture) for every face of every game (or those named)."""
+    """(`<game>/<component>/<face>.png`, picture) for every face of every game (or those
+    named) built with its default options; then, for each other value of each option the
+    game declares (`--set rules=0.2.8`, `--players 3`), the faces that value draws
+    differently, as `<game>@<option>=<value>/<component>/<face>.png`."""
     from ..build.driver import BuildOptions
     from ..build.pipeline import Pipeline
     from ..formats.raster import svg_to_image
 
-    pipeline = Pipeline(project, BuildOptions(bleed=0.0))
     for name in games or project.games():
-        (rendered,) = pipeline.each([name], lambda game, rendered: rendered)
+        ((game, rendered),) = Pipeline(project, BuildOptions(bleed=0.0)).each([name], lambda game, rendered: (game, rendered))
+        drawn: dict[str, str] = {}
         for comp in rendered:
             for face in comp.faces:
+                drawn[f"{face.component}/{face.name}"] = face.svg
                 yield f"{name}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts))
+        for key, value in option_values(game):
+            options = BuildOptions(bleed=0.0, players=value) if key == "players" else BuildOptions(bleed=0.0, extra={key: value})
+            (rendered,) = Pipeline(project, options).each([name], lambda game, rendered: rendered)
+            for comp in rendered:
+                for face in comp.faces:
+                    if drawn.get(f"{face.component}/{face.name}") != face.svg:
+                        yield f"{name}@{key}={value}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts))
+
+
+def option_values(game: "GameContent") -> list[tuple[str, Any]]:
+    """Every value but the default of each option `game` declares with a closed set of
+    values (choices, a whole-number range, yes/no)."""
+    from ..load.options import choices
+
+    found: list[tuple[str, Any]] = []
+    for key, spec in game.manifest.options.items():
+        allowed = choices(game, key, spec)
+        if allowed is None and spec.type == "int" and spec.min is not None and spec.max is not None:
+            allowed = list(range(int(spec.min), int(spec.max) + 1))
+        elif allowed is None and spec.type == "bool":
+            allowed = [False, True]
+        found += [(key, value) for value in allowed or [] if value != spec.default]
+    return found
 
 
 def quantised(image: "Image.Image") -> "Image.Image":
@@ -84,7 +111,7 @@ def check(project: "Project", folder: Path | None = None, games: list[str] | Non
         if why:
             problems.append(f"{rel}: {why}")
     wanted = games or project.games()
-    gone = {rel for rel in _existing(folder) - seen if rel.split("/")[0] in wanted}
+    gone = {rel for rel in _existing(folder) - seen if rel.split("/")[0].split("@")[0] in wanted}
     problems += [f"{rel}: golden of a face that no longer exists" for rel in sorted(gone)]
     return problems
 
