@@ -85,19 +85,20 @@ class Recorder:
         self.places: list[tuple[int, str, float, float, float, float, int]] = []
         self.lines: list[tuple[int, float, float, float, float]] = []
         self.page = 0
-        write = pdf_mod.write_pdf
+        make = pdf_mod.pdfs
         rec = self
 
-        def spy(layout, fonts=None):
-            if layout.title.endswith(": print"):  # the per-game print PDF (tests/test_print_pdf.py)
-                return write(layout, fonts)
-            for number, page in enumerate(layout.pages, rec.page):
-                rec.places += [(number, p.face.name, p.x, p.y, p.w, p.h, p.turn) for p in page.places]
-                rec.lines += [(number, ln.x1, ln.y1, ln.x2, ln.y2) for ln in page.lines]
-            rec.page += len(layout.pages)
-            return write(layout, fonts)
+        def spy(title, layouts, fonts=None):
+            for layout in layouts:
+                if layout.title.endswith(": print"):  # the per-game print PDF (tests/test_print_pdf.py)
+                    continue
+                for number, page in enumerate(layout.pages, rec.page):
+                    rec.places += [(number, p.face.name, p.x, p.y, p.w, p.h, p.turn) for p in page.places]
+                    rec.lines += [(number, ln.x1, ln.y1, ln.x2, ln.y2) for ln in page.lines]
+                rec.page += len(layout.pages)
+            return make(title, layouts, fonts)
 
-        monkeypatch.setattr(pdf_mod, "write_pdf", spy)
+        monkeypatch.setattr(pdf_mod, "pdfs", spy)
 
 
 @pytest.mark.parametrize("bleed", [0.0, 3.0])

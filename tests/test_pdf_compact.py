@@ -91,8 +91,11 @@ def test_pages_drawn_alike_share_one_content_stream():
     assert data.count(b"/FlateDecode") < write_pdf(replace(plan, pages=plan.pages[:3]), game.fonts).count(b"/FlateDecode")
 
 
-def test_a_font_typst_also_sets_text_in_keeps_its_widths_and_that_text():
-    """A sheet label is typst's own text, laid out over the fonts' exact widths."""
+def test_a_label_keeps_typsts_own_text_and_widths_while_the_faces_font_gets_whole_widths():
+    """A sheet label is typst's own text, laid out over the fonts' exact widths: it is typeset
+    apart from the faces (pnp.formats.pdf.Book), so its font subset keeps its fractional
+    widths and its text stays byte for byte, while the faces' subset of the same font gets
+    whole widths for its merged glyph runs (which pdfium and poppler then place alike)."""
     plan, game = _poker_plan()
     page = Page(marks=[*plan.pages[0].marks, Label("Poker: cards, sheet 1 of 6", 10, 275)])
     keep = pdf_compact.compact
@@ -101,7 +104,7 @@ def test_a_font_typst_also_sets_text_in_keeps_its_widths_and_that_text():
         raw = write_pdf(replace(plan, pages=[page]), game.fonts)
     finally:
         pdf_compact.compact = keep
-    small = pdf_compact.compact(raw)
+    small = write_pdf(replace(plan, pages=[page]), game.fonts)
     assert len(small) < len(raw) / 2
 
     def widths_and_text(data: bytes) -> tuple[dict[str, str], list[bytes]]:
@@ -111,11 +114,17 @@ def test_a_font_typst_also_sets_text_in_keeps_its_widths_and_that_text():
         rest = pdf_compact._GLYPH.sub(b"", reader.pages[0].get_contents().get_data())
         return widths, re.findall(rb"BT.*?ET", rest, re.S)
 
+    def font(label: bytes) -> str:
+        return re.search(rb"(/\w+) [\d.]+ Tf", label).group(1).decode()
+
     (widths, labels), (widths2, labels2) = widths_and_text(raw), widths_and_text(small)
-    assert labels and labels2[-len(labels):] == labels  # typst's label, byte for byte
-    label_font = re.search(rb"(/\w+) [\d.]+ Tf", labels[0]).group(1).decode()
-    assert "." in widths[label_font] and widths2[label_font] == widths[label_font]  # fractions kept
-    assert b"TJ" in b"".join(labels2[:-len(labels)]) and label_font.encode() + b" " in b"".join(labels2[:-len(labels)])
+    # typst's label, byte for byte but for the font's resource name (after the object it names)
+    assert len(labels) == 1 and labels2[-1].replace(font(labels2[-1]).encode(), b"/F") == labels[0].replace(font(labels[0]).encode(), b"/F")
+    assert "." in widths[font(labels[0])] and widths2[font(labels2[-1])] == widths[font(labels[0])]  # fractions kept
+    runs = b"".join(labels2[:-1])
+    assert b"TJ" in runs and font(labels2[-1]).encode() + b" " not in runs
+    for name in set(re.findall(rb"(/\w+) [\d.]+ Tf", runs)):  # the faces' fonts: whole widths
+        assert "." not in widths2[name.decode()]
 
 
 @pytest.fixture(scope="module")

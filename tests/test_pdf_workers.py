@@ -21,17 +21,19 @@ CHILD = """
 import hashlib, json, sys
 from pnp.errors import PnpError
 from pnp.formats import pdf_engine
+from pnp.formats.pdf import SheetPlan
 from pnp.render.fonts import DEFAULT
 
 dirs = tuple(DEFAULT.dirs)
 svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><text x="1" y="6" font-size="4">Pawn</text></svg>'
-good = '#set document(date: none)\\n#set page(width: 30mm, height: 20mm)\\n#image(bytes(sys.inputs.f), format: "svg", width: 20mm)\\n'
+good = '#set document(date: none)\\n#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f), format: "svg", width: 20mm))\\n'
 bad = '#image("nowhere.png")\\n'
+sheet = SheetPlan("good", 30, 20, [[("face", 0, 5, 5, 0, None)]])
 
 def both():
-    made = pdf_engine.run_pdf("good", good, {"f": svg}, dirs)
+    made, = pdf_engine.run_book("good", [(good, {"f": svg})], dirs, [sheet])
     try:
-        pdf_engine.run_pdf("Deck: cards", bad, {}, dirs)
+        pdf_engine.run_book("Deck: cards", [(bad, {})], dirs, [])
         problem = None
     except PnpError as exc:
         problem = [str(e) for e in exc.errors]

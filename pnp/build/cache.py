@@ -41,7 +41,7 @@ from importlib import metadata
 import json
 import os
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -121,7 +121,7 @@ OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/c
                "load/sheets.py", "load/variants.py",
                "load/layouts.py", "load/settings.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
                "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py",
-               "formats/pdf_compact.py", "formats/pdf_objects.py", "formats/pdf_engine.py")
+               "formats/pdf_compact.py", "formats/pdf_objects.py", "formats/pdf_engine.py", "formats/pdf_sheets.py")
 OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 
@@ -133,8 +133,12 @@ def code_stamp(game: GameContent) -> str:
     for folder in (game.content_dir, game.project.assets_dir):
         if folder.is_dir():
             files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml")
-    libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
-    return digest(__version__, CACHE_FORMAT, libraries, game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+    return digest(__version__, CACHE_FORMAT, _libraries(), game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+
+
+@lru_cache(maxsize=1)
+def _libraries() -> list[tuple[str, str]]:
+    return [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
 
 
 class _SnapshotLoader(jinja2.BaseLoader):

@@ -95,42 +95,27 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return {face.relpath: Planned(digest(face.svg), partial(str.encode, face.svg, "utf-8")) for comp in rendered for face in comp.faces}
 
 
-def _impose(comp: RenderedComponent, paper_name: str, title: str, own_papers: dict[str, Any]) -> bytes:
-    from ..formats.impose import Paper, impose  # the PDF engine is imported only when a PDF is made
-    from ..load.layouts import papers
-
-    return impose(comp, Paper(paper_name, *papers(own_papers)[paper_name]), title)
-
-
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+    """The PDF of each component and the game's print PDF, all drawn from one typeset book
+    of the game's faces (pnp/formats/pdf.py): each face goes through the engine once."""
+    from ..formats.pdf import SharedBook
     from ..load.layouts import papers
 
     title = game.manifest.title
-    return {**_print_file(game, rendered, options), **{
+    printed = [comp for comp in rendered if comp.pieces]
+    if not printed:
+        return {}
+    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts)
+    files = {f"{game.name}-print.pdf": Planned(_print_key(game, rendered, options), partial(book.pdf, len(printed)), costly=True)}
+    files.update({
         f"pdf/{comp.spec.id}.pdf": Planned(
             digest("pdf", options.paper, papers(options.papers)[options.paper], title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            partial(_impose, comp, options.paper, f"{title}: {comp.spec.name}", options.papers),
+            partial(book.pdf, number),
             costly=True,
         )
-        for comp in rendered
-        if comp.pieces
-    }}
-
-
-def _print_file(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
-    """output/<game>/<game>-print.pdf: every component in one PDF (pnp/print_pdf.py)."""
-    from ..load.layouts import papers, sheet_layout
-
-    if not any(comp.pieces for comp in rendered):
-        return {}
-    width, height = papers(options.papers)[options.paper]
-    style = sheet_layout(options.layout, options.layouts)
-    key = digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
-                 game.manifest.title, game.fonts.digest,
-                 [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
-                  for c in rendered])
-    files = {f"{game.name}-print.pdf": Planned(key, partial(_print_pdf, game, rendered, options), costly=True)}
+        for number, comp in enumerate(printed)
+    })
     if options.cut_file:
         from ..formats.cutfile import cut_svg
 
@@ -141,6 +126,27 @@ def _print_file(game: GameContent, rendered: list[RenderedComponent], options: B
     return files
 
 
+def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list[RenderedComponent], options: BuildOptions) -> list:
+    """The sheets of each printed component's PDF, then those of the print PDF."""
+    from ..formats.impose import Paper, layout
+    from ..load.layouts import papers
+
+    sheet = Paper(options.paper, *papers(options.papers)[options.paper])
+    return [layout(comp, sheet, f"{game.manifest.title}: {comp.spec.name}") for comp in printed] + [_print_plan(game, rendered, options).layout]
+
+
+def _print_key(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> str:
+    """output/<game>/<game>-print.pdf: every component in one PDF (pnp/print_pdf.py)."""
+    from ..load.layouts import papers, sheet_layout
+
+    width, height = papers(options.papers)[options.paper]
+    style = sheet_layout(options.layout, options.layouts)
+    return digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
+                  game.manifest.title, game.fonts.digest,
+                  [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
+                   for c in rendered])
+
+
 def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions):
     from ..formats.impose import Paper
     from ..load.layouts import papers, sheet_layout
@@ -149,12 +155,6 @@ def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: B
     width, height = papers(options.papers)[options.paper]
     return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
                 pack=options.pack, back_offset=options.back_offset, registration=options.cut_file)
-
-
-def _print_pdf(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> bytes:
-    from ..formats.pdf import write_pdf
-
-    return write_pdf(_print_plan(game, rendered, options).layout, game.fonts)
 
 
 def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:
@@ -334,7 +334,11 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
         # a game's files are made on a thread while the next game renders: with the PDF
         # engine in worker processes, rendering and PDFs overlap
         with ThreadPoolExecutor(max(1, len(loaded))) as making:
-            for number, (game, root) in enumerate(zip(loaded, roots)):  # everything in memory first: a template error leaves output/ untouched
+            # with the PDFs made aside, the biggest games render first: what is left once the
+            # last game has rendered is then the PDFs of a small one
+            order = sorted(range(len(loaded)), key=lambda n: -_content_bytes(loaded[n])) if overlap else range(len(loaded))
+            for number in order:  # everything in memory first: a template error leaves output/ untouched
+                game, root = loaded[number], roots[number]
                 try:
                     game_done = render_game(game, options, root, values[game.name], progress)
                 except PnpError as exc:  # report every game's problems at once
@@ -359,6 +363,11 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     if "pdf" in options.formats:
         scope += ("cut/",)  # cut files go with the print PDF
     return [_commit(p, scope) for p in produced]
+
+
+def _content_bytes(game: GameContent) -> int:
+    """The size of a game's content files: a cheap measure of how much it draws."""
+    return sum(path.stat().st_size for path in game.content_dir.rglob("*") if path.is_file()) if game.content_dir.is_dir() else 0
 
 
 def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:

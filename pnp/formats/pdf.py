@@ -1,24 +1,29 @@
-"""Draw an imposition `Layout` as PDF with typst.
+"""Draw imposition `Layout`s as PDF: typst typesets every distinct face once, pnp places it.
 
 typst embeds each face SVG through svg2pdf, which parses it with usvg, the parser resvg
 (PNG, TTS, diff) uses too, so gradients, opacity, patterns, masks, letter-spacing and
-images print as they show. Each distinct face is one typst image, which typst 0.15 draws
-inline wherever it is placed (no PDF form XObject); fonts come only from the game's font
-files and are embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path of the
-build machine reaches the PDF and the bytes depend on nothing but the inputs.
+images print as they show. typst 0.15 draws an image inline wherever it is placed (no
+PDF form XObject), so a face placed on three sheets used to be converted, written and
+shrunk three times. Instead the faces of a game (and the margin labels of its sheets)
+are typeset once, each on a page of its own, in one typst document: the `Book`. Every
+PDF of the game is then written from the book by `pdf_sheets.compose`: each face a form
+XObject drawn wherever it is placed. Fonts come only from the game's font files and are
+embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path
+of the build machine reaches the PDF and the bytes depend on nothing but the inputs.
 `pdf_engine` runs typst (on a worker per core during a build), and `pdf_compact` then
 shrinks its output without changing what it draws.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .impose import Bookmark, Label, Line, Place
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
+    from ..render.faces import Face
     from ..render.fonts import Fonts
-    from .impose import Layout
+    from .impose import Label, Layout
 
 
 def _n(value: float) -> str:
@@ -31,63 +36,119 @@ def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def source(layout: "Layout", family: str) -> tuple[str, dict[str, str]]:
-    """The typst document of `layout` and the face SVGs it reads from `sys.inputs`."""
-    sheet = layout.sheet
+FaceKey = tuple[str, float, float]  # the SVG and its size with bleed (mm)
+LabelKey = tuple[str, float, float]  # the text, its size (pt) and the width it may take (mm)
+
+
+def face_key(face: "Face") -> FaceKey:
+    return face.svg, face.width + 2 * face.bleed, face.height + 2 * face.bleed
+
+
+def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
+    # a label wraps at the page's right margin, as the text beside a sheet always did
+    return label.text, label.size, max(sheet_width - label.x - margin / 2, 10)
+
+
+def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
+    """The typst documents that typeset every distinct face of `layouts` (with the SVGs they
+    read from `sys.inputs`) and then every distinct label, one per page; and each layout
+    as a `SheetPlan` that names those pages by number (the faces' first, then the labels').
+
+    The labels get a document of their own because typst lays out its own text over the
+    fonts' fractional widths, while the shrinking pass gives the fonts of SVG text whole
+    widths (which pdfium and poppler read alike): a font shared by both would keep its
+    fractions, and pdfium would draw merged glyph runs a little off."""
+    from .impose import Bookmark, Label, Line, Place
+
     inputs: dict[str, str] = {}
-    names: dict[int, str] = {}
-    head = [
-        f"#set document(title: {_string(layout.title)}, author: \"pnp\", date: none)",
-        f"#set page(width: {_n(sheet.width)}mm, height: {_n(sheet.height)}mm, margin: 0pt)",
-        f"#set text(font: {_string(family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")",
-    ]
-    if any(isinstance(m, Bookmark) for page in layout.pages for m in page.marks):
-        head.append("#show heading: it => it.body")
-    body: list[str] = []
-    for number, page in enumerate(layout.pages):
-        if number:
-            body.append("#pagebreak()")
-        for mark in page.marks:
-            if isinstance(mark, Place):
-                body.append(_place(mark, names, inputs, head))
-            elif isinstance(mark, Line):
-                paint = "black" if mark.colour == "#000000" else f"rgb({_string(mark.colour)})"
-                stroke = f"(paint: {paint}, thickness: {_n(mark.width)}pt"
-                stroke += f", dash: ({', '.join(f'{_n(d)}pt' for d in mark.dash)}))" if mark.dash else ")"
-                body.append(f"#place(line(start: ({_n(mark.x1)}mm, {_n(mark.y1)}mm), end: ({_n(mark.x2)}mm, {_n(mark.y2)}mm), stroke: {stroke}))")
-            elif isinstance(mark, Bookmark):
-                body.append(f"#place(heading(level: 1, hide({_string(mark.text)})))")
-            elif isinstance(mark, Label):
-                room = max(sheet.width - mark.x - sheet.margin / 2, 10)
-                body.append(f"#place(dx: {_n(mark.x)}mm, dy: {_n(mark.y)}mm, block(width: {_n(room)}mm, "
-                            f"text(size: {_n(mark.size)}pt, {_string(mark.text)})))")
-    return "\n".join(head + body) + "\n", inputs
+    faces: dict[FaceKey, int] = {}
+    labels: dict[LabelKey, int] = {}
+    head = [f"#set document(title: {_string(title)}, author: \"pnp\", date: none)"]
+    face_pages: list[str] = []
+    label_pages = [f"#set text(font: {_string(family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")"]
+    plans: list[list[list[tuple]]] = []
+    for layout in layouts:
+        pages: list[list[tuple]] = []
+        for page in layout.pages:
+            marks: list[tuple] = []
+            for mark in page.marks:
+                if isinstance(mark, Place):
+                    key = face_key(mark.face)
+                    if key not in faces:
+                        name = f"f{len(faces)}"
+                        inputs[name] = mark.face.svg
+                        faces[key] = len(faces)
+                        w, h = _n(key[1]), _n(key[2])
+                        face_pages.append(f"#page(width: {w}mm, height: {h}mm, margin: 0pt, "
+                                          f"place(image(bytes(sys.inputs.{name}), format: \"svg\", width: {w}mm, height: {h}mm)))")
+                    marks.append(("face", faces[key], mark.x, mark.y, mark.turn, mark.clip))
+                elif isinstance(mark, Label):
+                    lkey = label_key(mark, layout.sheet.width, layout.sheet.margin)
+                    if lkey not in labels:
+                        labels[lkey] = len(labels)
+                        # the page's top-left corner is the label's (x, y), and its first baseline lies on that top edge
+                        label_pages.append(f"#page(width: {_n(lkey[2])}mm, height: auto, margin: 0pt, "
+                                           f"block(width: {_n(lkey[2])}mm, text(size: {_n(lkey[1])}pt, {_string(lkey[0])})))")
+                    marks.append(("label", labels[lkey], mark.x, mark.y))
+                elif isinstance(mark, Line):
+                    marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))
+                elif isinstance(mark, Bookmark):
+                    marks.append(("bookmark", mark.text))
+            pages.append(marks)
+        plans.append(pages)
+    if not faces:  # a document needs a page; no sheet draws this one
+        face_pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
+    first_label = len(face_pages)
+    docs = [("\n".join(head + face_pages) + "\n", inputs)]
+    if labels:
+        docs.append(("\n".join(head + label_pages) + "\n", {}))
+    sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
+                             [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages])
+                   for layout, pages in zip(layouts, plans)]
+    return docs, sheet_plans
 
 
-def _place(mark: Place, names: dict[int, str], inputs: dict[str, str], head: list[str]) -> str:
-    face = mark.face
-    key = id(face)
-    if key not in names:
-        name = names[key] = f"f{len(names)}"
-        inputs[name] = face.svg
-        full_w, full_h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
-        head.append(f"#let {name} = image(bytes(sys.inputs.{name}), format: \"svg\", width: {_n(full_w)}mm, height: {_n(full_h)}mm)")
-    content = names[key]
-    if mark.turn:
-        # typst turns clockwise for positive angles; a turn of 90 is counter-clockwise
-        content = f"rotate({-mark.turn}deg, reflow: true, {content})"
-    if mark.clip is None:
-        return f"#place(dx: {_n(mark.x)}mm, dy: {_n(mark.y)}mm, {content})"
-    left, top, w, h = mark.clip
-    return (f"#place(dx: {_n(left)}mm, dy: {_n(top)}mm, box(width: {_n(w)}mm, height: {_n(h)}mm, clip: true, "
-            f"place(dx: {_n(mark.x - left)}mm, dy: {_n(mark.y - top)}mm, {content})))")
+@dataclass(frozen=True)
+class SheetPlan:
+    """A layout as plain data for the process that writes it (pnp.formats.pdf_sheets):
+    each page's marks as tuples, a face or a label named by its page in the book."""
+
+    title: str
+    width: float  # mm
+    height: float
+    pages: list[list[tuple]]
+
+
+def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> list[bytes]:
+    """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
+    all from one book: each face and label is typeset once however often it is placed."""
+    from ..render.fonts import DEFAULT
+    from .pdf_engine import run_book
+
+    fonts = fonts or DEFAULT
+    docs, plans = book_sources(title, layouts, fonts.family)
+    return run_book(title, docs, tuple(fonts.dirs), plans)
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
     """The PDF bytes of `layout`, its text drawn with `fonts` (pnp's default fonts)."""
-    from ..render.fonts import DEFAULT
-    from .pdf_engine import run_pdf
+    return pdfs(layout.title, [layout], fonts)[0]
 
-    fonts = fonts or DEFAULT
-    text, inputs = source(layout, fonts.family)
-    return run_pdf(layout.title, text, inputs, tuple(fonts.dirs))
+
+class SharedBook:
+    """The PDFs of one game (each component's and the print PDF), all made by the first
+    thread that asks for one of them: one book, one job for the PDF engine."""
+
+    def __init__(self, title: str, layouts: Callable[[], list["Layout"]], fonts: "Fonts | None"):
+        self.title = title
+        self._layouts = layouts
+        self._fonts = fonts
+        self._lock = threading.Lock()
+        self._made: list[bytes] | None = None
+
+    def pdf(self, index: int) -> bytes:
+        """The PDF of the `index`th layout."""
+        with self._lock:
+            if self._made is None:
+                self._made = pdfs(self.title, self._layouts(), self._fonts)
+        return self._made[index]

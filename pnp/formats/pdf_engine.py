@@ -1,11 +1,12 @@
-"""Run the PDF engine (typst, then `pdf_compact`) on every core.
+"""Run the PDF engine (typst, then `pdf_compact`, then `pdf_sheets`) on every core.
 
 typst keeps the GIL while it compiles, so threads do not overlap it; and a process forked
 after typst has run can hang on the engine's own threads. So a build that makes PDFs
 opens `engine_pool()` before anything imports typst: it forks one worker per core, each
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
-gives the same bytes as a fresh compile) and then compiles and compacts whole documents
-while the build goes on rendering. Without a pool (one core, a platform without fork, or
+gives the same bytes as a fresh compile) and then, for one game at a time, typesets and
+compacts its book of faces and writes every PDF of the game from it, while the build goes
+on rendering. Without a pool (one core, a platform without fork, or
 typst already loaded in this process) the same job runs here.
 """
 
@@ -49,6 +50,24 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
     return compact(data), ""
 
 
+def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
+    """Typeset and compact each typst document of a book (pnp.formats.pdf.book_sources),
+    then write each sheet plan from it: the PDFs, or [] and the engine's complaint."""
+    from .pdf_sheets import Book, compose
+
+    made = []
+    for text, inputs in docs:
+        data, problem = make_pdf(text, inputs, font_dirs)
+        if problem:
+            return [], problem
+        made.append(data)
+    try:
+        book = Book(made)
+    except RuntimeError as exc:  # a typst that writes its PDF otherwise than pdf_objects reads it
+        return [], str(exc)
+    return [compose(plan, book) for plan in plans], ""
+
+
 def _warm(font_dirs: tuple[str, ...]) -> None:
     """Import the engine and load the default fonts while the build still renders."""
     import fontTools.ttLib  # noqa: F401  (pdf_compact unhints the fonts with it)
@@ -56,15 +75,15 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
     _compiler(font_dirs)
 
 
-def run_pdf(title: str, text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> bytes:
-    """The compacted PDF of a typst document, made by a pool worker when a pool is open."""
+def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> list[bytes]:
+    """The PDFs `make_book` writes, made by a pool worker when a pool is open."""
     if _POOL is not None:
-        data, problem = _POOL.submit(make_pdf, text, inputs, font_dirs).result()
+        made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
-        data, problem = make_pdf(text, inputs, font_dirs)
+        made, problem = make_book(docs, font_dirs, plans)
     if problem:
         raise PnpError(f"{title}: the PDF engine failed: {problem}")
-    return data
+    return made
 
 
 def _worker_cap() -> int:

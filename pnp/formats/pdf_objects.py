@@ -125,6 +125,11 @@ def page_objects(doc: Document) -> list[int] | None:
     return pages if catalog is not None and walk(ref(catalog.head, b"Pages"), 0) else None
 
 
+def refs(text: bytes) -> list[int]:
+    """The object numbers `text` refers to (`N 0 R` outside literal strings), in order."""
+    return [int(m.group(1)) for m in _STRING_OR_REF.finditer(text) if m.group(1) is not None]
+
+
 def renumber(text: bytes, numbers: dict[int, int]) -> bytes:
     """`text` with each reference `N 0 R` to a renumbered object pointed at its new number."""
     def swap(match: re.Match[bytes]) -> bytes:

@@ -1,0 +1,95 @@
+"""PDFs written from a game's book (pnp/formats/pdf.py, pdf_sheets.py): each face is typeset
+once for all the game's PDFs and copied wherever it is placed, turned, clipped or not."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pypdfium2
+from PIL import ImageChops, ImageFilter, ImageStat
+
+from pnp.build.driver import BuildOptions, build
+from pnp.formats import pdf_engine
+from pnp.formats.impose import Bookmark, Label, Layout, Page, Place, paper
+from pnp.formats.pdf import write_pdf
+from pnp.formats.pdf_sheets import renamed
+from pnp.formats.raster import svg_to_image
+from pnp.load.content import Project, load_game
+from pnp.render.faces import render_game
+
+REPO = Path(__file__).resolve().parent.parent
+DPI = 72
+
+
+def _poker():
+    game = load_game(Project(REPO / "bench" / "poker"), "poker")
+    comp = next(c for c in render_game(game, {}, 0.0) if c.pieces)
+    return game, comp
+
+
+def test_a_face_turned_either_way_or_clipped_prints_as_its_png():
+    game, comp = _poker()
+    face = comp.pieces[0].front
+    w, h = face.width, face.height
+    places = [Place(face, 10, 10, w, h), Place(face, 10, 110, h, w, 90), Place(face, 110, 110, h, w, -90),
+              Place(face, 110, 10, w, h, 0, clip=(120, 20, 30, 40))]
+    data = write_pdf(Layout(paper("letter"), "turns", [Page(list(places))]), game.fonts)
+    raster = pypdfium2.PdfDocument(data)[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    png = svg_to_image(face.svg, DPI, face.fonts).convert("RGB")
+    px = DPI / 25.4
+    for place in places:
+        image = png.rotate(place.turn, expand=True) if place.turn else png  # PIL turns counter-clockwise
+        bx, by, bw, bh = place.clip or (place.x, place.y, place.w, place.h)
+        size = (round(bw * px) - 2, round(bh * px) - 2)
+        sx, sy = round(bx * px) + 1, round(by * px) + 1
+        fx, fy = round((bx - place.x) * px) + 1, round((by - place.y) * px) + 1
+        printed = raster.crop((sx, sy, sx + size[0], sy + size[1])).filter(ImageFilter.GaussianBlur(1.5))
+        drawn = image.resize((round(place.w * px), round(place.h * px))).crop((fx, fy, fx + size[0], fy + size[1])).filter(ImageFilter.GaussianBlur(1.5))
+        assert sum(ImageStat.Stat(ImageChops.difference(printed, drawn)).mean) / 3 < 8, place
+    # the clip shows the window only: the face's own corner, outside it, stays blank
+    assert raster.getpixel((round(111 * px), round(11 * px))) == (255, 255, 255)
+    # the wrong turn would not pass: the card is not symmetric
+    wrong = png.rotate(-90, expand=True).resize((round(h * px), round(w * px)))
+    turned = raster.crop((round(10 * px), round(110 * px), round(10 * px) + wrong.width, round(110 * px) + wrong.height))
+    assert sum(ImageStat.Stat(ImageChops.difference(turned, wrong)).mean) / 3 > 8
+
+
+def test_a_game_is_typeset_once_for_all_its_pdfs(tmp_path, monkeypatch):
+    project = tmp_path / "poker"
+    shutil.copytree(REPO / "bench" / "poker", project)
+    calls = []
+    make = pdf_engine.make_book
+
+    def spy(docs, font_dirs, plans):
+        calls.append((docs, plans))
+        return make(docs, font_dirs, plans)
+
+    monkeypatch.setattr(pdf_engine, "make_book", spy)
+    build(Project(project), None, BuildOptions(formats=("pdf",), bleed=0.0))
+    assert len(calls) == 1
+    (docs, plans), = calls
+    assert [plan.title for plan in plans] == ["Poker deck benchmark: Cards", "Poker deck benchmark: print"]
+    faces_doc = docs[0][0]
+    assert faces_doc.count("#page(") == len(docs[0][1]) == 54  # each card once
+    assert sum(mark[0] == "face" for plan in plans for page in plan.pages for mark in page) == 108  # placed twice
+    out = project / "output" / "poker"
+    for pdf in (out / "pdf" / "card.pdf", out / "poker-print.pdf"):
+        text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
+        assert all(card in text for card in ("Ace of Hearts", "Six of Hearts"))
+
+
+def test_unicode_titles_and_bookmarks_survive():
+    game, comp = _poker()
+    face = comp.pieces[0].front
+    page = Page([Bookmark("Pièces ✓ 日本"), Place(face, 10, 10, face.width, face.height), Label("Sheet · 1", 10, 200)])
+    data = write_pdf(Layout(paper("letter"), "Ærøskøbing: cards", [page, Page([Bookmark("Back (2)")])]), game.fonts)
+    pdf = pypdfium2.PdfDocument(data)
+    assert [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()] == [("Pièces ✓ 日本", 0), ("Back (2)", 1)]
+    assert pdf.get_metadata_dict()["Title"] == "Ærøskøbing: cards"
+    assert "Sheet · 1" in pdf[0].get_textpage().get_text_range()
+
+
+def test_renaming_resources_leaves_strings_alone():
+    content = b"/f0 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /c0 cs /c1 cs"
+    assert renamed(content, {b"f0": b"R12", b"c0": b"R7"}) == b"/R12 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /R7 cs /c1 cs"
