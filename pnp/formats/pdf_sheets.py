@@ -215,8 +215,8 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
     if bookmarks:
         catalog += b"/Outlines %d 0 R" % _outline(out, bookmarks, page_numbers, height)
     root = out.add(Obj(catalog + b">>"))
-    creator = b"/Creator" + book.creator.group(1) if book.creator else b""
-    info = out.add(Obj(b"<</Title%s/Author(pnp)%s>>" % (_pdf_string(plan.title), creator)))
+    engine = b"/Producer" + book.creator.group(1) if book.creator else b""  # typst names itself the creator of the book
+    info = out.add(Obj(b"<</Title%s/Author(pnp)/Creator(pnp)%s>>" % (_pdf_string(plan.title), engine)))
     return _written(Document(book.doc.preamble, out.objects, b""), root, info)
 
 
