@@ -110,3 +110,11 @@ def test_cli_several_player_counts(repo_project, tmp_path):
     assert (tmp_path / "cave" / "simulate" / "3p" / "index.html").is_file()
     bad = runner.invoke(app, ["simulate", "cave", "--players", "two", "--project", str(repo_project.root)])
     assert bad.exit_code == 2 and "--players two: expected a number of players" in bad.output
+
+
+def test_a_tiny_difference_shows_its_digits_instead_of_zero():
+    from pnp.simulate.report import fmt
+
+    assert fmt(0.004, rate=False, sign=True) == "+0.0040"  # was "+0.00", next to a star saying it is not 0
+    assert fmt(-0.00031, rate=True) == "-0.031%"
+    assert (fmt(1.234, rate=False), fmt(0.25, rate=True), fmt(0.0, rate=False)) == ("1.23", "25.0%", "0.00")

@@ -25,10 +25,14 @@ TERMINAL_SOURCES = ("craving", "damage", "king")
 
 
 def fmt(v: float, rate: bool, sign: bool = False) -> str:
+    """Two decimals (one for a rate in %); more for a value that small would show as 0,
+    so that a difference marked as missing 0 never reads `+0.00 ± 0.00`."""
     if math.isnan(v):
         return "-"
-    text = f"{v * 100:.1f}%" if rate else f"{v:.2f}"
-    return ("+" if sign and v > 0 else "") + text
+    shown, decimals, unit = (v * 100, 1, "%") if rate else (v, 2, "")
+    if shown and abs(shown) < 0.5 * 10 ** -decimals:
+        decimals = 1 - math.floor(math.log10(abs(shown)))  # two significant digits
+    return ("+" if sign and v > 0 else "") + f"{shown:.{decimals}f}{unit}"
 
 
 def ci(e, rate: bool, sign: bool = False) -> str:
