@@ -117,3 +117,22 @@ def test_a_word_wider_than_its_line_is_an_error(copy_game, game):
     result = runner.invoke(app, ["validate", game, "-p", str(project.root)])
     assert result.exit_code == 2 and "the word 'Pneumonoultramicroscopicsilicovolcanoconiosis" in result.output, result.output
     assert f"{path.name}:" in result.output
+
+
+def test_italic_text_is_measured_with_the_italic_face(monkeypatch):
+    """The cave's character flavour text is drawn italic: it is wrapped by the italic
+    font's widths, which differ from the upright ones in many fonts."""
+    from pnp.load.content import load_game
+    from pnp.render.faces import render_game
+
+    seen: list[str] = []
+    wrap = TextFit.wrap
+
+    def spy(self, text, width, size, weight="normal", *args, **kwargs):
+        seen.append(weight)
+        return wrap(self, text, width, size, weight, *args, **kwargs)
+
+    monkeypatch.setattr(TextFit, "wrap", spy)
+    game = load_game(Project(Path(__file__).resolve().parent.parent), "cave")
+    render_game(game, {}, 0.0)
+    assert "italic" in seen
