@@ -2,9 +2,10 @@
 
 Print-on-demand card printers want every card as its own page, fronts and backs
 alternating, the page exactly the card with its bleed, fonts embedded, and the trim and
-bleed declared. typst sets only the MediaBox, so TrimBox (the card) and BleedBox (the
-whole page) are added to its pages afterwards (pdf_objects); the bytes stay deterministic (typst's document id
-is kept). One PDF per component: `pdf-single/<component>.pdf`.
+bleed declared. The PDF writer (pdf_sheets) sets only the MediaBox, so TrimBox (the card)
+and BleedBox (the whole page) are added to its pages afterwards (pdf_objects); the bytes
+stay deterministic (the document id is kept). One PDF per component:
+`pdf-single/<component>.pdf`, all of a game's written from one typeset book of its faces.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .pdf_objects import page_objects, read, write
 
 if TYPE_CHECKING:
     from ..render.faces import RenderedComponent
+    from .pdf import SharedBook
 
 MM_TO_PT = 72 / 25.4
 
@@ -59,21 +61,24 @@ def _box(values: tuple[float, ...]) -> bytes:
     return b" ".join((f"{v:.4f}".rstrip("0").rstrip(".") or "0").encode() for v in values)
 
 
-def _make(comp: "RenderedComponent", title: str) -> bytes:
-    from .pdf import write_pdf
-
-    fonts = comp.pieces[0].front.fonts
-    return with_boxes(write_pdf(single_layout(comp, title), fonts), comp.bleed)
+def _make(book: "SharedBook", number: int, bleed: float) -> bytes:
+    return with_boxes(book.pdf(number), bleed)
 
 
 def pdf_single_files(title: str, rendered: list["RenderedComponent"]) -> dict[str, Planned]:
+    """One PDF per component, all written from one typeset book of the game's faces."""
+    from .pdf import SharedBook
+
+    printed = [comp for comp in rendered if comp.pieces]
+    if not printed:
+        return {}
+    book = SharedBook(title, lambda: [single_layout(comp, f"{title}: {comp.spec.name}") for comp in printed], printed[0].pieces[0].front.fonts)
     return {
         f"pdf-single/{comp.spec.id}.pdf": Planned(
             digest("pdf-single", title, comp.spec.model_dump(mode="json"), comp.bleed, comp.pieces[0].front.fonts.digest,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            partial(_make, comp, f"{title}: {comp.spec.name}"),
+            partial(_make, book, number, comp.bleed),
             costly=True,
         )
-        for comp in rendered
-        if comp.pieces
+        for number, comp in enumerate(printed)
     }
