@@ -3,11 +3,16 @@ once for all the game's PDFs and copied wherever it is placed, turned, clipped o
 
 from __future__ import annotations
 
+import base64
+import io
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pypdfium2
-from PIL import ImageChops, ImageFilter, ImageStat
+import pytest
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from pnp.build.driver import BuildOptions, build
 from pnp.formats import pdf_engine
@@ -16,7 +21,7 @@ from pnp.formats.pdf import write_pdf
 from pnp.formats.pdf_sheets import renamed
 from pnp.formats.raster import svg_to_image
 from pnp.load.content import Project, load_game
-from pnp.render.faces import render_game
+from pnp.render.faces import Face, render_game
 
 REPO = Path(__file__).resolve().parent.parent
 DPI = 72
@@ -53,6 +58,59 @@ def test_a_face_turned_either_way_or_clipped_prints_as_its_png():
     wrong = png.rotate(-90, expand=True).resize((round(h * px), round(w * px)))
     turned = raster.crop((round(10 * px), round(110 * px), round(10 * px) + wrong.width, round(110 * px) + wrong.height))
     assert sum(ImageStat.Stat(ImageChops.difference(turned, wrong)).mean) / 3 > 8
+
+
+def _painted() -> str:
+    """A face with what PDF draws each in its own way: gradients, a tiling pattern, a mask,
+    a clip path, group opacity, a picture and letter-spaced text."""
+    picture = Image.new("RGB", (8, 8), "white")
+    for i in range(8):
+        picture.putpixel((i, i), (255, 0, 0))
+        picture.putpixel((7 - i, i), (0, 0, 255))
+    png = io.BytesIO()
+    picture.save(png, "PNG")
+    uri = "data:image/png;base64," + base64.b64encode(png.getvalue()).decode()
+    return f"""<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="60mm" viewBox="0 0 40 60">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/></linearGradient>
+<radialGradient id="r"><stop offset="0" stop-color="#ffff00"/><stop offset="1" stop-color="#00aa00"/></radialGradient>
+<pattern id="p" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="4" height="8" fill="#000"/></pattern>
+<mask id="m"><rect width="40" height="60" fill="#fff"/><circle cx="32" cy="10" r="5" fill="#000"/></mask>
+<clipPath id="c"><circle cx="20" cy="32" r="8"/></clipPath></defs>
+<rect width="40" height="60" fill="#fff"/><rect width="40" height="20" fill="url(#g)" mask="url(#m)"/>
+<rect x="6" y="20" width="28" height="24" fill="url(#r)" clip-path="url(#c)"/>
+<g opacity="0.5"><rect x="1" y="41" width="12" height="4" fill="#00f"/><rect x="6" y="43" width="12" height="4" fill="#00f"/></g>
+<image x="30" y="40" width="8" height="8" href="{uri}" style="image-rendering:pixelated"/>
+<rect y="48" width="40" height="7" fill="url(#p)"/><text x="2" y="59" font-size="3.5" letter-spacing="1" fill="#333">Spaced</text></svg>"""
+
+
+def test_gradients_and_patterns_follow_the_face_wherever_it_is_placed(tmp_path):
+    """A PDF pattern is laid out in the space of the content stream that paints with it:
+    such a face is placed as a form XObject, so its gradients move and turn with it; masks,
+    clips, opacity, pictures and spaced letters follow it inline (in pdfium and poppler)."""
+    painted = _painted()
+    face = Face("painted", "front", painted, 40, 60, 0)
+    places = [Place(face, 10, 10, 40, 60), Place(face, 120, 150, 40, 60), Place(face, 60, 100, 60, 40, 90),
+              Place(face, 150, 20, 40, 60, 0, clip=(150, 20, 40, 30))]
+    data = write_pdf(Layout(paper("letter"), "painted", [Page(list(places))]))
+    rasters = [pypdfium2.PdfDocument(data)[0].render(scale=DPI / 72).to_pil().convert("RGB")]
+    if shutil.which("pdftoppm"):
+        (tmp_path / "painted.pdf").write_bytes(data)
+        subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(tmp_path / "painted.pdf"), str(tmp_path / "poppler")], check=True)
+        rasters.append(Image.open(tmp_path / "poppler.png").convert("RGB"))
+    elif os.environ.get("CI"):
+        pytest.fail("pdftoppm (poppler-utils) is missing in CI")
+    png = svg_to_image(painted, DPI).convert("RGB")
+    px = DPI / 25.4
+    blur = ImageFilter.GaussianBlur(1.5)
+    for raster in rasters:
+        for place in places:
+            image = png.rotate(place.turn, expand=True) if place.turn else png
+            bx, by, bw, bh = place.clip or (place.x, place.y, place.w, place.h)
+            size = (round(bw * px) - 2, round(bh * px) - 2)
+            sx, sy = round(bx * px) + 1, round(by * px) + 1
+            printed = raster.crop((sx, sy, sx + size[0], sy + size[1])).filter(blur)
+            drawn = image.resize((round(place.w * px), round(place.h * px))).crop((1, 1, 1 + size[0], 1 + size[1])).filter(blur)
+            assert sum(ImageStat.Stat(ImageChops.difference(printed, drawn)).mean) / 3 < 10, place
 
 
 def test_a_game_is_typeset_once_for_all_its_pdfs(tmp_path, monkeypatch):

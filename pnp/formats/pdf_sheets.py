@@ -5,9 +5,11 @@ The drawing of each book page a sheet shows is copied into the sheet's own conte
 for a duplex back by its position), with the fonts, colour spaces and the like it uses.
 Inline, not as a form XObject, because the faces of a sheet then share one compressed
 stream: a deck's cards differ little, and one stream per face made the PDF 2.5 times as
-large. Crop marks and fold lines are stroked here, bookmarks become the outline, and pages
-drawn alike (a sheet of backs) share one stream. The bytes depend only on the layout and
-the book.
+large. A face that paints with a pattern (an SVG gradient or pattern) is the exception: a
+pattern is laid out in the space of the content stream that uses it, whatever the current
+transformation, so such a face is a form XObject, which carries its space with it. Crop
+marks and fold lines are stroked here, bookmarks become the outline, and pages drawn alike
+(a sheet of backs) share one stream. The bytes depend only on the layout and the book.
 """
 
 from __future__ import annotations
@@ -70,6 +72,15 @@ class Book:
         assert box is not None, "typst writes a MediaBox on every page"
         left, bottom, right, top = (float(v) for v in box.group(1).split())
         return right - left, top - bottom
+
+    def form(self, page: int, out: "_Writer") -> Obj:
+        """The page's drawing as a form XObject of `out` (its resources copied there)."""
+        content, used = self.drawing(page)
+        width, height = self.size(page)
+        names = _resources({category: {name: out.copy(n) for name, n in named.items()} for category, named in used.items()})
+        form = Obj(b"<</Type/XObject/Subtype/Form/BBox[0 0 %s %s]/Resources<<%s>>/Length 0>>" % (_n(width), _n(height), names))
+        form.set_data(content)
+        return form
 
     def drawing(self, page: int) -> tuple[bytes, dict[bytes, dict[bytes, int]]]:
         """The page's content with each resource named after its book object (`/R12`), so
@@ -165,15 +176,27 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
     page_numbers: list[int] = []
     bookmarks: list[tuple[int, str]] = []
     streams: dict[bytes, int] = {}  # pages drawn alike (a sheet of backs) share one content stream
+    forms: dict[int, int] = {}  # book page -> its form XObject here (faces painted with patterns)
     for number, marks in enumerate(plan.pages):
         ops: list[bytes] = []
         resources: dict[bytes, dict[bytes, int]] = {}
 
         def draw(at: int, matrix: tuple[float, ...], clip: bytes = b"") -> None:
             content, used = book.drawing(at)
+            place = b"q %s%s cm\n" % (clip, b" ".join(map(_n, matrix)))
+            if b"Pattern" in used:
+                # a pattern is laid out in the space of the content stream that paints with it,
+                # not in the current transformation: inline, a gradient would stay where the
+                # face sat in the book; in a form XObject it follows the form wherever it is drawn
+                name = b"x%d" % at
+                if at not in forms:
+                    forms[at] = out.add(book.form(at, out))
+                resources.setdefault(b"XObject", {})[name] = forms[at]
+                ops.append(place + b"/%s Do\nQ" % name)
+                return
             for category, named in used.items():
-                resources.setdefault(category, {}).update(named)
-            ops.append(b"q %s%s cm\n%s\nQ" % (clip, b" ".join(map(_n, matrix)), content))
+                resources.setdefault(category, {}).update({name: out.copy(n) for name, n in named.items()})
+            ops.append(place + content + b"\nQ")
 
         for mark in marks:
             kind = mark[0]
@@ -206,8 +229,7 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
             content = Obj(b"<</Length 0>>")
             content.set_data(drawn)
             streams[drawn] = out.add(content)
-        names = b"".join(b"/%s<<%s>>" % (category, b"".join(b"/%s %d 0 R" % (name, out.copy(n)) for name, n in sorted(named.items())))
-                         for category, named in sorted(resources.items()))
+        names = _resources(resources)
         page_numbers.append(out.add(Obj(b"<</Type/Page/Resources<<%s>>/MediaBox[0 0 %s %s]/Parent %d 0 R/Contents %d 0 R>>"
                                         % (names, _n(width), _n(height), pages_at, streams[drawn]))))
     out.objects[pages_at] = Obj(b"<</Type/Pages/Count %d/Kids[%s]>>" % (len(page_numbers), b" ".join(b"%d 0 R" % n for n in page_numbers)))
@@ -218,6 +240,12 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
     engine = b"/Producer" + book.creator.group(1) if book.creator else b""  # typst names itself the creator of the book
     info = out.add(Obj(b"<</Title%s/Author(pnp)/Creator(pnp)%s>>" % (_pdf_string(plan.title), engine)))
     return _written(Document(book.doc.preamble, out.objects, b""), root, info)
+
+
+def _resources(named: dict[bytes, dict[bytes, int]]) -> bytes:
+    """A resource dictionary's entries: {category: {name: object number here}}."""
+    return b"".join(b"/%s<<%s>>" % (category, b"".join(b"/%s %d 0 R" % (name, n) for name, n in sorted(entries.items())))
+                    for category, entries in sorted(named.items()))
 
 
 @lru_cache(maxsize=64)
