@@ -151,3 +151,22 @@ def test_unicode_titles_and_bookmarks_survive():
 def test_renaming_resources_leaves_strings_alone():
     content = b"/f0 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /c0 cs /c1 cs"
     assert renamed(content, {b"f0": b"R12", b"c0": b"R7"}) == b"/R12 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /R7 cs /c1 cs"
+
+
+def test_an_engine_failure_is_one_line_and_runs_the_engine_once(tmp_path, monkeypatch):
+    from pnp.errors import PnpError
+
+    project = tmp_path / "poker"
+    shutil.copytree(REPO / "bench" / "poker", project)
+    runs = []
+
+    def broken(text, inputs, font_dirs):
+        runs.append(text)
+        return b"", "error: failed to parse SVG (unexpected end of stream)"
+
+    monkeypatch.setattr(pdf_engine, "make_pdf", broken)
+    with pytest.raises(PnpError) as failed:
+        build(Project(project), None, BuildOptions(formats=("pdf",), bleed=0.0))
+    assert [str(e) for e in failed.value.errors] == ["Poker deck benchmark: the PDF engine failed: error: failed to parse SVG (unexpected end of stream)"]
+    assert len(runs) == 1  # the card PDF and the print PDF share the failed book
+    assert not (project / "output" / "poker").exists()

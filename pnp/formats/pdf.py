@@ -5,9 +5,9 @@ typst embeds each face SVG through svg2pdf, which parses it with usvg, the parse
 images print as they show. typst 0.15 draws an image inline wherever it is placed (no
 PDF form XObject), so a face placed on three sheets used to be converted, written and
 shrunk three times. Instead the faces of a game (and the margin labels of its sheets)
-are typeset once, each on a page of its own, in one typst document: the `Book`. Every
-PDF of the game is then written from the book by `pdf_sheets.compose`: each face a form
-XObject drawn wherever it is placed. Fonts come only from the game's font files and are
+are typeset once, each on a page of its own: the book. Every PDF of the game is then
+written from the book by `pdf_sheets.compose`, which copies a face's drawing wherever it
+is placed. Fonts come only from the game's font files and are
 embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path
 of the build machine reaches the PDF and the bytes depend on nothing but the inputs.
 `pdf_engine` runs typst (on a worker per core during a build), and `pdf_compact` then
@@ -19,6 +19,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
+
+from ..errors import PnpError
 
 if TYPE_CHECKING:
     from ..render.faces import Face
@@ -145,10 +147,18 @@ class SharedBook:
         self._fonts = fonts
         self._lock = threading.Lock()
         self._made: list[bytes] | None = None
+        self._failed: PnpError | None = None
 
     def pdf(self, index: int) -> bytes:
-        """The PDF of the `index`th layout."""
+        """The PDF of the `index`th layout (an engine failure is reported by each PDF, the
+        engine run once)."""
         with self._lock:
-            if self._made is None:
-                self._made = pdfs(self.title, self._layouts(), self._fonts)
+            if self._made is None and self._failed is None:
+                try:
+                    self._made = pdfs(self.title, self._layouts(), self._fonts)
+                except PnpError as exc:
+                    self._failed = exc
+            if self._failed is not None:
+                raise PnpError(self._failed.errors)
+        assert self._made is not None
         return self._made[index]

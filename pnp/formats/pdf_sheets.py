@@ -24,6 +24,7 @@ from .pdf_objects import Document, Obj, page_objects, read, refs, renumber, writ
 PT = 72 / 25.4  # points in a millimetre
 _MEDIA_BOX = re.compile(rb"/MediaBox\[([-\d. ]+)\]")
 _CATEGORY = re.compile(rb"/(Font|ColorSpace|ExtGState|Pattern|Shading|XObject|Properties)<<([^<>]*)>>")
+_CATEGORY_REF = re.compile(rb"/(Font|ColorSpace|ExtGState|Pattern|Shading|XObject|Properties) (\d+) 0 R")
 _ENTRY = re.compile(rb"/([^\s/<>\[\]()]+) ?(\d+) 0 R")
 # in a content stream: a literal string (one level of nested brackets), a hex string, or a name
 _TOKEN = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)|<[0-9A-Fa-f\s]*>|/([^\s/<>\[\]()%{}]+)")
@@ -97,7 +98,9 @@ class Book:
                 text = _dictionary_at(head, found.start(1))
             names: dict[bytes, bytes] = {}
             used: dict[bytes, dict[bytes, int]] = {}
-            for category, entries in _CATEGORY.findall(text):
+            found_entries = _CATEGORY.findall(text) + [(category, self.doc.objects[int(number)].head)  # a category kept apart
+                                                       for category, number in _CATEGORY_REF.findall(text) if int(number) in self.doc.objects]
+            for category, entries in found_entries:
                 for name, number in _ENTRY.findall(entries):
                     names[name] = b"R" + number
                     used.setdefault(category, {})[b"R" + number] = int(number)
