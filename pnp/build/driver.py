@@ -300,8 +300,9 @@ def _make(plan: Planned) -> bytes:
     return plan.make()
 
 
-# fewer PDFs than this are made here: starting the engine's workers would cost more than they save
-POOL_FROM = 3
+# a game's PDFs are one job for the PDF engine (one book of its faces): workers pay off
+# only when at least this many games have PDFs to make
+POOL_FROM = 2
 
 
 def _engine(options: BuildOptions) -> ContextManager[None]:
@@ -348,7 +349,7 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
                     pending.append((number, making.submit(game_done.make)))
                 else:
                     done.append((number, game_done))
-            if sum(plan.costly for _, game_done in done for plan in game_done.todo.values()) >= POOL_FROM:
+            if sum(any(plan.costly for plan in game_done.todo.values()) for _, game_done in done) >= POOL_FROM:
                 engine.enter_context(_engine(options))
             pending += [(number, making.submit(game_done.make)) for number, game_done in done]
             produced = []
