@@ -244,24 +244,47 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
-REMEMBERED = 256  # points kept per part before its memo starts afresh (a pick needs ~125)
+REMEMBERED = 1024  # points kept per kind before its memo starts afresh (a pick needs ~125)
 
 
-def remembered(p: Part) -> Part:
-    """`p` with a memo if it reads one kind: its points are a function of that mask, and a
-    turn's candidates repeat it often (a drop that lands no helmet leaves every helmet
-    part as it was; two drops that land the same helmets give the same helmet parts).
-    Parts reading several kinds repeat less and cost more to key: left as they are."""
-    if len(p.reads) != 1:
-        return p
-    fn, (kind,) = p.fn, p.reads
+class Parts:
+    """A seat's parts for one set of leaders, arranged for the hot loop: the parts that
+    read one kind summed per kind and remembered by that kind's mask (a turn's candidates
+    repeat it often: a drop that lands no helmet leaves every helmet part as it was), the
+    parts reading several kinds as they are (they repeat less and cost more to key)."""
+
+    __slots__ = ("single", "multi")
+
+    def __init__(self, parts: Sequence[Part]):
+        by_kind: dict[str, list[MaskFn]] = {}
+        self.multi: list[Part] = []
+        for p in parts:
+            if len(p.reads) == 1:
+                by_kind.setdefault(next(iter(p.reads)), []).append(p.fn)
+            else:
+                self.multi.append(p)
+        # kind -> (memo: mask -> points, points of a mask)
+        self.single: dict[str, tuple[Kept, Callable[[int], int]]] = {k: _summed(k, fns) for k, fns in by_kind.items()}
+
+    def value(self, masks: Masks) -> int:
+        total = 0
+        for kind, (memo, points) in self.single.items():
+            mask = masks.get(kind, 0)
+            got = memo.get(mask)
+            total += points(mask) if got is None else got
+        for p in self.multi:
+            total += p.fn(masks)
+        return total
+
+
+def _summed(kind: str, fns: list[MaskFn]) -> tuple[Kept, Callable[[int], int]]:
+    """The points of parts that read `kind` alone, as a function of its mask, remembered."""
     memo = Kept(REMEMBERED)
 
-    def one(m: Masks) -> int:
-        key = m.get(kind, 0)
-        got = memo.get(key)
-        return memo.keep(key, fn(m)) if got is None else got
-    return Part(one, p.reads)
+    def points(mask: int) -> int:
+        m = {kind: mask}  # a part reading one kind is a function of that mask alone
+        return memo.keep(mask, sum([fn(m) for fn in fns]))
+    return memo, points
 
 
 class Scorer:
@@ -270,7 +293,7 @@ class Scorer:
     (a leader once per cell it lies in). A candidate stomach that differs from a scored
     one in a few masks is scored by re-running only the parts that read them."""
 
-    __slots__ = ("geo", "rules", "defs", "fixed", "compiled")
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged")
 
     def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
         self.geo, self.rules, self.defs = geo, rules, defs
@@ -280,21 +303,26 @@ class Scorer:
             d = damage_of(m, other)
             return -penalty * (d & expand(d)).bit_count() if d else 0
 
-        self.fixed = [remembered(p) for p in (*craving_scorer(geo, monster, rules), part(damage, other))]
+        self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
         self.compiled: dict[tuple[int, str], Part] = {}
+        self.arranged: Kept = Kept(REMEMBERED)  # leaders (cell, id) -> their Parts
 
     def leader(self, cell: int, lid: str) -> Part:
         got = self.compiled.get((cell, lid))
         if got is None:
-            got = self.compiled[(cell, lid)] = remembered(leader_scorer(self.geo, cell, self.defs[lid], self.rules))
+            got = self.compiled[(cell, lid)] = leader_scorer(self.geo, cell, self.defs[lid], self.rules)
         return got
 
-    def parts(self, leaders: dict[int, str]) -> list[Part]:
+    def parts(self, leaders: dict[int, str]) -> Parts:
         """Craving, damage and the leaders lying at these cells."""
-        return self.fixed + [self.leader(cell, lid) for cell, lid in leaders.items()]
+        key = tuple(leaders.items())
+        got = self.arranged.get(key)
+        if got is None:
+            got = self.arranged.keep(key, Parts(self.fixed + [self.leader(cell, lid) for cell, lid in key]))
+        return got
 
     def value(self, masks: Masks, leaders: dict[int, str]) -> int:
-        return sum([p.fn(masks) for p in self.parts(leaders)])
+        return self.parts(leaders).value(masks)
 
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
@@ -302,39 +330,64 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     return game.scorers[seat].value(stomach.masks, stomach.leaders)
 
 
+# What a candidate re-scores when some kinds change: (points of the parts reading none of
+# them, per changed kind read alone: (memo, base mask, points of a mask), the other parts
+# reading a changed kind)
+Redo = tuple[int, dict[str, tuple[Kept, int, Callable[[int], int]]], list[MaskFn]]
+
+
 class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "points", "total", "redo")
+    __slots__ = ("base", "parts", "single", "multi", "total", "redo")
 
-    def __init__(self, parts: list[Part], base: Masks):
+    def __init__(self, parts: Parts, base: Masks):
         self.base, self.parts = base, parts
-        self.points = [p.fn(base) for p in parts]
-        self.total = sum(self.points)
-        # changed kinds -> (points of the parts that do not read them, those that do)
-        self.redo: dict[frozenset[str], tuple[int, list[MaskFn]]] = {}
+        self.single = {k: memo.get(base.get(k, 0)) for k, (memo, _) in parts.single.items()}
+        for k, (memo, points) in parts.single.items():
+            if self.single[k] is None:
+                self.single[k] = points(base.get(k, 0))
+        self.multi = [p.fn(base) for p in parts.multi]
+        self.total = sum(self.single.values()) + sum(self.multi)
+        self.redo: dict[frozenset[str], Redo] = {}
 
-    def todo(self, kinds: frozenset[str]) -> tuple[int, list[MaskFn]]:
+    def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
         if got is None:
-            kept, fns = self.total, []
-            for p, v in zip(self.parts, self.points):
+            kept, single, fns = self.total, {}, []
+            base, parts = self.base, self.parts
+            for k in kinds:
+                s = parts.single.get(k)
+                if s is not None:
+                    kept -= self.single[k]
+                    single[k] = (s[0], base.get(k, 0), s[1])
+            for p, v in zip(parts.multi, self.multi):
                 if not p.reads.isdisjoint(kinds):
                     kept -= v
                     fns.append(p.fn)
-            got = self.redo[kinds] = (kept, fns)
+            got = self.redo[kinds] = (kept, single, fns)
         return got
+
+    def rescored(self, m: Masks, kinds: frozenset[str]) -> int:
+        """Points of masks `m` that differ from the base only in `kinds`."""
+        kept, single, fns = self.todo(kinds)
+        for k, (memo, _, points) in single.items():
+            mask = m.get(k, 0)
+            got = memo.get(mask)
+            kept += points(mask) if got is None else got
+        for fn in fns:
+            kept += fn(m)
+        return kept
 
     def value(self, adds: Sequence[tuple[str, int]], filled: int, kinds: frozenset[str]) -> int:
         """Points after OR-ing `adds` (kind, cells) into the base; `filled`: all those cells,
         `kinds`: the kinds among `adds`."""
-        kept, redo = self.todo(kinds)
         m = dict(self.base)
         for kind, cells in adds:
             m[kind] = m.get(kind, 0) | cells
         m[EMPTY] ^= filled
-        return kept + sum([fn(m) for fn in redo])
+        return self.rescored(m, kinds)
 
 
 def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
@@ -377,12 +430,11 @@ def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple
         elif ka == kb:
             out.append(changes.total)
         else:
-            kept, fns = changes.todo(frozenset((ka, kb)))
             m = dict(masks)
             both = 1 << a | 1 << b
             m[ka] ^= both
             m[kb] ^= both
-            out.append(kept + sum([fn(m) for fn in fns]))
+            out.append(changes.rescored(m, frozenset((ka, kb))))
     return out
 
 
@@ -463,7 +515,7 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
     player's hot loop, with `Changes.value` inlined."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, redo, setup = changes.base, changes.redo, game.setup
+    base, redo, todo, setup = changes.base, changes.redo, changes.todo, game.setup
     out = []
     for drop in drops:
         for offset, (shift, wmask, table) in enumerate(landings(setup, drop, rows, cols)):
@@ -473,14 +525,21 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
             if land is None:
                 continue
             adds, filled, kinds = land
-            kept, fns = redo.get(kinds) or changes.todo(kinds)
-            m = dict(base)
+            value, single, fns = redo.get(kinds) or todo(kinds)
             for kind, cells in adds:
-                m[kind] = m.get(kind, 0) | cells
-            m[EMPTY] ^= filled
-            value = kept
-            for fn in fns:
-                value += fn(m)
+                s = single.get(kind)
+                if s is not None:
+                    memo, mask, points = s
+                    mask |= cells
+                    got = memo.get(mask)
+                    value += points(mask) if got is None else got
+            if fns:
+                m = dict(base)
+                for kind, cells in adds:
+                    m[kind] = m.get(kind, 0) | cells
+                m[EMPTY] ^= filled
+                for fn in fns:
+                    value += fn(m)
             out.append(value)
     return out
 
