@@ -125,11 +125,12 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
     return tuple(out)
 
 
-def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
-                      length: int) -> list[int]:
-    """Every run of `length` cells (a `_run_table`) in a row or column alternating two
-    basic types X Y X Y... (the griffin's hot path: one pass over the types, no generators)."""
-    (row_step, row_starts, row_window), (col_step, col_starts, col_window) = table
+def _run_starts(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                length: int) -> tuple[int, int]:
+    """The first cells of every run of `length` cells (a `_run_table`) alternating two basic
+    types X Y X Y..., in a row and in a column (the griffin's hot path: one pass over the
+    types, then a few whole-mask operations per direction)."""
+    (row_step, row_starts, _), (col_step, col_starts, _) = table
     # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
     row_skip = row_next = col_skip = col_next = 0
     for t in basic:
@@ -139,18 +140,20 @@ def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[i
             row_next |= m & (m >> row_step)
             col_skip |= m & (m >> (2 * col_step))
             col_next |= m & (m >> col_step)
-    out: list[int] = []
-    for step, starts, window, skip, next_same in ((row_step, row_starts, row_window, row_skip, row_next),
-                                                   (col_step, col_starts, col_window, col_skip, col_next)):
-        hit = starts & skip & ~next_same
-        if hit:
-            for k in range(1, length - 2):
-                hit &= skip >> (k * step)
-            while hit:
-                low = hit & -hit
-                out.append(window[low.bit_length() - 1])
-                hit ^= low
-    return out
+    rows = row_starts & row_skip & ~row_next
+    cols = col_starts & col_skip & ~col_next
+    for k in range(1, length - 2):
+        rows &= row_skip >> (k * row_step)
+        cols &= col_skip >> (k * col_step)
+    return rows, cols
+
+
+def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                      length: int) -> list[int]:
+    """Every run of `length` cells (a `_run_table`) in a row or column alternating two
+    basic types X Y X Y..., as masks."""
+    starts = _run_starts(masks, basic, table, length)
+    return [window[s] for (_, _, window), hit in zip(table, starts) for s in bits(hit)]
 
 
 def _troll_stacks(masks: Masks, cols: int) -> int:
@@ -206,8 +209,13 @@ def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Pa
     table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
 
     def score(m: Masks) -> int:
-        runs = _alternating_runs(m, basic, table, GRIFFIN_RUN)
-        return points * (len(runs) if overlap else max_disjoint(runs))
+        rows, cols = _run_starts(m, basic, table, GRIFFIN_RUN)
+        if not (rows or cols):
+            return 0
+        found = rows.bit_count() + cols.bit_count()
+        if overlap or found == 1:
+            return points * found
+        return points * max_disjoint(_alternating_runs(m, basic, table, GRIFFIN_RUN))
     return [part(score, basic)]
 
 

@@ -244,7 +244,8 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
-REMEMBERED = 1024  # points kept per kind before its memo starts afresh (a pick needs ~125)
+REMEMBERED = 512  # points kept per kind before its memo starts afresh (a pick needs ~125)
+SUMS = 64  # such memos per seat's scorer (one per kind and set of leaders reading it alone)
 
 
 class Parts:
@@ -255,7 +256,7 @@ class Parts:
 
     __slots__ = ("single", "multi")
 
-    def __init__(self, parts: Sequence[Part]):
+    def __init__(self, parts: Sequence[Part], sums: dict[tuple[MaskFn, ...], tuple[Kept, Callable[[int], int]]]):
         by_kind: dict[str, list[MaskFn]] = {}
         self.multi: list[Part] = []
         for p in parts:
@@ -263,8 +264,13 @@ class Parts:
                 by_kind.setdefault(next(iter(p.reads)), []).append(p.fn)
             else:
                 self.multi.append(p)
-        # kind -> (memo: mask -> points, points of a mask)
-        self.single: dict[str, tuple[Kept, Callable[[int], int]]] = {k: _summed(k, fns) for k, fns in by_kind.items()}
+        # kind -> (memo: mask -> points, points of a mask), shared through `sums` by every
+        # set of leaders with the same parts reading that kind alone
+        self.single: dict[str, tuple[Kept, Callable[[int], int]]] = {}
+        for k, fns in by_kind.items():
+            key = (k, *fns)
+            got = sums.get(key)
+            self.single[k] = got if got is not None else sums.setdefault(key, _summed(k, fns))
 
     def value(self, masks: Masks) -> int:
         total = 0
@@ -293,7 +299,7 @@ class Scorer:
     (a leader once per cell it lies in). A candidate stomach that differs from a scored
     one in a few masks is scored by re-running only the parts that read them."""
 
-    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged")
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged", "sums")
 
     def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
         self.geo, self.rules, self.defs = geo, rules, defs
@@ -306,6 +312,7 @@ class Scorer:
         self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
         self.compiled: dict[tuple[int, str], Part] = {}
         self.arranged: Kept = Kept(REMEMBERED)  # leaders (cell, id) -> their Parts
+        self.sums: Kept = Kept(SUMS)  # (kind, parts reading it alone) -> Parts.single
 
     def leader(self, cell: int, lid: str) -> Part:
         got = self.compiled.get((cell, lid))
@@ -318,7 +325,7 @@ class Scorer:
         key = tuple(leaders.items())
         got = self.arranged.get(key)
         if got is None:
-            got = self.arranged.keep(key, Parts(self.fixed + [self.leader(cell, lid) for cell, lid in key]))
+            got = self.arranged.keep(key, Parts(self.fixed + [self.leader(cell, lid) for cell, lid in key], self.sums))
         return got
 
     def value(self, masks: Masks, leaders: dict[int, str]) -> int:
