@@ -72,6 +72,10 @@ class Setup:
     landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
     scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
+    # (id of a card's drops, rows) -> every (drop, offset, shift, mask, table) (`placements`)
+    placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
+    # one Landing object per distinct landing: drops that land the same tiles share it
+    canonical: dict[tuple[tuple[tuple[str, int], ...], int], "Landing"] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -347,7 +351,7 @@ class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "single", "multi", "total", "redo")
+    __slots__ = ("base", "parts", "single", "multi", "total", "redo", "known")
 
     def __init__(self, parts: Parts, base: Masks):
         self.base, self.parts = base, parts
@@ -358,6 +362,7 @@ class Changes:
         self.multi = [p.fn(base) for p in parts.multi]
         self.total = sum(self.single.values()) + sum(self.multi)
         self.redo: dict[frozenset[str], Redo] = {}
+        self.known: dict[int, int] = {}  # id of a canonical Landing -> points (`card_values`)
 
     def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
@@ -489,10 +494,25 @@ def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, 
     return got
 
 
-def met(table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
+def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> list[tuple[Drop, int, int, int, dict[int, Landing | None]]]:
+    """`landings` of every drop of a card, flat, in `Stomach.options` order: (drop, offset,
+    shift, mask, table)."""
+    key = (id(drops), rows)
+    got = setup.placements.get(key)
+    if got is None:
+        got = setup.placements[key] = [(drop, offset, *spot) for drop in drops
+                                       for offset, spot in enumerate(landings(setup, drop, rows, cols))]
+    return got
+
+
+def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
         heights: Sequence[int], rows: int, cols: int) -> Landing | None:
-    """A landing met for the first time: worked out and kept in `table`."""
-    land = table[window] = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
+    """A landing met for the first time: worked out and kept in `table`, as the one object
+    of the setup for those tiles in those cells (so a pick scores it once, `Changes.known`)."""
+    land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
+    if land is not None:
+        land = setup.canonical.setdefault(land[:2], land)
+    table[window] = land
     return land
 
 
@@ -511,7 +531,7 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     for drop, offset in options:
         shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
-        land = table[window] if window in table else met(table, window, drop, offset, heights, rows, cols)
+        land = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
         assert land is not None, "not a legal drop"
         out.append(value(*land))
     return out
@@ -519,18 +539,20 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
 
 def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> list[int]:
     """`drop_values` of every legal drop of a card (`Stomach.options` order): the greedy
-    player's hot loop, with `Changes.value` inlined."""
+    player's hot loop, with `Changes.value` inlined, each distinct landing scored once per
+    base stomach."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, redo, todo, setup = changes.base, changes.redo, changes.todo, game.setup
+    base, redo, todo, known, setup = changes.base, changes.redo, changes.todo, changes.known, game.setup
     out = []
-    for drop in drops:
-        for offset, (shift, wmask, table) in enumerate(landings(setup, drop, rows, cols)):
-            land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
-            if land is table:
-                land = met(table, code >> shift & wmask, drop, offset, heights, rows, cols)
-            if land is None:
-                continue
+    for drop, offset, shift, wmask, table in placements(setup, drops, rows, cols):
+        land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
+        if land is table:
+            land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
+        if land is None:
+            continue
+        value = known.get(id(land))  # canonical landings live as long as the setup
+        if value is None:
             adds, filled, kinds = land
             value, single, fns = redo.get(kinds) or todo(kinds)
             for kind, cells in adds:
@@ -547,7 +569,8 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
                 m[EMPTY] ^= filled
                 for fn in fns:
                     value += fn(m)
-            out.append(value)
+            known[id(land)] = value
+        out.append(value)
     return out
 
 
