@@ -258,7 +258,7 @@ class Parts:
     repeat it often: a drop that lands no helmet leaves every helmet part as it was), the
     parts reading several kinds as they are (they repeat less and cost more to key)."""
 
-    __slots__ = ("single", "multi")
+    __slots__ = ("single", "multi", "reading")
 
     def __init__(self, parts: Sequence[Part], sums: dict[tuple[MaskFn, ...], tuple[Kept, Callable[[int], int]]]):
         by_kind: dict[str, list[MaskFn]] = {}
@@ -275,6 +275,15 @@ class Parts:
             key = (k, *fns)
             got = sums.get(key)
             self.single[k] = got if got is not None else sums.setdefault(key, _summed(k, fns))
+        # changed kinds -> (those read alone, positions in `multi` of the parts reading one)
+        self.reading: dict[frozenset[str], tuple[tuple[str, ...], tuple[int, ...]]] = {}
+
+    def read(self, kinds: frozenset[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        got = self.reading.get(kinds)
+        if got is None:
+            got = self.reading[kinds] = (tuple(k for k in kinds if k in self.single),
+                                         tuple(i for i, p in enumerate(self.multi) if not p.reads.isdisjoint(kinds)))
+        return got
 
     def value(self, masks: Masks) -> int:
         total = 0
@@ -290,10 +299,17 @@ class Parts:
 def _summed(kind: str, fns: list[MaskFn]) -> tuple[Kept, Callable[[int], int]]:
     """The points of parts that read `kind` alone, as a function of its mask, remembered."""
     memo = Kept(REMEMBERED)
+    limit = memo.limit
 
     def points(mask: int) -> int:
         m = {kind: mask}  # a part reading one kind is a function of that mask alone
-        return memo.keep(mask, sum([fn(m) for fn in fns]))
+        got = 0
+        for fn in fns:
+            got += fn(m)
+        if len(memo) >= limit:
+            memo.clear()
+        memo[mask] = got
+        return got
     return memo, points
 
 
@@ -367,18 +383,18 @@ class Changes:
     def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
         if got is None:
-            kept, single, fns = self.total, {}, []
-            base, parts = self.base, self.parts
-            for k in kinds:
-                s = parts.single.get(k)
-                if s is not None:
-                    kept -= self.single[k]
-                    single[k] = (s[0], base.get(k, 0), s[1])
-            for p, v in zip(parts.multi, self.multi):
-                if not p.reads.isdisjoint(kinds):
-                    kept -= v
-                    fns.append(p.fn)
-            got = self.redo[kinds] = (kept, single, fns)
+            alone, several = self.parts.read(kinds)
+            base, parts, points = self.base, self.parts.single, self.single
+            kept = self.total
+            single = {}
+            for k in alone:
+                kept -= points[k]
+                memo, fn = parts[k]
+                single[k] = (memo, base.get(k, 0), fn)
+            multi = self.parts.multi
+            for i in several:
+                kept -= self.multi[i]
+            got = self.redo[kinds] = (kept, single, [multi[i].fn for i in several])
         return got
 
     def rescored(self, m: Masks, kinds: frozenset[str]) -> int:
