@@ -423,23 +423,36 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     """The seat's score after `Stomach.push(col, kind, leader)`, for each of `cols`, on the
     masks alone (as `evaluate` on a pushed copy; `changes`: the stomach's, if the caller
     has it)."""
+    if leader:
+        return leader_values(game, seat, stomach, cols, [leader], changes)[0]
+    rows, width, heights = stomach.rows, stomach.cols, stomach.heights
+    if changes is None:
+        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    kinds = frozenset([kind])
+    out = []
+    for col in cols:
+        bit = 1 << (rows - 1 - heights[col]) * width + col
+        out.append(changes.value(((kind, bit),), bit, kinds))
+    return out
+
+
+def leader_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], leaders: Sequence[str],
+                  changes: Changes | None = None) -> list[list[int]]:
+    """`push_values` of a new leader tile in each of `cols`, for each of `leaders`: the
+    parts already in the stomach score a leader tile the same whichever leader it is."""
     scorer = game.scorers[seat]
     rows, width, heights = stomach.rows, stomach.cols, stomach.heights
     if changes is None:
         changes = Changes(scorer.parts(stomach.leaders), stomach.masks)
-    put = LEADER if leader else kind
-    kinds = frozenset([put])
-    out = []
+    kinds = frozenset([LEADER])
+    pushed = []  # per column: the new tile's cell, the other parts' points, the masks
     for col in cols:
         cell = (rows - 1 - heights[col]) * width + col
-        points = changes.value(((put, 1 << cell),), 1 << cell, kinds)
-        if leader:  # the new leader's own points
-            m = dict(stomach.masks)
-            m[LEADER] = m.get(LEADER, 0) | 1 << cell
-            m[EMPTY] ^= 1 << cell
-            points += scorer.leader(cell, leader).fn(m)
-        out.append(points)
-    return out
+        m = dict(stomach.masks)
+        m[LEADER] = m.get(LEADER, 0) | 1 << cell
+        m[EMPTY] ^= 1 << cell
+        pushed.append((cell, changes.rescored(m, kinds), m))
+    return [[points + scorer.leader(cell, lid).fn(m) for cell, points, m in pushed] for lid in leaders]
 
 
 def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple[int, int]]) -> list[int]:
@@ -760,18 +773,15 @@ class GreedyPlayer:
     def swap(self, game, seat, pairs):
         return self._best(swap_values(game, seat, game.stomachs[seat], pairs))
 
-    def _leader_value(self, game, seat, leader, changes=None):
-        stomach = game.stomachs[seat]
-        return push_values(game, seat, stomach, stomach.open_columns(), LEADER, leader, changes)
-
     def draft(self, game, seat, offered):
         stomach = game.stomachs[seat]
-        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)  # one stomach, many leaders
-        return self._best([max(self._leader_value(game, seat, lid, changes), default=0) for lid in offered])
+        values = leader_values(game, seat, stomach, stomach.open_columns(), offered)
+        return self._best([max(v, default=0) for v in values])
 
     def leader_column(self, game, seat, leader):
-        cols = game.stomachs[seat].open_columns()
-        return cols[self._best(self._leader_value(game, seat, leader))]
+        stomach = game.stomachs[seat]
+        cols = stomach.open_columns()
+        return cols[self._best(leader_values(game, seat, stomach, cols, [leader])[0])]
 
 
 STRATEGIES: dict[str, type] = {"greedy": GreedyPlayer, "random": RandomPlayer}
