@@ -664,9 +664,14 @@ class GreedyPlayer:
         p = self.planned
         return p if p is not None and p.game is game and p.seat == seat and p.turn == game.turns else None
 
-    def _best(self, values: Sequence[float]) -> int:
+    def _best(self, values: Sequence[Any]) -> int:
+        return self.rng.choice(self._ties(values))
+
+    @staticmethod
+    def _ties(values: Sequence[Any]) -> list[int]:
+        """The positions of the best value."""
         top = max(values)
-        return self.rng.choice([i for i, v in enumerate(values) if v == top])
+        return [i for i, v in enumerate(values) if v == top]
 
     @staticmethod
     def _changes(game: "Game", seat: int, bases: dict[tuple, Changes], key: tuple, s: Stomach) -> Changes:
@@ -684,19 +689,20 @@ class GreedyPlayer:
         still draws its tie-break from the rng."""
         path: tuple[int, ...] = ()
         for _ in range(hits):
-            stomach, cols, values = seen[path]
+            stomach, cols, values, ties = seen[path]
             if not cols:
                 break
             if values is None:
                 values = push_values(game, seat, stomach, cols, DAMAGE,
                                      changes=self._changes(game, seat, bases, (path, False), stomach))
-                seen[path] = (stomach, cols, values)
-            col = cols[self._best([(v, -stomach.heights[c]) for v, c in zip(values, cols)])]
+                ties = self._ties([(v, -stomach.heights[c]) for v, c in zip(values, cols)])
+                seen[path] = (stomach, cols, values, ties)
+            col = cols[self.rng.choice(ties)]  # as `_best`, the ties worked out once a pick
             path += (col,)
             if path not in seen:
                 hurt = stomach.copy()
                 hurt.push(col, DAMAGE)
-                seen[path] = (hurt, hurt.open_columns(), None)
+                seen[path] = (hurt, hurt.open_columns(), None, None)
         return path
 
     def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
@@ -713,7 +719,7 @@ class GreedyPlayer:
         stomach = game.stomachs[seat]
         slots = game.slots()
         values = []
-        seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
+        seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None, None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
         bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
         base = self._changes(game, seat, bases, ((), False), stomach).total
@@ -740,7 +746,7 @@ class GreedyPlayer:
         chosen = self._best(values)
         s, got, _ = eaten[keys[chosen]]
         self.planned = Plan(game, seat, game.turns + 1,
-                            {tuple(st.heights): v for st, _, v in seen.values() if v is not None},
+                            {tuple(st.heights): v for st, _, v, _ in seen.values() if v is not None},
                             dict(s.masks), dict(s.leaders), got)
         return slots[chosen]
 
