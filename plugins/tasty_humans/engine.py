@@ -369,13 +369,20 @@ class Changes:
 
     __slots__ = ("base", "parts", "single", "multi", "total", "redo", "known")
 
-    def __init__(self, parts: Parts, base: Masks):
+    def __init__(self, parts: Parts, base: Masks, like: "Changes | None" = None):
+        """`like`: the Changes of a stomach with the same parts, whose points are reused for
+        the parts that read no kind in which the two differ (a simulated damage tile)."""
         self.base, self.parts = base, parts
         self.single = {k: memo.get(base.get(k, 0)) for k, (memo, _) in parts.single.items()}
         for k, (memo, points) in parts.single.items():
             if self.single[k] is None:
                 self.single[k] = points(base.get(k, 0))
-        self.multi = [p.fn(base) for p in parts.multi]
+        if like is None or like.parts is not parts:
+            self.multi = [p.fn(base) for p in parts.multi]
+        else:
+            other = like.base
+            differ = {k for k in {*base, *other} if base.get(k, 0) != other.get(k, 0)}
+            self.multi = [v if p.reads.isdisjoint(differ) else p.fn(base) for p, v in zip(parts.multi, like.multi)]
         self.total = sum(self.single.values()) + sum(self.multi)
         self.redo: dict[frozenset[str], Redo] = {}
         self.known: dict[int, int] = {}  # id of a canonical Landing -> points (`card_values`)
@@ -678,7 +685,7 @@ class GreedyPlayer:
         """The Changes of stomach `s`, known in `bases` by `key`, made on first use."""
         got = bases.get(key)
         if got is None:
-            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
+            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks, bases.get(((), False)))
         return got
 
     def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any],
