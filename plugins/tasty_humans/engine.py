@@ -385,7 +385,7 @@ class Changes:
             self.multi = [v if p.reads.isdisjoint(differ) else p.fn(base) for p, v in zip(parts.multi, like.multi)]
         self.total = sum(self.single.values()) + sum(self.multi)
         self.redo: dict[frozenset[str], Redo] = {}
-        self.known: dict[int, int] = {}  # id of a canonical Landing -> points (`card_values`)
+        self.known: dict[int, int] = {}  # number of a canonical Landing -> points (`card_values`)
 
     def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
@@ -486,9 +486,9 @@ def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple
     return out
 
 
-# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
-# None: no tile lands (every covered column is full).
-Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds,
+# and in a setup's tables its number there; None: no tile lands (every covered column is full).
+Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]] | tuple[tuple[tuple[str, int], ...], int, frozenset[str], int]
 HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
 
 
@@ -547,7 +547,10 @@ def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop,
     of the setup for those tiles in those cells (so a pick scores it once, `Changes.known`)."""
     land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
     if land is not None:
-        land = setup.canonical.setdefault(land[:2], land)
+        got = setup.canonical.get(land[:2])
+        if got is None:  # numbered, for `Changes.known`
+            got = setup.canonical[land[:2]] = (*land, len(setup.canonical))
+        land = got
     table[window] = land
     return land
 
@@ -569,7 +572,7 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
         window = code >> shift & wmask
         land = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
         assert land is not None, "not a legal drop"
-        out.append(value(*land))
+        out.append(value(*land[:3]))
     return out
 
 
@@ -587,25 +590,28 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
             land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
         if land is None:
             continue
-        value = known.get(id(land))  # canonical landings live as long as the setup
-        if value is None:
-            adds, filled, kinds = land
-            value, single, fns = redo.get(kinds) or todo(kinds)
+        adds, filled, kinds, number = land
+        value, single, fns = redo.get(kinds) or todo(kinds)
+        if fns:  # parts that cost: a landing met again on this base is not scored again
+            got = known.get(number)
+            if got is not None:
+                out.append(got)
+                continue
+        for kind, cells in adds:
+            s = single.get(kind)
+            if s is not None:
+                memo, mask, points = s
+                mask |= cells
+                got = memo.get(mask)
+                value += points(mask) if got is None else got
+        if fns:
+            m = dict(base)
             for kind, cells in adds:
-                s = single.get(kind)
-                if s is not None:
-                    memo, mask, points = s
-                    mask |= cells
-                    got = memo.get(mask)
-                    value += points(mask) if got is None else got
-            if fns:
-                m = dict(base)
-                for kind, cells in adds:
-                    m[kind] = m.get(kind, 0) | cells
-                m[EMPTY] ^= filled
-                for fn in fns:
-                    value += fn(m)
-            known[id(land)] = value
+                m[kind] = m.get(kind, 0) | cells
+            m[EMPTY] ^= filled
+            for fn in fns:
+                value += fn(m)
+            known[number] = value
         out.append(value)
     return out
 
