@@ -248,8 +248,9 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
-REMEMBERED = 512  # points kept per kind before its memo starts afresh (a pick needs ~125)
+REMEMBERED = 1024  # points kept per kind before its memo starts afresh (a game meets ~300)
 SUMS = 64  # such memos per seat's scorer (one per kind and set of leaders reading it alone)
+ARRANGED = 64  # sets of leaders per seat's scorer whose arranged Parts are kept
 
 
 class Parts:
@@ -331,7 +332,7 @@ class Scorer:
 
         self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
         self.compiled: dict[tuple[int, str], Part] = {}
-        self.arranged: Kept = Kept(REMEMBERED)  # leaders (cell, id) -> their Parts
+        self.arranged: Kept = Kept(ARRANGED)  # leaders (cell, id) -> their Parts
         self.sums: Kept = Kept(SUMS)  # (kind, parts reading it alone) -> Parts.single
 
     def leader(self, cell: int, lid: str) -> Part:
