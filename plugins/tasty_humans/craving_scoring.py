@@ -38,6 +38,8 @@ def max_disjoint(sets: list[int]) -> int:
         return sum(1 for s in sets if s)
     sets = list(dict.fromkeys(s for s in sets if s))
     n = len(sets)
+    if n == 2:
+        return 1 if sets[0] & sets[1] else 2
     union = 0
     for s in sets:
         union |= s
@@ -125,27 +127,39 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
     return tuple(out)
 
 
+def _run_finder(basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                length: int) -> Callable[[Masks], tuple[int, int]]:
+    """A function of a board's masks giving the first cells of every run of `length` cells
+    (a `_run_table`) alternating two basic types X Y X Y..., in a row and in a column (the
+    griffin's hot path: one pass over the types, then a few whole-mask operations per
+    direction, every shift worked out beforehand)."""
+    (row_step, row_starts, _), (col_step, col_starts, _) = table
+    row_two, col_two = 2 * row_step, 2 * col_step
+    further = [(k * row_step, k * col_step) for k in range(1, length - 2)]
+
+    def starts(masks: Masks) -> tuple[int, int]:
+        # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
+        row_skip = row_next = col_skip = col_next = 0
+        for t in basic:
+            m = masks.get(t)
+            if m:
+                row_skip |= m & (m >> row_two)
+                row_next |= m & (m >> row_step)
+                col_skip |= m & (m >> col_two)
+                col_next |= m & (m >> col_step)
+        rows = row_starts & row_skip & ~row_next
+        cols = col_starts & col_skip & ~col_next
+        for r, c in further:
+            rows &= row_skip >> r
+            cols &= col_skip >> c
+        return rows, cols
+    return starts
+
+
 def _run_starts(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
                 length: int) -> tuple[int, int]:
-    """The first cells of every run of `length` cells (a `_run_table`) alternating two basic
-    types X Y X Y..., in a row and in a column (the griffin's hot path: one pass over the
-    types, then a few whole-mask operations per direction)."""
-    (row_step, row_starts, _), (col_step, col_starts, _) = table
-    # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
-    row_skip = row_next = col_skip = col_next = 0
-    for t in basic:
-        m = masks.get(t)
-        if m:
-            row_skip |= m & (m >> (2 * row_step))
-            row_next |= m & (m >> row_step)
-            col_skip |= m & (m >> (2 * col_step))
-            col_next |= m & (m >> col_step)
-    rows = row_starts & row_skip & ~row_next
-    cols = col_starts & col_skip & ~col_next
-    for k in range(1, length - 2):
-        rows &= row_skip >> (k * row_step)
-        cols &= col_skip >> (k * col_step)
-    return rows, cols
+    """`_run_finder` applied once."""
+    return _run_finder(basic, table, length)(masks)
 
 
 def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
@@ -207,9 +221,10 @@ def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
 def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
     basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
     table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
+    run_starts = _run_finder(basic, table, GRIFFIN_RUN)
 
     def score(m: Masks) -> int:
-        rows, cols = _run_starts(m, basic, table, GRIFFIN_RUN)
+        rows, cols = run_starts(m)
         if not (rows or cols):
             return 0
         found = rows.bit_count() + cols.bit_count()
