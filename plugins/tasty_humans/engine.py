@@ -164,7 +164,8 @@ class Stomach:
 
     def options(self, drops: Sequence[Drop]) -> list[tuple[Drop, int]]:
         """Every legal (drop, offset): each rotation over each column where it lands."""
-        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if self.lands(d, o)]
+        rows, heights = self.rows, self.heights  # `lands`: some covered column has room
+        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if min(heights[o:o + len(d)]) < rows]
 
     def lands(self, drop: Drop, offset: int) -> bool:
         """At least one tile must fall into the stomach."""
