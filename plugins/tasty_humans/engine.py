@@ -593,12 +593,11 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
         if land is None:
             continue
         adds, filled, kinds, number = land
+        value = known.get(number)  # a landing met again on this base is not scored again
+        if value is not None:
+            out.append(value)
+            continue
         value, single, fns = redo.get(kinds) or todo(kinds)
-        if fns:  # parts that cost: a landing met again on this base is not scored again
-            got = known.get(number)
-            if got is not None:
-                out.append(got)
-                continue
         for kind, cells in adds:
             s = single.get(kind)
             if s is not None:
@@ -613,7 +612,7 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
             m[EMPTY] ^= filled
             for fn in fns:
                 value += fn(m)
-            known[number] = value
+        known[number] = value
         out.append(value)
     return out
 
