@@ -740,9 +740,10 @@ class GreedyPlayer:
         # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
         eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
         keys = []
+        hurt = game.damages()
         for slot in slots:
             card = game.grid[slot]
-            path = self._damage(game, seat, game.damage(slot), seen, bases)
+            path = self._damage(game, seat, hurt[slot], seen, bases)
             s = seen[path][0]
             cleric = card.class_ == CLERIC
             if cleric:
@@ -818,6 +819,10 @@ ATTACKERS = [
      if 0 <= r + dr * dist < GRID and 0 <= c + dc * dist < GRID]
     for r in range(GRID) for c in range(GRID)
 ]
+# The same relation from the attacker's side: per slot, class -> the slots a card of that
+# class there hurts (the lines are symmetric).
+HURTS = [{k: [s for s in range(GRID * GRID) if (other, k) in ATTACKERS[s]] for k in (SWORDSMAN, ARCHER)}
+         for other in range(GRID * GRID)]
 
 @dataclass
 class Result:
@@ -897,6 +902,15 @@ class Game:
             card = self.grid[other]
             if card is not None and card.class_ == klass:
                 hits += 1
+        return hits
+
+    def damages(self) -> list[int]:
+        """`damage` of every slot, from the grid's swordsmen and archers."""
+        hits = [0] * (GRID * GRID)
+        for other, card in enumerate(self.grid):
+            if card is not None:
+                for slot in HURTS[other].get(card.class_, ()):
+                    hits[slot] += 1
         return hits
 
     def refill(self) -> None:
