@@ -438,10 +438,19 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     if changes is None:
         changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
     kinds = frozenset([kind])
+    kept, single, fns = changes.todo(kinds)
+    alone = single.get(kind)
     out = []
     for col in cols:
         bit = 1 << (rows - 1 - heights[col]) * width + col
-        out.append(changes.value(((kind, bit),), bit, kinds))
+        if fns:
+            out.append(changes.value(((kind, bit),), bit, kinds))
+        elif alone is None:
+            out.append(kept)
+        else:  # only parts reading `kind` alone (damage): their memo, no masks to copy
+            memo, mask, points = alone
+            got = memo.get(mask | bit)
+            out.append(kept + (points(mask | bit) if got is None else got))
     return out
 
 
