@@ -360,16 +360,16 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
 
 
 # What a candidate re-scores when some kinds change: (points of the parts reading none of
-# them, per changed kind read alone: (memo, base mask, points of a mask), the other parts
-# reading a changed kind)
-Redo = tuple[int, dict[str, tuple[Kept, int, Callable[[int], int]]], list[MaskFn]]
+# them, the parts reading a changed kind along with others); the parts reading a changed
+# kind alone are in `Changes.alone`
+Redo = tuple[int, list[MaskFn]]
 
 
 class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "single", "multi", "total", "redo", "known")
+    __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo", "known")
 
     def __init__(self, parts: Parts, base: Masks, like: "Changes | None" = None):
         """`like`: the Changes of a stomach with the same parts, whose points are reused for
@@ -379,6 +379,8 @@ class Changes:
         for k, (memo, points) in parts.single.items():
             if self.single[k] is None:
                 self.single[k] = points(base.get(k, 0))
+        # kind -> (memo, the base's mask, points of a mask) of the parts reading it alone
+        self.alone = {k: (memo, base.get(k, 0), points) for k, (memo, points) in parts.single.items()}
         if like is None or like.parts is not parts:
             self.multi = [p.fn(base) for p in parts.multi]
         else:
@@ -393,26 +395,26 @@ class Changes:
         got = self.redo.get(kinds)
         if got is None:
             alone, several = self.parts.read(kinds)
-            base, parts, points = self.base, self.parts.single, self.single
             kept = self.total
-            single = {}
             for k in alone:
-                kept -= points[k]
-                memo, fn = parts[k]
-                single[k] = (memo, base.get(k, 0), fn)
+                kept -= self.single[k]
             multi = self.parts.multi
             for i in several:
                 kept -= self.multi[i]
-            got = self.redo[kinds] = (kept, single, [multi[i].fn for i in several])
+            got = self.redo[kinds] = (kept, [multi[i].fn for i in several])
         return got
 
     def rescored(self, m: Masks, kinds: frozenset[str]) -> int:
         """Points of masks `m` that differ from the base only in `kinds`."""
-        kept, single, fns = self.todo(kinds)
-        for k, (memo, _, points) in single.items():
-            mask = m.get(k, 0)
-            got = memo.get(mask)
-            kept += points(mask) if got is None else got
+        kept, fns = self.todo(kinds)
+        alone = self.alone
+        for k in kinds:
+            s = alone.get(k)
+            if s is not None:
+                memo, _, points = s
+                mask = m.get(k, 0)
+                got = memo.get(mask)
+                kept += points(mask) if got is None else got
         for fn in fns:
             kept += fn(m)
         return kept
@@ -438,8 +440,8 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     if changes is None:
         changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
     kinds = frozenset([kind])
-    kept, single, fns = changes.todo(kinds)
-    alone = single.get(kind)
+    kept, fns = changes.todo(kinds)
+    alone = changes.alone.get(kind)
     out = []
     for col in cols:
         bit = 1 << (rows - 1 - heights[col]) * width + col
@@ -593,7 +595,7 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
     base stomach."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, redo, todo, known, setup = changes.base, changes.redo, changes.todo, changes.known, game.setup
+    base, alone, redo, todo, known, setup = changes.base, changes.alone, changes.redo, changes.todo, changes.known, game.setup
     out = []
     for drop, offset, shift, wmask, table in placements(setup, drops, rows, cols):
         land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
@@ -606,9 +608,9 @@ def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: 
         if value is not None:
             out.append(value)
             continue
-        value, single, fns = redo.get(kinds) or todo(kinds)
+        value, fns = redo.get(kinds) or todo(kinds)
         for kind, cells in adds:
-            s = single.get(kind)
+            s = alone.get(kind)
             if s is not None:
                 memo, mask, points = s
                 mask |= cells
