@@ -123,6 +123,7 @@ def test_damage_from_swordsmen_next_to_it_and_archers_two_away(game, setups):
     assert g.damage(0) == 2  # ... and now an archer two below
     g.grid[7] = sword
     assert g.damage(4) == 2  # a swordsman above and one below
+    assert g.damages() == [g.damage(slot) for slot in range(9)]  # the greedy pick's table of them
 
 
 def test_captain_discards_its_banner_line_then_the_grid_falls_and_refills(game, setups):

@@ -38,6 +38,8 @@ def max_disjoint(sets: list[int]) -> int:
         return sum(1 for s in sets if s)
     sets = list(dict.fromkeys(s for s in sets if s))
     n = len(sets)
+    if n == 2:
+        return 1 if sets[0] & sets[1] else 2
     union = 0
     for s in sets:
         union |= s
@@ -125,32 +127,47 @@ def _run_table(rows: int, cols: int, length: int) -> tuple[tuple[int, int, dict[
     return tuple(out)
 
 
+def _run_finder(basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                length: int) -> Callable[[Masks], tuple[int, int]]:
+    """A function of a board's masks giving the first cells of every run of `length` cells
+    (a `_run_table`) alternating two basic types X Y X Y..., in a row and in a column (the
+    griffin's hot path: one pass over the types, then a few whole-mask operations per
+    direction, every shift worked out beforehand)."""
+    (row_step, row_starts, _), (col_step, col_starts, _) = table
+    row_two, col_two = 2 * row_step, 2 * col_step
+    further = [(k * row_step, k * col_step) for k in range(1, length - 2)]
+
+    def starts(masks: Masks) -> tuple[int, int]:
+        # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
+        row_skip = row_next = col_skip = col_next = 0
+        for t in basic:
+            m = masks.get(t)
+            if m:
+                row_skip |= m & (m >> row_two)
+                row_next |= m & (m >> row_step)
+                col_skip |= m & (m >> col_two)
+                col_next |= m & (m >> col_step)
+        rows = row_starts & row_skip & ~row_next
+        cols = col_starts & col_skip & ~col_next
+        for r, c in further:
+            rows &= row_skip >> r
+            cols &= col_skip >> c
+        return rows, cols
+    return starts
+
+
+def _run_starts(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
+                length: int) -> tuple[int, int]:
+    """`_run_finder` applied once."""
+    return _run_finder(basic, table, length)(masks)
+
+
 def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
                       length: int) -> list[int]:
     """Every run of `length` cells (a `_run_table`) in a row or column alternating two
-    basic types X Y X Y... (the griffin's hot path: one pass over the types, no generators)."""
-    (row_step, row_starts, row_window), (col_step, col_starts, col_window) = table
-    # per direction: cells equal (one basic type) to the cell 2 steps on, and to the next cell
-    row_skip = row_next = col_skip = col_next = 0
-    for t in basic:
-        m = masks.get(t)
-        if m:
-            row_skip |= m & (m >> (2 * row_step))
-            row_next |= m & (m >> row_step)
-            col_skip |= m & (m >> (2 * col_step))
-            col_next |= m & (m >> col_step)
-    out: list[int] = []
-    for step, starts, window, skip, next_same in ((row_step, row_starts, row_window, row_skip, row_next),
-                                                   (col_step, col_starts, col_window, col_skip, col_next)):
-        hit = starts & skip & ~next_same
-        if hit:
-            for k in range(1, length - 2):
-                hit &= skip >> (k * step)
-            while hit:
-                low = hit & -hit
-                out.append(window[low.bit_length() - 1])
-                hit ^= low
-    return out
+    basic types X Y X Y..., as masks."""
+    starts = _run_starts(masks, basic, table, length)
+    return [window[s] for (_, _, window), hit in zip(table, starts) for s in bits(hit)]
 
 
 def _troll_stacks(masks: Masks, cols: int) -> int:
@@ -204,10 +221,16 @@ def _twin_rows(board: Board, rules: "RuleVersion") -> list[str]:
 def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part]:
     basic, points, overlap = tile_kinds(rules)[0], craving.points, craving.overlap
     table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
+    run_starts = _run_finder(basic, table, GRIFFIN_RUN)
 
     def score(m: Masks) -> int:
-        runs = _alternating_runs(m, basic, table, GRIFFIN_RUN)
-        return points * (len(runs) if overlap else max_disjoint(runs))
+        rows, cols = run_starts(m)
+        if not (rows or cols):
+            return 0
+        found = rows.bit_count() + cols.bit_count()
+        if overlap or found == 1:
+            return points * found
+        return points * max_disjoint(_alternating_runs(m, basic, table, GRIFFIN_RUN))
     return [part(score, basic)]
 
 

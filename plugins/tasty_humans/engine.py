@@ -72,6 +72,10 @@ class Setup:
     landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
     scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
+    # (id of a card's drops, rows) -> every (drop, offset, shift, mask, table) (`placements`)
+    placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
+    # one Landing object per distinct landing: drops that land the same tiles share it
+    canonical: dict[tuple[tuple[tuple[str, int], ...], int], "Landing"] = field(default_factory=dict)
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -160,7 +164,8 @@ class Stomach:
 
     def options(self, drops: Sequence[Drop]) -> list[tuple[Drop, int]]:
         """Every legal (drop, offset): each rotation over each column where it lands."""
-        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if self.lands(d, o)]
+        rows, heights = self.rows, self.heights  # `lands`: some covered column has room
+        return [(d, o) for d in drops for o in range(self.cols - len(d) + 1) if min(heights[o:o + len(d)]) < rows]
 
     def lands(self, drop: Drop, offset: int) -> bool:
         """At least one tile must fall into the stomach."""
@@ -244,24 +249,70 @@ class Player(Protocol):
     def leader_column(self, game: "Game", seat: int, leader: str) -> int: ...
 
 
-REMEMBERED = 256  # points kept per part before its memo starts afresh (a pick needs ~125)
+REMEMBERED = 1024  # points kept per kind before its memo starts afresh (a game meets ~300)
+SUMS = 64  # such memos per seat's scorer (one per kind and set of leaders reading it alone)
+ARRANGED = 64  # sets of leaders per seat's scorer whose arranged Parts are kept
 
 
-def remembered(p: Part) -> Part:
-    """`p` with a memo if it reads one kind: its points are a function of that mask, and a
-    turn's candidates repeat it often (a drop that lands no helmet leaves every helmet
-    part as it was; two drops that land the same helmets give the same helmet parts).
-    Parts reading several kinds repeat less and cost more to key: left as they are."""
-    if len(p.reads) != 1:
-        return p
-    fn, (kind,) = p.fn, p.reads
+class Parts:
+    """A seat's parts for one set of leaders, arranged for the hot loop: the parts that
+    read one kind summed per kind and remembered by that kind's mask (a turn's candidates
+    repeat it often: a drop that lands no helmet leaves every helmet part as it was), the
+    parts reading several kinds as they are (they repeat less and cost more to key)."""
+
+    __slots__ = ("single", "multi", "reading")
+
+    def __init__(self, parts: Sequence[Part], sums: dict[tuple[MaskFn, ...], tuple[Kept, Callable[[int], int]]]):
+        by_kind: dict[str, list[MaskFn]] = {}
+        self.multi: list[Part] = []
+        for p in parts:
+            if len(p.reads) == 1:
+                by_kind.setdefault(next(iter(p.reads)), []).append(p.fn)
+            else:
+                self.multi.append(p)
+        # kind -> (memo: mask -> points, points of a mask), shared through `sums` by every
+        # set of leaders with the same parts reading that kind alone
+        self.single: dict[str, tuple[Kept, Callable[[int], int]]] = {}
+        for k, fns in by_kind.items():
+            key = (k, *fns)
+            got = sums.get(key)
+            self.single[k] = got if got is not None else sums.setdefault(key, _summed(k, fns))
+        # changed kinds -> (those read alone, positions in `multi` of the parts reading one)
+        self.reading: dict[frozenset[str], tuple[tuple[str, ...], tuple[int, ...]]] = {}
+
+    def read(self, kinds: frozenset[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        got = self.reading.get(kinds)
+        if got is None:
+            got = self.reading[kinds] = (tuple(k for k in kinds if k in self.single),
+                                         tuple(i for i, p in enumerate(self.multi) if not p.reads.isdisjoint(kinds)))
+        return got
+
+    def value(self, masks: Masks) -> int:
+        total = 0
+        for kind, (memo, points) in self.single.items():
+            mask = masks.get(kind, 0)
+            got = memo.get(mask)
+            total += points(mask) if got is None else got
+        for p in self.multi:
+            total += p.fn(masks)
+        return total
+
+
+def _summed(kind: str, fns: list[MaskFn]) -> tuple[Kept, Callable[[int], int]]:
+    """The points of parts that read `kind` alone, as a function of its mask, remembered."""
     memo = Kept(REMEMBERED)
+    limit = memo.limit
 
-    def one(m: Masks) -> int:
-        key = m.get(kind, 0)
-        got = memo.get(key)
-        return memo.keep(key, fn(m)) if got is None else got
-    return Part(one, p.reads)
+    def points(mask: int) -> int:
+        m = {kind: mask}  # a part reading one kind is a function of that mask alone
+        got = 0
+        for fn in fns:
+            got += fn(m)
+        if len(memo) >= limit:
+            memo.clear()
+        memo[mask] = got
+        return got
+    return memo, points
 
 
 class Scorer:
@@ -270,7 +321,7 @@ class Scorer:
     (a leader once per cell it lies in). A candidate stomach that differs from a scored
     one in a few masks is scored by re-running only the parts that read them."""
 
-    __slots__ = ("geo", "rules", "defs", "fixed", "compiled")
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged", "sums")
 
     def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
         self.geo, self.rules, self.defs = geo, rules, defs
@@ -280,21 +331,27 @@ class Scorer:
             d = damage_of(m, other)
             return -penalty * (d & expand(d)).bit_count() if d else 0
 
-        self.fixed = [remembered(p) for p in (*craving_scorer(geo, monster, rules), part(damage, other))]
+        self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
         self.compiled: dict[tuple[int, str], Part] = {}
+        self.arranged: Kept = Kept(ARRANGED)  # leaders (cell, id) -> their Parts
+        self.sums: Kept = Kept(SUMS)  # (kind, parts reading it alone) -> Parts.single
 
     def leader(self, cell: int, lid: str) -> Part:
         got = self.compiled.get((cell, lid))
         if got is None:
-            got = self.compiled[(cell, lid)] = remembered(leader_scorer(self.geo, cell, self.defs[lid], self.rules))
+            got = self.compiled[(cell, lid)] = leader_scorer(self.geo, cell, self.defs[lid], self.rules)
         return got
 
-    def parts(self, leaders: dict[int, str]) -> list[Part]:
+    def parts(self, leaders: dict[int, str]) -> Parts:
         """Craving, damage and the leaders lying at these cells."""
-        return self.fixed + [self.leader(cell, lid) for cell, lid in leaders.items()]
+        key = tuple(leaders.items())
+        got = self.arranged.get(key)
+        if got is None:
+            got = self.arranged.keep(key, Parts(self.fixed + [self.leader(cell, lid) for cell, lid in key], self.sums))
+        return got
 
     def value(self, masks: Masks, leaders: dict[int, str]) -> int:
-        return sum([p.fn(masks) for p in self.parts(leaders)])
+        return self.parts(leaders).value(masks)
 
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
@@ -302,39 +359,74 @@ def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     return game.scorers[seat].value(stomach.masks, stomach.leaders)
 
 
+# What a candidate re-scores when some kinds change: (points of the parts reading none of
+# them, the parts reading a changed kind along with others); the parts reading a changed
+# kind alone are in `Changes.alone`
+Redo = tuple[int, list[MaskFn]]
+
+
 class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "points", "total", "redo")
+    __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo", "known")
 
-    def __init__(self, parts: list[Part], base: Masks):
+    def __init__(self, parts: Parts, base: Masks, like: "Changes | None" = None):
+        """`like`: the Changes of a stomach with the same parts, whose points are reused for
+        the parts that read no kind in which the two differ (a simulated damage tile)."""
         self.base, self.parts = base, parts
-        self.points = [p.fn(base) for p in parts]
-        self.total = sum(self.points)
-        # changed kinds -> (points of the parts that do not read them, those that do)
-        self.redo: dict[frozenset[str], tuple[int, list[MaskFn]]] = {}
+        self.single = {k: memo.get(base.get(k, 0)) for k, (memo, _) in parts.single.items()}
+        for k, (memo, points) in parts.single.items():
+            if self.single[k] is None:
+                self.single[k] = points(base.get(k, 0))
+        # kind -> (memo, the base's mask, points of a mask) of the parts reading it alone
+        self.alone = {k: (memo, base.get(k, 0), points) for k, (memo, points) in parts.single.items()}
+        if like is None or like.parts is not parts:
+            self.multi = [p.fn(base) for p in parts.multi]
+        else:
+            other = like.base
+            differ = {k for k in {*base, *other} if base.get(k, 0) != other.get(k, 0)}
+            self.multi = [v if p.reads.isdisjoint(differ) else p.fn(base) for p, v in zip(parts.multi, like.multi)]
+        self.total = sum(self.single.values()) + sum(self.multi)
+        self.redo: dict[frozenset[str], Redo] = {}
+        self.known: dict[int, int] = {}  # number of a canonical Landing -> points (`card_values`)
 
-    def todo(self, kinds: frozenset[str]) -> tuple[int, list[MaskFn]]:
+    def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
         if got is None:
-            kept, fns = self.total, []
-            for p, v in zip(self.parts, self.points):
-                if not p.reads.isdisjoint(kinds):
-                    kept -= v
-                    fns.append(p.fn)
-            got = self.redo[kinds] = (kept, fns)
+            alone, several = self.parts.read(kinds)
+            kept = self.total
+            for k in alone:
+                kept -= self.single[k]
+            multi = self.parts.multi
+            for i in several:
+                kept -= self.multi[i]
+            got = self.redo[kinds] = (kept, [multi[i].fn for i in several])
         return got
+
+    def rescored(self, m: Masks, kinds: frozenset[str]) -> int:
+        """Points of masks `m` that differ from the base only in `kinds`."""
+        kept, fns = self.todo(kinds)
+        alone = self.alone
+        for k in kinds:
+            s = alone.get(k)
+            if s is not None:
+                memo, _, points = s
+                mask = m.get(k, 0)
+                got = memo.get(mask)
+                kept += points(mask) if got is None else got
+        for fn in fns:
+            kept += fn(m)
+        return kept
 
     def value(self, adds: Sequence[tuple[str, int]], filled: int, kinds: frozenset[str]) -> int:
         """Points after OR-ing `adds` (kind, cells) into the base; `filled`: all those cells,
         `kinds`: the kinds among `adds`."""
-        kept, redo = self.todo(kinds)
         m = dict(self.base)
         for kind, cells in adds:
             m[kind] = m.get(kind, 0) | cells
         m[EMPTY] ^= filled
-        return kept + sum([fn(m) for fn in redo])
+        return self.rescored(m, kinds)
 
 
 def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], kind: str,
@@ -342,23 +434,45 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     """The seat's score after `Stomach.push(col, kind, leader)`, for each of `cols`, on the
     masks alone (as `evaluate` on a pushed copy; `changes`: the stomach's, if the caller
     has it)."""
+    if leader:
+        return leader_values(game, seat, stomach, cols, [leader], changes)[0]
+    rows, width, heights = stomach.rows, stomach.cols, stomach.heights
+    if changes is None:
+        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    kinds = frozenset([kind])
+    kept, fns = changes.todo(kinds)
+    alone = changes.alone.get(kind)
+    out = []
+    for col in cols:
+        bit = 1 << (rows - 1 - heights[col]) * width + col
+        if fns:
+            out.append(changes.value(((kind, bit),), bit, kinds))
+        elif alone is None:
+            out.append(kept)
+        else:  # only parts reading `kind` alone (damage): their memo, no masks to copy
+            memo, mask, points = alone
+            got = memo.get(mask | bit)
+            out.append(kept + (points(mask | bit) if got is None else got))
+    return out
+
+
+def leader_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], leaders: Sequence[str],
+                  changes: Changes | None = None) -> list[list[int]]:
+    """`push_values` of a new leader tile in each of `cols`, for each of `leaders`: the
+    parts already in the stomach score a leader tile the same whichever leader it is."""
     scorer = game.scorers[seat]
     rows, width, heights = stomach.rows, stomach.cols, stomach.heights
     if changes is None:
         changes = Changes(scorer.parts(stomach.leaders), stomach.masks)
-    put = LEADER if leader else kind
-    kinds = frozenset([put])
-    out = []
+    kinds = frozenset([LEADER])
+    pushed = []  # per column: the new tile's cell, the other parts' points, the masks
     for col in cols:
         cell = (rows - 1 - heights[col]) * width + col
-        points = changes.value(((put, 1 << cell),), 1 << cell, kinds)
-        if leader:  # the new leader's own points
-            m = dict(stomach.masks)
-            m[LEADER] = m.get(LEADER, 0) | 1 << cell
-            m[EMPTY] ^= 1 << cell
-            points += scorer.leader(cell, leader).fn(m)
-        out.append(points)
-    return out
+        m = dict(stomach.masks)
+        m[LEADER] = m.get(LEADER, 0) | 1 << cell
+        m[EMPTY] ^= 1 << cell
+        pushed.append((cell, changes.rescored(m, kinds), m))
+    return [[points + scorer.leader(cell, lid).fn(m) for cell, points, m in pushed] for lid in leaders]
 
 
 def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple[int, int]]) -> list[int]:
@@ -377,18 +491,17 @@ def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple
         elif ka == kb:
             out.append(changes.total)
         else:
-            kept, fns = changes.todo(frozenset((ka, kb)))
             m = dict(masks)
             both = 1 << a | 1 << b
             m[ka] ^= both
             m[kb] ^= both
-            out.append(kept + sum([fn(m) for fn in fns]))
+            out.append(changes.rescored(m, frozenset((ka, kb))))
     return out
 
 
-# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
-# None: no tile lands (every covered column is full).
-Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds,
+# and in a setup's tables its number there; None: no tile lands (every covered column is full).
+Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]] | tuple[tuple[tuple[str, int], ...], int, frozenset[str], int]
 HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
 
 
@@ -430,10 +543,28 @@ def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, 
     return got
 
 
-def met(table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
+def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> list[tuple[Drop, int, int, int, dict[int, Landing | None]]]:
+    """`landings` of every drop of a card, flat, in `Stomach.options` order: (drop, offset,
+    shift, mask, table)."""
+    key = (id(drops), rows)
+    got = setup.placements.get(key)
+    if got is None:
+        got = setup.placements[key] = [(drop, offset, *spot) for drop in drops
+                                       for offset, spot in enumerate(landings(setup, drop, rows, cols))]
+    return got
+
+
+def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
         heights: Sequence[int], rows: int, cols: int) -> Landing | None:
-    """A landing met for the first time: worked out and kept in `table`."""
-    land = table[window] = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
+    """A landing met for the first time: worked out and kept in `table`, as the one object
+    of the setup for those tiles in those cells (so a pick scores it once, `Changes.known`)."""
+    land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
+    if land is not None:
+        got = setup.canonical.get(land[:2])
+        if got is None:  # numbered, for `Changes.known`
+            got = setup.canonical[land[:2]] = (*land, len(setup.canonical))
+        land = got
+    table[window] = land
     return land
 
 
@@ -452,36 +583,48 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     for drop, offset in options:
         shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
-        land = table[window] if window in table else met(table, window, drop, offset, heights, rows, cols)
+        land = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
         assert land is not None, "not a legal drop"
-        out.append(value(*land))
+        out.append(value(*land[:3]))
     return out
 
 
 def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> list[int]:
     """`drop_values` of every legal drop of a card (`Stomach.options` order): the greedy
-    player's hot loop, with `Changes.value` inlined."""
+    player's hot loop, with `Changes.value` inlined, each distinct landing scored once per
+    base stomach."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, redo, setup = changes.base, changes.redo, game.setup
+    base, alone, redo, todo, known, setup = changes.base, changes.alone, changes.redo, changes.todo, changes.known, game.setup
     out = []
-    for drop in drops:
-        for offset, (shift, wmask, table) in enumerate(landings(setup, drop, rows, cols)):
-            land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
-            if land is table:
-                land = met(table, code >> shift & wmask, drop, offset, heights, rows, cols)
-            if land is None:
-                continue
-            adds, filled, kinds = land
-            kept, fns = redo.get(kinds) or changes.todo(kinds)
+    for drop, offset, shift, wmask, table in placements(setup, drops, rows, cols):
+        land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
+        if land is table:
+            land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
+        if land is None:
+            continue
+        adds, filled, kinds, number = land
+        value = known.get(number)  # a landing met again on this base is not scored again
+        if value is not None:
+            out.append(value)
+            continue
+        value, fns = redo.get(kinds) or todo(kinds)
+        for kind, cells in adds:
+            s = alone.get(kind)
+            if s is not None:
+                memo, mask, points = s
+                mask |= cells
+                got = memo.get(mask)
+                value += points(mask) if got is None else got
+        if fns:
             m = dict(base)
             for kind, cells in adds:
                 m[kind] = m.get(kind, 0) | cells
             m[EMPTY] ^= filled
-            value = kept
             for fn in fns:
                 value += fn(m)
-            out.append(value)
+        known[number] = value
+        out.append(value)
     return out
 
 
@@ -546,16 +689,21 @@ class GreedyPlayer:
         p = self.planned
         return p if p is not None and p.game is game and p.seat == seat and p.turn == game.turns else None
 
-    def _best(self, values: Sequence[float]) -> int:
+    def _best(self, values: Sequence[Any]) -> int:
+        return self.rng.choice(self._ties(values))
+
+    @staticmethod
+    def _ties(values: Sequence[Any]) -> list[int]:
+        """The positions of the best value."""
         top = max(values)
-        return self.rng.choice([i for i, v in enumerate(values) if v == top])
+        return [i for i, v in enumerate(values) if v == top]
 
     @staticmethod
     def _changes(game: "Game", seat: int, bases: dict[tuple, Changes], key: tuple, s: Stomach) -> Changes:
         """The Changes of stomach `s`, known in `bases` by `key`, made on first use."""
         got = bases.get(key)
         if got is None:
-            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks)
+            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks, bases.get(((), False)))
         return got
 
     def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any],
@@ -566,19 +714,20 @@ class GreedyPlayer:
         still draws its tie-break from the rng."""
         path: tuple[int, ...] = ()
         for _ in range(hits):
-            stomach, cols, values = seen[path]
+            stomach, cols, values, ties = seen[path]
             if not cols:
                 break
             if values is None:
                 values = push_values(game, seat, stomach, cols, DAMAGE,
                                      changes=self._changes(game, seat, bases, (path, False), stomach))
-                seen[path] = (stomach, cols, values)
-            col = cols[self._best([(v, -stomach.heights[c]) for v, c in zip(values, cols)])]
+                ties = self._ties([(v, -stomach.heights[c]) for v, c in zip(values, cols)])
+                seen[path] = (stomach, cols, values, ties)
+            col = cols[self.rng.choice(ties)]  # as `_best`, the ties worked out once a pick
             path += (col,)
             if path not in seen:
                 hurt = stomach.copy()
                 hurt.push(col, DAMAGE)
-                seen[path] = (hurt, hurt.open_columns(), None)
+                seen[path] = (hurt, hurt.open_columns(), None, None)
         return path
 
     def _cleric(self, game: "Game", seat: int, stomach: Stomach) -> Stomach:
@@ -595,16 +744,17 @@ class GreedyPlayer:
         stomach = game.stomachs[seat]
         slots = game.slots()
         values = []
-        seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None)}
+        seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None, None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
         bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
         base = self._changes(game, seat, bases, ((), False), stomach).total
         # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
         eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
         keys = []
+        hurt = game.damages()
         for slot in slots:
             card = game.grid[slot]
-            path = self._damage(game, seat, game.damage(slot), seen, bases)
+            path = self._damage(game, seat, hurt[slot], seen, bases)
             s = seen[path][0]
             cleric = card.class_ == CLERIC
             if cleric:
@@ -622,7 +772,7 @@ class GreedyPlayer:
         chosen = self._best(values)
         s, got, _ = eaten[keys[chosen]]
         self.planned = Plan(game, seat, game.turns + 1,
-                            {tuple(st.heights): v for st, _, v in seen.values() if v is not None},
+                            {tuple(st.heights): v for st, _, v, _ in seen.values() if v is not None},
                             dict(s.masks), dict(s.leaders), got)
         return slots[chosen]
 
@@ -655,18 +805,15 @@ class GreedyPlayer:
     def swap(self, game, seat, pairs):
         return self._best(swap_values(game, seat, game.stomachs[seat], pairs))
 
-    def _leader_value(self, game, seat, leader, changes=None):
-        stomach = game.stomachs[seat]
-        return push_values(game, seat, stomach, stomach.open_columns(), LEADER, leader, changes)
-
     def draft(self, game, seat, offered):
         stomach = game.stomachs[seat]
-        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)  # one stomach, many leaders
-        return self._best([max(self._leader_value(game, seat, lid, changes), default=0) for lid in offered])
+        values = leader_values(game, seat, stomach, stomach.open_columns(), offered)
+        return self._best([max(v, default=0) for v in values])
 
     def leader_column(self, game, seat, leader):
-        cols = game.stomachs[seat].open_columns()
-        return cols[self._best(self._leader_value(game, seat, leader))]
+        stomach = game.stomachs[seat]
+        cols = stomach.open_columns()
+        return cols[self._best(leader_values(game, seat, stomach, cols, [leader])[0])]
 
 
 STRATEGIES: dict[str, type] = {"greedy": GreedyPlayer, "random": RandomPlayer}
@@ -683,6 +830,10 @@ ATTACKERS = [
      if 0 <= r + dr * dist < GRID and 0 <= c + dc * dist < GRID]
     for r in range(GRID) for c in range(GRID)
 ]
+# The same relation from the attacker's side: per slot, class -> the slots a card of that
+# class there hurts (the lines are symmetric).
+HURTS = [{k: [s for s in range(GRID * GRID) if (other, k) in ATTACKERS[s]] for k in (SWORDSMAN, ARCHER)}
+         for other in range(GRID * GRID)]
 
 @dataclass
 class Result:
@@ -762,6 +913,15 @@ class Game:
             card = self.grid[other]
             if card is not None and card.class_ == klass:
                 hits += 1
+        return hits
+
+    def damages(self) -> list[int]:
+        """`damage` of every slot, from the grid's swordsmen and archers."""
+        hits = [0] * (GRID * GRID)
+        for other, card in enumerate(self.grid):
+            if card is not None:
+                for slot in HURTS[other].get(card.class_, ()):
+                    hits[slot] += 1
         return hits
 
     def refill(self) -> None:

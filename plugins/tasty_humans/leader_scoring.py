@@ -139,10 +139,25 @@ def _surround_majority(geo: Geometry, cell: int, leader: "Leader", rules: "RuleV
 
 
 def _path(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
-    """`longest_path`, remembered: candidate stomachs of a turn share most type masks."""
+    """`longest_path`, remembered: candidate stomachs of a turn share most type masks. A
+    mask met for the first time is cut down to the cells a path from `starts` can reach
+    (the rest cannot change the answer), so masks that differ only far away share it."""
     key = (geo.rows, geo.cols, diagonal, starts, mask)
     got = _PATHS.get(key)
-    return _PATHS.keep(key, longest_path(geo, starts, mask, diagonal)) if got is None else got
+    if got is None:
+        expand = geo.expand_diag if diagonal else geo.expand_orth
+        reach = starts & mask
+        while True:
+            grown = reach | (expand(reach) & mask)
+            if grown == reach:
+                break
+            reach = grown
+        near = (geo.rows, geo.cols, diagonal, starts, reach)
+        got = _PATHS.get(near)
+        if got is None:
+            got = _PATHS.keep(near, longest_path(geo, starts, reach, diagonal))
+        _PATHS.keep(key, got)
+    return got
 
 
 def _chain(diagonal: bool) -> LeaderKind:

@@ -3,6 +3,7 @@ seed order whatever the number of processes (so a run is reproducible)."""
 
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import os
@@ -92,15 +93,19 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     chunks = [(side, plan[i:i + size], sheets) for side in sides for i in range(0, games, size)]
     owner = [k for k in range(len(sides)) for _ in range(0, games, size)]  # side of each chunk
     out: list[list[Record]] = [[] for _ in sides]
-    if jobs == 1 or len(chunks) == 1:
+    serial = jobs == 1 or len(chunks) == 1
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    if serial or fork:  # load the content once, here: forked workers inherit it instead of each loading it
+        for side in sides:
+            _simulation(side)
+    # What is loaded lives as long as the run: the garbage collector need not walk it again
+    # while the games allocate (about 1% of a greedy Tasty Humans game), and forked workers
+    # do not touch (and so copy) the pages of the content they inherit.
+    gc.freeze()
+    if serial:
         results: Iterator[list[Record]] = map(_play_chunk, chunks)
         pool = None
     else:
-        methods = multiprocessing.get_all_start_methods()
-        fork = "fork" in methods
-        if fork:  # load the content once, here: the workers inherit it instead of each loading it
-            for side in sides:
-                _simulation(side)
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
         pool = ctx.Pool(min(jobs, len(chunks)))
         results = pool.imap(_play_chunk, chunks)
@@ -112,6 +117,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
             if progress:
                 progress(done)
     finally:
+        gc.unfreeze()
         if pool is not None:
             pool.close()
             pool.join()
