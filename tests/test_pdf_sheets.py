@@ -33,6 +33,21 @@ def _poker():
     return game, comp
 
 
+def _difference(raster: Image.Image, png: Image.Image, place: Place) -> float:
+    """Mean difference, blurred (sub-pixel placement and anti-aliasing differ, the art must
+    not), between where `place` shows on the page raster and the face's PNG laid so."""
+    px = DPI / 25.4
+    image = png.rotate(place.turn, expand=True) if place.turn else png  # PIL turns counter-clockwise
+    bx, by, bw, bh = place.clip or (place.x, place.y, place.w, place.h)
+    size = (round(bw * px) - 2, round(bh * px) - 2)  # one pixel in: edge anti-aliasing
+    sx, sy = round(bx * px) + 1, round(by * px) + 1
+    fx, fy = round((bx - place.x) * px) + 1, round((by - place.y) * px) + 1
+    blur = ImageFilter.GaussianBlur(1.5)
+    printed = raster.crop((sx, sy, sx + size[0], sy + size[1])).filter(blur)
+    drawn = image.resize((round(place.w * px), round(place.h * px))).crop((fx, fy, fx + size[0], fy + size[1])).filter(blur)
+    return sum(ImageStat.Stat(ImageChops.difference(printed, drawn)).mean) / 3
+
+
 def test_a_face_turned_either_way_or_clipped_prints_as_its_png():
     game, comp = _poker()
     face = comp.pieces[0].front
@@ -44,14 +59,7 @@ def test_a_face_turned_either_way_or_clipped_prints_as_its_png():
     png = svg_to_image(face.svg, DPI, face.fonts).convert("RGB")
     px = DPI / 25.4
     for place in places:
-        image = png.rotate(place.turn, expand=True) if place.turn else png  # PIL turns counter-clockwise
-        bx, by, bw, bh = place.clip or (place.x, place.y, place.w, place.h)
-        size = (round(bw * px) - 2, round(bh * px) - 2)
-        sx, sy = round(bx * px) + 1, round(by * px) + 1
-        fx, fy = round((bx - place.x) * px) + 1, round((by - place.y) * px) + 1
-        printed = raster.crop((sx, sy, sx + size[0], sy + size[1])).filter(ImageFilter.GaussianBlur(1.5))
-        drawn = image.resize((round(place.w * px), round(place.h * px))).crop((fx, fy, fx + size[0], fy + size[1])).filter(ImageFilter.GaussianBlur(1.5))
-        assert sum(ImageStat.Stat(ImageChops.difference(printed, drawn)).mean) / 3 < 8, place
+        assert _difference(raster, png, place) < 8, place
     # the clip shows the window only: the face's own corner, outside it, stays blank
     assert raster.getpixel((round(111 * px), round(11 * px))) == (255, 255, 255)
     # the wrong turn would not pass: the card is not symmetric
@@ -100,17 +108,9 @@ def test_gradients_and_patterns_follow_the_face_wherever_it_is_placed(tmp_path):
     elif os.environ.get("CI"):
         pytest.fail("pdftoppm (poppler-utils) is missing in CI")
     png = svg_to_image(painted, DPI).convert("RGB")
-    px = DPI / 25.4
-    blur = ImageFilter.GaussianBlur(1.5)
     for raster in rasters:
         for place in places:
-            image = png.rotate(place.turn, expand=True) if place.turn else png
-            bx, by, bw, bh = place.clip or (place.x, place.y, place.w, place.h)
-            size = (round(bw * px) - 2, round(bh * px) - 2)
-            sx, sy = round(bx * px) + 1, round(by * px) + 1
-            printed = raster.crop((sx, sy, sx + size[0], sy + size[1])).filter(blur)
-            drawn = image.resize((round(place.w * px), round(place.h * px))).crop((1, 1, 1 + size[0], 1 + size[1])).filter(blur)
-            assert sum(ImageStat.Stat(ImageChops.difference(printed, drawn)).mean) / 3 < 10, place
+            assert _difference(raster, png, place) < 10, place
 
 
 def test_a_game_is_typeset_once_for_all_its_pdfs(tmp_path, monkeypatch):

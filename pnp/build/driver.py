@@ -136,7 +136,8 @@ def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list
 
 
 def _print_key(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> str:
-    """output/<game>/<game>-print.pdf: every component in one PDF (pnp/print_pdf.py)."""
+    """The cache key of output/<game>/<game>-print.pdf (every component in one PDF,
+    pnp/formats/print_pdf.py): what its sheets are made from."""
     from ..load.layouts import papers, sheet_layout
 
     width, height = papers(options.papers)[options.paper]

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from .impose import Label, Layout
 
 
-def _n(value: float) -> str:
+def number(value: float) -> str:
+    """A length or coordinate, to 0.0001 and without trailing zeros (stable across runs)."""
     text = f"{value:.4f}".rstrip("0").rstrip(".")
     return "0" if text in {"-0", ""} else text
 
@@ -80,7 +81,7 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
                         name = f"f{len(faces)}"
                         inputs[name] = mark.face.svg
                         faces[key] = len(faces)
-                        w, h = _n(key[1]), _n(key[2])
+                        w, h = number(key[1]), number(key[2])
                         face_pages.append(f"#page(width: {w}mm, height: {h}mm, margin: 0pt, "
                                           f"place(image(bytes(sys.inputs.{name}), format: \"svg\", width: {w}mm, height: {h}mm)))")
                     marks.append(("face", faces[key], mark.x, mark.y, mark.turn, mark.clip))
@@ -89,8 +90,8 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
                     if lkey not in labels:
                         labels[lkey] = len(labels)
                         # the page's top-left corner is the label's (x, y), and its first baseline lies on that top edge
-                        label_pages.append(f"#page(width: {_n(lkey[2])}mm, height: auto, margin: 0pt, "
-                                           f"block(width: {_n(lkey[2])}mm, text(size: {_n(lkey[1])}pt, {_string(lkey[0])})))")
+                        label_pages.append(f"#page(width: {number(lkey[2])}mm, height: auto, margin: 0pt, "
+                                           f"block(width: {number(lkey[2])}mm, text(size: {number(lkey[1])}pt, {_string(lkey[0])})))")
                     marks.append(("label", labels[lkey], mark.x, mark.y))
                 elif isinstance(mark, Line):
                     marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))

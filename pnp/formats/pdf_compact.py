@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from .pdf_objects import PAGE, Document, page_objects, read, ref, write
+from .pdf_objects import PAGE, Document, contents, page_objects, read, ref, write
 
 # one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
 _GLYPH = re.compile(
@@ -259,7 +259,7 @@ def compact(data: bytes) -> bytes:
     # laid out over the exact widths) keep their fractional widths, as typst's own text does
     mixed: set[int] = set()
     for page in pages:
-        for number in _contents(doc, page):
+        for number in contents(doc, page):
             if number not in decoded:
                 decoded[number] = doc.objects[number].data()
             content = decoded[number]
@@ -282,7 +282,7 @@ def compact(data: bytes) -> bytes:
             if widths[number] is not None:
                 fonts[name] = widths[number]  # type: ignore[assignment]
         identity = tuple(sorted(fonts_of[page].items()))  # the merged runs rest on these fonts' widths
-        for number in _contents(doc, page):
+        for number in contents(doc, page):
             if number in done:
                 continue
             done.add(number)
@@ -314,16 +314,6 @@ def _page_fonts(doc: Document, page: int) -> dict[bytes, int]:
     indirect = doc.get(ref(text, b"Font"))  # a font dictionary of its own, or one inside the resources
     found = re.search(rb"<<(.*?)>>", indirect.head, re.S) if indirect is not None else re.search(rb"/Font<<(.*?)>>", text, re.S)
     return {name: int(number) for name, number in re.findall(rb"(/[^\s/<>\[\]()]+) ?(\d+) 0 R", found.group(1))} if found else {}
-
-
-def _contents(doc: Document, page: int) -> list[int]:
-    """The content streams of `page`."""
-    head = doc.objects[page].head
-    found = re.search(rb"/Contents(?: (\d+) 0 R|\[([^\]]*)\])", head)
-    if found is None:
-        return []
-    numbers = [int(found.group(1))] if found.group(1) else [int(n) for n in re.findall(rb"(\d+) 0 R", found.group(2))]
-    return [n for n in numbers if n in doc.objects and doc.objects[n].stream is not None]
 
 
 def _unhint_font(doc: Document, font: int, done: set[int]) -> None:

@@ -125,6 +125,15 @@ def page_objects(doc: Document) -> list[int] | None:
     return pages if catalog is not None and walk(ref(catalog.head, b"Pages"), 0) else None
 
 
+def contents(doc: Document, page: int) -> list[int]:
+    """The content streams of page object `page`."""
+    found = re.search(rb"/Contents(?: (\d+) 0 R|\[([^\]]*)\])", doc.objects[page].head)
+    if found is None:
+        return []
+    numbers = [int(found.group(1))] if found.group(1) else [int(n) for n in re.findall(rb"(\d+) 0 R", found.group(2))]
+    return [n for n in numbers if n in doc.objects and doc.objects[n].stream is not None]
+
+
 def refs(text: bytes) -> list[int]:
     """The object numbers `text` refers to (`N 0 R` outside literal strings), in order."""
     return [int(m.group(1)) for m in _STRING_OR_REF.finditer(text) if m.group(1) is not None]

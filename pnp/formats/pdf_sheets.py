@@ -18,22 +18,22 @@ import hashlib
 import re
 from functools import lru_cache
 
-from .pdf import SheetPlan
-from .pdf_objects import Document, Obj, page_objects, read, refs, renumber, write
+from .pdf import SheetPlan, number
+from .pdf_objects import Document, Obj, contents, page_objects, read, refs, renumber, write
 
 PT = 72 / 25.4  # points in a millimetre
 _MEDIA_BOX = re.compile(rb"/MediaBox\[([-\d. ]+)\]")
-_CATEGORY = re.compile(rb"/(Font|ColorSpace|ExtGState|Pattern|Shading|XObject|Properties)<<([^<>]*)>>")
-_CATEGORY_REF = re.compile(rb"/(Font|ColorSpace|ExtGState|Pattern|Shading|XObject|Properties) (\d+) 0 R")
+_CATEGORIES = rb"(Font|ColorSpace|ExtGState|Pattern|Shading|XObject|Properties)"  # of a resource dictionary
+_CATEGORY = re.compile(rb"/" + _CATEGORIES + rb"<<([^<>]*)>>")
+_CATEGORY_REF = re.compile(rb"/" + _CATEGORIES + rb" (\d+) 0 R")
 _ENTRY = re.compile(rb"/([^\s/<>\[\]()]+) ?(\d+) 0 R")
 # in a content stream: a literal string (one level of nested brackets), a hex string, or a name
 _TOKEN = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)|<[0-9A-Fa-f\s]*>|/([^\s/<>\[\]()%{}]+)")
 
 
 def _n(value: float) -> bytes:
-    """A number in a PDF, to 0.0001 (pt)."""
-    text = (b"%.4f" % value).rstrip(b"0").rstrip(b".")
-    return b"0" if text in (b"-0", b"") else text
+    """A number in a PDF, to 0.0001 (pt), written as in the typst documents."""
+    return number(value).encode()
 
 
 def _pdf_string(text: str) -> bytes:
@@ -104,9 +104,8 @@ class Book:
                 for name, number in _ENTRY.findall(entries):
                     names[name] = b"R" + number
                     used.setdefault(category, {})[b"R" + number] = int(number)
-            contents = re.search(rb"/Contents(?: (\d+) 0 R|\[([^\]]*)\])", head)
-            numbers = [] if contents is None else [int(contents.group(1))] if contents.group(1) else [int(n) for n in re.findall(rb"(\d+) 0 R", contents.group(2))]
-            self._drawn[page] = renamed(b"\n".join(self.doc.objects[n].data() for n in numbers), names), used
+            drawn = b"\n".join(self.doc.objects[n].data() for n in contents(self.doc, self.pages[page]))
+            self._drawn[page] = renamed(drawn, names), used
         return self._drawn[page]
 
 
