@@ -98,7 +98,7 @@ def _font(version: bytes, tables: dict[bytes, bytes]) -> bytes:
 
 def unhinted(data: bytes) -> bytes:
     """The font program `data` without its hinting; `data` itself when it is not a font
-    file this can read (a collection, a damaged table directory)."""
+    file this can read (a collection, a damaged table or glyph record)."""
     found = _tables(data)
     if found is None:
         return data
@@ -108,7 +108,10 @@ def unhinted(data: bytes) -> bytes:
     if len(maxp) >= 28 and maxp[:4] == b"\0\1\0\0":
         tables[b"maxp"] = maxp[:14] + _MAXP_UNHINTED + maxp[28:]
     if all(tag in tables for tag in (b"glyf", b"loca", b"head", b"maxp")):
-        glyphs = _glyphs_unhinted(tables)
+        try:
+            glyphs = _glyphs_unhinted(tables)
+        except (IndexError, struct.error):  # a glyph record cut short: left as it was
+            glyphs = None
         if glyphs is None:
             return data
         tables.update(glyphs)
