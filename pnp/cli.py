@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import typer
@@ -14,6 +14,7 @@ from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
+
 if TYPE_CHECKING:
     from rich.console import Console
 
