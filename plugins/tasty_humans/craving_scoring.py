@@ -166,7 +166,11 @@ def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[i
                       length: int) -> list[int]:
     """Every run of `length` cells (a `_run_table`) in a row or column alternating two
     basic types X Y X Y..., as masks."""
-    starts = _run_starts(masks, basic, table, length)
+    return _runs(table, _run_starts(masks, basic, table, length))
+
+
+def _runs(table: tuple[tuple[int, int, dict[int, int]], ...], starts: tuple[int, int]) -> list[int]:
+    """The runs (masks) of a `_run_table` starting at the cells of `starts` (rows, columns)."""
     return [window[s] for (_, _, window), hit in zip(table, starts) for s in bits(hit)]
 
 

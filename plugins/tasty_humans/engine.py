@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
+import numpy as np
+
+from .batch import BatchFn, craving_batch, damage_batch, leader_batch
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, Kept, bits, geometry
 from .craving_scoring import craving_scorer
 from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
@@ -76,6 +80,30 @@ class Setup:
     placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
     # one Landing object per distinct landing: drops that land the same tiles share it
     canonical: dict[tuple[tuple[tuple[str, int], ...], int], "Landing"] = field(default_factory=dict)
+    # the masks a batch holds (every tile type, LEADER, EMPTY), and per kind (row) and
+    # canonical landing (column) the cells it adds (for EMPTY: the cells it fills)
+    kinds: tuple[str, ...] = ()
+    adds: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
+
+    def __post_init__(self) -> None:
+        self.kinds = (*self.rules.tiles, LEADER, EMPTY)
+        self.adds = np.zeros((len(self.kinds), 256), dtype=np.uint64)
+
+    def number(self, land: "Landing") -> "Landing":
+        """`land` as the setup's one object for those tiles in those cells, numbered (its
+        column in `adds`)."""
+        got = self.canonical.get(land[:2])
+        if got is None:
+            number = len(self.canonical)
+            got = self.canonical[land[:2]] = (*land, number)
+            if number == self.adds.shape[1]:
+                self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)], axis=1)
+            column = [0] * len(self.kinds)
+            for kind, cells in land[0]:
+                column[self.kinds.index(kind)] = cells
+            column[-1] = land[1]
+            self.adds[:, number] = column
+        return got
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -321,7 +349,8 @@ class Scorer:
     (a leader once per cell it lies in). A candidate stomach that differs from a scored
     one in a few masks is scored by re-running only the parts that read them."""
 
-    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged", "sums")
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged", "sums", "batch_fixed", "batch_compiled",
+                 "batches")
 
     def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
         self.geo, self.rules, self.defs = geo, rules, defs
@@ -332,6 +361,10 @@ class Scorer:
             return -penalty * (d & expand(d)).bit_count() if d else 0
 
         self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
+        # the same parts on arrays of masks (`batch`): the greedy player's candidates
+        self.batch_fixed = [craving_batch(geo, monster, rules), damage_batch(geo, rules)]
+        self.batch_compiled: dict[tuple[int, str], BatchFn] = {}
+        self.batches: Kept = Kept(ARRANGED)  # leaders (cell, id) -> their batch forms
         self.compiled: dict[tuple[int, str], Part] = {}
         self.arranged: Kept = Kept(ARRANGED)  # leaders (cell, id) -> their Parts
         self.sums: Kept = Kept(SUMS)  # (kind, parts reading it alone) -> Parts.single
@@ -353,6 +386,20 @@ class Scorer:
     def value(self, masks: Masks, leaders: dict[int, str]) -> int:
         return self.parts(leaders).value(masks)
 
+    def batch(self, leaders: dict[int, str]) -> list[BatchFn]:
+        """`parts(leaders)` as functions of a batch of stomachs' masks (`batch`)."""
+        key = tuple(leaders.items())
+        got = self.batches.get(key)
+        if got is None:
+            fns = list(self.batch_fixed)
+            for cell, lid in key:
+                fn = self.batch_compiled.get((cell, lid))
+                if fn is None:
+                    fn = self.batch_compiled[(cell, lid)] = leader_batch(self.geo, cell, self.defs[lid], self.rules)
+                fns.append(fn)
+            got = self.batches.keep(key, fns)
+        return got
+
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king)."""
@@ -369,7 +416,7 @@ class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo", "known")
+    __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo")
 
     def __init__(self, parts: Parts, base: Masks, like: "Changes | None" = None):
         """`like`: the Changes of a stomach with the same parts, whose points are reused for
@@ -389,7 +436,6 @@ class Changes:
             self.multi = [v if p.reads.isdisjoint(differ) else p.fn(base) for p, v in zip(parts.multi, like.multi)]
         self.total = sum(self.single.values()) + sum(self.multi)
         self.redo: dict[frozenset[str], Redo] = {}
-        self.known: dict[int, int] = {}  # number of a canonical Landing -> points (`card_values`)
 
     def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
@@ -557,13 +603,10 @@ def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> lis
 def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
         heights: Sequence[int], rows: int, cols: int) -> Landing | None:
     """A landing met for the first time: worked out and kept in `table`, as the one object
-    of the setup for those tiles in those cells (so a pick scores it once, `Changes.known`)."""
+    of the setup for those tiles in those cells (`Setup.number`)."""
     land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
     if land is not None:
-        got = setup.canonical.get(land[:2])
-        if got is None:  # numbered, for `Changes.known`
-            got = setup.canonical[land[:2]] = (*land, len(setup.canonical))
-        land = got
+        land = setup.number(land)
     table[window] = land
     return land
 
@@ -589,42 +632,47 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     return out
 
 
-def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> list[int]:
-    """`drop_values` of every legal drop of a card (`Stomach.options` order): the greedy
-    player's hot loop, with `Changes.value` inlined, each distinct landing scored once per
-    base stomach."""
+def landing_numbers(setup: Setup, stomach: Stomach, drops: Sequence[Drop]) -> list[int]:
+    """The canonical landing (its number) of every legal drop of a card, in
+    `Stomach.options` order."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, alone, redo, todo, known, setup = changes.base, changes.alone, changes.redo, changes.todo, changes.known, game.setup
     out = []
     for drop, offset, shift, wmask, table in placements(setup, drops, rows, cols):
         land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
         if land is table:
             land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
-        if land is None:
-            continue
-        adds, filled, kinds, number = land
-        value = known.get(number)  # a landing met again on this base is not scored again
-        if value is not None:
-            out.append(value)
-            continue
-        value, fns = redo.get(kinds) or todo(kinds)
-        for kind, cells in adds:
-            s = alone.get(kind)
-            if s is not None:
-                memo, mask, points = s
-                mask |= cells
-                got = memo.get(mask)
-                value += points(mask) if got is None else got
-        if fns:
-            m = dict(base)
-            for kind, cells in adds:
-                m[kind] = m.get(kind, 0) | cells
-            m[EMPTY] ^= filled
-            for fn in fns:
-                value += fn(m)
-        known[number] = value
-        out.append(value)
+        if land is not None:
+            out.append(land[3])
+    return out
+
+
+def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int]]]) -> list[list[int]]:
+    """The seat's score after each landing of `eats` (stomach, landing numbers), as
+    `drop_values` gives it: every candidate stomach of a turn scored together, each part
+    once on an array of masks (`batch`)."""
+    setup, scorer = game.setup, game.scorers[seat]
+    kinds = setup.kinds
+    out: list[list[int]] = [[] for _ in eats]
+    groups: dict[tuple, list[int]] = {}  # stomachs with the same leaders share the parts
+    for i, (s, numbers) in enumerate(eats):
+        if numbers:
+            groups.setdefault(tuple(s.leaders.items()), []).append(i)
+    for key, members in groups.items():
+        bases = np.array([[eats[i][0].masks.get(k, 0) for k in kinds] for i in members], dtype=np.uint64).T
+        sizes = [len(eats[i][1]) for i in members]
+        which = np.repeat(np.arange(len(members)), sizes)
+        numbers = np.fromiter(chain.from_iterable(eats[i][1] for i in members), dtype=np.intp, count=sum(sizes))
+        base, adds = bases[:, which], setup.adds[:, numbers]
+        masks = base | adds
+        masks[-1] = base[-1] ^ adds[-1]  # EMPTY: the cells filled leave it
+        batch = dict(zip(kinds, masks))
+        total = sum(fn(batch) for fn in scorer.batch(eats[members[0]][0].leaders))
+        values = total.tolist()
+        start = 0
+        for i, n in zip(members, sizes):
+            out[i] = values[start:start + n]
+            start += n
     return out
 
 
@@ -748,8 +796,9 @@ class GreedyPlayer:
         cleaned: dict[tuple[int, ...], Stomach] = {}
         bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
         base = self._changes(game, seat, bases, ((), False), stomach).total
-        # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
-        eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
+        # (damage columns, cleric, drops) -> its position in `eats` (stomach eating, landings)
+        eaten: dict[tuple, int] = {}
+        eats: list[tuple[Stomach, list[int]]] = []
         keys = []
         hurt = game.damages()
         for slot in slots:
@@ -764,13 +813,16 @@ class GreedyPlayer:
             drops = game.setup.drops[card.id]
             key = (path, cleric, id(drops))
             if key not in eaten:
-                changes = self._changes(game, seat, bases, key[:2], s)
-                got = card_values(game, s, drops, changes)
-                eaten[key] = (s, got, max(got) if got else changes.total)
-            values.append((eaten[key][2] - base, card.intel))
-            keys.append(key)
+                eaten[key] = len(eats)
+                eats.append((s, landing_numbers(game.setup, s, drops)))
+            keys.append(eaten[key])
+        scored = batch_values(game, seat, eats)
+        # a card with no legal drop leaves the stomach as it is
+        best = [max(got) if got else evaluate(game, seat, s) for got, (s, _) in zip(scored, eats)]
+        for slot, k in zip(slots, keys):
+            values.append((best[k] - base, game.grid[slot].intel))
         chosen = self._best(values)
-        s, got, _ = eaten[keys[chosen]]
+        s, got = eats[keys[chosen]][0], scored[keys[chosen]]
         self.planned = Plan(game, seat, game.turns + 1,
                             {tuple(st.heights): v for st, _, v, _ in seen.values() if v is not None},
                             dict(s.masks), dict(s.leaders), got)

@@ -1,0 +1,260 @@
+"""The scoring parts as functions of many stomachs at once, for the greedy player.
+
+A batch is a dict kind -> numpy array of masks, one uint64 per candidate stomach (as
+`Board.masks` is for one stomach); a batch form returns the points of every candidate as
+an int64 array. Each form here is the array twin of one part of `leader_scoring` /
+`craving_scoring` / the engine's damage part, with the same compiled constants; the
+scalar parts stay the definition that `pnp score` adds up, and
+tests/test_th_batch.py holds every twin equal to its part on thousands of random boards.
+A part that has no array form (the chain leaders' path search, the maximum number of
+disjoint blocks or runs) is run on each candidate that needs it.
+
+Only the balance lab imports this module (numpy stays out of `pnp build` and `pnp score`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Mapping
+
+import numpy as np
+
+from .board import LEADER, Geometry
+from .craving_scoring import GRIFFIN_RUN, TROLL_STACK, _rect_table, _run_table, _runs, craving_scorer, max_disjoint
+from .leader_scoring import Part, leader_scorer, tile_kinds
+from .models import LEADER_TYPE
+
+if TYPE_CHECKING:
+    from .models import Leader, RuleVersion
+
+Batch = Mapping[str, np.ndarray]  # kind -> a mask per candidate
+BatchFn = Callable[[Batch], np.ndarray]  # -> points per candidate (int64)
+
+
+def count(x: np.ndarray) -> np.ndarray:
+    """Set bits of each mask, as int64 (bitwise_count gives uint8, which `points *` overflows)."""
+    return np.bitwise_count(x).astype(np.int64)
+
+
+def bit_length(x: np.ndarray) -> np.ndarray:
+    """`int.bit_length` of each mask (exact: masks are far below 2**53)."""
+    return np.frexp(x.astype(np.float64))[1].astype(np.int64)
+
+
+def _zero(m: Batch) -> np.ndarray:
+    return np.zeros(len(next(iter(m.values()))), dtype=np.int64)
+
+
+def per_candidate(p: Part) -> BatchFn:
+    """A part without an array form: run on each candidate's own masks."""
+    reads = tuple(p.reads)
+
+    def run(m: Batch) -> np.ndarray:
+        kinds = [k for k in reads if k in m]
+        fn = p.fn
+        return np.array([fn(dict(zip(kinds, masks))) for masks in zip(*(m[k].tolist() for k in kinds))], dtype=np.int64)
+    return run
+
+
+# --- leaders (leader_scoring.KINDS) ---------------------------------------------------
+
+def _counting(region: int, kind: str, points: int) -> BatchFn:
+    def score(m: Batch) -> np.ndarray:
+        got = m.get(kind)
+        return _zero(m) if got is None else points * count(got & region)
+    return score
+
+
+def _sight(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> BatchFn:
+    kind = LEADER if leader.type == LEADER_TYPE else leader.type or ""
+    others = geo.full & ~(1 << cell)
+    rays = [(ray.mask, ray.outward_up, ray.step) for ray in geo.rays[cell] if ray.mask]
+    points = leader.points
+
+    def score(m: Batch) -> np.ndarray:
+        got = m.get(kind)
+        if got is None:
+            return _zero(m)
+        targets = got & others
+        steps = _zero(m)
+        for mask, up, step in rays:  # steps to the nearest target, that cell counted
+            hits = targets & mask
+            if up:
+                far = (bit_length(hits & (~hits + 1)) - 1 - cell) // step
+            else:
+                far = (cell + 1 - bit_length(hits)) // step
+            steps += np.where(hits != 0, far, 0)
+        return points * steps
+    return score
+
+
+def _counts(m: Batch, kinds: tuple[str, ...], region: int | None = None) -> list[np.ndarray]:
+    zero = _zero(m)
+    return [zero if m.get(t) is None else count(m[t] if region is None else m[t] & region) for t in kinds]
+
+
+def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> BatchFn | None:
+    """The array form of `leader_scorer(geo, cell, leader, rules)`, or None (no array form)."""
+    kind, points = leader.kind, leader.points
+    basic, other = tile_kinds(rules)
+    if kind == "line":
+        return _counting(geo.line[cell], leader.type or "", points)
+    if kind == "diagonal":
+        return _counting(geo.diagonals[cell], leader.type or "", points)
+    if kind == "range":
+        return _counting(geo.within(cell, leader.distance), leader.type or "", points)
+    if kind == "leader-line":
+        return _counting(geo.line[cell], LEADER, points)
+    if kind == "sight":
+        return _sight(geo, cell, leader, rules)
+    if kind == "feast":
+        tile, expand = leader.type or "", geo.expand_orth
+
+        def feast(m: Batch) -> np.ndarray:
+            if m.get(tile) is None:
+                return _zero(m)
+            return points * count(m[tile] & expand(m[LEADER]))
+        return feast
+    if kind == "least-type":
+        return lambda m: points * np.minimum.reduce(_counts(m, basic))
+    if kind == "most-minus-least":
+        def spread(m: Batch) -> np.ndarray:
+            counts = _counts(m, basic)
+            return points * (np.maximum.reduce(counts) - np.minimum.reduce(counts))
+        return spread
+    if kind == "damage-line":
+        region = geo.line[cell]
+
+        def damage_line(m: Batch) -> np.ndarray:
+            return points * count(damage_of(m, other) & region)
+        return damage_line
+    if kind == "surround-majority":
+        ring = geo.ring[cell]
+        return lambda m: points * np.maximum.reduce(_counts(m, basic, ring))
+    if kind in ("rows-all-four", "columns-all-four"):
+        spans = geo.row_masks if kind == "rows-all-four" else geo.col_masks
+
+        def all_four(m: Batch) -> np.ndarray:
+            total = _zero(m)
+            for span in spans:
+                total += np.logical_and.reduce([(m.get(t, 0) & span) != 0 for t in basic])
+            return points * total
+        return all_four
+    return None  # chain-orthogonal, chain-diagonal: a path search per candidate
+
+
+def leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> BatchFn:
+    """`leader` lying at `cell`, scored on a batch."""
+    return _leader_batch(geo, cell, leader, rules) or per_candidate(leader_scorer(geo, cell, leader, rules))
+
+
+def damage_of(m: Batch, other: tuple[str, ...]) -> np.ndarray | int:
+    mask: np.ndarray | int = 0
+    for kind in other:
+        got = m.get(kind)
+        if got is not None:
+            mask = mask | got
+    return mask
+
+
+# --- cravings (craving_scoring.CRAVINGS) ------------------------------------------------
+
+def _alone(parts: list[Part], need: np.ndarray, m: Batch, points: np.ndarray) -> np.ndarray:
+    """`points`, with the candidates flagged in `need` scored by the scalar parts."""
+    where = np.flatnonzero(need)
+    if len(where):
+        reads = sorted({k for p in parts for k in p.reads if k in m})
+        for i in where.tolist():
+            masks = {k: int(m[k][i]) for k in reads}
+            points[i] = sum(p.fn(masks) for p in parts)
+    return points
+
+
+def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
+    """`monster`'s craving (all of `craving_scorer`'s parts) scored on a batch."""
+    craving, basic = rules.cravings[monster], tile_kinds(rules)[0]
+    points, overlap = craving.points, craving.overlap
+    parts = craving_scorer(geo, monster, rules)
+    if monster == "legendary-dragon":
+        starts, shifts = _rect_table(geo.rows, geo.cols, 2, 2)[:2]
+
+        def squares(m: Batch) -> np.ndarray:  # top-left cells of one-type 2x2 squares
+            total = _zero(m)
+            for t in basic:
+                mask = m.get(t)
+                if mask is not None:
+                    hit = mask & starts
+                    for k in shifts:
+                        hit &= mask >> k
+                    total += count(hit)
+            return total
+        if overlap:
+            return lambda m: points * squares(m)
+        # disjoint squares: as many as found when at most one; else the scalar search
+        return lambda m: _alone(parts, (found := squares(m)) > 1, m, points * found)
+    if monster == "twin-headed-dragon":
+        first, span = geo.col_masks[0], geo.cols - 1
+
+        def twins(m: Batch) -> np.ndarray:
+            total = _zero(m)
+            for t in basic:
+                mask = m.get(t)
+                if mask is not None:
+                    total += count(mask & first & (mask >> span))
+            return points * total
+        return twins
+    if monster == "griffin":
+        table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
+        (row_step, row_starts, _), (col_step, col_starts, _) = table
+        further = [(k * row_step, k * col_step) for k in range(1, GRIFFIN_RUN - 2)]
+
+        def starts(m: Batch) -> tuple[np.ndarray, np.ndarray]:  # as `_run_finder`
+            row_skip = row_next = col_skip = col_next = 0
+            for t in basic:
+                mask = m.get(t)
+                if mask is not None:
+                    row_skip = row_skip | (mask & (mask >> 2 * row_step))
+                    row_next = row_next | (mask & (mask >> row_step))
+                    col_skip = col_skip | (mask & (mask >> 2 * col_step))
+                    col_next = col_next | (mask & (mask >> col_step))
+            rows = row_starts & row_skip & ~row_next
+            cols = col_starts & col_skip & ~col_next
+            for r, c in further:
+                rows = rows & (row_skip >> r)
+                cols = cols & (col_skip >> c)
+            return rows + _zero(m).view(np.uint64), cols + _zero(m).view(np.uint64)
+
+        def griffin(m: Batch) -> np.ndarray:
+            rows, cols = starts(m)
+            found = count(rows) + count(cols)
+            if overlap:
+                return points * found
+            out = points * found
+            several = np.flatnonzero(found > 1)  # which of them share no tile: as `_griffin`
+            if len(several):
+                for i, r, c in zip(several.tolist(), rows[several].tolist(), cols[several].tolist()):
+                    out[i] = points * max_disjoint(_runs(table, (r, c)))
+            return out
+        return griffin
+    if monster == "troll":
+        top, mid, low = TROLL_STACK
+        cols = geo.cols
+
+        def troll(m: Batch) -> np.ndarray:
+            if any(m.get(k) is None for k in TROLL_STACK):
+                return _zero(m)
+            return points * count(m[top] & (m[mid] >> cols) & (m[low] >> 2 * cols))
+        return troll
+
+    def each(m: Batch) -> np.ndarray:  # a craving with no array form
+        return _alone(parts, np.ones(len(_zero(m)), dtype=bool), m, _zero(m))
+    return each
+
+
+def damage_batch(geo: Geometry, rules: "RuleVersion") -> BatchFn:
+    """The engine's damage part (each damage tile next to another one) on a batch."""
+    other, penalty, expand = tile_kinds(rules)[1], rules.damage_penalty, geo.expand_orth
+
+    def damage(m: Batch) -> np.ndarray:
+        d = damage_of(m, other)
+        return -penalty * count(d & expand(d)) + _zero(m)
+    return damage

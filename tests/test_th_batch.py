@@ -1,0 +1,101 @@
+"""The array forms of the Tasty Humans scoring parts (`batch.py`, the greedy player's
+candidates scored together) give exactly the points of the scalar parts `pnp score`
+adds up, on thousands of random boards: every leader kind at every kind of cell, every
+craving with and without overlap, the damage part, and the engine's batch of candidate
+drops against `drop_values`."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from game_plugins import game_module
+
+_board = game_module("tasty_humans", "board")
+_batch = game_module("tasty_humans", "batch")
+_engine = game_module("tasty_humans", "engine")
+_leaders = game_module("tasty_humans", "leader_scoring")
+_cravings = game_module("tasty_humans", "craving_scoring")
+EMPTY, LEADER = _board.EMPTY, _board.LEADER
+BOARDS = 400  # random boards per grid size and rule version
+
+
+@pytest.fixture(scope="module")
+def setups(repo_project):
+    from pnp.load.content import load_game
+    game = load_game(repo_project, "tasty-humans")
+    return {v: _engine.Setup.from_game(game, v) for v in game.data["rules"].names()}
+
+
+def _boards(rules, geo, rng):
+    """Random boards as masks dicts, and the same as one batch (every kind present).
+    Most boards use two or three basic types, so squares, runs and chains are common."""
+    basic = list(rules.basic_types())
+    other = [t for t in rules.tiles if t not in basic]
+    kinds = [*rules.tiles, LEADER, EMPTY]
+    boards = []
+    for _ in range(BOARDS):
+        few = rng.sample(basic, rng.choice((2, 3, len(basic))))
+        pool = few * 6 + other + [LEADER] + [EMPTY] * rng.choice((0, 1, 4))
+        masks = dict.fromkeys(kinds, 0)
+        for i in range(geo.n):
+            masks[rng.choice(pool)] |= 1 << i
+        boards.append(masks)
+    batch = {k: np.array([b[k] for b in boards], dtype=np.uint64) for k in kinds}
+    return boards, batch
+
+
+def _with_overlap(rules, monster, overlap):
+    cravings = dict(rules.cravings)
+    cravings[monster] = cravings[monster].model_copy(update={"overlap": overlap})
+    return rules.model_copy(update={"cravings": cravings})
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+@pytest.mark.parametrize("rows", [4, 5, 6])
+def test_every_part_has_the_scalar_points_on_random_boards(setups, version, rows):
+    setup = setups[version]
+    rules, rng = setup.rules, random.Random(rows)
+    geo = _board.geometry(rows, rules.stomach.columns)
+    boards, batch = _boards(rules, geo, rng)
+    kinds_seen = set()
+    for lid, leader in sorted(setup.leaders.items()):
+        for cell in rng.sample(range(geo.n), 4):
+            scalar = _leaders.leader_scorer(geo, cell, leader, rules).fn
+            got = _batch.leader_batch(geo, cell, leader, rules)(batch).tolist()
+            assert got == [scalar(b) for b in boards], (lid, leader.kind, cell)
+            kinds_seen.add(leader.kind)
+    assert kinds_seen == set(_leaders.KINDS)  # the content uses every leader kind
+    for monster in setup.monsters:
+        for overlap in (False, True):
+            r = _with_overlap(rules, monster, overlap)
+            parts = _cravings.craving_scorer(geo, monster, r)
+            got = _batch.craving_batch(geo, monster, r)(batch).tolist()
+            assert got == [sum(p.fn(b) for p in parts) for b in boards], (monster, overlap)
+    damage = _engine.Scorer(geo, setup.monsters[0], rules, setup.leaders).fixed[-1].fn
+    assert _batch.damage_batch(geo, rules)(batch).tolist() == [damage(b) for b in boards]
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_batch_values_are_drop_values(setups, version):
+    """A turn's candidates scored together: every legal drop of random cards on random
+    stomachs (several stomachs, some with other leaders, in one batch) as `drop_values`."""
+    setup, rng = setups[version], random.Random(3)
+    import test_th_engine as test_engine  # its random games and stomachs
+    for n in (2, 3, 4):
+        g = test_engine._game(setup, n=n, seed=n)
+        for _ in range(10):
+            seat = rng.randrange(g.n)
+            rows, cols = g.stomachs[seat].rows, g.stomachs[seat].cols
+            stomachs = [test_engine._random_stomach(setup, rng, rows, cols) for _ in range(3)]
+            stomachs.append(stomachs[0].copy())
+            stomachs[-1].push(stomachs[-1].open_columns()[0], _engine.DAMAGE)
+            eats, want = [], []
+            for s in stomachs:
+                for card in rng.sample(setup.adventurers, 3):
+                    drops = setup.drops[card.id]
+                    eats.append((s, _engine.landing_numbers(setup, s, drops)))
+                    want.append(_engine.drop_values(g, seat, s, s.options(drops)))
+            assert _engine.batch_values(g, seat, eats) == want
