@@ -72,37 +72,41 @@ class Setup:
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
-    # (id of one of `drops`, rows) -> per offset, heights code -> its Landing (`landings`)
-    landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
+    # (id of one of `drops`, rows) -> per offset, heights code -> its landing's number (`landings`)
+    landings: dict[tuple[int, int], list[tuple[int, int, dict[int, int]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
     scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
     # (id of a card's drops, rows) -> every (drop, offset, shift, mask, table) (`placements`)
-    placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
-    # one Landing object per distinct landing: drops that land the same tiles share it
-    canonical: dict[tuple[tuple[tuple[str, int], ...], int], "Landing"] = field(default_factory=dict)
+    placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, int]]]] = field(default_factory=dict)
+    # the distinct landings, numbered: drops that land the same tiles share one
+    lands: list["Landing"] = field(default_factory=list)
+    canonical: dict[tuple[tuple[tuple[str, int], ...], int], int] = field(default_factory=dict)
     # the masks a batch holds (every tile type, LEADER, EMPTY), and per kind (row) and
-    # canonical landing (column) the cells it adds (for EMPTY: the cells it fills)
+    # landing (column) the cells it adds (for EMPTY: the cells it fills)
     kinds: tuple[str, ...] = ()
     adds: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
+    landed: frozenset[str] = frozenset()  # the kinds a card's shape can land
 
     def __post_init__(self) -> None:
         self.kinds = (*self.rules.tiles, LEADER, EMPTY)
+        self.landed = frozenset(k for drops in self.drops.values() for d in drops for stack in d for k in stack)
         self.adds = np.zeros((len(self.kinds), 256), dtype=np.uint64)
 
-    def number(self, land: "Landing") -> "Landing":
-        """`land` as the setup's one object for those tiles in those cells, numbered (its
-        column in `adds`)."""
+    def number(self, land: "Landing | None") -> int:
+        """The number of a landing (NOWHERE for None): its place in `lands` and `adds`."""
+        if land is None:
+            return NOWHERE
         got = self.canonical.get(land[:2])
         if got is None:
-            number = len(self.canonical)
-            got = self.canonical[land[:2]] = (*land, number)
-            if number == self.adds.shape[1]:
+            got = self.canonical[land[:2]] = len(self.lands)
+            self.lands.append(land)
+            if got == self.adds.shape[1]:
                 self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)], axis=1)
             column = [0] * len(self.kinds)
             for kind, cells in land[0]:
                 column[self.kinds.index(kind)] = cells
             column[-1] = land[1]
-            self.adds[:, number] = column
+            self.adds[:, got] = column
         return got
 
     @classmethod
@@ -386,18 +390,26 @@ class Scorer:
     def value(self, masks: Masks, leaders: dict[int, str]) -> int:
         return self.parts(leaders).value(masks)
 
-    def batch(self, leaders: dict[int, str]) -> list[BatchFn]:
-        """`parts(leaders)` as functions of a batch of stomachs' masks (`batch`)."""
+    def batch(self, leaders: dict[int, str], landed: frozenset[str]) -> tuple[list[BatchFn], list[MaskFn]]:
+        """`parts(leaders)` for a batch of stomachs that differ from theirs in `landed`
+        kinds only: (those reading such a kind as functions of the batch's masks
+        (`batch`), the rest as they are, to score on each stomach once)."""
         key = tuple(leaders.items())
         got = self.batches.get(key)
         if got is None:
-            fns = list(self.batch_fixed)
+            arrays, scalars = [], []
+            forms = [(self.batch_fixed[0], self.fixed[:-1]), (self.batch_fixed[1], self.fixed[-1:])]
             for cell, lid in key:
                 fn = self.batch_compiled.get((cell, lid))
                 if fn is None:
                     fn = self.batch_compiled[(cell, lid)] = leader_batch(self.geo, cell, self.defs[lid], self.rules)
-                fns.append(fn)
-            got = self.batches.keep(key, fns)
+                forms.append((fn, [self.leader(cell, lid)]))
+            for fn, parts in forms:
+                if any(not p.reads.isdisjoint(landed) for p in parts):
+                    arrays.append(fn)
+                else:
+                    scalars.extend(p.fn for p in parts)
+            got = self.batches.keep(key, (arrays, scalars))
         return got
 
 
@@ -545,9 +557,11 @@ def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple
     return out
 
 
-# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds,
-# and in a setup's tables its number there; None: no tile lands (every covered column is full).
-Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]] | tuple[tuple[tuple[str, int], ...], int, frozenset[str], int]
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
+# None: no tile lands (every covered column is full), numbered NOWHERE in a setup's tables.
+Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
+NOWHERE = -1
+UNMET = -2  # not in a setup's table yet
 HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
 
 
@@ -576,10 +590,10 @@ def heights_code(heights: Sequence[int]) -> int:
     return code
 
 
-def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, int, dict[int, Landing | None]]]:
+def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, int, dict[int, int]]]:
     """Per offset of `drop`: (shift and mask that cut the covered columns out of a heights
-    code, the landings by that window of the code), filled in as they are met (a table per
-    setup: a drop lands the same way every game)."""
+    code, the landings' numbers by that window of the code), filled in as they are met (a
+    table per setup: a drop lands the same way every game)."""
     key = (id(drop), rows)
     got = setup.landings.get(key)
     if got is None:
@@ -589,7 +603,7 @@ def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, 
     return got
 
 
-def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> list[tuple[Drop, int, int, int, dict[int, Landing | None]]]:
+def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> list[tuple[Drop, int, int, int, dict[int, int]]]:
     """`landings` of every drop of a card, flat, in `Stomach.options` order: (drop, offset,
     shift, mask, table)."""
     key = (id(drops), rows)
@@ -600,15 +614,12 @@ def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> lis
     return got
 
 
-def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
-        heights: Sequence[int], rows: int, cols: int) -> Landing | None:
-    """A landing met for the first time: worked out and kept in `table`, as the one object
-    of the setup for those tiles in those cells (`Setup.number`)."""
-    land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
-    if land is not None:
-        land = setup.number(land)
-    table[window] = land
-    return land
+def met(setup: Setup, table: dict[int, int], window: int, drop: Drop, offset: int,
+        heights: Sequence[int], rows: int, cols: int) -> int:
+    """A landing met for the first time: worked out, numbered (`Setup.number`) and its
+    number kept in `table`."""
+    got = table[window] = setup.number(landing(drop, offset, heights[offset:offset + len(drop)], rows, cols))
+    return got
 
 
 def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]],
@@ -626,9 +637,9 @@ def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tup
     for drop, offset in options:
         shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
-        land = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
-        assert land is not None, "not a legal drop"
-        out.append(value(*land[:3]))
+        number = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
+        assert number != NOWHERE, "not a legal drop"
+        out.append(value(*game.setup.lands[number]))
     return out
 
 
@@ -637,14 +648,13 @@ def landing_numbers(setup: Setup, stomach: Stomach, drops: Sequence[Drop]) -> li
     `Stomach.options` order."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    out = []
-    for drop, offset, shift, wmask, table in placements(setup, drops, rows, cols):
-        land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
-        if land is table:
-            land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
-        if land is not None:
-            out.append(land[3])
-    return out
+    spots = placements(setup, drops, rows, cols)
+    out = [table.get(code >> shift & wmask, UNMET) for _, _, shift, wmask, table in spots]
+    if UNMET in out:
+        for i, (drop, offset, shift, wmask, table) in enumerate(spots):
+            if out[i] == UNMET:
+                out[i] = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
+    return [n for n in out if n != NOWHERE]
 
 
 def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int]]]) -> list[list[int]]:
@@ -667,11 +677,15 @@ def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int
         masks = base | adds
         masks[-1] = base[-1] ^ adds[-1]  # EMPTY: the cells filled leave it
         batch = dict(zip(kinds, masks))
-        total = sum(fn(batch) for fn in scorer.batch(eats[members[0]][0].leaders))
-        values = total.tolist()
-        start = 0
+        arrays, scalars = scorer.batch(eats[members[0]][0].leaders, setup.landed)
+        values = sum((fn(batch) for fn in arrays), np.zeros(len(numbers), dtype=np.int64)).tolist()
+        start, same = 0, {}
         for i, n in zip(members, sizes):
-            out[i] = values[start:start + n]
+            s = eats[i][0]
+            if id(s) not in same:  # the parts the landings leave as they were
+                same[id(s)] = sum(fn(s.masks) for fn in scalars)
+            points = same[id(s)]
+            out[i] = [v + points for v in values[start:start + n]] if points else values[start:start + n]
             start += n
     return out
 
