@@ -20,7 +20,8 @@ import numpy as np
 
 from .board import LEADER, Geometry
 from .craving_scoring import GRIFFIN_RUN, TROLL_STACK, _rect_table, _run_table, _runs, craving_scorer, max_disjoint
-from .leader_scoring import Part, leader_scorer, tile_kinds
+from .board import Kept
+from .leader_scoring import Part, chain_length, leader_scorer, tile_kinds
 from .models import LEADER_TYPE
 
 if TYPE_CHECKING:
@@ -139,7 +140,32 @@ def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersio
                 total += np.logical_and.reduce([(m.get(t, 0) & span) != 0 for t in basic])
             return points * total
         return all_four
-    return None  # chain-orthogonal, chain-diagonal: a path search per candidate
+    if kind in ("chain-orthogonal", "chain-diagonal"):
+        return _chain(geo, cell, leader, rules, kind == "chain-diagonal")
+    return None
+
+
+CHAINS = 4096  # chain lengths a chain leader keeps, by one type's mask
+
+
+def _chain(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion", diagonal: bool) -> BatchFn:
+    """The longest chain of each basic type (`chain_length`, a path search) once per
+    distinct mask: a turn's candidates leave most types' masks as they were."""
+    starts = (geo.diag if diagonal else geo.orth)[cell]
+    basic, points = tile_kinds(rules)[0], leader.points
+    memo = Kept(CHAINS)
+
+    def length(mask: int) -> int:
+        got = memo.get(mask)
+        return memo.keep(mask, chain_length(geo, starts, mask, diagonal)) if got is None else got
+
+    def score(m: Batch) -> np.ndarray:
+        best = _zero(m)
+        for t in basic:
+            if t in m:
+                best = np.maximum(best, np.array([length(x) for x in m[t].tolist()], dtype=np.int64))
+        return points * best
+    return score
 
 
 def leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> BatchFn:

@@ -81,16 +81,18 @@ class Setup:
     # the distinct landings, numbered: drops that land the same tiles share one
     lands: list["Landing"] = field(default_factory=list)
     canonical: dict[tuple[tuple[tuple[str, int], ...], int], int] = field(default_factory=dict)
-    # the masks a batch holds (every tile type, LEADER, EMPTY), and per kind (row) and
-    # landing (column) the cells it adds (for EMPTY: the cells it fills)
+    # the masks a batch holds (every tile type, LEADER, EMPTY), and per landing (row) and
+    # kind (column) the cells it adds (for EMPTY: the cells it fills)
     kinds: tuple[str, ...] = ()
     adds: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
     landed: frozenset[str] = frozenset()  # the kinds a card's shape can land
+    # (id of a card's drops, rows, heights code) -> its `landing_numbers`
+    numbered: Kept = field(default_factory=lambda: Kept(NUMBERED))
 
     def __post_init__(self) -> None:
         self.kinds = (*self.rules.tiles, LEADER, EMPTY)
         self.landed = frozenset(k for drops in self.drops.values() for d in drops for stack in d for k in stack)
-        self.adds = np.zeros((len(self.kinds), 256), dtype=np.uint64)
+        self.adds = np.zeros((256, len(self.kinds)), dtype=np.uint64)
 
     def number(self, land: "Landing | None") -> int:
         """The number of a landing (NOWHERE for None): its place in `lands` and `adds`."""
@@ -100,13 +102,13 @@ class Setup:
         if got is None:
             got = self.canonical[land[:2]] = len(self.lands)
             self.lands.append(land)
-            if got == self.adds.shape[1]:
-                self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)], axis=1)
-            column = [0] * len(self.kinds)
+            if got == len(self.adds):
+                self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)])
+            row = [0] * len(self.kinds)
             for kind, cells in land[0]:
-                column[self.kinds.index(kind)] = cells
-            column[-1] = land[1]
-            self.adds[:, got] = column
+                row[self.kinds.index(kind)] = cells
+            row[-1] = land[1]
+            self.adds[got] = row
         return got
 
     @classmethod
@@ -563,6 +565,7 @@ Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
 NOWHERE = -1
 UNMET = -2  # not in a setup's table yet
 HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
+NUMBERED = 200_000  # cards' landings kept per heights code (a game meets ~150 new ones)
 
 
 def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing | None:
@@ -648,13 +651,17 @@ def landing_numbers(setup: Setup, stomach: Stomach, drops: Sequence[Drop]) -> li
     `Stomach.options` order."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    spots = placements(setup, drops, rows, cols)
-    out = [table.get(code >> shift & wmask, UNMET) for _, _, shift, wmask, table in spots]
-    if UNMET in out:
-        for i, (drop, offset, shift, wmask, table) in enumerate(spots):
-            if out[i] == UNMET:
-                out[i] = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
-    return [n for n in out if n != NOWHERE]
+    key = (id(drops), rows, code)
+    got = setup.numbered.get(key)
+    if got is None:
+        spots = placements(setup, drops, rows, cols)
+        out = [table.get(code >> shift & wmask, UNMET) for _, _, shift, wmask, table in spots]
+        if UNMET in out:
+            for i, (drop, offset, shift, wmask, table) in enumerate(spots):
+                if out[i] == UNMET:
+                    out[i] = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
+        got = setup.numbered.keep(key, [n for n in out if n != NOWHERE])
+    return got
 
 
 def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int]]]) -> list[list[int]]:
@@ -669,14 +676,18 @@ def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int
         if numbers:
             groups.setdefault(tuple(s.leaders.items()), []).append(i)
     for key, members in groups.items():
-        bases = np.array([[eats[i][0].masks.get(k, 0) for k in kinds] for i in members], dtype=np.uint64).T
+        stomachs: dict[int, int] = {}  # id of a stomach -> its row in `bases`
+        for i in members:
+            stomachs.setdefault(id(eats[i][0]), len(stomachs))
+        bases = np.array([m.get(k, 0) for m in {id(eats[i][0]): eats[i][0].masks for i in members}.values() for k in kinds],
+                         dtype=np.uint64).reshape(-1, len(kinds))
         sizes = [len(eats[i][1]) for i in members]
-        which = np.repeat(np.arange(len(members)), sizes)
+        which = np.repeat([stomachs[id(eats[i][0])] for i in members], sizes)
         numbers = np.fromiter(chain.from_iterable(eats[i][1] for i in members), dtype=np.intp, count=sum(sizes))
-        base, adds = bases[:, which], setup.adds[:, numbers]
+        base, adds = bases[which], setup.adds[numbers]
         masks = base | adds
-        masks[-1] = base[-1] ^ adds[-1]  # EMPTY: the cells filled leave it
-        batch = dict(zip(kinds, masks))
+        masks[:, -1] = base[:, -1] ^ adds[:, -1]  # EMPTY: the cells filled leave it
+        batch = dict(zip(kinds, masks.T.copy()))
         arrays, scalars = scorer.batch(eats[members[0]][0].leaders, setup.landed)
         values = sum((fn(batch) for fn in arrays), np.zeros(len(numbers), dtype=np.int64)).tolist()
         start, same = 0, {}
