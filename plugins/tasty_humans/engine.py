@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 GRID = 3  # the Attacking Adventurers grid is 3 x 3 (final: SETUP)
 DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
+DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
 DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
@@ -432,9 +433,7 @@ class Changes:
 
     __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo")
 
-    def __init__(self, parts: Parts, base: Masks, like: "Changes | None" = None):
-        """`like`: the Changes of a stomach with the same parts, whose points are reused for
-        the parts that read no kind in which the two differ (a simulated damage tile)."""
+    def __init__(self, parts: Parts, base: Masks):
         self.base, self.parts = base, parts
         self.single = {k: memo.get(base.get(k, 0)) for k, (memo, _) in parts.single.items()}
         for k, (memo, points) in parts.single.items():
@@ -442,12 +441,7 @@ class Changes:
                 self.single[k] = points(base.get(k, 0))
         # kind -> (memo, the base's mask, points of a mask) of the parts reading it alone
         self.alone = {k: (memo, base.get(k, 0), points) for k, (memo, points) in parts.single.items()}
-        if like is None or like.parts is not parts:
-            self.multi = [p.fn(base) for p in parts.multi]
-        else:
-            other = like.base
-            differ = {k for k in {*base, *other} if base.get(k, 0) != other.get(k, 0)}
-            self.multi = [v if p.reads.isdisjoint(differ) else p.fn(base) for p, v in zip(parts.multi, like.multi)]
+        self.multi = [p.fn(base) for p in parts.multi]
         self.total = sum(self.single.values()) + sum(self.multi)
         self.redo: dict[frozenset[str], Redo] = {}
 
@@ -513,6 +507,32 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
             memo, mask, points = alone
             got = memo.get(mask | bit)
             out.append(kept + (points(mask | bit) if got is None else got))
+    return out
+
+
+def damage_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int]) -> list[int]:
+    """`push_values` of a damage tile in each of `cols`, less the points of the parts that
+    read no damage (they are the same whatever the column): only the parts reading damage
+    are scored, so the columns compare (and tie) as by their whole scores."""
+    parts = game.scorers[seat].parts(stomach.leaders)
+    alone, several = parts.read(DAMAGED)
+    masks, rows, width, heights = stomach.masks, stomach.rows, stomach.cols, stomach.heights
+    out = []
+    for col in cols:
+        bit = 1 << (rows - 1 - heights[col]) * width + col
+        points = 0
+        for kind in alone:
+            memo, score = parts.single[kind]
+            mask = masks.get(kind, 0) ^ bit  # the tile's cell leaves EMPTY, joins DAMAGE
+            got = memo.get(mask)
+            points += score(mask) if got is None else got
+        if several:
+            m = dict(masks)
+            m[DAMAGE] = m.get(DAMAGE, 0) | bit
+            m[EMPTY] ^= bit
+            for i in several:
+                points += parts.multi[i].fn(m)
+        out.append(points)
     return out
 
 
@@ -771,28 +791,17 @@ class GreedyPlayer:
         top = max(values)
         return [i for i, v in enumerate(values) if v == top]
 
-    @staticmethod
-    def _changes(game: "Game", seat: int, bases: dict[tuple, Changes], key: tuple, s: Stomach) -> Changes:
-        """The Changes of stomach `s`, known in `bases` by `key`, made on first use."""
-        got = bases.get(key)
-        if got is None:
-            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks, bases.get(((), False)))
-        return got
-
-    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any],
-                bases: dict[tuple, Changes]) -> tuple[int, ...]:
+    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any]) -> tuple[int, ...]:
         """The columns the damage tiles of `hits` would go to, one at a time. `seen` maps
         the columns chosen so far to (stomach then, its values per open column), shared by
-        the slots of one pick (`bases`: their Changes by (columns, cleric)); every choice
-        still draws its tie-break from the rng."""
+        the slots of one pick; every choice still draws its tie-break from the rng."""
         path: tuple[int, ...] = ()
         for _ in range(hits):
             stomach, cols, values, ties = seen[path]
             if not cols:
                 break
             if values is None:
-                values = push_values(game, seat, stomach, cols, DAMAGE,
-                                     changes=self._changes(game, seat, bases, (path, False), stomach))
+                values = damage_values(game, seat, stomach, cols)
                 ties = self._ties([(v, -stomach.heights[c]) for v, c in zip(values, cols)])
                 seen[path] = (stomach, cols, values, ties)
             col = cols[self.rng.choice(ties)]  # as `_best`, the ties worked out once a pick
@@ -819,8 +828,7 @@ class GreedyPlayer:
         values = []
         seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None, None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
-        bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
-        base = self._changes(game, seat, bases, ((), False), stomach).total
+        base = evaluate(game, seat, stomach)
         # (damage columns, cleric, drops) -> its position in `eats` (stomach eating, landings)
         eaten: dict[tuple, int] = {}
         eats: list[tuple[Stomach, list[int]]] = []
@@ -828,7 +836,7 @@ class GreedyPlayer:
         hurt = game.damages()
         for slot in slots:
             card = game.grid[slot]
-            path = self._damage(game, seat, hurt[slot], seen, bases)
+            path = self._damage(game, seat, hurt[slot], seen)
             s = seen[path][0]
             cleric = card.class_ == CLERIC
             if cleric:
