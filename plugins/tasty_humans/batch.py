@@ -146,6 +146,7 @@ def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersio
 
 
 CHAINS = 4096  # chain lengths a chain leader keeps, by one type's mask
+DISJOINT = 4096  # griffin: separate runs kept, by where runs start
 
 
 def _chain(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion", diagonal: bool) -> BatchFn:
@@ -258,8 +259,12 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
             several = np.flatnonzero(found > 1)  # which of them share no tile: as `_griffin`
             if len(several):
                 for i, r, c in zip(several.tolist(), rows[several].tolist(), cols[several].tolist()):
-                    out[i] = points * max_disjoint(_runs(table, (r, c)))
+                    got = disjoint.get((r, c))
+                    if got is None:
+                        got = disjoint.keep((r, c), max_disjoint(_runs(table, (r, c))))
+                    out[i] = points * got
             return out
+        disjoint = Kept(DISJOINT)  # (row starts, column starts) -> separate runs
         return griffin
     if monster == "troll":
         top, mid, low = TROLL_STACK

@@ -695,14 +695,17 @@ def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int
     for i, (s, numbers) in enumerate(eats):
         if numbers:
             groups.setdefault(tuple(s.leaders.items()), []).append(i)
-    for key, members in groups.items():
-        stomachs: dict[int, int] = {}  # id of a stomach -> its row in `bases`
+    for members in groups.values():
+        rows: dict[int, int] = {}  # id of a stomach -> its row in `bases`
+        flat: list[int] = []
         for i in members:
-            stomachs.setdefault(id(eats[i][0]), len(stomachs))
-        bases = np.array([m.get(k, 0) for m in {id(eats[i][0]): eats[i][0].masks for i in members}.values() for k in kinds],
-                         dtype=np.uint64).reshape(-1, len(kinds))
+            s = eats[i][0]
+            if id(s) not in rows:
+                rows[id(s)] = len(rows)
+                flat.extend(s.masks.get(k, 0) for k in kinds)
+        bases = np.array(flat, dtype=np.uint64).reshape(-1, len(kinds))
         sizes = [len(eats[i][1]) for i in members]
-        which = np.repeat([stomachs[id(eats[i][0])] for i in members], sizes)
+        which = np.repeat(np.array([rows[id(eats[i][0])] for i in members]), sizes)
         numbers = np.fromiter(chain.from_iterable(eats[i][1] for i in members), dtype=np.intp, count=sum(sizes))
         base, adds = bases[which], setup.adds[numbers]
         masks = base | adds
