@@ -831,7 +831,6 @@ class GreedyPlayer:
         values = []
         seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None, None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
-        base = evaluate(game, seat, stomach)
         # (damage columns, cleric, drops) -> its position in `eats` (stomach eating, landings)
         eaten: dict[tuple, int] = {}
         eats: list[tuple[Stomach, list[int]]] = []
@@ -855,8 +854,8 @@ class GreedyPlayer:
         scored = batch_values(game, seat, eats)
         # a card with no legal drop leaves the stomach as it is
         best = [max(got) if got else evaluate(game, seat, s) for got, (s, _) in zip(scored, eats)]
-        for slot, k in zip(slots, keys):
-            values.append((best[k] - base, game.grid[slot].intel))
+        for slot, k in zip(slots, keys):  # the score after it: the gain, plus the same score now
+            values.append((best[k], game.grid[slot].intel))
         chosen = self._best(values)
         s, got = eats[keys[chosen]][0], scored[keys[chosen]]
         self.planned = Plan(game, seat, game.turns + 1,
