@@ -76,6 +76,10 @@ def test_every_part_has_the_scalar_points_on_random_boards(setups, version, rows
             assert got == [sum(p.fn(b) for p in parts) for b in boards], (monster, overlap)
     damage = _engine.Scorer(geo, setup.monsters[0], rules, setup.leaders).fixed[-1].fn
     assert _batch.damage_batch(geo, rules)(batch).tolist() == [damage(b) for b in boards]
+    # a part without an array form (a kind added later) is run on each candidate
+    for lid in rng.sample(sorted(setup.leaders), 3):
+        p = _leaders.leader_scorer(geo, 7, setup.leaders[lid], rules)
+        assert _batch.per_candidate(p)(batch).tolist() == [p.fn(b) for b in boards], lid
 
 
 @pytest.mark.parametrize("version", ["published", "0.2.8"])

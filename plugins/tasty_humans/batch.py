@@ -6,8 +6,9 @@ an int64 array. Each form here is the array twin of one part of `leader_scoring`
 `craving_scoring` / the engine's damage part, with the same compiled constants; the
 scalar parts stay the definition that `pnp score` adds up, and
 tests/test_th_batch.py holds every twin equal to its part on thousands of random boards.
-A part that has no array form (the chain leaders' path search, the maximum number of
-disjoint blocks or runs) is run on each candidate that needs it.
+Where a rule is a search (a chain leader's longest path, the most runs or squares that
+share no tile), the array form runs the scalar search once per distinct input, and the
+griffin's runs are found by the scalar part's own run finder, applied to the arrays.
 
 Only the balance lab imports this module (numpy stays out of `pnp build` and `pnp score`).
 """
@@ -18,9 +19,9 @@ from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 
-from .board import LEADER, Geometry
-from .craving_scoring import GRIFFIN_RUN, TROLL_STACK, _rect_table, _run_table, _runs, craving_scorer, max_disjoint
-from .board import Kept
+from .board import LEADER, Geometry, Kept
+from .craving_scoring import (GRIFFIN_RUN, TROLL_STACK, _rect_table, _run_finder, _run_table, _runs, craving_scorer,
+                              max_disjoint)
 from .leader_scoring import Part, chain_length, leader_scorer, tile_kinds
 from .models import LEADER_TYPE
 
@@ -231,24 +232,7 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
         return twins
     if monster == "griffin":
         table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
-        (row_step, row_starts, _), (col_step, col_starts, _) = table
-        further = [(k * row_step, k * col_step) for k in range(1, GRIFFIN_RUN - 2)]
-
-        def starts(m: Batch) -> tuple[np.ndarray, np.ndarray]:  # as `_run_finder`
-            row_skip = row_next = col_skip = col_next = 0
-            for t in basic:
-                mask = m.get(t)
-                if mask is not None:
-                    row_skip = row_skip | (mask & (mask >> 2 * row_step))
-                    row_next = row_next | (mask & (mask >> row_step))
-                    col_skip = col_skip | (mask & (mask >> 2 * col_step))
-                    col_next = col_next | (mask & (mask >> col_step))
-            rows = row_starts & row_skip & ~row_next
-            cols = col_starts & col_skip & ~col_next
-            for r, c in further:
-                rows = rows & (row_skip >> r)
-                cols = cols & (col_skip >> c)
-            return rows + _zero(m).view(np.uint64), cols + _zero(m).view(np.uint64)
+        starts = _run_finder(basic, table, GRIFFIN_RUN)  # the scalar part's own run finder
 
         def griffin(m: Batch) -> np.ndarray:
             rows, cols = starts(m)
@@ -276,9 +260,8 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
             return points * count(m[top] & (m[mid] >> cols) & (m[low] >> 2 * cols))
         return troll
 
-    def each(m: Batch) -> np.ndarray:  # a craving with no array form
-        return _alone(parts, np.ones(len(_zero(m)), dtype=bool), m, _zero(m))
-    return each
+    each = [per_candidate(p) for p in parts]  # a craving with no array form
+    return lambda m: sum((fn(m) for fn in each), _zero(m))
 
 
 def damage_batch(geo: Geometry, rules: "RuleVersion") -> BatchFn:
