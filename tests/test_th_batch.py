@@ -32,18 +32,17 @@ def setups(repo_project):
 def _boards(rules, geo, rng):
     """Random boards as masks dicts, and the same as one batch (every kind present).
     Most boards use two or three basic types, so squares, runs and chains are common."""
-    basic = list(rules.basic_types())
-    other = [t for t in rules.tiles if t not in basic]
-    kinds = [*rules.tiles, LEADER, EMPTY]
+    basic, other = _leaders.tile_kinds(rules)
+    kinds = (*basic, *other, LEADER, EMPTY)
     boards = []
     for _ in range(BOARDS):
-        few = rng.sample(basic, rng.choice((2, 3, len(basic))))
-        pool = few * 6 + other + [LEADER] + [EMPTY] * rng.choice((0, 1, 4))
+        few = rng.sample(list(basic), rng.choice((2, 3, len(basic))))
+        pool = few * 6 + list(other) + [LEADER] + [EMPTY] * rng.choice((0, 1, 4))
         masks = dict.fromkeys(kinds, 0)
         for i in range(geo.n):
             masks[rng.choice(pool)] |= 1 << i
         boards.append(masks)
-    batch = {k: np.array([b[k] for b in boards], dtype=np.uint64) for k in kinds}
+    batch = _batch.batch_of(np.array([[b[k] for b in boards] for k in kinds], dtype=np.uint64), kinds, basic)
     return boards, batch
 
 

@@ -28,8 +28,17 @@ from .models import LEADER_TYPE
 if TYPE_CHECKING:
     from .models import Leader, RuleVersion
 
-Batch = Mapping[str, np.ndarray]  # kind -> a mask per candidate
+Batch = Mapping[str, np.ndarray]  # kind -> a mask per candidate; BASIC -> the basic types' rows
 BatchFn = Callable[[Batch], np.ndarray]  # -> points per candidate (int64)
+BASIC = "@basic"  # the masks of every basic type (`tile_kinds` order), one row per type
+
+
+def batch_of(masks: np.ndarray, kinds: tuple[str, ...], basic: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """A batch from one row of masks per kind (`kinds` starting with the `basic` types)."""
+    assert kinds[:len(basic)] == basic
+    out = dict(zip(kinds, masks))
+    out[BASIC] = masks[:len(basic)]
+    return out
 
 
 def count(x: np.ndarray) -> np.ndarray:
@@ -71,27 +80,20 @@ def _sight(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> 
     others = geo.full & ~(1 << cell)
     rays = [(ray.mask, ray.outward_up, ray.step) for ray in geo.rays[cell] if ray.mask]
     points = leader.points
+    masks = np.array([mask for mask, _, _ in rays], dtype=np.uint64)[:, None]  # one row per ray
+    up = np.array([up for _, up, _ in rays])[:, None]
+    steps = np.array([step for _, _, step in rays], dtype=np.int64)[:, None]
 
     def score(m: Batch) -> np.ndarray:
         got = m.get(kind)
         if got is None:
             return _zero(m)
-        targets = got & others
-        steps = _zero(m)
-        for mask, up, step in rays:  # steps to the nearest target, that cell counted
-            hits = targets & mask
-            if up:
-                far = (bit_length(hits & (~hits + 1)) - 1 - cell) // step
-            else:
-                far = (cell + 1 - bit_length(hits)) // step
-            steps += np.where(hits != 0, far, 0)
-        return points * steps
+        hits = masks & (got & others)  # per ray and candidate
+        # steps to the nearest target, that cell counted: the lowest hit on a ray going up
+        # the cell numbers, the highest on one going down
+        far = np.where(up, (bit_length(hits & (~hits + 1)) - 1 - cell) // steps, (cell + 1 - bit_length(hits)) // steps)
+        return points * np.where(hits != 0, far, 0).sum(axis=0)
     return score
-
-
-def _counts(m: Batch, kinds: tuple[str, ...], region: int | None = None) -> list[np.ndarray]:
-    zero = _zero(m)
-    return [zero if m.get(t) is None else count(m[t] if region is None else m[t] & region) for t in kinds]
 
 
 def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> BatchFn | None:
@@ -117,11 +119,11 @@ def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersio
             return points * count(m[tile] & expand(m[LEADER]))
         return feast
     if kind == "least-type":
-        return lambda m: points * np.minimum.reduce(_counts(m, basic))
+        return lambda m: points * count(m[BASIC]).min(axis=0)
     if kind == "most-minus-least":
         def spread(m: Batch) -> np.ndarray:
-            counts = _counts(m, basic)
-            return points * (np.maximum.reduce(counts) - np.minimum.reduce(counts))
+            counts = count(m[BASIC])
+            return points * (counts.max(axis=0) - counts.min(axis=0))
         return spread
     if kind == "damage-line":
         region = geo.line[cell]
@@ -131,14 +133,14 @@ def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersio
         return damage_line
     if kind == "surround-majority":
         ring = geo.ring[cell]
-        return lambda m: points * np.maximum.reduce(_counts(m, basic, ring))
+        return lambda m: points * count(m[BASIC] & ring).max(axis=0)
     if kind in ("rows-all-four", "columns-all-four"):
         spans = geo.row_masks if kind == "rows-all-four" else geo.col_masks
 
         def all_four(m: Batch) -> np.ndarray:
             total = _zero(m)
             for span in spans:
-                total += np.logical_and.reduce([(m.get(t, 0) & span) != 0 for t in basic])
+                total += ((m[BASIC] & span) != 0).all(axis=0)
             return points * total
         return all_four
     if kind in ("chain-orthogonal", "chain-diagonal"):
@@ -206,15 +208,11 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
         starts, shifts = _rect_table(geo.rows, geo.cols, 2, 2)[:2]
 
         def squares(m: Batch) -> np.ndarray:  # top-left cells of one-type 2x2 squares
-            total = _zero(m)
-            for t in basic:
-                mask = m.get(t)
-                if mask is not None:
-                    hit = mask & starts
-                    for k in shifts:
-                        hit &= mask >> k
-                    total += count(hit)
-            return total
+            masks = m[BASIC]
+            hit = masks & starts
+            for k in shifts:
+                hit &= masks >> k
+            return count(hit).sum(axis=0)
         if overlap:
             return lambda m: points * squares(m)
         # disjoint squares: as many as found when at most one; else the scalar search
@@ -223,12 +221,8 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
         first, span = geo.col_masks[0], geo.cols - 1
 
         def twins(m: Batch) -> np.ndarray:
-            total = _zero(m)
-            for t in basic:
-                mask = m.get(t)
-                if mask is not None:
-                    total += count(mask & first & (mask >> span))
-            return points * total
+            masks = m[BASIC]
+            return points * count(masks & first & (masks >> span)).sum(axis=0)
         return twins
     if monster == "griffin":
         table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)

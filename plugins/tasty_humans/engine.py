@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
-from .batch import BatchFn, craving_batch, damage_batch, leader_batch
+from .batch import BatchFn, batch_of, craving_batch, damage_batch, leader_batch
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, Kept, bits, geometry
 from .craving_scoring import craving_scorer
 from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
@@ -91,7 +91,8 @@ class Setup:
     numbered: Kept = field(default_factory=lambda: Kept(NUMBERED))
 
     def __post_init__(self) -> None:
-        self.kinds = (*self.rules.tiles, LEADER, EMPTY)
+        basic, other = tile_kinds(self.rules)
+        self.kinds = (*basic, *other, LEADER, EMPTY)
         self.landed = frozenset(k for drops in self.drops.values() for d in drops for stack in d for k in stack)
         self.adds = np.zeros((256, len(self.kinds)), dtype=np.uint64)
 
@@ -689,7 +690,7 @@ def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int
     `drop_values` gives it: every candidate stomach of a turn scored together, each part
     once on an array of masks (`batch`)."""
     setup, scorer = game.setup, game.scorers[seat]
-    kinds = setup.kinds
+    kinds, basic = setup.kinds, tile_kinds(setup.rules)[0]
     out: list[list[int]] = [[] for _ in eats]
     groups: dict[tuple, list[int]] = {}  # stomachs with the same leaders share the parts
     for i, (s, numbers) in enumerate(eats):
@@ -710,7 +711,7 @@ def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int
         base, adds = bases[which], setup.adds[numbers]
         masks = base | adds
         masks[:, -1] = base[:, -1] ^ adds[:, -1]  # EMPTY: the cells filled leave it
-        batch = dict(zip(kinds, masks.T.copy()))
+        batch = batch_of(masks.T.copy(), kinds, basic)
         arrays, scalars = scorer.batch(eats[members[0]][0].leaders, setup.landed)
         values = sum((fn(batch) for fn in arrays), np.zeros(len(numbers), dtype=np.int64)).tolist()
         start, same = 0, {}
