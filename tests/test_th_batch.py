@@ -82,14 +82,16 @@ def test_every_part_has_the_scalar_points_on_random_boards(setups, version, rows
 
 
 @pytest.mark.parametrize("version", ["published", "0.2.8"])
-def test_batch_values_are_drop_values(setups, version):
-    """A turn's candidates scored together: every legal drop of random cards on random
-    stomachs (several stomachs, some with other leaders, in one batch) as `drop_values`."""
-    setup, rng = setups[version], random.Random(3)
+def test_a_turns_candidates_scored_together_are_the_scorers_totals(setups, version):
+    """`batch_values`: every legal drop of random cards on several random stomachs in one
+    batch (some with other leaders, one a copy with a damage tile more), as the scorer's
+    total (no king) of each stomach after the drop."""
     import test_th_engine as test_engine  # its random games and stomachs
+    score_player = game_module("tasty_humans", "scoring").score_player
+    setup, rng = setups[version], random.Random(3)
     for n in (2, 3, 4):
         g = test_engine._game(setup, n=n, seed=n)
-        for _ in range(10):
+        for _ in range(6):
             seat = rng.randrange(g.n)
             rows, cols = g.stomachs[seat].rows, g.stomachs[seat].cols
             stomachs = [test_engine._random_stomach(setup, rng, rows, cols) for _ in range(3)]
@@ -100,5 +102,10 @@ def test_batch_values_are_drop_values(setups, version):
                 for card in rng.sample(setup.adventurers, 3):
                     drops = setup.drops[card.id]
                     eats.append((s, _engine.landing_numbers(setup, s, drops)))
-                    want.append(_engine.drop_values(g, seat, s, s.options(drops)))
+                    totals = []
+                    for d, o in s.options(drops):
+                        t = s.copy()
+                        t.drop(d, o)
+                        totals.append(score_player(t.board(), g.monsters[seat], setup.rules, setup.leaders).total)
+                    want.append(totals)
             assert _engine.batch_values(g, seat, eats) == want

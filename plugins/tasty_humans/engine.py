@@ -646,25 +646,21 @@ def met(setup: Setup, table: dict[int, int], window: int, drop: Drop, offset: in
     return got
 
 
-def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]],
-                changes: Changes | None = None) -> list[int]:
+def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]]) -> list[int]:
     """The seat's score after each legal (drop, offset), as `evaluate` after `Stomach.drop`
     on a copy would give, without a Stomach per option: the landings come from a table per
-    setup, and only the parts reading a kind that landed are scored again (`changes`: the
-    stomach's, if the caller has it)."""
-    if changes is None:
-        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    setup, and the candidates are scored together (`batch_values`)."""
+    setup = game.setup
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    value = changes.value
-    out = []
+    numbers = []
     for drop, offset in options:
-        shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
+        shift, wmask, table = landings(setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
-        number = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
+        number = table[window] if window in table else met(setup, table, window, drop, offset, heights, rows, cols)
         assert number != NOWHERE, "not a legal drop"
-        out.append(value(*game.setup.lands[number]))
-    return out
+        numbers.append(number)
+    return batch_values(game, seat, [(stomach, numbers)])[0]
 
 
 def landing_numbers(setup: Setup, stomach: Stomach, drops: Sequence[Drop]) -> list[int]:
