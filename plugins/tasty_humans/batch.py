@@ -15,7 +15,7 @@ Only the balance lab imports this module (numpy stays out of `pnp build` and `pn
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
@@ -41,7 +41,7 @@ def batch_of(masks: np.ndarray, kinds: tuple[str, ...], basic: tuple[str, ...]) 
     return out
 
 
-def count(x: np.ndarray) -> np.ndarray:
+def count(x: Any) -> np.ndarray:
     """Set bits of each mask, as int64 (bitwise_count gives uint8, which `points *` overflows)."""
     return np.bitwise_count(x).astype(np.int64)
 
@@ -111,7 +111,8 @@ def _leader_batch(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersio
     if kind == "sight":
         return _sight(geo, cell, leader, rules)
     if kind == "feast":
-        tile, expand = leader.type or "", geo.expand_orth
+        tile = leader.type or ""
+        expand: Callable[[Any], Any] = geo.expand_orth  # shifts and masks: arrays as well as ints
 
         def feast(m: Batch) -> np.ndarray:
             if m.get(tile) is None:
@@ -226,10 +227,10 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
         return twins
     if monster == "griffin":
         table = _run_table(geo.rows, geo.cols, GRIFFIN_RUN)
-        starts = _run_finder(basic, table, GRIFFIN_RUN)  # the scalar part's own run finder
+        run_starts: Callable[[Any], Any] = _run_finder(basic, table, GRIFFIN_RUN)  # the scalar part's own
 
         def griffin(m: Batch) -> np.ndarray:
-            rows, cols = starts(m)
+            rows, cols = run_starts(m)
             found = count(rows) + count(cols)
             if overlap:
                 return points * found
@@ -260,7 +261,8 @@ def craving_batch(geo: Geometry, monster: str, rules: "RuleVersion") -> BatchFn:
 
 def damage_batch(geo: Geometry, rules: "RuleVersion") -> BatchFn:
     """The engine's damage part (each damage tile next to another one) on a batch."""
-    other, penalty, expand = tile_kinds(rules)[1], rules.damage_penalty, geo.expand_orth
+    other, penalty = tile_kinds(rules)[1], rules.damage_penalty
+    expand: Callable[[Any], Any] = geo.expand_orth  # shifts and masks: arrays as well as ints
 
     def damage(m: Batch) -> np.ndarray:
         d = damage_of(m, other)

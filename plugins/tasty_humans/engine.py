@@ -298,7 +298,7 @@ class Parts:
 
     __slots__ = ("single", "multi", "reading")
 
-    def __init__(self, parts: Sequence[Part], sums: dict[tuple[MaskFn, ...], tuple[Kept, Callable[[int], int]]]):
+    def __init__(self, parts: Sequence[Part], sums: dict[tuple[object, ...], tuple[Kept, Callable[[int], int]]]):
         by_kind: dict[str, list[MaskFn]] = {}
         self.multi: list[Part] = []
         for p in parts:
@@ -401,7 +401,8 @@ class Scorer:
         key = tuple(leaders.items())
         got = self.batches.get(key)
         if got is None:
-            arrays, scalars = [], []
+            arrays: list[BatchFn] = []
+            scalars: list[MaskFn] = []
             forms = [(self.batch_fixed[0], self.fixed[:-1]), (self.batch_fixed[1], self.fixed[-1:])]
             for cell, lid in key:
                 fn = self.batch_compiled.get((cell, lid))
@@ -436,10 +437,10 @@ class Changes:
 
     def __init__(self, parts: Parts, base: Masks):
         self.base, self.parts = base, parts
-        self.single = {k: memo.get(base.get(k, 0)) for k, (memo, _) in parts.single.items()}
+        self.single: dict[str, int] = {}
         for k, (memo, points) in parts.single.items():
-            if self.single[k] is None:
-                self.single[k] = points(base.get(k, 0))
+            got = memo.get(base.get(k, 0))
+            self.single[k] = points(base.get(k, 0)) if got is None else got
         # kind -> (memo, the base's mask, points of a mask) of the parts reading it alone
         self.alone = {k: (memo, base.get(k, 0), points) for k, (memo, points) in parts.single.items()}
         self.multi = [p.fn(base) for p in parts.multi]
@@ -703,13 +704,13 @@ def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int
         bases = np.array(flat, dtype=np.uint64).reshape(-1, len(kinds))
         sizes = [len(eats[i][1]) for i in members]
         which = np.repeat(np.array([rows[id(eats[i][0])] for i in members]), sizes)
-        numbers = np.fromiter(chain.from_iterable(eats[i][1] for i in members), dtype=np.intp, count=sum(sizes))
-        base, adds = bases[which], setup.adds[numbers]
+        landings = np.fromiter(chain.from_iterable(eats[i][1] for i in members), dtype=np.intp, count=sum(sizes))
+        base, adds = bases[which], setup.adds[landings]
         masks = base | adds
         masks[:, -1] = base[:, -1] ^ adds[:, -1]  # EMPTY: the cells filled leave it
         batch = batch_of(masks.T.copy(), kinds, basic)
         arrays, scalars = scorer.batch(eats[members[0]][0].leaders, setup.landed)
-        values = sum((fn(batch) for fn in arrays), np.zeros(len(numbers), dtype=np.int64)).tolist()
+        values = sum((fn(batch) for fn in arrays), np.zeros(len(landings), dtype=np.int64)).tolist()
         start, same = 0, {}
         for i, n in zip(members, sizes):
             s = eats[i][0]
@@ -1011,8 +1012,9 @@ class Game:
     def refill(self) -> None:
         """Slide cards down their column, then fill the empty slots from the deck."""
         for c in range(GRID):
-            column = [self.grid[r * GRID + c] for r in range(GRID) if self.grid[r * GRID + c] is not None]
-            column = [None] * (GRID - len(column)) + column
+            cards = [self.grid[r * GRID + c] for r in range(GRID) if self.grid[r * GRID + c] is not None]
+            column: list["Adventurer | None"] = [None] * (GRID - len(cards))
+            column += cards
             for r in range(GRID):
                 self.grid[r * GRID + c] = column[r]
         for i, card in enumerate(self.grid):
@@ -1054,8 +1056,9 @@ class Game:
             r, c = divmod(slot, GRID)
             line = [r * GRID + k for k in range(GRID)] if card.banner == "horizontal" else [k * GRID + c for k in range(GRID)]
             for s in line:
-                if s != slot and self.grid[s] is not None:
-                    self.discard.append(self.grid[s])
+                other = self.grid[s]
+                if s != slot and other is not None:
+                    self.discard.append(other)
                     self.grid[s] = None
         return slot
 
