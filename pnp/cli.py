@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
-out = Console(highlight=False, emoji=False)  # ":smile:" in a name stays text
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .build.driver import BuildOptions
     from .load.content import Project
 
@@ -27,6 +25,15 @@ if TYPE_CHECKING:
 # before jinja2, pydantic and the game plugins are imported (pnp/noop.py).
 
 T = TypeVar("T")
+
+
+@lru_cache(maxsize=None)
+def console(stderr: bool = False) -> "Console":
+    """The console of stdout (or stderr), made when a command first prints: rich's import
+    is about 35 ms of a start that `pnp build -q` need not pay."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=stderr, emoji=False)  # ":smile:" in a name stays text
 
 
 def _flags_without_type() -> None:
@@ -68,9 +75,9 @@ QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing but errors."
 EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-def say(text: object, console: Console = out) -> None:
+def say(text: object, stderr: bool = False) -> None:
     """Print one line of text as it is: no markup, no highlighting, controls written out."""
-    console.print(plain(text), markup=False, highlight=False, soft_wrap=True)
+    console(stderr).print(plain(text), markup=False, highlight=False, soft_wrap=True)
 
 
 def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
@@ -98,7 +105,7 @@ def fail(errors: list[ContentError | str], code: int, as_json: bool) -> NoReturn
         print(json_text({"exit_code": code, "errors": [_error_json(e) for e in errors]}))
     else:
         for line in errors:
-            say(clip(plain(line)), err)
+            say(clip(plain(line)), stderr=True)
     raise typer.Exit(code)
 
 
@@ -186,7 +193,7 @@ def build_cmd(
         proj = project_at(project)
         where = options.out or proj.output_dir
         tree = None if force else noop.before_build(proj.root, where)
-        if quiet or not out.is_terminal:
+        if quiet or not console().is_terminal:
             reports = build(proj, games, options)
         else:
             reports = with_progress(proj, options)
@@ -199,7 +206,7 @@ def build_cmd(
         from .build.driver import Tally, build
 
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
-        with Progress(*columns, console=out, transient=True) as bar:
+        with Progress(*columns, console=console(), transient=True) as bar:
             task = bar.add_task("building", total=None)
 
             def shown(done: int, total: int, what: str) -> None:
@@ -238,7 +245,7 @@ def watch_cmd(
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
-            say(line, err if error else out)
+            say(line, stderr=error)
 
     run(lambda: watch(project_at(project), games, options_for(project, formats=format, paper=paper, bleed=bleed, players=players,
                                                               extra=_options(set_), dpi=dpi), echo))
@@ -317,10 +324,13 @@ def list_cmd(
     from .tools.inventory import inventory
 
     def job() -> None:
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table("game", "component", "size (mm)", "items", "pieces", "back")
         for row in inventory(project_at(project), [game] if game else None):
             table.add_row(*(Text(plain(cell)) for cell in row))
-        out.print(table)
+        console().print(table)
 
     run(job)
 
@@ -371,8 +381,8 @@ def score_cmd(
         report = score_sheet(project_at(project), sheet)
         if as_json:
             return report.exit_code, "", report.to_json()
-        with out.capture() as captured:  # all or nothing: a failing report prints no half
-            report.render(out)
+        with console().capture() as captured:  # all or nothing: a failing report prints no half
+            report.render(console())
         return report.exit_code, captured.get(), {}
 
     if len(sheets) == 1:
@@ -391,7 +401,7 @@ def score_cmd(
                 code, text, data = exc.exit_code, "", {}
                 if not as_json:
                     for line in exc.errors:
-                        say(clip(plain(line)), err)
+                        say(clip(plain(line)), stderr=True)
                 results.append({"sheet": str(sheet), "exit_code": code, "errors": [_error_json(e) for e in exc.errors], "report": None})
             else:
                 results.append({"sheet": str(sheet), "exit_code": code, "report": data})
@@ -500,12 +510,12 @@ def simulate_cmd(
 
     runs, page, written = run(job)
     if len(runs) == 1:
-        print_table(runs[0][0], out, runs[0][1])
+        print_table(runs[0][0], console(), runs[0][1])
     else:
-        print_counts(runs, out)
+        print_counts(runs, console())
     if written:
-        out.print(f"{len(written)} sheets in {display_path(sheets)}", markup=False, soft_wrap=True)
-    out.print(display_path(page), markup=False, soft_wrap=True)
+        console().print(f"{len(written)} sheets in {display_path(sheets)}", markup=False, soft_wrap=True)
+    console().print(display_path(page), markup=False, soft_wrap=True)
 
 
 def main() -> None:
@@ -517,5 +527,5 @@ def main() -> None:
     except Exception as exc:  # outside any command (option parsing): still no traceback
         if os.environ.get("PNP_DEBUG"):
             raise
-        say(f"pnp: internal error: {type(exc).__name__}: {exc}", err)
+        say(f"pnp: internal error: {type(exc).__name__}: {exc}", stderr=True)
         sys.exit(EXIT_INTERNAL)

@@ -39,6 +39,10 @@ def main() -> None:
     """Console-script entry point: a no-op `pnp build` answered from its stamp, else the CLI."""
     global COMMAND
     COMMAND = sys.argv[1:]
+    # pydantic looks for plugins in the entry points of every installed package when it
+    # makes its first model: 40 ms of each start, for content models no plugin should
+    # watch. PYDANTIC_DISABLE_PLUGINS set to anything (empty too) keeps pydantic's own way.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if not answered(COMMAND):
         from .cli import main as cli_main
 

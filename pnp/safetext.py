@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 
-from rich.markup import escape
-
 # C0 and C1 controls, DEL, line/paragraph separators and the bidi embedding, override
 # and isolate marks (the "Trojan Source" characters).
 _WIDE = "\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
@@ -35,6 +33,8 @@ def plain(text: object) -> str:
 
 def markup(text: object) -> str:
     """`text` for a Rich markup string: controls written out, square brackets escaped."""
+    from rich.markup import escape  # here: a command that prints no markup never imports Rich
+
     return escape(plain(text))
 
 

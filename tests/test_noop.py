@@ -22,7 +22,9 @@ from pnp.noop import main
 try:
     main()
 finally:
-    print("imported:", *sorted(m for m in ("typer", "jinja2", "pydantic", "pnp.build") if m in sys.modules))
+    print("imported:", *sorted(m for m in ("typer", "jinja2", "pydantic", "pnp.build", "rich", "fontTools") if m in sys.modules))
+    loader = sys.modules.get("pydantic.plugin._loader")
+    print("pydantic plugins looked for:", loader is not None and loader._plugins is not None)
 """
 
 
@@ -36,9 +38,15 @@ def pnp(project: Project, *args: str) -> list[str]:
 
 def test_an_unchanged_build_is_answered_without_importing_the_library(demo: Project):
     first = pnp(demo)
-    assert "(4 written)" in first[0] and first[1] == "imported: jinja2 pnp.build pydantic typer"  # 2 SVGs, the PDF and the print PDF
+    assert "(4 written)" in first[0] and first[1] == "imported: jinja2 pnp.build pydantic rich typer"  # 2 SVGs, the PDF and the print PDF
     assert pnp(demo) == ["demo: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered",
-                         "imported:"]
+                         "imported:", "pydantic plugins looked for: False"]
+
+
+def test_a_quiet_build_imports_neither_rich_nor_fonttools(demo: Project):
+    """Rich is imported to print, fontTools to measure a game's own font: a quiet build of
+    the shipped fonts needs neither; nor pydantic's scan of every package for plugins."""
+    assert pnp(demo, "-q", "--force") == ["imported: jinja2 pnp.build pydantic typer", "pydantic plugins looked for: False"]
 
 
 def test_a_content_edit_of_the_same_size_rebuilds(demo: Project):

@@ -179,9 +179,64 @@ def test_the_embedded_fonts_lose_only_their_hinting(poker):
                 found.append(TTFont(io.BytesIO(descriptor["/FontFile2"].get_object().get_data())))
         return found
 
-    for old, new in zip(fonts(raw), fonts(small)):
+    pairs = list(zip(fonts(raw), fonts(small)))
+    assert pairs
+    for old, new in pairs:
         assert "fpgm" in old and "fpgm" not in new and "prep" not in new
         assert new.getGlyphOrder() == old.getGlyphOrder()
+        instructed = 0
         for name in old.getGlyphOrder():
             assert new["glyf"][name].getCoordinates(new["glyf"])[0] == old["glyf"][name].getCoordinates(old["glyf"])[0]
             assert new["hmtx"][name] == old["hmtx"][name]
+            instructed += bool(getattr(old["glyf"][name], "program", None) and old["glyf"][name].program.getBytecode())
+            assert not (getattr(new["glyf"][name], "program", None) and new["glyf"][name].program.getBytecode()), name
+        assert instructed > 10
+        assert (new["maxp"].maxSizeOfInstructions, new["maxp"].maxFunctionDefs) == (0, 0) != (old["maxp"].maxSizeOfInstructions, 0)
+
+
+def test_the_unhinted_font_is_what_fonttools_makes_of_it(poker):
+    """pnp cuts the hinting out as bytes (pnp.formats.truetype); fontTools, doing the same
+    through its table objects, is the oracle: the same tables, valid checksums, the bounds
+    of head and hhea taken over the subset's own glyphs."""
+    from pnp.formats.truetype import HINTING, unhinted
+
+    reader = PdfReader(io.BytesIO(poker[0]))
+    programs = {id(obj): obj for page in reader.pages
+                for ref in page["/Resources"]["/Font"].values()
+                for obj in [ref.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()["/FontFile2"].get_object()]}
+    assert len(programs) >= 2
+    for program in programs.values():
+        data = program.get_data()
+        font = TTFont(io.BytesIO(data), recalcTimestamp=False, recalcBBoxes=False)
+        for tag in HINTING:
+            if tag.decode() in font:
+                del font[tag.decode()]
+        boxes = {}
+        for name in font.getGlyphOrder():
+            glyph = font["glyf"][name]
+            if glyph.numberOfContours:
+                glyph.expand(font["glyf"])
+                glyph.program.fromBytecode(b"")
+                boxes[name] = (glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax)
+        head, hhea, metrics = font["head"], font["hhea"], font["hmtx"].metrics
+        head.xMin, head.yMin = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
+        head.xMax, head.yMax = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
+        hhea.advanceWidthMax = max(advance for advance, _ in metrics.values())
+        hhea.minLeftSideBearing = min(metrics[name][1] for name in boxes)
+        hhea.minRightSideBearing = min(metrics[name][0] - metrics[name][1] - (b[2] - b[0]) for name, b in boxes.items())
+        hhea.xMaxExtent = max(metrics[name][1] + b[2] - b[0] for name, b in boxes.items())
+        for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs", "maxStackElements", "maxSizeOfInstructions"):
+            setattr(font["maxp"], field, 0)
+        font["maxp"].maxZones = 1
+        expected = io.BytesIO()
+        font.save(expected, reorderTables=True)
+        made = TTFont(io.BytesIO(unhinted(data)), checkChecksums=2)  # a wrong checksum raises
+        oracle = TTFont(io.BytesIO(expected.getvalue()))
+        assert sorted(made.keys()) == sorted(oracle.keys())
+        made["head"].checkSumAdjustment = oracle["head"].checkSumAdjustment = 0  # a whole-file sum: glyf's encoding counts
+        for tag in oracle.keys():  # each table compared as fontTools reads and writes it again
+            if tag != "GlyphOrder":
+                assert made[tag].compile(made) == oracle[tag].compile(oracle), tag
+    assert unhinted(b"not a font") == b"not a font"
+    for cut in (12, 200, len(data) // 2, len(data) - 3):  # a damaged program is left as it is, never a crash
+        assert unhinted(data[:cut]) == data[:cut]

@@ -8,7 +8,7 @@ problem at once.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from pnp.errors import ContentError
 from pnp.render.textfit import num
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pnp.load.content import GameContent
 
 
-def rotations(openings: list[str]) -> list[frozenset[str]]:
+def rotations(openings: Sequence[str]) -> list[frozenset[str]]:
     """Every distinct set of sides `openings` covers when the tile is turned 0-3 quarter turns."""
     out: list[frozenset[str]] = []
     for turn in range(4):
@@ -39,7 +39,7 @@ def _one_of(names, what: str = "") -> str:
     return f"expected one of {what}{', '.join(sorted(names))}"
 
 
-def shape_error(shape_name: str, shape_openings: list[str], openings: list[str]) -> str | None:
+def shape_error(shape_name: str, shape_openings: Sequence[str], openings: Sequence[str]) -> str | None:
     """Why `openings` do not make the shape, or None when they do."""
     allowed = rotations(shape_openings)
     if frozenset(openings) in allowed:
@@ -104,7 +104,7 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
         if not lo <= mark <= hi:
             c.fail("tiles", at + ("players",), f"player mark {mark} is outside the game: expected {lo} to {hi}")
 
-    def shaped(shape: str, openings: list[str], at: tuple) -> None:
+    def shaped(shape: str, openings: Sequence[str], at: tuple) -> None:
         if shape not in t.shapes:
             c.fail("tiles", at + ("shape",), f"unknown shape {shape!r}: {_one_of(t.shapes)}")
             return
@@ -166,11 +166,11 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
             if name not in known:
                 c.fail("tiles", ("deck_minimum", group, name), f"unknown name {name!r}: expected tiles, a shape ({', '.join(t.shapes)}) or a room ({', '.join(t.rooms)})")
     for n in marks:
-        have = deck.tally(deck.cave_tiles(t, n))
+        dealt = deck.tally(deck.cave_tiles(t, n))
         for group, factor in (("per_player", n), ("each_game", 1)):
             for name, per in getattr(t.deck_minimum, group).items():
-                if name in known and have[name] < per * factor:
-                    c.fail("tiles", ("deck_minimum", group, name), f"the {n}-player deck (tiles marked {lo}-{n}) has {have[name]} {name}: expected at least {per * factor}; move marks or change the minimum")
+                if name in known and dealt[name] < per * factor:
+                    c.fail("tiles", ("deck_minimum", group, name), f"the {n}-player deck (tiles marked {lo}-{n}) has {dealt[name]} {name}: expected at least {per * factor}; move marks or change the minimum")
 
 
 def check_board(c: Checker, b: BoardFile) -> None:
@@ -230,8 +230,8 @@ def check_events(c: Checker, e: EventsFile) -> None:
 def check_food(c: Checker, f: FoodFile) -> None:
     _duplicates(c, "food", "foods", f.foods)
     _duplicates(c, "food", "meals", f.meals)
-    for name, kind in f.types.items():
-        _icon(c, "food", ("types", name, "icon"), kind.icon)
+    for name, food_type in f.types.items():
+        _icon(c, "food", ("types", name, "icon"), food_type.icon)
     for i, card in enumerate(f.foods):
         if card.type not in f.types:
             c.fail("food", ("foods", i, "type"), f"unknown type {card.type!r}: {_one_of(f.types)}")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from .deck import cave_tiles, exits
 
@@ -105,7 +105,7 @@ class GreedyPlayer:
         return self.rng.choice([i for i, o in enumerate(options) if open_ends(o) == best])
 
 
-STRATEGIES = {"greedy": GreedyPlayer, "random": RandomPlayer}
+STRATEGIES: dict[str, Callable[[random.Random], Player]] = {"greedy": GreedyPlayer, "random": RandomPlayer}
 
 
 @dataclass

@@ -310,7 +310,7 @@ class TokensFile(StrictModel):
 
 class SummarySection(StrictModel):
     heading: str
-    text: text_with("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")
+    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")]
 
 
 class SummarySide(StrictModel):

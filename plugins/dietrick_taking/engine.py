@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from .models import Card, DeckFile, ScoringFile
 from .scoring import Result as Verdict
@@ -123,7 +123,7 @@ class GreedyPlayer:
         return max(hand, key=lambda c: c.number)
 
 
-STRATEGIES = {"greedy": GreedyPlayer, "random": RandomPlayer}
+STRATEGIES: dict[str, Callable[[random.Random], Player]] = {"greedy": GreedyPlayer, "random": RandomPlayer}
 
 
 @dataclass
@@ -225,10 +225,10 @@ class Game:
                 self.hands[loser].remove(card)
                 self.hands[seat].append(card)
         while len(self.hands[loser]) < HAND:
-            card = self.draw()
-            if card is None:
+            drawn = self.draw()
+            if drawn is None:
                 break
-            self.hands[loser].append(card)
+            self.hands[loser].append(drawn)
         self.discard.extend(trick)
         self.lead = winner
         return False

@@ -6,7 +6,7 @@ Checks that need more than one file live in `checks.py`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -15,7 +15,7 @@ from pnp.load.validation import Colour, Slug, StrictModel, one_of, text_with
 from .glyphs import GLYPHS
 
 Row = Literal["yellow", "blue"]
-Glyph = one_of(GLYPHS, "glyph")
+Glyph = Annotated[str, one_of(GLYPHS, "glyph")]
 
 
 # ---------------------------------------------------------------- deck.yaml
@@ -180,7 +180,7 @@ class PlayerColour(StrictModel):
 
 class Section(StrictModel):
     heading: str
-    text: text_with("end_square", "tricks", "long_game_wins")
+    text: Annotated[str, text_with("end_square", "tricks", "long_game_wins")]
 
 
 class Reference(StrictModel):

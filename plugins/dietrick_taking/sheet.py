@@ -114,6 +114,8 @@ def _order(doc: Located, scoring: ScoringFile, errors: _Errors) -> tuple[int, ..
 
 
 def _entry(data: Any, at: tuple, scoring: ScoringFile, errors: _Errors, fuzz: bool = False) -> Entry | None:
+    name: str | None
+    allowed: tuple[str, ...]
     if fuzz:
         who, allowed = f"{FUZZ}: ", ("yellow", "blue")
         if not isinstance(data, dict):
@@ -177,7 +179,8 @@ def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking
     if variant not in VARIANTS:
         errors.add(("variant",), f"variant is {variant!r}: expected {' or '.join(VARIANTS)}")
     entries = _players(doc, scoring, errors)
-    players = data.get("players") if isinstance(data.get("players"), list) else []
+    listed = data.get("players")
+    players = listed if isinstance(listed, list) else []
     names = [p["name"].strip() for p in players if isinstance(p, dict) and isinstance(p.get("name"), str)]
     names += [FUZZ] if "fuzz" in data else []
     claimed = _claimed_winner(doc, names, errors)

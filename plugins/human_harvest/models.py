@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from pydantic import Field
 
@@ -10,8 +11,8 @@ from pnp.load.validation import Colour, Slug, StrictModel, one_of
 
 from .glyphs import GLYPHS, SUIT_GLYPHS
 
-Glyph = one_of(sorted(GLYPHS), "glyph")
-SuitGlyph = one_of(sorted(SUIT_GLYPHS), "suit glyph")
+Glyph = Annotated[str, one_of(sorted(GLYPHS), "glyph")]
+SuitGlyph = Annotated[str, one_of(sorted(SUIT_GLYPHS), "suit glyph")]
 
 
 # ---------------------------------------------------------------- piecepack.yaml

@@ -224,7 +224,8 @@ def board_from_text(rows: str | list[str], symbols: Mapping[str, str], leaders: 
     sheets are checked by `sheet.check_sheet`."""
     lines = [split_row(r) for r in (rows.splitlines() if isinstance(rows, str) else rows) if r.strip()]
     leaders = leaders or {}
-    cells, at = [], {}
+    cells: list[str] = []
+    at: dict[int, str] = {}
     for row in lines:
         for sym in row:
             if sym in leaders:

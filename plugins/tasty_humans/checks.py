@@ -65,7 +65,8 @@ def _common(items: list[list[str]]) -> list[str]:
 
 
 def _duplicates(game: "GameContent", stem: str, key: str, records: list[Any], field: str, what: str) -> list[ContentError]:
-    errors, first = [], {}
+    errors: list[ContentError] = []
+    first: dict[Any, int] = {}
     for i, rec in enumerate(records):
         value = getattr(rec, field)
         if value in first:

@@ -306,7 +306,7 @@ def _plan(leader: Any, rules: Any) -> _Diagram | None:
     """The diagram of a leader's effect, from its kind, type and distance (None: bar chart)."""
     kind, ttype = leader.kind, getattr(leader, "type", None)
     sym = _symbols(rules)
-    letter = sym.get(ttype, "")
+    letter = sym.get(ttype, "") if ttype else ""
     mark = "leader" if ttype == "leader" else (ttype or "any")
     if kind == "range":
         d = getattr(leader, "distance", None) or 1

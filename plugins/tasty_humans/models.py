@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import (
     BaseModel,
@@ -23,6 +23,9 @@ from pydantic import (
 from pnp.errors import PnpError
 from pnp.load.variants import deep_merge
 from pnp.load.validation import StrictModel, text_with
+
+if TYPE_CHECKING:
+    from pydantic_core import InitErrorDetails
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 EMPTY = "."  # an empty square in an adventurer's shape
@@ -365,7 +368,7 @@ class RuleSet(StrictModel):
         if problems:
             # Errors of a base show up again in every version built on it; keep one of each.
             unique = list({(p["loc"], p["type"], str(p.get("ctx"))): p for p in problems}.values())
-            raise ValidationError.from_exception_data(type(self).__name__, unique)
+            raise ValidationError.from_exception_data(type(self).__name__, cast("list[InitErrorDetails]", unique))
         return self
 
     def _origin(self, chain: list[str], loc: tuple) -> str:
@@ -568,7 +571,7 @@ class MonstersFile(StrictModel):
 
 class ReferenceSection(StrictModel):
     heading: str
-    text: text_with("captain", "king_bonus", "stacks")
+    text: Annotated[str, text_with("captain", "king_bonus", "stacks")]
 
 
 class ReferenceFile(StrictModel):

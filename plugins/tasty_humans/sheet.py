@@ -238,8 +238,9 @@ class _Checker:
             names.setdefault(p.name, i)
             if p.monster is not None and p.monster in monsters:
                 self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
-            monsters.setdefault(p.monster, i)
-            tiles = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
+            if p.monster is not None:
+                monsters.setdefault(p.monster, i)
+            tiles: list[tuple[tuple, str]] = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
             if p.held and p.held not in p.leaders.values():
                 tiles.append((("players", i, "held"), p.held))
             for at, lid in tiles:
@@ -450,7 +451,7 @@ class _Checker:
         if p.king and n > 1 and settled and not board.is_full:
             self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
             ok = False
-        if not ok:
+        if not ok or p.monster is None:
             return None
         return SheetPlayer(p.name, i, p.monster, p.king, board, slots, p.held, p.claimed)
 

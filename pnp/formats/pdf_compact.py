@@ -4,7 +4,7 @@ typst (svg2pdf) writes every glyph of an SVG text as its own `q … cm … BT �
 group, about 130 bytes a glyph. Runs of such groups on one baseline, with the same
 matrix, colour, font and size, become one text object whose TJ array places each glyph
 where it was (the gap to the font's advance is a TJ adjustment in 1/1000 em, kept to 0.1,
-i.e. well under 0.001 pt). The embedded TrueType subsets lose their hinting programs,
+i.e. well under 0.001 pt). The embedded TrueType subsets lose their hinting programs (`truetype`),
 which only steer low-resolution screen rasterizers and are no part of the outlines.
 typst draws every placement of a face inline in its page (no form XObject), so pages
 drawn alike (a sheet of backs) share one content stream.
@@ -12,14 +12,12 @@ drawn alike (a sheet of backs) share one content stream.
 
 from __future__ import annotations
 
-import io
 import re
-import struct
 from collections import Counter
 from functools import lru_cache
-from typing import Any
 
 from .pdf_objects import PAGE, Document, contents, page_objects, read, ref, write
+from .truetype import unhinted
 
 # one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
 _GLYPH = re.compile(
@@ -29,7 +27,6 @@ _GLYPH = re.compile(
 _W = re.compile(rb"/W\[((?:[^\[\]]|\[[^\]]*\])*)\]")
 _SET_FONT = re.compile(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf")
 _ESCAPES = {b"n": 10, b"r": 13, b"t": 9, b"b": 8, b"f": 12, b"(": 40, b")": 41, b"\\": 92}
-_HINTING = ("fpgm", "prep", "cvt ", "hdmx", "LTSH", "VDMX")
 
 
 @lru_cache(maxsize=4096)  # a deck repeats few glyph strings many times
@@ -165,86 +162,6 @@ def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], floa
     return b"".join(out)
 
 
-def _without_instructions(glyph: bytes) -> bytes:
-    """A TrueType glyph record with its hinting instructions cut out (outline bytes untouched)."""
-    if len(glyph) < 10:
-        return glyph  # an empty glyph
-    contours = int.from_bytes(glyph[:2], "big", signed=True)
-    if contours >= 0:  # simple: header, contour ends, instruction length and bytes, then the points
-        at = 10 + 2 * contours
-        length = int.from_bytes(glyph[at:at + 2], "big")
-        if not length:
-            return glyph
-        start = end = at + 2 + length
-        points = int.from_bytes(glyph[at - 2:at], "big") + 1 if contours else 0
-        coordinates = 0
-        while points > 0:  # the flags say how many bytes of coordinates follow (the padding is left out)
-            flag, repeat = glyph[end], 1
-            end += 1
-            if flag & 0x8:  # REPEAT_FLAG
-                repeat += glyph[end]
-                end += 1
-            coordinates += repeat * ((1 if flag & 0x2 else 0 if flag & 0x10 else 2) + (1 if flag & 0x4 else 0 if flag & 0x20 else 2))
-            points -= repeat
-        return glyph[:at] + b"\0\0" + glyph[start:end + coordinates]
-    out, at, flags = bytearray(glyph[:10]), 10, 0x20
-    while flags & 0x20:  # MORE_COMPONENTS
-        flags = int.from_bytes(glyph[at:at + 2], "big")
-        size = 4 + (4 if flags & 0x1 else 2) + (2 if flags & 0x8 else 4 if flags & 0x40 else 8 if flags & 0x80 else 0)
-        out += (flags & ~0x100).to_bytes(2, "big") + glyph[at + 2:at + size]  # WE_HAVE_INSTRUCTIONS off
-        at += size
-    return bytes(out)
-
-
-def _unhinted(data: bytes) -> bytes:
-    from fontTools.ttLib import TTFont
-
-    # the glyph records are edited as bytes and written back as they are (no bounding boxes
-    # recomputed, no outline re-encoded): the head table keeps its date, so same input, same bytes
-    font = TTFont(io.BytesIO(data), recalcTimestamp=False, recalcBBoxes=False)
-    for tag in _HINTING:
-        if tag in font:
-            del font[tag]
-    if "glyf" in font:
-        glyf = font["glyf"]
-        boxes = {}
-        for name in font.getGlyphOrder():
-            glyph = glyf.glyphs[name]
-            if hasattr(glyph, "data"):
-                glyph.data = _without_instructions(glyph.data)
-                if len(glyph.data) >= 10:
-                    boxes[name] = struct.unpack(">4h", glyph.data[2:10])
-            elif hasattr(glyph, "program"):
-                glyph.program.fromBytecode(b"")
-        _subset_bounds(font, boxes)
-    if "maxp" in font:
-        maxp = font["maxp"]
-        for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs",
-                      "maxInstructionDefs", "maxStackElements", "maxSizeOfInstructions"):
-            if hasattr(maxp, field):
-                setattr(maxp, field, 1 if field == "maxZones" else 0)
-    out = io.BytesIO()
-    font.save(out, reorderTables=True)
-    return out.getvalue()
-
-
-def _subset_bounds(font: Any, boxes: dict[str, tuple[int, int, int, int]]) -> None:
-    """The font-wide bounds of head and hhea taken over the subset's own glyphs (a subset
-    keeps the whole font's; renderers place glyphs by them, as they were before the cut)."""
-    if not boxes:
-        return
-    head = font["head"]
-    head.xMin, head.yMin = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
-    head.xMax, head.yMax = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
-    if "hhea" in font and "hmtx" in font:
-        hhea, metrics = font["hhea"], font["hmtx"].metrics
-        hhea.advanceWidthMax = max(advance for advance, _ in metrics.values())
-        drawn = [(metrics[name], box) for name, box in boxes.items() if name in metrics]
-        hhea.minLeftSideBearing = min(lsb for (_, lsb), _ in drawn)
-        hhea.minRightSideBearing = min(advance - lsb - (box[2] - box[0]) for (advance, lsb), box in drawn)
-        hhea.xMaxExtent = max(lsb + box[2] - box[0] for (_, lsb), box in drawn)
-
-
 def compact(data: bytes) -> bytes:
     """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets;
     `data` itself when it is not a PDF as typst writes it, or nothing got smaller."""
@@ -326,7 +243,7 @@ def _unhint_font(doc: Document, font: int, done: set[int]) -> None:
     if program is None or program.stream is None or number in done:
         return
     done.add(number)  # type: ignore[arg-type]
-    data = _unhinted(program.data())
+    data = unhinted(program.data())
     program.set_data(data)
     # /Length1, the program's own length, is asked for by the PDF standard (typst leaves it out)
     length1 = b"/Length1 %d" % len(data)

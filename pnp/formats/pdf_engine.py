@@ -26,7 +26,7 @@ _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 # the packages the workers import: pnp/noop.py stamps their files although this process never imports them
-ENGINE_PACKAGES = ("typst", "fontTools")
+ENGINE_PACKAGES = ("typst",)
 
 
 def _compiler(font_dirs: tuple[str, ...]) -> Any:
@@ -70,8 +70,6 @@ def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
     """Import the engine and load the default fonts while the build still renders."""
-    import fontTools.ttLib  # noqa: F401  (pdf_compact unhints the fonts with it)
-
     _compiler(font_dirs)
 
 

@@ -36,8 +36,9 @@ Slug = Annotated[str, BeforeValidator(lambda v: check_slug(v) if isinstance(v, s
 Colour = Annotated[str, BeforeValidator(lambda v: check_colour(v) if isinstance(v, str) else v)]
 
 
-def one_of(choices: Iterable[str], what: str) -> Any:
-    """A text type that must be one of `choices` (listed in that order when it is not)."""
+def one_of(choices: Iterable[str], what: str) -> AfterValidator:
+    """The check of a text that must be one of `choices` (listed in that order when it is
+    not): `Annotated[str, one_of(...)]`, a type the type checker reads too."""
     allowed = list(choices)
 
     def check(value: str) -> str:
@@ -45,12 +46,13 @@ def one_of(choices: Iterable[str], what: str) -> Any:
             raise ValueError(f"unknown {what} {value!r}: expected one of {', '.join(allowed)}")
         return value
 
-    return Annotated[str, AfterValidator(check)]
+    return AfterValidator(check)
 
 
-def text_with(*fields: str) -> Any:
-    """A text type that may hold only these `{field}` placeholders, filled in from other
-    content when printed (so a card's number and the scorer's come from one place)."""
+def text_with(*fields: str) -> AfterValidator:
+    """The check of a text that may hold only these `{field}` placeholders, filled in from
+    other content when printed (so a card's number and the scorer's come from one place):
+    `Annotated[str, text_with(...)]`."""
 
     def check(value: str) -> str:
         try:
@@ -62,7 +64,7 @@ def text_with(*fields: str) -> Any:
             raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + f + '}' for f in fields)}")
         return value
 
-    return Annotated[str, AfterValidator(check)]
+    return AfterValidator(check)
 
 
 class StrictModel(BaseModel):
