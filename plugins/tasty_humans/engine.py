@@ -650,18 +650,21 @@ def met(setup: Setup, table: dict[int, int], window: int, drop: Drop, offset: in
 def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]]) -> list[int]:
     """The seat's score after each legal (drop, offset), as `evaluate` after `Stomach.drop`
     on a copy would give, without a Stomach per option: the landings come from a table per
-    setup, and the candidates are scored together (`batch_values`)."""
+    setup, and only the parts reading a kind that landed are scored again (a turn whose
+    damage or cleric went another way than `pick` planned: a few candidates, fewer than
+    `batch_values` pays off for)."""
     setup = game.setup
+    changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    numbers = []
+    out = []
     for drop, offset in options:
         shift, wmask, table = landings(setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
         number = table[window] if window in table else met(setup, table, window, drop, offset, heights, rows, cols)
         assert number != NOWHERE, "not a legal drop"
-        numbers.append(number)
-    return batch_values(game, seat, [(stomach, numbers)])[0]
+        out.append(changes.value(*setup.lands[number]))
+    return out
 
 
 def landing_numbers(setup: Setup, stomach: Stomach, drops: Sequence[Drop]) -> list[int]:
