@@ -1,8 +1,8 @@
 """The array forms of the Tasty Humans scoring parts (`batch.py`, the greedy player's
 candidates scored together) give exactly the points of the scalar parts `pnp score`
 adds up, on thousands of random boards: every leader kind at every kind of cell, every
-craving with and without overlap, the damage part, and the engine's batch of candidate
-drops against `drop_values`."""
+craving with and without overlap, the damage part; a turn's batch of candidate drops
+against the scorer's totals; damage columns ranked as by the whole score."""
 
 from __future__ import annotations
 
@@ -109,3 +109,21 @@ def test_a_turns_candidates_scored_together_are_the_scorers_totals(setups, versi
                         totals.append(score_player(t.board(), g.monsters[seat], setup.rules, setup.leaders).total)
                     want.append(totals)
             assert _engine.batch_values(g, seat, eats) == want
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_damage_columns_rank_as_by_the_whole_score(setups, version):
+    """`damage_values` scores only the parts that read damage: it differs from the whole
+    score after the push (`push_values`) by the same amount in every column, so the
+    greedy player's damage goes (and ties) where it would by the whole score."""
+    import test_th_engine as test_engine
+    setup, rng = setups[version], random.Random(8)
+    for n in (2, 3, 4):
+        g = test_engine._game(setup, n=n, seed=n)
+        for _ in range(20):
+            seat = rng.randrange(g.n)
+            s = test_engine._random_stomach(setup, rng, g.stomachs[seat].rows, g.stomachs[seat].cols)
+            cols = s.open_columns()
+            whole = _engine.push_values(g, seat, s, cols, _engine.DAMAGE)
+            part = _engine.damage_values(g, seat, s, cols)
+            assert len({w - p for w, p in zip(whole, part)}) <= 1, (whole, part)

@@ -763,7 +763,7 @@ class Plan(NamedTuple):
     game: "Game"
     seat: int
     turn: int
-    damage: dict[tuple[int, ...], list[int]]  # stomach heights -> values of its open columns
+    damage: dict[tuple[int, ...], list[int]]  # stomach heights -> its open columns' `damage_values`
     masks: dict[str, int]  # the stomach the card is eaten into,
     leaders: dict[int, str]
     drops: list[int]  # and the values of its legal drops
@@ -878,7 +878,7 @@ class GreedyPlayer:
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
         plan = self._plan(game, seat)  # this turn's damage only adds tiles: heights tell the stomach
-        scores = plan and plan.damage.get(tuple(stomach.heights)) or push_values(game, seat, stomach, cols, DAMAGE)
+        scores = plan and plan.damage.get(tuple(stomach.heights)) or damage_values(game, seat, stomach, cols)
         return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
