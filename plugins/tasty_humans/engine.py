@@ -587,7 +587,7 @@ Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
 NOWHERE = -1
 UNMET = -2  # not in a setup's table yet
 HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
-NUMBERED = 200_000  # cards' landings kept per heights code (a game meets ~150 new ones)
+NUMBERED = 50_000  # cards' landings kept by heights code (a game meets ~160 new ones)
 
 
 def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing | None:
