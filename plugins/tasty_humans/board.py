@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping, TypeVar
 
 # Cell kinds besides the tile type ids of the rule set; not slugs, so never a tile id.
 LEADER = "@leader"
@@ -19,6 +19,9 @@ EMPTY_SYMBOL = "."
 
 # (row step, column step) of the 8 rays; the first four are orthogonal.
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+T = TypeVar("T")
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -37,7 +40,7 @@ class Kept(dict):
         super().__init__()
         self.limit = limit
 
-    def keep(self, key: object, value: int) -> int:
+    def keep(self, key: object, value: T) -> T:
         if len(self) >= self.limit:
             self.clear()
         self[key] = value

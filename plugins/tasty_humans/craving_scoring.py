@@ -132,7 +132,8 @@ def _run_finder(basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, i
     """A function of a board's masks giving the first cells of every run of `length` cells
     (a `_run_table`) alternating two basic types X Y X Y..., in a row and in a column (the
     griffin's hot path: one pass over the types, then a few whole-mask operations per
-    direction, every shift worked out beforehand)."""
+    direction, every shift worked out beforehand). Only shifts, AND, OR and NOT: the
+    same function finds the runs of a batch of boards (`batch`: a numpy array per kind)."""
     (row_step, row_starts, _), (col_step, col_starts, _) = table
     row_two, col_two = 2 * row_step, 2 * col_step
     further = [(k * row_step, k * col_step) for k in range(1, length - 2)]
@@ -142,7 +143,7 @@ def _run_finder(basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, i
         row_skip = row_next = col_skip = col_next = 0
         for t in basic:
             m = masks.get(t)
-            if m:
+            if m is not None:
                 row_skip |= m & (m >> row_two)
                 row_next |= m & (m >> row_step)
                 col_skip |= m & (m >> col_two)
@@ -166,7 +167,11 @@ def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[i
                       length: int) -> list[int]:
     """Every run of `length` cells (a `_run_table`) in a row or column alternating two
     basic types X Y X Y..., as masks."""
-    starts = _run_starts(masks, basic, table, length)
+    return _runs(table, _run_starts(masks, basic, table, length))
+
+
+def _runs(table: tuple[tuple[int, int, dict[int, int]], ...], starts: tuple[int, int]) -> list[int]:
+    """The runs (masks) of a `_run_table` starting at the cells of `starts` (rows, columns)."""
     return [window[s] for (_, _, window), hit in zip(table, starts) for s in bits(hit)]
 
 

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Sequence
 
+import numpy as np
+
+from .batch import BatchFn, batch_of, craving_batch, damage_batch, leader_batch
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, Kept, bits, geometry
 from .craving_scoring import craving_scorer
 from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
@@ -28,6 +32,7 @@ if TYPE_CHECKING:
 
 GRID = 3  # the Attacking Adventurers grid is 3 x 3 (final: SETUP)
 DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
+DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
 DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
@@ -68,14 +73,45 @@ class Setup:
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
-    # (id of one of `drops`, rows) -> per offset, heights code -> its Landing (`landings`)
-    landings: dict[tuple[int, int], list[tuple[int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
+    # (id of one of `drops`, rows) -> per offset, heights code -> its landing's number (`landings`)
+    landings: dict[tuple[int, int], list[tuple[int, int, dict[int, int]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
     scorers: dict[tuple[int, int, str], "Scorer"] = field(default_factory=dict)
     # (id of a card's drops, rows) -> every (drop, offset, shift, mask, table) (`placements`)
-    placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, "Landing | None"]]]] = field(default_factory=dict)
-    # one Landing object per distinct landing: drops that land the same tiles share it
-    canonical: dict[tuple[tuple[tuple[str, int], ...], int], "Landing"] = field(default_factory=dict)
+    placements: dict[tuple[int, int], list[tuple[Drop, int, int, int, dict[int, int]]]] = field(default_factory=dict)
+    # the distinct landings, numbered: drops that land the same tiles share one
+    lands: list["Landing"] = field(default_factory=list)
+    canonical: dict[tuple[tuple[tuple[str, int], ...], int], int] = field(default_factory=dict)
+    # the masks a batch holds (every tile type, LEADER, EMPTY), and per landing (row) and
+    # kind (column) the cells it adds (for EMPTY: the cells it fills)
+    kinds: tuple[str, ...] = ()
+    adds: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
+    landed: frozenset[str] = frozenset()  # the kinds a card's shape can land
+    # (id of a card's drops, rows, heights code) -> its `landing_numbers`
+    numbered: Kept = field(default_factory=lambda: Kept(NUMBERED))
+
+    def __post_init__(self) -> None:
+        basic, other = tile_kinds(self.rules)
+        self.kinds = (*basic, *other, LEADER, EMPTY)
+        self.landed = frozenset(k for drops in self.drops.values() for d in drops for stack in d for k in stack)
+        self.adds = np.zeros((256, len(self.kinds)), dtype=np.uint64)
+
+    def number(self, land: "Landing | None") -> int:
+        """The number of a landing (NOWHERE for None): its place in `lands` and `adds`."""
+        if land is None:
+            return NOWHERE
+        got = self.canonical.get(land[:2])
+        if got is None:
+            got = self.canonical[land[:2]] = len(self.lands)
+            self.lands.append(land)
+            if got == len(self.adds):
+                self.adds = np.concatenate([self.adds, np.zeros_like(self.adds)])
+            row = [0] * len(self.kinds)
+            for kind, cells in land[0]:
+                row[self.kinds.index(kind)] = cells
+            row[-1] = land[1]
+            self.adds[got] = row
+        return got
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
@@ -262,7 +298,7 @@ class Parts:
 
     __slots__ = ("single", "multi", "reading")
 
-    def __init__(self, parts: Sequence[Part], sums: dict[tuple[MaskFn, ...], tuple[Kept, Callable[[int], int]]]):
+    def __init__(self, parts: Sequence[Part], sums: dict[tuple[object, ...], tuple[Kept, Callable[[int], int]]]):
         by_kind: dict[str, list[MaskFn]] = {}
         self.multi: list[Part] = []
         for p in parts:
@@ -321,7 +357,8 @@ class Scorer:
     (a leader once per cell it lies in). A candidate stomach that differs from a scored
     one in a few masks is scored by re-running only the parts that read them."""
 
-    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged", "sums")
+    __slots__ = ("geo", "rules", "defs", "fixed", "compiled", "arranged", "sums", "batch_fixed", "batch_compiled",
+                 "batches")
 
     def __init__(self, geo: Geometry, monster: str, rules: "RuleVersion", defs: dict[str, "Leader"]):
         self.geo, self.rules, self.defs = geo, rules, defs
@@ -332,6 +369,10 @@ class Scorer:
             return -penalty * (d & expand(d)).bit_count() if d else 0
 
         self.fixed = [*craving_scorer(geo, monster, rules), part(damage, other)]
+        # the same parts on arrays of masks (`batch`): the greedy player's candidates
+        self.batch_fixed = [craving_batch(geo, monster, rules), damage_batch(geo, rules)]
+        self.batch_compiled: dict[tuple[int, str], BatchFn] = {}
+        self.batches: Kept = Kept(ARRANGED)  # leaders (cell, id) -> their batch forms
         self.compiled: dict[tuple[int, str], Part] = {}
         self.arranged: Kept = Kept(ARRANGED)  # leaders (cell, id) -> their Parts
         self.sums: Kept = Kept(SUMS)  # (kind, parts reading it alone) -> Parts.single
@@ -353,6 +394,29 @@ class Scorer:
     def value(self, masks: Masks, leaders: dict[int, str]) -> int:
         return self.parts(leaders).value(masks)
 
+    def batch(self, leaders: dict[int, str], landed: frozenset[str]) -> tuple[list[BatchFn], list[MaskFn]]:
+        """`parts(leaders)` for a batch of stomachs that differ from theirs in `landed`
+        kinds only: (those reading such a kind as functions of the batch's masks
+        (`batch`), the rest as they are, to score on each stomach once)."""
+        key = tuple(leaders.items())
+        got = self.batches.get(key)
+        if got is None:
+            arrays: list[BatchFn] = []
+            scalars: list[MaskFn] = []
+            forms = [(self.batch_fixed[0], self.fixed[:-1]), (self.batch_fixed[1], self.fixed[-1:])]
+            for cell, lid in key:
+                fn = self.batch_compiled.get((cell, lid))
+                if fn is None:
+                    fn = self.batch_compiled[(cell, lid)] = leader_batch(self.geo, cell, self.defs[lid], self.rules)
+                forms.append((fn, [self.leader(cell, lid)]))
+            for fn, parts in forms:
+                if any(not p.reads.isdisjoint(landed) for p in parts):
+                    arrays.append(fn)
+                else:
+                    scalars.extend(p.fn for p in parts)
+            got = self.batches.keep(key, (arrays, scalars))
+        return got
+
 
 def evaluate(game: "Game", seat: int, stomach: Stomach) -> int:
     """The seat's current score on `stomach`: leaders in it, craving and damage (no king)."""
@@ -369,27 +433,19 @@ class Changes:
     """Scores candidates that add tiles to one base stomach: a candidate's points are the
     base's, with the parts that read a changed kind scored again on its masks."""
 
-    __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo", "known")
+    __slots__ = ("base", "parts", "single", "alone", "multi", "total", "redo")
 
-    def __init__(self, parts: Parts, base: Masks, like: "Changes | None" = None):
-        """`like`: the Changes of a stomach with the same parts, whose points are reused for
-        the parts that read no kind in which the two differ (a simulated damage tile)."""
+    def __init__(self, parts: Parts, base: Masks):
         self.base, self.parts = base, parts
-        self.single = {k: memo.get(base.get(k, 0)) for k, (memo, _) in parts.single.items()}
+        self.single: dict[str, int] = {}
         for k, (memo, points) in parts.single.items():
-            if self.single[k] is None:
-                self.single[k] = points(base.get(k, 0))
+            got = memo.get(base.get(k, 0))
+            self.single[k] = points(base.get(k, 0)) if got is None else got
         # kind -> (memo, the base's mask, points of a mask) of the parts reading it alone
         self.alone = {k: (memo, base.get(k, 0), points) for k, (memo, points) in parts.single.items()}
-        if like is None or like.parts is not parts:
-            self.multi = [p.fn(base) for p in parts.multi]
-        else:
-            other = like.base
-            differ = {k for k in {*base, *other} if base.get(k, 0) != other.get(k, 0)}
-            self.multi = [v if p.reads.isdisjoint(differ) else p.fn(base) for p, v in zip(parts.multi, like.multi)]
+        self.multi = [p.fn(base) for p in parts.multi]
         self.total = sum(self.single.values()) + sum(self.multi)
         self.redo: dict[frozenset[str], Redo] = {}
-        self.known: dict[int, int] = {}  # number of a canonical Landing -> points (`card_values`)
 
     def todo(self, kinds: frozenset[str]) -> Redo:
         got = self.redo.get(kinds)
@@ -456,6 +512,32 @@ def push_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], 
     return out
 
 
+def damage_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int]) -> list[int]:
+    """`push_values` of a damage tile in each of `cols`, less the points of the parts that
+    read no damage (they are the same whatever the column): only the parts reading damage
+    are scored, so the columns compare (and tie) as by their whole scores."""
+    parts = game.scorers[seat].parts(stomach.leaders)
+    alone, several = parts.read(DAMAGED)
+    masks, rows, width, heights = stomach.masks, stomach.rows, stomach.cols, stomach.heights
+    out = []
+    for col in cols:
+        bit = 1 << (rows - 1 - heights[col]) * width + col
+        points = 0
+        for kind in alone:
+            memo, score = parts.single[kind]
+            mask = masks.get(kind, 0) ^ bit  # the tile's cell leaves EMPTY, joins DAMAGE
+            got = memo.get(mask)
+            points += score(mask) if got is None else got
+        if several:
+            m = dict(masks)
+            m[DAMAGE] = m.get(DAMAGE, 0) | bit
+            m[EMPTY] ^= bit
+            for i in several:
+                points += parts.multi[i].fn(m)
+        out.append(points)
+    return out
+
+
 def leader_values(game: "Game", seat: int, stomach: Stomach, cols: Sequence[int], leaders: Sequence[str],
                   changes: Changes | None = None) -> list[list[int]]:
     """`push_values` of a new leader tile in each of `cols`, for each of `leaders`: the
@@ -499,10 +581,13 @@ def swap_values(game: "Game", seat: int, stomach: Stomach, pairs: Sequence[tuple
     return out
 
 
-# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds,
-# and in a setup's tables its number there; None: no tile lands (every covered column is full).
-Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]] | tuple[tuple[tuple[str, int], ...], int, frozenset[str], int]
+# The tiles a drop lands: (tile kind, its cells) pairs, all the cells filled, the kinds;
+# None: no tile lands (every covered column is full), numbered NOWHERE in a setup's tables.
+Landing = tuple[tuple[tuple[str, int], ...], int, frozenset[str]]
+NOWHERE = -1
+UNMET = -2  # not in a setup's table yet
 HEIGHT_BITS = 4  # bits per column height in a heights code (rows < 16)
+NUMBERED = 50_000  # cards' landings kept by heights code (a game meets ~160 new ones)
 
 
 def landing(drop: Drop, offset: int, heights: Sequence[int], rows: int, cols: int) -> Landing | None:
@@ -530,10 +615,10 @@ def heights_code(heights: Sequence[int]) -> int:
     return code
 
 
-def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, int, dict[int, Landing | None]]]:
+def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, int, dict[int, int]]]:
     """Per offset of `drop`: (shift and mask that cut the covered columns out of a heights
-    code, the landings by that window of the code), filled in as they are met (a table per
-    setup: a drop lands the same way every game)."""
+    code, the landings' numbers by that window of the code), filled in as they are met (a
+    table per setup: a drop lands the same way every game)."""
     key = (id(drop), rows)
     got = setup.landings.get(key)
     if got is None:
@@ -543,7 +628,7 @@ def landings(setup: Setup, drop: Drop, rows: int, cols: int) -> list[tuple[int, 
     return got
 
 
-def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> list[tuple[Drop, int, int, int, dict[int, Landing | None]]]:
+def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> list[tuple[Drop, int, int, int, dict[int, int]]]:
     """`landings` of every drop of a card, flat, in `Stomach.options` order: (drop, offset,
     shift, mask, table)."""
     key = (id(drops), rows)
@@ -554,77 +639,89 @@ def placements(setup: Setup, drops: Sequence[Drop], rows: int, cols: int) -> lis
     return got
 
 
-def met(setup: Setup, table: dict[int, Landing | None], window: int, drop: Drop, offset: int,
-        heights: Sequence[int], rows: int, cols: int) -> Landing | None:
-    """A landing met for the first time: worked out and kept in `table`, as the one object
-    of the setup for those tiles in those cells (so a pick scores it once, `Changes.known`)."""
-    land = landing(drop, offset, heights[offset:offset + len(drop)], rows, cols)
-    if land is not None:
-        got = setup.canonical.get(land[:2])
-        if got is None:  # numbered, for `Changes.known`
-            got = setup.canonical[land[:2]] = (*land, len(setup.canonical))
-        land = got
-    table[window] = land
-    return land
+def met(setup: Setup, table: dict[int, int], window: int, drop: Drop, offset: int,
+        heights: Sequence[int], rows: int, cols: int) -> int:
+    """A landing met for the first time: worked out, numbered (`Setup.number`) and its
+    number kept in `table`."""
+    got = table[window] = setup.number(landing(drop, offset, heights[offset:offset + len(drop)], rows, cols))
+    return got
 
 
-def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]],
-                changes: Changes | None = None) -> list[int]:
+def drop_values(game: "Game", seat: int, stomach: Stomach, options: Sequence[tuple[Drop, int]]) -> list[int]:
     """The seat's score after each legal (drop, offset), as `evaluate` after `Stomach.drop`
     on a copy would give, without a Stomach per option: the landings come from a table per
-    setup, and only the parts reading a kind that landed are scored again (`changes`: the
-    stomach's, if the caller has it)."""
-    if changes is None:
-        changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
+    setup, and only the parts reading a kind that landed are scored again (a turn whose
+    damage or cleric went another way than `pick` planned: a few candidates, fewer than
+    `batch_values` pays off for)."""
+    setup = game.setup
+    changes = Changes(game.scorers[seat].parts(stomach.leaders), stomach.masks)
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    value = changes.value
     out = []
     for drop, offset in options:
-        shift, wmask, table = landings(game.setup, drop, rows, cols)[offset]
+        shift, wmask, table = landings(setup, drop, rows, cols)[offset]
         window = code >> shift & wmask
-        land = table[window] if window in table else met(game.setup, table, window, drop, offset, heights, rows, cols)
-        assert land is not None, "not a legal drop"
-        out.append(value(*land[:3]))
+        number = table[window] if window in table else met(setup, table, window, drop, offset, heights, rows, cols)
+        assert number != NOWHERE, "not a legal drop"
+        out.append(changes.value(*setup.lands[number]))
     return out
 
 
-def card_values(game: "Game", stomach: Stomach, drops: Sequence[Drop], changes: Changes) -> list[int]:
-    """`drop_values` of every legal drop of a card (`Stomach.options` order): the greedy
-    player's hot loop, with `Changes.value` inlined, each distinct landing scored once per
-    base stomach."""
+def landing_numbers(setup: Setup, stomach: Stomach, drops: Sequence[Drop]) -> list[int]:
+    """The canonical landing (its number) of every legal drop of a card, in
+    `Stomach.options` order."""
     rows, cols, heights = stomach.rows, stomach.cols, stomach.heights
     code = heights_code(heights)
-    base, alone, redo, todo, known, setup = changes.base, changes.alone, changes.redo, changes.todo, changes.known, game.setup
-    out = []
-    for drop, offset, shift, wmask, table in placements(setup, drops, rows, cols):
-        land = table.get(code >> shift & wmask, table)  # the table itself: not met yet
-        if land is table:
-            land = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
-        if land is None:
-            continue
-        adds, filled, kinds, number = land
-        value = known.get(number)  # a landing met again on this base is not scored again
-        if value is not None:
-            out.append(value)
-            continue
-        value, fns = redo.get(kinds) or todo(kinds)
-        for kind, cells in adds:
-            s = alone.get(kind)
-            if s is not None:
-                memo, mask, points = s
-                mask |= cells
-                got = memo.get(mask)
-                value += points(mask) if got is None else got
-        if fns:
-            m = dict(base)
-            for kind, cells in adds:
-                m[kind] = m.get(kind, 0) | cells
-            m[EMPTY] ^= filled
-            for fn in fns:
-                value += fn(m)
-        known[number] = value
-        out.append(value)
+    key = (id(drops), rows, code)
+    got = setup.numbered.get(key)
+    if got is None:
+        spots = placements(setup, drops, rows, cols)
+        out = [table.get(code >> shift & wmask, UNMET) for _, _, shift, wmask, table in spots]
+        if UNMET in out:
+            for i, (drop, offset, shift, wmask, table) in enumerate(spots):
+                if out[i] == UNMET:
+                    out[i] = met(setup, table, code >> shift & wmask, drop, offset, heights, rows, cols)
+        got = setup.numbered.keep(key, [n for n in out if n != NOWHERE])
+    return got
+
+
+def batch_values(game: "Game", seat: int, eats: Sequence[tuple[Stomach, list[int]]]) -> list[list[int]]:
+    """The seat's score after each landing of `eats` (stomach, landing numbers), as
+    `drop_values` gives it: every candidate stomach of a turn scored together, each part
+    once on an array of masks (`batch`)."""
+    setup, scorer = game.setup, game.scorers[seat]
+    kinds, basic = setup.kinds, tile_kinds(setup.rules)[0]
+    out: list[list[int]] = [[] for _ in eats]
+    groups: dict[tuple, list[int]] = {}  # stomachs with the same leaders share the parts
+    for i, (s, numbers) in enumerate(eats):
+        if numbers:
+            groups.setdefault(tuple(s.leaders.items()), []).append(i)
+    for members in groups.values():
+        rows: dict[int, int] = {}  # id of a stomach -> its row in `bases`
+        flat: list[int] = []
+        for i in members:
+            s = eats[i][0]
+            if id(s) not in rows:
+                rows[id(s)] = len(rows)
+                flat.extend(s.masks.get(k, 0) for k in kinds)
+        bases = np.array(flat, dtype=np.uint64).reshape(-1, len(kinds))
+        sizes = [len(eats[i][1]) for i in members]
+        which = np.repeat(np.array([rows[id(eats[i][0])] for i in members]), sizes)
+        landings = np.fromiter(chain.from_iterable(eats[i][1] for i in members), dtype=np.intp, count=sum(sizes))
+        base, adds = bases[which], setup.adds[landings]
+        masks = base | adds
+        masks[:, -1] = base[:, -1] ^ adds[:, -1]  # EMPTY: the cells filled leave it
+        batch = batch_of(masks.T.copy(), kinds, basic)
+        arrays, scalars = scorer.batch(eats[members[0]][0].leaders, setup.landed)
+        values = sum((fn(batch) for fn in arrays), np.zeros(len(landings), dtype=np.int64)).tolist()
+        start, same = 0, {}
+        for i, n in zip(members, sizes):
+            s = eats[i][0]
+            if id(s) not in same:  # the parts the landings leave as they were
+                same[id(s)] = sum(fn(s.masks) for fn in scalars)
+            points = same[id(s)]
+            out[i] = [v + points for v in values[start:start + n]] if points else values[start:start + n]
+            start += n
     return out
 
 
@@ -666,7 +763,7 @@ class Plan(NamedTuple):
     game: "Game"
     seat: int
     turn: int
-    damage: dict[tuple[int, ...], list[int]]  # stomach heights -> values of its open columns
+    damage: dict[tuple[int, ...], list[int]]  # stomach heights -> its open columns' `damage_values`
     masks: dict[str, int]  # the stomach the card is eaten into,
     leaders: dict[int, str]
     drops: list[int]  # and the values of its legal drops
@@ -698,28 +795,17 @@ class GreedyPlayer:
         top = max(values)
         return [i for i, v in enumerate(values) if v == top]
 
-    @staticmethod
-    def _changes(game: "Game", seat: int, bases: dict[tuple, Changes], key: tuple, s: Stomach) -> Changes:
-        """The Changes of stomach `s`, known in `bases` by `key`, made on first use."""
-        got = bases.get(key)
-        if got is None:
-            got = bases[key] = Changes(game.scorers[seat].parts(s.leaders), s.masks, bases.get(((), False)))
-        return got
-
-    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any],
-                bases: dict[tuple, Changes]) -> tuple[int, ...]:
+    def _damage(self, game: "Game", seat: int, hits: int, seen: dict[tuple[int, ...], Any]) -> tuple[int, ...]:
         """The columns the damage tiles of `hits` would go to, one at a time. `seen` maps
         the columns chosen so far to (stomach then, its values per open column), shared by
-        the slots of one pick (`bases`: their Changes by (columns, cleric)); every choice
-        still draws its tie-break from the rng."""
+        the slots of one pick; every choice still draws its tie-break from the rng."""
         path: tuple[int, ...] = ()
         for _ in range(hits):
             stomach, cols, values, ties = seen[path]
             if not cols:
                 break
             if values is None:
-                values = push_values(game, seat, stomach, cols, DAMAGE,
-                                     changes=self._changes(game, seat, bases, (path, False), stomach))
+                values = damage_values(game, seat, stomach, cols)
                 ties = self._ties([(v, -stomach.heights[c]) for v, c in zip(values, cols)])
                 seen[path] = (stomach, cols, values, ties)
             col = cols[self.rng.choice(ties)]  # as `_best`, the ties worked out once a pick
@@ -746,15 +832,14 @@ class GreedyPlayer:
         values = []
         seen: dict[tuple[int, ...], Any] = {(): (stomach, stomach.open_columns(), None, None)}
         cleaned: dict[tuple[int, ...], Stomach] = {}
-        bases: dict[tuple, Changes] = {}  # (damage columns, cleric) -> the Changes of that stomach
-        base = self._changes(game, seat, bases, ((), False), stomach).total
-        # (damage columns, cleric, drops) -> (stomach eating, drop values, best score)
-        eaten: dict[tuple, tuple[Stomach, list[int], int]] = {}
+        # (damage columns, cleric, drops) -> its position in `eats` (stomach eating, landings)
+        eaten: dict[tuple, int] = {}
+        eats: list[tuple[Stomach, list[int]]] = []
         keys = []
         hurt = game.damages()
         for slot in slots:
             card = game.grid[slot]
-            path = self._damage(game, seat, hurt[slot], seen, bases)
+            path = self._damage(game, seat, hurt[slot], seen)
             s = seen[path][0]
             cleric = card.class_ == CLERIC
             if cleric:
@@ -764,13 +849,16 @@ class GreedyPlayer:
             drops = game.setup.drops[card.id]
             key = (path, cleric, id(drops))
             if key not in eaten:
-                changes = self._changes(game, seat, bases, key[:2], s)
-                got = card_values(game, s, drops, changes)
-                eaten[key] = (s, got, max(got) if got else changes.total)
-            values.append((eaten[key][2] - base, card.intel))
-            keys.append(key)
+                eaten[key] = len(eats)
+                eats.append((s, landing_numbers(game.setup, s, drops)))
+            keys.append(eaten[key])
+        scored = batch_values(game, seat, eats)
+        # a card with no legal drop leaves the stomach as it is
+        best = [max(got) if got else evaluate(game, seat, s) for got, (s, _) in zip(scored, eats)]
+        for slot, k in zip(slots, keys):  # the score after it: the gain, plus the same score now
+            values.append((best[k], game.grid[slot].intel))
         chosen = self._best(values)
-        s, got, _ = eaten[keys[chosen]]
+        s, got = eats[keys[chosen]][0], scored[keys[chosen]]
         self.planned = Plan(game, seat, game.turns + 1,
                             {tuple(st.heights): v for st, _, v, _ in seen.values() if v is not None},
                             dict(s.masks), dict(s.leaders), got)
@@ -790,7 +878,7 @@ class GreedyPlayer:
         stomach = game.stomachs[seat]
         cols = stomach.open_columns()
         plan = self._plan(game, seat)  # this turn's damage only adds tiles: heights tell the stomach
-        scores = plan and plan.damage.get(tuple(stomach.heights)) or push_values(game, seat, stomach, cols, DAMAGE)
+        scores = plan and plan.damage.get(tuple(stomach.heights)) or damage_values(game, seat, stomach, cols)
         return cols[self._best([(v, -stomach.heights[c]) for v, c in zip(scores, cols)])]
 
     def cleric(self, game, seat, cells):
@@ -927,8 +1015,9 @@ class Game:
     def refill(self) -> None:
         """Slide cards down their column, then fill the empty slots from the deck."""
         for c in range(GRID):
-            column = [self.grid[r * GRID + c] for r in range(GRID) if self.grid[r * GRID + c] is not None]
-            column = [None] * (GRID - len(column)) + column
+            cards = [self.grid[r * GRID + c] for r in range(GRID) if self.grid[r * GRID + c] is not None]
+            column: list["Adventurer | None"] = [None] * (GRID - len(cards))
+            column += cards
             for r in range(GRID):
                 self.grid[r * GRID + c] = column[r]
         for i, card in enumerate(self.grid):
@@ -970,8 +1059,9 @@ class Game:
             r, c = divmod(slot, GRID)
             line = [r * GRID + k for k in range(GRID)] if card.banner == "horizontal" else [k * GRID + c for k in range(GRID)]
             for s in line:
-                if s != slot and self.grid[s] is not None:
-                    self.discard.append(self.grid[s])
+                other = self.grid[s]
+                if s != slot and other is not None:
+                    self.discard.append(other)
                     self.grid[s] = None
         return slot
 

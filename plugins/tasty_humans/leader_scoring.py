@@ -160,6 +160,12 @@ def _path(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
     return got
 
 
+def chain_length(geo: Geometry, starts: int, mask: int, diagonal: bool) -> int:
+    """Cells of the longest chain of one type's cells `mask` starting next to the leader
+    (at a cell of `starts`): 0 when none is."""
+    return _path(geo, starts & mask, mask, diagonal) if mask & starts else 0
+
+
 def _chain(diagonal: bool) -> LeaderKind:
     def compile(geo: Geometry, cell: int, leader: "Leader", rules: "RuleVersion") -> Part:
         starts = (geo.diag if diagonal else geo.orth)[cell]
@@ -170,8 +176,8 @@ def _chain(diagonal: bool) -> LeaderKind:
             best = 0
             for t in basic:
                 mask = m.get(t, 0)
-                if mask & starts and mask.bit_count() > best:  # a chain no longer than the type's tiles
-                    best = max(best, _path(geo, starts & mask, mask, diagonal))
+                if mask.bit_count() > best:  # a chain no longer than the type's tiles
+                    best = max(best, chain_length(geo, starts, mask, diagonal))
             return points * best
         return part(score, basic)
     return compile
