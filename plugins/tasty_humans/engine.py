@@ -826,7 +826,7 @@ class GreedyPlayer:
                 best, out = v, s
         return out
 
-    def pick(self, game, seat):
+    def pick(self, game: "Game", seat: int) -> int:
         stomach = game.stomachs[seat]
         slots = game.slots()
         values = []
@@ -836,9 +836,12 @@ class GreedyPlayer:
         eaten: dict[tuple, int] = {}
         eats: list[tuple[Stomach, list[int]]] = []
         keys = []
+        intel = []
         hurt = game.damages()
         for slot in slots:
             card = game.grid[slot]
+            assert card is not None  # slots() are the occupied ones
+            intel.append(card.intel)
             path = self._damage(game, seat, hurt[slot], seen)
             s = seen[path][0]
             cleric = card.class_ == CLERIC
@@ -855,8 +858,8 @@ class GreedyPlayer:
         scored = batch_values(game, seat, eats)
         # a card with no legal drop leaves the stomach as it is
         best = [max(got) if got else evaluate(game, seat, s) for got, (s, _) in zip(scored, eats)]
-        for slot, k in zip(slots, keys):  # the score after it: the gain, plus the same score now
-            values.append((best[k], game.grid[slot].intel))
+        for k, smart in zip(keys, intel):  # the score after it: the gain, plus the same score now
+            values.append((best[k], smart))
         chosen = self._best(values)
         s, got = eats[keys[chosen]][0], scored[keys[chosen]]
         self.planned = Plan(game, seat, game.turns + 1,

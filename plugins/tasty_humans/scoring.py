@@ -173,10 +173,10 @@ def _tie_keys(players: list[PlayerScore], rules: "RuleVersion") -> dict[str, Any
 def rank_players(players: list[PlayerScore], rules: "RuleVersion") -> GameResult:
     """Order the players and pick the winner(s) with the rule version's tie-break."""
     steps: list[str] = []
-    for step in rules.tie_break:
-        if step == "shared":
+    for rule in rules.tie_break:
+        if rule == "shared":
             break
-        steps.append(step)
+        steps.append(rule)
     keys = _tie_keys(players, rules)
 
     def full_key(p: PlayerScore) -> tuple:
@@ -254,7 +254,7 @@ def score_solo(
             raise ValueError(f"challenge {challenge!r}: {rules.title} have no monster challenges")
         if challenge.startswith(BALANCED_DIET + "/"):
             level_name = challenge.split("/", 1)[1]
-            need = rules.solo.balanced_diet[level_name]
+            need = (rules.solo.balanced_diet or {})[level_name]  # None was refused above
             low = [f"{l.title} scored {l.points}" for l in player.leaders if l.points < need]
             if player.held and len(compared_leaders(player, rules)) > len(player.leaders):
                 low.append(f"{player.held} was not eaten (0)")
@@ -401,7 +401,7 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
     ]
     report = TastyHumansReport(str(sheet.path), sheet.version, scores, names=dict(names or {}),
                                ending=sheet.ending, ending_stated=sheet.ending_stated, classes=dict(rules.classes))
-    if solo:
+    if sheet.solo is not None:
         s = sheet.solo
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)
     else:

@@ -60,11 +60,11 @@ class TastyHumansSimulation:
         version = options.pop(VERSION_KEY, None) or rule_set.default
         if version not in self.versions:
             raise PnpError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
-        level = options.pop(SOLO_KEY, None)
+        given = options.pop(SOLO_KEY, None)
         try:
-            level = DEFAULT_SOLO_LEVEL if level is None else int(level)
+            level = DEFAULT_SOLO_LEVEL if given is None else int(given)
         except ValueError:
-            raise PnpError(f"--set {SOLO_KEY}={level}: expected a whole number") from None
+            raise PnpError(f"--set {SOLO_KEY}={given}: expected a whole number") from None
         rules = rule_set.version(version)
         levels = rules.solo.levels  # named levels; a rule set may leave them open (any N >= 0)
         if level < 0 or (levels is not None and level not in levels):
