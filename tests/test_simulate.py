@@ -23,6 +23,11 @@ def test_mean_and_rate_intervals():
     w = rate_ci([True] * 8 + [False] * 2)  # Wilson interval of 8/10: 0.490 to 0.943
     assert round(w.low, 3) == 0.490 and round(w.high, 3) == 0.943
     assert rate_ci([False] * 5).low == 0.0 and rate_ci([False] * 5).high > 0
+    # no hit in 2000 games: the interval starts at 0 itself, not at a rounding remainder (1e-19)
+    from pnp.simulate.report import ci
+
+    assert ci(rate_ci([False] * 2000), rate=True) == "0.0% [0.0%, 0.2%]"
+    assert rate_ci([True] * 2000).high == 1.0
 
 
 def test_paired_difference_uses_only_common_seeds():

@@ -50,7 +50,10 @@ def rate_ci(outcomes: Iterable[float | bool]) -> Estimate:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     h = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(p, max(0.0, centre - h), min(1.0, centre + h), n)
+    # no hit (every hit) puts the interval's end exactly at 0 (1); rounding would leave 1e-19
+    low = 0.0 if p == 0 else max(0.0, centre - h)
+    high = 1.0 if p == 1 else min(1.0, centre + h)
+    return Estimate(p, low, high, n)
 
 
 def paired_diff(base: dict[int, float], ref: dict[int, float]) -> Estimate:
