@@ -4,8 +4,9 @@ typst (svg2pdf) writes every glyph of an SVG text as its own `q … cm … BT �
 group, about 130 bytes a glyph. Runs of such groups on one baseline, with the same
 matrix, colour, font and size, become one text object whose TJ array places each glyph
 where it was (the gap to the font's advance is a TJ adjustment in 1/1000 em, kept to 0.1,
-i.e. well under 0.001 pt). The embedded TrueType subsets lose their hinting programs (`truetype`),
-which only steer low-resolution screen rasterizers and are no part of the outlines.
+i.e. well under 0.001 pt). The embedded TrueType subsets lose their hinting programs
+(`truetype.py`), which only steer low-resolution screen rasterizers and are no part of
+the outlines.
 typst draws every placement of a face inline in its page (no form XObject), so pages
 drawn alike (a sheet of backs) share one content stream.
 """
