@@ -157,17 +157,11 @@ def _run_finder(basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, i
     return starts
 
 
-def _run_starts(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
-                length: int) -> tuple[int, int]:
-    """`_run_finder` applied once."""
-    return _run_finder(basic, table, length)(masks)
-
-
 def _alternating_runs(masks: Masks, basic: tuple[str, ...], table: tuple[tuple[int, int, dict[int, int]], ...],
                       length: int) -> list[int]:
     """Every run of `length` cells (a `_run_table`) in a row or column alternating two
     basic types X Y X Y..., as masks."""
-    return _runs(table, _run_starts(masks, basic, table, length))
+    return _runs(table, _run_finder(basic, table, length)(masks))
 
 
 def _runs(table: tuple[tuple[int, int, dict[int, int]], ...], starts: tuple[int, int]) -> list[int]:
@@ -235,7 +229,7 @@ def _griffin(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Pa
         found = rows.bit_count() + cols.bit_count()
         if overlap or found == 1:
             return points * found
-        return points * max_disjoint(_alternating_runs(m, basic, table, GRIFFIN_RUN))
+        return points * max_disjoint(_runs(table, (rows, cols)))
     return [part(score, basic)]
 
 

@@ -337,17 +337,13 @@ class Parts:
 def _summed(kind: str, fns: list[MaskFn]) -> tuple[Kept, Callable[[int], int]]:
     """The points of parts that read `kind` alone, as a function of its mask, remembered."""
     memo = Kept(REMEMBERED)
-    limit = memo.limit
 
     def points(mask: int) -> int:
         m = {kind: mask}  # a part reading one kind is a function of that mask alone
         got = 0
         for fn in fns:
             got += fn(m)
-        if len(memo) >= limit:
-            memo.clear()
-        memo[mask] = got
-        return got
+        return memo.keep(mask, got)
     return memo, points
 
 
