@@ -4,6 +4,7 @@ nothing written; any change to an input or an output means a real build."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,11 +26,20 @@ finally:
     print("imported:", *sorted(m for m in ("typer", "jinja2", "pydantic", "pnp.build", "rich", "fontTools") if m in sys.modules))
     loader = sys.modules.get("pydantic.plugin._loader")
     print("pydantic plugins looked for:", loader is not None and loader._plugins is not None)
+    scorers = sorted(m for m in sys.modules if m.startswith("pnp_project_plugin_") and m.rpartition(".")[2] in ("scoring", "sheet", "report"))
+    print("scorer modules:", *scorers)
+    import gc
+    print("collector:", gc.get_threshold()[0], gc.get_freeze_count() > 0)
 """
 
 
 def pnp(project: Project, *args: str) -> list[str]:
-    """stdout lines of `pnp build -p PROJECT ARGS` in a fresh process."""
+    """stdout lines of `pnp build -p PROJECT ARGS` in a fresh process, without the lines
+    about the scorers and the collector (`pnp_process`)."""
+    return [line for line in pnp_process(project, *args) if not line.startswith(("scorer modules:", "collector:"))]
+
+
+def pnp_process(project: Project, *args: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", CHILD, "build", "-p", str(project.root), *args], capture_output=True, text=True,
                           cwd=project.root, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0, done.stderr
@@ -47,6 +57,18 @@ def test_a_quiet_build_imports_neither_rich_nor_fonttools(demo: Project):
     """Rich is imported to print, fontTools to measure a game's own font: a quiet build of
     the shipped fonts needs neither; nor pydantic's scan of every package for plugins."""
     assert pnp(demo, "-q", "--force") == ["imported: jinja2 pnp.build pydantic typer", "pydantic plugins looked for: False"]
+
+
+def test_a_quiet_build_of_the_four_games_imports_no_scorer(tmp_path: Path):
+    """`pnp score`'s modules (the scorers, the sheets' models, Rich's tables in a report)
+    are imported when a score is asked for: a build draws the scoring sheets without them."""
+    project = Project(tmp_path / "games")
+    for part in ("content", "templates", "plugins"):
+        shutil.copytree(REPO / part, project.root / part, ignore=shutil.ignore_patterns("__pycache__"))
+    lines = pnp_process(project, "-q", "--format", "svg")
+    assert lines[0] == "imported: jinja2 pnp.build pydantic typer" and "scorer modules:" in lines
+    # the collector runs less often while the build runs, and not at all once it is done
+    assert f"collector: {noop.GC_EVERY} True" in lines
 
 
 def test_a_content_edit_of_the_same_size_rebuilds(demo: Project):
