@@ -15,6 +15,7 @@ Typer, Jinja2, pydantic or any game's code is imported. Anything else (another o
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ KEEP = 16  # command lines remembered per output folder
 # a project folder larger than this is not stamped (hashing it would cost more than it saves)
 MAX_FILES, MAX_BYTES = 20_000, 256 * 1024 * 1024
 PACKAGE_DIR = Path(__file__).resolve().parent
+GC_EVERY = 100_000  # new container objects between two collections of the youngest generation
 COMMAND: list[str] | None = None  # the command line, when this process started from main()
 
 # `pnp build` options taking a value; any other option (--force, --help, ...) means no quick answer
@@ -43,10 +45,18 @@ def main() -> None:
     # makes its first model: 40 ms of each start, for content models no plugin should
     # watch. PYDANTIC_DISABLE_PLUGINS set to anything (empty too) keeps pydantic's own way.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    if not answered(COMMAND):
-        from .cli import main as cli_main
+    # A build makes far more objects (content models, template code, faces) than cycles to
+    # free: the collector's default pace (every 700 new objects) costs about 2% of a build.
+    gc.set_threshold(GC_EVERY, 50, 100)
+    try:
+        if not answered(COMMAND):
+            from .cli import main as cli_main
 
-        cli_main()
+            cli_main()
+    finally:
+        # the process ends here: its objects need no last search for cycles while the
+        # interpreter shuts down (tens of milliseconds after a build)
+        gc.freeze()
 
 
 def _parse(argv: list[str]) -> tuple[Path, Path | None, bool] | None:
