@@ -127,19 +127,23 @@ OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade ma
 
 
 def code_stamp(game: GameContent) -> str:
-    """pnp's version and a digest of the code that shapes its output (pnp's and the plugin's)."""
-    files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
-    files += plugin_files(game.manifest.plugin, game.project.root)
+    """A digest of the code that shapes a game's output (pnp's and the plugin's) and of the
+    files its templates may embed."""
+    files = plugin_files(game.manifest.plugin, game.project.root)
     # art and font files the templates may embed (`asset()`): the game's folder and assets/
     for folder in (game.content_dir, game.project.assets_dir):
         if folder.is_dir():
             files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml")
-    return digest(__version__, CACHE_FORMAT, _libraries(), game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+    return digest(_own_code(), game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 
 
 @lru_cache(maxsize=1)
-def _libraries() -> list[tuple[str, str]]:
-    return [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
+def _own_code() -> str:
+    """pnp's version, its output code and templates, and the libraries' versions: the same
+    for every game of a build (and for the code a running `pnp watch` has loaded)."""
+    files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
+    libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
+    return digest(__version__, CACHE_FORMAT, libraries, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
