@@ -98,12 +98,12 @@ def test_a_label_keeps_typsts_own_text_and_widths_while_the_faces_font_gets_whol
     whole widths for its merged glyph runs (which pdfium and poppler then place alike)."""
     plan, game = _poker_plan()
     page = Page(marks=[*plan.pages[0].marks, Label("Poker: cards, sheet 1 of 6", 10, 275)])
-    keep = pdf_compact.compact
+    keep = pdf_compact.compacted
     try:
-        pdf_compact.compact = lambda data: data
+        pdf_compact.compacted = pdf_compact.Compacted.read  # typst's PDF as it is
         raw = write_pdf(replace(plan, pages=[page]), game.fonts)
     finally:
-        pdf_compact.compact = keep
+        pdf_compact.compacted = keep
     small = write_pdf(replace(plan, pages=[page]), game.fonts)
     assert len(small) < len(raw) / 2
 
@@ -131,12 +131,12 @@ def test_a_label_keeps_typsts_own_text_and_widths_while_the_faces_font_gets_whol
 def poker() -> tuple[bytes, bytes]:
     """The bench poker deck's card PDF without and with the shrinking pass."""
     plan, game = _poker_plan()
-    keep = pdf_compact.compact
+    keep = pdf_compact.compacted
     try:
-        pdf_compact.compact = lambda data: data
+        pdf_compact.compacted = pdf_compact.Compacted.read  # typst's PDF as it is
         raw = write_pdf(plan, game.fonts)
     finally:
-        pdf_compact.compact = keep
+        pdf_compact.compacted = keep
     return raw, write_pdf(plan, game.fonts)
 
 

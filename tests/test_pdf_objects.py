@@ -15,12 +15,12 @@ from pnp.formats.pdf import write_pdf
 def _typst_pdf() -> bytes:
     """A two-page PDF straight from typst (no shrinking pass)."""
     pages = [Page(marks=[Label("Sheet one (1 0 R stays text)", 10, 20)]), Page(marks=[Label("Sheet two", 10, 20)])]
-    keep = pdf_compact.compact
+    keep = pdf_compact.compacted
     try:
-        pdf_compact.compact = lambda data: data
+        pdf_compact.compacted = pdf_compact.Compacted.read
         return write_pdf(Layout(Paper("letter", 215.9, 279.4), "Objects (test) 2 0 R", pages))
     finally:
-        pdf_compact.compact = keep
+        pdf_compact.compacted = keep
 
 
 def _pixels(data: bytes) -> list[bytes]:
@@ -58,6 +58,7 @@ def test_a_pdf_typst_did_not_write_is_left_alone():
     writer.write(out)
     encrypted = out.getvalue()
     assert pdf_objects.read(encrypted) is None and pdf_compact.compact(encrypted) == encrypted
+    assert pdf_compact.compacted(encrypted) is None
     assert pdf_objects.read(b"not a pdf") is None
     cut = raw[: len(raw) // 2]
     assert pdf_objects.read(cut) is None and pdf_compact.compact(cut) == cut

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 
-from .pdf_objects import PAGE, Document, contents, page_objects, read, ref, write
+from .pdf_objects import PAGE, Document, contents, page_objects, read, ref, renumbered, write
 from .truetype import unhinted
 
 # one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
@@ -163,23 +164,72 @@ def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], floa
     return b"".join(out)
 
 
-def compact(data: bytes) -> bytes:
-    """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets;
-    `data` itself when it is not a PDF as typst writes it, or nothing got smaller."""
-    doc = read(data)
-    pages = page_objects(doc) if doc is not None else None
-    if doc is None or pages is None:
-        return data
+@dataclass
+class Compacted:
+    """A PDF as typst wrote it, read: its objects, its pages, and the drawing (decoded
+    content) of each content stream, which the shrinking pass edits in place. A book of
+    faces (`pdf_sheets.Book`) is made from these objects as they are: they are not
+    compressed, written and read again on the way."""
+
+    doc: Document
+    pages: list[int]
+    drawings: dict[int, bytes]  # content stream -> its drawing operators, decoded
+
+    @classmethod
+    def read(cls, data: bytes) -> "Compacted | None":
+        """`data` read, unedited; None when it is not a PDF as typst writes it."""
+        doc = read(data)
+        pages = page_objects(doc) if doc is not None else None
+        if doc is None or pages is None:
+            return None
+        drawings = {number: doc.objects[number].data() for page in pages for number in contents(doc, page)}
+        return cls(doc, pages, drawings)
+
+    def repeats(self) -> dict[int, int]:
+        """Each object that repeats an earlier one (pages drawn alike: a sheet of backs),
+        and that one; a page itself stays one page."""
+        first: dict[tuple[bytes, bytes | None], int] = {}
+        repeats: dict[int, int] = {}
+        for number in sorted(self.doc.objects):
+            obj = self.doc.objects[number]
+            if PAGE.search(obj.head):
+                continue
+            key = (b"", self.drawings[number]) if number in self.drawings else (obj.head, obj.stream)
+            repeats_of = first.setdefault(key, number)
+            if repeats_of != number:
+                repeats[number] = repeats_of
+        return repeats
+
+    def renumbered(self) -> "Compacted":
+        """The same without the repeats, numbered as `pdf()` writes them."""
+        repeats = self.repeats()
+        doc, numbers = renumbered(self.doc, repeats)
+        drawings = {numbers[n]: drawing for n, drawing in self.drawings.items() if n not in repeats}
+        return Compacted(doc, [numbers[page] for page in self.pages], drawings)
+
+    def pdf(self) -> bytes:
+        """The document's bytes, its edited drawings compressed again."""
+        for number, drawing in self.drawings.items():
+            obj = self.doc.objects[number]
+            if drawing != obj.data():
+                obj.set_data(drawing)
+        return write(self.doc, self.repeats())
+
+
+def compacted(data: bytes) -> Compacted | None:
+    """typst's PDF `data` read, with its glyph runs merged and its font subsets unhinted;
+    None when it is not a PDF as typst writes it."""
+    found = Compacted.read(data)
+    if found is None:
+        return None
+    doc, pages, decoded = found.doc, found.pages, found.drawings
     fonts_of = {page: _page_fonts(doc, page) for page in pages}
-    decoded: dict[int, bytes] = {}  # content stream -> its drawing operators
     groups: dict[bytes, list[re.Match[bytes]]] = {}  # drawing operators -> their one-glyph groups (found once)
     # fonts that also show text other than svg2pdf's one-glyph groups (typst's own labels,
     # laid out over the exact widths) keep their fractional widths, as typst's own text does
     mixed: set[int] = set()
     for page in pages:
         for number in contents(doc, page):
-            if number not in decoded:
-                decoded[number] = doc.objects[number].data()
             content = decoded[number]
             if content not in groups:
                 groups[content] = list(_GLYPH.finditer(content))
@@ -207,20 +257,15 @@ def compact(data: bytes) -> bytes:
             key = (decoded[number], identity)
             if key not in merged:
                 merged[key] = merge_glyphs(decoded[number], fonts, groups.get(decoded[number]))
-            if merged[key] != decoded[number]:
-                doc.objects[number].set_data(merged[key])
-    # pages drawn alike (a sheet of backs) now have equal streams: each object is written
-    # once (a page itself stays one page), and what refers to a repeat refers to the first
-    first: dict[tuple[bytes, bytes | None], int] = {}
-    repeats: dict[int, int] = {}
-    for number in sorted(doc.objects):
-        obj = doc.objects[number]
-        if PAGE.search(obj.head):
-            continue
-        repeats_of = first.setdefault((obj.head, obj.stream), number)
-        if repeats_of != number:
-            repeats[number] = repeats_of
-    out = write(doc, repeats)
+            decoded[number] = merged[key]
+    return found
+
+
+def compact(data: bytes) -> bytes:
+    """The PDF `data` (typst's output) with merged glyph runs and unhinted font subsets;
+    `data` itself when it is not a PDF as typst writes it, or nothing got smaller."""
+    found = compacted(data)
+    out = found.pdf() if found is not None else data
     return out if len(out) < len(data) else data
 
 

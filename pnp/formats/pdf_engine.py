@@ -38,33 +38,31 @@ def _compiler(font_dirs: tuple[str, ...]) -> Any:
 
 
 def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
-    """Compile the typst document `text` (face SVGs in `inputs`) and compact it: the PDF
-    bytes, or b"" and the first line of the engine's complaint."""
-    from .pdf_compact import compact
-
+    """Compile the typst document `text` (face SVGs in `inputs`): the PDF bytes, or b"" and
+    the first line of the engine's complaint."""
     try:
         with _ONE_AT_A_TIME:
-            data = bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False))
+            return bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
     except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
         return b"", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return compact(data), ""
 
 
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
-    """Typeset and compact each typst document of a book (pnp.formats.pdf.book_sources),
+    """Typeset and shrink each typst document of a book (pnp.formats.pdf.book_sources),
     then write each sheet plan from it: the PDFs, or [] and the engine's complaint."""
+    from . import pdf_compact
     from .pdf_sheets import Book, compose
 
-    made = []
+    parts = []
     for text, inputs in docs:
         data, problem = make_pdf(text, inputs, font_dirs)
         if problem:
             return [], problem
-        made.append(data)
-    try:
-        book = Book(made)
-    except RuntimeError as exc:  # a typst that writes its PDF otherwise than pdf_objects reads it
-        return [], str(exc)
+        part = pdf_compact.compacted(data)
+        if part is None:  # a typst that writes its PDF otherwise than pdf_objects reads it
+            return [], "the PDF engine wrote a document pnp cannot read back to place its faces"
+        parts.append(part)
+    book = Book(parts)
     return [compose(plan, book) for plan in plans], ""
 
 

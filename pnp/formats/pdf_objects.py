@@ -149,29 +149,36 @@ def renumber(text: bytes, numbers: dict[int, int]) -> bytes:
     return _STRING_OR_REF.sub(swap, text)
 
 
+def renumbered(doc: Document, repeats: dict[int, int]) -> tuple[Document, dict[int, int]]:
+    """The document with its objects numbered 1, 2, ... in their order, each repeat (object
+    -> the earlier one equal to it) left out and referred to its original; and the new
+    number of every old one."""
+    order = sorted(n for n in doc.objects if n not in repeats)
+    numbers = {old: new for new, old in enumerate(order, start=1)}
+    numbers.update({repeat: numbers[original] for repeat, original in repeats.items()})
+    objects = {numbers[old]: Obj(renumber(doc.objects[old].head, numbers), doc.objects[old].stream) for old in order}
+    trailer = re.sub(rb"/Size \d+", b"/Size %d" % (len(order) + 1), renumber(doc.trailer, numbers), count=1)
+    return Document(doc.preamble, objects, trailer), numbers
+
+
 def write(doc: Document, repeats: dict[int, int] | None = None) -> bytes:
     """The document's bytes: its objects numbered 1, 2, ... in their order, each repeat
     (object -> the earlier one equal to it) left out and referred to its original, and
     the cross-reference table that finds them."""
-    repeats = repeats or {}
-    order = sorted(n for n in doc.objects if n not in repeats)
-    numbers = {old: new for new, old in enumerate(order, start=1)}
-    numbers.update({repeat: numbers[original] for repeat, original in repeats.items()})
+    doc = renumbered(doc, repeats or {})[0]
     out = [doc.preamble]
     size = len(doc.preamble)
     offsets = []
-    for old in order:
-        obj = doc.objects[old]
+    for number, obj in sorted(doc.objects.items()):
         offsets.append(size)
-        head = renumber(obj.head, numbers)
         if obj.stream is None:
-            chunk = b"%d 0 obj\n%s\nendobj\n" % (numbers[old], head)
+            chunk = b"%d 0 obj\n%s\nendobj\n" % (number, obj.head)
         else:
-            chunk = b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (numbers[old], head, obj.stream)
+            chunk = b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (number, obj.head, obj.stream)
         out.append(chunk)
         size += len(chunk)
-    trailer = re.sub(rb"/Size \d+", b"/Size %d" % (len(order) + 1), renumber(doc.trailer, numbers), count=1)
-    xref = [b"xref\n0 %d\n0000000000 65535 f\r\n" % (len(order) + 1)]
+    trailer = doc.trailer
+    xref = [b"xref\n0 %d\n0000000000 65535 f\r\n" % (len(doc.objects) + 1)]
     xref += [b"%010d 00000 n\r\n" % offset for offset in offsets]
     out += xref + [b"trailer\n", trailer, b"\nstartxref\n%d\n%%%%EOF\n" % size]
     return b"".join(out)

@@ -19,7 +19,8 @@ import re
 from functools import lru_cache
 
 from .pdf import SheetPlan, number
-from .pdf_objects import Document, Obj, contents, page_objects, read, refs, renumber, write
+from .pdf_compact import Compacted
+from .pdf_objects import Document, Obj, contents, refs, renumber, write
 
 PT = 72 / 25.4  # points in a millimetre
 _MEDIA_BOX = re.compile(rb"/MediaBox\[([-\d. ]+)\]")
@@ -31,6 +32,7 @@ _ENTRY = re.compile(rb"/([^\s/<>\[\]()]+) ?(\d+) 0 R")
 _TOKEN = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)|<[0-9A-Fa-f\s]*>|/([^\s/<>\[\]()%{}]+)")
 
 
+@lru_cache(maxsize=8192)  # a game's sheets place their faces and marks at few distinct positions
 def _n(value: float) -> bytes:
     """A number in a PDF, to 0.0001 (pt), written as in the typst documents."""
     return number(value).encode()
@@ -44,29 +46,24 @@ def _pdf_string(text: str) -> bytes:
 
 
 class Book:
-    """The typeset documents of a book read as one (the later documents' objects numbered
-    after the earlier ones'), and per page its size and its drawing ready to copy inline."""
+    """The typeset documents of a book, shrunk (`pdf_compact.compacted`), read as one (the
+    later documents' objects numbered after the earlier ones'), and per page its size and
+    its drawing ready to copy inline."""
 
-    def __init__(self, pdfs: list[bytes]):
-        self.doc, self.pages = self._read(pdfs[0])
+    def __init__(self, parts: list[Compacted]):
+        first = parts[0].renumbered()
+        self.doc, self.pages, self.drawings = first.doc, first.pages, first.drawings
         info = self.doc.get(_info(self.doc))
         self.creator = re.search(rb"/Creator(\((?:\\.|[^\\()])*\))", info.head) if info is not None else None
-        for pdf in pdfs[1:]:
-            more, pages = self._read(pdf)
+        for part in parts[1:]:
+            more = part.renumbered()
             offset = max(self.doc.objects)
-            moved = {number: number + offset for number in more.objects}
-            for number, obj in more.objects.items():
+            moved = {number: number + offset for number in more.doc.objects}
+            for number, obj in more.doc.objects.items():
                 self.doc.objects[moved[number]] = Obj(renumber(obj.head, moved), obj.stream)
-            self.pages += [moved[page] for page in pages]
+            self.drawings.update({moved[number]: drawing for number, drawing in more.drawings.items()})
+            self.pages += [moved[page] for page in more.pages]
         self._drawn: dict[int, tuple[bytes, dict[bytes, dict[bytes, int]]]] = {}
-
-    @staticmethod
-    def _read(pdf: bytes) -> tuple[Document, list[int]]:
-        doc = read(pdf)
-        pages = page_objects(doc) if doc is not None else None
-        if doc is None or pages is None:
-            raise RuntimeError("the PDF engine wrote a document pnp cannot read back to place its faces")
-        return doc, pages
 
     def size(self, page: int) -> tuple[float, float]:
         box = _MEDIA_BOX.search(self.doc.objects[self.pages[page]].head)
@@ -104,7 +101,7 @@ class Book:
                 for name, number in _ENTRY.findall(entries):
                     names[name] = b"R" + number
                     used.setdefault(category, {})[b"R" + number] = int(number)
-            drawn = b"\n".join(self.doc.objects[n].data() for n in contents(self.doc, self.pages[page]))
+            drawn = b"\n".join(self.drawings[n] for n in contents(self.doc, self.pages[page]))
             self._drawn[page] = renamed(drawn, names), used
         return self._drawn[page]
 
