@@ -11,7 +11,9 @@ Every figure is a fresh `pnp build` process started from the shell (median of N 
 - a one-card edit of the poker deck (target 0.4 s), from the shell and as `pnp watch`
   rebuilds it (a running process: no start-up, imports or content models to make again);
 - the peak memory of any of those builds: the PSS of the build process and its PDF
-  workers summed (a forked worker's pages shared with the build count once; target 300 MB).
+  workers summed (a forked worker's pages shared with the build count once; target 300 MB),
+  taken in one more run of each kind: reading /proc every 10 ms takes CPU from the build,
+  so the timed runs are not sampled.
 
 Run it with a Python where pnp is installed as a user installs it (`pip install .`): an
 editable install (`pip install -e .`) puts an import hook into every start (10-20 ms),
@@ -58,18 +60,18 @@ def _pss_kb(pid: int) -> int:
         return 0
 
 
-def pnp_build(project: Path, out: Path, *args: str) -> tuple[float, float]:
-    """Wall seconds and peak memory (MB: the summed PSS of the build process and its PDF
-    workers, sampled every 10 ms) of one `pnp build` process."""
+def pnp_build(project: Path, out: Path, *args: str, sample: bool = False) -> tuple[float, float]:
+    """Wall seconds of one `pnp build` process and, with `sample`, its peak memory (MB: the
+    summed PSS of the build process and its PDF workers, read every 10 ms; 0 without)."""
     command = [sys.executable, "-c", "from pnp.noop import main; main()", "build", "-q", "--out", str(out), "-p", str(project), *args]
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=child_env())
     peak = 0
-    while child.poll() is None:
+    while sample and child.poll() is None:
         peak = max(peak, sum(_pss_kb(pid) for pid in _tree(child.pid)))
         time.sleep(0.01)
+    errors = child.communicate()[1]
     seconds = time.perf_counter() - start
-    errors = child.stderr.read() if child.stderr else ""
     if child.returncode != 0:
         raise SystemExit(f"pnp build {' '.join(args)} failed: {errors[-500:]}")
     return seconds, peak / 1024
@@ -125,9 +127,10 @@ def main() -> None:
     peaks: list[float] = []
 
     def median(fn) -> float:
-        runs = [fn() for _ in range(repeat)]
-        peaks.extend(mb for _, mb in runs)
-        return statistics.median(s for s, _ in runs)
+        """The median seconds of `repeat` runs of `fn`; one more run, sampled, for memory."""
+        seconds = statistics.median(fn(False)[0] for _ in range(repeat))
+        peaks.append(fn(True)[1])
+        return seconds
 
     with tempfile.TemporaryDirectory(prefix="pnp-bench-pdf-") as tmp:
         tmp_path = Path(tmp)
@@ -135,9 +138,9 @@ def main() -> None:
         shutil.copytree(POKER, deck)
         out = tmp_path / "deck-out"
 
-        def cold_deck() -> tuple[float, float]:
+        def cold_deck(sample: bool) -> tuple[float, float]:
             shutil.rmtree(out, ignore_errors=True)
-            return pnp_build(deck, out)
+            return pnp_build(deck, out, sample=sample)
 
         print(f"pnp PDF benchmark: median of {repeat} runs, each a fresh `pnp build` process\n")
         row("poker deck, 54 cards, SVG + PDF (cold)", median(cold_deck), 0.35)
@@ -148,9 +151,9 @@ def main() -> None:
         text = cards.read_text()
         edits = iter(range(1_000_000))
 
-        def one_card() -> tuple[float, float]:
+        def one_card(sample: bool) -> tuple[float, float]:
             cards.write_text(text.replace("Ace of Hearts", f"Ace of Hearts {next(edits)}", 1))
-            return pnp_build(deck, out)
+            return pnp_build(deck, out, sample=sample)
 
         row("poker deck, one card edited", median(one_card), 0.4)
         row("poker deck, one card edited, `pnp watch`", watched_edit(deck, out, max(repeat, 5)), 0.4)
@@ -162,12 +165,12 @@ def main() -> None:
         shutil.copytree(REPO / "plugins", games / "plugins")  # the games' Python (game.yaml `plugin:`)
         games_out = tmp_path / "games-out"
 
-        def cold_games() -> tuple[float, float]:
+        def cold_games(sample: bool) -> tuple[float, float]:
             shutil.rmtree(games_out, ignore_errors=True)
-            return pnp_build(games, games_out)
+            return pnp_build(games, games_out, sample=sample)
 
         row("four games, cold full build", median(cold_games), 2.0)
-        row("four games, no-op build", median(lambda: pnp_build(games, games_out)), 0.3)
+        row("four games, no-op build", median(lambda sample: pnp_build(games, games_out, sample=sample)), 0.3)
         row("peak memory of any build above (PSS, with workers)", max(peaks), 300, "MB", "{:.0f}")
 
 
