@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pnp.cli import app
@@ -16,6 +18,35 @@ from pnp.render.textfit import DEFAULT_FLOOR, TextFit
 from pnp.units import MM_TO_PT
 
 runner = CliRunner()
+
+
+def _wrapped_by_whole_lines(text: str, width: float, size: float, weight: str) -> list[str]:
+    """`wrap` as its definition reads: each candidate line measured whole."""
+    lines = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if line and DEFAULT.text_width(candidate, size, weight) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+# kerned pairs of the shipped font (AV, To, y., ...) across the space that joins two words
+_WORDS = st.text(alphabet="AVTWYoy.,'LPaev-\"", min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=14), st.floats(4, 40), st.sampled_from([2.0, 3.5, 4.2]),
+       st.sampled_from(["normal", "bold", "italic"]))
+def test_a_line_grown_word_by_word_breaks_where_the_whole_line_measured_breaks(words, width, size, weight):
+    text = " ".join(words[:7]) + "\n" + " ".join(words[7:])
+    got = TextFit().wrap(text, width, size, weight, long_words="ok")
+    assert got == _wrapped_by_whole_lines(text, width, size, weight)
 
 
 def test_widths_come_from_the_shipped_font_with_its_kerning():

@@ -37,6 +37,10 @@ class Face:
 
     def width(self, text: str, size: float) -> float:
         """Width of `text` at `size` (same unit as `size`), with the font's pair kerning."""
+        return self.units(text) * size / self.units_per_em
+
+    def units(self, text: str) -> int:
+        """Advance of `text` in font units: the characters' advances and their pairs' kerning."""
         total = self.measured.get(text)
         if total is None:
             total = 0
@@ -50,7 +54,14 @@ class Face:
                 prev = code
             if len(self.measured) < 100_000:  # bounded: a long watch session measures many texts
                 self.measured[text] = total
-        return total * size / self.units_per_em
+        return total
+
+    def joined(self, left: str, left_units: int, right: str) -> int:
+        """`units(left + right)` from `units(left)`: kerning only pairs neighbours, so a line
+        grown word by word is measured in one pass, not once per word over its whole length."""
+        if not left or not right:
+            return left_units + self.units(right)
+        return left_units + self.kerning.get((ord(left[-1]), ord(right[0])), 0) + self.units(right)
 
 
 SHIPPED_METRICS = DEFAULT_DIR / "metrics.json"  # the shipped fonts' metrics: no fontTools on an ordinary build

@@ -95,15 +95,19 @@ class TextFit:
         than `width` is an overflow too, unless `long_words="ok"` says the caller fits it
         itself (e.g. with `fit_size` on each line)."""
         lines: list[str] = []
+        face = self.fonts.face(weight)
         for paragraph in str(text).split("\n"):
-            line = ""
+            line, units = "", 0
             for word in paragraph.split():
-                candidate = f"{line} {word}" if line else word
-                if line and self.text_width(candidate, size, weight) > width:
+                if not line:
+                    line, units = word, face.units(word)
+                    continue
+                longer = face.joined(line, units, " " + word)
+                if longer * size / face.units_per_em > width:  # `Face.width`, to the last bit
                     lines.append(line)
-                    line = word
+                    line, units = word, face.units(word)
                 else:
-                    line = candidate
+                    line, units = f"{line} {word}", longer
             lines.append(line)
         if long_words != "ok":
             widest = max(str(text).split(), key=lambda w: self.text_width(w, size, weight), default="")
