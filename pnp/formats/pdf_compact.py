@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from .pdf_objects import PAGE, Document, contents, page_objects, read, ref, renumbered, write
 from .truetype import unhinted
@@ -29,6 +30,7 @@ _GLYPH = re.compile(
     rb"q ([-\d.]++ [-\d.]++ [-\d.]++ [-\d.]++) ([-\d.]++) ([-\d.]++) cm([^\n]*+)\n"
     rb"BT 0 Tr(/\w++) ([\d.]++) Tf 1 0 0 -1 0 0 Tm(\((?:[^()\\]++|\\.)*+\))Tj\nET\nQ\n"
 )
+_FONT_OF = itemgetter(5)  # a glyph group's font
 _W = re.compile(rb"/W\[((?:[^\[\]]|\[[^\]]*\])*)\]")
 _SET_FONT = re.compile(rb"(/[^\s/\[\]()<>]+)\s+[-\d.]+\s+Tf")
 _ESCAPES = {b"n": 10, b"r": 13, b"t": 9, b"b": 8, b"f": 12, b"(": 40, b")": 41, b"\\": 92}
@@ -114,23 +116,24 @@ def merge_glyphs(content: bytes, fonts: dict[bytes, tuple[dict[int, float], floa
     first = b""  # the run's first group up to and with its Tm
     base = (0.0, 0.0, 0.0, 0.0, 0.0)  # the run's pen direction a, b, origin e, f and |(a, b)|
     key: tuple[bytes, ...] = ()  # matrix, colour, font and size of the run
-    advances: dict[tuple[bytes, bytes], float] = {}  # (font, string) -> advance in 1/1000 em
-
-    def advance(font: bytes, literal: bytes) -> float:
-        if (font, literal) not in advances:
-            table, default = fonts[font]
-            codes = _bytes(literal)
-            advances[font, literal] = sum(table.get(int.from_bytes(codes[k:k + 2], "big"), default)
-                                          for k in range(0, len(codes), 2))
-        return advances[font, literal]
+    advances: dict[bytes, dict[bytes, float]] = {}  # font -> string -> advance in 1/1000 em
 
     def flush() -> None:
         if len(run) > 1:
             font, size = key[2], float(key[3])
+            known = advances.setdefault(font, {})
             parts: list[bytes] = [run[0][0]]
             pen = 0.0  # in 1/1000 em along the baseline, after the last glyph shown
-            for (prev, _), (literal, target) in zip(run, run[1:]):
-                pen += advance(font, prev)
+            prev = run[0][0]
+            for literal, target in run[1:]:
+                step = known.get(prev)
+                if step is None:
+                    table, default = fonts[font]
+                    codes = _bytes(prev)
+                    step = known[prev] = sum(table.get(int.from_bytes(codes[k:k + 2], "big"), default)
+                                             for k in range(0, len(codes), 2))
+                pen += step
+                prev = literal
                 tenths = round((pen - target * 1000 / size) * 10)  # the TJ adjustment, to 0.1
                 if tenths:
                     parts.append(str(tenths // 10).encode() if tenths % 10 == 0 else f"{tenths / 10:.1f}".encode())
@@ -237,7 +240,7 @@ def compacted(data: bytes) -> Compacted | None:
             if content not in groups:
                 groups[content] = list(_GLYPH.finditer(content))
             # a font set more often than the glyph groups set it also shows other text
-            in_groups = Counter(match.group(5) for match in groups[content])
+            in_groups = Counter(map(_FONT_OF, groups[content]))
             mixed.update(fonts_of[page][name] for name, uses in Counter(_SET_FONT.findall(content)).items()
                          if name in fonts_of[page] and uses > in_groups[name])
     widths: dict[int, tuple[dict[int, float], float] | None] = {}
