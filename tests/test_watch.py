@@ -128,3 +128,31 @@ def test_a_rebuild_refreshes_the_gallery_and_the_build_stamp(demo: Project):
     cards.write_text(cards.read_text().replace("New card.", "Newer card."))
     rebuild(demo, None, BuildOptions(), lambda *_: None)
     assert stamp.read_text() != first
+
+
+def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project):
+    """A plugin package is imported again when any of its files changes, not only its
+    `__init__.py`: a glyph helper edited in its own module shows in the next rebuild (and
+    the build cache, which digests the plugin's files, never keeps faces drawn by the old one)."""
+    from pnp.tools.watch import rebuild
+
+    package = demo.root / "plugins" / "marks"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from pnp.load.plugin import GamePlugin\n\nfrom .glyphs import mark\n\n"
+                                         "PLUGIN = GamePlugin(template_globals={'mark': mark})\n")
+    glyphs = package / "glyphs.py"
+    glyphs.write_text("def mark():\n    return 'first'\n")
+    game = demo.content_dir / "demo" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: plugins/marks\n"))
+    template = demo.templates_dir / "demo" / "card.svg.j2"
+    head, _, tail = template.read_text().rpartition("{% endblock %}")  # the body's block, the last
+    template.write_text(head + '<text x="5" y="80" font-size="3">{{ mark() }}</text>\n{% endblock %}' + tail)
+    options = BuildOptions(formats=("svg",))
+    rebuild(demo, None, options, lambda line, error: None)
+    faces = demo.output_dir / "demo" / "svg"
+    assert all("first" in svg.read_text() for svg in faces.glob("card/*.svg") if "back" not in svg.name)
+    glyphs.write_text("def mark():\n    return 'second'\n")
+    lines: list[str] = []
+    rebuild(demo, None, options, lambda line, error: lines.append(line))
+    fronts = [svg.read_text() for svg in faces.glob("card/*.svg") if "back" not in svg.name]
+    assert fronts and all("second" in svg for svg in fronts), lines

@@ -45,10 +45,12 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
         raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder with __init__.py")
     # one module name per file, so two projects' plugins never replace each other
     module_name = "pnp_project_plugin_" + re.sub(r"\W", "_", str(init.with_suffix("")))
-    stamp = init.stat().st_mtime_ns  # `pnp watch` loads an edited plugin again
+    stamp = _stamp(path) if path.is_dir() else _stamp(init)  # `pnp watch` loads an edited plugin again
     loaded = sys.modules.get(module_name)
     if loaded is not None and getattr(loaded, "__pnp_stamp__", None) == stamp:
         return loaded
+    for name in [m for m in sys.modules if m.startswith(module_name + ".")]:
+        del sys.modules[name]  # a package's modules are imported again with it, the edited one too
     spec = importlib.util.spec_from_file_location(module_name, init, submodule_search_locations=[str(path)] if path.is_dir() else None)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -60,6 +62,12 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
         del sys.modules[module_name]
         raise _fail(where, f"plugin {name} failed to load: {type(exc).__name__}: {exc}") from None
     return module
+
+
+def _stamp(path: Path) -> tuple[tuple[str, int, int], ...]:
+    """Size and modification time of a plugin file, or of every Python file of a package."""
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return tuple((str(f), (st := f.stat()).st_mtime_ns, st.st_size) for f in files)
 
 
 def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleType, str]:
