@@ -258,18 +258,32 @@ def loader_class(parser: type) -> type:
     return type(f"Loader{parser.__name__}", bases, {"_events": parser})
 
 
+_PythonLoader = loader_class(PythonParser)
 try:
     from yaml.cyaml import CParser  # type: ignore[attr-defined]  # absent without libyaml
 except ImportError:  # PyYAML built without libyaml
-    _Loader = loader_class(PythonParser)
+    _Loader = _PythonLoader
 else:
     _Loader = loader_class(CParser)
+
+# libyaml (PyYAML >= 6.0.4) stops at 1000 levels of its own, while its scanner reads ahead
+# of the composer: a deep flow collection fails there before the limit above is reached.
+_LIBYAML_DEPTH = "exceeded maximum nesting depth"
 
 
 def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) -> Located:
     """Parse YAML text within `limits`; raise PnpError with the file position on malformed input."""
+    try:
+        return _parse_located(text, path, limits, _Loader)
+    except yaml.MarkedYAMLError:  # only libyaml's depth limit leaves _parse_located unturned
+        # The pure-Python parser has no such limit: it gives the position of the first
+        # level past `limits.depth` (it is slower, and only ever runs on such a file).
+        return _parse_located(text, path, limits, _PythonLoader)
+
+
+def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_type: type) -> Located:
     doc = Located(Path(path), None)
-    loader = _Loader(text, limits)
+    loader = loader_type(text, limits)
     try:
         node = loader.get_single_node()
         errors: list[ContentError] = []
@@ -280,6 +294,8 @@ def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) 
         line, col = exc.mark.line + 1, exc.mark.column + 1
         raise PnpError(ContentError(path, line, col, f"{exc.message}: {limits.hint(exc.key)}")) from None
     except yaml.MarkedYAMLError as exc:
+        if loader_type is not _PythonLoader and _LIBYAML_DEPTH in str(exc.problem):
+            raise
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
