@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from measured import child_env  # noqa: E402  (bench/ is on sys.path when a bench runs)
+from measured import child_env, host_line  # noqa: E402  (bench/ is on sys.path when a bench runs)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -142,7 +142,7 @@ def main() -> None:
             shutil.rmtree(out, ignore_errors=True)
             return pnp_build(deck, out, sample=sample)
 
-        print(f"pnp PDF benchmark: median of {repeat} runs, each a fresh `pnp build` process\n")
+        print(f"pnp PDF benchmark: median of {repeat} runs, each a fresh `pnp build` process\n{host_line()}\n")
         row("poker deck, 54 cards, SVG + PDF (cold)", median(cold_deck), 0.35)
         size = (out / "poker" / "pdf" / "card.pdf").stat().st_size / 1000
         row("poker deck PDF size (fonts embedded)", size, 35, "KB", "{:.1f}")

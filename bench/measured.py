@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -15,3 +16,20 @@ def child_env() -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
+
+
+def host_loop(runs: int = 3) -> float:
+    """Seconds of a fixed pure-Python loop, the fastest of `runs`: how fast this host runs
+    Python now, so that figures taken on other days (or hosts) can be set side by side."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        total = 0
+        for i in range(5_000_000):
+            total += i * i % 7
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def host_line() -> str:
+    return f"host: a fixed Python loop (bench/measured.py host_loop) takes {host_loop():.3f} s here now"

@@ -78,6 +78,7 @@ def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_pa
     assert "Win rate by strategy" in result.output and "difference" in result.output
     page = (out / "tasty-humans" / "simulate" / "index.html").read_text()
     assert page.count("<svg") >= 8 and "What changed" in page and "cravings.troll.points=3" in page
+    assert "Decided by (share of games)" in page and "decided_by" not in page.replace('id="metric-decided_by"', "")
     files = sorted(sheets.glob("*.yaml"))
     assert len(files) == 32
     scored = 0
@@ -123,3 +124,5 @@ def test_a_tiny_difference_shows_its_digits_instead_of_zero():
     assert fmt(0.004, rate=False, sign=True) == "+0.0040"  # was "+0.00", next to a star saying it is not 0
     assert fmt(-0.00031, rate=True) == "-0.031%"
     assert (fmt(1.234, rate=False), fmt(0.25, rate=True), fmt(0.0, rate=False)) == ("1.23", "25.0%", "0.00")
+    assert (fmt(1 / 2000, rate=True), fmt(1999 / 2000, rate=True)) == ("0.050%", "99.950%")  # were 0.1% and 100.0%
+    assert (fmt(1.0, rate=True), fmt(0.999, rate=True)) == ("100.0%", "99.9%")

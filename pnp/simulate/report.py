@@ -25,13 +25,16 @@ TERMINAL_SOURCES = ("craving", "damage", "king")
 
 
 def fmt(v: float, rate: bool, sign: bool = False) -> str:
-    """Two decimals (one for a rate in %); more for a value that small would show as 0,
-    so that a difference marked as missing 0 never reads `+0.00 ± 0.00`."""
+    """Two decimals (one for a rate in %); two significant digits for a value closer to 0
+    than the last decimal (and a rate closer to 100%), so that a difference marked as
+    missing 0 never reads `+0.00 ± 0.00`, nor a share of 1 game in 2000 `100.0%`."""
     if math.isnan(v):
         return "-"
     shown, decimals, unit = (v * 100, 1, "%") if rate else (v, 2, "")
-    if shown and abs(shown) < 0.5 * 10 ** -decimals:
-        decimals = 1 - math.floor(math.log10(abs(shown)))  # two significant digits
+    for off in (abs(shown), 100 - shown if rate else 0):
+        off = round(off, 9)  # 100 - 99.9 is 0.0999...: not closer to 100 than one decimal
+        if 0 < off < 10 ** -decimals:
+            decimals = max(decimals, 1 - math.floor(math.log10(off)))
     return ("+" if sign and v > 0 else "") + f"{shown:.{decimals}f}{unit}"
 
 

@@ -156,5 +156,6 @@ def _metric_sections(run: Run, both: list[Record]) -> list[Section]:
                 ref = hits(run.ref_records)
                 row.ref, row.diff = rate_ci([v > 0 for v in ref.values()]), paired_diff(base, ref)
             rows.append(row)
-        out.append(Section(f"metric-{m}", f"{m} (share of games)", True, rows, run.metrics.get(m, "")))
+        title = m.replace("_", " ").capitalize()  # a metric's key (decided_by) as a heading
+        out.append(Section(f"metric-{m}", f"{title} (share of games)", True, rows, run.metrics.get(m, "")))
     return out
