@@ -81,15 +81,15 @@ def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_pa
     assert "Decided by (share of games)" in page and "decided_by" not in page.replace('id="metric-decided_by"', "")
     files = sorted(sheets.glob("*.yaml"))
     assert len(files) == 32
-    scored = 0
-    for f in files[:8]:
-        sheet = yaml.safe_load(f.read_text())
-        if any(p["held"] and any("." in row for row in p["stomach"]) for p in sheet["players"]):
-            continue  # a Leader Phase ending: accepted once th-score's scorer is merged
+    for f in files:  # every sheet, the changed side's too: it says what it changed
+        text = f.read_text()
+        assert text.startswith(f"# pnp simulate tasty-humans, seed {f.stem.rsplit('-', 1)[1]}, side: ")
+        changes = yaml.safe_load(text).get("changes")
+        assert changes == ({"cravings.troll.points": 3} if "-ref-" in f.name else None), f.name
         result = runner.invoke(app, ["score", str(f), "--project", str(repo_project.root)])
-        assert result.exit_code == 0, result.output
-        scored += 1
-    assert scored
+        assert result.exit_code == 0, (f.name, result.output)
+        if changes:
+            assert "changed by the sheet: cravings.troll.points=3" in result.output
 
 
 def test_cli_bad_options_are_one_line_and_exit_2(repo_project):

@@ -90,9 +90,23 @@ def test_rule_version_changes_the_score(sheet):
     assert report["players"][0]["craving"] == 4 * 3  # troll stacks are worth 3 in 0.2.8
 
 
+def test_changes_score_a_changed_rule_value_as_pnp_simulate_set_plays_it(sheet):
+    """A sheet of `pnp simulate --against cravings.troll.points=3 --sheets` says so."""
+    changed = BASE.replace("rules: published\n", "rules: published\nchanges: {cravings.troll.points: 3}\n")
+    report = score_sheet(Project(REPO), sheet(changed)).to_json()
+    assert (report["changes"], report["players"][0]["craving"]) == ({"cravings.troll.points": 3}, 4 * 3)
+    assert report["mismatches"] == [{"name": "Ana", "claimed": 38, "total": 34}]
+    assert score_sheet(Project(REPO), sheet(BASE)).to_json()["changes"] == {}
+    for change, message in [
+        ("{cravings.troll.pts: 3}", "game.yaml:3: changes: cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+        ("{cravings.troll.points: many}", "game.yaml:3: changes: cravings.troll.points: cravings.troll.points: Input should be a valid integer, unable to parse string as an integer"),
+    ]:
+        assert problems(sheet(BASE.replace("rules: published\n", f"rules: published\nchanges: {change}\n"))) == [message]
+
+
 def test_json_keys_are_stable(sheet):
     report = score_sheet(Project(REPO), sheet(BASE)).to_json()
-    assert list(report) == ["game", "sheet", "rules", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "solo", "mismatches", "exit_code"]
+    assert list(report) == ["game", "sheet", "rules", "changes", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "solo", "mismatches", "exit_code"]
     assert list(report["players"][0]) == ["name", "seat", "monster", "leaders", "held", "craving", "damage", "king", "empty_cells", "total", "claimed", "claim_ok"]
     assert list(report["players"][0]["leaders"][0]) == ["slot", "id", "title", "kind", "row", "column", "points"]
     assert report["ranking"] == [{"place": 1, "name": "Ana", "total": 38}, {"place": 2, "name": "Bo", "total": 23}]
@@ -324,7 +338,7 @@ def test_template_to_stdout_and_schema():
     assert result.exit_code == 0 and result.output.startswith("# Tasty Humans scoring sheet")
     result = cli("sheet", "tasty-humans", "--players", "2", "--schema")
     schema = json.loads(result.output)
-    assert set(schema["properties"]) == {"game", "rules", "players", "solo", "ending"}
+    assert set(schema["properties"]) == {"game", "rules", "changes", "players", "solo", "ending"}
     assert schema == json_schema()
     assert cli("sheet", "tasty-humans", "--players", "5", "--template").exit_code == 2
 

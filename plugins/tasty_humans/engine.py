@@ -73,6 +73,7 @@ class Setup:
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
     solo_level: int = DEFAULT_SOLO_LEVEL
+    changes: dict[str, Any] = field(default_factory=dict)  # rule values changed from `version` (RuleVersion.with_changes)
     # (id of one of `drops`, rows) -> per offset, heights code -> its landing's number (`landings`)
     landings: dict[tuple[int, int], list[tuple[int, int, dict[int, int]]]] = field(default_factory=dict)
     # (rows, columns, monster) -> its Scorer, shared by the games of this setup
@@ -1218,7 +1219,10 @@ class Game:
                 "stomach": stomach.text_rows(symbols),
                 "claimed": scores[seat].total,
             })
-        out: dict[str, Any] = {"game": "tasty-humans", "rules": self.setup.version, "players": players}
+        out: dict[str, Any] = {"game": "tasty-humans", "rules": self.setup.version}
+        if self.setup.changes:
+            out["changes"] = dict(self.setup.changes)
+        out["players"] = players
         if self.solo:
             out["solo"] = {"level": self.setup.solo_level, "ai_cards": [c.id for c in self.ai_cards]}
         return out

@@ -251,6 +251,29 @@ class RuleVersion(StrictModel):
             raise ValueError(f"{v} repeats a step: expected each tie-break step once")
         return v
 
+    def with_changes(self, changes: dict[str, Any]) -> "RuleVersion":
+        """This rule version with values changed by their dotted path in rules.yaml
+        (`{"cravings.troll.points": 3}`), checked by the same schema: what `pnp simulate
+        --set` plays and a sheet's `changes:` scores. Raises ValueError('<key>: <why>')."""
+        data = self.model_dump(by_alias=True)
+        for key, value in changes.items():
+            node: Any = data
+            parts = str(key).split(".")
+            for i, part in enumerate(parts):
+                if not isinstance(node, dict) or part not in node:
+                    where = ".".join(parts[:i]) or "the rule version"
+                    keys = ", ".join(map(str, node)) if isinstance(node, dict) else "no keys (a value)"
+                    raise ValueError(f"{key}: {where} has no {part!r}: expected one of {keys}")
+                if i == len(parts) - 1:
+                    node[part] = value
+                else:
+                    node = node[part]
+        try:
+            return RuleVersion.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            raise ValueError(f"{', '.join(map(str, changes))}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+
     def rows(self, players: int) -> int:
         """Stomach rows in use with `players` players (solo counts as 1)."""
         return _lookup(self.stomach.rows_by_players, players, "stomach rows")

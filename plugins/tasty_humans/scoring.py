@@ -286,6 +286,7 @@ class TastyHumansReport(ScoreReport):
     ending: str = ROUND  # ROUND, LEADER_PHASE or EITHER (see sheet.py)
     ending_stated: bool = False  # written on the sheet, else inferred
     classes: dict[str, str] = field(default_factory=dict)  # class id -> name in this rule version
+    changes: dict[str, Any] = field(default_factory=dict)  # rule values the sheet changed (sheet `changes:`)
 
     @property
     def mismatches(self) -> list[PlayerScore]:
@@ -319,6 +320,7 @@ class TastyHumansReport(ScoreReport):
             "game": self.game,
             "sheet": self.sheet,
             "rules": self.version,
+            "changes": dict(self.changes),
             "mode": "solo" if self.solo is not None else "multiplayer",
             "ending": self.ending,
             "ending_stated": self.ending_stated,
@@ -369,6 +371,9 @@ class TastyHumansReport(ScoreReport):
                 verdict = "ok" if p.claim_ok else f"[red]claimed {p.claimed}, scored {p.total}[/red]"
                 table.add_row("", "claimed", verdict, str(p.claimed))
             console.print(table)
+        if self.changes:
+            changed = ", ".join(f"{k}={v}" for k, v in self.changes.items())
+            console.print(m(f"rules: {self.version}, changed by the sheet: {changed}"))
         how = "as written on the sheet" if self.ending_stated else "inferred from the boards"
         console.print(f"game ended: {ENDING_TEXT[self.ending]} ({how})")
         if self.result is not None:
@@ -400,7 +405,8 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
         for p in sheet.players
     ]
     report = TastyHumansReport(str(sheet.path), sheet.version, scores, names=dict(names or {}),
-                               ending=sheet.ending, ending_stated=sheet.ending_stated, classes=dict(rules.classes))
+                               ending=sheet.ending, ending_stated=sheet.ending_stated, classes=dict(rules.classes),
+                               changes=dict(sheet.changes))
     if sheet.solo is not None:
         s = sheet.solo
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)

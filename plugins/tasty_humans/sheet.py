@@ -83,6 +83,11 @@ class Sheet(StrictModel):
 
     game: str = Field(description=f"always {GAME!r}")
     rules: Annotated[str | None, BeforeValidator(_as_text)] = Field(None, description='rule version: published or "0.2.8" (default: the rule set\'s default)')
+    changes: dict[str, Any] | None = Field(
+        None,
+        description="rule values changed from the rule version, by their path in rules.yaml "
+        "(cravings.troll.points: 3), as `pnp simulate --set` changes them; its sheets say so",
+    )
     players: list[PlayerSheet] = Field(min_length=1, description="in seat order, clockwise")
     solo: SoloSheet | None = Field(None, description="present exactly when one player plays solo")
     ending: Literal["round", "leader-phase"] | None = Field(
@@ -126,6 +131,7 @@ class CheckedSheet:
     leaders: dict[str, "Leader"] = field(default_factory=dict)
     ending: str = ROUND  # ROUND, LEADER_PHASE or EITHER
     ending_stated: bool = False  # written on the sheet (else inferred)
+    changes: dict[str, Any] = field(default_factory=dict)  # rule values the sheet changed (`changes:`)
 
 
 def _stomach_lines(doc: Located, at: tuple, stomach: str | list[str]) -> list[tuple[int | None, str]]:
@@ -172,6 +178,12 @@ class _Checker:
             self.fail(("rules",), f"rules: unknown rule version {version!r}: expected one of {', '.join(rule_set.names())}")
             raise_if_any(self.errors)
         rules = rule_set.version(version)
+        if sheet.changes:
+            try:
+                rules = rules.with_changes(sheet.changes)
+            except ValueError as exc:
+                self.fail(("changes",), f"changes: {exc}")
+                raise_if_any(self.errors)
         n = len(sheet.players)
         counts = sorted(rules.stomach.rows_by_players)
         if n not in counts:
@@ -186,7 +198,7 @@ class _Checker:
             ending = self._check_ending([p for p in players if p is not None], rules, n)
         raise_if_any(self.errors)
         return CheckedSheet(self.doc.path, version, rules, [p for p in players if p is not None], sheet.solo, self.leaders,
-                            ending, sheet.ending is not None)
+                            ending, sheet.ending is not None, dict(sheet.changes or {}))
 
     # --- the whole table ------------------------------------------------------------
 

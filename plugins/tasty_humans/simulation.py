@@ -11,33 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import ValidationError
 
 from pnp.errors import PnpError
 from pnp.simulate.base import PlayerRecord, Record
 
 from .engine import DEFAULT_SOLO_LEVEL, STRATEGIES, Setup, play
-from .models import RuleVersion
 
 if TYPE_CHECKING:
     from pnp.load.content import GameContent
 
 VERSION_KEY = "rules"
 SOLO_KEY = "solo_level"
-
-
-def _patch(data: dict[str, Any], key: str, value: str) -> None:
-    node: Any = data
-    parts = key.split(".")
-    for i, part in enumerate(parts):
-        if not isinstance(node, dict) or part not in node:
-            where = ".".join(parts[:i]) or "the rule version"
-            keys = ", ".join(map(str, node)) if isinstance(node, dict) else "no keys (a value)"
-            raise PnpError(f"--set {key}: {where} has no {part!r}: expected one of {keys}")
-        if i == len(parts) - 1:
-            node[part] = yaml.safe_load(value)
-        else:
-            node = node[part]
 
 
 class TastyHumansSimulation:
@@ -70,18 +54,15 @@ class TastyHumansSimulation:
         if level < 0 or (levels is not None and level not in levels):
             expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
             raise PnpError(f"--set {SOLO_KEY}={level}: expected {expected}")
-        if options:
-            data = rules.model_dump(by_alias=True)
-            for key, value in options.items():
-                _patch(data, key, value)
-            try:
-                rules = RuleVersion.model_validate(data)
-            except ValidationError as exc:
-                first = exc.errors(include_url=False)[0]
-                raise PnpError(f"--set {', '.join(options)}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        changes = {key: yaml.safe_load(value) for key, value in options.items()}  # "3" -> 3, as rules.yaml reads
+        try:
+            rules = rules.with_changes(changes) if changes else rules
+        except ValueError as exc:
+            raise PnpError(f"--set {exc}") from None
         self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
         self.default_players = max(self.player_counts)
         self.setup = Setup.from_game(game, version, rules, level)
+        self.setup.changes = changes  # written on each sheet, so that `pnp score` scores it alike
         self.label = version + "".join(f", {k}={v}" for k, v in options.items())
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:

@@ -19,12 +19,18 @@ def sheet_yaml(sheet: dict) -> str:
 def write_sheets(run: Run, folder: Path) -> list[Path]:
     """One `<side>-<seed>.yaml` per game that has a sheet; returns the paths."""
     out = []
-    sides = [("base", run.records)] + ([("ref", run.ref_records)] if run.ref_records is not None else [])
-    for name, records in sides:
+    sides = [("base", run.base, run.records)]
+    if run.ref is not None and run.ref_records is not None:
+        sides.append(("ref", run.ref, run.ref_records))
+    for name, side, records in sides:
+        head = f"# pnp simulate {run.game}, seed {{seed}}, side: {side.label}\n"
+        if side.root != run.base.root:  # --against a git revision: its content, not the project's
+            head += (f"# played on the content of {side.label}: `pnp score` checks it against the content of\n"
+                     f"# the project it is given, so a rule value changed since may make a claimed total wrong\n")
         for r in records:
             if r.sheet is None:
                 continue
             path = folder / f"{run.game}-{name}-{r.seed}.yaml"
-            write_atomic(path, sheet_yaml(r.sheet).encode("utf-8"))
+            write_atomic(path, (head.format(seed=r.seed) + sheet_yaml(r.sheet)).encode("utf-8"))
             out.append(path)
     return out
