@@ -24,6 +24,16 @@ VERSION_KEY = "rules"
 SOLO_KEY = "solo_level"
 
 
+def _value(key: str, text: str) -> Any:
+    """A --set value as rules.yaml would read it ("3" -> 3, "false" -> False)."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise PnpError(f"--set {key}={text}: {problem}: expected a value as rules.yaml writes it "
+                       "(a number, true or false, a name, [a, list]; quote it to keep it text)") from None
+
+
 class TastyHumansSimulation:
     game = "tasty-humans"
     strategies = tuple(STRATEGIES)
@@ -54,7 +64,7 @@ class TastyHumansSimulation:
         if level < 0 or (levels is not None and level not in levels):
             expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
             raise PnpError(f"--set {SOLO_KEY}={level}: expected {expected}")
-        changes = {key: yaml.safe_load(value) for key, value in options.items()}  # "3" -> 3, as rules.yaml reads
+        changes = {key: _value(key, value) for key, value in options.items()}
         try:
             rules = rules.with_changes(changes) if changes else rules
         except ValueError as exc:
