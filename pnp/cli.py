@@ -494,6 +494,12 @@ def simulate_cmd(
         except ValueError:
             raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         base = (out_dir.resolve() if out_dir else proj.output_dir) / proj.resolve_games([game])[0] / "simulate"
+        for option, folder in (("--out", base), ("--sheets", sheets)):
+            try:  # before the games, which may take minutes, not after them
+                if folder is not None:
+                    folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {exc.strerror or exc}") from None
         runs, written = [], []
         for n in dict.fromkeys(counts):
             result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,

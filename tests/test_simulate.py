@@ -108,6 +108,15 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
 
 
+def test_cli_an_unwritable_folder_fails_before_the_games(repo_project, tmp_path):
+    (tmp_path / "file").write_text("")
+    for option in ("--sheets", "--out"):
+        result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "100000", option, str(tmp_path / "file" / "x"),
+                                     "--project", str(repo_project.root)])
+        assert result.exit_code == 2 and f"{option} " in result.output and "cannot make the folder: Not a directory" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
 def test_cli_several_player_counts(repo_project, tmp_path):
     result = runner.invoke(app, ["simulate", "cave", "--games", "6", "--players", "2,3", "--out", str(tmp_path),
                                  "--project", str(repo_project.root)])
