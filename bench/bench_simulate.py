@@ -7,9 +7,10 @@ Target (issue 14): Tasty Humans with four greedy players, at least 200 games/s o
 Each figure is one timed `run_games` call in a fresh process: the processes it starts
 are counted (what a user waits for, minus the report), reading the game's content is not
 (it is read once, before the clock starts, as `pnp simulate` reads it once however many
-games it plays). `--repeat N` times each figure N times on other seeds and keeps the fastest: on a
-shared machine other jobs only ever slow a run down. A speed-up must not change a seeded
-game: tests/test_th_engine.py::test_seeded_games_are_unchanged checks a digest of 48 games.
+games it plays). `--repeat N` times each figure N times on other seeds and keeps the
+fastest: on a shared machine other jobs only ever slow a run down. A speed-up must not
+change a seeded game: tests/test_th_engine.py::test_seeded_games_are_unchanged checks a
+digest of 48 games. The first line printed is a fixed Python loop's time, to compare hosts.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ report and the `pnp simulate` command."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -106,6 +107,18 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         assert result.exit_code == 2, (args, result.output)
         assert re.search(message, result.output), result.output
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_sheets_of_a_change_written_as_yaml_flow_are_scored_alike(repo_project, tmp_path):
+    change = "cravings.troll={points: 3, overlap: false}"  # braces in the side's label
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", "--players", "2", "--against", change,
+                                 "--out", str(tmp_path / "out"), "--sheets", str(tmp_path), "--project", str(repo_project.root)])
+    assert result.exit_code == 0, result.output
+    ref = tmp_path / "tasty-humans-ref-1.yaml"
+    assert ref.read_text().startswith(f"# pnp simulate tasty-humans, seed 1, side: {change}\ngame: tasty-humans\n")
+    scored = runner.invoke(app, ["score", str(ref), "--json", "--project", str(repo_project.root)])
+    assert scored.exit_code == 0, scored.output
+    assert json.loads(scored.output)["changes"] == {"cravings.troll": {"points": 3, "overlap": False}}
 
 
 def test_cli_an_unwritable_folder_fails_before_the_games(repo_project, tmp_path):

@@ -23,14 +23,16 @@ def write_sheets(run: Run, folder: Path) -> list[Path]:
     if run.ref is not None and run.ref_records is not None:
         sides.append(("ref", run.ref, run.ref_records))
     for name, side, records in sides:
-        head = f"# pnp simulate {run.game}, seed {{seed}}, side: {side.label}\n"
+        label = " ".join(side.label.splitlines())  # a comment line, whatever --set held
+        note = ""
         if side.root != run.base.root:  # --against a git revision: its content, not the project's
-            head += (f"# played on the content of {side.label}: `pnp score` checks it against the content of\n"
-                     f"# the project it is given, so a rule value changed since may make a claimed total wrong\n")
+            note = (f"# played on the content of {label}: `pnp score` checks it against the content of\n"
+                    "# the project it is given, so a rule value changed since may make a claimed total wrong\n")
         for r in records:
             if r.sheet is None:
                 continue
             path = folder / f"{run.game}-{name}-{r.seed}.yaml"
-            write_atomic(path, (head.format(seed=r.seed) + sheet_yaml(r.sheet)).encode("utf-8"))
+            head = f"# pnp simulate {run.game}, seed {r.seed}, side: {label}\n{note}"
+            write_atomic(path, (head + sheet_yaml(r.sheet)).encode("utf-8"))
             out.append(path)
     return out
