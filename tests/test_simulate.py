@@ -101,7 +101,9 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
         (["--players", "7"], r"--players 7"),
         (["--set", "cravings.troll.points=[1, 2"], r"--set cravings.troll.points=\[1, 2: expected ',' or '\]', but got '<stream end>': expected a value as rules.yaml writes it"),
-        (["--against", "cravings.troll.points='open"], r"--set cravings.troll.points='open: found unexpected end of stream: expected a value"),
+        (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
+        (["--against", "cravings.troll.pts=3"], r"^--against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+        (["--against", "rules=9.9"], r"^--against rules=9.9: unknown rule version"),
     ]:
         result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", *args, "--project", str(repo_project.root)])
         assert result.exit_code == 2, (args, result.output)

@@ -192,7 +192,11 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
     try:
         if against:
             ref, tmp = _against(project, name, against, options, sim)
-            load_simulation(load_game(Project(ref.root), name), ref.options)  # fail early, in one line
+            try:  # fail early, in one line
+                load_simulation(load_game(Project(ref.root), name), ref.options)
+            except PnpError as exc:  # a game checks its options as --set; here the change is --against's
+                raise PnpError([f"--against {e.removeprefix('--set ')}" if isinstance(e, str) and e.startswith("--set ") else e
+                                for e in exc.errors]) from None
             sides.append(ref)
         started = time.perf_counter()
         results = run_games(sides, games, players, strategies, seed, jobs, sheets, progress)
