@@ -116,7 +116,9 @@ class Setup:
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
-                  solo_level: int = DEFAULT_SOLO_LEVEL) -> "Setup":
+                  solo_level: int = DEFAULT_SOLO_LEVEL, changes: dict[str, Any] | None = None) -> "Setup":
+        """`changes`: the values `rules` changed from `version` (RuleVersion.with_changes),
+        written on every sheet so that `pnp score` scores it alike."""
         rule_set = game.data["rules"]
         version = version or rule_set.default
         rules = rules or rule_set.version(version)
@@ -129,6 +131,7 @@ class Setup:
             monsters=[m.id for m in game.data["monsters"].monsters],
             drops={a.id: tuple(rotations(a, rules)) for a in adventurers},
             solo_level=solo_level,
+            changes=dict(changes or {}),
         )
 
     def scorer(self, rows: int, cols: int, monster: str) -> "Scorer":

@@ -406,7 +406,7 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
     ]
     report = TastyHumansReport(str(sheet.path), sheet.version, scores, names=dict(names or {}),
                                ending=sheet.ending, ending_stated=sheet.ending_stated, classes=dict(rules.classes),
-                               changes=dict(sheet.changes))
+                               changes=sheet.changes)
     if sheet.solo is not None:
         s = sheet.solo
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)

@@ -71,8 +71,7 @@ class TastyHumansSimulation:
             raise PnpError(f"--set {exc}") from None
         self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
         self.default_players = max(self.player_counts)
-        self.setup = Setup.from_game(game, version, rules, level)
-        self.setup.changes = changes  # written on each sheet, so that `pnp score` scores it alike
+        self.setup = Setup.from_game(game, version, rules, level, changes)
         self.label = version + "".join(f", {k}={v}" for k, v in options.items())
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
