@@ -61,7 +61,7 @@ class Plan:
 
     def _expand(self, index: int, comp: Component) -> list[Any]:
         if isinstance(comp.items, list):
-            return comp.items
+            return self.game.plain.copy(comp.items)  # plain data (a YAML date becomes its text)
         try:
             value = self.expression(comp.items)(**self.names)
             if isinstance(value, jinja2.Undefined):

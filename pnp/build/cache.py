@@ -53,6 +53,7 @@ from .. import __version__
 from ..load.content import GameContent
 from ..errors import raise_if_any
 from ..load.plugins import plugin_files
+from ..plaindata import is_helper
 from ..load.manifest import Component
 from .output import write_atomic
 from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
@@ -89,6 +90,8 @@ def digest(*parts: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
+    if is_helper(value):  # a record's method (pnp/plaindata.py): its data is the record's fields
+        return f"<helper {value.__name__}>"
     if isinstance(value, BaseModel):  # fields one by one (nested models recurse), then private state
         fields = {name: getattr(value, name) for name in type(value).model_fields}
         return {"__model__": type(value).__name__, **fields, "__private__": value.__pydantic_private__ or {}}
@@ -122,7 +125,7 @@ OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/c
                "load/layouts.py", "load/settings.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
                "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py",
                "formats/pdf_compact.py", "formats/pdf_objects.py", "formats/pdf_engine.py", "formats/pdf_sheets.py",
-               "formats/truetype.py")
+               "formats/truetype.py", "sandbox.py", "plaindata.py")
 OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError, PnpError, raise_if_any
+from ..plaindata import Copier
 from . import generate as generated, icons as icon_sets, plugins, records, variants
 from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
@@ -129,6 +130,11 @@ class GameContent:
             return DEFAULT_FONTS
         return Fonts(tuple(p for p in (self.resolve_file(n) for n in self.manifest.fonts) if p is not None))
 
+    @cached_property
+    def plain(self) -> Copier:
+        """What copies the game's records, names and helpers into plain data for templates."""
+        return Copier()
+
     def error(self, stem: str, at: tuple, message: str) -> ContentError:
         """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...))."""
         return self.docs[stem].error(at, message)
@@ -163,6 +169,7 @@ class GameContent:
             names["icons"] = icon_sets.plain(self.icons)
         if self.plugin.provides:
             names["plugin"] = self.plugin.provides
+        names = self.plain.copy(names)  # expressions see plain data, never a live object (pnp/plaindata.py)
         if self.manifest.generate:
             env = generated.expression_environment()
             errors = []
@@ -171,7 +178,7 @@ class GameContent:
                 errors += problems
             raise_if_any(errors)
         if self.plugin.context is not None:
-            names.update(self.plugin.context(self, options))
+            names.update(self.plain.copy(self.plugin.context(self, options)))
         return names
 
 

@@ -86,7 +86,10 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
 
 
 def expression_environment() -> jinja2.Environment:
-    """The Jinja environment of `generate:` and `needs:` expressions (strict: a typo fails)."""
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    """The environment of `generate:` and `needs:` expressions: pnp's one sandbox
+    (pnp/sandbox.py; strict: a typo fails)."""
+    from ..sandbox import environment
+
+    env = environment()
     env.filters["product"] = product
     return env

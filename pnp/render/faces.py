@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from . import locate, textfit
+from .. import sandbox
+from ..plaindata import helper
 from .assets import Assets
 from ..load.content import GameContent
 from ..errors import ContentError, raise_if_any
@@ -73,8 +74,9 @@ class RenderedComponent:
         return list(seen.values())
 
 
-def environment(game: GameContent) -> jinja2.Environment:
-    """The Jinja2 environment of one game: its templates first, then pnp's own (as `pnp/...`)."""
+def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: Assets | None = None) -> jinja2.Environment:
+    """The Jinja2 environment of one game: its templates first, then pnp's own (as `pnp/...`);
+    `fit` and `assets` collect what its helpers find wrong (the renderer takes them)."""
     loader = jinja2.ChoiceLoader(
         [
             jinja2.FileSystemLoader(str(game.templates_dir)),
@@ -82,11 +84,10 @@ def environment(game: GameContent) -> jinja2.Environment:
         ]
     )
     # Sandboxed: templates and `items:`/`copies:` expressions come with the content, maybe
-    # from a collaborator; they must not reach Python internals (os.system via __globals__).
-    env = SandboxedEnvironment(
+    # from a stranger; they must not reach Python (pnp/sandbox.py), and see plain data only.
+    env = sandbox.environment(
         loader=loader,
         autoescape=True,  # text from YAML must never break the SVG
-        undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -96,11 +97,11 @@ def environment(game: GameContent) -> jinja2.Environment:
     )
     env.filters["num"] = textfit.num
     env.filters["product"] = product
-    env.globals["icon"] = icon_helper(game.icons)  # a plugin's own `icon` takes precedence
-    fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
-    env.globals.update(fit.helpers())
-    env.globals.update(num=textfit.num, Markup=Markup, font_family=game.fonts.family, textfit=fit, asset=Assets(game))
-    env.globals.update(game.plugin.template_globals)
+    env.globals["icon"] = helper(icon_helper(game.icons))  # a plugin's own `icon` takes precedence
+    fit = fit or textfit.TextFit(game.fonts, game.manifest.min_font_size)
+    env.globals.update({name: helper(fn) for name, fn in fit.helpers().items()})
+    env.globals.update(num=helper(textfit.num), Markup=helper(Markup), font_family=game.fonts.family, asset=helper(assets or Assets(game)))
+    env.globals.update(game.plain.copy(game.plugin.template_globals))
     return env
 
 
@@ -172,26 +173,28 @@ class ComponentRenderer:
 
     def __init__(self, game: GameContent, options: dict[str, Any], bleed: float):
         self.game = game
-        self.env = environment(game)
+        self.fit = textfit.TextFit(game.fonts, game.manifest.min_font_size)
+        self.assets = Assets(game)
+        self.env = environment(game, self.fit, self.assets)
         self.names = game.namespace(options)
         self.bleed = bleed
         self.errors: list[ContentError] = []
         self.plan = Plan(game, self.env, self.names, self.errors)
         self.locator = locate.Locator(game)
+        self._components: dict[str, dict[str, Any]] = {}
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
-        fit, assets = self.env.globals["textfit"], self.env.globals["asset"]
-        assert isinstance(fit, textfit.TextFit) and isinstance(assets, Assets)
+        fit, assets = self.fit, self.assets
         fit.take()  # left over from a face whose template failed
         assets.take()
         try:
             tpl = self.env.get_template(template)
             svg = tpl.render(
                 **self.names,
-                item=item,
+                item=self.game.plain.copy(item),
                 item_id=item_id(item) if item is not None else name,
-                component=comp,
+                component=self.component_data(comp),
                 side=side,
                 width=comp.size.width,
                 height=comp.size.height,
@@ -213,6 +216,12 @@ class ComponentRenderer:
             self.errors.extend(problems)
             return None
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
+
+    def component_data(self, comp: Component) -> dict[str, Any]:
+        """What templates see as `component`: the component's spec as plain data."""
+        if comp.id not in self._components:
+            self._components[comp.id] = self.game.plain.copy(comp)
+        return self._components[comp.id]
 
     def component(self, index: int, comp: Component) -> RenderedComponent:
         pieces: list[Piece] = []
