@@ -524,6 +524,38 @@ def simulate_cmd(
     console().print(display_path(page), markup=False, soft_wrap=True)
 
 
+@app.callback()
+def everywhere(
+    trust: bool = typer.Option(False, "--trust", help="Run the project's plugin Python this once without `pnp trust` (for CI; or set PNP_TRUST=1)."),
+) -> None:
+    """Options of every command."""
+    from .load import trust as trusted
+
+    trusted.ALLOW_ALL = trust
+
+
+@app.command("trust")
+def trust_cmd(
+    revoke: bool = typer.Option(False, "--revoke", help="Withdraw the trust instead."),
+    project: Path = ProjectOpt,
+) -> None:
+    """Allow the project's plugins (its own Python) to run, as they are now: editing them withdraws it."""
+    from .load import trust as trusted
+
+    def job() -> None:
+        root = project.resolve()
+        if revoke:
+            say(f"{display_path(root)}: trust withdrawn" if trusted.revoke(root) else f"{display_path(root)}: was not trusted")
+            return
+        where, digests = trusted.trust(root)
+        if not digests:
+            say(f"{display_path(root)}: no plugins (nothing to trust)")
+        for name, digest in digests.items():
+            say(f"trusted {name} ({digest[:19]}…) of {display_path(root)}, recorded in {where}")
+
+    run(job)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

@@ -136,7 +136,7 @@ class Copier:
 
 
 def _has_fields(value: Any) -> bool:
-    return hasattr(value, "model_fields") or dataclasses.is_dataclass(value) or hasattr(value, "_fields") or hasattr(value, "__dict__")
+    return hasattr(type(value), "model_fields") or dataclasses.is_dataclass(value) or hasattr(value, "_fields") or hasattr(value, "__dict__")
 
 
 def _fields(obj: Any) -> dict[str, Any]:

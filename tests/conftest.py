@@ -16,6 +16,28 @@ from game_plugins import link_plugins
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def trust_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test records trust in plugins (pnp/load/trust.py) in its own config folder,
+    never the user's: a project is trusted only where a test trusts it."""
+    folder = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    monkeypatch.delenv("PNP_TRUST", raising=False)
+    return folder
+
+
+@pytest.fixture
+def trusted() -> Callable[[Project], Project]:
+    """Trust a scratch project's plugins as they are now (`pnp trust`); returns the project."""
+    from pnp.load.trust import trust
+
+    def record(project: Project) -> Project:
+        trust(project.root)
+        return project
+
+    return record
+
+
 @pytest.fixture(scope="session")
 def repo_project() -> Project:
     return Project(REPO)

@@ -229,8 +229,9 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
 
 
-def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project):
+def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project, trusted):
     (fruit.root / "plugins/fruit_stand.py").write_text("X = 1\n")
+    trusted(fruit)
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert "expected the module to define PLUGIN = pnp.load.plugin.GamePlugin(...)" in message
 

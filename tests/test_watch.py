@@ -130,7 +130,7 @@ def test_a_rebuild_refreshes_the_gallery_and_the_build_stamp(demo: Project):
     assert stamp.read_text() != first
 
 
-def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project):
+def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project, trusted):
     """A plugin package is imported again when any of its files changes, not only its
     `__init__.py`: a glyph helper edited in its own module shows in the next rebuild (and
     the build cache, which digests the plugin's files, never keeps faces drawn by the old one)."""
@@ -148,10 +148,12 @@ def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project):
     head, _, tail = template.read_text().rpartition("{% endblock %}")  # the body's block, the last
     template.write_text(head + '<text x="5" y="80" font-size="3">{{ mark() }}</text>\n{% endblock %}' + tail)
     options = BuildOptions(formats=("svg",))
+    trusted(demo)
     rebuild(demo, None, options, lambda line, error: None)
     faces = demo.output_dir / "demo" / "svg"
     assert all("first" in svg.read_text() for svg in faces.glob("card/*.svg") if "back" not in svg.name)
     glyphs.write_text("def mark():\n    return 'second'\n")
+    trusted(demo)  # the edit withdrew the trust (pnp/load/trust.py)
     lines: list[str] = []
     rebuild(demo, None, options, lambda line, error: lines.append(line))
     fronts = [svg.read_text() for svg in faces.glob("card/*.svg") if "back" not in svg.name]

@@ -16,14 +16,18 @@ The module must define `PLUGIN = GamePlugin(...)`.
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import re
 import sys
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from ..errors import ContentError, PnpError
+from . import trust
 from .plugin import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
@@ -38,20 +42,54 @@ def _fail(where: ContentError, message: str) -> PnpError:
     return PnpError(ContentError(where.path, where.line, where.column, message))
 
 
+class _SourceOnly(importlib.machinery.SourceFileLoader):
+    """Compiles a project plugin's module from its source every time: a `__pycache__` that
+    came with the project never runs (trust covers the files a user can read,
+    pnp/load/trust.py), and none is written into the project."""
+
+    def get_code(self, fullname: str) -> Any:
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
+class _ProjectPluginFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules of a project plugin package with `_SourceOnly`."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if not fullname.startswith(_PREFIX) or "." not in fullname:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader or spec.origin is None:
+            return spec
+        return importlib.util.spec_from_file_location(fullname, spec.origin, loader=_SourceOnly(fullname, spec.origin),
+                                                      submodule_search_locations=spec.submodule_search_locations)
+
+
+_PREFIX = "pnp_project_plugin_"
+
+
+def _source_only_imports() -> None:
+    if not any(isinstance(f, _ProjectPluginFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _ProjectPluginFinder())
+
+
 def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
     path = (root / name).resolve()
     init = path / "__init__.py" if path.is_dir() else path
     if not init.is_file():
         raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder with __init__.py")
+    trust.check(root, name, path, where)  # the project's own Python runs only when trusted
+    _source_only_imports()
     # one module name per file, so two projects' plugins never replace each other
-    module_name = "pnp_project_plugin_" + re.sub(r"\W", "_", str(init.with_suffix("")))
+    module_name = _PREFIX + re.sub(r"\W", "_", str(init.with_suffix("")))
     stamp = _stamp(path) if path.is_dir() else _stamp(init)  # `pnp watch` loads an edited plugin again
     loaded = sys.modules.get(module_name)
     if loaded is not None and getattr(loaded, "__pnp_stamp__", None) == stamp:
         return loaded
     for name in [m for m in sys.modules if m.startswith(module_name + ".")]:
         del sys.modules[name]  # a package's modules are imported again with it, the edited one too
-    spec = importlib.util.spec_from_file_location(module_name, init, submodule_search_locations=[str(path)] if path.is_dir() else None)
+    spec = importlib.util.spec_from_file_location(module_name, init, loader=_SourceOnly(module_name, str(init)),
+                                                  submodule_search_locations=[str(path)] if path.is_dir() else None)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     module.__pnp_stamp__ = stamp  # type: ignore[attr-defined]

@@ -1,0 +1,144 @@
+"""Which project plugins may run. A project's `plugins/` is Python its author wrote: pnp
+imports it only when the user trusts the project (`pnp trust`), as direnv and editors'
+workspace trust do. Trust is a digest of every file of the plugin (its .py and data files;
+not `__pycache__`, which pnp never reads: pnp/load/plugins.py compiles from source),
+recorded outside the project in the user's config folder, so editing the plugin
+withdraws it and no project can trust itself.
+
+Trusted without asking: a plugin that is, or is byte-identical to, one shipped with pnp
+(the games' `plugins/` and the example projects' of the checkout, or of `pnp/shipped/` in
+a wheel: pnp/tools/shipped.py),
+and every plugin when the user says so for one run (`pnp --trust`, PNP_TRUST=1: for CI).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from pathlib import Path
+
+from ..errors import ContentError, PnpError
+
+ENV = "PNP_TRUST"
+TRUST_FILE = "trusted.json"
+ALLOW_ALL = False  # `pnp --trust`: set by the command line for one run
+
+
+def trust_file() -> Path:
+    """Where trust is recorded: $XDG_CONFIG_HOME/pnp/trusted.json (~/.config by default)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "pnp" / TRUST_FILE
+
+
+def allowed_by_user() -> bool:
+    """The user trusts every project for this run (`--trust` or PNP_TRUST=1)."""
+    return ALLOW_ALL or os.environ.get(ENV, "").strip().lower() in {"1", "yes", "true"}
+
+
+def plugin_digest(path: Path) -> str:
+    """SHA-256 of a plugin file, or of every file of a plugin folder by relative name."""
+    h = hashlib.sha256()
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(path).parts)
+    for f in files:
+        data = f.read_bytes()
+        name = f.name if f == path else f.relative_to(path).as_posix()
+        h.update(f"{name}\0{len(data)}\0".encode("utf-8"))
+        h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
+@cache
+def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
+    """The folders holding the shipped plugins (the games' and the example projects'), and
+    the plugins' digests."""
+    from ..tools.shipped import shipped_root
+
+    root = shipped_root()
+    if root is None:
+        return (), frozenset()
+    folders = tuple(f.resolve() for f in [root / "plugins", *sorted(root.glob("examples/projects/*/plugins"))] if f.is_dir())
+    found = (p for f in folders for p in sorted(f.iterdir()) if p.name != "__pycache__" and (p.is_dir() or p.suffix == ".py"))
+    return folders, frozenset(plugin_digest(p) for p in found)
+
+
+def is_shipped(path: Path) -> bool:
+    """A plugin shipped with pnp: inside its plugins folders, or a byte-identical copy."""
+    folders, digests = _shipped()
+    resolved = path.resolve()
+    if any(resolved.is_relative_to(f) for f in folders):
+        return True
+    return plugin_digest(path) in digests
+
+
+def _records() -> dict[str, dict[str, str]]:
+    """Trusted plugins: project folder -> plugin name -> digest (nothing when unreadable)."""
+    try:
+        data = json.loads(trust_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    projects = data.get("projects") if isinstance(data, dict) else None
+    return {k: v for k, v in projects.items() if isinstance(v, dict)} if isinstance(projects, dict) else {}
+
+
+def _write(records: dict[str, dict[str, str]]) -> Path:
+    path = trust_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps({"projects": records}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    partial.replace(path)
+    return path
+
+
+def check(root: Path, name: str, path: Path, where: ContentError) -> None:
+    """Refuse, as one located line, to run plugin `name` (at `path`) of the project at
+    `root` unless it is trusted (see the module docstring)."""
+    if allowed_by_user() or is_shipped(path):
+        return
+    recorded = _records().get(str(root.resolve()), {}).get(name)
+    if recorded == plugin_digest(path):
+        return
+    why = "has changed since the project was trusted" if recorded else "is not trusted"
+    project = str(root.resolve())
+    raise PnpError(ContentError(where.path, where.line, where.column,
+                                f"plugin {name} would run Python from {path} and {why}: read it, then run "
+                                f"`pnp trust --project {project}` (or pass `pnp --trust`, or set {ENV}=1, for one run)"))
+
+
+def project_plugins(root: Path) -> dict[str, Path]:
+    """The project plugins (files or folders) the games of the project at `root` name."""
+    from .content import MANIFEST
+    from .plugins import is_path
+    from .yamlio import load_located
+
+    found: dict[str, Path] = {}
+    content = root / "content"
+    for manifest in sorted(content.glob(f"*/{MANIFEST}")) if content.is_dir() else []:
+        data = load_located(manifest).data
+        name = data.get("plugin") if isinstance(data, dict) else None
+        if isinstance(name, str) and is_path(name):
+            path = (root / name).resolve()
+            if not path.exists():
+                raise PnpError(ContentError(manifest, None, None, f"plugin file not found: {name} (relative to the project folder {root})"))
+            found[name] = path
+    return found
+
+
+def trust(root: Path) -> tuple[Path, dict[str, str]]:
+    """Record the project's plugins as trusted as they are now: the trust file and the
+    digests recorded, by plugin."""
+    root = root.resolve()
+    digests = {name: plugin_digest(path) for name, path in project_plugins(root).items()}
+    records = _records()
+    records[str(root)] = digests
+    return _write(records), digests
+
+
+def revoke(root: Path) -> bool:
+    """Withdraw the trust in the project at `root`; False when it had none."""
+    records = _records()
+    if records.pop(str(root.resolve()), None) is None:
+        return False
+    _write(records)
+    return True
