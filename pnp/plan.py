@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 
 from .errors import ContentError
+from .limits import BuildLimits
 from .load.content import GameContent
 from .load.manifest import Component
 
@@ -42,6 +43,8 @@ class Plan:
         self.errors = errors
         self._expressions: dict[str, Any] = {}
         self._items: dict[int, list[Any]] = {}  # expanded once: counted for progress, then rendered
+        self.limits = BuildLimits.from_env()
+        self._counts: dict[int, int] = {}  # pieces planned, by component
 
     def expression(self, source: str) -> Any:
         """A compiled Jinja expression; `copies:` is evaluated once per item, compiled once."""
@@ -84,17 +87,36 @@ class Plan:
             count = int(value)
             if count < 0:
                 raise ValueError("negative")
-            return count
         except Exception as exc:
             self.fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} failed: expected a whole number >= 0 ({exc})")
             return 0
+        return count
+
+    def _too_many(self, index: int, comp: Component, ident: str, copies: int) -> bool:
+        """Whether a piece's copies break a limit (then reported, and planning stops)."""
+        if copies > self.limits.copies:
+            self.fail(index, "copies", f"{copies:,} copies of {ident!r} in {comp.id!r}, more than {self.limits.copies:,}: {self.limits.hint('copies')}")
+            return True
+        self._counts[index] = self._counts.get(index, 0) + copies
+        if sum(self._counts.values()) > self.limits.pieces:
+            self.fail(index, "items", f"{comp.id!r} brings the game past {self.limits.pieces:,} pieces: {self.limits.hint('pieces')}")
+            return True
+        return False
 
     def pieces(self, index: int, comp: Component) -> list[Planned]:
         """The component's pieces in order; items with a bad or repeated id are errors."""
         out: list[Planned] = []
         seen: set[str] = set()
-        for item in self.items(index, comp):
+        items = self.items(index, comp)
+        self._counts[index] = 0
+        if len(items) > self.limits.pieces:  # before any is rendered
+            self.fail(index, "items", f"{len(items):,} items in {comp.id!r}, more than {self.limits.pieces:,} pieces: {self.limits.hint('pieces')}")
+            return []
+        for item in items:
             ident = item_id(item)
+            if isinstance(ident, str) and len(ident) > self.limits.id:
+                self.fail(index, "items", f"item id {ident[:20] + '…'!r} of {comp.id!r} has {len(ident):,} characters, more than {self.limits.id:,}: {self.limits.hint('id')}")
+                continue
             if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
                 self.fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")
                 continue
@@ -102,5 +124,8 @@ class Plan:
                 self.fail(index, "items", f"item id {ident!r} appears twice in {comp.id!r}: expected unique ids")
                 continue
             seen.add(ident)
-            out.append(Planned(ident, item, self.copies(index, comp, item)))
+            copies = self.copies(index, comp, item)
+            if self._too_many(index, comp, ident, copies):
+                return out
+            out.append(Planned(ident, item, copies))
         return out

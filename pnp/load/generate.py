@@ -9,11 +9,13 @@ The `product` Jinja filter does the same inside an expression:
 from __future__ import annotations
 
 import itertools
+import math
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 
 from ..errors import ContentError
+from ..limits import BuildLimits
 from .spec import GenerateSpec
 
 if TYPE_CHECKING:
@@ -54,6 +56,10 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         lists[key] = list(value)
     if errors:
         return [], errors
+    limits = BuildLimits.from_env()
+    combinations = math.prod(len(v) for v in lists.values())
+    if combinations > limits.pieces:  # before any is made
+        return [], [manifest.error(at + ("product",), f"generate {name!r}: {combinations:,} combinations, more than {limits.pieces:,}: {limits.hint('pieces')}")]
     try:
         make_id = env.from_string(spec.id)
         keep = env.compile_expression(spec.where, undefined_to_none=False) if spec.where else None
