@@ -10,9 +10,12 @@ functions, and every name handed to an expression is plain data (pnp/plaindata.p
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import Namespace
 
@@ -21,14 +24,61 @@ from .plaindata import helper, plain
 REMOVED_GLOBALS = ("lipsum", "cycler", "joiner")
 
 
+MAX_SIZE = 1_000_000  # items of a list or characters of a text an expression may make at once
+MAX_BITS = 10_000  # bits of a number `a ** b` may make (10 ** 10 ** 10 would compute for ever)
+_WIDTH = re.compile(r"\d{7,}")  # a width or precision of a million or more in a format
+
+
 class Sandbox(SandboxedEnvironment):
-    """Jinja's sandbox, where a record's field wins over a dict method of the same name:
-    a model's `items` field, once plain data, is still `requires.items`."""
+    """Jinja's sandbox, where a record's field wins over a dict method of the same name (a
+    model's `items` field, once plain data, is still `requires.items`), and where `*`, `**`,
+    `%`, `format` and the padding methods cannot ask for gigabytes."""
+
+    intercepted_binops = frozenset({"*", "**", "%"})
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SIZE:
+                    raise SecurityError(f"{len(seq):,} x {n:,} makes more than {MAX_SIZE:,} items: refused")
+        elif operator == "**":
+            if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right * math.log2(abs(left)) > MAX_BITS:
+                raise SecurityError(f"{left} ** {right} makes a number of more than {MAX_BITS:,} bits: refused")
+        elif operator == "%" and isinstance(left, str):
+            _check_format(left, right if isinstance(right, tuple) else (right,))
+        return super().call_binop(context, operator, left, right)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        text = value.__self__
+
+        def checked(*args: Any, **kwargs: Any) -> str:
+            _check_format(text, (*args, *kwargs.values()))
+            return wrapped(*args, **kwargs)
+
+        return checked
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's signature)
+        if isinstance(getattr(__obj, "__self__", None), (str, list)):  # 'x'.center(10 ** 9), .ljust, .zfill ...
+            if any(isinstance(a, int) and not isinstance(a, bool) and a > MAX_SIZE for a in (*args, *kwargs.values())):
+                raise SecurityError(f"{getattr(__obj, '__name__', 'method')}() with a number above {MAX_SIZE:,}: refused")
+        return super().call(__context, __obj, *args, **kwargs)
+
+
+def _check_format(text: str, values: tuple[Any, ...]) -> None:
+    """Refuse a format whose width or precision is a million or more, written in it or
+    taken from a value (`%*d`, `{:{}}`)."""
+    asks = _WIDTH.search(text) or (("*" in text or re.search(r":[^{}]*\{", text))
+                                   and any(isinstance(v, int) and not isinstance(v, bool) and v >= MAX_SIZE for v in values))
+    if asks:
+        raise SecurityError("a format with a width of a million or more: refused")
 
 
 def _range(*args: int) -> list[int]:
@@ -49,7 +99,24 @@ def environment(**options: Any) -> Sandbox:
     for name in REMOVED_GLOBALS:
         env.globals.pop(name, None)
     env.globals.update(range=helper(_range), dict=helper(_dict), namespace=_mark(_namespace))
+    for name in ("format", "center", "indent"):  # Python's % and padding, out of call_binop's reach
+        env.filters[name] = _bounded(name, env.filters[name])
     return env
+
+
+def _bounded(name: str, fn: Any) -> Any:
+    """Filter `fn` refusing a width (an int argument, or one written in a format) of a
+    million or more."""
+
+    def bounded(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if name == "format":
+            _check_format(str(value), (*args, *kwargs.values()))
+        elif any(isinstance(v, int) and not isinstance(v, bool) and v >= MAX_SIZE for v in (*args, *kwargs.values())):
+            raise SecurityError(f"{name} with a width of a million or more: refused")
+        return fn(value, *args, **kwargs)
+
+    bounded.__name__ = name
+    return bounded
 
 
 def _mark(fn: Any) -> Any:
