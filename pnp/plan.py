@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import ContentError
+from .errors import ContentError, raise_if_any
 from .limits import BuildLimits
 from .load.content import GameContent
 from .load.manifest import Component
@@ -111,7 +111,7 @@ class Plan:
         self._counts[index] = 0
         if len(items) > self.limits.pieces:  # before any is rendered
             self.fail(index, "items", f"{len(items):,} items in {comp.id!r}, more than {self.limits.pieces:,} pieces: {self.limits.hint('pieces')}")
-            return []
+            raise_if_any(self.errors)
         for item in items:
             ident = item_id(item)
             if isinstance(ident, str) and len(ident) > self.limits.id:
@@ -126,6 +126,6 @@ class Plan:
             seen.add(ident)
             copies = self.copies(index, comp, item)
             if self._too_many(index, comp, ident, copies):
-                return out
+                raise_if_any(self.errors)  # now: rendering what was planned would only waste time
             out.append(Planned(ident, item, copies))
         return out

@@ -190,16 +190,7 @@ class ComponentRenderer:
         assets.take()
         try:
             tpl = self.env.get_template(template)
-            svg = tpl.render(
-                **self.names,
-                item=self.game.plain.copy(item),
-                item_id=item_id(item) if item is not None else name,
-                component=self.component_data(comp),
-                side=side,
-                width=comp.size.width,
-                height=comp.size.height,
-                bleed=bleed,
-            )
+            svg = tpl.render(self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
             self.errors.append(_render_error(exc, self.game, template, what))
             return None
@@ -216,6 +207,11 @@ class ComponentRenderer:
             self.errors.extend(problems)
             return None
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
+
+    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:
+        """The names a face's template sees besides the environment's globals: plain data."""
+        return {**self.names, "item": self.game.plain.copy(item), "item_id": item_id(item) if item is not None else name,
+                "component": self.component_data(comp), "side": side, "width": comp.size.width, "height": comp.size.height, "bleed": bleed}
 
     def component_data(self, comp: Component) -> dict[str, Any]:
         """What templates see as `component`: the component's spec as plain data."""

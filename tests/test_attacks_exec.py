@@ -1,0 +1,380 @@
+"""A stranger's project must not run code (issue 23, code execution): every expression
+language in one sandbox that sees plain data only (pnp/sandbox.py, pnp/plaindata.py), a
+project's Python only when trusted (pnp/load/trust.py), and limits on what a build makes
+(pnp/limits.py). Each attack asserts: no file written outside the project (a marker file
+the payload tries to make), no plugin imported untrusted (a plugin whose import makes the
+marker), exit 2 with one located line in under 2 s, no traceback. The patterns follow
+tests/test_hostile.py (issue 11).
+"""
+
+from __future__ import annotations
+
+import os
+import py_compile
+import re
+import time
+from pathlib import Path
+from types import FunctionType
+from typing import Any
+
+import pytest
+from markupsafe import Markup
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.load.content import Project, load_game
+from pnp.plaindata import is_helper, plain
+from pnp.render.faces import ComponentRenderer
+from test_hostile import one_error
+
+runner = CliRunner()
+BOUND = 2.0  # seconds (issue 23: "within a second or two")
+LOCATED = re.compile(r"^\S+\.(yaml|j2):\d+(:\d+)?: ")
+
+
+@pytest.fixture
+def marker(tmp_path: Path) -> Path:
+    """The file a payload tries to make, outside the project."""
+    return tmp_path / "outside" / "pwned"
+
+
+def pnp(*args: str) -> tuple[Any, float]:
+    started = time.perf_counter()
+    result = runner.invoke(app, list(args))
+    return result, time.perf_counter() - started
+
+
+def refused(outcome: tuple[Any, float], marker: Path, *parts: str, faces: bool = False) -> str:
+    """Exit 2, one located line holding `parts` (with `faces`, one such line per face),
+    fast, and the marker never made."""
+    result, seconds = outcome
+    if faces:
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        lines = result.output.strip().splitlines()
+        assert all(LOCATED.match(line) and all(p in line for p in parts) for line in lines), result.output
+        line = lines[0]
+    else:
+        line = one_error(result, *parts)
+    assert LOCATED.match(line), line
+    assert seconds < BOUND, seconds
+    assert not marker.exists() and not marker.parent.exists()
+    return line
+
+
+def set_manifest(project: Project, old: str, new: str) -> None:
+    path = project.content_dir / "demo/game.yaml"
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def run_os(marker: Path) -> str:
+    """The body of a payload: make the marker (as a shell command would)."""
+    return f"system('mkdir -p {marker.parent} && touch {marker}')"
+
+
+# --- templates: every name of a face's context ------------------------------------------
+
+def template_payloads(m: Path) -> dict[str, str]:
+    sh = run_os(m)
+    return {
+        "asset's game and project root": f"asset.game.project.root.joinpath('{m}').write_text('x')",
+        "asset's closure": f"asset.__closure__[0].cell_contents.game.project.root.joinpath('{m}').write_text('x')",
+        "the manifest model": f"game.__class__.__init__.__globals__['os'].{sh}",
+        "the item": f"item.__class__.__mro__[1].__subclasses__()",
+        "the component": f"component.size.__class__.__init__.__globals__['os'].{sh}",
+        "the options": f"options.__class__.__base__.__subclasses__()",
+        "the fonts": f"font_family.__class__.__mro__[1].__subclasses__()",
+        "the text helpers": f"wrap.__globals__['os'].{sh}",
+        "the textfit object": f"textfit.fonts.faces[0].path.parent.joinpath('{m}').write_text('x')",
+        "the icon helper": f"icon.__closure__[0].cell_contents",
+        "num and Markup": f"num.__globals__['os'].{sh} ~ Markup.__globals__",
+        "cycler": f"cycler.__init__.__globals__.os.{sh}",
+        "lipsum": f"lipsum.__globals__['os'].{sh}",
+        "joiner": f"joiner.__init__.__globals__.os.{sh}",
+        "namespace": f"namespace.__init__.__globals__.os.{sh}",
+        "range and dict": f"range.__globals__['os'].{sh} ~ dict.fromkeys",
+        "self's context": f"self._TemplateReference__context.environment",
+        "a format string": "'{0.__class__.__init__.__globals__}'.format(item)",
+        "the attr filter": "(item|attr('__class__')|attr('__init__')|attr('__globals__'))['os']",
+        "a tuple's class": "().__class__.__base__.__subclasses__()",
+        "a macro's globals": f"caller.__globals__['os'].{sh}",
+    }
+
+
+@pytest.mark.parametrize("name", list(template_payloads(Path("/m"))))
+def test_a_template_cannot_reach_python(demo: Project, marker: Path, name: str):
+    payload = template_payloads(marker)[name]
+    template = demo.templates_dir / "demo/card.svg.j2"
+    head, _, tail = template.read_text().rpartition("{% endblock %}")
+    template.write_text(head + "<text>{{ " + payload + " }}</text>\n{% endblock %}" + tail)
+    refused(pnp("validate", "--project", str(demo.root)), marker, "card.svg.j2:")
+
+
+def test_a_record_method_of_a_plugin_game_cannot_reach_python(copy_game, marker: Path):
+    project = copy_game("dietrick-taking")
+    template = project.templates_dir / "dietrick-taking/scoring-card.svg.j2"
+    text = template.read_text()
+    template.write_text(text.replace("{% endblock %}", "{{ scoring.end_slot.__globals__['os']." + run_os(marker) + " }}{% endblock %}", 1))
+    refused(pnp("validate", "--project", str(project.root)), marker, "scoring-card.svg.j2:", "unsafe", faces=True)
+
+
+# --- expressions of game.yaml ------------------------------------------------------------
+
+GENERATE = "generate:\n  combos:\n    product: {n: [1, 2]}\n    id: 'c{{ n }}'\ncomponents:"
+
+
+def expression_payloads(m: Path) -> dict[str, tuple[str, str, str]]:
+    """key -> (text in game.yaml, its replacement, the key the error names)."""
+    sh = run_os(m)
+    return {
+        "items: a Path's write_text": ("items: cards.cards", f"items: \"asset.game.project.root.joinpath('{m}').write_text('x') or cards.cards\"", "game.yaml:8"),
+        "items: cycler": ("items: cards.cards", f"items: \"cycler.__init__.__globals__.os.{sh} or cards.cards\"", "game.yaml:8"),
+        "items: the manifest's class": ("items: cards.cards", "items: \"game.__class__.__mro__[1].__subclasses__()\"", "game.yaml:8"),
+        "copies: lipsum": ("copies: item.copies", f"copies: \"lipsum.__globals__['os'].{sh} or 1\"", "game.yaml:9"),
+        "copies: a format string": ("copies: item.copies", "copies: \"'{0.__class__.__mro__}'.format(item)|length\"", "game.yaml:9"),
+        "generate: product": ("components:", GENERATE.replace("[1, 2]", f"\"lipsum.__globals__['os'].{sh}\""), "game.yaml:"),
+        "generate: where": ("components:", GENERATE.replace("id:", f"where: \"joiner.__init__.__globals__.os.{sh}\"\n    id:"), "game.yaml:"),
+        "generate: id": ("components:", GENERATE.replace("'c{{ n }}'", f"\"{{{{ lipsum.__globals__.os.{sh} }}}}\""), "game.yaml:"),
+        "generate: a field": ("components:", GENERATE.replace("id:", f"fields: {{x: \"n.__class__.__mro__[1].__subclasses__()\"}}\n    id:"), "game.yaml:"),
+        "needs: has": ("components:", f"needs:\n  - {{each: cards.cards, what: a thing, has: \"lipsum.__globals__.os.{sh}\"}}\ncomponents:", "game.yaml:"),
+        "needs: namespace": ("components:", f"needs:\n  - {{each: cards.cards, what: a thing, has: \"namespace.__init__.__globals__.os.{sh}\"}}\ncomponents:", "game.yaml:"),
+    }
+
+
+@pytest.mark.parametrize("name", list(expression_payloads(Path("/m"))))
+def test_an_expression_cannot_reach_python(demo: Project, marker: Path, name: str):
+    old, new, where = expression_payloads(marker)[name]
+    set_manifest(demo, old, new)
+    for command in ("validate", "list"):
+        refused(pnp(command, "--project", str(demo.root)), marker, where)
+
+
+def test_pnp_score_reaches_generate_only_through_the_sandbox(demo: Project, marker: Path, monkeypatch):
+    """`pnp score` in a folder with content/<game>/ loads that game, its generate: too."""
+    set_manifest(demo, "components:", GENERATE.replace("[1, 2]", f"\"cycler.__init__.__globals__.os.{run_os(marker)}\"")
+                 .replace("components:", "needs:\n  - {each: cards.cards, what: a combo, has: combos}\ncomponents:"))
+    (demo.root / "sheet.yaml").write_text("game: demo\nplayers: []\n")
+    monkeypatch.chdir(demo.root)
+    refused(pnp("score", "sheet.yaml"), marker, "game.yaml:")
+
+
+# --- what templates see: plain data only --------------------------------------------------
+
+PLAIN = (str, Markup, int, float, bool, type(None))
+
+
+def not_plain(value: Any, where: str = "") -> list[str]:
+    """Every object reachable from `value` that is not plain data or a pnp helper."""
+    problems, todo, seen = [], [(where, value)], set()
+    while todo:
+        at, v = todo.pop()
+        if type(v) in PLAIN:
+            continue
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if type(v) is dict:
+            for k, x in v.items():
+                if type(k) not in PLAIN:
+                    problems.append(f"{at}: key {type(k).__name__}")
+                todo.append((f"{at}.{k}", x))
+        elif type(v) in (list, tuple):
+            todo.extend((f"{at}[{i}]", x) for i, x in enumerate(v))
+        elif isinstance(v, FunctionType) and is_helper(v):
+            continue
+        else:
+            problems.append(f"{at}: {type(v).__module__}.{type(v).__qualname__}")
+    return problems
+
+
+def test_the_walk_finds_live_objects():
+    class Record:
+        def __init__(self):
+            self.root = Path(".")
+
+    assert not_plain({"a": [1, "x", Markup("<b/>"), (2.0, None)], "f": plain(len)}) == []
+    found = not_plain({"p": Path("."), "m": [Record().__init__], "r": Record(), "k": {Path("."): 1}, "f": len})
+    assert len(found) == 5, found
+
+
+def contexts(project: Project, name: str):
+    """Every face's template context of a game (globals, names, item, component)."""
+    game = load_game(project, name)
+    renderer = ComponentRenderer(game, {}, 0.0)
+    yield "globals", dict(renderer.env.globals)
+    yield "names", renderer.names
+    for i, comp in enumerate(game.manifest.components):
+        for planned in renderer.plan.pieces(i, comp):
+            context = renderer.context(comp, planned.item_id, planned.item, "front", 0.0)
+            yield f"{comp.id}/{planned.item_id}", {k: v for k, v in context.items() if k not in renderer.names}
+    assert not renderer.errors
+
+
+@pytest.mark.parametrize("game", ["cave", "dietrick-taking", "human-harvest", "tasty-humans", "demo"])
+def test_every_template_context_is_plain_data(game: str, repo_project: Project, demo: Project):
+    project = demo if game == "demo" else repo_project
+    problems = [p for where, context in contexts(project, game) for p in not_plain(context, where)]
+    assert problems == [], problems[:20]
+
+
+def test_a_helper_returns_plain_data_and_hides_what_it_wraps():
+    wrapped = plain({"f": lambda: {"p": Path("/etc")}})["f"]
+    assert wrapped() == {"p": "/etc"} and is_helper(wrapped)
+    assert [n for n in dir(wrapped) if not n.startswith("_")] == []
+
+
+def test_a_record_field_wins_over_a_dict_method(demo: Project):
+    """`requires.items` (a model field named like dict.items) is the field, as before."""
+    from pnp.sandbox import environment
+
+    assert environment().compile_expression("r.items")(r={"items": [1, 2]}) == [1, 2]
+
+
+# --- plugins: Python only in a trusted project -------------------------------------------
+
+def evil_plugin(project: Project, marker: Path) -> Path:
+    package = project.root / "plugins/evil"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f"import pathlib\np = pathlib.Path({str(marker)!r})\np.parent.mkdir(parents=True, exist_ok=True)\n"
+                                         "p.write_text('ran')\nfrom pnp.load.plugin import GamePlugin\nPLUGIN = GamePlugin()\n")
+    set_manifest(project, "components:", "plugin: plugins/evil\ncomponents:")
+    return package
+
+
+COMMANDS = {
+    "list": ["list"], "validate": ["validate"], "build": ["build", "-f", "svg"], "preview": ["preview", "-q"],
+    "schema": ["schema"], "sheet": ["sheet", "demo", "--players", "2", "--template"], "score": ["score", "SHEET"],
+    "simulate": ["simulate", "demo", "--games", "1"],
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_an_untrusted_plugin_is_not_imported(demo: Project, marker: Path, command: str):
+    evil_plugin(demo, marker)
+    sheet = demo.root / "sheet.yaml"
+    sheet.write_text("game: demo\nplayers: []\n")
+    args = [str(sheet) if a == "SHEET" else a for a in COMMANDS[command]]
+    line = refused(pnp(*args, "--project", str(demo.root)), marker, "game.yaml:", "plugin plugins/evil would run Python from",
+                   "is not trusted", f"pnp trust --project {demo.root}")
+    assert str(demo.root / "plugins/evil") in line
+
+
+def test_watch_does_not_import_an_untrusted_plugin(demo: Project, marker: Path):
+    from pnp.build.driver import BuildOptions
+    from pnp.tools.watch import rebuild
+
+    evil_plugin(demo, marker)
+    lines: list[str] = []
+    assert rebuild(demo, None, BuildOptions(formats=("svg",)), lambda line, error: lines.append(line)) is None
+    assert "is not trusted" in lines[0] and LOCATED.match(lines[0]) and not marker.exists()
+
+
+def test_trust_runs_the_plugin_until_its_python_changes(demo: Project, marker: Path, trust_folder: Path):
+    package = evil_plugin(demo, marker)
+    trusted = pnp("trust", "--project", str(demo.root))[0]
+    assert trusted.exit_code == 0 and "trusted plugins/evil (sha256:" in trusted.output
+    record = trust_folder / "pnp/trusted.json"
+    assert str(demo.root) in record.read_text() and not list(demo.root.rglob("trusted.json"))  # outside the project
+    assert pnp("validate", "--project", str(demo.root))[0].exit_code == 0 and marker.read_text() == "ran"
+    marker.unlink()
+    marker.parent.rmdir()
+    (package / "extra.py").write_text("X = 1\n")  # any file of the plugin: a new module too
+    refused(pnp("validate", "--project", str(demo.root)), marker, "has changed since the project was trusted")
+    (package / "extra.py").unlink()
+    (package / "data.txt").write_text("a data file the plugin may read\n")
+    refused(pnp("validate", "--project", str(demo.root)), marker, "has changed since the project was trusted")
+
+
+def test_revoke_withdraws_the_trust(demo: Project, marker: Path):
+    evil_plugin(demo, marker)
+    assert pnp("trust", "--project", str(demo.root))[0].exit_code == 0
+    assert "trust withdrawn" in pnp("trust", "--revoke", "--project", str(demo.root))[0].output
+    refused(pnp("list", "--project", str(demo.root)), marker, "is not trusted")
+
+
+def test_trust_for_one_run(demo: Project, marker: Path, monkeypatch):
+    evil_plugin(demo, marker)
+    assert pnp("--trust", "validate", "--project", str(demo.root))[0].exit_code == 0 and marker.exists()
+    marker.unlink()
+    marker.parent.rmdir()
+    refused(pnp("validate", "--project", str(demo.root)), marker, "is not trusted")  # the flag was for one run
+    monkeypatch.setenv("PNP_TRUST", "1")
+    init = demo.root / "plugins/evil/__init__.py"
+    init.write_text(init.read_text() + "# edited: imported again\n")
+    assert pnp("validate", "--project", str(demo.root))[0].exit_code == 0 and marker.exists()
+
+
+def test_a_pycache_that_came_with_the_project_never_runs(demo: Project, marker: Path):
+    """Python would load a __pycache__ file whose header matches the source's time and size
+    instead of the source: trust covers the source, so pnp compiles from it."""
+    package = evil_plugin(demo, marker)
+    source = package / "__init__.py"
+    evil = source.read_text()
+    benign = "from pnp.load.plugin import GamePlugin\nPLUGIN = GamePlugin()\n"
+    benign += "#" * (len(evil) - len(benign) - 1) + "\n"  # the same size
+    py_compile.compile(str(source), cfile=str(package / "__pycache__" / f"__init__.{__import__('sys').implementation.cache_tag}.pyc"))
+    stat = source.stat()
+    source.write_text(benign)
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert pnp("trust", "--project", str(demo.root))[0].exit_code == 0
+    assert pnp("validate", "--project", str(demo.root))[0].exit_code == 0
+    assert not marker.exists()
+
+
+def test_shipped_plugins_and_their_copies_need_no_trust(tmp_path: Path, monkeypatch):
+    """`pnp init --example` copies a shipped game, plugin too: byte-identical, trusted."""
+    monkeypatch.chdir(tmp_path)
+    assert pnp("init", "--example", "dietrick-taking")[0].exit_code == 0
+    assert pnp("validate", "--project", str(tmp_path))[0].exit_code == 0
+    plugin = tmp_path / "plugins/dietrick_taking/__init__.py"
+    plugin.write_text(plugin.read_text() + "\n")
+    refused(pnp("validate", "--project", str(tmp_path)), tmp_path / "none" / "x", "is not trusted")
+
+
+# --- limits ------------------------------------------------------------------------------
+
+def bomb_payloads() -> dict[str, tuple[str, str, str, str]]:
+    """name -> (text in game.yaml, its replacement, the error's words, the limit to change)"""
+    return {
+        "copies: a hundred million": ("copies: item.copies", "copies: 100000000", "100,000,000 copies of 'example' in 'card', more than 1,000: the limit for a build",
+                                      "PNP_BUILD_LIMITS=copies=N"),
+        "copies: an expression": ("copies: item.copies", "copies: 10 ** 9", "1,000,000,000 copies of 'example'", "PNP_BUILD_LIMITS=copies=N"),
+        "copies: an endless power": ("copies: item.copies", "copies: 10 ** (10 ** 10)", "more than 10,000 bits: refused", ""),
+        "items: too many": ("items: cards.cards", "items: range(20000)", "20,000 items in 'card', more than 10,000 pieces", "PNP_BUILD_LIMITS=pieces=N"),
+        "pieces: copies of many items": ("items: cards.cards", "items: combos", "'card' brings the game past 10,000 pieces", "PNP_BUILD_LIMITS=pieces=N"),
+        "generate: combinations": ("components:", "generate:\n  big:\n    product: {a: range(100000), b: range(100000)}\n    id: '{{ a }}-{{ b }}'\ncomponents:",
+                                   "generate 'big': 10,000,000,000 combinations, more than 10,000", "PNP_BUILD_LIMITS=pieces=N"),
+        "id: 250 characters": ("items: cards.cards", "items: [{id: " + "x" * 250 + "}]", "has 250 characters, more than 100", "PNP_BUILD_LIMITS=id=N"),
+        "items: a string bomb": ("items: cards.cards", "items: \"['x'] * 10 ** 9\"", "makes more than 1,000,000 items: refused", ""),
+    }
+
+
+@pytest.mark.parametrize("name", list(bomb_payloads()))
+def test_a_resource_bomb_is_refused_in_a_moment(demo: Project, marker: Path, name: str):
+    old, new, message, hint = bomb_payloads()[name]
+    if name.startswith("pieces"):
+        set_manifest(demo, "components:", "generate:\n  combos:\n    product: {n: range(20)}\n    id: 'c{{ n }}'\ncomponents:")
+        set_manifest(demo, "copies: item.copies", "copies: 600")
+    set_manifest(demo, old, new)
+    refused(pnp("build", "-f", "svg,pdf", "--project", str(demo.root)), marker, "game.yaml:", message, hint)
+    assert not (demo.output_dir / "demo").exists()  # nothing half-written
+
+
+@pytest.mark.parametrize("payload", ["'x' * 10 ** 9", "'%999999999d' % 1", "'{:{}}'.format(1, 10 ** 9)", "'x'.center(10 ** 9)", "'%*d'|format(10 ** 9, 1)"])
+def test_a_template_cannot_ask_for_gigabytes(demo: Project, marker: Path, payload: str):
+    template = demo.templates_dir / "demo/card.svg.j2"
+    head, _, tail = template.read_text().rpartition("{% endblock %}")
+    template.write_text(head + "<text>{{ " + payload + " }}</text>\n{% endblock %}" + tail)
+    refused(pnp("validate", "--project", str(demo.root)), marker, "card.svg.j2:", "refused")
+
+
+def test_build_limits_can_be_raised(demo: Project, monkeypatch):
+    set_manifest(demo, "copies: item.copies", "copies: 1500")
+    assert pnp("list", "--project", str(demo.root))[0].exit_code == 0  # counting is not building
+    assert pnp("build", "-f", "svg", "--project", str(demo.root))[0].exit_code == 2
+    monkeypatch.setenv("PNP_BUILD_LIMITS", "copies=2000")
+    assert pnp("build", "-f", "svg", "--project", str(demo.root))[0].exit_code == 0
+    monkeypatch.setenv("PNP_BUILD_LIMITS", "copies=lots")
+    result = pnp("build", "-f", "svg", "--project", str(demo.root))[0]
+    assert result.output.strip() == "PNP_BUILD_LIMITS: 'copies=lots': expected KEY=NUMBER with KEY one of copies, pieces, id, e.g. copies=5000"
