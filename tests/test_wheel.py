@@ -90,3 +90,17 @@ def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):
     saved = json.loads((project / "output/dietrick-taking/tts/dietrick-taking.json").read_text())
     jsonschema.validate(saved, json.loads((REPO / "tests/data/tts-saved-object.schema.json").read_text()))
     run(pnp, "score", "examples/dietrick-taking-3p.yaml", cwd=project)
+
+
+def test_the_quick_start_needs_no_trust(venv: Path, tmp_path: Path):
+    """`pip install . && pnp build` in the checkout: its plugins are byte-identical to the
+    ones the wheel ships, so they run without `pnp trust` (pnp/load/trust.py); an edited one
+    does not."""
+    checkout = tmp_path / "checkout"
+    for name in ("content", "templates", "plugins"):
+        shutil.copytree(REPO / name, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
+    assert "tasty-humans" in run(venv / "bin/pnp", "list", cwd=checkout).stdout
+    plugin = checkout / "plugins/cave/__init__.py"
+    plugin.write_text(plugin.read_text() + "\n")
+    refused = subprocess.run([str(venv / "bin/pnp"), "list", "cave"], cwd=checkout, capture_output=True, text=True, timeout=240)
+    assert refused.returncode == 2 and "plugin plugins/cave would run Python from" in refused.stderr
