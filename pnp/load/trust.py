@@ -63,13 +63,15 @@ def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
     return folders, frozenset(plugin_digest(p) for p in found)
 
 
-def is_shipped(path: Path) -> bool:
-    """A plugin shipped with pnp: inside its plugins folders, or a byte-identical copy."""
-    folders, digests = _shipped()
+def is_shipped(path: Path, digest: str | None = None) -> bool:
+    """A plugin shipped with pnp: inside its plugins folders, or a byte-identical copy
+    (`digest`: the plugin's, when known)."""
+    return _inside_shipped(path) or (digest or plugin_digest(path)) in _shipped()[1]
+
+
+def _inside_shipped(path: Path) -> bool:
     resolved = path.resolve()
-    if any(resolved.is_relative_to(f) for f in folders):
-        return True
-    return plugin_digest(path) in digests
+    return any(resolved.is_relative_to(f) for f in _shipped()[0])
 
 
 def _records() -> dict[str, dict[str, str]]:
@@ -94,10 +96,13 @@ def _write(records: dict[str, dict[str, str]]) -> Path:
 def check(root: Path, name: str, path: Path, where: ContentError) -> None:
     """Refuse, as one located line, to run plugin `name` (at `path`) of the project at
     `root` unless it is trusted (see the module docstring)."""
-    if allowed_by_user() or is_shipped(path):
+    if allowed_by_user() or _inside_shipped(path):
+        return
+    digest = plugin_digest(path)
+    if is_shipped(path, digest):
         return
     recorded = _records().get(str(root.resolve()), {}).get(name)
-    if recorded == plugin_digest(path):
+    if recorded == digest:
         return
     why = "has changed since the project was trusted" if recorded else "is not trusted"
     project = str(root.resolve())
