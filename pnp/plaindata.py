@@ -91,7 +91,8 @@ class Copier:
         if isinstance(value, dict):
             out: dict[Any, Any] = self._keep(value, {})
             for k, v in value.items():
-                out[self.copy(k, depth + 1)] = self.copy(v, depth + 1)
+                key = self.copy(k, depth + 1)
+                out[key if isinstance(key, (str, int, float, bool, tuple, type(None))) else str(k)] = self.copy(v, depth + 1)
             return out
         if isinstance(value, tuple) and not hasattr(value, "_fields"):
             return self._keep(value, tuple(self.copy(v, depth + 1) for v in value))

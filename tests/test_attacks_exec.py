@@ -378,3 +378,10 @@ def test_build_limits_can_be_raised(demo: Project, monkeypatch):
     monkeypatch.setenv("PNP_BUILD_LIMITS", "copies=lots")
     result = pnp("build", "-f", "svg", "--project", str(demo.root))[0]
     assert result.output.strip() == "PNP_BUILD_LIMITS: 'copies=lots': expected KEY=NUMBER with KEY one of copies, pieces, id, e.g. copies=5000"
+
+
+def test_trust_without_plugins_and_with_a_missing_one(demo: Project):
+    assert "no plugins (nothing to trust)" in pnp("trust", "--project", str(demo.root))[0].output
+    assert "was not trusted" in pnp("trust", "--revoke", "--project", str(demo.root))[0].output
+    set_manifest(demo, "components:", "plugin: plugins/gone\ncomponents:")
+    refused(pnp("trust", "--project", str(demo.root)), demo.root / "none" / "x", "game.yaml", "plugin file not found: plugins/gone")

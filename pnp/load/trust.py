@@ -120,12 +120,12 @@ def project_plugins(root: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     content = root / "content"
     for manifest in sorted(content.glob(f"*/{MANIFEST}")) if content.is_dir() else []:
-        data = load_located(manifest).data
-        name = data.get("plugin") if isinstance(data, dict) else None
+        doc = load_located(manifest)
+        name = doc.data.get("plugin") if isinstance(doc.data, dict) else None
         if isinstance(name, str) and is_path(name):
             path = (root / name).resolve()
             if not path.exists():
-                raise PnpError(ContentError(manifest, None, None, f"plugin file not found: {name} (relative to the project folder {root})"))
+                raise PnpError(doc.error(("plugin",), f"plugin file not found: {name} (relative to the project folder {root})"))
             found[name] = path
     return found
 
