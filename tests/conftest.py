@@ -23,6 +23,7 @@ def trust_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     folder = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     monkeypatch.delenv("PNP_TRUST", raising=False)
+    monkeypatch.setattr("pnp.load.trust.ALLOW_ALL", False)  # `pnp --trust` in a test before lasts one run
     return folder
 
 
