@@ -135,6 +135,8 @@ def trust(root: Path) -> tuple[Path, dict[str, str]]:
     digests recorded, by plugin."""
     root = root.resolve()
     digests = {name: plugin_digest(path) for name, path in project_plugins(root).items()}
+    if not digests:  # nothing would run: nothing to record
+        return trust_file(), digests
     records = _records()
     records[str(root)] = digests
     return _write(records), digests
