@@ -55,6 +55,7 @@ from ..errors import raise_if_any
 from ..load.plugins import plugin_files
 from ..load.manifest import Component
 from .output import write_atomic
+from ..render.hrefs import external_reference
 from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
 
 if TYPE_CHECKING:
@@ -296,8 +297,11 @@ class BuildCache:
         return cls(root, stamp, data if ok else None, mtime_ns)
 
     def face(self, key: str | None) -> str | None:
-        """The cached SVG of a face, marking it as still in use."""
+        """The cached SVG of a face, marking it as still in use. The cache file is checked,
+        not trusted: a face in it that refers outside itself is rendered again."""
         svg = self.old_faces.get(key) if key else None
+        if svg is not None and (not isinstance(svg, str) or external_reference(svg) is not None):
+            svg = None
         if key and svg is not None:
             self.faces[key] = svg
         return svg

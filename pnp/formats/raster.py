@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..build.cache import Planned, digest
 from ..render.fonts import DEFAULT, Fonts
+from ..render.hrefs import refused
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -33,6 +34,7 @@ def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> bytes:
     """PNG bytes of `svg` at its physical size and `dpi`."""
     import resvg_py
 
+    refused(svg, "a face to draw as PNG")  # resvg would read the files it names
     png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
                                 font_family=fonts.family, sans_serif_family=fonts.family)
     return with_dpi(bytes(png), dpi)

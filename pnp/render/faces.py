@@ -16,10 +16,12 @@ from markupsafe import Markup
 
 from . import locate, textfit
 from .assets import Assets
+from .hrefs import check_face
 from ..load.content import GameContent
 from ..errors import ContentError, raise_if_any
 from ..load.generate import product
 from ..load.icons import icon_helper
+from ..load.project_files import ProjectLoader
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts
 from ..load.manifest import Component
@@ -77,7 +79,7 @@ def environment(game: GameContent) -> jinja2.Environment:
     """The Jinja2 environment of one game: its templates first, then pnp's own (as `pnp/...`)."""
     loader = jinja2.ChoiceLoader(
         [
-            jinja2.FileSystemLoader(str(game.templates_dir)),
+            ProjectLoader(game.templates_dir, game.project.root),  # a link out of templates/ is refused
             jinja2.PrefixLoader({"pnp": jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))}),
         ]
     )
@@ -179,6 +181,10 @@ class ComponentRenderer:
         self.plan = Plan(game, self.env, self.names, self.errors)
         self.locator = locate.Locator(game)
 
+    def _source(self, template: str) -> str:
+        assert self.env.loader is not None
+        return self.env.loader.get_source(self.env, template)[0]
+
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
         fit, assets = self.env.globals["textfit"], self.env.globals["asset"]
@@ -205,6 +211,7 @@ class ComponentRenderer:
             self.errors.append(problem)
             return None
         problems = [self.locator.overflow(o, what) for o in fit.take()]
+        problems += [e for e in [check_face(svg, self.game.templates_dir / template, lambda: self._source(template), what)] if e is not None]
         problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
         problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
         problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
