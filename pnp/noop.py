@@ -103,7 +103,9 @@ def tree_digest(project: Path, out: Path) -> str | None:
         if (st.st_dev, st.st_ino) in seen:  # a link loop: not worth stamping
             return None
         seen.add((st.st_dev, st.st_ino))
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__" and here / d != out)
+        # hidden folders at the top (.git, .venv) are not the project's; deeper ones
+        # (content/<game>/.art/) hold what a build reads
+        dirs[:] = sorted(d for d in dirs if not (d.startswith(".") and here == project) and d != "__pycache__" and here / d != out)
         for name in sorted(files):
             count += 1
             if count > MAX_FILES:

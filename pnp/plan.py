@@ -12,7 +12,7 @@ import jinja2
 
 from .errors import ContentError
 from .load.content import GameContent
-from .load.manifest import Component
+from .load.manifest import MAX_ID, Component
 
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -97,6 +97,9 @@ class Plan:
             ident = item_id(item)
             if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
                 self.fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")
+                continue
+            if len(ident) > MAX_ID:  # it names files: refused before any is written
+                self.fail(index, "items", f"item id {ident[:24]}... of {comp.id!r}: {len(ident)} characters, expected at most {MAX_ID}")
                 continue
             if ident in seen:
                 self.fail(index, "items", f"item id {ident!r} appears twice in {comp.id!r}: expected unique ids")

@@ -265,7 +265,7 @@ def load_game(project: Project, name: str) -> GameContent:
 
 
 def _check_templates(game: GameContent, manifest_doc: Located) -> None:
-    errors = []
+    errors: list[ContentError] = []
     for i, comp in enumerate(game.manifest.components):
         for key in ("front", "back"):
             template = getattr(comp, key)
@@ -286,7 +286,7 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
     """Every font file named exists and is a font fonttools can read."""
     from ..render.fonts import load_face
 
-    errors = []
+    errors: list[ContentError] = []
     for i, name in enumerate(game.manifest.fonts):
         try:
             path = game.resolve_file(name, manifest_doc.error(("fonts", i), ""), "font file")

@@ -1,9 +1,11 @@
-"""Faces name no file: every reference in a face SVG stays inside the SVG.
+"""Faces name no file and run nothing: every reference in a face SVG stays inside the SVG.
 
 resvg and typst would otherwise load an `<image href="/home/me/secret.png">` (or one
 relative to their resource folder) into the PNG, TTS and PDF outputs. A face may refer
 to its own parts (`#id`, `url(#id)`) and embed pictures as data URIs (what `asset()`
 makes); an embedded SVG picture is checked the same way, since it may refer to files too.
+A face holds no script, event handler or foreign object either: the preview page and a
+browser opening a face show it without running anything the project wrote.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE)
 IMPORT = re.compile(r"@import", re.IGNORECASE)
 RASTER = ("data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp")
 HEADER = 1 << 16  # base64 characters read for a picture's header (a multiple of 4)
-MAX_NESTED = 4  # SVG pictures inside SVG pictures
+MAX_NESTED = 4
+INERT = {"script", "foreignObject", "iframe", "embed", "object"}  # elements that run code or load pages  # SVG pictures inside SVG pictures
 
 
 def _data(uri: str) -> bytes | None:
@@ -81,6 +84,12 @@ def _first(svg: bytes | str, depth: int) -> str | None:
     except ET.ParseError:
         return "embeds an SVG picture that is not well-formed XML" if depth else None  # the face itself is checked elsewhere
     for element in root.iter():
+        tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+        if tag in INERT:
+            return f"has a <{tag}> element: a face may not run scripts or hold web pages"
+        handler = next((k for k in element.attrib if k.rsplit("}", 1)[-1].lower().startswith("on")), None)
+        if handler is not None:
+            return f"has an event handler ({handler}=): a face may not run scripts"
         for name in HREFS:
             value = element.get(name)
             if value is not None and (problem := _check_ref(value, depth)):
