@@ -227,6 +227,8 @@ def load_game(project: Project, name: str) -> GameContent:
         try:
             doc = _load_doc(game, stem, paths)
         except PnpError as exc:
+            if not all(isinstance(e, ContentError) for e in exc.errors):
+                raise  # a bad setting (PNP_TABLE_LIMITS), not a problem of this file
             errors.extend(e for e in exc.errors if isinstance(e, ContentError))
             continue
         game.docs[stem] = doc

@@ -47,7 +47,7 @@ class Bounds:
 MIB = 1 << 20
 
 # Far above any real game: the shipped data sheets have tens of rows and short cells.
-TABLES = Bounds("data sheet", "PNP_TABLE_LIMITS", {"rows": 100_000, "cell": 10_000, "size": 8 * MIB, "unzipped": 64 * MIB})
+TABLES = Bounds("data sheet", "PNP_TABLE_LIMITS", {"rows": 20_000, "cell": 10_000, "size": 8 * MIB, "unzipped": 64 * MIB})
 # 50 million pixels: an A3 picture at 600 dpi is 42 million.
 PICTURES = Bounds("picture", "PNP_PICTURE_LIMITS", {"pixels": 50_000_000})
 # A piece's width or height in mm: the largest paper pnp knows (A0) is 1189 mm long.

@@ -36,12 +36,11 @@ def refusal(root: Path, path: Path, where: ContentError | None, what: str = "fil
     real = outside(root, path)
     if real is None:
         return None
-    how = "is a link" if Path(path).is_symlink() else "leads"
-    message = (f"{what} {display_path(path)} {how} outside the project folder (to {real}): "
-               f"expected a file inside {display_path(root)}")
+    how = "is a link to" if Path(path).is_symlink() else "leads to"
+    tail = f"{how} {real}, outside the project folder {_root(root)}: pnp reads only files inside it"
     if where is None:
-        return ContentError(path, None, None, message)
-    return ContentError(where.path, where.line, where.column, message)
+        return ContentError(path, None, None, f"{what} {tail}")
+    return ContentError(where.path, where.line, where.column, f"{what} {display_path(path)} {tail}")
 
 
 def inside(root: Path, path: Path, where: ContentError | None = None, what: str = "file") -> Path:
