@@ -562,3 +562,47 @@ def test_only_the_door_reads_project_files():
     }
     unexplained = [f for f in found if f.split(":")[0] not in known]
     assert not unexplained, "read a project file through pnp.load.project_files, or explain it here:\n" + "\n".join(unexplained)
+
+
+# --- 7. the no-op check and the build cache see every file a build reads --------------
+
+def test_a_picture_in_a_dot_folder_is_seen_by_the_cache_and_the_no_op_check(demo: Project):
+    from pnp import noop
+
+    art = demo.content_dir / "demo/.art"
+    art.mkdir()
+    (art / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#f00"/></svg>')
+    with_template(demo, '<image href="{{ asset(".art/pic.svg") }}" width="10" height="10"/>')
+    root = _built(demo)
+    before = (root / "svg/card/example.svg").read_text()
+    stamp = noop.tree_digest(demo.root, demo.output_dir)
+    (art / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#00f"/></svg>')
+    assert noop.tree_digest(demo.root, demo.output_dir) != stamp
+    _built(demo)
+    assert (root / "svg/card/example.svg").read_text() != before
+
+
+def test_a_plugin_data_file_is_part_of_the_code_stamp(demo: Project):
+    from pnp.build.cache import code_stamp
+    from pnp.load.content import load_game
+
+    plugin = demo.root / "plugins/mini"
+    plugin.mkdir(parents=True)
+    (plugin / "__init__.py").write_text(
+        "from pathlib import Path\nfrom pnp.load.plugin import GamePlugin\n"
+        "PLUGIN = GamePlugin(template_globals={'motto': (Path(__file__).parent / 'motto.txt').read_text()})\n")
+    (plugin / "motto.txt").write_text("first\n")
+    edit(manifest(demo), "components:", "plugin: plugins/mini\ncomponents:")
+    before = code_stamp(load_game(demo, "demo"))
+    (plugin / "motto.txt").write_text("second\n")
+    assert code_stamp(load_game(demo, "demo")) != before
+
+
+@pytest.mark.parametrize("command", [["schema"], ["sheet", "tasty-humans", "--players", "2"]])
+def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outside: Path, command: list[str]):
+    target = outside / "out"
+    target.mkdir()
+    demo.output_dir.symlink_to(target, target_is_directory=True)
+    line, _ = run(demo, *command)
+    located(line, "", None, "the output folder leads outside the project")
+    assert list(target.iterdir()) == []

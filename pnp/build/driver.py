@@ -22,7 +22,7 @@ from .cache import CACHE_FILE, BuildCache, Planned, code_stamp, digest
 from ..load.content import GameContent, Project
 from ..errors import ContentError, PnpError
 from ..load.options import resolve_all
-from ..load.project_files import outside
+from ..load.project_files import output_folder, outside
 from ..load.manifest import presets
 from .output import commit_files
 from .pipeline import Pipeline
@@ -216,13 +216,12 @@ def out_root(project: Project, options: BuildOptions, game: str) -> Path:
     """The folder a game's files go to; a project's `output/` (or a game's folder in any
     output folder) that is a link leading elsewhere is refused, so a build writes and
     removes files only where the user asked."""
-    base = options.out or project.output_dir
+    base = options.out or output_folder(project.root, project.output_dir)
     root = base / game
-    for folder, within in ((base, project.root if options.out is None else None), (root, base)):
-        real = outside(within, folder) if within is not None else None
-        if real is not None:
-            raise PnpError(ContentError(folder, None, None, f"the output folder leads outside {'the project' if within == project.root else 'the output folder'} "
-                                        f"(to {real}): remove the link, or pass --out DIR to write elsewhere"))
+    real = outside(base, root)
+    if real is not None:
+        raise PnpError(ContentError(root, None, None, f"the output folder leads outside the output folder (to {real}): "
+                                    "remove the link, or pass --out DIR to write elsewhere"))
     return root
 
 

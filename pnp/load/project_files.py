@@ -97,3 +97,15 @@ class ProjectLoader(jinja2.FileSystemLoader):
                     raise jinja2.TemplateError(problem.message)
                 break
         return super().get_source(environment, template)
+
+
+def output_folder(root: Path, folder: Path) -> Path:
+    """`folder`, a folder under the project's `output/` that pnp is about to write, or a
+    PnpError when a link (`output/` itself, say) takes it outside the project: a stranger's
+    project must not point pnp's writes at the user's other files. (`--out DIR` is the
+    user's own choice and is not checked.)"""
+    real = outside(root, folder)
+    if real is not None:
+        raise PnpError(ContentError(folder, None, None, f"the output folder leads outside the project (to {real}): "
+                                    "remove the link, or pass --out DIR to write elsewhere"))
+    return folder

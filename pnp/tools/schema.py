@@ -12,6 +12,7 @@ from ..load.jsonschema import data_schema
 from ..load.sheets import SHEET_SUFFIXES
 from ..load.manifest import Manifest
 from ..build.output import write_atomic
+from ..load.project_files import output_folder
 from ..load.validation import validate
 from ..load.yamlio import load_located
 
@@ -51,7 +52,7 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
 
 def write_schemas(project: Project, games: list[str] | None, out_dir: Path | None) -> list[Path]:
     """Write every schema to `<out_dir>/<game>/`; return the paths written."""
-    base = out_dir or project.output_dir / "schema"
+    base = out_dir or output_folder(project.root, project.output_dir / "schema")
     written = []
     for game in project.resolve_games(games):
         for name, schema in schemas_for(project, game).items():
