@@ -52,7 +52,8 @@ def run(project: Project, *args: str, env: dict[str, str] | None = None, problem
     result = runner.invoke(app, [*args, "--project", str(project.root)], env=env)
     seconds = time.perf_counter() - started
     assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == problems, result.output
     assert all(LOCATED.match(line) for line in lines), lines
@@ -606,3 +607,14 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
     line, _ = run(demo, *command)
     located(line, "", None, "the output folder leads outside the project")
     assert list(target.iterdir()) == []
+
+
+def test_the_limits_are_documented():
+    from pnp.load.input_limits import GRIDS, PICTURES, PIECES, TABLES
+
+    readme = " ".join((REPO / "README.md").read_text().split())
+    for bounds in (TABLES, PICTURES, PIECES, GRIDS):
+        assert f"`{bounds.env}`" in readme
+        for key, value in bounds.defaults.items():
+            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped") else f"{value:,}"
+            assert f"`{key}` {shown}" in readme, (bounds.env, key, shown)
