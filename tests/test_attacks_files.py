@@ -398,6 +398,12 @@ def test_a_csv_cell_too_long_is_refused(demo: Project):
     located(line, "cards.csv", 2, "a cell of 20,000 characters", "PNP_TABLE_LIMITS=cell=N")
 
 
+def test_a_csv_row_too_wide_is_refused(demo: Project):
+    _csv_game(demo, "id,title,text,copies\nc1,T,x,1" + "," * 3_000_000 + "\n")
+    line, _ = run(demo, "validate")
+    located(line, "cards.csv", 2, "a row of 3,000,004 cells: expected at most 1000 columns")
+
+
 def test_a_csv_too_large_is_refused_before_reading(demo: Project):
     _csv_game(demo, "id,title,text,copies\n" + "c,T,x,1\n" * (9 * (1 << 20) // 8))
     line, _ = run(demo, "validate")

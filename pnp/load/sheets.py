@@ -37,6 +37,8 @@ def _checked(path: Path, rows: Iterable[tuple[int, Sequence[Any]]], limits: dict
     for count, (line, cells) in enumerate(rows, start=1):
         if count > limits["rows"]:
             raise PnpError(ContentError(path, line, None, f"more than {limits['rows']:,} rows: {TABLES.hint('rows')}"))
+        if len(cells) > MAX_COLUMNS:
+            raise PnpError(ContentError(path, line, None, f"a row of {len(cells):,} cells: expected at most {MAX_COLUMNS} columns"))
         for col, value in enumerate(cells, start=1):
             if isinstance(value, str) and len(value) > limits["cell"]:
                 raise PnpError(ContentError(path, line, col, f"a cell of {len(value):,} characters, more than {limits['cell']:,}: {TABLES.hint('cell')}"))

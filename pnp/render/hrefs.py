@@ -128,9 +128,10 @@ def check_face(svg: str, template: Path, source: Callable[[], str], what: str) -
         return None
     line = None
     quoted = re.search(r"'([^']*)'", problem) if problem.startswith("refers to") else None
-    if quoted and quoted.group(1):
+    written = quoted.group(1).removesuffix("...") if quoted else ""  # a long reference is shown shortened
+    if written:
         try:
-            line = next((n for n, text in enumerate(source().splitlines(), start=1) if quoted.group(1) in text), None)
+            line = next((n for n, text in enumerate(source().splitlines(), start=1) if written in text), None)
         except Exception:  # the template could not be read again: the face is named without a line
             line = None
     return ContentError(template, line, None, f"{what}: the face {problem}")
