@@ -101,12 +101,11 @@ def tree_digest(project: Path, out: Path) -> str | None:
     base = os.path.realpath(project)
 
     def out_of_project(path: Path) -> bool:
-        """A link leading out of the project: its target is stamped, never its files (a
-        build refuses to read them: pnp/load/project_files.py; plugins' code is stamped
-        as code)."""
+        """A link leading out of the project (plugins/ aside): its target is stamped, never
+        its files (a build refuses to read them: pnp/load/project_files.py)."""
         real = os.path.realpath(path)
-        if real == base or real.startswith(base + os.sep):
-            return False
+        if real == base or real.startswith(base + os.sep) or path.relative_to(project).parts[0] == "plugins":
+            return False  # plugins/ is code the user runs, wherever it is linked from: its data files count
         h.update(f"{path.relative_to(project).as_posix()}\0->{real}\0".encode())
         return True
 

@@ -624,3 +624,26 @@ def test_the_limits_are_documented():
         for key, value in bounds.defaults.items():
             shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped") else f"{value:,}"
             assert f"`{key}` {shown}" in readme, (bounds.env, key, shown)
+
+
+def test_the_no_op_check_reads_no_file_a_link_leads_out_to(demo: Project, outside: Path):
+    from pnp import noop
+
+    (demo.content_dir / "demo/notes").symlink_to(outside, target_is_directory=True)
+    stamp = noop.tree_digest(demo.root, demo.output_dir)
+    (outside / "victim.txt").write_text("changed\n")  # not read: the stamp stays
+    assert noop.tree_digest(demo.root, demo.output_dir) == stamp
+    (demo.content_dir / "demo/notes").unlink()
+    (demo.content_dir / "demo/notes").symlink_to(outside / "out", target_is_directory=True)  # a new target counts
+    assert noop.tree_digest(demo.root, demo.output_dir) != stamp
+
+
+def test_a_plugin_data_file_in_a_linked_plugins_folder_is_seen_by_the_no_op_check(demo: Project, outside: Path):
+    from pnp import noop
+
+    (outside / "plugins").mkdir()
+    (outside / "plugins/motto.txt").write_text("first\n")
+    (demo.root / "plugins").symlink_to(outside / "plugins", target_is_directory=True)
+    stamp = noop.tree_digest(demo.root, demo.output_dir)
+    (outside / "plugins/motto.txt").write_text("second\n")
+    assert noop.tree_digest(demo.root, demo.output_dir) != stamp
