@@ -480,6 +480,7 @@ def simulate_cmd(
 ) -> None:
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
     from .errors import display_path
+    from .load.project_files import output_folder
     from .simulate import simulate
     from .simulate.report import print_counts, print_table, write_counts, write_report
     from .simulate.sheets import write_sheets
@@ -493,7 +494,7 @@ def simulate_cmd(
             counts = [int(n) for n in _split(players)] or [None]
         except ValueError:
             raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
-        base = (out_dir.resolve() if out_dir else proj.output_dir) / proj.resolve_games([game])[0] / "simulate"
+        base = (out_dir.resolve() if out_dir else output_folder(proj.root, proj.output_dir)) / proj.resolve_games([game])[0] / "simulate"
         for option, folder in (("--out", base), ("--sheets", sheets)):
             try:  # before the games, which may take minutes, not after them
                 if folder is not None:

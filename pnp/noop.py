@@ -91,24 +91,41 @@ def _key(argv: list[str]) -> str:
 
 
 def tree_digest(project: Path, out: Path) -> str | None:
-    """Digest of the bytes of every file of the project folder (hidden folders, caches
-    and the output folder aside) and of the PNP_* environment; None when too large."""
+    """Digest of the bytes of every file of the project folder (hidden folders at its top,
+    caches and the output folder aside; links out of it by their target) and of the PNP_*
+    environment; None when too large."""
     h = hashlib.sha256()
     h.update(json.dumps([STAMP_FORMAT, sys.version, sorted((k, v) for k, v in os.environ.items() if k.startswith("PNP"))]).encode())
     count = size = 0
     seen: set[tuple[int, int]] = set()
+    base = os.path.realpath(project)
+
+    def out_of_project(path: Path) -> bool:
+        """A link leading out of the project (plugins/ aside): its target is stamped, never
+        its files (a build refuses to read them: pnp/load/project_files.py)."""
+        real = os.path.realpath(path)
+        if real == base or real.startswith(base + os.sep) or path.relative_to(project).parts[0] == "plugins":
+            return False  # plugins/ is code the user runs, wherever it is linked from: its data files count
+        h.update(f"{path.relative_to(project).as_posix()}\0->{real}\0".encode())
+        return True
+
     for folder, dirs, files in os.walk(project, followlinks=True):  # a linked content folder counts too
         here = Path(folder)
         st = os.stat(here)
         if (st.st_dev, st.st_ino) in seen:  # a link loop: not worth stamping
             return None
         seen.add((st.st_dev, st.st_ino))
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__" and here / d != out)
+        # hidden folders at the top (.git, .venv) are not the project's; deeper ones
+        # (content/<game>/.art/) hold what a build reads
+        dirs[:] = sorted(d for d in dirs if not (d.startswith(".") and here == project) and d != "__pycache__" and here / d != out
+                         and not out_of_project(here / d))
         for name in sorted(files):
             count += 1
             if count > MAX_FILES:
                 return None
             path = here / name
+            if out_of_project(path):
+                continue
             try:
                 data = path.read_bytes()
             except OSError:

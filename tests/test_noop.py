@@ -129,7 +129,7 @@ def test_parse_accepts_only_plain_builds(tmp_path: Path):
 
 
 def test_a_linked_folder_is_read_through(demo: Project, tmp_path: Path):
-    elsewhere = tmp_path / "elsewhere"
+    elsewhere = demo.root / "elsewhere"  # a link inside the project (one leading out is refused: test_attacks_files.py)
     (demo.content_dir / "demo").rename(elsewhere)
     (demo.content_dir / "demo").symlink_to(elsewhere, target_is_directory=True)
     pnp(demo)

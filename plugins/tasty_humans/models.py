@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from pnp.errors import PnpError
+from pnp.load.input_limits import GRIDS
 from pnp.load.variants import deep_merge
 from pnp.load.validation import StrictModel, text_with
 
@@ -60,6 +61,14 @@ def _check_placeholders(text: str, allowed: list[str], required: list[str]) -> s
 # ---------------------------------------------------------------- rules.yaml
 
 
+def _within_grid(side: int) -> None:
+    """A stomach's rows or columns within the grid limit: scoring searches the grid, and a
+    sheet's `changes:` may ask for any size (checked before any work)."""
+    limit = GRIDS["side"]
+    if side > limit:
+        raise ValueError(f"is {side}: expected at most {limit} rows or columns, {GRIDS.hint('side')}")
+
+
 class Stomach(StrictModel):
     """The stomach grid: fixed columns, rows depending on the player count."""
 
@@ -72,6 +81,7 @@ class Stomach(StrictModel):
     def _columns(cls, v: int) -> int:
         if v < 1:
             raise ValueError(f"is {v}: expected at least 1")
+        _within_grid(v)
         return v
 
     @field_validator("rows_by_players")
@@ -82,6 +92,7 @@ class Stomach(StrictModel):
         for players, rows in v.items():
             if players < 1 or rows < 1:
                 raise ValueError(f"{players}: {rows} is not allowed: expected player counts and rows of at least 1")
+            _within_grid(rows)
         return v
 
     @field_validator("row_markers")

@@ -52,10 +52,12 @@ from pydantic import BaseModel
 from .. import __version__
 from ..load.content import GameContent
 from ..errors import raise_if_any
+from ..load import project_files
 from ..load.plugins import plugin_files
 from ..plaindata import is_helper
 from ..load.manifest import Component
 from .output import write_atomic
+from ..render.hrefs import external_reference
 from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
 
 if TYPE_CHECKING:
@@ -133,11 +135,28 @@ def code_stamp(game: GameContent) -> str:
     """A digest of the code that shapes a game's output (pnp's and the plugin's) and of the
     files its templates may embed."""
     files = plugin_files(game.manifest.plugin, game.project.root)
-    # art and font files the templates may embed (`asset()`): the game's folder and assets/
-    for folder in (game.content_dir, game.project.assets_dir):
+    # a package plugin's data files too (YAML, text it reads): an edit must rebuild
+    plugin = [f.parent for f in files if f.name == "__init__.py"][:1]
+    files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")]
+    # art and font files the templates may embed (`asset()`): the game's folder and assets/,
+    # dot-folders (content/<game>/.art/) included; a link out of the project is never read
+    # (loading refuses it)
+    content = [game.content_dir, game.project.assets_dir]
+    for folder in content:
         if folder.is_dir():
-            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml")
-    return digest(_own_code(), game.fonts.digest, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml"
+                            and project_files.outside(game.project.root, p) is None)
+    folders = plugin + content
+    return digest(_own_code(), game.fonts.digest, *((_named(f, folders), f.read_bytes()) for f in files if f.is_file()))
+
+
+def _named(path: Path, folders: list[Path]) -> str:
+    """A file's name within the folder it was found in (two pictures of one name in two
+    folders are two files)."""
+    for folder in folders:
+        if path.is_relative_to(folder):
+            return path.relative_to(folder).as_posix()
+    return path.name
 
 
 @lru_cache(maxsize=1)
@@ -299,8 +318,11 @@ class BuildCache:
         return cls(root, stamp, data if ok else None, mtime_ns)
 
     def face(self, key: str | None) -> str | None:
-        """The cached SVG of a face, marking it as still in use."""
+        """The cached SVG of a face, marking it as still in use. The cache file is checked,
+        not trusted: a face in it that refers outside itself is rendered again."""
         svg = self.old_faces.get(key) if key else None
+        if svg is not None and (not isinstance(svg, str) or external_reference(svg) is not None):
+            svg = None
         if key and svg is not None:
             self.faces[key] = svg
         return svg

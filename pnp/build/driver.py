@@ -20,8 +20,9 @@ from typing import Any, Callable, ContextManager
 
 from .cache import CACHE_FILE, BuildCache, Planned, code_stamp, digest
 from ..load.content import GameContent, Project
-from ..errors import PnpError
+from ..errors import ContentError, PnpError
 from ..load.options import resolve_all
+from ..load.project_files import output_folder, outside
 from ..load.manifest import presets
 from .output import commit_files
 from .pipeline import Pipeline
@@ -212,7 +213,16 @@ def check_options(options: BuildOptions) -> None:
 
 
 def out_root(project: Project, options: BuildOptions, game: str) -> Path:
-    return (options.out or project.output_dir) / game
+    """The folder a game's files go to; a project's `output/` (or a game's folder in any
+    output folder) that is a link leading elsewhere is refused, so a build writes and
+    removes files only where the user asked."""
+    base = options.out or output_folder(project.root, project.output_dir)
+    root = base / game
+    real = outside(base, root)
+    if real is not None:
+        raise PnpError(ContentError(root, None, None, f"the output folder leads outside the output folder (to {real}): "
+                                    "remove the link, or pass --out DIR to write elsewhere"))
+    return root
 
 
 @dataclass

@@ -1,15 +1,21 @@
 """Write generated files safely: each file goes to a temporary name and is renamed into
 place, unchanged files are not rewritten, and files a previous build made that this build
-no longer makes are removed (tracked in a small manifest, so user files are never touched)."""
+no longer makes are removed (tracked in a small manifest with each file's digest, so user
+files are never touched: an entry is removed only while it is a regular file inside the
+output folder holding exactly what pnp wrote there)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Iterable
+
+from ..errors import PnpError
 
 MANIFEST = ".pnp-files.json"
 _UMASK = os.umask(0o022)
@@ -50,12 +56,45 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def _previous(root: Path) -> list[str]:
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def contained(root: Path, rel: str) -> Path | None:
+    """`root / rel` when `rel` is a plain relative path that stays in `root` (links resolved,
+    the file itself no link); None for anything else: an output list is checked, never trusted."""
+    parts = PurePosixPath(rel).parts
+    if not rel or rel.startswith(("/", "\\")) or ".." in parts or "\\" in rel or "\0" in rel:
+        return None
+    path = root / rel
+    real = Path(os.path.realpath(path))
+    base = Path(os.path.realpath(root))
+    if not real.is_relative_to(base) or real == base or path.is_symlink():
+        return None
+    return path
+
+
+def _previous(root: Path) -> dict[str, str]:
+    """The files the previous build wrote, with the digest of each (the list's old form,
+    names without digests, names no file pnp can vouch for: none of them is ever removed)."""
     try:
         files = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-        return [f for f in files if isinstance(f, str)]
     except (OSError, ValueError, TypeError):
-        return []
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {rel: sha for rel, sha in files.items() if isinstance(rel, str) and isinstance(sha, str) and contained(root, rel) is not None}
+
+
+def _unchanged_since(path: Path, sha: str) -> bool:
+    """Whether `path` is a regular file holding what pnp wrote there (its recorded digest)."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        with open(path, "rb") as handle:
+            return _digest(handle.read()) == sha
+    except OSError:
+        return False
 
 
 def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = ("",), current: Iterable[str] = ()) -> Committed:
@@ -64,26 +103,42 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
     `current` names files this build also makes but already knows to be up to date on
     disk (the build cache vouched for them): they are neither read nor written. Files of
     earlier builds under the `scope` prefixes (e.g. ``("svg/", "pdf/")`` for the formats
-    built now) that this build did not make are removed; others are kept."""
+    built now) that this build did not make are removed when they still hold what pnp
+    wrote; others are kept. Nothing is written or removed outside `root`, or through a link."""
     done = Committed(unchanged=sorted(current))
+    previous = _previous(root)
+    digests: dict[str, str] = {}
     for rel in sorted(files):
-        (done.written if write_if_changed(root / rel, files[rel]) else done.unchanged).append(rel)
+        path = contained(root, rel)
+        if path is None:
+            raise PnpError(f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there")
+        (done.written if write_if_changed(path, files[rel]) else done.unchanged).append(rel)
+        digests[rel] = _digest(files[rel])
+    for rel in done.unchanged:
+        if rel not in digests:
+            found = previous.get(rel)
+            path = contained(root, rel)
+            if found is None and path is not None and path.is_file():
+                found = _digest(path.read_bytes())
+            if found is not None:
+                digests[rel] = found
     made = set(files) | set(done.unchanged)
-    kept = set(made)
-    for rel in sorted(set(_previous(root)) - made):
+    for rel in sorted(set(previous) - made):
         if not rel.startswith(scope):
-            kept.add(rel)
+            digests[rel] = previous[rel]
             continue
-        stale = root / rel
-        if stale.is_file():
+        stale = contained(root, rel)
+        if stale is not None and _unchanged_since(stale, previous[rel]):
             stale.unlink()
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
-    write_if_changed(root / MANIFEST, (json.dumps(sorted(kept), indent=0) + "\n").encode("utf-8"))
+    write_if_changed(root / MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8"))
     return done
 
 
 def _prune_empty_dirs(folder: Path, root: Path) -> None:
-    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+    base = Path(os.path.realpath(root))
+    while (folder != root and not folder.is_symlink() and folder.is_dir() and Path(os.path.realpath(folder)).is_relative_to(base)
+           and Path(os.path.realpath(folder)) != base and not any(folder.iterdir())):
         folder.rmdir()
         folder = folder.parent

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import PnpError
+from ..render.hrefs import refused
 
 if TYPE_CHECKING:
     from ..render.faces import Face
@@ -78,6 +79,7 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
                 if isinstance(mark, Place):
                     key = face_key(mark.face)
                     if key not in faces:
+                        refused(mark.face.svg, f"{title}: face {mark.face.component}/{mark.face.name}")
                         name = f"f{len(faces)}"
                         inputs[name] = mark.face.svg
                         faces[key] = len(faces)

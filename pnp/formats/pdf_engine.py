@@ -17,6 +17,7 @@ import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from pathlib import Path
 from multiprocessing import get_context
 from typing import Any, Iterator
 
@@ -27,13 +28,16 @@ _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler 
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 # the packages the workers import: pnp/noop.py stamps their files although this process never imports them
 ENGINE_PACKAGES = ("typst",)
+ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 
 def _compiler(font_dirs: tuple[str, ...]) -> Any:
     if font_dirs not in _COMPILERS:
         import typst
 
-        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True)
+        # typst's root is pnp's own font folder, never the current folder or the project: the
+        # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
+        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True, root=str(ROOT))
     return _COMPILERS[font_dirs]
 
 

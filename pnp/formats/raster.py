@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from ..build.cache import Planned, digest
 from ..render.fonts import DEFAULT, Fonts
+from ..render.hrefs import refused
+from .pdf_engine import ROOT as ENGINE_ROOT
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -33,7 +35,10 @@ def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> bytes:
     """PNG bytes of `svg` at its physical size and `dpi`."""
     import resvg_py
 
+    refused(svg, "a face to draw as PNG")  # resvg would read the files it names
+    # resources_dir: pnp's own font folder, never the current folder (and the face names no file)
     png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
+                                resources_dir=str(ENGINE_ROOT),
                                 font_family=fonts.family, sans_serif_family=fonts.family)
     return with_dpi(bytes(png), dpi)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import ContentError, PnpError, raise_if_any
 from ..plaindata import Copier
-from . import generate as generated, icons as icon_sets, plugins, records, variants
+from . import generate as generated, icons as icon_sets, plugins, project_files, records, variants
 from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
 from ..render.fonts import DEFAULT as DEFAULT_FONTS
@@ -112,13 +112,11 @@ class GameContent:
     def content_dir(self) -> Path:
         return self.project.content_dir / self.name
 
-    def resolve_file(self, name: str) -> Path | None:
-        """A file the game names (font, art): in its content folder, else the project's assets/."""
-        relative = Path(name)
-        if relative.is_absolute() or ".." in relative.parts:
-            return None
+    def resolve_file(self, name: str, where: ContentError | None = None, what: str = "file") -> Path | None:
+        """A file the game names (font, art): in its content folder, else the project's assets/;
+        None when in neither. A name that leads out of the project is a PnpError at `where`."""
         for base in (self.content_dir, self.project.assets_dir):
-            candidate = base / relative
+            candidate = project_files.join(self.project.root, base, name, where, what)
             if candidate.is_file():
                 return candidate
         return None
@@ -128,7 +126,7 @@ class GameContent:
         """The font files the game's text is drawn and measured with."""
         if not self.manifest.fonts:
             return DEFAULT_FONTS
-        return Fonts(tuple(p for p in (self.resolve_file(n) for n in self.manifest.fonts) if p is not None))
+        return Fonts(tuple(p for p in (self.resolve_file(n, what="font file") for n in self.manifest.fonts) if p is not None))
 
     @cached_property
     def plain(self) -> Copier:
@@ -203,6 +201,8 @@ def _data_files(game_dir: Path, skip: set[Path]) -> dict[str, list[Path]]:
 def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
     """One data file, a YAML file and a sheet of the same stem combined."""
     spec = game.manifest.data.get(stem)
+    for path in paths:
+        project_files.inside(game.project.root, path, None, "data file")
     sheets = [p for p in paths if p.suffix in SHEET_SUFFIXES]
     yaml_path = next((p for p in paths if p.suffix == ".yaml"), None)
     if len(sheets) > 1:
@@ -221,19 +221,21 @@ def load_game(project: Project, name: str) -> GameContent:
     that name); raise PnpError listing every problem."""
     project = project.home(name)
     game_dir = project.content_dir / name
-    manifest_doc = load_located(game_dir / MANIFEST)
+    manifest_doc = load_located(project_files.inside(project.root, game_dir / MANIFEST, None, "game file"))
     manifest, errors = validate(manifest_doc, Manifest)
     raise_if_any(errors)
     assert manifest is not None
     plugin = load_plugin(manifest.plugin, manifest_doc.error(("plugin",), ""), project.root)
 
     game = GameContent(name, project, manifest, plugin, manifest_doc)
-    game.icons, errors, icon_files = icon_sets.load_icon_sets(game_dir, manifest.icons, manifest_doc)
+    game.icons, errors, icon_files = icon_sets.load_icon_sets(project.root, game_dir, manifest.icons, manifest_doc)
     files = _data_files(game_dir, icon_files)
     for stem, paths in files.items():
         try:
             doc = _load_doc(game, stem, paths)
         except PnpError as exc:
+            if not all(isinstance(e, ContentError) for e in exc.errors):
+                raise  # a bad setting (PNP_TABLE_LIMITS), not a problem of this file
             errors.extend(e for e in exc.errors if isinstance(e, ContentError))
             continue
         game.docs[stem] = doc
@@ -272,11 +274,19 @@ def load_game(project: Project, name: str) -> GameContent:
 
 
 def _check_templates(game: GameContent, manifest_doc: Located) -> None:
-    errors = []
+    errors: list[ContentError] = []
     for i, comp in enumerate(game.manifest.components):
         for key in ("front", "back"):
             template = getattr(comp, key)
-            if template and not (game.templates_dir / template).is_file():
+            if not template:
+                continue
+            where = manifest_doc.error(("components", i, key), "")
+            try:
+                path = project_files.join(game.project.root, game.templates_dir, template, where, "template")
+            except PnpError as exc:
+                errors.extend(e for e in exc.errors if isinstance(e, ContentError))
+                continue
+            if not path.is_file():
                 errors.append(manifest_doc.error(("components", i, key), f"template not found: templates/{game.name}/{template}"))
     raise_if_any(errors)
 
@@ -285,9 +295,13 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
     """Every font file named exists and is a font fonttools can read."""
     from ..render.fonts import load_face
 
-    errors = []
+    errors: list[ContentError] = []
     for i, name in enumerate(game.manifest.fonts):
-        path = game.resolve_file(name)
+        try:
+            path = game.resolve_file(name, manifest_doc.error(("fonts", i), ""), "font file")
+        except PnpError as exc:
+            errors.extend(e for e in exc.errors if isinstance(e, ContentError))
+            continue
         if path is None:
             errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/)"))
             continue

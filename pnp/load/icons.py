@@ -16,6 +16,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ..errors import ContentError, PnpError
+from . import project_files
 from ..render.textfit import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
@@ -30,9 +31,9 @@ class Icon:
     fill: str | None = None  # path icons: the default colour
 
 
-def _svg_file(path: Path) -> Icon:
+def _svg_file(project: Path, path: Path) -> Icon:
     try:
-        root = ET.fromstring(path.read_bytes())
+        root = ET.fromstring(project_files.read_bytes(project, path, None, "icon file"))
     except ET.ParseError as exc:
         raise PnpError(ContentError(path, *(exc.position if exc.position else (None, None)), f"not well-formed SVG: {exc}")) from None
     if root.tag != f"{{{SVG_NS}}}svg":
@@ -48,7 +49,7 @@ def _svg_file(path: Path) -> Icon:
     return Icon(viewbox, body.replace(f' xmlns="{SVG_NS}"', ""))
 
 
-def load_icon_sets(content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
+def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
     """Every declared icon set, the errors, and the files read (not data files)."""
     sets: dict[str, dict[str, Icon]] = {}
     errors: list[ContentError] = []
@@ -57,17 +58,17 @@ def load_icon_sets(content_dir: Path, specs: dict[str, IconSetSpec], manifest: L
         icons: dict[str, Icon] = {}
         try:
             if spec.folder is not None:
-                folder = content_dir / spec.folder
+                folder = project_files.join(project, content_dir, spec.folder, manifest.error(("icons", name, "folder"), ""), "icon folder")
                 if not folder.is_dir():
                     errors.append(manifest.error(("icons", name, "folder"), f"folder not found: {spec.folder}"))
                     continue
-                for path in sorted(folder.glob("*.svg")):
-                    icons[path.stem] = _svg_file(path)
+                for path in project_files.listing(project, folder, "*.svg"):
+                    icons[path.stem] = _svg_file(project, path)
                 if not icons:
                     errors.append(manifest.error(("icons", name, "folder"), f"no .svg files in {spec.folder}: expected one file per icon, named <id>.svg"))
             else:
                 assert spec.file is not None
-                path = content_dir / spec.file
+                path = project_files.join(project, content_dir, spec.file, manifest.error(("icons", name, "file"), ""), "icon file")
                 used.add(path.resolve())
                 doc = load_located(path)
                 if not isinstance(doc.data, dict):

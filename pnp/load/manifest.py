@@ -3,6 +3,7 @@ component is sized, filled from the content and drawn."""
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from importlib import resources
@@ -11,6 +12,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
+from .input_limits import PIECES
 from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from ..units import MM_TO_PT, to_mm
 from .validation import StrictModel
@@ -30,6 +32,9 @@ def presets() -> dict[str, dict[str, dict[str, float]]]:
 Length = Annotated[float, BeforeValidator(to_mm, json_schema_input_type=float | str)]
 
 
+MAX_ID = 100  # component ids name files (`<id>-back.png`); item ids: PNP_BUILD_LIMITS `id`, the same default
+
+
 class Size(StrictModel):
     """A physical size in mm."""
 
@@ -38,8 +43,13 @@ class Size(StrictModel):
 
     @model_validator(mode="after")
     def _positive(self) -> "Size":
+        if not (math.isfinite(self.width) and math.isfinite(self.height)):
+            raise ValueError("width and height must be numbers of mm")
         if self.width <= 0 or self.height <= 0:
             raise ValueError("width and height must be greater than 0")
+        limit = PIECES["mm"]
+        if self.width > limit or self.height > limit:
+            raise ValueError(f"{self.width:g} x {self.height:g} mm: a side longer than {limit:,} mm, {PIECES.hint('mm')}")
         return self
 
 
@@ -82,6 +92,8 @@ class Component(StrictModel):
     def _slug(cls, v: str) -> str:
         if not SLUG.match(v):
             raise ValueError(f"id must be lower-case letters, digits and '-', got {v!r}")
+        if len(v) > MAX_ID:
+            raise ValueError(f"id of {len(v)} characters: expected at most {MAX_ID} (it names the component's files)")
         return v
 
     @field_validator("copies")

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from ..errors import PnpError
+from . import project_files
 from .layouts import PaperSize, SheetLayout, papers, table
 from .manifest import Length
 from .validation import Slug, StrictModel, validate
@@ -42,7 +43,7 @@ def load_settings(root: Path) -> Settings:
     path = root / FILE
     if not path.is_file():
         return Settings()
-    doc = load_located(path)
+    doc = load_located(project_files.inside(root, path, None, "settings file"))
     if doc.data is None:
         return Settings()
     settings, errors = validate(doc, Settings)

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import ContentError, PnpError
-from .yamlio import Located, Path_
+from .input_limits import TABLES
+from .yamlio import Limits, Located, Path_, read_capped
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
+MAX_COLUMNS = 1_000  # a record's fields: a sheet wider than this is not a list of records
 
 
 def _cell(value: Any) -> Any:
@@ -28,22 +31,55 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _checked(path: Path, rows: Iterable[tuple[int, Sequence[Any]]], limits: dict[str, int]) -> list[tuple[int, list[Any]]]:
+    """The rows, refused at the first row past the row limit or cell past the cell limit."""
+    out = []
+    for count, (line, cells) in enumerate(rows, start=1):
+        if count > limits["rows"]:
+            raise PnpError(ContentError(path, line, None, f"more than {limits['rows']:,} rows: {TABLES.hint('rows')}"))
+        if len(cells) > MAX_COLUMNS:
+            raise PnpError(ContentError(path, line, None, f"a row of {len(cells):,} cells: expected at most {MAX_COLUMNS} columns"))
+        for col, value in enumerate(cells, start=1):
+            if isinstance(value, str) and len(value) > limits["cell"]:
+                raise PnpError(ContentError(path, line, col, f"a cell of {len(value):,} characters, more than {limits['cell']:,}: {TABLES.hint('cell')}"))
+        out.append((line, list(cells)))
+    return out
+
+
+def _csv_rows(path: Path, text: str) -> Iterator[tuple[int, list[str]]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    start = 1
+    try:
+        for cells in reader:
+            yield start, cells
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise PnpError(ContentError(path, reader.line_num, None, f"malformed CSV: {exc}")) from None
+
+
+def _check_zip(path: Path, limits: dict[str, int]) -> None:
+    """Refuse an XLSX whose parts would unpack to more than the limit, before openpyxl
+    unpacks any (zipfile never reads an entry past the size its directory declares)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            total = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
+    if total > limits["unzipped"]:
+        raise PnpError(ContentError(path, None, None, f"a workbook that unpacks to {total:,} bytes, more than {limits['unzipped']:,}: {TABLES.hint('unzipped')}"))
+
+
 def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(1-based row number, cells) of every row, header included."""
+    """(1-based row number, cells) of every row, header included, within the limits."""
+    limits = TABLES.values()
     if path.suffix == ".csv":
+        data = read_capped(path, Limits("data sheet", TABLES.env, limits["size"], 1, 1, 1, 1))
         try:
-            text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
+            text = data.decode("utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
         except UnicodeDecodeError as exc:
             raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
-        reader = csv.reader(io.StringIO(text, newline=""))
-        rows, start = [], 1
-        try:
-            for cells in reader:
-                rows.append((start, cells))
-                start = reader.line_num + 1
-        except csv.Error as exc:
-            raise PnpError(ContentError(path, reader.line_num, None, f"malformed CSV: {exc}")) from None
-        return rows
+        return _checked(path, _csv_rows(path, text), limits)
+    _check_zip(path, limits)
     try:
         from openpyxl import load_workbook
 
@@ -54,7 +90,16 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         if worksheet is not None and worksheet not in book.sheetnames:
             raise PnpError(ContentError(path, None, None, f"no worksheet {worksheet!r}: expected one of {', '.join(book.sheetnames)}"))
         sheet = book[worksheet] if worksheet is not None else book.worksheets[0]
-        return [(i, list(cells)) for i, cells in enumerate(sheet.iter_rows(values_only=True), start=1)]
+        declared = (sheet.max_row or 0, sheet.max_column or 0)  # the sheet's own <dimension>, when it has one
+        if declared[0] > limits["rows"] or declared[1] > MAX_COLUMNS:
+            raise PnpError(ContentError(path, None, None, f"a worksheet of {declared[0]:,} rows and {declared[1]:,} columns: "
+                                        f"expected at most {limits['rows']:,} rows ({TABLES.hint('rows')}) and {MAX_COLUMNS} columns"))
+        try:
+            return _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits)
+        except PnpError:
+            raise
+        except Exception as exc:  # a part openpyxl cannot read, met while reading the rows
+            raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
     finally:
         book.close()
 

@@ -15,7 +15,9 @@ because libyaml's own recurses in C and crashes the process on deep nesting.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,6 +59,9 @@ class Limits:
     nodes: int  # values, aliases expanded
     aliases: int  # uses of an alias (*name)
     string: int  # characters of one text value
+    # YAML 1.1's surprises are refused where they would read as something else: octal
+    # `052`, sexagesimal `1:20`, dates, `.inf`, explicit tags other than `!!str` (sheets)
+    strict: bool = False
 
     def hint(self, key: str) -> str:
         """The end of a message about limit `key`: whose limit it is and how to change it."""
@@ -90,7 +95,13 @@ def _count(text: str) -> int | None:
 # Defaults: far above any real file (the shipped content files are at most a few
 # thousand values, 12 levels deep; a scoring sheet a few hundred values).
 CONTENT = Limits("content file", "PNP_CONTENT_LIMITS", size=8 * MIB, depth=64, nodes=50_000, aliases=1_000, string=100_000)
-SHEET = Limits("scoring sheet", "PNP_SHEET_LIMITS", size=2 * MIB, depth=32, nodes=10_000, aliases=100, string=10_000)
+SHEET = Limits("scoring sheet", "PNP_SHEET_LIMITS", size=2 * MIB, depth=32, nodes=10_000, aliases=100, string=10_000, strict=True)
+MAX_DIGITS = 100  # an unquoted number longer than this is refused (Python refuses 4,300 digits)
+INT = "tag:yaml.org,2002:int"
+FLOAT = "tag:yaml.org,2002:float"
+PLAIN_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
+PLAIN_FLOAT = re.compile(r"^[-+]?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?$")
+TAGS_ALLOWED = {None, "!", "tag:yaml.org,2002:str"}  # in a strict file: `!!str 052` keeps text as text
 
 
 def _size(n: int) -> str:
@@ -144,7 +155,46 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
             doc.marks[at + (i,)] = _mark(item)
             items.append(_construct(loader, item, at + (i,), doc, errors))
         return items
-    return loader.construct_object(node, deep=True)
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. `!!float abc`, `!!int 1e999`
+        value = str(node.value)
+        shown = repr(value if len(value) <= 40 else value[:37] + "...")
+        errors.append(ContentError(doc.path, *_mark(node), f"cannot read {shown} as {node.tag.rsplit(':', 1)[-1]}: {str(exc)[:200]}"))
+        return None
+
+
+class _Refused(Exception):
+    """A value that would read as something the writer did not mean, at `mark`."""
+
+    def __init__(self, mark: Any, message: str):
+        self.mark, self.message = mark, message
+
+
+def _surprise(value: str, tag: str, explicit: str | None, strict: bool) -> str | None:
+    """Why a scalar is refused (see `Limits.strict`), or None."""
+    if tag in (INT, FLOAT) and len(value) > MAX_DIGITS:
+        return f"a number of {len(value):,} characters: expected at most {MAX_DIGITS} (quote it if it is text)"
+    if not strict:
+        return None
+    if explicit not in TAGS_ALLOWED:
+        return f"the tag {explicit!r}: expected plain YAML values (numbers, text, true/false, lists, mappings)"
+    shown = repr(value if len(value) <= 40 else value[:37] + "...")
+    if tag == INT and not PLAIN_INT.match(value):
+        if ":" in value:
+            why = "is read by YAML 1.1 as a base-60 number"
+        elif re.match(r"^[-+]?0[0-7_]+$", value):
+            why = "is read by YAML 1.1 as an octal number"
+        else:
+            why = "is not a plain whole number"
+        return f"{shown} {why}: write the number in plain digits (no leading zero), or quote it if it is text"
+    if tag == FLOAT and PLAIN_FLOAT.match(value) and any(c.isdigit() for c in value) and math.isinf(float(value)):
+        return f"{shown} is too large for a number: write plain digits, or quote it if it is text"
+    if tag == FLOAT and not (PLAIN_FLOAT.match(value) and any(c.isdigit() for c in value)):
+        return f"{shown} is not a plain number (YAML 1.1 reads it as {'base 60' if ':' in value else 'infinity or not-a-number'}): write plain digits, or quote it if it is text"
+    if tag == "tag:yaml.org,2002:timestamp":
+        return f"{shown} is read by YAML as a date: quote it if it is text"
+    return None
 
 
 class _TooMuch(Exception):
@@ -221,8 +271,12 @@ class _Composer(_Mixed):
         if isinstance(event, ScalarEvent):
             if len(event.value) > lim.string:
                 raise _TooMuch(event.start_mark, "string", f"a text of {len(event.value):,} characters, more than {lim.string:,}")
+            explicit = tag
             if tag is None or tag == "!":
                 tag = self.resolve(ScalarNode, event.value, event.implicit)
+            problem = _surprise(event.value, tag, explicit, lim.strict)
+            if problem:
+                raise _Refused(event.start_mark, problem)
             node: yaml.Node = ScalarNode(tag, event.value, cast(Any, event.start_mark), cast(Any, event.end_mark), style=event.style)
             height = 0
         else:
@@ -230,6 +284,8 @@ class _Composer(_Mixed):
                 raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep")
             mapping = isinstance(event, MappingStartEvent)
             assert mapping or isinstance(event, SequenceStartEvent)
+            if lim.strict and tag not in (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
+                raise _Refused(event.start_mark, f"the tag {tag!r}: expected plain YAML values (numbers, text, true/false, lists, mappings)")
             kind = MappingNode if mapping else SequenceNode
             if tag is None or tag == "!":
                 tag = self.resolve(kind, None, event.implicit)
@@ -293,6 +349,8 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
     except _TooMuch as exc:
         line, col = exc.mark.line + 1, exc.mark.column + 1
         raise PnpError(ContentError(path, line, col, f"{exc.message}: {limits.hint(exc.key)}")) from None
+    except _Refused as exc:
+        raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, exc.message)) from None
     except yaml.MarkedYAMLError as exc:
         if loader_type is not _PythonLoader and _LIBYAML_DEPTH in str(exc.problem):
             raise

@@ -10,12 +10,18 @@ A missing or unreadable file is an error at the template line that asked for it.
 from __future__ import annotations
 
 import base64
+import io
+import re
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from ..errors import ContentError, PnpError
+from ..load import project_files
+from ..load.input_limits import PICTURES
 from .textfit import template_frame
 
 if TYPE_CHECKING:
@@ -36,6 +42,49 @@ def media_type(data: bytes) -> str | None:
     return "image/svg+xml" if root.tag in {"svg", "{http://www.w3.org/2000/svg}svg"} else None
 
 
+_SVG_UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
+_SVG_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px|pt|pc|mm|cm|in)?\s*$")
+
+
+def _svg_pixels(data: bytes) -> float | None:
+    """Width x height of an SVG picture in CSS pixels (its width/height, else its viewBox)."""
+    root = ET.fromstring(data)
+    sizes = [_SVG_LENGTH.match(root.get(k) or "") for k in ("width", "height")]
+    if all(sizes):
+        w, h = (float(m.group(1)) * _SVG_UNITS[m.group(2) or ""] for m in sizes if m)
+        return w * h
+    box = (root.get("viewBox") or "").replace(",", " ").split()
+    try:
+        return float(box[2]) * float(box[3]) if len(box) == 4 else None
+    except ValueError:
+        return None
+
+
+def oversize(data: bytes, kind: str) -> str | None:
+    """Why a picture is too large to draw (read from its header, nothing decoded), or None."""
+    limit = PICTURES["pixels"]
+    if kind == "image/svg+xml":
+        pixels = _svg_pixels(data)
+        size = None
+    else:
+        from PIL import Image
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # Pillow's own bomb warning: the limit below decides
+                with Image.open(io.BytesIO(data)) as picture:  # reads the header only
+                    size = picture.size
+        except Image.DecompressionBombError:  # past twice Pillow's own limit: its header says so
+            return f"a picture of more than {2 * (Image.MAX_IMAGE_PIXELS or 0):,} pixels, more than {limit:,}: {PICTURES.hint('pixels')}"
+        except Exception as exc:  # a broken file: the renderers would fail on it later, less clearly
+            return f"not a readable picture ({type(exc).__name__}: {exc})"
+        pixels = size[0] * size[1]
+    if pixels is not None and pixels > limit:
+        shown = f"{size[0]:,} x {size[1]:,} pixels" if size else f"{pixels:,.0f} pixels"
+        return f"a picture of {shown}, more than {limit:,}: {PICTURES.hint('pixels')}"
+    return None
+
+
 class Assets:
     """The `asset()` template helper of one game; problems are collected for the renderer."""
 
@@ -47,15 +96,23 @@ class Assets:
     def __call__(self, name: str) -> Markup:
         name = str(name)
         if name not in self.uris:
-            path = self.game.resolve_file(name)
             where = f"content/{self.game.name}/ or assets/"
+            try:
+                path = self.game.resolve_file(name, what="image")
+                data = project_files.read_bytes(self.game.project.root, path, None, "image") if path is not None else b""
+            except PnpError as exc:
+                self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *template_frame()))
+                return Markup("")
             if path is None:
                 self.problems.append((f"image not found: {name!r} (looked in {where})", *template_frame()))
                 return Markup("")
-            data = path.read_bytes()
             kind = media_type(data)
             if kind is None:
                 self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *template_frame()))
+                return Markup("")
+            too_big = oversize(data, kind)
+            if too_big:
+                self.problems.append((f"image {name!r}: {too_big}", *template_frame()))
                 return Markup("")
             self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
         return Markup(self.uris[name])

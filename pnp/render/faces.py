@@ -17,10 +17,12 @@ from . import locate, textfit
 from .. import sandbox
 from ..plaindata import helper
 from .assets import Assets
+from .hrefs import check_face
 from ..load.content import GameContent
 from ..errors import ContentError, raise_if_any
 from ..load.generate import product
 from ..load.icons import icon_helper
+from ..load.project_files import ProjectLoader
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts
 from ..load.manifest import Component
@@ -79,7 +81,7 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
     `fit` and `assets` collect what its helpers find wrong (the renderer takes them)."""
     loader = jinja2.ChoiceLoader(
         [
-            jinja2.FileSystemLoader(str(game.templates_dir)),
+            ProjectLoader(game.templates_dir, game.project.root),  # a link out of templates/ is refused
             jinja2.PrefixLoader({"pnp": jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))}),
         ]
     )
@@ -183,6 +185,10 @@ class ComponentRenderer:
         self.locator = locate.Locator(game)
         self._components: dict[str, dict[str, Any]] = {}
 
+    def _source(self, template: str) -> str:
+        assert self.env.loader is not None
+        return self.env.loader.get_source(self.env, template)[0]
+
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         what = f"{comp.id}/{name}"
         fit, assets = self.fit, self.assets
@@ -199,6 +205,7 @@ class ComponentRenderer:
             self.errors.append(problem)
             return None
         problems = [self.locator.overflow(o, what) for o in fit.take()]
+        problems += [e for e in [check_face(svg, self.game.templates_dir / template, lambda: self._source(template), what)] if e is not None]
         problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
         problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
         problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..load.content import Project, load_game
 from ..errors import ContentError, PnpError
+from ..load.project_files import output_folder
 from ..load.yamlio import SHEET, load_located
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     face = renderer.face(spec, spec.front, item_id(item), item, "front", 0.0)
     raise_if_any(renderer.errors)
     assert face is not None
-    base = out_dir or project.output_dir / game.name / "sheets"
+    base = out_dir or output_folder(project.root, project.output_dir / game.name / "sheets")
     svg, pdf = base / f"{spec.id}-{players}p.svg", base / f"{spec.id}-{players}p.pdf"
     one = RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)
     data = impose(one, sheet, f"{game.manifest.title}: scoring sheet for {players} players")

@@ -5,6 +5,7 @@ after each rebuild; an open page polls the stamp and reloads itself."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -29,9 +30,13 @@ def preview(project: Project, games: list[str] | None, options: BuildOptions) ->
 
 
 def write_gallery(reports: list[GameReport], root: Path) -> Path:
-    """Write `root/index.html` (unless it already holds exactly this page); return its path."""
+    """Write `root/index.html` (unless it already holds exactly this page) and the build
+    stamp it loads; return its path."""
     page = root / PAGE
-    write_if_changed(page, render_page("preview.html.j2", **gallery(reports, root)))
+    text = render_page("preview.html.j2", **gallery(reports, root))
+    write_if_changed(page, text)
+    # the page loads the stamp as a script: pnp writes it too, never one the project shipped
+    write_stamp(root, hashlib.sha256(text).hexdigest()[:16])
     return page
 
 

@@ -12,6 +12,8 @@ from ..load.jsonschema import data_schema
 from ..load.sheets import SHEET_SUFFIXES
 from ..load.manifest import Manifest
 from ..build.output import write_atomic
+from ..load import project_files
+from ..load.project_files import output_folder
 from ..load.validation import validate
 from ..load.yamlio import load_located
 
@@ -20,7 +22,8 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
     """File name -> JSON Schema for the game's manifest, each content file with a plugin
     model or a `data:` declaration, and the scoring sheet. Content with errors still gets
     its schemas (ids for `ref` fields are listed only when the game loads)."""
-    doc = load_located(project.home(game).content_dir / game / MANIFEST)
+    home = project.home(game)
+    doc = load_located(project_files.inside(home.root, home.content_dir / game / MANIFEST, None, "game file"))
     plugin_name = doc.data.get("plugin") if isinstance(doc.data, dict) else None
     plugin = load_plugin(plugin_name if isinstance(plugin_name, str) else None, doc.error(("plugin",), ""), project.home(game).root)
     out = {"game.schema.json": Manifest.model_json_schema()}
@@ -51,7 +54,7 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
 
 def write_schemas(project: Project, games: list[str] | None, out_dir: Path | None) -> list[Path]:
     """Write every schema to `<out_dir>/<game>/`; return the paths written."""
-    base = out_dir or project.output_dir / "schema"
+    base = out_dir or output_folder(project.root, project.output_dir / "schema")
     written = []
     for game in project.resolve_games(games):
         for name, schema in schemas_for(project, game).items():

@@ -1,0 +1,111 @@
+"""The one door to a project's files: every file pnp reads for a project goes through here.
+
+A project may come from a stranger, so a path it names (a data file, a template or an
+include, an icon set, a font, a picture, `pnp.yaml`) is resolved with its symlinks and
+refused, as a located error, when it then lies outside the project folder: an absolute
+path, `..`, or a link out of `content/` or `templates/`. Reading is done here too, so a
+test can check that nothing else in pnp opens a project's files (tests/test_attacks_files.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import jinja2
+from jinja2.loaders import split_template_path
+
+from ..errors import ContentError, PnpError, display_path
+
+
+def _root(root: Path) -> Path:
+    return Path(os.path.realpath(root))
+
+
+def outside(root: Path, path: Path) -> Path | None:
+    """Where `path` really leads when that is outside `root` (after symlinks); None when inside."""
+    real = Path(os.path.realpath(path))
+    base = _root(root)
+    return None if real == base or real.is_relative_to(base) else real
+
+
+def refusal(root: Path, path: Path, where: ContentError | None, what: str = "file") -> ContentError | None:
+    """The located error for `path` when it leaves the project folder `root`, else None.
+    `where` is the reference that named the path (game.yaml's line); the path itself when None."""
+    real = outside(root, path)
+    if real is None:
+        return None
+    how = "is a link to" if Path(path).is_symlink() else "leads to"
+    tail = f"{how} {real}, outside the project folder {_root(root)}: pnp reads only files inside it"
+    if where is None:
+        return ContentError(path, None, None, f"{what} {tail}")
+    return ContentError(where.path, where.line, where.column, f"{what} {display_path(path)} {tail}")
+
+
+def inside(root: Path, path: Path, where: ContentError | None = None, what: str = "file") -> Path:
+    """`path`, or a PnpError when it leaves the project folder `root` (see `refusal`)."""
+    problem = refusal(root, path, where, what)
+    if problem is not None:
+        raise PnpError(problem)
+    return path
+
+
+def join(root: Path, base: Path, name: str, where: ContentError | None = None, what: str = "file") -> Path:
+    """`base / name` for a name the project wrote (`file:`, `fonts:`, `asset()`): an absolute
+    name or one with `..` is refused, as is one that leads out through a link."""
+    relative = Path(name)
+    if relative.is_absolute() or ".." in relative.parts or relative.drive:
+        message = f"{what} {name!r}: expected a path inside the game's folder, without '..' and not absolute"
+        raise PnpError(ContentError(where.path, where.line, where.column, message) if where else ContentError(base, None, None, message))
+    return inside(root, base / relative, where, what)
+
+
+def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: str = "file") -> bytes:
+    """The bytes of a project file (refused when it leaves the project)."""
+    with open(inside(root, path, where, what), "rb") as handle:
+        return handle.read()
+
+
+def read_text(root: Path, path: Path, where: ContentError | None = None, what: str = "file", encoding: str = "utf-8") -> str:
+    """The text of a project file (refused when it leaves the project)."""
+    return read_bytes(root, path, where, what).decode(encoding)
+
+
+def listing(root: Path, folder: Path, pattern: str = "*") -> Iterator[Path]:
+    """The entries of a project folder matching `pattern`, sorted; an entry leading out of
+    the project is an error located at that entry."""
+    for path in sorted(inside(root, folder, None, "folder").glob(pattern)):
+        yield inside(root, path)
+
+
+class ProjectLoader(jinja2.FileSystemLoader):
+    """A Jinja loader for a project's templates: every template, include, import and
+    extends is read through the door (a link out of templates/ is refused)."""
+
+    def __init__(self, folder: Path, root: Path):
+        super().__init__(str(folder))
+        self.root = root
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        pieces = split_template_path(template)  # refuses '..' in a template's name
+        for base in self.searchpath:
+            candidate = Path(base, *pieces)
+            if candidate.is_file():
+                problem = refusal(self.root, candidate, None, "template")
+                if problem is not None:  # before it is read; located at the template line that named it
+                    raise jinja2.TemplateError(problem.message)
+                break
+        return super().get_source(environment, template)
+
+
+def output_folder(root: Path, folder: Path) -> Path:
+    """`folder`, a folder under the project's `output/` that pnp is about to write, or a
+    PnpError when a link (`output/` itself, say) takes it outside the project: a stranger's
+    project must not point pnp's writes at the user's other files. (`--out DIR` is the
+    user's own choice and is not checked.)"""
+    real = outside(root, folder)
+    if real is not None:
+        raise PnpError(ContentError(folder, None, None, f"the output folder leads outside the project (to {real}): "
+                                    "remove the link, or pass --out DIR to write elsewhere"))
+    return folder

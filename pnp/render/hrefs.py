@@ -1,0 +1,137 @@
+"""Faces name no file and run nothing: every reference in a face SVG stays inside the SVG.
+
+resvg and typst would otherwise load an `<image href="/home/me/secret.png">` (or one
+relative to their resource folder) into the PNG, TTS and PDF outputs. A face may refer
+to its own parts (`#id`, `url(#id)`) and embed pictures as data URIs (what `asset()`
+makes); an embedded SVG picture is checked the same way, since it may refer to files too.
+A face holds no script, event handler or foreign object either: the preview page and a
+browser opening a face show it without running anything the project wrote.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Callable
+from urllib.parse import unquote_to_bytes
+
+from ..errors import ContentError, PnpError
+
+HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
+URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE)
+IMPORT = re.compile(r"@import", re.IGNORECASE)
+RASTER = ("data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp")
+HEADER = 1 << 16  # base64 characters read for a picture's header (a multiple of 4)
+MAX_NESTED = 4
+INERT = {"script", "foreignObject", "iframe", "embed", "object"}  # elements that run code or load pages  # SVG pictures inside SVG pictures
+
+
+def _data(uri: str) -> bytes | None:
+    """The bytes of a data: URI (None when malformed)."""
+    head, sep, body = uri.partition(",")
+    if not sep:
+        return None
+    try:
+        return base64.b64decode(body, validate=False) if head.lower().endswith(";base64") else unquote_to_bytes(body)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _raster(uri: str) -> str | None:
+    """Why a raster picture in a data URI is too large to draw (its header is read), or None."""
+    from .assets import media_type, oversize
+
+    head, _, body = uri.partition(",")
+    if not head.lower().endswith(";base64"):
+        return None  # the renderers read only base64 pictures
+    try:
+        start = base64.b64decode(body[:HEADER], validate=False)  # the header is near the start
+        kind = media_type(start)
+        problem = oversize(start, kind) if kind in ("image/png", "image/jpeg") else None
+        if problem and problem.startswith("not a readable") and len(body) > HEADER:
+            problem = oversize(base64.b64decode(body, validate=False), kind or "")
+    except (binascii.Error, ValueError):
+        return "holds a malformed data: URI"
+    return f"embeds {problem}" if problem else None
+
+
+def _check_ref(ref: str, depth: int) -> str | None:
+    ref = ref.strip()
+    if ref.startswith("#") or not ref:
+        return None
+    low = ref.lower()
+    if low.startswith(RASTER):
+        return _raster(ref)
+    if low.startswith("data:image/svg+xml"):
+        data = _data(ref)
+        if data is None:
+            return "holds a malformed data: URI"
+        return _first(data, depth + 1)
+    shown = repr(ref if len(ref) <= 80 else ref[:77] + "...")
+    return (f"refers to {shown} outside the face: a face may embed pictures only as data URIs, "
+            "e.g. asset('art/name.png'), and refer only to its own parts (#id)")
+
+
+def _first(svg: bytes | str, depth: int) -> str | None:
+    """The first reference to something outside the SVG, as text; None when there is none."""
+    if depth > MAX_NESTED:
+        return f"nests SVG pictures more than {MAX_NESTED} deep"
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError:
+        return "embeds an SVG picture that is not well-formed XML" if depth else None  # the face itself is checked elsewhere
+    for element in root.iter():
+        tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+        if tag in INERT:
+            return f"has a <{tag}> element: a face may not run scripts or hold web pages"
+        handler = next((k for k in element.attrib if k.rsplit("}", 1)[-1].lower().startswith("on")), None)
+        if handler is not None:
+            return f"has an event handler ({handler}=): a face may not run scripts"
+        for name in HREFS:
+            value = element.get(name)
+            if value is not None and (problem := _check_ref(value, depth)):
+                return problem
+        texts = [v for k, v in element.attrib.items() if k not in HREFS]
+        if element.tag.endswith("}style") or element.tag == "style":
+            texts.append(element.text or "")
+            if IMPORT.search(element.text or ""):
+                return "has a CSS @import: a face may not load style sheets"
+        for text in texts:
+            for _, ref in URL.findall(text):
+                if problem := _check_ref(ref, depth):
+                    return problem
+    return None
+
+
+def external_reference(svg: str) -> str | None:
+    """What is wrong when `svg` names a file or address outside it (an image href, a CSS
+    url()) or embeds a picture past the limits, as a phrase; None when nothing is."""
+    return _first(svg.encode("utf-8"), 0)
+
+
+def refused(svg: str, what: str) -> None:
+    """Raise PnpError when `svg` names anything outside itself: the last guard before an SVG
+    reaches a renderer, whatever made it (a template, a cache file, a sheet)."""
+    problem = external_reference(svg)
+    if problem is not None:
+        raise PnpError(f"{what}: the SVG {problem}")
+
+
+def check_face(svg: str, template: Path, source: Callable[[], str], what: str) -> ContentError | None:
+    """The located error for a face that refers outside itself: at the template line that
+    writes the reference when it is written there literally, else at the template."""
+    problem = external_reference(svg)
+    if problem is None:
+        return None
+    line = None
+    quoted = re.search(r"'([^']*)'", problem) if problem.startswith("refers to") else None
+    written = quoted.group(1).removesuffix("...") if quoted else ""  # a long reference is shown shortened
+    if written:
+        try:
+            line = next((n for n, text in enumerate(source().splitlines(), start=1) if written in text), None)
+        except Exception:  # the template could not be read again: the face is named without a line
+            line = None
+    return ContentError(template, line, None, f"{what}: the face {problem}")
