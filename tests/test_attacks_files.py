@@ -532,6 +532,7 @@ ALLOWED_READS = {
     "load/sheets.py": "load_workbook: the data file's path came through the door (content._load_doc)",
     "load/manifest.py": "pnp's own presets",
     "load/plugins.py": "plugin Python: trust is pnp/load/plugins.py's (plugins are not project data)",
+    "load/trust.py": "digests of plugin Python for trust, pnp's shipped plugins, the user's trust file (game.yaml through the door)",
     "render/fonts.py": "pnp's own fonts, or font paths resolved by GameContent.resolve_file (the door)",
     "formats/raster.py": "PNG bytes pnp rendered",
     "noop.py": "digests of the project tree (bytes hashed, never output) and pnp's own stamp",
@@ -589,7 +590,7 @@ def test_a_picture_in_a_dot_folder_is_seen_by_the_cache_and_the_no_op_check(demo
     assert (root / "svg/card/example.svg").read_text() != before
 
 
-def test_a_plugin_data_file_is_part_of_the_code_stamp(demo: Project):
+def test_a_plugin_data_file_is_part_of_the_code_stamp(demo: Project, trusted):
     from pnp.build.cache import code_stamp
     from pnp.load.content import load_game
 
@@ -600,9 +601,9 @@ def test_a_plugin_data_file_is_part_of_the_code_stamp(demo: Project):
         "PLUGIN = GamePlugin(template_globals={'motto': (Path(__file__).parent / 'motto.txt').read_text()})\n")
     (plugin / "motto.txt").write_text("first\n")
     edit(manifest(demo), "components:", "plugin: plugins/mini\ncomponents:")
-    before = code_stamp(load_game(demo, "demo"))
-    (plugin / "motto.txt").write_text("second\n")
-    assert code_stamp(load_game(demo, "demo")) != before
+    before = code_stamp(load_game(trusted(demo), "demo"))
+    (plugin / "motto.txt").write_text("second\n")  # withdraws the trust too: a plugin's data is part of it
+    assert code_stamp(load_game(trusted(demo), "demo")) != before
 
 
 @pytest.mark.parametrize("command", [["schema"], ["sheet", "tasty-humans", "--players", "2"]])

@@ -113,13 +113,14 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
 
 def project_plugins(root: Path) -> dict[str, Path]:
     """The project plugins (files or folders) the games of the project at `root` name."""
+    from . import project_files
     from .content import MANIFEST
     from .plugins import is_path
     from .yamlio import load_located
 
     found: dict[str, Path] = {}
     content = root / "content"
-    for manifest in sorted(content.glob(f"*/{MANIFEST}")) if content.is_dir() else []:
+    for manifest in project_files.listing(root, content, f"*/{MANIFEST}") if content.is_dir() else []:
         doc = load_located(manifest)
         name = doc.data.get("plugin") if isinstance(doc.data, dict) else None
         if isinstance(name, str) and is_path(name):
