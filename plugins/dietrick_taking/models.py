@@ -80,6 +80,13 @@ class DeckFile(StrictModel):
             raise ValueError(f"rows {rows}: expected one icon moving the yellow row and one the blue row")
         return v
 
+    def icon_cards(self) -> dict[str, int]:
+        """Cards carrying each row's score icon: {"yellow": 18, "blue": 18}."""
+        counts = {icon.row: 0 for icon in self.icons.values()}
+        for card in self.cards:
+            counts[self.icons[card.icon].row] += 1
+        return counts
+
     @property
     def cards(self) -> list[Card]:
         """Every card, suit by suit, in number order."""
@@ -118,6 +125,7 @@ class ScoringFile(StrictModel):
     end_square: int = Field(ge=1)
     last_card: int
     tricks_by_players: dict[int, int]
+    reshuffles_by_players: dict[int, int] = Field(description="times the discards become a new deck, per player count")
     long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
     markers_per_player: int = Field(ge=1)
@@ -139,6 +147,9 @@ class ScoringFile(StrictModel):
                 f"end_square {self.end_square} is not on card {self.last_card}: with it laid last, "
                 f"expected a square from {before_last + 1} to {before_last + len(self.card(self.last_card).yellow)}"
             )
+        if set(self.reshuffles_by_players) != set(self.tricks_by_players) or min(self.reshuffles_by_players.values(), default=0) < 0:
+            raise ValueError(f"reshuffles_by_players {self.reshuffles_by_players}: expected 0 or more for each player count of "
+                             f"tricks_by_players ({', '.join(map(str, sorted(self.tricks_by_players)))})")
         for players, tricks in self.tricks_by_players.items():
             if players < 2 or tricks < 1:
                 raise ValueError(f"tricks_by_players {players}: {tricks}: expected 2 or more players and 1 or more tricks")

@@ -178,6 +178,21 @@ class Kit(StrictModel):
     king_placeholders: int = Field(ge=0, description="markers for players who share the Village King bonus")
 
 
+class StacksRunOut(StrictModel):
+    """Our ruling for a gap in both rule books: what happens once the leader stacks are
+    used up and no stomach is full yet. The engine plays it and the sheet checker accepts
+    the boards it leaves (rules.yaml gives the reasoning)."""
+
+    ruling: Literal["no-more-leader-phases"] = Field(description="rounds go on without a Leader Phase until a stomach fills")
+    says: str = Field(description="the ruling in one sentence, quoted by messages that rely on it")
+
+
+class Rulings(StrictModel):
+    """Where the rule books are silent and pnp decides (each says why in rules.yaml)."""
+
+    stacks_run_out: StacksRunOut
+
+
 class RuleVersion(StrictModel):
     """One fully resolved rule set: every number the scorer and the templates use."""
 
@@ -199,6 +214,7 @@ class RuleVersion(StrictModel):
     leader_space: str = Field(description="what the rules call the space holding the leader not yet eaten")
     solo: Solo
     kit: Kit
+    rulings: Rulings
 
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
     _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
