@@ -125,6 +125,7 @@ class ScoringFile(StrictModel):
     end_square: int = Field(ge=1)
     last_card: int
     tricks_by_players: dict[int, int]
+    tricks_in_book: dict[int, int] = Field(description="the game lengths line 75 prints (the 4-player one contradicts the procedure)")
     reshuffles_by_players: dict[int, int] = Field(description="times the discards become a new deck, per player count")
     long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
@@ -200,12 +201,17 @@ class Reference(StrictModel):
     title: str
     front: list[Section] = Field(min_length=1)
     back: list[Section] = Field(min_length=1)
+    solo: list[Section] = Field(min_length=1, description="the solo card: playing against Fuzz")
 
     def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
-        """(heading, text) of one side with the rule values filled in from scoring.yaml."""
-        tricks = ", ".join(f"{t} tricks at {n}" for n, t in sorted(scoring.tricks_by_players.items()))
+        """(heading, text) of one side ("front", "back" or "solo", the solo card) with the
+        rule values filled in from scoring.yaml."""
+        book = scoring.tricks_in_book
+        tricks = ", ".join(f"{t} tricks at {n}" + (f" (our count; the book says {book[n]})" if book.get(n, t) != t else "")
+                           for n, t in sorted(scoring.tricks_by_players.items()))
         values = {"end_square": scoring.end_square, "tricks": tricks, "long_game_wins": scoring.long_game_wins}
-        return [(s.heading, s.text.format(**values)) for s in (self.front if side == "front" else self.back)]
+        sections = {"front": self.front, "back": self.back, "solo": self.solo}[side]
+        return [(s.heading, s.text.format(**values)) for s in sections]
 
 
 @dataclass(frozen=True)

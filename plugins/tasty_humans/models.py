@@ -176,6 +176,9 @@ class Kit(StrictModel):
     scoring_tokens: bool = Field(description="one scoring token per monster, for the scoring track")
     leader_board: str = Field(description="what the rules call the board the leader stacks sit on")
     king_placeholders: int = Field(ge=0, description="markers for players who share the Village King bonus")
+    stacks_right_to_left: bool = Field(description="the rules place the stacks right to left (an arrow shows it)")
+    stacks_heading: str = Field(description="the leader board's line over the face-down stack spaces")
+    open_row_heading: str = Field(description="the leader board's line over the revealed leaders")
 
 
 class StacksRunOut(StrictModel):
@@ -610,19 +613,46 @@ class MonstersFile(StrictModel):
 
 class ReferenceSection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("captain", "king_bonus", "stacks")]
+    text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space")]
+
+
+class SoloSection(StrictModel):
+    heading: str
+    text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space")]
+
+
+class SoloReference(StrictModel):
+    """The solo card: how the A.I. opponent plays and scores."""
+
+    title: str
+    sections: list[SoloSection] = Field(min_length=1)
 
 
 class ReferenceFile(StrictModel):
-    """reference.yaml: the turn summary printed on every player's reference card."""
+    """reference.yaml: the turn summary printed on every player's reference card, and
+    the solo card's text."""
 
     title: str
     sections: list[ReferenceSection] = Field(min_length=1)
+    solo: SoloReference
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of every section with the rule version's values filled in."""
         by = rules.leader_stacks_by_players
         multi = {n: k for n, k in sorted(by.items()) if n > 1}
         stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
-        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks}
+        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks,
+                  "leader_space": rules.leader_space}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
+
+    def solo_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of the solo card's sections for this rule version: its class
+        names, its space's name and its A.I. levels (named levels, or any number)."""
+        named = rules.solo.levels
+        if named:
+            levels = "Levels: " + ", ".join(f"{n} {name}" for n, name in sorted(named.items())) + "."
+        else:
+            levels = "Any level from 0 up (this version names none)."
+        values = {"captain": rules.classes.get("captain", "Captain"), "peasant": rules.classes.get("peasant", "Peasant"),
+                  "levels": levels, "leader_space": rules.leader_space}
+        return [(x.heading, x.text.format(**values)) for x in self.solo.sections]
