@@ -284,3 +284,42 @@ def test_solo_examples_verdicts(repo_project):
     old = score_sheet(Project(REPO), EXAMPLES / "tasty-humans-solo-0.2.8.yaml").to_json()["solo"]
     # 0.2.8 names no levels; 2 swordsmen, 2 archers, 1 wizard, 2 generals, 1 cleric: 14; shapes 37
     assert (old["level"], old["level_name"], old["ai"]["total"], old["won"], old["challenge"]) == (3, "", 51, False, None)
+
+
+# --- our ruling: no more Leader Phases once the stacks run out (issue 26 item 10) ------------
+
+
+def test_the_stacks_ruling_is_data_the_engine_and_the_checker_share(sheet):
+    from pnp.load.yamlio import parse_located
+
+    from game_plugins import game_module
+
+    engine = game_module("tasty_humans", "engine")
+    th_score = game_module("tasty_humans", "scoring").score_sheet
+    game = load_game(Project(REPO), "tasty-humans")
+    for version in game.data["rules"].names():
+        ruling = game.data["rules"].version(version).rulings.stacks_run_out
+        assert ruling.ruling == "no-more-leader-phases" and "our ruling" in ruling.says
+    # the engine plays it: a 2-player game whose stacks ran out holds exactly 4 Leader
+    # Phases and more rounds, and the checker accepts its board
+    setup = engine.Setup.from_game(game, "published")
+    for seed in range(60):
+        result = engine.play(setup, seed, ["greedy", "greedy"])
+        if result.stacks_ran_out:
+            break
+    else:
+        pytest.fail("no 2-player game in 60 ran out of leader stacks")
+    assert result.drafts == 4 and result.rounds > 5 and result.ending == "round"
+    report = th_score(game, parse_located(yaml.safe_dump(result.sheet), "game.yaml")).to_json()
+    assert report["ending"] in ("round", "either")
+    # the checker quotes the ruling where a board goes past it
+    text = _swap(TWO, "{1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader}",
+                 "{1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader, 5: leader-line}")
+    text = _swap(text, "      A 4 B H G D", "      A 4 B H 5 D")
+    text = _swap(text, "{1: feast-helmet, 2: rows-all-four, 3: diagonal-armor, 4: leader-line, 5: surround-majority}",
+                 "{1: feast-helmet, 2: rows-all-four, 3: diagonal-armor, 4: damage-line, 5: surround-majority}")
+    assert problems(sheet(text)) == [
+        "game.yaml:13: Ana: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 player(s) (one from setup plus "
+        "one per Leader Phase, 4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach "
+        "fills (our ruling, rules.yaml))"
+    ]

@@ -391,7 +391,7 @@ class _Checker:
                 want = (f"{phases} in the stomach (no leader in the top row, so the last leader drafted was not eaten "
                         f"after the final round, {RULE_HELD_EATEN})")
             if not f and not any(phases in g for g in fits if g is not f):
-                why = f"at most {stacks} Leader Phase(s) with {n} player(s), one per leader stack ({rules.rulings.stacks_run_out.says})"
+                why = f"at most {stacks} Leader Phase(s) with {n} player(s)"
             else:
                 others = [q.name for q, g in zip(players, fits) if phases in g]
                 why = f"{', '.join(others)} {'show' if len(others) > 1 else 'shows'} {phases} Leader Phase(s)"
@@ -478,11 +478,12 @@ class _Checker:
         limit = rules.leaders_max(n)
         held = 1 if p.held is not None and p.held not in placed else 0
         if len(board.leaders) > limit:
-            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s)", who)
+            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s) "
+                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
             ok = False
         elif len(board.leaders) + held > limit:
             self.fail(at + ("held",), f"held: {len(board.leaders)} leaders in the stomach and 1 held: at most {limit} in all with {n} player(s) "
-                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases)", who)
+                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
             ok = False
         elif len(board.leaders) + held == 0:
             self.fail(at + ("leaders",), f"no leader in the stomach and none held: every player starts with one in the {rules.leader_space}", who)
