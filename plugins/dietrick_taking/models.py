@@ -82,9 +82,10 @@ class DeckFile(StrictModel):
 
     def icon_cards(self) -> dict[str, int]:
         """Cards carrying each row's score icon: {"yellow": 18, "blue": 18}."""
-        counts = {icon.row: 0 for icon in self.icons.values()}
-        for card in self.cards:
-            counts[self.icons[card.icon].row] += 1
+        counts: dict[str, int] = {icon.row: 0 for icon in self.icons.values()}
+        for suit in self.suits:
+            counts[self.icons["fork"].row] += len(suit.fork)
+            counts[self.icons["runner"].row] += len(suit.runner)
         return counts
 
     @property
