@@ -57,3 +57,25 @@ def test_games_keep_tiles_and_passages(setup, n):
             assert r.reshuffles >= 1  # the exits start in the discard pile
             assert g.board[g.pawns[r.winner]].exit
         assert sum(r.placed) >= len(setup.tiles[n])  # the whole first draw pile was laid first
+
+
+def test_simulate_reports_only_what_the_rules_define(repo_project, tmp_path):
+    """Issue 26 item 9: the rules name no winner and the exits' needs (lines 55-57) are not
+    simulated, so there is no win rate, the ending says an exit tile was reached (not left
+    through), and the report says what the simulation leaves out."""
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "cave", "--games", "8", "--players", "3", "--out", str(tmp_path),
+                                      "--project", str(repo_project.root)])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Win rate" not in out and "Mean score" not in out and "Mean tiles laid by seat" in out
+    assert "exit tile reached" in out and "  exit  " not in result.output
+    assert "not simulated: FOOD, ENERGY, SANITY, challenges, events and items, and so what an exit needs (lines 55-57)" in out
+    page = (tmp_path / "cave" / "simulate" / "index.html").read_text()
+    assert "Not simulated:" in page and "Win rate" not in page and "Winners" not in page
+    sim = game_module("cave", "simulation").make(load_game(repo_project, "cave"), {})
+    record = sim.play(1, ["greedy"] * 3)
+    assert not any(p.win for p in record.players) and record.metrics["ending"] in ("exit tile reached", "walled in", "turn limit")

@@ -91,9 +91,9 @@ def test_svg_counts(built):
 
 
 def test_svgs_are_well_formed_with_mm_sizes(built):
-    sizes = {"cards": (63, 88), "scoring-cards": (88, 63), "markers": (14, 14), "reference": (63, 88)}
+    sizes = {"cards": (63, 88), "scoring-cards": (88, 63), "markers": (14, 14), "reference": (63, 88), "solo-reference": (63, 88)}
     files = list((built / "svg").rglob("*.svg"))
-    assert len(files) == 37 + 4 + 24 + 8
+    assert len(files) == 37 + 4 + 24 + 8 + 1  # + the solo card (one face)
     for path in files:
         root = ET.parse(path).getroot()
         assert root.tag == f"{SVG}svg"

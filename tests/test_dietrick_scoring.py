@@ -454,3 +454,50 @@ def test_solo_last_trick_moves_at_most_three_squares(game):
     assert errs == ["sheet.yaml:5: Fuzz: yellow 14 and blue 14 are 4 squares past square 12: "
                     "the game ends after the trick that reaches square 13, and a trick moves at most 3"]
     assert score(game, solo((12, 12), (14, 13))).to_json()["winners"] == ["Fuzz"]  # 8-7 against 10-9: a tie
+
+
+# ---------------------------------------------------------------- squares the deck allows (issue 26 item 2)
+
+
+def test_icon_limits_are_derived_from_the_deck(game):
+    # deck.yaml holds 18 fork (yellow) and 18 runner (blue) cards; the limit per player
+    # count is that times the passes through the deck (lines 71, 73)
+    assert game.data["deck"].icon_cards() == {"yellow": 18, "blue": 18}
+    assert game.data["scoring"].reshuffles_by_players == {2: 0, 3: 1, 4: 1}
+
+
+def test_two_players_cannot_move_more_yellow_squares_than_the_deck_has_forks(game):
+    # the issue's sheet: yellow 12 + 12 with 2 players was scored as a shared victory
+    assert errors(game, players(("Ann", 12, 1), ("Bob", 12, 1))) == [
+        "sheet.yaml:3: the yellow markers moved 24 squares in all: a card moves its trick's winner one yellow square "
+        "(line 53), the deck is never reshuffled with 2 players (dietrick-taking-rules.txt line 71), so each card is "
+        "played at most once, and the deck has 18 cards with the yellow icon: at most 18 yellow squares"
+    ]
+    # variants: blue the same; exactly 18 is possible
+    assert errors(game, players(("Ann", 1, 10), ("Bob", 1, 10)))[0].startswith("sheet.yaml:3: the blue markers moved 20 squares in all")
+    assert score(game, players(("Ann", 9, 3), ("Bob", 9, 3))).exit_code == 0
+
+
+def test_a_reshuffle_doubles_the_limit_at_three_and_four_players(game):
+    # one reshuffle (line 73): each card at most twice, 36 yellow squares; with 3 players
+    # the trick limit (15 tricks of 3 cards, 45 squares) allows more, the deck does not
+    assert score(game, players(("Ann", 12, 0), ("Bob", 12, 0), ("Cy", 12, 0))).exit_code == 0
+    text = players(("Ann", 13, 2), ("Bob", 12, 0), ("Cy", 12, 3))
+    err = errors(game, text)
+    assert err == [
+        "sheet.yaml:3: the yellow markers moved 37 squares in all: a card moves its trick's winner one yellow square "
+        "(line 53), the discards are reshuffled once with 3 players (dietrick-taking-rules.txt line 73), so each card "
+        "is played at most 2 times, and the deck has 18 cards with the yellow icon: at most 36 yellow squares"
+    ]
+
+
+def test_cli_refuses_the_impossible_two_player_sheet(tmp_path):
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    path = tmp_path / "sheet.yaml"
+    path.write_text(players(("Ann", 12, 1), ("Bob", 12, 1)))
+    result = CliRunner().invoke(app, ["score", str(path), "--project", str(REPO)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "line 71" in result.output

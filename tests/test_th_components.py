@@ -296,7 +296,7 @@ def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
     assert "SNAKE DRAFT" in words and "1 2 3 4 4 3 2 1" in words
     assert "most intel icons on your two adventurer cards; then fewer damage tiles; then clockwise from the King holder" in words
     assert "finish the round, skipping full stomachs" in words and "fills with a leader during the draft" in words
-    assert "shared King marker" in words and "(4/4/3 stacks at 2/3/4 players)" in words
+    assert "shared King marker" in words and "(4/4/3 stacks at 2/3/4 players; a stack a draft: our reading)" in words
     assert "Captain: discard" in words
     old = " ".join(" ".join(texts(svg(v028 / "reference-card" / "reference.svg"))).split())
     assert "General: discard" in old and "Captain" not in old

@@ -56,7 +56,7 @@ def test_leader_phase_ending_is_accepted_and_inferred(sheet):
      "game.yaml:23: Dev: king: false, but this stomach filled in the Leader Phase: every player who filled it then takes the Village King bonus"),
     # the leader that filled the stomach lands in the top row
     ("      H H A A 1 G\n      H H A A B G\n", "      H H A A B G\n      H H A A 1 G\n",
-     "game.yaml:14: Cleo: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row"),
+     "game.yaml:14: Cleo: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row (published rules line 186, 0.2.8 line 191)"),
 ])
 def test_leader_phase_impossibilities(sheet, old, new, expected):
     assert problems(sheet(_swap(LEADER_PHASE, old, new))) == [expected]
@@ -67,12 +67,95 @@ def test_round_ending_rules(sheet):
     assert problems(sheet(text)) == [
         "game.yaml:23: Dev: king: Cleo holds it too: after a round only the player who filled first takes the Village King "
         "(two kings come only from stomachs filled together in the Leader Phase)",
-        "game.yaml:37: Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cell(s)",
+        "game.yaml:37: Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cell(s) (published rules line 184, 0.2.8 line 193)",
     ]
-    # not stated: the hint names the ending the messages assume
-    text = _swap(LEADER_PHASE, "    held: feast-boot\n", "    held: null\n").replace("ending: leader-phase\n", "")
+    # not stated: the hint names the ending the messages assume, the one with fewer problems
+    # (here a leader-phase board with one slip: Cleo's leader moved down from the top row)
+    text = _swap(LEADER_PHASE, "      H H A A 1 G\n      H H A A B G\n", "      H H A A B G\n      H H A A 1 G\n")
+    text = text.replace("ending: leader-phase\n", "")
+    assert problems(sheet(text)) == [
+        "game.yaml:13: Cleo: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, "
+        "which lands in the top row (published rules line 186, 0.2.8 line 191) (read as a game that ended in the Leader Phase; "
+        "if it ended after a round, write ending: round)"
+    ]
+
+
+# --- the last leader eaten lies on top (issue 26 items 1 and 11) -----------------------
+
+TWO = (EXAMPLES / "tasty-humans-2p.yaml").read_text()
+
+
+def _bury_bens_last_leader(text: str) -> str:
+    # Ben ate leader 5 last, into the top row; put a helmet there and leader 5 under it
+    text = _swap(text, "      . . 5 . . .\n      H B H B A G\n", "      . . H . . .\n      H B 5 B A G\n")
+    return text
+
+
+def test_round_ending_last_leader_buried_is_rejected(sheet):
+    # published line 184: a player with room eats the held leader last, so it is on top
+    assert problems(sheet(_bury_bens_last_leader(TWO))) == [
+        "game.yaml:27: Ben: every leader has a tile on top: after the final round a player with room eats the held leader "
+        "last (published rules line 184, 0.2.8 line 193), so it sits on top of its column"
+    ]
+    # the same board under 0.2.8 (line 193) and with the ending left to pnp
+    text = _swap(_bury_bens_last_leader(TWO), "rules: published", 'rules: "0.2.8"').replace("ending: round\n", "")
+    assert problems(sheet(text))[0].startswith("game.yaml:26: Ben: every leader has a tile on top: after the final round")
+
+
+def test_issue_board_with_one_players_leaders_all_buried(sheet):
+    # the issue's board: every leader of Ben buried, exit 2 through `pnp score`
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    result = CliRunner().invoke(app, ["score", str(sheet(_bury_bens_last_leader(TWO))), "--project", str(REPO)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.strip().splitlines() == [problems(sheet(_bury_bens_last_leader(TWO)))[0]]
+
+
+def test_leader_phase_ending_last_leader_buried_is_rejected(sheet):
+    # published line 186: in a Leader-Phase ending every player's last act is the drop;
+    # Eve's leaders 1 and 2 both get a tile on top
+    text = _swap(LEADER_PHASE, "      H . . . . .\n      A B 1 . B .\n      H A H A 2 G\n",
+                 "      H . H . B .\n      A B 1 . 2 .\n      H A H A B G\n")
+    assert problems(sheet(text)) == [
+        "game.yaml:38: Eve: every leader has a tile on top: a game that ends in the Leader Phase ends once every player has "
+        "dropped the old leader (published rules line 186, 0.2.8 line 191), so that leader sits on top of its column"
+    ]
+
+
+def test_full_stomach_without_a_top_leader_kept_its_last_leader(sheet):
+    # A round ending: Dev is full, not the king, holds nothing. With a leader in the top row
+    # his 4 leaders fit 3 Leader Phases (the last eaten at the end, line 184); with none
+    # there, the last was not eaten at the end, so 4 eaten means 4 phases: impossible.
+    text = _swap(LEADER_PHASE, "ending: leader-phase", "ending: round")
+    text = _swap(text, "    held: feast-boot\n", "    held: null\n")
+    text = _swap(text, "{1: leader-line, 2: sight-hand, 3: columns-all-four}", "{1: leader-line, 2: sight-hand, 3: columns-all-four, 4: line-hand}")
     text = _swap(text, "    king: true\n    leaders: {1: leader-line", "    king: false\n    leaders: {1: leader-line")
-    assert problems(sheet(text))[-1].endswith("(read as a game that ended in the Leader Phase; if it ended after a round, write ending: round)")
+    text = _swap(text, "    held: rows-all-four\n", "    held: null\n")
+    text = _swap(text, "{1: most-minus-least, 2: line-armor, 3: surround-majority}", "{1: most-minus-least, 2: line-armor, 3: surround-majority, 4: chain-orthogonal}")
+    text = _swap(text, "      H . . . . .\n", "      H 4 . . . .\n")
+    top = _swap(text, "      G 1 H B A G\n", "      G 1 H B A 4\n")
+    report = score_sheet(Project(REPO), sheet(top)).to_json()
+    assert report["ending"] == "round"
+    buried = _swap(text, "      G 1 H B A G\n      B A H G 2 B\n", "      G H H B A G\n      1 A H G 2 4\n")
+    assert problems(sheet(buried)) == [
+        "game.yaml:24: Dev: 4 leader(s) in the stomach and none held: every player ends with one leader from setup plus one per "
+        "Leader Phase, and Cleo, Eve show 3 Leader Phase(s): expected 3 in the stomach (no leader in the top row, so the last "
+        "leader drafted was not eaten after the final round, published rules line 184, 0.2.8 line 193)"
+    ]
+
+
+def test_inferred_ending_names_the_broken_rule_held_with_room(sheet):
+    # issue 26 item 11: Ben holds a leader with room and his leaders are covered: the round
+    # reading says the held leader would have been eaten (line 184), not a leader count
+    text = _swap(TWO, "    held: null\n", "    held: chain-diagonal\n").replace("ending: round\n", "")
+    text = _swap(text, ", 5: surround-majority}", "}")
+    text = _swap(text, "      . . 5 . . .\n", "      . . H . . .\n")
+    found = problems(sheet(text))
+    assert found[0].startswith("game.yaml:25: Ben: held: 'chain-diagonal' would have been eaten after the final round: "
+                               "the stomach has 5 empty cell(s) (published rules line 184, 0.2.8 line 193)")
+    assert not any("Leader Phase(s)" in m for m in found)
 
 
 # --- leader counts: one from setup plus one per Leader Phase -----------------------------
@@ -89,7 +172,10 @@ def test_examples_2p_broke_the_leader_count_and_now_scores(sheet):
     assert problems(sheet(old)) == [
         "game.yaml:12: Ana: 5 leader(s) in the stomach and none held: every player ends with one leader from setup plus one per "
         "Leader Phase, and Ben shows 3 Leader Phase(s): expected 3 in the stomach (this stomach filled first, so the last leader "
-        "drafted stays held)"
+        "drafted stays held)",
+        # and Ben, with room, ate his held leader last: it cannot be under a tile (line 184)
+        "game.yaml:27: Ben: every leader has a tile on top: after the final round a player with room eats the held leader "
+        "last (published rules line 184, 0.2.8 line 193), so it sits on top of its column",
     ]
 
 
@@ -117,7 +203,7 @@ def test_no_leader_at_all(sheet):
 NOT_OVER = """\
 game: tasty-humans
 players:
-  - {name: A, monster: troll, leaders: {1: line-hand, 2: line-boot}, stomach: "......\\n......\\n......\\n......\\nHH....\\n12HHHH"}
+  - {name: A, monster: troll, leaders: {1: line-hand, 2: line-boot}, stomach: "......\\n......\\n......\\n......\\n..HH..\\n12HHHH"}
   - {name: B, monster: griffin, leaders: {1: range-hand, 2: range-boot}, stomach: "......\\n......\\n......\\n......\\n......\\n12HHHH"}
 """
 
@@ -132,7 +218,7 @@ def test_solo_stomach_not_full_is_rejected(sheet):
     solo = """\
 game: tasty-humans
 players:
-  - {name: A, monster: troll, leaders: {1: line-hand, 2: line-boot}, stomach: "......\\n......\\n......\\n......\\nHH....\\n12HHHH"}
+  - {name: A, monster: troll, leaders: {1: line-hand, 2: line-boot}, stomach: "......\\n......\\n......\\n......\\n..HH..\\n12HHHH"}
 solo: {level: 1, ai_cards: [adv-01, adv-02, adv-03, adv-04, adv-05]}
 """
     assert problems(sheet(solo)) == [
@@ -198,3 +284,42 @@ def test_solo_examples_verdicts(repo_project):
     old = score_sheet(Project(REPO), EXAMPLES / "tasty-humans-solo-0.2.8.yaml").to_json()["solo"]
     # 0.2.8 names no levels; 2 swordsmen, 2 archers, 1 wizard, 2 generals, 1 cleric: 14; shapes 37
     assert (old["level"], old["level_name"], old["ai"]["total"], old["won"], old["challenge"]) == (3, "", 51, False, None)
+
+
+# --- our ruling: no more Leader Phases once the stacks run out (issue 26 item 10) ------------
+
+
+def test_the_stacks_ruling_is_data_the_engine_and_the_checker_share(sheet):
+    from pnp.load.yamlio import parse_located
+
+    from game_plugins import game_module
+
+    engine = game_module("tasty_humans", "engine")
+    th_score = game_module("tasty_humans", "scoring").score_sheet
+    game = load_game(Project(REPO), "tasty-humans")
+    for version in game.data["rules"].names():
+        ruling = game.data["rules"].version(version).rulings.stacks_run_out
+        assert ruling.ruling == "no-more-leader-phases" and "our ruling" in ruling.says
+    # the engine plays it: a 2-player game whose stacks ran out holds exactly 4 Leader
+    # Phases and more rounds, and the checker accepts its board
+    setup = engine.Setup.from_game(game, "published")
+    for seed in range(60):
+        result = engine.play(setup, seed, ["greedy", "greedy"])
+        if result.stacks_ran_out:
+            break
+    else:
+        pytest.fail("no 2-player game in 60 ran out of leader stacks")
+    assert result.drafts == 4 and result.rounds > 5 and result.ending == "round"
+    report = th_score(game, parse_located(yaml.safe_dump(result.sheet), "game.yaml")).to_json()
+    assert report["ending"] in ("round", "either")
+    # the checker quotes the ruling where a board goes past it
+    text = _swap(TWO, "{1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader}",
+                 "{1: line-hand, 2: range-boot, 3: least-type, 4: sight-leader, 5: leader-line}")
+    text = _swap(text, "      A 4 B H G D", "      A 4 B H 5 D")
+    text = _swap(text, "{1: feast-helmet, 2: rows-all-four, 3: diagonal-armor, 4: leader-line, 5: surround-majority}",
+                 "{1: feast-helmet, 2: rows-all-four, 3: diagonal-armor, 4: damage-line, 5: surround-majority}")
+    assert problems(sheet(text)) == [
+        "game.yaml:13: Ana: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 player(s) (one from setup plus "
+        "one per Leader Phase, 4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach "
+        "fills (our ruling, rules.yaml))"
+    ]

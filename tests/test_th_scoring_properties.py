@@ -27,7 +27,8 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
     """YAML of a possible finished game, its ending and whether the sheet states it:
     gravity, one tile per leader, distinct monsters, a full stomach that ended the game,
     leader counts that agree (one from setup plus one per Leader Phase), held leaders and
-    Village Kings as the ending allows (published rules F184-190, 0.2.8 O191-197)."""
+    Village Kings as the ending allows, the last leader eaten on top of its column
+    (published rules F184-190, 0.2.8 O191-197)."""
     version = draw(st.sampled_from(RULE_SET.names()))
     rules = RULE_SET.version(version)
     n = draw(st.sampled_from(sorted(rules.stomach.rows_by_players)))
@@ -58,8 +59,13 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
                 grid[r][c] = draw(st.sampled_from(symbols))
         filled = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "."]
         spots = list(draw(st.permutations(filled))[:eaten])
-        if ending == "leader-phase" and full and not any(r == 0 for r, _ in spots):
-            spots[0] = (0, draw(st.integers(0, cols - 1)))  # the leader that filled it lands on top
+        # A player's last tile is the leader dropped in the Leader Phase (F186/O191) or the
+        # held one eaten after the final round (F184/O193): it lies on top of its column
+        # (in the top row when it filled the stomach).
+        if (ending == "leader-phase" or not hold) and eaten:
+            tops = [(min(r for r in range(rows) if grid[r][c] != "."), c) for c in range(cols) if grid[rows - 1][c] != "."]
+            if not any(spot in tops for spot in spots):
+                spots[0] = draw(st.sampled_from(tops))
         leaders = {}
         for slot, (r, c) in enumerate(spots, start=1):
             grid[r][c] = str(slot)

@@ -161,7 +161,8 @@ def test_held_leader_checks(sheet):
     # a 6th leader held next to 5 in the stomach (published rules F40-42, F176)
     text = _mutate(("    claimed: 23\n", "    claimed: 23\n    held: line-boot\n"))
     assert problems(sheet(text)) == [
-        "game.yaml:28: Bo: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 player(s) (one from setup plus one per Leader Phase, 4 phases)"
+        "game.yaml:28: Bo: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 player(s) (one from setup plus one per Leader Phase, 4 phases"
+        "; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"
     ]
     text = _mutate(("    held: chain-orthogonal\n", "    held: line-hand\n"))
     assert problems(sheet(text)) == ["game.yaml:8: Ana: held: 'line-hand' is also in the stomach: a held leader was not eaten"]
@@ -181,7 +182,7 @@ players:
   - {name: C, monster: legendary-dragon, held: range-boot, stomach: "......\\n......\\n......\\nHHHHHH"}
   - {name: D, monster: twin-headed-dragon, held: range-armor, stomach: "......\\n......\\n......\\nHHHHHH"}
 """
-    assert problems(sheet(four)) == ["game.yaml:4: A: 5 leaders in the stomach: at most 4 with 4 player(s)"]
+    assert problems(sheet(four)) == ["game.yaml:4: A: 5 leaders in the stomach: at most 4 with 4 player(s) (one from setup plus one per Leader Phase, 3 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"]
 
 
 def test_every_problem_is_reported_at_once(sheet):

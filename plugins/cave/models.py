@@ -256,6 +256,7 @@ class EnergyMeter(StrictModel):
     label: str
     steps: Positive
     start: Positive
+    start_label: str = Field(description="the key to the start frames (the rules give no start: say so)")
     per_row: Positive = Field(description="cells per row on the card")
 
 
@@ -274,6 +275,7 @@ class SanityMeter(StrictModel):
     start: int
     zero_text: str
     fields: list[MeterField] = Field(min_length=1)
+    choices_text: str = Field(description="printed under the meters: what on them is our choice, not the rules'")
 
 
 class Character(StrictModel):
@@ -310,7 +312,7 @@ class TokensFile(StrictModel):
 
 class SummarySection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "bonuses", "exits")]
+    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "sanity_start", "bonuses", "exits")]
 
 
 class SummarySide(StrictModel):
@@ -332,5 +334,6 @@ class SummaryFile(StrictModel):
         bonuses = ", ".join(f"{f.name} +{f.bonus}" for f in reversed(s.fields))
         by = tiles.exits_by_players
         exits = "/".join(str(by[n]) for n in sorted(by)) + f" at {min(by)}-{max(by)} players"
-        values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "bonuses": bonuses, "exits": exits}
+        values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "sanity_start": s.start,
+                  "bonuses": bonuses, "exits": exits}
         return [(x.heading, x.text.format(**values)) for x in getattr(self, side).sections]

@@ -39,7 +39,8 @@ def score(game: "GameContent", doc: "Located") -> "Report":
     from .sheet import parse_sheet
 
     rules: ScoringFile = game.data["scoring"]
-    return Report(score_sheet(parse_sheet(doc, rules, game.name), rules))
+    deck: DeckFile = game.data["deck"]
+    return Report(score_sheet(parse_sheet(doc, rules, game.name, deck.icon_cards()), rules))
 
 
 def sheet_template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:

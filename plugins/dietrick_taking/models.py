@@ -80,6 +80,14 @@ class DeckFile(StrictModel):
             raise ValueError(f"rows {rows}: expected one icon moving the yellow row and one the blue row")
         return v
 
+    def icon_cards(self) -> dict[str, int]:
+        """Cards carrying each row's score icon: {"yellow": 18, "blue": 18}."""
+        counts: dict[str, int] = {icon.row: 0 for icon in self.icons.values()}
+        for suit in self.suits:
+            counts[self.icons["fork"].row] += len(suit.fork)
+            counts[self.icons["runner"].row] += len(suit.runner)
+        return counts
+
     @property
     def cards(self) -> list[Card]:
         """Every card, suit by suit, in number order."""
@@ -118,6 +126,8 @@ class ScoringFile(StrictModel):
     end_square: int = Field(ge=1)
     last_card: int
     tricks_by_players: dict[int, int]
+    tricks_in_book: dict[int, int] = Field(description="the game lengths line 75 prints (the 4-player one contradicts the procedure)")
+    reshuffles_by_players: dict[int, int] = Field(description="times the discards become a new deck, per player count")
     long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
     markers_per_player: int = Field(ge=1)
@@ -139,6 +149,9 @@ class ScoringFile(StrictModel):
                 f"end_square {self.end_square} is not on card {self.last_card}: with it laid last, "
                 f"expected a square from {before_last + 1} to {before_last + len(self.card(self.last_card).yellow)}"
             )
+        if set(self.reshuffles_by_players) != set(self.tricks_by_players) or min(self.reshuffles_by_players.values(), default=0) < 0:
+            raise ValueError(f"reshuffles_by_players {self.reshuffles_by_players}: expected 0 or more for each player count of "
+                             f"tricks_by_players ({', '.join(map(str, sorted(self.tricks_by_players)))})")
         for players, tricks in self.tricks_by_players.items():
             if players < 2 or tricks < 1:
                 raise ValueError(f"tricks_by_players {players}: {tricks}: expected 2 or more players and 1 or more tricks")
@@ -189,12 +202,17 @@ class Reference(StrictModel):
     title: str
     front: list[Section] = Field(min_length=1)
     back: list[Section] = Field(min_length=1)
+    solo: list[Section] = Field(min_length=1, description="the solo card: playing against Fuzz")
 
     def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
-        """(heading, text) of one side with the rule values filled in from scoring.yaml."""
-        tricks = ", ".join(f"{t} tricks at {n}" for n, t in sorted(scoring.tricks_by_players.items()))
+        """(heading, text) of one side ("front", "back" or "solo", the solo card) with the
+        rule values filled in from scoring.yaml."""
+        book = scoring.tricks_in_book
+        tricks = ", ".join(f"{t} tricks at {n}" + (f" (our count; the book says {book[n]})" if book.get(n, t) != t else "")
+                           for n, t in sorted(scoring.tricks_by_players.items()))
         values = {"end_square": scoring.end_square, "tricks": tricks, "long_game_wins": scoring.long_game_wins}
-        return [(s.heading, s.text.format(**values)) for s in (self.front if side == "front" else self.back)]
+        sections = {"front": self.front, "back": self.back, "solo": self.solo}[side]
+        return [(s.heading, s.text.format(**values)) for s in sections]
 
 
 @dataclass(frozen=True)

@@ -164,8 +164,9 @@ def _claimed_winner(doc: Located, names: list[str], errors: _Errors) -> tuple[st
     return tuple(listed)
 
 
-def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking") -> Sheet:
-    """The sheet as data, or a PnpError listing every problem."""
+def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking", icon_cards: dict[str, int] | None = None) -> Sheet:
+    """The sheet as data, or a PnpError listing every problem. `icon_cards` (the deck's
+    cards per score-icon row, DeckFile.icon_cards) bounds each row's squares in all."""
     errors = _Errors(doc)
     data = doc.data
     if not isinstance(data, dict):
@@ -187,6 +188,7 @@ def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking
     earlier = _earlier_wins(doc, names, scoring, errors)
     if not errors.items:
         _check_game_end(doc, entries, scoring, errors)
+        _check_icon_cards(entries, scoring, icon_cards or {}, errors)
     if errors.items:
         raise PnpError(sorted_errors(errors.items))
     assert order is not None
@@ -281,6 +283,31 @@ def _check_game_end(doc: Located, entries: list[Entry], scoring: ScoringFile, er
     elif total > limit:
         errors.add(("players",), f"the markers moved {total} squares in all: a {n}-player game has at most "
                    f"{scoring.tricks_by_players[n]} tricks of {n} cards, {limit} squares")
+
+
+def _check_icon_cards(entries: list[Entry], scoring: ScoringFile, icon_cards: dict[str, int], errors: _Errors) -> None:
+    """A trick moves its winner one square per card along the row of that card's icon
+    (dietrick-taking-rules.txt line 53), and a card is played at most once per pass
+    through the deck: never reshuffled at 2 players (line 71), once at 3-4 (line 73). So
+    a row's markers move in all at most (1 + reshuffles) x the deck's cards with its icon.
+    The solo game is left out: a card the player wins goes back to the hand (line 99)."""
+    if any(e.fuzz for e in entries):
+        return
+    n = len(entries)
+    reshuffles = scoring.reshuffles_by_players.get(n)
+    if reshuffles is None:
+        return
+    passes = 1 + reshuffles
+    why = ("the deck is never reshuffled with 2 players (dietrick-taking-rules.txt line 71), so each card is played at most once"
+           if reshuffles == 0 else
+           f"the discards are reshuffled {'once' if reshuffles == 1 else f'{reshuffles} times'} with {n} players "
+           f"(dietrick-taking-rules.txt line 73), so each card is played at most {passes} times")
+    for row, cards in icon_cards.items():
+        moved = sum(getattr(e, row) for e in entries)
+        if moved > passes * cards:
+            errors.add(("players",), f"the {row} markers moved {moved} squares in all: a card moves its trick's winner one "
+                       f"{row} square (line 53), {why}, and the deck has {cards} cards with the {row} icon: "
+                       f"at most {passes * cards} {row} squares")
 
 
 def _who(e: Entry) -> str:

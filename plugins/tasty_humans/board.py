@@ -201,6 +201,12 @@ class Board:
     def is_full(self) -> bool:
         return not self.masks[EMPTY]
 
+    def uncovered_leaders(self) -> list[int]:
+        """Leader cells with nothing above them (top row, or an empty cell above): where
+        the last tile a player dropped can be when that tile was a leader."""
+        c, empty = self.cols, self.masks[EMPTY]
+        return [cell for cell in sorted(self.leaders) if cell < c or empty >> (cell - c) & 1]
+
     def mirrored(self) -> "Board":
         """The board flipped left-right (leader ids travel with their tiles)."""
         c = self.cols

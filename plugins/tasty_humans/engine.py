@@ -1162,8 +1162,10 @@ class Game:
             if final:
                 break
             if not offered:
-                # The stacks ran out before any stomach filled: the rules are silent; we
-                # play on without Leader Phases until one fills.
+                # The stacks ran out before any stomach filled: the rules are silent; our
+                # ruling (rules.yaml `rulings.stacks_run_out`) plays on without Leader
+                # Phases until one fills.
+                assert self.setup.rules.rulings.stacks_run_out.ruling == "no-more-leader-phases"
                 ran_out = True
                 self.end_round()
                 continue

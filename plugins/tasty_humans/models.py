@@ -187,6 +187,24 @@ class Kit(StrictModel):
     scoring_tokens: bool = Field(description="one scoring token per monster, for the scoring track")
     leader_board: str = Field(description="what the rules call the board the leader stacks sit on")
     king_placeholders: int = Field(ge=0, description="markers for players who share the Village King bonus")
+    stacks_right_to_left: bool = Field(description="the rules place the stacks right to left (an arrow shows it)")
+    stacks_heading: str = Field(description="the leader board's line over the face-down stack spaces")
+    open_row_heading: str = Field(description="the leader board's line over the revealed leaders")
+
+
+class StacksRunOut(StrictModel):
+    """Our ruling for a gap in both rule books: what happens once the leader stacks are
+    used up and no stomach is full yet. The engine plays it and the sheet checker accepts
+    the boards it leaves (rules.yaml gives the reasoning)."""
+
+    ruling: Literal["no-more-leader-phases"] = Field(description="rounds go on without a Leader Phase until a stomach fills")
+    says: str = Field(description="the ruling in one sentence, quoted by messages that rely on it")
+
+
+class Rulings(StrictModel):
+    """Where the rule books are silent and pnp decides (each says why in rules.yaml)."""
+
+    stacks_run_out: StacksRunOut
 
 
 class RuleVersion(StrictModel):
@@ -210,6 +228,7 @@ class RuleVersion(StrictModel):
     leader_space: str = Field(description="what the rules call the space holding the leader not yet eaten")
     solo: Solo
     kit: Kit
+    rulings: Rulings
 
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
     _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
@@ -605,19 +624,46 @@ class MonstersFile(StrictModel):
 
 class ReferenceSection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("captain", "king_bonus", "stacks")]
+    text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space")]
+
+
+class SoloSection(StrictModel):
+    heading: str
+    text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space")]
+
+
+class SoloReference(StrictModel):
+    """The solo card: how the A.I. opponent plays and scores."""
+
+    title: str
+    sections: list[SoloSection] = Field(min_length=1)
 
 
 class ReferenceFile(StrictModel):
-    """reference.yaml: the turn summary printed on every player's reference card."""
+    """reference.yaml: the turn summary printed on every player's reference card, and
+    the solo card's text."""
 
     title: str
     sections: list[ReferenceSection] = Field(min_length=1)
+    solo: SoloReference
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of every section with the rule version's values filled in."""
         by = rules.leader_stacks_by_players
         multi = {n: k for n, k in sorted(by.items()) if n > 1}
         stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
-        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks}
+        values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks,
+                  "leader_space": rules.leader_space}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
+
+    def solo_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of the solo card's sections for this rule version: its class
+        names, its space's name and its A.I. levels (named levels, or any number)."""
+        named = rules.solo.levels
+        if named:
+            levels = "Levels: " + ", ".join(f"{n} {name}" for n, name in sorted(named.items())) + "."
+        else:
+            levels = "Any level from 0 up (this version names none)."
+        values = {"captain": rules.classes.get("captain", "Captain"), "peasant": rules.classes.get("peasant", "Peasant"),
+                  "levels": levels, "leader_space": rules.leader_space}
+        return [(x.heading, x.text.format(**values)) for x in self.solo.sections]

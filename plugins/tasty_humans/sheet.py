@@ -37,6 +37,9 @@ LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader; everyon
 EITHER = "either"  # the sheet fits both endings (the score is the same)
 # Why a sheet with no full stomach is no finished game (its message cites the lines).
 RULE_END = "the game ends only when a stomach is full (published rules line 182, 0.2.8 line 189)"
+# The rule lines that fix a player's last act, cited by the messages that rely on them.
+RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
+RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
 
 
 def _as_text(v: Any) -> Any:
@@ -265,7 +268,7 @@ class _Checker:
     def _check_ending(self, players: list[SheetPlayer], rules: "RuleVersion", n: int) -> str:
         """Check the sheet against the ending it states, or infer it: the ending whose
         checks pass (EITHER when both do); when neither does, report the problems of the
-        likelier one (LEADER_PHASE when a stomach with room holds a leader, else ROUND)."""
+        ending with fewer of them (ROUND on a tie)."""
         stated = self.sheet.ending
         if stated is not None:
             self.errors += [error for error, _ in self._ending_problems(players, rules, n, stated)]
@@ -276,7 +279,9 @@ class _Checker:
             return EITHER
         if passed:
             return passed[0]
-        guess = LEADER_PHASE if any(p.held and not p.board.is_full for p in players) else ROUND
+        # Report the ending the board breaks fewest rules of: those are the rules it
+        # really breaks. On a tie, the round ending (the ordinary one, F184/O193).
+        guess = LEADER_PHASE if len(found[LEADER_PHASE]) < len(found[ROUND]) else ROUND
         other = LEADER_PHASE if guess == ROUND else ROUND
         hint = f" (read as a game that ended {_ENDING_TEXT[guess]}; if it ended {_ENDING_TEXT[other]}, write ending: {other})"
         for error, depends in found[guess]:
@@ -303,11 +308,20 @@ class _Checker:
             room = p.board.count(EMPTY)
             if ending == ROUND and p.held and room:
                 # F184/O193: after the final round a held leader is eaten if it fits.
-                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {room} empty cell(s)")
+                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {room} empty cell(s) ({RULE_HELD_EATEN})")
+            elif ending == ROUND and room and not p.board.uncovered_leaders():
+                # F184/O193: a player with room eats the held leader after the final
+                # round, as the very last tile: nothing can lie on it.
+                fail(at + ("stomach",), f"{p.name}: every leader has a tile on top: after the final round a player with room eats the held leader last "
+                     f"({RULE_HELD_EATEN}), so it sits on top of its column")
             if ending == LEADER_PHASE and not p.held and room:
                 # F186/O191: the game ends once everyone has eaten their old leader, so
                 # every player keeps the one just drafted.
                 fail(at + ("held",), f"{p.name}: held is empty: a game that ends in the Leader Phase leaves every player holding the leader just drafted")
+            elif ending == LEADER_PHASE and room and not p.board.uncovered_leaders():
+                # F186/O191: every player's last act was dropping the old leader.
+                fail(at + ("stomach",), f"{p.name}: every leader has a tile on top: a game that ends in the Leader Phase ends once every player has dropped "
+                     f"the old leader ({RULE_PHASE_END}), so that leader sits on top of its column")
         if not solo:
             kings = [p for p in players if p.king]
             if ending == ROUND:
@@ -326,7 +340,8 @@ class _Checker:
             for p in full:
                 if not any(cell < p.board.cols for cell in p.board.leaders):
                     # The last cell to fill is the top of a column, and a leader filled it.
-                    fail(("players", p.seat, "stomach"), f"{p.name}: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, which lands in the top row")
+                    fail(("players", p.seat, "stomach"), f"{p.name}: no leader in the top row: a stomach that fills in the Leader Phase is filled by a dropped leader, "
+                         f"which lands in the top row ({RULE_PHASE_END})")
         problems += [(error, True) for error in self._leader_counts(players, rules, n, ending)]
         return problems
 
@@ -343,8 +358,12 @@ class _Checker:
             # Round ending: the stomach that triggered the end (the king's; the solo
             # player's) was full before the held leader could be eaten; it was left off.
             fits = {eaten}
-        else:
+        elif p.board.uncovered_leaders():
             fits = {eaten - 1, eaten}  # eaten at the end, or held and left off
+        else:
+            # No leader in the top row: the held leader was not the last tile (F184/O193),
+            # so it was not eaten; it was left off the sheet.
+            fits = {eaten}
         return {d for d in fits if 0 <= d <= rules.leader_stacks(n)}
 
     def _leader_counts(self, players: list[SheetPlayer], rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
@@ -366,8 +385,11 @@ class _Checker:
                 want = f"{phases + 1} in the stomach and none held"
             elif p.king or n == 1:
                 want = f"{phases} in the stomach (this stomach filled first, so the last leader drafted stays held)"
-            else:
+            elif p.board.uncovered_leaders():
                 want = f"{phases} or {phases + 1} in the stomach"
+            else:
+                want = (f"{phases} in the stomach (no leader in the top row, so the last leader drafted was not eaten "
+                        f"after the final round, {RULE_HELD_EATEN})")
             if not f and not any(phases in g for g in fits if g is not f):
                 why = f"at most {stacks} Leader Phase(s) with {n} player(s)"
             else:
@@ -390,7 +412,12 @@ class _Checker:
         if odd or rounds < 0:
             return []  # reported by _check_solo
         want = phases + (1 if ending == ROUND else 0)
-        if rounds == want or (ending == ROUND and phases == rules.leader_stacks(n) and rounds > want):
+        if rounds == want:
+            return []
+        # Our ruling (rules.yaml rulings.stacks_run_out): once the stacks run out, rounds
+        # go on without a Leader Phase, so a round ending may follow more rounds.
+        stacks_out = ending == ROUND and phases == rules.leader_stacks(n)
+        if stacks_out and rules.rulings.stacks_run_out.ruling == "no-more-leader-phases" and rounds > want:
             return []
         cards = solo.level + 2 * want
         return [ContentError(self.doc.path, self.doc.where(("solo", "ai_cards"))[0], None,
@@ -451,11 +478,12 @@ class _Checker:
         limit = rules.leaders_max(n)
         held = 1 if p.held is not None and p.held not in placed else 0
         if len(board.leaders) > limit:
-            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s)", who)
+            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s) "
+                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
             ok = False
         elif len(board.leaders) + held > limit:
             self.fail(at + ("held",), f"held: {len(board.leaders)} leaders in the stomach and 1 held: at most {limit} in all with {n} player(s) "
-                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases)", who)
+                      f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
             ok = False
         elif len(board.leaders) + held == 0:
             self.fail(at + ("leaders",), f"no leader in the stomach and none held: every player starts with one in the {rules.leader_space}", who)

@@ -46,6 +46,9 @@ class Simulation(Protocol):
     # metric name -> what it means (the report's captions); numbers get histograms
     metrics: dict[str, str]
     score_label: str  # what a player's score counts, e.g. "points"
+    # Optional (read with getattr): names_winners = False for a game whose rules name no
+    # winner (no win rates are reported); leaves_out = what the simulation does not play,
+    # printed with every report.
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record: ...
 

@@ -85,6 +85,8 @@ def print_table(run: Run, console: "Console", sections: list[Section] | None = N
                 cells += [short(r.ref, s.rate), short(r.diff, s.rate, sign=True) + star]
             table.add_row(*cells)
     console.print(table)
+    if run.leaves_out:
+        console.print(f"not simulated: {run.leaves_out}", markup=False, soft_wrap=True)
     if run.ref:
         console.print(f"mean ± half the 95% interval; difference = {run.base.label} minus {run.ref.label} on the same seeds; "
                       "* its interval misses 0", markup=False, soft_wrap=True)
@@ -108,7 +110,7 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
     ref_scores = [p.score for r in ref_records for p in r.players if p.score is not None] if two else None
     label = run.score_label
     hists = [{"title": f"Final scores, every player ({label})", "svg": Markup(plots.hist(scores, ref_scores, "scores", label))}]
-    if len({p.strategy for r in run.records for p in r.players}) > 1 or any(p.tags for r in run.records for p in r.players):
+    if run.names_winners and (len({p.strategy for r in run.records for p in r.players}) > 1 or any(p.tags for r in run.records for p in r.players)):
         winners = [p.score for r in run.records for p in r.players if p.win and p.score is not None]
         ref_w = [p.score for r in ref_records for p in r.players if p.win and p.score is not None] if two else None
         hists.append({"title": f"Winners' scores ({label})", "svg": Markup(plots.hist(winners, ref_w, "winning scores", label))})
@@ -171,6 +173,8 @@ def print_counts(runs: list[tuple[Run, list[Section], Path]], console: "Console"
             cells.append(text)
         table.add_row(f"  {entry['name']}", *cells)
     console.print(table)
+    if first.leaves_out:
+        console.print(f"not simulated: {first.leaves_out}", markup=False, soft_wrap=True)
     if first.ref:
         console.print(f"in brackets: {first.base.label} minus {first.ref.label}; * its interval misses 0", markup=False, soft_wrap=True)
 

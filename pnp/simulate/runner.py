@@ -55,6 +55,8 @@ class Run:
     ref: Side | None = None
     ref_records: list[Record] | None = None
     seconds: float = 0.0
+    names_winners: bool = True  # False: the rules name no winner, so no win rates
+    leaves_out: str = ""  # what the simulation does not play, said with every report
 
 
 # --- the worker side: one simulation per side per process, built on first use -------
@@ -205,7 +207,8 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     run = Run(name, game.manifest.title, players, strategies, games, seed, max(1, jobs or os.cpu_count() or 1),
-              dict(sim.metrics), sim.score_label, base, results[0], seconds=seconds)
+              dict(sim.metrics), sim.score_label, base, results[0], seconds=seconds,
+              names_winners=getattr(sim, "names_winners", True), leaves_out=getattr(sim, "leaves_out", ""))
     if against:
         run.ref, run.ref_records = sides[1], results[1]
     return run

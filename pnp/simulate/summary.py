@@ -95,7 +95,9 @@ def summarise(run: Run) -> list[Section]:
         Section("win-seat", "Win rate by seat", True, _player_rows(run, seat_groups, win, True),
                 "a shared win counts for every winner"),
     ]
-    if len(set(run.strategies)) > 1:
+    if not run.names_winners:  # the rules name no winner: report no win rates
+        sections = []
+    if len(set(run.strategies)) > 1 and run.names_winners:
         strat_groups = [(s, _where(lambda p: p.strategy, s)) for s in dict.fromkeys(run.strategies)]
         sections.append(Section("win-strategy", "Win rate by strategy", True, _player_rows(run, strat_groups, win, True),
                                 "strategies take turns in the seats, game by game"))
@@ -103,9 +105,12 @@ def summarise(run: Run) -> list[Section]:
     for tag in tags:
         tagged = _tag(tag)
         groups = [(v, _where(tagged, v)) for v in _values(both, tagged) if v is not None]
-        sections.append(Section(f"win-{tag}", f"Win rate by {tag}", True, _player_rows(run, groups, win, True)))
+        if run.names_winners:
+            sections.append(Section(f"win-{tag}", f"Win rate by {tag}", True, _player_rows(run, groups, win, True)))
         sections.append(Section(f"score-{tag}", f"Mean score by {tag}", False, _player_rows(run, groups, score, False), run.score_label))
-    sections.append(Section("score-seat", "Mean score by seat", False, _player_rows(run, seat_groups, score, False), run.score_label))
+    # a game without winners has no score either: its per-player measure is named as such
+    per_seat = "Mean score by seat" if run.names_winners else f"Mean {run.score_label} by seat"
+    sections.append(Section("score-seat", per_seat, False, _player_rows(run, seat_groups, score, False), run.score_label))
     sources = sorted({k for r in both for p in r.players for k in p.sources})
     if sources:
         rows: list[Row] = []
