@@ -89,3 +89,26 @@ def test_a_bug_outside_any_plugin_is_still_an_internal_error(fruit: Path, monkey
     monkeypatch.setattr(dispatch, "score_sheet", broken)
     result = runner.invoke(app, ["score", "sheets/example.yaml"])
     assert result.exit_code == 3 and "internal error: RuntimeError: pnp's own bug" in result.output
+
+
+def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch):
+    """The README's example plugin, as printed, scores a sheet and locates a bad value."""
+    from pnp.load.content import Project
+    from pnp.tools.scaffold import scaffold
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    code = readme.split("# plugins/rounds.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    project = Project(tmp_path / "proj")
+    scaffold(project, "rounds")
+    (project.root / "plugins").mkdir()
+    (project.root / "plugins/rounds.py").write_text(code, encoding="utf-8")
+    manifest = project.content_dir / "rounds/game.yaml"
+    manifest.write_text("plugin: plugins/rounds.py\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(project.root)
+    Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, 4]}\n  - {name: Ben, rounds: [5]}\n")
+    result = runner.invoke(app, ["score", "sheet.yaml", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["totals"] == {"Ann": 7, "Ben": 5}
+    Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, four]}\n")
+    result = runner.invoke(app, ["score", "sheet.yaml"])
+    assert result.exit_code == 2 and result.output.strip() == "sheet.yaml:3:17: expected a list of whole numbers", result.output

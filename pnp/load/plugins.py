@@ -132,7 +132,7 @@ def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin
     module, attr = plugin_module(name, root, where)
     plugin = getattr(module, attr, None)
     if not isinstance(plugin, GamePlugin):
-        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.load.plugin.GamePlugin(...)")
+        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.api.GamePlugin(...)")
     return plugin
 
 
