@@ -92,9 +92,14 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
         fail([f"{exc.filename or 'pnp'}: {exc.strerror or exc}"], EXIT_INPUT, as_json)
-    except Exception as exc:  # a bug in pnp itself: one line, unless debugging
+    except Exception as exc:  # a bug in a plugin or in pnp itself: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
+        from .load.plugins import plugin_frame
+
+        if (where := plugin_frame(exc)) is not None:  # the game's own Python, not pnp's
+            name, path, line = where
+            fail([ContentError(path, line, None, f"plugin {name} failed: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)")], EXIT_INPUT, as_json)
         fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
     raise AssertionError("unreachable")
 

@@ -233,7 +233,7 @@ def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project, trusted):
     (fruit.root / "plugins/fruit_stand.py").write_text("X = 1\n")
     trusted(fruit)
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert "expected the module to define PLUGIN = pnp.load.plugin.GamePlugin(...)" in message
+    assert "expected the module to define PLUGIN = pnp.api.GamePlugin(...)" in message
 
 
 def test_a_plugin_from_an_installed_entry_point(fruit: Project, tmp_path: Path, monkeypatch):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.load.plugin import GamePlugin
+from pnp.api import GamePlugin
 
 from . import deck, glyphs
 from .checks import check

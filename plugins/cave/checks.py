@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Sequence
 
-from pnp.errors import ContentError
-from pnp.render.textfit import num
+from pnp.api import ContentError
+from pnp.api import num
 
 from . import deck
 from .glyphs import ICONS
 from .models import DIRECTIONS, BoardFile, CharactersFile, EventsFile, FoodFile, TilesFile, TokensFile
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 
 def rotations(openings: Sequence[str]) -> list[frozenset[str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pnp.errors import PnpError
+from pnp.api import PnpError
 
 from .models import Exit, Tile, TilesFile
 

@@ -11,7 +11,7 @@ import random
 
 from markupsafe import Markup
 
-from pnp.render.textfit import num
+from pnp.api import num
 
 # Proportions of a square, so passages meet at the same place on every tile size.
 PASSAGE = 0.4  # passage width / square

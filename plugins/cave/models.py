@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from pnp.load.manifest import Length
-from pnp.load.validation import Colour, Slug, StrictModel, text_with
+from pnp.api import Length
+from pnp.api import Colour, Slug, StrictModel, text_with
 
 
 Direction = Literal["north", "east", "south", "west"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.simulate.base import PlayerRecord, Record, no_options
+from pnp.api import PlayerRecord, Record, no_options
 
 from .engine import STRATEGIES, Setup, play
 
@@ -19,7 +19,7 @@ from .engine import STRATEGIES, Setup, play
 ENDINGS = {"exit": "exit tile reached", "walled in": "walled in", "wandering": "turn limit"}
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 
 class CaveSimulation:

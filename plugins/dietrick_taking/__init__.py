@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.load.plugin import GamePlugin
+from pnp.api import GamePlugin
 
 from . import checks
 from .glyphs import glyph
 from .models import DeckFile, PlayersFile, ScoringFile
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
-    from pnp.load.yamlio import Located
+    from pnp.api import GameContent
+    from pnp.api import Located
 
     from .report import Report
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from pnp.errors import ContentError
+from pnp.api import ContentError
 
 from .models import DeckFile, PlayersFile, ScoringFile
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 
 def check(game: "GameContent") -> list[ContentError]:

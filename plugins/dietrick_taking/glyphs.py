@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from pnp.render.textfit import num
+from pnp.api import num
 
 # name -> SVG elements in the 100 x 100 box; {c} is the glyph colour, {bg} the colour
 # used for cut-out details (white lines inside a silhouette)

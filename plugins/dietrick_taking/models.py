@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from pnp.load.validation import Colour, Slug, StrictModel, one_of, text_with
+from pnp.api import Colour, Slug, StrictModel, one_of, text_with
 
 from .glyphs import GLYPHS
 

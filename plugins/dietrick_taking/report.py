@@ -12,8 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from pnp.safetext import markup
-from pnp.score.dispatch import ScoreReport
+from pnp.api import markup
+from pnp.api import ScoreReport
 
 from .scoring import Result, Standing
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.errors import ContentError, PnpError, sorted_errors
-from pnp.load.yamlio import Located
+from pnp.api import ContentError, PnpError, sorted_errors
+from pnp.api import Located
 
 from .models import ScoringFile
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 FUZZ = "Fuzz"
 VARIANTS = ("standard", "beginner")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.simulate.base import PlayerRecord, Record, no_options
+from pnp.api import PlayerRecord, Record, no_options
 
 from .engine import STRATEGIES, Setup, play
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 
 class DietrickSimulation:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.load.plugin import GamePlugin
+from pnp.api import GamePlugin
 
 from . import checks
 from .glyphs import glyph, pawn
 from .models import ExtrasFile, PiecepackFile, SummaryFile
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.errors import ContentError
+from pnp.api import ContentError
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 # (file stem, list key) whose records become pieces named by their id
 ID_LISTS = (("piecepack", "suits"), ("piecepack", "ranks"), ("extras", "tokens"), ("extras", "standees"), ("extras", "markers"))

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from markupsafe import Markup
 
-from pnp.render.textfit import num
+from pnp.api import num
 
 
 def _f(v: float) -> str:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from pnp.load.validation import Colour, Slug, StrictModel, one_of
+from pnp.api import Colour, Slug, StrictModel, one_of
 
 from .glyphs import GLYPHS, SUIT_GLYPHS
 

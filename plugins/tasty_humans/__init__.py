@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pnp.load.plugin import GamePlugin
+from pnp.api import GamePlugin
 
 from . import checks
 from .craving_scoring import CRAVINGS
@@ -12,8 +12,8 @@ from .glyphs import CRAVING_PATTERNS, TEMPLATE_GLOBALS
 from .models import AdventurersFile, LeadersFile, MonstersFile, ReferenceFile, RuleSet
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
-    from pnp.load.yamlio import Located
+    from pnp.api import GameContent
+    from pnp.api import Located
 
     from .scoring import TastyHumansReport
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, get_args
 
-from pnp.errors import ContentError
+from pnp.api import ContentError
 
 from .models import (
     EMPTY,
@@ -23,7 +23,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 
 

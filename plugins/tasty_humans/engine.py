@@ -26,7 +26,7 @@ from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part,
 from .scoring import PlayerScore, rank_players, score_player, score_solo
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
     from .models import Adventurer, Leader, RuleVersion
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 
 from markupsafe import Markup, escape
 
-from pnp.render.textfit import num
+from pnp.api import num
 
 INK = "#1f1f1f"
 PAPER = "#ffffff"

@@ -20,10 +20,10 @@ from pydantic import (
     model_validator,
 )
 
-from pnp.errors import PnpError
-from pnp.load.input_limits import GRIDS
-from pnp.load.variants import deep_merge
-from pnp.load.validation import StrictModel, text_with
+from pnp.api import PnpError
+from pnp.api import GRIDS
+from pnp.api import deep_merge
+from pnp.api import StrictModel, text_with
 
 if TYPE_CHECKING:
     from pydantic_core import InitErrorDetails

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from pnp.score.dispatch import ScoreReport
+from pnp.api import ScoreReport
 
 from .board import EMPTY, Board
 from .craving_scoring import CHALLENGES, score_craving
@@ -21,8 +21,8 @@ from .sheet import BALANCED_DIET, EITHER, LEADER_PHASE, ROUND, CheckedSheet, che
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pnp.load.content import GameContent
-    from pnp.load.yamlio import Located
+    from pnp.api import GameContent
+    from pnp.api import Located
 
     from .models import Adventurer, Leader, RuleVersion
 
@@ -350,7 +350,7 @@ class TastyHumansReport(ScoreReport):
     def render(self, console: "Console") -> None:
         from rich.table import Table
 
-        from pnp.safetext import markup as m  # user text shown as text, never as markup
+        from pnp.api import markup as m  # user text shown as text, never as markup
 
         for p in self.players:
             monster = self.names.get(p.monster, p.monster)
@@ -417,7 +417,7 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
 
 def score_sheet(game: "GameContent", doc: "Located") -> TastyHumansReport:
     """Check and score a parsed sheet file (the plugin's `score`)."""
-    from pnp.errors import display_path
+    from pnp.api import display_path
 
     sheet = check_sheet(game, doc)
     sheet.path = display_path(doc.path)

@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from pnp.errors import ContentError, raise_if_any
-from pnp.load.validation import StrictModel, validate
-from pnp.load.yamlio import Located
+from pnp.api import ContentError, raise_if_any
+from pnp.api import StrictModel, validate
+from pnp.api import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
     from .models import Leader, RuleVersion
 
@@ -566,7 +566,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     rules = rule_set.version(name)
     counts = sorted(rules.stomach.rows_by_players)
     if players not in counts:
-        from pnp.errors import PnpError
+        from pnp.api import PnpError
 
         raise PnpError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
     rows, cols = rules.rows(players), rules.stomach.columns

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from pnp.errors import PnpError
-from pnp.simulate.base import PlayerRecord, Record
+from pnp.api import PnpError
+from pnp.api import PlayerRecord, Record
 
 from .engine import DEFAULT_SOLO_LEVEL, STRATEGIES, Setup, play
 
 if TYPE_CHECKING:
-    from pnp.load.content import GameContent
+    from pnp.api import GameContent
 
 VERSION_KEY = "rules"
 SOLO_KEY = "solo_level"

@@ -32,6 +32,9 @@ from .plugin import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# top-level module name of every plugin imported -> the name game.yaml gave it, so that an
+# exception raised in a plugin's code is reported as that plugin's (see `plugin_frame`)
+_LOADED: dict[str, str] = {}
 
 
 def is_path(name: str) -> bool:
@@ -94,6 +97,7 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     module.__pnp_stamp__ = stamp  # type: ignore[attr-defined]
     sys.modules[module_name] = module
+    _LOADED[module_name] = name
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the designer's code: one line naming the file
@@ -116,11 +120,33 @@ def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleTyp
     if not _MODULE.match(name):
         raise _fail(where, f"plugin {name!r}: expected a module name (letters, digits, '_') or a path such as plugins/{name}.py")
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP, name=name):
+        _LOADED[entry.module.partition(".")[0]] = name
         try:
             return importlib.import_module(entry.module), entry.attr or "PLUGIN"
         except Exception as exc:
             raise _fail(where, f"plugin {name!r} (entry point {entry.value}) failed to load: {type(exc).__name__}: {exc}") from None
     raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named and no entry point {name!r} in group {ENTRY_POINT_GROUP!r}")
+
+
+def plugin_frame(exc: BaseException) -> tuple[str, str, int] | None:
+    """Where a plugin's own code raised `exc` (or the exception it was raised from): the
+    plugin's name, the file and the line of the innermost frame in that plugin; None when
+    no plugin's code is on the way."""
+    seen: set[int] = set()
+    error: BaseException | None = exc
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        found = None
+        tb = error.__traceback__
+        while tb is not None:
+            module = str(tb.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
+            if module in _LOADED:
+                found = (_LOADED[module], tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            tb = tb.tb_next
+        if found:
+            return found
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def plugin_submodule(name: str, root: Path, submodule: str) -> ModuleType | None:
@@ -144,7 +170,7 @@ def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin
     module, attr = plugin_module(name, root, where)
     plugin = getattr(module, attr, None)
     if not isinstance(plugin, GamePlugin):
-        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.load.plugin.GamePlugin(...)")
+        raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.api.GamePlugin(...)")
     return plugin
 
 

@@ -62,7 +62,13 @@ def no_options(game: str, options: dict[str, str]) -> None:
 def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
     """The game's simulation (module `simulation` of its plugin package), or a PnpError."""
     plugin = game.manifest.plugin
-    module = plugin_submodule(plugin, game.project.root, "simulation") if plugin else None
+    try:
+        module = plugin_submodule(plugin, game.project.root, "simulation") if plugin else None
+    except ModuleNotFoundError as exc:  # a library of the balance lab's extra, not installed
+        if not exc.name or exc.name.startswith("pnp"):  # pnp's own or the plugin's own module: a bug
+            raise
+        raise PnpError(f"pnp simulate {game.name}: the rules engine needs {exc.name}, which the balance lab's extra installs: "
+                       f"pip install '.[lab]' in pnp's folder (or pip install {exc.name})") from None
     if module is None:
         raise PnpError(f"{game.name}: no rules engine to simulate this game")
     return module.make(game, dict(options))

@@ -20,10 +20,10 @@ from typing import Any
 
 from rich.table import Table
 
-from pnp.errors import ContentError, PnpError
-from pnp.load.options import check_value
-from pnp.load.plugin import GamePlugin
-from pnp.score.dispatch import ScoreReport
+from pnp.api import ContentError, PnpError
+from pnp.api import check_value
+from pnp.api import GamePlugin
+from pnp.api import ScoreReport
 
 SHEET_KEYS = {"game", "edition", "players"}
 PLAYER_KEYS = {"name", "orders", "kept", "total"}

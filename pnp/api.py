@@ -1,0 +1,71 @@
+"""The public API for game plugins: everything a plugin may import from pnp, in one place.
+
+A plugin is a module (or package) that defines `PLUGIN = GamePlugin(...)`; a game's
+`game.yaml` names it with `plugin:`. Import from `pnp.api` only: the modules behind it
+may move between releases, these names do not.
+
+What a plugin gets
+- `GamePlugin`: the record of what the game adds in Python (content models, cross-file
+  checks, template helpers and context, a scorer, scoring-sheet template and schema).
+- `GameContent`: the loaded game a plugin's functions receive (`game.data[stem]` holds
+  each content file's validated model, `game.docs[stem]` its `Located` document).
+- `Located`: a parsed YAML file that knows where every value stands; `doc.error(path,
+  message)` makes a `ContentError` at the value under `path` (a tuple of keys and indexes).
+- `ContentError` (one located problem), `PnpError` (raise it with one or many
+  ContentErrors: the CLI prints each as `file:line:col: message` and exits 2),
+  `raise_if_any`, `sorted_errors`, `display_path`.
+- `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`).
+- Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
+  and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.
+- Options: `check_value(game, name, spec, given)`, a game option's typed value or its
+  located error (for a sheet that names an option, e.g. an edition).
+- Helpers: `num` (a number as a template prints it), `markup` (a file's text made safe for
+  Rich), `deep_merge` (how variants merge mappings).
+- The balance lab: `Record`, `PlayerRecord` (one simulated game and its seats), `no_options`.
+
+A scorer is `score(game: GameContent, doc: Located) -> ScoreReport`: it raises PnpError
+for a sheet it cannot score (located with `doc.error`), and returns a report otherwise.
+An exception of any other kind raised by a plugin's code is reported as that plugin's
+error, at its file and line (exit 2), not as a bug in pnp.
+"""
+
+from __future__ import annotations
+
+from .errors import ContentError, PnpError, display_path, raise_if_any, sorted_errors
+from .load.content import GameContent
+from .load.manifest import Length
+from .load.options import check_value
+from .load.plugin import GamePlugin
+from .load.validation import Colour, Slug, StrictModel, one_of, text_with, validate
+from .load.variants import deep_merge
+from .load.yamlio import Located
+from .render.textfit import num
+from .safetext import markup
+from .score.dispatch import ScoreReport
+from .simulate.base import PlayerRecord, Record, no_options
+
+__all__ = [
+    "check_value",
+    "Colour",
+    "ContentError",
+    "GameContent",
+    "GamePlugin",
+    "Length",
+    "Located",
+    "PlayerRecord",
+    "PnpError",
+    "Record",
+    "ScoreReport",
+    "Slug",
+    "StrictModel",
+    "deep_merge",
+    "display_path",
+    "markup",
+    "no_options",
+    "num",
+    "one_of",
+    "raise_if_any",
+    "sorted_errors",
+    "text_with",
+    "validate",
+]

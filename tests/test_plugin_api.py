@@ -1,0 +1,114 @@
+"""The public plugin API: the shipped games use nothing else of pnp, and a plugin's own
+exception is reported as that plugin's, at its file and line."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import pnp.api
+from pnp.cli import app
+
+REPO = Path(__file__).resolve().parent.parent
+FRUIT = REPO / "examples/projects/fruit-stand"
+runner = CliRunner()
+
+
+def _pnp_imports(path: Path) -> list[str]:
+    """Every pnp module a Python file imports (type-checking imports too)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module.split(".")[0] == "pnp":
+            found.append(node.module)
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] == "pnp"]
+    return found
+
+
+PLUGIN_FILES = sorted([*(REPO / "plugins").rglob("*.py"), *(REPO / "examples").rglob("*.py")])
+
+
+@pytest.mark.parametrize("path", PLUGIN_FILES, ids=lambda p: str(p.relative_to(REPO)))
+def test_shipped_plugins_import_only_the_public_api(path: Path):
+    assert set(_pnp_imports(path)) <= {"pnp.api"}, f"{path}: import from pnp.api, not {_pnp_imports(path)}"
+
+
+def test_the_api_exports_what_it_lists():
+    assert sorted(pnp.api.__all__) == sorted(n for n in dir(pnp.api) if not n.startswith("_") and n not in {"annotations"})
+    for name in pnp.api.__all__:
+        assert getattr(pnp.api, name) is not None
+
+
+@pytest.fixture
+def fruit(tmp_path: Path, monkeypatch) -> Path:
+    root = tmp_path / "fruit"
+    shutil.copytree(FRUIT, root, ignore=shutil.ignore_patterns("output", "__pycache__"))
+    monkeypatch.chdir(root)
+    return root
+
+
+def _break(plugin: Path, after: str, line: str) -> int:
+    """Insert `line` (indented like `after`) after the line `after`; its 1-based number."""
+    lines = plugin.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, text in enumerate(lines) if text.strip() == after) + 1
+    indent = lines[at - 1][: len(lines[at - 1]) - len(lines[at - 1].lstrip())]
+    lines.insert(at, indent + line)
+    plugin.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return at + 1
+
+
+def test_an_exception_in_a_plugins_scorer_is_the_plugins_error(fruit: Path):
+    line = _break(fruit / "plugins/fruit_stand.py", "sheet = doc.data", "1 / 0")
+    result = runner.invoke(app, ["score", "sheets/example.yaml"])
+    assert result.exit_code == 2, result.output
+    (message,) = result.output.strip().splitlines()
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed: ZeroDivisionError: division by zero")
+    assert "internal error" not in message
+
+
+def test_the_innermost_plugin_frame_is_named(fruit: Path):
+    """A helper of the plugin called by its scorer: the helper's line, not the caller's."""
+    line = _break(fruit / "plugins/fruit_stand.py", '"""RULES.md, Scoring 1: each filled order scores its points."""', "raise KeyError('basket')")
+    result = runner.invoke(app, ["score", "sheets/example.yaml", "--json"])
+    assert result.exit_code == 2
+    (error,) = json.loads(result.output)["errors"]
+    assert (error["file"], error["line"]) == ("plugins/fruit_stand.py", line) and "KeyError: 'basket'" in error["message"]
+
+
+def test_a_bug_outside_any_plugin_is_still_an_internal_error(fruit: Path, monkeypatch):
+    import pnp.score.dispatch as dispatch
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pnp's own bug")
+
+    monkeypatch.setattr(dispatch, "score_sheet", broken)
+    result = runner.invoke(app, ["score", "sheets/example.yaml"])
+    assert result.exit_code == 3 and "internal error: RuntimeError: pnp's own bug" in result.output
+
+
+def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch):
+    """The README's example plugin, as printed, scores a sheet and locates a bad value."""
+    from pnp.load.content import Project
+    from pnp.tools.scaffold import scaffold
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    code = readme.split("# plugins/rounds.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    project = Project(tmp_path / "proj")
+    scaffold(project, "rounds")
+    (project.root / "plugins").mkdir()
+    (project.root / "plugins/rounds.py").write_text(code, encoding="utf-8")
+    manifest = project.content_dir / "rounds/game.yaml"
+    manifest.write_text("plugin: plugins/rounds.py\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(project.root)
+    Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, 4]}\n  - {name: Ben, rounds: [5]}\n")
+    result = runner.invoke(app, ["score", "sheet.yaml", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["totals"] == {"Ann": 7, "Ben": 5}
+    Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, four]}\n")
+    result = runner.invoke(app, ["score", "sheet.yaml"])
+    assert result.exit_code == 2 and result.output.strip() == "sheet.yaml:3:17: expected a list of whole numbers", result.output
