@@ -21,6 +21,8 @@ What a plugin gets
   located error (for a sheet that names an option, e.g. an edition).
 - Helpers: `num` (a number as a template prints it), `markup` (a file's text made safe for
   Rich), `deep_merge` (how variants merge mappings).
+- Limits: `GRIDS`, the largest grid side a scoring sheet (or its `changes:`) may ask for
+  (`GRIDS["side"]`, set with PNP_GRID_LIMITS; `GRIDS.hint("side")` says how).
 - The balance lab: `Record`, `PlayerRecord` (one simulated game and its seats), `no_options`.
 
 A scorer is `score(game: GameContent, doc: Located) -> ScoreReport`: it raises PnpError
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 from .errors import ContentError, PnpError, display_path, raise_if_any, sorted_errors
 from .load.content import GameContent
+from .load.input_limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value
 from .load.plugin import GamePlugin
@@ -45,6 +48,7 @@ from .score.dispatch import ScoreReport
 from .simulate.base import PlayerRecord, Record, no_options
 
 __all__ = [
+    "GRIDS",
     "check_value",
     "Colour",
     "ContentError",

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import pnp.api
+from pnp.load.trust import trust
 from pnp.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,6 +60,7 @@ def _break(plugin: Path, after: str, line: str) -> int:
     indent = lines[at - 1][: len(lines[at - 1]) - len(lines[at - 1].lstrip())]
     lines.insert(at, indent + line)
     plugin.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    trust(plugin.parent.parent)  # the edited plugin is no longer the shipped one: the user trusts it
     return at + 1
 
 
@@ -104,6 +106,7 @@ def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch)
     (project.root / "plugins/rounds.py").write_text(code, encoding="utf-8")
     manifest = project.content_dir / "rounds/game.yaml"
     manifest.write_text("plugin: plugins/rounds.py\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    trust(project.root)
     monkeypatch.chdir(project.root)
     Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, 4]}\n  - {name: Ben, rounds: [5]}\n")
     result = runner.invoke(app, ["score", "sheet.yaml", "--json"])
