@@ -23,7 +23,7 @@ from ..load.icons import icon_helper
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts
 from ..load.manifest import Component
-from ..plan import Plan, item_id
+from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 
@@ -53,6 +53,7 @@ class Piece:
     front: Face
     back: Face | None
     copies: int
+    name: str = ""  # what a player calls it (pnp.plan.item_name), "" when its record has no name
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ class ComponentRenderer:
             if comp.back and comp.back_per_item:
                 back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
             if front is not None:
-                pieces.append(Piece(ident, front, back, planned.copies))
+                pieces.append(Piece(ident, front, back, planned.copies, item_name(item)))
         return RenderedComponent(comp, pieces, bleed)
 
 
