@@ -110,11 +110,20 @@ def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
     page = packed.pages[0]
     assert sorted(p.face.component for p in page.places) == ["tile"] * 3 + ["token"] * 5
     drawn = boxes(page)
+    kinds = [p.face.component for p in page.places]
     for i, a in enumerate(drawn):
         assert 5 <= a[0] and 5 <= a[1] and a[2] <= 215.9 - 5 and a[3] <= 279.4 - 5
-        for b in drawn[i + 1:]:  # no overlap, and the pack gap between any two
-            assert a[2] + 6 - 1e-6 <= b[0] or b[2] + 6 - 1e-6 <= a[0] or a[3] + 6 - 1e-6 <= b[1] or b[3] + 6 - 1e-6 <= a[1]
-    assert len(page.lines) == 8 * 8  # two ticks at each of the four corners of every piece
+        for j in range(i + 1, len(drawn)):  # no overlap; the pack gap between different components
+            b, gap = drawn[j], (6 if kinds[i] != kinds[j] else 0)
+            assert a[2] + gap - 1e-6 <= b[0] or b[2] + gap - 1e-6 <= a[0] or a[3] + gap - 1e-6 <= b[1] or b[3] + gap - 1e-6 <= a[1]
+    # every cut line has its crop marks, and no mark runs over a piece
+    verticals = {round(ln.x1, 3) for ln in page.lines if ln.x1 == ln.x2}
+    horizontals = {round(ln.y1, 3) for ln in page.lines if ln.y1 == ln.y2}
+    for left, top, right, bottom in drawn:
+        assert {round(left + 3, 3), round(right - 3, 3)} <= verticals and {round(top + 3, 3), round(bottom - 3, 3)} <= horizontals
+    for ln in page.lines:
+        for left, top, right, bottom in drawn:
+            assert max(ln.x1, ln.x2) <= left or min(ln.x1, ln.x2) >= right or max(ln.y1, ln.y2) <= top or min(ln.y1, ln.y2) >= bottom
     unpacked = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"), pack=False)
     assert unpacked.sheets == 3
     pdf = project.output_dir / "deck/deck-print.pdf"

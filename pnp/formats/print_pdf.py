@@ -18,6 +18,8 @@ from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _ov
 from ..load.layouts import SheetLayout
 from ..render.faces import Face, RenderedComponent
 
+from .packing import Block, Group, pack
+
 RULER = 50.0  # mm
 CALIBRATION = "Duplex calibration"
 
@@ -61,11 +63,14 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
 
 
 def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout) -> None:
-    """Crop marks in the margins, on the extension of every cut line, outside `box`."""
+                  style: SheetLayout, reach: float | None = None) -> None:
+    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
+    most `reach` mm from it, when given)."""
     left, top, right, bottom = box
 
     def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
+        if reach is not None:
+            limit = edge + outward * min(reach + 0.5, abs(limit - edge))
         start = edge + outward * style.mark_offset
         room = (limit - start) * outward
         if room <= 0.5:
@@ -80,22 +85,6 @@ def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], bo
         for edge, outward, limit in ((left, -1, 0.0), (right, 1, sheet.width)):
             if s := span(edge, outward, limit):
                 page.add(Line(s[0], y, s[1], y, colour=style.mark_colour))
-
-
-def _corner_marks(page: Page, x: float, y: float, w: float, h: float, bleed: float, style: SheetLayout) -> None:
-    """Short ticks at the four trim corners of one packed piece, in its half of the gap."""
-    length = min(style.mark_length, style.pack_gap / 2 - style.mark_offset)
-    if length <= 0.3:
-        return
-    out = bleed + style.mark_offset
-    for cx in (x + bleed, x + w - bleed):
-        for cy, down in ((y + bleed, -1), (y + h - bleed, 1)):
-            start = cy + down * out
-            page.add(Line(cx, start, cx, start + down * length, colour=style.mark_colour))
-    for cy in (y + bleed, y + h - bleed):
-        for cx, right in ((x + bleed, -1), (x + w - bleed, 1)):
-            start = cx + right * out
-            page.add(Line(start, cy, start + right * length, cy, colour=style.mark_colour))
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
@@ -164,33 +153,68 @@ Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
 def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float]) -> Section:
-    """Pieces of different sizes packed onto shared sheets; where they have backs, each
-    sheet is followed by its backs mirrored for long-edge duplex."""
-    from .packing import Box, pack
+    """What is left of several components packed onto shared sheets, each component's
+    pieces as a block with crop marks around it (pnp.formats.packing); where they have
+    backs, each sheet is followed by its backs mirrored for long-edge duplex."""
 
     section = Section(name)
     duplex = any(back is not None for _, _, back in leftovers)
-    boxes = [Box(i, f.width + 2 * c.bleed, f.height + 2 * c.bleed, c.spec.rotate == "auto") for i, (c, f, _) in enumerate(leftovers)]
+    groups, pieces = _groups(leftovers, style)
     area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
-    for spots in pack(boxes, area_w, area_h, style.pack_gap):
-        used_w = max(s.x + s.w for s in spots)
-        used_h = max(s.y + s.h for s in spots)
+    for blocks in pack(groups, area_w, area_h, style.pack_gap):
+        used_w = max(b.x + b.width for b in blocks)
+        used_h = max(b.y + b.height for b in blocks)
         left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
         page, backs = Page(), Page()
-        for spot in spots:
-            comp, face, back = leftovers[cast(int, spot.key)]
-            x, y = left + spot.x, top + spot.y
-            turn = 90 if spot.turned else 0
-            page.add(Place(face, x, y, spot.w, spot.h, turn))
-            _corner_marks(page, x, y, spot.w, spot.h, comp.bleed, style)
-            if back is not None:
-                backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
+        for block in blocks:
+            for spot in block.spots:
+                comp, face, back = pieces[cast(int, spot.key)][spot.index]
+                x, y = left + spot.x, top + spot.y
+                turn = 90 if spot.turned else 0
+                page.add(Place(face, x, y, spot.w, spot.h, turn))
+                if back is not None:
+                    backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
+            _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style)
         section.pages.append(page)
         section.sides.append("front" if duplex else "single")
         if duplex:
             section.pages.append(backs)
             section.sides.append("back")
     return section
+
+
+def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
+    """Whether `count` pieces of `comp` go on one packed sheet as a block."""
+
+    face = comp.pieces[0].front
+    gap = comp.spec.gap if style.gap is None else style.gap
+    group = Group(0, count, face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto")
+    return len(pack([group], sheet.width - 2 * style.margin, sheet.height - 2 * style.margin, style.pack_gap)) == 1
+
+
+def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group], list[list[Leftover]]]:
+    """One packing group per component, in order, and each group's pieces."""
+    by_component: dict[int, list[Leftover]] = {}
+    for item in leftovers:
+        by_component.setdefault(id(item[0]), []).append(item)
+    pieces = list(by_component.values())
+    groups = []
+    for key, items in enumerate(pieces):
+        comp, face, _ = items[0]
+        gap = comp.spec.gap if style.gap is None else style.gap
+        groups.append(Group(key, len(items), face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto"))
+    return groups, pieces
+
+
+def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block, bleed: float, style: SheetLayout) -> None:
+    """Crop marks on the extension of every cut line of a packed block, in its half of the gap around it."""
+    xs, ys = [], []
+    for spot in block.spots:
+        x, y = left + spot.x, top + spot.y
+        xs += [x + bleed, x + spot.w - bleed]
+        ys += [y + bleed, y + spot.h - bleed]
+    x, y = left + block.x, top + block.y
+    _margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
@@ -224,15 +248,31 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             full = len(copies) - len(copies) % grid.per_page if pack and not fold else len(copies)
             for start in range(0, full, grid.per_page):
                 _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
-            leftovers += [(comp, front, back) for front, back in copies[full:]]
+            rest = copies[full:]
+            if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style):
+                # its own grid holds them on one sheet where a packed block (each piece with
+                # its bleed, under shared cuts) would not
+                _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
+                rest = []
+            leftovers += [(comp, front, back) for front, back in rest]
         if section.pages:
             sections.append(section)
     one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
-    if one_sided:
-        sections.append(_packed("Packed sheets", one_sided, sheet, style, back_offset))
     two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
-    if two_sided:
-        sections.append(_packed("Packed double-sided sheets", two_sided, sheet, style, back_offset))
+    for name, items in (("Packed sheets", one_sided), ("Packed double-sided sheets", two_sided)):
+        if items:
+            packed = _packed(name, items, sheet, style, back_offset)
+            components = list(dict.fromkeys(id(c) for c, _, _ in items))
+            if packed.sheets <= len(components):
+                sections.append(packed)
+                continue
+            # never more sheets than each component's leftovers on a sheet of its own
+            for comp in dict.fromkeys(c for c, _, _ in items):
+                own = Section(comp.spec.name)
+                grid = _grid(comp, sheet, style)
+                assert grid is not None  # leftovers are what a grid sheet was not full of
+                _grid_pages(own, [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
+                sections.append(own)
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
 
