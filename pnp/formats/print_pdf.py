@@ -140,6 +140,11 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
         section.sides.append("back")
 
 
+def _half(sheet: Paper) -> Paper:
+    """The left half of `sheet`, where the fold layout puts the fronts."""
+    return Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin)
+
+
 def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | None:
     spec, bleed = comp.spec, comp.bleed
     if style.cut == "shared":  # cells at trim size, the outer bleed inside the margin
@@ -221,11 +226,13 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
          back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False) -> Plan:
     """The print PDF of one game: title page, then every component's sheets; with
     `registration`, print-then-cut marks on every sheet that is cut (pnp.formats.cutfile)."""
+    base_style, base_sheet = style, Paper(sheet.name, sheet.width, sheet.height, style.margin)
     if registration:
         from .cutfile import MARGIN
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
+    by_hand: set[int] = set()  # pages of paper forms: too big for the registration marks, never split for them
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     unpacked = 0
@@ -236,8 +243,14 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         name = comp.spec.name
         section = Section(name)
         fold = style.fold and any(b is not None for _, b in copies)
-        grid = _grid(comp, Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin) if fold else sheet, style)
-        if grid is None:
+        grid = _grid(comp, _half(sheet) if fold else sheet, style)
+        form = None if grid is not None or not registration else _grid(comp, _half(base_sheet) if fold else base_sheet, base_style)
+        if form is not None:  # fits the paper, not inside the registration marks: printed to cut by hand
+            unpacked += -(-len(copies) // form.per_page)
+            for start in range(0, len(copies), form.per_page):
+                _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
+            by_hand.update(id(page) for page in section.pages)
+        elif grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed)
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
@@ -282,7 +295,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     held = _holdings(sections, rendered)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset)
+    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset, by_hand)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -290,7 +303,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         number = {id(page): n for n, page in enumerate(pages, 1)}
         for s in sections:
             for page, side in zip(s.pages, s.sides):
-                if s.name != CALIBRATION and side != "back":
+                if s.name != CALIBRATION and side != "back" and id(page) not in by_hand:
                     add_registration(page, sheet)
                     cut.append((number[id(page)], page))
     return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
@@ -311,7 +324,7 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dic
 
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-              unpacked: int, back_offset: tuple[float, float]) -> tuple[list[Page], dict[str, int]]:
+              unpacked: int, back_offset: tuple[float, float], by_hand: set[int] = set()) -> tuple[list[Page], dict[str, int]]:
     first: dict[str, int] = {}
     number = 2  # page 1 is the title page
     for s in sections:
@@ -328,6 +341,8 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
                 page.add(Bookmark(s.name))
             where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side",
                      "fold": "one side: fold along the dashed line, glue, then cut"}[side]
+            if id(page) in by_hand:
+                where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
             page.add(Label(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, sheet.height - max(m / 2 - 1, 1.2), 5))
             pages.append(page)
