@@ -264,12 +264,9 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
                 page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn, cut=_tile_cut(sheet, bleed, col, row, xs, ys)))
                 _overlap_marks(page, sheet, col > 0, row > 0, win_w, win_h)
                 _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
-                # right under the art when there is room, else in the bottom margin
-                below = sheet.margin + win_h + 3.5
-                page.add(Label(f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
-                               f"(row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}). Cut along the dashed lines, "
-                               "lay each page over its neighbour up to the solid ticks so the art lines up, and glue.",
-                               sheet.margin, min(below, sheet.height - sheet.margin / 2 + 1), 6))
+                page.add(_tile_label(sheet, f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
+                                            f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
+                                            "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)]))
@@ -283,6 +280,17 @@ def _tile(sheet: Paper, face: Face, ox: float, oy: float, win_w: float, win_h: f
     left = sheet.width - sheet.margin - win_w if mirror else sheet.margin
     top = sheet.margin
     return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h), cut=cut)
+
+
+def _tile_label(sheet: Paper, text: str, right: bool, win_w: float) -> Label:
+    """One measured line in the top margin (the print PDF labels the bottom one), clear of
+    the landing ticks there and of the registration marks 10 mm from the edge."""
+    from . import labels
+
+    m = sheet.margin
+    end = m + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - m
+    top = max(1.5, m / 2 - 2.5)
+    return labels.line(text, m, top + labels.ASCENT * 5 * labels.PT, end - m, 5, 3.5)
 
 
 def _tile_cut(sheet: Paper, bleed: float, col: int, row: int, xs: list[tuple[float, float]],

@@ -18,6 +18,7 @@ from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _ov
 from ..load.layouts import SheetLayout
 from ..render.faces import Face, RenderedComponent
 
+from . import labels
 from .packing import Block, Group, pack
 
 RULER = 50.0  # mm
@@ -232,7 +233,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
-    by_hand: set[int] = set()  # pages of paper forms: too big for the registration marks, never split for them
+    by_hand: dict[int, float] = {}  # pages of paper forms (too big for the registration marks, never split for them): their margin
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     unpacked = 0
@@ -249,7 +250,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             unpacked += -(-len(copies) // form.per_page)
             for start in range(0, len(copies), form.per_page):
                 _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
-            by_hand.update(id(page) for page in section.pages)
+            by_hand.update((id(page), base_sheet.margin) for page in section.pages)
         elif grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed)
             backs = {id(b) for _, b in copies if b is not None}
@@ -324,16 +325,17 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dic
 
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-              unpacked: int, back_offset: tuple[float, float], by_hand: set[int] = set()) -> tuple[list[Page], dict[str, int]]:
+              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None) -> tuple[list[Page], dict[str, int]]:
     first: dict[str, int] = {}
     number = 2  # page 1 is the title page
     for s in sections:
         first[s.name] = number
         number += len(s.pages)
     pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset)]
-    m = sheet.margin
+    by_hand = by_hand or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
+            m = by_hand.get(id(page), sheet.margin)
             if s.name == CALIBRATION:
                 pages.append(page)
                 continue
@@ -344,9 +346,31 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
             if id(page) in by_hand:
                 where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
-            page.add(Label(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, sheet.height - max(m / 2 - 1, 1.2), 5))
+            label = labels.line(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m,
+                                sheet.height - max(m / 2 - 1, 1.2), sheet.width - 2 * m, 5, 4)
+            _clear_of(page, labels.box(label))
+            page.add(label)
             pages.append(page)
     return pages, first
+
+
+def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
+    """Shorten the crop marks that would run into `area` (left, top, right, bottom) so
+    they stop `room` mm short of it; drop those left shorter than that."""
+    left, top, right, bottom = area
+    kept: list = []
+    for mark in page.marks:
+        if isinstance(mark, Line) and mark.dash is None and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
+            low, high = sorted((mark.y1, mark.y2))
+            if high > top - room and low < bottom + room:
+                if low >= top - room:
+                    continue  # wholly in the label's band
+                high = top - room
+                if high - low < room:
+                    continue
+                mark = Line(mark.x1, low, mark.x2, high, mark.width, mark.dash, mark.colour)
+        kept.append(mark)
+    page.marks[:] = kept
 
 
 def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
@@ -370,8 +394,9 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
     if back_offset != (0.0, 0.0):
         lines.append(f"Backs are shifted by {back_offset[0]:g} mm across and {back_offset[1]:g} mm down for this printer.")
     for text in lines:
-        page.add(Label(text, m, y, 9))
-        y += 6
+        for label in labels.block(text, m, y - labels.ASCENT * 9 * labels.PT, sheet.width - 2 * m, 9):
+            page.add(label)
+            y = label.y + 6
     y += 4
     _ruler(page, m, y)
     y += 18
@@ -382,8 +407,9 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
             page.add(Line(m + x1, y - 3 + y1, m + x2, y - 3 + y2, 0.5))
         count = pieces[name]
         text = f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} (page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})"
-        page.add(Label(text, m + 5, y, 9))
-        y += 5.5
+        for label in labels.block(text, m + 5, y - labels.ASCENT * 9 * labels.PT, sheet.width - 2 * m - 5, 9):
+            page.add(label)
+            y = label.y + 5.5
     return page
 
 
@@ -405,5 +431,5 @@ def _ruler(page: Page, x: float, y: float) -> None:
         tick = 4 if mm % 10 == 0 else 2.5 if mm % 5 == 0 else 1.5
         page.add(Line(x + mm, y, x + mm, y + tick, 0.3))
         if mm % 10 == 0:
-            page.add(Label(str(mm), x + mm - (0.8 if mm < 10 else 1.5), y + 7.5, 6))
+            page.add(labels.centred(str(mm), x + mm, y + 7.5, 6))
     page.add(Label(f"{RULER:g} mm", x + RULER + 3, y + 3, 8))
