@@ -59,7 +59,7 @@ PaperOpt = typer.Option(None, "--paper", help="letter, legal, a4, a3, tabloid or
 BleedOpt = typer.Option(None, "--bleed", help="Bleed in mm around every piece, 0 for none (default 3, or pnp.yaml).", show_default=False)
 FormatOpt = typer.Option(None, "--format", "-f", show_default=False,
                          help="Comma-separated output formats: svg, pdf (per component and the per-game print PDF), pdf-single (one face per page for print shops), png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
-LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: standard, tight, fold, scissors or one of pnp.yaml (default standard).",
+LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: tight (9 poker cards a sheet, shared cut lines), standard, fold, scissors or one of pnp.yaml (default tight).",
                          show_default=False)
 BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",
                              show_default=False)

@@ -158,16 +158,22 @@ def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | N
 Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
-def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float]) -> Section:
+def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout,
+            back_offset: tuple[float, float]) -> tuple[Section, list[RenderedComponent]]:
     """What is left of several components packed onto shared sheets, each component's
     pieces as a block with crop marks around it (pnp.formats.packing); where they have
-    backs, each sheet is followed by its backs mirrored for long-edge duplex."""
-
+    backs, each sheet is followed by its backs mirrored for long-edge duplex. A sheet that
+    would hold one component only is left out: that component is returned, to print on
+    a sheet of its own as its own grid lays it."""
     section = Section(name)
+    alone: list[RenderedComponent] = []
     duplex = any(back is not None for _, _, back in leftovers)
     groups, pieces = _groups(leftovers, style)
     area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
     for blocks in pack(groups, area_w, area_h, style.pack_gap):
+        if len({b.key for b in blocks}) == 1:
+            alone.append(pieces[cast(int, blocks[0].key)][0][0])
+            continue
         used_w = max(b.x + b.width for b in blocks)
         used_h = max(b.y + b.height for b in blocks)
         left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
@@ -186,7 +192,7 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
         if duplex:
             section.pages.append(backs)
             section.sides.append("back")
-    return section
+    return section, alone
 
 
 def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
@@ -224,9 +230,10 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
-         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False) -> Plan:
-    """The print PDF of one game: title page, then every component's sheets; with
-    `registration`, print-then-cut marks on every sheet that is cut (pnp.formats.cutfile)."""
+         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False, layout_name: str = "") -> Plan:
+    """The print PDF of one game: title page (naming `layout_name`, the layout `style` is),
+    then every component's sheets; with `registration`, print-then-cut marks on every sheet
+    that is cut (pnp.formats.cutfile)."""
     base_style, base_sheet = style, Paper(sheet.name, sheet.width, sheet.height, style.margin)
     if registration:
         from .cutfile import MARGIN
@@ -269,24 +276,24 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
                 rest = []
             leftovers += [(comp, front, back) for front, back in rest]
-        if section.pages:
-            sections.append(section)
+        sections.append(section)
+    owned = {id(c): section for c, section in zip([c for c in rendered if _copies(c)], sections)}
+    packed_sections = []
     one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
     two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
     for name, items in (("Packed sheets", one_sided), ("Packed double-sided sheets", two_sided)):
-        if items:
-            packed = _packed(name, items, sheet, style, back_offset)
-            components = list(dict.fromkeys(id(c) for c, _, _ in items))
-            if packed.sheets <= len(components):
-                sections.append(packed)
-                continue
-            # never more sheets than each component's leftovers on a sheet of its own
-            for comp in dict.fromkeys(c for c, _, _ in items):
-                own = Section(comp.spec.name)
-                grid = _grid(comp, sheet, style)
-                assert grid is not None  # leftovers are what a grid sheet was not full of
-                _grid_pages(own, [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
-                sections.append(own)
+        if not items:
+            continue
+        packed, alone = _packed(name, items, sheet, style, back_offset)
+        components = list({id(c): c for c, _, _ in items}.values())
+        if packed.sheets + len(alone) > len(components):  # never more sheets than each component's leftovers on a sheet of its own
+            alone, packed = components, Section(name)
+        for comp in alone:
+            grid = _grid(comp, sheet, style)
+            assert grid is not None  # leftovers are what a grid sheet was not full of
+            _grid_pages(owned[id(comp)], [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
+        packed_sections.append(packed)
+    sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
 
@@ -296,7 +303,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     held = _holdings(sections, rendered)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset, by_hand)
+    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset, by_hand, layout_name)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -325,13 +332,13 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dic
 
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None) -> tuple[list[Page], dict[str, int]]:
+              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None, layout_name: str = "") -> tuple[list[Page], dict[str, int]]:
     first: dict[str, int] = {}
     number = 2  # page 1 is the title page
     for s in sections:
         first[s.name] = number
         number += len(s.pages)
-    pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset)]
+    pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name)]
     by_hand = by_hand or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
@@ -374,7 +381,7 @@ def _clear_of(page: Page, area: tuple[float, float, float, float], room: float =
 
 
 def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-                first: dict[str, int], unpacked: int, back_offset: tuple[float, float]) -> Page:
+                first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "") -> Page:
     m = max(sheet.margin, 12.0)
     page = Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])
     y = m + 22
@@ -387,6 +394,10 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
          if duplex else "Every page prints on one side."),
         f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
+    if layout_name:
+        lines.append(f"Sheet layout: {layout_name}. Another: --layout tight (9 poker cards a sheet, neighbours share cut lines), "
+                     "standard (each piece with its bleed), fold (one-sided printers), scissors (room to cut), "
+                     "or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if duplex:

@@ -28,7 +28,7 @@ class Settings(StrictModel):
     paper: str | None = Field(default=None, description="paper name: letter, legal, a4, a3, tabloid or one under `papers`")
     bleed: Length | None = Field(default=None, description="bleed around every piece")
     formats: list[str] | None = Field(default=None, description="formats `pnp build` writes, e.g. [svg, pdf]")
-    layout: str | None = Field(default=None, description="sheet layout of the print PDF: standard, tight, scissors or one under `layouts`")
+    layout: str | None = Field(default=None, description="sheet layout of the print PDF: tight (the default), standard, fold, scissors or one under `layouts`")
     dpi: int | None = Field(default=None, description="resolution of png and tts images")
     back_offset: tuple[float, float] | None = Field(default=None, description="[across, down] mm to shift backs in the print PDF")
     pack: bool | None = Field(default=None, description="pack what is left of every component onto shared sheets (default true)")
