@@ -114,6 +114,9 @@ def test_every_output_format_built_is_linked(site: Project, tmp_path: Path):
     assert ("demo/png/card/", "PNG") in labels() and ("tiles/tts/token/", "TTS") in labels()
     saved = re.findall(r'href="([^"]+\.json)"', page.read_text())
     assert saved == ["demo/tts/demo.json", "tiles/tts/tiles.json"]
+    printed = re.findall(r'href="([^"]+-print\.pdf)"[^>]*>Print PDF', page.read_text())
+    assert printed == ["demo/demo-print.pdf", "tiles/tiles-print.pdf"]
+    saved += printed
     for href in [h for h, _ in labels()] + saved:
         assert (project.output_dir / href).exists(), href
 
