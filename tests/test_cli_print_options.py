@@ -57,3 +57,16 @@ def test_editors_temporary_files_are_not_content():
         assert not is_content(f"/p/content/demo/{name}"), name
     for name in ("cards.yaml", "card.svg.j2", "cards.csv", "art.png"):
         assert is_content(f"/p/templates/demo/{name}"), name
+
+
+def test_a_template_typo_is_one_line_for_every_piece_it_breaks(demo: Project):
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "".join(f"  - {{id: c{i}, title: C{i}, text: x, copies: 1}}\n" for i in range(49)))
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("item.title", "item.titel"))
+    result = pnp(demo, "build")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert re.fullmatch(r".*card\.svg\.j2:\d+: card/example \(and 49 more pieces\): 'dict object' has no attribute 'titel'", lines[0])
+    assert "Error" not in lines[0]  # no internal class name
