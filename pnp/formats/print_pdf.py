@@ -197,7 +197,6 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
 
 def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
     """Whether `count` pieces of `comp` go on one packed sheet as a block."""
-
     face = comp.pieces[0].front
     gap = comp.spec.gap if style.gap is None else style.gap
     group = Group(0, count, face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto")
@@ -362,12 +361,12 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
 
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
-    """Shorten the crop marks that would run into `area` (left, top, right, bottom) so
-    they stop `room` mm short of it; drop those left shorter than that."""
+    """Shorten the crop marks (and a fold line) that would run into `area` (left, top,
+    right, bottom) so they stop `room` mm short of it; drop those left shorter than that."""
     left, top, right, bottom = area
     kept: list = []
     for mark in page.marks:
-        if isinstance(mark, Line) and mark.dash is None and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
+        if isinstance(mark, Line) and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
             low, high = sorted((mark.y1, mark.y2))
             if high > top - room and low < bottom + room:
                 if low >= top - room:
