@@ -280,6 +280,9 @@ def test_every_output_code_file_exists():
     from pnp.build.cache import OUTPUT_CODE, PACKAGE_DIR
 
     assert [name for name in OUTPUT_CODE if not (PACKAGE_DIR / name).is_file()] == []
+    # every output format's module shapes what a build writes (a new one must join the stamp)
+    formats = sorted(f"formats/{p.name}" for p in (PACKAGE_DIR / "formats").glob("*.py") if p.name != "__init__.py")
+    assert [name for name in formats if name not in OUTPUT_CODE] == []
 
 
 def test_a_cold_build_reuses_the_template_analysis_of_an_earlier_build(deck: Project, tmp_path: Path, monkeypatch):
