@@ -70,3 +70,11 @@ def test_a_template_typo_is_one_line_for_every_piece_it_breaks(demo: Project):
     assert len(lines) == 1, lines
     assert re.fullmatch(r".*card\.svg\.j2:\d+: card/example \(and 49 more pieces\): 'dict object' has no attribute 'titel'", lines[0])
     assert "Error" not in lines[0]  # no internal class name
+
+
+def test_pnp_yaml_paper_in_any_case(demo: Project):
+    (demo.root / "pnp.yaml").write_text("paper: A4\nbleed: 0.125in\n")
+    from pnp.cli import options_for
+
+    options = options_for(demo.root)
+    assert (options.paper, round(options.bleed, 3)) == ("a4", 3.175)

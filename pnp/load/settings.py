@@ -47,6 +47,8 @@ def load_settings(root: Path) -> Settings:
         return Settings()
     settings, errors = validate(doc, Settings)
     if settings is not None:
+        if settings.paper is not None:  # paper names are lower-case: `paper: A4` is a4
+            settings = settings.model_copy(update={"paper": settings.paper.strip().lower()})
         if settings.paper is not None and settings.paper not in papers(settings.papers):
             errors.append(doc.error(("paper",), f"unknown paper {settings.paper!r}: expected one of {', '.join(papers(settings.papers))}"))
         from ..build.driver import FORMATS
