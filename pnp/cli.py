@@ -55,11 +55,13 @@ _flags_without_type()
 ProjectOpt = typer.Option(Path("."), "--project", "-p", help="Folder holding content/ and templates/.", file_okay=False)
 # None means "not given": pnp.yaml's value applies, else the default named in the help
 DpiOpt = typer.Option(None, "--dpi", help="Resolution of png and tts images (default 300, or pnp.yaml).", show_default=False)
-PaperOpt = typer.Option(None, "--paper", help="letter, legal, a4, a3, tabloid or a paper of pnp.yaml (default letter).", show_default=False)
-BleedOpt = typer.Option(None, "--bleed", help="Bleed in mm around every piece, 0 for none (default 3, or pnp.yaml).", show_default=False)
+PaperOpt = typer.Option(None, "--paper", help="letter, legal, a4, a3, tabloid or a paper of pnp.yaml, in any case (default letter).", show_default=False)
+BleedOpt = typer.Option(None, "--bleed", help="Bleed around every piece: mm, or with a unit (3mm, 0.125in); 0 for none (default 3, or pnp.yaml).",
+                        show_default=False)
+OutOpt = typer.Option(None, "--out", help="Output folder (default: <project>/output).")
 FormatOpt = typer.Option(None, "--format", "-f", show_default=False,
                          help="Comma-separated output formats: svg, pdf (per component and the per-game print PDF), pdf-single (one face per page for print shops), png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
-LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: standard, tight, fold, scissors or one of pnp.yaml (default standard).",
+LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: tight (9 poker cards a sheet, shared cut lines), standard, fold, scissors or one of pnp.yaml (default tight).",
                          show_default=False)
 BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",
                              show_default=False)
@@ -140,6 +142,18 @@ def _offset(text: Optional[str]) -> Optional[tuple[float, float]]:
     return (x, y)
 
 
+def _bleed(text: Optional[str]) -> Optional[float]:
+    """`--bleed 3`, `3mm` or `0.125in` in mm (a length as pnp.yaml takes it)."""
+    if text is None:
+        return None
+    from .units import to_mm
+
+    try:
+        return to_mm(text)
+    except ValueError:
+        raise PnpError(f"--bleed {text!r}: expected a length of 0 or more, in mm or with a unit, e.g. --bleed 3 or --bleed 0.125in") from None
+
+
 def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options, pnp.yaml's values where an option was
     not given (None), then the defaults."""
@@ -148,6 +162,10 @@ def options_for(project: Path, **given) -> "BuildOptions":
 
     settings = load_settings(project.resolve())
     defaults = BuildOptions()
+    if isinstance(given.get("bleed"), str):
+        given["bleed"] = _bleed(given["bleed"])
+    if isinstance(given.get("paper"), str):  # paper names are lower-case: --paper A4 is a4
+        given["paper"] = given["paper"].strip().lower()
     if isinstance(given.get("formats"), str):
         given["formats"] = _split(given["formats"])
     if isinstance(given.get("back_offset"), str):
@@ -174,8 +192,8 @@ def build_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to build (default: every game under content/)."),
     format: Optional[str] = FormatOpt,
     paper: Optional[str] = PaperOpt,
-    bleed: Optional[float] = BleedOpt,
-    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
+    bleed: Optional[str] = BleedOpt,
+    out_dir: Optional[Path] = OutOpt,
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
@@ -202,8 +220,8 @@ def build_cmd(
             reports = build(proj, games, options)
         else:
             reports = with_progress(proj, options)
-        noop.record(proj.root, where, tree, reports, [plain(_built(r, 0, 0, 0.0)) for r in reports])
-        return summary(reports)
+        noop.record(proj.root, where, tree, reports, [plain(_built(r, 0, 0, 0.0, where)) for r in reports])
+        return summary(reports, where)
 
     def with_progress(proj, options):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -219,18 +237,19 @@ def build_cmd(
 
             return build(proj, games, options, progress=Tally(shown))
 
-    def summary(reports) -> None:
+    def summary(reports, where: Path) -> None:
         for r in [] if quiet else reports:
-            say(_built(r, r.written, r.rendered, r.seconds))
+            say(_built(r, r.written, r.rendered, r.seconds, where))
 
     run(job)
 
 
-def _built(r, written: int, rendered: int, seconds: float) -> str:
-    """The summary line of one game's build."""
+def _built(r, written: int, rendered: int, seconds: float, out: Optional[Path] = None) -> str:
+    """The summary line of one game's build (naming the print PDF in `out`, when given)."""
+    printed = f"; print {display_path(out / r.game / f'{r.game}-print.pdf')}" if out is not None and r.sheets else ""
     sheets = f", {r.sheets[0]} sheets to print ({r.sheets[1]} unpacked)" if r.sheets else ""
     return (f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({written} written){sheets} "
-            f"in {seconds:.2f}s, {rendered} faces rendered")
+            f"in {seconds:.2f}s, {rendered} faces rendered{printed}")
 
 
 @app.command("watch")
@@ -238,14 +257,19 @@ def watch_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to rebuild (default: all)."),
     format: Optional[str] = FormatOpt,
     paper: Optional[str] = PaperOpt,
-    bleed: Optional[float] = BleedOpt,
+    bleed: Optional[str] = BleedOpt,
+    out_dir: Optional[Path] = OutOpt,
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
     dpi: Optional[int] = DpiOpt,
+    layout: Optional[str] = LayoutOpt,
+    back_offset: Optional[str] = BackOffsetOpt,
+    pack: Optional[bool] = PackOpt,
+    cut_file: Optional[bool] = CutFileOpt,
     quiet: bool = QuietOpt,
     project: Path = ProjectOpt,
 ) -> None:
-    """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops)."""
+    """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops); takes build's options."""
     from .tools.watch import watch
 
     def echo(line: str, error: bool) -> None:
@@ -253,7 +277,8 @@ def watch_cmd(
             say(line, stderr=error)
 
     run(lambda: watch(project_at(project), games, options_for(project, formats=format, paper=paper, bleed=bleed, players=players,
-                                                              extra=_options(set_), dpi=dpi), echo))
+                                                              out=out_dir.resolve() if out_dir else None, extra=_options(set_), dpi=dpi,
+                                                              layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file), echo))
 
 
 @app.command("diff")
@@ -284,8 +309,8 @@ def diff_cmd(
 def preview_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to show (default: all)."),
     paper: Optional[str] = PaperOpt,
-    bleed: Optional[float] = BleedOpt,
-    out_dir: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/output)."),
+    bleed: Optional[str] = BleedOpt,
+    out_dir: Optional[Path] = OutOpt,
     players: Optional[int] = PlayersOpt,
     set_: list[str] = SetOpt,
     quiet: bool = QuietOpt,
@@ -455,7 +480,7 @@ def sheet_cmd(
 
     def job() -> None:
         if not (template or schema):
-            chosen = paper or options_for(project).paper
+            chosen = paper.strip().lower() if paper else options_for(project).paper
             for path in printable_sheet(project_at(project), game, players, chosen, out_path, _options(set_)):
                 say(path)
             return
@@ -530,11 +555,20 @@ def simulate_cmd(
     console().print(display_path(page), markup=False, soft_wrap=True)
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from . import __version__
+
+        say(f"pnp {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def everywhere(
     trust: bool = typer.Option(False, "--trust", help="Run the project's plugin Python this once without `pnp trust` (for CI; or set PNP_TRUST=1)."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print pnp's version and exit."),
 ) -> None:
-    """Options of every command."""
+    """Print-and-play components and scoring from YAML game content."""
     from .load import trust as trusted
 
     trusted.ALLOW_ALL = trust

@@ -24,6 +24,15 @@ def item_id(item: Any) -> Any:
     return getattr(item, "id", None)
 
 
+def item_name(item: Any) -> str:
+    """What a player calls a piece: its record's `name` or `title` ("" when it has neither)."""
+    for key in ("name", "title"):
+        value = item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
 @dataclass(frozen=True)
 class Planned:
     """One piece to make: the record, its id (a file name) and how many copies to print."""

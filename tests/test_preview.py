@@ -89,7 +89,7 @@ def test_the_page_has_every_component_with_its_counts(site: Project):
 def test_every_link_points_at_a_file(site: Project):
     page = (site.output_dir / "index.html").read_text()
     links = re.findall(r'(?:src|href)="([^"#?]+)"', page)
-    assert sum(link.endswith(".pdf") for link in links) == 3
+    assert sum(link.endswith(".pdf") for link in links) == 3 + 2  # each component's, and each game's print PDF
     assert sum(link.endswith(".svg") for link in re.findall(r'src="([^"]+)"', page)) == 9
     for link in links:
         if link != "build-stamp.js":  # written by `pnp watch`; the page polls for it
@@ -114,6 +114,9 @@ def test_every_output_format_built_is_linked(site: Project, tmp_path: Path):
     assert ("demo/png/card/", "PNG") in labels() and ("tiles/tts/token/", "TTS") in labels()
     saved = re.findall(r'href="([^"]+\.json)"', page.read_text())
     assert saved == ["demo/tts/demo.json", "tiles/tts/tiles.json"]
+    printed = re.findall(r'href="([^"]+-print\.pdf)"[^>]*>Print PDF', page.read_text())
+    assert printed == ["demo/demo-print.pdf", "tiles/tiles-print.pdf"]
+    saved += printed
     for href in [h for h, _ in labels()] + saved:
         assert (project.output_dir / href).exists(), href
 

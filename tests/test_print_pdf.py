@@ -3,6 +3,7 @@ data, back offset, and the project settings file (pnp.yaml) that picks them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2
@@ -14,7 +15,7 @@ from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
 from pnp.load.content import Project
 from pnp.formats.impose import Paper
-from pnp.load.layouts import sheet_layout
+from pnp.load.layouts import papers, sheet_layout
 from pnp.formats.print_pdf import RULER, plan
 
 MM = 72 / 25.4
@@ -102,7 +103,7 @@ def test_shared_cut_lines_in_the_pdf(tmp_path):
 
 def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
     project = make(tmp_path, cards=6, tokens=5, tiles=3)
-    (report,) = build(project, None, BuildOptions(formats=("pdf",)))
+    (report,) = build(project, None, BuildOptions(formats=("pdf",), layout="standard"))
     assert report.sheets == (2, 3)  # a full sheet of 6 cards (duplex); tokens and tiles share 1 instead of 2
     made = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
     packed = made.sections[-2]  # before the duplex calibration sheet
@@ -110,11 +111,20 @@ def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
     page = packed.pages[0]
     assert sorted(p.face.component for p in page.places) == ["tile"] * 3 + ["token"] * 5
     drawn = boxes(page)
+    kinds = [p.face.component for p in page.places]
     for i, a in enumerate(drawn):
         assert 5 <= a[0] and 5 <= a[1] and a[2] <= 215.9 - 5 and a[3] <= 279.4 - 5
-        for b in drawn[i + 1:]:  # no overlap, and the pack gap between any two
-            assert a[2] + 6 - 1e-6 <= b[0] or b[2] + 6 - 1e-6 <= a[0] or a[3] + 6 - 1e-6 <= b[1] or b[3] + 6 - 1e-6 <= a[1]
-    assert len(page.lines) == 8 * 8  # two ticks at each of the four corners of every piece
+        for j in range(i + 1, len(drawn)):  # no overlap; the pack gap between different components
+            b, gap = drawn[j], (6 if kinds[i] != kinds[j] else 0)
+            assert a[2] + gap - 1e-6 <= b[0] or b[2] + gap - 1e-6 <= a[0] or a[3] + gap - 1e-6 <= b[1] or b[3] + gap - 1e-6 <= a[1]
+    # every cut line has its crop marks, and no mark runs over a piece
+    verticals = {round(ln.x1, 3) for ln in page.lines if ln.x1 == ln.x2}
+    horizontals = {round(ln.y1, 3) for ln in page.lines if ln.y1 == ln.y2}
+    for left, top, right, bottom in drawn:
+        assert {round(left + 3, 3), round(right - 3, 3)} <= verticals and {round(top + 3, 3), round(bottom - 3, 3)} <= horizontals
+    for ln in page.lines:
+        for left, top, right, bottom in drawn:
+            assert max(ln.x1, ln.x2) <= left or min(ln.x1, ln.x2) >= right or max(ln.y1, ln.y2) <= top or min(ln.y1, ln.y2) >= bottom
     unpacked = plan("Deck", report.parts, Paper("letter", 215.9, 279.4), sheet_layout("standard"), pack=False)
     assert unpacked.sheets == 3
     pdf = project.output_dir / "deck/deck-print.pdf"
@@ -127,10 +137,14 @@ def test_leftover_one_sided_pieces_share_a_packed_sheet(tmp_path):
 def test_leftover_two_sided_pieces_are_packed_with_their_backs_mirrored(tmp_path):
     rendered = parts(make(tmp_path, cards=8, tokens=0, tiles=0))
     made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
-    assert [(s.name, s.sides) for s in made.sections[:2]] == [("Cards", ["front", "back"]),
+    # alone on a packed sheet, the 2 left over go on a sheet of the component's own
+    assert [(s.name, s.sides) for s in made.sections[:2]] == [("Cards", ["front", "back"] * 2), ("Duplex calibration", ["front", "back"])]
+    twice = rendered + [replace(rendered[0], spec=rendered[0].spec.model_copy(update={"id": "card2", "name": "More cards"}))]
+    made = plan("Deck", twice, Paper("letter", 215.9, 279.4), sheet_layout("standard"))
+    assert [(s.name, s.sides) for s in made.sections[:3]] == [("Cards", ["front", "back"]), ("More cards", ["front", "back"]),
                                                               ("Packed double-sided sheets", ["front", "back"])]
-    fronts, backs = made.sections[1].pages
-    assert len(fronts.places) == len(backs.places) == 2
+    fronts, backs = made.sections[2].pages
+    assert len(fronts.places) == len(backs.places) == 4
     for f, b in zip(fronts.places, backs.places):
         assert (round(215.9 - f.x - f.w, 6), f.y, f.w, f.h, -f.turn) == (round(b.x, 6), b.y, b.w, b.h, b.turn)
 
@@ -148,9 +162,10 @@ def test_title_page_labels_and_bookmarks(tmp_path):
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     toc = [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()]
-    assert toc == [("How to print", 0), ("Cards", 1), ("Packed sheets", 3), ("Duplex calibration", 4)]
+    assert toc == [("How to print", 0), ("Cards", 1), ("Tokens", 3), ("Duplex calibration", 4)]
     title = pdf[0].get_textpage().get_text_range()
     assert "Print at 100%" in title and "pages 2-3" in title and "50 mm" in title
+    assert "Sheet layout: tight. Another: --layout" in title  # the default, named
     assert "Cards: 6 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
     assert "Deck · Cards · sheet 1 of 1 · front" in pdf[1].get_textpage().get_text_range()
     assert "Deck · Cards · sheet 1 of 1 · back" in pdf[2].get_textpage().get_text_range()
@@ -301,3 +316,26 @@ def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path
     assert '<rect x="10" y="10" width="5" height="5"/>' in svg  # the same mark in the cut file
     assert runner.invoke(app, ["build", "-q", "-f", "pdf", "-p", str(project.root)]).exit_code == 0
     assert not (out / "cut").exists()  # stale cut files go when the option is off
+
+
+@pytest.mark.parametrize("paper_name", ["letter", "a4"])
+def test_the_default_layout_prints_nine_poker_cards_with_every_cut_line_marked(tmp_path, paper_name):
+    rendered = parts(make(tmp_path, cards=9, tokens=0, tiles=0), bleed=3.0)
+    sheet = Paper(paper_name, *papers({})[paper_name])
+    made = plan("Deck", rendered, sheet, sheet_layout(BuildOptions().layout), layout_name=BuildOptions().layout)
+    fronts = made.sections[0].pages[0]
+    drawn = boxes(fronts)
+    assert len(drawn) == 9
+    trims = [(p.x + 3, p.y + 3, p.x + p.w - 3, p.y + p.h - 3) for p in fronts.places]  # each face's trim line
+    xs = {round(v, 3) for t in trims for v in (t[0], t[2])}
+    ys = {round(v, 3) for t in trims for v in (t[1], t[3])}
+    assert len(xs) == 4 and len(ys) == 4  # shared cut lines: 4 cuts each way for a 3 x 3 grid
+    top, bottom = min(b[1] for b in drawn), max(b[3] for b in drawn)
+    left, right = min(b[0] for b in drawn), max(b[2] for b in drawn)
+    solid = [ln for ln in fronts.lines if ln.dash is None]
+    for x in xs:  # a mark above and below the art on every vertical cut line
+        assert any(round(ln.x1, 3) == x and ln.x1 == ln.x2 and max(ln.y1, ln.y2) <= top for ln in solid)
+        assert any(round(ln.x1, 3) == x and ln.x1 == ln.x2 and min(ln.y1, ln.y2) >= bottom for ln in solid)
+    for y in ys:
+        assert any(round(ln.y1, 3) == y and ln.y1 == ln.y2 and max(ln.x1, ln.x2) <= left for ln in solid)
+        assert any(round(ln.y1, 3) == y and ln.y1 == ln.y2 and min(ln.x1, ln.x2) >= right for ln in solid)

@@ -50,8 +50,8 @@ def test_the_schema_catches_a_wrong_field(tts_project: Project):  # noqa: F811
 def test_every_piece_is_there_with_its_kind(tts_project: Project):  # noqa: F811
     states = saved(tts_project)["ObjectStates"]
     top = [(o["Name"], o["Nickname"]) for o in states]
-    assert top == [("Deck", "Cards"), ("Deck", "Tiles"), ("Custom_Board", "main"), ("Bag", "Tokens"),
-                   ("Deck", "Landscape cards"), ("Custom_Tile", "p")]
+    assert top == [("Deck", "Cards"), ("Deck", "Tiles"), ("Custom_Board", "Board"), ("Bag", "Tokens"),
+                   ("Deck", "Landscape cards"), ("Custom_Tile", "P")]
     assert [o["Name"] for o in states[3]["ContainedObjects"]] == ["Custom_Token"] * 3
     assert len(states[0]["ContainedObjects"]) == 75 and len(states[1]["ContainedObjects"]) == 4
     assert states[4]["SidewaysCard"] is True and all(c["SidewaysCard"] for c in states[4]["ContainedObjects"])

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import REPO
 
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "pnp", "content", "templates", "examples", "plugins")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "pnp", "content", "templates", "examples", "plugins")
 
 
 def run(*args, cwd: Path, **kw) -> subprocess.CompletedProcess:
@@ -68,6 +68,23 @@ def test_the_wheel_holds_the_games(wheel: Path):
     assert "pnp/shipped/examples/tasty-humans-2p.yaml" in names
     assert "pnp/templates/preview.html.j2" in names
     assert any(n.endswith(".dist-info/entry_points.txt") for n in names)
+
+
+def test_the_wheel_carries_the_licence(wheel: Path):
+    archive = zipfile.ZipFile(wheel)
+    (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+    head = archive.read(metadata).decode().split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: MIT" in head and "License-File: LICENSE" in head
+    (licence,) = [n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+    assert archive.read(licence).decode().startswith("MIT License")
+
+
+def test_the_readme_installs_only_what_can_be_installed():
+    """No `pip install pnp-kit` while pnp is not on an index; the wheel it names is the one built."""
+    readme = (REPO / "README.md").read_text()
+    assert "\npip install pnp-kit" not in readme
+    version = next(line.split('"')[1] for line in (REPO / "pyproject.toml").read_text().splitlines() if line.startswith("version"))
+    assert f"pip install dist/pnp_kit-{version}-py3-none-any.whl" in readme
 
 
 def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):

@@ -58,7 +58,7 @@ class BuildOptions:
     extra: dict[str, Any] = field(default_factory=dict)  # game options, e.g. {"rules": "0.2.8"}
     dpi: int = 300  # for raster formats (png, tts)
     force: bool = False  # ignore the build cache: render and produce everything again
-    layout: str = "standard"  # sheet layout of the per-game print PDF (pnp/layouts.py)
+    layout: str = "tight"  # sheet layout of the per-game print PDF (pnp/layouts.py): 9 poker cards a Letter or A4 sheet
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
     pack: bool = True  # pack the pieces no component sheet is full of onto shared sheets
     cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet
@@ -156,7 +156,7 @@ def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: B
 
     width, height = papers(options.papers)[options.paper]
     return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
-                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file)
+                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file, layout_name=options.layout)
 
 
 def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:

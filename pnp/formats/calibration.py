@@ -8,16 +8,17 @@ read X (across) and the vertical ones Y (down), in mm, ready for `--back-offset 
 
 from __future__ import annotations
 
+from . import labels
 from .impose import Bookmark, Label, Line, Page, Paper
 
 SPAN = 5.0  # mm each side of zero
 STEP = 0.5
+INSET = 40.0  # mm from the paper's edges to the corner scales' zero
 
 
 def _spots(sheet: Paper) -> list[tuple[float, float]]:
-    inset = 40.0
-    return [(sheet.width / 2, sheet.height / 2), (inset, inset), (sheet.width - inset, inset),
-            (inset, sheet.height - inset), (sheet.width - inset, sheet.height - inset)]
+    return [(sheet.width / 2, sheet.height / 2), (INSET, INSET), (sheet.width - INSET, INSET),
+            (INSET, sheet.height - INSET), (sheet.width - INSET, sheet.height - INSET)]
 
 
 def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Page, Page]:
@@ -35,8 +36,13 @@ def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0
     text = ("Duplex calibration: print this sheet double-sided (flip on long edge) at 100%, hold it up to the light. "
             "Where each line of the back crosses a scale is the correction in mm: horizontal scales give X, vertical ones Y. "
             f"Build with --back-offset X,Y (or back_offset: [X, Y] in pnp.yaml); now {dx:g},{dy:g}: add the reading to it.")
-    front.add(Label(text, m, sheet.height / 2 - 30, 8))
-    back.add(Label("Back of the duplex calibration sheet", m, sheet.height - m, 6))
+    # between the top corners' scales (down to INSET + 19 mm) and the centre's (from 8 mm above it)
+    above, below = INSET + 19, sheet.height / 2 - 8
+    lines = labels.block(text, m, 0, sheet.width - 2 * m, 8)
+    height = (len(lines) - 1) * labels.step(8) + (labels.ASCENT + labels.DESCENT) * 8 * labels.PT
+    shift = max(above, (above + below - height) / 2)
+    front.marks += [Label(line.text, line.x, line.y + shift, line.size) for line in lines]
+    back.add(labels.line("Back of the duplex calibration sheet", m, sheet.height - m, sheet.width - 2 * m, 6, 4))
     return front, back
 
 
@@ -52,7 +58,7 @@ def _scale(page: Page, x: float, y: float, horizontal: bool) -> None:
         if horizontal:
             page.add(Line(x + at, y, x + at, y + tick, 0.2))
             if i % 4 == 0:
-                page.add(Label(f"{at:g}", x + at - 0.8, y + 7.5, 4))
+                page.add(labels.centred(f"{at:g}", x + at, y + 7.5, 4))
         else:
             page.add(Line(x, y + at, x + tick, y + at, 0.2))
             if i % 4 == 0:

@@ -42,14 +42,26 @@ def add_registration(page: Page, sheet: Paper) -> None:
 
 
 def trim_boxes(page: Page, sheet: Paper) -> list[tuple[float, float, float, float]]:
-    """The trim rectangle (x, y, w, h) of every piece placed whole on the page."""
+    """The rectangle (x, y, w, h) to cut of every piece on the page: its trim line, or for
+    a part of a piece split over pages, that part (pnp.formats.impose.Place.cut), always
+    inside what the page prints (its clip) and the paper."""
     boxes = []
     for place in page.places:
         bleed = place.face.bleed
-        box = (place.x + bleed, place.y + bleed, place.w - 2 * bleed, place.h - 2 * bleed)
-        if box[0] >= 0 and box[1] >= 0 and box[0] + box[2] <= sheet.width and box[1] + box[3] <= sheet.height:
+        box = place.cut or (place.x + bleed, place.y + bleed, place.w - 2 * bleed, place.h - 2 * bleed)
+        for limit in (place.clip, (0.0, 0.0, sheet.width, sheet.height)):
+            if limit is not None:
+                box = _within(box, limit)
+        if box[2] > 0 and box[3] > 0:
             boxes.append(box)
     return boxes
+
+
+def _within(box: tuple[float, float, float, float], limit: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The part of `box` inside `limit` (both x, y, w, h); empty when they do not meet."""
+    left, top = max(box[0], limit[0]), max(box[1], limit[1])
+    right, bottom = min(box[0] + box[2], limit[0] + limit[2]), min(box[1] + box[3], limit[1] + limit[3])
+    return left, top, max(0.0, right - left), max(0.0, bottom - top)
 
 
 def _n(value: float) -> str:

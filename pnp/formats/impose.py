@@ -90,7 +90,9 @@ def plan_grid(width: float, height: float, bleed: float, gap: float, sheet: Pape
 @dataclass(frozen=True)
 class Place:
     """`face` drawn into the on-page box (x, y, w, h), turned by `turn` degrees (0, 90
-    counter-clockwise, -90 clockwise); with `clip`, only the part inside that page box shows."""
+    counter-clockwise, -90 clockwise); with `clip`, only the part inside that page box shows.
+    `cut` is where a cutting machine cuts this page's part of a piece split over pages
+    (x, y, w, h), when that is not the piece's whole trim line."""
 
     face: Face
     x: float
@@ -99,6 +101,7 @@ class Place:
     h: float
     turn: int = 0
     clip: tuple[float, float, float, float] | None = None
+    cut: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -258,15 +261,12 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
         for row, (oy, win_h) in enumerate(ys):
             for col, (ox, win_w) in enumerate(xs):
                 page = Page()
-                page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn))
+                page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn, cut=_tile_cut(sheet, bleed, col, row, xs, ys)))
                 _overlap_marks(page, sheet, col > 0, row > 0, win_w, win_h)
                 _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
-                # right under the art when there is room, else in the bottom margin
-                below = sheet.margin + win_h + 3.5
-                page.add(Label(f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
-                               f"(row {row + 1} of {len(ys)}, column {col + 1} of {len(xs)}). Cut along the dashed lines, "
-                               "lay each page over its neighbour up to the solid ticks so the art lines up, and glue.",
-                               sheet.margin, min(below, sheet.height - sheet.margin / 2 + 1), 6))
+                page.add(_tile_label(sheet, f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
+                                            f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
+                                            "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)]))
@@ -274,12 +274,39 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
 
 
 def _tile(sheet: Paper, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float,
-          turn: int, mirror: bool = False) -> Place:
+          turn: int, mirror: bool = False, cut: tuple[float, float, float, float] | None = None) -> Place:
     """The window (ox, oy, win_w, win_h) of `face`, as laid on the page (turned by `turn`),
     at the page margin; backs sit at the mirrored side for duplex."""
     left = sheet.width - sheet.margin - win_w if mirror else sheet.margin
     top = sheet.margin
-    return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h))
+    return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h), cut=cut)
+
+
+def _tile_label(sheet: Paper, text: str, right: bool, win_w: float) -> Label:
+    """One measured line in the top margin (the print PDF labels the bottom one), clear of
+    the landing ticks there and of the registration marks 10 mm from the edge."""
+    from . import labels
+
+    m = sheet.margin
+    end = m + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - m
+    top = max(1.5, m / 2 - 2.5)
+    return labels.line(text, m, top + labels.ASCENT * 5 * labels.PT, end - m, 5, 3.5)
+
+
+def _tile_cut(sheet: Paper, bleed: float, col: int, row: int, xs: list[tuple[float, float]],
+              ys: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """What is cut out of one page of a split piece (x, y, w, h on the page): from the dashed
+    line where a page lies to the left (above), else the piece's trim line, to the window's
+    edge where a page lies to the right (below; it is glued over that strip), else the trim."""
+    m = sheet.margin
+
+    def span(index: int, windows: list[tuple[float, float]]) -> tuple[float, float]:
+        start = m + (TILE_OVERLAP / 2 if index > 0 else bleed)
+        end = m + windows[index][1] - (bleed if index == len(windows) - 1 else 0.0)
+        return start, end - start
+
+    (x, w), (y, h) = span(col, xs), span(row, ys)
+    return x, y, w, h
 
 
 def _windows(full: float, area: float) -> list[tuple[float, float]]:

@@ -1,34 +1,85 @@
-"""Pack rectangles of different sizes onto sheets: a first-fit shelf packer.
+"""Pack groups of pieces of different sizes onto sheets: a first-fit shelf packer of blocks.
 
-Pieces go largest-first into horizontal shelves (rows); a piece goes into the first shelf,
-on any open sheet, with room for it, else opens a shelf, else a sheet. Shelves suit
-guillotine cutting (cut the strips apart, then each strip) and the result depends only on
-the input order, so builds stay byte-identical.
+Each group (what is left of one component) is laid as a block: a grid of its pieces, their
+own gap apart, as on the component's own sheet. Groups go largest piece first into
+horizontal shelves (rows of blocks, `gap` apart), so a sheet still cuts into strips and
+then pieces. A group goes whole onto the first sheet with room for all of it; when no
+sheet has, it is spread over the free space of the sheets already started if that holds
+it all; only then is a sheet started, and the group put on it whole. So a group that fits
+one sheet stays on one sheet, no sheet is started for pieces the free space could hold,
+and the sheets never outnumber the groups (each group fitting an empty sheet). The result
+depends only on the input order, so builds stay byte-identical.
 """
 
 from __future__ import annotations
 
+import copy
+import math
 from dataclasses import dataclass, field
+
+EPS = 1e-9
 
 
 @dataclass(frozen=True)
-class Box:
-    """Something to place: its key, its size (mm) and whether it may be turned 90°."""
+class Group:
+    """`count` pieces of one size to place: `w` x `h` mm each (with bleed), `gap` mm apart
+    among themselves; `turnable` when they may be turned 90°."""
 
     key: object
+    count: int
     w: float
     h: float
+    gap: float = 0.0
     turnable: bool = True
 
 
 @dataclass(frozen=True)
 class Spot:
-    key: object
+    key: object  # the group's
+    index: int  # which of the group's pieces
     x: float  # top-left within the packing area, mm
     y: float
     w: float  # as placed (turned when `turned`)
     h: float
     turned: bool
+
+
+@dataclass(frozen=True)
+class Block:
+    """Pieces `first`..`first + count - 1` of a group, row by row in a grid of `cols`
+    columns at (x, y) of the packing area; each cell `w` x `h` as placed, `gap` apart."""
+
+    key: object
+    first: int
+    count: int
+    cols: int
+    x: float
+    y: float
+    w: float
+    h: float
+    gap: float
+    turned: bool
+
+    @property
+    def rows(self) -> int:
+        return math.ceil(self.count / self.cols)
+
+    @property
+    def width(self) -> float:
+        return self.cols * self.w + (self.cols - 1) * self.gap
+
+    @property
+    def height(self) -> float:
+        return self.rows * self.h + (self.rows - 1) * self.gap
+
+    @property
+    def spots(self) -> list[Spot]:
+        out = []
+        for i in range(self.count):
+            row, col = divmod(i, self.cols)
+            out.append(Spot(self.key, self.first + i, self.x + col * (self.w + self.gap), self.y + row * (self.h + self.gap),
+                            self.w, self.h, self.turned))
+        return out
 
 
 @dataclass
@@ -41,41 +92,92 @@ class _Shelf:
 @dataclass
 class _Sheet:
     shelves: list[_Shelf] = field(default_factory=list)
-    spots: list[Spot] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
 
     @property
     def bottom(self) -> float:
         return self.shelves[-1].y + self.shelves[-1].h if self.shelves else 0.0
 
 
-def pack(boxes: list[Box], width: float, height: float, gap: float) -> list[list[Spot]]:
-    """Sheets of spots for `boxes` in an area `width` x `height`, `gap` apart; a box larger
-    than the area raises ValueError (impose those separately)."""
+def pack(groups: list[Group], width: float, height: float, gap: float) -> list[list[Block]]:
+    """Sheets of blocks for `groups` in an area `width` x `height`, blocks `gap` apart; a
+    piece larger than the area raises ValueError (impose those separately)."""
     sheets: list[_Sheet] = []
-    for box in sorted(boxes, key=lambda b: (-max(b.w, b.h), -min(b.w, b.h))):  # stable: equal sizes keep their order
-        w, h, turned = box.w, box.h, False
-        if box.turnable and h > w and h <= width:  # lying down keeps shelves low
-            w, h, turned = h, w, True
-        if w > width + 1e-9 or h > height + 1e-9:
-            if box.turnable and h <= width + 1e-9 and w <= height + 1e-9:
-                w, h, turned = h, w, not turned
-            else:
-                raise ValueError(f"{box.key}: {box.w} x {box.h} mm does not fit {width} x {height} mm")
-        _place(sheets, box.key, w, h, turned, width, height, gap)
-    return [s.spots for s in sheets]
+    for group in sorted(groups, key=lambda g: (-max(g.w, g.h), -min(g.w, g.h))):  # stable: equal sizes keep their order
+        shapes = _shapes(group, width, height)
+        if not shapes:
+            raise ValueError(f"{group.key}: {group.w} x {group.h} mm does not fit {width} x {height} mm")
+        sheets = _place(sheets, group, shapes, width, height, gap)
+    return [s.blocks for s in sheets]
 
 
-def _place(sheets: list[_Sheet], key: object, w: float, h: float, turned: bool, width: float, height: float, gap: float) -> None:
-    for sheet in sheets:
-        for shelf in sheet.shelves:
-            x = shelf.used + (gap if shelf.used else 0.0)
-            if h <= shelf.h + 1e-9 and x + w <= width + 1e-9:
-                sheet.spots.append(Spot(key, x, shelf.y, w, h, turned))
-                shelf.used = x + w
-                return
+def _shapes(group: Group, width: float, height: float) -> list[tuple[float, float, bool]]:
+    """The ways a piece of `group` fits the area: lying down first, which keeps shelves low."""
+    ways = [(group.w, group.h, False)]
+    if group.turnable and group.w != group.h:
+        ways.append((group.h, group.w, True))
+        ways.sort(key=lambda s: s[1] > s[0])
+    return [s for s in ways if s[0] <= width + EPS and s[1] <= height + EPS]
+
+
+def _place(sheets: list[_Sheet], group: Group, shapes: list[tuple[float, float, bool]], width: float, height: float,
+           gap: float) -> list[_Sheet]:
+    """The sheets with `group` added (see the module's docstring for the order of tries)."""
+    for n, sheet in enumerate(sheets):  # whole, on one started sheet
+        for shape in shapes:
+            trial = copy.deepcopy(sheet)
+            if _fill(trial, group, 0, group.count, shape, width, height, gap) == group.count:
+                return sheets[:n] + [trial] + sheets[n + 1:]
+    spread, done = copy.deepcopy(sheets), 0  # over the free space of the started sheets
+    for sheet in spread:
+        for shape in shapes:
+            done += _fill(sheet, group, done, group.count - done, shape, width, height, gap)
+    if done == group.count:
+        return spread
+    for shape in shapes:  # whole, on a new sheet
+        trial = _Sheet()
+        if _fill(trial, group, 0, group.count, shape, width, height, gap) == group.count:
+            return sheets + [trial]
+    out, done = list(sheets), 0  # more than a sheet's worth: as many new sheets as it takes
+    while done < group.count:
+        out.append(_Sheet())
+        done += _fill(out[-1], group, done, group.count - done, shapes[0], width, height, gap)
+    return out
+
+
+def _fill(sheet: _Sheet, group: Group, first: int, count: int, shape: tuple[float, float, bool], width: float,
+          height: float, gap: float) -> int:
+    """Put up to `count` pieces of `group` (from piece `first`) on `sheet`: into the free
+    ends of its shelves, then into new shelves. Returns how many went on."""
+    w, h, turned = shape
+    g = group.gap
+    placed = 0
+    for shelf in sheet.shelves:
+        if placed == count:
+            return placed
+        x = shelf.used + gap
+        cols = int((width - x + g + EPS) // (w + g))
+        rows = int((shelf.h + g + EPS) // (h + g))
+        if cols < 1 or rows < 1:
+            continue
+        block = _block(group, first + placed, min(count - placed, cols * rows), cols, x, shelf.y, shape)
+        sheet.blocks.append(block)
+        shelf.used = x + block.width
+        placed += block.count
+    while placed < count:
         y = sheet.bottom + (gap if sheet.shelves else 0.0)
-        if y + h <= height + 1e-9:
-            sheet.shelves.append(_Shelf(y, h, w))
-            sheet.spots.append(Spot(key, 0.0, y, w, h, turned))
-            return
-    sheets.append(_Sheet([_Shelf(0.0, h, w)], [Spot(key, 0.0, 0.0, w, h, turned)]))
+        cols = int((width + g + EPS) // (w + g))
+        rows = int((height - y + g + EPS) // (h + g))
+        if cols < 1 or rows < 1:
+            break
+        block = _block(group, first + placed, min(count - placed, cols * rows), cols, 0.0, y, shape)
+        sheet.blocks.append(block)
+        sheet.shelves.append(_Shelf(y, block.height, block.width))
+        placed += block.count
+    return placed
+
+
+def _block(group: Group, first: int, count: int, cols: int, x: float, y: float, shape: tuple[float, float, bool]) -> Block:
+    """`count` pieces in as few rows as `cols` columns allow, then as few columns as those rows need."""
+    rows = math.ceil(count / cols)
+    return Block(group.key, first, count, math.ceil(count / rows), x, y, shape[0], shape[1], group.gap, shape[2])

@@ -18,6 +18,9 @@ from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _ov
 from ..load.layouts import SheetLayout
 from ..render.faces import Face, RenderedComponent
 
+from . import labels
+from .packing import Block, Group, pack
+
 RULER = 50.0  # mm
 CALIBRATION = "Duplex calibration"
 
@@ -61,11 +64,14 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
 
 
 def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout) -> None:
-    """Crop marks in the margins, on the extension of every cut line, outside `box`."""
+                  style: SheetLayout, reach: float | None = None) -> None:
+    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
+    most `reach` mm from it, when given)."""
     left, top, right, bottom = box
 
     def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
+        if reach is not None:
+            limit = edge + outward * min(reach + 0.5, abs(limit - edge))
         start = edge + outward * style.mark_offset
         room = (limit - start) * outward
         if room <= 0.5:
@@ -80,22 +86,6 @@ def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], bo
         for edge, outward, limit in ((left, -1, 0.0), (right, 1, sheet.width)):
             if s := span(edge, outward, limit):
                 page.add(Line(s[0], y, s[1], y, colour=style.mark_colour))
-
-
-def _corner_marks(page: Page, x: float, y: float, w: float, h: float, bleed: float, style: SheetLayout) -> None:
-    """Short ticks at the four trim corners of one packed piece, in its half of the gap."""
-    length = min(style.mark_length, style.pack_gap / 2 - style.mark_offset)
-    if length <= 0.3:
-        return
-    out = bleed + style.mark_offset
-    for cx in (x + bleed, x + w - bleed):
-        for cy, down in ((y + bleed, -1), (y + h - bleed, 1)):
-            start = cy + down * out
-            page.add(Line(cx, start, cx, start + down * length, colour=style.mark_colour))
-    for cy in (y + bleed, y + h - bleed):
-        for cx, right in ((x + bleed, -1), (x + w - bleed, 1)):
-            start = cx + right * out
-            page.add(Line(start, cy, start + right * length, cy, colour=style.mark_colour))
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
@@ -151,6 +141,11 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
         section.sides.append("back")
 
 
+def _half(sheet: Paper) -> Paper:
+    """The left half of `sheet`, where the fold layout puts the fronts."""
+    return Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin)
+
+
 def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | None:
     spec, bleed = comp.spec, comp.bleed
     if style.cut == "shared":  # cells at trim size, the outer bleed inside the margin
@@ -163,45 +158,88 @@ def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | N
 Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
-def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float]) -> Section:
-    """Pieces of different sizes packed onto shared sheets; where they have backs, each
-    sheet is followed by its backs mirrored for long-edge duplex."""
-    from .packing import Box, pack
-
+def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout,
+            back_offset: tuple[float, float]) -> tuple[Section, list[RenderedComponent]]:
+    """What is left of several components packed onto shared sheets, each component's
+    pieces as a block with crop marks around it (pnp.formats.packing); where they have
+    backs, each sheet is followed by its backs mirrored for long-edge duplex. A sheet that
+    would hold one component only is left out: that component is returned, to print on
+    a sheet of its own as its own grid lays it."""
     section = Section(name)
+    alone: list[RenderedComponent] = []
     duplex = any(back is not None for _, _, back in leftovers)
-    boxes = [Box(i, f.width + 2 * c.bleed, f.height + 2 * c.bleed, c.spec.rotate == "auto") for i, (c, f, _) in enumerate(leftovers)]
+    groups, pieces = _groups(leftovers, style)
     area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
-    for spots in pack(boxes, area_w, area_h, style.pack_gap):
-        used_w = max(s.x + s.w for s in spots)
-        used_h = max(s.y + s.h for s in spots)
+    for blocks in pack(groups, area_w, area_h, style.pack_gap):
+        if len({b.key for b in blocks}) == 1:
+            alone.append(pieces[cast(int, blocks[0].key)][0][0])
+            continue
+        used_w = max(b.x + b.width for b in blocks)
+        used_h = max(b.y + b.height for b in blocks)
         left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
         page, backs = Page(), Page()
-        for spot in spots:
-            comp, face, back = leftovers[cast(int, spot.key)]
-            x, y = left + spot.x, top + spot.y
-            turn = 90 if spot.turned else 0
-            page.add(Place(face, x, y, spot.w, spot.h, turn))
-            _corner_marks(page, x, y, spot.w, spot.h, comp.bleed, style)
-            if back is not None:
-                backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
+        for block in blocks:
+            for spot in block.spots:
+                comp, face, back = pieces[cast(int, spot.key)][spot.index]
+                x, y = left + spot.x, top + spot.y
+                turn = 90 if spot.turned else 0
+                page.add(Place(face, x, y, spot.w, spot.h, turn))
+                if back is not None:
+                    backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
+            _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style)
         section.pages.append(page)
         section.sides.append("front" if duplex else "single")
         if duplex:
             section.pages.append(backs)
             section.sides.append("back")
-    return section
+    return section, alone
+
+
+def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
+    """Whether `count` pieces of `comp` go on one packed sheet as a block."""
+    face = comp.pieces[0].front
+    gap = comp.spec.gap if style.gap is None else style.gap
+    group = Group(0, count, face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto")
+    return len(pack([group], sheet.width - 2 * style.margin, sheet.height - 2 * style.margin, style.pack_gap)) == 1
+
+
+def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group], list[list[Leftover]]]:
+    """One packing group per component, in order, and each group's pieces."""
+    by_component: dict[int, list[Leftover]] = {}
+    for item in leftovers:
+        by_component.setdefault(id(item[0]), []).append(item)
+    pieces = list(by_component.values())
+    groups = []
+    for key, items in enumerate(pieces):
+        comp, face, _ = items[0]
+        gap = comp.spec.gap if style.gap is None else style.gap
+        groups.append(Group(key, len(items), face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto"))
+    return groups, pieces
+
+
+def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block, bleed: float, style: SheetLayout) -> None:
+    """Crop marks on the extension of every cut line of a packed block, in its half of the gap around it."""
+    xs, ys = [], []
+    for spot in block.spots:
+        x, y = left + spot.x, top + spot.y
+        xs += [x + bleed, x + spot.w - bleed]
+        ys += [y + bleed, y + spot.h - bleed]
+    x, y = left + block.x, top + block.y
+    _margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
-         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False) -> Plan:
-    """The print PDF of one game: title page, then every component's sheets; with
-    `registration`, print-then-cut marks on every sheet that is cut (pnp.formats.cutfile)."""
+         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False, layout_name: str = "") -> Plan:
+    """The print PDF of one game: title page (naming `layout_name`, the layout `style` is),
+    then every component's sheets; with `registration`, print-then-cut marks on every sheet
+    that is cut (pnp.formats.cutfile)."""
+    base_style, base_sheet = style, Paper(sheet.name, sheet.width, sheet.height, style.margin)
     if registration:
         from .cutfile import MARGIN
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
+    by_hand: dict[int, float] = {}  # pages of paper forms (too big for the registration marks, never split for them): their margin
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     unpacked = 0
@@ -212,8 +250,14 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         name = comp.spec.name
         section = Section(name)
         fold = style.fold and any(b is not None for _, b in copies)
-        grid = _grid(comp, Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin) if fold else sheet, style)
-        if grid is None:
+        grid = _grid(comp, _half(sheet) if fold else sheet, style)
+        form = None if grid is not None or not registration else _grid(comp, _half(base_sheet) if fold else base_sheet, base_style)
+        if form is not None:  # fits the paper, not inside the registration marks: printed to cut by hand
+            unpacked += -(-len(copies) // form.per_page)
+            for start in range(0, len(copies), form.per_page):
+                _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
+            by_hand.update((id(page), base_sheet.margin) for page in section.pages)
+        elif grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed)
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
@@ -224,15 +268,31 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             full = len(copies) - len(copies) % grid.per_page if pack and not fold else len(copies)
             for start in range(0, full, grid.per_page):
                 _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
-            leftovers += [(comp, front, back) for front, back in copies[full:]]
-        if section.pages:
-            sections.append(section)
+            rest = copies[full:]
+            if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style):
+                # its own grid holds them on one sheet where a packed block (each piece with
+                # its bleed, under shared cuts) would not
+                _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
+                rest = []
+            leftovers += [(comp, front, back) for front, back in rest]
+        sections.append(section)
+    owned = {id(c): section for c, section in zip([c for c in rendered if _copies(c)], sections)}
+    packed_sections = []
     one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
-    if one_sided:
-        sections.append(_packed("Packed sheets", one_sided, sheet, style, back_offset))
     two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
-    if two_sided:
-        sections.append(_packed("Packed double-sided sheets", two_sided, sheet, style, back_offset))
+    for name, items in (("Packed sheets", one_sided), ("Packed double-sided sheets", two_sided)):
+        if not items:
+            continue
+        packed, alone = _packed(name, items, sheet, style, back_offset)
+        components = list({id(c): c for c, _, _ in items}.values())
+        if packed.sheets + len(alone) > len(components):  # never more sheets than each component's leftovers on a sheet of its own
+            alone, packed = components, Section(name)
+        for comp in alone:
+            grid = _grid(comp, sheet, style)
+            assert grid is not None  # leftovers are what a grid sheet was not full of
+            _grid_pages(owned[id(comp)], [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
+        packed_sections.append(packed)
+    sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
 
@@ -242,7 +302,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     held = _holdings(sections, rendered)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset)
+    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset, by_hand, layout_name)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -250,7 +310,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         number = {id(page): n for n, page in enumerate(pages, 1)}
         for s in sections:
             for page, side in zip(s.pages, s.sides):
-                if s.name != CALIBRATION and side != "back":
+                if s.name != CALIBRATION and side != "back" and id(page) not in by_hand:
                     add_registration(page, sheet)
                     cut.append((number[id(page)], page))
     return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
@@ -271,16 +331,17 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dic
 
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-              unpacked: int, back_offset: tuple[float, float]) -> tuple[list[Page], dict[str, int]]:
+              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None, layout_name: str = "") -> tuple[list[Page], dict[str, int]]:
     first: dict[str, int] = {}
     number = 2  # page 1 is the title page
     for s in sections:
         first[s.name] = number
         number += len(s.pages)
-    pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset)]
-    m = sheet.margin
+    pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name)]
+    by_hand = by_hand or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
+            m = by_hand.get(id(page), sheet.margin)
             if s.name == CALIBRATION:
                 pages.append(page)
                 continue
@@ -288,14 +349,38 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
                 page.add(Bookmark(s.name))
             where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side",
                      "fold": "one side: fold along the dashed line, glue, then cut"}[side]
+            if id(page) in by_hand:
+                where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
-            page.add(Label(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, sheet.height - max(m / 2 - 1, 1.2), 5))
+            label = labels.line(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m,
+                                sheet.height - max(m / 2 - 1, 1.2), sheet.width - 2 * m, 5, 4)
+            _clear_of(page, labels.box(label))
+            page.add(label)
             pages.append(page)
     return pages, first
 
 
+def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
+    """Shorten the crop marks (and a fold line) that would run into `area` (left, top,
+    right, bottom) so they stop `room` mm short of it; drop those left shorter than that."""
+    left, top, right, bottom = area
+    kept: list = []
+    for mark in page.marks:
+        if isinstance(mark, Line) and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
+            low, high = sorted((mark.y1, mark.y2))
+            if high > top - room and low < bottom + room:
+                if low >= top - room:
+                    continue  # wholly in the label's band
+                high = top - room
+                if high - low < room:
+                    continue
+                mark = Line(mark.x1, low, mark.x2, high, mark.width, mark.dash, mark.colour)
+        kept.append(mark)
+    page.marks[:] = kept
+
+
 def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-                first: dict[str, int], unpacked: int, back_offset: tuple[float, float]) -> Page:
+                first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "") -> Page:
     m = max(sheet.margin, 12.0)
     page = Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])
     y = m + 22
@@ -308,6 +393,10 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
          if duplex else "Every page prints on one side."),
         f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
+    if layout_name:
+        lines.append(f"Sheet layout: {layout_name}. Another: --layout tight (9 poker cards a sheet, neighbours share cut lines), "
+                     "standard (each piece with its bleed), fold (one-sided printers), scissors (room to cut), "
+                     "or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if duplex:
@@ -315,8 +404,9 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
     if back_offset != (0.0, 0.0):
         lines.append(f"Backs are shifted by {back_offset[0]:g} mm across and {back_offset[1]:g} mm down for this printer.")
     for text in lines:
-        page.add(Label(text, m, y, 9))
-        y += 6
+        for label in labels.block(text, m, y - labels.ASCENT * 9 * labels.PT, sheet.width - 2 * m, 9):
+            page.add(label)
+            y = label.y + 6
     y += 4
     _ruler(page, m, y)
     y += 18
@@ -327,8 +417,9 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
             page.add(Line(m + x1, y - 3 + y1, m + x2, y - 3 + y2, 0.5))
         count = pieces[name]
         text = f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} (page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})"
-        page.add(Label(text, m + 5, y, 9))
-        y += 5.5
+        for label in labels.block(text, m + 5, y - labels.ASCENT * 9 * labels.PT, sheet.width - 2 * m - 5, 9):
+            page.add(label)
+            y = label.y + 5.5
     return page
 
 
@@ -350,5 +441,5 @@ def _ruler(page: Page, x: float, y: float) -> None:
         tick = 4 if mm % 10 == 0 else 2.5 if mm % 5 == 0 else 1.5
         page.add(Line(x + mm, y, x + mm, y + tick, 0.3))
         if mm % 10 == 0:
-            page.add(Label(str(mm), x + mm - (0.8 if mm < 10 else 1.5), y + 7.5, 6))
+            page.add(labels.centred(str(mm), x + mm, y + 7.5, 6))
     page.add(Label(f"{RULER:g} mm", x + RULER + 3, y + 3, 8))

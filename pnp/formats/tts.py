@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
     from ..load.content import GameContent
-    from ..render.faces import Face, RenderedComponent
+    from ..render.faces import Face, Piece, RenderedComponent
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden card
@@ -67,14 +67,23 @@ def kind(comp: "RenderedComponent") -> str:
     return "token" if longest <= TOKEN_MM else "tile"
 
 
+def trim_box(face: "Face", image_size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The trim area (left, top, right, bottom px) of `face` drawn with its bleed as an image
+    of `image_size` whole pixels. Measured on the image as drawn (the renderer rounds its
+    size), and symmetric, so it never reaches outside the image at any dpi."""
+    iw, ih = image_size
+    bx = iw * face.bleed / (face.width + 2 * face.bleed)
+    by = ih * face.bleed / (face.height + 2 * face.bleed)
+    return bx, by, iw - bx, ih - by
+
+
 def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image.Image":
     """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline)."""
     from PIL import Image
 
     s = size[0] / face.width  # px per mm
     full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts).convert(mode)
-    b = face.bleed * s
-    return full.resize(size, Image.Resampling.LANCZOS, box=(b, b, b + face.width * s, b + face.height * s))
+    return full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
 
 
 def _png(image: "Image.Image") -> bytes:
@@ -115,6 +124,7 @@ class Sheet:
     cols: int
     rows: int
     cards: list[str]  # item ids in slot order
+    names: list[str]  # the pieces' names, in slot order
 
 
 @dataclass
@@ -132,11 +142,21 @@ class Images:
     component: "RenderedComponent"
     kind: str  # board, token or tile
     pieces: list[tuple[str, str, str | None, int]]  # item id, image, back image, copies
+    names: list[str]  # each piece's name, in the order of `pieces`
+
+
+def piece_name(comp: "RenderedComponent", piece: "Piece") -> str:
+    """A piece's nickname: its record's name, else the component's name (and the id when
+    the component has several items)."""
+    if piece.name:
+        return piece.name
+    return comp.spec.name if len(comp.pieces) == 1 else f"{comp.spec.name} {piece.item_id}"
 
 
 def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, Planned]) -> Deck | None:
     cid = comp.spec.id
     cards = [(p.item_id, p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
+    names = [piece_name(comp, p) for p in comp.pieces for _ in range(p.copies)]
     if not cards:
         return None
     unique = comp.spec.back_per_item
@@ -159,7 +179,8 @@ def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, 
             back_plan = _plan_sheet(setup, [b for _, _, b in chunk if b is not None], None, cols, rows, size)
             sheet_back = f"{cid}/{named(f'backs-{n}', back_plan.key)}"
             files[f"tts/{sheet_back}"] = back_plan
-        sheets.append(Sheet(face, sheet_back, cols, rows, [ident for ident, _, _ in chunk]))
+        first = (n - 1) * PER_SHEET
+        sheets.append(Sheet(face, sheet_back, cols, rows, [ident for ident, _, _ in chunk], names[first:first + len(chunk)]))
     return Deck(comp, unique, size, sheets)
 
 
@@ -177,7 +198,7 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
         return rel
 
     out = [(p.item_id, image(p.front, p.item_id), image(p.back, f"{p.item_id}-back") if p.back else None, p.copies) for p in pieces]
-    return Images(comp, what, out)
+    return Images(comp, what, out, [piece_name(comp, p) for p in pieces])
 
 
 def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int, root: Path) -> dict[str, Planned]:

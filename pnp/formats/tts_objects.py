@@ -6,7 +6,8 @@ object per component, side by side. A deck is a `Deck` of `Card`s whose `CustomD
 entries name the sheets (`BackIsHidden: false`: the last slot of each sheet is the hidden
 card); a card's `CardID` is its sheet's key times 100 plus its slot. Landscape cards are
 `SidewaysCard`. Other pieces are `Custom_Board`, `Custom_Token` or `Custom_Tile` objects
-with a `CustomImage`, gathered in a `Bag` when a component has several.
+with a `CustomImage`, gathered in a `Bag` when a component has several. Every object's
+`Nickname` (shown on hover) is its piece's name; decks and cards spawn face down.
 
 Sizes: a TTS unit is about an inch; a card of scale 1 is a poker card (2.5 x 3.5 in), and
 a custom tile, token or board of scale 1 is taken as one unit on its long side.
@@ -72,19 +73,20 @@ def deck(game: "GameContent", part: "Deck", base: str, key: int, where: dict[str
     sideways = spec.size.width > spec.size.height
     scale = max(spec.size.width, spec.size.height) / 25.4 / POKER_LONG_IN
     where = {**where, "scaleX": round(scale, 4), "scaleZ": round(scale, 4)}
+    face_down = {**where, "rotZ": 180.0}  # turned over: a deck spawns backs up, as it is dealt from
     custom, cards = {}, []
     for sheet in part.sheets:
         entry = {"FaceURL": base + sheet.face, "BackURL": base + sheet.back, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
                  "BackIsHidden": False, "UniqueBack": part.unique_backs, "Type": 0}
         custom[str(key)] = entry
-        for slot, item in enumerate(sheet.cards):
-            card = _base(game, "Card", item, where, spec.id, key, slot)
+        for slot, name in enumerate(sheet.names):
+            card = _base(game, "Card", name, face_down, spec.id, key, slot)
             card.update({"CardID": key * 100 + slot, "SidewaysCard": sideways, "Hands": True, "CustomDeck": {str(key): entry}})
             cards.append(card)
         key += 1
     if len(cards) == 1:
         return cards[0], key
-    obj = _base(game, "Deck", spec.name, where, spec.id)
+    obj = _base(game, "Deck", spec.name, face_down, spec.id)
     obj.update({"SidewaysCard": sideways, "Hands": False, "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": custom,
                 "ContainedObjects": cards})
     return obj, key
@@ -96,9 +98,9 @@ def pieces(game: "GameContent", part: "Images", base: str, where: dict[str, floa
     scale = max(spec.size.width, spec.size.height) / 25.4
     where = {**where, "scaleX": round(scale, 4), "scaleZ": round(scale, 4)}
     made = []
-    for item, image, back, copies in part.pieces:
+    for (item, image, back, copies), name in zip(part.pieces, part.names):
         for n in range(copies):
-            made.append(piece(game, part.kind, item, base + image, back and base + back, where, spec.id, item, n))
+            made.append(piece(game, part.kind, name, base + image, back and base + back, where, spec.id, item, n))
     if len(made) == 1:
         return made[0]
     bag = _base(game, "Bag", spec.name, {**where, "scaleX": 1.0, "scaleZ": 1.0}, spec.id, "bag")
@@ -106,9 +108,9 @@ def pieces(game: "GameContent", part: "Images", base: str, where: dict[str, floa
     return bag
 
 
-def piece(game: "GameContent", what: str, item: str, image: str, back: str | None, where: dict[str, float], *ident: Any) -> dict[str, Any]:
+def piece(game: "GameContent", what: str, nickname: str, image: str, back: str | None, where: dict[str, float], *ident: Any) -> dict[str, Any]:
     name = {"board": "Custom_Board", "token": "Custom_Token", "tile": "Custom_Tile"}[what]
-    obj = _base(game, name, item, where, *ident)
+    obj = _base(game, name, nickname, where, *ident)
     custom: dict[str, Any] = {"ImageURL": image, "ImageSecondaryURL": back or "", "ImageScalar": 1.0, "WidthScale": 0.0}
     if what == "tile":  # Stretch off: the tile takes its image's proportions
         custom["CustomTile"] = {"Type": 0, "Thickness": THICKNESS["tile"], "Stackable": False, "Stretch": False}

@@ -29,7 +29,7 @@ class Settings(StrictModel):
     paper: str | None = Field(default=None, description="paper name: letter, legal, a4, a3, tabloid or one under `papers`")
     bleed: Length | None = Field(default=None, description="bleed around every piece")
     formats: list[str] | None = Field(default=None, description="formats `pnp build` writes, e.g. [svg, pdf]")
-    layout: str | None = Field(default=None, description="sheet layout of the print PDF: standard, tight, scissors or one under `layouts`")
+    layout: str | None = Field(default=None, description="sheet layout of the print PDF: tight (the default), standard, fold, scissors or one under `layouts`")
     dpi: int | None = Field(default=None, description="resolution of png and tts images")
     back_offset: tuple[float, float] | None = Field(default=None, description="[across, down] mm to shift backs in the print PDF")
     pack: bool | None = Field(default=None, description="pack what is left of every component onto shared sheets (default true)")
@@ -48,6 +48,8 @@ def load_settings(root: Path) -> Settings:
         return Settings()
     settings, errors = validate(doc, Settings)
     if settings is not None:
+        if settings.paper is not None:  # paper names are lower-case: `paper: A4` is a4
+            settings = settings.model_copy(update={"paper": settings.paper.strip().lower()})
         if settings.paper is not None and settings.paper not in papers(settings.papers):
             errors.append(doc.error(("paper",), f"unknown paper {settings.paper!r}: expected one of {', '.join(papers(settings.papers))}"))
         from ..build.driver import FORMATS

@@ -26,7 +26,7 @@ from ..load.project_files import ProjectLoader
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts
 from ..load.manifest import Component
-from ..plan import Plan, item_id
+from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 
@@ -56,6 +56,7 @@ class Piece:
     front: Face
     back: Face | None
     copies: int
+    name: str = ""  # what a player calls it (pnp.plan.item_name), "" when its record has no name
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,23 @@ def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | No
 def _render_error(exc: Exception, game: GameContent, template: str, what: str) -> ContentError:
     path, line = _template_location(exc, game)
     path = path or game.templates_dir / template
-    message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
-    return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {message}")
+    if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
+        return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
+    return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
+
+
+def _add_render_error(errors: list[ContentError], error: ContentError, what: str) -> None:
+    """Add `error`, or count it into the same error of another piece (one template typo, one line)."""
+    rest = error.message[len(what):]
+    for n, known in enumerate(errors):
+        first, _, more = known.message.partition(rest)
+        if known.path == error.path and known.line == error.line and more == "" and first:
+            head, _, count = first.partition(" (and ")
+            others = int(count.split()[0]) + 1 if count else 1
+            errors[n] = ContentError(known.path, known.line, known.column,
+                                     f"{head} (and {others} more piece{'s' if others != 1 else ''}){rest}")
+            return
+    errors.append(error)
 
 
 def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str]]:
@@ -198,7 +214,7 @@ class ComponentRenderer:
             tpl = self.env.get_template(template)
             svg = tpl.render(self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
-            self.errors.append(_render_error(exc, self.game, template, what))
+            _add_render_error(self.errors, _render_error(exc, self.game, template, what), what)
             return None
         problem, texts = _check_svg(svg, self.game.templates_dir / template, what)
         if problem:
@@ -239,7 +255,7 @@ class ComponentRenderer:
             if comp.back and comp.back_per_item:
                 back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
             if front is not None:
-                pieces.append(Piece(ident, front, back, planned.copies))
+                pieces.append(Piece(ident, front, back, planned.copies, item_name(item)))
         return RenderedComponent(comp, pieces, bleed)
 
 

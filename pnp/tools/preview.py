@@ -51,14 +51,18 @@ def gallery(reports: list[GameReport], root: Path) -> dict[str, Any]:
     for report in reports:
         components = [_component(report.game, comp, root) for comp in report.parts]
         saved = f"tts/{report.game}.json"
+        printed = f"{report.game}-print.pdf"
+        links = [{"label": "Print PDF (the whole game)", "href": _link(report.game, printed),
+                  "title": "every component on one PDF to print, with the how-to page and checklist"}] if (root / report.game / printed).is_file() else []
+        if (root / report.game / saved).is_file():
+            links.append({"label": "Tabletop Simulator object", "href": _link(report.game, saved), "title": "saved object: copy into TTS's Saved Objects folder"})
         games.append({
             "name": report.game,
             "title": report.title,
             "components": components,
             "faces": sum(c["faces"] for c in components),
             "pieces": sum(c["pieces"] for c in components),
-            "links": [{"label": "Tabletop Simulator object", "href": _link(report.game, saved), "title": "saved object: copy into TTS's Saved Objects folder"}]
-            if (root / report.game / saved).is_file() else [],
+            "links": links,
         })
     return {
         "games": games,

@@ -8,6 +8,7 @@ build stamp, so an open gallery page reloads itself.
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Callable
@@ -28,10 +29,21 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
     rebuild(project, games, options, echo)
     folders = [p for p in (project.content_dir, project.templates_dir) if p.is_dir()]
     echo(f"watching {', '.join(display_path(p) for p in folders)} (Ctrl-C to stop)", False)
-    for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False):
+    for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
+                                    watch_filter=lambda change, path: is_content(path)):
         edited = sorted({display_path(Path(path)) for _, path in changes})
         echo(f"changed: {', '.join(edited)}", False)
         rebuild(project, games, options, echo)
+
+
+# what editors write beside a file while saving it: vim (.x.swp, x~, 4913), emacs (#x#,
+# .#x), JetBrains (x___jb_tmp___), gedit (.goutputstream-*), kate (.x.kate-swp), *.tmp
+_EDITOR_TEMP = re.compile(r"(^\.|~$|^#.*#$|^4913$|___jb_(tmp|old)___$|\.(sw[a-p]|swx|tmp|bak|kate-swp)$)")
+
+
+def is_content(path: str) -> bool:
+    """Whether a changed file is content worth a rebuild, not an editor's temporary file."""
+    return not _EDITOR_TEMP.search(Path(path).name)
 
 
 def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo) -> list[GameReport] | None:

@@ -1,0 +1,80 @@
+"""The command line's print options: `--version`, `--paper` in any case, `--bleed` with a
+unit, the build summary naming the file to print, and `pnp watch` taking build's options."""
+
+from __future__ import annotations
+
+import re
+
+from typer.testing import CliRunner
+
+from pnp import __version__
+from pnp.cli import app
+from pnp.load.content import Project
+from pnp.tools.watch import is_content
+
+from conftest import REPO
+
+runner = CliRunner()
+
+
+def pnp(project: Project, *args: str):
+    return runner.invoke(app, [*args, "--project", str(project.root)])
+
+
+def test_version_is_the_packages():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output == f"pnp {__version__}\n"
+    declared = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M)
+    assert declared and declared.group(1) == __version__
+
+
+def test_paper_names_in_any_case_and_bleed_with_a_unit(demo: Project):
+    result = pnp(demo, "build", "--paper", "A4", "--bleed", "0.125in", "--format", "svg")
+    assert result.exit_code == 0, result.output
+    svg = (demo.output_dir / "demo/svg/card/back.svg").read_text()
+    assert 'viewBox="-3.175 -3.175' in svg  # 1/8 in of bleed
+    assert pnp(demo, "build", "--bleed", "3mm", "--format", "svg").exit_code == 0
+    bad = pnp(demo, "build", "--bleed", "3 furlongs")
+    assert bad.exit_code == 2 and "--bleed '3 furlongs': expected a length" in bad.output and "Traceback" not in bad.output
+    assert pnp(demo, "build", "--paper", "Letter", "--format", "svg").exit_code == 0
+
+
+def test_the_summary_names_the_file_to_print(demo: Project):
+    result = pnp(demo, "build")
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("; print " + str(demo.output_dir / "demo/demo-print.pdf"))
+
+
+def test_watch_takes_builds_print_options():
+    text = runner.invoke(app, ["watch", "--help"], terminal_width=200).output
+    for option in ("--layout", "--out", "--back-offset", "--pack", "--cut-file", "--paper", "--bleed"):
+        assert option in text, option
+
+
+def test_editors_temporary_files_are_not_content():
+    for name in (".card.svg.j2.swp", "card.svg.j2~", "#cards.yaml#", ".#cards.yaml", "4913", "cards.yaml___jb_tmp___",
+                 ".goutputstream-ABC123", "cards.yaml.tmp", ".cards.yaml.kate-swp"):
+        assert not is_content(f"/p/content/demo/{name}"), name
+    for name in ("cards.yaml", "card.svg.j2", "cards.csv", "art.png"):
+        assert is_content(f"/p/templates/demo/{name}"), name
+
+
+def test_a_template_typo_is_one_line_for_every_piece_it_breaks(demo: Project):
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "".join(f"  - {{id: c{i}, title: C{i}, text: x, copies: 1}}\n" for i in range(49)))
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("item.title", "item.titel"))
+    result = pnp(demo, "build")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert re.fullmatch(r".*card\.svg\.j2:\d+: card/example \(and 49 more pieces\): 'dict object' has no attribute 'titel'", lines[0])
+    assert "Error" not in lines[0]  # no internal class name
+
+
+def test_pnp_yaml_paper_in_any_case(demo: Project):
+    (demo.root / "pnp.yaml").write_text("paper: A4\nbleed: 0.125in\n")
+    from pnp.cli import options_for
+
+    options = options_for(demo.root)
+    assert (options.paper, round(options.bleed, 3)) == ("a4", 3.175)

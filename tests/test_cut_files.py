@@ -1,0 +1,82 @@
+"""Cut files (`--cut-file`) for every page of the shipped games: each cut path lies inside
+what its page prints and inside the area the registration marks keep clear; a piece split
+over pages is cut page by page; paper forms too big for the marks print whole, by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.build.driver import BuildOptions, build
+from pnp.formats.cutfile import MARGIN, _mark_rects, cut_svg, trim_boxes
+from pnp.formats.impose import Label, Paper
+from pnp.formats.print_pdf import plan
+from pnp.load.layouts import papers, sheet_layout
+
+GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
+
+
+@pytest.fixture(scope="module")
+def shipped(repo_project, tmp_path_factory):
+    out = tmp_path_factory.mktemp("cut")
+    return {r.game: r for r in build(repo_project, list(GAMES), BuildOptions(formats=("svg",), out=out))}
+
+
+def _inside(box, area, slack=1e-6) -> bool:
+    x, y, w, h = box
+    ax, ay, aw, ah = area
+    return ax - slack <= x and ay - slack <= y and x + w <= ax + aw + slack and y + h <= ay + ah + slack
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_cut_path_lies_inside_what_its_page_prints(shipped, game, paper):
+    report = shipped[game]
+    sheet = Paper(paper, *papers({})[paper])
+    for layout in ("standard", "tight", "scissors"):
+        made = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=True)
+        assert made.cut_pages
+        for number, page in made.cut_pages:
+            cuts = trim_boxes(page, made.layout.sheet)
+            assert len(cuts) == len(page.places), (layout, number)  # every piece, whole or split, has its path
+            printed = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+            for cut in cuts:
+                assert any(_inside(cut, area) for area in printed), (layout, number, cut)
+                assert _inside(cut, (MARGIN, MARGIN, sheet.width - 2 * MARGIN, sheet.height - 2 * MARGIN)), (layout, number, cut)
+                assert not any(_meets(cut, mark) for mark in _mark_rects(sheet))
+
+
+def test_a_split_board_is_cut_page_by_page_along_its_dashed_lines(shipped):
+    report = shipped["cave"]
+    sheet = Paper("letter", *papers({})["letter"])
+    made = plan(report.title, report.parts, sheet, sheet_layout("standard"), registration=True)
+    board = [(n, page) for n, page in made.cut_pages if page.places and page.places[0].face.component == "board"]
+    assert len(board) > 1
+    for _, page in board:
+        (place,) = page.places
+        (cut,) = trim_boxes(page, made.layout.sheet)
+        dashed = {round(ln.x1, 3) for ln in page.lines if ln.dash and ln.x1 == ln.x2}
+        if dashed:  # a page to the left: the cut starts at the dashed line, not at the window's edge
+            assert round(cut[0], 3) in dashed
+        assert _inside(cut, place.clip)
+        assert f'<path d="M' in cut_svg(page, made.layout.sheet, "t")
+
+
+def test_paper_forms_print_whole_to_cut_by_hand(shipped):
+    report = shipped["tasty-humans"]
+    sheet = Paper("letter", *papers({})["letter"])
+    made = plan(report.title, report.parts, sheet, sheet_layout("standard"), registration=True)
+    plain = plan(report.title, report.parts, sheet, sheet_layout("standard"))
+    cut_faces = {p.face.component for _, page in made.cut_pages for p in page.places}
+    for form in ("monster-board", "scoring-sheet", "leader-board"):
+        assert form not in cut_faces
+        pages = [page for s in made.sections for page in s.pages if any(p.face.component == form for p in page.places)]
+        assert all(len(page.places) == 1 and page.places[0].clip is None for page in pages)  # never split
+        fronts = [page for page in pages if any("cut by hand" in m.text for m in page.marks if isinstance(m, Label))]
+        assert fronts and all(not any(ln.width > 1 for ln in page.lines) for page in pages)  # no registration marks
+    assert made.sheets <= plain.sheets + 8  # was 42 against 28: the forms are no longer split
+    forms = sum(made.sheets_per_component[c.spec.name] for c in report.parts if c.spec.id in ("monster-board", "scoring-sheet", "leader-board"))
+    assert forms == sum(plain.sheets_per_component[c.spec.name] for c in report.parts if c.spec.id in ("monster-board", "scoring-sheet", "leader-board"))

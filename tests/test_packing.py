@@ -1,0 +1,76 @@
+"""The packer (pnp/formats/packing.py) and the print PDF's sheet counts: packing is never
+worse than every component on its own sheets, for every shipped game, paper and layout."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.build.driver import BuildOptions, build
+from pnp.formats.impose import Label, Paper
+from pnp.formats.packing import Group, pack
+from pnp.formats.print_pdf import plan
+from pnp.load.layouts import papers, sheet_layout
+
+GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
+LAYOUTS = ("standard", "tight", "fold", "scissors")
+
+
+def test_a_group_that_fits_one_sheet_stays_on_one_sheet():
+    sheets = pack([Group("a", 1, 100, 60), Group("b", 16, 25, 25)], 100, 100, 0)
+    # the free 100 x 40 mm below A holds 4 of B's 16: B goes whole onto a sheet of its own
+    assert [[(b.key, b.count) for b in blocks] for blocks in sheets] == [[("a", 1)], [("b", 16)]]
+
+
+def test_leftovers_fill_started_sheets_before_a_new_one():
+    sheets = pack([Group("a", 1, 100, 60), Group("b", 16, 25, 25), Group("c", 4, 25, 25), Group("d", 2, 40, 10)], 100, 100, 0)
+    assert len(sheets) == 2
+    assert {b.key for b in sheets[0]} == {"a", "c", "d"}
+    # spread over the free space of two started sheets when neither holds the whole group
+    spread = pack([Group("a", 1, 100, 75), Group("b", 1, 100, 75), Group("c", 8, 25, 25)], 100, 100, 0)
+    assert len(spread) == 2 and sum(b.count for blocks in spread for b in blocks if b.key == "c") == 8
+
+
+def test_pieces_of_a_group_keep_their_own_gap_and_groups_the_pack_gap():
+    (blocks,) = pack([Group("a", 3, 20, 20, gap=1), Group("b", 2, 10, 10, gap=0)], 100, 100, 6)
+    a, b = sorted(blocks, key=lambda blk: blk.key)
+    assert [(s.x, s.y) for s in a.spots] == [(0, 0), (21, 0), (42, 0)]
+    assert b.x == pytest.approx(a.x + a.width + 6)
+    with pytest.raises(ValueError):
+        pack([Group("big", 1, 120, 120, turnable=False)], 100, 100, 0)
+
+
+@pytest.fixture(scope="module")
+def shipped(repo_project, tmp_path_factory):
+    out = tmp_path_factory.mktemp("packing")
+    return {r.game: r for r in build(repo_project, list(GAMES), BuildOptions(formats=("svg",), out=out))}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_packed_sheets_never_outnumber_unpacked_ones(shipped, game, paper):
+    report = shipped[game]
+    sheet = Paper(paper, *papers({})[paper])
+    for layout in LAYOUTS:
+        for cut in (False, True):
+            packed = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=cut)
+            alone = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=cut, pack=False)
+            assert packed.sheets <= alone.sheets == packed.sheets_unpacked, (layout, cut)
+            cover = " ".join(m.text for m in packed.layout.pages[0].marks if isinstance(m, Label))
+            assert f"{packed.sheets} sheets in all ({alone.sheets} if every component had its own sheets" in cover
+            printed = sum(side != "back" for s in packed.sections if s.name != "Duplex calibration" for side in s.sides)
+            assert printed == packed.sheets
+
+
+def test_human_harvest_takes_six_letter_sheets_with_all_humans_on_one(shipped):
+    report = shipped["human-harvest"]
+    made = plan(report.title, report.parts, Paper("letter", *papers({})["letter"]), sheet_layout("standard"))
+    assert made.sheets == 6
+    humans = next(c.spec.name for c in report.parts if c.spec.id == "humans")
+    assert made.sheets_per_component[humans] == 1
+
+
+def test_the_cave_meter_markers_stay_together(shipped):
+    report = shipped["cave"]
+    made = plan(report.title, report.parts, Paper("letter", *papers({})["letter"]), sheet_layout("standard"))
+    markers = next(c.spec.name for c in report.parts if c.spec.id == "meter-markers")
+    assert made.sheets_per_component[markers] == 1

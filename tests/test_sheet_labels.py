@@ -1,0 +1,86 @@
+"""Text on printed sheets is laid out by measure: the duplex calibration sheet's text, the
+cover page and every sheet's label keep clear of each other, of the lines and the art, and
+inside the paper; crop marks stop short of the label band."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.build.driver import BuildOptions, build
+from pnp.formats import labels
+from pnp.formats.calibration import calibration_pages
+from pnp.formats.impose import Label, Paper
+from pnp.formats.print_pdf import plan
+from pnp.load.layouts import papers, sheet_layout
+
+GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
+
+
+def _overlap(a, b, room: float = 0.0) -> bool:
+    return a[0] < b[2] + room and b[0] < a[2] + room and a[1] < b[3] + room and b[1] < a[3] + room
+
+
+def _texts(page) -> list[tuple[Label, tuple[float, float, float, float]]]:
+    return [(m, labels.box(m)) for m in page.marks if isinstance(m, Label)]
+
+
+def _line_box(line) -> tuple[float, float, float, float]:
+    return min(line.x1, line.x2), min(line.y1, line.y2), max(line.x1, line.x2), max(line.y1, line.y2)
+
+
+def _apart(texts) -> None:
+    for i, (a, ra) in enumerate(texts):
+        for b, rb in texts[i + 1:]:
+            assert not _overlap(ra, rb), (a.text, b.text)
+
+
+@pytest.mark.parametrize("name", list(papers({})))
+def test_the_calibration_sheet_text_keeps_clear_of_itself_the_scales_and_the_margins(name):
+    sheet = Paper(name, *papers({})[name])
+    front, back = calibration_pages(sheet, (0.5, -1))
+    texts = _texts(front)
+    assert sum(len(t.text) > 40 for t, _ in texts) >= 2  # the instructions, wrapped
+    _apart(texts)
+    m = 12.0
+    for text, (left, top, right, bottom) in texts:
+        assert m <= left and right <= sheet.width - m and m <= top and bottom <= sheet.height - m, text.text
+        for line in front.lines:
+            assert not _overlap((left, top, right, bottom), _line_box(line)), (text.text, line)
+    for text, (left, top, right, bottom) in _texts(back):
+        assert m <= left and right <= sheet.width - m and bottom <= sheet.height - 1
+
+
+def test_a_long_text_wraps_to_its_room_and_a_label_shrinks_to_one_line():
+    lines = labels.block("word " * 60, 10, 20, 50, 8)
+    assert len(lines) > 3 and all(labels.width(line.text, 8) <= 50 for line in lines)
+    assert [round(b.y - a.y, 6) for a, b in zip(lines, lines[1:])] == [round(labels.step(8), 6)] * (len(lines) - 1)
+    one = labels.line("x" * 200, 5, 100, 60, 6, 4)
+    assert one.size == 4 and labels.width(one.text, one.size) <= 60 and one.text.endswith("…")
+
+
+@pytest.fixture(scope="module")
+def shipped(repo_project, tmp_path_factory):
+    out = tmp_path_factory.mktemp("labels")
+    return {r.game: r for r in build(repo_project, list(GAMES), BuildOptions(formats=("svg",), out=out))}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_labels_keep_clear_of_crop_marks_art_and_each_other(shipped, game, paper):
+    report = shipped[game]
+    sheet = Paper(paper, *papers({})[paper])
+    for layout in ("standard", "tight", "fold", "scissors"):
+        for cut in (False, True):
+            made = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=cut)
+            for number, page in enumerate(made.layout.pages, 1):
+                texts = _texts(page)
+                _apart(texts)
+                art = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+                for text, box in texts:
+                    assert 1 <= box[0] and box[2] <= sheet.width - 1 and 0.5 <= box[1] and box[3] <= sheet.height - 0.5, (layout, number, text.text)
+                    for x, y, w, h in art:
+                        assert not _overlap(box, (x, y, x + w, y + h)), (layout, number, text.text)
+                    if number == 1 or any(s.name == "Duplex calibration" and p is page for s in made.sections for p in s.pages):
+                        continue
+                    for line in page.lines:  # crop marks, fold lines, registration marks
+                        assert not _overlap(box, _line_box(line)), (layout, number, text.text, line)

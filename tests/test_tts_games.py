@@ -1,0 +1,97 @@
+"""Tabletop Simulator for every shipped game: the saved object follows the TTS save format
+(tests/data/tts-saved-object.schema.json), its card ids point at real sheet slots, every
+image is a file of the build within TTS's limits; nicknames are the pieces' names, decks
+spawn face down; and no dpi from 72 to 600 asks for pixels outside a face's image."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from PIL import Image
+
+from pnp.build.driver import BuildOptions, build
+from pnp.formats.tts import MAX_COLS, MAX_PX, MAX_ROWS, card_image, card_pixels, grid, trim_box
+from pnp.load.content import Project
+
+from test_tts_objects import SCHEMA, local, objects
+
+GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
+
+
+@pytest.fixture(scope="module")
+def built(repo_project: Project, tmp_path_factory) -> tuple[Path, list]:
+    out = tmp_path_factory.mktemp("tts-games")
+    reports = build(repo_project, list(GAMES), BuildOptions(formats=("tts",), dpi=72, out=out))
+    return out, reports
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_saves_a_valid_tabletop_simulator_object(built, game):
+    out, _ = built
+    saved = json.loads((out / game / "tts" / f"{game}.json").read_text())
+    jsonschema.validate(saved, SCHEMA)
+    every = list(objects(saved["ObjectStates"]))
+    assert len({o["GUID"] for o in every}) == len(every)
+    for obj in every:
+        assert obj["Name"] in {"Deck", "Card", "Bag", "Custom_Board", "Custom_Token", "Custom_Tile"}
+        if obj["Name"] == "Deck":
+            assert obj["DeckIDs"] == [c["CardID"] for c in obj["ContainedObjects"]]
+        for key, sheet in obj.get("CustomDeck", {}).items():
+            assert 1 <= sheet["NumWidth"] <= MAX_COLS and 1 <= sheet["NumHeight"] <= MAX_ROWS
+            face = Image.open(local(sheet["FaceURL"]))
+            assert max(face.size) <= MAX_PX
+            assert face.size[0] % sheet["NumWidth"] == 0 and face.size[1] % sheet["NumHeight"] == 0
+            if obj["Name"] == "Card":
+                slot = obj["CardID"] - int(key) * 100
+                assert 0 <= slot < sheet["NumWidth"] * sheet["NumHeight"] - 1  # the last slot is the hidden card
+        if "CustomImage" in obj:
+            for url in (obj["CustomImage"]["ImageURL"], obj["CustomImage"]["ImageSecondaryURL"]):
+                if url:
+                    assert max(Image.open(local(url)).size) <= MAX_PX
+
+
+def test_nicknames_are_the_pieces_names_and_decks_spawn_face_down(built):
+    out, _ = built
+    saved = json.loads((out / "tasty-humans/tts/tasty-humans.json").read_text())
+    deck = next(o for o in saved["ObjectStates"] if o["Nickname"] == "Adventurer cards")
+    assert deck["Transform"]["rotZ"] == 180.0
+    names = [c["Nickname"] for c in deck["ContainedObjects"]]
+    assert names[0] == "Brunhild the Unbending" and "adv-01" not in names
+    assert all(c["Transform"]["rotZ"] == 180.0 for c in deck["ContainedObjects"])
+    cave = json.loads((out / "cave/tts/cave.json").read_text())
+    events = next(o for o in cave["ObjectStates"] if o["Nickname"] == "Event cards")
+    assert "Footsteps Behind You" in [c["Nickname"] for c in events["ContainedObjects"]]
+    # records with neither name nor title: the component's name, with the id when it has several
+    dietrick = json.loads((out / "dietrick-taking/tts/dietrick-taking.json").read_text())
+    nicknames = {o["Nickname"] for o in objects(dietrick["ObjectStates"]) if o["Name"] == "Card"}
+    assert {"Cards meat-1", "Grape"} <= nicknames
+    assert ("Custom_Board", "Board") in [(o["Name"], o["Nickname"]) for o in cave["ObjectStates"]]
+
+
+def _faces(reports) -> list:
+    return [p.front for r in reports for c in r.parts for p in c.pieces[:1]]
+
+
+@pytest.mark.parametrize("dpi", range(72, 601))
+def test_no_dpi_asks_for_pixels_outside_a_face(built, dpi):
+    """The renderer rounds the image size either way; the trim box stays inside it."""
+    _, reports = built
+    for face in _faces(reports):
+        w, h = card_pixels(face, dpi, *grid(1))
+        s = w / face.width
+        for iw in (int((face.width + 2 * face.bleed) * s), int((face.width + 2 * face.bleed) * s) + 1):
+            for ih in (int((face.height + 2 * face.bleed) * s), int((face.height + 2 * face.bleed) * s) + 1):
+                left, top, right, bottom = trim_box(face, (iw, ih))
+                assert 0 <= left < right <= iw and 0 <= top < bottom <= ih
+
+
+@pytest.mark.parametrize("dpi", [150, 200, 299, 300, 301])
+def test_the_tall_pawn_face_crops_at_the_dpis_that_failed(built, dpi):
+    _, reports = built
+    (harvest,) = [r for r in reports if r.game == "human-harvest"]
+    pawn = next(c for c in harvest.parts if c.spec.id == "pawns").pieces[0].front
+    size = card_pixels(pawn, dpi, 1, 1)
+    assert card_image(pawn, size).size == size
