@@ -174,7 +174,7 @@ def test_an_include_linked_out_is_refused_at_the_include_line(demo: Project, out
 def test_an_include_with_dots_is_refused(demo: Project, outside: Path):
     with_template(demo, '{% include "../../../outside/secret.svg.j2" %}')
     line, _ = run(demo, "build")
-    located(line, "card.svg.j2", 3, "TemplateNotFound")
+    located(line, "card.svg.j2", 3, "template not found: ../../../outside/secret.svg.j2")
     no_leak(demo)
 
 

@@ -133,6 +133,8 @@ def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | No
 def _render_error(exc: Exception, game: GameContent, template: str, what: str) -> ContentError:
     path, line = _template_location(exc, game)
     path = path or game.templates_dir / template
+    if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
+        return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
