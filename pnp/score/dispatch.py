@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..load.content import Project, load_game
 from ..errors import ContentError, PnpError
-from ..load.yamlio import SHEET, load_located
+from ..load.yamlio import SHEET, Located, load_located
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -40,7 +40,12 @@ class ScoreReport(ABC):
 
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""
-    doc = load_located(sheet_path, SHEET)
+    return score_doc(project, load_located(sheet_path, SHEET))
+
+
+def score_doc(project: Project, doc: Located) -> ScoreReport:
+    """Score a sheet already read (a file, or text a server received); raise PnpError
+    listing every problem in it."""
     if not isinstance(doc.data, dict):
         raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
     game_name = doc.data.get("game")

@@ -1,0 +1,245 @@
+"""The ASGI app of `pnp serve`: the page (files of this package only) and a small JSON API
+over sessions, boards and the play-test log. Every request needs the server's token (in
+the URL once, then in a cookie); every bad request gets one clear line, never a
+traceback; no path a request names reaches the project's files.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..errors import PnpError
+from . import session as sessions
+from .log import Log
+from .scoring import Games, Outcome, check, sheet_yaml
+from .stats import statistics
+
+STATIC = Path(__file__).resolve().parent / "static"
+COOKIE = "pnp_token"
+MAX_BODY = 64 * 1024  # bytes of one request: a board is a few hundred
+REFUSED = "403 Forbidden: open the link that `pnp serve` printed (it carries the table's token)"
+
+
+class TokenGate:
+    """Refuse every request without the token (query `?token=` or the cookie it sets)."""
+
+    def __init__(self, app: ASGIApp, token: str):
+        self.app, self.token = app, token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        given = request.query_params.get("token")
+        if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
+            async def with_cookie(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                    message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
+                await send(message)
+
+            await self.app(scope, receive, with_cookie)
+            return
+        cookie = request.cookies.get(COOKIE, "")
+        if cookie and secrets.compare_digest(cookie.encode(), self.token.encode()):
+            await self.app(scope, receive, send)
+            return
+        await PlainTextResponse(REFUSED, status_code=403)(scope, receive, send)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON, read up to MAX_BODY bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise HTTPException(400, f"expected a JSON body: {exc}") from None
+
+
+class Table:
+    """What the routes share: the project's games, the log, a cache of checked sheets."""
+
+    def __init__(self, games: Games, log: Log):
+        self.games, self.log = games, log
+        self._checked: dict[str, Outcome] = {}
+
+    def check(self, sheet: dict[str, Any]) -> Outcome:
+        key = sheet_yaml(sheet)
+        if key not in self._checked:
+            if len(self._checked) > 256:
+                self._checked.clear()
+            self._checked[key] = check(self.games.project, sheet)
+        return self._checked[key]
+
+    def state(self, sid: str) -> dict[str, Any]:
+        """Everything a page shows of a session; logs the game when every board is in and it scores."""
+        s = self.log.session(sid)
+        if s is None:
+            raise HTTPException(404, f"no session {sid!r}: start one on the first page")
+        sheet = sessions.sheet(self.games, s)
+        outcome = self.check(sheet)
+        finished = all(s.done.get(i, False) for i in range(len(s.players))) and outcome.report is not None
+        logged = None
+        if finished:
+            assert outcome.report is not None
+            logged = self.log.record(s.game, s.rules, s.changes, s.players, self.games.digest(s.game), sheet_yaml(sheet),
+                                     outcome.report, session=s.id, played=None)
+        return {
+            "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
+            "rule_title": _rule_title(self, s.game, s.rules), "players": s.players, "created": s.created,
+            "form": sessions.form(self.games, s.game, s.rules, len(s.players)),
+            "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
+            "done": [s.done.get(i, False) for i in range(len(s.players))],
+            "outcome": outcome.to_json(), "finished": finished, "logged": logged,
+        }
+
+
+def _rule_title(table: Table, game: str, rules: str | None) -> str | None:
+    for option in sessions.hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
+        if option["value"] == rules:
+            return str(option["label"])
+    return rules
+
+
+def make_app(games: Games, log: Log, token: str) -> Starlette:
+    """The app for one project and log, refusing requests without `token`."""
+    table = Table(games, log)
+
+    def handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except HTTPException as exc:
+                return _error(exc.status_code, str(exc.detail))
+            except PnpError as exc:
+                return _error(400, "; ".join(str(e) for e in exc.errors))
+            except Exception as exc:  # a bug: one line to the page and one to the server's terminal
+                print(f"pnp serve: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+                return _error(500, f"internal error: {type(exc).__name__}")
+        return wrapped
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+    async def list_games(request: Request) -> Response:
+        def work() -> list[dict[str, Any]]:
+            out = []
+            for name in games.names():
+                rules = sessions.hints(games.load(name), None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
+            return out
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def new_session(request: Request) -> Response:
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise HTTPException(400, "expected an object with game, rules, changes and players")
+        game, rules, changes, players = body.get("game"), body.get("rules") or None, body.get("changes") or {}, body.get("players")
+        if not isinstance(game, str) or not isinstance(players, list) or not isinstance(changes, dict) or not (rules is None or isinstance(rules, str)):
+            raise HTTPException(400, "expected game (text), rules (text or null), changes (object) and players (list of names)")
+        sessions.clean([{"key": str(k)} for k in changes], changes)
+
+        def work() -> str:
+            start_table, boards = sessions.start(games, game, rules, changes, players)
+            sid = secrets.token_hex(4)
+            log.create_session(sid, game, rules, changes, [p.strip() for p in players], start_table, boards)
+            return sid
+        return JSONResponse({"id": await run_in_threadpool(work)})
+
+    async def list_sessions(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(log.sessions))
+
+    async def get_session(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(table.state, request.path_params["sid"]))
+
+    async def put_table(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        body = await _body(request)
+
+        def work() -> dict[str, Any]:
+            s = log.session(sid)
+            if s is None:
+                raise HTTPException(404, f"no session {sid!r}")
+            fields = sessions.form(games, s.game, s.rules, len(s.players))["table"]
+            log.save_table(sid, {**s.table, **sessions.clean(fields, body.get("values") if isinstance(body, dict) else None)})
+            return table.state(sid)
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def put_board(request: Request) -> Response:
+        sid, seat = request.path_params["sid"], request.path_params["seat"]
+        body = await _body(request)
+        if not isinstance(body, dict) or not isinstance(body.get("done", False), bool):
+            raise HTTPException(400, "expected an object with values (object) and done (true or false)")
+
+        def work() -> dict[str, Any]:
+            s = log.session(sid)
+            if s is None:
+                raise HTTPException(404, f"no session {sid!r}")
+            if not 0 <= seat < len(s.players):
+                raise HTTPException(404, f"no seat {seat + 1}: this session has {len(s.players)} players")
+            fields = sessions.form(games, s.game, s.rules, len(s.players))["player"]
+            values = sessions.clean(fields, body.get("values", {}))
+            done = bool(body.get("done", False))
+            log.save_board(sid, seat, {**s.boards.get(seat, {}), **values}, done)
+            if not done:
+                log.unrecord(sid)
+            return table.state(sid)
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def export_sheet(request: Request) -> Response:
+        sid = request.path_params["sid"]
+
+        def work() -> str:
+            s = log.session(sid)
+            if s is None:
+                raise HTTPException(404, f"no session {sid!r}")
+            return sheet_yaml(sessions.sheet(games, s))
+        text = await run_in_threadpool(work)
+        return PlainTextResponse(text, media_type="application/yaml", headers={"content-disposition": f'attachment; filename="{sid}.yaml"'})
+
+    async def stats(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(lambda: statistics(log.games())))
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(404, "no such page")
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", handler(list_games)),
+        Route("/api/sessions", handler(list_sessions), methods=["GET"]),
+        Route("/api/sessions", handler(new_session), methods=["POST"]),
+        Route("/api/sessions/{sid:str}", handler(get_session)),
+        Route("/api/sessions/{sid:str}/table", handler(put_table), methods=["PUT"]),
+        Route("/api/sessions/{sid:str}/boards/{seat:int}", handler(put_board), methods=["PUT"]),
+        Route("/api/sessions/{sid:str}/sheet.yaml", handler(export_sheet)),
+        Route("/api/stats", handler(stats)),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(TokenGate, token=token)],
+                     exception_handlers={404: not_found, 405: lambda r, e: _error(405, "method not allowed")})

@@ -1,0 +1,43 @@
+"""Statistics over logged games, from their `pnp score --json` reports: wins by seat, and
+where the reports itemise them, totals by monster and points by leader."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from .log import Game
+
+
+def _spread(values: list[int]) -> dict[str, Any]:
+    return {"games": len(values), "min": min(values), "mean": round(sum(values) / len(values), 2), "max": max(values)}
+
+
+def statistics(games: Iterable[Game]) -> list[dict[str, Any]]:
+    """One summary per game (by name, rule version and player count), in name order."""
+    groups: dict[tuple[str, str, int], list[Game]] = defaultdict(list)
+    for g in games:
+        groups[(g.game, g.rules or "", len(g.players))].append(g)
+    out = []
+    for (name, rules, n), logged in sorted(groups.items()):
+        seats = [0] * n
+        by_monster: dict[str, list[int]] = defaultdict(list)
+        by_leader: dict[str, list[int]] = defaultdict(list)
+        for g in logged:
+            winners = set(g.report.get("winners") or [])
+            for seat, p in enumerate(g.report.get("players") or []):
+                if not isinstance(p, dict):
+                    continue
+                if p.get("name") in winners and seat < n:
+                    seats[seat] += 1
+                if isinstance(p.get("monster"), str) and isinstance(p.get("total"), int):
+                    by_monster[p["monster"]].append(p["total"])
+                for leader in p.get("leaders") or []:
+                    if isinstance(leader, dict) and isinstance(leader.get("points"), int):
+                        by_leader[str(leader.get("id"))].append(leader["points"])
+        out.append({
+            "game": name, "rules": rules or None, "players": n, "games": len(logged), "wins_by_seat": seats,
+            "by_monster": {k: _spread(v) for k, v in sorted(by_monster.items())},
+            "by_leader": {k: _spread(v) for k, v in sorted(by_leader.items())},
+        })
+    return out
