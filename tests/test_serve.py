@@ -1,0 +1,260 @@
+"""`pnp serve`: the token gate, sessions, live checks and scores against `pnp score`, input
+limits, and the forms made from the games' sheet schemas (API level; the page itself in
+test_serve_browser.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from pnp.cli import app as cli  # noqa: E402
+from pnp.load.content import Project  # noqa: E402
+from pnp.serve import INSTALL, qr_text, require_extra  # noqa: E402
+from pnp.serve.app import MAX_BODY, make_app  # noqa: E402
+from pnp.serve.log import Log  # noqa: E402
+from pnp.serve.scoring import Games, check, sheet_yaml  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+TOKEN = "s3cret-token"
+
+
+@pytest.fixture(scope="module")
+def games() -> Games:
+    return Games(Project(REPO))
+
+
+@pytest.fixture
+def client(games: Games, tmp_path: Path) -> TestClient:
+    c = TestClient(make_app(games, Log(tmp_path / "log.sqlite"), TOKEN))
+    assert c.get(f"/?token={TOKEN}").status_code == 200  # sets the cookie
+    return c
+
+
+def example(name: str) -> dict:
+    return yaml.safe_load((REPO / "examples" / name).read_text(encoding="utf-8"))
+
+
+def start(client: TestClient, game: str, players: list[str], rules: str | None = None, changes: dict | None = None) -> str:
+    r = client.post("/api/sessions", json={"game": game, "rules": rules, "changes": changes or {}, "players": players})
+    assert r.status_code == 200, r.text
+    return r.json()["id"]
+
+
+def fill(client: TestClient, sid: str, sheet: dict, done: bool = True) -> dict:
+    """Enter a sheet file's table fields and boards as the pages would; the last state."""
+    state = client.get(f"/api/sessions/{sid}").json()
+    table_keys = {f["key"] for f in state["form"]["table"]}
+    table = {k: v for k, v in sheet.items() if k in table_keys}
+    if table:
+        assert client.put(f"/api/sessions/{sid}/table", json={"values": table}).status_code == 200
+    for seat, p in enumerate(sheet["players"]):
+        r = client.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {k: v for k, v in p.items() if k != "name"}, "done": done})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    return state
+
+
+def cli_score(path: Path) -> dict:
+    result = CliRunner().invoke(cli, ["score", str(path), "--json", "--project", str(REPO)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+# ------------------------------------------------------------ the token
+
+
+def test_every_request_without_the_token_is_refused(games: Games, tmp_path: Path):
+    c = TestClient(make_app(games, Log(tmp_path / "log.sqlite"), TOKEN))
+    for url in ("/", "/api/games", "/api/sessions", "/static/app.js", "/api/stats", "/?token=wrong"):
+        r = c.get(url)
+        assert r.status_code == 403, url
+        assert "token" in r.text
+    assert c.post("/api/sessions", json={}).status_code == 403
+    c.cookies.set("pnp_token", "wrong")
+    assert c.get("/api/games").status_code == 403
+
+
+def test_the_tokened_visit_sets_a_cookie_that_lets_the_page_in(client: TestClient):
+    assert client.get("/api/games").status_code == 200
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_the_qr_code_carries_the_url():
+    text = qr_text("http://192.168.1.5:8000/?token=abc")
+    assert len(text.splitlines()) > 10 and "█" in text
+
+
+def test_without_the_extra_one_line_says_how_to_install(monkeypatch: pytest.MonkeyPatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    with pytest.raises(Exception) as caught:
+        require_extra()
+    assert str(caught.value) == INSTALL
+    result = CliRunner().invoke(cli, ["serve", "--project", str(REPO)])
+    assert result.exit_code == 2
+    assert result.output.strip() == INSTALL
+
+
+# ------------------------------------------------------------ scoring: the same as `pnp score`
+
+
+@pytest.mark.parametrize("name", ["tasty-humans-2p.yaml", "tasty-humans-3p-leader-phase.yaml", "dietrick-taking-3p.yaml"])
+def test_a_session_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
+    sheet = example(name)
+    names = [p["name"] for p in sheet["players"]]
+    sid = start(client, sheet["game"], names, sheet.get("rules"))
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == []
+    assert state["finished"] and state["logged"] == 1
+    exported = client.get(f"/api/sessions/{sid}/sheet.yaml")
+    assert exported.status_code == 200
+    path = tmp_path / "exported.yaml"
+    path.write_text(exported.text, encoding="utf-8")
+    report = state["outcome"]["report"]
+    assert {**cli_score(path), "sheet": None} == {**report, "sheet": None}  # `sheet` is the file's name
+    original = cli_score(REPO / "examples" / name)
+    assert original["winners"] == report["winners"]
+    assert [p.get("total", p.get("difference")) for p in original["players"]] == [p.get("total", p.get("difference")) for p in report["players"]]
+
+
+def test_a_problem_is_placed_at_its_cell_in_the_clis_words(games: Games, tmp_path: Path):
+    sheet = example("tasty-humans-2p.yaml")
+    sheet["players"][0]["stomach"] = sheet["players"][0]["stomach"].replace("A H A B G A", "A H A X G A")
+    outcome = check(games.project, sheet)
+    path = tmp_path / "bad.yaml"
+    path.write_text(sheet_yaml(sheet), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["score", str(path), "--project", str(REPO)])
+    assert result.exit_code == 2
+    (problem,) = outcome.problems
+    assert problem.at == ("players", 0, "stomach") and problem.cell == (2, 4)
+    assert problem.message in result.output
+    assert problem.message.startswith("Ana, row 2 column 4: unknown symbol 'X'")
+
+
+def test_a_problem_of_a_field_is_placed_at_it(games: Games):
+    sheet = example("tasty-humans-2p.yaml")
+    sheet["players"][1]["leaders"][2] = "no-such-leader"
+    sheet["players"][1]["monster"] = "kraken"
+    places = {p.at: p.message for p in check(games.project, sheet).problems}
+    assert places[("players", 1, "leaders", 2)].startswith("Ben: leader 2: unknown leader 'no-such-leader'")
+    assert places[("players", 1, "monster")].startswith("Ben: unknown monster 'kraken'")
+
+
+def test_every_board_shows_only_its_own_problems_and_the_whole_table_logs_once_done(client: TestClient):
+    sheet = example("dietrick-taking-3p.yaml")
+    sid = start(client, "dietrick-taking", [p["name"] for p in sheet["players"]])
+    state = fill(client, sid, sheet, done=False)
+    assert state["outcome"]["report"] is not None and not state["finished"] and state["logged"] is None
+    r = client.put(f"/api/sessions/{sid}/boards/2", json={"values": {"yellow": 99}, "done": True})
+    problems = r.json()["outcome"]["problems"]
+    assert [p["at"] for p in problems] == [["players", 2, "yellow"]]
+    assert "yellow is 99: expected a whole number of squares from 0 to" in problems[0]["message"]
+    assert client.get("/api/sessions").json()[0]["logged"] is None
+
+
+def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
+    state = client.get(f"/api/sessions/{sid}").json()
+    assert state["rules"] == "0.2.8" and state["rule_title"] == "Rules 0.2.8"
+    assert state["changes"] == {"cravings.troll.points": 5}
+    sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
+    assert sheet["rules"] == "0.2.8" and sheet["changes"] == {"cravings.troll.points": 5}
+
+
+def test_the_forms_come_from_the_sheet_schemas(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben", "Cleo"])
+    form = client.get(f"/api/sessions/{sid}").json()["form"]
+    player = {f["key"]: f for f in form["player"]}
+    assert player["stomach"]["kind"] == "grid"
+    assert (player["stomach"]["rows"], player["stomach"]["cols"], player["stomach"]["empty"]) == (5, 6, ".")
+    symbols = [p["symbol"] for p in player["stomach"]["palette"]]
+    assert symbols[:5] == ["H", "A", "B", "G", "D"] and "1" in symbols
+    assert player["king"]["kind"] == "bool" and player["claimed"]["kind"] == "number"
+    assert player["monster"]["kind"] == "choice" and "troll" in [c["value"] for c in player["monster"]["choices"]]
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    form = client.get(f"/api/sessions/{sid}").json()["form"]
+    assert {f["key"]: f["kind"] for f in form["player"]} == {"yellow": "track", "blue": "track", "claimed": "number"}
+    assert {f["key"]: f["kind"] for f in form["table"]}["scoring_order"] == "order"
+
+
+def test_a_game_without_hints_gets_generic_widgets():
+    from pnp.serve import forms
+
+    schema = {"properties": {"game": {"const": "x"}, "round": {"type": "integer", "minimum": 1},
+                             "players": {"type": "array", "items": {"type": "object", "properties": {
+                                 "name": {"type": "string"}, "colour": {"enum": ["red", "blue"]}, "board": {"type": "string"},
+                                 "bonus": {"anyOf": [{"type": "boolean"}, {"type": "null"}]}}}}}}
+    blank = {"game": "x", "round": 1, "players": [{"name": "P1", "colour": "red", "board": "- -\n- -\n- -\n", "bonus": None}]}
+    form = forms.build(schema, blank, {})
+    assert [(f["key"], f["kind"]) for f in form["table"]] == [("round", "number")]
+    kinds = {f["key"]: f for f in form["player"]}
+    assert kinds["colour"]["kind"] == "choice" and kinds["bonus"]["kind"] == "bool" and kinds["bonus"]["nullable"]
+    assert (kinds["board"]["kind"], kinds["board"]["rows"], kinds["board"]["cols"], kinds["board"]["empty"]) == ("grid", 3, 2, "-")
+
+
+# ------------------------------------------------------------ bad requests
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"game": "chess", "players": ["A", "B"]}, "unknown game 'chess'"),
+    ({"game": "tasty-humans", "players": ["A", "A"]}, "two players have the same name"),
+    ({"game": "tasty-humans", "players": ["A"] * 0}, "expected a name for every player"),
+    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
+    ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
+    ({"game": 3, "players": "A"}, "expected game (text)"),
+])
+def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, message: str):
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 400
+    assert message in r.json()["error"]
+    assert "Traceback" not in r.text
+
+
+def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    cases = [
+        client.put(f"/api/sessions/{sid}/boards/0", content=b"{not json"),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"bogus": 1}}),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "x" * 5000}}),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": [], "done": "yes"}),
+        client.put(f"/api/sessions/{sid}/boards/7", json={"values": {}}),
+        client.put("/api/sessions/nope/boards/0", json={"values": {}}),
+        client.put(f"/api/sessions/{sid}/boards/0", content=b"x" * (MAX_BODY + 1)),
+        client.get("/api/sessions/nope"),
+        client.get("/no/such/page"),
+        client.delete("/api/sessions"),
+    ]
+    assert [r.status_code for r in cases] == [400, 400, 400, 400, 404, 404, 413, 404, 404, 405]
+    for r in cases:
+        assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
+
+
+def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"stomach": "\x00\x01", "claimed": "many", "leaders": {"x": [1, {"a": 2}]}}})
+    assert r.status_code == 200
+    assert r.json()["outcome"]["problems"]
+
+
+def test_no_request_reaches_the_projects_files(client: TestClient):
+    for url in ("/static/../log.py", "/static/..%2f..%2fpyproject.toml", "/static/%2e%2e/app.py", "/api/sessions/..%2f..%2fpyproject.toml/sheet.yaml"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+        assert "[project]" not in r.text and "import" not in r.text
