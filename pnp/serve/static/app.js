@@ -136,8 +136,14 @@ function widget(field, value, changed, id) {
     const draw = () => {
       box.replaceChildren(
         h("div", {}, "Order: ", h("strong", {class: "order-now"}, cur.length ? cur.join(" → ") : "tap the cards left to right")),
-        h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value, disabled: cur.includes(c.value),
-          onclick: () => { cur.push(c.value); draw(); if (cur.length === field.choices.length) changed(cur.slice()); }}, c.label)),
+        // a full order is replaced by the next tap: tap the cards again left to right
+        h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value,
+          disabled: cur.includes(c.value) && cur.length < field.choices.length,
+          onclick: () => {
+            if (cur.length === field.choices.length) cur = [];
+            cur.push(c.value); draw();
+            if (cur.length === field.choices.length) changed(cur.slice());
+          }}, c.label)),
           h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")));
     };
     draw();
@@ -281,7 +287,7 @@ function results(s) {
     r.ranking.map(x => h("tr", {}, h("td", {}, x.place), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total)))));
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
-    box.append(h("h2", {}, `${p.name}: ${total ?? "—"}`),
+    box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
       h("table", {"data-player": p.name}, partsOf(p).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
   }
   (r.mismatches || []).forEach(m => box.append(h("div", {class: "problem"}, typeof m === "string" ? m : `${m.name}: claimed ${m.claimed}, scored ${m.total}`)));
@@ -331,10 +337,12 @@ async function playerPage(sid, seat) {
   if (!(seat >= 0 && seat < s.players.length)) throw new Error(`no seat ${seat + 1} in this game`);
   const err = h("div", {});
   let done = s.done[seat];
-  let pending = Promise.resolve();
+  let pending = Promise.resolve(), saving = 0, saved = 0;
   const save = values => {  // one request at a time, in order: the last change always wins
+    saving++;
     pending = pending.then(async () => {
       try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, {values, done}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
+      saved++;
     });
     return pending;
   };
@@ -349,7 +357,11 @@ async function playerPage(sid, seat) {
   app.replaceChildren(h("h1", {}, `${s.players[seat]}'s board`), rulesLine(s), err, board, live,
     h("p", {}, h("a", {class: "button", href: `#/s/${sid}`}, "The whole table")));
   refresh();
-  poll = setInterval(async () => { try { s = await api("GET", `/api/sessions/${sid}`); refresh(); } catch (e) { /* next time */ } }, 2000);
+  poll = setInterval(async () => {  // the other boards; a poll that crossed a save of this one is stale
+    const before = saving;
+    if (saved < saving) return;
+    try { const got = await api("GET", `/api/sessions/${sid}`); if (saving === before && saved === saving) { s = got; refresh(); } } catch (e) { /* next time */ }
+  }, 2000);
 }
 
 // ---------------------------------------------------------------- statistics
