@@ -258,3 +258,15 @@ def test_no_request_reaches_the_projects_files(client: TestClient):
         r = client.get(url)
         assert r.status_code == 404, url
         assert "[project]" not in r.text and "import" not in r.text
+
+
+def test_statistics_over_the_logged_games(client: TestClient):
+    for name in ("tasty-humans-2p.yaml", "tasty-humans-2p.yaml", "dietrick-taking-3p.yaml"):
+        sheet = example(name)
+        fill(client, start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules")), sheet)
+    stats = {(s["game"], s["players"]): s for s in client.get("/api/stats").json()}
+    tasty = stats[("tasty-humans", 2)]
+    assert tasty["games"] == 2 and tasty["wins_by_seat"] == [2, 0]
+    assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
+    assert tasty["by_leader"]["least-type"]["max"] == 14
+    assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1

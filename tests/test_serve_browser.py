@@ -31,7 +31,7 @@ from pnp.serve.scoring import Games  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 360, "height": 740}
+PHONE = {"width": 360, "height": 800}
 WAIT = 15_000  # ms for anything the page shows after a request
 
 
@@ -208,6 +208,8 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
             assert winner == f"Winner: {' and '.join(report['winners'])}"
         assert report["winners"] == ["Ana"] and totals == {"Ana": "42", "Ben": "28"}
         if os.environ.get("PNP_SERVE_SCREENSHOT"):  # the README's picture: `PNP_SERVE_SCREENSHOT=docs/serve.png pytest ...`
+            ben.click("#p-stomach .cell[data-row='1'][data-col='1']")  # opens the palette; changes nothing
+            ben.eval_on_selector(".field[data-key='stomach']", "e => e.scrollIntoView()")
             ben.screenshot(path=os.environ["PNP_SERVE_SCREENSHOT"], full_page=False)
 
         # Dietrick-taking, 3 players: the scoring order on the host page, boards on two phones

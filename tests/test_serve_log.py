@@ -91,8 +91,10 @@ def test_a_sessions_game_is_logged_once_and_replaced_when_it_changes(tmp_path: P
     log = Log(tmp_path / "log.sqlite")
     first = log.record("g", None, {}, ["A"], "d", "sheet 1", {}, session="s1")
     assert log.record("g", None, {}, ["A"], "d", "sheet 1", {}, session="s1") == first
-    log.record("g", None, {}, ["A"], "d", "sheet 2", {}, session="s1")
-    assert [g.sheet for g in log.games()] == ["sheet 2"]
+    log.record("g", None, {}, ["B"], "d", "other", {}, session="s2")
+    assert log.record("g", None, {}, ["A"], "d", "sheet 2", {}, session="s1") == first
+    assert [(g.id, g.sheet) for g in log.games()] == [(first, "sheet 2"), (first + 1, "other")]
+    log.unrecord("s2")
     log.unrecord("s1")
     assert log.games() == []
 

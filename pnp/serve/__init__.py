@@ -87,7 +87,8 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
         raise PnpError(f"--port {port}: cannot listen on {served.host}:{port}: {exc.strerror or exc}") from None
     say(f"log: {log.path}")
     if lan:
-        say(qr_text(served.url))
+        for line in qr_text(served.url).splitlines():
+            say(line)
     say(f"open: {served.url}")
     say("Ctrl-C stops")
     uvicorn.run(app, host=served.host, port=port, log_level="warning")

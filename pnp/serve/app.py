@@ -10,7 +10,7 @@ import json
 import secrets
 import sys
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, MutableMapping
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -47,7 +47,7 @@ class TokenGate:
         request = Request(scope)
         given = request.query_params.get("token")
         if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
-            async def with_cookie(message: dict[str, Any]) -> None:
+            async def with_cookie(message: MutableMapping[str, Any]) -> None:
                 if message["type"] == "http.response.start":
                     cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
                     message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))

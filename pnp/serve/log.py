@@ -180,16 +180,19 @@ class Log:
 
     def record(self, game: str, rules: str | None, changes: dict[str, Any], players: list[str], digest: str, sheet: str,
                report: dict[str, Any], session: str | None = None, played: str | None = None) -> int:
-        """Log a finished game (a session's again replaces its earlier entry); its id."""
+        """Log a finished game; a session's game logged again (a board changed after it was
+        complete) keeps its id and takes the new sheet. The game's id."""
+        values = (played or _now(), game, rules, json.dumps(changes), json.dumps(players), digest, sheet, json.dumps(report, sort_keys=True))
         with self._write() as db:
             if session is not None:
-                same = db.execute("SELECT id FROM games WHERE session = ? AND sheet = ?", (session, sheet)).fetchone()
-                if same is not None:  # logged already, as it stands
-                    return int(same[0])
-                db.execute("DELETE FROM games WHERE session = ?", (session,))
+                logged = db.execute("SELECT id, sheet FROM games WHERE session = ?", (session,)).fetchone()
+                if logged is not None:
+                    if logged[1] != sheet:
+                        db.execute("UPDATE games SET played = ?, game = ?, rules = ?, changes = ?, players = ?, digest = ?, sheet = ?, report = ? "
+                                   "WHERE id = ?", (*values, logged[0]))
+                    return int(logged[0])
             cur = db.execute("INSERT INTO games (session, played, game, rules, changes, players, digest, sheet, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             (session, played or _now(), game, rules, json.dumps(changes), json.dumps(players), digest, sheet,
-                              json.dumps(report, sort_keys=True)))
+                             (session, *values))
             return int(cur.lastrowid or 0)
 
     def unrecord(self, session: str) -> None:

@@ -160,7 +160,7 @@ class Games:
         return out
 
     def player_counts(self, name: str) -> list[int]:
-        game = self.load(name)
+        """The player counts the game's blank sheet is made for."""
         counts = []
         for n in range(1, MOST_PLAYERS + 1):
             try:

@@ -278,7 +278,7 @@ function partsOf(p) {
 function results(s) {
   const r = s.outcome.report;
   const box = h("section", {id: "results"});
-  if (!r) return box;
+  if (!r) return h("div", {id: "results"});
   box.append(h("h2", {}, "Scores"));
   const winners = r.winners || [];
   box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"),
@@ -371,7 +371,7 @@ async function statsPage() {
   const spread = (title, table) => Object.keys(table).length ? [h("h2", {}, title), h("table", {},
     h("tr", {}, ["", "games", "min", "mean", "max"].map(x => h("th", {class: x ? "n" : ""}, x))),
     Object.entries(table).map(([k, v]) => h("tr", {}, h("td", {}, k), ["games", "min", "mean", "max"].map(x => h("td", {class: "n"}, v[x])))))] : [];
-  app.replaceChildren(h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet."),
+  app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
     ...stats.map(g => h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${g.players} players: ${g.games} game(s)`),
       h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
       ...spread("Total by monster", g.by_monster), ...spread("Points by leader", g.by_leader))));
