@@ -172,7 +172,8 @@ def test_every_board_shows_only_its_own_problems_and_the_whole_table_logs_once_d
 def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
     state = client.get(f"/api/sessions/{sid}").json()
-    assert state["rules"] == "0.2.8" and state["rule_title"] == "Rules 0.2.8"
+    assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
+    assert "cravings.troll.points: 4 → 3" in state["rule_version"]["differences"]  # rules.yaml: F317 4, 0.2.8 3
     assert state["changes"] == {"cravings.troll.points": 5}
     sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
     assert sheet["rules"] == "0.2.8" and sheet["changes"] == {"cravings.troll.points": 5}
@@ -270,3 +271,27 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
     assert tasty["by_leader"]["least-type"]["max"] == 14
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
+
+
+def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import uvicorn
+
+    import pnp.serve as serve_module
+
+    ran: list = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: ran.append((app, host, port)))
+    monkeypatch.setattr(serve_module, "lan_address", lambda: "127.0.0.1")  # the table's network, here the loopback
+    for lan in (False, True):
+        lines: list[str] = []
+        serve_module.serve(Project(REPO), tmp_path / "log.sqlite", lan, 8123, lines.append)
+        app, host, port = ran[-1]
+        url = next(line for line in lines if line.startswith("open: ")).removeprefix("open: ")
+        token = url.split("?token=", 1)[1]
+        assert (host, port) == ("127.0.0.1", 8123) and url == f"http://127.0.0.1:8123/?token={token}" and len(token) >= 32
+        assert (sum("█" in line for line in lines) > 10) == lan
+        c = TestClient(app)
+        assert c.get("/api/games").status_code == 403
+        assert c.get(f"/?token={token}").status_code == 200 and c.get("/api/games").status_code == 200
+    assert ran[0][0] is not ran[1][0]
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
+    assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"

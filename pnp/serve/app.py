@@ -112,7 +112,7 @@ class Table:
                                      outcome.report, session=s.id, played=None)
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
-            "rule_title": _rule_title(self, s.game, s.rules), "players": s.players, "created": s.created,
+            "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
             "form": sessions.form(self.games, s.game, s.rules, len(s.players)),
             "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
             "done": [s.done.get(i, False) for i in range(len(s.players))],
@@ -120,11 +120,12 @@ class Table:
         }
 
 
-def _rule_title(table: Table, game: str, rules: str | None) -> str | None:
+def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
+    """The rule version's title and what it changes from the game's default rules."""
     for option in sessions.hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
         if option["value"] == rules:
-            return str(option["label"])
-    return rules
+            return dict(option)
+    return {"value": rules, "label": rules, "differences": []}
 
 
 def make_app(games: Games, log: Log, token: str) -> Starlette:

@@ -17,9 +17,30 @@ if TYPE_CHECKING:
 Hints = dict[str, Any]  # {"rules": [...], "table": {key: field}, "player": {key: field}}
 
 
-def _rule_versions(game: "GameContent") -> list[dict[str, str]]:
+def _flat(value: Any, at: str = "") -> dict[str, Any]:
+    """A nested mapping as {dotted.path: value}."""
+    if not isinstance(value, dict):
+        return {at: value}
+    out: dict[str, Any] = {}
+    for key, inner in value.items():
+        out.update(_flat(inner, f"{at}.{key}" if at else str(key)))
+    return out
+
+
+def differences(base: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """What `other` changes from `base`, one `path: base value → other value` line each."""
+    a, b = _flat(base), _flat(other)
+    return [f"{key}: {a.get(key, '-')} → {b.get(key, '-')}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
+
+
+def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
+    """Every rule version, with what it changes from the default one."""
     rule_set = game.data["rules"]
-    return [{"value": name, "label": rule_set.version(name).title} for name in rule_set.names()]
+    base = rule_set.version(None)
+    return [{"value": name, "label": rule_set.version(name).title,
+             "differences": differences(base.model_dump(by_alias=True), rule_set.version(name).model_dump(by_alias=True)),
+             "base": base.title}
+            for name in rule_set.names()]
 
 
 def tasty_humans(game: "GameContent", rules: str | None, players: int) -> Hints:

@@ -161,6 +161,7 @@ class Games:
 
     def player_counts(self, name: str) -> list[int]:
         """The player counts the game's blank sheet is made for."""
+        self.load(name)  # an unknown game is that, not a game for no player count
         counts = []
         for n in range(1, MOST_PLAYERS + 1):
             try:

@@ -66,8 +66,12 @@ async function homePage() {
     const g = game();
     rulesBox.replaceChildren();
     changesBox.hidden = !g.rules;
-    if (g.rules) rulesBox.append(h("label", {for: "rules"}, "Rule version"),
-      h("select", {id: "rules"}, g.rules.map(r => h("option", {value: r.value}, `${r.label} (${r.value})`))));
+    if (g.rules) {
+      const diff = h("div", {});
+      const pick = h("select", {id: "rules", onchange: () => diff.replaceChildren(versionDifferences(g.rules.find(r => r.value === pick.value)) || "")},
+        g.rules.map(r => h("option", {value: r.value}, `${r.label} (${r.value})`)));
+      rulesBox.append(h("label", {for: "rules"}, "Rule version"), pick, diff);
+    }
     count = h("select", {id: "count", onchange: () => names(Number(count.value))},
       g.players.map(n => h("option", {value: n}, n === 1 ? "1 (solo)" : String(n))));
     count.value = String(g.players.includes(2) ? 2 : g.players[0]);
@@ -255,12 +259,20 @@ function place(root, problems, mine) {
   }
 }
 
+function versionDifferences(version) {
+  // what a rule version changes from the game's default rules, folded away
+  const lines = (version && version.differences) || [];
+  return lines.length ? h("details", {class: "rules"}, h("summary", {}, `${lines.length} difference(s) from ${version.base}`),
+    h("ul", {}, lines.map(l => h("li", {}, l)))) : null;
+}
+
 function rulesLine(s) {
   const bits = [s.title];
-  if (s.rules) bits.push(`rules: ${s.rule_title || s.rules}`);
+  if (s.rules) bits.push(`rules: ${(s.rule_version && s.rule_version.label) || s.rules}`);
   const changes = Object.entries(s.changes || {});
-  return h("p", {class: "rules", id: "rules-line"}, bits.join(" · "),
-    changes.length ? h("span", {}, h("br"), h("strong", {}, "Rule changes: "), changes.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ")) : null);
+  return h("div", {id: "rules-line"}, h("p", {class: "rules"}, bits.join(" · "),
+    changes.length ? h("span", {}, h("br"), h("strong", {}, "Rule changes: "), changes.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ")) : null),
+    versionDifferences(s.rule_version));
 }
 
 function partsOf(p) {
