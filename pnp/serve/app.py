@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import PnpError
 from . import session as sessions
 from .log import Log
-from .scoring import Games, Outcome, check, sheet_yaml
+from .scoring import Games, Outcome, sheet_yaml
 from .stats import statistics
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -90,12 +90,14 @@ class Table:
         self._checked: dict[str, Outcome] = {}
 
     def check(self, sheet: dict[str, Any]) -> Outcome:
+        """`pnp score`'s verdict on a sheet; the same sheet polled again is not scored again."""
         key = sheet_yaml(sheet)
-        if key not in self._checked:
+        outcome = self._checked.get(key)
+        if outcome is None:
             if len(self._checked) > 256:
                 self._checked.clear()
-            self._checked[key] = check(self.games.project, sheet)
-        return self._checked[key]
+            outcome = self._checked[key] = self.games.check(sheet)
+        return outcome
 
     def state(self, sid: str) -> dict[str, Any]:
         """Everything a page shows of a session; logs the game when every board is in and it scores."""
@@ -116,7 +118,7 @@ class Table:
             "form": sessions.form(self.games, s.game, s.rules, len(s.players)),
             "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
             "done": [s.done.get(i, False) for i in range(len(s.players))],
-            "outcome": outcome.to_json(), "finished": finished, "logged": logged,
+            "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged,
         }
 
 

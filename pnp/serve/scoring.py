@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import yaml
 
@@ -22,6 +22,7 @@ from ..load.yamlio import SHEET, Located, parse_located
 
 if TYPE_CHECKING:
     from ..load.content import GameContent, Project
+    from ..score.dispatch import ScoreReport
 
 SHEET_NAME = "sheet.yaml"  # the name the CLI's messages would give the file; never opened
 _CELL = re.compile(r"\brow (\d+) column (\d+)\b")
@@ -64,11 +65,27 @@ class Outcome:
 
     problems: list[Problem] = field(default_factory=list)
     report: dict[str, Any] | None = None
-    text: str = ""  # the report as `pnp score` prints it
     exit_code: int = 0
+    printable: "ScoreReport | None" = None
+    _text: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"problems": [p.to_json() for p in self.problems], "report": self.report, "text": self.text, "exit_code": self.exit_code}
+    @property
+    def text(self) -> str:
+        """The report as `pnp score` prints it (drawn when first asked: a tenth of a second)."""
+        if self._text is None:
+            from rich.console import Console
+
+            self._text = ""
+            if self.printable is not None:
+                console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, emoji=False)
+                with console.capture() as captured:
+                    self.printable.render(console)
+                self._text = captured.get()
+        return self._text
+
+    def to_json(self, text: bool = True) -> dict[str, Any]:
+        return {"problems": [p.to_json() for p in self.problems], "report": self.report, "text": self.text if text else "",
+                "exit_code": self.exit_code}
 
 
 def parse(text: str) -> Located:
@@ -79,23 +96,19 @@ def parse(text: str) -> Located:
     return parse_located(text, SHEET_NAME, limits)
 
 
-def check(project: "Project", sheet: dict[str, Any]) -> Outcome:
-    """Check and score a sheet with `pnp score`'s code; its problems placed on the sheet."""
-    from rich.console import Console
-
+def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, str], GameContent] | None" = None) -> Outcome:
+    """Check and score a sheet with `pnp score`'s code (`load`: how to load a game, default
+    from its files); its problems placed on the sheet."""
     from ..score.dispatch import score_doc
 
     doc: Located | None = None
     try:
         doc = parse(sheet_yaml(sheet))
-        report = score_doc(project, doc)
+        report = score_doc(project, doc) if load is None else score_doc(project, doc, load)
     except PnpError as exc:
         places = _places(doc) if doc is not None else {}
         return Outcome([_problem(e, places) for e in exc.errors], exit_code=exc.exit_code)
-    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, emoji=False)
-    with console.capture() as captured:
-        report.render(console)
-    return Outcome([], report.to_json(), captured.get(), report.exit_code)
+    return Outcome([], report.to_json(), exit_code=report.exit_code, printable=report)
 
 
 def _places(doc: Located) -> dict[int, tuple[Any, ...]]:
@@ -133,20 +146,31 @@ class Games:
 
     def __init__(self, project: "Project"):
         self.project = project
-        self._loaded: dict[str, "GameContent"] = {}
+        self._content: dict[str, "GameContent"] = {}
+        self._digests: dict[str, str] = {}
+
+    def content(self, project: "Project", name: str) -> "GameContent":
+        """The game as `load_game` gives it, loaded once (what `check` hands the dispatch)."""
+        from ..load.content import load_game
+
+        if project is not self.project:
+            return load_game(project, name)
+        if name not in self._content:
+            self._content[name] = load_game(project, name)
+        return self._content[name]
 
     def load(self, name: str) -> "GameContent":
         """A game with a scorer, sheet schema and blank sheet; PnpError otherwise."""
-        from ..load.content import load_game
+        if name not in self.project.known_games():
+            raise PnpError(f"unknown game {name!r}: expected one of {', '.join(self.names()) or '(none with a scorer)'}")
+        game = self.content(self.project, name)
+        if game.plugin.score is None or game.plugin.sheet_schema is None or game.plugin.sheet_template is None:
+            raise PnpError(f"game {name!r} has no scorer with a sheet schema and a blank sheet")
+        return game
 
-        if name not in self._loaded:
-            if name not in self.project.known_games():
-                raise PnpError(f"unknown game {name!r}: expected one of {', '.join(self.names()) or '(none with a scorer)'}")
-            game = load_game(self.project, name)
-            if game.plugin.score is None or game.plugin.sheet_schema is None or game.plugin.sheet_template is None:
-                raise PnpError(f"game {name!r} has no scorer with a sheet schema and a blank sheet")
-            self._loaded[name] = game
-        return self._loaded[name]
+    def check(self, sheet: dict[str, Any]) -> Outcome:
+        """`check` with the games kept loaded."""
+        return check(self.project, sheet, self.content)
 
     def names(self) -> list[str]:
         """Every game of the project that has a scorer (games that fail to load are left out)."""
@@ -193,4 +217,6 @@ class Games:
         """A digest of the game's content files, to tell results of different content apart."""
         from .log import content_digest
 
-        return content_digest(self.project.home(name).content_dir / name)
+        if name not in self._digests:
+            self._digests[name] = content_digest(self.project.home(name).content_dir / name)
+        return self._digests[name]

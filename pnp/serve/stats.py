@@ -25,11 +25,12 @@ def statistics(games: Iterable[Game]) -> list[dict[str, Any]]:
         by_leader: dict[str, list[int]] = defaultdict(list)
         for g in logged:
             winners = set(g.report.get("winners") or [])
-            for seat, p in enumerate(g.report.get("players") or []):
+            for winner in winners:  # seats from the players in seat order (a report may list them ranked)
+                if winner in g.players:
+                    seats[g.players.index(winner)] += 1
+            for p in g.report.get("players") or []:
                 if not isinstance(p, dict):
                     continue
-                if p.get("name") in winners and seat < n:
-                    seats[seat] += 1
                 if isinstance(p.get("monster"), str) and isinstance(p.get("total"), int):
                     by_monster[p["monster"]].append(p["total"])
                 for leader in p.get("leaders") or []:

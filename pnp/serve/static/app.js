@@ -290,7 +290,7 @@ function partsOf(p) {
 function results(s) {
   const r = s.outcome.report;
   const box = h("section", {id: "results"});
-  if (!r) return h("div", {id: "results"});
+  if (!r || !s.finished) return h("div", {id: "results"});
   box.append(h("h2", {}, "Scores"));
   const winners = r.winners || [];
   box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"),
