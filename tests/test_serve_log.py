@@ -53,16 +53,19 @@ def test_a_restart_keeps_every_session(tmp_path: Path):
     log = Log(tmp_path / "log.sqlite")
     log.create_session("s1", "tasty-humans", "published", {"a.b": 1}, ["Ana", "Ben"], {"ending": None}, [{"king": False}, {"king": True}])
     log.save_board("s1", 1, {"king": False, "monster": "troll"}, True)
+    log.save_table("s1", {"variant": "x"})
     again = Log(tmp_path / "log.sqlite").session("s1")
     assert again is not None
     assert (again.game, again.rules, again.changes, again.players) == ("tasty-humans", "published", {"a.b": 1}, ["Ana", "Ben"])
     assert again.boards == {0: {"king": False}, 1: {"king": False, "monster": "troll"}} and again.done == {0: False, 1: True}
+    assert again.table == {"ending": None, "variant": "x"}
 
 
 def _writer(path: str, seat: int, rounds: int) -> None:
     log = Log(Path(path))
     for i in range(rounds):
         log.save_board("s1", seat, {"claimed": i}, i == rounds - 1)
+        log.save_board("s1", 0, {f"field {seat}": i}, seat == 0 and i == rounds - 1)  # both write the same board too
         log.record("g", None, {}, ["A", "B"], "d", f"seat {seat} round {i}", {})
 
 
@@ -83,7 +86,8 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path, how: str):
     log = Log(path)
     s = log.session("s1")
     assert s is not None
-    assert s.boards == {0: {"claimed": rounds - 1}, 1: {"claimed": rounds - 1}} and s.done == {0: True, 1: True}
+    last = rounds - 1
+    assert s.boards == {0: {"claimed": last, "field 0": last, "field 1": last}, 1: {"claimed": last}}
     assert sorted(g.sheet for g in log.games()) == sorted(f"seat {seat} round {i}" for seat in (0, 1) for i in range(rounds))
 
 

@@ -190,7 +190,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             if s is None:
                 raise HTTPException(404, f"no session {sid!r}")
             fields = sessions.form(games, s.game, s.rules, len(s.players))["table"]
-            log.save_table(sid, {**s.table, **sessions.clean(fields, body.get("values") if isinstance(body, dict) else None)})
+            log.save_table(sid, sessions.clean(fields, body.get("values") if isinstance(body, dict) else None))
             return table.state(sid)
         return JSONResponse(await run_in_threadpool(work))
 
@@ -209,7 +209,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             fields = sessions.form(games, s.game, s.rules, len(s.players))["player"]
             values = sessions.clean(fields, body.get("values", {}))
             done = bool(body.get("done", False))
-            log.save_board(sid, seat, {**s.boards.get(seat, {}), **values}, done)
+            log.save_board(sid, seat, values, done)
             if not done:
                 log.unrecord(sid)
             return table.state(sid)

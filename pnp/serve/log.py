@@ -168,13 +168,21 @@ class Log:
                               "ORDER BY s.created DESC, s.rowid DESC").fetchall()
         return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "created": r[3], "logged": r[4]} for r in rows]
 
-    def save_board(self, sid: str, seat: int, board: dict[str, Any], done: bool) -> None:
+    def save_board(self, sid: str, seat: int, values: dict[str, Any], done: bool) -> None:
+        """Set these fields of a board (the others stay) and whether it is complete: read and
+        written in one transaction, so two pages saving different fields at once both land."""
         with self._write() as db:
-            db.execute("UPDATE boards SET board = ?, done = ? WHERE session = ? AND seat = ?", (json.dumps(board), int(done), sid, seat))
+            row = db.execute("SELECT board FROM boards WHERE session = ? AND seat = ?", (sid, seat)).fetchone()
+            if row is not None:
+                db.execute("UPDATE boards SET board = ?, done = ? WHERE session = ? AND seat = ?",
+                           (json.dumps({**json.loads(row[0]), **values}), int(done), sid, seat))
 
-    def save_table(self, sid: str, table: dict[str, Any]) -> None:
+    def save_table(self, sid: str, values: dict[str, Any]) -> None:
+        """Set these of the fields the table shares (the others stay), in one transaction."""
         with self._write() as db:
-            db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps(table), sid))
+            row = db.execute("SELECT table_values FROM sessions WHERE id = ?", (sid,)).fetchone()
+            if row is not None:
+                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps({**json.loads(row[0]), **values}), sid))
 
     # --- finished games ---------------------------------------------------------------
 
