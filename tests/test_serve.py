@@ -295,3 +295,28 @@ def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pyte
     assert ran[0][0] is not ran[1][0]
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
     assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
+
+
+@pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
+def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
+    sheet = example(name)
+    sid = start(client, "tasty-humans", [sheet["players"][0]["name"]], str(sheet.get("rules") or "published"))
+    table = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}
+    solo = {f["key"]: f for f in table["solo"]["fields"]}
+    assert table["solo"]["kind"] == "group" and solo["ai_cards"]["kind"] == "list"
+    if name == "tasty-humans-solo.yaml":  # published: named levels, the Balanced Diet and monster challenges
+        assert solo["level"]["kind"] == "choice" and solo["level"]["choices"][0] == {"value": 0, "label": "0: Baby Beast"}
+        assert [c["value"] for c in solo["challenge"]["choices"]] == ["balanced-diet/beginner", "balanced-diet/normal", "balanced-diet/expert", "monster"]
+    else:
+        assert solo["level"]["kind"] == "number" and solo["challenge"]["choices"] == []
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == [] and state["finished"]
+    path = tmp_path / "solo.yaml"
+    path.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    assert {**cli_score(path), "sheet": None} == {**state["outcome"]["report"], "sheet": None}
+
+
+def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):
+    sid = start(client, "dietrick-taking", ["Ana"])
+    fuzz = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["fuzz"]
+    assert fuzz["kind"] == "group" and [f["kind"] for f in fuzz["fields"]] == ["track", "track"]

@@ -193,6 +193,8 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
 
         # an impossible board: a hole under a tile shows its error at that cell, in the CLI's words
         tap_cell(ana, 2, 1, ".")
+        # the palette names each digit's leader as chosen above
+        assert ana.inner_text("#p-stomach ~ .palette button[data-symbol='1']").split() == ["1", "1:", "Hand", "Line"]
         ana.wait_for_selector("#p-stomach .cell.bad[data-row='2'][data-col='1']", timeout=WAIT)
         assert ana.locator("#p-stomach .cell.bad").count() == 1
         problem = ana.inner_text(".field[data-key='stomach'] .problems")

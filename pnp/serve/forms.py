@@ -6,7 +6,7 @@ choices from the game's content.
 
 A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
-choice, list, map, grid (rows, cols, empty, palette), track (min, max), order, slots.
+choice, list, map, group (fields), grid (rows, cols, empty, palette), track (min, max), order, slots.
 """
 
 from __future__ import annotations
@@ -68,7 +68,15 @@ def field(schema: dict[str, Any], key: str, node: dict[str, Any], blank: Any, hi
     elif "array" in types:
         out["kind"] = "list"
     elif "object" in types:
-        out["kind"] = "map"
+        shape = next(v for v in variants if v.get("type") == "object")
+        if shape.get("properties"):  # a record of its own fields (a solo opponent, say): its fields inside
+            inner = blank if isinstance(blank, dict) else {}
+            hints = (hint or {}).get("fields", {})
+            out.update(kind="group", fields=[{**field(schema, k, v, inner.get(k), hints.get(k)), "optional": k not in inner}
+                                             for k, v in shape["properties"].items()])
+            hint = {k: v for k, v in (hint or {}).items() if k != "fields"}
+        else:
+            out["kind"] = "map"
     out.update(hint or {})
     return out
 

@@ -51,13 +51,19 @@ def tasty_humans(game: "GameContent", rules: str | None, players: int) -> Hints:
     slots = version.leaders_max(players) if players in version.stomach.rows_by_players else 0
     palette = [{"symbol": t.symbol, "label": t.name} for t in version.tiles.values()]
     palette += [{"symbol": str(k), "label": f"leader {k}", "leader": k} for k in range(1, slots + 1)]
+    challenges = [f"balanced-diet/{d}" for d in version.solo.balanced_diet or {}] + (["monster"] if version.solo.monster_challenges else [])
+    levels = version.solo.levels
+    solo: dict[str, Any] = {"challenge": {"kind": "choice", "choices": [{"value": c, "label": c} for c in challenges]}}
+    if levels:
+        solo["level"] = {"kind": "choice", "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
     return {
         "rules": _rule_versions(game),
+        "table": {"solo": {"fields": solo}},
         "player": {
             "monster": {"kind": "choice", "choices": monsters},
             "held": {"kind": "choice", "choices": leaders},
             "leaders": {"kind": "slots", "choices": leaders, "slots": list(range(1, slots + 1))},
-            "stomach": {"palette": palette},
+            "stomach": {"palette": palette, "labels_from": "leaders"},
         },
     }
 
@@ -66,7 +72,8 @@ def dietrick_taking(game: "GameContent", rules: str | None, players: int) -> Hin
     scoring = game.data["scoring"]
     track = {"kind": "track", "min": 0, "max": scoring.track_length}
     return {
-        "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]}},
+        "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
+                  "fuzz": {"fields": {"yellow": track, "blue": track}}},
         "player": {"yellow": track, "blue": track},
     }
 

@@ -120,9 +120,9 @@ function gridRows(field, value) {
 }
 
 // A widget: an element, its current value, and `set` from outside (polling never calls it).
-function widget(field, value, changed, id) {
+function widget(field, value, changed, id, ctx) {
   const k = field.kind;
-  if (k === "grid") return gridWidget(field, value, changed, id);
+  if (k === "grid") return gridWidget(field, value, changed, id, ctx);
   if (k === "track") {
     let cur = value;
     const box = h("div", {class: "track", id});
@@ -153,6 +153,12 @@ function widget(field, value, changed, id) {
     draw();
     return box;
   }
+  if (k === "group") {  // a record of its own fields, e.g. the solo opponent
+    const cur = Object.assign({}, value || {});
+    return h("div", {id, class: "group"}, field.fields.map(f => h("div", {class: "field"},
+      h("label", {for: `${id}-${f.key}`}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
+      widget(f, cur[f.key], v => { cur[f.key] = v; changed(Object.assign({}, cur)); }, `${id}-${f.key}`))));
+  }
   if (k === "slots") {
     const cur = Object.assign({}, value || {});
     return h("div", {id}, field.slots.map(slot => h("div", {class: "row"}, h("span", {class: "tile shape-leader"}, slot),
@@ -182,7 +188,7 @@ function widget(field, value, changed, id) {
   return h("input", {type: "text", id, value: value ?? "", oninput: debounce(e => changed(e.target.value === "" && field.nullable ? null : e.target.value))});
 }
 
-function gridWidget(field, value, changed, id) {
+function gridWidget(field, value, changed, id, ctx) {
   const rows = gridRows(field, value);
   let picked = null;
   const grid = h("div", {class: "grid", id, style: `grid-template-columns: repeat(${field.cols}, 1fr)`});
@@ -200,17 +206,27 @@ function gridWidget(field, value, changed, id) {
       if (picked) cellEl(...picked).classList.remove("picked");
       picked = [r, c];
       cellEl(r, c).classList.add("picked");
+      relabel();
       palette.hidden = false;
     }}));
     drawCell(r, c);
   }
   const entries = (field.palette && field.palette.length ? field.palette : []).concat([{symbol: field.empty, label: "empty"}]);
-  palette.append(...entries.map(p => h("button", {type: "button", "data-symbol": p.symbol, onclick: () => {
+  // a leader's entry reads as the leader chosen for its digit in another field (labels_from)
+  const label = p => {
+    const source = p.leader && field.labels_from && ctx && ctx.list.find(f => f.key === field.labels_from);
+    const chosen = source && (ctx.live[field.labels_from] || {})[p.leader];
+    const name = ((source && source.choices || []).find(c => c.value === chosen) || {label: chosen}).label;
+    return chosen ? `${p.leader}: ${String(name).replace(/ \([^)]*\)$/, "")}` : p.label;  // the title without its (id)
+  };
+  const buttons = entries.map(p => h("button", {type: "button", "data-symbol": p.symbol, onclick: () => {
     if (!picked) return;
     rows[picked[0]][picked[1]] = p.symbol;
     drawCell(...picked);
     changed(rows.map(r => r.join(" ")).join("\n") + "\n");
-  }}, h("span", {class: `tile ${tileClass(field, p.symbol)}`}, p.symbol === field.empty ? "·" : p.symbol), p.label)));
+  }}, h("span", {class: `tile ${tileClass(field, p.symbol)}`}, p.symbol === field.empty ? "·" : p.symbol), h("span", {class: "name"}, p.label)));
+  const relabel = () => entries.forEach((p, i) => { buttons[i].querySelector(".name").textContent = label(p); });
+  palette.append(...buttons);
   if (!field.palette || !field.palette.length) {
     const free = h("input", {type: "text", maxlength: 1, placeholder: "symbol", "aria-label": "symbol for the cell", oninput: e => {
       if (!picked || !e.target.value.trim()) return;
@@ -230,11 +246,12 @@ function debounce(fn) {
 
 // A form section: each field with its label, help, widget and problem area.
 function fields(list, values, save, prefix) {
+  const ctx = {list, live: Object.assign({}, values)};  // the values as this page has them, for widgets that show another field's
   return list.map(f => {
     const id = `${prefix}-${f.key}`;
     return h("div", {class: "field", "data-key": f.key},
       h("label", {for: id}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
-      widget(f, values[f.key], v => save({[f.key]: v}), id),
+      widget(f, values[f.key], v => { ctx.live[f.key] = v; save({[f.key]: v}); }, id, ctx),
       h("div", {class: "problems", "data-for": f.key}));
   });
 }
