@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
@@ -320,3 +322,48 @@ def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):
     sid = start(client, "dietrick-taking", ["Ana"])
     fuzz = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["fuzz"]
     assert fuzz["kind"] == "group" and [f["kind"] for f in fuzz["fields"]] == ["track", "track"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.dictionaries(st.sampled_from(["monster", "king", "leaders", "held", "stomach", "claimed", "other"]), json_values, max_size=4),
+       done=json_values)
+def test_any_board_a_page_sends_gets_a_state_or_one_line(client: TestClient, values: dict, done: object):
+    sid = client.get("/api/sessions").json()[0]["id"] if client.get("/api/sessions").json() else start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values, "done": done})
+    assert r.status_code in (200, 400), r.text
+    data = r.json()
+    assert ("outcome" in data) if r.status_code == 200 else (set(data) == {"error"} and "\n" not in data["error"])
+
+
+def test_statistics_stand_beside_what_pnp_simulate_predicts(client: TestClient):
+    from pnp.simulate import simulate
+
+    sheet = example("dietrick-taking-3p.yaml")
+    fill(client, start(client, "dietrick-taking", [p["name"] for p in sheet["players"]]), sheet)
+    (group,) = client.get("/api/stats").json()
+    assert group["current"] and group["changes"] == {}
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3, "games": 30}
+    predicted = client.post("/api/predict", json=body).json()
+    run = simulate(Project(REPO), "dietrick-taking", games=30, players=3, seed=0, jobs=1)
+    wins = [sum(p.win / sum(q.win for q in r.players) for r in run.records for p in r.players if p.seat == seat and p.win) / 30 for seat in range(3)]
+    assert predicted["games"] == 30 and predicted["win_rate_by_seat"] == [round(w, 3) for w in wins]
+    assert client.post("/api/predict", json={**body, "games": 10_000}).json() == {"error": "games: 10000: expected 1 to 200"}
+    assert "unknown game" in client.post("/api/predict", json={**body, "game": "chess"}).json()["error"]
+
+
+def test_games_before_and_after_a_rule_change_are_told_apart(client: TestClient):
+    sheet = example("tasty-humans-2p.yaml")
+    names = [p["name"] for p in sheet["players"]]
+    fill(client, start(client, "tasty-humans", names, "published"), sheet)
+    changed = start(client, "tasty-humans", names, "published", {"cravings.troll.points": 5})
+    fill(client, changed, sheet)
+    groups = client.get("/api/stats").json()
+    # the troll's craving scores 3 times in Ana's stomach: 4 points each (published, F317), then 5
+    assert [(g["changes"], g["by_monster"]["troll"]["max"]) for g in groups] == [({"cravings.troll.points": 5}, 45), ({}, 42)]

@@ -250,5 +250,11 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         stranger.wait_for_selector("text=Games at this table", timeout=WAIT)
         listed = stranger.inner_text("section:has(h2:text('Games at this table'))")
         assert listed.count("(logged)") == 2
+        # the statistics page, with what pnp simulate predicts beside the table's results
+        stranger.goto(server.url("#/stats"))
+        dietrick = stranger.locator("section", has_text="dietrick-taking, 3 players: 1 game(s)")
+        dietrick.locator("button.predict").click()
+        assert "Win rate by seat: seat 1:" in dietrick.locator(".prediction").inner_text(timeout=WAIT)
+        assert "Wins by seat: seat 1: 0, seat 2: 1, seat 3: 0" in dietrick.inner_text()  # Ben, seat 2, won
     finally:
         server.stop()

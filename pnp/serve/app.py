@@ -227,7 +227,32 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         return PlainTextResponse(text, media_type="application/yaml", headers={"content-disposition": f'attachment; filename="{sid}.yaml"'})
 
     async def stats(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(lambda: statistics(log.games())))
+        def work() -> list[dict[str, Any]]:
+            out = statistics(log.games())
+            for group in out:  # a prediction needs the content the games were played with
+                group["current"] = group["game"] in games.names() and games.digest(group["game"]) == group["digest"]
+            return out
+        return JSONResponse(await run_in_threadpool(work))
+
+    predicted: dict[str, dict[str, Any]] = {}
+
+    async def prediction(request: Request) -> Response:
+        body = await _body(request)
+        if not isinstance(body, dict) or not isinstance(body.get("game"), str) or not isinstance(body.get("players"), int) \
+                or not isinstance(body.get("changes", {}), dict) or not isinstance(body.get("rules"), (str, type(None))) \
+                or not isinstance(body.get("games", 100), int):
+            raise HTTPException(400, "expected game (text), rules (text or null), changes (object), players and games (numbers)")
+        sessions.clean([{"key": str(k)} for k in body.get("changes", {})], body.get("changes", {}))
+        key = json.dumps(body, sort_keys=True)
+
+        def work() -> dict[str, Any]:
+            from .predict import predict
+
+            games.load(body["game"])  # a game of this project that has a scorer
+            if key not in predicted:
+                predicted[key] = predict(games.project, body["game"], body.get("rules"), body.get("changes", {}), body["players"], body.get("games", 100))
+            return predicted[key]
+        return JSONResponse(await run_in_threadpool(work))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(404, "no such page")
@@ -242,6 +267,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         Route("/api/sessions/{sid:str}/boards/{seat:int}", handler(put_board), methods=["PUT"]),
         Route("/api/sessions/{sid:str}/sheet.yaml", handler(export_sheet)),
         Route("/api/stats", handler(stats)),
+        Route("/api/predict", handler(prediction), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),
     ]
     return Starlette(routes=routes, middleware=[Middleware(TokenGate, token=token)],

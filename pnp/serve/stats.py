@@ -3,6 +3,7 @@ where the reports itemise them, totals by monster and points by leader."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any, Iterable
 
@@ -14,12 +15,13 @@ def _spread(values: list[int]) -> dict[str, Any]:
 
 
 def statistics(games: Iterable[Game]) -> list[dict[str, Any]]:
-    """One summary per game (by name, rule version and player count), in name order."""
-    groups: dict[tuple[str, str, int], list[Game]] = defaultdict(list)
+    """One summary per game, rule version, rule changes, content and player count: results
+    before and after a change are never mixed."""
+    groups: dict[tuple[str, str, str, str, int], list[Game]] = defaultdict(list)
     for g in games:
-        groups[(g.game, g.rules or "", len(g.players))].append(g)
+        groups[(g.game, g.rules or "", json.dumps(g.changes, sort_keys=True), g.digest, len(g.players))].append(g)
     out = []
-    for (name, rules, n), logged in sorted(groups.items()):
+    for (name, rules, changes, digest, n), logged in sorted(groups.items()):
         seats = [0] * n
         by_monster: dict[str, list[int]] = defaultdict(list)
         by_leader: dict[str, list[int]] = defaultdict(list)
@@ -37,7 +39,8 @@ def statistics(games: Iterable[Game]) -> list[dict[str, Any]]:
                     if isinstance(leader, dict) and isinstance(leader.get("points"), int):
                         by_leader[str(leader.get("id"))].append(leader["points"])
         out.append({
-            "game": name, "rules": rules or None, "players": n, "games": len(logged), "wins_by_seat": seats,
+            "game": name, "rules": rules or None, "changes": json.loads(changes), "digest": digest, "players": n,
+            "games": len(logged), "wins_by_seat": seats,
             "by_monster": {k: _spread(v) for k, v in sorted(by_monster.items())},
             "by_leader": {k: _spread(v) for k, v in sorted(by_leader.items())},
         })

@@ -400,10 +400,26 @@ async function statsPage() {
   const spread = (title, table) => Object.keys(table).length ? [h("h2", {}, title), h("table", {},
     h("tr", {}, ["", "games", "min", "mean", "max"].map(x => h("th", {class: x ? "n" : ""}, x))),
     Object.entries(table).map(([k, v]) => h("tr", {}, h("td", {}, k), ["games", "min", "mean", "max"].map(x => h("td", {class: "n"}, v[x])))))] : [];
+  const predict = (g, box) => async () => {
+    box.replaceChildren(h("p", {}, "Playing 100 games with pnp simulate…"));
+    try {
+      const p = await api("POST", "/api/predict", {game: g.game, rules: g.rules, changes: g.changes, players: g.players, games: 100});
+      box.replaceChildren(h("h2", {}, `pnp simulate predicts (${p.games} games, ${p.strategies.join(", ")} players)`),
+        h("p", {class: "prediction"}, "Win rate by seat: ", p.win_rate_by_seat.map((r, i) => `seat ${i + 1}: ${Math.round(r * 100)}%`).join(", ")),
+        ...Object.entries(p.mean_score_by).map(([tag, means]) => h("p", {}, `Mean score by ${tag}: `,
+          Object.entries(means).map(([k, v]) => `${k} ${v}`).join(", "))));
+    } catch (e) { showError(box, e); }
+  };
+  const changed = g => Object.entries(g.changes || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
   app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
-    ...stats.map(g => h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${g.players} players: ${g.games} game(s)`),
-      h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
-      ...spread("Total by monster", g.by_monster), ...spread("Points by leader", g.by_leader))));
+    ...stats.map(g => {
+      const box = h("div", {});
+      return h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${g.players} players: ${g.games} game(s)`),
+        h("p", {class: "rules"}, `content ${g.digest}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · content since changed"}`),
+        h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
+        ...spread("Total by monster", g.by_monster), ...spread("Points by leader", g.by_leader),
+        g.current ? h("p", {}, h("button", {class: "ghost predict", onclick: predict(g, box)}, "What pnp simulate predicts")) : null, box);
+    }));
 }
 
 route();
