@@ -87,7 +87,10 @@ def test_every_request_without_the_token_is_refused(games: Games, tmp_path: Path
 
 def test_the_tokened_visit_sets_a_cookie_that_lets_the_page_in(client: TestClient):
     assert client.get("/api/games").status_code == 200
-    assert client.get("/static/app.js").status_code == 200
+    page = client.get("/static/app.js")
+    assert page.status_code == 200
+    # scripts only from pnp itself; the tokened URL never leaves as a referrer
+    assert "default-src 'self'" in page.headers["content-security-policy"] and page.headers["referrer-policy"] == "no-referrer"
 
 
 def test_the_qr_code_carries_the_url():

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import PnpError
 from . import session as sessions
+from .hints import hints
 from .log import Log
 from .scoring import Games, Outcome, sheet_yaml
 from .stats import statistics
@@ -32,6 +33,14 @@ STATIC = Path(__file__).resolve().parent / "static"
 COOKIE = "pnp_token"
 MAX_BODY = 64 * 1024  # bytes of one request: a board is a few hundred
 REFUSED = "403 Forbidden: open the link that `pnp serve` printed (it carries the table's token)"
+
+
+# Every response: scripts and styles only from pnp itself, the tokened URL never sent on as a referrer.
+HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
 
 
 class TokenGate:
@@ -46,20 +55,21 @@ class TokenGate:
             return
         request = Request(scope)
         given = request.query_params.get("token")
-        if given is not None and secrets.compare_digest(given.encode(), self.token.encode()):
-            async def with_cookie(message: MutableMapping[str, Any]) -> None:
-                if message["type"] == "http.response.start":
-                    cookie = f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-                    message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
-                await send(message)
+        tokened = given is not None and secrets.compare_digest(given.encode(), self.token.encode())
 
-            await self.app(scope, receive, with_cookie)
-            return
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.setdefault("headers", [])
+                headers += HEADERS
+                if tokened:
+                    headers.append((b"set-cookie", f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()))
+            await send(message)
+
         cookie = request.cookies.get(COOKIE, "")
-        if cookie and secrets.compare_digest(cookie.encode(), self.token.encode()):
-            await self.app(scope, receive, send)
+        if tokened or (cookie and secrets.compare_digest(cookie.encode(), self.token.encode())):
+            await self.app(scope, receive, with_headers)
             return
-        await PlainTextResponse(REFUSED, status_code=403)(scope, receive, send)
+        await PlainTextResponse(REFUSED, status_code=403)(scope, receive, with_headers)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -111,7 +121,7 @@ class Table:
         if finished:
             assert outcome.report is not None
             logged = self.log.record(s.game, s.rules, s.changes, s.players, self.games.digest(s.game), sheet_yaml(sheet),
-                                     outcome.report, session=s.id, played=None)
+                                     outcome.report, session=s.id)
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
@@ -124,7 +134,7 @@ class Table:
 
 def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
     """The rule version's title and what it changes from the game's default rules."""
-    for option in sessions.hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
+    for option in hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
         if option["value"] == rules:
             return dict(option)
     return {"value": rules, "label": rules, "differences": []}
@@ -154,7 +164,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         def work() -> list[dict[str, Any]]:
             out = []
             for name in games.names():
-                rules = sessions.hints(games.load(name), None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                rules = hints(games.load(name), None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
                 out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
             return out
         return JSONResponse(await run_in_threadpool(work))
