@@ -237,6 +237,7 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     cases = [
         client.put(f"/api/sessions/{sid}/boards/0", content=b"{not json"),
+        client.put(f"/api/sessions/{sid}/boards/0", content=b'{"values": {"claimed": Infinity}}'),
         client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"bogus": 1}}),
         client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "x" * 5000}}),
         client.put(f"/api/sessions/{sid}/boards/0", json={"values": [], "done": "yes"}),
@@ -247,7 +248,7 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
         client.get("/no/such/page"),
         client.delete("/api/sessions"),
     ]
-    assert [r.status_code for r in cases] == [400, 400, 400, 400, 404, 404, 413, 404, 404, 405]
+    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 404, 404, 405]
     for r in cases:
         assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
 
@@ -328,7 +329,7 @@ def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=40),
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
     max_leaves=12,
 )

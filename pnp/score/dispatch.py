@@ -43,7 +43,7 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     return score_doc(project, load_located(sheet_path, SHEET))
 
 
-def score_doc(project: Project, doc: Located, load: Callable[[Project, str], GameContent] = load_game) -> ScoreReport:
+def score_doc(project: Project, doc: Located, load: Callable[[Project, str], GameContent] | None = None) -> ScoreReport:
     """Score a sheet already read (a file, or text a server received); raise PnpError
     listing every problem in it. `load` loads the game named (a server keeps them loaded)."""
     if not isinstance(doc.data, dict):
@@ -55,7 +55,7 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     if game_name not in known:
         line, col = doc.where(("game",))
         raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"))
-    game = load(project, game_name)
+    game = (load or load_game)(project, game_name)
     if game.plugin.score is None:
         raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
     return game.plugin.score(game, doc)

@@ -87,9 +87,13 @@ async def _body(request: Request) -> Any:
         if len(data) > MAX_BODY:
             raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
         raise HTTPException(400, f"expected a JSON body: {exc}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
 
 
 class Table:

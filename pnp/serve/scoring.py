@@ -104,7 +104,7 @@ def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, s
     doc: Located | None = None
     try:
         doc = parse(sheet_yaml(sheet))
-        report = score_doc(project, doc) if load is None else score_doc(project, doc, load)
+        report = score_doc(project, doc, load)
     except PnpError as exc:
         places = _places(doc) if doc is not None else {}
         return Outcome([_problem(e, places) for e in exc.errors], exit_code=exc.exit_code)
