@@ -531,13 +531,15 @@ DbOpt = typer.Option(None, "--db", help="Play-test log file (default: <project>/
 def serve_cmd(
     lan: bool = typer.Option(False, "--lan", help="Listen on the local network (phones at the table join by the QR code), not only this computer."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    new_token: bool = typer.Option(False, "--new-token", help="A new link (token) for the table; by default it stays the same after a restart."),
     db: Optional[Path] = DbOpt,
     project: Path = ProjectOpt,
 ) -> None:
     """Score at the table: a page where every player enters their board on their phone, checked and scored live; finished games go to the log."""
     from .serve import serve
 
-    run(lambda: serve(project_at(project), db, lan, port, lambda line: console().print(plain(line), markup=False, highlight=False, soft_wrap=True)))
+    run(lambda: serve(project_at(project), db, lan, port, lambda line: console().print(plain(line), markup=False, highlight=False, soft_wrap=True),
+                      new_token))
 
 
 log_app = typer.Typer(no_args_is_help=True, help="The play-test log: games finished with `pnp serve` or imported.")

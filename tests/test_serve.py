@@ -299,6 +299,12 @@ def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pyte
         assert c.get("/api/games").status_code == 403
         assert c.get(f"/?token={token}").status_code == 200 and c.get("/api/games").status_code == 200
     assert ran[0][0] is not ran[1][0]
+    tokens = []  # the link stays after a restart; --new-token makes another
+    for new in (False, False, True):
+        lines = []
+        serve_module.serve(Project(REPO), tmp_path / "log.sqlite", False, 8123, lines.append, new_token=new)
+        tokens.append(next(line for line in lines if line.startswith("open: ")).split("?token=")[1])
+    assert tokens[0] == tokens[1] != tokens[2]
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
     assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
 

@@ -35,6 +35,19 @@ def test_a_new_log_has_the_current_schema_version(tmp_path: Path):
     assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {"sessions", "boards", "games"}
 
 
+def test_a_log_of_an_older_schema_is_migrated_keeping_its_games(tmp_path: Path):
+    db = sqlite3.connect(tmp_path / "log.sqlite")
+    db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    db.execute("INSERT INTO games (session, played, game, rules, changes, players, digest, sheet, report) "
+               "VALUES (NULL, '2026-01-01T00:00:00Z', 'g', NULL, '{}', '[\"A\"]', 'd', 'sheet', '{}')")
+    db.commit()
+    db.close()
+    log = Log(tmp_path / "log.sqlite")
+    assert [(g.id, g.sheet) for g in log.games()] == [(1, "sheet")]
+    assert sqlite3.connect(tmp_path / "log.sqlite").execute("PRAGMA user_version").fetchone()[0] == VERSION == 2
+    assert log.token() == Log(tmp_path / "log.sqlite").token() != log.token(new=True)
+
+
 def test_a_log_from_a_newer_pnp_is_refused_in_one_line(tmp_path: Path):
     db = sqlite3.connect(tmp_path / "log.sqlite")
     db.execute(f"PRAGMA user_version = {VERSION + 1}")

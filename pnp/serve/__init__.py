@@ -6,7 +6,6 @@ play-test log (log.py). Needs the optional extra `serve`.
 
 from __future__ import annotations
 
-import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,8 +64,9 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callable[[str], None]) -> None:
-    """Run the server until Ctrl-C; `say` prints the URL (and with `lan` its QR code)."""
+def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callable[[str], None], new_token: bool = False) -> None:
+    """Run the server until Ctrl-C; `say` prints the URL (and with `lan` its QR code). The
+    token is kept in the log, so a restart keeps the link; `new_token` makes another."""
     require_extra()
     import uvicorn
 
@@ -77,7 +77,7 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
     if not 1 <= port <= 65535:
         raise PnpError(f"--port {port}: expected 1 to 65535")
     log = Log(db if db is not None else project.root / LOG_NAME)
-    served = Served(lan_address() if lan else "127.0.0.1", port, secrets.token_urlsafe(24))
+    served = Served(lan_address() if lan else "127.0.0.1", port, log.token(new=new_token))
     app = make_app(Games(project), log, served.token)
     try:  # refuse a port in use in one line, before uvicorn would log a traceback
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:

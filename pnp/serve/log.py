@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -54,6 +55,12 @@ MIGRATIONS: tuple[str, ...] = (
         digest TEXT NOT NULL,           -- sha256 of the game's content files
         sheet TEXT NOT NULL,            -- the sheet YAML, as `pnp score` reads it
         report TEXT NOT NULL            -- `pnp score --json` of it
+    );
+    """,
+    """
+    CREATE TABLE settings (              -- the server's own values, e.g. the table's token
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
     );
     """,
 )
@@ -183,6 +190,17 @@ class Log:
             row = db.execute("SELECT table_values FROM sessions WHERE id = ?", (sid,)).fetchone()
             if row is not None:
                 db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps({**json.loads(row[0]), **values}), sid))
+
+    def token(self, new: bool = False) -> str:
+        """The table's token: the same after a restart (phones keep their link), a new one
+        when `new`."""
+        with self._write() as db:
+            row = None if new else db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
+            if row is not None:
+                return str(row[0])
+            token = secrets.token_urlsafe(24)
+            db.execute("INSERT OR REPLACE INTO settings VALUES ('token', ?)", (token,))
+            return token
 
     # --- finished games ---------------------------------------------------------------
 
