@@ -298,6 +298,7 @@ function partsOf(p) {
   for (const l of p.leaders || []) rows.push([l.title ? `${l.slot ? l.slot + ". " : ""}${l.title}` : l.id, l.points]);
   for (const [k, v] of Object.entries(p)) {
     if (["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"].includes(k) || v === null) continue;
+    if (typeof v === "boolean") continue;  // flags (fuzz, king held) are told by the rows they change
     if (typeof v === "object" && !Array.isArray(v)) { if ("points" in v) rows.push([k, v.points]); continue; }
     if (typeof v !== "object") rows.push([k, v]);
   }
