@@ -377,3 +377,14 @@ def test_games_before_and_after_a_rule_change_are_told_apart(client: TestClient)
     groups = client.get("/api/stats").json()
     # the troll's craving scores 3 times in Ana's stomach: 4 points each (published, F317), then 5
     assert [(g["changes"], g["by_monster"]["troll"]["max"]) for g in groups] == [({"cravings.troll.points": 5}, 45), ({}, 42)]
+
+
+def test_each_board_has_a_qr_code_of_its_tokened_link(client: TestClient):
+    from pnp.serve.app import seat_qr_svg
+
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.get(f"/api/sessions/{sid}/boards/1/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.content == seat_qr_svg("http://testserver/", TOKEN, sid, 1)
+    assert r.content != seat_qr_svg("http://testserver/", TOKEN, sid, 0) and r.content.startswith(b"<?xml")
+    assert client.get(f"/api/sessions/{sid}/boards/2/qr.svg").status_code == 404

@@ -136,6 +136,17 @@ class Table:
         }
 
 
+def seat_qr_svg(base_url: str, token: str, sid: str, seat: int) -> bytes:
+    """The QR code (SVG) of the link that opens this seat's board with the token."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(f"{base_url}?token={token}#/s/{sid}/p/{seat}", error="m").save(out, kind="svg", scale=4, border=2)
+    return out.getvalue()
+
+
 def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
     """The rule version's title and what it changes from the game's default rules."""
     for option in hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
@@ -240,6 +251,14 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         text = await run_in_threadpool(work)
         return PlainTextResponse(text, media_type="application/yaml", headers={"content-disposition": f'attachment; filename="{sid}.yaml"'})
 
+    async def seat_qr(request: Request) -> Response:
+        """A QR code of one board's link (with the token), for the host to show that player."""
+        sid, seat = request.path_params["sid"], request.path_params["seat"]
+        s = await run_in_threadpool(log.session, sid)
+        if s is None or not 0 <= seat < len(s.players):
+            raise HTTPException(404, f"no seat {seat + 1} in session {sid!r}")
+        return Response(seat_qr_svg(str(request.base_url), token, sid, seat), media_type="image/svg+xml")
+
     async def stats(request: Request) -> Response:
         def work() -> list[dict[str, Any]]:
             out = statistics(log.games())
@@ -280,6 +299,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         Route("/api/sessions/{sid:str}/table", handler(put_table), methods=["PUT"]),
         Route("/api/sessions/{sid:str}/boards/{seat:int}", handler(put_board), methods=["PUT"]),
         Route("/api/sessions/{sid:str}/sheet.yaml", handler(export_sheet)),
+        Route("/api/sessions/{sid:str}/boards/{seat:int}/qr.svg", handler(seat_qr)),
         Route("/api/stats", handler(stats)),
         Route("/api/predict", handler(prediction), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC)),

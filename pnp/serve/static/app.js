@@ -349,8 +349,11 @@ async function hostPage(sid) {
   };
   const tableBox = h("section", {id: "table"}, h("h2", {}, "The table"), h("div", {class: "problems", "data-for": ""}),
     fields(s.form.table.filter(f => !f.optional), s.table, save, "t"));
-  const seats = h("section", {}, h("h2", {}, "Boards"), h("p", {class: "help"}, "Each player opens their own board (on their phone: scan the QR code, pick this game, then their name)."),
-    s.players.map((name, i) => h("a", {class: "button", href: `#/s/${sid}/p/${i}`, "data-seat": i}, `${name}'s board`)));
+  const seats = h("section", {}, h("h2", {}, "Boards"), h("p", {class: "help"}, "Each player opens their own board on their phone: scan its code below (or the one pnp serve printed, then pick this game and their name)."),
+    s.players.map((name, i) => h("a", {class: "button", href: `#/s/${sid}/p/${i}`, "data-seat": i}, `${name}'s board`)),
+    h("details", {}, h("summary", {}, "A code to scan for each board"), h("div", {class: "row"},
+      s.players.map((name, i) => h("figure", {class: "qr"}, h("img", {src: `/api/sessions/${sid}/boards/${i}/qr.svg`, alt: `link to ${name}'s board`, width: 148, height: 148}),
+        h("figcaption", {}, name))))));
   const live = h("div", {});
   const refresh = () => {
     place(tableBox, s.outcome.problems, at => at[0] === "players" ? undefined : at.length ? at[0] : null);
