@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import PnpError
+from ..errors import PnpError, display_path
 
 if TYPE_CHECKING:
     from ..load.content import Project
@@ -85,7 +85,7 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
             s.bind((served.host, port))
     except OSError as exc:
         raise PnpError(f"--port {port}: cannot listen on {served.host}:{port}: {exc.strerror or exc}") from None
-    say(f"log: {log.path}")
+    say(f"log: {display_path(log.path)}")
     if lan:
         for line in qr_text(served.url).splitlines():
             say(line)
