@@ -178,7 +178,10 @@ def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them
     sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
     state = client.get(f"/api/sessions/{sid}").json()
     assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
-    assert "cravings.troll.points: 4 → 3" in state["rule_version"]["differences"]  # rules.yaml: F317 4, 0.2.8 3
+    differences = state["rule_version"]["differences"]
+    assert "cravings.troll.points: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
+    assert 'tie_break: ["fewer-damage", "leaders-ascending", "shared"] → ["fewer-damage", "fewer-empty", "seat-from-king"]' in differences
+    assert "solo.monster_challenges: true → false" in differences and "leader_space: Leader space → Grip" in differences
     assert state["changes"] == {"cravings.troll.points": 5}
     sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
     assert sheet["rules"] == "0.2.8" and sheet["changes"] == {"cravings.troll.points": 5}

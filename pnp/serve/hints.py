@@ -9,6 +9,7 @@ plugin API exists (see scoring.py).
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
@@ -30,7 +31,14 @@ def _flat(value: Any, at: str = "") -> dict[str, Any]:
 def differences(base: dict[str, Any], other: dict[str, Any]) -> list[str]:
     """What `other` changes from `base`, one `path: base value → other value` line each."""
     a, b = _flat(base), _flat(other)
-    return [f"{key}: {a.get(key, '-')} → {b.get(key, '-')}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
+
+    def shown(values: dict[str, Any], key: str) -> str:  # as in rules.yaml: true, [a, b]; "-" when absent
+        if key not in values:
+            return "-"
+        value = values[key]
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    return [f"{key}: {shown(a, key)} → {shown(b, key)}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
 
 
 def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
