@@ -596,6 +596,85 @@ def trust_cmd(
     run(job)
 
 
+DbOpt = typer.Option(None, "--db", help="Play-test log file (default: <project>/pnp-log.sqlite).", dir_okay=False)
+
+
+@app.command("serve")
+def serve_cmd(
+    lan: bool = typer.Option(False, "--lan", help="Listen on the local network (phones at the table join by the QR code), not only this computer."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    new_token: bool = typer.Option(False, "--new-token", help="A new link (token) for the table; by default it stays the same after a restart."),
+    db: Optional[Path] = DbOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Score at the table: a page where every player enters their board on their phone, checked and scored live; finished games go to the log."""
+    from .serve import serve
+
+    run(lambda: serve(project_at(project), db, lan, port, lambda line: console().print(plain(line), markup=False, highlight=False, soft_wrap=True),
+                      new_token))
+
+
+log_app = typer.Typer(no_args_is_help=True, help="The play-test log: games finished with `pnp serve` or imported.")
+app.add_typer(log_app, name="log")
+
+
+def _log(project: Path, db: Optional[Path]):
+    from .serve.log import LOG_NAME, Log
+
+    return Log(db if db is not None else project.resolve() / LOG_NAME)
+
+
+@log_app.command("list")
+def log_list_cmd(db: Optional[Path] = DbOpt, project: Path = ProjectOpt) -> None:
+    """List the logged games: id, date, game, rules, rule changes, players, winners, content digest."""
+    from .serve.logbook import rows
+
+    for row in run(lambda: rows(_log(project, db).games())):
+        say("  ".join(row))
+
+
+@log_app.command("export")
+def log_export_cmd(
+    ids: Optional[list[int]] = typer.Argument(None, help="Ids of the games (default: all)."),
+    csv: bool = typer.Option(False, "--csv", help="One CSV row per player instead of sheet files."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Folder for the sheet files (default: <project>/output/log); with --csv, the CSV file (default: stdout)."),
+    db: Optional[Path] = DbOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Export logged games as scoring-sheet YAML files (for `pnp score`) or as CSV."""
+    from .serve.logbook import export_csv, export_sheets
+
+    def job() -> None:
+        games = _log(project, db).games(ids or None)
+        if csv:
+            text = export_csv(games)
+            if out_dir is None:
+                sys.stdout.write(text)
+            else:
+                from .build.output import write_atomic
+
+                write_atomic(out_dir, text.encode("utf-8"))
+                say(out_dir)
+            return
+        for path in export_sheets(games, out_dir or project_at(project).output_dir / "log"):
+            say(display_path(path))
+
+    run(job)
+
+
+@log_app.command("import")
+def log_import_cmd(
+    sheets: list[Path] = typer.Argument(..., metavar="SHEET", help="Scoring-sheet YAML files, checked and scored as `pnp score` does.", dir_okay=False),
+    db: Optional[Path] = DbOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Log finished games from sheet files (all of them, or none when one has a problem)."""
+    from .serve.logbook import import_sheets
+
+    for game_id in run(lambda: import_sheets(project_at(project), _log(project, db), sheets)):
+        say(f"logged game {game_id}")
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

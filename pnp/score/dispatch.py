@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..load.content import Project, load_game
+from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder
-from ..load.yamlio import SHEET, load_located
+from ..load.yamlio import SHEET, Located, load_located
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,7 +41,12 @@ class ScoreReport(ABC):
 
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""
-    doc = load_located(sheet_path, SHEET)
+    return score_doc(project, load_located(sheet_path, SHEET))
+
+
+def score_doc(project: Project, doc: Located, load: Callable[[Project, str], GameContent] | None = None) -> ScoreReport:
+    """Score a sheet already read (a file, or text a server received); raise PnpError
+    listing every problem in it. `load` loads the game named (a server keeps them loaded)."""
     if not isinstance(doc.data, dict):
         raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
     game_name = doc.data.get("game")
@@ -51,7 +56,7 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     if game_name not in known:
         line, col = doc.where(("game",))
         raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"))
-    game = load_game(project, game_name)
+    game = (load or load_game)(project, game_name)
     if game.plugin.score is None:
         raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
     return game.plugin.score(game, doc)
