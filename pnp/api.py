@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .errors import ContentError, PnpError, display_path, raise_if_any, sorted_errors
 from .load.content import GameContent
-from .load.input_limits import GRIDS
+from .limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value
 from .load.plugin import GamePlugin

@@ -617,7 +617,7 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.load.input_limits import GRIDS, PICTURES, PIECES, TABLES
+    from pnp.limits import GRIDS, PICTURES, PIECES, TABLES
 
     readme = " ".join((REPO / "README.md").read_text().split())
     for bounds in (TABLES, PICTURES, PIECES, GRIDS):

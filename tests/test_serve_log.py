@@ -117,11 +117,23 @@ def test_a_sessions_game_is_logged_once_and_replaced_when_it_changes(tmp_path: P
 
 
 def test_the_digest_follows_the_content(tmp_path: Path):
-    (tmp_path / "a.yaml").write_text("x: 1\n")
-    before = content_digest(tmp_path)
-    assert content_digest(tmp_path) == before
-    (tmp_path / "a.yaml").write_text("x: 2\n")
-    assert content_digest(tmp_path) != before
+    game = tmp_path / "content/g"
+    game.mkdir(parents=True)
+    (game / "a.yaml").write_text("x: 1\n")
+    before = content_digest(tmp_path, game)
+    assert content_digest(tmp_path, game) == before
+    (game / "a.yaml").write_text("x: 2\n")
+    assert content_digest(tmp_path, game) != before
+
+
+def test_the_digest_reads_nothing_outside_the_project(tmp_path: Path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("key\n")
+    game = tmp_path / "proj/content/g"
+    game.mkdir(parents=True)
+    (game / "leak.yaml").symlink_to(secret)
+    with pytest.raises(PnpError, match="outside the project folder"):
+        content_digest(tmp_path / "proj", game)
 
 
 # ------------------------------------------------------------ `pnp log`

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..load import project_files
 from ..errors import ContentError, PnpError
 
 LOG_NAME = "pnp-log.sqlite"
@@ -239,10 +240,12 @@ class Log:
         return out
 
 
-def content_digest(content_dir: Path) -> str:
-    """sha256 over the game's content files (names and bytes), the first 16 hex digits."""
+def content_digest(root: Path, content_dir: Path) -> str:
+    """sha256 over the game's content files (names and bytes), the first 16 hex digits; read
+    through the project's one door (a link out of the project is an error, not read)."""
     h = hashlib.sha256()
-    for path in sorted(p for p in content_dir.rglob("*") if p.is_file()):
-        h.update(path.relative_to(content_dir).as_posix().encode() + b"\0")
-        h.update(path.read_bytes() + b"\0")
+    for path in project_files.listing(root, content_dir, "**/*"):
+        if path.is_file():
+            h.update(path.relative_to(content_dir).as_posix().encode() + b"\0")
+            h.update(project_files.read_bytes(root, path) + b"\0")
     return h.hexdigest()[:16]

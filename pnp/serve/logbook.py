@@ -77,7 +77,7 @@ def export_csv(games: list[Game]) -> str:
 
 def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     """Score every sheet with `pnp score`'s code and log them all, or none when one fails."""
-    from ..load.yamlio import SHEET, load_located
+    from ..load.yamlio import SHEET, load_located, read_capped
     from ..score.dispatch import score_doc
     from .scoring import Games
 
@@ -94,7 +94,7 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
         players = [p.get("name") for p in data.get("players") or [] if isinstance(p, dict)]
         rules = data.get("rules")
         ready.append((report.game, None if rules is None else str(rules), dict(data.get("changes") or {}), [str(p) for p in players],
-                      games.digest(report.game), path.read_text(encoding="utf-8"), report.to_json()))
+                      games.digest(report.game), read_capped(path, SHEET).decode("utf-8"), report.to_json()))
     if errors:
         raise PnpError(errors)
     return [log.record(*entry) for entry in ready]

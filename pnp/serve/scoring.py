@@ -218,5 +218,6 @@ class Games:
         from .log import content_digest
 
         if name not in self._digests:
-            self._digests[name] = content_digest(self.project.home(name).content_dir / name)
+            home = self.project.home(name)
+            self._digests[name] = content_digest(home.root, home.content_dir / name)
         return self._digests[name]
