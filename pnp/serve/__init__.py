@@ -16,7 +16,7 @@ from ..errors import PnpError, display_path
 if TYPE_CHECKING:
     from ..load.content import Project
 
-INSTALL = "pnp serve needs the extra `serve`: pip install 'pnp-kit[serve]' (starlette, uvicorn, segno)"
+INSTALL = "pnp serve needs the extra `serve`: pip install '.[serve]' in pnp's folder (or pip install starlette uvicorn segno)"
 DEFAULT_PORT = 8000
 
 
