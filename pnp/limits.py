@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, fields, replace
 
 from .errors import PnpError
-from .load.yamlio import _count
+from .units import to_count
 
 ENV = "PNP_BUILD_LIMITS"
 
@@ -36,7 +36,7 @@ class BuildLimits:
         names = [f.name for f in fields(cls)]
         for part in spec.split(",") if spec else []:
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = _count(value) if sep else None
+            number = to_count(value) if sep else None
             if key not in names or number is None or number < 1:
                 raise PnpError(f"{ENV}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. copies=5000")
             limits = replace(limits, **{key: number})

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import PnpError
-from .yamlio import _count
+from ..units import to_count
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Bounds:
         spec = os.environ.get(self.env, "").strip()
         for part in spec.split(",") if spec else []:
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = _count(value) if sep else None
+            number = to_count(value) if sep else None
             if key not in out or number is None or number < 1:
                 raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(out)}, e.g. {next(iter(out))}=1000")
             out[key] = number

@@ -53,7 +53,7 @@ def plugin_digest(path: Path) -> str:
 def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
     """The folders holding the shipped plugins (the games' and the example projects'), and
     the plugins' digests."""
-    from ..tools.shipped import shipped_root
+    from .shipped import shipped_root
 
     root = shipped_root()
     if root is None:

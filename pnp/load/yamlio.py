@@ -28,6 +28,7 @@ from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEv
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..errors import ContentError, PnpError
+from ..units import to_count
 
 
 
@@ -76,20 +77,13 @@ class Limits:
         names = ("size", "depth", "nodes", "aliases", "string")
         for part in spec.split(","):
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = _count(value) if sep else None
+            number = to_count(value) if sep else None
             if key not in names or number is None or number < 1:
                 raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. size=8M")
             changes[key] = number
         if changes.get("depth", 0) > MAX_DEPTH:
             raise PnpError(f"{self.env}: depth={changes['depth']}: at most {MAX_DEPTH}")
         return replace(self, **cast(Any, changes))  # keys checked against the int fields above
-
-
-def _count(text: str) -> int | None:
-    """`8M`, `512k`, `20000` as an int (k and M are 1024 and 1024 * 1024)."""
-    scale = {"k": 1 << 10, "m": MIB}.get(text[-1:].lower(), 1)
-    digits = text[:-1] if scale != 1 else text
-    return int(digits) * scale if digits.isascii() and digits.isdigit() else None
 
 
 # Defaults: far above any real file (the shipped content files are at most a few
