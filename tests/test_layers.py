@@ -108,13 +108,14 @@ def layer_errors(repo: Path = REPO) -> list[str]:
     return errors
 
 
-def plugin_errors() -> list[str]:
+def plugin_errors(repo: Path = REPO) -> list[str]:
+    """One line per import of pnp other than pnp.api in the shipped and example plugins."""
     errors = []
     for folder in ("plugins", "examples"):
-        for path in sorted((REPO / folder).rglob("*.py")):
-            for line, target in imports(path):
+        for path in sorted((repo / folder).rglob("*.py")):
+            for line, target in imports(path, repo):
                 if target.startswith("pnp.") and target != "pnp.api" or target == "pnp":
-                    errors.append(f"{path.relative_to(REPO)}:{line}: imports {target}, not pnp.api")
+                    errors.append(f"{path.relative_to(repo)}:{line}: imports {target}, not pnp.api")
     return errors
 
 
@@ -156,3 +157,13 @@ def test_an_upward_import_is_named_with_its_file_and_line(
     (fake / relative).write_text(text)
     errors = layer_errors(tmp_path)
     assert len(errors) == 1 and errors[0].startswith(expected), errors
+
+
+def test_a_plugin_importing_past_the_api_is_named(tmp_path: Path) -> None:
+    (tmp_path / "pnp" / "load").mkdir(parents=True)
+    (tmp_path / "pnp" / "api.py").write_text("")
+    (tmp_path / "pnp" / "load" / "plugin.py").write_text("")
+    (tmp_path / "plugins" / "game").mkdir(parents=True)
+    (tmp_path / "plugins" / "game" / "__init__.py").write_text(
+        "from pnp.api import GamePlugin\nfrom pnp import api\n\ndef f():\n    from pnp.load.plugin import GamePlugin\n")
+    assert plugin_errors(tmp_path) == ["plugins/game/__init__.py:5: imports pnp.load.plugin, not pnp.api"]
