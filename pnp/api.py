@@ -42,7 +42,7 @@ from .load.plugin import GamePlugin
 from .load.validation import Colour, Slug, StrictModel, one_of, text_with, validate
 from .load.variants import deep_merge
 from .load.yamlio import Located
-from .render.textfit import num
+from .units import num
 from .safetext import markup
 from .score.dispatch import ScoreReport
 from .simulate.base import PlayerRecord, Record, no_options

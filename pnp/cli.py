@@ -18,7 +18,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-pl
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .build.driver import BuildOptions
+    from .config import BuildOptions
     from .load.content import Project
 
 # Commands import the library they need inside their body: a no-op `pnp build` answers
@@ -157,8 +157,7 @@ def _bleed(text: Optional[str]) -> Optional[float]:
 def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options, pnp.yaml's values where an option was
     not given (None), then the defaults."""
-    from .build.driver import BuildOptions
-    from .load.settings import load_settings, merged
+    from .config import BuildOptions, load_settings, merged
 
     settings = load_settings(project.resolve())
     defaults = BuildOptions()
@@ -334,7 +333,7 @@ def validate_cmd(
     """Check all content and templates; print `ok` or every error (exit 2)."""
 
     def job():
-        from .build.driver import BuildOptions
+        from .config import BuildOptions
         from .build.pipeline import Pipeline
 
         proj = project_at(project)
@@ -480,8 +479,8 @@ def sheet_cmd(
 
     def job() -> None:
         if not (template or schema):
-            chosen = paper.strip().lower() if paper else options_for(project).paper
-            for path in printable_sheet(project_at(project), game, players, chosen, out_path, _options(set_)):
+            chosen = options_for(project, paper=paper)  # --paper, else pnp.yaml's, with its own papers
+            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers):
                 say(path)
             return
         text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))

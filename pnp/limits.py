@@ -15,15 +15,9 @@ import os
 from dataclasses import dataclass, field
 
 from .errors import PnpError
+from .units import to_count
 
 MIB = 1 << 20
-
-
-def count(text: str) -> int | None:
-    """`8M`, `512k`, `20000` as an int (k and M are 1024 and 1024 * 1024)."""
-    scale = {"k": 1 << 10, "m": MIB}.get(text[-1:].lower(), 1)
-    digits = text[:-1] if scale != 1 else text
-    return int(digits) * scale if digits.isascii() and digits.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -44,7 +38,7 @@ class Bounds:
         spec = os.environ.get(self.env, "").strip()
         for part in spec.split(",") if spec else []:
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = count(value) if sep else None
+            number = to_count(value) if sep else None
             if key not in out or number is None or number < 1:
                 raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(out)}, e.g. {next(iter(out))}=1000")
             out[key] = number

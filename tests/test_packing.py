@@ -8,7 +8,7 @@ import pytest
 from pnp.formats.impose import Label, Paper
 from pnp.formats.packing import Group, pack
 from pnp.formats.print_pdf import plan
-from pnp.load.layouts import papers, sheet_layout
+from pnp.config import papers, sheet_layout
 
 GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
 LAYOUTS = ("standard", "tight", "fold", "scissors")

@@ -210,7 +210,7 @@ def test_the_unhinted_font_is_what_fonttools_makes_of_it(poker):
     import typst
 
     from pnp.formats.truetype import HINTING, unhinted
-    from pnp.render.fonts import DEFAULT
+    from pnp.load.fonts import DEFAULT
 
     accented = typst.Compiler(font_paths=list(DEFAULT.dirs), ignore_system_fonts=True).compile(
         input='#set document(date: none)\n#set text(font: "Liberation Sans")\nÆrøskøbing éèüñ ÅÖŽŠ *Ærø* _Itä_\n'.encode())

@@ -10,7 +10,7 @@ from pnp.formats import labels
 from pnp.formats.calibration import calibration_pages
 from pnp.formats.impose import Label, Paper
 from pnp.formats.print_pdf import plan
-from pnp.load.layouts import papers, sheet_layout
+from pnp.config import papers, sheet_layout
 
 GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
 

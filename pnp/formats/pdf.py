@@ -25,7 +25,7 @@ from ..render.hrefs import refused
 
 if TYPE_CHECKING:
     from ..render.faces import Face
-    from ..render.fonts import Fonts
+    from ..load.fonts import Fonts
     from .impose import Label, Layout
 
 
@@ -127,7 +127,7 @@ class SheetPlan:
 def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> list[bytes]:
     """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
     all from one book: each face and label is typeset once however often it is placed."""
-    from ..render.fonts import DEFAULT
+    from ..load.fonts import DEFAULT
     from .pdf_engine import run_book
 
     fonts = fonts or DEFAULT

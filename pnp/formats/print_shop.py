@@ -14,7 +14,7 @@ import re
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..build.cache import Planned, digest
+from ..files import Planned, digest
 from .pdf_objects import page_objects, read, write
 
 if TYPE_CHECKING:

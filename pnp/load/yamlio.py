@@ -27,8 +27,9 @@ import yaml
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from ..limits import MIB, count
+from ..limits import MIB
 from ..errors import ContentError, PnpError
+from ..units import to_count
 
 
 
@@ -76,7 +77,7 @@ class Limits:
         names = ("size", "depth", "nodes", "aliases", "string")
         for part in spec.split(","):
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = count(value) if sep else None
+            number = to_count(value) if sep else None
             if key not in names or number is None or number < 1:
                 raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. size=8M")
             changes[key] = number

@@ -43,7 +43,7 @@ def sheet_file(g: Game) -> str:
 
 def export_sheets(games: list[Game], folder: Path) -> list[Path]:
     """Write every game as `<folder>/<game>-<id>.yaml`; the paths written."""
-    from ..build.output import write_atomic
+    from ..files import write_atomic
 
     written = []
     for g in games:
