@@ -52,19 +52,18 @@ from pydantic import BaseModel
 from .. import __version__
 from ..load.content import GameContent
 from ..errors import raise_if_any
-from ..load import project_files
 from ..load.plugins import plugin_files
 from ..plaindata import is_helper
 from ..load.manifest import Component
 from .output import write_atomic
 from ..render.hrefs import external_reference
-from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
+from ..render.faces import ComponentRenderer, Face, RenderedComponent
 
 if TYPE_CHECKING:
     from .driver import Tally
 
 CACHE_FILE = ".pnp-cache.json"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 PACKAGE_DIR = Path(__file__).parent.parent
 
 
@@ -118,41 +117,23 @@ def canonical(value: Any) -> str | None:
         return None
 
 
-# pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/content.py", "plan.py", "render/fonts.py", "formats/impose.py",
-               "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
-               "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
-               "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
-               "load/sheets.py", "load/variants.py",
-               "load/layouts.py", "load/settings.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
-               "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py",
-               "formats/pdf_compact.py", "formats/pdf_objects.py", "formats/pdf_engine.py", "formats/pdf_sheets.py",
-               "formats/truetype.py", "sandbox.py", "plaindata.py")
 OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 
 def code_stamp(game: GameContent) -> str:
-    """A digest of the code that shapes a game's output (pnp's and the plugin's) and of the
-    files its templates may embed."""
+    """A digest of the code that shapes a game's output: pnp's, the output libraries'
+    versions, the game plugin's code and data, and the game's fonts (every face's text is
+    measured with them)."""
     files = plugin_files(game.manifest.plugin, game.project.root)
     # a package plugin's data files too (YAML, text it reads): an edit must rebuild
     plugin = [f.parent for f in files if f.name == "__init__.py"][:1]
-    files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")]
-    # art and font files the templates may embed (`asset()`): the game's folder and assets/,
-    # dot-folders (content/<game>/.art/) included; a link out of the project is never read
-    # (loading refuses it)
-    content = [game.content_dir, game.project.assets_dir]
-    for folder in content:
-        if folder.is_dir():
-            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml"
-                            and project_files.outside(game.project.root, p) is None)
-    folders = plugin + content
-    return digest(_own_code(), game.fonts.digest, *((_named(f, folders), f.read_bytes()) for f in files if f.is_file()))
+    files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")
+              and "__pycache__" not in p.parts]
+    return digest(own_code(), game.fonts.digest, *((_named(f, plugin), f.read_bytes()) for f in files if f.is_file()))
 
 
 def _named(path: Path, folders: list[Path]) -> str:
-    """A file's name within the folder it was found in (two pictures of one name in two
-    folders are two files)."""
+    """A file's name within the plugin package it was found in."""
     for folder in folders:
         if path.is_relative_to(folder):
             return path.relative_to(folder).as_posix()
@@ -160,12 +141,13 @@ def _named(path: Path, folders: list[Path]) -> str:
 
 
 @lru_cache(maxsize=1)
-def _own_code() -> str:
-    """pnp's version, its output code and templates, and the libraries' versions: the same
-    for every game of a build (and for the code a running `pnp watch` has loaded)."""
-    files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
+def own_code() -> str:
+    """pnp's version, every file of its package (code, templates, presets, fonts) and the
+    output libraries' versions: the same for every game of a build (and for the code a
+    running `pnp watch` has loaded)."""
+    files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
     libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
-    return digest(__version__, CACHE_FORMAT, libraries, *((f.name, f.read_bytes()) for f in files if f.is_file()))
+    return digest(__version__, CACHE_FORMAT, libraries, *((f.relative_to(PACKAGE_DIR).as_posix(), f.read_bytes()) for f in files))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
@@ -287,10 +269,10 @@ class BuildCache:
         self.loaded = loaded if loaded and loaded.get("stamp") == stamp else None
         self.mtime_ns = mtime_ns
         old = self.loaded or {}
-        self.old_faces: dict[str, str] = old.get("faces", {})
+        self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
         self.old_templates: dict[str, list] = old.get("templates", {})
-        self.faces: dict[str, str] = {}
+        self.faces: dict[str, list] = {}  # key -> [svg, {art name: its fingerprint}]
         self.files: dict[str, list] = {}
         self.templates: dict[str, list] = {}  # template digest -> [names used, templates named]
         self.touched = False  # some output file was written since the cache was read
@@ -306,7 +288,7 @@ class BuildCache:
             data = json.loads(path.read_bytes())
             ok = (
                 isinstance(data, dict)
-                and all(isinstance(k, str) and isinstance(v, str) for k, v in data["faces"].items())
+                and all(isinstance(k, str) and _is_face(v) for k, v in data["faces"].items())
                 and all(
                     isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int)
                     for k, v in data["files"].items()
@@ -317,32 +299,30 @@ class BuildCache:
             ok, mtime_ns = False, 0
         return cls(root, stamp, data if ok else None, mtime_ns)
 
-    def face(self, key: str | None) -> str | None:
-        """The cached SVG of a face, marking it as still in use. The cache file is checked,
-        not trusted: a face in it that refers outside itself is rendered again."""
-        svg = self.old_faces.get(key) if key else None
-        if svg is not None and (not isinstance(svg, str) or external_reference(svg) is not None):
-            svg = None
-        if key and svg is not None:
-            self.faces[key] = svg
-        return svg
+    def face(self, key: str | None, fingerprint: Callable[[str], str]) -> str | None:
+        """The cached SVG of a face whose art (`asset()` names) still reads the same,
+        marking it as still in use. The cache file is checked, not trusted: a face in it
+        that refers outside itself is rendered again."""
+        entry = self.old_faces.get(key) if key else None
+        if key is None or entry is None or any(fingerprint(name) != known for name, known in entry[1].items()):
+            return None
+        if external_reference(entry[0]) is not None:
+            return None
+        self.faces[key] = entry
+        return entry[0]
 
-    def keep_face(self, key: str, svg: str) -> None:
-        self.faces[key] = svg
+    def keep_face(self, key: str, svg: str, art: dict[str, str]) -> None:
+        self.faces[key] = [svg, art]
 
     def template(self, key: str) -> list | None:
-        """What a template source uses and names, if known (here, else from another
-        build's analysis of the same source); marks it as still in use."""
+        """What a template source uses and names, if known; marks it as still in use."""
         found = self.old_templates.get(key)
-        if found is None:
-            found = _shared_template(key)
         if found is not None:
             self.templates[key] = found
         return found
 
     def keep_template(self, key: str, found: list[list]) -> None:
         self.templates[key] = list(found)
-        _share_template(key, self.templates[key])
 
     def is_current(self, rel: str, key: str) -> bool:
         """True when `rel` was made from inputs with this key and is untouched since."""
@@ -380,41 +360,14 @@ class BuildCache:
         return True
 
 
-# What a template source uses and names is kept, besides each game's cache file, in the
-# private folder Jinja keeps compiled templates in: a cold build (empty output folder)
-# of templates parsed before then skips parsing them, the slow part of computing keys.
-def _shared_dir() -> Path | None:
-    directory = getattr(_bytecode_cache(), "directory", None)
-    return Path(directory) if directory else None
-
-
-def _shared_name(key: str) -> str:
-    return f"pnp-template-{digest(key, __version__, jinja2.__version__)}.json"  # another Jinja may parse otherwise
+def _is_face(entry: Any) -> bool:
+    return (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in entry[1].items()))
 
 
 def _is_analysis(found: Any) -> bool:
     return (isinstance(found, list) and len(found) == 2 and all(isinstance(part, list) for part in found)
             and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1]))
-
-
-def _shared_template(key: str) -> list | None:
-    folder = _shared_dir()
-    if folder is None:
-        return None
-    try:
-        found = json.loads((folder / _shared_name(key)).read_bytes())
-    except (OSError, ValueError):
-        return None
-    return found if _is_analysis(found) else None
-
-
-def _share_template(key: str, found: list) -> None:
-    folder = _shared_dir()
-    if folder is not None:
-        try:
-            write_atomic(folder / _shared_name(key), json.dumps(found).encode("utf-8"))
-        except OSError:
-            pass  # only a cache
 
 
 class CachedRenderer(ComponentRenderer):
@@ -446,13 +399,13 @@ class CachedRenderer(ComponentRenderer):
 
     def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         key = self.keys.face(comp, template, name, item, side, bleed)
-        svg = self.cache.face(key)
+        svg = self.cache.face(key, self.assets.fingerprint)
         if svg is not None:
             return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
         self.rendered += 1
         face = super().face(comp, template, name, item, side, bleed)
         if face is not None and key is not None:
-            self.cache.keep_face(key, face.svg)
+            self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used})
         return face
 
 
