@@ -277,7 +277,7 @@ def test_cli_reports_rendered_faces_and_force(deck: Project):
 
 def test_pnp_own_code_is_every_file_of_its_package(tmp_path: Path, monkeypatch):
     """No hand-kept list of modules: any file of pnp's package, new ones too, counts."""
-    from pnp.build import cache as cache_mod
+    from pnp.build import witness as cache_mod
 
     package = tmp_path / "pnp"
     (package / "formats").mkdir(parents=True)

@@ -37,11 +37,10 @@ import dataclasses
 import datetime
 import enum
 import hashlib
-from importlib import metadata
 import json
 import os
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -49,13 +48,14 @@ import jinja2
 from jinja2 import meta
 from pydantic import BaseModel
 
-from .. import __version__
 from ..load.content import GameContent
 from ..errors import raise_if_any
+from ..load import project_files
 from ..load.plugins import plugin_files
 from ..plaindata import is_helper
 from ..load.manifest import Component
 from .output import write_atomic
+from .witness import own_code
 from ..render.hrefs import external_reference
 from ..render.faces import ComponentRenderer, Face, RenderedComponent
 
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
 
 CACHE_FILE = ".pnp-cache.json"
 CACHE_FORMAT = 2
-PACKAGE_DIR = Path(__file__).parent.parent
 
 
 @dataclass(frozen=True)
@@ -117,9 +116,6 @@ def canonical(value: Any) -> str | None:
         return None
 
 
-OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
-
-
 def code_stamp(game: GameContent) -> str:
     """A digest of the code that shapes a game's output: pnp's, the output libraries'
     versions, the game plugin's code and data, and the game's fonts (every face's text is
@@ -129,6 +125,7 @@ def code_stamp(game: GameContent) -> str:
     plugin = [f.parent for f in files if f.name == "__init__.py"][:1]
     files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")
               and "__pycache__" not in p.parts]
+    project_files.note(*files)  # plugin code is no project file, but what a build read
     return digest(own_code(), game.fonts.digest, *((_named(f, plugin), f.read_bytes()) for f in files if f.is_file()))
 
 
@@ -138,16 +135,6 @@ def _named(path: Path, folders: list[Path]) -> str:
         if path.is_relative_to(folder):
             return path.relative_to(folder).as_posix()
     return path.name
-
-
-@lru_cache(maxsize=1)
-def own_code() -> str:
-    """pnp's version, every file of its package (code, templates, presets, fonts) and the
-    output libraries' versions: the same for every game of a build (and for the code a
-    running `pnp watch` has loaded)."""
-    files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
-    libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
-    return digest(__version__, CACHE_FORMAT, libraries, *((f.relative_to(PACKAGE_DIR).as_posix(), f.read_bytes()) for f in files))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
