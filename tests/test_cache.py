@@ -150,6 +150,26 @@ def test_a_content_file_is_an_input_of_the_faces_whose_templates_use_it(deck: Pr
     assert set(report.changed) == {"deck-print.pdf", "pdf/token.pdf", "svg/token/t1.svg", "svg/token/t2.svg"}
 
 
+def test_only_the_keys_a_template_reads_of_a_content_file_count(deck: Project):
+    """`style.colour` reads one key of style.yaml: another key changing renders nothing."""
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == 0
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\nborder: 2\n")
+    assert rebuild(deck).rendered == 2
+
+
+@pytest.mark.parametrize("use", ["{% set s = style %}{{ s.border }}", "{{ style | length }}", "{{ style['bor' ~ 'der'] }}"])
+def test_a_template_that_reads_a_content_file_otherwise_depends_on_all_of_it(deck: Project, use: str):
+    token = deck.templates_dir / "deck/token.svg.j2"
+    token.write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == 2
+
+
 def test_private_state_a_plugin_computes_is_part_of_a_record():
     """Plugins bind derived data to records (e.g. symbols from the rule set): it counts."""
     from pydantic import BaseModel, PrivateAttr

@@ -1,34 +1,43 @@
-"""The build cache: render a face only when something it is made from changed, and
-produce an output file only when its inputs changed or the file on disk is not the one
-the last build wrote.
+"""The build cache: render a face only when something it read changed, and produce an
+output file only when its inputs changed or the file on disk is not the one the last
+build wrote. The one interface: `BuildCache` (one game's cache file), `code_stamp`,
+`render_cached`, and pnp/build/witness.py for a whole build.
 
 The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
-holds the SVG text of every face keyed by a digest of the face's inputs, and for every
-output file the digest of its inputs and its size. A missing, unreadable or foreign
-cache file simply means a full rebuild.
+holds the SVG of every face keyed by a digest of what the face read, with the art it
+read, and for every output file the digest of its inputs and its size. A missing,
+unreadable or foreign cache file simply means a full rebuild.
 
-What a face's key covers (the rule, in full):
+The key rule, in full. A face is rendered again exactly when one of these changed:
 
-1. pnp's version, a digest of the pnp code that shapes outputs and of the game plugin's
-   code, the versions of Jinja2, typst, resvg-py and fontTools, the game's font files and
-   the art files under its content folder and assets/ (the cache's stamp: a different
-   stamp drops the whole cache);
+1. code (the game's stamp: a different stamp drops the game's whole cache): pnp's
+   version and every file of its package, the versions of Jinja2, typst, resvg-py and
+   fontTools, the game plugin's code and a package plugin's data files, the game's fonts;
 2. the face itself: component id, template name, face name, side and bleed;
 3. the source of its template and of every template that one extends, includes or
    imports, transitively, pnp/base.svg.j2 included (all of the game's templates when a
    template names another with an expression);
 4. game.yaml (parsed) and the options templates see (players, paper, every --set);
-5. the item's own record, private attributes a plugin computed for it included;
-6. the value of every content file and plugin `context()` name the templates use, found
+5. the item's own record (a YAML entry, a CSV or XLSX row), private attributes a plugin
+   computed for it included;
+6. the value of every content name and plugin `context()` name its templates use, found
    by parsing them (`{{ rules.stomach }}` uses `rules`; `{{ cards | length }}` uses
-   `cards`). Content the templates never name does not count: the items of a component
-   reach its faces only as `item`, so editing one card re-renders that card alone, while
-   a card that shows `cards | length` re-renders when any card changes.
+   `cards`; `icon()` uses the icon sets). Content the templates never name does not
+   count: the items of a component reach its faces only as `item`, so editing one card
+   or one row re-renders that card alone, while a card that shows `cards | length`
+   re-renders when any card changes;
+7. the art it read: for every `asset()` name, the file it resolves to now and its bytes
+   (recorded when the face was rendered, checked before it is reused).
 
-Content enters as parsed data, so comments and layout of the YAML don't count. Where a
-value (an item, or a name of rule 6) cannot be serialised, every content file's data
-stands in for it; where a plugin's template global reads the template context, every
-name counts as used. `--force` ignores the cache.
+Nothing else counts: a file under content/ or assets/ that no face reads (notes, a
+spreadsheet's backup) renders nothing. Content enters as parsed data, so comments and
+layout of the YAML don't count. Where a value (an item, or a name of rule 6) cannot be
+serialised, every content file's data stands in for it; where a plugin's template global
+reads the template context, every name counts as used. `--force` ignores the cache.
+
+A whole build (pnp/build/witness.py) is answered without loading anything when the
+paths the door let it read, the folders leading to them, pnp's code and its outputs are
+all unchanged.
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Callable
 
 import jinja2
-from jinja2 import meta
+from jinja2 import meta, nodes
 from pydantic import BaseModel
 
 from ..load.content import GameContent
@@ -165,9 +174,9 @@ class FaceKeys:
         self.env = env
         self.names = names
         self.options = options
-        self._templates: dict[str, tuple[str, frozenset[str]] | None] = {}
-        self._parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...]] | None] = {}
-        self._values: dict[str, str] = {}
+        self._templates: dict[str, tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None] = {}
+        self._parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...], dict[str, frozenset[str] | None]] | None] = {}
+        self._values: dict[Any, str] = {}
         # a global that reads the template context can reach any name
         self.sees_all = any(getattr(fn, "jinja_pass_arg", None) is not None for fn in env.globals.values())
 
@@ -187,15 +196,28 @@ class FaceKeys:
             self._values[name] = digest(text) if text is not None else self.all_content
         return self._values[name]
 
-    def template(self, name: str) -> tuple[str, frozenset[str]] | None:
-        """Digest of a template and everything it pulls in, and the variables they use."""
+    def part(self, name: str, key: str) -> str:
+        """Digest of what a template sees as `name.key` (or `name["key"]`); the whole
+        value's when that is not simply one entry of a mapping."""
+        value = self.names[name]
+        if not isinstance(value, dict) or key not in value or hasattr(value, key):  # `x.items` is dict.items
+            return self.value(name)
+        if (name, key) not in self._values:
+            text = canonical(value[key])
+            self._values[(name, key)] = digest(text) if text is not None else self.all_content
+        return self._values[(name, key)]
+
+    def template(self, name: str) -> tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None:
+        """Digest of a template and everything it pulls in, the variables they use, and
+        for each variable the keys they read of it (None: the whole value)."""
         if name not in self._templates:
             self._templates[name] = self._walk(name)
         return self._templates[name]
 
-    def _walk(self, name: str) -> tuple[str, frozenset[str]] | None:
+    def _walk(self, name: str) -> tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None:
         seen: dict[str, str] = {}
         used: set[str] = set()
+        parts: dict[str, frozenset[str] | None] = {}
         todo = [name]
         while todo:
             current = todo.pop()
@@ -204,14 +226,18 @@ class FaceKeys:
             parsed = self._parse(current)
             if parsed is None:
                 return None  # rendering will report it
-            seen[current], names, refs = parsed
+            seen[current], names, refs, keys = parsed
             used |= names
+            for var in names:
+                mine, known = keys.get(var), parts.get(var, frozenset())
+                parts[var] = None if mine is None or known is None else known | mine
             todo.extend(self.env.list_templates() if None in refs else [r for r in refs if r is not None])  # None: named by an expression
-        return digest(sorted(seen.items())), frozenset(used)
+        return digest(sorted(seen.items())), frozenset(used), parts
 
-    def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...]] | None:
-        """A template's source, the variables it uses and the templates it names (parsing
-        is the slow part of a cached build, so its result is cached by source too)."""
+    def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...], dict[str, frozenset[str] | None]] | None:
+        """A template's source, the variables it uses, the templates it names and the keys
+        it reads of each variable (parsing is the slow part of a cached build, so its
+        result is cached by source too)."""
         if name not in self._parsed:
             try:
                 assert self.env.loader is not None
@@ -220,9 +246,11 @@ class FaceKeys:
                 found = self.cache.template(key)
                 if found is None:
                     ast = self.env.parse(source, name)
-                    found = [sorted(meta.find_undeclared_variables(ast)), list(meta.find_referenced_templates(ast))]
+                    names = sorted(meta.find_undeclared_variables(ast))
+                    found = [names, list(meta.find_referenced_templates(ast)), _keys_read(ast, names)]
                     self.cache.keep_template(key, found)
-                self._parsed[name] = source, frozenset(found[0]), tuple(found[1])
+                keys = {var: (None if read is None else frozenset(read)) for var, read in found[2]}
+                self._parsed[name] = source, frozenset(found[0]), tuple(found[1]), keys
             except jinja2.TemplateError:
                 self._parsed[name] = None
         return self._parsed[name]
@@ -232,11 +260,14 @@ class FaceKeys:
         found = self.template(template)
         if found is None:
             return None
-        tpl, used = found
+        tpl, used, parts = found
         seen = set(self.names) if self.sees_all else set(used & set(self.names))
         if "icon" in used and "icons" in self.names:  # icon() draws from the icon sets
             seen.add("icons")
-        values = [(n, self.value(n)) for n in sorted(seen - {"game", "options"})]
+        values: list[tuple[str, Any]] = []
+        for n in sorted(seen - {"game", "options"}):
+            keys = None if self.sees_all or n == "icons" else parts.get(n)
+            values.append((n, self.value(n) if keys is None else [(k, self.part(n, k)) for k in sorted(keys)]))
         record = canonical(item)
         record_key = digest(record) if record is not None else self.all_content
         return digest(self.base, comp.id, template, name, side, bleed, tpl, values, record_key)
@@ -353,8 +384,29 @@ def _is_face(entry: Any) -> bool:
 
 
 def _is_analysis(found: Any) -> bool:
-    return (isinstance(found, list) and len(found) == 2 and all(isinstance(part, list) for part in found)
-            and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1]))
+    return (isinstance(found, list) and len(found) == 3 and all(isinstance(part, list) for part in found)
+            and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1])
+            and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str)
+                    and (e[1] is None or (isinstance(e[1], list) and all(isinstance(k, str) for k in e[1]))) for e in found[2]))
+
+
+def _keys_read(ast: nodes.Template, names: list[str]) -> list[list]:
+    """For each variable a template uses: the keys it reads of it, when every use is
+    `name.key` or `name["key"]`; else None (the template may read any of it)."""
+    wrapped: dict[str, set[str]] = {name: set() for name in names}
+    counted: dict[str, int] = {name: 0 for name in names}
+    found = [(attr.node, attr.attr) for attr in ast.find_all(nodes.Getattr)]
+    found += [(item.node, item.arg.value) for item in ast.find_all(nodes.Getitem)
+              if isinstance(item.arg, nodes.Const) and isinstance(item.arg.value, str)]
+    for inner, key in found:
+        if isinstance(inner, nodes.Name) and inner.name in wrapped:
+            wrapped[inner.name].add(key)
+            counted[inner.name] += 1
+    loads = {name: 0 for name in names}
+    for name_node in ast.find_all(nodes.Name):
+        if name_node.name in loads and name_node.ctx == "load":
+            loads[name_node.name] += 1
+    return [[name, sorted(wrapped[name]) if loads[name] == counted[name] else None] for name in names]
 
 
 class CachedRenderer(ComponentRenderer):
