@@ -192,11 +192,12 @@ def build_cmd(
 
         where = out_dir.resolve() if out_dir else project.resolve() / "output"
         command = COMMAND  # as typed: global options (--trust) count too
-        lines = None if force or command is None else witness.answer(where, command)
-        if lines is not None:  # nothing the last build of this command read or wrote has changed
-            for line in [] if quiet else lines:
-                say(line)
+        known = None if force or command is None else witness.answer(where, command)
+        if known is not None and known.unchanged:  # nothing the last build of this command read or wrote has changed
+            for game in [] if quiet else known.games:
+                say(known.lines[game])
             return None
+        todo = games if known is None else [game for game in known.games if game not in known.lines]  # the games that changed
         started = time.time_ns()
         from .build.driver import build
         from .load.project_files import witnessed
@@ -207,15 +208,18 @@ def build_cmd(
         proj = project_at(project)
         with witnessed() as read:
             if quiet or not console().is_terminal:
-                reports = build(proj, games, options)
+                reports = build(proj, todo, options)
             else:
-                reports = with_progress(proj, options)
+                reports = with_progress(proj, options, todo)
         if command is not None:
-            witness.record(where, command, proj.root, read | {trust_file()}, [r.game for r in reports],
-                           [plain(_built(r, 0, 0, 0.0)) for r in reports], started)
-        return summary(reports)
+            witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0)) for r in reports}, started)
+        if not quiet:
+            made = {r.game: _built(r, r.written, r.rendered, r.seconds) for r in reports}
+            for game in known.games if known is not None else made:
+                say(made[game] if game in made else known.lines[game])
+        return None
 
-    def with_progress(proj, options):
+    def with_progress(proj, options, todo):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         from .build.driver import Tally, build
@@ -227,11 +231,7 @@ def build_cmd(
             def shown(done: int, total: int, what: str) -> None:
                 bar.update(task, completed=done, total=total, description=markup(what))
 
-            return build(proj, games, options, progress=Tally(shown))
-
-    def summary(reports) -> None:
-        for r in [] if quiet else reports:
-            say(_built(r, r.written, r.rendered, r.seconds))
+            return build(proj, todo, options, progress=Tally(shown))
 
     run(job)
 

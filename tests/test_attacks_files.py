@@ -584,14 +584,16 @@ def _recorded(demo: Project) -> list[str]:
     started = time.time_ns()
     with witnessed() as read:
         reports = build(demo, None, BuildOptions(formats=("svg",)))
-    assert witness.record(demo.output_dir, ["build"], demo.root, read, [r.game for r in reports], ["built"], started)
-    return sorted(json.loads((demo.output_dir / witness.RECORD).read_text())["builds"].popitem()[1]["read"])
+    assert witness.record(demo.output_dir, ["build"], demo.root, read, {r.game: "built" for r in reports}, started)
+    entry = json.loads((demo.output_dir / witness.RECORD).read_text())["builds"].popitem()[1]
+    return sorted([*entry["shared"], *(path for game in entry["games"].values() for path in game["read"])])
 
 
 def _answered(demo: Project) -> bool:
     from pnp.build import witness
 
-    return witness.answer(demo.output_dir, ["build"]) == ["built"]
+    known = witness.answer(demo.output_dir, ["build"])
+    return known is not None and known.unchanged
 
 
 def test_a_picture_in_a_dot_folder_is_seen_by_the_cache_and_the_no_op_check(demo: Project):

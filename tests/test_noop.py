@@ -141,3 +141,25 @@ def test_a_linked_folder_is_read_through(demo: Project, tmp_path: Path):
     cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
     assert not answered(pnp(demo))
     assert answered(pnp(demo))
+
+
+def test_an_edit_builds_only_the_game_it_belongs_to(tmp_path: Path):
+    """Each game's part of the record is what it read under its own folders: an edit to
+    one game loads and builds that game alone; the others' lines come from the record."""
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "two")
+    scaffold(project, "one")
+    scaffold(project, "two")
+    pnp(project)
+    kept = {p: p.stat().st_mtime_ns for p in (project.output_dir / "two").rglob("*")}
+    cards = project.content_dir / "one" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
+    lines = pnp(project)
+    assert lines[0].startswith("one: ") and lines[0].endswith(", 1 faces rendered") and "(0 written)" not in lines[0]
+    assert lines[1] == "two: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered"
+    assert {p: p.stat().st_mtime_ns for p in (project.output_dir / "two").rglob("*")} == kept
+    assert answered(pnp(project))  # the record is whole again
+    (project.root / "pnp.yaml").write_text("bleed: 2\n")  # what every game reads
+    lines = pnp(project)
+    assert not answered(lines) and all("faces rendered" in line and "in 0.00s" not in line for line in lines[:2])

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -101,29 +102,56 @@ def _load(out: Path) -> dict:
     return data if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("builds"), dict) else {}
 
 
-def answer(out: Path, command: list[str]) -> list[str] | None:
-    """The report lines of the last build of `command` into `out` when nothing it read or
-    wrote has changed since; None otherwise (a real build must run)."""
-    entry = _load(out)["builds"].get(_key(command)) if _load(out) else None
+@dataclass
+class Known:
+    """What the record of a command says now: its games in order, and the report line of
+    each game none of whose inputs or outputs changed (those need no build)."""
+
+    games: list[str]
+    lines: dict[str, str]
+
+    @property
+    def unchanged(self) -> bool:
+        return len(self.lines) == len(self.games)
+
+
+def _same(states: dict) -> bool:
+    return all(_state(path) == state for path, state in states.items())
+
+
+def answer(out: Path, command: list[str]) -> Known | None:
+    """What is known of the last build of `command` into `out` (see Known); None when
+    there is none, or something every game read changed (pnp's code, pnp.yaml, a shared
+    folder, a plugin): then every game must be built."""
+    entry = _load(out).get("builds", {}).get(_key(command))
     try:
-        if not entry or entry["code"] != own_code():
+        if not entry or entry["code"] != own_code() or not _same(entry["shared"]):
             return None
-        if any(_state(path) != state for path, state in entry["read"].items()):
-            return None
-        if any(_outputs(out / game) != files for game, files in entry["outputs"].items()):
-            return None
-        lines = entry["lines"]
+        games = entry["games"]
+        lines = {game: str(games[game]["line"]) for game in entry["order"]
+                 if _same(games[game]["read"]) and _outputs(out / game) == games[game]["outputs"]}
+        return Known([str(game) for game in entry["order"]], lines)
     except (KeyError, TypeError, AttributeError, OSError):
         return None
-    return [str(line) for line in lines] if isinstance(lines, list) else None
 
 
-def record(out: Path, command: list[str], root: Path, read: Iterable[Path], games: list[str], lines: list[str], started_ns: int) -> bool:
-    """Remember a successful build of `command`: what it read under `root` (and beyond:
-    plugin code, the trust file), what it left in `out/<game>` for each game, and the
-    `lines` a no-op answer prints. Nothing is written when the record is already there, or
-    when a file read was changed while the build ran (the build may have read either
-    version). True when written."""
+def _owner(path: str, root: Path, games: list[str]) -> str | None:
+    """The game whose own folders (content/<game>/, templates/<game>/) hold `path`; None
+    for what every game may read (pnp.yaml, assets/, plugins/, the folders above)."""
+    parts = Path(path).relative_to(root).parts if Path(path).is_relative_to(root) else ()
+    if len(parts) >= 2 and parts[0] in ("content", "templates") and parts[1] in games:
+        return parts[1]
+    return None
+
+
+def record(out: Path, command: list[str], root: Path, read: Iterable[Path], lines: dict[str, str], started_ns: int) -> bool:
+    """Remember a successful build of `command`: for each game built (the keys of `lines`,
+    in order), what it read under its own folders, what it left in `out/<game>` and the
+    line a no-op answer prints; what every game read (under `root` and beyond: plugin
+    code, the trust file) apart. Games the record knew and this build skipped keep their
+    entries (answer() found them unchanged). Nothing is written when the record is
+    already there, or when a file read was changed while the build ran (the build may
+    have read either version). True when written."""
     paths = _paths(root, read)
     for path in paths:
         try:
@@ -131,11 +159,23 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], game
                 return False
         except OSError:
             continue
-    entry = {"code": own_code(), "read": {path: _state(path) for path in paths},
-             "outputs": {game: _outputs(out / game) for game in games}, "lines": lines}
     old = _load(out)
     builds = dict(old.get("builds", {}))
     key = _key(command)
+    previous = builds.get(key) or {}
+    built = list(lines)
+    shared = {p for p in paths if _owner(p, root, built) is None}
+    games: dict[str, dict] = {}
+    order = built
+    if previous and set(built) < set(previous.get("order", [])):  # the games that changed, of a build answer() knew
+        order = list(previous["order"])
+        games = {game: entry for game, entry in previous.get("games", {}).items() if game not in built}
+        shared |= set(previous.get("shared", {}))
+    for game in built:
+        games[game] = {"read": {p: _state(p) for p in paths if _owner(p, root, built) == game},
+                       "outputs": _outputs(out / game), "line": lines[game]}
+    entry = {"code": own_code(), "shared": {p: _state(p) for p in sorted(shared)}, "order": order,
+             "games": {g: games[g] for g in order if g in games}}
     if builds.get(key) == entry:
         return False
     builds.pop(key, None)
