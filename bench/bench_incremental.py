@@ -1,12 +1,12 @@
 """Incremental builds from the shell, two installs side by side in one run.
 
-    python bench/bench_incremental.py NEW_VENV [OLD_VENV] [--repeat N]
+    python bench/bench_incremental.py NEW_VENV [OLD_CHECKOUT] [--repeat N]
 
-Each VENV is a virtual environment with pnp installed in it (`pip install .`, not
-editable, as a user has it); OLD_VENV is typically one made from a `git worktree add` of
-an earlier commit. For each, on its own copy of the repository's four games (content,
-templates, plugins) in a temporary folder, every figure the wall time of `pnp build -q`
-in a fresh process:
+NEW_VENV is a virtual environment with this checkout's pnp installed in it (`pip install
+.`, not editable, as a user has it); OLD_CHECKOUT is a `git worktree add` of an earlier
+commit with the same in its `.venv`. For each, on a copy of its own checkout's four games
+(content, templates, plugins) in a temporary folder, every figure the wall time of
+`pnp build -q` in a fresh process:
 
 - cold: an empty output folder (the build cache empty; Jinja's compiled templates kept
   from the warm-up, as on a designer's machine after a first build),
@@ -28,6 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from measured import host_line  # noqa: E402  (bench/ is on sys.path when a bench runs)
 
 REPO = Path(__file__).resolve().parent.parent
 TARGET = 0.25  # an edit's build costs at most this share of a cold build
@@ -55,10 +57,10 @@ def timed(pnp: Path, project: Path, *args: str) -> float:
     return seconds
 
 
-def measure(pnp: Path, folder: Path, repeat: int) -> dict[str, float]:
+def measure(pnp: Path, games: Path, folder: Path, repeat: int) -> dict[str, float]:
     project = folder / "games"
     for part in ("content", "templates", "plugins"):
-        shutil.copytree(REPO / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(games / part, project / part, ignore=shutil.ignore_patterns("__pycache__"))
     timed(pnp, project)  # warm-up: Python's and Jinja's compiled code, as after a first build
     shutil.rmtree(project / "output")
     found = {"cold": timed(pnp, project)}
@@ -75,14 +77,15 @@ def measure(pnp: Path, folder: Path, repeat: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("new", type=Path, help="venv with the pnp to measure")
-    parser.add_argument("old", type=Path, nargs="?", help="venv with the pnp to compare with")
+    parser.add_argument("old", type=Path, nargs="?", help="checkout (with its .venv) of the pnp to compare with")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    installs = {"new": pnp_of(args.new)} | ({"old": pnp_of(args.old)} if args.old else {})
+    installs = {"new": (pnp_of(args.new), REPO)} | ({"old": (pnp_of(args.old / ".venv"), args.old)} if args.old else {})
     results = {}
-    for label, pnp in installs.items():
+    for label, (pnp, games) in installs.items():
         with tempfile.TemporaryDirectory(prefix=f"pnp-bench-{label}-") as folder:
-            results[label] = measure(pnp, Path(folder), args.repeat)
+            results[label] = measure(pnp, games, Path(folder), args.repeat)
+    print(host_line())
     print(f"{'seconds, pnp build -q (four games)':40}" + "".join(f"{label:>10}" for label in results))
     for row in results["new"]:
         print(f"{row:40}" + "".join(f"{found[row]:10.2f}" for found in results.values()))

@@ -245,9 +245,7 @@ class FaceKeys:
                 key = digest(name, source)
                 found = self.cache.template(key)
                 if found is None:
-                    ast = self.env.parse(source, name)
-                    names = sorted(meta.find_undeclared_variables(ast))
-                    found = [names, list(meta.find_referenced_templates(ast)), _keys_read(ast, names)]
+                    found = _analysis(self.env.parse(source, name))
                     self.cache.keep_template(key, found)
                 keys = {var: (None if read is None else frozenset(read)) for var, read in found[2]}
                 self._parsed[name] = source, frozenset(found[0]), tuple(found[1]), keys
@@ -390,23 +388,33 @@ def _is_analysis(found: Any) -> bool:
                     and (e[1] is None or (isinstance(e[1], list) and all(isinstance(k, str) for k in e[1]))) for e in found[2]))
 
 
-def _keys_read(ast: nodes.Template, names: list[str]) -> list[list]:
-    """For each variable a template uses: the keys it reads of it, when every use is
-    `name.key` or `name["key"]`; else None (the template may read any of it)."""
-    wrapped: dict[str, set[str]] = {name: set() for name in names}
-    counted: dict[str, int] = {name: 0 for name in names}
-    found = [(attr.node, attr.attr) for attr in ast.find_all(nodes.Getattr)]
-    found += [(item.node, item.arg.value) for item in ast.find_all(nodes.Getitem)
-              if isinstance(item.arg, nodes.Const) and isinstance(item.arg.value, str)]
-    for inner, key in found:
-        if isinstance(inner, nodes.Name) and inner.name in wrapped:
-            wrapped[inner.name].add(key)
-            counted[inner.name] += 1
-    loads = {name: 0 for name in names}
-    for name_node in ast.find_all(nodes.Name):
-        if name_node.name in loads and name_node.ctx == "load":
-            loads[name_node.name] += 1
-    return [[name, sorted(wrapped[name]) if loads[name] == counted[name] else None] for name in names]
+def _analysis(ast: nodes.Template) -> list[list]:
+    """What a template uses: every name it loads (the variables it leaves undeclared and its
+    own, a loop's or a macro's, which at worst count one name too many; jinja2.meta's exact
+    answer compiles the template, most of a cold build's keys), the templates it names, and
+    for each name the keys it reads of it, when every use is `name.key` or `name["key"]`
+    (else None: the template may read any of it)."""
+    loads: dict[str, int] = {}
+    keys: dict[str, set[str]] = {}
+    wrapped: dict[str, int] = {}
+    for node in ast.find_all((nodes.Name, nodes.Getattr, nodes.Getitem)):
+        if isinstance(node, nodes.Name):
+            if node.ctx == "load":
+                loads[node.name] = loads.get(node.name, 0) + 1
+            continue
+        if isinstance(node, nodes.Getattr):
+            inner, key = node.node, node.attr
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            inner, key = node.node, node.arg.value
+        else:
+            continue
+        if not isinstance(inner, nodes.Name):
+            continue
+        keys.setdefault(inner.name, set()).add(key)
+        wrapped[inner.name] = wrapped.get(inner.name, 0) + 1
+    names = sorted(loads)
+    read = [[name, sorted(keys[name]) if wrapped.get(name) == loads[name] else None] for name in names]
+    return [names, list(meta.find_referenced_templates(ast)), read]
 
 
 class CachedRenderer(ComponentRenderer):
