@@ -2,15 +2,18 @@
 what a `pnp build` read, and the answer to a build for which none of it changed.
 
 The door to a project's files (pnp/load/project_files.py) notes every path it lets
-through while a build runs; the build's plugin code and the user's trust file are added.
-After a command-line build that succeeded, its output folder keeps `.pnp-build.json`:
-for the command (working folder, arguments, the `PNP_*` environment, Python) the digest
-of each of those paths (a file's bytes, a folder's entry names, or that it is missing),
-of every folder that leads to them from the project folder, of pnp's own code, and the
-size and modification time of every file left under each game's output folder. When the
-same command runs again and all of that is unchanged, it prints what the last build
-reported and writes nothing; this module imports nothing heavier than the standard
-library, so that answer costs a fraction of a second.
+through while a build runs, found or not; the build's plugin code and the user's trust
+file are added. After a command-line build that succeeded, its output folder keeps
+`.pnp-build.json`: for the command (working folder, arguments, the `PNP_*` environment,
+Python) the digest of pnp's own code and of each of those paths and of every folder that
+leads to them from the project folder (a file's bytes, a folder's entry names, or that it
+is missing), split by game: what lies under a game's own `content/<game>/` and
+`templates/<game>/` is that game's, with the size and modification time of every file it
+left in `output/<game>/` and its report line; the rest (pnp.yaml, assets/, plugins/, the
+folders above) every game's. When the same command runs again and nothing of all that
+changed, it prints the last report and writes nothing; when only some games' own files
+changed, only those games are built. This module imports nothing heavier than the
+standard library, so that answer costs a fraction of a second.
 """
 
 from __future__ import annotations
