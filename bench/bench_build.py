@@ -99,7 +99,7 @@ def scenarios(project: Project, repeat: int) -> dict[str, dict[str, float]]:
 
 CHILD = """
 import resource, sys
-from pnp.noop import main  # what the `pnp` console script runs
+from pnp.cli import main  # what the `pnp` console script runs
 try:
     main()
 finally:  # peak RSS of this process since exec (VmHWM); ru_maxrss would count the parent's pages

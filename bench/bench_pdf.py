@@ -63,7 +63,7 @@ def _pss_kb(pid: int) -> int:
 def pnp_build(project: Path, out: Path, *args: str, sample: bool = False) -> tuple[float, float]:
     """Wall seconds of one `pnp build` process and, with `sample`, its peak memory (MB: the
     summed PSS of the build process and its PDF workers, read every 10 ms; 0 without)."""
-    command = [sys.executable, "-c", "from pnp.noop import main; main()", "build", "-q", "--out", str(out), "-p", str(project), *args]
+    command = [sys.executable, "-c", "from pnp.cli import main; main()", "build", "-q", "--out", str(out), "-p", str(project), *args]
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=child_env())
     peak = 0

@@ -29,7 +29,7 @@ def build(tree: Path, out: Path, args: list[str]) -> None:
 
 def differences(a: Path, b: Path) -> list[str]:
     def files(root: Path) -> dict[str, Path]:
-        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file() and p.name not in (".pnp-cache.json", ".pnp-stamp.json")}
+        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file() and p.name not in (".pnp-cache.json", ".pnp-build.json")}
 
     old, new = files(a), files(b)
     out = [f"only in {a.name}: {rel}" for rel in old.keys() - new.keys()]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from functools import lru_cache
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from .load.content import Project
 
 # Commands import the library they need inside their body: a no-op `pnp build` answers
-# before jinja2, pydantic and the game plugins are imported (pnp/noop.py).
+# before jinja2, pydantic and the game plugins are imported (pnp/build/witness.py).
 
 T = TypeVar("T")
 
@@ -207,22 +208,41 @@ def build_cmd(
     """Build SVG faces and print-ready PDF sheets into output/<game>/."""
 
     def job():
-        from . import noop
+        import time
+
+        from .build import witness
+
+        where = out_dir.resolve() if out_dir else project.resolve() / "output"
+        command = COMMAND  # as typed: global options (--trust) count too
+        known = None if force or command is None else witness.answer(where, command)
+        if known is not None and known.unchanged:  # nothing the last build of this command read or wrote has changed
+            for game in [] if quiet else known.games:
+                say(known.lines[game])
+            return None
+        todo = games if known is None else [game for game in known.games if game not in known.lines]  # the games that changed
+        started = time.time_ns()
         from .build.driver import build
+        from .load.project_files import witnessed
+        from .load.trust import trust_file
 
         options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir.resolve() if out_dir else None, players=players,
                               extra=_options(set_), dpi=dpi, force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
         proj = project_at(project)
-        where = options.out or proj.output_dir
-        tree = None if force else noop.before_build(proj.root, where)
-        if quiet or not console().is_terminal:
-            reports = build(proj, games, options)
-        else:
-            reports = with_progress(proj, options)
-        noop.record(proj.root, where, tree, reports, [plain(_built(r, 0, 0, 0.0, where)) for r in reports])
-        return summary(reports, where)
+        out = options.out or proj.output_dir  # where the summary finds the print PDFs
+        with witnessed() as read:
+            if quiet or not console().is_terminal:
+                reports = build(proj, todo, options)
+            else:
+                reports = with_progress(proj, options, todo)
+        if command is not None:
+            witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started)
+        if not quiet:
+            made = {r.game: _built(r, r.written, r.rendered, r.seconds, out) for r in reports}
+            for game in known.games if known is not None else made:
+                say(made[game] if game in made else known.lines[game])
+        return None
 
-    def with_progress(proj, options):
+    def with_progress(proj, options, todo):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         from .build.driver import Tally, build
@@ -234,11 +254,7 @@ def build_cmd(
             def shown(done: int, total: int, what: str) -> None:
                 bar.update(task, completed=done, total=total, description=markup(what))
 
-            return build(proj, games, options, progress=Tally(shown))
-
-    def summary(reports, where: Path) -> None:
-        for r in [] if quiet else reports:
-            say(_built(r, r.written, r.rendered, r.seconds, where))
+            return build(proj, todo, options, progress=Tally(shown))
 
     run(job)
 
@@ -674,8 +690,23 @@ def log_import_cmd(
         say(f"logged game {game_id}")
 
 
+GC_EVERY = 100_000  # new container objects between two collections of the youngest generation
+# the command line when pnp runs from its console script: only then is a build recorded
+# for a no-op answer (the app called from Python, by a test or `pnp watch`, leaves no record)
+COMMAND: list[str] | None = None
+
+
 def main() -> None:
     """Console-script entry point."""
+    global COMMAND
+    COMMAND = sys.argv[1:]
+    # pydantic looks for plugins in the entry points of every installed package when it
+    # makes its first model: 40 ms of each start, for content models no plugin should
+    # watch. PYDANTIC_DISABLE_PLUGINS set to anything (empty too) keeps pydantic's own way.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # A build makes far more objects (content models, template code, faces) than cycles to
+    # free: the collector's default pace (every 700 new objects) costs about 2% of a build.
+    gc.set_threshold(GC_EVERY, 50, 100)
     try:
         app()
     except SystemExit as exc:
@@ -685,3 +716,7 @@ def main() -> None:
             raise
         say(f"pnp: internal error: {type(exc).__name__}: {exc}", stderr=True)
         sys.exit(EXIT_INTERNAL)
+    finally:
+        # the process ends here: its objects need no last search for cycles while the
+        # interpreter shuts down (tens of milliseconds after a build)
+        gc.freeze()

@@ -535,7 +535,7 @@ ALLOWED_READS = {
     "load/trust.py": "digests of plugin Python for trust, pnp's shipped plugins, the user's trust file (game.yaml through the door)",
     "load/fonts.py": "pnp's own fonts, or font paths resolved by GameContent.resolve_file (the door)",
     "formats/raster.py": "PNG bytes pnp rendered",
-    "noop.py": "digests of the project tree (bytes hashed, never output) and pnp's own stamp",
+    "build/witness.py": "digests of the paths the door let a build read (bytes hashed, never output) and of pnp's own code",
     "build/output.py": "files in the output folder (checked by contained())",
     "build/cache.py": "the cache file and the digest of files the door lets through",
     "tools/goldens.py": "the repository's golden pictures",
@@ -575,18 +575,39 @@ def test_only_the_door_reads_project_files():
 
 # --- 7. the no-op check and the build cache see every file a build reads --------------
 
-def test_a_picture_in_a_dot_folder_is_seen_by_the_cache_and_the_no_op_check(demo: Project):
-    from pnp import noop
+def _recorded(demo: Project) -> list[str]:
+    """Build the project (SVG) as the command line does, recording what it read for a
+    no-op answer (pnp/build/witness.py); the paths recorded."""
+    from pnp.build import witness
+    from pnp.build.driver import BuildOptions, build
+    from pnp.load.project_files import witnessed
 
+    started = time.time_ns()
+    with witnessed() as read:
+        reports = build(demo, None, BuildOptions(formats=("svg",)))
+    assert witness.record(demo.output_dir, ["build"], demo.root, read, {r.game: "built" for r in reports}, started)
+    entry = json.loads((demo.output_dir / witness.RECORD).read_text())["builds"].popitem()[1]
+    return sorted([*entry["shared"], *(path for game in entry["games"].values() for path in game["read"])])
+
+
+def _answered(demo: Project) -> bool:
+    from pnp.build import witness
+
+    known = witness.answer(demo.output_dir, ["build"])
+    return known is not None and known.unchanged
+
+
+def test_a_picture_in_a_dot_folder_is_seen_by_the_cache_and_the_no_op_check(demo: Project):
     art = demo.content_dir / "demo/.art"
     art.mkdir()
     (art / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#f00"/></svg>')
     with_template(demo, '<image href="{{ asset(".art/pic.svg") }}" width="10" height="10"/>')
-    root = _built(demo)
+    _recorded(demo)
+    root = demo.output_dir / "demo"
     before = (root / "svg/card/example.svg").read_text()
-    stamp = noop.tree_digest(demo.root, demo.output_dir)
+    assert _answered(demo)
     (art / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#00f"/></svg>')
-    assert noop.tree_digest(demo.root, demo.output_dir) != stamp
+    assert not _answered(demo)
     _built(demo)
     assert (root / "svg/card/example.svg").read_text() != before
 
@@ -629,23 +650,25 @@ def test_the_limits_are_documented():
 
 
 def test_the_no_op_check_reads_no_file_a_link_leads_out_to(demo: Project, outside: Path):
-    from pnp import noop
-
     (demo.content_dir / "demo/notes").symlink_to(outside, target_is_directory=True)
-    stamp = noop.tree_digest(demo.root, demo.output_dir)
-    (outside / "victim.txt").write_text("changed\n")  # not read: the stamp stays
-    assert noop.tree_digest(demo.root, demo.output_dir) == stamp
-    (demo.content_dir / "demo/notes").unlink()
-    (demo.content_dir / "demo/notes").symlink_to(outside / "out", target_is_directory=True)  # a new target counts
-    assert noop.tree_digest(demo.root, demo.output_dir) != stamp
+    (outside / "victim.txt").write_text("first\n")
+    read = _recorded(demo)
+    assert not [path for path in read if not Path(path).is_relative_to(demo.root) and not path.endswith("trusted.json")], read
+    (outside / "victim.txt").write_text("changed\n")  # never read: still a no-op
+    assert _answered(demo)
 
 
-def test_a_plugin_data_file_in_a_linked_plugins_folder_is_seen_by_the_no_op_check(demo: Project, outside: Path):
-    from pnp import noop
-
-    (outside / "plugins").mkdir()
-    (outside / "plugins/motto.txt").write_text("first\n")
+def test_a_plugin_data_file_in_a_linked_plugins_folder_is_seen_by_the_no_op_check(demo: Project, outside: Path, trusted):
+    plugin = outside / "plugins/mini"
+    plugin.mkdir(parents=True)
+    (plugin / "__init__.py").write_text(
+        "from pathlib import Path\nfrom pnp.load.plugin import GamePlugin\n"
+        "PLUGIN = GamePlugin(template_globals={'motto': (Path(__file__).parent / 'motto.txt').read_text()})\n")
+    (plugin / "motto.txt").write_text("first\n")
     (demo.root / "plugins").symlink_to(outside / "plugins", target_is_directory=True)
-    stamp = noop.tree_digest(demo.root, demo.output_dir)
-    (outside / "plugins/motto.txt").write_text("second\n")
-    assert noop.tree_digest(demo.root, demo.output_dir) != stamp
+    edit(manifest(demo), "components:", "plugin: plugins/mini\ncomponents:")
+    trusted(demo)
+    _recorded(demo)
+    assert _answered(demo)
+    (plugin / "motto.txt").write_text("second\n")
+    assert not _answered(demo)

@@ -150,6 +150,26 @@ def test_a_content_file_is_an_input_of_the_faces_whose_templates_use_it(deck: Pr
     assert set(report.changed) == {"deck-print.pdf", "pdf/token.pdf", "svg/token/t1.svg", "svg/token/t2.svg"}
 
 
+def test_only_the_keys_a_template_reads_of_a_content_file_count(deck: Project):
+    """`style.colour` reads one key of style.yaml: another key changing renders nothing."""
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == 0
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\nborder: 2\n")
+    assert rebuild(deck).rendered == 2
+
+
+@pytest.mark.parametrize("use", ["{% set s = style %}{{ s.border }}", "{{ style | length }}", "{{ style['bor' ~ 'der'] }}"])
+def test_a_template_that_reads_a_content_file_otherwise_depends_on_all_of_it(deck: Project, use: str):
+    token = deck.templates_dir / "deck/token.svg.j2"
+    token.write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == 2
+
+
 def test_private_state_a_plugin_computes_is_part_of_a_record():
     """Plugins bind derived data to records (e.g. symbols from the rule set): it counts."""
     from pydantic import BaseModel, PrivateAttr
@@ -275,36 +295,130 @@ def test_cli_reports_rendered_faces_and_force(deck: Project):
     assert bad.exit_code == 2 and "content/deck/cards.yaml:" in bad.output and "Traceback" not in bad.output
 
 
-def test_every_output_code_file_exists():
-    """The build cache's code stamp names pnp's output code by path: a moved module must not
-    silently drop out of it (a missing file would simply not be hashed)."""
-    from pnp.build.cache import OUTPUT_CODE, PACKAGE_DIR
+def test_pnp_own_code_is_every_file_of_its_package(tmp_path: Path, monkeypatch):
+    """No hand-kept list of modules: any file of pnp's package, new ones too, counts."""
+    from pnp.build import witness as cache_mod
 
-    assert [name for name in OUTPUT_CODE if not (PACKAGE_DIR / name).is_file()] == []
-    # every output format's module shapes what a build writes (a new one must join the stamp)
-    formats = sorted(f"formats/{p.name}" for p in (PACKAGE_DIR / "formats").glob("*.py") if p.name != "__init__.py")
-    assert [name for name in formats if name not in OUTPUT_CODE] == []
+    package = tmp_path / "pnp"
+    (package / "formats").mkdir(parents=True)
+    (package / "formats/pdf.py").write_text("A = 1\n")
+    (package / "__pycache__").mkdir()
+    monkeypatch.setattr(cache_mod, "PACKAGE_DIR", package)
 
+    def stamp() -> str:
+        cache_mod.own_code.cache_clear()
+        return cache_mod.own_code()
 
-def test_a_cold_build_reuses_the_template_analysis_of_an_earlier_build(deck: Project, tmp_path: Path, monkeypatch):
-    import jinja2
-
-    from pnp.build import cache as cache_mod
-
-    monkeypatch.setattr(cache_mod, "_shared_dir", lambda: tmp_path / "shared")
-    cold = rebuild(deck, out=tmp_path / "one")
-    assert sorted(p.name for p in (tmp_path / "shared").iterdir())  # kept for later builds
-
-    def no_parse(*args, **kwargs):
-        raise AssertionError("templates analysed before must not be parsed for their keys")
-
-    monkeypatch.setattr(jinja2.Environment, "parse", no_parse)
-    again = rebuild(deck, out=tmp_path / "two")  # an empty output folder
-    assert again.rendered == cold.rendered
-    assert stamps(tmp_path / "one").keys() == stamps(tmp_path / "two").keys()
-    for kept in (tmp_path / "shared").iterdir():  # a damaged entry is ignored, not trusted
-        kept.write_text('[["x"], 7]')
+    first = stamp()
+    (package / "__pycache__/pdf.cpython-311.pyc").write_bytes(b"compiled")  # not code pnp runs from its source
+    assert stamp() == first
+    (package / "formats/pdf.py").write_text("A = 2\n")
+    second = stamp()
+    assert second != first
+    (package / "formats/new.py").write_text("")
+    assert stamp() != second
     monkeypatch.undo()
-    monkeypatch.setattr(cache_mod, "_shared_dir", lambda: tmp_path / "shared")
-    assert rebuild(deck, out=tmp_path / "three").rendered == cold.rendered
-    assert all(kept.read_text() != '[["x"], 7]' for kept in (tmp_path / "shared").iterdir())
+    cache_mod.own_code.cache_clear()
+
+
+FRUIT = Path(__file__).resolve().parent.parent / "examples/projects/fruit-stand"
+
+
+@pytest.fixture
+def fruit(tmp_path: Path, trusted) -> Project:
+    """The fruit-stand example: 24 fruit cards generated, one order card per row of orders.csv."""
+    import shutil
+
+    shutil.copytree(FRUIT, tmp_path / "fruit", ignore=shutil.ignore_patterns("output", "__pycache__"))
+    return trusted(Project(tmp_path / "fruit"))
+
+
+def svg_build(project: Project) -> tuple:
+    (report,) = build(project, None, BuildOptions(formats=("svg",)))
+    return report
+
+
+def test_editing_one_csv_row_rerenders_that_rows_face_alone(fruit: Project):
+    assert svg_build(fruit).rendered == 34  # 24 fruit fronts, their shared back, 9 orders
+    orders = fruit.content_dir / "fruit-stand/orders.csv"
+    orders.write_text(orders.read_text().replace("pie,Apple Pie,", "pie,Apple Tart,"))
+    report = svg_build(fruit)
+    assert (report.rendered, report.changed) == (1, ("svg/orders/pie.svg",))
+    assert "Apple Tart" in (fruit.output_dir / "fruit-stand/svg/orders/pie.svg").read_text()
+
+
+def test_editing_one_xlsx_row_rerenders_that_rows_face_alone(fruit: Project):
+    import csv
+
+    from openpyxl import Workbook
+
+    orders = fruit.content_dir / "fruit-stand/orders.csv"
+    rows = list(csv.reader(orders.read_text().splitlines()))
+    orders.unlink()
+
+    def save(rows: list[list[str]]) -> None:
+        book = Workbook()
+        sheet = book.active
+        assert sheet is not None
+        for row in rows:
+            sheet.append([int(cell) if cell.isdigit() else cell for cell in row])
+        book.save(fruit.content_dir / "fruit-stand/orders.xlsx")
+
+    save(rows)
+    assert svg_build(fruit).rendered == 34
+    save([[("Pear Cobbler" if cell == "Pear Crumble" else cell) for cell in row] for row in rows])
+    report = svg_build(fruit)
+    assert (report.rendered, report.changed) == (1, ("svg/orders/crumble.svg",))
+
+
+@pytest.mark.parametrize("where", ["content", "content/deck", "templates/deck", "assets"])
+def test_a_stray_file_renders_nothing(deck: Project, where: str):
+    rebuild(deck)
+    folder = deck.root / where
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "notes.txt").write_text("ideas for the expansion\n")
+    report = rebuild(deck)
+    assert (report.rendered, report.written) == (0, 0)
+
+
+def _art(colour: str) -> str:
+    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="{colour}"/></svg>'
+
+
+def test_editing_an_art_file_rerenders_exactly_the_faces_that_use_it(deck: Project):
+    art = deck.content_dir / "deck/art"
+    art.mkdir()
+    (art / "t1.svg").write_text(_art("#f00"))
+    (art / "t2.svg").write_text(_art("#0f0"))
+    (deck.templates_dir / "deck/token.svg.j2").write_text(
+        TOKEN.replace("{% endblock %}", '<image href="{{ asset(\'art/\' ~ item.id ~ \'.svg\') }}" width="9" height="9"/>{% endblock %}'))
+    assert rebuild(deck).rendered == 6
+    (art / "t2.svg").write_text(_art("#00f"))
+    report = rebuild(deck)
+    assert report.rendered == 1 and set(report.changed) == {"deck-print.pdf", "pdf/token.pdf", "svg/token/t2.svg"}
+    # the same name found elsewhere first is another picture: the project's assets/ come
+    # after the game's folder, so moving the file there and back counts too
+    (deck.root / "assets/art").mkdir(parents=True)
+    (art / "t1.svg").rename(deck.root / "assets/art/t1.svg")
+    assert rebuild(deck).rendered == 1
+    (deck.root / "assets/art/t1.svg").write_text(_art("#ff0"))
+    assert rebuild(deck).rendered == 1
+    assert rebuild(deck).rendered == 0
+
+
+def test_editing_a_plugin_helper_rerenders(deck: Project, trusted):
+    plugins = deck.root / "plugins"
+    plugins.mkdir()
+    helper = plugins / "deck.py"
+    helper.write_text("from pnp.load.plugin import GamePlugin\n\ndef shout(text):\n    return text.upper()\n\n"
+                      "PLUGIN = GamePlugin(template_globals={'shout': shout})\n")
+    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("m.title(item.title, width)", "m.title(shout(item.title), width)"))
+    trusted(deck)
+    assert rebuild(deck).rendered == 6
+    assert rebuild(deck).rendered == 0
+    helper.write_text(helper.read_text().replace("text.upper()", "text.lower()"))
+    trusted(deck)
+    report = rebuild(deck)
+    assert report.rendered == 6
+    assert "alpha" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()

@@ -1,5 +1,6 @@
-"""The no-op answer of `pnp build` (pnp/noop.py): nothing changed means nothing imported,
-nothing written; any change to an input or an output means a real build."""
+"""The no-op answer of `pnp build` (pnp/build/witness.py): nothing a build read or wrote
+changed means nothing of the library imported, nothing written; any change to an input or
+an output means a real build."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp import noop
+from pnp import cli
+from pnp.build import witness
 from pnp.load.content import Project
 
 REPO = Path(__file__).resolve().parent.parent
@@ -19,11 +21,11 @@ REPO = Path(__file__).resolve().parent.parent
 # runs the console-script entry point, then says which heavy modules it imported
 CHILD = """
 import sys
-from pnp.noop import main
+from pnp.cli import main
 try:
     main()
 finally:
-    print("imported:", *sorted(m for m in ("typer", "jinja2", "pydantic", "pnp.build", "rich", "fontTools") if m in sys.modules))
+    print("imported:", *sorted(m for m in ("typer", "jinja2", "pydantic", "pnp.build", "pnp.build.driver", "rich", "fontTools") if m in sys.modules))
     loader = sys.modules.get("pydantic.plugin._loader")
     print("pydantic plugins looked for:", loader is not None and loader._plugins is not None)
     scorers = sorted(m for m in sys.modules if m.startswith("pnp_project_plugin_") and m.rpartition(".")[2] in ("scoring", "sheet", "report"))
@@ -46,19 +48,28 @@ def pnp_process(project: Project, *args: str) -> list[str]:
     return done.stdout.splitlines()
 
 
+def answered(lines: list[str]) -> bool:
+    """Whether the build was answered from its record (the library never imported)."""
+    (imported,) = [line for line in lines if line.startswith("imported:")]
+    return "jinja2" not in imported and "pnp.build.driver" not in imported
+
+
 def test_an_unchanged_build_is_answered_without_importing_the_library(demo: Project):
     first = pnp(demo)
-    assert "(4 written)" in first[0] and first[1] == "imported: jinja2 pnp.build pydantic rich typer"  # 2 SVGs, the PDF and the print PDF
+    assert "(4 written)" in first[0] and first[1] == "imported: jinja2 pnp.build pnp.build.driver pydantic rich typer"  # 2 SVGs, the PDF and the print PDF
+    before = {p: p.stat().st_mtime_ns for p in demo.root.rglob("*")}
     again = pnp(demo)
-    assert again[1:] == ["imported:", "pydantic plugins looked for: False"]
+    assert again[1:] == ["imported: pnp.build pydantic rich typer", "pydantic plugins looked for: False"]
     assert again[0].startswith("demo: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered; print ")
     assert again[0].endswith("demo/demo-print.pdf")
+    # pnp.build: its witness alone (pnp.build.witness, the standard library only); pydantic: Typer's
+    assert {p: p.stat().st_mtime_ns for p in demo.root.rglob("*")} == before  # nothing written, not even the record
 
 
 def test_a_quiet_build_imports_neither_rich_nor_fonttools(demo: Project):
     """Rich is imported to print, fontTools to measure a game's own font: a quiet build of
     the shipped fonts needs neither; nor pydantic's scan of every package for plugins."""
-    assert pnp(demo, "-q", "--force") == ["imported: jinja2 pnp.build pydantic typer", "pydantic plugins looked for: False"]
+    assert pnp(demo, "-q", "--force") == ["imported: jinja2 pnp.build pnp.build.driver pydantic typer", "pydantic plugins looked for: False"]
 
 
 def test_a_quiet_build_of_the_four_games_imports_no_scorer(tmp_path: Path):
@@ -68,9 +79,9 @@ def test_a_quiet_build_of_the_four_games_imports_no_scorer(tmp_path: Path):
     for part in ("content", "templates", "plugins"):
         shutil.copytree(REPO / part, project.root / part, ignore=shutil.ignore_patterns("__pycache__"))
     lines = pnp_process(project, "-q", "--format", "svg")
-    assert lines[0] == "imported: jinja2 pnp.build pydantic typer" and "scorer modules:" in lines
+    assert lines[0] == "imported: jinja2 pnp.build pnp.build.driver pydantic typer" and "scorer modules:" in lines
     # the collector runs less often while the build runs, and not at all once it is done
-    assert f"collector: {noop.GC_EVERY} True" in lines
+    assert f"collector: {cli.GC_EVERY} True" in lines
 
 
 def test_a_content_edit_of_the_same_size_rebuilds(demo: Project):
@@ -82,7 +93,7 @@ def test_a_content_edit_of_the_same_size_rebuilds(demo: Project):
     cards.write_text(changed)
     os.utime(cards, ns=(0, 0))  # a changed file's time need not move: the bytes count
     again = pnp(demo)
-    assert again[1] != "imported:" and "faces rendered" in again[0]
+    assert not answered(again) and "faces rendered" in again[0]
 
 
 def test_a_deleted_or_altered_output_is_made_again(demo: Project):
@@ -96,21 +107,22 @@ def test_a_deleted_or_altered_output_is_made_again(demo: Project):
     assert "(1 written)" in pnp(demo)[0]
     extra = demo.output_dir / "demo" / "svg" / "stray.svg"
     extra.write_text("<svg/>")
-    assert pnp(demo)[1] != "imported:"  # a full build decides what to do with it
+    assert not answered(pnp(demo))  # a full build decides what to do with it
 
 
 @pytest.mark.parametrize("args", [("--force",), ("--paper", "a4"), ("-q",)])
 def test_other_command_lines_are_not_answered_by_this_one(demo: Project, args):
     pnp(demo)
-    assert pnp(demo, *args)[-1] != "imported:"
+    assert answered(pnp(demo))
+    assert not answered(pnp(demo, *args))
 
 
 def test_code_and_environment_are_inputs(demo: Project, monkeypatch):
     pnp(demo)
-    stamp = demo.output_dir / noop.STAMP
-    assert stamp.is_file()
+    assert (demo.output_dir / witness.RECORD).is_file()
+    assert answered(pnp(demo))
     monkeypatch.setenv("PNP_CONTENT_LIMITS", "size=9M")
-    assert pnp(demo)[-1] != "imported:"
+    assert not answered(pnp(demo))
 
 
 def test_only_command_lines_are_stamped(demo: Project):
@@ -119,15 +131,7 @@ def test_only_command_lines_are_stamped(demo: Project):
     from pnp.cli import app
 
     assert CliRunner().invoke(app, ["build", "-q", "-p", str(demo.root)]).exit_code == 0
-    assert not (demo.output_dir / noop.STAMP).exists()
-
-
-def test_parse_accepts_only_plain_builds(tmp_path: Path):
-    assert noop._parse(["build", "--out=x", "-p", str(tmp_path), "-q", "demo"]) == (tmp_path.resolve(), Path("x").resolve(), True)
-    assert noop._parse(["build", "--no-pack", "--layout", "fold"]) == (Path(".").resolve(), None, False)
-    assert noop._parse(["build", "--watch"]) is None
-    assert noop._parse(["score", "x"]) is None
-    assert noop._parse(["build", "--out"]) is None
+    assert not (demo.output_dir / witness.RECORD).exists()
 
 
 def test_a_linked_folder_is_read_through(demo: Project, tmp_path: Path):
@@ -137,6 +141,27 @@ def test_a_linked_folder_is_read_through(demo: Project, tmp_path: Path):
     pnp(demo)
     cards = elsewhere / "cards.yaml"
     cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
-    assert pnp(demo)[-1] != "imported:"
-    (elsewhere / "loop").symlink_to(demo.root, target_is_directory=True)  # a loop is never stamped
-    assert noop.tree_digest(demo.root, demo.output_dir) is None
+    assert not answered(pnp(demo))
+    assert answered(pnp(demo))
+
+
+def test_an_edit_builds_only_the_game_it_belongs_to(tmp_path: Path):
+    """Each game's part of the record is what it read under its own folders: an edit to
+    one game loads and builds that game alone; the others' lines come from the record."""
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "two")
+    scaffold(project, "one")
+    scaffold(project, "two")
+    pnp(project)
+    kept = {p: p.stat().st_mtime_ns for p in (project.output_dir / "two").rglob("*")}
+    cards = project.content_dir / "one" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
+    lines = pnp(project)
+    assert lines[0].startswith("one: ") and lines[0].endswith(", 1 faces rendered") and "(0 written)" not in lines[0]
+    assert lines[1] == "two: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered"
+    assert {p: p.stat().st_mtime_ns for p in (project.output_dir / "two").rglob("*")} == kept
+    assert answered(pnp(project))  # the record is whole again
+    (project.root / "pnp.yaml").write_text("bleed: 2\n")  # what every game reads
+    lines = pnp(project)
+    assert not answered(lines) and all("faces rendered" in line and "in 0.00s" not in line for line in lines[:2])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp import noop
+from pnp.build import witness
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -72,12 +72,12 @@ def test_a_pool_is_not_opened_once_typst_is_loaded_here():
 
 def _build(out: Path, workers: str, *games: str) -> dict[str, bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": workers}
-    code = "import sys; from pnp.noop import main; main()"
+    code = "import sys; from pnp.cli import main; main()"
     done = subprocess.run([sys.executable, "-c", code, "build", "-q", "--out", str(out), *games], capture_output=True, text=True,
                           cwd=REPO, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
-    # every file, the build caches too; the no-op stamp lists the code each build imported
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.name != noop.STAMP}
+    # every file, the build caches too; the no-op record names the paths each build read
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file() and p.name != witness.RECORD}
 
 
 def test_a_build_on_workers_writes_what_a_build_in_one_process_writes(tmp_path: Path):
@@ -87,10 +87,18 @@ def test_a_build_on_workers_writes_what_a_build_in_one_process_writes(tmp_path: 
     assert len(pooled) > 2 and pooled == alone
 
 
-def test_the_no_op_stamp_names_the_engine_packages_the_workers_import():
-    files = noop._code_files()
-    for package in ("typst",):
-        assert any(f"{os.sep}{package}{os.sep}" in f for f in files), package
+def test_the_code_stamp_covers_the_engine_the_workers_import(monkeypatch):
+    """Only the workers import typst: its version is part of pnp's own code stamp all the same."""
+    from importlib import metadata
+
+    witness.own_code.cache_clear()
+    before = witness.own_code()
+    real = metadata.version
+    monkeypatch.setattr(witness.metadata, "version", lambda name: "99.0" if name == "typst" else real(name))
+    witness.own_code.cache_clear()
+    assert witness.own_code() != before
+    monkeypatch.undo()
+    witness.own_code.cache_clear()
 
 
 def test_workers_start_for_a_first_build_of_several_games_and_only_when_two_games_changed_pdfs(tmp_path: Path, monkeypatch):
@@ -127,7 +135,7 @@ def test_workers_start_for_a_first_build_of_several_games_and_only_when_two_game
 
 def test_a_bad_worker_count_is_one_line_and_exit_2(tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "lots"}
-    done = subprocess.run([sys.executable, "-c", "from pnp.noop import main; main()", "build", "-q", "--out", str(tmp_path / "out")],
+    done = subprocess.run([sys.executable, "-c", "from pnp.cli import main; main()", "build", "-q", "--out", str(tmp_path / "out")],
                           capture_output=True, text=True, cwd=REPO, env=env, timeout=300)
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         "PNP_PDF_WORKERS='lots': expected a whole number of PDF worker processes, 1 or more (1: none)"]

@@ -1,34 +1,43 @@
-"""The build cache: render a face only when something it is made from changed, and
-produce an output file only when its inputs changed or the file on disk is not the one
-the last build wrote.
+"""The build cache: render a face only when something it read changed, and produce an
+output file only when its inputs changed or the file on disk is not the one the last
+build wrote. The one interface: `BuildCache` (one game's cache file), `code_stamp`,
+`render_cached`, and pnp/build/witness.py for a whole build.
 
 The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
-holds the SVG text of every face keyed by a digest of the face's inputs, and for every
-output file the digest of its inputs and its size. A missing, unreadable or foreign
-cache file simply means a full rebuild.
+holds the SVG of every face keyed by a digest of what the face read, with the art it
+read, and for every output file the digest of its inputs and its size. A missing,
+unreadable or foreign cache file simply means a full rebuild.
 
-What a face's key covers (the rule, in full):
+The key rule, in full. A face is rendered again exactly when one of these changed:
 
-1. pnp's version, a digest of the pnp code that shapes outputs and of the game plugin's
-   code, the versions of Jinja2, typst, resvg-py and fontTools, the game's font files and
-   the art files under its content folder and assets/ (the cache's stamp: a different
-   stamp drops the whole cache);
+1. code (the game's stamp: a different stamp drops the game's whole cache): pnp's
+   version and every file of its package, the versions of Jinja2, typst, resvg-py and
+   fontTools, the game plugin's code and a package plugin's data files, the game's fonts;
 2. the face itself: component id, template name, face name, side and bleed;
 3. the source of its template and of every template that one extends, includes or
    imports, transitively, pnp/base.svg.j2 included (all of the game's templates when a
    template names another with an expression);
 4. game.yaml (parsed) and the options templates see (players, paper, every --set);
-5. the item's own record, private attributes a plugin computed for it included;
-6. the value of every content file and plugin `context()` name the templates use, found
+5. the item's own record (a YAML entry, a CSV or XLSX row), private attributes a plugin
+   computed for it included;
+6. the value of every content name and plugin `context()` name its templates use, found
    by parsing them (`{{ rules.stomach }}` uses `rules`; `{{ cards | length }}` uses
-   `cards`). Content the templates never name does not count: the items of a component
-   reach its faces only as `item`, so editing one card re-renders that card alone, while
-   a card that shows `cards | length` re-renders when any card changes.
+   `cards`; `icon()` uses the icon sets). Content the templates never name does not
+   count: the items of a component reach its faces only as `item`, so editing one card
+   or one row re-renders that card alone, while a card that shows `cards | length`
+   re-renders when any card changes;
+7. the art it read: for every `asset()` name, the file it resolves to now and its bytes
+   (recorded when the face was rendered, checked before it is reused).
 
-Content enters as parsed data, so comments and layout of the YAML don't count. Where a
-value (an item, or a name of rule 6) cannot be serialised, every content file's data
-stands in for it; where a plugin's template global reads the template context, every
-name counts as used. `--force` ignores the cache.
+Nothing else counts: a file under content/ or assets/ that no face reads (notes, a
+spreadsheet's backup) renders nothing. Content enters as parsed data, so comments and
+layout of the YAML don't count. Where a value (an item, or a name of rule 6) cannot be
+serialised, every content file's data stands in for it; where a plugin's template global
+reads the template context, every name counts as used. `--force` ignores the cache.
+
+A whole build (pnp/build/witness.py) is answered without loading anything when the
+paths the door let it read, the folders leading to them, pnp's code and its outputs are
+all unchanged.
 """
 
 from __future__ import annotations
@@ -36,18 +45,16 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
-from importlib import metadata
 import json
 import os
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-from jinja2 import meta
+from jinja2 import meta, nodes
 from pydantic import BaseModel
 
-from .. import __version__
 from ..load.content import GameContent
 from ..errors import raise_if_any
 from ..load import project_files
@@ -55,15 +62,15 @@ from ..load.plugins import plugin_files
 from ..plaindata import is_helper
 from ..load.manifest import Component
 from ..files import digest, write_atomic
+from .witness import own_code
 from ..render.hrefs import external_reference
-from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
+from ..render.faces import ComponentRenderer, Face, RenderedComponent
 
 if TYPE_CHECKING:
     from .driver import Tally
 
 CACHE_FILE = ".pnp-cache.json"
-CACHE_FORMAT = 1
-PACKAGE_DIR = Path(__file__).parent.parent
+CACHE_FORMAT = 2
 
 
 def _plain(value: Any) -> Any:
@@ -93,54 +100,25 @@ def canonical(value: Any) -> str | None:
         return None
 
 
-# pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/content.py", "plan.py", "load/fonts.py", "formats/impose.py",
-               "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
-               "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
-               "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
-               "load/sheets.py", "load/variants.py",
-               "config.py", "files.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
-               "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py",
-               "formats/pdf_compact.py", "formats/pdf_objects.py", "formats/pdf_engine.py", "formats/pdf_sheets.py",
-               "formats/truetype.py", "formats/labels.py", "sandbox.py", "plaindata.py")
-OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
-
-
 def code_stamp(game: GameContent) -> str:
-    """A digest of the code that shapes a game's output (pnp's and the plugin's) and of the
-    files its templates may embed."""
+    """A digest of the code that shapes a game's output: pnp's, the output libraries'
+    versions, the game plugin's code and data, and the game's fonts (every face's text is
+    measured with them)."""
     files = plugin_files(game.manifest.plugin, game.project.root)
     # a package plugin's data files too (YAML, text it reads): an edit must rebuild
     plugin = [f.parent for f in files if f.name == "__init__.py"][:1]
-    files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")]
-    # art and font files the templates may embed (`asset()`): the game's folder and assets/,
-    # dot-folders (content/<game>/.art/) included; a link out of the project is never read
-    # (loading refuses it)
-    content = [game.content_dir, game.project.assets_dir]
-    for folder in content:
-        if folder.is_dir():
-            files += sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml"
-                            and project_files.outside(game.project.root, p) is None)
-    folders = plugin + content
-    return digest(_own_code(), game.fonts.digest, *((_named(f, folders), f.read_bytes()) for f in files if f.is_file()))
+    files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")
+              and "__pycache__" not in p.parts]
+    project_files.note(*files)  # plugin code is no project file, but what a build read
+    return digest(own_code(), game.fonts.digest, *((_named(f, plugin), f.read_bytes()) for f in files if f.is_file()))
 
 
 def _named(path: Path, folders: list[Path]) -> str:
-    """A file's name within the folder it was found in (two pictures of one name in two
-    folders are two files)."""
+    """A file's name within the plugin package it was found in."""
     for folder in folders:
         if path.is_relative_to(folder):
             return path.relative_to(folder).as_posix()
     return path.name
-
-
-@lru_cache(maxsize=1)
-def _own_code() -> str:
-    """pnp's version, its output code and templates, and the libraries' versions: the same
-    for every game of a build (and for the code a running `pnp watch` has loaded)."""
-    files = [PACKAGE_DIR / name for name in OUTPUT_CODE] + sorted(BUILTIN_TEMPLATES.glob("*.svg.j2"))
-    libraries = [(name, metadata.version(name)) for name in OUTPUT_LIBRARIES]
-    return digest(__version__, CACHE_FORMAT, libraries, *((f.name, f.read_bytes()) for f in files if f.is_file()))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
@@ -171,9 +149,9 @@ class FaceKeys:
         self.env = env
         self.names = names
         self.options = options
-        self._templates: dict[str, tuple[str, frozenset[str]] | None] = {}
-        self._parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...]] | None] = {}
-        self._values: dict[str, str] = {}
+        self._templates: dict[str, tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None] = {}
+        self._parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...], dict[str, frozenset[str] | None]] | None] = {}
+        self._values: dict[Any, str] = {}
         # a global that reads the template context can reach any name
         self.sees_all = any(getattr(fn, "jinja_pass_arg", None) is not None for fn in env.globals.values())
 
@@ -193,15 +171,28 @@ class FaceKeys:
             self._values[name] = digest(text) if text is not None else self.all_content
         return self._values[name]
 
-    def template(self, name: str) -> tuple[str, frozenset[str]] | None:
-        """Digest of a template and everything it pulls in, and the variables they use."""
+    def part(self, name: str, key: str) -> str:
+        """Digest of what a template sees as `name.key` (or `name["key"]`); the whole
+        value's when that is not simply one entry of a mapping."""
+        value = self.names[name]
+        if not isinstance(value, dict) or key not in value or hasattr(value, key):  # `x.items` is dict.items
+            return self.value(name)
+        if (name, key) not in self._values:
+            text = canonical(value[key])
+            self._values[(name, key)] = digest(text) if text is not None else self.all_content
+        return self._values[(name, key)]
+
+    def template(self, name: str) -> tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None:
+        """Digest of a template and everything it pulls in, the variables they use, and
+        for each variable the keys they read of it (None: the whole value)."""
         if name not in self._templates:
             self._templates[name] = self._walk(name)
         return self._templates[name]
 
-    def _walk(self, name: str) -> tuple[str, frozenset[str]] | None:
+    def _walk(self, name: str) -> tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None:
         seen: dict[str, str] = {}
         used: set[str] = set()
+        parts: dict[str, frozenset[str] | None] = {}
         todo = [name]
         while todo:
             current = todo.pop()
@@ -210,14 +201,18 @@ class FaceKeys:
             parsed = self._parse(current)
             if parsed is None:
                 return None  # rendering will report it
-            seen[current], names, refs = parsed
+            seen[current], names, refs, keys = parsed
             used |= names
+            for var in names:
+                mine, known = keys.get(var), parts.get(var, frozenset())
+                parts[var] = None if mine is None or known is None else known | mine
             todo.extend(self.env.list_templates() if None in refs else [r for r in refs if r is not None])  # None: named by an expression
-        return digest(sorted(seen.items())), frozenset(used)
+        return digest(sorted(seen.items())), frozenset(used), parts
 
-    def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...]] | None:
-        """A template's source, the variables it uses and the templates it names (parsing
-        is the slow part of a cached build, so its result is cached by source too)."""
+    def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...], dict[str, frozenset[str] | None]] | None:
+        """A template's source, the variables it uses, the templates it names and the keys
+        it reads of each variable (parsing is the slow part of a cached build, so its
+        result is cached by source too)."""
         if name not in self._parsed:
             try:
                 assert self.env.loader is not None
@@ -225,10 +220,10 @@ class FaceKeys:
                 key = digest(name, source)
                 found = self.cache.template(key)
                 if found is None:
-                    ast = self.env.parse(source, name)
-                    found = [sorted(meta.find_undeclared_variables(ast)), list(meta.find_referenced_templates(ast))]
+                    found = _analysis(self.env.parse(source, name))
                     self.cache.keep_template(key, found)
-                self._parsed[name] = source, frozenset(found[0]), tuple(found[1])
+                keys = {var: (None if read is None else frozenset(read)) for var, read in found[2]}
+                self._parsed[name] = source, frozenset(found[0]), tuple(found[1]), keys
             except jinja2.TemplateError:
                 self._parsed[name] = None
         return self._parsed[name]
@@ -238,11 +233,14 @@ class FaceKeys:
         found = self.template(template)
         if found is None:
             return None
-        tpl, used = found
+        tpl, used, parts = found
         seen = set(self.names) if self.sees_all else set(used & set(self.names))
         if "icon" in used and "icons" in self.names:  # icon() draws from the icon sets
             seen.add("icons")
-        values = [(n, self.value(n)) for n in sorted(seen - {"game", "options"})]
+        values: list[tuple[str, Any]] = []
+        for n in sorted(seen - {"game", "options"}):
+            keys = None if self.sees_all or n == "icons" else parts.get(n)
+            values.append((n, self.value(n) if keys is None else [(k, self.part(n, k)) for k in sorted(keys)]))
         record = canonical(item)
         record_key = digest(record) if record is not None else self.all_content
         return digest(self.base, comp.id, template, name, side, bleed, tpl, values, record_key)
@@ -262,10 +260,10 @@ class BuildCache:
         self.loaded = loaded if loaded and loaded.get("stamp") == stamp else None
         self.mtime_ns = mtime_ns
         old = self.loaded or {}
-        self.old_faces: dict[str, str] = old.get("faces", {})
+        self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
         self.old_templates: dict[str, list] = old.get("templates", {})
-        self.faces: dict[str, str] = {}
+        self.faces: dict[str, list] = {}  # key -> [svg, {art name: its fingerprint}]
         self.files: dict[str, list] = {}
         self.templates: dict[str, list] = {}  # template digest -> [names used, templates named]
         self.touched = False  # some output file was written since the cache was read
@@ -281,7 +279,7 @@ class BuildCache:
             data = json.loads(path.read_bytes())
             ok = (
                 isinstance(data, dict)
-                and all(isinstance(k, str) and isinstance(v, str) for k, v in data["faces"].items())
+                and all(isinstance(k, str) and _is_face(v) for k, v in data["faces"].items())
                 and all(
                     isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int)
                     for k, v in data["files"].items()
@@ -292,32 +290,30 @@ class BuildCache:
             ok, mtime_ns = False, 0
         return cls(root, stamp, data if ok else None, mtime_ns)
 
-    def face(self, key: str | None) -> str | None:
-        """The cached SVG of a face, marking it as still in use. The cache file is checked,
-        not trusted: a face in it that refers outside itself is rendered again."""
-        svg = self.old_faces.get(key) if key else None
-        if svg is not None and (not isinstance(svg, str) or external_reference(svg) is not None):
-            svg = None
-        if key and svg is not None:
-            self.faces[key] = svg
-        return svg
+    def face(self, key: str | None, fingerprint: Callable[[str], str]) -> str | None:
+        """The cached SVG of a face whose art (`asset()` names) still reads the same,
+        marking it as still in use. The cache file is checked, not trusted: a face in it
+        that refers outside itself is rendered again."""
+        entry = self.old_faces.get(key) if key else None
+        if key is None or entry is None or any(fingerprint(name) != known for name, known in entry[1].items()):
+            return None
+        if external_reference(entry[0]) is not None:
+            return None
+        self.faces[key] = entry
+        return entry[0]
 
-    def keep_face(self, key: str, svg: str) -> None:
-        self.faces[key] = svg
+    def keep_face(self, key: str, svg: str, art: dict[str, str]) -> None:
+        self.faces[key] = [svg, art]
 
     def template(self, key: str) -> list | None:
-        """What a template source uses and names, if known (here, else from another
-        build's analysis of the same source); marks it as still in use."""
+        """What a template source uses and names, if known; marks it as still in use."""
         found = self.old_templates.get(key)
-        if found is None:
-            found = _shared_template(key)
         if found is not None:
             self.templates[key] = found
         return found
 
     def keep_template(self, key: str, found: list[list]) -> None:
         self.templates[key] = list(found)
-        _share_template(key, self.templates[key])
 
     def is_current(self, rel: str, key: str) -> bool:
         """True when `rel` was made from inputs with this key and is untouched since."""
@@ -355,41 +351,45 @@ class BuildCache:
         return True
 
 
-# What a template source uses and names is kept, besides each game's cache file, in the
-# private folder Jinja keeps compiled templates in: a cold build (empty output folder)
-# of templates parsed before then skips parsing them, the slow part of computing keys.
-def _shared_dir() -> Path | None:
-    directory = getattr(_bytecode_cache(), "directory", None)
-    return Path(directory) if directory else None
-
-
-def _shared_name(key: str) -> str:
-    return f"pnp-template-{digest(key, __version__, jinja2.__version__)}.json"  # another Jinja may parse otherwise
+def _is_face(entry: Any) -> bool:
+    return (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in entry[1].items()))
 
 
 def _is_analysis(found: Any) -> bool:
-    return (isinstance(found, list) and len(found) == 2 and all(isinstance(part, list) for part in found)
-            and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1]))
+    return (isinstance(found, list) and len(found) == 3 and all(isinstance(part, list) for part in found)
+            and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1])
+            and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str)
+                    and (e[1] is None or (isinstance(e[1], list) and all(isinstance(k, str) for k in e[1]))) for e in found[2]))
 
 
-def _shared_template(key: str) -> list | None:
-    folder = _shared_dir()
-    if folder is None:
-        return None
-    try:
-        found = json.loads((folder / _shared_name(key)).read_bytes())
-    except (OSError, ValueError):
-        return None
-    return found if _is_analysis(found) else None
-
-
-def _share_template(key: str, found: list) -> None:
-    folder = _shared_dir()
-    if folder is not None:
-        try:
-            write_atomic(folder / _shared_name(key), json.dumps(found).encode("utf-8"))
-        except OSError:
-            pass  # only a cache
+def _analysis(ast: nodes.Template) -> list[list]:
+    """What a template uses: every name it loads (the variables it leaves undeclared and its
+    own, a loop's or a macro's, which at worst count one name too many; jinja2.meta's exact
+    answer compiles the template, most of a cold build's keys), the templates it names, and
+    for each name the keys it reads of it, when every use is `name.key` or `name["key"]`
+    (else None: the template may read any of it)."""
+    loads: dict[str, int] = {}
+    keys: dict[str, set[str]] = {}
+    wrapped: dict[str, int] = {}
+    for node in ast.find_all((nodes.Name, nodes.Getattr, nodes.Getitem)):
+        if isinstance(node, nodes.Name):
+            if node.ctx == "load":
+                loads[node.name] = loads.get(node.name, 0) + 1
+            continue
+        if isinstance(node, nodes.Getattr):
+            inner, key = node.node, node.attr
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            inner, key = node.node, node.arg.value
+        else:
+            continue
+        if not isinstance(inner, nodes.Name):
+            continue
+        keys.setdefault(inner.name, set()).add(key)
+        wrapped[inner.name] = wrapped.get(inner.name, 0) + 1
+    names = sorted(loads)
+    read = [[name, sorted(keys[name]) if wrapped.get(name) == loads[name] else None] for name in names]
+    return [names, list(meta.find_referenced_templates(ast)), read]
 
 
 class CachedRenderer(ComponentRenderer):
@@ -421,13 +421,13 @@ class CachedRenderer(ComponentRenderer):
 
     def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
         key = self.keys.face(comp, template, name, item, side, bleed)
-        svg = self.cache.face(key)
+        svg = self.cache.face(key, self.assets.fingerprint)
         if svg is not None:
             return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
         self.rendered += 1
         face = super().face(comp, template, name, item, side, bleed)
         if face is not None and key is not None:
-            self.cache.keep_face(key, face.svg)
+            self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used})
         return face
 
 

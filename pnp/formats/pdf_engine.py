@@ -26,8 +26,6 @@ from ..errors import PnpError
 _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
-# the packages the workers import: pnp/noop.py stamps their files although this process never imports them
-ENGINE_PACKAGES = ("typst",)
 ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 

@@ -10,6 +10,7 @@ test can check that nothing else in pnp opens a project's files (tests/test_atta
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -17,6 +18,27 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from ..errors import ContentError, PnpError, display_path
+
+
+_witnesses: list[set[Path]] = []  # the builds now noting what they read (pnp/build/witness.py)
+
+
+@contextmanager
+def witnessed() -> Iterator[set[Path]]:
+    """Collect every path the door lets through (found or not) while this lasts: the
+    build cache's witness of what a build read."""
+    seen: set[Path] = set()
+    _witnesses.append(seen)
+    try:
+        yield seen
+    finally:
+        _witnesses.remove(seen)
+
+
+def note(*paths: Path) -> None:
+    """Tell the witnesses about paths read (the door's own, and plugin code pnp imports)."""
+    for seen in _witnesses:
+        seen.update(Path(os.path.abspath(p)) for p in paths)
 
 
 def _root(root: Path) -> Path:
@@ -48,6 +70,7 @@ def inside(root: Path, path: Path, where: ContentError | None = None, what: str 
     problem = refusal(root, path, where, what)
     if problem is not None:
         raise PnpError(problem)
+    note(path)
     return path
 
 
@@ -91,6 +114,7 @@ class ProjectLoader(jinja2.FileSystemLoader):
         pieces = split_template_path(template)  # refuses '..' in a template's name
         for base in self.searchpath:
             candidate = Path(base, *pieces)
+            note(candidate)  # found or not: a template added later may be found first
             if candidate.is_file():
                 problem = refusal(self.root, candidate, None, "template")
                 if problem is not None:  # before it is read; located at the template line that named it

@@ -10,6 +10,7 @@ A missing or unreadable file is an error at the template line that asked for it.
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import re
 import warnings
@@ -92,9 +93,12 @@ class Assets:
         self.game = game
         self.uris: dict[str, str] = {}
         self.problems: list[tuple[str, Path | None, int | None]] = []
+        self.used: dict[str, None] = {}  # the names asked for since the last take(), in order
+        self._prints: dict[str, str] = {}
 
     def __call__(self, name: str) -> Markup:
         name = str(name)
+        self.used[name] = None
         if name not in self.uris:
             where = f"content/{self.game.name}/ or assets/"
             try:
@@ -120,3 +124,22 @@ class Assets:
     def take(self) -> list[tuple[str, Path | None, int | None]]:
         found, self.problems = self.problems, []
         return found
+
+    def start(self) -> None:
+        """A new face: forget the problems and names of the last one."""
+        self.problems, self.used = [], {}
+
+    def fingerprint(self, name: str) -> str:
+        """What `asset(name)` reads now: the file it resolves to and its bytes, as a digest
+        (the build cache's witness of a face's art); "" when it is missing or refused."""
+        if name not in self._prints:
+            h = hashlib.sha256()
+            try:
+                path = self.game.resolve_file(name, what="image")
+                if path is not None:
+                    h.update(path.relative_to(self.game.project.root).as_posix().encode() + b"\0")
+                    h.update(project_files.read_bytes(self.game.project.root, path, None, "image"))
+            except (PnpError, OSError, ValueError):
+                path = None
+            self._prints[name] = h.hexdigest()[:32] if path is not None else ""
+        return self._prints[name]

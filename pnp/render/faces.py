@@ -212,7 +212,7 @@ class ComponentRenderer:
         what = f"{comp.id}/{name}"
         fit, assets = self.fit, self.assets
         fit.take()  # left over from a face whose template failed
-        assets.take()
+        assets.start()
         try:
             tpl = self.env.get_template(template)
             svg = tpl.render(self.context(comp, name, item, side, bleed))

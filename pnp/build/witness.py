@@ -1,0 +1,195 @@
+"""The whole-build level of the build cache (pnp/build/cache.py states the rule in full):
+what a `pnp build` read, and the answer to a build for which none of it changed.
+
+The door to a project's files (pnp/load/project_files.py) notes every path it lets
+through while a build runs, found or not; the build's plugin code and the user's trust
+file are added. After a command-line build that succeeded, its output folder keeps
+`.pnp-build.json`: for the command (working folder, arguments, the `PNP_*` environment,
+Python) the digest of pnp's own code and of each of those paths and of every folder that
+leads to them from the project folder (a file's bytes, a folder's entry names, or that it
+is missing), split by game: what lies under a game's own `content/<game>/` and
+`templates/<game>/` is that game's, with the size and modification time of every file it
+left in `output/<game>/` and its report line; the rest (pnp.yaml, assets/, plugins/, the
+folders above) every game's. When the same command runs again and nothing of all that
+changed, it prints the last report and writes nothing; when only some games' own files
+changed, only those games are built. This module imports nothing heavier than the
+standard library, so that answer costs a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Iterable
+
+from .. import __version__
+
+RECORD = ".pnp-build.json"
+FORMAT = 1
+KEEP = 16  # commands remembered per output folder
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
+
+
+def _digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogateescape"))
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+@lru_cache(maxsize=1)
+def own_code() -> str:
+    """pnp's version, every file of its package (code, templates, presets, fonts) and the
+    output libraries' versions: the same for every game of a build (and for the code a
+    running `pnp watch` has loaded)."""
+    files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+    libraries = [f"{name} {metadata.version(name)}" for name in OUTPUT_LIBRARIES]
+    parts: list[bytes | str] = [__version__, *libraries]
+    for f in files:
+        parts += [f.relative_to(PACKAGE_DIR).as_posix(), f.read_bytes()]
+    return _digest(*parts)
+
+
+def _key(command: Iterable[str]) -> str:
+    env = sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("PNP"))
+    return _digest(json.dumps([os.getcwd(), list(command), env, sys.version]))
+
+
+def _state(path: str) -> str:
+    """A file's bytes, a folder's entry names, or missing: as one digest."""
+    try:
+        if os.path.isdir(path):
+            return "d" + _digest(*sorted(os.listdir(path)))
+        with open(path, "rb") as handle:
+            return "f" + _digest(handle.read())
+    except OSError:
+        return "-"
+
+
+def _paths(root: Path, read: Iterable[Path]) -> list[str]:
+    """The paths read, and every folder between the project folder and each of them (a
+    new entry there may be found by a later build: a game, a data file, a picture)."""
+    found = {str(root)}
+    for path in read:
+        found.add(str(path))
+        if path.is_relative_to(root):
+            found.update(str(parent) for parent in path.parents if parent.is_relative_to(root))
+    return sorted(found)
+
+
+def _outputs(folder: Path) -> dict[str, list[int]]:
+    """Size and modification time of every file under an output folder."""
+    found = {}
+    for here, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(here, name)
+            st = os.stat(path)
+            found[os.path.relpath(path, folder)] = [st.st_size, st.st_mtime_ns]
+    return found
+
+
+def _load(out: Path) -> dict:
+    try:
+        data = json.loads((out / RECORD).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("builds"), dict) else {}
+
+
+@dataclass
+class Known:
+    """What the record of a command says now: its games in order, and the report line of
+    each game none of whose inputs or outputs changed (those need no build)."""
+
+    games: list[str]
+    lines: dict[str, str]
+
+    @property
+    def unchanged(self) -> bool:
+        return len(self.lines) == len(self.games)
+
+
+def _same(states: dict) -> bool:
+    return all(_state(path) == state for path, state in states.items())
+
+
+def answer(out: Path, command: list[str]) -> Known | None:
+    """What is known of the last build of `command` into `out` (see Known); None when
+    there is none, or something every game read changed (pnp's code, pnp.yaml, a shared
+    folder, a plugin): then every game must be built."""
+    entry = _load(out).get("builds", {}).get(_key(command))
+    try:
+        if not entry or entry["code"] != own_code() or not _same(entry["shared"]):
+            return None
+        games = entry["games"]
+        lines = {game: str(games[game]["line"]) for game in entry["order"]
+                 if _same(games[game]["read"]) and _outputs(out / game) == games[game]["outputs"]}
+        return Known([str(game) for game in entry["order"]], lines)
+    except (KeyError, TypeError, AttributeError, OSError):
+        return None
+
+
+def _owner(path: str, root: Path, games: list[str]) -> str | None:
+    """The game whose own folders (content/<game>/, templates/<game>/) hold `path`; None
+    for what every game may read (pnp.yaml, assets/, plugins/, the folders above)."""
+    parts = Path(path).relative_to(root).parts if Path(path).is_relative_to(root) else ()
+    if len(parts) >= 2 and parts[0] in ("content", "templates") and parts[1] in games:
+        return parts[1]
+    return None
+
+
+def record(out: Path, command: list[str], root: Path, read: Iterable[Path], lines: dict[str, str], started_ns: int) -> bool:
+    """Remember a successful build of `command`: for each game built (the keys of `lines`,
+    in order), what it read under its own folders, what it left in `out/<game>` and the
+    line a no-op answer prints; what every game read (under `root` and beyond: plugin
+    code, the trust file) apart. Games the record knew and this build skipped keep their
+    entries (answer() found them unchanged). Nothing is written when the record is
+    already there, or when a file read was changed while the build ran (the build may
+    have read either version). True when written."""
+    paths = _paths(root, read)
+    for path in paths:
+        try:
+            if os.stat(path).st_mtime_ns >= started_ns and not os.path.isdir(path):
+                return False
+        except OSError:
+            continue
+    old = _load(out)
+    builds = dict(old.get("builds", {}))
+    key = _key(command)
+    previous = builds.get(key) or {}
+    built = list(lines)
+    shared = {p for p in paths if _owner(p, root, built) is None}
+    games: dict[str, dict] = {}
+    order = built
+    if previous and set(built) < set(previous.get("order", [])):  # the games that changed, of a build answer() knew
+        order = list(previous["order"])
+        games = {game: entry for game, entry in previous.get("games", {}).items() if game not in built}
+        shared |= set(previous.get("shared", {}))
+    for game in built:
+        games[game] = {"read": {p: _state(p) for p in paths if _owner(p, root, built) == game},
+                       "outputs": _outputs(out / game), "line": lines[game]}
+    entry = {"code": own_code(), "shared": {p: _state(p) for p in sorted(shared)}, "order": order,
+             "games": {g: games[g] for g in order if g in games}}
+    if builds.get(key) == entry:
+        return False
+    builds.pop(key, None)
+    builds[key] = entry
+    text = json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])})
+    target = out / RECORD
+    tmp = target.with_name(f"{RECORD}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, "utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return False
+    return True
