@@ -158,8 +158,8 @@ def test_an_edit_builds_only_the_game_it_belongs_to(tmp_path: Path):
     cards = project.content_dir / "one" / "cards.yaml"
     cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
     lines = pnp(project)
-    assert lines[0].startswith("one: ") and lines[0].endswith(", 1 faces rendered") and "(0 written)" not in lines[0]
-    assert lines[1] == "two: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered"
+    assert lines[0].startswith("one: ") and lines[0].endswith(", 1 faces rendered; print output/one/one-print.pdf") and "(0 written)" not in lines[0]
+    assert lines[1] == "two: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered; print output/two/two-print.pdf"
     assert {p: p.stat().st_mtime_ns for p in (project.output_dir / "two").rglob("*")} == kept
     assert answered(pnp(project))  # the record is whole again
     (project.root / "pnp.yaml").write_text("bleed: 2\n")  # what every game reads

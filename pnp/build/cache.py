@@ -49,7 +49,7 @@ import json
 import os
 from functools import cached_property
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import jinja2
 from jinja2 import meta, nodes
