@@ -115,6 +115,21 @@ def test_bad_table_options_get_one_line(tmp_path: Path, lan: None):
     assert template.output.strip() == "--table prints the code on the printable sheet: leave out --template and --schema"
 
 
+def test_without_a_network_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import socket
+
+    class NoRoute(socket.socket):
+        def connect(self, address):  # no default route: the kernel finds no interface
+            raise OSError("Network is unreachable")
+
+    db = tmp_path / "log.sqlite"
+    Log(db).token()
+    monkeypatch.setattr(socket, "socket", NoRoute)
+    result = sheet(tmp_path, "-n", "2", "--table", "--db", str(db), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.output.strip() == "--table: no local network found: connect to the table's Wi-Fi (the code holds this computer's address on it)"
+
+
 def test_without_the_extra_the_install_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import builtins
 

@@ -13,6 +13,7 @@ from . import Served, check_port, lan_address, require_extra
 if TYPE_CHECKING:
     from ..load.content import Project
 
+
 def table_url(project: "Project", db: Path | None, port: int) -> str:
     """The URL `pnp serve --lan --port PORT` prints: this machine's LAN address and the
     table's token read from the log. Nothing is written: without a token, one line saying
@@ -26,7 +27,11 @@ def table_url(project: "Project", db: Path | None, port: int) -> str:
     if token is None:
         raise PnpError(f"--table: no table in {display_path(path)} yet: run `pnp serve --lan` once (it makes the table's link), "
                        "then print the sheet")
-    return Served(lan_address(), port, token).url
+    try:
+        host = lan_address()
+    except PnpError:
+        raise PnpError("--table: no local network found: connect to the table's Wi-Fi (the code holds this computer's address on it)") from None
+    return Served(host, port, token).url
 
 
 def table_code(url: str) -> dict[str, Any]:
