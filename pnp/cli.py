@@ -487,6 +487,9 @@ def sheet_cmd(
     schema: bool = typer.Option(False, "--schema", help="Write the JSON Schema of the sheet file (stdout or --out)."),
     paper: Optional[str] = typer.Option(None, "--paper", help="letter or a4, for the printable sheet (default letter, or pnp.yaml).", show_default=False),
     out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
+    table: bool = typer.Option(False, "--table", help="Print the QR code of the table's link (`pnp serve --lan`) on the sheet, so players scan the paper to join."),
+    port: int = typer.Option(8000, "--port", help="With --table: the port `pnp serve` listens on."),
+    db: Optional[Path] = typer.Option(None, "--db", help="With --table: the play-test log holding the table's token (default: <project>/pnp-log.sqlite).", dir_okay=False),
     set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
 ) -> None:
@@ -494,9 +497,16 @@ def sheet_cmd(
     from .score.dispatch import printable_sheet, sheet_text
 
     def job() -> None:
+        if table and (template or schema):
+            raise PnpError("--table prints the code on the printable sheet: leave out --template and --schema")
         if not (template or schema):
             chosen = options_for(project, paper=paper)  # --paper, else pnp.yaml's, with its own papers
-            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers):
+            code = None
+            if table:
+                from .serve.sheetcode import table_code, table_url
+
+                code = table_code(table_url(project_at(project), db, port))
+            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers, code):
                 say(path)
             return
         text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))

@@ -82,11 +82,15 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
 
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,
-                    options: dict[str, str] | None = None, papers: dict[str, Any] | None = None) -> list[Path]:
+                    options: dict[str, str] | None = None, papers: dict[str, Any] | None = None,
+                    table: dict[str, Any] | None = None) -> list[Path]:
     """Write the blank printable scoring sheet for `players` players as SVG and PDF.
 
     The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
-    same template that `pnp build` uses. `papers`: the project's own (pnp.yaml)."""
+    same template that `pnp build` uses. `papers`: the project's own (pnp.yaml). With
+    `table` (pnp/serve/sheetcode.py) the template sees it as `item.table` and draws the
+    table's QR code (`class="table-qr"`); the files are then named `...-table`, beside
+    the plain sheet."""
     from ..errors import raise_if_any
     from ..formats.impose import impose, paper
     from ..files import write_atomic
@@ -114,11 +118,16 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
         expected = ", ".join(str(n) for n in sorted(k for k in counts if isinstance(k, int)))
         raise PnpError(f"{game.name}: no scoring sheet for {players} players: expected one of {expected}")
     item = counts[players]
+    if table is not None:
+        item = {**item, "table": table}
     face = renderer.face(spec, spec.front, item_id(item), item, "front", 0.0)
     raise_if_any(renderer.errors)
     assert face is not None
+    if table is not None and 'class="table-qr"' not in face.svg:
+        raise PnpError(f"{game.name}: its scoring sheet ({spec.front}) has no place for the table's QR code (`item.table`); print it without --table")
     base = out_dir or output_folder(project.root, project.output_dir / game.name / "sheets")
-    svg, pdf = base / f"{spec.id}-{players}p.svg", base / f"{spec.id}-{players}p.pdf"
+    stem = f"{spec.id}-{players}p" + ("-table" if table is not None else "")
+    svg, pdf = base / f"{stem}.svg", base / f"{stem}.pdf"
     one = RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)
     data = impose(one, sheet, f"{game.manifest.title}: scoring sheet for {players} players")
     write_atomic(svg, face.svg.encode("utf-8"))

@@ -64,6 +64,11 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
+def check_port(port: int) -> None:
+    if not 1 <= port <= 65535:
+        raise PnpError(f"--port {port}: expected 1 to 65535")
+
+
 def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callable[[str], None], new_token: bool = False) -> None:
     """Run the server until Ctrl-C; `say` prints the URL (and with `lan` its QR code). The
     token is kept in the log, so a restart keeps the link; `new_token` makes another."""
@@ -74,8 +79,7 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
     from .log import LOG_NAME, Log
     from .scoring import Games
 
-    if not 1 <= port <= 65535:
-        raise PnpError(f"--port {port}: expected 1 to 65535")
+    check_port(port)
     log = Log(db if db is not None else project.root / LOG_NAME)
     served = Served(lan_address() if lan else "127.0.0.1", port, log.token(new=new_token))
     app = make_app(Games(project), log, served.token)
@@ -90,5 +94,9 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
         for line in qr_text(served.url).splitlines():
             say(line)
     say(f"open: {served.url}")
+    if lan:
+        options = "".join([f" --project {display_path(project.root)}" if project.root.resolve() != Path.cwd().resolve() else "",
+                           f" --port {port}" if port != DEFAULT_PORT else "", f" --db {display_path(log.path)}" if db is not None else ""])
+        say(f"print this code on the scoring sheet: pnp sheet GAME --players N --table{options}")
     say("Ctrl-C stops")
     uvicorn.run(app, host=served.host, port=port, log_level="warning")

@@ -192,6 +192,12 @@ class Log:
             if row is not None:
                 db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps({**json.loads(row[0]), **values}), sid))
 
+    def saved_token(self) -> str | None:
+        """The table's token if `pnp serve` made one, else None (nothing is written)."""
+        with self._db() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
+        return None if row is None else str(row[0])
+
     def token(self, new: bool = False) -> str:
         """The table's token: the same after a restart (phones keep their link), a new one
         when `new`."""
