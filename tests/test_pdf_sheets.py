@@ -18,7 +18,6 @@ from pnp.build.driver import BuildOptions, build
 from pnp.formats import pdf_engine
 from pnp.formats.impose import Bookmark, Label, Layout, Page, Place, paper
 from pnp.formats.pdf import write_pdf
-from pnp.formats.pdf_sheets import renamed
 from pnp.formats.raster import svg_to_image
 from pnp.load.content import Project, load_game
 from pnp.render.faces import Face, render_game
@@ -93,8 +92,8 @@ def _painted() -> str:
 
 def test_gradients_and_patterns_follow_the_face_wherever_it_is_placed(tmp_path):
     """A PDF pattern is laid out in the space of the content stream that paints with it:
-    such a face is placed as a form XObject, so its gradients move and turn with it; masks,
-    clips, opacity, pictures and spaced letters follow it inline (in pdfium and poppler)."""
+    each face is placed as a form XObject, so its gradients move and turn with it, as do
+    masks, clips, opacity, pictures and spaced letters (in pdfium and poppler)."""
     painted = _painted()
     face = Face("painted", "front", painted, 40, 60, 0)
     places = [Place(face, 10, 10, 40, 60), Place(face, 120, 150, 40, 60), Place(face, 60, 100, 60, 40, 90),
@@ -146,11 +145,6 @@ def test_unicode_titles_and_bookmarks_survive():
     assert [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()] == [("Pièces ✓ 日本", 0), ("Back (2)", 1)]
     assert pdf.get_metadata_dict()["Title"] == "Ærøskøbing: cards"
     assert "Sheet · 1" in pdf[0].get_textpage().get_text_range()
-
-
-def test_renaming_resources_leaves_strings_alone():
-    content = b"/f0 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /c0 cs /c1 cs"
-    assert renamed(content, {b"f0": b"R12", b"c0": b"R7"}) == b"/R12 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /R7 cs /c1 cs"
 
 
 def test_an_engine_failure_is_one_line_and_runs_the_engine_once(tmp_path, monkeypatch):

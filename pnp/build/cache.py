@@ -126,9 +126,8 @@ OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/c
                "load/sheets.py", "load/variants.py",
                "load/layouts.py", "load/settings.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
                "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py",
-               "formats/pdf_compact.py", "formats/pdf_objects.py", "formats/pdf_engine.py", "formats/pdf_sheets.py",
-               "formats/truetype.py", "formats/labels.py", "sandbox.py", "plaindata.py")
-OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
+               "formats/pdf_engine.py", "formats/pdf_sheets.py", "formats/labels.py", "sandbox.py", "plaindata.py")
+OUTPUT_LIBRARIES = ("jinja2", "typst", "pikepdf", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 
 def code_stamp(game: GameContent) -> str:

@@ -2,16 +2,15 @@
 
 typst embeds each face SVG through svg2pdf, which parses it with usvg, the parser resvg
 (PNG, TTS, diff) uses too, so gradients, opacity, patterns, masks, letter-spacing and
-images print as they show. typst 0.15 draws an image inline wherever it is placed (no
-PDF form XObject), so a face placed on three sheets used to be converted, written and
-shrunk three times. Instead the faces of a game (and the margin labels of its sheets)
-are typeset once, each on a page of its own: the book. Every PDF of the game is then
-written from the book by `pdf_sheets.compose`, which copies a face's drawing wherever it
-is placed. Fonts come only from the game's font files and are
-embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path
-of the build machine reaches the PDF and the bytes depend on nothing but the inputs.
-`pdf_engine` runs typst (on a worker per core during a build), and `pdf_compact` then
-shrinks its output without changing what it draws.
+images print as they show. typst draws an image inline wherever it is placed, so a face
+placed on three sheets would be converted and written three times. Instead the faces of
+a game (and the margin labels of its sheets) are typeset once, each on a page of its own:
+the book. Every PDF of the game is then composed from the book by `pdf_sheets.compose`
+(pikepdf), which draws a face's page as a form XObject wherever it is placed. Fonts come
+only from the game's font files and are embedded as subsets. The SVGs go in as
+`sys.inputs` strings, never as files, so no path of the build machine reaches the PDF and
+the bytes depend on nothing but the inputs. `pdf_engine` runs typst and the composer (on
+a worker per core during a build).
 """
 
 from __future__ import annotations
@@ -56,12 +55,7 @@ def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
 def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
     """The typst documents that typeset every distinct face of `layouts` (with the SVGs they
     read from `sys.inputs`) and then every distinct label, one per page; and each layout
-    as a `SheetPlan` that names those pages by number (the faces' first, then the labels').
-
-    The labels get a document of their own because typst lays out its own text over the
-    fonts' fractional widths, while the shrinking pass gives the fonts of SVG text whole
-    widths (which pdfium and poppler read alike): a font shared by both would keep its
-    fractions, and pdfium would draw merged glyph runs a little off."""
+    as a `SheetPlan` that names those pages by number (the faces' first, then the labels')."""
     from .impose import Bookmark, Label, Line, Place
 
     inputs: dict[str, str] = {}
@@ -91,10 +85,11 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
                     lkey = label_key(mark, layout.sheet.width, layout.sheet.margin)
                     if lkey not in labels:
                         labels[lkey] = len(labels)
-                        # the page's top-left corner is the label's (x, y), and its first baseline lies on that top edge
-                        label_pages.append(f"#page(width: {number(lkey[2])}mm, height: auto, margin: 0pt, "
+                        # the first baseline lies on the top edge of the text; a margin of one text size
+                        # around it holds the glyphs (a form XObject shows only what is on its page)
+                        label_pages.append(f"#page(width: auto, height: auto, margin: {number(lkey[1])}pt, "
                                            f"block(width: {number(lkey[2])}mm, text(size: {number(lkey[1])}pt, {_string(lkey[0])})))")
-                    marks.append(("label", labels[lkey], mark.x, mark.y))
+                    marks.append(("label", labels[lkey], mark.x, mark.y, lkey[1]))
                 elif isinstance(mark, Line):
                     marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))
                 elif isinstance(mark, Bookmark):
@@ -108,7 +103,8 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
     if labels:
         docs.append(("\n".join(head + label_pages) + "\n", {}))
     sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
-                             [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages])
+                             [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages],
+                             layout.bleed)
                    for layout, pages in zip(layouts, plans)]
     return docs, sheet_plans
 
@@ -122,6 +118,7 @@ class SheetPlan:
     width: float  # mm
     height: float
     pages: list[list[tuple]]
+    bleed: float | None = None  # mm around the trim of every page, declared as TrimBox and BleedBox
 
 
 def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> list[bytes]:

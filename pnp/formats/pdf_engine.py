@@ -1,11 +1,11 @@
-"""Run the PDF engine (typst, then `pdf_compact`, then `pdf_sheets`) on every core.
+"""Run the PDF engine (typst, then `pdf_sheets`) on every core.
 
 typst keeps the GIL while it compiles, so threads do not overlap it; and a process forked
 after typst has run can hang on the engine's own threads. So a build that makes PDFs
 opens `engine_pool()` before anything imports typst: it forks one worker per core, each
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
-gives the same bytes as a fresh compile) and then, for one game at a time, typesets and
-compacts its book of faces and writes every PDF of the game from it, while the build goes
+gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
+book of faces and writes every PDF of the game from it, while the build goes
 on rendering. Without a pool (one core, a platform without fork, or
 typst already loaded in this process) the same job runs here.
 """
@@ -27,7 +27,7 @@ _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 # the packages the workers import: pnp/noop.py stamps their files although this process never imports them
-ENGINE_PACKAGES = ("typst",)
+ENGINE_PACKAGES = ("typst", "pikepdf")
 ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 
@@ -52,9 +52,8 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
 
 
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
-    """Typeset and shrink each typst document of a book (pnp.formats.pdf.book_sources),
-    then write each sheet plan from it: the PDFs, or [] and the engine's complaint."""
-    from . import pdf_compact
+    """Typeset each typst document of a book (pnp.formats.pdf.book_sources), then write
+    each sheet plan from it: the PDFs, or [] and the engine's complaint."""
     from .pdf_sheets import Book, compose
 
     parts = []
@@ -62,10 +61,7 @@ def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]
         data, problem = make_pdf(text, inputs, font_dirs)
         if problem:
             return [], problem
-        part = pdf_compact.compacted(data)
-        if part is None:  # a typst that writes its PDF otherwise than pdf_objects reads it
-            return [], "the PDF engine wrote a document pnp cannot read back to place its faces"
-        parts.append(part)
+        parts.append(data)
     book = Book(parts)
     return [compose(plan, book) for plan in plans], ""
 
