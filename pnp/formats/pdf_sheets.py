@@ -42,6 +42,7 @@ class Book:
         self._forms: dict[int, pikepdf.Object] = {}
         creator = self.pdfs[0].docinfo.get(Name.Creator)
         self.engine = str(creator) if creator is not None else ""  # typst names itself the creator
+        self.version = max(pdf.pdf_version for pdf in self.pdfs)
 
     def size(self, page: int) -> tuple[float, float]:
         box = self.pages[page].mediabox
@@ -126,6 +127,7 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
     if book.engine:
         out.docinfo[Name.Producer] = book.engine
     data = io.BytesIO()
-    # no metadata stream, no dates: the same layout and book give the same bytes
-    out.save(data, deterministic_id=True, fix_metadata_version=False)
+    # no metadata stream, no dates: the same layout and book give the same bytes; the
+    # version is the engine's (the faces use what it declares)
+    out.save(data, deterministic_id=True, fix_metadata_version=False, min_version=book.version)
     return data.getvalue()
