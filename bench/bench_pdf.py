@@ -32,33 +32,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from measured import child_env, host_line  # noqa: E402  (bench/ is on sys.path when a bench runs)
+from measured import child_env, host_line, process_tree, pss_kb  # noqa: E402  (bench/ is on sys.path when a bench runs)
 
 REPO = Path(__file__).resolve().parent.parent
 
 POKER = REPO / "bench" / "poker"
 GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
-
-def _tree(pid: int) -> list[int]:
-    """`pid` and every process under it (the PDF engine's workers)."""
-    found = [pid]
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as children:
-            for child in children.read().split():
-                found += _tree(int(child))
-    except OSError:
-        pass
-    return found
-
-
-def _pss_kb(pid: int) -> int:
-    """Proportional set size: pages a forked worker still shares with the build count once."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as rollup:
-            return next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
-    except (OSError, StopIteration):
-        return 0
-
 
 def pnp_build(project: Path, out: Path, *args: str, sample: bool = False) -> tuple[float, float]:
     """Wall seconds of one `pnp build` process and, with `sample`, its peak memory (MB: the
@@ -68,7 +47,7 @@ def pnp_build(project: Path, out: Path, *args: str, sample: bool = False) -> tup
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=child_env())
     peak = 0
     while sample and child.poll() is None:
-        peak = max(peak, sum(_pss_kb(pid) for pid in _tree(child.pid)))
+        peak = max(peak, sum(pss_kb(pid) for pid in process_tree(child.pid)))
         time.sleep(0.01)
     errors = child.communicate()[1]
     seconds = time.perf_counter() - start

@@ -33,3 +33,24 @@ def host_loop(runs: int = 3) -> float:
 
 def host_line() -> str:
     return f"host: a fixed Python loop (bench/measured.py host_loop) takes {host_loop():.3f} s here now"
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and every process under it (the PDF engine's workers)."""
+    found = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            for child in children.read().split():
+                found += process_tree(int(child))
+    except OSError:
+        pass
+    return found
+
+
+def pss_kb(pid: int) -> int:
+    """Proportional set size: pages a forked worker still shares with the build count once."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0

@@ -28,6 +28,7 @@ def _n(value: float) -> Decimal:
     return Decimal(number(value))
 
 
+@lru_cache(maxsize=8192)  # the same marks at the same places, sheet after sheet
 def _op(operator: str, *operands: object) -> ContentStreamInstruction:
     return ContentStreamInstruction(list(operands), Operator(operator))
 
@@ -38,25 +39,42 @@ class Book:
 
     def __init__(self, parts: list[bytes]):
         self.pdfs = [Pdf.open(io.BytesIO(part)) for part in parts]
-        self.pages = [page for pdf in self.pdfs for page in pdf.pages]
+        self.pages = [(pdf, page) for pdf in self.pdfs for page in pdf.pages]
         self._forms: dict[int, pikepdf.Object] = {}
         creator = self.pdfs[0].docinfo.get(Name.Creator)
         self.engine = str(creator) if creator is not None else ""  # typst names itself the creator
         self.version = max(pdf.pdf_version for pdf in self.pdfs)
 
     def size(self, page: int) -> tuple[float, float]:
-        box = self.pages[page].mediabox
+        box = self.pages[page][1].mediabox
         return float(box[2]) - float(box[0]), float(box[3]) - float(box[1])
 
     def form(self, page: int) -> pikepdf.Object:
         """The page's drawing as a form XObject of its own document."""
         if page not in self._forms:
-            self._forms[page] = self.pages[page].as_form_xobject()
+            pdf, source = self.pages[page]
+            contents = source.obj.get(Name.Contents)
+            if isinstance(contents, pikepdf.Stream):
+                # typst's one content stream a page: its compressed bytes as they are (decoding and
+                # compressing them again would double the time a sheet takes to write)
+                form = pikepdf.Stream(pdf, b"")
+                form.write(contents.read_raw_bytes(), filter=contents.get(Name.Filter), decode_parms=contents.get(Name.DecodeParms))
+                form.Type, form.Subtype = Name.XObject, Name.Form
+                form.BBox, form.Resources = source.mediabox, source.obj.get(Name.Resources, Dictionary())
+                self._forms[page] = form
+            else:
+                self._forms[page] = source.as_form_xobject()
         return self._forms[page]
 
 
-def _rgb(colour: str) -> list[Decimal]:
-    return [_n(c / 255) for c in bytes.fromhex(colour.lstrip("#"))]
+@lru_cache(maxsize=64)
+def _rgb(colour: str) -> tuple[Decimal, ...]:
+    return tuple(_n(c / 255) for c in bytes.fromhex(colour.lstrip("#")))
+
+
+@lru_cache(maxsize=64)
+def _dash(dash: tuple[float, ...]) -> ContentStreamInstruction:
+    return ContentStreamInstruction([Array([_n(d) for d in dash]), 0], Operator("d"))
 
 
 def compose(plan: SheetPlan, book: Book) -> bytes:
@@ -100,7 +118,7 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
                 _, x1, y1, x2, y2, stroke, dash, colour = mark
                 ops += [_op("q"), _op("w", _n(stroke)), _op("RG", *_rgb(colour))]
                 if dash:
-                    ops.append(_op("d", Array([_n(d) for d in dash]), 0))
+                    ops.append(_dash(dash))
                 ops += [_op("m", _n(x1 * PT), _n(height - y1 * PT)), _op("l", _n(x2 * PT), _n(height - y2 * PT)), _op("S"), _op("Q")]
             elif kind == "label":
                 _, at, x, y, margin = mark  # the label's page has `margin` pt around its text

@@ -1,0 +1,106 @@
+"""The print path side by side: two installed `pnp` commands, the same builds, interleaved.
+
+    python bench/bench_print.py --base /work/base-af6513b/.venv/bin/pnp --this .venv-bench/bin/pnp [--repeat N]
+
+Each pnp should be a non-editable install (`pip install .` in its own venv). Every figure
+is a fresh `pnp build` process started from the shell; each case runs base, this, base,
+this, ... so that a busy moment of the shared host falls on both. Cases (issue 24):
+
+- the 54-card poker deck of bench/poker, cold (target: no slower);
+- a 5,400-card deck: the poker deck a hundred times over, each card told apart by its
+  number (5,400 distinct faces), cold (target: at least 1.5x faster, peak memory under
+  400 MiB: the PSS of the build and its PDF workers summed, in one more run of its own);
+- the four games, cold full build (target: no slower).
+
+It prints the median seconds of each side, their ratio and the peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+from measured import host_line, process_tree, pss_kb  # noqa: E402  (bench/ is on sys.path when a bench runs)
+
+REPO = Path(__file__).resolve().parent.parent
+POKER = REPO / "bench" / "poker"
+GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
+MIB = 1024 * 1024
+# each command's own installed pnp (no PYTHONPATH into a tree), bytecode cache on as for a user
+ENV = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+
+
+def build(pnp: str, project: Path, out: Path, sample: bool = False) -> tuple[float, float]:
+    """Wall seconds of one cold `pnp build` and, with `sample`, its peak memory (MiB: the
+    summed PSS of the build and its workers, read every 10 ms; reading costs the build CPU,
+    so timed runs are not sampled)."""
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    child = subprocess.Popen([pnp, "build", "-q", "--out", str(out), "-p", str(project)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV)
+    peak = 0
+    while sample and child.poll() is None:
+        peak = max(peak, sum(pss_kb(pid) for pid in process_tree(child.pid)))
+        time.sleep(0.01)
+    errors = child.communicate()[1]
+    seconds = time.perf_counter() - start
+    if child.returncode != 0:
+        raise SystemExit(f"{pnp} build -p {project} failed: {errors[-500:]}")
+    return seconds, peak * 1024 / MIB
+
+
+def big_deck(root: Path, times: int) -> Path:
+    """The poker deck `times` over, each card's id and title given its copy number."""
+    shutil.copytree(POKER, root)
+    cards = root / "content" / "poker" / "cards.yaml"
+    deck = yaml.safe_load(cards.read_text())["cards"]
+    many = [{**card, "id": f"{card['id']}-{n:03d}", "title": f"{card['title']} {n}"} for n in range(times) for card in deck]
+    cards.write_text(yaml.safe_dump({"cards": many}, sort_keys=False))
+    return root
+
+
+def four_games(root: Path) -> Path:
+    for part in ("content", "templates"):
+        for game in GAMES:
+            shutil.copytree(REPO / part / game, root / part / game)
+    shutil.copytree(REPO / "plugins", root / "plugins")
+    return root
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="the pnp command to compare against (e.g. af6513b's)")
+    parser.add_argument("--this", required=True, help="this tree's pnp command")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each side per case (median reported)")
+    parser.add_argument("--cards", type=int, default=100, help="copies of the poker deck in the big deck")
+    args = parser.parse_args()
+    sides = {"base": args.base, "this": args.this}
+    print(f"pnp print path, side by side: median of {args.repeat} interleaved cold builds each\n{host_line()}")
+    print(f"  base: {args.base}\n  this: {args.this}\n")
+    with tempfile.TemporaryDirectory(prefix="pnp-bench-print-") as tmp:
+        tmp_path = Path(tmp)
+        cases = [("poker deck, 54 cards", shutil.copytree(POKER, tmp_path / "poker"), "no slower"),
+                 (f"deck of {54 * args.cards:,} cards", big_deck(tmp_path / "big", args.cards), ">= 1.5x faster, < 400 MiB"),
+                 ("four games, cold full build", four_games(tmp_path / "games"), "no slower")]
+        print(f"  {'case':32}{'base s':>9}{'this s':>9}{'speed-up':>10}{'base MiB':>10}{'this MiB':>10}   target")
+        for label, project, target in cases:
+            times: dict[str, list[float]] = {side: [] for side in sides}
+            for _ in range(args.repeat):
+                for side, pnp in sides.items():
+                    times[side].append(build(pnp, project, tmp_path / f"out-{side}")[0])
+            peaks = {side: build(pnp, project, tmp_path / f"out-{side}", sample=True)[1] for side, pnp in sides.items()}
+            base, this = statistics.median(times["base"]), statistics.median(times["this"])
+            print(f"  {label:32}{base:9.2f}{this:9.2f}{base / this:9.2f}x{peaks['base']:10.0f}{peaks['this']:10.0f}   {target}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
