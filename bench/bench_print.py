@@ -1,6 +1,7 @@
 """The print path side by side: two installed `pnp` commands, the same builds, interleaved.
 
-    python bench/bench_print.py --base /work/base-af6513b/.venv/bin/pnp --this .venv-bench/bin/pnp [--repeat N]
+    python bench/bench_print.py --base /work/base-af6513b/.venv/bin/pnp --base-tree /work/base-af6513b \
+        --this .venv-bench/bin/pnp [--repeat N]
 
 Each pnp should be a non-editable install (`pip install .` in its own venv). Every figure
 is a fresh `pnp build` process started from the shell; each case runs base, this, base,
@@ -10,7 +11,8 @@ this, ... so that a busy moment of the shared host falls on both. Cases (issue 2
 - a 5,400-card deck: the poker deck a hundred times over, each card told apart by its
   number (5,400 distinct faces), cold (target: at least 1.5x faster, peak memory under
   400 MiB: the PSS of the build and its PDF workers summed, in one more run of its own);
-- the four games, cold full build (target: no slower).
+- the four games, cold full build (target: no slower), each side its own tree's games
+  (`--base-tree`: the base's checkout; its plugins import what its pnp has).
 
 It prints the median seconds of each side, their ratio and the peak memory.
 """
@@ -67,17 +69,18 @@ def big_deck(root: Path, times: int) -> Path:
     return root
 
 
-def four_games(root: Path) -> Path:
+def four_games(tree: Path, root: Path) -> Path:
     for part in ("content", "templates"):
         for game in GAMES:
-            shutil.copytree(REPO / part / game, root / part / game)
-    shutil.copytree(REPO / "plugins", root / "plugins")
+            shutil.copytree(tree / part / game, root / part / game)
+    shutil.copytree(tree / "plugins", root / "plugins")
     return root
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the pnp command to compare against (e.g. af6513b's)")
+    parser.add_argument("--base-tree", required=True, type=Path, help="the base's checkout (its four games)")
     parser.add_argument("--this", required=True, help="this tree's pnp command")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each side per case (median reported)")
     parser.add_argument("--cards", type=int, default=100, help="copies of the poker deck in the big deck")
@@ -87,16 +90,19 @@ def main() -> None:
     print(f"  base: {args.base}\n  this: {args.this}\n")
     with tempfile.TemporaryDirectory(prefix="pnp-bench-print-") as tmp:
         tmp_path = Path(tmp)
-        cases = [("poker deck, 54 cards", shutil.copytree(POKER, tmp_path / "poker"), "no slower"),
-                 (f"deck of {54 * args.cards:,} cards", big_deck(tmp_path / "big", args.cards), ">= 1.5x faster, < 400 MiB"),
-                 ("four games, cold full build", four_games(tmp_path / "games"), "no slower")]
+        poker = shutil.copytree(POKER, tmp_path / "poker")
+        big = big_deck(tmp_path / "big", args.cards)
+        games = {"base": four_games(args.base_tree, tmp_path / "games-base"), "this": four_games(REPO, tmp_path / "games-this")}
+        cases = [("poker deck, 54 cards", {"base": poker, "this": poker}, "no slower"),
+                 (f"deck of {54 * args.cards:,} cards", {"base": big, "this": big}, ">= 1.5x faster, < 400 MiB"),
+                 ("four games, cold full build", games, "no slower")]
         print(f"  {'case':32}{'base s':>9}{'this s':>9}{'speed-up':>10}{'base MiB':>10}{'this MiB':>10}   target")
-        for label, project, target in cases:
+        for label, projects, target in cases:
             times: dict[str, list[float]] = {side: [] for side in sides}
             for _ in range(args.repeat):
                 for side, pnp in sides.items():
-                    times[side].append(build(pnp, project, tmp_path / f"out-{side}")[0])
-            peaks = {side: build(pnp, project, tmp_path / f"out-{side}", sample=True)[1] for side, pnp in sides.items()}
+                    times[side].append(build(pnp, projects[side], tmp_path / f"out-{side}")[0])
+            peaks = {side: build(pnp, projects[side], tmp_path / f"out-{side}", sample=True)[1] for side, pnp in sides.items()}
             base, this = statistics.median(times["base"]), statistics.median(times["this"])
             print(f"  {label:32}{base:9.2f}{this:9.2f}{base / this:9.2f}x{peaks['base']:10.0f}{peaks['this']:10.0f}   {target}",
                   flush=True)

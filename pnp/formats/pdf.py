@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import PnpError
 from ..render.hrefs import refused
+from . import pdf_engine
 
 if TYPE_CHECKING:
     from ..render.faces import Face
@@ -99,7 +100,11 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
     if not faces:  # a document needs a page; no sheet draws this one
         face_pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
     first_label = len(face_pages)
-    docs = [("\n".join(head + face_pages) + "\n", inputs)]
+    # the faces in documents of at most CHUNK pages: the engine's memory stays that of one
+    # chunk, and the chunks of a big game are typeset on every core
+    chunk = pdf_engine.CHUNK
+    docs = [("\n".join(head + face_pages[start:start + chunk]) + "\n", {f"f{n}": inputs[f"f{n}"] for n in range(start, min(start + chunk, len(inputs)))})
+            for start in range(0, len(face_pages), chunk)]
     if labels:
         docs.append(("\n".join(head + label_pages) + "\n", {}))
     sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
@@ -125,11 +130,9 @@ def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> l
     """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
     all from one book: each face and label is typeset once however often it is placed."""
     from ..render.fonts import DEFAULT
-    from .pdf_engine import run_book
-
     fonts = fonts or DEFAULT
     docs, plans = book_sources(title, layouts, fonts.family)
-    return run_book(title, docs, tuple(fonts.dirs), plans)
+    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans)
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:

@@ -28,6 +28,7 @@ _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler 
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 # the packages the workers import: pnp/noop.py stamps their files although this process never imports them
 ENGINE_PACKAGES = ("typst", "pikepdf")
+CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.book_sources)
 ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 
@@ -54,16 +55,33 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
     """Typeset each typst document of a book (pnp.formats.pdf.book_sources), then write
     each sheet plan from it: the PDFs, or [] and the engine's complaint."""
-    from .pdf_sheets import Book, compose
-
     parts = []
     for text, inputs in docs:
         data, problem = make_pdf(text, inputs, font_dirs)
         if problem:
             return [], problem
         parts.append(data)
+    return compose_book(parts, plans), ""
+
+
+def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
+    """Each sheet plan written from the typeset documents `parts` of its book."""
+    from .pdf_sheets import Book, compose
+
     book = Book(parts)
-    return [compose(plan, book) for plan in plans], ""
+    return [compose(plan, book) for plan in plans]
+
+
+def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
+    """Typeset the documents of a big book, each in a fresh process, on every core: typst
+    keeps what it typeset for the life of its process (about 100 KB a face), so a
+    5,000-card deck typeset in one process would hold half a gigabyte. Spawned, not
+    forked: the build may be running threads, and a fork copies their locks."""
+    workers = min(os.cpu_count() or 1, _worker_cap(), len(docs))
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), max_tasks_per_child=1) as pool:
+        made = list(pool.map(make_pdf, [text for text, _ in docs], [inputs for _, inputs in docs], [font_dirs] * len(docs)))
+    problems = [problem for _, problem in made if problem]
+    return [data for data, _ in made], problems[0] if problems else ""
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
@@ -72,8 +90,13 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
 
 
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> list[bytes]:
-    """The PDFs `make_book` writes, made by a pool worker when a pool is open."""
-    if _POOL is not None:
+    """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
+    several documents of faces is typeset apart (`typeset_apart`) first."""
+    if sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
+        parts, problem = typeset_apart(docs, font_dirs)
+        if not problem:
+            made = _POOL.submit(compose_book, parts, plans).result() if _POOL is not None else compose_book(parts, plans)
+    elif _POOL is not None:
         made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
         made, problem = make_book(docs, font_dirs, plans)
