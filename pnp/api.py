@@ -35,14 +35,14 @@ from __future__ import annotations
 
 from .errors import ContentError, PnpError, display_path, raise_if_any, sorted_errors
 from .load.content import GameContent
-from .load.input_limits import GRIDS
+from .limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value
 from .load.plugin import GamePlugin
 from .load.validation import Colour, Slug, StrictModel, one_of, text_with, validate
 from .load.variants import deep_merge
 from .load.yamlio import Located
-from .render.textfit import num
+from .units import num
 from .safetext import markup
 from .score.dispatch import ScoreReport
 from .simulate.base import PlayerRecord, Record, no_options

@@ -18,7 +18,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-pl
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .build.driver import BuildOptions
+    from .config import BuildOptions
     from .load.content import Project
 
 # Commands import the library they need inside their body: a no-op `pnp build` answers
@@ -157,8 +157,7 @@ def _bleed(text: Optional[str]) -> Optional[float]:
 def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options, pnp.yaml's values where an option was
     not given (None), then the defaults."""
-    from .build.driver import BuildOptions
-    from .load.settings import load_settings, merged
+    from .config import BuildOptions, load_settings, merged
 
     settings = load_settings(project.resolve())
     defaults = BuildOptions()
@@ -334,7 +333,7 @@ def validate_cmd(
     """Check all content and templates; print `ok` or every error (exit 2)."""
 
     def job():
-        from .build.driver import BuildOptions
+        from .config import BuildOptions
         from .build.pipeline import Pipeline
 
         proj = project_at(project)
@@ -480,8 +479,8 @@ def sheet_cmd(
 
     def job() -> None:
         if not (template or schema):
-            chosen = paper.strip().lower() if paper else options_for(project).paper
-            for path in printable_sheet(project_at(project), game, players, chosen, out_path, _options(set_)):
+            chosen = options_for(project, paper=paper)  # --paper, else pnp.yaml's, with its own papers
+            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers):
                 say(path)
             return
         text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))
@@ -594,6 +593,85 @@ def trust_cmd(
             say(f"trusted {name} ({digest[:19]}…) of {display_path(root)}, recorded in {where}")
 
     run(job)
+
+
+DbOpt = typer.Option(None, "--db", help="Play-test log file (default: <project>/pnp-log.sqlite).", dir_okay=False)
+
+
+@app.command("serve")
+def serve_cmd(
+    lan: bool = typer.Option(False, "--lan", help="Listen on the local network (phones at the table join by the QR code), not only this computer."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    new_token: bool = typer.Option(False, "--new-token", help="A new link (token) for the table; by default it stays the same after a restart."),
+    db: Optional[Path] = DbOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Score at the table: a page where every player enters their board on their phone, checked and scored live; finished games go to the log."""
+    from .serve import serve
+
+    run(lambda: serve(project_at(project), db, lan, port, lambda line: console().print(plain(line), markup=False, highlight=False, soft_wrap=True),
+                      new_token))
+
+
+log_app = typer.Typer(no_args_is_help=True, help="The play-test log: games finished with `pnp serve` or imported.")
+app.add_typer(log_app, name="log")
+
+
+def _log(project: Path, db: Optional[Path]):
+    from .serve.log import LOG_NAME, Log
+
+    return Log(db if db is not None else project.resolve() / LOG_NAME)
+
+
+@log_app.command("list")
+def log_list_cmd(db: Optional[Path] = DbOpt, project: Path = ProjectOpt) -> None:
+    """List the logged games: id, date, game, rules, rule changes, players, winners, content digest."""
+    from .serve.logbook import rows
+
+    for row in run(lambda: rows(_log(project, db).games())):
+        say("  ".join(row))
+
+
+@log_app.command("export")
+def log_export_cmd(
+    ids: Optional[list[int]] = typer.Argument(None, help="Ids of the games (default: all)."),
+    csv: bool = typer.Option(False, "--csv", help="One CSV row per player instead of sheet files."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="Folder for the sheet files (default: <project>/output/log); with --csv, the CSV file (default: stdout)."),
+    db: Optional[Path] = DbOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Export logged games as scoring-sheet YAML files (for `pnp score`) or as CSV."""
+    from .serve.logbook import export_csv, export_sheets
+
+    def job() -> None:
+        games = _log(project, db).games(ids or None)
+        if csv:
+            text = export_csv(games)
+            if out_dir is None:
+                sys.stdout.write(text)
+            else:
+                from .build.output import write_atomic
+
+                write_atomic(out_dir, text.encode("utf-8"))
+                say(out_dir)
+            return
+        for path in export_sheets(games, out_dir or project_at(project).output_dir / "log"):
+            say(display_path(path))
+
+    run(job)
+
+
+@log_app.command("import")
+def log_import_cmd(
+    sheets: list[Path] = typer.Argument(..., metavar="SHEET", help="Scoring-sheet YAML files, checked and scored as `pnp score` does.", dir_okay=False),
+    db: Optional[Path] = DbOpt,
+    project: Path = ProjectOpt,
+) -> None:
+    """Log finished games from sheet files (all of them, or none when one has a problem)."""
+    from .serve.logbook import import_sheets
+
+    for game_id in run(lambda: import_sheets(project_at(project), _log(project, db), sheets)):
+        say(f"logged game {game_id}")
 
 
 def main() -> None:

@@ -1,43 +1,63 @@
-"""Bounds on what one game's build makes, checked while planning (pnp/plan.py) so that a
-project asking for a hundred million copies is refused in a moment, with a located line,
-instead of filling the memory. Defaults far above any real game (the shipped games have at
-most 69 copies of a piece, 293 pieces, ids of 22 characters); the environment variable
-PNP_BUILD_LIMITS changes them, like PNP_CONTENT_LIMITS does the YAML limits
-(pnp/load/yamlio.py): `PNP_BUILD_LIMITS=copies=5000,pieces=50000 pnp build`.
+"""Bounds on what pnp reads and makes that YAML's own limits (pnp/load/yamlio.py) do not
+cover: data sheets (CSV/XLSX), pictures, piece sizes, the grids a scoring sheet may ask
+for, and what one game's build makes. Each is checked before the costly work starts, so a
+hostile project or sheet is one located line within a second, not minutes of work, a crash
+or a full memory. Defaults are far above any real game.
+
+Each kind is set from an environment variable, like the YAML limits:
+`PNP_TABLE_LIMITS="rows=500000,cell=20k"`, `PNP_BUILD_LIMITS=copies=5000,pieces=50000`;
+`8M` and `512k` count in 1024s.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field
 
 from .errors import PnpError
-from .load.yamlio import _count
+from .units import to_count
 
-ENV = "PNP_BUILD_LIMITS"
+MIB = 1 << 20
 
 
 @dataclass(frozen=True)
-class BuildLimits:
-    copies: int = 1_000  # copies of one item
-    pieces: int = 10_000  # pieces of one game's build (items times copies), and records of a generated list
-    id: int = 100  # characters of an item id (a file name: most file systems stop at 255)
+class Bounds:
+    """Named limits of one kind of input, overridable from the environment variable `env`."""
 
-    @staticmethod
-    def hint(key: str) -> str:
-        """The end of a message about limit `key`: whose limit it is and how to change it."""
-        return f"the limit for a build (set {ENV}={key}=N to change it)"
+    kind: str  # for messages: "data sheet", "picture"
+    env: str
+    defaults: dict[str, int] = field(default_factory=dict)
 
-    @classmethod
-    def from_env(cls) -> "BuildLimits":
-        """The defaults with the overrides in PNP_BUILD_LIMITS applied."""
-        limits = cls()
-        spec = os.environ.get(ENV, "").strip()
-        names = [f.name for f in fields(cls)]
+    def __getitem__(self, key: str) -> int:
+        return self.values()[key]
+
+    def values(self) -> dict[str, int]:
+        """The limits with the environment's overrides applied (read at each check, so a
+        test or a long `pnp watch` sees a change)."""
+        out = dict(self.defaults)
+        spec = os.environ.get(self.env, "").strip()
         for part in spec.split(",") if spec else []:
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = _count(value) if sep else None
-            if key not in names or number is None or number < 1:
-                raise PnpError(f"{ENV}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. copies=5000")
-            limits = replace(limits, **{key: number})
-        return limits
+            number = to_count(value) if sep else None
+            if key not in out or number is None or number < 1:
+                raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(out)}, e.g. {next(iter(out))}=1000")
+            out[key] = number
+        return out
+
+    def hint(self, key: str) -> str:
+        """The end of a message about limit `key`: whose it is and how to change it."""
+        return f"the limit for a {self.kind} (set {self.env}={key}=N to change it)"
+
+
+# Far above any real game: the shipped data sheets have tens of rows and short cells.
+TABLES = Bounds("data sheet", "PNP_TABLE_LIMITS", {"rows": 20_000, "cell": 10_000, "size": 8 * MIB, "unzipped": 64 * MIB})
+# 50 million pixels: an A3 picture at 600 dpi is 42 million.
+PICTURES = Bounds("picture", "PNP_PICTURE_LIMITS", {"pixels": 50_000_000})
+# A piece's width or height in mm: the largest paper pnp knows (A0) is 1189 mm long.
+PIECES = Bounds("piece", "PNP_PIECE_LIMITS", {"mm": 2_000})
+# Rows and columns of a grid a scoring sheet's `changes:` may ask for (a stomach is 6 x 6).
+GRIDS = Bounds("scoring sheet", "PNP_GRID_LIMITS", {"side": 12})
+# What one game's build makes (the shipped games: at most 69 copies of a piece, 293 pieces,
+# ids of 22 characters); `pieces` also bounds the records of a `generate:` list; ids name
+# files, and most file systems stop at 255 bytes.
+BUILD = Bounds("build", "PNP_BUILD_LIMITS", {"copies": 1_000, "pieces": 10_000, "id": 100})

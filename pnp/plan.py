@@ -11,7 +11,7 @@ from typing import Any
 import jinja2
 
 from .errors import ContentError, raise_if_any
-from .limits import BuildLimits
+from .limits import BUILD
 from .load.content import GameContent
 from .load.manifest import Component
 
@@ -52,7 +52,7 @@ class Plan:
         self.errors = errors
         self._expressions: dict[str, Any] = {}
         self._items: dict[int, list[Any]] = {}  # expanded once: counted for progress, then rendered
-        self.limits = BuildLimits.from_env()
+        self.limits = BUILD.values()
         self._counts: dict[int, int] = {}  # pieces planned, by component
 
     def expression(self, source: str) -> Any:
@@ -103,12 +103,12 @@ class Plan:
 
     def _too_many(self, index: int, comp: Component, ident: str, copies: int) -> bool:
         """Whether a piece's copies break a limit (then reported, and planning stops)."""
-        if copies > self.limits.copies:
-            self.fail(index, "copies", f"{copies:,} copies of {ident!r} in {comp.id!r}, more than {self.limits.copies:,}: {self.limits.hint('copies')}")
+        if copies > self.limits["copies"]:
+            self.fail(index, "copies", f"{copies:,} copies of {ident!r} in {comp.id!r}, more than {self.limits['copies']:,}: {BUILD.hint('copies')}")
             return True
         self._counts[index] = self._counts.get(index, 0) + copies
-        if sum(self._counts.values()) > self.limits.pieces:
-            self.fail(index, "items", f"{comp.id!r} brings the game past {self.limits.pieces:,} pieces: {self.limits.hint('pieces')}")
+        if sum(self._counts.values()) > self.limits["pieces"]:
+            self.fail(index, "items", f"{comp.id!r} brings the game past {self.limits['pieces']:,} pieces: {BUILD.hint('pieces')}")
             return True
         return False
 
@@ -118,13 +118,13 @@ class Plan:
         seen: set[str] = set()
         items = self.items(index, comp)
         self._counts[index] = 0
-        if len(items) > self.limits.pieces:  # before any is rendered
-            self.fail(index, "items", f"{len(items):,} items in {comp.id!r}, more than {self.limits.pieces:,} pieces: {self.limits.hint('pieces')}")
+        if len(items) > self.limits["pieces"]:  # before any is rendered
+            self.fail(index, "items", f"{len(items):,} items in {comp.id!r}, more than {self.limits['pieces']:,} pieces: {BUILD.hint('pieces')}")
             raise_if_any(self.errors)
         for item in items:
             ident = item_id(item)
-            if isinstance(ident, str) and len(ident) > self.limits.id:
-                self.fail(index, "items", f"item id {ident[:20] + '…'!r} of {comp.id!r} has {len(ident):,} characters, more than {self.limits.id:,}: {self.limits.hint('id')}")
+            if isinstance(ident, str) and len(ident) > self.limits["id"]:
+                self.fail(index, "items", f"item id {ident[:20] + '…'!r} of {comp.id!r} has {len(ident):,} characters, more than {self.limits['id']:,}: {BUILD.hint('id')}")
                 continue
             if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
                 self.fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")

@@ -1,4 +1,5 @@
-"""Physical lengths: the data may say `63mm`, `2.5in`, `1.2cm`, `12pt` or a bare number (mm)."""
+"""Physical lengths: the data may say `63mm`, `2.5in`, `1.2cm`, `12pt` or a bare number (mm);
+numbers as SVG output prints them; counts as limits are set (`8M`, `512k`)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,16 @@ def to_mm(value: float | int | str) -> float:
     if not match:
         raise ValueError(f"expected a length such as 63mm, 2.5in or 12pt, got {value!r}")
     return float(match.group(1)) * _PER_UNIT[match.group(2) or "mm"]
+
+
+def num(value: float) -> str:
+    """A number for SVG output: at most 3 decimals, no trailing zeros (stable across runs)."""
+    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
+
+
+def to_count(text: str) -> int | None:
+    """`8M`, `512k`, `20000` as an int (k and M are 1024 and 1024 * 1024)."""
+    scale = {"k": 1 << 10, "m": 1 << 20}.get(text[-1:].lower(), 1)
+    digits = text[:-1] if scale != 1 else text
+    return int(digits) * scale if digits.isascii() and digits.isdigit() else None

@@ -44,6 +44,18 @@ def repo_project() -> Project:
     return Project(REPO)
 
 
+SHIPPED_GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
+
+
+@pytest.fixture(scope="session")
+def shipped_builds(repo_project: Project, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Each shipped game built once (SVG faces only): its build report by game name."""
+    from pnp.build.driver import BuildOptions, build
+
+    out = tmp_path_factory.mktemp("shipped")
+    return {r.game: r for r in build(repo_project, list(SHIPPED_GAMES), BuildOptions(formats=("svg",), out=out))}
+
+
 @pytest.fixture
 def demo(tmp_path: Path) -> Project:
     """A fresh project with one scaffolded game, `demo` (3 copies of one card, shared back)."""

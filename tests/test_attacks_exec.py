@@ -377,7 +377,7 @@ def test_build_limits_can_be_raised(demo: Project, monkeypatch):
     assert pnp("build", "-f", "svg", "--project", str(demo.root))[0].exit_code == 0
     monkeypatch.setenv("PNP_BUILD_LIMITS", "copies=lots")
     result = pnp("build", "-f", "svg", "--project", str(demo.root))[0]
-    assert result.output.strip() == "PNP_BUILD_LIMITS: 'copies=lots': expected KEY=NUMBER with KEY one of copies, pieces, id, e.g. copies=5000"
+    assert result.output.strip() == "PNP_BUILD_LIMITS: 'copies=lots': expected KEY=NUMBER with KEY one of copies, pieces, id, e.g. copies=1000"
 
 
 def test_trust_without_plugins_and_with_a_missing_one(demo: Project):

@@ -174,7 +174,7 @@ def test_an_include_linked_out_is_refused_at_the_include_line(demo: Project, out
 def test_an_include_with_dots_is_refused(demo: Project, outside: Path):
     with_template(demo, '{% include "../../../outside/secret.svg.j2" %}')
     line, _ = run(demo, "build")
-    located(line, "card.svg.j2", 3, "TemplateNotFound")
+    located(line, "card.svg.j2", 3, "template not found: ../../../outside/secret.svg.j2")
     no_leak(demo)
 
 
@@ -533,7 +533,7 @@ ALLOWED_READS = {
     "load/manifest.py": "pnp's own presets",
     "load/plugins.py": "plugin Python: trust is pnp/load/plugins.py's (plugins are not project data)",
     "load/trust.py": "digests of plugin Python for trust, pnp's shipped plugins, the user's trust file (game.yaml through the door)",
-    "render/fonts.py": "pnp's own fonts, or font paths resolved by GameContent.resolve_file (the door)",
+    "load/fonts.py": "pnp's own fonts, or font paths resolved by GameContent.resolve_file (the door)",
     "formats/raster.py": "PNG bytes pnp rendered",
     "noop.py": "digests of the project tree (bytes hashed, never output) and pnp's own stamp",
     "build/output.py": "files in the output folder (checked by contained())",
@@ -541,6 +541,7 @@ ALLOWED_READS = {
     "tools/goldens.py": "the repository's golden pictures",
     "tools/diff.py": "outputs and git revisions",
     "tools/shipped.py": "the games shipped inside pnp",
+    "load/shipped.py": "the games shipped inside pnp",
     "tools/schema.py": "sheet names by glob for schemas (no content read)",
     "tools/scaffold.py": "pnp's own scaffold files",
     "cli.py": "writes a sheet template the user asked for",
@@ -617,7 +618,7 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.load.input_limits import GRIDS, PICTURES, PIECES, TABLES
+    from pnp.limits import GRIDS, PICTURES, PIECES, TABLES
 
     readme = " ".join((REPO / "README.md").read_text().split())
     for bounds in (TABLES, PICTURES, PIECES, GRIDS):

@@ -10,7 +10,7 @@ from pnp.build.driver import BuildOptions, build
 from pnp.formats.cutfile import MARGIN, _mark_rects, cut_svg, trim_boxes
 from pnp.formats.impose import Label, Paper
 from pnp.formats.print_pdf import plan
-from pnp.load.layouts import papers, sheet_layout
+from pnp.config import papers, sheet_layout
 
 GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
 

@@ -186,7 +186,7 @@ def _drawn_with(picture: Path, svg: str, fonts) -> bool:
 
 def test_faces_are_drawn_with_the_games_own_fonts(demo: Project, tmp_path: Path):
     from pnp.load.content import load_game
-    from pnp.render.fonts import DEFAULT
+    from pnp.load.fonts import DEFAULT
 
     _with_blocky_font(demo)
     build(demo, None, BuildOptions(formats=("svg",)))
@@ -209,7 +209,7 @@ def test_faces_are_drawn_with_the_games_own_fonts(demo: Project, tmp_path: Path)
 @needs_git
 def test_since_draws_the_revision_with_its_own_font_files(repo: Project, tmp_path: Path):
     """The font lives in the project's assets/ folder at the revision: it is exported too."""
-    from pnp.render.fonts import Fonts
+    from pnp.load.fonts import Fonts
 
     _with_blocky_font(repo)
     write_cards(repo, FIRST)

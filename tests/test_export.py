@@ -103,7 +103,7 @@ def test_png_text_is_drawn_with_the_shipped_font_at_its_measured_width():
 
     from PIL import Image
 
-    from pnp.render.fonts import DEFAULT
+    from pnp.load.fonts import DEFAULT
     from pnp.formats.raster import svg_to_png
 
     text, size = "Wavy Hamburger 0123", 10.0

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.build.driver import BuildOptions, build
 from pnp.formats.impose import Label, Paper
 from pnp.formats.packing import Group, pack
 from pnp.formats.print_pdf import plan
-from pnp.load.layouts import papers, sheet_layout
+from pnp.config import papers, sheet_layout
 
 GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
 LAYOUTS = ("standard", "tight", "fold", "scissors")
@@ -39,16 +38,10 @@ def test_pieces_of_a_group_keep_their_own_gap_and_groups_the_pack_gap():
         pack([Group("big", 1, 120, 120, turnable=False)], 100, 100, 0)
 
 
-@pytest.fixture(scope="module")
-def shipped(repo_project, tmp_path_factory):
-    out = tmp_path_factory.mktemp("packing")
-    return {r.game: r for r in build(repo_project, list(GAMES), BuildOptions(formats=("svg",), out=out))}
-
-
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_packed_sheets_never_outnumber_unpacked_ones(shipped, game, paper):
-    report = shipped[game]
+def test_packed_sheets_never_outnumber_unpacked_ones(shipped_builds, game, paper):
+    report = shipped_builds[game]
     sheet = Paper(paper, *papers({})[paper])
     for layout in LAYOUTS:
         for cut in (False, True):
@@ -61,16 +54,16 @@ def test_packed_sheets_never_outnumber_unpacked_ones(shipped, game, paper):
             assert printed == packed.sheets
 
 
-def test_human_harvest_takes_six_letter_sheets_with_all_humans_on_one(shipped):
-    report = shipped["human-harvest"]
+def test_human_harvest_takes_six_letter_sheets_with_all_humans_on_one(shipped_builds):
+    report = shipped_builds["human-harvest"]
     made = plan(report.title, report.parts, Paper("letter", *papers({})["letter"]), sheet_layout("standard"))
     assert made.sheets == 6
     humans = next(c.spec.name for c in report.parts if c.spec.id == "humans")
     assert made.sheets_per_component[humans] == 1
 
 
-def test_the_cave_meter_markers_stay_together(shipped):
-    report = shipped["cave"]
+def test_the_cave_meter_markers_stay_together(shipped_builds):
+    report = shipped_builds["cave"]
     made = plan(report.title, report.parts, Paper("letter", *papers({})["letter"]), sheet_layout("standard"))
     markers = next(c.spec.name for c in report.parts if c.spec.id == "meter-markers")
     assert made.sheets_per_component[markers] == 1

@@ -21,7 +21,7 @@ import hashlib, json, sys
 from pnp.errors import PnpError
 from pnp.formats import pdf_engine
 from pnp.formats.pdf import SheetPlan
-from pnp.render.fonts import DEFAULT
+from pnp.load.fonts import DEFAULT
 
 dirs = tuple(DEFAULT.dirs)
 svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><text x="1" y="6" font-size="4">Pawn</text></svg>'

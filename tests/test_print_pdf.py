@@ -15,7 +15,7 @@ from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
 from pnp.load.content import Project
 from pnp.formats.impose import Paper
-from pnp.load.layouts import papers, sheet_layout
+from pnp.config import papers, sheet_layout
 from pnp.formats.print_pdf import RULER, plan
 
 MM = 72 / 25.4

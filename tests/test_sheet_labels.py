@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.build.driver import BuildOptions, build
 from pnp.formats import labels
 from pnp.formats.calibration import calibration_pages
 from pnp.formats.impose import Label, Paper
 from pnp.formats.print_pdf import plan
-from pnp.load.layouts import papers, sheet_layout
+from pnp.config import papers, sheet_layout
 
 GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
 
@@ -58,16 +57,10 @@ def test_a_long_text_wraps_to_its_room_and_a_label_shrinks_to_one_line():
     assert one.size == 4 and labels.width(one.text, one.size) <= 60 and one.text.endswith("…")
 
 
-@pytest.fixture(scope="module")
-def shipped(repo_project, tmp_path_factory):
-    out = tmp_path_factory.mktemp("labels")
-    return {r.game: r for r in build(repo_project, list(GAMES), BuildOptions(formats=("svg",), out=out))}
-
-
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_labels_keep_clear_of_crop_marks_art_and_each_other(shipped, game, paper):
-    report = shipped[game]
+def test_labels_keep_clear_of_crop_marks_art_and_each_other(shipped_builds, game, paper):
+    report = shipped_builds[game]
     sheet = Paper(paper, *papers({})[paper])
     for layout in ("standard", "tight", "fold", "scissors"):
         for cut in (False, True):

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.load.content import Project
-from pnp.render.fonts import DEFAULT
+from pnp.load.fonts import DEFAULT
 from pnp.render.textfit import DEFAULT_FLOOR, TextFit
 from pnp.units import MM_TO_PT
 
@@ -183,8 +183,8 @@ def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
 
 
 def test_the_shipped_metrics_are_those_of_the_shipped_font_files():
-    """pnp/data/fonts/metrics.json spares ordinary builds fontTools; `python -m pnp.render.fonts` remakes it."""
-    from pnp.render.fonts import _as_json, read_face
+    """pnp/data/fonts/metrics.json spares ordinary builds fontTools; `python -m pnp.load.fonts` remakes it."""
+    from pnp.load.fonts import _as_json, read_face
 
     assert len(DEFAULT.faces) == 4
     for face in DEFAULT.faces:

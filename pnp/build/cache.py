@@ -36,14 +36,12 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
-import hashlib
 from importlib import metadata
 import json
 import os
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from jinja2 import meta
@@ -56,7 +54,7 @@ from ..load import project_files
 from ..load.plugins import plugin_files
 from ..plaindata import is_helper
 from ..load.manifest import Component
-from .output import write_atomic
+from ..files import digest, write_atomic
 from ..render.hrefs import external_reference
 from ..render.faces import BUILTIN_TEMPLATES, ComponentRenderer, Face, RenderedComponent, _bytecode_cache
 
@@ -66,29 +64,6 @@ if TYPE_CHECKING:
 CACHE_FILE = ".pnp-cache.json"
 CACHE_FORMAT = 1
 PACKAGE_DIR = Path(__file__).parent.parent
-
-
-@dataclass(frozen=True)
-class Planned:
-    """A file a format will make: a digest of everything it is made from, and how to make it."""
-
-    key: str
-    make: Callable[[], bytes]
-    costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
-
-
-def digest(*parts: Any) -> str:
-    """A short stable hash of strings/bytes/plain data."""
-    h = hashlib.sha256()
-    for part in parts:
-        if isinstance(part, bytes):
-            h.update(part)
-        elif isinstance(part, str):
-            h.update(part.encode("utf-8"))
-        else:
-            h.update(json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:32]
 
 
 def _plain(value: Any) -> Any:
@@ -119,12 +94,12 @@ def canonical(value: Any) -> str | None:
 
 
 # pnp's modules whose code decides what a build writes (the CLI, scoring etc. don't)
-OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/content.py", "plan.py", "render/fonts.py", "formats/impose.py",
+OUTPUT_CODE = ("build/driver.py", "build/pipeline.py", "build/cache.py", "load/content.py", "plan.py", "load/fonts.py", "formats/impose.py",
                "render/locate.py", "load/manifest.py", "formats/pdf.py", "formats/raster.py", "render/faces.py",
                "render/textfit.py", "formats/tts.py", "units.py", "load/yamlio.py", "data/presets.yaml",
                "load/generate.py", "load/icons.py", "load/options.py", "load/records.py",
                "load/sheets.py", "load/variants.py",
-               "load/layouts.py", "load/settings.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
+               "config.py", "files.py", "formats/packing.py", "formats/print_pdf.py", "formats/calibration.py",
                "formats/cutfile.py", "formats/print_shop.py", "formats/tts_objects.py", "render/assets.py",
                "formats/pdf_engine.py", "formats/pdf_sheets.py", "formats/labels.py", "sandbox.py", "plaindata.py")
 OUTPUT_LIBRARIES = ("jinja2", "typst", "pikepdf", "resvg-py", "fonttools")  # an upgrade may change the bytes they make

@@ -18,10 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, ContextManager
 
-from .cache import CACHE_FILE, BuildCache, Planned, code_stamp, digest
+from .cache import CACHE_FILE, BuildCache, code_stamp
+from ..config import BuildOptions
+from ..files import Planned, digest
 from ..load.content import GameContent, Project
 from ..errors import ContentError, PnpError
-from ..load.options import resolve_all
 from ..load.project_files import output_folder, outside
 from ..load.manifest import presets
 from .output import commit_files
@@ -46,30 +47,6 @@ class Tally:
     def tick(self, what: str) -> None:
         self.done += 1
         self.shown(self.done, self.total, what)
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    formats: tuple[str, ...] = ("svg", "pdf")
-    paper: str = "letter"
-    bleed: float = 3.0
-    out: Path | None = None  # defaults to <project>/output
-    players: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict)  # game options, e.g. {"rules": "0.2.8"}
-    dpi: int = 300  # for raster formats (png, tts)
-    force: bool = False  # ignore the build cache: render and produce everything again
-    layout: str = "tight"  # sheet layout of the per-game print PDF (pnp/layouts.py): 9 poker cards a Letter or A4 sheet
-    back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
-    pack: bool = True  # pack the pieces no component sheet is full of onto shared sheets
-    cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet
-    papers: dict[str, Any] = field(default_factory=dict)  # a project's own papers (pnp.yaml), name -> PaperSize
-    layouts: dict[str, Any] = field(default_factory=dict)  # a project's own sheet layouts (pnp.yaml)
-
-    def game_options(self, games: list[GameContent]) -> dict[str, dict[str, Any]]:
-        """What each game's templates and `items:` expressions see as `options`: its declared
-        options checked and typed (defaults filled in) and the paper; raises PnpError on a
-        bad value or a `--set` key no game declares."""
-        return {name: {"paper": self.paper, **values} for name, values in resolve_all(games, self.players, self.extra).items()}
 
 
 @dataclass(frozen=True)
@@ -100,7 +77,7 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
     of the game's faces (pnp/formats/pdf.py): each face goes through the engine once."""
     from ..formats.pdf import SharedBook
-    from ..load.layouts import papers
+    from ..config import papers
 
     title = game.manifest.title
     printed = [comp for comp in rendered if comp.pieces]
@@ -130,7 +107,7 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list[RenderedComponent], options: BuildOptions) -> list:
     """The sheets of each printed component's PDF, then those of the print PDF."""
     from ..formats.impose import Paper, layout
-    from ..load.layouts import papers
+    from ..config import papers
 
     sheet = Paper(options.paper, *papers(options.papers)[options.paper])
     return [layout(comp, sheet, f"{game.manifest.title}: {comp.spec.name}") for comp in printed] + [_print_plan(game, rendered, options).layout]
@@ -139,7 +116,7 @@ def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list
 def _print_key(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> str:
     """The cache key of output/<game>/<game>-print.pdf (every component in one PDF,
     pnp/formats/print_pdf.py): what its sheets are made from."""
-    from ..load.layouts import papers, sheet_layout
+    from ..config import papers, sheet_layout
 
     width, height = papers(options.papers)[options.paper]
     style = sheet_layout(options.layout, options.layouts)
@@ -151,7 +128,7 @@ def _print_key(game: GameContent, rendered: list[RenderedComponent], options: Bu
 
 def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions):
     from ..formats.impose import Paper
-    from ..load.layouts import papers, sheet_layout
+    from ..config import papers, sheet_layout
     from ..formats.print_pdf import plan
 
     width, height = papers(options.papers)[options.paper]
@@ -198,7 +175,7 @@ def check_formats(formats: tuple[str, ...]) -> None:
 def check_options(options: BuildOptions) -> None:
     """Fail on bad options before any work."""
     check_formats(options.formats)
-    from ..load.layouts import papers, sheet_layout
+    from ..config import papers, sheet_layout
 
     known = papers(options.papers)
     if options.paper not in known:
@@ -321,7 +298,7 @@ def _engine(options: BuildOptions) -> ContextManager[None]:
     if not {"pdf", "pdf-single"} & set(options.formats):
         return nullcontext()
     from ..formats.pdf_engine import engine_pool
-    from ..render.fonts import DEFAULT
+    from ..load.fonts import DEFAULT
 
     return engine_pool(tuple(DEFAULT.dirs))
 

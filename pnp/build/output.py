@@ -10,16 +10,14 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
+from ..files import write_atomic
 
 MANIFEST = ".pnp-files.json"
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # read the process umask once: generated files get ordinary permissions
 
 
 @dataclass
@@ -29,20 +27,6 @@ class Committed:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # bytes identical or kept as current
     removed: list[str] = field(default_factory=list)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a reader never sees a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes files private (0600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

@@ -18,7 +18,8 @@ from ..load.content import GameContent, Project, load_game
 if TYPE_CHECKING:
     from ..render.faces import ComponentRenderer, RenderedComponent
     from .cache import BuildCache
-    from .driver import BuildOptions, Tally
+    from ..config import BuildOptions
+    from .driver import Tally
 
 T = TypeVar("T")
 # what a command does with one game's rendered faces

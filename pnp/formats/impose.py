@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import PnpError
-from ..load.manifest import presets
+from ..config import PaperSize, papers
 from ..render.faces import Face, RenderedComponent
 
 if TYPE_CHECKING:
-    from ..render.fonts import Fonts
+    from ..load.fonts import Fonts
 
 MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
 MARK_LENGTH = 4.0  # mm
@@ -36,12 +36,12 @@ class Paper:
     margin: float = 5.0
 
 
-def paper(name: str, margin: float = 5.0) -> Paper:
-    """A paper preset by name (letter, a4, a3, tabloid)."""
-    table = presets()["papers"]
+def paper(name: str, margin: float = 5.0, extra: dict[str, PaperSize] | None = None) -> Paper:
+    """A paper by name: a built-in one (letter, a4, ...) or one of the project's own (`extra`)."""
+    table = papers(extra)
     if name not in table:
         raise PnpError(f"unknown paper {name!r}: expected one of {', '.join(table)}")
-    return Paper(name, table[name]["width"], table[name]["height"], margin)
+    return Paper(name, *table[name], margin)
 
 
 @dataclass(frozen=True)

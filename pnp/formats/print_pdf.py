@@ -2,7 +2,7 @@
 
 A title page (title, checklist of components with piece and sheet counts, how to print,
 a 50 mm calibration ruler), then each component's sheets drawn with a named sheet layout
-(pnp.load.layouts), every page labelled in its margin and bookmarked per component. A
+(pnp.config), every page labelled in its margin and bookmarked per component. A
 component's full grid sheets print as in its own PDF; what is left of every component is
 packed together (pnp.formats.packing; double-sided pieces apart, with their backs) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, plan_grid
-from ..load.layouts import SheetLayout
+from ..config import SheetLayout
 from ..render.faces import Face, RenderedComponent
 
 from . import labels

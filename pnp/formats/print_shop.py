@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..build.cache import Planned, digest
+from ..files import Planned, digest
 
 if TYPE_CHECKING:
     from ..render.faces import RenderedComponent

@@ -13,8 +13,8 @@ import zlib
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..build.cache import Planned, digest
-from ..render.fonts import DEFAULT, Fonts
+from ..files import Planned, digest
+from ..load.fonts import DEFAULT, Fonts
 from ..render.hrefs import refused
 from .pdf_engine import ROOT as ENGINE_ROOT
 

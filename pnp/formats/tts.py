@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..build.cache import Planned, digest
+from ..files import Planned, digest
 from .raster import settings, svg_to_image
 
 if TYPE_CHECKING:

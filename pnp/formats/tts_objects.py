@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..build.cache import digest
+from ..files import digest
 
 if TYPE_CHECKING:
     from ..load.content import GameContent

@@ -16,10 +16,11 @@ from ..plaindata import Copier
 from . import generate as generated, icons as icon_sets, plugins, project_files, records, variants
 from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
-from ..render.fonts import DEFAULT as DEFAULT_FONTS
-from ..render.fonts import Fonts
+from .fonts import DEFAULT as DEFAULT_FONTS
+from .fonts import Fonts, load_face
 from .manifest import Manifest
 from .plugin import GamePlugin
+from .shipped import shipped_games, shipped_root
 from .validation import validate
 from .yamlio import Located, load_located
 
@@ -61,21 +62,15 @@ class Project:
         called so), else this one (where loading then reports the missing game.yaml)."""
         if (self.content_dir / name / MANIFEST).is_file():
             return self
-        from ..tools.shipped import shipped_games, shipped_root
-
         root = shipped_root()
         return Project(root) if root is not None and name in shipped_games() else self
 
     def known_games(self) -> list[str]:
         """The project's games and the shipped ones, sorted."""
-        from ..tools.shipped import shipped_games
-
         return sorted(set(self.games()) | set(shipped_games()))
 
     def resolve_games(self, names: list[str] | None) -> list[str]:
         """The games named (the project's own when none), or a PnpError naming the unknown ones."""
-        from ..tools.shipped import shipped_games
-
         known = self.games()
         shipped = [n for n in shipped_games() if n not in known]
         if not names:
@@ -293,8 +288,6 @@ def _check_templates(game: GameContent, manifest_doc: Located) -> None:
 
 def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
     """Every font file named exists and is a font fonttools can read."""
-    from ..render.fonts import load_face
-
     errors: list[ContentError] = []
     for i, name in enumerate(game.manifest.fonts):
         try:

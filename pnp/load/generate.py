@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from ..errors import ContentError
-from ..limits import BuildLimits
+from ..limits import BUILD
 from .spec import GenerateSpec
 
 if TYPE_CHECKING:
@@ -56,10 +56,10 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         lists[key] = list(value)
     if errors:
         return [], errors
-    limits = BuildLimits.from_env()
+    limits = BUILD.values()
     combinations = math.prod(len(v) for v in lists.values())
-    if combinations > limits.pieces:  # before any is made
-        return [], [manifest.error(at + ("product",), f"generate {name!r}: {combinations:,} combinations, more than {limits.pieces:,}: {limits.hint('pieces')}")]
+    if combinations > limits["pieces"]:  # before any is made
+        return [], [manifest.error(at + ("product",), f"generate {name!r}: {combinations:,} combinations, more than {limits['pieces']:,}: {BUILD.hint('pieces')}")]
     try:
         make_id = env.from_string(spec.id)
         keep = env.compile_expression(spec.where, undefined_to_none=False) if spec.where else None

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from ..errors import ContentError, PnpError
 from . import project_files
-from ..render.textfit import num
+from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
 

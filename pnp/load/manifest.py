@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from .input_limits import PIECES
+from ..limits import PIECES
 from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from ..units import MM_TO_PT, to_mm
 from .validation import StrictModel

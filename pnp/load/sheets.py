@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import ContentError, PnpError
-from .input_limits import TABLES
+from ..limits import TABLES
 from .yamlio import Limits, Located, Path_, read_capped
 
 SHEET_SUFFIXES = (".csv", ".xlsx")

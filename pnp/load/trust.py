@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from ..errors import ContentError, PnpError
+from .shipped import shipped_root
 
 ENV = "PNP_TRUST"
 TRUST_FILE = "trusted.json"
@@ -53,8 +54,6 @@ def plugin_digest(path: Path) -> str:
 def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
     """The folders holding the shipped plugins (the games' and the example projects'), and
     the plugins' digests."""
-    from ..tools.shipped import shipped_root
-
     root = shipped_root()
     if root is None:
         return (), frozenset()

@@ -27,7 +27,9 @@ import yaml
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from ..limits import MIB
 from ..errors import ContentError, PnpError
+from ..units import to_count
 
 
 
@@ -42,7 +44,6 @@ class PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser)
 Loc = tuple[int, int]  # (line, column), 1-based
 Path_ = tuple[Any, ...]
 
-MIB = 1 << 20
 MAX_DEPTH = 200  # the composer and the constructor recurse once per level: keep far below Python's limit
 
 
@@ -76,20 +77,13 @@ class Limits:
         names = ("size", "depth", "nodes", "aliases", "string")
         for part in spec.split(","):
             key, sep, value = (x.strip() for x in part.partition("="))
-            number = _count(value) if sep else None
+            number = to_count(value) if sep else None
             if key not in names or number is None or number < 1:
                 raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. size=8M")
             changes[key] = number
         if changes.get("depth", 0) > MAX_DEPTH:
             raise PnpError(f"{self.env}: depth={changes['depth']}: at most {MAX_DEPTH}")
         return replace(self, **cast(Any, changes))  # keys checked against the int fields above
-
-
-def _count(text: str) -> int | None:
-    """`8M`, `512k`, `20000` as an int (k and M are 1024 and 1024 * 1024)."""
-    scale = {"k": 1 << 10, "m": MIB}.get(text[-1:].lower(), 1)
-    digits = text[:-1] if scale != 1 else text
-    return int(digits) * scale if digits.isascii() and digits.isdigit() else None
 
 
 # Defaults: far above any real file (the shipped content files are at most a few

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from ..errors import ContentError, PnpError
 from ..load import project_files
-from ..load.input_limits import PICTURES
+from ..limits import PICTURES
 from .textfit import template_frame
 
 if TYPE_CHECKING:

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from . import locate, textfit
 from .. import sandbox
 from ..plaindata import helper
+from ..units import num
 from .assets import Assets
 from .hrefs import check_face
 from ..load.content import GameContent
@@ -23,8 +24,8 @@ from ..errors import ContentError, raise_if_any
 from ..load.generate import product
 from ..load.icons import icon_helper
 from ..load.project_files import ProjectLoader
-from .fonts import DEFAULT as DEFAULT_FONTS
-from .fonts import Fonts
+from ..load.fonts import DEFAULT as DEFAULT_FONTS
+from ..load.fonts import Fonts
 from ..load.manifest import Component
 from ..plan import Plan, item_id, item_name
 
@@ -98,12 +99,12 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
         # compiling is most of a cold build's rendering time
         bytecode_cache=_bytecode_cache(),
     )
-    env.filters["num"] = textfit.num
+    env.filters["num"] = num
     env.filters["product"] = product
     env.globals["icon"] = helper(icon_helper(game.icons))  # a plugin's own `icon` takes precedence
     fit = fit or textfit.TextFit(game.fonts, game.manifest.min_font_size)
     env.globals.update({name: helper(fn) for name, fn in fit.helpers().items()})
-    env.globals.update(num=helper(textfit.num), Markup=helper(Markup), font_family=game.fonts.family, asset=helper(assets or Assets(game)))
+    env.globals.update(num=helper(num), Markup=helper(Markup), font_family=game.fonts.family, asset=helper(assets or Assets(game)))
     env.globals.update(game.plain.copy(game.plugin.template_globals))
     return env
 
@@ -133,6 +134,8 @@ def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | No
 def _render_error(exc: Exception, game: GameContent, template: str, what: str) -> ContentError:
     path, line = _template_location(exc, game)
     path = path or game.templates_dir / template
+    if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
+        return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")

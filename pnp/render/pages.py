@@ -8,7 +8,7 @@ from typing import Any
 import jinja2
 
 from .faces import BUILTIN_TEMPLATES
-from .textfit import num
+from ..units import num
 
 
 @lru_cache(maxsize=1)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from .fonts import DEFAULT, Fonts
+from ..load.fonts import DEFAULT, Fonts
 from ..units import MM_TO_PT
 
 DEFAULT_FLOOR = 6 / MM_TO_PT  # 6 pt in mm
@@ -171,12 +171,6 @@ def _pt(size: float) -> str:
 def _snippet(text: str, limit: int = 40) -> str:
     text = " ".join(str(text).split())
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-def num(value: float) -> str:
-    """A number for SVG output: at most 3 decimals, no trailing zeros (stable across runs)."""
-    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
-    return "0" if text in {"-0", ""} else text
 
 
 def text_width(text: str, size: float, weight: str = "normal") -> float:

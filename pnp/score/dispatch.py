@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..load.content import Project, load_game
+from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder
-from ..load.yamlio import SHEET, load_located
+from ..load.yamlio import SHEET, Located, load_located
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,7 +41,12 @@ class ScoreReport(ABC):
 
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""
-    doc = load_located(sheet_path, SHEET)
+    return score_doc(project, load_located(sheet_path, SHEET))
+
+
+def score_doc(project: Project, doc: Located, load: Callable[[Project, str], GameContent] | None = None) -> ScoreReport:
+    """Score a sheet already read (a file, or text a server received); raise PnpError
+    listing every problem in it. `load` loads the game named (a server keeps them loaded)."""
     if not isinstance(doc.data, dict):
         raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
     game_name = doc.data.get("game")
@@ -51,7 +56,7 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     if game_name not in known:
         line, col = doc.where(("game",))
         raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"))
-    game = load_game(project, game_name)
+    game = (load or load_game)(project, game_name)
     if game.plugin.score is None:
         raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
     return game.plugin.score(game, doc)
@@ -62,12 +67,11 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     options `options`, e.g. {"rules": "0.2.8"}), or the sheets' JSON Schema."""
     import json
 
-    from ..build.driver import BuildOptions
-    from ..build.pipeline import Pipeline
+    from ..config import BuildOptions
 
-    pipeline = Pipeline(project, BuildOptions(players=players, extra=dict(options or {})))
-    (game,) = pipeline.load(project.resolve_games([game_name]))
-    pipeline.values([game])  # refuse bad or unknown --set
+    (name,) = project.resolve_games([game_name])
+    game = load_game(project, name)
+    BuildOptions(players=players, extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
     if schema:
         if game.plugin.sheet_schema is None:
             raise PnpError(f"{game.name}: this game has no scoring sheet schema")
@@ -78,31 +82,31 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
 
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,
-                    options: dict[str, str] | None = None) -> list[Path]:
+                    options: dict[str, str] | None = None, papers: dict[str, Any] | None = None) -> list[Path]:
     """Write the blank printable scoring sheet for `players` players as SVG and PDF.
 
     The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
-    same template that `pnp build` uses."""
+    same template that `pnp build` uses. `papers`: the project's own (pnp.yaml)."""
     from ..errors import raise_if_any
     from ..formats.impose import impose, paper
-    from ..build.output import write_atomic
+    from ..files import write_atomic
     from ..plan import item_id
-    from ..render.faces import Piece, RenderedComponent
+    from ..render.faces import ComponentRenderer, Piece, RenderedComponent
 
-    from ..build.driver import BuildOptions
-    from ..build.pipeline import Pipeline
+    from ..config import BuildOptions
 
-    pipeline = Pipeline(project, BuildOptions(paper=paper_name, players=players, extra=dict(options or {}), bleed=0.0))
-    (game,) = pipeline.load(project.resolve_games([game_name]))
-    sheet = paper(paper_name)
+    build_options = BuildOptions(paper=paper_name, players=players, extra=dict(options or {}), bleed=0.0)
+    (name,) = project.resolve_games([game_name])
+    game = load_game(project, name)
+    sheet = paper(paper_name, extra=papers)
     # the options a build sees: declared ones checked and typed, unknown `--set` keys refused
-    values = pipeline.values([game])[game.name]
+    values = build_options.game_options([game])[game.name]
     wanted = game.plugin.sheet_component
     index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
     if index is None:
         raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
     spec = game.manifest.components[index]
-    renderer = pipeline.planner(game, {**values, "players": players})
+    renderer = ComponentRenderer(game, {**values, "players": players}, build_options.bleed)
     items = renderer.plan.items(index, spec)
     raise_if_any(renderer.errors)
     counts = {_field(item, "players"): item for item in items}

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from pnp.build.output import write_atomic
+from pnp.files import write_atomic
 from pnp.render.pages import render_page
 
 from . import plots

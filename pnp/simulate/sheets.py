@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from pnp.build.output import write_atomic
+from pnp.files import write_atomic
 
 from .runner import Run
 

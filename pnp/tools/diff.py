@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 from urllib.parse import quote
 
-from ..build.driver import BuildOptions
+from ..config import BuildOptions
 from ..build.pipeline import Pipeline
 from ..load.content import GameContent, Project, load_game
 from ..errors import PnpError, display_path
 from ..build.output import commit_files
 from ..render.pages import render_page
 from ..formats.raster import svg_to_image
-from ..render.fonts import DEFAULT, Fonts
+from ..load.fonts import DEFAULT, Fonts
 
 if TYPE_CHECKING:
     from PIL import Image

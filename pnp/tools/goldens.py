@@ -31,7 +31,7 @@ def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[
     named) built with its default options; then, for each other value of each option the
     game declares (`--set rules=0.2.8`, `--players 3`), the faces that value draws
     differently, as `<game>@<option>=<value>/<component>/<face>.png`."""
-    from ..build.driver import BuildOptions
+    from ..config import BuildOptions
     from ..build.pipeline import Pipeline
     from ..formats.raster import svg_to_image
 
@@ -120,7 +120,7 @@ def update(project: "Project", folder: Path | None = None) -> tuple[int, int]:
     """Write every face's golden (only those whose pixels changed); remove stale ones."""
     from PIL import Image
 
-    from ..build.output import write_atomic
+    from ..files import write_atomic
 
     folder = folder or project.root / FOLDER
     written, seen = 0, set()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..build.driver import BuildOptions
+from ..config import BuildOptions
 from ..build.pipeline import Pipeline
 from ..load.content import Project
 from ..errors import raise_if_any
-from ..render.textfit import num
+from ..units import num
 
 
 def inventory(project: Project, games: list[str] | None, options: BuildOptions | None = None) -> list[tuple[str, ...]]:

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..build.driver import BuildOptions, GameReport, build
+from ..build.driver import GameReport, build
+from ..config import BuildOptions
 from ..load.content import Project
 from ..build.output import write_if_changed
 from ..render.pages import render_page
 from ..render.faces import Face, RenderedComponent
-from ..render.textfit import num
+from ..units import num
 
 PAGE = "index.html"
 STAMP = "build-stamp.js"  # rewritten by `pnp watch` after every rebuild that changed files

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..load.content import Project
 from ..errors import PnpError
 from ..load.manifest import SLUG
-from ..build.output import write_atomic
+from ..files import write_atomic
 
 # template file -> where it goes, relative to the project
 FILES = {

@@ -11,7 +11,7 @@ from ..errors import PnpError
 from ..load.jsonschema import data_schema
 from ..load.sheets import SHEET_SUFFIXES
 from ..load.manifest import Manifest
-from ..build.output import write_atomic
+from ..files import write_atomic
 from ..load import project_files
 from ..load.project_files import output_folder
 from ..load.validation import validate

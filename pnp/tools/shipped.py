@@ -9,35 +9,12 @@ consulted for a game the project does not have.
 from __future__ import annotations
 
 import shutil
-from functools import cache
 from pathlib import Path
 
 import yaml
 
 from ..errors import PnpError
-
-PACKAGE = Path(__file__).resolve().parent.parent
-MANIFEST = "game.yaml"
-
-
-@cache
-def shipped_root() -> Path | None:
-    """The folder holding the shipped `content/` and `templates/`, or None."""
-    wheel = PACKAGE / "shipped"
-    if (wheel / "content").is_dir():
-        return wheel
-    checkout = PACKAGE.parent
-    if (checkout / "content").is_dir() and (checkout / "pyproject.toml").is_file():
-        return checkout
-    return None
-
-
-def shipped_games() -> list[str]:
-    """Names of the shipped games, sorted."""
-    root = shipped_root()
-    if root is None:
-        return []
-    return sorted(p.name for p in (root / "content").iterdir() if (p / MANIFEST).is_file())
+from ..load.shipped import MANIFEST, shipped_games, shipped_root
 
 
 def examples(game: str) -> list[Path]:

@@ -13,7 +13,8 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from ..build.driver import BuildOptions, GameReport, build
+from ..build.driver import GameReport, build
+from ..config import BuildOptions
 from ..load.content import Project
 from ..errors import PnpError, display_path
 

@@ -189,7 +189,7 @@ DEFAULT = Fonts(DEFAULT_FILES, "Liberation Sans")
 
 
 def write_shipped_metrics() -> None:
-    """Record the shipped fonts' metrics (run after changing pnp/data/fonts/: python -m pnp.render.fonts)."""
+    """Record the shipped fonts' metrics (run after changing pnp/data/fonts/: python -m pnp.load.fonts)."""
     table = {p.name: {"sha256": _sha(p), **_as_json(read_face(p))} for p in DEFAULT_FILES}
     SHIPPED_METRICS.write_text(json.dumps(table, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
 

@@ -1,0 +1,55 @@
+"""Files a build makes: a digest keying each, and writing one so no reader sees it half-written.
+
+Formats plan their files (`Planned`: a key and how to make the bytes); the build, the
+scoring sheet and the balance lab's reports write them with `write_atomic`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)  # read the process umask once: generated files get ordinary permissions
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A file a format will make: a digest of everything it is made from, and how to make it."""
+
+    key: str
+    make: Callable[[], bytes]
+    costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
+
+
+def digest(*parts: Any) -> str:
+    """A short stable hash of strings/bytes/plain data."""
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes):
+            h.update(part)
+        elif isinstance(part, str):
+            h.update(part.encode("utf-8"))
+        else:
+            h.update(json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that a reader never sees a partial file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes files private (0600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

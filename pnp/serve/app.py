@@ -1,0 +1,308 @@
+"""The ASGI app of `pnp serve`: the page (files of this package only) and a small JSON API
+over sessions, boards and the play-test log. Every request needs the server's token (in
+the URL once, then in a cookie); every bad request gets one clear line, never a
+traceback; no path a request names reaches the project's files.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Awaitable, Callable, MutableMapping
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..errors import PnpError
+from . import session as sessions
+from .hints import hints
+from .log import Log
+from .scoring import Games, Outcome, sheet_yaml
+from .stats import statistics
+
+STATIC = Path(__file__).resolve().parent / "static"
+COOKIE = "pnp_token"
+MAX_BODY = 64 * 1024  # bytes of one request: a board is a few hundred
+REFUSED = "403 Forbidden: open the link that `pnp serve` printed (it carries the table's token)"
+
+
+# Every response: scripts and styles only from pnp itself, the tokened URL never sent on as a referrer.
+HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+class TokenGate:
+    """Refuse every request without the token (query `?token=` or the cookie it sets)."""
+
+    def __init__(self, app: ASGIApp, token: str):
+        self.app, self.token = app, token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        given = request.query_params.get("token")
+        tokened = given is not None and secrets.compare_digest(given.encode(), self.token.encode())
+
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.setdefault("headers", [])
+                headers += HEADERS
+                if tokened:
+                    headers.append((b"set-cookie", f"{COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()))
+            await send(message)
+
+        cookie = request.cookies.get(COOKIE, "")
+        if tokened or (cookie and secrets.compare_digest(cookie.encode(), self.token.encode())):
+            await self.app(scope, receive, with_headers)
+            return
+        await PlainTextResponse(REFUSED, status_code=403)(scope, receive, with_headers)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON, read up to MAX_BODY bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise HTTPException(400, f"expected a JSON body: {exc}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+class Table:
+    """What the routes share: the project's games, the log, a cache of checked sheets."""
+
+    def __init__(self, games: Games, log: Log):
+        self.games, self.log = games, log
+        self._checked: dict[str, Outcome] = {}
+
+    def check(self, sheet: dict[str, Any]) -> Outcome:
+        """`pnp score`'s verdict on a sheet; the same sheet polled again is not scored again."""
+        key = sheet_yaml(sheet)
+        outcome = self._checked.get(key)
+        if outcome is None:
+            if len(self._checked) > 256:
+                self._checked.clear()
+            outcome = self._checked[key] = self.games.check(sheet)
+        return outcome
+
+    def state(self, sid: str) -> dict[str, Any]:
+        """Everything a page shows of a session; logs the game when every board is in and it scores."""
+        s = self.log.session(sid)
+        if s is None:
+            raise HTTPException(404, f"no session {sid!r}: start one on the first page")
+        sheet = sessions.sheet(self.games, s)
+        outcome = self.check(sheet)
+        finished = all(s.done.get(i, False) for i in range(len(s.players))) and outcome.report is not None
+        logged = None
+        if finished:
+            assert outcome.report is not None
+            logged = self.log.record(s.game, s.rules, s.changes, s.players, self.games.digest(s.game), sheet_yaml(sheet),
+                                     outcome.report, session=s.id)
+        return {
+            "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
+            "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
+            "form": sessions.form(self.games, s.game, s.rules, len(s.players)),
+            "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
+            "done": [s.done.get(i, False) for i in range(len(s.players))],
+            "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged,
+        }
+
+
+def seat_qr_svg(base_url: str, token: str, sid: str, seat: int) -> bytes:
+    """The QR code (SVG) of the link that opens this seat's board with the token."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(f"{base_url}?token={token}#/s/{sid}/p/{seat}", error="m").save(out, kind="svg", scale=4, border=2)
+    return out.getvalue()
+
+
+def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
+    """The rule version's title and what it changes from the game's default rules."""
+    for option in hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
+        if option["value"] == rules:
+            return dict(option)
+    return {"value": rules, "label": rules, "differences": []}
+
+
+def make_app(games: Games, log: Log, token: str) -> Starlette:
+    """The app for one project and log, refusing requests without `token`."""
+    table = Table(games, log)
+
+    def handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except HTTPException as exc:
+                return _error(exc.status_code, str(exc.detail))
+            except PnpError as exc:
+                return _error(400, "; ".join(str(e) for e in exc.errors))
+            except Exception as exc:  # a bug: one line to the page and one to the server's terminal
+                print(f"pnp serve: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+                return _error(500, f"internal error: {type(exc).__name__}")
+        return wrapped
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-store"})
+
+    async def list_games(request: Request) -> Response:
+        def work() -> list[dict[str, Any]]:
+            out = []
+            for name in games.names():
+                rules = hints(games.load(name), None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
+            return out
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def new_session(request: Request) -> Response:
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise HTTPException(400, "expected an object with game, rules, changes and players")
+        game, rules, changes, players = body.get("game"), body.get("rules") or None, body.get("changes") or {}, body.get("players")
+        if not isinstance(game, str) or not isinstance(players, list) or not isinstance(changes, dict) or not (rules is None or isinstance(rules, str)):
+            raise HTTPException(400, "expected game (text), rules (text or null), changes (object) and players (list of names)")
+        sessions.clean([{"key": str(k)} for k in changes], changes)
+
+        def work() -> str:
+            start_table, boards = sessions.start(games, game, rules, changes, players)
+            sid = secrets.token_hex(4)
+            log.create_session(sid, game, rules, changes, [p.strip() for p in players], start_table, boards)
+            return sid
+        return JSONResponse({"id": await run_in_threadpool(work)})
+
+    async def list_sessions(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(log.sessions))
+
+    async def get_session(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(table.state, request.path_params["sid"]))
+
+    async def put_table(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        body = await _body(request)
+
+        def work() -> dict[str, Any]:
+            s = log.session(sid)
+            if s is None:
+                raise HTTPException(404, f"no session {sid!r}")
+            fields = sessions.form(games, s.game, s.rules, len(s.players))["table"]
+            log.save_table(sid, sessions.clean(fields, body.get("values") if isinstance(body, dict) else None))
+            return table.state(sid)
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def put_board(request: Request) -> Response:
+        sid, seat = request.path_params["sid"], request.path_params["seat"]
+        body = await _body(request)
+        if not isinstance(body, dict) or not isinstance(body.get("done", False), bool):
+            raise HTTPException(400, "expected an object with values (object) and done (true or false)")
+
+        def work() -> dict[str, Any]:
+            s = log.session(sid)
+            if s is None:
+                raise HTTPException(404, f"no session {sid!r}")
+            if not 0 <= seat < len(s.players):
+                raise HTTPException(404, f"no seat {seat + 1}: this session has {len(s.players)} players")
+            fields = sessions.form(games, s.game, s.rules, len(s.players))["player"]
+            values = sessions.clean(fields, body.get("values", {}))
+            done = bool(body.get("done", False))
+            log.save_board(sid, seat, values, done)
+            if not done:
+                log.unrecord(sid)
+            return table.state(sid)
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def export_sheet(request: Request) -> Response:
+        sid = request.path_params["sid"]
+
+        def work() -> str:
+            s = log.session(sid)
+            if s is None:
+                raise HTTPException(404, f"no session {sid!r}")
+            return sheet_yaml(sessions.sheet(games, s))
+        text = await run_in_threadpool(work)
+        return PlainTextResponse(text, media_type="application/yaml", headers={"content-disposition": f'attachment; filename="{sid}.yaml"'})
+
+    async def seat_qr(request: Request) -> Response:
+        """A QR code of one board's link (with the token), for the host to show that player."""
+        sid, seat = request.path_params["sid"], request.path_params["seat"]
+        s = await run_in_threadpool(log.session, sid)
+        if s is None or not 0 <= seat < len(s.players):
+            raise HTTPException(404, f"no seat {seat + 1} in session {sid!r}")
+        return Response(seat_qr_svg(str(request.base_url), token, sid, seat), media_type="image/svg+xml")
+
+    async def stats(request: Request) -> Response:
+        def work() -> list[dict[str, Any]]:
+            out = statistics(log.games())
+            for group in out:  # a prediction needs the content the games were played with
+                group["current"] = group["game"] in games.names() and games.digest(group["game"]) == group["digest"]
+            return out
+        return JSONResponse(await run_in_threadpool(work))
+
+    predicted: dict[str, dict[str, Any]] = {}
+
+    async def prediction(request: Request) -> Response:
+        body = await _body(request)
+        if not isinstance(body, dict) or not isinstance(body.get("game"), str) or not isinstance(body.get("players"), int) \
+                or not isinstance(body.get("changes", {}), dict) or not isinstance(body.get("rules"), (str, type(None))) \
+                or not isinstance(body.get("games", 100), int):
+            raise HTTPException(400, "expected game (text), rules (text or null), changes (object), players and games (numbers)")
+        sessions.clean([{"key": str(k)} for k in body.get("changes", {})], body.get("changes", {}))
+        key = json.dumps(body, sort_keys=True)
+
+        def work() -> dict[str, Any]:
+            from .predict import predict
+
+            games.load(body["game"])  # a game of this project that has a scorer
+            if key not in predicted:
+                predicted[key] = predict(games.project, body["game"], body.get("rules"), body.get("changes", {}), body["players"], body.get("games", 100))
+            return predicted[key]
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(404, "no such page")
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", handler(list_games)),
+        Route("/api/sessions", handler(list_sessions), methods=["GET"]),
+        Route("/api/sessions", handler(new_session), methods=["POST"]),
+        Route("/api/sessions/{sid:str}", handler(get_session)),
+        Route("/api/sessions/{sid:str}/table", handler(put_table), methods=["PUT"]),
+        Route("/api/sessions/{sid:str}/boards/{seat:int}", handler(put_board), methods=["PUT"]),
+        Route("/api/sessions/{sid:str}/sheet.yaml", handler(export_sheet)),
+        Route("/api/sessions/{sid:str}/boards/{seat:int}/qr.svg", handler(seat_qr)),
+        Route("/api/stats", handler(stats)),
+        Route("/api/predict", handler(prediction), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC)),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(TokenGate, token=token)],
+                     exception_handlers={404: not_found, 405: lambda r, e: _error(405, "method not allowed")})

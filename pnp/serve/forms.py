@@ -1,0 +1,97 @@
+"""A game's entry form, made from its sheet schema (`pnp sheet --schema`) and its blank
+sheet (`pnp sheet --template`), so that a new game with a scorer gets a page without new
+web code: the schema gives each field's type and help, the blank sheet its starting value
+and, for a text of several equal rows (a stomach), the grid's shape. Hints (hints.py) add
+choices from the game's content.
+
+A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
+is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
+choice, list, map, group (fields), grid (rows, cols, empty, palette), track (min, max), order, slots.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Keys the session sets itself: the game, its rule version and changes, the player list.
+SESSION_KEYS = ("game", "rules", "changes", "players")
+NAME = "name"
+
+
+def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with a local $ref followed (pydantic's `#/$defs/Name`)."""
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return dict(schema.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {}))
+    return node
+
+
+def _variants(schema: dict[str, Any], node: dict[str, Any]) -> tuple[list[dict[str, Any]], bool]:
+    """The non-null alternatives of a field's schema, and whether null is allowed."""
+    node = _resolve(schema, node)
+    options = node.get("anyOf") or node.get("oneOf")
+    if not options:
+        kinds = node.get("type")
+        if isinstance(kinds, list):
+            return [{**node, "type": k} for k in kinds if k != "null"], "null" in kinds
+        return [node], False
+    variants = [_resolve(schema, o) for o in options]
+    return [v for v in variants if v.get("type") != "null"], any(v.get("type") == "null" for v in variants)
+
+
+def _grid(blank: Any) -> dict[str, Any] | None:
+    """A grid's shape from its blank value: several rows, each as many one-symbol cells."""
+    if not isinstance(blank, str):
+        return None
+    rows = [line.split() for line in blank.splitlines() if line.strip()]
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or len({c for r in rows for c in r}) != 1 or len(rows[0][0]) != 1:
+        return None
+    return {"kind": "grid", "rows": len(rows), "cols": len(rows[0]), "empty": rows[0][0]}
+
+
+def field(schema: dict[str, Any], key: str, node: dict[str, Any], blank: Any, hint: dict[str, Any] | None) -> dict[str, Any]:
+    """One field of the form."""
+    variants, nullable = _variants(schema, node)
+    first = variants[0] if variants else {}
+    out: dict[str, Any] = {"key": key, "label": key.replace("_", " "), "help": _resolve(schema, node).get("description", ""),
+                           "nullable": nullable, "kind": "text"}
+    types = [v.get("type") for v in variants]
+    enum = [c for v in variants for c in v.get("enum", [v["const"]] if "const" in v else [])]
+    if enum:
+        out.update(kind="choice", choices=[{"value": c, "label": str(c)} for c in enum])
+    elif "boolean" in types:
+        out["kind"] = "bool"
+    elif "integer" in types or "number" in types:
+        out.update(kind="number", min=first.get("minimum"), max=first.get("maximum"))
+    elif "string" in types and (grid := _grid(blank)):
+        out.update(grid)
+    elif "array" in types:
+        out["kind"] = "list"
+    elif "object" in types:
+        shape = next(v for v in variants if v.get("type") == "object")
+        if shape.get("properties"):  # a record of its own fields (a solo opponent, say): its fields inside
+            inner = blank if isinstance(blank, dict) else {}
+            hints = (hint or {}).get("fields", {})
+            out.update(kind="group", fields=[{**field(schema, k, v, inner.get(k), hints.get(k)), "optional": k not in inner}
+                                             for k, v in shape["properties"].items()])
+            hint = {k: v for k, v in (hint or {}).items() if k != "fields"}
+        else:
+            out["kind"] = "map"
+    out.update(hint or {})
+    return out
+
+
+def build(schema: dict[str, Any], blank: dict[str, Any], hints: dict[str, Any]) -> dict[str, Any]:
+    """The form of a game's sheet: the fields the table shares and those of one player,
+    in the schema's order; fields absent from the blank sheet (optional extras) last."""
+    props = schema.get("properties", {})
+    player_node = _resolve(schema, _variants(schema, props.get("players", {}))[0][0].get("items", {}))
+    player_props = player_node.get("properties", {})
+    blank_player = (blank.get("players") or [{}])[0]
+    table = [field(schema, k, v, blank.get(k), hints.get("table", {}).get(k)) for k, v in props.items() if k not in SESSION_KEYS]
+    player = [field(schema, k, v, blank_player.get(k), hints.get("player", {}).get(k)) for k, v in player_props.items() if k != NAME]
+    for f in table:
+        f["optional"] = f["key"] not in blank
+    for f in player:
+        f["optional"] = f["key"] not in blank_player
+    return {"table": table, "player": player}

@@ -1,0 +1,98 @@
+"""What the page offers beyond a sheet schema's types: choices taken from a game's content
+(monsters, leaders, tiles, tracks, rule versions). A game without hints still gets a page
+(text, number, list and grid fields from its schema and blank sheet); hints only turn
+typing into tapping. Each function reads the game's loaded content, never a file.
+
+These belong in the game plugins as a `sheet_form` hook; they live here until that public
+plugin API exists (see scoring.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ..load.content import GameContent
+
+Hints = dict[str, Any]  # {"rules": [...], "table": {key: field}, "player": {key: field}}
+
+
+def _flat(value: Any, at: str = "") -> dict[str, Any]:
+    """A nested mapping as {dotted.path: value}."""
+    if not isinstance(value, dict):
+        return {at: value}
+    out: dict[str, Any] = {}
+    for key, inner in value.items():
+        out.update(_flat(inner, f"{at}.{key}" if at else str(key)))
+    return out
+
+
+def differences(base: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """What `other` changes from `base`, one `path: base value → other value` line each."""
+    a, b = _flat(base), _flat(other)
+
+    def shown(values: dict[str, Any], key: str) -> str:  # as in rules.yaml: true, [a, b]; "-" when absent
+        if key not in values:
+            return "-"
+        value = values[key]
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    return [f"{key}: {shown(a, key)} → {shown(b, key)}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
+
+
+def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
+    """Every rule version, with what it changes from the default one."""
+    rule_set = game.data["rules"]
+    base = rule_set.version(None)
+    return [{"value": name, "label": rule_set.version(name).title,
+             "differences": differences(base.model_dump(by_alias=True), rule_set.version(name).model_dump(by_alias=True)),
+             "base": base.title}
+            for name in rule_set.names()]
+
+
+def tasty_humans(game: "GameContent", rules: str | None, players: int) -> Hints:
+    rule_set = game.data["rules"]
+    version = rule_set.version(rules)
+    leaders = [{"value": l.id, "label": f"{l.title} ({l.id})"} for l in game.data["leaders"].leaders]
+    monsters = [{"value": m.id, "label": m.name} for m in game.data["monsters"].monsters]
+    slots = version.leaders_max(players) if players in version.stomach.rows_by_players else 0
+    palette = [{"symbol": t.symbol, "label": t.name} for t in version.tiles.values()]
+    palette += [{"symbol": str(k), "label": f"leader {k}", "leader": k} for k in range(1, slots + 1)]
+    challenges = [f"balanced-diet/{d}" for d in version.solo.balanced_diet or {}] + (["monster"] if version.solo.monster_challenges else [])
+    levels = version.solo.levels
+    solo: dict[str, Any] = {"challenge": {"kind": "choice", "choices": [{"value": c, "label": c} for c in challenges]}}
+    if levels:
+        solo["level"] = {"kind": "choice", "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
+    return {
+        "rules": _rule_versions(game),
+        "table": {"solo": {"fields": solo}},
+        "player": {
+            "monster": {"kind": "choice", "choices": monsters},
+            "held": {"kind": "choice", "choices": leaders},
+            "leaders": {"kind": "slots", "choices": leaders, "slots": list(range(1, slots + 1))},
+            "stomach": {"palette": palette, "labels_from": "leaders"},
+        },
+    }
+
+
+def dietrick_taking(game: "GameContent", rules: str | None, players: int) -> Hints:
+    scoring = game.data["scoring"]
+    track = {"kind": "track", "min": 0, "max": scoring.track_length}
+    return {
+        "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
+                  "fuzz": {"fields": {"yellow": track, "blue": track}}},
+        "player": {"yellow": track, "blue": track},
+    }
+
+
+HINTS: dict[str, Callable[["GameContent", str | None, int], Hints]] = {
+    "tasty-humans": tasty_humans,
+    "dietrick-taking": dietrick_taking,
+}
+
+
+def hints(game: "GameContent", rules: str | None, players: int) -> Hints:
+    """The hints for this game, rule version and player count ({} when it has none)."""
+    make = HINTS.get(game.name)
+    return make(game, rules, players) if make is not None else {}

@@ -1,0 +1,251 @@
+"""The play-test log: one SQLite file in the project (`pnp-log.sqlite`) holding the open
+sessions of `pnp serve` and every finished game, with its date, players, rule version, rule
+changes and a digest of the game's content (results before and after a content change are
+told apart).
+
+The schema is versioned with `PRAGMA user_version` and brought up to date by MIGRATIONS
+when the file is opened. Every write is one short transaction (WAL journal, a busy timeout),
+so two phones saving at once both land; a restart finds every session where it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..load import project_files
+from ..errors import ContentError, PnpError
+
+LOG_NAME = "pnp-log.sqlite"
+BUSY_SECONDS = 30.0
+
+# MIGRATIONS[i] brings a file of user_version i to i + 1. Append, never edit one that shipped.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        rules TEXT,
+        changes TEXT NOT NULL,          -- JSON mapping: rule values changed, as on the sheet
+        players TEXT NOT NULL,          -- JSON list of names, in seat order
+        table_values TEXT NOT NULL,     -- JSON mapping: the sheet's fields the table shares
+        created TEXT NOT NULL
+    );
+    CREATE TABLE boards (
+        session TEXT NOT NULL REFERENCES sessions(id),
+        seat INTEGER NOT NULL,          -- 0-based
+        board TEXT NOT NULL,            -- JSON mapping: the player's fields
+        done INTEGER NOT NULL,
+        PRIMARY KEY (session, seat)
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session TEXT UNIQUE,            -- NULL for an imported sheet
+        played TEXT NOT NULL,           -- UTC, ISO 8601
+        game TEXT NOT NULL,
+        rules TEXT,
+        changes TEXT NOT NULL,
+        players TEXT NOT NULL,
+        digest TEXT NOT NULL,           -- sha256 of the game's content files
+        sheet TEXT NOT NULL,            -- the sheet YAML, as `pnp score` reads it
+        report TEXT NOT NULL            -- `pnp score --json` of it
+    );
+    """,
+    """
+    CREATE TABLE settings (              -- the server's own values, e.g. the table's token
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+)
+VERSION = len(MIGRATIONS)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+@dataclass
+class Session:
+    id: str
+    game: str
+    rules: str | None
+    changes: dict[str, Any]
+    players: list[str]
+    table: dict[str, Any]
+    boards: dict[int, dict[str, Any]]
+    done: dict[int, bool]
+    created: str
+
+
+@dataclass
+class Game:
+    """A finished game in the log."""
+
+    id: int
+    session: str | None
+    played: str
+    game: str
+    rules: str | None
+    changes: dict[str, Any]
+    players: list[str]
+    digest: str
+    sheet: str
+    report: dict[str, Any]
+
+
+class Log:
+    """The log file: open it with Log(path); each method is one transaction."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        with self._db() as db:
+            self._migrate(db)
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        try:
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise PnpError(ContentError(self.path, None, None, f"cannot open the log: {exc}")) from None
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            yield db
+        except sqlite3.DatabaseError as exc:
+            raise PnpError(ContentError(self.path, None, None, f"the log cannot be used: {exc}")) from None
+        finally:
+            db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")  # take the write lock first: no upgrade deadlock between writers
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > VERSION:
+                raise PnpError(ContentError(self.path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp"))
+            for step in MIGRATIONS[version:]:
+                for statement in step.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            db.execute(f"PRAGMA user_version = {VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # --- sessions -------------------------------------------------------------------
+
+    def create_session(self, sid: str, game: str, rules: str | None, changes: dict[str, Any], players: list[str],
+                       table: dict[str, Any], boards: list[dict[str, Any]]) -> None:
+        with self._write() as db:
+            db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (sid, game, rules, json.dumps(changes), json.dumps(players), json.dumps(table), _now()))
+            db.executemany("INSERT INTO boards VALUES (?, ?, ?, 0)", [(sid, seat, json.dumps(b)) for seat, b in enumerate(boards)])
+
+    def session(self, sid: str) -> Session | None:
+        with self._db() as db:
+            row = db.execute("SELECT id, game, rules, changes, players, table_values, created FROM sessions WHERE id = ?", (sid,)).fetchone()
+            if row is None:
+                return None
+            boards = db.execute("SELECT seat, board, done FROM boards WHERE session = ? ORDER BY seat", (sid,)).fetchall()
+        return Session(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), json.loads(row[5]),
+                       {seat: json.loads(b) for seat, b, _ in boards}, {seat: bool(d) for seat, _, d in boards}, row[6])
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Every session, newest first: id, game, players, created and whether it is logged."""
+        with self._db() as db:
+            rows = db.execute("SELECT s.id, s.game, s.players, s.created, g.id FROM sessions s LEFT JOIN games g ON g.session = s.id "
+                              "ORDER BY s.created DESC, s.rowid DESC").fetchall()
+        return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "created": r[3], "logged": r[4]} for r in rows]
+
+    def save_board(self, sid: str, seat: int, values: dict[str, Any], done: bool) -> None:
+        """Set these fields of a board (the others stay) and whether it is complete: read and
+        written in one transaction, so two pages saving different fields at once both land."""
+        with self._write() as db:
+            row = db.execute("SELECT board FROM boards WHERE session = ? AND seat = ?", (sid, seat)).fetchone()
+            if row is not None:
+                db.execute("UPDATE boards SET board = ?, done = ? WHERE session = ? AND seat = ?",
+                           (json.dumps({**json.loads(row[0]), **values}), int(done), sid, seat))
+
+    def save_table(self, sid: str, values: dict[str, Any]) -> None:
+        """Set these of the fields the table shares (the others stay), in one transaction."""
+        with self._write() as db:
+            row = db.execute("SELECT table_values FROM sessions WHERE id = ?", (sid,)).fetchone()
+            if row is not None:
+                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps({**json.loads(row[0]), **values}), sid))
+
+    def token(self, new: bool = False) -> str:
+        """The table's token: the same after a restart (phones keep their link), a new one
+        when `new`."""
+        with self._write() as db:
+            row = None if new else db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
+            if row is not None:
+                return str(row[0])
+            token = secrets.token_urlsafe(24)
+            db.execute("INSERT OR REPLACE INTO settings VALUES ('token', ?)", (token,))
+            return token
+
+    # --- finished games ---------------------------------------------------------------
+
+    def record(self, game: str, rules: str | None, changes: dict[str, Any], players: list[str], digest: str, sheet: str,
+               report: dict[str, Any], session: str | None = None, played: str | None = None) -> int:
+        """Log a finished game; a session's game logged again (a board changed after it was
+        complete) keeps its id and takes the new sheet. The game's id."""
+        values = (played or _now(), game, rules, json.dumps(changes), json.dumps(players), digest, sheet, json.dumps(report, sort_keys=True))
+        with self._write() as db:
+            if session is not None:
+                logged = db.execute("SELECT id, sheet FROM games WHERE session = ?", (session,)).fetchone()
+                if logged is not None:
+                    if logged[1] != sheet:
+                        db.execute("UPDATE games SET played = ?, game = ?, rules = ?, changes = ?, players = ?, digest = ?, sheet = ?, report = ? "
+                                   "WHERE id = ?", (*values, logged[0]))
+                    return int(logged[0])
+            cur = db.execute("INSERT INTO games (session, played, game, rules, changes, players, digest, sheet, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (session, *values))
+            return int(cur.lastrowid or 0)
+
+    def unrecord(self, session: str) -> None:
+        """A session's game is no longer finished (a board was reopened): out of the log."""
+        with self._write() as db:
+            db.execute("DELETE FROM games WHERE session = ?", (session,))
+
+    def games(self, ids: list[int] | None = None) -> list[Game]:
+        """The logged games in the order played (only `ids` when given)."""
+        with self._db() as db:
+            rows = db.execute("SELECT id, session, played, game, rules, changes, players, digest, sheet, report FROM games ORDER BY id").fetchall()
+        out = [Game(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8], json.loads(r[9])) for r in rows]
+        if ids is not None:
+            missing = sorted(set(ids) - {g.id for g in out})
+            if missing:
+                raise PnpError(f"{self.path}: no logged game {', '.join(map(str, missing))}: `pnp log list` shows their ids")
+            out = [g for g in out if g.id in ids]
+        return out
+
+
+def content_digest(root: Path, content_dir: Path) -> str:
+    """sha256 over the game's content files (names and bytes), the first 16 hex digits; read
+    through the project's one door (a link out of the project is an error, not read)."""
+    h = hashlib.sha256()
+    for path in project_files.listing(root, content_dir, "**/*"):
+        if path.is_file():
+            h.update(path.relative_to(content_dir).as_posix().encode() + b"\0")
+            h.update(project_files.read_bytes(root, path) + b"\0")
+    return h.hexdigest()[:16]

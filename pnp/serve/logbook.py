@@ -1,0 +1,100 @@
+"""`pnp log`: list the logged games, export them as sheet YAML (what `pnp score` reads) or
+CSV, import sheet files. Needs no extra: the log is the standard library's sqlite3."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import PnpError
+from .log import Game, Log
+
+if TYPE_CHECKING:
+    from ..load.content import Project
+
+CSV_COLUMNS = ("game_id", "played", "game", "rules", "changes", "content_digest", "seat", "player", "total", "winner")
+
+
+def rows(games: list[Game]) -> list[list[str]]:
+    """`pnp log list`: one line per game."""
+    out = []
+    for g in games:
+        winners = g.report.get("winners") or []
+        out.append([str(g.id), g.played, g.game, g.rules or "-", _changes(g.changes) or "-", ", ".join(g.players),
+                    ", ".join(winners) or "nobody", g.digest])
+    return out
+
+
+def _changes(changes: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
+
+
+def sheet_file(g: Game) -> str:
+    """A logged game as a sheet file: a comment saying where it comes from, then the sheet
+    exactly as it was scored."""
+    head = f"# pnp log: game {g.id}, played {g.played}, content digest {g.digest}"
+    if g.changes:
+        head += f", rule changes {_changes(g.changes)}"
+    return head.replace("\n", " ") + "\n" + g.sheet
+
+
+def export_sheets(games: list[Game], folder: Path) -> list[Path]:
+    """Write every game as `<folder>/<game>-<id>.yaml`; the paths written."""
+    from ..files import write_atomic
+
+    written = []
+    for g in games:
+        path = folder / f"{g.game}-{g.id}.yaml"
+        write_atomic(path, sheet_file(g).encode("utf-8"))
+        written.append(path)
+    return written
+
+
+def _total(player: dict[str, Any]) -> Any:
+    for key in ("total", "difference"):
+        if key in player:
+            return player[key]
+    return None
+
+
+def export_csv(games: list[Game]) -> str:
+    """One row per player of every game: the game's facts, the seat, the total and the winner."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for g in games:
+        winners = set(g.report.get("winners") or [])
+        reported = {p.get("name"): p for p in g.report.get("players") or [] if isinstance(p, dict)}
+        for seat, name in enumerate(g.players, start=1):
+            total = _total(reported.get(name, {}))
+            writer.writerow([g.id, g.played, g.game, g.rules or "", _changes(g.changes), g.digest, seat, name,
+                             "" if total is None else total, "yes" if name in winners else "no"])
+    return out.getvalue()
+
+
+def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
+    """Score every sheet with `pnp score`'s code and log them all, or none when one fails."""
+    from ..load.yamlio import SHEET, load_located, read_capped
+    from ..score.dispatch import score_doc
+    from .scoring import Games
+
+    games = Games(project)
+    ready, errors = [], []
+    for path in paths:
+        try:
+            doc = load_located(path, SHEET)
+            report = score_doc(project, doc)
+        except PnpError as exc:
+            errors += exc.errors
+            continue
+        data = doc.data
+        players = [p.get("name") for p in data.get("players") or [] if isinstance(p, dict)]
+        rules = data.get("rules")
+        ready.append((report.game, None if rules is None else str(rules), dict(data.get("changes") or {}), [str(p) for p in players],
+                      games.digest(report.game), read_capped(path, SHEET).decode("utf-8"), report.to_json()))
+    if errors:
+        raise PnpError(errors)
+    return [log.record(*entry) for entry in ready]

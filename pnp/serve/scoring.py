@@ -1,0 +1,223 @@
+"""The server's one door to scoring: a sheet as data is written as the YAML text `pnp score`
+reads, parsed within the scoring-sheet limits and handed to pnp's score dispatch, so the
+page checks and scores with exactly the code of `pnp score`. Each problem comes back with
+the words of the CLI's one-line error and the part of the sheet it concerns (found from
+its line: the server wrote the text, so it knows what stands on every line).
+
+Everything the server knows about scoring passes through this module, so that it can
+move to a public plugin API in one place.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+import yaml
+
+from ..errors import ContentError, PnpError
+from ..load.yamlio import SHEET, Located, parse_located
+
+if TYPE_CHECKING:
+    from ..load.content import GameContent, Project
+    from ..score.dispatch import ScoreReport
+
+SHEET_NAME = "sheet.yaml"  # the name the CLI's messages would give the file; never opened
+_CELL = re.compile(r"\brow (\d+) column (\d+)\b")
+
+
+class _SheetDumper(yaml.SafeDumper):
+    """Block style throughout; text of several lines (a grid) as a `|` block, one row a line."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value and not value.endswith(" ") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_SheetDumper.add_representer(str, _text)
+
+
+def sheet_yaml(sheet: dict[str, Any]) -> str:
+    """The sheet as the YAML text `pnp score` reads: keys in the order given, same data, same text."""
+    out = io.StringIO()
+    yaml.dump(sheet, out, Dumper=_SheetDumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=4096)
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One error of `pnp score`: its message and the part of the sheet it concerns."""
+
+    message: str
+    at: tuple[Any, ...] = ()  # path in the sheet, e.g. ("players", 0, "stomach"); () = the whole sheet
+    cell: tuple[int, int] | None = None  # 1-based (row, column) in a grid field
+
+    def to_json(self) -> dict[str, Any]:
+        return {"message": self.message, "at": list(self.at), "cell": list(self.cell) if self.cell else None}
+
+
+@dataclass
+class Outcome:
+    """What checking a sheet gave: problems, or the report of `pnp score --json` and its text."""
+
+    problems: list[Problem] = field(default_factory=list)
+    report: dict[str, Any] | None = None
+    exit_code: int = 0
+    printable: "ScoreReport | None" = None
+    _text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The report as `pnp score` prints it (drawn when first asked: a tenth of a second)."""
+        if self._text is None:
+            from rich.console import Console
+
+            self._text = ""
+            if self.printable is not None:
+                console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, emoji=False)
+                with console.capture() as captured:
+                    self.printable.render(console)
+                self._text = captured.get()
+        return self._text
+
+    def to_json(self, text: bool = True) -> dict[str, Any]:
+        return {"problems": [p.to_json() for p in self.problems], "report": self.report, "text": self.text if text else "",
+                "exit_code": self.exit_code}
+
+
+def parse(text: str) -> Located:
+    """Parse sheet text within the scoring-sheet limits (those of `pnp score`)."""
+    limits = SHEET.from_env()
+    if len(text.encode("utf-8")) > limits.size:
+        raise PnpError(ContentError(SHEET_NAME, None, None, f"more than {limits.size:,} bytes: {limits.hint('size')}"))
+    return parse_located(text, SHEET_NAME, limits)
+
+
+def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, str], GameContent] | None" = None) -> Outcome:
+    """Check and score a sheet with `pnp score`'s code (`load`: how to load a game, default
+    from its files); its problems placed on the sheet."""
+    from ..score.dispatch import score_doc
+
+    doc: Located | None = None
+    try:
+        doc = parse(sheet_yaml(sheet))
+        report = score_doc(project, doc, load)
+    except PnpError as exc:
+        places = _places(doc) if doc is not None else {}
+        return Outcome([_problem(e, places) for e in exc.errors], exit_code=exc.exit_code)
+    return Outcome([], report.to_json(), exit_code=report.exit_code, printable=report)
+
+
+def _places(doc: Located) -> dict[int, tuple[Any, ...]]:
+    """Line -> the deepest part of the sheet that starts on it."""
+    out: dict[int, tuple[Any, ...]] = {}
+    for at, (line, _) in doc.marks.items():
+        if line not in out or len(at) > len(out[line]):
+            out[line] = at
+    return out
+
+
+def _problem(error: ContentError | str, places: dict[int, tuple[Any, ...]]) -> Problem:
+    if not isinstance(error, ContentError):
+        return Problem(str(error))
+    cell = _CELL.search(error.message)
+    found = (int(cell.group(1)), int(cell.group(2))) if cell else None
+    if error.line is None:
+        return Problem(error.message, (), found)
+    line = error.line
+    while line > 0 and line not in places:  # a row of a `|` block: its key is above it
+        line -= 1
+    at = places.get(line, ())
+    if found is None and error.line != line:  # a grid row's own problem (e.g. its width)
+        found = (error.line - line, 0)
+    return Problem(error.message, at, found)
+
+
+# --- the games and their sheets --------------------------------------------------------
+
+MOST_PLAYERS = 8  # player counts tried for a game's blank sheet
+
+
+class Games:
+    """The project's games that have a scorer, loaded once (a content change needs a restart)."""
+
+    def __init__(self, project: "Project"):
+        self.project = project
+        self._content: dict[str, "GameContent"] = {}
+        self._digests: dict[str, str] = {}
+
+    def content(self, project: "Project", name: str) -> "GameContent":
+        """The game as `load_game` gives it, loaded once (what `check` hands the dispatch)."""
+        from ..load.content import load_game
+
+        if project is not self.project:
+            return load_game(project, name)
+        if name not in self._content:
+            self._content[name] = load_game(project, name)
+        return self._content[name]
+
+    def load(self, name: str) -> "GameContent":
+        """A game with a scorer, sheet schema and blank sheet; PnpError otherwise."""
+        if name not in self.project.known_games():
+            raise PnpError(f"unknown game {name!r}: expected one of {', '.join(self.names()) or '(none with a scorer)'}")
+        game = self.content(self.project, name)
+        if game.plugin.score is None or game.plugin.sheet_schema is None or game.plugin.sheet_template is None:
+            raise PnpError(f"game {name!r} has no scorer with a sheet schema and a blank sheet")
+        return game
+
+    def check(self, sheet: dict[str, Any]) -> Outcome:
+        """`check` with the games kept loaded."""
+        return check(self.project, sheet, self.content)
+
+    def names(self) -> list[str]:
+        """Every game of the project that has a scorer (games that fail to load are left out)."""
+        out = []
+        for name in self.project.known_games():
+            try:
+                self.load(name)
+            except PnpError:
+                continue
+            out.append(name)
+        return out
+
+    def player_counts(self, name: str) -> list[int]:
+        """The player counts the game's blank sheet is made for."""
+        self.load(name)  # an unknown game is that, not a game for no player count
+        counts = []
+        for n in range(1, MOST_PLAYERS + 1):
+            try:
+                self.blank(name, n, None)
+            except PnpError:
+                continue
+            counts.append(n)
+        return counts
+
+    def title(self, name: str) -> str:
+        return self.load(name).manifest.title
+
+    def schema(self, name: str) -> dict[str, Any]:
+        schema = self.load(name).plugin.sheet_schema
+        assert schema is not None
+        return schema()
+
+    def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
+        """The game's blank sheet (`pnp sheet --template`) as data."""
+        game = self.load(name)
+        assert game.plugin.sheet_template is not None
+        text = game.plugin.sheet_template(game, players, {"rules": rules} if rules else {})
+        data = parse(text).data
+        if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+            raise PnpError(f"game {name!r}: its blank sheet has no players list")
+        return data
+
+    def digest(self, name: str) -> str:
+        """A digest of the game's content files, to tell results of different content apart."""
+        from .log import content_digest
+
+        if name not in self._digests:
+            home = self.project.home(name)
+            self._digests[name] = content_digest(home.root, home.content_dir / name)
+        return self._digests[name]

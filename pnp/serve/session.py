@@ -1,0 +1,116 @@
+"""A game at the table: what the host chose (game, rule version, rule changes, players), the
+fields the table shares and each player's board, put together as one scoring sheet."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import PnpError
+from . import forms
+from .hints import hints
+from .log import Session
+from .scoring import Games
+
+MAX_NAME = 60  # characters of a player's name
+MAX_TEXT = 2000  # characters of any one value sent by a page
+_NUMBER_KEY = re.compile(r"^[0-9]{1,3}$")
+
+
+def form(games: Games, game: str, rules: str | None, players: int) -> dict[str, Any]:
+    """The entry form of a game under a rule version for a player count."""
+    loaded = games.load(game)
+    return forms.build(games.schema(game), games.blank(game, players, rules), hints(loaded, rules, players))
+
+
+def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The starting table fields and boards of a new session (the blank sheet's values);
+    PnpError naming what the host chose wrong."""
+    names = [p.strip() if isinstance(p, str) else p for p in players]
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise PnpError("players: expected a name for every player")
+    if any(len(n) > MAX_NAME for n in names):
+        raise PnpError(f"players: a name is longer than {MAX_NAME} characters")
+    if len({n.casefold() for n in names}) != len(names):
+        raise PnpError("players: two players have the same name: expected each name once")
+    counts = games.player_counts(game)
+    if len(names) not in counts:
+        raise PnpError(f"players: {len(names)} players: {game} is played by {', '.join(map(str, counts))}")
+    if rules is not None and "rules" not in games.schema(game).get("properties", {}):
+        raise PnpError(f"rules: {game} has one rule set: expected no rule version")
+    if changes and "changes" not in games.schema(game).get("properties", {}):
+        raise PnpError(f"changes: {game} takes no rule changes on its sheet")
+    blank = games.blank(game, len(names), rules)
+    shape = form(games, game, rules, len(names))
+    table = {f["key"]: blank[f["key"]] for f in shape["table"] if f["key"] in blank}
+    boards = [{f["key"]: p.get(f["key"]) for f in shape["player"] if f["key"] in p} for p in blank["players"]]
+    return table, boards
+
+
+def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
+    """A page's values for these fields: only known keys and plain, small values."""
+    if not isinstance(values, dict):
+        raise PnpError("expected an object of field values")
+    known = {f["key"] for f in fields}
+    for key, value in values.items():
+        if key not in known:
+            raise PnpError(f"unknown field {key!r}: expected one of {', '.join(sorted(known))}")
+        _small(key, value, 0)
+    return dict(values)
+
+
+def _small(key: str, value: Any, depth: int) -> None:
+    if depth > 3:
+        raise PnpError(f"{key}: nested too deep")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise PnpError(f"{key}: longer than {MAX_TEXT} characters")
+    if isinstance(value, list):
+        if len(value) > 100:
+            raise PnpError(f"{key}: more than 100 values")
+        for v in value:
+            _small(key, v, depth + 1)
+    if isinstance(value, dict):
+        if len(value) > 100:
+            raise PnpError(f"{key}: more than 100 values")
+        for v in value.values():
+            _small(key, v, depth + 1)
+
+
+def _yaml_keys(value: Any) -> Any:
+    """JSON object keys that are numbers become numbers, as `1:` does in YAML."""
+    if isinstance(value, dict):
+        return {int(k) if isinstance(k, str) and _NUMBER_KEY.match(k) else k: _yaml_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_yaml_keys(v) for v in value]
+    return value
+
+
+def sheet(games: Games, s: Session) -> dict[str, Any]:
+    """The session as one scoring sheet, keys in the blank sheet's order (optional fields
+    the table filled in after them; ones left empty are left out)."""
+    blank = games.blank(s.game, len(s.players), s.rules)
+    out: dict[str, Any] = {}
+    for key, value in blank.items():
+        if key == "players":
+            out["players"] = [_player(p, name, s.boards.get(seat, {})) for seat, (p, name) in enumerate(zip(blank["players"], s.players))]
+        elif key == "rules" and s.rules is not None:
+            out["rules"] = s.rules
+        else:
+            out[key] = _yaml_keys(s.table.get(key, value))
+        if key == "rules" and s.changes:
+            out["changes"] = dict(s.changes)
+    if s.changes and "changes" not in out:
+        out["changes"] = dict(s.changes)
+    for key, value in s.table.items():
+        if key not in out and value is not None:
+            out[key] = _yaml_keys(value)
+    return out
+
+
+def _player(blank: dict[str, Any], name: str, board: dict[str, Any]) -> dict[str, Any]:
+    out = {key: _yaml_keys(board.get(key, value)) for key, value in blank.items()}
+    out["name"] = name
+    for key, value in board.items():
+        if key not in out and value is not None:
+            out[key] = _yaml_keys(value)
+    return out

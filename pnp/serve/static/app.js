@@ -1,0 +1,429 @@
+// pnp serve: the page. Forms come from the server (made from each game's sheet schema),
+// so nothing here knows a game: only widgets (text, number, bool, choice, list, map,
+// grid, track, order, slots), problems placed at the field or cell they concern, and a
+// generic view of `pnp score --json` reports.
+"use strict";
+
+const app = document.getElementById("app");
+let poll = null;
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+async function api(method, url, body) {
+  const res = await fetch(url, {method, headers: body ? {"content-type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined});
+  let data;
+  try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
+  if (!res.ok) throw new Error(data.error || `${res.status}`);
+  return data;
+}
+
+function showError(where, err) {
+  where.replaceChildren(h("div", {class: "problem", role: "alert"}, String(err.message || err)));
+}
+
+// ---------------------------------------------------------------- routing
+
+async function route() {
+  if (poll) { clearInterval(poll); poll = null; }
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  try {
+    if (parts[0] === "s" && parts[1] && parts[2] === "p") await playerPage(parts[1], Number(parts[3]));
+    else if (parts[0] === "s" && parts[1]) await hostPage(parts[1]);
+    else if (parts[0] === "stats") await statsPage();
+    else await homePage();
+  } catch (err) { showError(app, err); }
+}
+window.addEventListener("hashchange", route);
+
+// ---------------------------------------------------------------- home: start a game
+
+async function homePage() {
+  const [games, sessions] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/sessions")]);
+  const out = h("div", {});
+  const gameSel = h("select", {id: "game"}, games.map(g => h("option", {value: g.name}, g.title)));
+  const rulesBox = h("div", {}), countBox = h("div", {}), namesBox = h("div", {}), err = h("div", {});
+  const changes = h("textarea", {id: "changes", rows: 2, placeholder: "cravings.troll.points=3"});
+  const changesBox = h("div", {}, h("label", {for: "changes"}, "Rule changes ", h("span", {class: "help"}, "one KEY=VALUE a line, as pnp simulate --set")), changes);
+  let count = null;
+  function game() { return games.find(g => g.name === gameSel.value); }
+  function names(n) {
+    const old = [...namesBox.querySelectorAll("input")].map(i => i.value);
+    namesBox.replaceChildren(...Array.from({length: n}, (_, i) =>
+      h("div", {}, h("label", {for: `name-${i}`}, `Player ${i + 1} `, h("span", {class: "help"}, i === 0 ? "seat order, clockwise" : "")),
+        h("input", {type: "text", id: `name-${i}`, value: old[i] || "", autocomplete: "off", maxlength: 60}))));
+  }
+  function pickGame() {
+    const g = game();
+    rulesBox.replaceChildren();
+    changesBox.hidden = !g.rules;
+    if (g.rules) {
+      const diff = h("div", {});
+      const pick = h("select", {id: "rules", onchange: () => diff.replaceChildren(versionDifferences(g.rules.find(r => r.value === pick.value)) || "")},
+        g.rules.map(r => h("option", {value: r.value}, `${r.label} (${r.value})`)));
+      rulesBox.append(h("label", {for: "rules"}, "Rule version"), pick, diff);
+    }
+    count = h("select", {id: "count", onchange: () => names(Number(count.value))},
+      g.players.map(n => h("option", {value: n}, n === 1 ? "1 (solo)" : String(n))));
+    count.value = String(g.players.includes(2) ? 2 : g.players[0]);
+    countBox.replaceChildren(h("label", {for: "count"}, "Players"), count);
+    names(Number(count.value));
+  }
+  gameSel.addEventListener("change", pickGame);
+  async function start() {
+    const g = game();
+    const rules = g.rules ? document.getElementById("rules").value : null;
+    const changed = {};
+    for (const line of changes.value.split("\n")) {
+      if (!line.trim()) continue;
+      const at = line.indexOf("=");
+      if (at < 1) { showError(err, new Error(`rule change ${JSON.stringify(line)}: expected KEY=VALUE`)); return; }
+      const raw = line.slice(at + 1).trim();
+      changed[line.slice(0, at).trim()] = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw === "true" ? true : raw === "false" ? false : raw;
+    }
+    const players = [...namesBox.querySelectorAll("input")].map(i => i.value.trim());
+    try {
+      const s = await api("POST", "/api/sessions", {game: g.name, rules, changes: g.rules ? changed : {}, players});
+      location.hash = `#/s/${s.id}`;
+    } catch (e) { showError(err, e); }
+  }
+  out.append(h("section", {}, h("h1", {}, "New game"), h("label", {for: "game"}, "Game"), gameSel, rulesBox, changesBox, countBox, namesBox, err,
+    h("p", {}, h("button", {id: "start", onclick: start}, "Start the game"))));
+  if (sessions.length) out.append(h("section", {}, h("h2", {}, "Games at this table"),
+    h("ul", {}, sessions.map(s => h("li", {}, h("a", {href: `#/s/${s.id}`}, `${s.game}: ${s.players.join(", ")}`), ` ${s.created}${s.logged ? " (logged)" : ""}`)))));
+  out.append(h("p", {}, h("a", {class: "button", href: "#/stats"}, "Statistics of logged games")));
+  app.replaceChildren(out);
+  if (games.length) pickGame();
+}
+
+// ---------------------------------------------------------------- widgets
+
+function tileClass(field, symbol) {
+  const entry = (field.palette || []).find(p => p.symbol === symbol);
+  if (symbol === field.empty || !entry) return "shape-empty";
+  if (entry.leader) return "shape-leader";
+  return `shape-${field.palette.filter(p => !p.leader).indexOf(entry) % 6}`;
+}
+
+function gridRows(field, value) {
+  const rows = String(value || "").split("\n").filter(r => r.trim()).map(r => r.trim().split(/\s+/));
+  return Array.from({length: field.rows}, (_, r) => Array.from({length: field.cols}, (_, c) => (rows[r] && rows[r][c]) || field.empty));
+}
+
+// A widget: an element, its current value, and `set` from outside (polling never calls it).
+function widget(field, value, changed, id, ctx) {
+  const k = field.kind;
+  if (k === "grid") return gridWidget(field, value, changed, id, ctx);
+  if (k === "track") {
+    let cur = value;
+    const box = h("div", {class: "track", id});
+    const draw = () => box.replaceChildren(...Array.from({length: field.max - field.min + 1}, (_, i) => {
+      const n = field.min + i;
+      return h("button", {type: "button", class: n === cur ? "on" : "", "data-value": n, "aria-pressed": n === cur ? "true" : "false",
+        onclick: () => { cur = n; draw(); changed(n); }}, n);
+    }));
+    draw();
+    return box;
+  }
+  if (k === "order") {
+    let cur = Array.isArray(value) ? value.slice() : [];
+    const box = h("div", {id});
+    const draw = () => {
+      box.replaceChildren(
+        h("div", {}, "Order: ", h("strong", {class: "order-now"}, cur.length ? cur.join(" → ") : "tap the cards left to right")),
+        // a full order is replaced by the next tap: tap the cards again left to right
+        h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value,
+          disabled: cur.includes(c.value) && cur.length < field.choices.length,
+          onclick: () => {
+            if (cur.length === field.choices.length) cur = [];
+            cur.push(c.value); draw();
+            if (cur.length === field.choices.length) changed(cur.slice());
+          }}, c.label)),
+          h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")));
+    };
+    draw();
+    return box;
+  }
+  if (k === "group") {  // a record of its own fields, e.g. the solo opponent
+    const cur = Object.assign({}, value || {});
+    return h("div", {id, class: "group"}, field.fields.map(f => h("div", {class: "field"},
+      h("label", {for: `${id}-${f.key}`}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
+      widget(f, cur[f.key], v => { cur[f.key] = v; changed(Object.assign({}, cur)); }, `${id}-${f.key}`))));
+  }
+  if (k === "slots") {
+    const cur = Object.assign({}, value || {});
+    return h("div", {id}, field.slots.map(slot => h("div", {class: "row"}, h("span", {class: "tile shape-leader"}, slot),
+      h("select", {"data-slot": slot, style: "flex:1", "aria-label": `leader ${slot}`, onchange: e => { cur[slot] = e.target.value || null; changed(Object.assign({}, cur)); }},
+        h("option", {value: ""}, "—"), field.choices.map(c => h("option", {value: c.value, selected: cur[slot] === c.value}, c.label))))));
+  }
+  if (k === "choice") {
+    return h("select", {id, onchange: e => changed(e.target.value === "" ? null : field.choices[Number(e.target.value)].value)},
+      field.nullable || value === null || value === undefined ? h("option", {value: ""}, "—") : null,
+      field.choices.map((c, i) => h("option", {value: i, selected: c.value === value}, c.label)));
+  }
+  if (k === "bool") {
+    return h("input", {type: "checkbox", id, checked: !!value, onchange: e => changed(e.target.checked)});
+  }
+  if (k === "number") {
+    return h("input", {type: "number", id, inputmode: "numeric", value: value ?? "", min: field.min ?? null, max: field.max ?? null,
+      oninput: debounce(e => changed(e.target.value === "" ? null : Number(e.target.value)))});
+  }
+  if (k === "list") {
+    return h("input", {type: "text", id, value: Array.isArray(value) ? value.join(", ") : "", placeholder: "values, comma-separated",
+      oninput: debounce(e => changed(e.target.value.split(/[,\s]+/).filter(Boolean).map(v => /^-?\d+$/.test(v) ? Number(v) : v)))});
+  }
+  if (k === "map") {
+    return h("input", {type: "text", id, value: value ? JSON.stringify(value) : "", placeholder: '{"key": value}',
+      oninput: debounce(e => { try { changed(e.target.value.trim() ? JSON.parse(e.target.value) : null); } catch (err) { /* finished typing later */ } })});
+  }
+  return h("input", {type: "text", id, value: value ?? "", oninput: debounce(e => changed(e.target.value === "" && field.nullable ? null : e.target.value))});
+}
+
+function gridWidget(field, value, changed, id, ctx) {
+  const rows = gridRows(field, value);
+  let picked = null;
+  const grid = h("div", {class: "grid", id, style: `grid-template-columns: repeat(${field.cols}, 1fr)`});
+  const palette = h("div", {class: "palette", hidden: true});
+  const cellEl = (r, c) => grid.children[r * field.cols + c];
+  const drawCell = (r, c) => {
+    const sym = rows[r][c];
+    const el = cellEl(r, c);
+    el.replaceChildren(h("span", {class: `tile ${tileClass(field, sym)}`}, sym === field.empty ? "" : sym));
+    el.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${sym === field.empty ? "empty" : sym}`);
+    el.dataset.symbol = sym;
+  };
+  for (let r = 0; r < field.rows; r++) for (let c = 0; c < field.cols; c++) {
+    grid.append(h("button", {type: "button", class: "cell", "data-row": r + 1, "data-col": c + 1, onclick: () => {
+      if (picked) cellEl(...picked).classList.remove("picked");
+      picked = [r, c];
+      cellEl(r, c).classList.add("picked");
+      relabel();
+      palette.hidden = false;
+    }}));
+    drawCell(r, c);
+  }
+  const entries = (field.palette && field.palette.length ? field.palette : []).concat([{symbol: field.empty, label: "empty"}]);
+  // a leader's entry reads as the leader chosen for its digit in another field (labels_from)
+  const label = p => {
+    const source = p.leader && field.labels_from && ctx && ctx.list.find(f => f.key === field.labels_from);
+    const chosen = source && (ctx.live[field.labels_from] || {})[p.leader];
+    const name = ((source && source.choices || []).find(c => c.value === chosen) || {label: chosen}).label;
+    return chosen ? `${p.leader}: ${String(name).replace(/ \([^)]*\)$/, "")}` : p.label;  // the title without its (id)
+  };
+  const buttons = entries.map(p => h("button", {type: "button", "data-symbol": p.symbol, onclick: () => {
+    if (!picked) return;
+    rows[picked[0]][picked[1]] = p.symbol;
+    drawCell(...picked);
+    changed(rows.map(r => r.join(" ")).join("\n") + "\n");
+  }}, h("span", {class: `tile ${tileClass(field, p.symbol)}`}, p.symbol === field.empty ? "·" : p.symbol), h("span", {class: "name"}, p.label)));
+  const relabel = () => entries.forEach((p, i) => { buttons[i].querySelector(".name").textContent = label(p); });
+  palette.append(...buttons);
+  if (!field.palette || !field.palette.length) {
+    const free = h("input", {type: "text", maxlength: 1, placeholder: "symbol", "aria-label": "symbol for the cell", oninput: e => {
+      if (!picked || !e.target.value.trim()) return;
+      rows[picked[0]][picked[1]] = e.target.value.trim();
+      drawCell(...picked);
+      changed(rows.map(r => r.join(" ")).join("\n") + "\n");
+    }});
+    palette.prepend(free);
+  }
+  return h("div", {}, grid, palette);
+}
+
+function debounce(fn) {
+  let t = null;
+  return e => { clearTimeout(t); t = setTimeout(() => fn(e), 250); };
+}
+
+// A form section: each field with its label, help, widget and problem area.
+function fields(list, values, save, prefix) {
+  const ctx = {list, live: Object.assign({}, values)};  // the values as this page has them, for widgets that show another field's
+  return list.map(f => {
+    const id = `${prefix}-${f.key}`;
+    return h("div", {class: "field", "data-key": f.key},
+      h("label", {for: id}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
+      widget(f, values[f.key], v => { ctx.live[f.key] = v; save({[f.key]: v}); }, id, ctx),
+      h("div", {class: "problems", "data-for": f.key}));
+  });
+}
+
+// ---------------------------------------------------------------- problems and results
+
+function place(root, problems, mine) {
+  root.querySelectorAll(".problems").forEach(p => p.replaceChildren());
+  root.querySelectorAll(".cell.bad").forEach(c => c.classList.remove("bad"));
+  const general = root.querySelector(".problems[data-for='']");
+  for (const p of problems) {
+    const key = mine(p.at);
+    if (key === undefined) continue;
+    const box = (key !== null && root.querySelector(`.problems[data-for="${CSS.escape(String(key))}"]`)) || general;
+    if (!box) continue;
+    box.append(h("div", {class: "problem", "data-at": p.at.join("."), "data-cell": p.cell ? p.cell.join(",") : null}, p.message));
+    if (p.cell && key !== null) {
+      const field = root.querySelector(`.field[data-key="${CSS.escape(String(key))}"]`);
+      const cell = field && field.querySelector(`.cell[data-row="${p.cell[0]}"][data-col="${p.cell[1]}"]`);
+      if (cell) cell.classList.add("bad");
+    }
+  }
+}
+
+function versionDifferences(version) {
+  // what a rule version changes from the game's default rules, folded away
+  const lines = (version && version.differences) || [];
+  return lines.length ? h("details", {class: "rules"}, h("summary", {}, `${lines.length} difference(s) from ${version.base}`),
+    h("ul", {}, lines.map(l => h("li", {}, l)))) : null;
+}
+
+function rulesLine(s) {
+  const bits = [s.title];
+  if (s.rules) bits.push(`rules: ${(s.rule_version && s.rule_version.label) || s.rules}`);
+  const changes = Object.entries(s.changes || {});
+  return h("div", {id: "rules-line"}, h("p", {class: "rules"}, bits.join(" · "),
+    changes.length ? h("span", {}, h("br"), h("strong", {}, "Rule changes: "), changes.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ")) : null),
+    versionDifferences(s.rule_version));
+}
+
+function partsOf(p) {
+  // a report's player as rows of (what, points): leaders itemised, then every other scored part
+  const rows = [];
+  for (const l of p.leaders || []) rows.push([l.title ? `${l.slot ? l.slot + ". " : ""}${l.title}` : l.id, l.points]);
+  for (const [k, v] of Object.entries(p)) {
+    if (["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"].includes(k) || v === null) continue;
+    if (typeof v === "boolean") continue;  // flags (fuzz, king held) are told by the rows they change
+    if (typeof v === "object" && !Array.isArray(v)) { if ("points" in v) rows.push([k, v.points]); continue; }
+    if (typeof v !== "object") rows.push([k, v]);
+  }
+  return rows;
+}
+
+function results(s) {
+  const r = s.outcome.report;
+  const box = h("section", {id: "results"});
+  if (!r || !s.finished) return h("div", {id: "results"});
+  box.append(h("h2", {}, "Scores"));
+  const winners = r.winners || [];
+  box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"),
+    r.decided_by ? h("p", {id: "decided"}, `Decided by: ${r.decided_by}`) : null);
+  if (r.ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, "total")),
+    r.ranking.map(x => h("tr", {}, h("td", {}, x.place), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total)))));
+  for (const p of r.players || []) {
+    const total = "total" in p ? p.total : p.difference;
+    box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
+      h("table", {"data-player": p.name}, partsOf(p).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
+  }
+  (r.mismatches || []).forEach(m => box.append(h("div", {class: "problem"}, typeof m === "string" ? m : `${m.name}: claimed ${m.claimed}, scored ${m.total}`)));
+  box.append(h("details", {}, h("summary", {}, "as pnp score prints it"), h("pre", {}, s.outcome.text)));
+  return box;
+}
+
+function status(s, seat) {
+  const waiting = s.players.filter((_, i) => !s.done[i] && i !== seat);
+  const others = s.outcome.problems.filter(p => p.at[0] === "players" && p.at.length > 1 && p.at[1] !== seat).length;
+  const lines = [];
+  if (s.finished) lines.push(h("p", {class: "ok", id: "finished"}, `All boards are in${s.logged ? ` · logged as game ${s.logged}` : ""}`));
+  else {
+    if (waiting.length) lines.push(h("p", {}, `Waiting for: ${waiting.join(", ")}`));
+    if (others) lines.push(h("p", {}, `${others} problem(s) on the other boards`));
+    if (!s.outcome.problems.length && !s.outcome.report) lines.push(h("p", {}, "…"));
+    if (!s.outcome.problems.length && s.outcome.report) lines.push(h("p", {class: "ok"}, "Every board checks out"));
+  }
+  return h("div", {id: "status"}, lines);
+}
+
+// ---------------------------------------------------------------- a session: host and player pages
+
+async function hostPage(sid) {
+  let s = await api("GET", `/api/sessions/${sid}`);
+  const err = h("div", {});
+  const save = async values => {
+    try { s = await api("PUT", `/api/sessions/${sid}/table`, {values}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
+  };
+  const tableBox = h("section", {id: "table"}, h("h2", {}, "The table"), h("div", {class: "problems", "data-for": ""}),
+    fields(s.form.table.filter(f => !f.optional), s.table, save, "t"));
+  const seats = h("section", {}, h("h2", {}, "Boards"), h("p", {class: "help"}, "Each player opens their own board on their phone: scan its code below (or the one pnp serve printed, then pick this game and their name)."),
+    s.players.map((name, i) => h("a", {class: "button", href: `#/s/${sid}/p/${i}`, "data-seat": i}, `${name}'s board`)),
+    h("details", {}, h("summary", {}, "A code to scan for each board"), h("div", {class: "row"},
+      s.players.map((name, i) => h("figure", {class: "qr"}, h("img", {src: `/api/sessions/${sid}/boards/${i}/qr.svg`, alt: `link to ${name}'s board`, width: 148, height: 148}),
+        h("figcaption", {}, name))))));
+  const live = h("div", {});
+  const refresh = () => {
+    place(tableBox, s.outcome.problems, at => at[0] === "players" ? undefined : at.length ? at[0] : null);
+    live.replaceChildren(status(s, -1), results(s),
+      h("p", {}, h("a", {class: "button", id: "export", href: `/api/sessions/${sid}/sheet.yaml`}, "Export the sheet (YAML for pnp score)")));
+  };
+  app.replaceChildren(h("h1", {}, `${s.title}: ${s.players.join(", ")}`), rulesLine(s), err, tableBox, seats, live);
+  refresh();
+  poll = setInterval(async () => { try { s = await api("GET", `/api/sessions/${sid}`); refresh(); } catch (e) { /* next time */ } }, 2000);
+}
+
+async function playerPage(sid, seat) {
+  let s = await api("GET", `/api/sessions/${sid}`);
+  if (!(seat >= 0 && seat < s.players.length)) throw new Error(`no seat ${seat + 1} in this game`);
+  const err = h("div", {});
+  let done = s.done[seat];
+  let pending = Promise.resolve(), saving = 0, saved = 0;
+  const save = values => {  // one request at a time, in order: the last change always wins
+    saving++;
+    pending = pending.then(async () => {
+      try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, {values, done}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
+      saved++;
+    });
+    return pending;
+  };
+  const doneBox = h("input", {type: "checkbox", id: "done", checked: done, onchange: e => { done = e.target.checked; save({}); }});
+  const board = h("section", {id: "board"}, h("div", {class: "problems", "data-for": ""}), fields(s.form.player, s.boards[seat], save, "p"),
+    h("label", {for: "done", class: "row"}, doneBox, "My board is complete"));
+  const live = h("div", {});
+  const refresh = () => {
+    place(board, s.outcome.problems, at => at[0] !== "players" ? null : at.length < 2 ? null : at[1] !== seat ? undefined : at.length > 2 ? at[2] : null);
+    live.replaceChildren(status(s, seat), results(s));
+  };
+  app.replaceChildren(h("h1", {}, `${s.players[seat]}'s board`), rulesLine(s), err, board, live,
+    h("p", {}, h("a", {class: "button", href: `#/s/${sid}`}, "The whole table")));
+  refresh();
+  poll = setInterval(async () => {  // the other boards; a poll that crossed a save of this one is stale
+    const before = saving;
+    if (saved < saving) return;
+    try { const got = await api("GET", `/api/sessions/${sid}`); if (saving === before && saved === saving) { s = got; refresh(); } } catch (e) { /* next time */ }
+  }, 2000);
+}
+
+// ---------------------------------------------------------------- statistics
+
+async function statsPage() {
+  const stats = await api("GET", "/api/stats");
+  const spread = (title, table) => Object.keys(table).length ? [h("h2", {}, title), h("table", {},
+    h("tr", {}, ["", "games", "min", "mean", "max"].map(x => h("th", {class: x ? "n" : ""}, x))),
+    Object.entries(table).map(([k, v]) => h("tr", {}, h("td", {}, k), ["games", "min", "mean", "max"].map(x => h("td", {class: "n"}, v[x])))))] : [];
+  const predict = (g, box) => async () => {
+    box.replaceChildren(h("p", {}, "Playing 100 games with pnp simulate…"));
+    try {
+      const p = await api("POST", "/api/predict", {game: g.game, rules: g.rules, changes: g.changes, players: g.players, games: 100});
+      box.replaceChildren(h("h2", {}, `pnp simulate predicts (${p.games} games, ${p.strategies.join(", ")} players)`),
+        h("p", {class: "prediction"}, "Win rate by seat: ", p.win_rate_by_seat.map((r, i) => `seat ${i + 1}: ${Math.round(r * 100)}%`).join(", ")),
+        ...Object.entries(p.mean_score_by).map(([tag, means]) => h("p", {}, `Mean score by ${tag}: `,
+          Object.entries(means).map(([k, v]) => `${k} ${v}`).join(", "))));
+    } catch (e) { showError(box, e); }
+  };
+  const changed = g => Object.entries(g.changes || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
+  app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
+    ...stats.map(g => {
+      const box = h("div", {});
+      return h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${g.players} players: ${g.games} game(s)`),
+        h("p", {class: "rules"}, `content ${g.digest}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · content since changed"}`),
+        h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
+        ...spread("Total by monster", g.by_monster), ...spread("Points by leader", g.by_leader),
+        g.current ? h("p", {}, h("button", {class: "ghost predict", onclick: predict(g, box)}, "What pnp simulate predicts")) : null, box);
+    }));
+}
+
+route();

@@ -1,0 +1,393 @@
+"""`pnp serve`: the token gate, sessions, live checks and scores against `pnp score`, input
+limits, and the forms made from the games' sheet schemas (API level; the page itself in
+test_serve_browser.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from pnp.cli import app as cli  # noqa: E402
+from pnp.load.content import Project  # noqa: E402
+from pnp.serve import INSTALL, qr_text, require_extra  # noqa: E402
+from pnp.serve.app import MAX_BODY, make_app  # noqa: E402
+from pnp.serve.log import Log  # noqa: E402
+from pnp.serve.scoring import Games, check, sheet_yaml  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+TOKEN = "s3cret-token"
+
+
+@pytest.fixture(scope="module")
+def games() -> Games:
+    return Games(Project(REPO))
+
+
+@pytest.fixture
+def client(games: Games, tmp_path: Path) -> TestClient:
+    c = TestClient(make_app(games, Log(tmp_path / "log.sqlite"), TOKEN))
+    assert c.get(f"/?token={TOKEN}").status_code == 200  # sets the cookie
+    return c
+
+
+def example(name: str) -> dict:
+    return yaml.safe_load((REPO / "examples" / name).read_text(encoding="utf-8"))
+
+
+def start(client: TestClient, game: str, players: list[str], rules: str | None = None, changes: dict | None = None) -> str:
+    r = client.post("/api/sessions", json={"game": game, "rules": rules, "changes": changes or {}, "players": players})
+    assert r.status_code == 200, r.text
+    return r.json()["id"]
+
+
+def fill(client: TestClient, sid: str, sheet: dict, done: bool = True) -> dict:
+    """Enter a sheet file's table fields and boards as the pages would; the last state."""
+    state = client.get(f"/api/sessions/{sid}").json()
+    table_keys = {f["key"] for f in state["form"]["table"]}
+    table = {k: v for k, v in sheet.items() if k in table_keys}
+    if table:
+        assert client.put(f"/api/sessions/{sid}/table", json={"values": table}).status_code == 200
+    for seat, p in enumerate(sheet["players"]):
+        r = client.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {k: v for k, v in p.items() if k != "name"}, "done": done})
+        assert r.status_code == 200, r.text
+        state = r.json()
+    return state
+
+
+def cli_score(path: Path) -> dict:
+    result = CliRunner().invoke(cli, ["score", str(path), "--json", "--project", str(REPO)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+# ------------------------------------------------------------ the token
+
+
+def test_every_request_without_the_token_is_refused(games: Games, tmp_path: Path):
+    c = TestClient(make_app(games, Log(tmp_path / "log.sqlite"), TOKEN))
+    for url in ("/", "/api/games", "/api/sessions", "/static/app.js", "/api/stats", "/?token=wrong"):
+        r = c.get(url)
+        assert r.status_code == 403, url
+        assert "token" in r.text
+    assert c.post("/api/sessions", json={}).status_code == 403
+    c.cookies.set("pnp_token", "wrong")
+    assert c.get("/api/games").status_code == 403
+
+
+def test_the_tokened_visit_sets_a_cookie_that_lets_the_page_in(client: TestClient):
+    assert client.get("/api/games").status_code == 200
+    page = client.get("/static/app.js")
+    assert page.status_code == 200
+    # scripts only from pnp itself; the tokened URL never leaves as a referrer
+    assert "default-src 'self'" in page.headers["content-security-policy"] and page.headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_qr_code_carries_the_url():
+    text = qr_text("http://192.168.1.5:8000/?token=abc")
+    assert len(text.splitlines()) > 10 and "█" in text
+
+
+def test_without_the_extra_one_line_says_how_to_install(monkeypatch: pytest.MonkeyPatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    with pytest.raises(Exception) as caught:
+        require_extra()
+    assert str(caught.value) == INSTALL
+    result = CliRunner().invoke(cli, ["serve", "--project", str(REPO)])
+    assert result.exit_code == 2
+    assert result.output.strip() == INSTALL
+
+
+# ------------------------------------------------------------ scoring: the same as `pnp score`
+
+
+@pytest.mark.parametrize("name", ["tasty-humans-2p.yaml", "tasty-humans-3p-leader-phase.yaml", "dietrick-taking-3p.yaml"])
+def test_a_session_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
+    sheet = example(name)
+    names = [p["name"] for p in sheet["players"]]
+    sid = start(client, sheet["game"], names, sheet.get("rules"))
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == []
+    assert state["finished"] and state["logged"] == 1
+    exported = client.get(f"/api/sessions/{sid}/sheet.yaml")
+    assert exported.status_code == 200
+    path = tmp_path / "exported.yaml"
+    path.write_text(exported.text, encoding="utf-8")
+    report = state["outcome"]["report"]
+    assert {**cli_score(path), "sheet": None} == {**report, "sheet": None}  # `sheet` is the file's name
+    original = cli_score(REPO / "examples" / name)
+    assert original["winners"] == report["winners"]
+    assert [p.get("total", p.get("difference")) for p in original["players"]] == [p.get("total", p.get("difference")) for p in report["players"]]
+
+
+def test_a_problem_is_placed_at_its_cell_in_the_clis_words(games: Games, tmp_path: Path):
+    sheet = example("tasty-humans-2p.yaml")
+    sheet["players"][0]["stomach"] = sheet["players"][0]["stomach"].replace("A H A B G A", "A H A X G A")
+    outcome = check(games.project, sheet)
+    path = tmp_path / "bad.yaml"
+    path.write_text(sheet_yaml(sheet), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["score", str(path), "--project", str(REPO)])
+    assert result.exit_code == 2
+    (problem,) = outcome.problems
+    assert problem.at == ("players", 0, "stomach") and problem.cell == (2, 4)
+    assert problem.message in result.output
+    assert problem.message.startswith("Ana, row 2 column 4: unknown symbol 'X'")
+
+
+def test_a_problem_of_a_field_is_placed_at_it(games: Games):
+    sheet = example("tasty-humans-2p.yaml")
+    sheet["players"][1]["leaders"][2] = "no-such-leader"
+    sheet["players"][1]["monster"] = "kraken"
+    places = {p.at: p.message for p in check(games.project, sheet).problems}
+    assert places[("players", 1, "leaders", 2)].startswith("Ben: leader 2: unknown leader 'no-such-leader'")
+    assert places[("players", 1, "monster")].startswith("Ben: unknown monster 'kraken'")
+
+
+def test_every_board_shows_only_its_own_problems_and_the_whole_table_logs_once_done(client: TestClient):
+    sheet = example("dietrick-taking-3p.yaml")
+    sid = start(client, "dietrick-taking", [p["name"] for p in sheet["players"]])
+    state = fill(client, sid, sheet, done=False)
+    assert state["outcome"]["report"] is not None and not state["finished"] and state["logged"] is None
+    r = client.put(f"/api/sessions/{sid}/boards/2", json={"values": {"yellow": 99}, "done": True})
+    problems = r.json()["outcome"]["problems"]
+    assert [p["at"] for p in problems] == [["players", 2, "yellow"]]
+    assert "yellow is 99: expected a whole number of squares from 0 to" in problems[0]["message"]
+    assert client.get("/api/sessions").json()[0]["logged"] is None
+
+
+def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
+    state = client.get(f"/api/sessions/{sid}").json()
+    assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
+    differences = state["rule_version"]["differences"]
+    assert "cravings.troll.points: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
+    assert 'tie_break: ["fewer-damage", "leaders-ascending", "shared"] → ["fewer-damage", "fewer-empty", "seat-from-king"]' in differences
+    assert "solo.monster_challenges: true → false" in differences and "leader_space: Leader space → Grip" in differences
+    assert state["changes"] == {"cravings.troll.points": 5}
+    sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
+    assert sheet["rules"] == "0.2.8" and sheet["changes"] == {"cravings.troll.points": 5}
+
+
+def test_the_forms_come_from_the_sheet_schemas(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben", "Cleo"])
+    form = client.get(f"/api/sessions/{sid}").json()["form"]
+    player = {f["key"]: f for f in form["player"]}
+    assert player["stomach"]["kind"] == "grid"
+    assert (player["stomach"]["rows"], player["stomach"]["cols"], player["stomach"]["empty"]) == (5, 6, ".")
+    symbols = [p["symbol"] for p in player["stomach"]["palette"]]
+    assert symbols[:5] == ["H", "A", "B", "G", "D"] and "1" in symbols
+    assert player["king"]["kind"] == "bool" and player["claimed"]["kind"] == "number"
+    assert player["monster"]["kind"] == "choice" and "troll" in [c["value"] for c in player["monster"]["choices"]]
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    form = client.get(f"/api/sessions/{sid}").json()["form"]
+    assert {f["key"]: f["kind"] for f in form["player"]} == {"yellow": "track", "blue": "track", "claimed": "number"}
+    assert {f["key"]: f["kind"] for f in form["table"]}["scoring_order"] == "order"
+
+
+def test_a_game_without_hints_gets_generic_widgets():
+    from pnp.serve import forms
+
+    schema = {"properties": {"game": {"const": "x"}, "round": {"type": "integer", "minimum": 1},
+                             "players": {"type": "array", "items": {"type": "object", "properties": {
+                                 "name": {"type": "string"}, "colour": {"enum": ["red", "blue"]}, "board": {"type": "string"},
+                                 "bonus": {"anyOf": [{"type": "boolean"}, {"type": "null"}]}}}}}}
+    blank = {"game": "x", "round": 1, "players": [{"name": "P1", "colour": "red", "board": "- -\n- -\n- -\n", "bonus": None}]}
+    form = forms.build(schema, blank, {})
+    assert [(f["key"], f["kind"]) for f in form["table"]] == [("round", "number")]
+    kinds = {f["key"]: f for f in form["player"]}
+    assert kinds["colour"]["kind"] == "choice" and kinds["bonus"]["kind"] == "bool" and kinds["bonus"]["nullable"]
+    assert (kinds["board"]["kind"], kinds["board"]["rows"], kinds["board"]["cols"], kinds["board"]["empty"]) == ("grid", 3, 2, "-")
+
+
+# ------------------------------------------------------------ bad requests
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"game": "chess", "players": ["A", "B"]}, "unknown game 'chess'"),
+    ({"game": "tasty-humans", "players": ["A", "A"]}, "two players have the same name"),
+    ({"game": "tasty-humans", "players": ["A"] * 0}, "expected a name for every player"),
+    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
+    ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
+    ({"game": 3, "players": "A"}, "expected game (text)"),
+])
+def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, message: str):
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 400
+    assert message in r.json()["error"]
+    assert "Traceback" not in r.text
+
+
+def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    cases = [
+        client.put(f"/api/sessions/{sid}/boards/0", content=b"{not json"),
+        client.put(f"/api/sessions/{sid}/boards/0", content=b'{"values": {"claimed": Infinity}}'),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"bogus": 1}}),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "x" * 5000}}),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": [], "done": "yes"}),
+        client.put(f"/api/sessions/{sid}/boards/7", json={"values": {}}),
+        client.put("/api/sessions/nope/boards/0", json={"values": {}}),
+        client.put(f"/api/sessions/{sid}/boards/0", content=b"x" * (MAX_BODY + 1)),
+        client.get("/api/sessions/nope"),
+        client.get("/no/such/page"),
+        client.delete("/api/sessions"),
+    ]
+    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 404, 404, 405]
+    for r in cases:
+        assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
+
+
+def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"stomach": "\x00\x01", "claimed": "many", "leaders": {"x": [1, {"a": 2}]}}})
+    assert r.status_code == 200
+    assert r.json()["outcome"]["problems"]
+
+
+def test_no_request_reaches_the_projects_files(client: TestClient):
+    for url in ("/static/../log.py", "/static/..%2f..%2fpyproject.toml", "/static/%2e%2e/app.py", "/api/sessions/..%2f..%2fpyproject.toml/sheet.yaml"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+        assert "[project]" not in r.text and "import" not in r.text
+
+
+def test_statistics_over_the_logged_games(client: TestClient):
+    for name in ("tasty-humans-2p.yaml", "tasty-humans-2p.yaml", "dietrick-taking-3p.yaml"):
+        sheet = example(name)
+        fill(client, start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules")), sheet)
+    stats = {(s["game"], s["players"]): s for s in client.get("/api/stats").json()}
+    tasty = stats[("tasty-humans", 2)]
+    assert tasty["games"] == 2 and tasty["wins_by_seat"] == [2, 0]
+    assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
+    assert tasty["by_leader"]["least-type"]["max"] == 14
+    assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
+
+
+def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import uvicorn
+
+    import pnp.serve as serve_module
+
+    ran: list = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: ran.append((app, host, port)))
+    monkeypatch.setattr(serve_module, "lan_address", lambda: "127.0.0.1")  # the table's network, here the loopback
+    for lan in (False, True):
+        lines: list[str] = []
+        serve_module.serve(Project(REPO), tmp_path / "log.sqlite", lan, 8123, lines.append)
+        app, host, port = ran[-1]
+        url = next(line for line in lines if line.startswith("open: ")).removeprefix("open: ")
+        token = url.split("?token=", 1)[1]
+        assert (host, port) == ("127.0.0.1", 8123) and url == f"http://127.0.0.1:8123/?token={token}" and len(token) >= 32
+        assert (sum("█" in line for line in lines) > 10) == lan
+        c = TestClient(app)
+        assert c.get("/api/games").status_code == 403
+        assert c.get(f"/?token={token}").status_code == 200 and c.get("/api/games").status_code == 200
+    assert ran[0][0] is not ran[1][0]
+    tokens = []  # the link stays after a restart; --new-token makes another
+    for new in (False, False, True):
+        lines = []
+        serve_module.serve(Project(REPO), tmp_path / "log.sqlite", False, 8123, lines.append, new_token=new)
+        tokens.append(next(line for line in lines if line.startswith("open: ")).split("?token=")[1])
+    assert tokens[0] == tokens[1] != tokens[2]
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
+    assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
+
+
+@pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
+def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
+    sheet = example(name)
+    sid = start(client, "tasty-humans", [sheet["players"][0]["name"]], str(sheet.get("rules") or "published"))
+    table = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}
+    solo = {f["key"]: f for f in table["solo"]["fields"]}
+    assert table["solo"]["kind"] == "group" and solo["ai_cards"]["kind"] == "list"
+    if name == "tasty-humans-solo.yaml":  # published: named levels, the Balanced Diet and monster challenges
+        assert solo["level"]["kind"] == "choice" and solo["level"]["choices"][0] == {"value": 0, "label": "0: Baby Beast"}
+        assert [c["value"] for c in solo["challenge"]["choices"]] == ["balanced-diet/beginner", "balanced-diet/normal", "balanced-diet/expert", "monster"]
+    else:
+        assert solo["level"]["kind"] == "number" and solo["challenge"]["choices"] == []
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == [] and state["finished"]
+    path = tmp_path / "solo.yaml"
+    path.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    assert {**cli_score(path), "sheet": None} == {**state["outcome"]["report"], "sheet": None}
+
+
+def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):
+    sid = start(client, "dietrick-taking", ["Ana"])
+    fuzz = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["fuzz"]
+    assert fuzz["kind"] == "group" and [f["kind"] for f in fuzz["fields"]] == ["track", "track"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.dictionaries(st.sampled_from(["monster", "king", "leaders", "held", "stomach", "claimed", "other"]), json_values, max_size=4),
+       done=json_values)
+def test_any_board_a_page_sends_gets_a_state_or_one_line(client: TestClient, values: dict, done: object):
+    sid = client.get("/api/sessions").json()[0]["id"] if client.get("/api/sessions").json() else start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values, "done": done})
+    assert r.status_code in (200, 400), r.text
+    data = r.json()
+    assert ("outcome" in data) if r.status_code == 200 else (set(data) == {"error"} and "\n" not in data["error"])
+
+
+def test_statistics_stand_beside_what_pnp_simulate_predicts(client: TestClient):
+    from pnp.simulate import simulate
+
+    sheet = example("dietrick-taking-3p.yaml")
+    fill(client, start(client, "dietrick-taking", [p["name"] for p in sheet["players"]]), sheet)
+    (group,) = client.get("/api/stats").json()
+    assert group["current"] and group["changes"] == {}
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3, "games": 30}
+    predicted = client.post("/api/predict", json=body).json()
+    run = simulate(Project(REPO), "dietrick-taking", games=30, players=3, seed=0, jobs=1)
+    wins = [sum(p.win / sum(q.win for q in r.players) for r in run.records for p in r.players if p.seat == seat and p.win) / 30 for seat in range(3)]
+    assert predicted["games"] == 30 and predicted["win_rate_by_seat"] == [round(w, 3) for w in wins]
+    assert client.post("/api/predict", json={**body, "games": 10_000}).json() == {"error": "games: 10000: expected 1 to 200"}
+    assert "unknown game" in client.post("/api/predict", json={**body, "game": "chess"}).json()["error"]
+
+
+def test_games_before_and_after_a_rule_change_are_told_apart(client: TestClient):
+    sheet = example("tasty-humans-2p.yaml")
+    names = [p["name"] for p in sheet["players"]]
+    fill(client, start(client, "tasty-humans", names, "published"), sheet)
+    changed = start(client, "tasty-humans", names, "published", {"cravings.troll.points": 5})
+    fill(client, changed, sheet)
+    groups = client.get("/api/stats").json()
+    # the troll's craving scores 3 times in Ana's stomach: 4 points each (published, F317), then 5
+    assert [(g["changes"], g["by_monster"]["troll"]["max"]) for g in groups] == [({"cravings.troll.points": 5}, 45), ({}, 42)]
+
+
+def test_each_board_has_a_qr_code_of_its_tokened_link(client: TestClient):
+    from pnp.serve.app import seat_qr_svg
+
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.get(f"/api/sessions/{sid}/boards/1/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.content == seat_qr_svg("http://testserver/", TOKEN, sid, 1)
+    assert r.content != seat_qr_svg("http://testserver/", TOKEN, sid, 0) and r.content.startswith(b"<?xml")
+    assert client.get(f"/api/sessions/{sid}/boards/2/qr.svg").status_code == 404

@@ -1,0 +1,263 @@
+"""`pnp serve` in a real browser: Debian's Chromium, driven by Playwright at a phone's
+width (360 px), two phones at once. A 2-player Tasty Humans game and a 3-player
+Dietrick-taking game are entered by taps; the totals and winner on the page are those of
+`pnp score` on the exported sheets; an impossible board shows its error at its cell; a
+request without the token is refused; the log survives a restart of the server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import yaml
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from pnp.cli import app as cli  # noqa: E402
+from pnp.load.content import Project  # noqa: E402
+from pnp.serve.app import make_app  # noqa: E402
+from pnp.serve.log import Log  # noqa: E402
+from pnp.serve.scoring import Games  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 800}
+WAIT = 15_000  # ms for anything the page shows after a request
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    if os.path.exists(CHROMIUM):
+        return CHROMIUM
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail("chromium is required under CI (.ci/run installs it with apt-get)")
+    pytest.skip("chromium is not installed (apt-get install chromium); CI runs this test")
+
+
+class Server:
+    """uvicorn serving the app on a free local port, in a thread."""
+
+    def __init__(self, db: Path, token: str):
+        import uvicorn
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.token = token
+        app = make_app(Games(Project(REPO)), Log(db), token)
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def url(self, fragment: str = "", token: bool = True) -> str:
+        return f"http://127.0.0.1:{self.port}/" + (f"?token={self.token}" if token else "") + fragment
+
+    def path(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{path}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: str) -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+def phone(browser: Any) -> Any:
+    """A page in its own context: another phone, with its own cookies."""
+    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True).new_page()
+
+
+def example(name: str) -> dict:
+    return yaml.safe_load((REPO / "examples" / name).read_text(encoding="utf-8"))
+
+
+def start_game(page: Any, server: Server, game: str, names: list[str], rules: str | None = None) -> str:
+    page.goto(server.url())
+    page.select_option("#game", game)
+    if rules:
+        page.select_option("#rules", rules)
+    page.select_option("#count", str(len(names)))
+    for i, name in enumerate(names):
+        page.fill(f"#name-{i}", name)
+    page.click("#start")
+    page.wait_for_url("**#/s/*", timeout=WAIT)
+    return page.url.rsplit("#/s/", 1)[1]
+
+
+def open_board(page: Any, server: Server, sid: str, seat: int, first: bool) -> None:
+    page.goto(server.url(f"#/s/{sid}/p/{seat}", token=first))
+    page.wait_for_selector("#board", timeout=WAIT)
+
+
+def tap_cell(page: Any, row: int, col: int, symbol: str) -> None:
+    page.click(f"#p-stomach .cell[data-row='{row}'][data-col='{col}']")
+    page.click(f"#p-stomach ~ .palette button[data-symbol='{symbol}']")
+
+
+def stomach(board: dict) -> list[tuple[int, int, str]]:
+    rows = [r.split() for r in board["stomach"].splitlines() if r.strip()]
+    return [(r + 1, c + 1, s) for r, row in enumerate(rows) for c, s in enumerate(row) if s != "."]
+
+
+def tasty_board(page: Any, board: dict) -> list:
+    """The taps of one board, as steps to interleave with another phone's."""
+    steps: list = []
+    monster_index = page.eval_on_selector("#p-monster", f"s => [...s.options].findIndex(o => o.textContent.toLowerCase().replace(/ /g, '-') === {json.dumps(board['monster'])})")
+    assert monster_index > 0, board["monster"]
+    steps.append(lambda: page.select_option("#p-monster", index=monster_index))
+    if board.get("king"):
+        steps.append(lambda: page.check("#p-king"))
+    for slot, leader in board["leaders"].items():
+        steps.append(lambda slot=slot, leader=leader: page.select_option(f"#p-leaders select[data-slot='{slot}']", leader))
+    if board.get("held"):
+        held_index = page.eval_on_selector("#p-held", f"s => [...s.options].findIndex(o => o.textContent.endsWith('({board['held']})'))")
+        steps.append(lambda: page.select_option("#p-held", index=held_index))
+    for row, col, symbol in stomach(board):
+        steps.append(lambda row=row, col=col, symbol=symbol: tap_cell(page, row, col, symbol))
+    if board.get("claimed") is not None:
+        steps.append(lambda: page.fill("#p-claimed", str(board["claimed"])))
+    return steps
+
+
+def interleave(*lists: list) -> None:
+    """Two phones at once: one tap on each in turn."""
+    for i in range(max(len(l) for l in lists)):
+        for steps in lists:
+            if i < len(steps):
+                steps[i]()
+
+
+def complete(page: Any) -> None:
+    page.wait_for_timeout(300)  # the last debounced field is sent before the board is marked complete
+    page.check("#done")
+
+
+def finish(pages: list) -> None:
+    for page in pages:
+        complete(page)
+    for page in pages:
+        page.wait_for_selector("#finished", timeout=WAIT)
+
+
+def scored(page: Any, server: Server, sid: str, tmp_path: Path) -> dict:
+    """`pnp score --json` of the sheet the page exports."""
+    response = page.request.get(server.path(f"api/sessions/{sid}/sheet.yaml"))
+    assert response.ok
+    path = tmp_path / f"{sid}.yaml"
+    path.write_text(response.text(), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["score", str(path), "--json", "--project", str(REPO)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def shown(page: Any) -> tuple[dict[str, str], str]:
+    """The totals and the winner line the page shows."""
+    totals = page.eval_on_selector_all("#results h2[data-score]", "hs => Object.fromEntries(hs.map(h => [h.dataset.score, h.dataset.total]))")
+    return totals, page.inner_text("#winner")
+
+
+def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser: Any, tmp_path: Path):
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        ana, ben = phone(browser), phone(browser)
+
+        # Tasty Humans, 2 players: the host starts it on Ana's phone; both enter their boards at once
+        sheet = example("tasty-humans-2p.yaml")
+        sid = start_game(ana, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
+        ana.wait_for_selector("#t-ending", timeout=WAIT)
+        ana.select_option("#t-ending", index=1)  # round
+        ana.click("text=A code to scan for each board")  # one QR code per board, drawn by pnp
+        ana.wait_for_function("[...document.querySelectorAll('figure.qr img')].filter(i => i.complete && i.naturalWidth > 0).length === 2",
+                              timeout=WAIT)
+        open_board(ana, server, sid, 0, first=False)
+        open_board(ben, server, sid, 1, first=True)
+        assert ana.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # one column, no sideways scrolling
+        interleave(tasty_board(ana, sheet["players"][0]), tasty_board(ben, sheet["players"][1]))
+
+        # an impossible board: a hole under a tile shows its error at that cell, in the CLI's words
+        tap_cell(ana, 2, 1, ".")
+        # the palette names each digit's leader as chosen above
+        assert ana.inner_text("#p-stomach ~ .palette button[data-symbol='1']").split() == ["1", "1:", "Hand", "Line"]
+        ana.wait_for_selector("#p-stomach .cell.bad[data-row='2'][data-col='1']", timeout=WAIT)
+        assert ana.locator("#p-stomach .cell.bad").count() == 1
+        problem = ana.inner_text(".field[data-key='stomach'] .problems")
+        assert "Ana, row 2 column 1: empty cell below a tile" in problem
+        tap_cell(ana, 2, 1, "A")
+        ana.wait_for_selector("#p-stomach .cell.bad", state="detached", timeout=WAIT)
+
+        finish([ana, ben])
+        report = scored(ana, server, sid, tmp_path)
+        for page in (ana, ben):
+            totals, winner = shown(page)
+            assert totals == {p["name"]: str(p["total"]) for p in report["players"]}
+            assert winner == f"Winner: {' and '.join(report['winners'])}"
+        assert report["winners"] == ["Ana"] and totals == {"Ana": "42", "Ben": "28"}
+        if os.environ.get("PNP_SERVE_SCREENSHOT"):  # the README's picture: `PNP_SERVE_SCREENSHOT=docs/serve.png pytest ...`
+            ben.click("#p-stomach .cell[data-row='1'][data-col='1']")  # opens the palette; changes nothing
+            ben.eval_on_selector(".field[data-key='stomach']", "e => e.scrollIntoView()")
+            ben.screenshot(path=os.environ["PNP_SERVE_SCREENSHOT"], full_page=False)
+
+        # Dietrick-taking, 3 players: the scoring order on the host page, boards on two phones
+        sheet = example("dietrick-taking-3p.yaml")
+        sid = start_game(ana, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
+        for card in sheet["scoring_order"]:
+            ana.click(f"#t-scoring_order button[data-value='{card}']")
+        ana.wait_for_timeout(300)
+        open_board(ana, server, sid, 0, first=False)
+        open_board(ben, server, sid, 1, first=False)
+
+        def markers(page: Any, board: dict) -> list:
+            return [lambda: page.click(f"#p-yellow button[data-value='{board['yellow']}']"),
+                    lambda: page.click(f"#p-blue button[data-value='{board['blue']}']")]
+
+        interleave(markers(ana, sheet["players"][0]), markers(ben, sheet["players"][1]))
+        complete(ana)
+        open_board(ana, server, sid, 2, first=False)
+        interleave(markers(ana, sheet["players"][2]))
+        finish([ana, ben])
+        report = scored(ana, server, sid, tmp_path)
+        totals, winner = shown(ana)
+        assert totals == {p["name"]: str(p["difference"]) for p in report["players"]}
+        assert winner == f"Winner: {' and '.join(report['winners'])}"
+    finally:
+        server.stop()
+
+    # a restart keeps every game: a new server (and token) on the same log lists both, logged
+    server = Server(tmp_path / "log.sqlite", "another-token")
+    try:
+        stranger = phone(browser)
+        assert stranger.goto(server.url(token=False)).status == 403
+        assert stranger.goto(server.path("api/games")).status == 403
+        assert "token" in stranger.inner_text("body")
+        stranger.goto(server.url())
+        stranger.wait_for_selector("text=Games at this table", timeout=WAIT)
+        listed = stranger.inner_text("section:has(h2:text('Games at this table'))")
+        assert listed.count("(logged)") == 2
+        # the statistics page, with what pnp simulate predicts beside the table's results
+        stranger.goto(server.url("#/stats"))
+        dietrick = stranger.locator("section", has_text="dietrick-taking, 3 players: 1 game(s)")
+        dietrick.locator("button.predict").click()
+        assert "Win rate by seat: seat 1:" in dietrick.locator(".prediction").inner_text(timeout=WAIT)
+        assert "Wins by seat: seat 1: 0, seat 2: 1, seat 3: 0" in dietrick.inner_text()  # Ben, seat 2, won
+    finally:
+        server.stop()

@@ -1,0 +1,187 @@
+"""The play-test log (pnp/serve/log.py) and `pnp log`: schema versions, concurrent writers,
+sessions that survive a restart, export to sheets `pnp score` accepts and CSV, import."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import multiprocessing
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app as cli
+from pnp.errors import PnpError
+from pnp.serve.log import MIGRATIONS, VERSION, Log, content_digest
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+runner = CliRunner()
+
+
+def pnp(*args: str) -> tuple[int, str]:
+    result = runner.invoke(cli, [*args, "--project", str(REPO)])
+    return result.exit_code, result.output
+
+
+def test_a_new_log_has_the_current_schema_version(tmp_path: Path):
+    Log(tmp_path / "log.sqlite")
+    db = sqlite3.connect(tmp_path / "log.sqlite")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION == len(MIGRATIONS)
+    assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {"sessions", "boards", "games"}
+
+
+def test_a_log_of_an_older_schema_is_migrated_keeping_its_games(tmp_path: Path):
+    db = sqlite3.connect(tmp_path / "log.sqlite")
+    db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    db.execute("INSERT INTO games (session, played, game, rules, changes, players, digest, sheet, report) "
+               "VALUES (NULL, '2026-01-01T00:00:00Z', 'g', NULL, '{}', '[\"A\"]', 'd', 'sheet', '{}')")
+    db.commit()
+    db.close()
+    log = Log(tmp_path / "log.sqlite")
+    assert [(g.id, g.sheet) for g in log.games()] == [(1, "sheet")]
+    assert sqlite3.connect(tmp_path / "log.sqlite").execute("PRAGMA user_version").fetchone()[0] == VERSION == 2
+    assert log.token() == Log(tmp_path / "log.sqlite").token() != log.token(new=True)
+
+
+def test_a_log_from_a_newer_pnp_is_refused_in_one_line(tmp_path: Path):
+    db = sqlite3.connect(tmp_path / "log.sqlite")
+    db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    db.close()
+    with pytest.raises(PnpError, match=f"log schema version {VERSION + 1} is newer than this pnp's"):
+        Log(tmp_path / "log.sqlite")
+
+
+def test_a_file_that_is_no_database_is_one_line(tmp_path: Path):
+    (tmp_path / "log.sqlite").write_bytes(b"not sqlite at all" * 100)
+    code, output = pnp("log", "list", "--db", str(tmp_path / "log.sqlite"))
+    assert code == 2 and len(output.strip().splitlines()) == 1 and "the log cannot be used" in output
+
+
+def test_a_restart_keeps_every_session(tmp_path: Path):
+    log = Log(tmp_path / "log.sqlite")
+    log.create_session("s1", "tasty-humans", "published", {"a.b": 1}, ["Ana", "Ben"], {"ending": None}, [{"king": False}, {"king": True}])
+    log.save_board("s1", 1, {"king": False, "monster": "troll"}, True)
+    log.save_table("s1", {"variant": "x"})
+    again = Log(tmp_path / "log.sqlite").session("s1")
+    assert again is not None
+    assert (again.game, again.rules, again.changes, again.players) == ("tasty-humans", "published", {"a.b": 1}, ["Ana", "Ben"])
+    assert again.boards == {0: {"king": False}, 1: {"king": False, "monster": "troll"}} and again.done == {0: False, 1: True}
+    assert again.table == {"ending": None, "variant": "x"}
+
+
+def _writer(path: str, seat: int, rounds: int) -> None:
+    log = Log(Path(path))
+    for i in range(rounds):
+        log.save_board("s1", seat, {"claimed": i}, i == rounds - 1)
+        log.save_board("s1", 0, {f"field {seat}": i}, seat == 0 and i == rounds - 1)  # both write the same board too
+        log.record("g", None, {}, ["A", "B"], "d", f"seat {seat} round {i}", {})
+
+
+@pytest.mark.parametrize("how", ["threads", "processes"])
+def test_two_writers_at_once_lose_nothing(tmp_path: Path, how: str):
+    path = tmp_path / "log.sqlite"
+    Log(path).create_session("s1", "g", None, {}, ["A", "B"], {}, [{}, {}])
+    rounds = 40
+    if how == "threads":
+        workers = [threading.Thread(target=_writer, args=(str(path), seat, rounds)) for seat in (0, 1)]
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        workers = [ctx.Process(target=_writer, args=(str(path), seat, rounds)) for seat in (0, 1)]  # type: ignore[misc]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+    log = Log(path)
+    s = log.session("s1")
+    assert s is not None
+    last = rounds - 1
+    assert s.boards == {0: {"claimed": last, "field 0": last, "field 1": last}, 1: {"claimed": last}}
+    assert sorted(g.sheet for g in log.games()) == sorted(f"seat {seat} round {i}" for seat in (0, 1) for i in range(rounds))
+
+
+def test_a_sessions_game_is_logged_once_and_replaced_when_it_changes(tmp_path: Path):
+    log = Log(tmp_path / "log.sqlite")
+    first = log.record("g", None, {}, ["A"], "d", "sheet 1", {}, session="s1")
+    assert log.record("g", None, {}, ["A"], "d", "sheet 1", {}, session="s1") == first
+    log.record("g", None, {}, ["B"], "d", "other", {}, session="s2")
+    assert log.record("g", None, {}, ["A"], "d", "sheet 2", {}, session="s1") == first
+    assert [(g.id, g.sheet) for g in log.games()] == [(first, "sheet 2"), (first + 1, "other")]
+    log.unrecord("s2")
+    log.unrecord("s1")
+    assert log.games() == []
+
+
+def test_the_digest_follows_the_content(tmp_path: Path):
+    game = tmp_path / "content/g"
+    game.mkdir(parents=True)
+    (game / "a.yaml").write_text("x: 1\n")
+    before = content_digest(tmp_path, game)
+    assert content_digest(tmp_path, game) == before
+    (game / "a.yaml").write_text("x: 2\n")
+    assert content_digest(tmp_path, game) != before
+
+
+def test_the_digest_reads_nothing_outside_the_project(tmp_path: Path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("key\n")
+    game = tmp_path / "proj/content/g"
+    game.mkdir(parents=True)
+    (game / "leak.yaml").symlink_to(secret)
+    with pytest.raises(PnpError, match="outside the project folder"):
+        content_digest(tmp_path / "proj", game)
+
+
+# ------------------------------------------------------------ `pnp log`
+
+
+def test_import_list_export_and_score_again(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    sheets = [EXAMPLES / "tasty-humans-2p.yaml", EXAMPLES / "dietrick-taking-3p.yaml"]
+    code, output = pnp("log", "import", *map(str, sheets), "--db", db)
+    assert code == 0, output
+    assert output.split() == ["logged", "game", "1", "logged", "game", "2"]
+    code, output = pnp("log", "list", "--db", db)
+    lines = output.strip().splitlines()
+    assert code == 0 and len(lines) == 2
+    assert lines[0].startswith("1  ") and "tasty-humans  published  -  Ana, Ben  Ana" in lines[0]
+    assert "dietrick-taking" in lines[1]
+    out = tmp_path / "exported"
+    code, output = pnp("log", "export", "--db", db, "--out", str(out))
+    assert code == 0, output
+    written = sorted(out.iterdir())
+    assert [p.name for p in written] == ["dietrick-taking-2.yaml", "tasty-humans-1.yaml"]
+    for original, exported in zip(sorted(sheets, key=lambda p: p.name), written):
+        code, again = pnp("score", str(exported), "--json")
+        assert code == 0, again
+        _, first = pnp("score", str(original), "--json")
+        assert {**json.loads(again), "sheet": None} == {**json.loads(first), "sheet": None}
+    # the export is the same, byte for byte, every time
+    before = {p.name: p.read_bytes() for p in written}
+    pnp("log", "export", "--db", db, "--out", str(out))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_export_csv_has_a_row_per_player(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    pnp("log", "import", str(EXAMPLES / "tasty-humans-2p.yaml"), str(EXAMPLES / "dietrick-taking-3p.yaml"), "--db", db)
+    code, output = pnp("log", "export", "--csv", "--db", db)
+    assert code == 0, output
+    rows = list(csv.DictReader(io.StringIO(output)))
+    assert [(r["game_id"], r["seat"], r["player"], r["total"], r["winner"]) for r in rows[:2]] == [("1", "1", "Ana", "42", "yes"), ("1", "2", "Ben", "28", "no")]
+    assert [r["game"] for r in rows] == ["tasty-humans"] * 2 + ["dietrick-taking"] * 3
+    code, output = pnp("log", "export", "7", "--db", db)
+    assert code == 2 and "no logged game 7" in output
+
+
+def test_import_is_all_or_nothing(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((EXAMPLES / "tasty-humans-2p.yaml").read_text().replace("monster: troll", "monster: kraken"))
+    code, output = pnp("log", "import", str(EXAMPLES / "dietrick-taking-3p.yaml"), str(bad), "--db", db)
+    assert code == 2 and "unknown monster 'kraken'" in output and "Traceback" not in output
+    assert Log(Path(db)).games() == []
