@@ -129,13 +129,8 @@ class SheetPlan:
 def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> list[bytes]:
     """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
     all from one book: each face and label is typeset once however often it is placed."""
-<<<<<<< HEAD
-    from ..render.fonts import DEFAULT
-=======
     from ..load.fonts import DEFAULT
-    from .pdf_engine import run_book
 
->>>>>>> main
     fonts = fonts or DEFAULT
     docs, plans = book_sources(title, layouts, fonts.family)
     return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans)

@@ -41,13 +41,16 @@ class Book:
         self.pdfs = [Pdf.open(io.BytesIO(part)) for part in parts]
         self.pages = [(pdf, page) for pdf in self.pdfs for page in pdf.pages]
         self._forms: dict[int, pikepdf.Object] = {}
+        self._sizes: dict[int, tuple[float, float]] = {}
         creator = self.pdfs[0].docinfo.get(Name.Creator)
         self.engine = str(creator) if creator is not None else ""  # typst names itself the creator
         self.version = max(pdf.pdf_version for pdf in self.pdfs)
 
     def size(self, page: int) -> tuple[float, float]:
-        box = self.pages[page][1].mediabox
-        return float(box[2]) - float(box[0]), float(box[3]) - float(box[1])
+        if page not in self._sizes:
+            box = self.pages[page][1].mediabox
+            self._sizes[page] = float(box[2]) - float(box[0]), float(box[3]) - float(box[1])
+        return self._sizes[page]
 
     def form(self, page: int) -> pikepdf.Object:
         """The page's drawing as a form XObject of its own document."""
