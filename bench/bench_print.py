@@ -14,13 +14,15 @@ this, ... so that a busy moment of the shared host falls on both. Cases (issue 2
 - the four games, cold full build (target: no slower), each side its own tree's games
   (`--base-tree`: the base's checkout; its plugins import what its pnp has).
 
-It prints the median seconds of each side, their ratio and the peak memory.
+It prints the median wall seconds of each side and their ratio, the median CPU seconds
+(the shared host's load inflates wall time, hardly CPU time) and the peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -40,11 +42,13 @@ MIB = 1024 * 1024
 ENV = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
 
 
-def build(pnp: str, project: Path, out: Path, sample: bool = False) -> tuple[float, float]:
-    """Wall seconds of one cold `pnp build` and, with `sample`, its peak memory (MiB: the
-    summed PSS of the build and its workers, read every 10 ms; reading costs the build CPU,
-    so timed runs are not sampled)."""
+def build(pnp: str, project: Path, out: Path, sample: bool = False) -> tuple[float, float, float]:
+    """Wall seconds of one cold `pnp build`, its CPU seconds (user and system, its worker
+    processes included: what a busy host does not inflate) and, with `sample`, its peak
+    memory (MiB: the summed PSS of the build and its workers, read every 10 ms; reading
+    costs the build CPU, so timed runs are not sampled)."""
     shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     child = subprocess.Popen([pnp, "build", "-q", "--out", str(out), "-p", str(project)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV)
@@ -54,9 +58,11 @@ def build(pnp: str, project: Path, out: Path, sample: bool = False) -> tuple[flo
         time.sleep(0.01)
     errors = child.communicate()[1]
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if child.returncode != 0:
         raise SystemExit(f"{pnp} build -p {project} failed: {errors[-500:]}")
-    return seconds, peak * 1024 / MIB
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, peak * 1024 / MIB
 
 
 def big_deck(root: Path, times: int) -> Path:
@@ -96,16 +102,18 @@ def main() -> None:
         cases = [("poker deck, 54 cards", {"base": poker, "this": poker}, "no slower"),
                  (f"deck of {54 * args.cards:,} cards", {"base": big, "this": big}, ">= 1.5x faster, < 400 MiB"),
                  ("four games, cold full build", games, "no slower")]
-        print(f"  {'case':32}{'base s':>9}{'this s':>9}{'speed-up':>10}{'base MiB':>10}{'this MiB':>10}   target")
+        print(f"  {'case':30}{'base s':>8}{'this s':>8}{'speed-up':>9}{'base cpu':>10}{'this cpu':>10}"
+              f"{'base MiB':>10}{'this MiB':>10}   target")
         for label, projects, target in cases:
-            times: dict[str, list[float]] = {side: [] for side in sides}
+            runs: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
             for _ in range(args.repeat):
                 for side, pnp in sides.items():
-                    times[side].append(build(pnp, projects[side], tmp_path / f"out-{side}")[0])
-            peaks = {side: build(pnp, projects[side], tmp_path / f"out-{side}", sample=True)[1] for side, pnp in sides.items()}
-            base, this = statistics.median(times["base"]), statistics.median(times["this"])
-            print(f"  {label:32}{base:9.2f}{this:9.2f}{base / this:9.2f}x{peaks['base']:10.0f}{peaks['this']:10.0f}   {target}",
-                  flush=True)
+                    runs[side].append(build(pnp, projects[side], tmp_path / f"out-{side}"))
+            peaks = {side: build(pnp, projects[side], tmp_path / f"out-{side}", sample=True)[2] for side, pnp in sides.items()}
+            wall = {side: statistics.median(run[0] for run in runs[side]) for side in sides}
+            cpu = {side: statistics.median(run[1] for run in runs[side]) for side in sides}
+            print(f"  {label:30}{wall['base']:8.2f}{wall['this']:8.2f}{wall['base'] / wall['this']:8.2f}x{cpu['base']:10.2f}{cpu['this']:10.2f}"
+                  f"{peaks['base']:10.0f}{peaks['this']:10.0f}   {target}", flush=True)
 
 
 if __name__ == "__main__":

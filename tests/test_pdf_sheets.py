@@ -164,3 +164,22 @@ def test_an_engine_failure_is_one_line_and_runs_the_engine_once(tmp_path, monkey
     assert [str(e) for e in failed.value.errors] == ["Poker deck benchmark: the PDF engine failed: error: failed to parse SVG (unexpected end of stream)"]
     assert len(runs) == 1  # the card PDF and the print PDF share the failed book
     assert not (project / "output" / "poker").exists()
+
+
+def test_a_book_page_drawn_in_several_content_streams_is_placed_whole():
+    """typst writes one content stream a page, whose compressed bytes become the face's form
+    as they are; a page drawn in several streams goes through pikepdf's own conversion."""
+    import pikepdf
+
+    from pnp.formats.pdf import SheetPlan
+    from pnp.formats.pdf_sheets import Book, compose
+
+    source = pikepdf.Pdf.new()
+    page = source.add_blank_page(page_size=(72, 72))
+    page.obj.Contents = pikepdf.Array([source.make_stream(b"1 0 0 rg 0 0 36 72 re f"), source.make_stream(b"0 0 1 rg 36 0 36 72 re f")])
+    made = io.BytesIO()
+    source.save(made)
+    plan = SheetPlan("two streams", 50.8, 50.8, [[("face", 0, 12.7, 12.7, 0, None)]])
+    raster = pypdfium2.PdfDocument(compose(plan, Book([made.getvalue()])))[0].render(scale=1).to_pil().convert("RGB")
+    assert raster.getpixel((50, 72)) == (255, 0, 0) and raster.getpixel((94, 72)) == (0, 0, 255)
+    assert raster.getpixel((20, 72)) == (255, 255, 255)  # placed 36 pt in from the left edge

@@ -173,7 +173,7 @@ def test_a_book_of_many_faces_is_typeset_in_chunks_apart_and_prints_the_same(tmp
 def test_an_engine_failure_in_a_chunk_apart_is_one_line(monkeypatch):
     from pnp.errors import PnpError
     from pnp.formats import pdf_engine
-    from pnp.render.fonts import DEFAULT
+    from pnp.load.fonts import DEFAULT
 
     good = ('#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f0), format: "svg", width: 20mm))\n',
             {"f0": '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm"/>'})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from decimal import Decimal
 from functools import lru_cache
+from typing import cast
 
 import pikepdf
 from pikepdf import Array, ContentStreamInstruction, Dictionary, Name, Operator, Pdf
@@ -29,7 +30,7 @@ def _n(value: float) -> Decimal:
 
 
 @lru_cache(maxsize=8192)  # the same marks at the same places, sheet after sheet
-def _op(operator: str, *operands: object) -> ContentStreamInstruction:
+def _op(operator: str, *operands: pikepdf.Object | int | Decimal) -> ContentStreamInstruction:
     return ContentStreamInstruction(list(operands), Operator(operator))
 
 
@@ -61,7 +62,8 @@ class Book:
                 # typst's one content stream a page: its compressed bytes as they are (decoding and
                 # compressing them again would double the time a sheet takes to write)
                 form = pikepdf.Stream(pdf, b"")
-                form.write(contents.read_raw_bytes(), filter=contents.get(Name.Filter), decode_parms=contents.get(Name.DecodeParms))
+                form.write(contents.read_raw_bytes(), filter=cast(Name | None, contents.get(Name.Filter)),
+                           decode_parms=cast(Dictionary | None, contents.get(Name.DecodeParms)))
                 form.Type, form.Subtype = Name.XObject, Name.Form
                 form.BBox, form.Resources = source.mediabox, source.obj.get(Name.Resources, Dictionary())
                 self._forms[page] = form
@@ -140,7 +142,7 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
             page.bleedbox = Array([0, 0, _n(width), _n(height)])
     if bookmarks:
         with out.open_outline() as outline:
-            outline.root.extend(pikepdf.OutlineItem(text, at, "XYZ", left=0, top=_n(height), zoom=0) for at, text in bookmarks)
+            outline.root.extend(pikepdf.OutlineItem(text, at, "XYZ", left=0, top=float(_n(height)), zoom=0) for at, text in bookmarks)
     out.Root.Lang = pikepdf.String("en")
     out.docinfo[Name.Title] = plan.title
     out.docinfo[Name.Author] = "pnp"
