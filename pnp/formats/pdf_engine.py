@@ -13,9 +13,11 @@ typst already loaded in this process) the same job runs here.
 from __future__ import annotations
 
 import os
+import pickle
+import subprocess
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
@@ -73,15 +75,24 @@ def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
 
 
 def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
-    """Typeset the documents of a big book, each in a fresh process, on every core: typst
-    keeps what it typeset for the life of its process (about 100 KB a face), so a
-    5,000-card deck typeset in one process would hold half a gigabyte. Spawned, not
-    forked: the build may be running threads, and a fork copies their locks."""
+    """Typeset the documents of a big book, each in a fresh Python process (this module
+    run as a program), as many at once as there are cores: typst keeps what it typeset for
+    the life of its process (about 100 KB a face), so a 5,000-card deck typeset in one
+    process would hold half a gigabyte. A new interpreter, not a fork: the build runs
+    threads, and a fork would copy the locks they hold."""
     workers = min(os.cpu_count() or 1, _worker_cap(), len(docs))
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), max_tasks_per_child=1) as pool:
-        made = list(pool.map(make_pdf, [text for text, _ in docs], [inputs for _, inputs in docs], [font_dirs] * len(docs)))
+    with ThreadPoolExecutor(workers) as waiting:  # each thread waits on its process
+        made = list(waiting.map(_typeset_in_child, docs, [font_dirs] * len(docs)))
     problems = [problem for _, problem in made if problem]
     return [data for data, _ in made], problems[0] if problems else ""
+
+
+def _typeset_in_child(doc: tuple[str, dict[str, str]], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
+    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps((*doc, font_dirs)), capture_output=True)
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return b"", said[-1] if said else f"the engine's process ended with code {done.returncode}"
+    return pickle.loads(done.stdout)
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
@@ -136,3 +147,8 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     finally:
         _POOL = None
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+if __name__ == "__main__":  # one document of a book, typeset in a process of its own (typeset_apart)
+    text, inputs, dirs = pickle.load(sys.stdin.buffer)
+    sys.stdout.buffer.write(pickle.dumps(make_pdf(text, inputs, dirs)))
