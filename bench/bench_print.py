@@ -22,47 +22,27 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
 
-from measured import host_line, process_tree, pss_kb  # noqa: E402  (bench/ is on sys.path when a bench runs)
+from measured import host_line, measure  # noqa: E402  (bench/ is on sys.path when a bench runs)
 
 REPO = Path(__file__).resolve().parent.parent
 POKER = REPO / "bench" / "poker"
 GAMES = ["cave", "dietrick-taking", "human-harvest", "tasty-humans"]
-MIB = 1024 * 1024
 # each command's own installed pnp (no PYTHONPATH into a tree), bytecode cache on as for a user
 ENV = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
 
 
 def build(pnp: str, project: Path, out: Path, sample: bool = False) -> tuple[float, float, float]:
-    """Wall seconds of one cold `pnp build`, its CPU seconds (user and system, its worker
-    processes included: what a busy host does not inflate) and, with `sample`, its peak
-    memory (MiB: the summed PSS of the build and its workers, read every 10 ms; reading
-    costs the build CPU, so timed runs are not sampled)."""
+    """Wall seconds, CPU seconds and (with `sample`) peak MiB of one cold `pnp build`
+    (bench/measured.py `measure`)."""
     shutil.rmtree(out, ignore_errors=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    child = subprocess.Popen([pnp, "build", "-q", "--out", str(out), "-p", str(project)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV)
-    peak = 0
-    while sample and child.poll() is None:
-        peak = max(peak, sum(pss_kb(pid) for pid in process_tree(child.pid)))
-        time.sleep(0.01)
-    errors = child.communicate()[1]
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if child.returncode != 0:
-        raise SystemExit(f"{pnp} build -p {project} failed: {errors[-500:]}")
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return seconds, cpu, peak * 1024 / MIB
+    return measure([pnp, "build", "-q", "--out", str(out), "-p", str(project)], ENV, sample)
 
 
 def big_deck(root: Path, times: int) -> Path:

@@ -31,7 +31,8 @@ _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while on
 # the packages the workers import: pnp/noop.py stamps their files although this process never imports them
 ENGINE_PACKAGES = ("typst", "pikepdf")
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.book_sources)
-ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
+PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
+ROOT = PACKAGE / "data" / "fonts"
 
 
 def _compiler(font_dirs: tuple[str, ...]) -> Any:
@@ -88,7 +89,9 @@ def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, 
 
 
 def _typeset_in_child(doc: tuple[str, dict[str, str]], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
-    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps((*doc, font_dirs)), capture_output=True)
+    # the child imports this very pnp, wherever the build found it
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
+    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps((*doc, font_dirs)), capture_output=True, env=env)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return b"", said[-1] if said else f"the engine's process ended with code {done.returncode}"
@@ -96,7 +99,9 @@ def _typeset_in_child(doc: tuple[str, dict[str, str]], font_dirs: tuple[str, ...
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
-    """Import the engine and load the default fonts while the build still renders."""
+    """Import the engine and the composer and load the default fonts while the build still renders."""
+    import pikepdf  # noqa: F401
+
     _compiler(font_dirs)
 
 
