@@ -7,7 +7,10 @@ of which imports the engine, loads the fonts once (one `typst.Compiler` per font
 gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
 book of faces and writes every PDF of the game from it, while the build goes
 on rendering. Without a pool (one core, a platform without fork, or
-typst already loaded in this process) the same job runs here.
+typst already loaded in this process) the same job runs here. A book of more faces than
+one document holds (CHUNK) is typeset a document at a time in fresh processes instead
+(`typeset_apart`: typst never frees what it typeset while its process lives), then
+composed as any other.
 """
 
 from __future__ import annotations
