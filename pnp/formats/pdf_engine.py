@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import PnpError
 
@@ -79,26 +79,43 @@ def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
 
 
 def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
-    """Typeset the documents of a big book, each in a fresh Python process (this module
-    run as a program), as many at once as there are cores: typst keeps what it typeset for
-    the life of its process (about 100 KB a face), so a 5,000-card deck typeset in one
-    process would hold half a gigabyte. A new interpreter, not a fork: the build runs
-    threads, and a fork would copy the locks they hold."""
-    workers = min(os.cpu_count() or 1, _worker_cap(), len(docs))
+    """Typeset the documents of a big book, each in a fresh Python process, as many at once
+    as there are cores: typst keeps what it typeset for the life of its process (about
+    100 KB a face), so a 5,000-card deck typeset in one process would hold half a gigabyte."""
+    made = _apart([("typeset", text, inputs, font_dirs) for text, inputs in docs])
+    for result, fault in made:
+        if fault or result[1]:
+            return [], fault or result[1]
+    return [result[0] for result, _ in made], ""
+
+
+def compose_apart(parts: list[bytes], plans: list) -> list[bytes]:
+    """Each sheet plan of a big book composed in a process of its own, at once."""
+    made = _apart([("compose", parts, [plan]) for plan in plans])
+    faults = [fault for _, fault in made if fault]
+    if faults:
+        raise PnpError(faults[0])
+    return [pdfs[0] for pdfs, _ in made]
+
+
+def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
+    """Run each job (`_JOBS`) in a fresh Python process (this module run as a program), as
+    many at once as there are cores: each result and what went wrong ("" when nothing). A
+    new interpreter, not a fork: the build runs threads, and a fork would copy the locks
+    they hold."""
+    workers = min(os.cpu_count() or 1, _worker_cap(), len(jobs)) or 1
     with ThreadPoolExecutor(workers) as waiting:  # each thread waits on its process
-        made = list(waiting.map(_typeset_in_child, docs, [font_dirs] * len(docs)))
-    problems = [problem for _, problem in made if problem]
-    return [data for data, _ in made], problems[0] if problems else ""
+        return list(waiting.map(_in_child, jobs))
 
 
-def _typeset_in_child(doc: tuple[str, dict[str, str]], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
+def _in_child(job: tuple) -> tuple[Any, str]:
     # the child imports this very pnp, wherever the build found it
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
-    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps((*doc, font_dirs)), capture_output=True, env=env)
+    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps(job), capture_output=True, env=env)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return b"", said[-1] if said else f"the engine's process ended with code {done.returncode}"
-    return pickle.loads(done.stdout)
+        return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
+    return pickle.loads(done.stdout), ""
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
@@ -114,7 +131,7 @@ def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tupl
     if sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
         parts, problem = typeset_apart(docs, font_dirs)
         if not problem:
-            made = _POOL.submit(compose_book, parts, plans).result() if _POOL is not None else compose_book(parts, plans)
+            made = compose_apart(parts, plans)
     elif _POOL is not None:
         made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
@@ -157,6 +174,8 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-if __name__ == "__main__":  # one document of a book, typeset in a process of its own (typeset_apart)
-    text, inputs, dirs = pickle.load(sys.stdin.buffer)
-    sys.stdout.buffer.write(pickle.dumps(make_pdf(text, inputs, dirs)))
+_JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
+
+if __name__ == "__main__":  # one job of a big book in a process of its own (_apart)
+    name, *arguments = pickle.load(sys.stdin.buffer)
+    sys.stdout.buffer.write(pickle.dumps(_JOBS[name](*arguments)))
