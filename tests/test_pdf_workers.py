@@ -183,3 +183,11 @@ def test_an_engine_failure_in_a_chunk_apart_is_one_line(monkeypatch):
         pdf_engine.run_book("Deck", [good, bad], tuple(DEFAULT.dirs), [])
     message, = [str(e) for e in failed.value.errors]
     assert message.startswith("Deck: the PDF engine failed: ") and "\n" not in message
+
+
+def test_a_composer_that_fails_apart_is_one_line():
+    from pnp.formats import pdf_engine
+    from pnp.formats.pdf import SheetPlan
+
+    made, problem = pdf_engine.compose_apart([b"not a PDF"], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+    assert made == [] and "\n" not in problem and "PdfError" in problem

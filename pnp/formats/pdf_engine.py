@@ -9,8 +9,8 @@ book of faces and writes every PDF of the game from it, while the build goes
 on rendering. Without a pool (one core, a platform without fork, or
 typst already loaded in this process) the same job runs here. A book of more faces than
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
-(`typeset_apart`: typst never frees what it typeset while its process lives), then
-composed as any other.
+(`typeset_apart`: typst never frees what it typeset while its process lives), and each
+of its PDFs composed in a fresh process too (`compose_apart`).
 """
 
 from __future__ import annotations
@@ -89,13 +89,12 @@ def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, 
     return [result[0] for result, _ in made], ""
 
 
-def compose_apart(parts: list[bytes], plans: list) -> list[bytes]:
-    """Each sheet plan of a big book composed in a process of its own, at once."""
+def compose_apart(parts: list[bytes], plans: list) -> tuple[list[bytes], str]:
+    """Each sheet plan of a big book composed in a process of its own, at once: the PDFs,
+    or [] and what went wrong."""
     made = _apart([("compose", parts, [plan]) for plan in plans])
     faults = [fault for _, fault in made if fault]
-    if faults:
-        raise PnpError(faults[0])
-    return [pdfs[0] for pdfs, _ in made]
+    return ([], faults[0]) if faults else ([pdfs[0] for pdfs, _ in made], "")
 
 
 def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
@@ -131,7 +130,7 @@ def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tupl
     if sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
         parts, problem = typeset_apart(docs, font_dirs)
         if not problem:
-            made = compose_apart(parts, plans)
+            made, problem = compose_apart(parts, plans)
     elif _POOL is not None:
         made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
