@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import resource
+import subprocess
 import time
 from pathlib import Path
 
@@ -33,3 +35,45 @@ def host_loop(runs: int = 3) -> float:
 
 def host_line() -> str:
     return f"host: a fixed Python loop (bench/measured.py host_loop) takes {host_loop():.3f} s here now"
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and every process under it (the PDF engine's workers)."""
+    found = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            for child in children.read().split():
+                found += process_tree(int(child))
+    except OSError:
+        pass
+    return found
+
+
+def pss_kb(pid: int) -> int:
+    """Proportional set size: pages a forked worker still shares with the build count once."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            return next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+def measure(command: list[str], env: dict[str, str], sample: bool = False) -> tuple[float, float, float]:
+    """Wall seconds of one process, its CPU seconds (user and system, the processes it
+    waited for included: what a busy host hardly inflates) and, with `sample`, its peak
+    memory (MiB: the summed PSS of the process and those under it, read every 10 ms; 0
+    without: reading costs the process CPU, so timed runs are not sampled). A failure ends
+    the benchmark with the end of what the process said."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    peak = 0
+    while sample and child.poll() is None:
+        peak = max(peak, sum(pss_kb(pid) for pid in process_tree(child.pid)))
+        time.sleep(0.01)
+    errors = child.communicate()[1]
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {errors[-500:]}")
+    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, peak / 1024

@@ -18,7 +18,6 @@ from pnp.build.driver import BuildOptions, build
 from pnp.formats import pdf_engine
 from pnp.formats.impose import Bookmark, Label, Layout, Page, Place, paper
 from pnp.formats.pdf import write_pdf
-from pnp.formats.pdf_sheets import renamed
 from pnp.formats.raster import svg_to_image
 from pnp.load.content import Project, load_game
 from pnp.render.faces import Face, render_game
@@ -93,8 +92,8 @@ def _painted() -> str:
 
 def test_gradients_and_patterns_follow_the_face_wherever_it_is_placed(tmp_path):
     """A PDF pattern is laid out in the space of the content stream that paints with it:
-    such a face is placed as a form XObject, so its gradients move and turn with it; masks,
-    clips, opacity, pictures and spaced letters follow it inline (in pdfium and poppler)."""
+    each face is placed as a form XObject, so its gradients move and turn with it, as do
+    masks, clips, opacity, pictures and spaced letters (in pdfium and poppler)."""
     painted = _painted()
     face = Face("painted", "front", painted, 40, 60, 0)
     places = [Place(face, 10, 10, 40, 60), Place(face, 120, 150, 40, 60), Place(face, 60, 100, 60, 40, 90),
@@ -148,11 +147,6 @@ def test_unicode_titles_and_bookmarks_survive():
     assert "Sheet · 1" in pdf[0].get_textpage().get_text_range()
 
 
-def test_renaming_resources_leaves_strings_alone():
-    content = b"/f0 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /c0 cs /c1 cs"
-    assert renamed(content, {b"f0": b"R12", b"c0": b"R7"}) == b"/R12 9 Tf (/f0 \\) /c0) Tj <2f6630> Tj /R7 cs /c1 cs"
-
-
 def test_an_engine_failure_is_one_line_and_runs_the_engine_once(tmp_path, monkeypatch):
     from pnp.errors import PnpError
 
@@ -170,3 +164,22 @@ def test_an_engine_failure_is_one_line_and_runs_the_engine_once(tmp_path, monkey
     assert [str(e) for e in failed.value.errors] == ["Poker deck benchmark: the PDF engine failed: error: failed to parse SVG (unexpected end of stream)"]
     assert len(runs) == 1  # the card PDF and the print PDF share the failed book
     assert not (project / "output" / "poker").exists()
+
+
+def test_a_book_page_drawn_in_several_content_streams_is_placed_whole():
+    """typst writes one content stream a page, whose compressed bytes become the face's form
+    as they are; a page drawn in several streams goes through pikepdf's own conversion."""
+    import pikepdf
+
+    from pnp.formats.pdf import SheetPlan
+    from pnp.formats.pdf_sheets import Book, compose
+
+    source = pikepdf.Pdf.new()
+    page = source.add_blank_page(page_size=(72, 72))
+    page.obj.Contents = pikepdf.Array([source.make_stream(b"1 0 0 rg 0 0 36 72 re f"), source.make_stream(b"0 0 1 rg 36 0 36 72 re f")])
+    made = io.BytesIO()
+    source.save(made)
+    plan = SheetPlan("two streams", 50.8, 50.8, [[("face", 0, 12.7, 12.7, 0, None)]])
+    raster = pypdfium2.PdfDocument(compose(plan, Book([made.getvalue()])))[0].render(scale=1).to_pil().convert("RGB")
+    assert raster.getpixel((50, 72)) == (255, 0, 0) and raster.getpixel((94, 72)) == (0, 0, 255)
+    assert raster.getpixel((20, 72)) == (255, 255, 255)  # placed 36 pt in from the left edge

@@ -140,3 +140,62 @@ def test_a_bad_worker_count_is_one_line_and_exit_2(tmp_path: Path):
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         "PNP_PDF_WORKERS='lots': expected a whole number of PDF worker processes, 1 or more (1: none)"]
     assert not (tmp_path / "out").exists()
+
+
+def _pages(data: bytes) -> list:
+    import pypdfium2
+
+    return [page.render(scale=30 / 72).to_pil().convert("RGB").tobytes() for page in pypdfium2.PdfDocument(data)]
+
+
+def test_a_book_of_many_faces_is_typeset_in_chunks_apart_and_prints_the_same(tmp_path: Path, monkeypatch):
+    """More faces than one document holds: each chunk is typeset in a fresh process (typst
+    keeps what it typeset while its process lives), and the sheets look as from one document."""
+    import io
+
+    import pikepdf
+
+    from pnp.formats import pdf_engine
+    from pnp.formats.impose import layout, paper
+    from pnp.formats.pdf import pdfs
+    from pnp.load.content import Project, load_game
+    from pnp.render.faces import render_game
+
+    game = load_game(Project(REPO / "bench" / "poker"), "poker")
+    comp = next(c for c in render_game(game, {}, 0.0) if c.pieces)
+    sheets = [layout(comp, paper("letter"), "Cards")]
+    whole, = pdfs("Deck", sheets, game.fonts)
+    apart_runs = []
+    typeset = pdf_engine.typeset_apart
+    monkeypatch.setattr(pdf_engine, "typeset_apart", lambda docs, dirs: apart_runs.append(len(docs)) or typeset(docs, dirs))
+    monkeypatch.setattr(pdf_engine, "CHUNK", 20)
+    chunked, = pdfs("Deck", sheets, game.fonts)
+    assert apart_runs == [3]  # 54 cards: three documents of at most 20 faces
+    assert chunked == pdfs("Deck", sheets, game.fonts)[0]  # same input, same bytes
+    assert _pages(chunked) == _pages(whole)
+    with pikepdf.Pdf.open(io.BytesIO(chunked)) as pdf:
+        fonts = [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/FontDescriptor"]
+        assert fonts and all("/FontFile2" in f for f in fonts)
+
+
+def test_an_engine_failure_in_a_chunk_apart_is_one_line(monkeypatch):
+    from pnp.errors import PnpError
+    from pnp.formats import pdf_engine
+    from pnp.load.fonts import DEFAULT
+
+    good = ('#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f0), format: "svg", width: 20mm))\n',
+            {"f0": '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm"/>'})
+    bad = ('#page(image(bytes(sys.inputs.f1), format: "svg"))\n', {"f1": "<svg"})
+    monkeypatch.setattr(pdf_engine, "CHUNK", 1)
+    with pytest.raises(PnpError) as failed:
+        pdf_engine.run_book("Deck", [good, bad], tuple(DEFAULT.dirs), [])
+    message, = [str(e) for e in failed.value.errors]
+    assert message.startswith("Deck: the PDF engine failed: ") and "\n" not in message
+
+
+def test_a_composer_that_fails_apart_is_one_line():
+    from pnp.formats import pdf_engine
+    from pnp.formats.pdf import SheetPlan
+
+    made, problem = pdf_engine.compose_apart([b"not a PDF"], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+    assert made == [] and "\n" not in problem and "PdfError" in problem

@@ -34,7 +34,7 @@ RECORD = ".pnp-build.json"
 FORMAT = 1
 KEEP = 16  # commands remembered per output folder
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-OUTPUT_LIBRARIES = ("jinja2", "typst", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
+OUTPUT_LIBRARIES = ("jinja2", "typst", "pikepdf", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
 
 
 def _digest(*parts: bytes | str) -> str:

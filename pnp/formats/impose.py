@@ -158,6 +158,7 @@ class Layout:
     sheet: Paper
     title: str
     pages: list[Page]
+    bleed: float | None = None  # a print shop's pages: the bleed (mm) around the trim, declared as TrimBox and BleedBox
 
 
 def _crop_marks(page: Page, sheet: Paper, grid: Grid, count: int, bleed: float) -> None:

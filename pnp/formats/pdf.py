@@ -2,16 +2,15 @@
 
 typst embeds each face SVG through svg2pdf, which parses it with usvg, the parser resvg
 (PNG, TTS, diff) uses too, so gradients, opacity, patterns, masks, letter-spacing and
-images print as they show. typst 0.15 draws an image inline wherever it is placed (no
-PDF form XObject), so a face placed on three sheets used to be converted, written and
-shrunk three times. Instead the faces of a game (and the margin labels of its sheets)
-are typeset once, each on a page of its own: the book. Every PDF of the game is then
-written from the book by `pdf_sheets.compose`, which copies a face's drawing wherever it
-is placed. Fonts come only from the game's font files and are
-embedded as subsets. The SVGs go in as `sys.inputs` strings, never as files, so no path
-of the build machine reaches the PDF and the bytes depend on nothing but the inputs.
-`pdf_engine` runs typst (on a worker per core during a build), and `pdf_compact` then
-shrinks its output without changing what it draws.
+images print as they show. typst draws an image inline wherever it is placed, so a face
+placed on three sheets would be converted and written three times. Instead the faces of
+a game (and the margin labels of its sheets) are typeset once, each on a page of its own:
+the book. Every PDF of the game is then composed from the book by `pdf_sheets.compose`
+(pikepdf), which draws a face's page as a form XObject wherever it is placed. Fonts come
+only from the game's font files and are embedded as subsets. The SVGs go in as
+`sys.inputs` strings, never as files, so no path of the build machine reaches the PDF and
+the bytes depend on nothing but the inputs. `pdf_engine` runs typst and the composer (on
+a worker per core during a build).
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import PnpError
 from ..render.hrefs import refused
+from . import pdf_engine
 
 if TYPE_CHECKING:
     from ..render.faces import Face
@@ -56,12 +56,7 @@ def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
 def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
     """The typst documents that typeset every distinct face of `layouts` (with the SVGs they
     read from `sys.inputs`) and then every distinct label, one per page; and each layout
-    as a `SheetPlan` that names those pages by number (the faces' first, then the labels').
-
-    The labels get a document of their own because typst lays out its own text over the
-    fonts' fractional widths, while the shrinking pass gives the fonts of SVG text whole
-    widths (which pdfium and poppler read alike): a font shared by both would keep its
-    fractions, and pdfium would draw merged glyph runs a little off."""
+    as a `SheetPlan` that names those pages by number (the faces' first, then the labels')."""
     from .impose import Bookmark, Label, Line, Place
 
     inputs: dict[str, str] = {}
@@ -91,10 +86,11 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
                     lkey = label_key(mark, layout.sheet.width, layout.sheet.margin)
                     if lkey not in labels:
                         labels[lkey] = len(labels)
-                        # the page's top-left corner is the label's (x, y), and its first baseline lies on that top edge
-                        label_pages.append(f"#page(width: {number(lkey[2])}mm, height: auto, margin: 0pt, "
+                        # the first baseline lies on the top edge of the text; a margin of one text size
+                        # around it holds the glyphs (a form XObject shows only what is on its page)
+                        label_pages.append(f"#page(width: auto, height: auto, margin: {number(lkey[1])}pt, "
                                            f"block(width: {number(lkey[2])}mm, text(size: {number(lkey[1])}pt, {_string(lkey[0])})))")
-                    marks.append(("label", labels[lkey], mark.x, mark.y))
+                    marks.append(("label", labels[lkey], mark.x, mark.y, lkey[1]))
                 elif isinstance(mark, Line):
                     marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))
                 elif isinstance(mark, Bookmark):
@@ -104,11 +100,16 @@ def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list
     if not faces:  # a document needs a page; no sheet draws this one
         face_pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
     first_label = len(face_pages)
-    docs = [("\n".join(head + face_pages) + "\n", inputs)]
+    # the faces in documents of at most CHUNK pages: the engine's memory stays that of one
+    # chunk, and the chunks of a big game are typeset on every core
+    chunk = pdf_engine.CHUNK
+    docs = [("\n".join(head + face_pages[start:start + chunk]) + "\n", {f"f{n}": inputs[f"f{n}"] for n in range(start, min(start + chunk, len(inputs)))})
+            for start in range(0, len(face_pages), chunk)]
     if labels:
         docs.append(("\n".join(head + label_pages) + "\n", {}))
     sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
-                             [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages])
+                             [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages],
+                             layout.bleed)
                    for layout, pages in zip(layouts, plans)]
     return docs, sheet_plans
 
@@ -122,17 +123,17 @@ class SheetPlan:
     width: float  # mm
     height: float
     pages: list[list[tuple]]
+    bleed: float | None = None  # mm around the trim of every page, declared as TrimBox and BleedBox
 
 
 def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> list[bytes]:
     """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
     all from one book: each face and label is typeset once however often it is placed."""
     from ..load.fonts import DEFAULT
-    from .pdf_engine import run_book
 
     fonts = fonts or DEFAULT
     docs, plans = book_sources(title, layouts, fonts.family)
-    return run_book(title, docs, tuple(fonts.dirs), plans)
+    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans)
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:

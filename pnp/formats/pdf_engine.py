@@ -1,32 +1,39 @@
-"""Run the PDF engine (typst, then `pdf_compact`, then `pdf_sheets`) on every core.
+"""Run the PDF engine (typst, then `pdf_sheets`) on every core.
 
 typst keeps the GIL while it compiles, so threads do not overlap it; and a process forked
 after typst has run can hang on the engine's own threads. So a build that makes PDFs
 opens `engine_pool()` before anything imports typst: it forks one worker per core, each
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
-gives the same bytes as a fresh compile) and then, for one game at a time, typesets and
-compacts its book of faces and writes every PDF of the game from it, while the build goes
+gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
+book of faces and writes every PDF of the game from it, while the build goes
 on rendering. Without a pool (one core, a platform without fork, or
-typst already loaded in this process) the same job runs here.
+typst already loaded in this process) the same job runs here. A book of more faces than
+one document holds (CHUNK) is typeset a document at a time in fresh processes instead
+(`typeset_apart`: typst never frees what it typeset while its process lives), and each
+of its PDFs composed in a fresh process too (`compose_apart`).
 """
 
 from __future__ import annotations
 
 import os
+import pickle
+import subprocess
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import PnpError
 
 _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
-ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
+CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.book_sources)
+PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
+ROOT = PACKAGE / "data" / "fonts"
 
 
 def _compiler(font_dirs: tuple[str, ...]) -> Any:
@@ -50,32 +57,79 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
 
 
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
-    """Typeset and shrink each typst document of a book (pnp.formats.pdf.book_sources),
-    then write each sheet plan from it: the PDFs, or [] and the engine's complaint."""
-    from . import pdf_compact
-    from .pdf_sheets import Book, compose
-
+    """Typeset each typst document of a book (pnp.formats.pdf.book_sources), then write
+    each sheet plan from it: the PDFs, or [] and the engine's complaint."""
     parts = []
     for text, inputs in docs:
         data, problem = make_pdf(text, inputs, font_dirs)
         if problem:
             return [], problem
-        part = pdf_compact.compacted(data)
-        if part is None:  # a typst that writes its PDF otherwise than pdf_objects reads it
-            return [], "the PDF engine wrote a document pnp cannot read back to place its faces"
-        parts.append(part)
+        parts.append(data)
+    return compose_book(parts, plans), ""
+
+
+def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
+    """Each sheet plan written from the typeset documents `parts` of its book."""
+    from .pdf_sheets import Book, compose
+
     book = Book(parts)
-    return [compose(plan, book) for plan in plans], ""
+    return [compose(plan, book) for plan in plans]
+
+
+def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
+    """Typeset the documents of a big book, each in a fresh Python process, as many at once
+    as there are cores: typst keeps what it typeset for the life of its process (about
+    100 KB a face), so a 5,000-card deck typeset in one process would hold half a gigabyte."""
+    made = _apart([("typeset", text, inputs, font_dirs) for text, inputs in docs])
+    for result, fault in made:
+        if fault or result[1]:
+            return [], fault or result[1]
+    return [result[0] for result, _ in made], ""
+
+
+def compose_apart(parts: list[bytes], plans: list) -> tuple[list[bytes], str]:
+    """Each sheet plan of a big book composed in a process of its own, at once: the PDFs,
+    or [] and what went wrong."""
+    made = _apart([("compose", parts, [plan]) for plan in plans])
+    faults = [fault for _, fault in made if fault]
+    return ([], faults[0]) if faults else ([pdfs[0] for pdfs, _ in made], "")
+
+
+def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
+    """Run each job (`_JOBS`) in a fresh Python process (this module run as a program), as
+    many at once as there are cores: each result and what went wrong ("" when nothing). A
+    new interpreter, not a fork: the build runs threads, and a fork would copy the locks
+    they hold."""
+    workers = min(os.cpu_count() or 1, _worker_cap(), len(jobs)) or 1
+    with ThreadPoolExecutor(workers) as waiting:  # each thread waits on its process
+        return list(waiting.map(_in_child, jobs))
+
+
+def _in_child(job: tuple) -> tuple[Any, str]:
+    # the child imports this very pnp, wherever the build found it
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
+    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps(job), capture_output=True, env=env)
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
+    return pickle.loads(done.stdout), ""
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
-    """Import the engine and load the default fonts while the build still renders."""
+    """Import the engine and the composer and load the default fonts while the build still renders."""
+    import pikepdf  # noqa: F401
+
     _compiler(font_dirs)
 
 
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> list[bytes]:
-    """The PDFs `make_book` writes, made by a pool worker when a pool is open."""
-    if _POOL is not None:
+    """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
+    several documents of faces is typeset apart (`typeset_apart`) first."""
+    if sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
+        parts, problem = typeset_apart(docs, font_dirs)
+        if not problem:
+            made, problem = compose_apart(parts, plans)
+    elif _POOL is not None:
         made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
         made, problem = make_book(docs, font_dirs, plans)
@@ -115,3 +169,10 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     finally:
         _POOL = None
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+_JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
+
+if __name__ == "__main__":  # one job of a big book in a process of its own (_apart)
+    name, *arguments = pickle.load(sys.stdin.buffer)
+    sys.stdout.buffer.write(pickle.dumps(_JOBS[name](*arguments)))
