@@ -237,7 +237,7 @@ def evil_plugin(project: Project, marker: Path) -> Path:
     package = project.root / "plugins/evil"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text(f"import pathlib\np = pathlib.Path({str(marker)!r})\np.parent.mkdir(parents=True, exist_ok=True)\n"
-                                         "p.write_text('ran')\nfrom pnp.load.plugin import GamePlugin\nPLUGIN = GamePlugin()\n")
+                                         "p.write_text('ran')\nfrom pnp.api import GamePlugin\nPLUGIN = GamePlugin()\n")
     set_manifest(project, "components:", "plugin: plugins/evil\ncomponents:")
     return package
 
@@ -311,7 +311,7 @@ def test_a_pycache_that_came_with_the_project_never_runs(demo: Project, marker: 
     package = evil_plugin(demo, marker)
     source = package / "__init__.py"
     evil = source.read_text()
-    benign = "from pnp.load.plugin import GamePlugin\nPLUGIN = GamePlugin()\n"
+    benign = "from pnp.api import GamePlugin\nPLUGIN = GamePlugin()\n"
     benign += "#" * (len(evil) - len(benign) - 1) + "\n"  # the same size
     py_compile.compile(str(source), cfile=str(package / "__pycache__" / f"__init__.{__import__('sys').implementation.cache_tag}.pyc"))
     stat = source.stat()
@@ -385,3 +385,15 @@ def test_trust_without_plugins_and_with_a_missing_one(demo: Project):
     assert "was not trusted" in pnp("trust", "--revoke", "--project", str(demo.root))[0].output
     set_manifest(demo, "components:", "plugin: plugins/gone\ncomponents:")
     refused(pnp("trust", "--project", str(demo.root)), demo.root / "none" / "x", "game.yaml", "plugin file not found: plugins/gone")
+
+
+def test_a_corrupt_trust_file_is_an_error_and_is_not_overwritten(demo: Project):
+    from pnp.load.trust import trust_file
+
+    path = trust_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"projects": {"/elsewhere": {"plugins/x": "sha256:1"}}', encoding="utf-8")  # cut short
+    before = path.read_bytes()
+    result, _ = pnp("trust", "--revoke", "--project", str(demo.root))
+    assert result.exit_code == 2 and "the trust file cannot be read" in result.output and "Traceback" not in result.output
+    assert path.read_bytes() == before

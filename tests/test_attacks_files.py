@@ -619,7 +619,7 @@ def test_a_plugin_data_file_is_part_of_the_code_stamp(demo: Project, trusted):
     plugin = demo.root / "plugins/mini"
     plugin.mkdir(parents=True)
     (plugin / "__init__.py").write_text(
-        "from pathlib import Path\nfrom pnp.load.plugin import GamePlugin\n"
+        "from pathlib import Path\nfrom pnp.api import GamePlugin\n"
         "PLUGIN = GamePlugin(template_globals={'motto': (Path(__file__).parent / 'motto.txt').read_text()})\n")
     (plugin / "motto.txt").write_text("first\n")
     edit(manifest(demo), "components:", "plugin: plugins/mini\ncomponents:")
@@ -662,7 +662,7 @@ def test_a_plugin_data_file_in_a_linked_plugins_folder_is_seen_by_the_no_op_chec
     plugin = outside / "plugins/mini"
     plugin.mkdir(parents=True)
     (plugin / "__init__.py").write_text(
-        "from pathlib import Path\nfrom pnp.load.plugin import GamePlugin\n"
+        "from pathlib import Path\nfrom pnp.api import GamePlugin\n"
         "PLUGIN = GamePlugin(template_globals={'motto': (Path(__file__).parent / 'motto.txt').read_text()})\n")
     (plugin / "motto.txt").write_text("first\n")
     (demo.root / "plugins").symlink_to(outside / "plugins", target_is_directory=True)

@@ -410,7 +410,7 @@ def test_editing_a_plugin_helper_rerenders(deck: Project, trusted):
     plugins = deck.root / "plugins"
     plugins.mkdir()
     helper = plugins / "deck.py"
-    helper.write_text("from pnp.load.plugin import GamePlugin\n\ndef shout(text):\n    return text.upper()\n\n"
+    helper.write_text("from pnp.api import GamePlugin\n\ndef shout(text):\n    return text.upper()\n\n"
                       "PLUGIN = GamePlugin(template_globals={'shout': shout})\n")
     (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
     (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("m.title(item.title, width)", "m.title(shout(item.title), width)"))

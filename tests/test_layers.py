@@ -10,7 +10,7 @@ The layers, bottom to top:
   build | score | simulate   (side by side: none imports another)
   api      the public plugin API
   tools
-  cli      (and the console entry point, noop, which hands a real build to the CLI)
+  cli      (the console entry point)
 Every import counts: module level, inside functions, and under `if TYPE_CHECKING:` too (a
 type-only import from above still ties the lower layer to the upper one's names, and
 becomes a cycle the day it is needed at run time). Game plugins import only pnp.api.
@@ -43,9 +43,8 @@ LAYERS: dict[str, int] = {
     "serve": 7,  # pnp serve: the scoring of `score`, the lab of `simulate`, beside the public API
     "tools": 8,
     "cli": 9,
-    "noop": 9,  # the console script's fast path: runs before the CLI
 }
-OPEN = {0, 9}  # layers whose parts may import one another (the shared modules; cli and noop)
+OPEN = {0}  # the layer whose parts may import one another (the shared modules)
 
 
 def module_name(path: Path, repo: Path) -> str:

@@ -115,3 +115,27 @@ def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch)
     Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, four]}\n")
     result = runner.invoke(app, ["score", "sheet.yaml"])
     assert result.exit_code == 2 and result.output.strip() == "sheet.yaml:3:17: expected a list of whole numbers", result.output
+
+
+def test_a_reloaded_package_plugin_keeps_its_name(tmp_path: Path):
+    """Reloading a plugin package (as `pnp watch` does after an edit) drops its submodules
+    from sys.modules; the plugin is still known by the name game.yaml gave it."""
+    from pnp.load import plugins
+    from pnp.load.content import Project, load_game
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    package = project.root / "plugins/pkg"
+    package.mkdir(parents=True)
+    (package / "helper.py").write_text("X = 1\n")
+    (package / "__init__.py").write_text("from pnp.api import GamePlugin\nfrom . import helper\nPLUGIN = GamePlugin()\n")
+    manifest = project.content_dir / "demo/game.yaml"
+    manifest.write_text("plugin: plugins/pkg\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    trust(project.root)
+    load_game(project, "demo")
+    (package / "helper.py").write_text("X = 22\n")  # another size: the package is imported again
+    trust(project.root)
+    load_game(project, "demo")
+    names = {module: name for module, name in plugins._LOADED.items() if "plugins_pkg" in module}
+    assert names and set(names.values()) == {"plugins/pkg"}, names

@@ -138,7 +138,7 @@ def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project, 
 
     package = demo.root / "plugins" / "marks"
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text("from pnp.load.plugin import GamePlugin\n\nfrom .glyphs import mark\n\n"
+    (package / "__init__.py").write_text("from pnp.api import GamePlugin\n\nfrom .glyphs import mark\n\n"
                                          "PLUGIN = GamePlugin(template_globals={'mark': mark})\n")
     glyphs = package / "glyphs.py"
     glyphs.write_text("def mark():\n    return 'first'\n")

@@ -24,7 +24,6 @@ from ..files import Planned, digest
 from ..load.content import GameContent, Project
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder, outside
-from ..load.manifest import presets
 from .output import commit_files
 from .pipeline import Pipeline
 from ..render.faces import RenderedComponent

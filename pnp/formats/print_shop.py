@@ -16,7 +16,6 @@ from ..files import Planned, digest
 
 if TYPE_CHECKING:
     from ..render.faces import RenderedComponent
-    from .pdf import SharedBook
 
 
 def single_layout(comp: "RenderedComponent", title: str):

@@ -89,8 +89,8 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
     loaded = sys.modules.get(module_name)
     if loaded is not None and getattr(loaded, "__pnp_stamp__", None) == stamp:
         return loaded
-    for name in [m for m in sys.modules if m.startswith(module_name + ".")]:
-        del sys.modules[name]  # a package's modules are imported again with it, the edited one too
+    for submodule in [m for m in sys.modules if m.startswith(module_name + ".")]:
+        del sys.modules[submodule]  # a package's modules are imported again with it, the edited one too
     spec = importlib.util.spec_from_file_location(module_name, init, loader=_SourceOnly(module_name, str(init)),
                                                   submodule_search_locations=[str(path)] if path.is_dir() else None)
     assert spec is not None and spec.loader is not None

@@ -57,11 +57,11 @@ def _csv_rows(path: Path, text: str) -> Iterator[tuple[int, list[str]]]:
         raise PnpError(ContentError(path, reader.line_num, None, f"malformed CSV: {exc}")) from None
 
 
-def _check_zip(path: Path, limits: dict[str, int]) -> None:
+def _check_zip(path: Path, data: bytes, limits: dict[str, int]) -> None:
     """Refuse an XLSX whose parts would unpack to more than the limit, before openpyxl
     unpacks any (zipfile never reads an entry past the size its directory declares)."""
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             total = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
@@ -79,11 +79,13 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         except UnicodeDecodeError as exc:
             raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
         return _checked(path, _csv_rows(path, text), limits)
-    _check_zip(path, limits)
+    # read once, within the size limit: the bytes checked are the bytes openpyxl reads
+    data = read_capped(path, Limits("data sheet", TABLES.env, limits["size"], 1, 1, 1, 1))
+    _check_zip(path, data, limits)
     try:
         from openpyxl import load_workbook
 
-        book = load_workbook(path, read_only=True, data_only=True)
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # a corrupt or foreign file: say so, in one line
         raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
     try:

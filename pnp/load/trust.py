@@ -74,11 +74,16 @@ def _inside_shipped(path: Path) -> bool:
 
 
 def _records() -> dict[str, dict[str, str]]:
-    """Trusted plugins: project folder -> plugin name -> digest (nothing when unreadable)."""
+    """Trusted plugins: project folder -> plugin name -> digest (none when there is no file
+    yet); an unreadable file is an error, never read as empty, so that `pnp trust` does not
+    write over the other projects' records."""
+    path = trust_file()
     try:
-        data = json.loads(trust_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return {}
+    except (OSError, ValueError) as exc:
+        raise PnpError(f"{path}: the trust file cannot be read ({type(exc).__name__}: {exc}): mend or remove it, then run `pnp trust` again") from None
     projects = data.get("projects") if isinstance(data, dict) else None
     return {k: v for k, v in projects.items() if isinstance(v, dict)} if isinstance(projects, dict) else {}
 

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PnpError
+from ..errors import ContentError, PnpError
 from .log import Game, Log
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def export_csv(games: list[Game]) -> str:
 
 def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     """Score every sheet with `pnp score`'s code and log them all, or none when one fails."""
-    from ..load.yamlio import SHEET, load_located, read_capped
+    from ..load.yamlio import SHEET, parse_located, read_capped
     from ..score.dispatch import score_doc
     from .scoring import Games
 
@@ -85,7 +85,12 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     ready, errors = [], []
     for path in paths:
         try:
-            doc = load_located(path, SHEET)
+            limits = SHEET.from_env()
+            try:  # read once: the text logged is the text scored
+                text = read_capped(path, limits).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason})")) from None
+            doc = parse_located(text, path, limits)
             report = score_doc(project, doc)
         except PnpError as exc:
             errors += exc.errors
@@ -94,7 +99,7 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
         players = [p.get("name") for p in data.get("players") or [] if isinstance(p, dict)]
         rules = data.get("rules")
         ready.append((report.game, None if rules is None else str(rules), dict(data.get("changes") or {}), [str(p) for p in players],
-                      games.digest(report.game), read_capped(path, SHEET).decode("utf-8"), report.to_json()))
+                      games.digest(report.game), text, report.to_json()))
     if errors:
         raise PnpError(errors)
     return [log.record(*entry) for entry in ready]
