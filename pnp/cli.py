@@ -644,9 +644,9 @@ app.add_typer(log_app, name="log")
 
 
 def _log(project: Path, db: Optional[Path]):
-    from .serve.log import LOG_NAME, Log
+    from .serve.log import Log, log_path
 
-    return Log(db if db is not None else project.resolve() / LOG_NAME)
+    return Log(log_path(project, db))
 
 
 @log_app.command("list")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import quoteattr
 
+from ..units import MM_TO_PT
 from .impose import Line, Page, Paper
 
 INSET = 10.0  # mm from the paper edge to a mark's outer edge
@@ -19,7 +20,6 @@ SQUARE = 5.0
 ARM = 20.0
 THICK = 0.5  # mm, the L-shaped marks' line width
 MARGIN = INSET + ARM / 4 + 2  # mm kept clear of art at every edge (17)
-MM_TO_PT = 72 / 25.4
 
 
 def _mark_rects(sheet: Paper) -> list[tuple[float, float, float, float]]:

@@ -76,11 +76,11 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
     import uvicorn
 
     from .app import make_app
-    from .log import LOG_NAME, Log
+    from .log import Log, log_path
     from .scoring import Games
 
     check_port(port)
-    log = Log(db if db is not None else project.root / LOG_NAME)
+    log = Log(log_path(project.root, db))
     served = Served(lan_address() if lan else "127.0.0.1", port, log.token(new=new_token))
     app = make_app(Games(project), log, served.token)
     try:  # refuse a port in use in one line, before uvicorn would log a traceback

@@ -24,6 +24,11 @@ from ..load import project_files
 from ..errors import ContentError, PnpError
 
 LOG_NAME = "pnp-log.sqlite"
+
+
+def log_path(root: Path, db: Path | None) -> Path:
+    """The log file: `--db` when given, else `pnp-log.sqlite` in the project folder `root`."""
+    return db if db is not None else Path(root).resolve() / LOG_NAME
 BUSY_SECONDS = 30.0
 
 # MIGRATIONS[i] brings a file of user_version i to i + 1. Append, never edit one that shipped.

@@ -18,11 +18,11 @@ def table_url(project: "Project", db: Path | None, port: int) -> str:
     """The URL `pnp serve --lan --port PORT` prints: this machine's LAN address and the
     table's token read from the log. Nothing is written: without a token, one line saying
     to start the server first."""
-    from .log import LOG_NAME, Log
+    from .log import Log, log_path
 
     require_extra()
     check_port(port)
-    path = db if db is not None else project.root / LOG_NAME
+    path = log_path(project.root, db)
     token = Log(path).saved_token() if path.is_file() else None
     if token is None:
         raise PnpError(f"--table: no table in {display_path(path)} yet: run `pnp serve --lan` once (it makes the table's link), "
