@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import ContentError, PnpError
 from ..limits import TABLES
-from .yamlio import Limits, Located, Path_, read_capped
+from .yamlio import Located, Path_, read_capped
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
 MAX_COLUMNS = 1_000  # a record's fields: a sheet wider than this is not a list of records
@@ -73,14 +73,14 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
     """(1-based row number, cells) of every row, header included, within the limits."""
     limits = TABLES.values()
     if path.suffix == ".csv":
-        data = read_capped(path, Limits("data sheet", TABLES.env, limits["size"], 1, 1, 1, 1))
+        data = read_capped(path, limits["size"], TABLES.hint("size"))
         try:
             text = data.decode("utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
         except UnicodeDecodeError as exc:
             raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
         return _checked(path, _csv_rows(path, text), limits)
     # read once, within the size limit: the bytes checked are the bytes openpyxl reads
-    data = read_capped(path, Limits("data sheet", TABLES.env, limits["size"], 1, 1, 1, 1))
+    data = read_capped(path, limits["size"], TABLES.hint("size"))
     _check_zip(path, data, limits)
     try:
         from openpyxl import load_workbook
