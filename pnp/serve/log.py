@@ -253,7 +253,8 @@ class Log:
 
 def content_digest(root: Path, content_dir: Path) -> str:
     """sha256 over the game's content files (names and bytes), the first 16 hex digits; read
-    through the project's one door (a link out of the project is an error, not read)."""
+    through the project's one door (a link out of the project is an error, not read). Not
+    files.tree_digest: logs keep these values, and games of the same content group by them."""
     h = hashlib.sha256()
     for path in project_files.listing(root, content_dir, "**/*"):
         if path.is_file():
