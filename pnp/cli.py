@@ -13,6 +13,7 @@ import typer
 
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
+from .serve import DEFAULT_PORT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
 
@@ -488,7 +489,7 @@ def sheet_cmd(
     paper: Optional[str] = typer.Option(None, "--paper", help="letter or a4, for the printable sheet (default letter, or pnp.yaml).", show_default=False),
     out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
     table: bool = typer.Option(False, "--table", help="Print the QR code of the table's link (`pnp serve --lan`) on the sheet, so players scan the paper to join."),
-    port: int = typer.Option(8000, "--port", help="With --table: the port `pnp serve` listens on."),
+    port: int = typer.Option(DEFAULT_PORT, "--port", help="With --table: the port `pnp serve` listens on."),
     db: Optional[Path] = typer.Option(None, "--db", help="With --table: the play-test log holding the table's token (default: <project>/pnp-log.sqlite).", dir_okay=False),
     set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
@@ -627,7 +628,7 @@ DbOpt = typer.Option(None, "--db", help="Play-test log file (default: <project>/
 @app.command("serve")
 def serve_cmd(
     lan: bool = typer.Option(False, "--lan", help="Listen on the local network (phones at the table join by the QR code), not only this computer."),
-    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    port: int = typer.Option(DEFAULT_PORT, "--port", help="Port to listen on."),
     new_token: bool = typer.Option(False, "--new-token", help="A new link (token) for the table; by default it stays the same after a restart."),
     db: Optional[Path] = DbOpt,
     project: Path = ProjectOpt,
