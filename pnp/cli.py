@@ -169,13 +169,9 @@ def options_for(project: Path, **given) -> "BuildOptions":
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
-    extra = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise PnpError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
-        extra[key.strip()] = value.strip()
-    return extra
+    from .load.options import parse_pairs
+
+    return parse_pairs(pairs)
 
 
 @app.command("build")

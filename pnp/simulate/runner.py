@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
+from pnp.load.options import parse_pairs
 
 from .base import Record, Simulation, load_simulation
 
@@ -128,18 +129,6 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
 
 # --- the command ------------------------------------------------------------------
 
-def _parse_set(pairs: dict[str, str] | list[str]) -> dict[str, str]:
-    if isinstance(pairs, dict):
-        return dict(pairs)
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise PnpError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | None:
     """Extract content/<game> and templates/<game> at git revision `rev` into `into`, played
     by today's project plugins (the engines: a link to the project's plugins/); None when
@@ -167,13 +156,13 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
 
 
 def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
-             strategies: list[str] | None = None, options: dict[str, str] | list[str] | None = None,
+             strategies: list[str] | None = None, options: dict[str, str] | None = None,
              against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False,
              progress: Callable[[int], None] | None = None) -> Run:
     """Play `games` games of `game_name` (and of `against`: a KEY=VALUE change, a rule
     version name or a git revision of the content) on the same seeds."""
     name = project.resolve_games([game_name])[0]
-    options = _parse_set(options or {})
+    options = dict(options or {})
     game = load_game(project, name)
     sim = load_simulation(game, options)  # checks the options before any process starts
     players = players if players is not None else sim.default_players
@@ -221,7 +210,7 @@ def _label(options: dict[str, str], sim: Simulation) -> str:
 
 def _against(project: Project, name: str, ref: str, options: dict[str, str], sim: Simulation) -> tuple[Side, Path | None]:
     if "=" in ref:
-        changed = {**options, **_parse_set([ref])}
+        changed = {**options, **parse_pairs([ref])}
         return Side(ref, project.root, name, changed), None
     versions: tuple[str, ...] = getattr(sim, "versions", ())  # optional: a game with rule versions
     if ref in versions:
