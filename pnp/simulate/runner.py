@@ -4,12 +4,9 @@ seed order whatever the number of processes (so a run is reproducible)."""
 from __future__ import annotations
 
 import gc
-import io
 import multiprocessing
 import os
 import shutil
-import subprocess
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -18,6 +15,7 @@ from typing import Callable, Iterator
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
+from pnp.load import revision
 from pnp.load.options import parse_pairs
 
 from .base import Record, Simulation, load_simulation
@@ -134,23 +132,12 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
     by today's project plugins (the engines: a link to the project's plugins/); None when
     `rev` is not a revision of the project's repository."""
     try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=project.root, capture_output=True, text=True, check=True).stdout.strip()
-        subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=top, capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
+        root = revision.export(project.root, rev, [f"content/{game}", f"templates/{game}"], into)[0]
+    except revision.NoRevision:
         return None
-    prefix = os.path.relpath(project.root, top)
-    paths = [os.path.normpath(os.path.join(prefix, part, game)) for part in ("content", "templates")]
-    archive = subprocess.run(["git", "archive", "--format=tar", rev, "--", *paths], cwd=top, capture_output=True)
-    if archive.returncode != 0:
-        raise PnpError(f"--against {rev}: the revision has no content/{game}: {archive.stderr.decode(errors='replace').strip()}")
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        try:
-            tar.extractall(into, filter="data")
-        except TypeError:  # Python before 3.11.4 has no extraction filters; git's own archive
-            tar.extractall(into)
-    root = into / os.path.normpath(prefix)
+    if not (root / "content" / game).is_dir():
+        raise PnpError(f"--against {rev}: the revision has no content/{game}")
     if (project.root / "plugins").is_dir():
-        root.mkdir(parents=True, exist_ok=True)
         (root / "plugins").symlink_to((project.root / "plugins").resolve(), target_is_directory=True)
     return root
 
