@@ -24,7 +24,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import PnpError
 from . import session as sessions
-from .hints import hints
 from .log import Log, Session
 from .scoring import Games, Outcome, sheet_yaml
 from .stats import statistics
@@ -153,7 +152,7 @@ def seat_qr_svg(base_url: str, token: str, sid: str, seat: int) -> bytes:
 
 def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
     """The rule version's title and what it changes from the game's default rules."""
-    for option in hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
+    for option in table.games.hints(game, rules, 0).get("rules", []) if rules else []:
         if option["value"] == rules:
             return dict(option)
     return {"value": rules, "label": rules, "differences": []}
@@ -183,7 +182,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         def work() -> list[dict[str, Any]]:
             out = []
             for name in games.names():
-                rules = hints(games.load(name), None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
                 out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
             return out
         return JSONResponse(await run_in_threadpool(work))

@@ -203,6 +203,11 @@ class Games:
         assert schema is not None
         return schema()
 
+    def hints(self, name: str, rules: str | None, players: int) -> dict[str, Any]:
+        """The choices the game's plugin offers for its entry form (`sheet_form`; {} without)."""
+        game = self.load(name)
+        return game.plugin.sheet_form(game, rules, players) if game.plugin.sheet_form is not None else {}
+
     def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
         """The game's blank sheet (`pnp sheet --template`) as data."""
         game = self.load(name)
