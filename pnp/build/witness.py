@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..files import tree_digest
+from ..files import tree_digest, write_atomic
 
 RECORD = ".pnp-build.json"
 FORMAT = 1
@@ -181,13 +181,8 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
         return False
     builds.pop(key, None)
     builds[key] = entry
-    text = json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])})
-    target = out / RECORD
-    tmp = target.with_name(f"{RECORD}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, "utf-8")
-        os.replace(tmp, target)
+        write_atomic(out / RECORD, json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])}).encode("utf-8"))
     except OSError:
-        tmp.unlink(missing_ok=True)
         return False
     return True
