@@ -149,10 +149,11 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
 
 
 class _Refused(Exception):
-    """A value that would read as something the writer did not mean, at `mark`."""
+    """A value refused at `mark`: it passes limit `key` (the message then says how to
+    change it), or, without a key, it would read as something the writer did not mean."""
 
-    def __init__(self, mark: Any, message: str):
-        self.mark, self.message = mark, message
+    def __init__(self, mark: Any, message: str, key: str | None = None):
+        self.mark, self.message, self.key = mark, message, key
 
 
 def _surprise(value: str, tag: str, explicit: str | None, strict: bool) -> str | None:
@@ -179,13 +180,6 @@ def _surprise(value: str, tag: str, explicit: str | None, strict: bool) -> str |
     if tag == "tag:yaml.org,2002:timestamp":
         return f"{shown} is read by YAML as a date: quote it if it is text"
     return None
-
-
-class _TooMuch(Exception):
-    """Limit `key` was passed at `mark`."""
-
-    def __init__(self, mark: Any, key: str, message: str):
-        self.mark, self.key, self.message = mark, key, message
 
 
 if TYPE_CHECKING:  # what `loader_class` mixes in: a parser, the safe constructor, the resolver
@@ -227,7 +221,7 @@ class _Composer(_Mixed):
     def _add(self, count: int, mark: Any) -> None:
         self.nodes += count
         if self.nodes > self.limits.nodes:
-            raise _TooMuch(mark, "nodes", f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)")
+            raise _Refused(mark, f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)", "nodes")
 
     def _node(self, depth: int) -> tuple[yaml.Node, int]:
         """The next node and its height (nested collections in it, aliases followed)."""
@@ -238,10 +232,10 @@ class _Composer(_Mixed):
                 raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
             self.aliases += 1
             if self.aliases > lim.aliases:
-                raise _TooMuch(event.start_mark, "aliases", f"more than {lim.aliases:,} aliases (*name)")
+                raise _Refused(event.start_mark, f"more than {lim.aliases:,} aliases (*name)", "aliases")
             named, values, height = self.anchors[event.anchor]
             if depth + height > lim.depth:
-                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep (through alias *{event.anchor})")
+                raise _Refused(event.start_mark, f"nested more than {lim.depth} levels deep (through alias *{event.anchor})", "depth")
             self._add(values, event.start_mark)
             return named, height
         event = self.get_event()
@@ -254,7 +248,7 @@ class _Composer(_Mixed):
         tag = event.tag
         if isinstance(event, ScalarEvent):
             if len(event.value) > lim.string:
-                raise _TooMuch(event.start_mark, "string", f"a text of {len(event.value):,} characters, more than {lim.string:,}")
+                raise _Refused(event.start_mark, f"a text of {len(event.value):,} characters, more than {lim.string:,}", "string")
             explicit = tag
             if tag is None or tag == "!":
                 tag = self.resolve(ScalarNode, event.value, event.implicit)
@@ -265,7 +259,7 @@ class _Composer(_Mixed):
             height = 0
         else:
             if depth >= lim.depth:
-                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep")
+                raise _Refused(event.start_mark, f"nested more than {lim.depth} levels deep", "depth")
             mapping = isinstance(event, MappingStartEvent)
             assert mapping or isinstance(event, SequenceStartEvent)
             if lim.strict and tag not in (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
@@ -330,11 +324,9 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
         if node is not None:
             doc.marks[()] = _mark(node)
             doc.data = _construct(loader, node, (), doc, errors)
-    except _TooMuch as exc:
-        line, col = exc.mark.line + 1, exc.mark.column + 1
-        raise PnpError(ContentError(path, line, col, f"{exc.message}: {limits.hint(exc.key)}")) from None
     except _Refused as exc:
-        raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, exc.message)) from None
+        message = f"{exc.message}: {limits.hint(exc.key)}" if exc.key else exc.message
+        raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, message)) from None
     except yaml.MarkedYAMLError as exc:
         if loader_type is not _PythonLoader and _LIBYAML_DEPTH in str(exc.problem):
             raise
