@@ -24,7 +24,6 @@ from .shipped import MANIFEST, games_in, shipped_games, shipped_root
 from .validation import validate
 from .yamlio import Located, load_located
 
-EMPTY_PLUGIN = GamePlugin()
 DATA_SUFFIXES = (".yaml", *SHEET_SUFFIXES)
 
 
@@ -174,8 +173,6 @@ class GameContent:
 
 def load_plugin(name: str | None, where: ContentError, root: Path | None = None) -> GamePlugin:
     """The game's plugin (see pnp/load/plugins.py); the empty plugin when name is None."""
-    if name is None:
-        return EMPTY_PLUGIN
     return plugins.load_plugin(name, root or Path.cwd(), where)
 
 
