@@ -150,11 +150,10 @@ class Games:
         self._digests: dict[str, str] = {}
 
     def content(self, project: "Project", name: str) -> "GameContent":
-        """The game as `load_game` gives it, loaded once (what `check` hands the dispatch)."""
+        """The game as `load_game` gives it, loaded once (what `check` hands the dispatch,
+        which asks with this project)."""
         from ..load.content import load_game
 
-        if project is not self.project:
-            return load_game(project, name)
         if name not in self._content:
             self._content[name] = load_game(project, name)
         return self._content[name]
