@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from ..errors import ContentError, PnpError
-from ..files import tree_digest
+from ..files import tree_digest, write_atomic
 from .shipped import shipped_root
 
 ENV = "PNP_TRUST"
@@ -84,10 +84,7 @@ def _records() -> dict[str, dict[str, str]]:
 
 def _write(records: dict[str, dict[str, str]]) -> Path:
     path = trust_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps({"projects": records}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    partial.replace(path)
+    write_atomic(path, (json.dumps({"projects": records}, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     return path
 
 
