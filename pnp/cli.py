@@ -498,7 +498,9 @@ def sheet_cmd(
         if out_path is None:
             print(text, end="")
         else:
-            out_path.write_text(text, encoding="utf-8")
+            from .files import write_atomic
+
+            write_atomic(out_path, text.encode("utf-8"))  # never half a sheet
             say(out_path)
 
     run(job)
@@ -661,7 +663,7 @@ def log_export_cmd(
             if out_dir is None:
                 sys.stdout.write(text)
             else:
-                from .build.output import write_atomic
+                from .files import write_atomic
 
                 write_atomic(out_dir, text.encode("utf-8"))
                 say(out_dir)
