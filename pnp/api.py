@@ -6,7 +6,8 @@ may move between releases, these names do not.
 
 What a plugin gets
 - `GamePlugin`: the record of what the game adds in Python (content models, cross-file
-  checks, template helpers and context, a scorer, scoring-sheet template and schema).
+  checks, template helpers and context, a scorer, scoring-sheet template, schema and the
+  choices `pnp serve`'s entry form offers).
 - `GameContent`: the loaded game a plugin's functions receive (`game.data[stem]` holds
   each content file's validated model, `game.docs[stem]` its `Located` document).
 - `Located`: a parsed YAML file that knows where every value stands; `doc.error(path,

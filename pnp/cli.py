@@ -13,6 +13,7 @@ import typer
 
 from .errors import ContentError, PnpError, display_path
 from .safetext import clip, json_text, markup, plain
+from .serve import DEFAULT_PORT
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Print-and-play components and scoring from YAML game content.")
 
@@ -133,43 +134,33 @@ def _split(values: Optional[str]) -> tuple[str, ...]:
     return tuple(v.strip() for v in (values or "").split(",") if v.strip())
 
 
-def _offset(text: Optional[str]) -> Optional[tuple[float, float]]:
-    if text is None:
-        return None
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise PnpError(f"--back-offset {text!r}: expected X,Y in mm, e.g. --back-offset 0.5,-1") from None
-    return (x, y)
-
-
-def _bleed(text: Optional[str]) -> Optional[float]:
-    """`--bleed 3`, `3mm` or `0.125in` in mm (a length as pnp.yaml takes it)."""
-    if text is None:
-        return None
-    from .units import to_mm
-
-    try:
-        return to_mm(text)
-    except ValueError:
-        raise PnpError(f"--bleed {text!r}: expected a length of 0 or more, in mm or with a unit, e.g. --bleed 3 or --bleed 0.125in") from None
-
-
 def options_for(project: Path, **given) -> "BuildOptions":
-    """BuildOptions from the command line's options, pnp.yaml's values where an option was
-    not given (None), then the defaults."""
+    """BuildOptions from the command line's options as typed, pnp.yaml's values where an
+    option was not given (None), then the defaults."""
     from .config import BuildOptions, load_settings, merged
+    from .units import to_mm
 
     settings = load_settings(project.resolve())
     defaults = BuildOptions()
-    if isinstance(given.get("bleed"), str):
-        given["bleed"] = _bleed(given["bleed"])
+    if isinstance(given.get("bleed"), str):  # 3, 3mm or 0.125in: a length as pnp.yaml takes it
+        try:
+            given["bleed"] = to_mm(given["bleed"])
+        except ValueError:
+            raise PnpError(f"--bleed {given['bleed']!r}: expected a length of 0 or more, in mm or with a unit, e.g. --bleed 3 or --bleed 0.125in") from None
     if isinstance(given.get("paper"), str):  # paper names are lower-case: --paper A4 is a4
         given["paper"] = given["paper"].strip().lower()
     if isinstance(given.get("formats"), str):
         given["formats"] = _split(given["formats"])
     if isinstance(given.get("back_offset"), str):
-        given["back_offset"] = _offset(given["back_offset"])
+        try:
+            x, y = (float(v) for v in given["back_offset"].split(","))
+        except ValueError:
+            raise PnpError(f"--back-offset {given['back_offset']!r}: expected X,Y in mm, e.g. --back-offset 0.5,-1") from None
+        given["back_offset"] = (x, y)
+    if isinstance(given.get("out"), Path):
+        given["out"] = given["out"].resolve()
+    if isinstance(given.get("extra"), list):
+        given["extra"] = _options(given["extra"])
     chosen = merged(settings, given, {k: getattr(defaults, k) for k in ("formats", "paper", "bleed", "dpi", "layout", "back_offset", "pack", "cut_file")})
     chosen["formats"] = tuple(chosen["formats"])
     chosen["back_offset"] = tuple(chosen["back_offset"])
@@ -178,13 +169,9 @@ def options_for(project: Path, **given) -> "BuildOptions":
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
-    extra = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise PnpError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
-        extra[key.strip()] = value.strip()
-    return extra
+    from .load.options import parse_pairs
+
+    return parse_pairs(pairs)
 
 
 @app.command("build")
@@ -225,8 +212,8 @@ def build_cmd(
         from .load.project_files import witnessed
         from .load.trust import trust_file
 
-        options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir.resolve() if out_dir else None, players=players,
-                              extra=_options(set_), dpi=dpi, force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
+        options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir, players=players, extra=set_, dpi=dpi,
+                              force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
         proj = project_at(project)
         out = options.out or proj.output_dir  # where the summary finds the print PDFs
         with witnessed() as read:
@@ -291,9 +278,8 @@ def watch_cmd(
         if error or not quiet:
             say(line, stderr=error)
 
-    run(lambda: watch(project_at(project), games, options_for(project, formats=format, paper=paper, bleed=bleed, players=players,
-                                                              out=out_dir.resolve() if out_dir else None, extra=_options(set_), dpi=dpi,
-                                                              layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file), echo))
+    run(lambda: watch(project_at(project), games, options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir,
+                                                              extra=set_, dpi=dpi, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file), echo))
 
 
 @app.command("diff")
@@ -311,7 +297,7 @@ def diff_cmd(
     from .tools.diff import diff
 
     def job() -> None:
-        report = diff(project_at(project), games, options_for(project, out=out_dir.resolve() if out_dir else None, players=players, extra=_options(set_)), since, against, dpi)
+        report = diff(project_at(project), games, options_for(project, out=out_dir, players=players, extra=set_), since, against, dpi)
         for c in report.changes:
             say(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""))
         say(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
@@ -334,9 +320,8 @@ def preview_cmd(
     """Build SVG and PDF, then write output/index.html: a gallery of every component."""
     from .tools.preview import preview
 
-    out_path = out_dir.resolve() if out_dir else None
-    page = run(lambda: preview(project_at(project), games, options_for(project, formats=("svg", "pdf"), paper=paper, bleed=bleed, out=out_path,
-                                                                       players=players, extra=_options(set_))))
+    page = run(lambda: preview(project_at(project), games, options_for(project, formats=("svg", "pdf"), paper=paper, bleed=bleed, out=out_dir,
+                                                                       players=players, extra=set_)))
     if not quiet:
         say(display_path(page))
 
@@ -488,7 +473,7 @@ def sheet_cmd(
     paper: Optional[str] = typer.Option(None, "--paper", help="letter or a4, for the printable sheet (default letter, or pnp.yaml).", show_default=False),
     out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
     table: bool = typer.Option(False, "--table", help="Print the QR code of the table's link (`pnp serve --lan`) on the sheet, so players scan the paper to join."),
-    port: int = typer.Option(8000, "--port", help="With --table: the port `pnp serve` listens on."),
+    port: int = typer.Option(DEFAULT_PORT, "--port", help="With --table: the port `pnp serve` listens on."),
     db: Optional[Path] = typer.Option(None, "--db", help="With --table: the play-test log holding the table's token (default: <project>/pnp-log.sqlite).", dir_okay=False),
     set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
@@ -513,7 +498,9 @@ def sheet_cmd(
         if out_path is None:
             print(text, end="")
         else:
-            out_path.write_text(text, encoding="utf-8")
+            from .files import write_atomic
+
+            write_atomic(out_path, text.encode("utf-8"))  # never half a sheet
             say(out_path)
 
     run(job)
@@ -627,7 +614,7 @@ DbOpt = typer.Option(None, "--db", help="Play-test log file (default: <project>/
 @app.command("serve")
 def serve_cmd(
     lan: bool = typer.Option(False, "--lan", help="Listen on the local network (phones at the table join by the QR code), not only this computer."),
-    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    port: int = typer.Option(DEFAULT_PORT, "--port", help="Port to listen on."),
     new_token: bool = typer.Option(False, "--new-token", help="A new link (token) for the table; by default it stays the same after a restart."),
     db: Optional[Path] = DbOpt,
     project: Path = ProjectOpt,
@@ -676,7 +663,7 @@ def log_export_cmd(
             if out_dir is None:
                 sys.stdout.write(text)
             else:
-                from .build.output import write_atomic
+                from .files import write_atomic
 
                 write_atomic(out_dir, text.encode("utf-8"))
                 say(out_dir)

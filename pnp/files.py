@@ -12,7 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)  # read the process umask once: generated files get ordinary permissions
@@ -39,6 +39,17 @@ def digest(*parts: Any) -> str:
             h.update(json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()[:32]
+
+
+def tree_digest(files: Iterable[Path], root: Path | None = None, read: Callable[[Path], bytes] = Path.read_bytes) -> str:
+    """SHA-256 (hex) of files by name and bytes, in the order given: each file's path
+    relative to `root` (its bare name without one), its length and its bytes."""
+    h = hashlib.sha256()
+    for f in files:
+        data = read(f)
+        h.update(f"{f.relative_to(root).as_posix() if root is not None else f.name}\0{len(data)}\0".encode("utf-8"))
+        h.update(data)
+    return h.hexdigest()
 
 
 def write_atomic(path: Path, data: bytes) -> None:

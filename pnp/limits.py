@@ -40,7 +40,9 @@ class Bounds:
             key, sep, value = (x.strip() for x in part.partition("="))
             number = to_count(value) if sep else None
             if key not in out or number is None or number < 1:
-                raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(out)}, e.g. {next(iter(out))}=1000")
+                key, number = next(iter(self.defaults.items()))  # the first default, as an example
+                example = f"{number // MIB}M" if number % MIB == 0 else number
+                raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(out)}, e.g. {key}={example}")
             out[key] = number
         return out
 

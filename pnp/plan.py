@@ -18,16 +18,19 @@ from .load.manifest import Component
 FILE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
+def item_field(item: Any, key: str) -> Any:
+    """Field `key` of a record: a mapping's or a model's (None when it has none)."""
+    return item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+
+
 def item_id(item: Any) -> Any:
-    if isinstance(item, dict):
-        return item.get("id")
-    return getattr(item, "id", None)
+    return item_field(item, "id")
 
 
 def item_name(item: Any) -> str:
     """What a player calls a piece: its record's `name` or `title` ("" when it has neither)."""
     for key in ("name", "title"):
-        value = item.get(key) if isinstance(item, dict) else getattr(item, key, None)
+        value = item_field(item, key)
         if isinstance(value, str) and value.strip():
             return value.strip()
     return ""
@@ -62,8 +65,7 @@ class Plan:
         return self._expressions[source]
 
     def fail(self, index: int, key: str, message: str) -> None:
-        w = self.game.manifest_doc.error(("components", index, key), "")
-        self.errors.append(ContentError(w.path, w.line, w.column, message))
+        self.errors.append(self.game.manifest_doc.error(("components", index, key), message))
 
     def items(self, index: int, comp: Component) -> list[Any]:
         """The records a component is made of."""

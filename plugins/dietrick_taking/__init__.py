@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pnp.api import GamePlugin
 
 from . import checks
+from .form import sheet_form
 from .glyphs import glyph
 from .models import DeckFile, PlayersFile, ScoringFile
 
@@ -63,4 +64,5 @@ PLUGIN = GamePlugin(
     score=score,
     sheet_template=sheet_template,
     sheet_schema=sheet_schema,
+    sheet_form=sheet_form,
 )

@@ -8,6 +8,7 @@ from pnp.api import GamePlugin
 
 from . import checks
 from .craving_scoring import CRAVINGS
+from .form import sheet_form
 from .glyphs import CRAVING_PATTERNS, TEMPLATE_GLOBALS
 from .models import AdventurersFile, LeadersFile, MonstersFile, ReferenceFile, RuleSet
 
@@ -67,6 +68,7 @@ PLUGIN = GamePlugin(
     score=score_sheet,
     sheet_template=sheet_template,
     sheet_schema=sheet_schema,
+    sheet_form=sheet_form,
     sheet_component="scoring-sheet",
     # checked by `needs:` in game.yaml: every monster has its craving scorer and diagram
     provides={"craving_scorers": CRAVINGS, "craving_diagrams": CRAVING_PATTERNS},

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
+from ..files import tree_digest, write_atomic
 
 RECORD = ".pnp-build.json"
 FORMAT = 1
@@ -52,10 +53,7 @@ def own_code() -> str:
     running `pnp watch` has loaded)."""
     files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
     libraries = [f"{name} {metadata.version(name)}" for name in OUTPUT_LIBRARIES]
-    parts: list[bytes | str] = [__version__, *libraries]
-    for f in files:
-        parts += [f.relative_to(PACKAGE_DIR).as_posix(), f.read_bytes()]
-    return _digest(*parts)
+    return _digest(__version__, *libraries, tree_digest(files, PACKAGE_DIR))
 
 
 def _key(command: Iterable[str]) -> str:
@@ -183,13 +181,8 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
         return False
     builds.pop(key, None)
     builds[key] = entry
-    text = json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])})
-    target = out / RECORD
-    tmp = target.with_name(f"{RECORD}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, "utf-8")
-        os.replace(tmp, target)
+        write_atomic(out / RECORD, json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])}).encode("utf-8"))
     except OSError:
-        tmp.unlink(missing_ok=True)
         return False
     return True

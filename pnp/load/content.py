@@ -20,12 +20,10 @@ from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts, load_face
 from .manifest import Manifest
 from .plugin import GamePlugin
-from .shipped import shipped_games, shipped_root
+from .shipped import MANIFEST, games_in, shipped_games, shipped_root
 from .validation import validate
 from .yamlio import Located, load_located
 
-MANIFEST = "game.yaml"
-EMPTY_PLUGIN = GamePlugin()
 DATA_SUFFIXES = (".yaml", *SHEET_SUFFIXES)
 
 
@@ -53,9 +51,7 @@ class Project:
 
     def games(self) -> list[str]:
         """Every folder under content/ that holds a game.yaml, sorted."""
-        if not self.content_dir.is_dir():
-            return []
-        return sorted(p.name for p in self.content_dir.iterdir() if (p / MANIFEST).is_file())
+        return games_in(self.root)
 
     def home(self, name: str) -> "Project":
         """The project holding game `name`: this one, else pnp's shipped games (if one is
@@ -177,8 +173,6 @@ class GameContent:
 
 def load_plugin(name: str | None, where: ContentError, root: Path | None = None) -> GamePlugin:
     """The game's plugin (see pnp/load/plugins.py); the empty plugin when name is None."""
-    if name is None:
-        return EMPTY_PLUGIN
     return plugins.load_plugin(name, root or Path.cwd(), where)
 
 

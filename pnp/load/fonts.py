@@ -16,6 +16,8 @@ import hashlib
 import json
 import sys
 
+from ..files import tree_digest
+
 DEFAULT_DIR = Path(__file__).parent.parent / "data" / "fonts"
 DEFAULT_FILES = tuple(sorted(DEFAULT_DIR.glob("*.ttf")))
 WEIGHTS = ("normal", "bold", "italic", "bold-italic")
@@ -156,10 +158,7 @@ class Fonts:
     @cached_property
     def digest(self) -> str:
         """Changes when any font file does (for cache keys)."""
-        h = hashlib.sha256()
-        for p in self.files:
-            h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-        return h.hexdigest()
+        return tree_digest(self.files)
 
     def face(self, weight: str = "normal", family: str | None = None) -> Face:
         """The file for `weight` (normal, bold, italic, bold-italic) of `family`."""

@@ -42,7 +42,7 @@ def field_schema(spec: FieldSpec, ids: list[Any] | None) -> dict[str, Any]:
 
 
 def record_schema(spec: DataSpec, docs: dict[str, Located], specs: dict[str, DataSpec]) -> dict[str, Any]:
-    fields = spec.field_specs()
+    fields = spec.fields
     props = {name: field_schema(f, ids_of(f.ref, docs, specs) if f.ref else None) for name, f in fields.items()}
     required = [name for name, f in fields.items() if f.required and f.default is None]
     out: dict[str, Any] = {"type": "object", "properties": props}

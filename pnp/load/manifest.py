@@ -15,9 +15,8 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from ..limits import PIECES
 from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from ..units import MM_TO_PT, to_mm
-from .validation import StrictModel
+from .validation import SLUG, StrictModel
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # a name templates can use: options.<name>, a generated list
 
 

@@ -20,6 +20,17 @@ PLAYERS = "players"
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
 
+def parse_pairs(pairs: list[str], flag: str = "--set") -> dict[str, str]:
+    """`--set KEY=VALUE` options as typed, as a mapping (text values: `check` types them)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise PnpError(f"{flag} {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
+        out[key.strip()] = value.strip()
+    return out
+
+
 def choices(game: "GameContent", name: str, spec: OptionSpec) -> list[Any] | None:
     """The allowed values of an option, a content path resolved (e.g. the keys of rules.versions)."""
     if spec.choices is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ContentError
-from .validation import COLOUR, SLUG
+from .validation import SLUG, check_colour
 from .yamlio import Located
 from .paths import lookup, member_ids, split
 from .spec import DataSpec, FieldSpec
@@ -33,9 +33,7 @@ def convert(spec: FieldSpec, value: Any) -> Any:
         value = str(value) if not isinstance(value, str) else value
         if kind == "id" and not SLUG.match(value):
             raise ValueError(f"{value!r} is not an id: expected lower-case letters, digits and '-'")
-        if kind == "colour" and not COLOUR.match(value):
-            raise ValueError(f"{value!r} is not a colour: expected #rrggbb")
-        return value
+        return check_colour(value) if kind == "colour" else value
     if kind == "bool":
         if isinstance(value, bool):
             return value
@@ -84,7 +82,7 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
         where = f"under the key {spec.records!r}" if spec.records else "as the whole file"
         return [doc.error(at, f"expected a list of records {where}")]
     errors: list[ContentError] = []
-    fields = spec.field_specs()
+    fields = spec.fields
     if spec.count is not None:
         low, high = (spec.count, spec.count) if isinstance(spec.count, int) else (spec.count.get("min"), spec.count.get("max"))
         n = len(records)
@@ -150,7 +148,7 @@ def check_refs(docs: dict[str, Located], specs: dict[str, DataSpec], manifest: L
         records = lookup(doc.data, records_at(spec)) if spec.records else doc.data
         if not isinstance(records, list):
             continue
-        for name, fspec in spec.field_specs().items():
+        for name, fspec in spec.fields.items():
             if fspec.ref is None:
                 continue
             ids = ids_of(fspec.ref, docs, specs)

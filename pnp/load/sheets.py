@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import ContentError, PnpError
 from ..limits import TABLES
-from .yamlio import Limits, Located, Path_, read_capped
+from .yamlio import Located, Path_, read_capped
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
 MAX_COLUMNS = 1_000  # a record's fields: a sheet wider than this is not a list of records
@@ -73,14 +73,14 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
     """(1-based row number, cells) of every row, header included, within the limits."""
     limits = TABLES.values()
     if path.suffix == ".csv":
-        data = read_capped(path, Limits("data sheet", TABLES.env, limits["size"], 1, 1, 1, 1))
+        data = read_capped(path, limits["size"], TABLES.hint("size"))
         try:
             text = data.decode("utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
         except UnicodeDecodeError as exc:
             raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
         return _checked(path, _csv_rows(path, text), limits)
     # read once, within the size limit: the bytes checked are the bytes openpyxl reads
-    data = read_capped(path, Limits("data sheet", TABLES.env, limits["size"], 1, 1, 1, 1))
+    data = read_capped(path, limits["size"], TABLES.hint("size"))
     _check_zip(path, data, limits)
     try:
         from openpyxl import load_workbook
@@ -106,17 +106,11 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         book.close()
 
 
-@dataclass
-class SheetDoc(Located):
-    """A sheet read as records; `marks` hold (row, column) of each record and cell."""
-
-    header: list[str] = field(default_factory=list)
-
-
-def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> SheetDoc:
-    """Read a sheet; its records sit at `at` (e.g. ('cards',) to stand for a YAML key)."""
+def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Located:
+    """Read a sheet as records; they sit at `at` (e.g. ('cards',) to stand for a YAML key),
+    and `marks` hold the (row, column) of each record and cell."""
     rows = _rows(path, worksheet)
-    doc = SheetDoc(path, [])
+    doc = Located(path, [])
     rows = [(n, [_cell(c) for c in cells]) for n, cells in rows]
     rows = [(n, cells) for n, cells in rows if any(c is not None for c in cells)]
     if not rows:
@@ -130,7 +124,6 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
         if name in names and name is not None:
             errors.append(ContentError(path, head_line, col, f"column {name!r} appears twice in the header"))
         names.append(name)
-    doc.header = [n for n in names if n]
     records: list[dict[str, Any]] = []
     doc.marks[at] = (head_line, 1)
     for line, cells in rows[1:]:
@@ -174,15 +167,14 @@ class Combined(Located):
         return part.error(at, message) if part is not None else super().error(at, message)
 
 
-def combine(yaml_doc: Located | None, sheet: SheetDoc, key: str | None, path: Path) -> Located:
+def combine(yaml_doc: Located | None, sheet: Located, key: str | None, path: Path) -> Located:
     """The YAML file with the sheet's records at `key` (or the sheet alone)."""
     if key is None:
         if yaml_doc is not None:
             raise PnpError(ContentError(path, None, None, f"both {yaml_doc.path.name} and {sheet.path.name} exist: declare `records: KEY` for this file in game.yaml to put the rows under a key of the YAML, or keep one of them"))
         return sheet
     if yaml_doc is None:
-        out = Combined(sheet.path, {key: sheet.data}, {(): (1, 1)}, parts={(key,): sheet})
-        return out
+        return Combined(sheet.path, {key: sheet.data}, {(): (1, 1)}, parts={(key,): sheet})
     if not isinstance(yaml_doc.data, dict):
         raise PnpError(yaml_doc.error((), f"expected a mapping: the rows of {sheet.path.name} go under its key {key!r}"))
     if key in yaml_doc.data:

@@ -25,9 +25,13 @@ def shipped_root() -> Path | None:
     return None
 
 
+def games_in(root: Path) -> list[str]:
+    """The games of the project folder `root`: every folder under content/ holding a game.yaml, sorted."""
+    content = root / "content"
+    return sorted(p.name for p in content.iterdir() if (p / MANIFEST).is_file()) if content.is_dir() else []
+
+
 def shipped_games() -> list[str]:
     """Names of the shipped games, sorted."""
     root = shipped_root()
-    if root is None:
-        return []
-    return sorted(p.name for p in (root / "content").iterdir() if (p / MANIFEST).is_file())
+    return games_in(root) if root is not None else []

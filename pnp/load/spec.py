@@ -70,9 +70,6 @@ class DataSpec(StrictModel):
     count: int | dict[Literal["min", "max"], int] | None = Field(None, description="how many records: a number, or {min, max}")
     variants: str | None = Field(None, description="the file maps variant names to content; a variant may `extends` another; this option picks one")
 
-    def field_specs(self) -> dict[str, FieldSpec]:
-        return dict(self.fields)
-
 
 class GenerateSpec(StrictModel):
     """A list of records made from the product of other lists, e.g. every suit x value."""

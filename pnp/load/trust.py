@@ -13,13 +13,13 @@ and every plugin when the user says so for one run (`pnp --trust`, PNP_TRUST=1: 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from functools import cache
 from pathlib import Path
 
 from ..errors import ContentError, PnpError
+from ..files import tree_digest, write_atomic
 from .shipped import shipped_root
 
 ENV = "PNP_TRUST"
@@ -40,14 +40,8 @@ def allowed_by_user() -> bool:
 
 def plugin_digest(path: Path) -> str:
     """SHA-256 of a plugin file, or of every file of a plugin folder by relative name."""
-    h = hashlib.sha256()
     files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(path).parts)
-    for f in files:
-        data = f.read_bytes()
-        name = f.name if f == path else f.relative_to(path).as_posix()
-        h.update(f"{name}\0{len(data)}\0".encode("utf-8"))
-        h.update(data)
-    return "sha256:" + h.hexdigest()
+    return "sha256:" + tree_digest(files, path.parent if path.is_file() else path)
 
 
 @cache
@@ -90,10 +84,7 @@ def _records() -> dict[str, dict[str, str]]:
 
 def _write(records: dict[str, dict[str, str]]) -> Path:
     path = trust_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps({"projects": records}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    partial.replace(path)
+    write_atomic(path, (json.dumps({"projects": records}, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     return path
 
 

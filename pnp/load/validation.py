@@ -94,19 +94,17 @@ def _step(annotation: Any, part: Any) -> Any:
     if found is not None and isinstance(part, str) and part in found.model_fields:
         return found.model_fields[part].annotation
     for arg in getattr(annotation, "__args__", ()) or ():
-        if arg is type(None):
-            continue
-        origin = getattr(arg, "__origin__", None)
-        if origin in (list, tuple, set, frozenset):
-            return arg.__args__[0]
-        if origin is dict:
-            return arg.__args__[1]
+        if arg is not type(None) and (inner := _element(arg)) is not None:
+            return inner
+    return _element(annotation)
+
+
+def _element(annotation: Any) -> Any:
+    """The type of an item of a list, tuple or set type, or of a value of a dict type; else None."""
     origin = getattr(annotation, "__origin__", None)
     if origin in (list, tuple, set, frozenset):
         return annotation.__args__[0]
-    if origin is dict:
-        return annotation.__args__[1]
-    return None
+    return annotation.__args__[1] if origin is dict else None
 
 
 def _model_inside(annotation: Any, containers: bool = True) -> type[BaseModel] | None:
@@ -138,11 +136,7 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
         return f"{field + ': ' if field else ''}expected a mapping of `key: value` lines, got {_kind(got)}"
     if kind == "list_type":
         return f"{field + ': ' if field else ''}expected a list of `- item` lines, got {_kind(got)}"
-    msg = err["msg"]
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
-    elif msg.startswith("Assertion failed, "):
-        msg = msg[len("Assertion failed, "):]
+    msg = err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     prefix = f"{field}: " if field else ""
     if kind in {"value_error", "assertion_error"}:
         return prefix + msg

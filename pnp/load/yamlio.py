@@ -27,10 +27,8 @@ import yaml
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from ..limits import MIB
+from ..limits import MIB, Bounds
 from ..errors import ContentError, PnpError
-from ..units import to_count
-
 
 
 class PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
@@ -64,26 +62,18 @@ class Limits:
     # `052`, sexagesimal `1:20`, dates, `.inf`, explicit tags other than `!!str` (sheets)
     strict: bool = False
 
+    def bounds(self) -> Bounds:
+        return Bounds(self.kind, self.env, {k: getattr(self, k) for k in ("size", "depth", "nodes", "aliases", "string")})
+
     def hint(self, key: str) -> str:
-        """The end of a message about limit `key`: whose limit it is and how to change it."""
-        return f"the limit for a {self.kind} (set {self.env}={key}=N to change it)"
+        return self.bounds().hint(key)
 
     def from_env(self) -> "Limits":
         """These limits with the overrides in the environment variable `env` applied."""
-        spec = os.environ.get(self.env, "").strip()
-        if not spec:
-            return self
-        changes: dict[str, int] = {}
-        names = ("size", "depth", "nodes", "aliases", "string")
-        for part in spec.split(","):
-            key, sep, value = (x.strip() for x in part.partition("="))
-            number = to_count(value) if sep else None
-            if key not in names or number is None or number < 1:
-                raise PnpError(f"{self.env}: {part.strip()!r}: expected KEY=NUMBER with KEY one of {', '.join(names)}, e.g. size=8M")
-            changes[key] = number
-        if changes.get("depth", 0) > MAX_DEPTH:
-            raise PnpError(f"{self.env}: depth={changes['depth']}: at most {MAX_DEPTH}")
-        return replace(self, **cast(Any, changes))  # keys checked against the int fields above
+        values = self.bounds().values()
+        if values["depth"] > MAX_DEPTH:
+            raise PnpError(f"{self.env}: depth={values['depth']}: at most {MAX_DEPTH}")
+        return replace(self, **cast(Any, values))  # keys: the int fields above
 
 
 # Defaults: far above any real file (the shipped content files are at most a few
@@ -159,10 +149,11 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
 
 
 class _Refused(Exception):
-    """A value that would read as something the writer did not mean, at `mark`."""
+    """A value refused at `mark`: it passes limit `key` (the message then says how to
+    change it), or, without a key, it would read as something the writer did not mean."""
 
-    def __init__(self, mark: Any, message: str):
-        self.mark, self.message = mark, message
+    def __init__(self, mark: Any, message: str, key: str | None = None):
+        self.mark, self.message, self.key = mark, message, key
 
 
 def _surprise(value: str, tag: str, explicit: str | None, strict: bool) -> str | None:
@@ -189,13 +180,6 @@ def _surprise(value: str, tag: str, explicit: str | None, strict: bool) -> str |
     if tag == "tag:yaml.org,2002:timestamp":
         return f"{shown} is read by YAML as a date: quote it if it is text"
     return None
-
-
-class _TooMuch(Exception):
-    """Limit `key` was passed at `mark`."""
-
-    def __init__(self, mark: Any, key: str, message: str):
-        self.mark, self.key, self.message = mark, key, message
 
 
 if TYPE_CHECKING:  # what `loader_class` mixes in: a parser, the safe constructor, the resolver
@@ -237,7 +221,7 @@ class _Composer(_Mixed):
     def _add(self, count: int, mark: Any) -> None:
         self.nodes += count
         if self.nodes > self.limits.nodes:
-            raise _TooMuch(mark, "nodes", f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)")
+            raise _Refused(mark, f"more than {self.limits.nodes:,} values (an alias counts as a copy of what it names)", "nodes")
 
     def _node(self, depth: int) -> tuple[yaml.Node, int]:
         """The next node and its height (nested collections in it, aliases followed)."""
@@ -248,10 +232,10 @@ class _Composer(_Mixed):
                 raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
             self.aliases += 1
             if self.aliases > lim.aliases:
-                raise _TooMuch(event.start_mark, "aliases", f"more than {lim.aliases:,} aliases (*name)")
+                raise _Refused(event.start_mark, f"more than {lim.aliases:,} aliases (*name)", "aliases")
             named, values, height = self.anchors[event.anchor]
             if depth + height > lim.depth:
-                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep (through alias *{event.anchor})")
+                raise _Refused(event.start_mark, f"nested more than {lim.depth} levels deep (through alias *{event.anchor})", "depth")
             self._add(values, event.start_mark)
             return named, height
         event = self.get_event()
@@ -264,7 +248,7 @@ class _Composer(_Mixed):
         tag = event.tag
         if isinstance(event, ScalarEvent):
             if len(event.value) > lim.string:
-                raise _TooMuch(event.start_mark, "string", f"a text of {len(event.value):,} characters, more than {lim.string:,}")
+                raise _Refused(event.start_mark, f"a text of {len(event.value):,} characters, more than {lim.string:,}", "string")
             explicit = tag
             if tag is None or tag == "!":
                 tag = self.resolve(ScalarNode, event.value, event.implicit)
@@ -275,7 +259,7 @@ class _Composer(_Mixed):
             height = 0
         else:
             if depth >= lim.depth:
-                raise _TooMuch(event.start_mark, "depth", f"nested more than {lim.depth} levels deep")
+                raise _Refused(event.start_mark, f"nested more than {lim.depth} levels deep", "depth")
             mapping = isinstance(event, MappingStartEvent)
             assert mapping or isinstance(event, SequenceStartEvent)
             if lim.strict and tag not in (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
@@ -340,11 +324,9 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
         if node is not None:
             doc.marks[()] = _mark(node)
             doc.data = _construct(loader, node, (), doc, errors)
-    except _TooMuch as exc:
-        line, col = exc.mark.line + 1, exc.mark.column + 1
-        raise PnpError(ContentError(path, line, col, f"{exc.message}: {limits.hint(exc.key)}")) from None
     except _Refused as exc:
-        raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, exc.message)) from None
+        message = f"{exc.message}: {limits.hint(exc.key)}" if exc.key else exc.message
+        raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, message)) from None
     except yaml.MarkedYAMLError as exc:
         if loader_type is not _PythonLoader and _LIBYAML_DEPTH in str(exc.problem):
             raise
@@ -377,11 +359,11 @@ def _char_at(text: str, line: int, column: int | None) -> str:
     return row[column - 1] if 0 < column <= len(row) else ""
 
 
-def read_capped(path: str | os.PathLike, limits: Limits) -> bytes:
-    """The bytes of a file, refused when larger than `limits.size` before anything is read.
-    Pipes and devices (`/dev/stdin`, `/dev/zero`) are read up to the same limit."""
+def read_capped(path: str | os.PathLike, size: int, hint: str) -> bytes:
+    """The bytes of a file, refused when larger than `size` before anything is read (`hint`
+    ends the message). Pipes and devices (`/dev/stdin`, `/dev/zero`) are read up to the same limit."""
     def too_big(what: str) -> PnpError:
-        return PnpError(ContentError(path, None, None, f"{what}, more than {_size(limits.size)}: {limits.hint('size')}"))
+        return PnpError(ContentError(path, None, None, f"{what}, more than {_size(size)}: {hint}"))
 
     try:
         # Non-blocking open: a named pipe with no writer must not hang the open itself.
@@ -395,25 +377,28 @@ def read_capped(path: str | os.PathLike, limits: Limits) -> bytes:
         if stat.S_ISDIR(info.st_mode):
             raise PnpError(ContentError(path, None, None, "is a folder: expected a YAML file"))
         if stat.S_ISREG(info.st_mode):
-            if info.st_size > limits.size:
+            if info.st_size > size:
                 raise too_big(f"file of {_size(info.st_size)}")
         elif hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)  # a pipe or device: read as it comes, within the limit
         try:
-            data = f.read(limits.size + 1)
+            data = f.read(size + 1)
         except OSError as exc:
             raise PnpError(ContentError(path, None, None, f"cannot read: {exc.strerror or exc}")) from None
-    if len(data) > limits.size:
+    if len(data) > size:
         raise too_big("not a regular file")
     return data
+
+
+def read_text(path: str | os.PathLike, limits: Limits) -> str:
+    """The UTF-8 text of a file within `limits.size`."""
+    try:
+        return read_capped(path, limits.size, limits.hint("size")).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason})")) from None
 
 
 def load_located(path: str | os.PathLike, limits: Limits = CONTENT) -> Located:
     """Read and parse one YAML file within `limits` (overridable from the environment)."""
     limits = limits.from_env()
-    data = read_capped(path, limits)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason})")) from None
-    return parse_located(text, path, limits)
+    return parse_located(read_text(path, limits), path, limits)

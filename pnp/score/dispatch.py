@@ -94,7 +94,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     from ..errors import raise_if_any
     from ..formats.impose import impose, paper
     from ..files import write_atomic
-    from ..plan import item_id
+    from ..plan import item_field, item_id
     from ..render.faces import ComponentRenderer, Piece, RenderedComponent
 
     from ..config import BuildOptions
@@ -113,7 +113,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     renderer = ComponentRenderer(game, {**values, "players": players}, build_options.bleed)
     items = renderer.plan.items(index, spec)
     raise_if_any(renderer.errors)
-    counts = {_field(item, "players"): item for item in items}
+    counts = {item_field(item, "players"): item for item in items}
     if players not in counts:
         expected = ", ".join(str(n) for n in sorted(k for k in counts if isinstance(k, int)))
         raise PnpError(f"{game.name}: no scoring sheet for {players} players: expected one of {expected}")
@@ -133,7 +133,3 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     write_atomic(svg, face.svg.encode("utf-8"))
     write_atomic(pdf, data)
     return [svg, pdf]
-
-
-def _field(item: Any, name: str) -> Any:
-    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)

@@ -6,7 +6,6 @@ play-test log (log.py). Needs the optional extra `serve`.
 
 from __future__ import annotations
 
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
@@ -32,6 +31,8 @@ def require_extra() -> None:
 
 def lan_address() -> str:
     """This machine's address on the local network (the one its default route uses)."""
+    import socket  # here: the command line imports this package for DEFAULT_PORT
+
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.254.254.254", 1))  # UDP: nothing is sent, the kernel picks the interface
@@ -73,6 +74,8 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
     """Run the server until Ctrl-C; `say` prints the URL (and with `lan` its QR code). The
     token is kept in the log, so a restart keeps the link; `new_token` makes another."""
     require_extra()
+    import socket
+
     import uvicorn
 
     from .app import make_app

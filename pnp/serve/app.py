@@ -24,8 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import PnpError
 from . import session as sessions
-from .hints import hints
-from .log import Log
+from .log import Log, Session
 from .scoring import Games, Outcome, sheet_yaml
 from .stats import statistics
 
@@ -113,11 +112,15 @@ class Table:
             outcome = self._checked[key] = self.games.check(sheet)
         return outcome
 
-    def state(self, sid: str) -> dict[str, Any]:
-        """Everything a page shows of a session; logs the game when every board is in and it scores."""
+    def session(self, sid: str) -> Session:
         s = self.log.session(sid)
         if s is None:
             raise HTTPException(404, f"no session {sid!r}: start one on the first page")
+        return s
+
+    def state(self, sid: str) -> dict[str, Any]:
+        """Everything a page shows of a session; logs the game when every board is in and it scores."""
+        s = self.session(sid)
         sheet = sessions.sheet(self.games, s)
         outcome = self.check(sheet)
         finished = all(s.done.get(i, False) for i in range(len(s.players))) and outcome.report is not None
@@ -149,7 +152,7 @@ def seat_qr_svg(base_url: str, token: str, sid: str, seat: int) -> bytes:
 
 def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
     """The rule version's title and what it changes from the game's default rules."""
-    for option in hints(table.games.load(game), rules, 0).get("rules", []) if rules else []:
+    for option in table.games.hints(game, rules, 0).get("rules", []) if rules else []:
         if option["value"] == rules:
             return dict(option)
     return {"value": rules, "label": rules, "differences": []}
@@ -179,7 +182,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         def work() -> list[dict[str, Any]]:
             out = []
             for name in games.names():
-                rules = hints(games.load(name), None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
                 out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
             return out
         return JSONResponse(await run_in_threadpool(work))
@@ -211,9 +214,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         body = await _body(request)
 
         def work() -> dict[str, Any]:
-            s = log.session(sid)
-            if s is None:
-                raise HTTPException(404, f"no session {sid!r}")
+            s = table.session(sid)
             fields = sessions.form(games, s.game, s.rules, len(s.players))["table"]
             log.save_table(sid, sessions.clean(fields, body.get("values") if isinstance(body, dict) else None))
             return table.state(sid)
@@ -226,9 +227,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             raise HTTPException(400, "expected an object with values (object) and done (true or false)")
 
         def work() -> dict[str, Any]:
-            s = log.session(sid)
-            if s is None:
-                raise HTTPException(404, f"no session {sid!r}")
+            s = table.session(sid)
             if not 0 <= seat < len(s.players):
                 raise HTTPException(404, f"no seat {seat + 1}: this session has {len(s.players)} players")
             fields = sessions.form(games, s.game, s.rules, len(s.players))["player"]
@@ -242,13 +241,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
 
     async def export_sheet(request: Request) -> Response:
         sid = request.path_params["sid"]
-
-        def work() -> str:
-            s = log.session(sid)
-            if s is None:
-                raise HTTPException(404, f"no session {sid!r}")
-            return sheet_yaml(sessions.sheet(games, s))
-        text = await run_in_threadpool(work)
+        text = await run_in_threadpool(lambda: sheet_yaml(sessions.sheet(games, table.session(sid))))
         return PlainTextResponse(text, media_type="application/yaml", headers={"content-disposition": f'attachment; filename="{sid}.yaml"'})
 
     async def seat_qr(request: Request) -> Response:

@@ -1,8 +1,8 @@
 """A game's entry form, made from its sheet schema (`pnp sheet --schema`) and its blank
 sheet (`pnp sheet --template`), so that a new game with a scorer gets a page without new
 web code: the schema gives each field's type and help, the blank sheet its starting value
-and, for a text of several equal rows (a stomach), the grid's shape. Hints (hints.py) add
-choices from the game's content.
+and, for a text of several equal rows (a stomach), the grid's shape. Hints (the game
+plugin's `sheet_form`) add choices from the game's content.
 
 A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,

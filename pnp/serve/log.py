@@ -111,8 +111,7 @@ class Log:
 
     def __init__(self, path: Path):
         self.path = path
-        with self._db() as db:
-            self._migrate(db)
+        self._migrate()
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
@@ -140,9 +139,8 @@ class Log:
                 raise
             db.execute("COMMIT")
 
-    def _migrate(self, db: sqlite3.Connection) -> None:
-        db.execute("BEGIN IMMEDIATE")
-        try:
+    def _migrate(self) -> None:
+        with self._write() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
                 raise PnpError(ContentError(self.path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp"))
@@ -151,10 +149,6 @@ class Log:
                     if statement.strip():
                         db.execute(statement)
             db.execute(f"PRAGMA user_version = {VERSION}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     # --- sessions -------------------------------------------------------------------
 
@@ -253,7 +247,8 @@ class Log:
 
 def content_digest(root: Path, content_dir: Path) -> str:
     """sha256 over the game's content files (names and bytes), the first 16 hex digits; read
-    through the project's one door (a link out of the project is an error, not read)."""
+    through the project's one door (a link out of the project is an error, not read). Not
+    files.tree_digest: logs keep these values, and games of the same content group by them."""
     h = hashlib.sha256()
     for path in project_files.listing(root, content_dir, "**/*"):
         if path.is_file():

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ContentError, PnpError
+from ..errors import PnpError
 from .log import Game, Log
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def export_csv(games: list[Game]) -> str:
 
 def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     """Score every sheet with `pnp score`'s code and log them all, or none when one fails."""
-    from ..load.yamlio import SHEET, parse_located, read_capped
+    from ..load.yamlio import SHEET, parse_located, read_text
     from ..score.dispatch import score_doc
     from .scoring import Games
 
@@ -86,10 +86,7 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     for path in paths:
         try:
             limits = SHEET.from_env()
-            try:  # read once: the text logged is the text scored
-                text = read_capped(path, limits).decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason})")) from None
+            text = read_text(path, limits)  # read once: the text logged is the text scored
             doc = parse_located(text, path, limits)
             report = score_doc(project, doc)
         except PnpError as exc:

@@ -150,11 +150,10 @@ class Games:
         self._digests: dict[str, str] = {}
 
     def content(self, project: "Project", name: str) -> "GameContent":
-        """The game as `load_game` gives it, loaded once (what `check` hands the dispatch)."""
+        """The game as `load_game` gives it, loaded once (what `check` hands the dispatch,
+        which asks with this project)."""
         from ..load.content import load_game
 
-        if project is not self.project:
-            return load_game(project, name)
         if name not in self._content:
             self._content[name] = load_game(project, name)
         return self._content[name]
@@ -202,6 +201,11 @@ class Games:
         schema = self.load(name).plugin.sheet_schema
         assert schema is not None
         return schema()
+
+    def hints(self, name: str, rules: str | None, players: int) -> dict[str, Any]:
+        """The choices the game's plugin offers for its entry form (`sheet_form`; {} without)."""
+        game = self.load(name)
+        return game.plugin.sheet_form(game, rules, players) if game.plugin.sheet_form is not None else {}
 
     def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
         """The game's blank sheet (`pnp sheet --template`) as data."""

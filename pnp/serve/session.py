@@ -8,7 +8,6 @@ from typing import Any
 
 from ..errors import PnpError
 from . import forms
-from .hints import hints
 from .log import Session
 from .scoring import Games
 
@@ -19,8 +18,7 @@ _NUMBER_KEY = re.compile(r"^[0-9]{1,3}$")
 
 def form(games: Games, game: str, rules: str | None, players: int) -> dict[str, Any]:
     """The entry form of a game under a rule version for a player count."""
-    loaded = games.load(game)
-    return forms.build(games.schema(game), games.blank(game, players, rules), hints(loaded, rules, players))
+    return forms.build(games.schema(game), games.blank(game, players, rules), games.hints(game, rules, players))
 
 
 def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

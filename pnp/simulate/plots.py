@@ -7,7 +7,7 @@ import math
 from html import escape
 from typing import Sequence
 
-from .stats import Estimate, histogram
+from .stats import Estimate, bin_edges
 
 BASE, REF, INK, MUTED, GRID = "#2a72c9", "#e08a1e", "#1d2433", "#667085", "#e4e7ec"
 FONT = 'font-family="Liberation Sans, Arial, sans-serif" font-size="11"'
@@ -106,7 +106,7 @@ def forest(rows: Sequence[tuple[str, Estimate]], rate: bool, title: str = "") ->
 def hist(base: Sequence[float], ref: Sequence[float] | None = None, title: str = "", xlabel: str = "") -> str:
     """A histogram of `base` (filled) with `ref` drawn as an outline over the same bins."""
     values = list(base) + list(ref or [])
-    edges, _ = histogram(values, 30)
+    edges = bin_edges(values, 30)
     lo, hi = edges[0], edges[-1]
 
     def counts(vals: Sequence[float]) -> list[float]:

@@ -14,7 +14,7 @@ from pnp.render.pages import render_page
 
 from . import plots
 from .runner import Run
-from .summary import Row, Section, summarise
+from .summary import Row, Section, is_number, summarise
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -116,7 +116,7 @@ def write_report(run: Run, out_dir: Path, sections: list[Section] | None = None)
         hists.append({"title": f"Winners' scores ({label})", "svg": Markup(plots.hist(winners, ref_w, "winning scores", label))})
     for m, meaning in run.metrics.items():
         vals = [r.metrics[m] for r in run.records if m in r.metrics]
-        if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        if vals and all(is_number(v) for v in vals):
             ref_v = [r.metrics[m] for r in ref_records if m in r.metrics] if two else None
             hists.append({"title": f"{m}: {meaning}", "svg": Markup(plots.hist(vals, ref_v, m, m))})
     found = [{"section": s.title, "name": r.name, "base": ci(r.base, s.rate), "ref": ci(r.ref, s.rate), "diff": ci(r.diff, s.rate, True)}

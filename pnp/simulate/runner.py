@@ -4,12 +4,9 @@ seed order whatever the number of processes (so a run is reproducible)."""
 from __future__ import annotations
 
 import gc
-import io
 import multiprocessing
 import os
 import shutil
-import subprocess
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -18,6 +15,8 @@ from typing import Callable, Iterator
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
+from pnp.load import revision
+from pnp.load.options import parse_pairs
 
 from .base import Record, Simulation, load_simulation
 
@@ -128,52 +127,29 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
 
 # --- the command ------------------------------------------------------------------
 
-def _parse_set(pairs: dict[str, str] | list[str]) -> dict[str, str]:
-    if isinstance(pairs, dict):
-        return dict(pairs)
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise PnpError(f"--set {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | None:
     """Extract content/<game> and templates/<game> at git revision `rev` into `into`, played
     by today's project plugins (the engines: a link to the project's plugins/); None when
     `rev` is not a revision of the project's repository."""
     try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=project.root, capture_output=True, text=True, check=True).stdout.strip()
-        subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=top, capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
+        root = revision.export(project.root, rev, [f"content/{game}", f"templates/{game}"], into)[0]
+    except revision.NoRevision:
         return None
-    prefix = os.path.relpath(project.root, top)
-    paths = [os.path.normpath(os.path.join(prefix, part, game)) for part in ("content", "templates")]
-    archive = subprocess.run(["git", "archive", "--format=tar", rev, "--", *paths], cwd=top, capture_output=True)
-    if archive.returncode != 0:
-        raise PnpError(f"--against {rev}: the revision has no content/{game}: {archive.stderr.decode(errors='replace').strip()}")
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        try:
-            tar.extractall(into, filter="data")
-        except TypeError:  # Python before 3.11.4 has no extraction filters; git's own archive
-            tar.extractall(into)
-    root = into / os.path.normpath(prefix)
+    if not (root / "content" / game).is_dir():
+        raise PnpError(f"--against {rev}: the revision has no content/{game}")
     if (project.root / "plugins").is_dir():
-        root.mkdir(parents=True, exist_ok=True)
         (root / "plugins").symlink_to((project.root / "plugins").resolve(), target_is_directory=True)
     return root
 
 
 def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
-             strategies: list[str] | None = None, options: dict[str, str] | list[str] | None = None,
+             strategies: list[str] | None = None, options: dict[str, str] | None = None,
              against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False,
              progress: Callable[[int], None] | None = None) -> Run:
     """Play `games` games of `game_name` (and of `against`: a KEY=VALUE change, a rule
     version name or a git revision of the content) on the same seeds."""
     name = project.resolve_games([game_name])[0]
-    options = _parse_set(options or {})
+    options = dict(options or {})
     game = load_game(project, name)
     sim = load_simulation(game, options)  # checks the options before any process starts
     players = players if players is not None else sim.default_players
@@ -221,7 +197,7 @@ def _label(options: dict[str, str], sim: Simulation) -> str:
 
 def _against(project: Project, name: str, ref: str, options: dict[str, str], sim: Simulation) -> tuple[Side, Path | None]:
     if "=" in ref:
-        changed = {**options, **_parse_set([ref])}
+        changed = {**options, **parse_pairs([ref])}
         return Side(ref, project.root, name, changed), None
     versions: tuple[str, ...] = getattr(sim, "versions", ())  # optional: a game with rule versions
     if ref in versions:

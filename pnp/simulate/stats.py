@@ -63,14 +63,10 @@ def paired_diff(base: dict[int, float], ref: dict[int, float]) -> Estimate:
     return mean_ci([base[k] - ref[k] for k in keys])
 
 
-def histogram(values: Sequence[float], bins: int = 20) -> tuple[list[float], list[int]]:
-    """Integer-friendly bins: (left edges plus the last right edge, counts)."""
+def bin_edges(values: Sequence[float], bins: int = 20) -> list[float]:
+    """Integer-friendly bins of a histogram of `values`: their left edges plus the last right edge."""
     if not values:
-        return [0.0, 1.0], [0]
+        return [0.0, 1.0]
     lo, hi = min(values), max(values)
     width = max(1.0, math.ceil((hi - lo + 1) / bins))
-    edges = [lo + i * width for i in range(int((hi - lo) // width) + 2)]
-    counts = [0] * (len(edges) - 1)
-    for v in values:
-        counts[min(int((v - lo) // width), len(counts) - 1)] += 1
-    return edges, counts
+    return [lo + i * width for i in range(int((hi - lo) // width) + 2)]

@@ -38,24 +38,29 @@ def _where(key: Callable[[PlayerRecord], Any], value: Any) -> Callable[[PlayerRe
     return lambda p: key(p) == value
 
 
-def _win(p: PlayerRecord) -> float:
-    return float(p.win)
-
-
-def _score(p: PlayerRecord) -> float | None:
-    return None if p.score is None else float(p.score)
-
-
 def _source_points(source: str) -> Pick:
     return lambda p: float(p.sources[source])
 
 
-def _tag(tag: str) -> Callable[[PlayerRecord], Any]:
-    return lambda p: p.tags.get(tag)
-
-
 def _has_source(source: str) -> Callable[[PlayerRecord], bool]:
     return lambda p: source in p.sources
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+PerGame = Callable[[list[Record]], tuple[list[Any], dict[int, float]]]  # one side's values, and each game's (by seed)
+
+
+def _row(run: Run, name: str, per_game: PerGame, estimate: Callable[[list[Any]], Estimate]) -> Row:
+    """A row estimating each side's values, with the paired difference of their games."""
+    values, games = per_game(run.records)
+    row = Row(name, estimate(values))
+    if run.ref_records is not None:
+        ref_values, ref_games = per_game(run.ref_records)
+        row.ref, row.diff = estimate(ref_values), paired_diff(games, ref_games)
+    return row
 
 
 def _player_rows(run: Run, groups: Sequence[Group], value: Pick, rate: bool) -> list[Row]:
@@ -71,14 +76,8 @@ def _player_rows(run: Run, groups: Sequence[Group], value: Pick, rate: bool) -> 
                     games[r.seed] = sum(vals) / len(vals)
             return flat, games
 
-        flat, games = per_game(run.records)
-        est = rate_ci(flat) if rate else mean_ci(flat)
-        row = Row(name, est)
-        if run.ref_records is not None:
-            rflat, rgames = per_game(run.ref_records)
-            row.ref = rate_ci(rflat) if rate else mean_ci(rflat)
-            row.diff = paired_diff(games, rgames)
-        if est.n or (row.ref and row.ref.n):
+        row = _row(run, name, per_game, rate_ci if rate else mean_ci)
+        if row.base.n or (row.ref and row.ref.n):
             rows.append(row)
     return rows
 
@@ -89,7 +88,8 @@ def _values(records: Iterable[Record], fn: Callable[[PlayerRecord], object]) -> 
 
 def summarise(run: Run) -> list[Section]:
     both = run.records + (run.ref_records or [])
-    win, score = _win, _score
+    win: Pick = lambda p: float(p.win)
+    score: Pick = lambda p: None if p.score is None else float(p.score)
     seat_groups = [(f"seat {s + 1}", _where(lambda p: p.seat, s)) for s in range(run.players)]
     sections = [
         Section("win-seat", "Win rate by seat", True, _player_rows(run, seat_groups, win, True),
@@ -103,7 +103,9 @@ def summarise(run: Run) -> list[Section]:
                                 "strategies take turns in the seats, game by game"))
     tags = sorted({k for r in both for p in r.players for k in p.tags})
     for tag in tags:
-        tagged = _tag(tag)
+        def tagged(p: PlayerRecord, tag: str = tag) -> Any:
+            return p.tags.get(tag)
+
         groups = [(v, _where(tagged, v)) for v in _values(both, tagged) if v is not None]
         if run.names_winners:
             sections.append(Section(f"win-{tag}", f"Win rate by {tag}", True, _player_rows(run, groups, win, True)))
@@ -125,42 +127,32 @@ def summarise(run: Run) -> list[Section]:
 
 def _metric_sections(run: Run, both: list[Record]) -> list[Section]:
     out = []
-    numeric = [m for m in run.metrics if all(isinstance(r.metrics.get(m), (int, float)) and not isinstance(r.metrics.get(m), bool) for r in both if m in r.metrics)]
+    numeric = [m for m in run.metrics if all(is_number(r.metrics.get(m)) for r in both if m in r.metrics)]
     extra = sorted({k for r in both for k in r.metrics} - set(run.metrics))
     names = list(run.metrics) + extra
     rows = []
     for m in names:
         vals = [r.metrics[m] for r in both if m in r.metrics]
-        if not vals or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
-            continue
+        if vals and all(is_number(v) for v in vals):
+            def per(records: list[Record], m: str = m) -> tuple[list[float], dict[int, float]]:
+                games = {r.seed: float(r.metrics[m]) for r in records if m in r.metrics}
+                return list(games.values()), games
 
-        def per(records: list[Record]) -> dict[int, float]:
-            return {r.seed: float(r.metrics[m]) for r in records if m in r.metrics}
-
-        base = per(run.records)
-        row = Row(m, mean_ci(list(base.values())))
-        if run.ref_records is not None:
-            ref = per(run.ref_records)
-            row.ref, row.diff = mean_ci(list(ref.values())), paired_diff(base, ref)
-        rows.append(row)
+            rows.append(_row(run, m, per, mean_ci))
     if rows:
         out.append(Section("metrics", "Game metrics (mean per game)", False, rows,
                            "; ".join(f"{k}: {v}" for k, v in run.metrics.items() if k in numeric)))
     for m in names:
         vals = [r.metrics[m] for r in both if m in r.metrics]
-        if not vals or all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        if not vals or all(is_number(v) for v in vals):
             continue
         rows = []
         for label in sorted({str(v) for v in vals}):
-            def hits(records: list[Record]) -> dict[int, float]:
-                return {r.seed: float(str(r.metrics.get(m)) == label) for r in records if m in r.metrics}
+            def hits(records: list[Record], m: str = m, label: str = label) -> tuple[list[bool], dict[int, float]]:
+                games = {r.seed: float(str(r.metrics.get(m)) == label) for r in records if m in r.metrics}
+                return [v > 0 for v in games.values()], games
 
-            base = hits(run.records)
-            row = Row(label, rate_ci([v > 0 for v in base.values()]))
-            if run.ref_records is not None:
-                ref = hits(run.ref_records)
-                row.ref, row.diff = rate_ci([v > 0 for v in ref.values()]), paired_diff(base, ref)
-            rows.append(row)
+            rows.append(_row(run, label, hits, rate_ci))
         title = m.replace("_", " ").capitalize()  # a metric's key (decided_by) as a heading
         out.append(Section(f"metric-{m}", f"{title} (share of games)", True, rows, run.metrics.get(m, "")))
     return out

@@ -11,8 +11,6 @@ the PNG output is (a saved tree, which has no game.yaml, with the fonts the game
 from __future__ import annotations
 
 import io
-import subprocess
-import tarfile
 import tempfile
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -27,6 +25,7 @@ from ..errors import PnpError, display_path
 from ..build.output import commit_files
 from ..render.pages import render_page
 from ..formats.raster import svg_to_image
+from ..load import revision
 from ..load.fonts import DEFAULT, Fonts
 
 if TYPE_CHECKING:
@@ -103,40 +102,16 @@ def _names(project: Project, games: list[str] | None, old_games: list[str]) -> l
     return list(dict.fromkeys(games))
 
 
-def _git(root: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
-    except FileNotFoundError:
-        raise PnpError("pnp diff --since needs git, which was not found") from None
-    except subprocess.CalledProcessError as exc:
-        message = exc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise PnpError(f"git {' '.join(args)}: {message[-1] if message else 'failed'}") from None
-    return done.stdout.decode("utf-8", "replace")
-
-
 @contextmanager
 def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
     """The project's content/, templates/, plugins/ (project-local game Python) and assets/
     (fonts, pictures) as they were at `ref`, in a temporary folder."""
-    try:
-        commit = _git(project.root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
-    except PnpError:
-        raise PnpError(f"--since {ref}: no such commit (or {display_path(project.root)} is not in a git repository)") from None
-    top = Path(_git(project.root, "rev-parse", "--show-toplevel").strip())
-    prefix = _git(project.root, "rev-parse", "--show-prefix").strip()  # the project's folder in the repository
-    label = f"{ref} ({_git(top, 'log', '-1', '--format=%h %s', commit).strip()})"
-    wanted = [f"{prefix}{d}" for d in ("content", "templates", "plugins", "assets")]
-    present = _git(top, "ls-tree", "-d", "--name-only", commit, "--", *wanted).splitlines()
     with tempfile.TemporaryDirectory(prefix="pnp-diff-") as tmp:
-        if present:
-            data = subprocess.run(["git", "-C", str(top), "archive", "--format=tar", commit, "--", *present],
-                                  capture_output=True, check=True).stdout
-            with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-                if hasattr(tarfile, "data_filter"):
-                    tar.extractall(tmp, filter="data")
-                else:  # Python before 3.11.4 has no extraction filters; git's own archive
-                    tar.extractall(tmp)
-        yield Project(Path(tmp) / prefix), label
+        try:
+            root, commit = revision.export(project.root, ref, ["content", "templates", "plugins", "assets"], Path(tmp))
+        except revision.NoRevision as exc:
+            raise PnpError(f"--since {ref}: {exc}") from None
+        yield Project(root), f"{ref} ({commit})"
 
 
 def rendered_faces(project: Project, names: list[str], options: BuildOptions, out: Path, shown_as: str | None = None) -> dict[FaceId, Drawn]:

@@ -1,21 +1,14 @@
-"""What the page offers beyond a sheet schema's types: choices taken from a game's content
-(monsters, leaders, tiles, tracks, rule versions). A game without hints still gets a page
-(text, number, list and grid fields from its schema and blank sheet); hints only turn
-typing into tapping. Each function reads the game's loaded content, never a file.
-
-These belong in the game plugins as a `sheet_form` hook; they live here until that public
-plugin API exists (see scoring.py).
-"""
+"""`pnp serve`'s entry form for a Tasty Humans sheet: choices from the content (rule
+versions with what each changes, leaders, monsters, stomach tiles, solo challenges), so
+the table taps instead of typing."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..load.content import GameContent
-
-Hints = dict[str, Any]  # {"rules": [...], "table": {key: field}, "player": {key: field}}
+    from pnp.api import GameContent
 
 
 def _flat(value: Any, at: str = "") -> dict[str, Any]:
@@ -51,7 +44,7 @@ def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
             for name in rule_set.names()]
 
 
-def tasty_humans(game: "GameContent", rules: str | None, players: int) -> Hints:
+def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
     rule_set = game.data["rules"]
     version = rule_set.version(rules)
     leaders = [{"value": l.id, "label": f"{l.title} ({l.id})"} for l in game.data["leaders"].leaders]
@@ -74,25 +67,3 @@ def tasty_humans(game: "GameContent", rules: str | None, players: int) -> Hints:
             "stomach": {"palette": palette, "labels_from": "leaders"},
         },
     }
-
-
-def dietrick_taking(game: "GameContent", rules: str | None, players: int) -> Hints:
-    scoring = game.data["scoring"]
-    track = {"kind": "track", "min": 0, "max": scoring.track_length}
-    return {
-        "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
-                  "fuzz": {"fields": {"yellow": track, "blue": track}}},
-        "player": {"yellow": track, "blue": track},
-    }
-
-
-HINTS: dict[str, Callable[["GameContent", str | None, int], Hints]] = {
-    "tasty-humans": tasty_humans,
-    "dietrick-taking": dietrick_taking,
-}
-
-
-def hints(game: "GameContent", rules: str | None, players: int) -> Hints:
-    """The hints for this game, rule version and player count ({} when it has none)."""
-    make = HINTS.get(game.name)
-    return make(game, rules, players) if make is not None else {}

@@ -1,0 +1,19 @@
+"""`pnp serve`'s entry form for a Dietrick-taking sheet: the scoring cards to order and
+the score tracks' length, from the content."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pnp.api import GameContent
+
+
+def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
+    scoring = game.data["scoring"]
+    track = {"kind": "track", "min": 0, "max": scoring.track_length}
+    return {
+        "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
+                  "fuzz": {"fields": {"yellow": track, "blue": track}}},
+        "player": {"yellow": track, "blue": track},
+    }
