@@ -16,6 +16,7 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import Namespace
 
@@ -35,11 +36,19 @@ class Sandbox(SandboxedEnvironment):
     `%`, `format` and the padding methods cannot ask for gigabytes."""
 
     intercepted_binops = frozenset({"*", "**", "%"})
+    reads: Any = None  # while a face renders for the build cache, what it read (pnp/build/trace.py)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute in obj:
-            return obj[attribute]
-        return super().getattr(obj, attribute)
+        found = obj[attribute] if type(obj) is dict and attribute in obj else super().getattr(obj, attribute)
+        if self.reads is not None:
+            self.reads.read(obj, attribute, found)
+        return found
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        found = super().getitem(obj, argument)
+        if self.reads is not None:
+            self.reads.read(obj, argument, found)
+        return found
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -69,7 +78,31 @@ class Sandbox(SandboxedEnvironment):
         if isinstance(getattr(__obj, "__self__", None), (str, list)):  # 'x'.center(10 ** 9), .ljust, .zfill ...
             if any(isinstance(a, int) and not isinstance(a, bool) and a > MAX_SIZE for a in (*args, *kwargs.values())):
                 raise SecurityError(f"{getattr(__obj, '__name__', 'method')}() with a number above {MAX_SIZE:,}: refused")
+        if __self.reads is not None:
+            __self.reads.call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
+
+
+class _Context(Context):
+    """Reports each name a template takes from its context (not one it set itself)."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        found = super().resolve_or_missing(key)
+        reads = self.environment.reads  # type: ignore[attr-defined]
+        if reads is not None and key not in self.vars:
+            reads.name(key, found)
+        return found
+
+
+Sandbox.context_class = _Context
+
+
+@jinja2.pass_environment
+def shown(env: Sandbox, value: Any) -> Any:
+    """A template's `finalize`: what `{{ }}` prints is read in full."""
+    if env.reads is not None:
+        env.reads.whole(value)
+    return value
 
 
 def _check_format(text: str, values: tuple[Any, ...]) -> None:

@@ -10,7 +10,7 @@ import pytest
 from pnp.formats import impose as impose_mod
 from pnp.render import faces as render_mod
 from pnp.build.driver import BuildOptions, build
-from pnp.build.cache import CACHE_FILE, canonical
+from pnp.build.cache import CACHE_FILE
 from pnp.load.content import Project
 from pnp.errors import PnpError
 
@@ -160,8 +160,9 @@ def test_only_the_keys_a_template_reads_of_a_content_file_count(deck: Project):
     assert rebuild(deck).rendered == 2
 
 
-@pytest.mark.parametrize("use", ["{% set s = style %}{{ s.border }}", "{{ style | length }}", "{{ style['bor' ~ 'der'] }}"])
-def test_a_template_that_reads_a_content_file_otherwise_depends_on_all_of_it(deck: Project, use: str):
+@pytest.mark.parametrize("use", ["{% set s = style %}{{ s.border }}", "{{ style['bor' ~ 'der'] }}", "{{ style }}",
+                                 "{% for k, v in style.items() %}{{ v }}{% endfor %}", "{{ style | dictsort }}"])
+def test_a_key_read_however_it_is_named_counts(deck: Project, use: str):
     token = deck.templates_dir / "deck/token.svg.j2"
     token.write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
     (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
@@ -170,22 +171,37 @@ def test_a_template_that_reads_a_content_file_otherwise_depends_on_all_of_it(dec
     assert rebuild(deck).rendered == 2
 
 
-def test_private_state_a_plugin_computes_is_part_of_a_record():
-    """Plugins bind derived data to records (e.g. symbols from the rule set): it counts."""
-    from pydantic import BaseModel, PrivateAttr
+def test_the_length_of_a_content_file_is_its_keys(deck: Project):
+    token = deck.templates_dir / "deck/token.svg.j2"
+    token.write_text(TOKEN.replace("{% endblock %}", "<text>{{ style | length }}</text>{% endblock %}"))
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == 0
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\nwidth: 1\n")
+    assert rebuild(deck).rendered == 2
 
-    class Card(BaseModel):
-        id: str
-        _symbols: dict[str, str] | None = PrivateAttr(default=None)
 
-    class Deck(BaseModel):
-        cards: list[Card]
-
-    a, b = Deck(cards=[Card(id="x")]), Deck(cards=[Card(id="x")])
-    assert canonical(a) == canonical(b)
-    b.cards[0]._symbols = {"H": "helmet"}
-    assert canonical(a) != canonical(b)
-    assert canonical({"f": lambda: 1}) is None  # not serialisable: the caller falls back
+def test_what_a_plugin_computes_for_a_record_counts_as_a_template_reads_it(deck: Project, trusted):
+    """Plugins bind derived data to records (e.g. symbols from the rule set): a template
+    reading it through a property depends on it, though it never names the file it came from."""
+    plugins = deck.root / "plugins"
+    plugins.mkdir()
+    (plugins / "deck.py").write_text(
+        "from pydantic import BaseModel, PrivateAttr\nfrom pnp.api import GamePlugin\n\n"
+        "class Card(BaseModel):\n    id: str\n    title: str\n    copies: int\n    _mark: str = PrivateAttr(default='')\n\n"
+        "    @property\n    def mark(self):\n        return self._mark\n\n"
+        "class Cards(BaseModel):\n    cards: list[Card]\n\n"
+        "class Style(BaseModel):\n    colour: str\n\nclass Tokens(BaseModel):\n    tokens: list[dict]\n\n"
+        "def check(game):\n    for card in game.data['cards'].cards:\n        card._mark = game.data['style'].colour\n    return []\n\n"
+        "PLUGIN = GamePlugin(models={'cards': Cards, 'style': Style, 'tokens': Tokens}, check=check)\n")
+    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ item.mark }}"))
+    trusted(deck)
+    assert rebuild(deck).rendered == 6
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    assert rebuild(deck).rendered == 5  # the three cards and the two tokens (`style.colour`)
+    assert "#2a9d8f" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
 
 
 def test_a_template_naming_the_item_source_depends_on_all_of_it(deck: Project):

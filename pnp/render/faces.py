@@ -98,6 +98,7 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
         # compiled templates kept (in the system's temporary folder, keyed by source checksum):
         # compiling is most of a cold build's rendering time
         bytecode_cache=_bytecode_cache(),
+        finalize=sandbox.shown,  # what a face prints counts for the build cache (pnp/build/trace.py)
     )
     env.filters["num"] = num
     env.filters["product"] = product
@@ -112,7 +113,9 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
 @lru_cache(maxsize=1)
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     try:
-        return jinja2.FileSystemBytecodeCache()
+        # not Jinja's file names: code compiled with `finalize` differs from Jinja's default
+        # for the same source, and another Jinja user (or an older pnp) must not load it
+        return jinja2.FileSystemBytecodeCache(pattern="__pnp_finalize_%s.cache")
     except (OSError, RuntimeError):  # no usable temporary folder: compile every time
         return None
 
