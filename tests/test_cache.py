@@ -182,6 +182,55 @@ def test_the_length_of_a_content_file_is_its_keys(deck: Project):
     assert rebuild(deck).rendered == 2
 
 
+def test_a_key_or_name_that_was_missing_counts_when_it_appears(deck: Project):
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ item.note | default('') }}"))
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", "<text>{{ extra | default('') }}</text>{% endblock %}"))
+    rebuild(deck)
+    cards = deck.content_dir / "deck/cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Beta\n", "title: Beta\n    note: rare\n"))
+    assert rebuild(deck).rendered == 1
+    (deck.content_dir / "deck/extra.yaml").write_text("where: everywhere\n")  # a new content file: a new name
+    assert rebuild(deck).rendered == 2
+    assert "everywhere" in (deck.output_dir / "deck/svg/token/t1.svg").read_text()
+
+
+def test_a_template_looked_for_counts_when_it_appears(deck: Project):
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", '{% include "extra.svg.j2" ignore missing %}{% endblock %}'))
+    rebuild(deck)
+    (deck.templates_dir / "deck/extra.svg.j2").write_text('<text x="1" y="5" font-size="3">new</text>')
+    assert rebuild(deck).rendered == 2
+    assert ">new</text>" in (deck.output_dir / "deck/svg/token/t1.svg").read_text()
+
+
+def test_a_record_another_face_looks_up_counts_for_it_alone(deck: Project):
+    """A token showing beta's title (looked up with selectattr) reads every card's id,
+    beta's title and how many cards there are: not the other cards' titles."""
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace(
+        "{% endblock %}", '<text>{{ (cards.cards | selectattr("id", "eq", "beta") | first).title }}</text>{% endblock %}'))
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha the First", 2), ("beta", "Beta", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 1
+    write_cards(deck, [("alpha", "Alpha the First", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 3  # beta and the two tokens
+    write_cards(deck, [("alpha", "Alpha the First", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3), ("delta", "Delta", 1)])
+    assert rebuild(deck).rendered == 3  # delta, and the tokens: one more card to look through
+
+
+def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
+    plugins = deck.root / "plugins"
+    plugins.mkdir()
+    (plugins / "deck.py").write_text("from jinja2 import pass_context\nfrom pnp.api import GamePlugin\n\n"
+                                     "@pass_context\ndef peek(context):\n    return context.get_all()['style']['colour']  # not through a lookup the trace sees\n\n"
+                                     "PLUGIN = GamePlugin(template_globals={'peek': peek})\n")
+    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ peek() }}"))
+    trusted(deck)
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    assert rebuild(deck).rendered == 5  # the cards (peek) and the tokens (style.colour)
+    assert "#2a9d8f" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
+
+
 def test_what_a_plugin_computes_for_a_record_counts_as_a_template_reads_it(deck: Project, trusted):
     """Plugins bind derived data to records (e.g. symbols from the rule set): a template
     reading it through a property depends on it, though it never names the file it came from."""

@@ -100,3 +100,21 @@ def test_a_cached_build_equals_a_cold_one_after_each_edit(tmp_path: Path, truste
             assert path.read_text().count(old) == 1, (name, rel, old)
             path.write_text(path.read_text().replace(old, new))
         assert stale_faces(project, game) == [], f"{game}: {name}"
+
+
+def test_editing_one_csv_row_rerenders_exactly_the_faces_it_changes(tmp_path: Path, trusted):
+    """The Torch row of the cave's events.csv: every cave tile looks events up with
+    `selectattr`, yet only the faces whose output changes are rendered again (issue 24:
+    it was 44 faces)."""
+    for part in ("content", "templates", "plugins"):
+        shutil.copytree(REPO / part, tmp_path / "p" / part, ignore=shutil.ignore_patterns("__pycache__"))
+    project = trusted(Project(tmp_path / "p"))
+    build(project, ["cave"], BuildOptions(formats=("svg",)))
+    before = svgs(project, "cave")
+    events = project.content_dir / "cave/events.csv"
+    events.write_text(events.read_text().replace(",Torch,", ",Burning Torch,"))
+    (report,) = build(project, ["cave"], BuildOptions(formats=("svg",)))
+    build(project, ["cave"], BuildOptions(formats=("svg",), force=True))
+    differ = {f"svg/{name}" for name, data in svgs(project, "cave").items() if before.get(name) != data}
+    assert differ == {"svg/events/torch.svg"}
+    assert (report.rendered, set(report.changed)) == (len(differ), differ)
