@@ -15,6 +15,7 @@ printed; the wrapped filters and tests report what they are given.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 import jinja2
@@ -152,8 +153,9 @@ class Trace:
             return "-"
         if value is UNKNOWN:
             return "?"
-        if not isinstance(value, (dict, list, tuple)):
-            return digest(_scalar(value))
+        if not isinstance(value, (dict, list, tuple)):  # most reads: a short one is its own digest
+            text = json.dumps(_scalar(value), ensure_ascii=False)
+            return text if len(text) <= 32 else "#" + digest(text)
         found = self._digests.get((id(value), kind))
         if found is None or found[0] is not value:
             found = self._digests[(id(value), kind)] = (value, digest((_whole if kind == "w" else _shape)(value)))
