@@ -249,7 +249,7 @@ class Trace:
         if not paths:
             return
         self.used[id(obj)] = obj
-        if isinstance(found, jinja2.Undefined):
+        if isinstance(found, jinja2.Undefined) and isinstance(key, (str, int, float)):
             for path in paths:
                 self.facts[(*path, key)] = ("s", "-")
         elif _is_item(obj, key, found) and not callable(found):
