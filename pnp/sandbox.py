@@ -79,7 +79,7 @@ class Sandbox(SandboxedEnvironment):
             if any(isinstance(a, int) and not isinstance(a, bool) and a > MAX_SIZE for a in (*args, *kwargs.values())):
                 raise SecurityError(f"{getattr(__obj, '__name__', 'method')}() with a number above {MAX_SIZE:,}: refused")
         if __self.reads is not None:
-            __self.reads.call(__obj, args, kwargs)
+            args, kwargs = __self.reads.call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
 
 

@@ -210,6 +210,17 @@ def test_a_record_another_face_looks_up_counts_for_it_alone(deck: Project):
     assert rebuild(deck).rendered == 3  # delta, and the tokens: one more card to look through
 
 
+@pytest.mark.parametrize("use", ['{{ cards.cards | selectattr("id", "eq", "beta") | join(",") }}',
+                                 '{% set ns = namespace(c=none) %}{% set ns.c = cards.cards[1] %}{{ ns.c.id }}{{ ns }}',
+                                 '{{ (cards.cards | batch(2) | first | last).id }}{{ cards.cards | batch(2) | first | last }}'])
+def test_a_record_handed_on_and_used_in_full_counts_whole(deck: Project, use: str):
+    """beta, found by a filter or kept in a namespace, then printed in full: its `copies` counts."""
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta", 2), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 3  # beta and the two tokens
+
+
 def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
     plugins = deck.root / "plugins"
     plugins.mkdir()

@@ -4,9 +4,9 @@ build wrote. The one interface: `BuildCache` (one game's cache file), `code_stam
 `render_cached`, and pnp/build/witness.py for a whole build.
 
 The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
-holds the SVG of every face keyed by a digest of what the face read, with the art it
-read, and for every output file the digest of its inputs and its size. A missing,
-unreadable or foreign cache file simply means a full rebuild.
+holds the SVG of every face with what the face read while it rendered (its trace), and
+for every output file the digest of its inputs and its size. A missing, unreadable or
+foreign cache file simply means a full rebuild; it is checked, not trusted.
 
 The key rule, in full. A face (component id, face name, side, bleed, template name) is
 rendered again exactly when one of these changed:
@@ -18,27 +18,31 @@ rendered again exactly when one of these changed:
 3. the source of a template the face loaded as it rendered (its own, the ones it extends,
    includes or imports, pnp/base.svg.j2 included), or a template it looked for and did
    not find now existing;
-4. a value the face read, at the path it has in the face's context (pnp/build/trace.py):
-   a name it resolved (a content file, a generated list, a plugin `context()` name,
-   `item`, `component`, `side`...; a name that was not there, e.g. a global, appearing);
-   every key or index it read of those (a scalar by value; a key that was not there
-   appearing); a container it read only by key by its shape (a dict's keys in order, a
-   list's items, the containers among them by their shapes), which covers loops,
-   `length`, truthiness and `in`; a container it used otherwise in full: printed, passed
-   to a function, macro, test or filter (but those that read it only through keys or
-   by shape: `selectattr`, `map`, `first`, `length`...; `sort`, `join`... given an
-   `attribute=`), a method of it looked up (`.items()`, a record's helper), or reached
-   and never read by key (iterated, compared). `icon()` reads the icon sets in full; a
-   helper that reads the template context (`jinja_pass_arg`) makes every name count whole;
+4. a value the face read (pnp/build/trace.py), found again by its path from the names
+   the face resolved (a content file, a generated list, a plugin `context()` name,
+   `item`, `component`, `side`...; a record at two places, `item` and its place in
+   `cards`, at both when the face resolved both):
+   - a name it resolved, or a key or index it read: a scalar by its value; nothing
+     there (a global's name, a key a `default` stood in for) by a thing appearing;
+   - a container it read further only by key or index, or gave to a filter that reads
+     it only that way (`selectattr`, `map`, `first`, `length`..., and `sort`, `join`...
+     given `attribute=`), by its shape: a dict's keys in order, a list's items (the
+     containers among them by their shapes). That covers loops, `length`,
+     truthiness and `in`. The records such a filter hands on count as reached;
+   - a container it used otherwise, by its whole value: printed, given to a function,
+     macro, helper, test or other filter (an iterator a filter made: what it yields),
+     a method of it looked up (`.items()`, a record's helper), or reached and never
+     read by key (a loop over it, a comparison). `icon()` reads the icon sets; a helper
+     that reads the template context (`jinja_pass_arg`) makes every name count whole;
 5. the art it read: for every `asset()` name, the file it resolves to now and its bytes.
 
 So editing one card or one CSV row re-renders the faces that read that record (its own,
-and one that looks it up, e.g. by `selectattr`), a card that shows `cards | length`
-re-renders when a card is added or removed, and a file under content/ or assets/ that no
-face reads (notes, a spreadsheet's backup) renders nothing. Content enters as parsed
-data, so comments and layout of the YAML don't count. Not seen: comparing two containers
-with `==` (or a record with `in`) when both were also read by key counts them only as far
-as read. `--force` ignores the cache.
+and one that looks it up, e.g. by `selectattr`, which reads every record's key), a card
+that shows `cards | length` re-renders when a card is added or removed, and a file under
+content/ or assets/ that no face reads (notes, a spreadsheet's backup) renders nothing.
+Content enters as parsed data, so comments and layout of the YAML don't count. Not
+seen: two containers compared with `==` (or a record looked for with `in`) that were
+also read by key count only as far as read. `--force` ignores the cache.
 
 A whole build (pnp/build/witness.py) is answered without loading anything when the
 paths the door let it read, the folders leading to them, pnp's code and its outputs are

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import jinja2
+from jinja2.runtime import LoopContext
+from jinja2.utils import Namespace
 
 from ..files import digest
 from ..plaindata import is_helper
@@ -128,13 +131,15 @@ class Trace:
 
         @functools.wraps(fn)
         def traced(*args: Any, **kwargs: Any) -> Any:
-            if self.env.reads is self:  # type: ignore[attr-defined]
-                data = list(args[skip:]) + list(kwargs.values())
-                if data and (name in SHAPE_FILTERS or (name in BY_ATTRIBUTE and "attribute" in kwargs)):
-                    self._use(data.pop(0))
-                for value in data:
-                    self.whole(value)
-            return fn(*args, **kwargs)
+            if self.env.reads is not self:  # type: ignore[attr-defined]
+                return fn(*args, **kwargs)
+            shape = len(args) > skip and (name in SHAPE_FILTERS or (name in BY_ATTRIBUTE and "attribute" in kwargs))
+            if shape:
+                self._use(args[skip])
+            first = skip + 1 if shape else skip
+            args, kwargs = (*args[:first], *self.taken(args[first:], {})[0]), self.taken((), kwargs)[1]
+            found = fn(*args, **kwargs)
+            return self._handed(found) if shape else found
 
         return traced
 
@@ -226,6 +231,19 @@ class Trace:
             for path in paths:
                 self.facts[(*path, key)] = ("s", known)
 
+    def _handed(self, value: Any) -> Any:
+        """What a filter that reads by shape hands back (`first`, `selectattr`...): the
+        records of the names in it are reached, as if read by key: whole unless read further."""
+        if isinstance(value, (dict, list, tuple)):
+            if self._paths_of(value):
+                self.reached[id(value)] = value
+            elif not isinstance(value, dict):  # a list it made (`batch`, `groupby`): what it holds
+                for item in value:
+                    self._handed(item)
+        elif isinstance(value, Iterator):
+            return (self._handed(item) for item in value)  # a generator: each item as it is taken
+        return value
+
     def _use(self, value: Any) -> None:
         if isinstance(value, (dict, list, tuple)) and self._paths_of(value):
             self.used[id(value)] = value
@@ -257,16 +275,30 @@ class Trace:
         else:  # a method (`.items()`), a record's helper (reads its record) or a slice
             self.wholes[id(obj)] = obj
 
-    def call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """A function, macro or helper is called: it may read its arguments in full."""
         if getattr(fn, "jinja_pass_arg", None) is not None:
             self.everything = True
-        for value in (*args, *kwargs.values()):
+        return self.taken(args, kwargs)
+
+    def taken(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """Arguments read in full, as given: an iterator (a filter's generator) is read
+        now, to see what it yields, and given on as an iterator over the same items."""
+        def one(value: Any) -> Any:
+            if isinstance(value, Iterator) and not isinstance(value, LoopContext):  # a loop must not be run
+                items = list(value)
+                self.whole(items)
+                return iter(items)
             self.whole(value)
+            return value
+
+        return tuple(map(one, args)), {k: one(v) for k, v in kwargs.items()}
 
     def whole(self, value: Any, seen: set[int] | None = None) -> None:
         """`value` is used in full (printed, passed to a function): every container of the
         names in it counts whole."""
+        if isinstance(value, Namespace):
+            value = value._Namespace__attrs  # what a namespace() holds
         if not isinstance(value, (dict, list, tuple)):
             return
         if self._paths_of(value):
