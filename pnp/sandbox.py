@@ -100,7 +100,7 @@ Sandbox.context_class = _Context
 @jinja2.pass_environment
 def shown(env: Sandbox, value: Any) -> Any:
     """A template's `finalize`: what `{{ }}` prints is read in full."""
-    if env.reads is not None:
+    if env.reads is not None and type(value) not in (str, int, float):
         env.reads.whole(value)
     return value
 

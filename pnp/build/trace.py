@@ -36,6 +36,7 @@ SHAPE_FILTERS = frozenset({"selectattr", "rejectattr", "select", "reject", "map"
 BY_ATTRIBUTE = frozenset({"sort", "unique", "min", "max", "sum", "join"})  # the same, given `attribute=`
 
 Path = tuple[Any, ...]
+SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _scalar(value: Any) -> Any:
@@ -137,7 +138,9 @@ class Trace:
             if shape:
                 self._use(args[skip])
             first = skip + 1 if shape else skip
-            args, kwargs = (*args[:first], *self.taken(args[first:], {})[0]), self.taken((), kwargs)[1]
+            if kwargs or not all(type(a) in SCALARS for a in args[first:]):  # most calls: `x | num`
+                taken, kwargs = self.taken(args[first:], kwargs)
+                args = (*args[:first], *taken)
             found = fn(*args, **kwargs)
             return self._handed(found) if shape else found
 
@@ -159,7 +162,9 @@ class Trace:
         if value is UNKNOWN:
             return "?"
         if not isinstance(value, (dict, list, tuple)):  # most reads: a short one is its own digest
-            text = json.dumps(_scalar(value), ensure_ascii=False)
+            kind_of = type(value)
+            text = ('"' + value if kind_of is str else repr(value) if kind_of in SCALARS
+                    else json.dumps(_scalar(value), ensure_ascii=False))
             return text if len(text) <= 32 else "#" + digest(text)
         found = self._digests.get((id(value), kind))
         if found is None or found[0] is not value:
@@ -214,7 +219,8 @@ class Trace:
 
     def _paths_of(self, value: Any) -> list[Path]:
         assert self.base is not None
-        return self.local.get(id(value), []) + self.base.get(id(value), [])
+        local, found = self.local.get(id(value)), self.base.get(id(value), [])
+        return found if local is None else local + found
 
     def _fact(self, value: Any, kind: str) -> None:
         known = self.digest(kind, value)
@@ -279,7 +285,9 @@ class Trace:
         """A function, macro or helper is called: it may read its arguments in full."""
         if getattr(fn, "jinja_pass_arg", None) is not None:
             self.everything = True
-        return self.taken(args, kwargs)
+        if kwargs or not all(type(a) in SCALARS for a in args):  # most calls: text and numbers
+            return self.taken(args, kwargs)
+        return args, kwargs
 
     def taken(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """Arguments read in full, as given: an iterator (a filter's generator) is read
@@ -297,9 +305,9 @@ class Trace:
     def whole(self, value: Any, seen: set[int] | None = None) -> None:
         """`value` is used in full (printed, passed to a function): every container of the
         names in it counts whole."""
-        if isinstance(value, Namespace):
-            value = value._Namespace__attrs  # what a namespace() holds
         if not isinstance(value, (dict, list, tuple)):
+            if isinstance(value, Namespace):
+                self.whole(value._Namespace__attrs, seen)  # what a namespace() holds
             return
         if self._paths_of(value):
             self.wholes[id(value)] = value
@@ -309,4 +317,5 @@ class Trace:
             return
         seen.add(id(value))  # a list the template made: what it holds
         for item in value.values() if isinstance(value, dict) else value:
-            self.whole(item, seen)
+            if type(item) not in SCALARS:
+                self.whole(item, seen)
