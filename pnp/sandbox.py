@@ -60,6 +60,9 @@ class Sandbox(SandboxedEnvironment):
                 raise SecurityError(f"{left} ** {right} makes a number of more than {MAX_BITS:,} bits: refused")
         elif operator == "%" and isinstance(left, str):
             _check_format(left, right if isinstance(right, tuple) else (right,))
+        if self.reads is not None:  # `"%(title)s" % item` reads what it names, unseen
+            self.reads.whole(left)
+            self.reads.whole(right)
         return super().call_binop(context, operator, left, right)
 
     def wrap_str_format(self, value: Any) -> Any:

@@ -212,7 +212,8 @@ def test_a_record_another_face_looks_up_counts_for_it_alone(deck: Project):
 
 @pytest.mark.parametrize("use", ['{{ cards.cards | selectattr("id", "eq", "beta") | join(",") }}',
                                  '{% set ns = namespace(c=none) %}{% set ns.c = cards.cards[1] %}{{ ns.c.id }}{{ ns }}',
-                                 '{{ (cards.cards | batch(2) | first | last).id }}{{ cards.cards | batch(2) | first | last }}'])
+                                 '{{ (cards.cards | batch(2) | first | last).id }}{{ cards.cards | batch(2) | first | last }}',
+                                 '{{ cards.cards[1].id }}{{ "%(copies)s" % cards.cards[1] }}'])
 def test_a_record_handed_on_and_used_in_full_counts_whole(deck: Project, use: str):
     """beta, found by a filter or kept in a namespace, then printed in full: its `copies` counts."""
     (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
