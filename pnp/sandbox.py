@@ -16,6 +16,8 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import Namespace
@@ -43,6 +45,12 @@ class Sandbox(SandboxedEnvironment):
         if self.reads is not None:
             self.reads.read(obj, attribute, found)
         return found
+
+    def seen(self, value: Any) -> Any:
+        """An operand of a comparison or of `~` (see _Code)."""
+        if self.reads is not None and type(value) not in (str, int, float, bool):
+            self.reads.whole(value)
+        return value
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         found = super().getitem(obj, argument)
@@ -86,6 +94,38 @@ class Sandbox(SandboxedEnvironment):
         return super().call(__context, __obj, *args, **kwargs)
 
 
+class _Code(CodeGenerator):
+    """Jinja's code, with the operands of comparisons, `in` and `~` handed to
+    `environment.seen` first: they read containers in full, out of getattr's sight."""
+
+    def _seen(self, node: nodes.Expr, frame: Frame) -> None:
+        self.write("environment.seen(")
+        self.visit(node, frame)
+        self.write(")")
+
+    def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
+        self.write("(")
+        self._seen(node.expr, frame)
+        for op in node.ops:
+            self.visit(op, frame)
+        self.write(")")
+
+    def visit_Operand(self, node: nodes.Operand, frame: Frame) -> None:
+        self.write(f" {operators[node.op]} ")
+        self._seen(node.expr, frame)
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        if frame.eval_ctx.volatile:
+            join = "(markup_join if context.eval_ctx.volatile else str_join)"
+        else:
+            join = "markup_join" if frame.eval_ctx.autoescape else "str_join"
+        self.write(f"{join}((")
+        for arg in node.nodes:
+            self._seen(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
 class _Context(Context):
     """Reports each name a template takes from its context (not one it set itself)."""
 
@@ -98,6 +138,7 @@ class _Context(Context):
 
 
 Sandbox.context_class = _Context
+Sandbox.code_generator_class = _Code
 
 
 @jinja2.pass_environment

@@ -213,9 +213,12 @@ def test_a_record_another_face_looks_up_counts_for_it_alone(deck: Project):
 @pytest.mark.parametrize("use", ['{{ cards.cards | selectattr("id", "eq", "beta") | join(",") }}',
                                  '{% set ns = namespace(c=none) %}{% set ns.c = cards.cards[1] %}{{ ns.c.id }}{{ ns }}',
                                  '{{ (cards.cards | batch(2) | first | last).id }}{{ cards.cards | batch(2) | first | last }}',
-                                 '{{ cards.cards[1].id }}{{ "%(copies)s" % cards.cards[1] }}'])
+                                 '{{ cards.cards[1].id }}{{ "%(copies)s" % cards.cards[1] }}',
+                                 '{{ cards.cards[1].id }}{{ cards.cards[1] == {"id": "beta", "title": "Beta", "copies": 1} }}',
+                                 '{{ cards.cards[1].id }}{{ "x" ~ cards.cards[1] }}'])
 def test_a_record_handed_on_and_used_in_full_counts_whole(deck: Project, use: str):
-    """beta, found by a filter or kept in a namespace, then printed in full: its `copies` counts."""
+    """beta, found by a filter, kept in a namespace, compared or joined into text: read in
+    full, so its `copies` counts."""
     (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
     rebuild(deck)
     write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta", 2), ("gamma", "Gamma", 3)])

@@ -27,23 +27,22 @@ rendered again exactly when one of these changed:
    - a container it read further only by key or index, or gave to a filter that reads
      it only that way (`selectattr`, `map`, `first`, `length`..., and `sort`, `join`...
      given `attribute=`), by its shape: a dict's keys in order, a list's items (the
-     containers among them by their shapes). That covers loops, `length`,
-     truthiness and `in`. The records such a filter hands on count as reached;
+     containers among them by their shapes), which covers loops, `length` and
+     truthiness. The records such a filter hands on count as reached;
    - a container it used otherwise, by its whole value: printed, given to a function,
-     macro, helper, test or other filter (an iterator a filter made: what it yields) or
-     to `%`, `*` or `**`,
-     a method of it looked up (`.items()`, a record's helper), or reached and never
-     read by key (a loop over it, a comparison). `icon()` reads the icon sets; a helper
-     that reads the template context (`jinja_pass_arg`) makes every name count whole;
+     macro, helper, test or other filter (an iterator a filter made: what it yields),
+     an operand of `%`, `*`, `**`, `~`, a comparison or `in`, a method of it looked up
+     (`.items()`, a record's helper), or reached and never read by key (a loop over
+     it). `icon()` reads the icon sets; a helper that reads the template context
+     (`jinja_pass_arg`) makes every name count whole;
 5. the art it read: for every `asset()` name, the file it resolves to now and its bytes.
 
 So editing one card or one CSV row re-renders the faces that read that record (its own,
 and one that looks it up, e.g. by `selectattr`, which reads every record's key), a card
 that shows `cards | length` re-renders when a card is added or removed, and a file under
 content/ or assets/ that no face reads (notes, a spreadsheet's backup) renders nothing.
-Content enters as parsed data, so comments and layout of the YAML don't count. Not
-seen: a container compared with `==` (or looked for with `in`) or joined into text with
-`~` that was also read by key counts only as far as read. `--force` ignores the cache.
+Content enters as parsed data, so comments and layout of the YAML don't count.
+`--force` ignores the cache.
 
 A whole build (pnp/build/witness.py) is answered without loading anything when the
 paths the door let it read, the folders leading to them, pnp's code and its outputs are

@@ -17,6 +17,7 @@ from . import locate, textfit
 from .. import sandbox
 from ..plaindata import helper
 from ..units import num
+from ..files import digest
 from .assets import Assets
 from .hrefs import check_face
 from ..load.content import GameContent
@@ -113,9 +114,10 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
 @lru_cache(maxsize=1)
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     try:
-        # not Jinja's file names: code compiled with `finalize` differs from Jinja's default
-        # for the same source, and another Jinja user (or an older pnp) must not load it
-        return jinja2.FileSystemBytecodeCache(pattern="__pnp_finalize_%s.cache")
+        # not Jinja's file names: pnp compiles other code (pnp/sandbox.py `_Code`, `shown`)
+        # for the same source; named by sandbox.py's digest, so a changed pnp never loads it
+        code = digest(Path(sandbox.__file__).read_bytes())[:12]
+        return jinja2.FileSystemBytecodeCache(pattern=f"__pnp_{code}_%s.cache")
     except (OSError, RuntimeError):  # no usable temporary folder: compile every time
         return None
 
