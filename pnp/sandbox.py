@@ -6,6 +6,11 @@ SandboxedEnvironment refuses names starting with `_` and the internals of functi
 checks `str.format`; on top of it this environment drops Jinja's globals that are Python
 functions (`lipsum`, `cycler`, `joiner`), gives `range`, `dict` and `namespace` as pnp's own
 functions, and every name handed to an expression is plain data (pnp/plaindata.py).
+
+While a face renders for the build cache, the environment's `reads` (pnp/build/trace.py)
+is told what the template reads: each name it resolves, each `getattr`/`getitem`, each
+call, the operands of `%`, `*`, `**`, comparisons and `~`, and (through `shown`, the
+templates' `finalize`) each value printed.
 """
 
 from __future__ import annotations
@@ -46,17 +51,17 @@ class Sandbox(SandboxedEnvironment):
             self.reads.read(obj, attribute, found)
         return found
 
-    def seen(self, value: Any) -> Any:
-        """An operand of a comparison or of `~` (see _Code)."""
-        if self.reads is not None and type(value) not in (str, int, float, bool):
-            self.reads.whole(value)
-        return value
-
     def getitem(self, obj: Any, argument: Any) -> Any:
         found = super().getitem(obj, argument)
         if self.reads is not None:
             self.reads.read(obj, argument, found)
         return found
+
+    def seen(self, value: Any) -> Any:
+        """An operand of a comparison or of `~` (see _Code)."""
+        if self.reads is not None and type(value) not in (str, int, float, bool):
+            self.reads.whole(value)
+        return value
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
