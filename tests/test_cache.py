@@ -225,6 +225,21 @@ def test_a_record_handed_on_and_used_in_full_counts_whole(deck: Project, use: st
     assert rebuild(deck).rendered == 3  # beta and the two tokens
 
 
+def test_a_record_counts_at_every_place_the_face_reached_it_from(deck: Project):
+    """`item` is also `cards.cards[n]`: a face reading the first card counts it as that
+    place, so reordering the cards renders again the faces it changes (and not others)."""
+    card = deck.templates_dir / "deck/card.svg.j2"
+    card.write_text(CARD.replace("{{ item.copies }}", "{{ cards.cards[0].title }}"))
+    rebuild(deck)
+    write_cards(deck, [("beta", "Beta", 1), ("alpha", "Alpha", 2), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 3
+    assert ">Beta</text>" in (deck.output_dir / "deck/svg/card/gamma.svg").read_text()
+    card.write_text(CARD)
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 0  # `item` alone: where a card sits in the list does not count
+
+
 def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
     plugins = deck.root / "plugins"
     plugins.mkdir()
