@@ -308,7 +308,7 @@ def test_force_rebuilds_all(deck: Project):
     assert rebuild(deck).rendered == 0  # and the cache is whole again
 
 
-@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated"])
+@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated", "bad trace", "old format"])
 def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
     rebuild(deck)
     cache = deck.output_dir / "deck" / CACHE_FILE
@@ -319,6 +319,15 @@ def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
         cache.write_bytes(b"\x00\xff not json")
     elif damage == "wrong shape":
         cache.write_text('{"format": 1, "stamp": 3, "faces": [], "files": {"x": 1}}')
+    elif damage in ("bad trace", "old format"):
+        import json
+
+        data = json.loads(text)
+        if damage == "bad trace":
+            next(iter(data["faces"].values()))[3].append([[], "s", "-"])  # a fact with no path
+        else:
+            data["format"] -= 1
+        cache.write_text(json.dumps(data))
     else:
         cache.write_text(text[: len(text) // 2])
     report = rebuild(deck)
