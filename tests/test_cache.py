@@ -240,6 +240,16 @@ def test_a_record_counts_at_every_place_the_face_reached_it_from(deck: Project):
     assert rebuild(deck).rendered == 0  # `item` alone: where a card sits in the list does not count
 
 
+def test_names_too_shared_to_follow_make_every_name_count(deck: Project, monkeypatch):
+    from pnp.build import trace
+
+    monkeypatch.setattr(trace, "MAX_PATHS", 3)  # the names have more paths than that
+    rebuild(deck)
+    assert rebuild(deck).rendered == 0
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    assert rebuild(deck).rendered == 6  # the cards never read `style`, but every name counts
+
+
 def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
     plugins = deck.root / "plugins"
     plugins.mkdir()

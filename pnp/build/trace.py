@@ -47,22 +47,28 @@ def _scalar(value: Any) -> Any:
     return [type(value).__name__, repr(value)]  # Markup prints unlike the same str
 
 
-def _whole(value: Any) -> Any:
+def _whole(value: Any, within: tuple[int, ...] = ()) -> Any:
+    if not isinstance(value, (dict, list, tuple)):
+        return _scalar(value)
+    if id(value) in within:  # data that holds itself (a YAML alias of its own parent)
+        return ["<cycle>"]
+    within = (*within, id(value))
     if isinstance(value, dict):
-        return ["{}", *([_whole(k), _whole(v)] for k, v in value.items())]
-    if isinstance(value, (list, tuple)):
-        return ["[]" if isinstance(value, list) else "()", *map(_whole, value)]
-    return _scalar(value)
+        return ["{}", *([_whole(k), _whole(v, within)] for k, v in value.items())]
+    return ["[]" if isinstance(value, list) else "()", *(_whole(v, within) for v in value)]
 
 
-def _shape(value: Any) -> Any:
+def _shape(value: Any, within: tuple[int, ...] = ()) -> Any:
     """What a template sees of a value without reading it by key: a dict's keys (iterating,
     `in`, `length`), a list's items (a loop hands them over unseen) as their shapes."""
     if isinstance(value, dict):
         return ["{}", *map(_whole, value)]
-    if isinstance(value, (list, tuple)):
-        return ["[]" if isinstance(value, list) else "()", *map(_shape, value)]
-    return _scalar(value)
+    if not isinstance(value, (list, tuple)):
+        return _scalar(value)
+    if id(value) in within:
+        return ["<cycle>"]
+    within = (*within, id(value))
+    return ["[]" if isinstance(value, list) else "()", *(_shape(v, within) for v in value)]
 
 
 def _resolve(context: dict[str, Any], path: list[Any]) -> Any:
@@ -185,9 +191,7 @@ class Trace:
             self.overflow = sum(_paths(v, (k,), self.base, set()) for k, v in shared.items()) > MAX_PATHS
         self.context = context
         self.local: dict[int, list[Path]] = {}
-        for key, value in context.items():
-            if not (key in self.names and self.names[key] is value):
-                _paths(value, (key,), self.local, set())
+        own = sum(_paths(v, (k,), self.local, set()) for k, v in context.items() if not (k in self.names and self.names[k] is v))
         self.facts: dict[Path, tuple[str, str]] = {}
         self.reached: dict[int, Any] = {}
         self.used: dict[int, Any] = {}
@@ -195,7 +199,7 @@ class Trace:
         self.templates: dict[str, str] = {}
         self.roots: set[str] = set()  # the names resolved: a value reached is reached through one of them
         self.anywhere = False  # a global held data of the names: any path may be how it was reached
-        self.everything = self.overflow
+        self.everything = self.overflow or own > MAX_PATHS
         self.env.reads = self  # type: ignore[attr-defined]
 
     def stop(self) -> tuple[dict[str, str], list[list[Any]]]:
@@ -237,15 +241,17 @@ class Trace:
             for path in paths:
                 self.facts[(*path, key)] = ("s", known)
 
-    def _handed(self, value: Any) -> Any:
+    def _handed(self, value: Any, seen: set[int] | None = None) -> Any:
         """What a filter that reads by shape hands back (`first`, `selectattr`...): the
         records of the names in it are reached, as if read by key: whole unless read further."""
         if isinstance(value, (dict, list, tuple)):
+            seen = seen or set()
             if self._paths_of(value):
                 self.reached[id(value)] = value
-            elif not isinstance(value, dict):  # a list it made (`batch`, `groupby`): what it holds
+            elif not isinstance(value, dict) and id(value) not in seen:  # a list it made (`batch`): what it holds
+                seen.add(id(value))
                 for item in value:
-                    self._handed(item)
+                    self._handed(item, seen)
         elif isinstance(value, Iterator):
             return (self._handed(item) for item in value)  # a generator: each item as it is taken
         return value
