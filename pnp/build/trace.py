@@ -8,8 +8,9 @@ shapes; a scalar's shape is its value). A path where nothing is holds "-".
 
 The names are plain data (pnp/plaindata.py), so every container in them has its paths,
 all of them when it is shared, found once per renderer. The sandbox (pnp/sandbox.py)
-reports each name a template resolves, each `getattr`/`getitem`, each call and each value
-printed; the wrapped filters and tests report what they are given.
+reports each name a template resolves, each `getattr`/`getitem`, each call, the operands
+of `%`, `*`, `**`, comparisons and `~`, and each value printed; the wrapped filters and
+tests report what they are given, and the loader each template a face loads.
 """
 
 from __future__ import annotations
