@@ -6,6 +6,11 @@ SandboxedEnvironment refuses names starting with `_` and the internals of functi
 checks `str.format`; on top of it this environment drops Jinja's globals that are Python
 functions (`lipsum`, `cycler`, `joiner`), gives `range`, `dict` and `namespace` as pnp's own
 functions, and every name handed to an expression is plain data (pnp/plaindata.py).
+
+While a face renders for the build cache, the environment's `reads` (pnp/build/trace.py)
+is told what the template reads: each name it resolves, each `getattr`/`getitem`, each
+call, the operands of `%`, `*`, `**`, comparisons and `~`, and (through `shown`, the
+templates' `finalize`) each value printed.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame, operators
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import Namespace
 
@@ -35,11 +43,25 @@ class Sandbox(SandboxedEnvironment):
     `%`, `format` and the padding methods cannot ask for gigabytes."""
 
     intercepted_binops = frozenset({"*", "**", "%"})
+    reads: Any = None  # while a face renders for the build cache, what it read (pnp/build/trace.py)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute in obj:
-            return obj[attribute]
-        return super().getattr(obj, attribute)
+        found = obj[attribute] if type(obj) is dict and attribute in obj else super().getattr(obj, attribute)
+        if self.reads is not None:
+            self.reads.read(obj, attribute, found)
+        return found
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        found = super().getitem(obj, argument)
+        if self.reads is not None:
+            self.reads.read(obj, argument, found)
+        return found
+
+    def seen(self, value: Any) -> Any:
+        """An operand of a comparison or of `~` (see _Code)."""
+        if self.reads is not None and type(value) not in (str, int, float, bool):
+            self.reads.whole(value)
+        return value
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -51,6 +73,9 @@ class Sandbox(SandboxedEnvironment):
                 raise SecurityError(f"{left} ** {right} makes a number of more than {MAX_BITS:,} bits: refused")
         elif operator == "%" and isinstance(left, str):
             _check_format(left, right if isinstance(right, tuple) else (right,))
+        if self.reads is not None:  # `"%(title)s" % item` reads what it names, unseen
+            self.reads.whole(left)
+            self.reads.whole(right)
         return super().call_binop(context, operator, left, right)
 
     def wrap_str_format(self, value: Any) -> Any:
@@ -69,7 +94,64 @@ class Sandbox(SandboxedEnvironment):
         if isinstance(getattr(__obj, "__self__", None), (str, list)):  # 'x'.center(10 ** 9), .ljust, .zfill ...
             if any(isinstance(a, int) and not isinstance(a, bool) and a > MAX_SIZE for a in (*args, *kwargs.values())):
                 raise SecurityError(f"{getattr(__obj, '__name__', 'method')}() with a number above {MAX_SIZE:,}: refused")
+        if __self.reads is not None:
+            args, kwargs = __self.reads.call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
+
+
+class _Code(CodeGenerator):
+    """Jinja's code, with the operands of comparisons, `in` and `~` handed to
+    `environment.seen` first: they read containers in full, out of getattr's sight."""
+
+    def _seen(self, node: nodes.Expr, frame: Frame) -> None:
+        self.write("environment.seen(")
+        self.visit(node, frame)
+        self.write(")")
+
+    def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
+        self.write("(")
+        self._seen(node.expr, frame)
+        for op in node.ops:
+            self.visit(op, frame)
+        self.write(")")
+
+    def visit_Operand(self, node: nodes.Operand, frame: Frame) -> None:
+        self.write(f" {operators[node.op]} ")
+        self._seen(node.expr, frame)
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        if frame.eval_ctx.volatile:
+            join = "(markup_join if context.eval_ctx.volatile else str_join)"
+        else:
+            join = "markup_join" if frame.eval_ctx.autoescape else "str_join"
+        self.write(f"{join}((")
+        for arg in node.nodes:
+            self._seen(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class _Context(Context):
+    """Reports each name a template takes from its context (not one it set itself)."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        found = super().resolve_or_missing(key)
+        reads = self.environment.reads  # type: ignore[attr-defined]
+        if reads is not None and key not in self.vars:
+            reads.name(key, found)
+        return found
+
+
+Sandbox.context_class = _Context
+Sandbox.code_generator_class = _Code
+
+
+@jinja2.pass_environment
+def shown(env: Sandbox, value: Any) -> Any:
+    """A template's `finalize`: what `{{ }}` prints is read in full."""
+    if env.reads is not None and type(value) not in (str, int, float):
+        env.reads.whole(value)
+    return value
 
 
 def _check_format(text: str, values: tuple[Any, ...]) -> None:

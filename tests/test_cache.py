@@ -10,7 +10,7 @@ import pytest
 from pnp.formats import impose as impose_mod
 from pnp.render import faces as render_mod
 from pnp.build.driver import BuildOptions, build
-from pnp.build.cache import CACHE_FILE, canonical
+from pnp.build.cache import CACHE_FILE
 from pnp.load.content import Project
 from pnp.errors import PnpError
 
@@ -160,32 +160,131 @@ def test_only_the_keys_a_template_reads_of_a_content_file_count(deck: Project):
     assert rebuild(deck).rendered == 2
 
 
-@pytest.mark.parametrize("use", ["{% set s = style %}{{ s.border }}", "{{ style | length }}", "{{ style['bor' ~ 'der'] }}"])
-def test_a_template_that_reads_a_content_file_otherwise_depends_on_all_of_it(deck: Project, use: str):
+@pytest.mark.parametrize("use, rendered", [("{% set s = style %}{{ s.border }}", 2), ("{{ style['bor' ~ 'der'] }}", 2), ("{{ style }}", 2),
+                                           ("{% for k, v in style.items() %}{{ v }}{% endfor %}", 2), ("{{ style | dictsort }}", 2),
+                                           ("{{ style | length }}", 0)])
+def test_a_key_read_however_it_is_named_counts(deck: Project, use: str, rendered: int):
+    """However a template reads `style.border`, changing it renders again; `length` reads
+    the keys alone, so only a new key does."""
     token = deck.templates_dir / "deck/token.svg.j2"
     token.write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
     (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
     rebuild(deck)
     (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == rendered
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\nwidth: 1\n")
     assert rebuild(deck).rendered == 2
 
 
-def test_private_state_a_plugin_computes_is_part_of_a_record():
-    """Plugins bind derived data to records (e.g. symbols from the rule set): it counts."""
-    from pydantic import BaseModel, PrivateAttr
+def test_a_key_or_name_that_was_missing_counts_when_it_appears(deck: Project):
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ item.note | default('') }}"))
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", "<text>{{ extra | default('') }}</text>{% endblock %}"))
+    rebuild(deck)
+    cards = deck.content_dir / "deck/cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Beta\n", "title: Beta\n    note: rare\n"))
+    assert rebuild(deck).rendered == 1
+    (deck.content_dir / "deck/extra.yaml").write_text("where: everywhere\n")  # a new content file: a new name
+    assert rebuild(deck).rendered == 2
+    assert "everywhere" in (deck.output_dir / "deck/svg/token/t1.svg").read_text()
 
-    class Card(BaseModel):
-        id: str
-        _symbols: dict[str, str] | None = PrivateAttr(default=None)
 
-    class Deck(BaseModel):
-        cards: list[Card]
+def test_a_template_looked_for_counts_when_it_appears(deck: Project):
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", '{% include "extra.svg.j2" ignore missing %}{% endblock %}'))
+    rebuild(deck)
+    (deck.templates_dir / "deck/extra.svg.j2").write_text('<text x="1" y="5" font-size="3">new</text>')
+    assert rebuild(deck).rendered == 2
+    assert ">new</text>" in (deck.output_dir / "deck/svg/token/t1.svg").read_text()
 
-    a, b = Deck(cards=[Card(id="x")]), Deck(cards=[Card(id="x")])
-    assert canonical(a) == canonical(b)
-    b.cards[0]._symbols = {"H": "helmet"}
-    assert canonical(a) != canonical(b)
-    assert canonical({"f": lambda: 1}) is None  # not serialisable: the caller falls back
+
+def test_a_record_another_face_looks_up_counts_for_it_alone(deck: Project):
+    """A token showing beta's title (looked up with selectattr) reads every card's id,
+    beta's title and how many cards there are: not the other cards' titles."""
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace(
+        "{% endblock %}", '<text>{{ (cards.cards | selectattr("id", "eq", "beta") | first).title }}</text>{% endblock %}'))
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha the First", 2), ("beta", "Beta", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 1
+    write_cards(deck, [("alpha", "Alpha the First", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 3  # beta and the two tokens
+    write_cards(deck, [("alpha", "Alpha the First", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3), ("delta", "Delta", 1)])
+    assert rebuild(deck).rendered == 3  # delta, and the tokens: one more card to look through
+
+
+@pytest.mark.parametrize("use", ['{{ cards.cards | selectattr("id", "eq", "beta") | join(",") }}',
+                                 '{% set ns = namespace(c=none) %}{% set ns.c = cards.cards[1] %}{{ ns.c.id }}{{ ns }}',
+                                 '{{ (cards.cards | batch(2) | first | last).id }}{{ cards.cards | batch(2) | first | last }}',
+                                 '{{ cards.cards[1].id }}{{ "%(copies)s" % cards.cards[1] }}',
+                                 '{{ cards.cards[1].id }}{{ cards.cards[1] == {"id": "beta", "title": "Beta", "copies": 1} }}',
+                                 '{{ cards.cards[1].id }}{{ "x" ~ cards.cards[1] }}'])
+def test_a_record_handed_on_and_used_in_full_counts_whole(deck: Project, use: str):
+    """beta, found by a filter, kept in a namespace, compared or joined into text: read in
+    full, so its `copies` counts."""
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", f"<text>{use}</text>{{% endblock %}}"))
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta", 2), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 3  # beta and the two tokens
+
+
+def test_a_record_counts_at_every_place_the_face_reached_it_from(deck: Project):
+    """`item` is also `cards.cards[n]`: a face reading the first card counts it as that
+    place, so reordering the cards renders again the faces it changes (and not others)."""
+    card = deck.templates_dir / "deck/card.svg.j2"
+    card.write_text(CARD.replace("{{ item.copies }}", "{{ cards.cards[0].title }}"))
+    rebuild(deck)
+    write_cards(deck, [("beta", "Beta", 1), ("alpha", "Alpha", 2), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 3
+    assert ">Beta</text>" in (deck.output_dir / "deck/svg/card/gamma.svg").read_text()
+    card.write_text(CARD)
+    rebuild(deck)
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 0  # `item` alone: where a card sits in the list does not count
+
+
+def test_names_too_shared_to_follow_make_every_name_count(deck: Project, monkeypatch):
+    from pnp.build import trace
+
+    monkeypatch.setattr(trace, "MAX_PATHS", 3)  # the names have more paths than that
+    rebuild(deck)
+    assert rebuild(deck).rendered == 0
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    assert rebuild(deck).rendered == 6  # the cards never read `style`, but every name counts
+
+
+def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
+    plugins = deck.root / "plugins"
+    plugins.mkdir()
+    (plugins / "deck.py").write_text("from jinja2 import pass_context\nfrom pnp.api import GamePlugin\n\n"
+                                     "@pass_context\ndef peek(context):\n    return context.get_all()['style']['colour']  # not through a lookup the trace sees\n\n"
+                                     "PLUGIN = GamePlugin(template_globals={'peek': peek})\n")
+    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ peek() }}"))
+    trusted(deck)
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    assert rebuild(deck).rendered == 5  # the cards (peek) and the tokens (style.colour)
+    assert "#2a9d8f" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
+
+
+def test_what_a_plugin_computes_for_a_record_counts_as_a_template_reads_it(deck: Project, trusted):
+    """Plugins bind derived data to records (e.g. symbols from the rule set): a template
+    reading it through a property depends on it, though it never names the file it came from."""
+    plugins = deck.root / "plugins"
+    plugins.mkdir()
+    (plugins / "deck.py").write_text(
+        "from pydantic import BaseModel, PrivateAttr\nfrom pnp.api import GamePlugin\n\n"
+        "class Card(BaseModel):\n    id: str\n    title: str\n    copies: int\n    _mark: str = PrivateAttr(default='')\n\n"
+        "    @property\n    def mark(self):\n        return self._mark\n\n"
+        "class Cards(BaseModel):\n    cards: list[Card]\n\n"
+        "class Style(BaseModel):\n    colour: str\n\nclass Tokens(BaseModel):\n    tokens: list[dict]\n\n"
+        "def check(game):\n    for card in game.data['cards'].cards:\n        card._mark = game.data['style'].colour\n    return []\n\n"
+        "PLUGIN = GamePlugin(models={'cards': Cards, 'style': Style, 'tokens': Tokens}, check=check)\n")
+    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ item.mark }}"))
+    trusted(deck)
+    assert rebuild(deck).rendered == 6
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\n")
+    assert rebuild(deck).rendered == 5  # the three cards and the two tokens (`style.colour`)
+    assert "#2a9d8f" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
 
 
 def test_a_template_naming_the_item_source_depends_on_all_of_it(deck: Project):
@@ -219,7 +318,7 @@ def test_force_rebuilds_all(deck: Project):
     assert rebuild(deck).rendered == 0  # and the cache is whole again
 
 
-@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated"])
+@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated", "bad trace", "old format"])
 def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
     rebuild(deck)
     cache = deck.output_dir / "deck" / CACHE_FILE
@@ -230,6 +329,15 @@ def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
         cache.write_bytes(b"\x00\xff not json")
     elif damage == "wrong shape":
         cache.write_text('{"format": 1, "stamp": 3, "faces": [], "files": {"x": 1}}')
+    elif damage in ("bad trace", "old format"):
+        import json
+
+        data = json.loads(text)
+        if damage == "bad trace":
+            next(iter(data["faces"].values()))[3].append([[], "s", "-"])  # a fact with no path
+        else:
+            data["format"] -= 1
+        cache.write_text(json.dumps(data))
     else:
         cache.write_text(text[: len(text) // 2])
     report = rebuild(deck)

@@ -4,36 +4,45 @@ build wrote. The one interface: `BuildCache` (one game's cache file), `code_stam
 `render_cached`, and pnp/build/witness.py for a whole build.
 
 The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
-holds the SVG of every face keyed by a digest of what the face read, with the art it
-read, and for every output file the digest of its inputs and its size. A missing,
-unreadable or foreign cache file simply means a full rebuild.
+holds the SVG of every face with what the face read while it rendered (its trace), and
+for every output file the digest of its inputs and its size. A missing, unreadable or
+foreign cache file simply means a full rebuild; it is checked, not trusted.
 
-The key rule, in full. A face is rendered again exactly when one of these changed:
+The key rule, in full. A face (component id, face name, side, bleed, template name) is
+rendered again exactly when one of these changed:
 
 1. code (the game's stamp: a different stamp drops the game's whole cache): pnp's
    version and every file of its package, the versions of Jinja2, typst, resvg-py and
    fontTools, the game plugin's code and a package plugin's data files, the game's fonts;
-2. the face itself: component id, template name, face name, side and bleed;
-3. the source of its template and of every template that one extends, includes or
-   imports, transitively, pnp/base.svg.j2 included (all of the game's templates when a
-   template names another with an expression);
-4. game.yaml (parsed) and the options templates see (players, paper, every --set);
-5. the item's own record (a YAML entry, a CSV or XLSX row), private attributes a plugin
-   computed for it included;
-6. the value of every content name and plugin `context()` name its templates use, found
-   by parsing them (`{{ rules.stomach }}` uses `rules`; `{{ cards | length }}` uses
-   `cards`; `icon()` uses the icon sets). Content the templates never name does not
-   count: the items of a component reach its faces only as `item`, so editing one card
-   or one row re-renders that card alone, while a card that shows `cards | length`
-   re-renders when any card changes;
-7. the art it read: for every `asset()` name, the file it resolves to now and its bytes
-   (recorded when the face was rendered, checked before it is reused).
+2. game.yaml (parsed) and the options templates see (players, paper, every --set);
+3. the source of a template the face loaded as it rendered (its own, the ones it extends,
+   includes or imports, pnp/base.svg.j2 included), or a template it looked for and did
+   not find now existing;
+4. a value the face read (pnp/build/trace.py), found again by its path from the names
+   the face resolved (a content file, a generated list, a plugin `context()` name,
+   `item`, `component`, `side`...; a record at two places, `item` and its place in
+   `cards`, at both when the face resolved both):
+   - a name it resolved, or a key or index it read: a scalar by its value; nothing
+     there (a global's name, a key a `default` stood in for) by a thing appearing;
+   - a container it read further only by key or index, or gave to a filter that reads
+     it only that way (`selectattr`, `map`, `first`, `length`..., and `sort`, `join`...
+     given `attribute=`), by its shape: a dict's keys in order, a list's items (the
+     containers among them by their shapes), which covers loops, `length` and
+     truthiness. The records such a filter hands on count as reached;
+   - a container it used otherwise, by its whole value: printed, given to a function,
+     macro, helper, test or other filter (an iterator a filter made: what it yields),
+     an operand of `%`, `*`, `**`, `~`, a comparison or `in`, a method of it looked up
+     (`.items()`, a record's helper), or reached and never read by key (a loop over
+     it). `icon()` reads the icon sets; a helper that reads the template context
+     (`jinja_pass_arg`) makes every name count whole;
+5. the art it read: for every `asset()` name, the file it resolves to now and its bytes.
 
-Nothing else counts: a file under content/ or assets/ that no face reads (notes, a
-spreadsheet's backup) renders nothing. Content enters as parsed data, so comments and
-layout of the YAML don't count. Where a value (an item, or a name of rule 6) cannot be
-serialised, every content file's data stands in for it; where a plugin's template global
-reads the template context, every name counts as used. `--force` ignores the cache.
+So editing one card or one CSV row re-renders the faces that read that record (its own,
+and one that looks it up, e.g. by `selectattr`, which reads every record's key), a card
+that shows `cards | length` re-renders when a card is added or removed, and a file under
+content/ or assets/ that no face reads (notes, a spreadsheet's backup) renders nothing.
+Content enters as parsed data, so comments and layout of the YAML don't count.
+`--force` ignores the cache.
 
 A whole build (pnp/build/witness.py) is answered without loading anything when the
 paths the door let it read, the folders leading to them, pnp's code and its outputs are
@@ -42,27 +51,21 @@ all unchanged.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
-import enum
 import json
 import os
-from functools import cached_property
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import jinja2
-from jinja2 import meta, nodes
-from pydantic import BaseModel
 
 from ..load.content import GameContent
 from ..errors import raise_if_any
 from ..load import project_files
 from ..load.plugins import plugin_files
-from ..plaindata import is_helper
 from ..load.manifest import Component
 from ..files import digest, write_atomic
 from .witness import own_code
+from .trace import Trace
 from ..render.hrefs import external_reference
 from ..render.faces import ComponentRenderer, Face, RenderedComponent
 
@@ -70,34 +73,7 @@ if TYPE_CHECKING:
     from .driver import Tally
 
 CACHE_FILE = ".pnp-cache.json"
-CACHE_FORMAT = 2
-
-
-def _plain(value: Any) -> Any:
-    if is_helper(value):  # a record's method (pnp/plaindata.py): its data is the record's fields
-        return f"<helper {value.__name__}>"
-    if isinstance(value, BaseModel):  # fields one by one (nested models recurse), then private state
-        fields = {name: getattr(value, name) for name in type(value).model_fields}
-        return {"__model__": type(value).__name__, **fields, "__private__": value.__pydantic_private__ or {}}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=repr)
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, PurePath):
-        return str(value)
-    raise TypeError(f"cannot hash a {type(value).__name__}")
-
-
-def canonical(value: Any) -> str | None:
-    """Deterministic JSON text of plain data and pydantic models; None when not possible."""
-    try:
-        return json.dumps(value, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return None
+CACHE_FORMAT = 3
 
 
 def code_stamp(game: GameContent) -> str:
@@ -140,112 +116,6 @@ class _SnapshotLoader(jinja2.BaseLoader):
         return self.inner.list_templates()
 
 
-class FaceKeys:
-    """Computes face keys for one game and one set of options (see the module docstring)."""
-
-    def __init__(self, game: GameContent, env: jinja2.Environment, names: dict[str, Any], options: dict[str, Any], cache: "BuildCache"):
-        self.game = game
-        self.cache = cache
-        self.env = env
-        self.names = names
-        self.options = options
-        self._templates: dict[str, tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None] = {}
-        self._parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...], dict[str, frozenset[str] | None]] | None] = {}
-        self._values: dict[Any, str] = {}
-        # a global that reads the template context can reach any name
-        self.sees_all = any(getattr(fn, "jinja_pass_arg", None) is not None for fn in env.globals.values())
-
-    @cached_property
-    def base(self) -> str:
-        return digest(canonical(self.game.manifest_doc.data), canonical(self.options))
-
-    @cached_property
-    def all_content(self) -> str:
-        """Every content file's parsed data: the fallback for values that can't be serialised."""
-        return digest(sorted((stem, canonical(doc.data) or repr(doc.data)) for stem, doc in self.game.docs.items()))
-
-    def value(self, name: str) -> str:
-        """Digest of the value a template sees as `name`."""
-        if name not in self._values:
-            text = canonical(self.names[name])
-            self._values[name] = digest(text) if text is not None else self.all_content
-        return self._values[name]
-
-    def part(self, name: str, key: str) -> str:
-        """Digest of what a template sees as `name.key` (or `name["key"]`); the whole
-        value's when that is not simply one entry of a mapping."""
-        value = self.names[name]
-        if not isinstance(value, dict) or key not in value or hasattr(value, key):  # `x.items` is dict.items
-            return self.value(name)
-        if (name, key) not in self._values:
-            text = canonical(value[key])
-            self._values[(name, key)] = digest(text) if text is not None else self.all_content
-        return self._values[(name, key)]
-
-    def template(self, name: str) -> tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None:
-        """Digest of a template and everything it pulls in, the variables they use, and
-        for each variable the keys they read of it (None: the whole value)."""
-        if name not in self._templates:
-            self._templates[name] = self._walk(name)
-        return self._templates[name]
-
-    def _walk(self, name: str) -> tuple[str, frozenset[str], dict[str, frozenset[str] | None]] | None:
-        seen: dict[str, str] = {}
-        used: set[str] = set()
-        parts: dict[str, frozenset[str] | None] = {}
-        todo = [name]
-        while todo:
-            current = todo.pop()
-            if current in seen:
-                continue
-            parsed = self._parse(current)
-            if parsed is None:
-                return None  # rendering will report it
-            seen[current], names, refs, keys = parsed
-            used |= names
-            for var in names:
-                mine, known = keys.get(var), parts.get(var, frozenset())
-                parts[var] = None if mine is None or known is None else known | mine
-            todo.extend(self.env.list_templates() if None in refs else [r for r in refs if r is not None])  # None: named by an expression
-        return digest(sorted(seen.items())), frozenset(used), parts
-
-    def _parse(self, name: str) -> tuple[str, frozenset[str], tuple[str | None, ...], dict[str, frozenset[str] | None]] | None:
-        """A template's source, the variables it uses, the templates it names and the keys
-        it reads of each variable (parsing is the slow part of a cached build, so its
-        result is cached by source too)."""
-        if name not in self._parsed:
-            try:
-                assert self.env.loader is not None
-                source = self.env.loader.get_source(self.env, name)[0]
-                key = digest(name, source)
-                found = self.cache.template(key)
-                if found is None:
-                    found = _analysis(self.env.parse(source, name))
-                    self.cache.keep_template(key, found)
-                keys = {var: (None if read is None else frozenset(read)) for var, read in found[2]}
-                self._parsed[name] = source, frozenset(found[0]), tuple(found[1]), keys
-            except jinja2.TemplateError:
-                self._parsed[name] = None
-        return self._parsed[name]
-
-    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> str | None:
-        """The face's key, or None when its templates can't be read (rendering reports why)."""
-        found = self.template(template)
-        if found is None:
-            return None
-        tpl, used, parts = found
-        seen = set(self.names) if self.sees_all else set(used & set(self.names))
-        if "icon" in used and "icons" in self.names:  # icon() draws from the icon sets
-            seen.add("icons")
-        values: list[tuple[str, Any]] = []
-        for n in sorted(seen - {"game", "options"}):
-            keys = None if self.sees_all or n == "icons" else parts.get(n)
-            values.append((n, self.value(n) if keys is None else [(k, self.part(n, k)) for k in sorted(keys)]))
-        record = canonical(item)
-        record_key = digest(record) if record is not None else self.all_content
-        return digest(self.base, comp.id, template, name, side, bleed, tpl, values, record_key)
-
-
 class BuildCache:
     """The cache file of one game's output folder: faces by key, and output file records.
 
@@ -262,10 +132,9 @@ class BuildCache:
         old = self.loaded or {}
         self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
-        self.old_templates: dict[str, list] = old.get("templates", {})
-        self.faces: dict[str, list] = {}  # key -> [svg, {art name: its fingerprint}]
+        # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...]]
+        self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
-        self.templates: dict[str, list] = {}  # template digest -> [names used, templates named]
         self.touched = False  # some output file was written since the cache was read
 
     @classmethod
@@ -279,41 +148,31 @@ class BuildCache:
             data = json.loads(path.read_bytes())
             ok = (
                 isinstance(data, dict)
+                and data.get("format") == CACHE_FORMAT
                 and all(isinstance(k, str) and _is_face(v) for k, v in data["faces"].items())
                 and all(
                     isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int)
                     for k, v in data["files"].items()
                 )
-                and all(_is_analysis(v) for v in data["templates"].values())
             )
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             ok, mtime_ns = False, 0
         return cls(root, stamp, data if ok else None, mtime_ns)
 
-    def face(self, key: str | None, fingerprint: Callable[[str], str]) -> str | None:
-        """The cached SVG of a face whose art (`asset()` names) still reads the same,
-        marking it as still in use. The cache file is checked, not trusted: a face in it
-        that refers outside itself is rendered again."""
-        entry = self.old_faces.get(key) if key else None
-        if key is None or entry is None or any(fingerprint(name) != known for name, known in entry[1].items()):
+    def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool]) -> str | None:
+        """The cached SVG of a face whose art (`asset()` names) still reads the same and
+        whose templates and facts still hold, marking it as still in use. The cache file
+        is checked, not trusted: a face in it that refers outside itself is rendered again."""
+        entry = self.old_faces.get(key)
+        if entry is None or any(fingerprint(name) != known for name, known in entry[1].items()) or not holds(entry[2], entry[3]):
             return None
         if external_reference(entry[0]) is not None:
             return None
         self.faces[key] = entry
         return entry[0]
 
-    def keep_face(self, key: str, svg: str, art: dict[str, str]) -> None:
-        self.faces[key] = [svg, art]
-
-    def template(self, key: str) -> list | None:
-        """What a template source uses and names, if known; marks it as still in use."""
-        found = self.old_templates.get(key)
-        if found is not None:
-            self.templates[key] = found
-        return found
-
-    def keep_template(self, key: str, found: list[list]) -> None:
-        self.templates[key] = list(found)
+    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[list]) -> None:
+        self.faces[key] = [svg, art, templates, facts]
 
     def is_current(self, rel: str, key: str) -> bool:
         """True when `rel` was made from inputs with this key and is untouched since."""
@@ -343,7 +202,7 @@ class BuildCache:
         not built now) are kept. True when written."""
         files = {rel: rec for rel, rec in self.old_files.items() if not rel.startswith(scope)}
         files.update(self.files)
-        data = {"format": CACHE_FORMAT, "stamp": self.stamp, "faces": self.faces, "files": files, "templates": self.templates}
+        data = {"format": CACHE_FORMAT, "stamp": self.stamp, "faces": self.faces, "files": files}
         if data == self.loaded and not self.touched:
             return False
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -352,54 +211,24 @@ class BuildCache:
 
 
 def _is_face(entry: Any) -> bool:
-    return (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in entry[1].items()))
+    def strings(d: Any) -> bool:
+        return isinstance(d, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in d.items())
 
-
-def _is_analysis(found: Any) -> bool:
-    return (isinstance(found, list) and len(found) == 3 and all(isinstance(part, list) for part in found)
-            and all(isinstance(n, str) for n in found[0]) and all(isinstance(n, (str, type(None))) for n in found[1])
-            and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str)
-                    and (e[1] is None or (isinstance(e[1], list) and all(isinstance(k, str) for k in e[1]))) for e in found[2]))
-
-
-def _analysis(ast: nodes.Template) -> list[list]:
-    """What a template uses: every name it loads (the variables it leaves undeclared and its
-    own, a loop's or a macro's, which at worst count one name too many; jinja2.meta's exact
-    answer compiles the template, most of a cold build's keys), the templates it names, and
-    for each name the keys it reads of it, when every use is `name.key` or `name["key"]`
-    (else None: the template may read any of it)."""
-    loads: dict[str, int] = {}
-    keys: dict[str, set[str]] = {}
-    wrapped: dict[str, int] = {}
-    for node in ast.find_all((nodes.Name, nodes.Getattr, nodes.Getitem)):
-        if isinstance(node, nodes.Name):
-            if node.ctx == "load":
-                loads[node.name] = loads.get(node.name, 0) + 1
-            continue
-        if isinstance(node, nodes.Getattr):
-            inner, key = node.node, node.attr
-        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
-            inner, key = node.node, node.arg.value
-        else:
-            continue
-        if not isinstance(inner, nodes.Name):
-            continue
-        keys.setdefault(inner.name, set()).add(key)
-        wrapped[inner.name] = wrapped.get(inner.name, 0) + 1
-    names = sorted(loads)
-    read = [[name, sorted(keys[name]) if wrapped.get(name) == loads[name] else None] for name in names]
-    return [names, list(meta.find_referenced_templates(ast)), read]
+    return (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str) and strings(entry[1]) and strings(entry[2])
+            and isinstance(entry[3], list) and all(isinstance(f, list) and len(f) == 3 and isinstance(f[0], list) and len(f[0]) > 0
+                                                   and f[1] in ("s", "w") and isinstance(f[2], str) for f in entry[3]))
 
 
 class CachedRenderer(ComponentRenderer):
-    """A ComponentRenderer that takes faces from the cache when their key matches."""
+    """A ComponentRenderer that takes a face from the cache when what it read last time
+    reads the same now."""
 
     def __init__(self, game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache, tally: "Tally | None" = None):
         super().__init__(game, options, bleed)
         assert self.env.loader is not None
         self.env.loader = _SnapshotLoader(self.env.loader)
-        self.keys = FaceKeys(game, self.env, self.names, options, cache)
+        self.trace = Trace(self.env, self.names)
+        self.base = digest(game.manifest_doc.data, options)
         self.cache = cache
         self.rendered = 0
         self.tally = tally
@@ -420,14 +249,19 @@ class CachedRenderer(ComponentRenderer):
                 self.tally.tick(f"{self.game.name}: {comp.id}/{name}")
 
     def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
-        key = self.keys.face(comp, template, name, item, side, bleed)
-        svg = self.cache.face(key, self.assets.fingerprint)
+        key = digest(self.base, comp.id, template, name, side, bleed)
+        context = self.context(comp, name, item, side, bleed)
+        svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
         if svg is not None:
             return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
         self.rendered += 1
-        face = super().face(comp, template, name, item, side, bleed)
-        if face is not None and key is not None:
-            self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used})
+        self.trace.start(context)
+        try:
+            face = super().face(comp, template, name, item, side, bleed)
+        finally:
+            templates, facts = self.trace.stop()
+        if face is not None:
+            self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used}, templates, facts)
         return face
 
 

@@ -17,6 +17,7 @@ from . import locate, textfit
 from .. import sandbox
 from ..plaindata import helper
 from ..units import num
+from ..files import digest
 from .assets import Assets
 from .hrefs import check_face
 from ..load.content import GameContent
@@ -98,6 +99,7 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
         # compiled templates kept (in the system's temporary folder, keyed by source checksum):
         # compiling is most of a cold build's rendering time
         bytecode_cache=_bytecode_cache(),
+        finalize=sandbox.shown,  # what a face prints counts for the build cache (pnp/build/trace.py)
     )
     env.filters["num"] = num
     env.filters["product"] = product
@@ -112,7 +114,10 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
 @lru_cache(maxsize=1)
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     try:
-        return jinja2.FileSystemBytecodeCache()
+        # not Jinja's file names: pnp compiles other code (pnp/sandbox.py `_Code`, `shown`)
+        # for the same source; named by sandbox.py's digest, so a changed pnp never loads it
+        code = digest(Path(sandbox.__file__).read_bytes())[:12]
+        return jinja2.FileSystemBytecodeCache(pattern=f"__pnp_{code}_%s.cache")
     except (OSError, RuntimeError):  # no usable temporary folder: compile every time
         return None
 

@@ -1,0 +1,328 @@
+"""What a face read while it rendered: the facts the build cache checks before it reuses the
+face (pnp/build/cache.py states the rule in full).
+
+A fact is (path, kind, digest): the path of a value from the face's context (`("item",
+"title")`, `("events", "cards", 3)`), and the digest of that value whole ("w") or of its
+shape ("s": a dict's keys in order, a list's items with the containers in it as their
+shapes; a scalar's shape is its value). A path where nothing is holds "-".
+
+The names are plain data (pnp/plaindata.py), so every container in them has its paths,
+all of them when it is shared, found once per renderer. The sandbox (pnp/sandbox.py)
+reports each name a template resolves, each `getattr`/`getitem`, each call, the operands
+of `%`, `*`, `**`, comparisons and `~`, and each value printed; the wrapped filters and
+tests report what they are given, and the loader each template a face loads.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import jinja2
+from jinja2.runtime import LoopContext
+from jinja2.utils import Namespace
+
+from ..files import digest
+from ..plaindata import is_helper
+
+ABSENT = object()  # nothing at a path
+UNKNOWN = object()  # a path that can no longer be followed (a key JSON made a list): never the same
+MAX_PATHS = 200_000  # more paths than this (data shared a great deal): every name counts whole
+# filters that read their first argument only through getattr/getitem or other (wrapped)
+# filters and tests, or only its shape (length, order, the items it hands back)
+SHAPE_FILTERS = frozenset({"selectattr", "rejectattr", "select", "reject", "map", "groupby", "first", "last",
+                           "length", "count", "reverse", "list", "batch", "slice", "default", "d"})
+BY_ATTRIBUTE = frozenset({"sort", "unique", "min", "max", "sum", "join"})  # the same, given `attribute=`
+
+Path = tuple[Any, ...]
+SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if is_helper(value):
+        return ["helper", value.__name__]
+    return [type(value).__name__, repr(value)]  # Markup prints unlike the same str
+
+
+def _whole(value: Any, within: tuple[int, ...] = ()) -> Any:
+    if not isinstance(value, (dict, list, tuple)):
+        return _scalar(value)
+    if id(value) in within:  # data that holds itself (a YAML alias of its own parent)
+        return ["<cycle>"]
+    within = (*within, id(value))
+    if isinstance(value, dict):
+        return ["{}", *([_whole(k), _whole(v, within)] for k, v in value.items())]
+    return ["[]" if isinstance(value, list) else "()", *(_whole(v, within) for v in value)]
+
+
+def _shape(value: Any, within: tuple[int, ...] = ()) -> Any:
+    """What a template sees of a value without reading it by key: a dict's keys (iterating,
+    `in`, `length`), a list's items (a loop hands them over unseen) as their shapes."""
+    if isinstance(value, dict):
+        return ["{}", *map(_whole, value)]
+    if not isinstance(value, (list, tuple)):
+        return _scalar(value)
+    if id(value) in within:
+        return ["<cycle>"]
+    within = (*within, id(value))
+    return ["[]" if isinstance(value, list) else "()", *(_shape(v, within) for v in value)]
+
+
+def _resolve(context: dict[str, Any], path: list[Any]) -> Any:
+    value: Any = context
+    try:
+        for key in path:
+            if isinstance(value, dict) and key in value:
+                value = value[key]
+            elif isinstance(value, (list, tuple)) and type(key) is int and -len(value) <= key < len(value):
+                value = value[key]
+            else:
+                return ABSENT
+    except TypeError:
+        return UNKNOWN
+    return value
+
+
+def _is_item(obj: Any, key: Any, found: Any) -> bool:
+    """Whether `found` is what `obj` holds at `key` (not a method, a slice or nothing)."""
+    try:
+        if isinstance(obj, dict):
+            return key in obj and obj[key] is found
+        return type(key) is int and -len(obj) <= key < len(obj) and obj[key] is found
+    except TypeError:
+        return False
+
+
+def _paths(value: Any, path: Path, into: dict[int, list[Path]], stack: set[int]) -> int:
+    """Add every path of every container in `value` (shared ones have several); how many."""
+    if not isinstance(value, (dict, list, tuple)) or id(value) in stack:
+        return 0
+    into.setdefault(id(value), []).append(path)
+    stack.add(id(value))
+    count = 1
+    for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+        count += _paths(item, (*path, key), into, stack)
+        if count > MAX_PATHS:
+            break
+    stack.discard(id(value))
+    return count
+
+
+class Trace:
+    """Records what each face of one renderer reads, and checks a face's recorded facts
+    against a new context. Active (the environment's `reads`) only while a face renders."""
+
+    def __init__(self, env: jinja2.Environment, names: dict[str, Any]):
+        self.env = env
+        self.names = names
+        self.base: dict[int, list[Path]] | None = None  # paths in the names (all but the face's own)
+        self.overflow = False
+        self.sources: dict[str, str] = {}
+        self._digests: dict[tuple[int, str], tuple[Any, str]] = {}  # the object kept: its id stays its own
+        env.filters.update({name: self._wrap(name, fn) for name, fn in env.filters.items()})
+        env.tests.update({name: self._wrap(None, fn) for name, fn in env.tests.items()})
+        load = env._load_template
+
+        def traced_load(name: str, globals: Any) -> Any:
+            if env.reads is self:  # type: ignore[attr-defined]
+                self.templates[name] = self.template(name)
+            return load(name, globals)
+
+        env._load_template = traced_load  # type: ignore[method-assign]  # extends, include, import: all load here
+
+    def _wrap(self, name: str | None, fn: Any) -> Any:
+        skip = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0  # the context Jinja passes first
+
+        @functools.wraps(fn)
+        def traced(*args: Any, **kwargs: Any) -> Any:
+            if self.env.reads is not self:  # type: ignore[attr-defined]
+                return fn(*args, **kwargs)
+            shape = len(args) > skip and (name in SHAPE_FILTERS or (name in BY_ATTRIBUTE and "attribute" in kwargs))
+            if shape:
+                self._use(args[skip])
+            first = skip + 1 if shape else skip
+            if kwargs or not all(type(a) in SCALARS for a in args[first:]):  # most calls: `x | num`
+                taken, kwargs = self.taken(args[first:], kwargs)
+                args = (*args[:first], *taken)
+            found = fn(*args, **kwargs)
+            return self._handed(found) if shape else found
+
+        return traced
+
+    def template(self, name: str) -> str:
+        """The digest of a template's source now ("-" when there is none)."""
+        if name not in self.sources:
+            try:
+                assert self.env.loader is not None
+                self.sources[name] = digest(name, self.env.loader.get_source(self.env, name)[0])
+            except jinja2.TemplateNotFound:
+                self.sources[name] = "-"
+        return self.sources[name]
+
+    def digest(self, kind: str, value: Any) -> str:
+        if value is ABSENT:
+            return "-"
+        if value is UNKNOWN:
+            return "?"
+        if not isinstance(value, (dict, list, tuple)):  # most reads: a short one is its own digest
+            kind_of = type(value)
+            text = ('"' + value if kind_of is str else repr(value) if kind_of in SCALARS
+                    else json.dumps(_scalar(value), ensure_ascii=False))
+            return text if len(text) <= 32 else "#" + digest(text)
+        found = self._digests.get((id(value), kind))
+        if found is None or found[0] is not value:
+            found = self._digests[(id(value), kind)] = (value, digest((_whole if kind == "w" else _shape)(value)))
+        return found[1]
+
+    def holds(self, templates: dict[str, str], facts: list[list[Any]], context: dict[str, Any]) -> bool:
+        """True when every template and fact recorded for a face is the same in `context`."""
+        return (all(self.template(name) == known for name, known in templates.items())
+                and all(self.digest(kind, _resolve(context, path)) == known for path, kind, known in facts))
+
+    # recording one face
+
+    def start(self, context: dict[str, Any]) -> None:
+        if self.base is None:
+            self.base = {}
+            shared = {k: v for k, v in context.items() if k in self.names and self.names[k] is v}
+            self.overflow = sum(_paths(v, (k,), self.base, set()) for k, v in shared.items()) > MAX_PATHS
+        self.context = context
+        self.local: dict[int, list[Path]] = {}
+        own = sum(_paths(v, (k,), self.local, set()) for k, v in context.items() if not (k in self.names and self.names[k] is v))
+        self.facts: dict[Path, tuple[str, str]] = {}
+        self.reached: dict[int, Any] = {}
+        self.used: dict[int, Any] = {}
+        self.wholes: dict[int, Any] = {}
+        self.templates: dict[str, str] = {}
+        self.roots: set[str] = set()  # the names resolved: a value reached is reached through one of them
+        self.anywhere = False  # a global held data of the names: any path may be how it was reached
+        self.everything = self.overflow or own > MAX_PATHS
+        self.env.reads = self  # type: ignore[attr-defined]
+
+    def stop(self) -> tuple[dict[str, str], list[list[Any]]]:
+        """The face's templates (name -> digest) and facts."""
+        self.env.reads = None  # type: ignore[attr-defined]
+        for key, value in self.reached.items():
+            if key not in self.used:  # reached and then not read by key: compared, iterated, tested
+                self.wholes[key] = value
+        if self.everything:  # a helper that reads the template context can reach any name
+            for name, value in self.context.items():
+                self.facts[(name,)] = ("w", self.digest("w", value))
+        for key, value in {**self.reached, **self.used}.items():
+            if key not in self.wholes:
+                self._fact(value, "s")
+        for value in self.wholes.values():
+            self._fact(value, "w")
+        # a shared record (`item` and its place in `cards`) counts at the paths a name resolved leads to
+        facts = [[list(path), kind, known] for path, (kind, known) in self.facts.items()
+                 if self.anywhere or self.everything or path[0] in self.roots]
+        return self.templates, facts
+
+    def _paths_of(self, value: Any) -> list[Path]:
+        assert self.base is not None
+        local, found = self.local.get(id(value)), self.base.get(id(value), [])
+        return found if local is None else local + found
+
+    def _fact(self, value: Any, kind: str) -> None:
+        known = self.digest(kind, value)
+        for path in self._paths_of(value):
+            self.facts[path] = (kind, known)
+
+    def _at(self, paths: list[Path], key: Any, value: Any) -> None:
+        """`value` was read at `key` of a container with these paths."""
+        if isinstance(value, (dict, list, tuple)):
+            if self._paths_of(value):
+                self.reached[id(value)] = value
+        else:
+            known = self.digest("s", value)
+            for path in paths:
+                self.facts[(*path, key)] = ("s", known)
+
+    def _handed(self, value: Any, seen: set[int] | None = None) -> Any:
+        """What a filter that reads by shape hands back (`first`, `selectattr`...): the
+        records of the names in it are reached, as if read by key: whole unless read further."""
+        if isinstance(value, (dict, list, tuple)):
+            seen = seen or set()
+            if self._paths_of(value):
+                self.reached[id(value)] = value
+            elif not isinstance(value, dict) and id(value) not in seen:  # a list it made (`batch`): what it holds
+                seen.add(id(value))
+                for item in value:
+                    self._handed(item, seen)
+        elif isinstance(value, Iterator):
+            return (self._handed(item) for item in value)  # a generator: each item as it is taken
+        return value
+
+    def _use(self, value: Any) -> None:
+        if isinstance(value, (dict, list, tuple)) and self._paths_of(value):
+            self.used[id(value)] = value
+
+    # the sandbox's reports
+
+    def name(self, key: str, value: Any) -> None:
+        """A template resolved `key` from its context to `value` (a global, or missing)."""
+        self.roots.add(key)
+        if key in self.context:
+            self._at([()], key, value)
+            return
+        self.facts[(key,)] = ("s", "-")  # not a content name now: one appearing counts
+        self.anywhere |= isinstance(value, (dict, list, tuple)) and bool(self._paths_of(value))
+        if key == "icon" and "icons" in self.context:  # icon() draws from the icon sets
+            self.whole(self.context["icons"])
+
+    def read(self, obj: Any, key: Any, found: Any) -> None:
+        """`obj.key` or `obj[key]` gave `found`."""
+        paths = self._paths_of(obj) if isinstance(obj, (dict, list, tuple)) else []
+        if not paths:
+            return
+        self.used[id(obj)] = obj
+        if isinstance(found, jinja2.Undefined) and isinstance(key, (str, int, float)):
+            for path in paths:
+                self.facts[(*path, key)] = ("s", "-")
+        elif _is_item(obj, key, found) and not callable(found):
+            self._at(paths, key, found)
+        else:  # a method (`.items()`), a record's helper (reads its record) or a slice
+            self.wholes[id(obj)] = obj
+
+    def call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """A function, macro or helper is called: it may read its arguments in full."""
+        if getattr(fn, "jinja_pass_arg", None) is not None:
+            self.everything = True
+        if kwargs or not all(type(a) in SCALARS for a in args):  # most calls: text and numbers
+            return self.taken(args, kwargs)
+        return args, kwargs
+
+    def taken(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """Arguments read in full, as given: an iterator (a filter's generator) is read
+        now, to see what it yields, and given on as an iterator over the same items."""
+        def one(value: Any) -> Any:
+            if isinstance(value, Iterator) and not isinstance(value, LoopContext):  # a loop must not be run
+                items = list(value)
+                self.whole(items)
+                return iter(items)
+            self.whole(value)
+            return value
+
+        return tuple(map(one, args)), {k: one(v) for k, v in kwargs.items()}
+
+    def whole(self, value: Any, seen: set[int] | None = None) -> None:
+        """`value` is used in full (printed, passed to a function): every container of the
+        names in it counts whole."""
+        if not isinstance(value, (dict, list, tuple)):
+            if isinstance(value, Namespace):
+                self.whole(value._Namespace__attrs, seen)  # what a namespace() holds
+            return
+        if self._paths_of(value):
+            self.wholes[id(value)] = value
+            return
+        seen = seen or set()
+        if id(value) in seen:
+            return
+        seen.add(id(value))  # a list the template made: what it holds
+        for item in value.values() if isinstance(value, dict) else value:
+            if type(item) not in SCALARS:
+                self.whole(item, seen)
