@@ -63,7 +63,7 @@ from ..errors import raise_if_any
 from ..load import project_files
 from ..load.plugins import plugin_files
 from ..load.manifest import Component
-from ..files import digest, write_atomic
+from ..files import digest, tree_digest, write_atomic
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
@@ -86,15 +86,8 @@ def code_stamp(game: GameContent) -> str:
     files += [p for folder in plugin for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".py", ".pyc")
               and "__pycache__" not in p.parts]
     project_files.note(*files)  # plugin code is no project file, but what a build read
-    return digest(own_code(), game.fonts.digest, *((_named(f, plugin), f.read_bytes()) for f in files if f.is_file()))
-
-
-def _named(path: Path, folders: list[Path]) -> str:
-    """A file's name within the plugin package it was found in."""
-    for folder in folders:
-        if path.is_relative_to(folder):
-            return path.relative_to(folder).as_posix()
-    return path.name
+    root = plugin[0] if plugin and all(f.is_relative_to(plugin[0]) for f in files) else None  # names within the package
+    return digest(own_code(), game.fonts.digest, tree_digest([f for f in files if f.is_file()], root))
 
 
 class _SnapshotLoader(jinja2.BaseLoader):
