@@ -139,13 +139,13 @@ class Trace:
 
         @functools.wraps(fn)
         def traced(*args: Any, **kwargs: Any) -> Any:
-            if self.env.reads is not self:  # type: ignore[attr-defined]
-                return fn(*args, **kwargs)
+            if self.env.reads is not self or (not kwargs and SCALARS.issuperset(map(type, args))):  # type: ignore[attr-defined]
+                return fn(*args, **kwargs)  # nothing of the names in it (most calls: `x | num`)
             shape = len(args) > skip and (name in SHAPE_FILTERS or (name in BY_ATTRIBUTE and "attribute" in kwargs))
             if shape:
                 self._use(args[skip])
             first = skip + 1 if shape else skip
-            if kwargs or not all(type(a) in SCALARS for a in args[first:]):  # most calls: `x | num`
+            if kwargs or not SCALARS.issuperset(map(type, args[first:])):
                 taken, kwargs = self.taken(args[first:], kwargs)
                 args = (*args[:first], *taken)
             found = fn(*args, **kwargs)
@@ -292,7 +292,7 @@ class Trace:
         """A function, macro or helper is called: it may read its arguments in full."""
         if getattr(fn, "jinja_pass_arg", None) is not None:
             self.everything = True
-        if kwargs or not all(type(a) in SCALARS for a in args):  # most calls: text and numbers
+        if kwargs or not SCALARS.issuperset(map(type, args)):  # most calls: text and numbers
             return self.taken(args, kwargs)
         return args, kwargs
 
@@ -300,6 +300,8 @@ class Trace:
         """Arguments read in full, as given: an iterator (a filter's generator) is read
         now, to see what it yields, and given on as an iterator over the same items."""
         def one(value: Any) -> Any:
+            if type(value) in SCALARS:
+                return value
             if isinstance(value, Iterator) and not isinstance(value, LoopContext):  # a loop must not be run
                 items = list(value)
                 self.whole(items)
