@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from markupsafe import Markup
@@ -203,6 +203,7 @@ class ComponentRenderer:
         self.plan = Plan(game, self.env, self.names, self.errors)
         self.locator = locate.Locator(game)
         self._components: dict[str, dict[str, Any]] = {}
+        self.each_piece: Callable[[Piece], None] | None = None  # told of every piece as soon as it is rendered
 
     def _source(self, template: str) -> str:
         assert self.env.loader is not None
@@ -259,6 +260,8 @@ class ComponentRenderer:
                 back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
             if front is not None:
                 pieces.append(Piece(ident, front, back, planned.copies, item_name(item)))
+                if self.each_piece is not None:
+                    self.each_piece(pieces[-1])
         return RenderedComponent(comp, pieces, bleed)
 
 
