@@ -155,17 +155,18 @@ def _add_render_error(errors: list[ContentError], error: ContentError, what: str
     errors.append(error)
 
 
-def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str]]:
-    """A problem with the SVG's structure, and the texts it draws."""
+def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str], ET.Element | None]:
+    """A problem with the SVG's structure, the texts it draws, and its parsed root (for the
+    other checks: one parse a face)."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
-        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), []
+        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), [], None
     if root.tag != "{http://www.w3.org/2000/svg}svg":
-        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), []
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
     texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
-    return None, texts
+    return None, texts, root
 
 
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
@@ -220,12 +221,12 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             _add_render_error(self.errors, _render_error(exc, self.game, template, what), what)
             return None
-        problem, texts = _check_svg(svg, self.game.templates_dir / template, what)
+        problem, texts, root = _check_svg(svg, self.game.templates_dir / template, what)
         if problem:
             self.errors.append(problem)
             return None
         problems = [self.locator.overflow(o, what) for o in fit.take()]
-        problems += [e for e in [check_face(svg, self.game.templates_dir / template, lambda: self._source(template), what)] if e is not None]
+        problems += [e for e in [check_face(svg, self.game.templates_dir / template, lambda: self._source(template), what, root)] if e is not None]
         problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
         problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
         problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
