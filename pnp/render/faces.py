@@ -221,15 +221,16 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             _add_render_error(self.errors, _render_error(exc, self.game, template, what), what)
             return None
-        problem, texts, root = _check_svg(svg, self.game.templates_dir / template, what)
+        where = self.game.templates_dir / template
+        problem, texts, root = _check_svg(svg, where, what)
         if problem:
             self.errors.append(problem)
             return None
         problems = [self.locator.overflow(o, what) for o in fit.take()]
-        problems += [e for e in [check_face(svg, self.game.templates_dir / template, lambda: self._source(template), what, root)] if e is not None]
-        problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
-        problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
-        problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
+        problems += [e for e in [check_face(svg, where, lambda: self._source(template), what, root)] if e is not None]
+        problems += self.locator.missing_glyphs(texts, what, where)
+        problems += _font_families(svg, self.game.fonts, where, what)
+        problems += [ContentError(path or where, line, None, f"{what}: {message}")
                      for message, path, line in assets.take()]
         if problems:
             self.errors.extend(problems)
