@@ -261,6 +261,7 @@ class Rendered:
     planned: dict[str, Planned]
     seconds: float
     tally: Tally | None
+    book: "BookPages | None" = None  # typesetting the game's faces since they were rendered
 
     @property
     def todo(self) -> dict[str, Planned]:
@@ -268,7 +269,11 @@ class Rendered:
 
     def make(self) -> Produced:
         start = time.perf_counter()
-        files = make_all(self.todo, self.tally)
+        try:
+            files = make_all(self.todo, self.tally)
+        finally:  # a file that failed first leaves nothing typesetting for the book
+            if self.book is not None:
+                self.book.close()
         sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
         return Produced(self.game, self.faces, self.count, self.cache, self.planned, files, self.seconds + time.perf_counter() - start, sheets)
 
@@ -284,15 +289,15 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
     try:
         faces, count = Pipeline(game.project, options).render(game, values, cache, tally, book.add_piece if book else None)
+        planned: dict[str, Planned] = {}
+        located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
+        for fmt in options.formats:
+            planned.update(pdf_files(game, faces, located, book) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
     except BaseException:
-        if book is not None and book.apart is not None:
-            book.apart.close()
+        if book is not None:
+            book.close()
         raise
-    planned: dict[str, Planned] = {}
-    located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
-    for fmt in options.formats:
-        planned.update(pdf_files(game, faces, located, book) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
-    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally)
+    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally, book)
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:

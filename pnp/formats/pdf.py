@@ -96,6 +96,11 @@ class BookPages:
             if piece.back is not None:
                 self.add(piece.back)
 
+    def close(self) -> None:
+        """Typeset nothing more (the build failed, or the PDFs are made)."""
+        if self.apart is not None:
+            self.apart.close()
+
     def _close_document(self, full: bool) -> None:
         doc = ("\n".join([self._head] + self._pages) + "\n", self._inputs)
         self.docs.append(doc)
