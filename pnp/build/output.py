@@ -90,12 +90,6 @@ class Inside:
         return checked[0] if checked else None
 
 
-def contained(root: Path, rel: str) -> Path | None:
-    """`root / rel` when `rel` is a plain relative path that stays in `root` (links resolved,
-    the file itself no link); None for anything else: an output list is checked, never trusted."""
-    return Inside(root)(rel)
-
-
 def _previous(root: Path, inside: Inside) -> dict[str, str]:
     """The files the previous build wrote, with the digest of each (the list's old form,
     names without digests, names no file pnp can vouch for: none of them is ever removed)."""
