@@ -5,8 +5,10 @@ typst embeds each face SVG through svg2pdf, which parses it with usvg, the parse
 images print as they show. typst draws an image inline wherever it is placed, so a face
 placed on three sheets would be converted and written three times. Instead the faces of
 a game (and the margin labels of its sheets) are typeset once, each on a page of its own:
-the book. Every PDF of the game is then composed from the book by `pdf_sheets.compose`
-(pikepdf), which draws a face's page as a form XObject wherever it is placed. Fonts come
+the book (`BookPages`: in a build, its faces in the order of the pieces, each front then
+its back, handed to the engine a document at a time as they are rendered). Every PDF of
+the game is then composed from the book by `pdf_sheets.compose` (pikepdf), which draws a
+face's page as a form XObject wherever it is placed. Fonts come
 only from the game's font files and are embedded as subsets. The SVGs go in as
 `sys.inputs` strings, never as files, so no path of the build machine reaches the PDF and
 the bytes depend on nothing but the inputs. `pdf_engine` runs typst and the composer (on
