@@ -38,14 +38,20 @@ def host_line() -> str:
 
 
 def process_tree(pid: int) -> list[int]:
-    """`pid` and every process under it (the PDF engine's workers)."""
+    """`pid` and every process under it (the PDF engine's workers), whichever of its
+    threads started them (/proc lists a child under the thread that made it)."""
     found = [pid]
     try:
-        with open(f"/proc/{pid}/task/{pid}/children") as children:
-            for child in children.read().split():
-                found += process_tree(int(child))
+        threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        pass
+        return found
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children") as children:
+                for child in children.read().split():
+                    found += process_tree(int(child))
+        except OSError:
+            pass
     return found
 
 

@@ -7,15 +7,14 @@ scoring sheet and the balance lab's reports write them with `write_atomic`.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # read the process umask once: generated files get ordinary permissions
+_TEMP = itertools.count()  # temporary names, unique within the process (and the pid tells processes apart)
 
 
 @dataclass(frozen=True)
@@ -53,11 +52,20 @@ def tree_digest(files: Iterable[Path], root: Path | None = None, read: Callable[
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a reader never sees a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write `data` to `path` so that a reader never sees a partial file: to a new temporary
+    file beside it, then renamed over it (a link at `path` is replaced, never followed)."""
+    folder, name = os.path.split(path)
+    folder = folder or "."
+    os.makedirs(folder, exist_ok=True)
+    while True:
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}-{next(_TEMP)}.tmp")
+        try:
+            # a new file only (O_EXCL: never one a link names); the umask gives ordinary permissions
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            break
+        except FileExistsError:  # left by a process that had the same id and died
+            continue
     try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes files private (0600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)

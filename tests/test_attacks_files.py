@@ -536,7 +536,7 @@ ALLOWED_READS = {
     "load/fonts.py": "pnp's own fonts, or font paths resolved by GameContent.resolve_file (the door)",
     "formats/raster.py": "PNG bytes pnp rendered",
     "build/witness.py": "digests of the paths the door let a build read (bytes hashed, never output) and of pnp's own code",
-    "build/output.py": "files in the output folder (checked by contained())",
+    "build/output.py": "files in the output folder (checked by Inside)",
     "build/cache.py": "the cache file and the digest of files the door lets through",
     "tools/goldens.py": "the repository's golden pictures",
     "tools/diff.py": "outputs and git revisions",

@@ -199,3 +199,54 @@ def test_a_composer_that_fails_apart_is_one_line():
 
     made, problem = pdf_engine.compose_apart([b"not a PDF"], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
     assert made == [] and "\n" not in problem and "PdfError" in problem
+
+
+def _poker(tmp_path: Path) -> "object":
+    import shutil
+
+    from pnp.load.content import Project
+
+    shutil.copytree(REPO / "bench" / "poker", tmp_path / "poker")
+    return Project(tmp_path / "poker")
+
+
+def test_a_big_game_is_typeset_while_it_renders_and_prints_as_when_typeset_after(tmp_path: Path, monkeypatch):
+    """A cold build hands each full document of faces to the engine as soon as its faces are
+    rendered; a build whose faces come from the cache typesets the same documents after
+    rendering: the same PDFs."""
+    from pnp.build.driver import BuildOptions, Tally, build
+    from pnp.formats import pdf_engine
+
+    monkeypatch.setattr(pdf_engine, "CHUNK", 20)
+    project = _poker(tmp_path)
+    faces_done: list[int] = []
+    tally = Tally(lambda done, total, what: faces_done.append(done))
+    handed: list[tuple[int, int]] = []  # (faces counted so far, faces in the document) at each hand-in
+    add = pdf_engine.Apart.add
+    monkeypatch.setattr(pdf_engine.Apart, "add", lambda self, text, inputs: handed.append((faces_done[-1], len(inputs))) or add(self, text, inputs))
+    out = tmp_path / "out"
+    build(project, None, BuildOptions(formats=("pdf",), out=out), progress=tally)
+    # 54 cards: two full documents while the faces render (after the 20th and the 40th), the rest after
+    assert [size for _, size in handed] == [20, 20, 14, 0] and all(done < 54 for done, _ in handed[:2])
+    cold = {p.name: p.read_bytes() for p in out.rglob("*.pdf")}
+    for pdf in out.rglob("*.pdf"):
+        pdf.unlink()
+    handed.clear()
+    (report,) = build(project, None, BuildOptions(formats=("pdf",), out=out))
+    assert report.rendered == 0 and [size for _, size in handed] == [20, 20, 14, 0]  # from the cache, typeset after
+    assert {p.name: p.read_bytes() for p in out.rglob("*.pdf")} == cold
+
+
+def test_a_document_that_fails_while_the_game_renders_is_one_line_and_writes_nothing(tmp_path: Path, monkeypatch):
+    from pnp.build.driver import BuildOptions, build
+    from pnp.errors import PnpError
+    from pnp.formats import pdf_engine
+
+    monkeypatch.setattr(pdf_engine, "CHUNK", 20)
+    in_child = pdf_engine._in_child
+    monkeypatch.setattr(pdf_engine, "_in_child", lambda job: (None, "error: failed to parse SVG") if "f20" in job[2] else in_child(job))
+    with pytest.raises(PnpError) as failed:
+        build(_poker(tmp_path), None, BuildOptions(formats=("svg", "pdf"), out=tmp_path / "out"))
+    message, = [str(e) for e in failed.value.errors]
+    assert message == "Poker deck benchmark: the PDF engine failed: error: failed to parse SVG"
+    assert not (tmp_path / "out" / "poker").exists()

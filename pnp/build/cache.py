@@ -67,7 +67,7 @@ from ..files import digest, tree_digest, write_atomic
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
-from ..render.faces import ComponentRenderer, Face, RenderedComponent
+from ..render.faces import ComponentRenderer, Face, Piece, RenderedComponent
 
 if TYPE_CHECKING:
     from .driver import Tally
@@ -259,9 +259,11 @@ class CachedRenderer(ComponentRenderer):
 
 
 def render_cached(game: GameContent, options: dict[str, Any], bleed: float, cache: BuildCache,
-                  tally: "Tally | None" = None) -> tuple[list[RenderedComponent], int]:
-    """Like render.render_game, reusing cached faces; also returns how many faces were rendered."""
+                  tally: "Tally | None" = None, each_piece: "Callable[[Piece], None] | None" = None) -> tuple[list[RenderedComponent], int]:
+    """Like render.render_game, reusing cached faces; also returns how many faces were
+    rendered. `each_piece` is told of every piece as soon as it is rendered."""
     renderer = CachedRenderer(game, options, bleed, cache, tally)
+    renderer.each_piece = each_piece
     if tally:
         tally.plan(renderer.face_count(), f"{game.name}: faces")
     out = [renderer.component(i, comp) for i, comp in enumerate(game.manifest.components)]

@@ -16,7 +16,7 @@ from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from .cache import CACHE_FILE, BuildCache, code_stamp
 from ..config import BuildOptions
@@ -27,6 +27,9 @@ from ..load.project_files import output_folder, outside
 from .output import commit_files
 from .pipeline import Pipeline
 from ..render.faces import RenderedComponent
+
+if TYPE_CHECKING:
+    from ..formats.pdf import BookPages
 
 
 @dataclass
@@ -72,9 +75,11 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return {face.relpath: Planned(digest(face.svg), partial(str.encode, face.svg, "utf-8")) for comp in rendered for face in comp.faces}
 
 
-def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
+              started: "BookPages | None" = None) -> dict[str, Planned]:
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
-    of the game's faces (pnp/formats/pdf.py): each face goes through the engine once."""
+    of the game's faces (pnp/formats/pdf.py): each face goes through the engine once.
+    `started`: the book the game's faces went into as they were rendered (`start_book`)."""
     from ..formats.pdf import SharedBook
     from ..config import papers
 
@@ -82,7 +87,7 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts)
+    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started))
     files = {f"{game.name}-print.pdf": Planned(_print_key(game, rendered, options), partial(book.pdf, len(printed)), costly=True)}
     files.update({
         f"pdf/{comp.spec.id}.pdf": Planned(
@@ -101,6 +106,29 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
             svg = cut_svg(page, made.layout.sheet, f"{game.manifest.title}: cut file of page {number}")
             files[f"cut/{game.name}-page-{number:03d}.svg"] = Planned(digest(svg), partial(str.encode, svg, "utf-8"))
     return files
+
+
+def start_book(game: GameContent) -> "BookPages":
+    """A book of the game's faces that typesets each full document of faces at once (in
+    fresh processes, pnp/formats/pdf_engine.py `Apart`): fed every piece as it is rendered,
+    a big game is typeset while the rest of it renders (a small one, of one document, is
+    typeset once rendered, as before)."""
+    from ..formats.pdf import BookPages
+
+    return BookPages(game.manifest.title, game.fonts.family, early=tuple(game.fonts.dirs))
+
+
+def _book(game: GameContent, printed: list[RenderedComponent], started: "BookPages | None") -> "BookPages":
+    """The game's book with its printed faces in piece order (each front, then its back),
+    as `start_book` was fed them: the same pages in the same documents whether the faces
+    were rendered now or came from the cache."""
+    from ..formats.pdf import BookPages
+
+    book = started or BookPages(game.manifest.title, game.fonts.family)
+    for comp in printed:
+        for piece in comp.pieces:
+            book.add_piece(piece)
+    return book
 
 
 def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list[RenderedComponent], options: BuildOptions) -> list:
@@ -233,6 +261,7 @@ class Rendered:
     planned: dict[str, Planned]
     seconds: float
     tally: Tally | None
+    book: "BookPages | None" = None  # typesetting the game's faces since they were rendered
 
     @property
     def todo(self) -> dict[str, Planned]:
@@ -240,7 +269,11 @@ class Rendered:
 
     def make(self) -> Produced:
         start = time.perf_counter()
-        files = make_all(self.todo, self.tally)
+        try:
+            files = make_all(self.todo, self.tally)
+        finally:  # a file that failed first leaves nothing typesetting for the book
+            if self.book is not None:
+                self.book.close()
         sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
         return Produced(self.game, self.faces, self.count, self.cache, self.planned, files, self.seconds + time.perf_counter() - start, sheets)
 
@@ -252,12 +285,19 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     if values is None:
         values = options.game_options([game])[game.name]
     cache = BuildCache.open(root, code_stamp(game), use=not options.force)
-    faces, count = Pipeline(game.project, options).render(game, values, cache, tally)
-    planned: dict[str, Planned] = {}
-    located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
-    for fmt in options.formats:
-        planned.update(FORMATS[fmt](game, faces, located))
-    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally)
+    # with nothing cached every PDF is made: their faces are typeset as they are rendered
+    book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
+    try:
+        faces, count = Pipeline(game.project, options).render(game, values, cache, tally, book.add_piece if book else None)
+        planned: dict[str, Planned] = {}
+        located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
+        for fmt in options.formats:
+            planned.update(pdf_files(game, faces, located, book) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
+    except BaseException:
+        if book is not None:
+            book.close()
+        raise
+    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally, book)
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:

@@ -32,7 +32,16 @@ class Committed:
 def write_if_changed(path: Path, data: bytes) -> bool:
     """Write `data` unless `path` already holds exactly it; True when written."""
     try:
-        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+        found = os.stat(path)
+    except OSError:
+        found = None
+    return _write_if_changed(path, found, data)
+
+
+def _write_if_changed(path: Path, found: os.stat_result | None, data: bytes) -> bool:
+    """`write_if_changed`, the file's status (None: no file) known already."""
+    try:
+        if found is not None and stat.S_ISREG(found.st_mode) and found.st_size == len(data) and path.read_bytes() == data:
             return False
     except OSError:
         pass
@@ -44,21 +53,44 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def contained(root: Path, rel: str) -> Path | None:
-    """`root / rel` when `rel` is a plain relative path that stays in `root` (links resolved,
-    the file itself no link); None for anything else: an output list is checked, never trusted."""
-    parts = PurePosixPath(rel).parts
-    if not rel or rel.startswith(("/", "\\")) or ".." in parts or "\\" in rel or "\0" in rel:
-        return None
-    path = root / rel
-    real = Path(os.path.realpath(path))
-    base = Path(os.path.realpath(root))
-    if not real.is_relative_to(base) or real == base or path.is_symlink():
-        return None
-    return path
+class Inside:
+    """Paths in one output folder, checked, never trusted: a relative path is let through when
+    it is plain (not absolute, no '..'), its folder stays in the root (links resolved:
+    checked once a folder) and the file itself is no link."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._base = os.path.realpath(root)
+        self._folders: dict[tuple[str, ...], bool] = {}
+
+    def status(self, rel: str) -> tuple[Path, os.stat_result | None] | None:
+        """`root / rel` and its status (None: there is no such file), or None when `rel` may
+        not be written or removed."""
+        parts = PurePosixPath(rel).parts
+        if not rel or not parts or rel.startswith(("/", "\\")) or ".." in parts or "\\" in rel or "\0" in rel:
+            return None
+        folder = parts[:-1]
+        if folder not in self._folders:
+            real = os.path.realpath(os.path.join(self.root, *folder))
+            self._folders[folder] = real == self._base or real.startswith(os.path.join(self._base, ""))
+        if not self._folders[folder]:
+            return None
+        path = self.root.joinpath(*parts)
+        try:
+            found: os.stat_result | None = os.lstat(path)
+        except OSError:
+            found = None
+        if found is not None and stat.S_ISLNK(found.st_mode):
+            return None
+        return path, found
+
+    def __call__(self, rel: str) -> Path | None:
+        """`root / rel` when `rel` may be written or removed, else None."""
+        checked = self.status(rel)
+        return checked[0] if checked else None
 
 
-def _previous(root: Path) -> dict[str, str]:
+def _previous(root: Path, inside: Inside) -> dict[str, str]:
     """The files the previous build wrote, with the digest of each (the list's old form,
     names without digests, names no file pnp can vouch for: none of them is ever removed)."""
     try:
@@ -67,7 +99,7 @@ def _previous(root: Path) -> dict[str, str]:
         return {}
     if not isinstance(files, dict):
         return {}
-    return {rel: sha for rel, sha in files.items() if isinstance(rel, str) and isinstance(sha, str) and contained(root, rel) is not None}
+    return {rel: sha for rel, sha in files.items() if isinstance(rel, str) and isinstance(sha, str) and inside(rel) is not None}
 
 
 def _unchanged_since(path: Path, sha: str) -> bool:
@@ -90,28 +122,29 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
     built now) that this build did not make are removed when they still hold what pnp
     wrote; others are kept. Nothing is written or removed outside `root`, or through a link."""
     done = Committed(unchanged=sorted(current))
-    previous = _previous(root)
+    inside = Inside(root)
+    previous = _previous(root, inside)
     digests: dict[str, str] = {}
     for rel in sorted(files):
-        path = contained(root, rel)
-        if path is None:
+        checked = inside.status(rel)
+        if checked is None:
             raise PnpError(f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there")
-        (done.written if write_if_changed(path, files[rel]) else done.unchanged).append(rel)
+        (done.written if _write_if_changed(*checked, files[rel]) else done.unchanged).append(rel)
         digests[rel] = _digest(files[rel])
     for rel in done.unchanged:
         if rel not in digests:
-            found = previous.get(rel)
-            path = contained(root, rel)
-            if found is None and path is not None and path.is_file():
-                found = _digest(path.read_bytes())
-            if found is not None:
-                digests[rel] = found
+            sha = previous.get(rel)
+            kept = inside(rel)
+            if sha is None and kept is not None and kept.is_file():
+                sha = _digest(kept.read_bytes())
+            if sha is not None:
+                digests[rel] = sha
     made = set(files) | set(done.unchanged)
     for rel in sorted(set(previous) - made):
         if not rel.startswith(scope):
             digests[rel] = previous[rel]
             continue
-        stale = contained(root, rel)
+        stale = inside(rel)
         if stale is not None and _unchanged_since(stale, previous[rel]):
             stale.unlink()
             done.removed.append(rel)

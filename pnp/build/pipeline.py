@@ -16,7 +16,7 @@ from ..errors import PnpError
 from ..load.content import GameContent, Project, load_game
 
 if TYPE_CHECKING:
-    from ..render.faces import ComponentRenderer, RenderedComponent
+    from ..render.faces import ComponentRenderer, Piece, RenderedComponent
     from .cache import BuildCache
     from ..config import BuildOptions
     from .driver import Tally
@@ -64,14 +64,15 @@ class Pipeline:
         return ComponentRenderer(game, self._values(game, values), self.options.bleed)
 
     def render(self, game: GameContent, values: dict[str, Any] | None = None, cache: "BuildCache | None" = None,
-               tally: "Tally | None" = None) -> "tuple[list[RenderedComponent], int]":
+               tally: "Tally | None" = None, each_piece: "Callable[[Piece], None] | None" = None) -> "tuple[list[RenderedComponent], int]":
         """Every component of the game rendered (faces the cache holds reused) and how many
-        faces were rendered; raises PnpError listing every failure."""
+        faces were rendered; raises PnpError listing every failure. With a cache,
+        `each_piece` is told of every piece as soon as it is rendered."""
         values = self._values(game, values)
         if cache is not None:
             from .cache import render_cached
 
-            return render_cached(game, values, self.options.bleed, cache, tally)
+            return render_cached(game, values, self.options.bleed, cache, tally, each_piece)
         from ..render.faces import render_game
 
         out = render_game(game, values, self.options.bleed)

@@ -5,8 +5,10 @@ typst embeds each face SVG through svg2pdf, which parses it with usvg, the parse
 images print as they show. typst draws an image inline wherever it is placed, so a face
 placed on three sheets would be converted and written three times. Instead the faces of
 a game (and the margin labels of its sheets) are typeset once, each on a page of its own:
-the book. Every PDF of the game is then composed from the book by `pdf_sheets.compose`
-(pikepdf), which draws a face's page as a form XObject wherever it is placed. Fonts come
+the book (`BookPages`: in a build, its faces in the order of the pieces, each front then
+its back, handed to the engine a document at a time as they are rendered). Every PDF of
+the game is then composed from the book by `pdf_sheets.compose` (pikepdf), which draws a
+face's page as a form XObject wherever it is placed. Fonts come
 only from the game's font files and are embedded as subsets. The SVGs go in as
 `sys.inputs` strings, never as files, so no path of the build machine reaches the PDF and
 the bytes depend on nothing but the inputs. `pdf_engine` runs typst and the composer (on
@@ -24,7 +26,7 @@ from ..render.hrefs import refused
 from . import pdf_engine
 
 if TYPE_CHECKING:
-    from ..render.faces import Face
+    from ..render.faces import Face, Piece
     from ..load.fonts import Fonts
     from .impose import Label, Layout
 
@@ -53,65 +55,106 @@ def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
     return label.text, label.size, max(sheet_width - label.x - margin / 2, 10)
 
 
-def book_sources(title: str, layouts: list["Layout"], family: str) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
-    """The typst documents that typeset every distinct face of `layouts` (with the SVGs they
-    read from `sys.inputs`) and then every distinct label, one per page; and each layout
-    as a `SheetPlan` that names those pages by number (the faces' first, then the labels')."""
-    from .impose import Bookmark, Label, Line, Place
+class BookPages:
+    """A game's book as typst documents, a face at a time: each distinct face gets the next
+    page as it is added (checked by `refused` first: the last guard before the engine), and
+    every CHUNK faces make a document. With `early` (the font folders), each full document
+    is typeset at once, apart (`pdf_engine.Apart`), so a big book is typeset while the build
+    still renders. The labels follow, in a document of their own, once the layouts are
+    known (`sources`)."""
 
-    inputs: dict[str, str] = {}
-    faces: dict[FaceKey, int] = {}
-    labels: dict[LabelKey, int] = {}
-    head = [f"#set document(title: {_string(title)}, author: \"pnp\", date: none)"]
-    face_pages: list[str] = []
-    label_pages = [f"#set text(font: {_string(family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")"]
-    plans: list[list[list[tuple]]] = []
-    for layout in layouts:
-        pages: list[list[tuple]] = []
-        for page in layout.pages:
-            marks: list[tuple] = []
-            for mark in page.marks:
-                if isinstance(mark, Place):
-                    key = face_key(mark.face)
-                    if key not in faces:
-                        refused(mark.face.svg, f"{title}: face {mark.face.component}/{mark.face.name}")
-                        name = f"f{len(faces)}"
-                        inputs[name] = mark.face.svg
-                        faces[key] = len(faces)
-                        w, h = number(key[1]), number(key[2])
-                        face_pages.append(f"#page(width: {w}mm, height: {h}mm, margin: 0pt, "
-                                          f"place(image(bytes(sys.inputs.{name}), format: \"svg\", width: {w}mm, height: {h}mm)))")
-                    marks.append(("face", faces[key], mark.x, mark.y, mark.turn, mark.clip))
-                elif isinstance(mark, Label):
-                    lkey = label_key(mark, layout.sheet.width, layout.sheet.margin)
-                    if lkey not in labels:
-                        labels[lkey] = len(labels)
-                        # the first baseline lies on the top edge of the text; a margin of one text size
-                        # around it holds the glyphs (a form XObject shows only what is on its page)
-                        label_pages.append(f"#page(width: auto, height: auto, margin: {number(lkey[1])}pt, "
-                                           f"block(width: {number(lkey[2])}mm, text(size: {number(lkey[1])}pt, {_string(lkey[0])})))")
-                    marks.append(("label", labels[lkey], mark.x, mark.y, lkey[1]))
-                elif isinstance(mark, Line):
-                    marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))
-                elif isinstance(mark, Bookmark):
-                    marks.append(("bookmark", mark.text))
-            pages.append(marks)
-        plans.append(pages)
-    if not faces:  # a document needs a page; no sheet draws this one
-        face_pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
-    first_label = len(face_pages)
-    # the faces in documents of at most CHUNK pages: the engine's memory stays that of one
-    # chunk, and the chunks of a big game are typeset on every core
-    chunk = pdf_engine.CHUNK
-    docs = [("\n".join(head + face_pages[start:start + chunk]) + "\n", {f"f{n}": inputs[f"f{n}"] for n in range(start, min(start + chunk, len(inputs)))})
-            for start in range(0, len(face_pages), chunk)]
-    if labels:
-        docs.append(("\n".join(head + label_pages) + "\n", {}))
-    sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
-                             [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages],
-                             layout.bleed)
-                   for layout, pages in zip(layouts, plans)]
-    return docs, sheet_plans
+    def __init__(self, title: str, family: str, early: tuple[str, ...] | None = None):
+        self.title = title
+        self.family = family
+        self.early = early
+        self.apart: pdf_engine.Apart | None = None  # typesetting the full documents, once there is one
+        self.faces: dict[FaceKey, int] = {}  # each face's page
+        self.docs: list[tuple[str, dict[str, str]]] = []  # the full documents of faces
+        self._head = f"#set document(title: {_string(title)}, author: \"pnp\", date: none)"
+        self._pages: list[str] = []  # the document being filled, and the SVGs it reads
+        self._inputs: dict[str, str] = {}
+
+    def add(self, face: "Face") -> int:
+        """The page of `face` in the book."""
+        key = face_key(face)
+        if key not in self.faces:
+            refused(face.svg, f"{self.title}: face {face.component}/{face.name}")
+            name = f"f{len(self.faces)}"
+            self.faces[key] = len(self.faces)
+            self._inputs[name] = face.svg
+            w, h = number(key[1]), number(key[2])
+            self._pages.append(f"#page(width: {w}mm, height: {h}mm, margin: 0pt, "
+                               f"place(image(bytes(sys.inputs.{name}), format: \"svg\", width: {w}mm, height: {h}mm)))")
+            # the faces in documents of at most CHUNK pages: the engine's memory stays that of
+            # one document, and the documents of a big game are typeset on every core
+            if len(self._pages) >= pdf_engine.CHUNK:
+                self._close_document(full=True)
+        return self.faces[key]
+
+    def add_piece(self, piece: "Piece") -> None:
+        """The faces of a piece that is printed (its front, then its back)."""
+        if piece.copies > 0:
+            self.add(piece.front)
+            if piece.back is not None:
+                self.add(piece.back)
+
+    def close(self) -> None:
+        """Typeset nothing more (the build failed, or the PDFs are made)."""
+        if self.apart is not None:
+            self.apart.close()
+
+    def _close_document(self, full: bool) -> None:
+        doc = ("\n".join([self._head] + self._pages) + "\n", self._inputs)
+        self.docs.append(doc)
+        self._pages, self._inputs = [], {}
+        if full and self.early is not None:
+            self.apart = self.apart or pdf_engine.Apart(self.early)
+            self.apart.add(*doc)
+
+    def sources(self, layouts: list["Layout"]) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
+        """The typst documents of the book: its faces (those added before, then those of
+        `layouts` not yet added, in the order they are placed), then every distinct label,
+        one per page; and each layout as a `SheetPlan` that names those pages by number."""
+        from .impose import Bookmark, Label, Line, Place
+
+        labels: dict[LabelKey, int] = {}
+        label_pages = [f"#set text(font: {_string(self.family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")"]
+        plans: list[list[list[tuple]]] = []
+        for layout in layouts:
+            pages: list[list[tuple]] = []
+            for page in layout.pages:
+                marks: list[tuple] = []
+                for mark in page.marks:
+                    if isinstance(mark, Place):
+                        marks.append(("face", self.add(mark.face), mark.x, mark.y, mark.turn, mark.clip))
+                    elif isinstance(mark, Label):
+                        lkey = label_key(mark, layout.sheet.width, layout.sheet.margin)
+                        if lkey not in labels:
+                            labels[lkey] = len(labels)
+                            # the first baseline lies on the top edge of the text; a margin of one text size
+                            # around it holds the glyphs (a form XObject shows only what is on its page)
+                            label_pages.append(f"#page(width: auto, height: auto, margin: {number(lkey[1])}pt, "
+                                               f"block(width: {number(lkey[2])}mm, text(size: {number(lkey[1])}pt, {_string(lkey[0])})))")
+                        marks.append(("label", labels[lkey], mark.x, mark.y, lkey[1]))
+                    elif isinstance(mark, Line):
+                        marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))
+                    elif isinstance(mark, Bookmark):
+                        marks.append(("bookmark", mark.text))
+                pages.append(marks)
+            plans.append(pages)
+        if not self.faces:  # a document needs a page; no sheet draws this one
+            self._pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
+        if self._pages:
+            self._close_document(full=False)
+        first_label = len(self.faces) or 1
+        docs = list(self.docs)
+        if labels:
+            docs.append(("\n".join([self._head] + label_pages) + "\n", {}))
+        sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
+                                 [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages],
+                                 layout.bleed)
+                       for layout, pages in zip(layouts, plans)]
+        return docs, sheet_plans
 
 
 @dataclass(frozen=True)
@@ -126,14 +169,16 @@ class SheetPlan:
     bleed: float | None = None  # mm around the trim of every page, declared as TrimBox and BleedBox
 
 
-def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None) -> list[bytes]:
+def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book: BookPages | None = None) -> list[bytes]:
     """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
-    all from one book: each face and label is typeset once however often it is placed."""
+    all from one book (`book`, with the faces added so far, or a new one): each face and
+    label is typeset once however often it is placed."""
     from ..load.fonts import DEFAULT
 
     fonts = fonts or DEFAULT
-    docs, plans = book_sources(title, layouts, fonts.family)
-    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans)
+    book = book or BookPages(title, fonts.family)
+    docs, plans = book.sources(layouts)
+    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart)
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
@@ -145,10 +190,12 @@ class SharedBook:
     """The PDFs of one game (each component's and the print PDF), all made by the first
     thread that asks for one of them: one book, one job for the PDF engine."""
 
-    def __init__(self, title: str, layouts: Callable[[], list["Layout"]], fonts: "Fonts | None"):
+    def __init__(self, title: str, layouts: Callable[[], list["Layout"]], fonts: "Fonts | None",
+                 book: Callable[[], BookPages] | None = None):
         self.title = title
         self._layouts = layouts
         self._fonts = fonts
+        self._book = book  # the book with its faces in order, when they have an order before the layouts
         self._lock = threading.Lock()
         self._made: list[bytes] | None = None
         self._failed: PnpError | None = None
@@ -159,7 +206,7 @@ class SharedBook:
         with self._lock:
             if self._made is None and self._failed is None:
                 try:
-                    self._made = pdfs(self.title, self._layouts(), self._fonts)
+                    self._made = pdfs(self.title, self._layouts(), self._fonts, self._book() if self._book else None)
                 except PnpError as exc:
                     self._failed = exc
             if self._failed is not None:

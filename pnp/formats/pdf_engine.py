@@ -9,8 +9,9 @@ book of faces and writes every PDF of the game from it, while the build goes
 on rendering. Without a pool (one core, a platform without fork, or
 typst already loaded in this process) the same job runs here. A book of more faces than
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
-(`typeset_apart`: typst never frees what it typeset while its process lives), and each
-of its PDFs composed in a fresh process too (`compose_apart`).
+(`Apart`: typst never frees what it typeset while its process lives), each document as
+soon as the build has rendered its faces, and each of its PDFs composed in a fresh
+process too (`compose_apart`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pickle
 import subprocess
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
@@ -31,7 +32,7 @@ from ..errors import PnpError
 _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
-CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.book_sources)
+CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
 PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
 ROOT = PACKAGE / "data" / "fonts"
 
@@ -57,7 +58,7 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
 
 
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
-    """Typeset each typst document of a book (pnp.formats.pdf.book_sources), then write
+    """Typeset each typst document of a book (pnp.formats.pdf.BookPages), then write
     each sheet plan from it: the PDFs, or [] and the engine's complaint."""
     parts = []
     for text, inputs in docs:
@@ -76,15 +77,43 @@ def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
     return [compose(plan, book) for plan in plans]
 
 
+class Apart:
+    """The documents of a big book, each typeset in a fresh Python process as soon as it is
+    handed in, as many at once as there are cores: typst keeps what it typeset for the
+    life of its process (about 100 KB a face), so a 5,000-card deck typeset in one process
+    would hold half a gigabyte. A build hands in each document of faces as it fills
+    (pnp.formats.pdf.BookPages), so typst works while the rest of the game renders."""
+
+    def __init__(self, font_dirs: tuple[str, ...]):
+        self.font_dirs = font_dirs
+        self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))  # each thread waits on its process
+        self._jobs: list[Future[tuple[Any, str]]] = []
+
+    def add(self, text: str, inputs: dict[str, str]) -> None:
+        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs)))
+
+    def parts(self, docs: list[tuple[str, dict[str, str]]]) -> tuple[list[bytes], str]:
+        """The typeset `docs`, of which the first were handed in already: the PDFs, or []
+        and the engine's complaint."""
+        for text, inputs in docs[len(self._jobs):]:
+            self.add(text, inputs)
+        try:
+            made = [job.result() for job in self._jobs]
+        finally:
+            self._waiting.shutdown(cancel_futures=True)
+        for result, fault in made:
+            if fault or result[1]:
+                return [], fault or result[1]
+        return [result[0] for result, _ in made], ""
+
+    def close(self) -> None:
+        """Typeset nothing more (the build failed): what waits is dropped, what runs ends."""
+        self._waiting.shutdown(wait=False, cancel_futures=True)
+
+
 def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
-    """Typeset the documents of a big book, each in a fresh Python process, as many at once
-    as there are cores: typst keeps what it typeset for the life of its process (about
-    100 KB a face), so a 5,000-card deck typeset in one process would hold half a gigabyte."""
-    made = _apart([("typeset", text, inputs, font_dirs) for text, inputs in docs])
-    for result, fault in made:
-        if fault or result[1]:
-            return [], fault or result[1]
-    return [result[0] for result, _ in made], ""
+    """Typeset the documents of a big book, each in a fresh Python process (`Apart`)."""
+    return Apart(font_dirs).parts(docs)
 
 
 def compose_apart(parts: list[bytes], plans: list) -> tuple[list[bytes], str]:
@@ -122,11 +151,13 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
     _compiler(font_dirs)
 
 
-def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> list[bytes]:
+def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list,
+             apart: Apart | None = None) -> list[bytes]:
     """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
-    several documents of faces is typeset apart (`typeset_apart`) first."""
-    if sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
-        parts, problem = typeset_apart(docs, font_dirs)
+    several documents of faces is typeset apart first (by `apart` when the build handed it
+    the first documents already, else `typeset_apart`)."""
+    if apart is not None or sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
+        parts, problem = apart.parts(docs) if apart is not None else typeset_apart(docs, font_dirs)
         if not problem:
             made, problem = compose_apart(parts, plans)
     elif _POOL is not None:

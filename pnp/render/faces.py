@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from markupsafe import Markup
@@ -160,17 +160,18 @@ def _add_render_error(errors: list[ContentError], error: ContentError, what: str
     errors.append(error)
 
 
-def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str]]:
-    """A problem with the SVG's structure, and the texts it draws."""
+def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str], ET.Element | None]:
+    """A problem with the SVG's structure, the texts it draws, and its parsed root (for the
+    other checks: one parse a face)."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
-        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), []
+        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), [], None
     if root.tag != "{http://www.w3.org/2000/svg}svg":
-        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), []
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
     texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
-    return None, texts
+    return None, texts, root
 
 
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
@@ -208,6 +209,7 @@ class ComponentRenderer:
         self.plan = Plan(game, self.env, self.names, self.errors)
         self.locator = locate.Locator(game)
         self._components: dict[str, dict[str, Any]] = {}
+        self.each_piece: Callable[[Piece], None] | None = None  # told of every piece as soon as it is rendered
 
     def _source(self, template: str) -> str:
         assert self.env.loader is not None
@@ -224,15 +226,16 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             _add_render_error(self.errors, _render_error(exc, self.game, template, what), what)
             return None
-        problem, texts = _check_svg(svg, self.game.templates_dir / template, what)
+        where = self.game.templates_dir / template
+        problem, texts, root = _check_svg(svg, where, what)
         if problem:
             self.errors.append(problem)
             return None
         problems = [self.locator.overflow(o, what) for o in fit.take()]
-        problems += [e for e in [check_face(svg, self.game.templates_dir / template, lambda: self._source(template), what)] if e is not None]
-        problems += self.locator.missing_glyphs(texts, what, self.game.templates_dir / template)
-        problems += _font_families(svg, self.game.fonts, self.game.templates_dir / template, what)
-        problems += [ContentError(path or self.game.templates_dir / template, line, None, f"{what}: {message}")
+        problems += [e for e in [check_face(svg, where, lambda: self._source(template), what, root)] if e is not None]
+        problems += self.locator.missing_glyphs(texts, what, where)
+        problems += _font_families(svg, self.game.fonts, where, what)
+        problems += [ContentError(path or where, line, None, f"{what}: {message}")
                      for message, path, line in assets.take()]
         if problems:
             self.errors.extend(problems)
@@ -264,6 +267,8 @@ class ComponentRenderer:
                 back = self.face(comp, comp.back, f"{ident}-back", item, "back", bleed)
             if front is not None:
                 pieces.append(Piece(ident, front, back, planned.copies, item_name(item)))
+                if self.each_piece is not None:
+                    self.each_piece(pieces[-1])
         return RenderedComponent(comp, pieces, bleed)
 
 

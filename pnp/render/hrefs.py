@@ -83,33 +83,42 @@ def _first(svg: bytes | str, depth: int) -> str | None:
         root = ET.fromstring(svg)
     except ET.ParseError:
         return "embeds an SVG picture that is not well-formed XML" if depth else None  # the face itself is checked elsewhere
+    return _first_in(root, depth)
+
+
+def _first_in(root: ET.Element, depth: int) -> str | None:
+    """`_first` of an SVG already parsed."""
     for element in root.iter():
         tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
         if tag in INERT:
             return f"has a <{tag}> element: a face may not run scripts or hold web pages"
-        handler = next((k for k in element.attrib if k.rsplit("}", 1)[-1].lower().startswith("on")), None)
-        if handler is not None:
-            return f"has an event handler ({handler}=): a face may not run scripts"
+        attrib = element.attrib
+        for key in attrib:
+            if key.rsplit("}", 1)[-1].lower().startswith("on"):
+                return f"has an event handler ({key}=): a face may not run scripts"
         for name in HREFS:
-            value = element.get(name)
+            value = attrib.get(name)
             if value is not None and (problem := _check_ref(value, depth)):
                 return problem
-        texts = [v for k, v in element.attrib.items() if k not in HREFS]
-        if element.tag.endswith("}style") or element.tag == "style":
+        style = element.tag.endswith("}style") or element.tag == "style"
+        if style and IMPORT.search(element.text or ""):
+            return "has a CSS @import: a face may not load style sheets"
+        texts = [v for k, v in attrib.items() if k not in HREFS]
+        if style:
             texts.append(element.text or "")
-            if IMPORT.search(element.text or ""):
-                return "has a CSS @import: a face may not load style sheets"
         for text in texts:
-            for _, ref in URL.findall(text):
-                if problem := _check_ref(ref, depth):
-                    return problem
+            if "(" in text:  # no url( without one: most values need no search
+                for _, ref in URL.findall(text):
+                    if problem := _check_ref(ref, depth):
+                        return problem
     return None
 
 
-def external_reference(svg: str) -> str | None:
+def external_reference(svg: str, parsed: ET.Element | None = None) -> str | None:
     """What is wrong when `svg` names a file or address outside it (an image href, a CSS
-    url()) or embeds a picture past the limits, as a phrase; None when nothing is."""
-    return _first(svg.encode("utf-8"), 0)
+    url()) or embeds a picture past the limits, as a phrase; None when nothing is.
+    `parsed`: the root of `svg` parsed already (one parse serves every check of a face)."""
+    return _first(svg.encode("utf-8"), 0) if parsed is None else _first_in(parsed, 0)
 
 
 def refused(svg: str, what: str) -> None:
@@ -120,10 +129,11 @@ def refused(svg: str, what: str) -> None:
         raise PnpError(f"{what}: the SVG {problem}")
 
 
-def check_face(svg: str, template: Path, source: Callable[[], str], what: str) -> ContentError | None:
+def check_face(svg: str, template: Path, source: Callable[[], str], what: str, parsed: ET.Element | None = None) -> ContentError | None:
     """The located error for a face that refers outside itself: at the template line that
-    writes the reference when it is written there literally, else at the template."""
-    problem = external_reference(svg)
+    writes the reference when it is written there literally, else at the template.
+    `parsed`: the root of `svg` parsed already."""
+    problem = external_reference(svg, parsed)
     if problem is None:
         return None
     line = None

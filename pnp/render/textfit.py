@@ -146,9 +146,11 @@ class TextFit:
         apart) fill at most `height`. Gives {"size", "lines", "step"}."""
         lower = self._lower(size, minimum)
         current = size
+        face = self.fonts.face(weight)
+        widest = max((face.units(w) for w in str(text).split()), default=0)  # the widest word, at every size
         while True:
             lines = self.wrap(text, width, current, weight, long_words="ok")  # a wide word is reported below
-            wide = max((self.text_width(w, current, weight) for w in str(text).split()), default=0)
+            wide = widest * current / face.units_per_em  # `Face.width`, to the last bit
             used = len(lines) * current * leading
             if (used <= height and wide <= width) or current <= lower:
                 break
