@@ -183,3 +183,19 @@ def test_a_book_page_drawn_in_several_content_streams_is_placed_whole():
     raster = pypdfium2.PdfDocument(compose(plan, Book([made.getvalue()])))[0].render(scale=1).to_pil().convert("RGB")
     assert raster.getpixel((50, 72)) == (255, 0, 0) and raster.getpixel((94, 72)) == (0, 0, 255)
     assert raster.getpixel((20, 72)) == (255, 255, 255)  # placed 36 pt in from the left edge
+
+
+def test_the_book_checks_a_face_no_check_has_passed_yet():
+    """The book is the last guard before the engine: a face that names a file outside
+    itself is refused there unless pnp's renderer or cache checked it (they refuse such a
+    face themselves); a face a build rendered goes in without being parsed again."""
+    from pnp.errors import PnpError
+    from pnp.formats.pdf import BookPages
+
+    outside = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10mm" '
+               'height="10mm"><image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>')
+    with pytest.raises(PnpError, match="outside|refers"):
+        BookPages("t", "Liberation Sans").add(Face("c", "f", outside, 10, 10, 0))
+    rendered = _poker()[1].faces[0]
+    assert rendered.checked
+    assert BookPages("t", "Liberation Sans").add(rendered) == 0

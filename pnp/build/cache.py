@@ -246,7 +246,7 @@ class CachedRenderer(ComponentRenderer):
         context = self.context(comp, name, item, side, bleed)
         svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
         if svg is not None:
-            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
+            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)  # BuildCache.face checked it
         self.rendered += 1
         self.trace.start(context)
         try:

@@ -57,7 +57,8 @@ def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
 
 class BookPages:
     """A game's book as typst documents, a face at a time: each distinct face gets the next
-    page as it is added (checked by `refused` first: the last guard before the engine), and
+    page as it is added (checked by `refused` first, unless it was when it was rendered or taken
+    from the cache: the last guard before the engine), and
     every CHUNK faces make a document. With `early` (the font folders), each full document
     is typeset at once, apart (`pdf_engine.Apart`), so a big book is typeset while the build
     still renders. The labels follow, in a document of their own, once the layouts are
@@ -78,7 +79,8 @@ class BookPages:
         """The page of `face` in the book."""
         key = face_key(face)
         if key not in self.faces:
-            refused(face.svg, f"{self.title}: face {face.component}/{face.name}")
+            if not face.checked:  # a face pnp rendered or took from its cache was checked then
+                refused(face.svg, f"{self.title}: face {face.component}/{face.name}")
             name = f"f{len(self.faces)}"
             self.faces[key] = len(self.faces)
             self._inputs[name] = face.svg

@@ -44,6 +44,9 @@ class Face:
     height: float
     bleed: float
     fonts: Fonts = field(default=DEFAULT_FONTS, compare=False, repr=False)  # what its text is drawn with
+    # its SVG was found to name nothing outside itself (pnp/render/hrefs.py) when it was
+    # rendered or taken from the cache: the PDF book need not parse it again
+    checked: bool = field(default=False, compare=False, repr=False)
 
     @property
     def relpath(self) -> str:
@@ -240,7 +243,7 @@ class ComponentRenderer:
         if problems:
             self.errors.extend(problems)
             return None
-        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts)
+        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)
 
     def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:
         """The names a face's template sees besides the environment's globals: plain data."""
