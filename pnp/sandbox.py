@@ -30,6 +30,7 @@ from jinja2.utils import Namespace
 from .plaindata import helper, plain
 
 REMOVED_GLOBALS = ("lipsum", "cycler", "joiner")
+_NUMBERS = frozenset({int, float})
 
 
 MAX_SIZE = 1_000_000  # items of a list or characters of a text an expression may make at once
@@ -64,6 +65,8 @@ class Sandbox(SandboxedEnvironment):
         return value
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator != "**" and type(left) in _NUMBERS and type(right) in _NUMBERS:  # most: a template's sums
+            return left * right if operator == "*" else left % right
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SIZE:
