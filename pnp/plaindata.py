@@ -20,6 +20,7 @@ from typing import Any, Callable
 from markupsafe import Markup
 
 SCALARS = (str, int, float, bool, type(None))
+_AS_IS = frozenset({*SCALARS, Markup})
 MAX_DEPTH = 64  # a property that makes a new object on every call must not loop forever
 _SKIP_MODULES = ("pydantic", "builtins", "typing")
 
@@ -51,6 +52,8 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
 
 def plain(value: Any) -> Any:
     """`value` as plain data (see the module docstring); shared parts stay shared."""
+    if type(value) in _AS_IS:  # most helpers' answers: text and numbers
+        return value
     return Copier().copy(value)
 
 
