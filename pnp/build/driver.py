@@ -390,7 +390,8 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     if "pdf" in options.formats:
         scope += ("cut/",)  # cut files go with the print PDF
-    return [_commit(p, scope) for p in produced]
+    with ThreadPoolExecutor(2) as writing:  # writing files is the kernel's work: two games at a time
+        return list(writing.map(lambda p: _commit(p, scope), produced))
 
 
 def _content_bytes(game: GameContent) -> int:
