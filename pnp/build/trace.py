@@ -199,6 +199,10 @@ class Trace:
         self.wholes: dict[int, Any] = {}
         self.templates: dict[str, str] = {}
         self.roots: set[str] = set()  # the names resolved: a value reached is reached through one of them
+        # reads already recorded (a template reads the same field again and again); the ids
+        # are those of objects alive all through the face, or of ones it made, which no
+        # record of the names can share
+        self.once: set[Any] = set()
         self.anywhere = False  # a global held data of the names: any path may be how it was reached
         self.everything = self.overflow or own > MAX_PATHS
         self.env.reads = self  # type: ignore[attr-defined]
@@ -265,6 +269,8 @@ class Trace:
 
     def name(self, key: str, value: Any) -> None:
         """A template resolved `key` from its context to `value` (a global, or missing)."""
+        if key in self.roots:
+            return
         self.roots.add(key)
         if key in self.context:
             self._at([()], key, value)
@@ -276,6 +282,12 @@ class Trace:
 
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
+        try:
+            if (id(obj), key) in self.once:
+                return
+            self.once.add((id(obj), key))
+        except TypeError:  # a key that is no dict key (a slice): recorded each time
+            pass
         paths = self._paths_of(obj) if isinstance(obj, (dict, list, tuple)) else []
         if not paths:
             return
