@@ -180,7 +180,7 @@ def png_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
     from ..formats.tts import tts_files as plan
 
-    assert options.out is not None  # produce() passes the resolved output folder
+    assert options.out is not None  # render_game passes the resolved output folder
     return plan(game, rendered, options.dpi, options.out / game.name)
 
 
@@ -241,12 +241,6 @@ class Produced:
     files: dict[str, bytes]  # the planned files the cache could not vouch for
     seconds: float
     sheets: tuple[int, int] | None = None
-
-
-def produce(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None, tally: Tally | None = None) -> Produced:
-    """Render one game (cached faces reused) and make every requested file that is not current.
-    `values` are the game's checked options (checked here when not given)."""
-    return render_game(game, options, root, values, tally).make()
 
 
 @dataclass
