@@ -10,6 +10,7 @@ import hashlib
 import itertools
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -49,6 +50,26 @@ def tree_digest(files: Iterable[Path], root: Path | None = None, read: Callable[
         h.update(f"{f.relative_to(root).as_posix() if root is not None else f.name}\0{len(data)}\0".encode("utf-8"))
         h.update(data)
     return h.hexdigest()
+
+
+MAX_RECORD = 1 << 28  # 256 MiB: no cache, file list or build record of pnp's is larger
+
+
+def read_record(path: Path) -> bytes | None:
+    """The bytes of one of pnp's own bookkeeping files in an output folder (the build cache,
+    the file list, the build record), or None when it is missing, no plain file (a link, a
+    pipe) or larger than MAX_RECORD: nothing in output/ is trusted, and such a file only
+    costs a full build."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)  # a pipe must not block
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        found = os.fstat(handle.fileno())
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_RECORD:
+            return None
+        data = handle.read(MAX_RECORD + 1)  # it may grow while it is read
+    return data if len(data) <= MAX_RECORD else None
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -346,6 +346,30 @@ def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
     assert rebuild(deck).rendered == 0
 
 
+@pytest.mark.parametrize("swap", ["a pipe", "a link", "too large"])
+def test_a_cache_file_that_is_no_plain_file_or_too_large_means_a_full_rebuild(deck: Project, swap, monkeypatch, tmp_path):
+    """Nothing in output/ is trusted: a pipe in the cache file's place must not hang the
+    build, a link must not be followed, and a huge file is not read."""
+    import os
+
+    from pnp import files
+
+    rebuild(deck)
+    cache = deck.output_dir / "deck" / CACHE_FILE
+    if swap == "a pipe":
+        cache.unlink()
+        os.mkfifo(cache)
+    elif swap == "a link":
+        real = tmp_path / "elsewhere.json"
+        real.write_bytes(cache.read_bytes())
+        cache.unlink()
+        cache.symlink_to(real)
+    else:
+        monkeypatch.setattr(files, "MAX_RECORD", cache.stat().st_size - 1)
+    report = rebuild(deck)
+    assert report.rendered == 6 and report.written == 0
+
+
 def test_a_deleted_or_edited_output_file_is_made_again(deck: Project):
     rebuild(deck)
     svg = deck.output_dir / "deck/svg/card/alpha.svg"

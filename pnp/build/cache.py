@@ -66,7 +66,7 @@ from ..errors import raise_if_any
 from ..load import project_files
 from ..load.plugins import plugin_files
 from ..load.manifest import Component
-from ..files import digest, tree_digest, write_atomic
+from ..files import digest, read_record, tree_digest, write_atomic
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
@@ -141,7 +141,7 @@ class BuildCache:
         path = root / CACHE_FILE
         try:
             mtime_ns = path.stat().st_mtime_ns
-            data = json.loads(path.read_bytes())
+            data = json.loads(read_record(path) or b"")
             ok = (
                 isinstance(data, dict)
                 and data.get("format") == CACHE_FORMAT

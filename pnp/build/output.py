@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
-from ..files import write_atomic
+from ..files import read_record, write_atomic
 
 MANIFEST = ".pnp-files.json"
 
@@ -94,7 +94,7 @@ def _previous(root: Path, inside: Inside) -> dict[str, str]:
     """The files the previous build wrote, with the digest of each (the list's old form,
     names without digests, names no file pnp can vouch for: none of them is ever removed)."""
     try:
-        files = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        files = json.loads(read_record(root / MANIFEST) or b"")
     except (OSError, ValueError, TypeError):
         return {}
     if not isinstance(files, dict):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..files import tree_digest, write_atomic
+from ..files import read_record, tree_digest, write_atomic
 
 RECORD = ".pnp-build.json"
 FORMAT = 1
@@ -97,7 +97,7 @@ def _outputs(folder: Path) -> dict[str, list[int]]:
 
 def _load(out: Path) -> dict:
     try:
-        data = json.loads((out / RECORD).read_text("utf-8"))
+        data = json.loads(read_record(out / RECORD) or b"")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("builds"), dict) else {}
