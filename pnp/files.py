@@ -75,9 +75,21 @@ def read_record(path: Path) -> bytes | None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so that a reader never sees a partial file: to a new temporary
     file beside it, then renamed over it (a link at `path` is replaced, never followed)."""
+    tmp = stage(path, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def stage(path: Path, data: bytes, folder_made: bool = False) -> str:
+    """`data` in a new temporary file beside `path`, its folder made unless `folder_made`:
+    the name of that file, for the caller to rename over `path` (`write_atomic`) or to remove."""
     folder, name = os.path.split(path)
     folder = folder or "."
-    os.makedirs(folder, exist_ok=True)
+    if not folder_made:
+        os.makedirs(folder, exist_ok=True)
     while True:
         tmp = os.path.join(folder, f".{name}.{os.getpid()}-{next(_TEMP)}.tmp")
         try:
@@ -89,7 +101,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp

@@ -337,6 +337,39 @@ def test_a_face_that_reaches_out_or_runs_code_is_refused(demo: Project, body: st
     located(line, template.name, None, "card/example")
 
 
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">{}</svg>'
+
+
+@pytest.mark.parametrize("face", [
+    SVG.format('<rect width="5" height="5" style="fill: &#117;rl(/etc/hostname)"/>'),  # a character reference spells url(
+    SVG.format('<rect width="5" height="5" style="fill: &#x55;RL(/etc/hostname)"/>'),
+    '<!DOCTYPE svg [<!ENTITY u "url(/etc/hostname)">]>' + SVG.format('<rect width="5" height="5" style="fill: &u;"/>'),
+    SVG.format('<rect width="5" height="5" ONLOAD="alert(1)"/>'),
+    SVG.format('<rect width="5" height="5"\n\ton-load\n=\n"alert(1)"/>'),
+    SVG.format('<rect width="5" height="5" xlink:onclick="alert(1)"/>'),
+    SVG.format('<svg:script xmlns:svg="http://www.w3.org/2000/svg">alert(1)</svg:script>'),
+    SVG.format('<style>@IMPORT "/etc/x.css";</style>'),
+    SVG.format('<style><![CDATA[rect { fill: URL(/etc/hostname) }]]></style>'),
+    SVG.format('<use xlink:href="/etc/hostname#x"/>'),
+    SVG.format('<iframe/>'),
+])
+def test_every_spelling_of_a_face_that_reaches_out_is_found(face: str):
+    """The quick look for words that could refer out never waves through what the full walk
+    of the parsed face refuses."""
+    from pnp.render.hrefs import _first, external_reference
+
+    assert _first(face.encode("utf-8"), 0) is not None  # the walk refuses it...
+    assert external_reference(face) is not None  # ...and so does the check a build runs
+
+
+def test_a_face_with_nothing_that_could_reach_out_passes_without_a_walk():
+    from pnp.render import hrefs
+
+    face = SVG.format('<text x="1" y="5" font-family="Fondamento" style="font-weight: bold">one on to, done</text>')
+    assert hrefs.external_reference(face) is None
+    assert not any(marker in face.lower() for marker in hrefs.MARKERS) and hrefs.EVENT.search(face.lower()) is None
+
+
 def test_a_tampered_cache_face_is_rendered_again(demo: Project, outside: Path):
     """The build cache is input too: a face in it that names a file is never drawn."""
     result = runner.invoke(app, ["build", "--format", "png", "--project", str(demo.root)])

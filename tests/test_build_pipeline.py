@@ -217,6 +217,37 @@ def test_bad_content_writes_nothing(demo: Project):
     assert after == before
 
 
+def test_a_failed_build_leaves_nothing_it_wrote_ahead(demo: Project):
+    """A game's SVGs are written to temporary files while its PDFs are made; when another
+    game then fails, they go, with the folders they made."""
+    from pnp.tools.scaffold import scaffold
+
+    set_copies(demo, 40)  # the bigger game renders first, and its files are made while the other renders
+    scaffold(demo, "broken")
+    (demo.templates_dir / "broken/card.svg.j2").write_text("<svg>{{ item.no_such_key.deeper }}</svg>\n")
+    with pytest.raises(PnpError):
+        build(demo, None, BuildOptions())
+    assert not demo.output_dir.exists()
+
+
+def test_files_written_ahead_are_renamed_into_place_or_removed(tmp_path: Path):
+    from pnp.build.output import Staged, commit_files
+
+    root = tmp_path / "out" / "game"
+    staged = Staged(root)
+    staged.add("svg/card/a.svg", b"<svg/>")
+    assert [p.name.startswith(".a.svg.") for p in (root / "svg/card").iterdir()] == [True]  # hidden until the commit
+    staged.discard()
+    assert not (tmp_path / "out").exists()
+    staged = Staged(root)
+    staged.add("svg/card/a.svg", b"<svg/>")
+    done = commit_files(root, {"svg/card/a.svg": b"<svg/>"}, staged=staged)
+    assert done.written == ["svg/card/a.svg"] and sorted(p.name for p in (root / "svg/card").iterdir()) == ["a.svg"]
+    staged = Staged(root)
+    staged.add("svg/card/a.svg", b"<svg/>")  # what is on disk already is not written again
+    assert staged.temps == {}
+
+
 def test_template_error_names_the_template_line(demo: Project):
     template = demo.templates_dir / "demo/card.svg.j2"
     lines = template.read_text().splitlines()

@@ -24,7 +24,7 @@ from ..files import Planned, digest
 from ..load.content import GameContent, Project
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder, outside
-from .output import commit_files
+from .output import Staged, commit_files
 from .pipeline import Pipeline
 from ..render.faces import RenderedComponent
 
@@ -241,6 +241,7 @@ class Produced:
     files: dict[str, bytes]  # the planned files the cache could not vouch for
     seconds: float
     sheets: tuple[int, int] | None = None
+    staged: Staged | None = None  # those of them written ahead of the commit
 
 
 @dataclass
@@ -263,13 +264,18 @@ class Rendered:
 
     def make(self) -> Produced:
         start = time.perf_counter()
+        staged = Staged(self.cache.root)
         try:
-            files = make_all(self.todo, self.tally)
+            files = make_all(self.todo, self.tally, staged)
+            sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
+        except BaseException:
+            staged.discard()
+            raise
         finally:  # a file that failed first leaves nothing typesetting for the book
             if self.book is not None:
                 self.book.close()
-        sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
-        return Produced(self.game, self.faces, self.count, self.cache, self.planned, files, self.seconds + time.perf_counter() - start, sheets)
+        return Produced(self.game, self.faces, self.count, self.cache, self.planned, files, self.seconds + time.perf_counter() - start, sheets,
+                        staged)
 
 
 def render_game(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None,
@@ -294,24 +300,26 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally, book)
 
 
-def make_all(plans: dict[str, Planned], tally: Tally | None = None) -> dict[str, bytes]:
+def make_all(plans: dict[str, Planned], tally: Tally | None = None, staged: Staged | None = None) -> dict[str, bytes]:
     """Make every planned file; costly ones (PDFs) on threads, each of which waits for a
-    worker process of the PDF engine (pnp/formats/pdf_engine.py) when a pool is open."""
+    worker process of the PDF engine (pnp/formats/pdf_engine.py) when a pool is open, while
+    the others are made here (and written ahead of the commit to `staged`)."""
     if tally:
         tally.plan(len(plans), "files")
     # in plan order: a game's print PDF, the costliest, first
     costly = [rel for rel, plan in plans.items() if plan.costly]
-    workers = min(len(costly), os.cpu_count() or 1)
     made: dict[str, bytes] = {}
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            for rel, data in zip(costly, pool.map(_make, [plans[rel] for rel in costly])):
-                made[rel] = data
+    with ThreadPoolExecutor(max(1, min(len(costly), os.cpu_count() or 1))) as pool:
+        pending = {rel: pool.submit(_make, plans[rel]) for rel in costly}
+        for rel, plan in plans.items():
+            if rel not in pending:
+                made[rel] = plan.make()
+                if staged is not None:
+                    staged.add(rel, made[rel])
                 if tally:
                     tally.tick(rel)
-    for rel, plan in plans.items():
-        if rel not in made:
-            made[rel] = plan.make()
+        for rel, future in pending.items():
+            made[rel] = future.result()
             if tally:
                 tally.tick(rel)
     return {rel: made[rel] for rel in plans}
@@ -340,6 +348,18 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     """Build the named games (all when None) and return one report per game; `progress`
     counts the faces and files as they are done."""
     pipeline = Pipeline(project, options).check()
+    pending: list[tuple[int, Future[Produced]]] = []
+    try:
+        return _build(project, games, options, progress, pipeline, pending)
+    finally:  # what a failed build wrote ahead of its commit goes (a commit leaves nothing staged)
+        for _, future in pending:
+            made = future.result() if future.done() and not future.cancelled() and future.exception() is None else None
+            if made is not None and made.staged is not None:
+                made.staged.discard()
+
+
+def _build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None, pipeline: Pipeline,
+           pending: list[tuple[int, Future[Produced]]]) -> list[GameReport]:
     with ExitStack() as engine:
         loaded = pipeline.load(project.resolve_games(games))
         values = pipeline.values(loaded)
@@ -352,7 +372,6 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
             engine.enter_context(_engine(options))
         errors: list[list] = [[] for _ in loaded]  # each game's problems, reported in game order
         done: list[tuple[int, Rendered]] = []
-        pending: list[tuple[int, Future[Produced]]] = []
         # a game's files are made on a thread while the next game renders: with the PDF
         # engine in worker processes, rendering and PDFs overlap
         with ThreadPoolExecutor(max(1, len(loaded))) as making:
@@ -396,7 +415,7 @@ def _content_bytes(game: GameContent) -> int:
 def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     start = time.perf_counter()
     current = set(p.planned) - set(p.files)
-    done = commit_files(p.cache.root, p.files, scope, current)
+    done = commit_files(p.cache.root, p.files, scope, current, p.staged)
     p.cache.record({rel: p.planned[rel].key for rel in p.files}, written=bool(done.written))
     p.cache.save(scope)
     pieces = sum(piece.copies for c in p.rendered for piece in c.pieces)

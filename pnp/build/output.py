@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
-from ..files import read_record, write_atomic
+from ..files import read_record, stage, write_atomic
 
 MANIFEST = ".pnp-files.json"
 
@@ -40,13 +40,17 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 def _write_if_changed(path: Path, found: os.stat_result | None, data: bytes) -> bool:
     """`write_if_changed`, the file's status (None: no file) known already."""
-    try:
-        if found is not None and stat.S_ISREG(found.st_mode) and found.st_size == len(data) and path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
+    if _holds(path, found, data):
+        return False
     write_atomic(path, data)
     return True
+
+
+def _holds(path: Path, found: os.stat_result | None, data: bytes) -> bool:
+    try:
+        return found is not None and stat.S_ISREG(found.st_mode) and found.st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _digest(data: bytes) -> str:
@@ -90,6 +94,49 @@ class Inside:
         return checked[0] if checked else None
 
 
+class Staged:
+    """Files of one output folder written ahead of their commit, each to a temporary name
+    beside its place: making a file is most of what writing one costs (a millisecond and
+    more on a busy disk), so a game's SVGs are written while its PDFs are still being made,
+    and `commit_files` only renames them. `discard()` removes what a failed build staged,
+    and the folders staging made."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.inside = Inside(root)
+        self.temps: dict[str, str] = {}  # relative path -> its temporary file
+        self._made: list[str] = []  # folders staging created, outermost first
+        self._ready: set[Path] = set()  # folders that exist
+
+    def add(self, rel: str, data: bytes) -> None:
+        """Stage `data` for `rel` (a path `commit_files` would refuse, or a file holding
+        `data` already, is left to it)."""
+        checked = self.inside.status(rel)
+        if checked is None or _holds(*checked, data):
+            return
+        folder = checked[0].parent
+        if folder not in self._ready:
+            new, above = [], folder
+            while not above.is_dir() and above != above.parent:
+                new.append(str(above))
+                above = above.parent
+            self._made += reversed(new)
+            os.makedirs(folder, exist_ok=True)
+            self._ready.add(folder)
+        self.temps[rel] = stage(checked[0], data, folder_made=True)
+
+    def discard(self) -> None:
+        for tmp in self.temps.values():
+            Path(tmp).unlink(missing_ok=True)
+        self.temps.clear()
+        for folder in reversed(self._made):
+            try:
+                os.rmdir(folder)  # only when empty
+            except OSError:
+                pass
+        self._made.clear()
+
+
 def _previous(root: Path, inside: Inside) -> dict[str, str]:
     """The files the previous build wrote, with the digest of each (the list's old form,
     names without digests, names no file pnp can vouch for: none of them is ever removed)."""
@@ -113,23 +160,29 @@ def _unchanged_since(path: Path, sha: str) -> bool:
         return False
 
 
-def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = ("",), current: Iterable[str] = ()) -> Committed:
+def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = ("",), current: Iterable[str] = (),
+                 staged: Staged | None = None) -> Committed:
     """Write `files` (relative path -> bytes) under `root`.
 
     `current` names files this build also makes but already knows to be up to date on
     disk (the build cache vouched for them): they are neither read nor written. Files of
     earlier builds under the `scope` prefixes (e.g. ``("svg/", "pdf/")`` for the formats
     built now) that this build did not make are removed when they still hold what pnp
-    wrote; others are kept. Nothing is written or removed outside `root`, or through a link."""
+    wrote; others are kept. Nothing is written or removed outside `root`, or through a link.
+    A file in `staged` is renamed into place."""
     done = Committed(unchanged=sorted(current))
     inside = Inside(root)
     previous = _previous(root, inside)
     digests: dict[str, str] = {}
     for rel in sorted(files):
-        checked = inside.status(rel)
-        if checked is None:
-            raise PnpError(f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there")
-        (done.written if _write_if_changed(*checked, files[rel]) else done.unchanged).append(rel)
+        if staged is not None and rel in staged.temps:  # checked as it was staged; a rename replaces a link, never follows it
+            os.replace(staged.temps.pop(rel), root / rel)
+            done.written.append(rel)
+        else:
+            checked = inside.status(rel)
+            if checked is None:
+                raise PnpError(f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there")
+            (done.written if _write_if_changed(*checked, files[rel]) else done.unchanged).append(rel)
         digests[rel] = _digest(files[rel])
     for rel in done.unchanged:
         if rel not in digests:
@@ -150,6 +203,8 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
     write_if_changed(root / MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8"))
+    if staged is not None:
+        staged.discard()  # nothing is left of it but the folders it made, which hold files now
     return done
 
 
