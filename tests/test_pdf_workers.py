@@ -70,6 +70,28 @@ def test_a_pool_is_not_opened_once_typst_is_loaded_here():
         assert pdf_engine._POOL is None
 
 
+NICE = """
+import json, os
+from pnp.formats import pdf_engine
+
+with pdf_engine.engine_pool(()):
+    worker = pdf_engine._POOL.submit(os.nice, 0).result() if pdf_engine._POOL is not None else None
+print(json.dumps({"here": os.nice(0), "worker": worker}))
+"""
+
+
+def test_the_pdf_workers_run_behind_the_build_that_renders():
+    if (os.cpu_count() or 1) < 2 or not sys.platform.startswith("linux"):
+        pytest.skip("a pool needs two cores and fork")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "2"}
+    done = subprocess.run([sys.executable, "-c", NICE], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    from pnp.formats.pdf_engine import NICER
+
+    assert seen["worker"] == min(seen["here"] + NICER, 19)
+
+
 def _build(out: Path, workers: str, *games: str) -> dict[str, bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": workers}
     code = "import sys; from pnp.cli import main; main()"

@@ -6,12 +6,12 @@ opens `engine_pool()` before anything imports typst: it forks one worker per cor
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
 gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
 book of faces and writes every PDF of the game from it, while the build goes
-on rendering. Without a pool (one core, a platform without fork, or
+on rendering (the workers run behind the build: `_behind`). Without a pool (one core, a platform without fork, or
 typst already loaded in this process) the same job runs here. A book of more faces than
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
 (`Apart`: typst never frees what it typeset while its process lives), each document as
 soon as the build has rendered its faces, and each of its PDFs composed in a fresh
-process too (`compose_apart`).
+process too (`compose_apart`), behind the build as well.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ _POOL: ProcessPoolExecutor | None = None
 _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
+NICER = 5  # how far behind the build its PDF workers run (os.nice)
 PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
 ROOT = PACKAGE / "data" / "fonts"
 
@@ -144,6 +145,13 @@ def _in_child(job: tuple) -> tuple[Any, str]:
     return pickle.loads(done.stdout), ""
 
 
+def _behind() -> None:
+    """Run this process (a PDF worker) behind the build's own, which renders the faces the
+    workers wait for: on two cores the renderer, not typst, is what a build waits on."""
+    if hasattr(os, "nice"):
+        os.nice(NICER)
+
+
 def _warm(font_dirs: tuple[str, ...]) -> None:
     """Import the engine and the composer and load the default fonts while the build still renders."""
     import pikepdf  # noqa: F401
@@ -190,7 +198,7 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     if _POOL is not None or workers < 2 or not _can_fork():
         yield
         return
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"))
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_behind)
     try:
         # the first submit forks every worker, here on the calling thread, before any other thread starts
         for _ in range(workers):
@@ -205,5 +213,6 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
 _JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
 
 if __name__ == "__main__":  # one job of a big book in a process of its own (_apart)
+    _behind()
     name, *arguments = pickle.load(sys.stdin.buffer)
     sys.stdout.buffer.write(pickle.dumps(_JOBS[name](*arguments)))
