@@ -109,18 +109,32 @@ def test_a_build_on_workers_writes_what_a_build_in_one_process_writes(tmp_path: 
     assert len(pooled) > 2 and pooled == alone
 
 
-def test_the_code_stamp_covers_the_engine_the_workers_import(monkeypatch):
-    """Only the workers import typst: its version is part of pnp's own code stamp all the same."""
-    from importlib import metadata
+def test_the_code_stamp_covers_the_engine_the_workers_import(monkeypatch, tmp_path: Path):
+    """Only the workers import typst: its install is part of pnp's own code stamp all the same,
+    and an upgrade (its files written anew) changes the stamp."""
+    import importlib.util
 
+    fake = tmp_path / "typst"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "_typst.abi3.so").write_bytes(b"engine 0.15")
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: importlib.util.spec_from_file_location(
+        "typst", fake / "__init__.py", submodule_search_locations=[str(fake)]) if name == "typst" else real(name, *a))
     witness.own_code.cache_clear()
     before = witness.own_code()
-    real = metadata.version
-    monkeypatch.setattr(witness.metadata, "version", lambda name: "99.0" if name == "typst" else real(name))
+    (fake / "_typst.abi3.so").write_bytes(b"engine 0.16!")
     witness.own_code.cache_clear()
     assert witness.own_code() != before
     monkeypatch.undo()
     witness.own_code.cache_clear()
+
+
+def test_the_code_stamp_imports_neither_the_engine_nor_package_metadata():
+    code = "import sys; from pnp.build import witness; witness.own_code(); print(sorted({'typst', 'pikepdf', 'importlib.metadata'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_workers_start_for_a_first_build_of_several_games_and_only_when_two_games_changed_pdfs(tmp_path: Path, monkeypatch):

@@ -12,8 +12,8 @@ The key rule, in full. A face (component id, face name, side, bleed, template na
 rendered again exactly when one of these changed:
 
 1. code (the game's stamp: a different stamp drops the game's whole cache): pnp's
-   version and every file of its package, the versions of Jinja2, typst, resvg-py and
-   fontTools, the game plugin's code and a package plugin's data files, the game's fonts;
+   version and every file of its package, the installs of Jinja2, typst, pikepdf,
+   resvg-py and fontTools, the game plugin's code and a package plugin's data files, the game's fonts;
 2. game.yaml (parsed) and the options templates see (players, paper, every --set);
 3. the source of a template the face loaded as it rendered (its own, the ones it extends,
    includes or imports, pnp/base.svg.j2 included), or a template it looked for and did

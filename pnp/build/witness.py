@@ -24,7 +24,7 @@ import os
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import metadata
+import importlib.util
 from pathlib import Path
 from typing import Iterable
 
@@ -35,7 +35,7 @@ RECORD = ".pnp-build.json"
 FORMAT = 1
 KEEP = 16  # commands remembered per output folder
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-OUTPUT_LIBRARIES = ("jinja2", "typst", "pikepdf", "resvg-py", "fonttools")  # an upgrade may change the bytes they make
+OUTPUT_LIBRARIES = ("jinja2", "typst", "pikepdf", "resvg_py", "fontTools")  # an upgrade may change the bytes they make
 
 
 def _digest(*parts: bytes | str) -> str:
@@ -49,11 +49,26 @@ def _digest(*parts: bytes | str) -> str:
 @lru_cache(maxsize=1)
 def own_code() -> str:
     """pnp's version, every file of its package (code, templates, presets, fonts) and the
-    output libraries' versions: the same for every game of a build (and for the code a
+    output libraries as installed: the same for every game of a build (and for the code a
     running `pnp watch` has loaded)."""
     files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
-    libraries = [f"{name} {metadata.version(name)}" for name in OUTPUT_LIBRARIES]
-    return _digest(__version__, *libraries, tree_digest(files, PACKAGE_DIR))
+    return _digest(__version__, *map(_installed, OUTPUT_LIBRARIES), tree_digest(files, PACKAGE_DIR))
+
+
+def _installed(name: str) -> str:
+    """A library as installed: where, and the size and time of each file at its top (an
+    upgrade or a reinstall writes them anew). Found without importing it (typst loaded
+    here would keep the PDF workers from forking) and without reading package metadata,
+    which would cost every build and no-op answer some 40 ms."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return f"{name} -"
+    folders = list(spec.submodule_search_locations or ())
+    found = []
+    for path in sorted(e.path for folder in folders for e in os.scandir(folder) if e.is_file()) if folders else [spec.origin]:
+        info = os.stat(path)
+        found.append(f"{os.path.basename(path)} {info.st_size} {info.st_mtime_ns}")
+    return f"{name} {spec.origin} " + " ".join(found)
 
 
 def _key(command: Iterable[str]) -> str:

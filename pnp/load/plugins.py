@@ -21,7 +21,6 @@ import importlib.machinery
 import importlib.util
 import re
 import sys
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -119,6 +118,8 @@ def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleTyp
         return _from_file(root, name, where), "PLUGIN"
     if not _MODULE.match(name):
         raise _fail(where, f"plugin {name!r}: expected a module name (letters, digits, '_') or a path such as plugins/{name}.py")
+    from importlib import metadata  # only for a plugin installed as a package: reading the metadata has a cost
+
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP, name=name):
         _LOADED[entry.module.partition(".")[0]] = name
         try:
