@@ -59,11 +59,10 @@ class Book:
             pdf, source = self.pages[page]
             contents = source.obj.get(Name.Contents)
             if isinstance(contents, pikepdf.Stream):
-                # typst's one content stream a page: its compressed bytes as they are (decoding and
-                # compressing them again would double the time a sheet takes to write)
-                form = pikepdf.Stream(pdf, b"")
-                form.write(contents.read_raw_bytes(), filter=cast(Name | None, contents.get(Name.Filter)),
-                           decode_parms=cast(Dictionary | None, contents.get(Name.DecodeParms)))
+                # typst's one content stream a page becomes the form itself, its compressed bytes
+                # untouched (no copy, no decoding and compressing again): the book's documents
+                # are read for nothing else
+                form = contents
                 form.Type, form.Subtype = Name.XObject, Name.Form
                 form.BBox, form.Resources = source.mediabox, source.obj.get(Name.Resources, Dictionary())
                 self._forms[page] = form
