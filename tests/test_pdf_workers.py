@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -221,6 +222,30 @@ def test_a_composer_that_fails_apart_is_one_line():
 
     made, problem = pdf_engine.compose_apart([b"not a PDF"], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
     assert made == [] and "\n" not in problem and "PdfError" in problem
+
+
+def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process(monkeypatch):
+    """typst's own threads would hold about 50 MiB more a document apart and gain nothing
+    there (the documents run side by side already): its child runs them with one thread,
+    unless the user chose a number; and the child imports only the job, not the engine's
+    process machinery (that costs each child as much as starting Python)."""
+    from pnp.formats import pdf_engine
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys, pnp.formats.engine_jobs; print(sorted(m for m in sys.modules if m.startswith(('pnp', 'concurrent', 'multiprocessing', 'subprocess'))))"],
+                            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+    assert loaded.strip() == "['pnp', 'pnp.formats', 'pnp.formats.engine_jobs']"
+    seen: list[dict] = []
+
+    def run(command, input, capture_output, env):
+        seen.append(env)
+        return subprocess.CompletedProcess(command, 0, pickle.dumps((b"%PDF", "")), b"")
+
+    monkeypatch.setattr(pdf_engine.subprocess, "run", run)
+    monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+    assert pdf_engine._in_child(("typeset", "", {}, ())) == ((b"%PDF", ""), "")
+    monkeypatch.setenv("RAYON_NUM_THREADS", "3")
+    pdf_engine._in_child(("typeset", "", {}, ()))
+    assert [env["RAYON_NUM_THREADS"] for env in seen] == ["1", "3"]
 
 
 def _poker(tmp_path: Path) -> "object":

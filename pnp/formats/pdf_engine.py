@@ -11,7 +11,8 @@ typst already loaded in this process) the same job runs here. A book of more fac
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
 (`Apart`: typst never frees what it typeset while its process lives), each document as
 soon as the build has rendered its faces, and each of its PDFs composed in a fresh
-process too (`compose_apart`), behind the build as well.
+process too (`compose_apart`), behind the build as well; those processes run the jobs of
+`engine_jobs`, which imports no more than a job needs.
 """
 
 from __future__ import annotations
@@ -20,42 +21,20 @@ import os
 import pickle
 import subprocess
 import sys
-import threading
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from ..errors import PnpError
+from . import engine_jobs
+from .engine_jobs import NICER, ROOT, _compiler, behind as _behind, compose_book, make_pdf  # noqa: F401  (re-exported)
 
 _POOL: ProcessPoolExecutor | None = None
-_COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
-_ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
-NICER = 5  # how far behind the build its PDF workers run (os.nice)
 PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
-ROOT = PACKAGE / "data" / "fonts"
-
-
-def _compiler(font_dirs: tuple[str, ...]) -> Any:
-    if font_dirs not in _COMPILERS:
-        import typst
-
-        # typst's root is pnp's own font folder, never the current folder or the project: the
-        # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
-        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True, root=str(ROOT))
-    return _COMPILERS[font_dirs]
-
-
-def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
-    """Compile the typst document `text` (face SVGs in `inputs`): the PDF bytes, or b"" and
-    the first line of the engine's complaint."""
-    try:
-        with _ONE_AT_A_TIME:
-            return bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
-    except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
-        return b"", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+_THREADS = "RAYON_NUM_THREADS"  # how many threads typst's work-stealing pool (rayon) starts
 
 
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
@@ -68,14 +47,6 @@ def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]
             return [], problem
         parts.append(data)
     return compose_book(parts, plans), ""
-
-
-def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
-    """Each sheet plan written from the typeset documents `parts` of its book."""
-    from .pdf_sheets import Book, compose
-
-    book = Book(parts)
-    return [compose(plan, book) for plan in plans]
 
 
 class Apart:
@@ -138,18 +109,15 @@ def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
 def _in_child(job: tuple) -> tuple[Any, str]:
     # the child imports this very pnp, wherever the build found it
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
-    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps(job), capture_output=True, env=env)
+    # typst on one thread: its pool of threads holds about 50 MiB more for a document of
+    # CHUNK faces and gains nothing here, where the documents already run side by side on
+    # every core (the same bytes; unless the user chose otherwise)
+    env.setdefault(_THREADS, "1")
+    done = subprocess.run([sys.executable, "-m", engine_jobs.__name__], input=pickle.dumps(job), capture_output=True, env=env)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
     return pickle.loads(done.stdout), ""
-
-
-def _behind() -> None:
-    """Run this process (a PDF worker) behind the build's own, which renders the faces the
-    workers wait for: on two cores the renderer, not typst, is what a build waits on."""
-    if hasattr(os, "nice"):
-        os.nice(NICER)
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
@@ -208,11 +176,3 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     finally:
         _POOL = None
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-_JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
-
-if __name__ == "__main__":  # one job of a big book in a process of its own (_apart)
-    _behind()
-    name, *arguments = pickle.load(sys.stdin.buffer)
-    sys.stdout.buffer.write(pickle.dumps(_JOBS[name](*arguments)))
