@@ -248,6 +248,37 @@ def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process(monkeypatc
     assert [env["RAYON_NUM_THREADS"] for env in seen] == ["1", "3"]
 
 
+def test_a_small_book_imports_its_composer_while_typst_typesets():
+    """typst lets go of the GIL while it compiles: the composer (pikepdf) is imported in
+    the meantime, not after it (a fresh interpreter, where nothing imported it yet)."""
+    script = """
+import sys, time
+from pnp.formats import pdf_engine
+from pnp.formats.pdf import SheetPlan
+from pnp.load.fonts import DEFAULT
+typeset = pdf_engine.make_pdf
+seen = []
+
+def make_pdf(*job):
+    made = typeset(*job)
+    waited = time.perf_counter() + 10
+    while "pikepdf" not in sys.modules and time.perf_counter() < waited:
+        time.sleep(0.001)
+    seen.append("pikepdf" in sys.modules)
+    return made
+
+pdf_engine.make_pdf = make_pdf
+page = '#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f), format: "svg", width: 20mm))'
+svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm"/>'
+assert "pikepdf" not in sys.modules
+made, problem = pdf_engine.make_book([(page, {"f": svg})], tuple(DEFAULT.dirs), [SheetPlan("t", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+print(seen, problem, made[0][:5])
+"""
+    said = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+    assert said.strip() == "[True]  b'%PDF-'"
+
+
 def _poker(tmp_path: Path) -> "object":
     import shutil
 

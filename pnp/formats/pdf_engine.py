@@ -1,7 +1,6 @@
 """Run the PDF engine (typst, then `pdf_sheets`) on every core.
 
-typst keeps the GIL while it compiles, so threads do not overlap it; and a process forked
-after typst has run can hang on the engine's own threads. So a build that makes PDFs
+A process forked after typst has run can hang on the engine's own threads. So a build that makes PDFs
 opens `engine_pool()` before anything imports typst: it forks one worker per core, each
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
 gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
@@ -17,10 +16,12 @@ process too (`compose_apart`), behind the build as well; those processes run the
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import subprocess
 import sys
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,12 +41,17 @@ _THREADS = "RAYON_NUM_THREADS"  # how many threads typst's work-stealing pool (r
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
     """Typeset each typst document of a book (pnp.formats.pdf.BookPages), then write
     each sheet plan from it: the PDFs, or [] and the engine's complaint."""
+    # typst lets go of the GIL while it compiles: the composer (pikepdf, about 0.05 s to
+    # import) is imported meanwhile, off the path of a small game's build
+    composer = threading.Thread(target=importlib.import_module, args=(f"{__package__}.pdf_sheets",), daemon=True)
+    composer.start()
     parts = []
     for text, inputs in docs:
         data, problem = make_pdf(text, inputs, font_dirs)
         if problem:
             return [], problem
         parts.append(data)
+    composer.join()
     return compose_book(parts, plans), ""
 
 
