@@ -60,3 +60,6 @@ if __name__ == "__main__":  # one job of a big book in a process of its own (pdf
     behind()
     name, *arguments = pickle.load(sys.stdin.buffer)
     sys.stdout.buffer.write(pickle.dumps(JOBS[name](*arguments)))
+    sys.stdout.buffer.flush()
+    # the process ends here: not tearing down what typst holds saves ~0.1 s of CPU a document
+    os._exit(0)
