@@ -199,3 +199,33 @@ def test_the_book_checks_a_face_no_check_has_passed_yet():
     rendered = _poker()[1].faces[0]
     assert rendered.checked
     assert BookPages("t", "Liberation Sans").add(rendered) == 0
+
+
+def test_the_pdfs_of_one_book_share_its_forms_and_keep_their_own_pages_and_outline():
+    """A book's layouts are composed in one document in turn (each face's form copied from
+    the book once): each PDF holds only its own pages, outline and title, and is the PDF
+    its layout gives alone."""
+    import pikepdf
+
+    from pnp.formats.pdf import SheetPlan
+    from pnp.formats.pdf_sheets import Book, compose, compose_all
+
+    source = pikepdf.Pdf.new()
+    for colour in (b"1 0 0", b"0 0 1"):
+        page = source.add_blank_page(page_size=(36, 36))
+        page.obj.Contents = source.make_stream(colour + b" rg 0 0 36 36 re f")
+    made = io.BytesIO()
+    source.save(made)
+    marked = SheetPlan("marked", 50.8, 50.8, [[("bookmark", "Reds"), ("face", 0, 12.7, 12.7, 0, None)],
+                                               [("face", 1, 12.7, 12.7, 0, None)]])
+    plain = SheetPlan("plain", 25.4, 25.4, [[("face", 1, 0, 0, 0, None)]])
+    both = compose_all([marked, plain], Book([made.getvalue()]))
+    assert both == [compose(marked, Book([made.getvalue()])), compose(plain, Book([made.getvalue()]))]
+    with pikepdf.Pdf.open(io.BytesIO(both[1])) as pdf, pdf.open_outline() as outline:
+        assert len(pdf.pages) == 1 and not outline.root and str(pdf.docinfo.Title) == "plain"
+        forms = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form"]
+        assert len(forms) == 1  # the blue face only: the red one stayed with the other PDF
+    raster = pypdfium2.PdfDocument(both[1])[0].render(scale=1).to_pil().convert("RGB")
+    assert raster.getpixel((18, 18)) == (0, 0, 255) and raster.getpixel((54, 54)) == (255, 255, 255)
+    with pikepdf.Pdf.open(io.BytesIO(both[0])) as pdf, pdf.open_outline() as outline:
+        assert len(pdf.pages) == 2 and [item.title for item in outline.root] == ["Reds"]

@@ -41,10 +41,9 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
 
 def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
     """Each sheet plan written from the typeset documents `parts` of its book."""
-    from .pdf_sheets import Book, compose
+    from .pdf_sheets import Book, compose_all
 
-    book = Book(parts)
-    return [compose(plan, book) for plan in plans]
+    return compose_all(plans, Book(parts))
 
 
 def behind() -> None:

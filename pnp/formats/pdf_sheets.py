@@ -83,9 +83,26 @@ def _dash(dash: tuple[float, ...]) -> ContentStreamInstruction:
 
 def compose(plan: SheetPlan, book: Book) -> bytes:
     """The PDF of one layout, given as a `SheetPlan`, its faces and labels drawn from `book`."""
+    return compose_all([plan], book)[0]
+
+
+def compose_all(plans: list[SheetPlan], book: Book) -> list[bytes]:
+    """The PDF of each layout, its faces and labels drawn from `book`. One document holds
+    them in turn, so a face's form is copied from the book once for all of them: each is
+    saved with its own pages, and a PDF holds only what its pages reach."""
     out = Pdf.new()
-    width, height = plan.width * PT, plan.height * PT
     forms: dict[int, pikepdf.Object] = {}  # book page -> its form XObject in `out`
+    made = []
+    for plan in plans:
+        del out.pages[:]
+        if Name.Outlines in out.Root:
+            del out.Root.Outlines
+        made.append(_compose(plan, book, out, forms))
+    return made
+
+
+def _compose(plan: SheetPlan, book: Book, out: Pdf, forms: dict[int, pikepdf.Object]) -> bytes:
+    width, height = plan.width * PT, plan.height * PT
     streams: dict[bytes, pikepdf.Object] = {}  # pages drawn alike share one content stream
     bookmarks: list[tuple[int, str]] = []
     for page_number, marks in enumerate(plan.pages):
