@@ -224,7 +224,7 @@ def test_a_composer_that_fails_apart_is_one_line():
     assert made == [] and "\n" not in problem and "PdfError" in problem
 
 
-def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process(monkeypatch):
+def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process_behind_a_build_that_renders(monkeypatch):
     """typst's own threads would hold about 50 MiB more a document apart and gain nothing
     there (the documents run side by side already): its child runs them with one thread,
     unless the user chose a number; and the child imports only the job, not the engine's
@@ -235,9 +235,11 @@ def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process(monkeypatc
                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
     assert loaded.strip() == "['pnp', 'pnp.formats', 'pnp.formats.engine_jobs']"
     seen: list[dict] = []
+    commands: list[list[str]] = []
 
     def run(command, input, capture_output, env):
         seen.append(env)
+        commands.append(command)
         return subprocess.CompletedProcess(command, 0, pickle.dumps((b"%PDF", "")), b"")
 
     monkeypatch.setattr(pdf_engine.subprocess, "run", run)
@@ -246,6 +248,13 @@ def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process(monkeypatc
     monkeypatch.setenv("RAYON_NUM_THREADS", "3")
     pdf_engine._in_child(("typeset", "", {}, ()))
     assert [env["RAYON_NUM_THREADS"] for env in seen] == ["1", "3"]
+    # behind the build while it renders; once it waits on them, not (niceness would let
+    # anything else on the machine go first)
+    apart = pdf_engine.Apart(())
+    apart.add("", {})
+    apart.parts([("", {}), ("", {})])
+    pdf_engine.compose_apart([b"%PDF"], [])
+    assert ["--behind" in command for command in commands[2:]] == [True, False, False]
 
 
 def test_a_small_book_imports_its_composer_while_typst_typesets():
@@ -322,7 +331,7 @@ def test_a_document_that_fails_while_the_game_renders_is_one_line_and_writes_not
 
     monkeypatch.setattr(pdf_engine, "CHUNK", 20)
     in_child = pdf_engine._in_child
-    monkeypatch.setattr(pdf_engine, "_in_child", lambda job: (None, "error: failed to parse SVG") if "f20" in job[2] else in_child(job))
+    monkeypatch.setattr(pdf_engine, "_in_child", lambda job, behind=False: (None, "error: failed to parse SVG") if "f20" in job[2] else in_child(job, behind))
     with pytest.raises(PnpError) as failed:
         build(_poker(tmp_path), None, BuildOptions(formats=("svg", "pdf"), out=tmp_path / "out"))
     message, = [str(e) for e in failed.value.errors]

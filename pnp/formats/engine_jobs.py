@@ -55,8 +55,9 @@ def behind() -> None:
 
 JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
 
-if __name__ == "__main__":  # one job of a big book in a process of its own (pdf_engine._apart)
-    behind()
+if __name__ == "__main__":  # one job of a big book in a process of its own (pdf_engine._in_child)
+    if "--behind" in sys.argv[1:]:
+        behind()
     name, *arguments = pickle.load(sys.stdin.buffer)
     sys.stdout.buffer.write(pickle.dumps(JOBS[name](*arguments)))
     sys.stdout.buffer.flush()

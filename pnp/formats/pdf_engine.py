@@ -10,8 +10,8 @@ typst already loaded in this process) the same job runs here. A book of more fac
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
 (`Apart`: typst never frees what it typeset while its process lives), each document as
 soon as the build has rendered its faces, and each of its PDFs composed in a fresh
-process too (`compose_apart`), behind the build as well; those processes run the jobs of
-`engine_jobs`, which imports no more than a job needs.
+process too (`compose_apart`); those processes run behind the build while it renders,
+and run the jobs of `engine_jobs`, which imports no more than a job needs.
 """
 
 from __future__ import annotations
@@ -66,13 +66,15 @@ class Apart:
         self.font_dirs = font_dirs
         self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))  # each thread waits on its process
         self._jobs: list[Future[tuple[Any, str]]] = []
+        self._behind = True  # while the build renders; what is handed in after it, the build waits on
 
     def add(self, text: str, inputs: dict[str, str]) -> None:
-        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs)))
+        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs), self._behind))
 
     def parts(self, docs: list[tuple[str, dict[str, str]]]) -> tuple[list[bytes], str]:
         """The typeset `docs`, of which the first were handed in already: the PDFs, or []
         and the engine's complaint."""
+        self._behind = False
         for text, inputs in docs[len(self._jobs):]:
             self.add(text, inputs)
         try:
@@ -112,14 +114,18 @@ def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
         return list(waiting.map(_in_child, jobs))
 
 
-def _in_child(job: tuple) -> tuple[Any, str]:
+def _in_child(job: tuple, behind: bool = False) -> tuple[Any, str]:
+    """Run `job` in a fresh process: behind the build's own (os.nice) while the build still
+    renders, else not: the build then waits on it, and niceness would only let anything
+    else on the machine go first."""
     # the child imports this very pnp, wherever the build found it
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
     # typst on one thread: its pool of threads holds about 50 MiB more for a document of
     # CHUNK faces and gains nothing here, where the documents already run side by side on
     # every core (the same bytes; unless the user chose otherwise)
     env.setdefault(_THREADS, "1")
-    done = subprocess.run([sys.executable, "-m", engine_jobs.__name__], input=pickle.dumps(job), capture_output=True, env=env)
+    command = [sys.executable, "-m", engine_jobs.__name__] + (["--behind"] if behind else [])
+    done = subprocess.run(command, input=pickle.dumps(job), capture_output=True, env=env)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
