@@ -229,3 +229,35 @@ def test_the_pdfs_of_one_book_share_its_forms_and_keep_their_own_pages_and_outli
     assert raster.getpixel((18, 18)) == (0, 0, 255) and raster.getpixel((54, 54)) == (255, 255, 255)
     with pikepdf.Pdf.open(io.BytesIO(both[0])) as pdf, pdf.open_outline() as outline:
         assert len(pdf.pages) == 2 and [item.title for item in outline.root] == ["Reds"]
+
+
+def test_a_book_fetches_a_document_only_when_a_sheet_first_draws_from_it():
+    """Given each document's page count, the book fetches a document (which may still be
+    typesetting) when a sheet first draws one of its pages, all of them before a PDF is
+    saved; a document of another page count than announced is refused."""
+    import pikepdf
+
+    from pnp.formats.pdf import SheetPlan
+    from pnp.formats.pdf_sheets import Book, compose_all
+
+    def document(pages: int) -> bytes:
+        source = pikepdf.Pdf.new()
+        for _ in range(pages):
+            source.add_blank_page(page_size=(36, 36))
+        made = io.BytesIO()
+        source.save(made)
+        return made.getvalue()
+
+    parts = [document(2), document(1)]
+    fetched: list[int] = []
+
+    def fetch(part: int) -> bytes:
+        fetched.append(part)
+        return parts[part]
+
+    book = Book(counts=[2, 1], fetch=fetch)
+    assert book.size(2) == (36.0, 36.0) and fetched == [1]  # page 2: the first of the second document
+    compose_all([SheetPlan("t", 30, 20, [[("face", 1, 5, 5, 0, None)]])], book)
+    assert fetched == [1, 0]
+    with pytest.raises(ValueError, match="document 1 of the book has 1 pages, not 2"):
+        Book(counts=[2, 2], fetch=parts.__getitem__).size(2)

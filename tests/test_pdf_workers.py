@@ -189,8 +189,8 @@ def test_a_book_of_many_faces_is_typeset_in_chunks_apart_and_prints_the_same(tmp
     sheets = [layout(comp, paper("letter"), "Cards")]
     whole, = pdfs("Deck", sheets, game.fonts)
     apart_runs = []
-    typeset = pdf_engine.typeset_apart
-    monkeypatch.setattr(pdf_engine, "typeset_apart", lambda docs, dirs: apart_runs.append(len(docs)) or typeset(docs, dirs))
+    compose = pdf_engine.Apart.compose
+    monkeypatch.setattr(pdf_engine.Apart, "compose", lambda self, docs, plans: apart_runs.append(len(docs)) or compose(self, docs, plans))
     monkeypatch.setattr(pdf_engine, "CHUNK", 20)
     chunked, = pdfs("Deck", sheets, game.fonts)
     assert apart_runs == [3]  # 54 cards: three documents of at most 20 faces
@@ -220,7 +220,11 @@ def test_a_composer_that_fails_apart_is_one_line():
     from pnp.formats import pdf_engine
     from pnp.formats.pdf import SheetPlan
 
-    made, problem = pdf_engine.compose_apart([b"not a PDF"], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+    from concurrent.futures import Future
+
+    typeset: Future = Future()
+    typeset.set_result(((b"not a PDF", ""), ""))
+    made, problem = pdf_engine._compose_arriving([typeset], [1], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
     assert made == [] and "\n" not in problem and "PdfError" in problem
 
 
@@ -250,11 +254,13 @@ def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process_behind_a_b
     assert [env["RAYON_NUM_THREADS"] for env in seen] == ["1", "3"]
     # behind the build while it renders; once it waits on them, not (niceness would let
     # anything else on the machine go first)
+    composed: list = []
+    monkeypatch.setattr(pdf_engine, "_compose_arriving", lambda jobs, counts, plans: composed.append(([job.result()[1] for job in jobs], counts)) or ([], ""))
     apart = pdf_engine.Apart(())
-    apart.add("", {})
-    apart.parts([("", {}), ("", {})])
-    pdf_engine.compose_apart([b"%PDF"], [])
-    assert ["--behind" in command for command in commands[2:]] == [True, False, False]
+    apart.add("#page()", {})
+    apart.compose([("#page()", {}), ("#set text()\n#page()\n#page()", {})], [])
+    assert ["--behind" in command for command in commands[2:]] == [True, False]
+    assert composed == [(["", ""], [1, 2])] and "--behind" not in pdf_engine._command(False)  # the composer: the build waits on it
 
 
 def test_a_small_book_imports_its_composer_while_typst_typesets():

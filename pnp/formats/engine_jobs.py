@@ -46,6 +46,23 @@ def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
     return compose_all(plans, Book(parts))
 
 
+def compose_arriving(counts: list[int], plans: list) -> list[bytes]:
+    """Each sheet plan written from a book of documents of `counts` pages, which arrive on
+    this process's input as pickled (number, PDF) pairs, in any order, while the engine
+    still typesets the later ones: a sheet waits only for the documents it draws from."""
+    from .pdf_sheets import Book, compose_all
+
+    arrived: dict[int, bytes] = {}
+
+    def fetch(part: int) -> bytes:
+        while part not in arrived:
+            number, data = pickle.load(sys.stdin.buffer)
+            arrived[number] = data
+        return arrived.pop(part)
+
+    return compose_all(plans, Book(counts=counts, fetch=fetch))
+
+
 def behind() -> None:
     """Run this process (a PDF worker) behind the build's own, which renders the faces the
     workers wait for: on two cores the renderer, not typst, is what a build waits on."""
@@ -53,7 +70,7 @@ def behind() -> None:
         os.nice(NICER)
 
 
-JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
+JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_arriving}
 
 if __name__ == "__main__":  # one job of a big book in a process of its own (pdf_engine._in_child)
     if "--behind" in sys.argv[1:]:

@@ -9,9 +9,10 @@ on rendering (the workers run behind the build: `_behind`). Without a pool (one 
 typst already loaded in this process) the same job runs here. A book of more faces than
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
 (`Apart`: typst never frees what it typeset while its process lives), each document as
-soon as the build has rendered its faces, and each of its PDFs composed in a fresh
-process too (`compose_apart`); those processes run behind the build while it renders,
-and run the jobs of `engine_jobs`, which imports no more than a job needs.
+soon as the build has rendered its faces, and its PDFs composed in one more fresh
+process, which takes each document as it is typeset (`Apart.compose`); those processes
+run behind the build while it renders, and run the jobs of `engine_jobs`, which imports
+no more than a job needs.
 """
 
 from __future__ import annotations
@@ -60,76 +61,114 @@ class Apart:
     handed in, as many at once as there are cores: typst keeps what it typeset for the
     life of its process (about 100 KB a face), so a 5,000-card deck typeset in one process
     would hold half a gigabyte. A build hands in each document of faces as it fills
-    (pnp.formats.pdf.BookPages), so typst works while the rest of the game renders."""
+    (pnp.formats.pdf.BookPages), so typst works while the rest of the game renders; once
+    it has rendered, one more process composes every PDF of the book (`compose`), taking
+    each document as it is typeset."""
 
     def __init__(self, font_dirs: tuple[str, ...]):
         self.font_dirs = font_dirs
-        self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))  # each thread waits on its process
+        self._room = min(os.cpu_count() or 1, _worker_cap())  # typesetters at once
+        self._waiting = ThreadPoolExecutor(self._room)  # each thread waits on its process
+        self._turns = threading.Condition()
+        self._running = 0
         self._jobs: list[Future[tuple[Any, str]]] = []
         self._behind = True  # while the build renders; what is handed in after it, the build waits on
 
     def add(self, text: str, inputs: dict[str, str]) -> None:
-        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs), self._behind))
+        self._jobs.append(self._waiting.submit(self._typeset, ("typeset", text, inputs, self.font_dirs), self._behind))
 
-    def parts(self, docs: list[tuple[str, dict[str, str]]]) -> tuple[list[bytes], str]:
-        """The typeset `docs`, of which the first were handed in already: the PDFs, or []
-        and the engine's complaint."""
+    def _typeset(self, job: tuple, behind: bool) -> tuple[Any, str]:
+        with self._turns:
+            self._turns.wait_for(lambda: self._running < self._room)
+            self._running += 1
+        try:
+            return _in_child(job, behind)
+        finally:
+            with self._turns:
+                self._running -= 1
+                self._turns.notify_all()
+
+    def compose(self, docs: list[tuple[str, dict[str, str]]], plans: list) -> tuple[list[bytes], str]:
+        """Each sheet plan written from the book `docs` (of which the first were handed in
+        already): the PDFs, or [] and the engine's complaint. The composer takes a core of
+        its own from the typesetters (one fewer at once from now on) and every document as
+        it is typeset: what it holds grows to the whole book (about 130 MiB for 5,400
+        faces), and beside two typesetters and the build that would pass 400 MiB."""
         self._behind = False
         for text, inputs in docs[len(self._jobs):]:
             self.add(text, inputs)
         try:
-            made = [job.result() for job in self._jobs]
+            with self._turns:
+                self._room = max(1, self._room - 1)
+                self._turns.wait_for(lambda: self._running <= self._room)
+            return _compose_arriving(self._jobs, [_pages(text) for text, _ in docs], plans)
         finally:
             self._waiting.shutdown(cancel_futures=True)
-        for result, fault in made:
-            if fault or result[1]:
-                return [], fault or result[1]
-        return [result[0] for result, _ in made], ""
 
     def close(self) -> None:
         """Typeset nothing more (the build failed): what waits is dropped, what runs ends."""
         self._waiting.shutdown(wait=False, cancel_futures=True)
 
 
-def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
-    """Typeset the documents of a big book, each in a fresh Python process (`Apart`)."""
-    return Apart(font_dirs).parts(docs)
+def _pages(text: str) -> int:
+    """The pages of one of the book's typst documents (pnp.formats.pdf.BookPages writes
+    each page as a line of its own)."""
+    return sum(line.startswith("#page(") for line in text.splitlines())
 
 
-def compose_apart(parts: list[bytes], plans: list) -> tuple[list[bytes], str]:
-    """The sheet plans of a big book composed in a process of its own: the PDFs, or [] and
-    what went wrong. One process for all of them: a composer holds the whole book (about
-    130 MiB for 5,400 faces), and two at once beside the build passed 400 MiB."""
-    [(made, fault)] = _apart([("compose", parts, plans)])
-    return ([], fault) if fault else (made, "")
-
-
-def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
-    """Run each job (`_JOBS`) in a fresh Python process (this module run as a program), as
-    many at once as there are cores: each result and what went wrong ("" when nothing). A
-    new interpreter, not a fork: the build runs threads, and a fork would copy the locks
-    they hold."""
-    workers = min(os.cpu_count() or 1, _worker_cap(), len(jobs)) or 1
-    with ThreadPoolExecutor(workers) as waiting:  # each thread waits on its process
-        return list(waiting.map(_in_child, jobs))
+def _compose_arriving(jobs: list[Future[tuple[Any, str]]], counts: list[int], plans: list) -> tuple[list[bytes], str]:
+    """The composer (`engine_jobs.compose_arriving`) in a fresh process, handed each typeset
+    document of `jobs` as it comes: the PDFs, or [] and what went wrong."""
+    child = subprocess.Popen(_command(False), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    assert child.stdin is not None
+    fault = ""
+    try:
+        child.stdin.write(pickle.dumps(("compose", counts, plans)))
+        for number, job in enumerate(jobs):
+            result, fault = job.result()
+            if fault or result[1]:
+                fault = fault or result[1]
+                child.kill()
+                break
+            child.stdin.write(pickle.dumps((number, result[0])))
+            child.stdin.flush()
+    except BrokenPipeError:  # the composer ended early: what it said is read below
+        pass
+    out, err = child.communicate()
+    if fault:
+        return [], fault
+    if child.returncode != 0:
+        said = err.decode("utf-8", "replace").strip().splitlines()
+        return [], said[-1] if said else f"the engine's process ended with code {child.returncode}"
+    return pickle.loads(out), ""
 
 
 def _in_child(job: tuple, behind: bool = False) -> tuple[Any, str]:
-    """Run `job` in a fresh process: behind the build's own (os.nice) while the build still
-    renders, else not: the build then waits on it, and niceness would only let anything
-    else on the machine go first."""
+    """Run `job` in a fresh process: the result and what went wrong ("" when nothing). A
+    new interpreter, not a fork: the build runs threads, and a fork would copy the locks
+    they hold."""
+    done = subprocess.run(_command(behind), input=pickle.dumps(job), capture_output=True, env=_child_env())
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
+    return pickle.loads(done.stdout), ""
+
+
+def _command(behind: bool) -> list[str]:
+    """A process apart runs behind the build's own (os.nice) while the build still renders,
+    else not: the build then waits on it, and niceness would only let anything else on the
+    machine go first."""
+    return [sys.executable, "-m", engine_jobs.__name__] + (["--behind"] if behind else [])
+
+
+def _child_env() -> dict[str, str]:
     # the child imports this very pnp, wherever the build found it
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
     # typst on one thread: its pool of threads holds about 50 MiB more for a document of
     # CHUNK faces and gains nothing here, where the documents already run side by side on
     # every core (the same bytes; unless the user chose otherwise)
     env.setdefault(_THREADS, "1")
-    command = [sys.executable, "-m", engine_jobs.__name__] + (["--behind"] if behind else [])
-    done = subprocess.run(command, input=pickle.dumps(job), capture_output=True, env=env)
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
-    return pickle.loads(done.stdout), ""
+    return env
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
@@ -142,12 +181,10 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list,
              apart: Apart | None = None) -> list[bytes]:
     """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
-    several documents of faces is typeset apart first (by `apart` when the build handed it
-    the first documents already, else `typeset_apart`)."""
+    several documents of faces is typeset and composed apart (by `apart` when the build
+    handed it the first documents already)."""
     if apart is not None or sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
-        parts, problem = apart.parts(docs) if apart is not None else typeset_apart(docs, font_dirs)
-        if not problem:
-            made, problem = compose_apart(parts, plans)
+        made, problem = (apart or Apart(font_dirs)).compose(docs, plans)
     elif _POOL is not None:
         made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
