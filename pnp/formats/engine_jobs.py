@@ -1,7 +1,7 @@
 """The PDF engine's two jobs, light to import: typeset a typst document (typst) and compose
 a book's PDFs from its typeset documents (`pdf_sheets`, pikepdf). A big book's fresh
-processes (`pdf_engine.Apart`) run this module as a program, one job each: it imports no
-more than the job needs (pnp.formats.pdf_engine's process machinery costs each of them
+processes (`pdf_engine.Apart`) run this module as a program, one job each (the composer
+fed each document as it is typeset): it imports no more than the job needs (pnp.formats.pdf_engine's process machinery costs each of them
 about as much CPU as starting Python)."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def behind() -> None:
 
 JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_arriving}
 
-if __name__ == "__main__":  # one job of a big book in a process of its own (pdf_engine._in_child)
+if __name__ == "__main__":  # one job of a big book in a process of its own (pdf_engine.Apart)
     if "--behind" in sys.argv[1:]:
         behind()
     name, *arguments = pickle.load(sys.stdin.buffer)

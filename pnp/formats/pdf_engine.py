@@ -1,7 +1,7 @@
 """Run the PDF engine (typst, then `pdf_sheets`) on every core.
 
-A process forked after typst has run can hang on the engine's own threads. So a build that makes PDFs
-opens `engine_pool()` before anything imports typst: it forks one worker per core, each
+A process forked after typst has run can hang on the engine's own threads. So a build that
+makes PDFs opens `engine_pool()` before anything imports typst: it forks one worker per core, each
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
 gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
 book of faces and writes every PDF of the game from it, while the build goes
