@@ -199,3 +199,65 @@ def test_the_book_checks_a_face_no_check_has_passed_yet():
     rendered = _poker()[1].faces[0]
     assert rendered.checked
     assert BookPages("t", "Liberation Sans").add(rendered) == 0
+
+
+def test_the_pdfs_of_one_book_share_its_forms_and_keep_their_own_pages_and_outline():
+    """A book's layouts are composed in one document in turn (each face's form copied from
+    the book once): each PDF holds only its own pages, outline and title, and is the PDF
+    its layout gives alone."""
+    import pikepdf
+
+    from pnp.formats.pdf import SheetPlan
+    from pnp.formats.pdf_sheets import Book, compose, compose_all
+
+    source = pikepdf.Pdf.new()
+    for colour in (b"1 0 0", b"0 0 1"):
+        page = source.add_blank_page(page_size=(36, 36))
+        page.obj.Contents = source.make_stream(colour + b" rg 0 0 36 36 re f")
+    made = io.BytesIO()
+    source.save(made)
+    marked = SheetPlan("marked", 50.8, 50.8, [[("bookmark", "Reds"), ("face", 0, 12.7, 12.7, 0, None)],
+                                               [("face", 1, 12.7, 12.7, 0, None)]])
+    plain = SheetPlan("plain", 25.4, 25.4, [[("face", 1, 0, 0, 0, None)]])
+    both = compose_all([marked, plain], Book([made.getvalue()]))
+    assert both == [compose(marked, Book([made.getvalue()])), compose(plain, Book([made.getvalue()]))]
+    with pikepdf.Pdf.open(io.BytesIO(both[1])) as pdf, pdf.open_outline() as outline:
+        assert len(pdf.pages) == 1 and not outline.root and str(pdf.docinfo.Title) == "plain"
+        forms = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form"]
+        assert len(forms) == 1  # the blue face only: the red one stayed with the other PDF
+    raster = pypdfium2.PdfDocument(both[1])[0].render(scale=1).to_pil().convert("RGB")
+    assert raster.getpixel((18, 18)) == (0, 0, 255) and raster.getpixel((54, 54)) == (255, 255, 255)
+    with pikepdf.Pdf.open(io.BytesIO(both[0])) as pdf, pdf.open_outline() as outline:
+        assert len(pdf.pages) == 2 and [item.title for item in outline.root] == ["Reds"]
+
+
+def test_a_book_fetches_a_document_only_when_a_sheet_first_draws_from_it():
+    """Given each document's page count, the book fetches a document (which may still be
+    typesetting) when a sheet first draws one of its pages, all of them before a PDF is
+    saved; a document of another page count than announced is refused."""
+    import pikepdf
+
+    from pnp.formats.pdf import SheetPlan
+    from pnp.formats.pdf_sheets import Book, compose_all
+
+    def document(pages: int) -> bytes:
+        source = pikepdf.Pdf.new()
+        for _ in range(pages):
+            source.add_blank_page(page_size=(36, 36))
+        made = io.BytesIO()
+        source.save(made)
+        return made.getvalue()
+
+    parts = [document(2), document(1)]
+    fetched: list[int] = []
+
+    def fetch(part: int) -> bytes:
+        fetched.append(part)
+        return parts[part]
+
+    book = Book(counts=[2, 1], fetch=fetch)
+    assert book.size(2) == (36.0, 36.0) and fetched == [1]  # page 2: the first of the second document
+    compose_all([SheetPlan("t", 30, 20, [[("face", 1, 5, 5, 0, None)]])], book)
+    assert fetched == [1, 0]
+    with pytest.raises(ValueError, match="document 1 of the book has 1 pages, not 2"):
+        Book(counts=[2, 2], fetch=parts.__getitem__).size(2)

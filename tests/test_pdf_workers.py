@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -202,8 +203,8 @@ def test_a_book_of_many_faces_is_typeset_in_chunks_apart_and_prints_the_same(tmp
     sheets = [layout(comp, paper("letter"), "Cards")]
     whole, = pdfs("Deck", sheets, game.fonts)
     apart_runs = []
-    typeset = pdf_engine.typeset_apart
-    monkeypatch.setattr(pdf_engine, "typeset_apart", lambda docs, dirs: apart_runs.append(len(docs)) or typeset(docs, dirs))
+    compose = pdf_engine.Apart.compose
+    monkeypatch.setattr(pdf_engine.Apart, "compose", lambda self, docs, plans: apart_runs.append(len(docs)) or compose(self, docs, plans))
     monkeypatch.setattr(pdf_engine, "CHUNK", 20)
     chunked, = pdfs("Deck", sheets, game.fonts)
     assert apart_runs == [3]  # 54 cards: three documents of at most 20 faces
@@ -233,8 +234,78 @@ def test_a_composer_that_fails_apart_is_one_line():
     from pnp.formats import pdf_engine
     from pnp.formats.pdf import SheetPlan
 
-    made, problem = pdf_engine.compose_apart([b"not a PDF"], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+    from concurrent.futures import Future
+
+    typeset: Future = Future()
+    typeset.set_result(((b"not a PDF", ""), ""))
+    made, problem = pdf_engine._compose_arriving([typeset], [1], [SheetPlan("Deck", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
     assert made == [] and "\n" not in problem and "PdfError" in problem
+
+
+def test_a_document_apart_is_typeset_on_one_thread_in_a_light_process_behind_a_build_that_renders(monkeypatch):
+    """typst's own threads would hold about 50 MiB more a document apart and gain nothing
+    there (the documents run side by side already): its child runs them with one thread,
+    unless the user chose a number; and the child imports only the job, not the engine's
+    process machinery (that costs each child as much as starting Python)."""
+    from pnp.formats import pdf_engine
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys, pnp.formats.engine_jobs; print(sorted(m for m in sys.modules if m.startswith(('pnp', 'concurrent', 'multiprocessing', 'subprocess'))))"],
+                            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+    assert loaded.strip() == "['pnp', 'pnp.formats', 'pnp.formats.engine_jobs']"
+    seen: list[dict] = []
+    commands: list[list[str]] = []
+
+    def run(command, input, capture_output, env):
+        seen.append(env)
+        commands.append(command)
+        return subprocess.CompletedProcess(command, 0, pickle.dumps((b"%PDF", "")), b"")
+
+    monkeypatch.setattr(pdf_engine.subprocess, "run", run)
+    monkeypatch.delenv("RAYON_NUM_THREADS", raising=False)
+    assert pdf_engine._in_child(("typeset", "", {}, ())) == ((b"%PDF", ""), "")
+    monkeypatch.setenv("RAYON_NUM_THREADS", "3")
+    pdf_engine._in_child(("typeset", "", {}, ()))
+    assert [env["RAYON_NUM_THREADS"] for env in seen] == ["1", "3"]
+    # behind the build while it renders; once it waits on them, not (niceness would let
+    # anything else on the machine go first)
+    composed: list = []
+    monkeypatch.setattr(pdf_engine, "_compose_arriving", lambda jobs, counts, plans: composed.append(([job.result()[1] for job in jobs], counts)) or ([], ""))
+    apart = pdf_engine.Apart(())
+    apart.add("#page()", {})
+    apart.compose([("#page()", {}), ("#set text()\n#page()\n#page()", {})], [])
+    assert ["--behind" in command for command in commands[2:]] == [True, False]
+    assert composed == [(["", ""], [1, 2])] and "--behind" not in pdf_engine._command(False)  # the composer: the build waits on it
+
+
+def test_a_small_book_imports_its_composer_while_typst_typesets():
+    """typst lets go of the GIL while it compiles: the composer (pikepdf) is imported in
+    the meantime, not after it (a fresh interpreter, where nothing imported it yet)."""
+    script = """
+import sys, time
+from pnp.formats import pdf_engine
+from pnp.formats.pdf import SheetPlan
+from pnp.load.fonts import DEFAULT
+typeset = pdf_engine.make_pdf
+seen = []
+
+def make_pdf(*job):
+    made = typeset(*job)
+    waited = time.perf_counter() + 10
+    while "pikepdf" not in sys.modules and time.perf_counter() < waited:
+        time.sleep(0.001)
+    seen.append("pikepdf" in sys.modules)
+    return made
+
+pdf_engine.make_pdf = make_pdf
+page = '#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f), format: "svg", width: 20mm))'
+svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm"/>'
+assert "pikepdf" not in sys.modules
+made, problem = pdf_engine.make_book([(page, {"f": svg})], tuple(DEFAULT.dirs), [SheetPlan("t", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+print(seen, problem, made[0][:5])
+"""
+    said = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+    assert said.strip() == "[True]  b'%PDF-'"
 
 
 def _poker(tmp_path: Path) -> "object":
@@ -280,7 +351,7 @@ def test_a_document_that_fails_while_the_game_renders_is_one_line_and_writes_not
 
     monkeypatch.setattr(pdf_engine, "CHUNK", 20)
     in_child = pdf_engine._in_child
-    monkeypatch.setattr(pdf_engine, "_in_child", lambda job: (None, "error: failed to parse SVG") if "f20" in job[2] else in_child(job))
+    monkeypatch.setattr(pdf_engine, "_in_child", lambda job, behind=False: (None, "error: failed to parse SVG") if "f20" in job[2] else in_child(job, behind))
     with pytest.raises(PnpError) as failed:
         build(_poker(tmp_path), None, BuildOptions(formats=("svg", "pdf"), out=tmp_path / "out"))
     message, = [str(e) for e in failed.value.errors]

@@ -1,8 +1,7 @@
 """Run the PDF engine (typst, then `pdf_sheets`) on every core.
 
-typst keeps the GIL while it compiles, so threads do not overlap it; and a process forked
-after typst has run can hang on the engine's own threads. So a build that makes PDFs
-opens `engine_pool()` before anything imports typst: it forks one worker per core, each
+A process forked after typst has run can hang on the engine's own threads. So a build that
+makes PDFs opens `engine_pool()` before anything imports typst: it forks one worker per core, each
 of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
 gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
 book of faces and writes every PDF of the game from it, while the build goes
@@ -10,12 +9,15 @@ on rendering (the workers run behind the build: `_behind`). Without a pool (one 
 typst already loaded in this process) the same job runs here. A book of more faces than
 one document holds (CHUNK) is typeset a document at a time in fresh processes instead
 (`Apart`: typst never frees what it typeset while its process lives), each document as
-soon as the build has rendered its faces, and each of its PDFs composed in a fresh
-process too (`compose_apart`), behind the build as well.
+soon as the build has rendered its faces, and its PDFs composed in one more fresh
+process, which takes each document as it is typeset (`Apart.compose`); those processes
+run behind the build while it renders, and run the jobs of `engine_jobs`, which imports
+no more than a job needs.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import subprocess
@@ -25,57 +27,33 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from ..errors import PnpError
+from . import engine_jobs
+from .engine_jobs import NICER, ROOT, _compiler, behind as _behind, compose_book, make_pdf  # noqa: F401  (re-exported)
 
 _POOL: ProcessPoolExecutor | None = None
-_COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
-_ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
-NICER = 5  # how far behind the build its PDF workers run (os.nice)
 PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
-ROOT = PACKAGE / "data" / "fonts"
-
-
-def _compiler(font_dirs: tuple[str, ...]) -> Any:
-    if font_dirs not in _COMPILERS:
-        import typst
-
-        # typst's root is pnp's own font folder, never the current folder or the project: the
-        # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
-        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True, root=str(ROOT))
-    return _COMPILERS[font_dirs]
-
-
-def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
-    """Compile the typst document `text` (face SVGs in `inputs`): the PDF bytes, or b"" and
-    the first line of the engine's complaint."""
-    try:
-        with _ONE_AT_A_TIME:
-            return bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
-    except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
-        return b"", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+_THREADS = "RAYON_NUM_THREADS"  # how many threads typst's work-stealing pool (rayon) starts
 
 
 def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
     """Typeset each typst document of a book (pnp.formats.pdf.BookPages), then write
     each sheet plan from it: the PDFs, or [] and the engine's complaint."""
+    # typst lets go of the GIL while it compiles: the composer (pikepdf, about 0.05 s to
+    # import) is imported meanwhile, off the path of a small game's build
+    composer = threading.Thread(target=importlib.import_module, args=(f"{__package__}.pdf_sheets",), daemon=True)
+    composer.start()
     parts = []
     for text, inputs in docs:
         data, problem = make_pdf(text, inputs, font_dirs)
         if problem:
             return [], problem
         parts.append(data)
+    composer.join()
     return compose_book(parts, plans), ""
-
-
-def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
-    """Each sheet plan written from the typeset documents `parts` of its book."""
-    from .pdf_sheets import Book, compose
-
-    book = Book(parts)
-    return [compose(plan, book) for plan in plans]
 
 
 class Apart:
@@ -83,73 +61,114 @@ class Apart:
     handed in, as many at once as there are cores: typst keeps what it typeset for the
     life of its process (about 100 KB a face), so a 5,000-card deck typeset in one process
     would hold half a gigabyte. A build hands in each document of faces as it fills
-    (pnp.formats.pdf.BookPages), so typst works while the rest of the game renders."""
+    (pnp.formats.pdf.BookPages), so typst works while the rest of the game renders; once
+    it has rendered, one more process composes every PDF of the book (`compose`), taking
+    each document as it is typeset."""
 
     def __init__(self, font_dirs: tuple[str, ...]):
         self.font_dirs = font_dirs
-        self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))  # each thread waits on its process
+        self._room = min(os.cpu_count() or 1, _worker_cap())  # typesetters at once
+        self._waiting = ThreadPoolExecutor(self._room)  # each thread waits on its process
+        self._turns = threading.Condition()
+        self._running = 0
         self._jobs: list[Future[tuple[Any, str]]] = []
+        self._behind = True  # while the build renders; what is handed in after it, the build waits on
 
     def add(self, text: str, inputs: dict[str, str]) -> None:
-        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs)))
+        self._jobs.append(self._waiting.submit(self._typeset, ("typeset", text, inputs, self.font_dirs), self._behind))
 
-    def parts(self, docs: list[tuple[str, dict[str, str]]]) -> tuple[list[bytes], str]:
-        """The typeset `docs`, of which the first were handed in already: the PDFs, or []
-        and the engine's complaint."""
+    def _typeset(self, job: tuple, behind: bool) -> tuple[Any, str]:
+        with self._turns:
+            self._turns.wait_for(lambda: self._running < self._room)
+            self._running += 1
+        try:
+            return _in_child(job, behind)
+        finally:
+            with self._turns:
+                self._running -= 1
+                self._turns.notify_all()
+
+    def compose(self, docs: list[tuple[str, dict[str, str]]], plans: list) -> tuple[list[bytes], str]:
+        """Each sheet plan written from the book `docs` (of which the first were handed in
+        already): the PDFs, or [] and the engine's complaint. The composer takes a core of
+        its own from the typesetters (one fewer at once from now on) and every document as
+        it is typeset: what it holds grows to the whole book (about 130 MiB for 5,400
+        faces), and beside two typesetters and the build that would pass 400 MiB."""
+        self._behind = False
         for text, inputs in docs[len(self._jobs):]:
             self.add(text, inputs)
         try:
-            made = [job.result() for job in self._jobs]
+            with self._turns:
+                self._room = max(1, self._room - 1)
+                self._turns.wait_for(lambda: self._running <= self._room)
+            return _compose_arriving(self._jobs, [_pages(text) for text, _ in docs], plans)
         finally:
             self._waiting.shutdown(cancel_futures=True)
-        for result, fault in made:
-            if fault or result[1]:
-                return [], fault or result[1]
-        return [result[0] for result, _ in made], ""
 
     def close(self) -> None:
         """Typeset nothing more (the build failed): what waits is dropped, what runs ends."""
         self._waiting.shutdown(wait=False, cancel_futures=True)
 
 
-def typeset_apart(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]) -> tuple[list[bytes], str]:
-    """Typeset the documents of a big book, each in a fresh Python process (`Apart`)."""
-    return Apart(font_dirs).parts(docs)
+def _pages(text: str) -> int:
+    """The pages of one of the book's typst documents (pnp.formats.pdf.BookPages writes
+    each page as a line of its own)."""
+    return sum(line.startswith("#page(") for line in text.splitlines())
 
 
-def compose_apart(parts: list[bytes], plans: list) -> tuple[list[bytes], str]:
-    """The sheet plans of a big book composed in a process of its own: the PDFs, or [] and
-    what went wrong. One process for all of them: a composer holds the whole book (about
-    130 MiB for 5,400 faces), and two at once beside the build passed 400 MiB."""
-    [(made, fault)] = _apart([("compose", parts, plans)])
-    return ([], fault) if fault else (made, "")
+def _compose_arriving(jobs: list[Future[tuple[Any, str]]], counts: list[int], plans: list) -> tuple[list[bytes], str]:
+    """The composer (`engine_jobs.compose_arriving`) in a fresh process, handed each typeset
+    document of `jobs` as it comes: the PDFs, or [] and what went wrong."""
+    child = subprocess.Popen(_command(False), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    assert child.stdin is not None
+    fault = ""
+    try:
+        child.stdin.write(pickle.dumps(("compose", counts, plans)))
+        for number, job in enumerate(jobs):
+            result, fault = job.result()
+            if fault or result[1]:
+                fault = fault or result[1]
+                child.kill()
+                break
+            child.stdin.write(pickle.dumps((number, result[0])))
+            child.stdin.flush()
+    except BrokenPipeError:  # the composer ended early: what it said is read below
+        pass
+    out, err = child.communicate()
+    if fault:
+        return [], fault
+    if child.returncode != 0:
+        said = err.decode("utf-8", "replace").strip().splitlines()
+        return [], said[-1] if said else f"the engine's process ended with code {child.returncode}"
+    return pickle.loads(out), ""
 
 
-def _apart(jobs: list[tuple]) -> list[tuple[Any, str]]:
-    """Run each job (`_JOBS`) in a fresh Python process (this module run as a program), as
-    many at once as there are cores: each result and what went wrong ("" when nothing). A
+def _in_child(job: tuple, behind: bool = False) -> tuple[Any, str]:
+    """Run `job` in a fresh process: the result and what went wrong ("" when nothing). A
     new interpreter, not a fork: the build runs threads, and a fork would copy the locks
     they hold."""
-    workers = min(os.cpu_count() or 1, _worker_cap(), len(jobs)) or 1
-    with ThreadPoolExecutor(workers) as waiting:  # each thread waits on its process
-        return list(waiting.map(_in_child, jobs))
-
-
-def _in_child(job: tuple) -> tuple[Any, str]:
-    # the child imports this very pnp, wherever the build found it
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
-    done = subprocess.run([sys.executable, "-m", __name__], input=pickle.dumps(job), capture_output=True, env=env)
+    done = subprocess.run(_command(behind), input=pickle.dumps(job), capture_output=True, env=_child_env())
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, said[-1] if said else f"the engine's process ended with code {done.returncode}"
     return pickle.loads(done.stdout), ""
 
 
-def _behind() -> None:
-    """Run this process (a PDF worker) behind the build's own, which renders the faces the
-    workers wait for: on two cores the renderer, not typst, is what a build waits on."""
-    if hasattr(os, "nice"):
-        os.nice(NICER)
+def _command(behind: bool) -> list[str]:
+    """A process apart runs behind the build's own (os.nice) while the build still renders,
+    else not: the build then waits on it, and niceness would only let anything else on the
+    machine go first."""
+    return [sys.executable, "-m", engine_jobs.__name__] + (["--behind"] if behind else [])
+
+
+def _child_env() -> dict[str, str]:
+    # the child imports this very pnp, wherever the build found it
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(PACKAGE.parent), os.environ.get("PYTHONPATH"))))}
+    # typst on one thread: its pool of threads holds about 50 MiB more for a document of
+    # CHUNK faces and gains nothing here, where the documents already run side by side on
+    # every core (the same bytes; unless the user chose otherwise)
+    env.setdefault(_THREADS, "1")
+    return env
 
 
 def _warm(font_dirs: tuple[str, ...]) -> None:
@@ -162,12 +181,10 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list,
              apart: Apart | None = None) -> list[bytes]:
     """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
-    several documents of faces is typeset apart first (by `apart` when the build handed it
-    the first documents already, else `typeset_apart`)."""
+    several documents of faces is typeset and composed apart (by `apart` when the build
+    handed it the first documents already)."""
     if apart is not None or sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
-        parts, problem = apart.parts(docs) if apart is not None else typeset_apart(docs, font_dirs)
-        if not problem:
-            made, problem = compose_apart(parts, plans)
+        made, problem = (apart or Apart(font_dirs)).compose(docs, plans)
     elif _POOL is not None:
         made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
     else:
@@ -208,11 +225,3 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     finally:
         _POOL = None
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-_JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_book}
-
-if __name__ == "__main__":  # one job of a big book in a process of its own (_apart)
-    _behind()
-    name, *arguments = pickle.load(sys.stdin.buffer)
-    sys.stdout.buffer.write(pickle.dumps(_JOBS[name](*arguments)))

@@ -12,9 +12,11 @@ bytes depend only on the layout and the book (pikepdf's document id is a digest 
 from __future__ import annotations
 
 import io
+from bisect import bisect_right
 from decimal import Decimal
 from functools import lru_cache
-from typing import cast
+from itertools import accumulate
+from typing import Callable, cast
 
 import pikepdf
 from pikepdf import Array, ContentStreamInstruction, Dictionary, Name, Operator, Pdf
@@ -36,34 +38,55 @@ def _op(operator: str, *operands: pikepdf.Object | int | Decimal) -> ContentStre
 
 class Book:
     """The typeset documents of a book (typst's PDFs), their pages numbered in order across
-    them, each turned into a form XObject the first time a sheet draws it."""
+    them, each turned into a form XObject the first time a sheet draws it. Given the
+    number of pages of each document (`counts`), a document is fetched only when a sheet
+    first draws one of its pages (`fetch`: it may wait for the engine to typeset it)."""
 
-    def __init__(self, parts: list[bytes]):
-        self.pdfs = [Pdf.open(io.BytesIO(part)) for part in parts]
-        self.pages = [(pdf, page) for pdf in self.pdfs for page in pdf.pages]
+    def __init__(self, parts: list[bytes] | None = None, counts: list[int] | None = None,
+                 fetch: Callable[[int], bytes] | None = None):
+        self._fetch = fetch or (parts or []).__getitem__
+        self._pdfs: dict[int, Pdf] = {}
+        self._counts = counts
+        if counts is None:  # every document at hand: counted as opened
+            counts = self._counts = [len(self._open(n).pages) for n in range(len(parts or []))]
+        self._starts = list(accumulate([0, *counts]))  # the book's number of each document's first page
         self._forms: dict[int, pikepdf.Object] = {}
         self._sizes: dict[int, tuple[float, float]] = {}
-        creator = self.pdfs[0].docinfo.get(Name.Creator)
-        self.engine = str(creator) if creator is not None else ""  # typst names itself the creator
-        self.version = max(pdf.pdf_version for pdf in self.pdfs)
+
+    def _open(self, part: int) -> Pdf:
+        if part not in self._pdfs:
+            pdf = self._pdfs[part] = Pdf.open(io.BytesIO(self._fetch(part)))
+            if self._counts is not None and self._counts[part] != len(pdf.pages):  # a face would land on another's place
+                raise ValueError(f"document {part} of the book has {len(pdf.pages)} pages, not {self._counts[part]}")
+        return self._pdfs[part]
+
+    def _page(self, page: int) -> pikepdf.Page:
+        part = bisect_right(self._starts, page) - 1
+        return self._open(part).pages[page - self._starts[part]]
+
+    def whole(self) -> tuple[str, str]:
+        """The engine that typeset the book (typst names itself the creator) and the PDF
+        version its documents declare, once every document is at hand."""
+        pdfs = [self._open(part) for part in range(len(self._starts) - 1)]
+        creator = pdfs[0].docinfo.get(Name.Creator)
+        return (str(creator) if creator is not None else ""), max(pdf.pdf_version for pdf in pdfs)
 
     def size(self, page: int) -> tuple[float, float]:
         if page not in self._sizes:
-            box = self.pages[page][1].mediabox
+            box = self._page(page).mediabox
             self._sizes[page] = float(box[2]) - float(box[0]), float(box[3]) - float(box[1])
         return self._sizes[page]
 
     def form(self, page: int) -> pikepdf.Object:
         """The page's drawing as a form XObject of its own document."""
         if page not in self._forms:
-            pdf, source = self.pages[page]
+            source = self._page(page)
             contents = source.obj.get(Name.Contents)
             if isinstance(contents, pikepdf.Stream):
-                # typst's one content stream a page: its compressed bytes as they are (decoding and
-                # compressing them again would double the time a sheet takes to write)
-                form = pikepdf.Stream(pdf, b"")
-                form.write(contents.read_raw_bytes(), filter=cast(Name | None, contents.get(Name.Filter)),
-                           decode_parms=cast(Dictionary | None, contents.get(Name.DecodeParms)))
+                # typst's one content stream a page becomes the form itself, its compressed bytes
+                # untouched (no copy, no decoding and compressing again): the book's documents
+                # are read for nothing else
+                form = contents
                 form.Type, form.Subtype = Name.XObject, Name.Form
                 form.BBox, form.Resources = source.mediabox, source.obj.get(Name.Resources, Dictionary())
                 self._forms[page] = form
@@ -84,9 +107,26 @@ def _dash(dash: tuple[float, ...]) -> ContentStreamInstruction:
 
 def compose(plan: SheetPlan, book: Book) -> bytes:
     """The PDF of one layout, given as a `SheetPlan`, its faces and labels drawn from `book`."""
+    return compose_all([plan], book)[0]
+
+
+def compose_all(plans: list[SheetPlan], book: Book) -> list[bytes]:
+    """The PDF of each layout, its faces and labels drawn from `book`. One document holds
+    them in turn, so a face's form is copied from the book once for all of them: each is
+    saved with its own pages, and a PDF holds only what its pages reach."""
     out = Pdf.new()
-    width, height = plan.width * PT, plan.height * PT
     forms: dict[int, pikepdf.Object] = {}  # book page -> its form XObject in `out`
+    made = []
+    for plan in plans:
+        del out.pages[:]
+        if Name.Outlines in out.Root:
+            del out.Root.Outlines
+        made.append(_compose(plan, book, out, forms))
+    return made
+
+
+def _compose(plan: SheetPlan, book: Book, out: Pdf, forms: dict[int, pikepdf.Object]) -> bytes:
+    width, height = plan.width * PT, plan.height * PT
     streams: dict[bytes, pikepdf.Object] = {}  # pages drawn alike share one content stream
     bookmarks: list[tuple[int, str]] = []
     for page_number, marks in enumerate(plan.pages):
@@ -147,10 +187,11 @@ def compose(plan: SheetPlan, book: Book) -> bytes:
     out.docinfo[Name.Title] = plan.title
     out.docinfo[Name.Author] = "pnp"
     out.docinfo[Name.Creator] = "pnp"
-    if book.engine:
-        out.docinfo[Name.Producer] = book.engine
+    engine, version = book.whole()
+    if engine:
+        out.docinfo[Name.Producer] = engine
     data = io.BytesIO()
     # no metadata stream, no dates: the same layout and book give the same bytes; the
     # version is the engine's (the faces use what it declares)
-    out.save(data, deterministic_id=True, fix_metadata_version=False, min_version=book.version)
+    out.save(data, deterministic_id=True, fix_metadata_version=False, min_version=version)
     return data.getvalue()

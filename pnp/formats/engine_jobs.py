@@ -1,0 +1,82 @@
+"""The PDF engine's two jobs, light to import: typeset a typst document (typst) and compose
+a book's PDFs from its typeset documents (`pdf_sheets`, pikepdf). A big book's fresh
+processes (`pdf_engine.Apart`) run this module as a program, one job each (the composer
+fed each document as it is typeset): it imports no more than the job needs (pnp.formats.pdf_engine's process machinery costs each of them
+about as much CPU as starting Python)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+_COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
+_ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
+NICER = 5  # how far behind the build its PDF workers run (os.nice)
+ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
+
+
+def _compiler(font_dirs: tuple[str, ...]) -> Any:
+    if font_dirs not in _COMPILERS:
+        import typst
+
+        # typst's root is pnp's own font folder, never the current folder or the project: the
+        # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
+        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True, root=str(ROOT))
+    return _COMPILERS[font_dirs]
+
+
+def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
+    """Compile the typst document `text` (face SVGs in `inputs`): the PDF bytes, or b"" and
+    the first line of the engine's complaint."""
+    try:
+        with _ONE_AT_A_TIME:
+            return bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
+    except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
+        return b"", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def compose_book(parts: list[bytes], plans: list) -> list[bytes]:
+    """Each sheet plan written from the typeset documents `parts` of its book."""
+    from .pdf_sheets import Book, compose_all
+
+    return compose_all(plans, Book(parts))
+
+
+def compose_arriving(counts: list[int], plans: list) -> list[bytes]:
+    """Each sheet plan written from a book of documents of `counts` pages, which arrive on
+    this process's input as pickled (number, PDF) pairs, in any order, while the engine
+    still typesets the later ones: a sheet waits only for the documents it draws from."""
+    from .pdf_sheets import Book, compose_all
+
+    arrived: dict[int, bytes] = {}
+
+    def fetch(part: int) -> bytes:
+        while part not in arrived:
+            number, data = pickle.load(sys.stdin.buffer)
+            arrived[number] = data
+        return arrived.pop(part)
+
+    return compose_all(plans, Book(counts=counts, fetch=fetch))
+
+
+def behind() -> None:
+    """Run this process (a PDF worker) behind the build's own, which renders the faces the
+    workers wait for: on two cores the renderer, not typst, is what a build waits on."""
+    if hasattr(os, "nice"):
+        os.nice(NICER)
+
+
+JOBS: dict[str, Callable[..., Any]] = {"typeset": make_pdf, "compose": compose_arriving}
+
+if __name__ == "__main__":  # one job of a big book in a process of its own (pdf_engine.Apart)
+    if "--behind" in sys.argv[1:]:
+        behind()
+    name, *arguments = pickle.load(sys.stdin.buffer)
+    sys.stdout.buffer.write(pickle.dumps(JOBS[name](*arguments)))
+    sys.stdout.buffer.flush()
+    # the process ends here: not tearing down what typst holds saves ~0.1 s of CPU a document
+    os._exit(0)
