@@ -51,7 +51,11 @@ def own_code() -> str:
     """pnp's version, every file of its package (code, templates, presets, fonts) and the
     output libraries as installed: the same for every game of a build (and for the code a
     running `pnp watch` has loaded)."""
-    files = sorted(p for p in PACKAGE_DIR.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+    found = []
+    for folder, subfolders, names in os.walk(PACKAGE_DIR):
+        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
+        found += [os.path.join(folder, name) for name in names if not name.endswith(".pyc")]
+    files = [Path(name) for name in sorted(found)]
     return _digest(__version__, *map(_installed, OUTPUT_LIBRARIES), tree_digest(files, PACKAGE_DIR))
 
 
