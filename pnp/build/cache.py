@@ -237,23 +237,25 @@ class CachedRenderer(ComponentRenderer):
             count += len(self.plan.items(i, comp)) * sides + (1 if comp.back and not comp.back_per_item else 0)
         return count
 
-    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
+             context: dict[str, Any] | None = None) -> Face | None:
         try:
-            return self._face(comp, template, name, item, side, bleed)
+            return self._face(comp, template, name, item, side, bleed, context)
         finally:
             if self.tally:
                 self.tally.tick(f"{self.game.name}: {comp.id}/{name}")
 
-    def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+    def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
+              context: dict[str, Any] | None) -> Face | None:
         key = digest(self.base, comp.id, template, name, side, bleed)
-        context = self.context(comp, name, item, side, bleed)
+        context = context if context is not None else self.context(comp, name, item, side, bleed)  # made once: checked, traced, rendered
         svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
         if svg is not None:
             return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)  # BuildCache.face checked it
         self.rendered += 1
         self.trace.start(context)
         try:
-            face = super().face(comp, template, name, item, side, bleed)
+            face = super().face(comp, template, name, item, side, bleed, context)
         finally:
             templates, facts = self.trace.stop()
         if face is not None:

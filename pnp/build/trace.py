@@ -38,6 +38,9 @@ BY_ATTRIBUTE = frozenset({"sort", "unique", "min", "max", "sum", "join"})  # the
 
 Path = tuple[Any, ...]
 SCALARS = frozenset({str, int, float, bool, type(None)})
+CONTAINERS = (dict, list, tuple)
+JINJA_KEYWORDS = frozenset({"_block_vars", "_loop_vars"})  # Jinja hands them to every call, drops them but for pass_context
+NOWHERE: list[Path] = []  # the paths of a value that is no container of the names (never changed)
 
 
 def _scalar(value: Any) -> Any:
@@ -97,15 +100,18 @@ def _is_item(obj: Any, key: Any, found: Any) -> bool:
         return False
 
 
-def _paths(value: Any, path: Path, into: dict[int, list[Path]], stack: set[int]) -> int:
+def _paths(value: Any, path: Path, into: dict[int, list[Path]], stack: set[int] | None = None) -> int:
     """Add every path of every container in `value` (shared ones have several); how many."""
-    if not isinstance(value, (dict, list, tuple)) or id(value) in stack:
+    if not isinstance(value, CONTAINERS):
         return 0
+    if stack is None:
+        stack = set()
     into.setdefault(id(value), []).append(path)
     stack.add(id(value))
     count = 1
     for key, item in value.items() if isinstance(value, dict) else enumerate(value):
-        count += _paths(item, (*path, key), into, stack)
+        if isinstance(item, CONTAINERS) and id(item) not in stack:  # scalars, most items, have no paths
+            count += _paths(item, (*path, key), into, stack)
         if count > MAX_PATHS:
             break
     stack.discard(id(value))
@@ -136,10 +142,11 @@ class Trace:
 
     def _wrap(self, name: str | None, fn: Any) -> Any:
         skip = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0  # the context Jinja passes first
+        env = self.env
 
         @functools.wraps(fn)
         def traced(*args: Any, **kwargs: Any) -> Any:
-            if self.env.reads is not self or (not kwargs and SCALARS.issuperset(map(type, args))):  # type: ignore[attr-defined]
+            if env.reads is not self or (not kwargs and SCALARS.issuperset(map(type, args))):  # type: ignore[attr-defined]
                 return fn(*args, **kwargs)  # nothing of the names in it (most calls: `x | num`)
             shape = len(args) > skip and (name in SHAPE_FILTERS or (name in BY_ATTRIBUTE and "attribute" in kwargs))
             if shape:
@@ -164,6 +171,8 @@ class Trace:
         return self.sources[name]
 
     def digest(self, kind: str, value: Any) -> str:
+        if type(value) is str and len(value) < 32:  # most reads: a short text is its own digest
+            return '"' + value
         if value is ABSENT:
             return "-"
         if value is UNKNOWN:
@@ -189,10 +198,16 @@ class Trace:
         if self.base is None:
             self.base = {}
             shared = {k: v for k, v in context.items() if k in self.names and self.names[k] is v}
-            self.overflow = sum(_paths(v, (k,), self.base, set()) for k, v in shared.items()) > MAX_PATHS
+            self.overflow = sum(_paths(v, (k,), self.base) for k, v in shared.items()) > MAX_PATHS
         self.context = context
-        self.local: dict[int, list[Path]] = {}
-        own = sum(_paths(v, (k,), self.local, set()) for k, v in context.items() if not (k in self.names and self.names[k] is v))
+        names, base = self.names, self.base
+        local: dict[int, list[Path]] = {}
+        own = sum(_paths(v, (k,), local) for k, v in context.items()
+                  if isinstance(v, CONTAINERS) and not (k in names and names[k] is v))
+        for key, paths in local.items():  # a value's paths, local then shared: one look-up finds them all
+            if key in base:
+                local[key] = paths + base[key]
+        self.local = local
         self.facts: dict[Path, tuple[str, str]] = {}
         self.reached: dict[int, Any] = {}
         self.used: dict[int, Any] = {}
@@ -227,9 +242,10 @@ class Trace:
         return self.templates, facts
 
     def _paths_of(self, value: Any) -> list[Path]:
-        assert self.base is not None
-        local, found = self.local.get(id(value)), self.base.get(id(value), [])
-        return found if local is None else local + found
+        """Where a container of the names is (nothing for any other value: the indexes hold
+        the ids of containers alive all through the face, so no other value has them)."""
+        key = id(value)
+        return self.local.get(key) or self.base.get(key) or NOWHERE  # type: ignore[union-attr]
 
     def _fact(self, value: Any, kind: str) -> None:
         known = self.digest(kind, value)
@@ -238,13 +254,13 @@ class Trace:
 
     def _at(self, paths: list[Path], key: Any, value: Any) -> None:
         """`value` was read at `key` of a container with these paths."""
-        if isinstance(value, (dict, list, tuple)):
+        if isinstance(value, CONTAINERS):
             if self._paths_of(value):
                 self.reached[id(value)] = value
         else:
-            known = self.digest("s", value)
+            fact = ("s", self.digest("s", value))
             for path in paths:
-                self.facts[(*path, key)] = ("s", known)
+                self.facts[(*path, key)] = fact
 
     def _handed(self, value: Any, seen: set[int] | None = None) -> Any:
         """What a filter that reads by shape hands back (`first`, `selectattr`...): the
@@ -273,7 +289,10 @@ class Trace:
             return
         self.roots.add(key)
         if key in self.context:
-            self._at([()], key, value)
+            if not isinstance(value, CONTAINERS):  # most names: a scalar (`side`, `width`)
+                self.facts[(key,)] = ("s", self.digest("s", value))
+            elif self._paths_of(value):
+                self.reached[id(value)] = value
             return
         self.facts[(key,)] = ("s", "-")  # not a content name now: one appearing counts
         self.anywhere |= isinstance(value, (dict, list, tuple)) and bool(self._paths_of(value))
@@ -282,15 +301,15 @@ class Trace:
 
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
+        paths = self._paths_of(obj)
+        if not paths:  # something the template made, a loop, a helper's answer
+            return
         try:
             if (id(obj), key) in self.once:
                 return
             self.once.add((id(obj), key))
         except TypeError:  # a key that is no dict key (a slice): recorded each time
             pass
-        paths = self._paths_of(obj) if isinstance(obj, (dict, list, tuple)) else []
-        if not paths:
-            return
         self.used[id(obj)] = obj
         if isinstance(found, jinja2.Undefined) and isinstance(key, (str, int, float)):
             for path in paths:
@@ -304,24 +323,29 @@ class Trace:
         """A function, macro or helper is called: it may read its arguments in full."""
         if getattr(fn, "jinja_pass_arg", None) is not None:
             self.everything = True
-        if kwargs or not SCALARS.issuperset(map(type, args)):  # most calls: text and numbers
-            return self.taken(args, kwargs)
-        return args, kwargs
+            return self.taken(args, kwargs)  # the block's and loop's variables too: it is given them
+        # Jinja's own keywords never reach any other function (Context.call drops them)
+        if (kwargs and not JINJA_KEYWORDS.issuperset(kwargs)) or not SCALARS.issuperset(map(type, args)):
+            return self.taken(args, kwargs, JINJA_KEYWORDS)
+        return args, kwargs  # most calls: text and numbers
 
-    def taken(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """Arguments read in full, as given: an iterator (a filter's generator) is read
-        now, to see what it yields, and given on as an iterator over the same items."""
-        def one(value: Any) -> Any:
-            if type(value) in SCALARS:
-                return value
-            if isinstance(value, Iterator) and not isinstance(value, LoopContext):  # a loop must not be run
-                items = list(value)
-                self.whole(items)
-                return iter(items)
-            self.whole(value)
+    def taken(self, args: tuple[Any, ...], kwargs: dict[str, Any],
+              unread: frozenset[str] = frozenset()) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """Arguments read in full (keywords in `unread` passed on as they are): an iterator
+        (a filter's generator) is read now, to see what it yields, and given on as an
+        iterator over the same items."""
+        one = self._taken
+        return tuple(map(one, args)), {k: v if k in unread else one(v) for k, v in kwargs.items()}
+
+    def _taken(self, value: Any) -> Any:
+        if type(value) in SCALARS:
             return value
-
-        return tuple(map(one, args)), {k: one(v) for k, v in kwargs.items()}
+        if isinstance(value, Iterator) and not isinstance(value, LoopContext):  # a loop must not be run
+            items = list(value)
+            self.whole(items)
+            return iter(items)
+        self.whole(value)
+        return value
 
     def whole(self, value: Any, seen: set[int] | None = None) -> None:
         """`value` is used in full (printed, passed to a function): every container of the
