@@ -146,8 +146,11 @@ class Trace:
 
         @functools.wraps(fn)
         def traced(*args: Any, **kwargs: Any) -> Any:
-            if env.reads is not self or (not kwargs and SCALARS.issuperset(map(type, args))):  # type: ignore[attr-defined]
-                return fn(*args, **kwargs)  # nothing of the names in it (most calls: `x | num`)
+            if not kwargs and (env.reads is not self  # type: ignore[attr-defined]
+                               or (type(args[0]) in SCALARS if len(args) == 1 else SCALARS.issuperset(map(type, args)))):
+                return fn(*args)  # nothing of the names in it (most calls: `x | num`)
+            if env.reads is not self:  # type: ignore[attr-defined]
+                return fn(*args, **kwargs)
             shape = len(args) > skip and (name in SHAPE_FILTERS or (name in BY_ATTRIBUTE and "attribute" in kwargs))
             if shape:
                 self._use(args[skip])
@@ -258,7 +261,7 @@ class Trace:
             if self._paths_of(value):
                 self.reached[id(value)] = value
         else:
-            fact = ("s", self.digest("s", value))
+            fact = ("s", '"' + value if type(value) is str and len(value) < 32 else self.digest("s", value))
             for path in paths:
                 self.facts[(*path, key)] = fact
 
@@ -291,7 +294,7 @@ class Trace:
         if key in self.context:
             if not isinstance(value, CONTAINERS):  # most names: a scalar (`side`, `width`)
                 self.facts[(key,)] = ("s", self.digest("s", value))
-            elif self._paths_of(value):
+            elif id(value) in self.local or id(value) in self.base:  # type: ignore[operator]
                 self.reached[id(value)] = value
             return
         self.facts[(key,)] = ("s", "-")  # not a content name now: one appearing counts
@@ -301,16 +304,17 @@ class Trace:
 
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
-        paths = self._paths_of(obj)
+        at = id(obj)
+        paths = self.local.get(at) or self.base.get(at)  # type: ignore[union-attr]  # inline _paths_of: the commonest hook
         if not paths:  # something the template made, a loop, a helper's answer
             return
         try:
-            if (id(obj), key) in self.once:
+            if (at, key) in self.once:
                 return
-            self.once.add((id(obj), key))
+            self.once.add((at, key))
         except TypeError:  # a key that is no dict key (a slice): recorded each time
             pass
-        self.used[id(obj)] = obj
+        self.used[at] = obj
         if isinstance(found, jinja2.Undefined) and isinstance(key, (str, int, float)):
             for path in paths:
                 self.facts[(*path, key)] = ("s", "-")
