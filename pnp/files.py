@@ -27,6 +27,9 @@ class Planned:
     costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)  # made once: json.dumps makes one a call
+
+
 def digest(*parts: Any) -> str:
     """A short stable hash of strings/bytes/plain data."""
     h = hashlib.sha256()
@@ -36,7 +39,7 @@ def digest(*parts: Any) -> str:
         elif isinstance(part, str):
             h.update(part.encode("utf-8"))
         else:
-            h.update(json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+            h.update(_ENCODER.encode(part).encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()[:32]
 

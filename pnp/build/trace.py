@@ -126,9 +126,18 @@ class Trace:
         self.env = env
         self.names = names
         self.base: dict[int, list[Path]] | None = None  # paths in the names (all but the face's own)
+        # while a face renders: the base with the face's own values' paths laid over it (its
+        # own first), taken off again when it stops; one look-up finds every path of a value
+        self.paths: dict[int, list[Path]] = {}
+        self._under: list[tuple[int, list[Path] | None]] = []  # what the face's own paths covered
         self.overflow = False
         self.sources: dict[str, str] = {}
         self._digests: dict[tuple[int, str], tuple[Any, str]] = {}  # the object kept: its id stays its own
+        self._key_shapes: dict[tuple[str, ...], str] = {}  # a dict's shape by its keys (each face's `item` is new)
+        # each face's own name (not one of the names) -> its last value, its paths and how many:
+        # a component's faces, a card's front and back, share it (read only: the values, as
+        # the names, are not changed while the build runs; `_digests` counts on that too)
+        self._own: dict[str, tuple[Any, dict[int, list[Path]], int]] = {}
         env.filters.update({name: self._wrap(name, fn) for name, fn in env.filters.items()})
         env.tests.update({name: self._wrap(None, fn) for name, fn in env.tests.items()})
         load = env._load_template
@@ -187,7 +196,14 @@ class Trace:
             return text if len(text) <= 32 else "#" + digest(text)
         found = self._digests.get((id(value), kind))
         if found is None or found[0] is not value:
-            found = self._digests[(id(value), kind)] = (value, digest((_whole if kind == "w" else _shape)(value)))
+            if kind == "s" and type(value) is dict and all(type(k) is str for k in value):
+                keys = tuple(value)
+                known = self._key_shapes.get(keys)
+                if known is None:
+                    known = self._key_shapes[keys] = digest(_shape(value))
+            else:
+                known = digest((_whole if kind == "w" else _shape)(value))
+            found = self._digests[(id(value), kind)] = (value, known)
         return found[1]
 
     def holds(self, templates: dict[str, str], facts: list[list[Any]], context: dict[str, Any]) -> bool:
@@ -203,14 +219,23 @@ class Trace:
             shared = {k: v for k, v in context.items() if k in self.names and self.names[k] is v}
             self.overflow = sum(_paths(v, (k,), self.base) for k, v in shared.items()) > MAX_PATHS
         self.context = context
-        names, base = self.names, self.base
+        names, base, last = self.names, self.base, self._own
         local: dict[int, list[Path]] = {}
-        own = sum(_paths(v, (k,), local) for k, v in context.items()
-                  if isinstance(v, CONTAINERS) and not (k in names and names[k] is v))
-        for key, paths in local.items():  # a value's paths, local then shared: one look-up finds them all
-            if key in base:
-                local[key] = paths + base[key]
-        self.local = local
+        own = 0
+        for name, value in context.items():
+            if not isinstance(value, CONTAINERS) or names.get(name, ABSENT) is value:
+                continue
+            found = last.get(name)
+            if found is None or found[0] is not value:
+                index: dict[int, list[Path]] = {}
+                found = last[name] = (value, index, _paths(value, (name,), index))
+            own += found[2]
+            for key, paths in found[1].items():
+                local[key] = local[key] + paths if key in local else paths
+        self._under = [(key, base.get(key)) for key in local]
+        for key, under in self._under:
+            base[key] = local[key] if under is None else local[key] + under
+        self.paths = base
         self.facts: dict[Path, tuple[str, str]] = {}
         self.reached: dict[int, Any] = {}
         self.used: dict[int, Any] = {}
@@ -228,6 +253,17 @@ class Trace:
     def stop(self) -> tuple[dict[str, str], list[list[Any]]]:
         """The face's templates (name -> digest) and facts."""
         self.env.reads = None  # type: ignore[attr-defined]
+        try:
+            return self._recorded()
+        finally:
+            for key, under in self._under:  # the base as it was
+                if under is None:
+                    del self.paths[key]
+                else:
+                    self.paths[key] = under
+            self._under = []
+
+    def _recorded(self) -> tuple[dict[str, str], list[list[Any]]]:
         for key, value in self.reached.items():
             if key not in self.used:  # reached and then not read by key: compared, iterated, tested
                 self.wholes[key] = value
@@ -247,8 +283,7 @@ class Trace:
     def _paths_of(self, value: Any) -> list[Path]:
         """Where a container of the names is (nothing for any other value: the indexes hold
         the ids of containers alive all through the face, so no other value has them)."""
-        key = id(value)
-        return self.local.get(key) or self.base.get(key) or NOWHERE  # type: ignore[union-attr]
+        return self.paths.get(id(value), NOWHERE)
 
     def _fact(self, value: Any, kind: str) -> None:
         known = self.digest(kind, value)
@@ -294,7 +329,7 @@ class Trace:
         if key in self.context:
             if not isinstance(value, CONTAINERS):  # most names: a scalar (`side`, `width`)
                 self.facts[(key,)] = ("s", self.digest("s", value))
-            elif id(value) in self.local or id(value) in self.base:  # type: ignore[operator]
+            elif id(value) in self.paths:
                 self.reached[id(value)] = value
             return
         self.facts[(key,)] = ("s", "-")  # not a content name now: one appearing counts
@@ -305,7 +340,7 @@ class Trace:
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
         at = id(obj)
-        paths = self.local.get(at) or self.base.get(at)  # type: ignore[union-attr]  # inline _paths_of: the commonest hook
+        paths = self.paths.get(at)  # inline _paths_of: the commonest hook
         if not paths:  # something the template made, a loop, a helper's answer
             return
         try:
@@ -339,7 +374,8 @@ class Trace:
         (a filter's generator) is read now, to see what it yields, and given on as an
         iterator over the same items."""
         one = self._taken
-        return tuple(map(one, args)), {k: v if k in unread else one(v) for k, v in kwargs.items()}
+        return (tuple([a if type(a) in SCALARS else one(a) for a in args]),
+                {k: v if k in unread or type(v) in SCALARS else one(v) for k, v in kwargs.items()})
 
     def _taken(self, value: Any) -> Any:
         if type(value) in SCALARS:
