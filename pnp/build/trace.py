@@ -26,6 +26,7 @@ from jinja2.utils import Namespace
 
 from ..files import digest
 from ..plaindata import is_helper
+from ..units import num
 
 ABSENT = object()  # nothing at a path
 UNKNOWN = object()  # a path that can no longer be followed (a key JSON made a list): never the same
@@ -35,6 +36,9 @@ MAX_PATHS = 200_000  # more paths than this (data shared a great deal): every na
 SHAPE_FILTERS = frozenset({"selectattr", "rejectattr", "select", "reject", "map", "groupby", "first", "last",
                            "length", "count", "reverse", "list", "batch", "slice", "default", "d"})
 BY_ATTRIBUTE = frozenset({"sort", "unique", "min", "max", "sum", "join"})  # the same, given `attribute=`
+# filters that take one number (`float(value)`): a container given them fails the face, so
+# they read nothing to record; left unwrapped (`num` is most of a face's filter calls)
+UNREAD_FILTERS = (num,)
 
 Path = tuple[Any, ...]
 SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -138,7 +142,7 @@ class Trace:
         # a component's faces, a card's front and back, share it (read only: the values, as
         # the names, are not changed while the build runs; `_digests` counts on that too)
         self._own: dict[str, tuple[Any, dict[int, list[Path]], int]] = {}
-        env.filters.update({name: self._wrap(name, fn) for name, fn in env.filters.items()})
+        env.filters.update({name: self._wrap(name, fn) for name, fn in env.filters.items() if fn not in UNREAD_FILTERS})
         env.tests.update({name: self._wrap(None, fn) for name, fn in env.tests.items()})
         load = env._load_template
 
