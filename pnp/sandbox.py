@@ -11,8 +11,9 @@ While a face renders for the build cache, the environment's `reads` (pnp/build/t
 is told what the template reads: each name it resolves, each `getattr`/`getitem`, each
 call, the operands of `%`, `*`, `**`, comparisons and `~`, and (through `shown`, the
 templates' `finalize`) each value printed. A read is reported only of a value whose id is
-in `reads.paths` (the containers whose reads it records), a value in full only when it can
-hold data (no text, number or Markup).
+in `reads.paths` (the containers whose reads it records), a name only once (`reads.roots`:
+the names it was told of), a value in full only when it can hold data (no text, number or
+Markup).
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ class _Context(Context):
     def resolve_or_missing(self, key: str) -> Any:
         found = super().resolve_or_missing(key)
         reads = self.environment.reads  # type: ignore[attr-defined]
-        if reads is not None and key not in self.vars:
+        if reads is not None and key not in reads.roots and key not in self.vars:
             reads.name(key, found)
         return found
 

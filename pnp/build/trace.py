@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import jinja2
+from jinja2 import Undefined
 from jinja2.runtime import LoopContext
 from jinja2.utils import Namespace
 
@@ -61,22 +62,24 @@ def _whole(value: Any, within: tuple[int, ...] = ()) -> Any:
     if id(value) in within:  # data that holds itself (a YAML alias of its own parent)
         return ["<cycle>"]
     within = (*within, id(value))
+    # a text, number, bool or None is its own value (_scalar): most items, taken as they are
     if isinstance(value, dict):
-        return ["{}", *([_whole(k), _whole(v, within)] for k, v in value.items())]
-    return ["[]" if isinstance(value, list) else "()", *(_whole(v, within) for v in value)]
+        return ["{}", *([k if type(k) in SCALARS else _whole(k), v if type(v) in SCALARS else _whole(v, within)]
+                        for k, v in value.items())]
+    return ["[]" if isinstance(value, list) else "()", *[v if type(v) in SCALARS else _whole(v, within) for v in value]]
 
 
 def _shape(value: Any, within: tuple[int, ...] = ()) -> Any:
     """What a template sees of a value without reading it by key: a dict's keys (iterating,
     `in`, `length`), a list's items (a loop hands them over unseen) as their shapes."""
     if isinstance(value, dict):
-        return ["{}", *map(_whole, value)]
+        return ["{}", *[k if type(k) in SCALARS else _whole(k) for k in value]]
     if not isinstance(value, (list, tuple)):
         return _scalar(value)
     if id(value) in within:
         return ["<cycle>"]
     within = (*within, id(value))
-    return ["[]" if isinstance(value, list) else "()", *(_shape(v, within) for v in value)]
+    return ["[]" if isinstance(value, list) else "()", *[v if type(v) in SCALARS else _shape(v, within) for v in value]]
 
 
 def _resolve(context: dict[str, Any], path: list[Any]) -> Any:
@@ -332,7 +335,7 @@ class Trace:
         self.roots.add(key)
         if key in self.context:
             if not isinstance(value, CONTAINERS):  # most names: a scalar (`side`, `width`)
-                self.facts[(key,)] = ("s", self.digest("s", value))
+                self.facts[(key,)] = ("s", '"' + value if type(value) is str and len(value) < 32 else self.digest("s", value))
             elif id(value) in self.paths:
                 self.reached[id(value)] = value
             return
@@ -354,7 +357,15 @@ class Trace:
         except TypeError:  # a key that is no dict key (a slice): recorded each time
             pass
         self.used[at] = obj
-        if isinstance(found, jinja2.Undefined) and isinstance(key, (str, int, float)):
+        kind = type(found)
+        if kind in SCALARS and type(obj) is dict and type(key) is str:  # most reads: a record's text or number
+            if obj.get(key, ABSENT) is found:
+                fact = ("s", '"' + found if kind is str and len(found) < 32 else self.digest("s", found))
+                for path in paths:
+                    self.facts[(*path, key)] = fact
+            else:  # not its own item: a method's name
+                self.wholes[at] = obj
+        elif isinstance(found, Undefined) and isinstance(key, (str, int, float)):
             for path in paths:
                 self.facts[(*path, key)] = ("s", "-")
         elif _is_item(obj, key, found) and not callable(found):
