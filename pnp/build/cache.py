@@ -129,6 +129,7 @@ class BuildCache:
         self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
         # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...]]
+        # (a face rendered now: its facts as tuples, written the same)
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
         self.touched = False  # some output file was written since the cache was read
@@ -167,7 +168,7 @@ class BuildCache:
         self.faces[key] = entry
         return entry[0]
 
-    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[list]) -> None:
+    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any]) -> None:
         self.faces[key] = [svg, art, templates, facts]
 
     def is_current(self, rel: str, key: str) -> bool:

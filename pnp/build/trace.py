@@ -213,7 +213,7 @@ class Trace:
             found = self._digests[(id(value), kind)] = (value, known)
         return found[1]
 
-    def holds(self, templates: dict[str, str], facts: list[list[Any]], context: dict[str, Any]) -> bool:
+    def holds(self, templates: dict[str, str], facts: list[Any], context: dict[str, Any]) -> bool:
         """True when every template and fact recorded for a face is the same in `context`."""
         return (all(self.template(name) == known for name, known in templates.items())
                 and all(self.digest(kind, _resolve(context, path)) == known for path, kind, known in facts))
@@ -257,7 +257,7 @@ class Trace:
         self.everything = self.overflow or own > MAX_PATHS
         self.env.reads = self  # type: ignore[attr-defined]
 
-    def stop(self) -> tuple[dict[str, str], list[list[Any]]]:
+    def stop(self) -> tuple[dict[str, str], list[tuple[Path, str, str]]]:
         """The face's templates (name -> digest) and facts."""
         self.env.reads = None  # type: ignore[attr-defined]
         try:
@@ -270,7 +270,7 @@ class Trace:
                     self.paths[key] = under
             self._under = []
 
-    def _recorded(self) -> tuple[dict[str, str], list[list[Any]]]:
+    def _recorded(self) -> tuple[dict[str, str], list[tuple[Path, str, str]]]:
         for key, value in self.reached.items():
             if key not in self.used:  # reached and then not read by key: compared, iterated, tested
                 self.wholes[key] = value
@@ -282,8 +282,10 @@ class Trace:
                 self._fact(value, "s")
         for value in self.wholes.values():
             self._fact(value, "w")
-        # a shared record (`item` and its place in `cards`) counts at the paths a name resolved leads to
-        facts = [[list(path), kind, known] for path, (kind, known) in self.facts.items()
+        # a shared record (`item` and its place in `cards`) counts at the paths a name resolved leads to;
+        # tuples, kept as they are (JSON writes them as lists): a build keeps every face's
+        # facts, and tuples of text and numbers are objects the garbage collector soon skips
+        facts = [(path, kind, known) for path, (kind, known) in self.facts.items()
                  if self.anywhere or self.everything or path[0] in self.roots]
         return self.templates, facts
 
