@@ -141,6 +141,7 @@ class Trace:
         self.sources: dict[str, str] = {}
         self._digests: dict[tuple[int, str], tuple[Any, str]] = {}  # the object kept: its id stays its own
         self._key_shapes: dict[tuple[str, ...], str] = {}  # a dict's shape by its keys (each face's `item` is new)
+        self._facts: dict[tuple[Path, str, str], tuple[Path, str, str]] = {}  # each fact recorded, once
         # each face's own name (not one of the names) -> its last value, its paths and how many:
         # a component's faces, a card's front and back, share it (read only: the values, as
         # the names, are not changed while the build runs; `_digests` counts on that too)
@@ -283,10 +284,12 @@ class Trace:
         for value in self.wholes.values():
             self._fact(value, "w")
         # a shared record (`item` and its place in `cards`) counts at the paths a name resolved leads to;
-        # tuples, kept as they are (JSON writes them as lists): a build keeps every face's
-        # facts, and tuples of text and numbers are objects the garbage collector soon skips
-        facts = [(path, kind, known) for path, (kind, known) in self.facts.items()
-                 if self.anywhere or self.everything or path[0] in self.roots]
+        # tuples (JSON writes them as lists), one of each fact for all faces (most faces
+        # read the same `side`, `width`, helpers): a build keeps every face's facts, and
+        # fewer objects are less work for the garbage collector
+        one = self._facts.setdefault
+        facts = [one(fact, fact) for fact in [(path, kind, known) for path, (kind, known) in self.facts.items()
+                                                if self.anywhere or self.everything or path[0] in self.roots]]
         return self.templates, facts
 
     def _paths_of(self, value: Any) -> list[Path]:
