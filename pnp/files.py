@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import stat
 from dataclasses import dataclass
@@ -38,6 +39,8 @@ def digest(*parts: Any) -> str:
             h.update(part)
         elif isinstance(part, str):
             h.update(part.encode("utf-8"))
+        elif type(part) is int or (type(part) is float and math.isfinite(part)):  # JSON writes them as repr does
+            h.update(repr(part).encode("utf-8"))
         else:
             h.update(_ENCODER.encode(part).encode("utf-8"))
         h.update(b"\0")
