@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import stat
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ class Planned:
     costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)  # made once: json.dumps makes one a call
+
+
 def digest(*parts: Any) -> str:
     """A short stable hash of strings/bytes/plain data."""
     h = hashlib.sha256()
@@ -35,8 +39,10 @@ def digest(*parts: Any) -> str:
             h.update(part)
         elif isinstance(part, str):
             h.update(part.encode("utf-8"))
+        elif type(part) is int or (type(part) is float and math.isfinite(part)):  # JSON writes them as repr does
+            h.update(repr(part).encode("utf-8"))
         else:
-            h.update(json.dumps(part, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+            h.update(_ENCODER.encode(part).encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()[:32]
 

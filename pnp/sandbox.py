@@ -10,7 +10,10 @@ functions, and every name handed to an expression is plain data (pnp/plaindata.p
 While a face renders for the build cache, the environment's `reads` (pnp/build/trace.py)
 is told what the template reads: each name it resolves, each `getattr`/`getitem`, each
 call, the operands of `%`, `*`, `**`, comparisons and `~`, and (through `shown`, the
-templates' `finalize`) each value printed.
+templates' `finalize`) each value printed. A read is reported only of a value whose id is
+in `reads.paths` (the containers whose reads it records), a name only once (`reads.roots`:
+the names it was told of), a value in full only when it can hold data (no text, number or
+Markup).
 """
 
 from __future__ import annotations
@@ -26,11 +29,13 @@ from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import Namespace
+from markupsafe import Markup
 
 from .plaindata import helper, plain
 
 REMOVED_GLOBALS = ("lipsum", "cycler", "joiner")
 _NUMBERS = frozenset({int, float})
+_SCALARS = frozenset({str, int, float, bool, type(None), Markup})  # a value that holds no data of the names
 
 
 MAX_SIZE = 1_000_000  # items of a list or characters of a text an expression may make at once
@@ -48,19 +53,19 @@ class Sandbox(SandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         found = obj[attribute] if type(obj) is dict and attribute in obj else super().getattr(obj, attribute)
-        if self.reads is not None:
+        if self.reads is not None and id(obj) in self.reads.paths:
             self.reads.read(obj, attribute, found)
         return found
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         found = super().getitem(obj, argument)
-        if self.reads is not None:
+        if self.reads is not None and id(obj) in self.reads.paths:
             self.reads.read(obj, argument, found)
         return found
 
     def seen(self, value: Any) -> Any:
         """An operand of a comparison or of `~` (see _Code)."""
-        if self.reads is not None and type(value) not in (str, int, float, bool):
+        if self.reads is not None and type(value) not in _SCALARS:
             self.reads.whole(value)
         return value
 
@@ -140,7 +145,7 @@ class _Context(Context):
     def resolve_or_missing(self, key: str) -> Any:
         found = super().resolve_or_missing(key)
         reads = self.environment.reads  # type: ignore[attr-defined]
-        if reads is not None and key not in self.vars:
+        if reads is not None and key not in reads.roots and key not in self.vars:
             reads.name(key, found)
         return found
 
@@ -152,7 +157,7 @@ Sandbox.code_generator_class = _Code
 @jinja2.pass_environment
 def shown(env: Sandbox, value: Any) -> Any:
     """A template's `finalize`: what `{{ }}` prints is read in full."""
-    if env.reads is not None and type(value) not in (str, int, float):
+    if env.reads is not None and type(value) not in _SCALARS:
         env.reads.whole(value)
     return value
 

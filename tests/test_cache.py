@@ -176,6 +176,20 @@ def test_a_key_read_however_it_is_named_counts(deck: Project, use: str, rendered
     assert rebuild(deck).rendered == 2
 
 
+def test_a_function_called_in_a_block_reads_nothing_of_the_blocks_variables(deck: Project):
+    """Jinja hands every call in a block the block's variables and gives them only to a
+    function that takes the context: `range()` there reads nothing of `s`, so a key of
+    style.yaml that no face reads renders nothing."""
+    token = deck.templates_dir / "deck/token.svg.j2"
+    token.write_text(TOKEN.replace("{% endblock %}", "{% set s = style %}<text>{{ s.colour }}{{ range(2) | length }}</text>{% endblock %}"))
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 1\n")
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert rebuild(deck).rendered == 0
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#2a9d8f'\nborder: 2\n")
+    assert rebuild(deck).rendered == 2
+
+
 def test_a_key_or_name_that_was_missing_counts_when_it_appears(deck: Project):
     (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ item.note | default('') }}"))
     (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", "<text>{{ extra | default('') }}</text>{% endblock %}"))

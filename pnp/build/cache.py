@@ -129,6 +129,7 @@ class BuildCache:
         self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
         # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...]]
+        # (a face rendered now: its facts as tuples, written the same)
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
         self.touched = False  # some output file was written since the cache was read
@@ -167,7 +168,7 @@ class BuildCache:
         self.faces[key] = entry
         return entry[0]
 
-    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[list]) -> None:
+    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any]) -> None:
         self.faces[key] = [svg, art, templates, facts]
 
     def is_current(self, rel: str, key: str) -> bool:
@@ -237,23 +238,25 @@ class CachedRenderer(ComponentRenderer):
             count += len(self.plan.items(i, comp)) * sides + (1 if comp.back and not comp.back_per_item else 0)
         return count
 
-    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
+             context: dict[str, Any] | None = None) -> Face | None:
         try:
-            return self._face(comp, template, name, item, side, bleed)
+            return self._face(comp, template, name, item, side, bleed, context)
         finally:
             if self.tally:
                 self.tally.tick(f"{self.game.name}: {comp.id}/{name}")
 
-    def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+    def _face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
+              context: dict[str, Any] | None) -> Face | None:
         key = digest(self.base, comp.id, template, name, side, bleed)
-        context = self.context(comp, name, item, side, bleed)
+        context = context if context is not None else self.context(comp, name, item, side, bleed)  # made once: checked, traced, rendered
         svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
         if svg is not None:
             return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)  # BuildCache.face checked it
         self.rendered += 1
         self.trace.start(context)
         try:
-            face = super().face(comp, template, name, item, side, bleed)
+            face = super().face(comp, template, name, item, side, bleed, context)
         finally:
             templates, facts = self.trace.stop()
         if face is not None:

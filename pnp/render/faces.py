@@ -218,14 +218,16 @@ class ComponentRenderer:
         assert self.env.loader is not None
         return self.env.loader.get_source(self.env, template)[0]
 
-    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float) -> Face | None:
+    def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
+             context: dict[str, Any] | None = None) -> Face | None:
+        """One face rendered and checked (`context`: this face's, when the caller made it already)."""
         what = f"{comp.id}/{name}"
         fit, assets = self.fit, self.assets
         fit.take()  # left over from a face whose template failed
         assets.start()
         try:
             tpl = self.env.get_template(template)
-            svg = tpl.render(self.context(comp, name, item, side, bleed))
+            svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
             _add_render_error(self.errors, _render_error(exc, self.game, template, what), what)
             return None
