@@ -222,8 +222,9 @@ def test_a_failed_build_leaves_nothing_it_wrote_ahead(demo: Project):
     game then fails, they go, with the folders they made."""
     from pnp.tools.scaffold import scaffold
 
-    set_copies(demo, 40)  # the bigger game renders first, and its files are made while the other renders
+    set_copies(demo, 40)  # the bigger game renders first, and its files are made while the others render
     scaffold(demo, "broken")
+    scaffold(demo, "second")  # renders after the broken one: its files go into the output folder the first made
     (demo.templates_dir / "broken/card.svg.j2").write_text("<svg>{{ item.no_such_key.deeper }}</svg>\n")
     with pytest.raises(PnpError):
         build(demo, None, BuildOptions())

@@ -24,7 +24,7 @@ from ..files import Planned, digest
 from ..load.content import GameContent, Project
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder, outside
-from .output import Staged, commit_files
+from .output import Staged, commit_files, discard_staged
 from .pipeline import Pipeline
 from ..render.faces import RenderedComponent
 
@@ -352,10 +352,8 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     try:
         return _build(project, games, options, progress, pipeline, pending)
     finally:  # what a failed build wrote ahead of its commit goes (a commit leaves nothing staged)
-        for _, future in pending:
-            made = future.result() if future.done() and not future.cancelled() and future.exception() is None else None
-            if made is not None and made.staged is not None:
-                made.staged.discard()
+        made = [future.result() for _, future in pending if future.done() and not future.cancelled() and future.exception() is None]
+        discard_staged(p.staged for p in made if p.staged is not None)
 
 
 def _build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None, pipeline: Pipeline,

@@ -126,15 +126,25 @@ class Staged:
         self.temps[rel] = stage(checked[0], data, folder_made=True)
 
     def discard(self) -> None:
-        for tmp in self.temps.values():
+        discard_staged([self])
+
+
+def discard_staged(staged: Iterable[Staged]) -> None:
+    """Remove what builds staged and did not commit: every temporary file, then every folder
+    staging made that is empty, the deepest first (one game's staging may have made the
+    output folder the others' went into)."""
+    staged = list(staged)
+    for one in staged:
+        for tmp in one.temps.values():
             Path(tmp).unlink(missing_ok=True)
-        self.temps.clear()
-        for folder in reversed(self._made):
-            try:
-                os.rmdir(folder)  # only when empty
-            except OSError:
-                pass
-        self._made.clear()
+        one.temps.clear()
+    for folder in sorted({f for one in staged for f in one._made}, key=lambda f: (-f.count(os.sep), f)):
+        try:
+            os.rmdir(folder)  # only when empty
+        except OSError:
+            pass
+    for one in staged:
+        one._made.clear()
 
 
 def _previous(root: Path, inside: Inside) -> dict[str, str]:
