@@ -88,7 +88,7 @@ def test_the_pdf_workers_run_behind_the_build_that_renders():
     done = subprocess.run([sys.executable, "-c", NICE], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
-    from pnp.formats.pdf_engine import NICER
+    from pnp.formats.engine_jobs import NICER
 
     assert seen["worker"] == min(seen["here"] + NICER, 19)
 

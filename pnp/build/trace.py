@@ -307,7 +307,7 @@ class Trace:
         if isinstance(value, CONTAINERS):
             if self._paths_of(value):
                 self.reached[id(value)] = value
-        else:
+        else:  # a short text inline, as `digest` gives it: the commonest read of all
             fact = ("s", '"' + value if type(value) is str and len(value) < 32 else self.digest("s", value))
             for path in paths:
                 self.facts[(*path, key)] = fact

@@ -1,18 +1,18 @@
 """Run the PDF engine (typst, then `pdf_sheets`) on every core.
 
 A process forked after typst has run can hang on the engine's own threads. So a build that
-makes PDFs opens `engine_pool()` before anything imports typst: it forks one worker per core, each
-of which imports the engine, loads the fonts once (one `typst.Compiler` per font set, which
-gives the same bytes as a fresh compile) and then, for one game at a time, typesets its
-book of faces and writes every PDF of the game from it, while the build goes
-on rendering (the workers run behind the build: `_behind`). Without a pool (one core, a platform without fork, or
-typst already loaded in this process) the same job runs here. A book of more faces than
-one document holds (CHUNK) is typeset a document at a time in fresh processes instead
-(`Apart`: typst never frees what it typeset while its process lives), each document as
-soon as the build has rendered its faces, and its PDFs composed in one more fresh
-process, which takes each document as it is typeset (`Apart.compose`); those processes
-run behind the build while it renders, and run the jobs of `engine_jobs`, which imports
-no more than a job needs.
+makes PDFs opens `engine_pool()` before anything imports typst: it forks one worker per
+core, each of which imports the engine, loads the fonts once (one `typst.Compiler` per
+font set, which gives the same bytes as a fresh compile) and then, for one game at a time,
+typesets its book of faces and writes every PDF of the game from it, while the build goes
+on rendering (the workers run behind the build: `engine_jobs.behind`). Without a pool
+(one core, a platform without fork, or typst already loaded in this process) the same job
+runs here. A book of more faces than one document holds (CHUNK) is typeset a document at a
+time in fresh processes instead (`Apart`: typst never frees what it typeset while its
+process lives), each document as soon as the build has rendered its faces, and its PDFs
+composed in one more fresh process, which takes each document as it is typeset
+(`Apart.compose`); those processes run behind the build while it renders, and run the
+jobs of `engine_jobs`, which imports no more than a job needs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any, Iterator
 
 from ..errors import PnpError
 from . import engine_jobs
-from .engine_jobs import NICER, ROOT, _compiler, behind as _behind, compose_book, make_pdf  # noqa: F401  (re-exported)
+from .engine_jobs import _compiler, behind, compose_book, make_pdf
 
 _POOL: ProcessPoolExecutor | None = None
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
@@ -215,7 +215,7 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     if _POOL is not None or workers < 2 or not _can_fork():
         yield
         return
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_behind)
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=behind)
     try:
         # the first submit forks every worker, here on the calling thread, before any other thread starts
         for _ in range(workers):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..files import Planned, digest
 from ..load.fonts import DEFAULT, Fonts
 from ..render.hrefs import refused
-from .pdf_engine import ROOT as ENGINE_ROOT
+from .engine_jobs import ROOT as ENGINE_ROOT
 
 if TYPE_CHECKING:
     from PIL import Image
