@@ -3,8 +3,8 @@
 A title page (title, checklist of components with piece and sheet counts, how to print,
 a 50 mm calibration ruler; what does not fit runs onto further pages), then each
 component's sheets drawn with a named sheet layout (pnp.config), every page labelled in
-its margin and bookmarked per component. A
-component's full grid sheets print as in its own PDF; what is left of every component is
+its margin and bookmarked per component. A component's full grid sheets print as in its
+own PDF; what is left of every component is
 packed together (pnp.formats.packing; double-sided pieces apart, with their backs) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
