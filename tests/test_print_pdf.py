@@ -339,3 +339,92 @@ def test_the_default_layout_prints_nine_poker_cards_with_every_cut_line_marked(t
     for y in ys:
         assert any(round(ln.y1, 3) == y and ln.y1 == ln.y2 and max(ln.x1, ln.x2) <= left for ln in solid)
         assert any(round(ln.y1, 3) == y and ln.y1 == ln.y2 and min(ln.x1, ln.x2) >= right for ln in solid)
+
+
+def many(tmp_path: Path, count: int) -> Project:
+    """The deck with `count` more components of small counters, of 1 to 7 pieces each."""
+    project = make(tmp_path, cards=9, tokens=2, tiles=1)
+    game = project.content_dir / "deck/game.yaml"
+    game.write_text(game.read_text() + "".join(
+        f"  - {{id: bit{i}, name: Counters of expedition party {i}, size: 25mm x 25mm, items: '[{{\"id\": \"b\"}}]', "
+        f"copies: {i % 7 + 1}, front: f.svg.j2}}\n" for i in range(count)))
+    return project
+
+
+def title_pages_of(made) -> list:
+    return made.layout.pages[:min(made.first_page.values()) - 1]
+
+
+def drawn_bottom(page) -> float:
+    """How far down the page (mm) anything on it reaches."""
+    from pnp.formats import labels
+    from pnp.formats.impose import Label
+
+    return max([labels.box(m)[3] for m in page.marks if isinstance(m, Label)] + [max(ln.y1, ln.y2) for ln in page.lines])
+
+
+@pytest.mark.parametrize("count, title_count", [(3, 1), (70, 3)])
+def test_a_long_checklist_flows_onto_more_title_pages_with_the_real_page_numbers(tmp_path, count, title_count):
+    import re
+    from collections import Counter
+
+    from pnp.formats.print_pdf import CALIBRATION, TITLE_MARGIN
+
+    project = many(tmp_path, count)
+    (report,) = build(project, None, BuildOptions(formats=("pdf",), cut_file=True))
+    sheet = Paper("letter", *papers({})["letter"])
+    made = plan("Deck", report.parts, sheet, sheet_layout(BuildOptions().layout), registration=True, layout_name=BuildOptions().layout)
+    pages = made.layout.pages
+    number = {id(page): n for n, page in enumerate(pages, 1)}  # where each page really is
+    assert made.first_page == {s.name: number[id(s.pages[0])] for s in made.sections}
+    titles = title_pages_of(made)
+    assert len(titles) == title_count
+    names = {c.spec.id: c.spec.name for c in report.parts}
+    holding: dict[str, set[int]] = {}  # component name -> the pages of the sheets (front sides) holding its pieces
+    for s in made.sections:
+        for page, side in zip(s.pages, s.sides):
+            if side != "back" and s.name != CALIBRATION:
+                for p in page.places:
+                    holding.setdefault(names[p.face.component], set()).add(number[id(page)])
+    assert made.sheets_per_component == {name: len(held) for name, held in holding.items()}
+
+    pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
+    assert len(pdf) == len(pages)
+    assert [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()] == (
+        [("How to print", 0)] + [(s.name, made.first_page[s.name] - 1) for s in made.sections])
+    text = [" ".join(pdf[i].get_textpage().get_text_range().split()) for i in range(title_count)]
+    assert all("continued" in t for t in text[1:]) and "continued" not in text[0]
+    entries = re.findall(r"(Cards|Tokens|Tiles|Counters of expedition party \d+): \d+ pieces? on \d+ sheets? \(pages? ([\d, -]+)\)",
+                         " ".join(text))
+    assert Counter(name for name, _ in entries) == Counter(names.values())  # every component once
+    for name, ranges in entries:
+        printed = set()
+        for run in ranges.split(", "):
+            low, _, high = run.partition("-")
+            printed |= set(range(int(low), int(high or low) + 1))
+        assert printed == holding[name], name
+    calibration = made.first_page[CALIBRATION]
+    assert f"print pages {calibration}-{calibration + 1} (duplex calibration)" in text[0]
+    duplex = [f"{made.first_page[s.name]}-{made.first_page[s.name] + len(s.pages) - 1}" for s in made.sections if s.duplex]
+    assert len(duplex) == 2 and f"flip on the long edge: pages {', '.join(duplex)}. All other" in text[0]
+    # a cut file for every sheet that is cut, named by its real page number
+    cut = sorted(n for held in holding.values() for n in held)
+    assert sorted(p.name for p in (project.output_dir / "deck/cut").iterdir()) == [f"deck-page-{n:03d}.svg" for n in sorted(set(cut))]
+    assert [n for n, _ in made.cut_pages] == sorted(set(cut))
+    bottom = sheet.height - max(made.layout.sheet.margin, TITLE_MARGIN)
+    assert all(drawn_bottom(page) <= bottom for page in titles)
+
+
+def test_title_pages_on_small_paper_keep_every_line_inside_the_margins(tmp_path):
+    from pnp.formats.impose import Label
+    from pnp.formats.print_pdf import TITLE_MARGIN
+
+    rendered = parts(many(tmp_path, 12))
+    sheet = Paper("postcard", 100, 150)
+    made = plan("Deck", rendered, sheet, sheet_layout("standard"), layout_name="standard")
+    titles = title_pages_of(made)
+    assert len(titles) > 2
+    assert all(drawn_bottom(page) <= sheet.height - max(made.layout.sheet.margin, TITLE_MARGIN) for page in titles)
+    shown = [m.text for page in titles for m in page.marks if isinstance(m, Label)]
+    assert shown.count("Checklist") == 1 and shown.count(f"{RULER:g} mm") == 1
+    assert sum(t.startswith("Counters of expedition party") for t in shown) == 12

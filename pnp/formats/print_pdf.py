@@ -1,9 +1,10 @@
 """The per-game print PDF (`output/<game>/<game>-print.pdf`) as plain data.
 
 A title page (title, checklist of components with piece and sheet counts, how to print,
-a 50 mm calibration ruler), then each component's sheets drawn with a named sheet layout
-(pnp.config), every page labelled in its margin and bookmarked per component. A
-component's full grid sheets print as in its own PDF; what is left of every component is
+a 50 mm calibration ruler; what does not fit runs onto further pages), then each
+component's sheets drawn with a named sheet layout (pnp.config), every page labelled in
+its margin and bookmarked per component. A component's full grid sheets print as in its
+own PDF; what is left of every component is
 packed together (pnp.formats.packing; double-sided pieces apart, with their backs) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
@@ -300,9 +301,8 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         calibration.pages = list(calibration_pages(sheet, back_offset))
         calibration.sides = ["front", "back"]
         sections.append(calibration)
-    held = _holdings(sections, rendered)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first = _assemble(title, sections, sheet, held, pieces, unpacked, back_offset, by_hand, layout_name)
+    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -316,11 +316,12 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
 
 
-def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dict[str, list[int]]:
-    """Component name -> the page numbers of the sheets (front sides) holding its pieces."""
+def _holdings(sections: list[Section], rendered: list[RenderedComponent], start: int) -> dict[str, list[int]]:
+    """Component name -> the page numbers of the sheets (front sides) holding its pieces,
+    the sections' pages numbered from `start`."""
     names = {c.spec.id: c.spec.name for c in rendered}
     found: dict[str, list[int]] = {}
-    number = 2  # page 1 is the title page
+    number = start
     for s in sections:
         for page, side in zip(s.pages, s.sides):
             if side != "back":
@@ -330,14 +331,26 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent]) -> dic
     return {c.spec.name: found[c.spec.name] for c in rendered if c.spec.name in found}
 
 
-def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None, layout_name: str = "") -> tuple[list[Page], dict[str, int]]:
-    first: dict[str, int] = {}
-    number = 2  # page 1 is the title page
-    for s in sections:
-        first[s.name] = number
-        number += len(s.pages)
-    pages = [_title_page(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name)]
+def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[RenderedComponent], pieces: dict[str, int],
+              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
+              layout_name: str = "") -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+    """The pages of the print PDF, each section's first page number and the page numbers
+    of the sheets holding each component."""
+    # The title pages print the numbers of the pages after them, so those numbers depend on
+    # how many title pages there are: lay them out again with the count they took until it
+    # holds. A larger count only widens the numbers printed (never fewer lines), so this settles.
+    count = 1
+    while True:
+        first: dict[str, int] = {}
+        number = count + 1
+        for s in sections:
+            first[s.name] = number
+            number += len(s.pages)
+        held = _holdings(sections, rendered, count + 1)
+        pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name)
+        if len(pages) == count:
+            break
+        count = len(pages)
     by_hand = by_hand or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
@@ -357,7 +370,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, held: dict[str,
             _clear_of(page, labels.box(label))
             page.add(label)
             pages.append(page)
-    return pages, first
+    return pages, first, held
 
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
@@ -379,11 +392,66 @@ def _clear_of(page: Page, area: tuple[float, float, float, float], room: float =
     page.marks[:] = kept
 
 
-def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-                first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "") -> Page:
-    m = max(sheet.margin, 12.0)
-    page = Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])
-    y = m + 22
+TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
+
+
+@dataclass
+class _TitleFlow:
+    """The title pages being filled top to bottom; `y` is where the next thing goes on the
+    last of them. What would run past the bottom margin goes on a further page headed as
+    a continuation (with `heading` again, once the checklist has begun)."""
+
+    title: str
+    sheet: Paper
+    pages: list[Page]
+    y: float
+    heading: str = ""
+    fresh: bool = False  # the last page holds nothing but its headings yet
+
+    @property
+    def margin(self) -> float:
+        return max(self.sheet.margin, TITLE_MARGIN)
+
+    def fits(self, bottom: float) -> bool:
+        return bottom <= self.sheet.height - self.margin
+
+    def turn(self) -> None:
+        """Start a continuation page."""
+        m = self.margin
+        self.pages.append(Page([Label(f"{self.title} (continued from page {len(self.pages)})", m, m + 10, 14)]))
+        self.y, self.fresh = m + 20, True
+        if self.heading:
+            self.pages[-1].add(Label(f"{self.heading} (continued)", m, self.y, 12))
+            self.y += 8
+
+    def text(self, text: str, x: float, room: float, size: float, after: float, tick: float | None = None) -> None:
+        """`text` wrapped to `room` mm, its first baseline at `y`, or on a further page if it
+        would run past the bottom margin here and this page holds more than its headings (a
+        text taller than a whole page is not split); then `y` is its last baseline plus
+        `after`. With `tick`, a 3 mm box to tick at that x, level with its first line."""
+        def lay() -> list[Label]:
+            return labels.block(text, x, self.y - labels.ASCENT * size * labels.PT, room, size)
+
+        block = lay()
+        if not self.fresh and not self.fits(block[-1].y + labels.DESCENT * size * labels.PT):
+            self.turn()
+            block = lay()
+        page, y = self.pages[-1], self.y
+        if tick is not None:
+            for x1, y1, x2, y2 in ((0, 0, 3, 0), (0, 3, 3, 3), (0, 0, 0, 3), (3, 0, 3, 3)):
+                page.add(Line(tick + x1, y - 3 + y1, tick + x2, y - 3 + y2, 0.5))
+        for label in block:
+            page.add(label)
+            self.y = label.y + after
+        self.fresh = False
+
+
+def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
+                 first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "") -> list[Page]:
+    """The title page (title, how to print, the ruler, the checklist of components), and
+    as many further pages as what does not fit on it needs."""
+    m = max(sheet.margin, TITLE_MARGIN)
+    flow = _TitleFlow(title, sheet, [Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])], m + 22)
     total = sum(s.sheets for s in sections if s.name != CALIBRATION)
     duplex = [f"{first[s.name]}-{first[s.name] + len(s.pages) - 1}" for s in sections if s.duplex]
     lines = [
@@ -404,23 +472,22 @@ def _title_page(title: str, sections: list[Section], sheet: Paper, held: dict[st
     if back_offset != (0.0, 0.0):
         lines.append(f"Backs are shifted by {back_offset[0]:g} mm across and {back_offset[1]:g} mm down for this printer.")
     for text in lines:
-        for label in labels.block(text, m, y - labels.ASCENT * 9 * labels.PT, sheet.width - 2 * m, 9):
-            page.add(label)
-            y = label.y + 6
-    y += 4
-    _ruler(page, m, y)
-    y += 18
-    page.add(Label("Checklist", m, y, 12))
-    y += 8
+        flow.text(text, m, sheet.width - 2 * m, 9, 6)
+    flow.y += 4
+    if not flow.fits(flow.y + 7.5 + labels.DESCENT * 6 * labels.PT):  # the ruler, its numbers under it
+        flow.turn()
+    _ruler(flow.pages[-1], m, flow.y)
+    flow.y += 18
+    if not flow.fits(flow.y + 8 + labels.DESCENT * 9 * labels.PT):  # the heading and a first entry under it
+        flow.turn()
+    flow.pages[-1].add(Label("Checklist", m, flow.y, 12))
+    flow.heading, flow.fresh = "Checklist", True
+    flow.y += 8
     for name, numbers in held.items():
-        for x1, y1, x2, y2 in ((0, 0, 3, 0), (0, 3, 3, 3), (0, 0, 0, 3), (3, 0, 3, 3)):  # a box to tick
-            page.add(Line(m + x1, y - 3 + y1, m + x2, y - 3 + y2, 0.5))
         count = pieces[name]
         text = f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} (page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})"
-        for label in labels.block(text, m + 5, y - labels.ASCENT * 9 * labels.PT, sheet.width - 2 * m - 5, 9):
-            page.add(label)
-            y = label.y + 5.5
-    return page
+        flow.text(text, m + 5, sheet.width - 2 * m - 5, 9, 5.5, tick=m)
+    return flow.pages
 
 
 def _ranges(numbers: list[int]) -> str:
