@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.load import revision
+from pnp.load import revision, trust
 from pnp.load.options import parse_pairs
 
 from .base import Record, Simulation, load_simulation
@@ -71,6 +71,12 @@ def _simulation(side: Side) -> Simulation:
     return sim
 
 
+def _trust_as_parent(allow_all: bool) -> None:
+    """A worker's start: trust what the parent trusts. A spawned worker imports pnp afresh,
+    so `pnp --trust` (trust.ALLOW_ALL) would otherwise be forgotten there."""
+    trust.ALLOW_ALL = allow_all
+
+
 def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Record]:
     side, games, sheets = args
     sim = _simulation(side)
@@ -108,7 +114,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
         pool = None
     else:
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
-        pool = ctx.Pool(min(jobs, len(chunks)))
+        pool = ctx.Pool(min(jobs, len(chunks)), initializer=_trust_as_parent, initargs=(trust.allowed_by_user(),))
         results = pool.imap(_play_chunk, chunks)
     try:
         done = 0
