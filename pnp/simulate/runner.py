@@ -102,6 +102,9 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     out: list[list[Record]] = [[] for _ in sides]
     serial = jobs == 1 or len(chunks) == 1
     fork = "fork" in multiprocessing.get_all_start_methods()
+    # This process keeps the simulations of this run only: one that runs many (`pnp serve`'s
+    # predictions) plays the content as it is now, and holds no more than one run's.
+    _SIMULATIONS.clear()
     if serial or fork:  # load the content once, here: forked workers inherit it instead of each loading it
         for side in sides:
             _simulation(side)
