@@ -289,6 +289,11 @@ def test_temporary_files_of_a_killed_build_are_removed_by_the_next(demo: Project
     """A build killed between writing a temporary file and renaming it (SIGKILL, a power cut)
     leaves `.NAME.PID-N.tmp` (pnp/files.py `stage`): the next build removes those of
     processes that are gone, and nothing else."""
+    from pnp.files import stage, temp_owner
+
+    staged = stage(outside / "x.svg", b"<svg/>")  # the names removed are the names `stage` gives
+    assert temp_owner(Path(staged).name) == os.getpid() and Path(staged).name.startswith(".x.svg.")
+    Path(staged).unlink()
     gone = subprocess.Popen(["true"])
     gone.wait()  # a process that has ended: its id is free
     root = demo.output_dir / "demo"
