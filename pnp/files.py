@@ -11,12 +11,14 @@ import itertools
 import json
 import math
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 _TEMP = itertools.count()  # temporary names, unique within the process (and the pid tells processes apart)
+_TEMP_NAME = re.compile(r"\..+\.([1-9][0-9]*)-[0-9]+\.tmp", re.DOTALL)  # what `stage` names them: .NAME.PID-N.tmp
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,13 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def temp_owner(name: str) -> int | None:
+    """The id of the process that made the temporary file `name` (a name as `stage` makes
+    them), or None for any other name."""
+    found = _TEMP_NAME.fullmatch(name)
+    return int(found[1]) if found else None
 
 
 def stage(path: Path, data: bytes, folder_made: bool = False) -> str:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import re
 import struct
+import subprocess
 import time
 import zipfile
 import zlib
@@ -281,6 +283,32 @@ def test_a_stale_output_edited_by_the_user_is_kept(demo: Project):
     assert runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)]).exit_code == 0
     assert (root / "svg/card/example.svg").read_text() == "<svg>my edit</svg>"
 
+
+
+def test_temporary_files_of_a_killed_build_are_removed_by_the_next(demo: Project, outside: Path):
+    """A build killed between writing a temporary file and renaming it (SIGKILL, a power cut)
+    leaves `.NAME.PID-N.tmp` (pnp/files.py `stage`): the next build removes those of
+    processes that are gone, and nothing else."""
+    from pnp.files import stage, temp_owner
+
+    staged = stage(outside / "x.svg", b"<svg/>")  # the names removed are the names `stage` gives
+    assert temp_owner(Path(staged).name) == os.getpid() and Path(staged).name.startswith(".x.svg.")
+    Path(staged).unlink()
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a process that has ended: its id is free
+    root = demo.output_dir / "demo"
+    dead, live = f".x.svg.{gone.pid}-0.tmp", f".x.svg.{os.getpid()}-0.tmp"
+    kept = [live, ".notes.tmp", f"x.{gone.pid}-0.tmp", f".x.svg.{gone.pid}-0.tmp.bak", f".x.svg.{gone.pid}-a.tmp"]
+    for folder in (root, root / "pdf"):
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in [dead, *kept]:
+            (folder / name).write_text("half a file")
+        (folder / f".link.svg.{gone.pid}-1.tmp").symlink_to(outside / "victim.txt")  # a link is no file pnp staged
+    assert runner.invoke(app, ["build", "--project", str(demo.root)]).exit_code == 0
+    for folder in (root, root / "pdf"):
+        names = {p.name for p in folder.iterdir()}
+        assert dead not in names and set(kept) <= names and f".link.svg.{gone.pid}-1.tmp" in names
+    assert (outside / "victim.txt").read_text() == "keep me\n"
 
 def test_an_output_folder_linked_out_is_not_written_through(demo: Project, outside: Path):
     root = _built(demo)

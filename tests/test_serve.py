@@ -21,7 +21,7 @@ from typer.testing import CliRunner  # noqa: E402
 from pnp.cli import app as cli  # noqa: E402
 from pnp.load.content import Project  # noqa: E402
 from pnp.serve import INSTALL, qr_text, require_extra  # noqa: E402
-from pnp.serve.app import MAX_BODY, make_app  # noqa: E402
+from pnp.serve.app import MAX_BODY, PREDICTIONS_KEPT, make_app  # noqa: E402
 from pnp.serve.log import Log  # noqa: E402
 from pnp.serve.scoring import Games, check, sheet_yaml  # noqa: E402
 
@@ -369,6 +369,46 @@ def test_statistics_stand_beside_what_pnp_simulate_predicts(client: TestClient):
     assert predicted["games"] == 30 and predicted["win_rate_by_seat"] == [round(w, 3) for w in wins]
     assert client.post("/api/predict", json={**body, "games": 10_000}).json() == {"error": "games: 10000: expected 1 to 200"}
     assert "unknown game" in client.post("/api/predict", json={**body, "game": "chess"}).json()["error"]
+
+
+
+def test_an_edit_to_the_games_content_is_predicted_afresh(copy_game, tmp_path: Path):
+    """The designer edits the YAML while `pnp serve` runs: the next prediction plays the new content."""
+    project = copy_game("dietrick-taking")
+    client = TestClient(make_app(Games(project), Log(tmp_path / "log.sqlite"), TOKEN))
+    client.get(f"/?token={TOKEN}")
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3, "games": 10}
+    before = client.post("/api/predict", json=body).json()
+    assert client.post("/api/predict", json=body).json() == before
+    scoring = project.content_dir / "dietrick-taking" / "scoring.yaml"
+    scoring.write_text(scoring.read_text().replace("end_square: 13", "end_square: 16"))  # a longer race
+    after = client.post("/api/predict", json=body).json()
+    assert after["games"] == 10 and after["mean_score_by"] != before["mean_score_by"]
+
+
+def test_the_server_remembers_at_most_so_many_predictions(client: TestClient, monkeypatch):
+    import pnp.serve.predict
+
+    played: list[int] = []
+
+    def predict(project, game, rules, changes, players, games):  # the request, not a game played: fast
+        played.append(games)
+        return {"games": games}
+
+    monkeypatch.setattr(pnp.serve.predict, "predict", predict)
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3}
+
+    def ask(n: int) -> int:
+        """Ask for a prediction of n games: 1 when it was made, 0 when it was remembered."""
+        was = len(played)
+        assert client.post("/api/predict", json={**body, "games": n}).json() == {"games": n}
+        return len(played) - was
+
+    assert [ask(n) for n in range(1, PREDICTIONS_KEPT + 1)] == [1] * PREDICTIONS_KEPT
+    assert ask(1) == 0  # remembered, and now the most recently asked
+    assert ask(PREDICTIONS_KEPT + 1) == 1  # one too many: the least recently asked (2) is dropped
+    assert [ask(1), ask(PREDICTIONS_KEPT + 1), ask(3)] == [0, 0, 0]
+    assert ask(2) == 1
 
 
 def test_games_before_and_after_a_rule_change_are_told_apart(client: TestClient):

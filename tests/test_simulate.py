@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import re
+import shutil
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
+import pnp.load.trust
+from conftest import REPO
 from pnp.cli import app
+from pnp.errors import PnpError
+from pnp.load.content import Project
 from pnp.simulate import simulate
-from pnp.simulate.runner import seats
+from pnp.simulate.runner import Side, run_games, seats
 from pnp.simulate.stats import mean_ci, paired_diff, rate_ci
 
 runner = CliRunner()
@@ -152,3 +159,21 @@ def test_a_tiny_difference_shows_its_digits_instead_of_zero():
     assert (fmt(1.234, rate=False), fmt(0.25, rate=True), fmt(0.0, rate=False)) == ("1.23", "25.0%", "0.00")
     assert (fmt(1 / 2000, rate=True), fmt(1999 / 2000, rate=True)) == ("0.050%", "99.950%")  # were 0.1% and 100.0%
     assert (fmt(1.0, rate=True), fmt(0.999, rate=True)) == ("100.0%", "99.9%")
+
+
+def test_trust_for_one_run_reaches_spawned_workers(tmp_path, monkeypatch):
+    """`pnp --trust` is the parent's decision: a worker started by "spawn" (macOS, Windows)
+    imports pnp afresh and must be told it, or an untrusted project plugin fails there."""
+    root = tmp_path / "proj"
+    for part in ("content", "templates", "plugins"):
+        name = "dietrick_taking" if part == "plugins" else "dietrick-taking"
+        shutil.copytree(REPO / part / name, root / part / name)
+    init = root / "plugins/dietrick_taking/__init__.py"
+    init.write_text(init.read_text() + "# this project's own edit: no longer the shipped plugin\n")
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on macOS and Windows
+    project = Project(root)
+    with pytest.raises(PnpError, match="is not trusted"):  # refused in the workers themselves
+        run_games([Side("as shipped", root, "dietrick-taking")], 4, 3, ["random"], jobs=2)
+    monkeypatch.setattr(pnp.load.trust, "ALLOW_ALL", True)  # `pnp --trust`
+    run = simulate(project, "dietrick-taking", games=4, players=3, strategies=["random"], jobs=2)
+    assert len(run.records) == 4

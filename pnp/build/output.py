@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
-from ..files import read_record, stage, write_atomic
+from ..files import read_record, stage, temp_owner, write_atomic
 
 MANIFEST = ".pnp-files.json"
 
@@ -213,9 +213,43 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
     write_if_changed(root / MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8"))
+    remove_leftover_temps(inside, {os.path.dirname(rel) for rel in made} | {""})
     if staged is not None:
         staged.discard()  # nothing is left of it but the folders it made, which hold files now
     return done
+
+
+def remove_leftover_temps(inside: Inside, folders: Iterable[str]) -> None:
+    """Remove from `folders` (relative to the output folder) the temporary files that a build
+    killed before its renames left (a SIGKILL, a power cut): only regular files named
+    exactly as `files.stage` names them, inside the output folder, whose process is gone,
+    so that a build running beside this one keeps its own."""
+    for folder in sorted(folders):
+        try:
+            names = sorted(entry.name for entry in os.scandir(inside.root / folder) if entry.name.endswith(".tmp"))
+        except OSError:  # not there (or not a folder): nothing left in it
+            continue
+        for name in names:
+            pid = temp_owner(name)
+            checked = inside.status(f"{folder}/{name}" if folder else name) if pid is not None else None
+            if pid is None or checked is None:
+                continue
+            path, found = checked
+            if found is not None and stat.S_ISREG(found.st_mode) and not _running(pid):
+                path.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` may still be running (when unsure: yes)."""
+    if pid == os.getpid() or os.name == "nt":  # Windows has no signal 0: os.kill would end the process
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # another user's process; an id too large for this system is no build's: kept
+        return True
+    return True
 
 
 def _prune_empty_dirs(folder: Path, root: Path) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Awaitable, Callable, MutableMapping
 
@@ -31,6 +33,7 @@ from .stats import statistics
 STATIC = Path(__file__).resolve().parent / "static"
 COOKIE = "pnp_token"
 MAX_BODY = 64 * 1024  # bytes of one request: a board is a few hundred
+PREDICTIONS_KEPT = 32  # predictions remembered, the least recently asked dropped first
 REFUSED = "403 Forbidden: open the link that `pnp serve` printed (it carries the table's token)"
 
 
@@ -260,7 +263,9 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             return out
         return JSONResponse(await run_in_threadpool(work))
 
-    predicted: dict[str, dict[str, Any]] = {}
+    # (content digest, request) -> prediction: an edit to the game's content asks afresh
+    predicted: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+    predicted_lock = threading.Lock()  # requests are worked on in several threads
 
     async def prediction(request: Request) -> Response:
         body = await _body(request)
@@ -275,9 +280,17 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             from .predict import predict
 
             games.load(body["game"])  # a game of this project that has a scorer
-            if key not in predicted:
-                predicted[key] = predict(games.project, body["game"], body.get("rules"), body.get("changes", {}), body["players"], body.get("games", 100))
-            return predicted[key]
+            at = (games.digest_now(body["game"]), key)
+            with predicted_lock:
+                if at in predicted:
+                    predicted.move_to_end(at)
+                    return predicted[at]
+            made = predict(games.project, body["game"], body.get("rules"), body.get("changes", {}), body["players"], body.get("games", 100))
+            with predicted_lock:
+                predicted[at] = made
+                while len(predicted) > PREDICTIONS_KEPT:
+                    predicted.popitem(last=False)
+            return made
         return JSONResponse(await run_in_threadpool(work))
 
     async def not_found(request: Request, exc: Exception) -> Response:

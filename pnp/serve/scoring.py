@@ -218,10 +218,16 @@ class Games:
         return data
 
     def digest(self, name: str) -> str:
-        """A digest of the game's content files, to tell results of different content apart."""
+        """A digest of the game's content files, to tell results of different content apart
+        (as loaded: taken once, like the content itself)."""
+        if name not in self._digests:
+            self._digests[name] = self.digest_now(name)
+        return self._digests[name]
+
+    def digest_now(self, name: str) -> str:
+        """The digest of the game's content files as they are on disk now (edited since the
+        server started, it differs from `digest`)."""
         from .log import content_digest
 
-        if name not in self._digests:
-            home = self.project.home(name)
-            self._digests[name] = content_digest(home.root, home.content_dir / name)
-        return self._digests[name]
+        home = self.project.home(name)
+        return content_digest(home.root, home.content_dir / name)

@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
-from pnp.load import revision
+from pnp.load import revision, trust
 from pnp.load.options import parse_pairs
 
 from .base import Record, Simulation, load_simulation
@@ -71,6 +71,12 @@ def _simulation(side: Side) -> Simulation:
     return sim
 
 
+def _trust_as_parent(allow_all: bool) -> None:
+    """A worker's start: trust what the parent trusts. A spawned worker imports pnp afresh,
+    so `pnp --trust` (trust.ALLOW_ALL) would otherwise be forgotten there."""
+    trust.ALLOW_ALL = allow_all
+
+
 def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Record]:
     side, games, sheets = args
     sim = _simulation(side)
@@ -96,6 +102,9 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     out: list[list[Record]] = [[] for _ in sides]
     serial = jobs == 1 or len(chunks) == 1
     fork = "fork" in multiprocessing.get_all_start_methods()
+    # This process keeps the simulations of this run only: one that runs many (`pnp serve`'s
+    # predictions) plays the content as it is now, and holds no more than one run's.
+    _SIMULATIONS.clear()
     if serial or fork:  # load the content once, here: forked workers inherit it instead of each loading it
         for side in sides:
             _simulation(side)
@@ -108,7 +117,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
         pool = None
     else:
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
-        pool = ctx.Pool(min(jobs, len(chunks)))
+        pool = ctx.Pool(min(jobs, len(chunks)), initializer=_trust_as_parent, initargs=(trust.allowed_by_user(),))
         results = pool.imap(_play_chunk, chunks)
     try:
         done = 0
