@@ -49,6 +49,9 @@ _SCALARS = frozenset({str, int, float, bool, type(None), Markup})  # a value tha
 MAX_SIZE = 1_000_000  # items of a list or characters of a text an expression may make at once
 MAX_BITS = 10_000  # bits of a number `a ** b` may make (10 ** 10 ** 10 would compute for ever)
 _WIDTH = re.compile(r"\d{7,}")  # a width or precision of a million or more in a format
+# the methods that change a list or a dict, as Jinja's sandbox knows them (plain data's other
+# containers, tuples, do not change), looked up by type: a template calls methods thousands of times
+_CHANGERS = {kind: frozenset(a for a in dir(kind) if modifies_known_mutable(kind(), a)) for kind in (dict, list)}
 
 
 class Sandbox(SandboxedEnvironment):
@@ -71,7 +74,7 @@ class Sandbox(SandboxedEnvironment):
 
     def _changes_given(self, obj: Any, attr: str) -> bool:
         """Whether `obj.attr` is a method that changes data the expression was given."""
-        return self.given is not None and modifies_known_mutable(obj, attr) and self.given.made(obj)
+        return self.given is not None and attr in _CHANGERS.get(type(obj), ()) and self.given.made(obj)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         found = obj[attribute] if type(obj) is dict and attribute in obj else super().getattr(obj, attribute)
