@@ -67,6 +67,11 @@ class Copier:
         self.memo: dict[int, tuple[Any, Any]] = {}
         self.originals: dict[int, tuple[Any, Any]] = {}
 
+    def made(self, value: Any) -> bool:
+        """Whether `value` is one of this copier's copies."""
+        found = self.originals.get(id(value))
+        return found is not None and found[0] is value
+
     def original(self, value: Any) -> Any:
         """The object `value` is this copier's copy of, else `value`."""
         found = self.originals.get(id(value))
@@ -87,7 +92,7 @@ class Copier:
         seen = self.memo.get(id(value))
         if seen is not None:
             return seen[1]
-        if self.original(value) is not value:  # already one of this copier's copies
+        if self.made(value):  # already one of this copier's copies
             return value
         if isinstance(value, PathLike):
             return self._keep(value, str(value))

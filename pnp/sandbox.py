@@ -7,6 +7,14 @@ checks `str.format`; on top of it this environment drops Jinja's globals that ar
 functions (`lipsum`, `cycler`, `joiner`), gives `range`, `dict` and `namespace` as pnp's own
 functions, and every name handed to an expression is plain data (pnp/plaindata.py).
 
+That data is read only. Every face of a build shares it, so a face that changed it
+(`item.tags.append(...)`) would change what the faces after it see, and a face taken from
+the build cache, which does not run, would leave it unchanged: a cached build would differ
+from a cold one. The environment's `given` is the copier that made the data
+(pnp/plaindata.py `Copier`, one a game): a method that changes a list or dict
+(`jinja2.sandbox.modifies_known_mutable`) is refused on its copies, and allowed on what an
+expression makes itself (`[]`, `{}`, `dict()`, `namespace()`, a filter's new list).
+
 While a face renders for the build cache, the environment's `reads` (pnp/build/trace.py)
 is told what the template reads: each name it resolves, each `getattr`/`getitem`, each
 call, the operands of `%`, `*`, `**`, comparisons and `~`, and (through `shown`, the
@@ -27,11 +35,11 @@ from jinja2.exceptions import SecurityError
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.runtime import Context
-from jinja2.sandbox import SandboxedEnvironment, safe_range
+from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable, safe_range
 from jinja2.utils import Namespace
 from markupsafe import Markup
 
-from .plaindata import helper, plain
+from .plaindata import Copier, helper, plain
 
 REMOVED_GLOBALS = ("lipsum", "cycler", "joiner")
 _NUMBERS = frozenset({int, float})
@@ -41,6 +49,9 @@ _SCALARS = frozenset({str, int, float, bool, type(None), Markup})  # a value tha
 MAX_SIZE = 1_000_000  # items of a list or characters of a text an expression may make at once
 MAX_BITS = 10_000  # bits of a number `a ** b` may make (10 ** 10 ** 10 would compute for ever)
 _WIDTH = re.compile(r"\d{7,}")  # a width or precision of a million or more in a format
+# the methods that change a list or a dict, as Jinja's sandbox knows them (plain data's other
+# containers, tuples, do not change), looked up by type: a template calls methods thousands of times
+_CHANGERS = {kind: frozenset(a for a in dir(kind) if modifies_known_mutable(kind(), a)) for kind in (dict, list)}
 
 
 class Sandbox(SandboxedEnvironment):
@@ -50,6 +61,20 @@ class Sandbox(SandboxedEnvironment):
 
     intercepted_binops = frozenset({"*", "**", "%"})
     reads: Any = None  # while a face renders for the build cache, what it read (pnp/build/trace.py)
+    given: Copier | None = None  # the copier of the data handed to expressions: its copies are read only
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        return not self._changes_given(obj, attr) and super().is_safe_attribute(obj, attr, value)
+
+    def unsafe_undefined(self, obj: Any, attribute: str) -> jinja2.Undefined:
+        if self._changes_given(obj, attribute):
+            return self.undefined(f"the game's data is read only: `{attribute}` would change a {type(obj).__name__} every face "
+                                  "is given; change a copy (`x | list`, `dict(x)`)", name=attribute, obj=obj, exc=SecurityError)
+        return super().unsafe_undefined(obj, attribute)
+
+    def _changes_given(self, obj: Any, attr: str) -> bool:
+        """Whether `obj.attr` is a method that changes data the expression was given."""
+        return self.given is not None and attr in _CHANGERS.get(type(obj), ()) and self.given.made(obj)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         found = obj[attribute] if type(obj) is dict and attribute in obj else super().getattr(obj, attribute)
@@ -183,9 +208,11 @@ def _namespace(*args: Any, **kwargs: Any) -> Namespace:
     return Namespace(*(plain(a) for a in args), **plain(kwargs))
 
 
-def environment(**options: Any) -> Sandbox:
-    """A new sandbox (strict: an unknown name fails); `options` as jinja2.Environment's."""
+def environment(given: Copier | None = None, **options: Any) -> Sandbox:
+    """A new sandbox (strict: an unknown name fails) where the copies `given` made are read
+    only; `options` as jinja2.Environment's."""
     env = Sandbox(undefined=jinja2.StrictUndefined, **options)
+    env.given = given
     for name in REMOVED_GLOBALS:
         env.globals.pop(name, None)
     env.globals.update(range=helper(_range), dict=helper(_dict), namespace=_mark(_namespace))

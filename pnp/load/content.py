@@ -160,10 +160,11 @@ class GameContent:
             names["plugin"] = self.plugin.provides
         names = self.plain.copy(names)  # expressions see plain data, never a live object (pnp/plaindata.py)
         if self.manifest.generate:
-            env = generated.expression_environment()
+            env = generated.expression_environment(self.plain)
             errors = []
             for list_name, spec in self.manifest.generate.items():
-                names[list_name], problems = generated.generate(env, list_name, spec, names, self.manifest_doc)
+                records, problems = generated.generate(env, list_name, spec, names, self.manifest_doc)
+                names[list_name] = self.plain.copy(records)  # shared as the content is, read only as it is
                 errors += problems
             raise_if_any(errors)
         if self.plugin.context is not None:
@@ -258,7 +259,7 @@ def load_game(project: Project, name: str) -> GameContent:
         raise_if_any(plugin.check(game))
     if manifest.needs:
         names = game.namespace()
-        raise_if_any(check_needs(manifest.needs, game.docs, names, generated.expression_environment(), manifest_doc))
+        raise_if_any(check_needs(manifest.needs, game.docs, names, generated.expression_environment(game.plain), manifest_doc))
     return game
 
 

@@ -20,6 +20,7 @@ from .spec import GenerateSpec
 
 if TYPE_CHECKING:
     from .yamlio import Located
+    from ..plaindata import Copier
 
 
 def product(first: Any, *others: Any) -> list[tuple[Any, ...]]:
@@ -91,11 +92,11 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
     return out, errors
 
 
-def expression_environment() -> jinja2.Environment:
+def expression_environment(given: Copier | None = None) -> jinja2.Environment:
     """The environment of `generate:` and `needs:` expressions: pnp's one sandbox
-    (pnp/sandbox.py; strict: a typo fails)."""
+    (pnp/sandbox.py; strict: a typo fails), where the copies `given` made are read only."""
     from ..sandbox import environment
 
-    env = environment()
+    env = environment(given)
     env.filters["product"] = product
     return env

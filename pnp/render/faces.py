@@ -94,6 +94,7 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
     # Sandboxed: templates and `items:`/`copies:` expressions come with the content, maybe
     # from a stranger; they must not reach Python (pnp/sandbox.py), and see plain data only.
     env = sandbox.environment(
+        given=game.plain,  # the game's data, shared by every face: read only
         loader=loader,
         autoescape=True,  # text from YAML must never break the SVG
         trim_blocks=True,
