@@ -533,6 +533,20 @@ def test_an_absurd_piece_size_is_refused(demo: Project, size: str):
     located(line, "game.yaml", line_of(manifest(demo), "size:"), "size")
 
 
+# nine levels of ten `<use>` of the level below: a billion rectangles once expanded
+USE_BOMB = "<defs><rect id='u0' width='1' height='1'/>" + "".join(
+    f"<g id='u{level}'>" + f"<use href='#u{level - 1}'/>" * 10 + "</g>" for level in range(1, 10)) + "</defs><use href='#u9'/>"
+
+
+@pytest.mark.parametrize("formats", ["pdf", "png", "tts"])
+def test_a_use_bomb_is_refused_by_the_engines_naming_its_face(demo: Project, formats: str):
+    with_template(demo, USE_BOMB)
+    line, _ = run(demo, "build", "--format", formats)
+    assert line.startswith("Demo: ") and "face card/example: " in line, line
+    assert "nodes limit" in line, line
+    assert not (demo.output_dir / "demo").exists()
+
+
 def test_a_long_item_id_fails_before_any_file_is_written(demo: Project):
     ident = "a" * 250
     edit(demo.content_dir / "demo/cards.yaml", "id: example", f"id: {ident}")

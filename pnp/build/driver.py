@@ -174,7 +174,7 @@ def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: 
 def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
     from ..formats.raster import png_files as plan
 
-    return plan(rendered, options.dpi)
+    return plan(rendered, options.dpi, game.manifest.title)
 
 
 def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import sys
 import threading
 from pathlib import Path
@@ -17,6 +18,7 @@ _COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler 
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 NICER = 5  # how far behind the build its PDF workers run (os.nice)
 ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
+_INPUT = re.compile(r"sys\.inputs\.(f\d+)")  # a face's SVG in a book's document (pnp.formats.pdf.BookPages)
 
 
 def _compiler(font_dirs: tuple[str, ...]) -> Any:
@@ -36,7 +38,10 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
         with _ONE_AT_A_TIME:
             return bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
     except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
-        return b"", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        # typst points at the page it failed on: that page's input names the face ("f12: ...")
+        at = _INPUT.search(str(getattr(exc, "diagnostic", "")))
+        return b"", f"{at[1]}: {said}" if at else said
 
 
 def compose_book(parts: list[bytes], plans: list) -> list[bytes]:

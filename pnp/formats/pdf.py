@@ -70,6 +70,7 @@ class BookPages:
         self.early = early
         self.apart: pdf_engine.Apart | None = None  # typesetting the full documents, once there is one
         self.faces: dict[FaceKey, int] = {}  # each face's page
+        self.names: dict[str, str] = {}  # each face's input name in the documents -> component/face
         self.docs: list[tuple[str, dict[str, str]]] = []  # the full documents of faces
         self._head = f"#set document(title: {_string(title)}, author: \"pnp\", date: none)"
         self._pages: list[str] = []  # the document being filled, and the SVGs it reads
@@ -84,6 +85,7 @@ class BookPages:
             name = f"f{len(self.faces)}"
             self.faces[key] = len(self.faces)
             self._inputs[name] = face.svg
+            self.names[name] = f"{face.component}/{face.name}"
             w, h = number(key[1]), number(key[2])
             self._pages.append(f"#page(width: {w}mm, height: {h}mm, margin: 0pt, "
                                f"place(image(bytes(sys.inputs.{name}), format: \"svg\", width: {w}mm, height: {h}mm)))")
@@ -180,7 +182,7 @@ def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book
     fonts = fonts or DEFAULT
     book = book or BookPages(title, fonts.family)
     docs, plans = book.sources(layouts)
-    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart)
+    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart, book.names)
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:

@@ -179,10 +179,11 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
 
 
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list,
-             apart: Apart | None = None) -> list[bytes]:
+             apart: Apart | None = None, faces: dict[str, str] | None = None) -> list[bytes]:
     """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
     several documents of faces is typeset and composed apart (by `apart` when the build
-    handed it the first documents already)."""
+    handed it the first documents already). `faces`: the face (component/name) each input
+    of the documents holds, to name the one the engine failed on."""
     if apart is not None or sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
         made, problem = (apart or Apart(font_dirs)).compose(docs, plans)
     elif _POOL is not None:
@@ -190,6 +191,9 @@ def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tupl
     else:
         made, problem = make_book(docs, font_dirs, plans)
     if problem:
+        name, _, said = problem.partition(": ")
+        if faces and name in faces:  # the engine named the page it failed on (engine_jobs.make_pdf)
+            raise PnpError(f"{title}: the PDF engine failed on face {faces[name]}: {said}")
         raise PnpError(f"{title}: the PDF engine failed: {problem}")
     return made
 

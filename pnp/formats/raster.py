@@ -13,6 +13,7 @@ import zlib
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..errors import PnpError
 from ..files import Planned, digest
 from ..load.fonts import DEFAULT, Fonts
 from ..render.hrefs import refused
@@ -31,22 +32,25 @@ def settings(fonts: Fonts = DEFAULT) -> str:
     return f"resvg-py {getattr(resvg_py, '__version__', '?')}; fonts {fonts.digest}"
 
 
-def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> bytes:
-    """PNG bytes of `svg` at its physical size and `dpi`."""
+def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw as PNG") -> bytes:
+    """PNG bytes of `svg` (`where`: what it is, for an error) at its physical size and `dpi`."""
     import resvg_py
 
-    refused(svg, "a face to draw as PNG")  # resvg would read the files it names
-    # resources_dir: pnp's own font folder, never the current folder (and the face names no file)
-    png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
-                                resources_dir=str(ENGINE_ROOT),
-                                font_family=fonts.family, sans_serif_family=fonts.family)
+    refused(svg, where)  # resvg would read the files it names
+    try:
+        # resources_dir: pnp's own font folder, never the current folder (and the face names no file)
+        png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
+                                    resources_dir=str(ENGINE_ROOT),
+                                    font_family=fonts.family, sans_serif_family=fonts.family)
+    except ValueError as exc:  # an SVG resvg refuses (malformed, or past its limits: a `<use>` bomb)
+        raise PnpError(f"{where}: resvg could not draw it: {exc}") from None
     return with_dpi(bytes(png), dpi)
 
 
-def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT) -> "Image.Image":
+def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw") -> "Image.Image":
     from PIL import Image
 
-    image = Image.open(io.BytesIO(svg_to_png(svg, dpi, fonts)))
+    image = Image.open(io.BytesIO(svg_to_png(svg, dpi, fonts, where)))
     image.load()
     return image
 
@@ -60,11 +64,11 @@ def with_dpi(png: bytes, dpi: float) -> bytes:
     return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]
 
 
-def png_files(rendered: list["RenderedComponent"], dpi: int) -> dict[str, Planned]:
-    """`png/<component>/<face>.png` for every face, at `dpi`."""
+def png_files(rendered: list["RenderedComponent"], dpi: int, title: str) -> dict[str, Planned]:
+    """`png/<component>/<face>.png` for every face, at `dpi` (of the game `title`)."""
     return {
         f"png/{face.component}/{face.name}.png": Planned(digest("png", settings(face.fonts), dpi, face.svg),
-                                                         partial(svg_to_png, face.svg, dpi, face.fonts))
+                                                         partial(svg_to_png, face.svg, dpi, face.fonts, f"{title}: face {face.component}/{face.name}"))
         for comp in rendered
         for face in comp.faces
     }

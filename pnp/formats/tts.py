@@ -20,11 +20,12 @@ from __future__ import annotations
 import io
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
+from ..errors import PnpError
 from ..files import Planned, digest
 from .raster import settings, svg_to_image
 
@@ -82,7 +83,7 @@ def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image
     from PIL import Image
 
     s = size[0] / face.width  # px per mm
-    full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts).convert(mode)
+    full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts, where=f"face {face.component}/{face.name}").convert(mode)
     return full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
 
 
@@ -218,7 +219,15 @@ def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int
     for name, data in ((f"{game.name}.json", saved_object(game, parts, base)), ("decks.json", summary(game, parts))):
         text = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         files[f"tts/{name}"] = Planned(digest(text), partial(bytes, text))
-    return files
+    return {rel: replace(plan, make=partial(_of_game, game.manifest.title, plan.make)) for rel, plan in files.items()}
+
+
+def _of_game(title: str, make: Callable[[], bytes]) -> bytes:
+    """What `make` makes; a face it could not draw is named with the game's title."""
+    try:
+        return make()
+    except PnpError as exc:
+        raise PnpError([f"{title}: {e}" for e in exc.errors]) from None
 
 
 def summary(game: "GameContent", parts: list[Deck | Images]) -> dict:
