@@ -284,7 +284,6 @@ def test_a_stale_output_edited_by_the_user_is_kept(demo: Project):
     assert (root / "svg/card/example.svg").read_text() == "<svg>my edit</svg>"
 
 
-
 def test_temporary_files_of_a_killed_build_are_removed_by_the_next(demo: Project, outside: Path):
     """A build killed between writing a temporary file and renaming it (SIGKILL, a power cut)
     leaves `.NAME.PID-N.tmp` (pnp/files.py `stage`): the next build removes those of
@@ -309,6 +308,7 @@ def test_temporary_files_of_a_killed_build_are_removed_by_the_next(demo: Project
         names = {p.name for p in folder.iterdir()}
         assert dead not in names and set(kept) <= names and f".link.svg.{gone.pid}-1.tmp" in names
     assert (outside / "victim.txt").read_text() == "keep me\n"
+
 
 def test_an_output_folder_linked_out_is_not_written_through(demo: Project, outside: Path):
     root = _built(demo)
