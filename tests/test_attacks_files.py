@@ -526,6 +526,17 @@ def test_a_picture_of_too_many_pixels_is_refused_before_decoding(demo: Project, 
     assert not (demo.output_dir / "demo/png").exists()
 
 
+@pytest.mark.parametrize("formats", ["svg", "pdf", "png"])
+def test_a_picture_whose_pixels_are_broken_is_refused_at_the_template_line(demo: Project, formats: str):
+    """A PNG with a sound header and a broken body: typst refused the face and resvg drew it
+    without the picture, so `--format png` built without a word."""
+    (demo.content_dir / "demo/broken.png").write_bytes(_png(40, 40))  # one empty row of 40 x 40 pixels
+    template = with_template(demo, '<image href="{{ asset("broken.png") }}" width="10" height="10"/>')
+    line, _ = run(demo, "build", "--format", formats)
+    located(line, template.name, 3, "image 'broken.png': not a readable picture")
+    assert not (demo.output_dir / "demo").exists()
+
+
 @pytest.mark.parametrize("size", ["100000mm x 88mm", "63mm x 3000mm", "{width: .inf, height: 88}", "{width: .nan, height: 88}"])
 def test_an_absurd_piece_size_is_refused(demo: Project, size: str):
     edit(manifest(demo), "size: poker", f"size: {size}")

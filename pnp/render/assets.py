@@ -86,6 +86,20 @@ def oversize(data: bytes, kind: str) -> str | None:
     return None
 
 
+def undecodable(data: bytes) -> str | None:
+    """Why a PNG or JPEG (within the limits) cannot be drawn, every pixel decoded once, or
+    None: the engines differ on a broken one (typst refuses the face, resvg leaves the
+    picture out), so it is refused here, at the template line that asked for it."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as picture:
+            picture.load()
+    except Exception as exc:  # Pillow raises what its decoders raise
+        return f"not a readable picture ({type(exc).__name__}: {exc})"
+    return None
+
+
 class Assets:
     """The `asset()` template helper of one game; problems are collected for the renderer."""
 
@@ -114,9 +128,9 @@ class Assets:
             if kind is None:
                 self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *template_frame()))
                 return Markup("")
-            too_big = oversize(data, kind)
-            if too_big:
-                self.problems.append((f"image {name!r}: {too_big}", *template_frame()))
+            refused = oversize(data, kind) or (undecodable(data) if kind != "image/svg+xml" else None)
+            if refused:
+                self.problems.append((f"image {name!r}: {refused}", *template_frame()))
                 return Markup("")
             self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
         return Markup(self.uris[name])
