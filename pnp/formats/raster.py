@@ -10,8 +10,9 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import PnpError
 from ..files import Planned, digest
@@ -66,9 +67,21 @@ def with_dpi(png: bytes, dpi: float) -> bytes:
 
 def png_files(rendered: list["RenderedComponent"], dpi: int, title: str) -> dict[str, Planned]:
     """`png/<component>/<face>.png` for every face, at `dpi` (of the game `title`)."""
-    return {
+    return of_game(title, {
         f"png/{face.component}/{face.name}.png": Planned(digest("png", settings(face.fonts), dpi, face.svg),
-                                                         partial(svg_to_png, face.svg, dpi, face.fonts, f"{title}: face {face.component}/{face.name}"))
+                                                         partial(svg_to_png, face.svg, dpi, face.fonts, f"face {face.component}/{face.name}"))
         for comp in rendered
         for face in comp.faces
-    }
+    })
+
+
+def of_game(title: str, files: dict[str, Planned]) -> dict[str, Planned]:
+    """`files` whose errors (a face resvg could not draw) name the game `title` first."""
+    return {rel: replace(plan, make=partial(_of_game, title, plan.make)) for rel, plan in files.items()}
+
+
+def _of_game(title: str, make: Callable[[], bytes]) -> bytes:
+    try:
+        return make()
+    except PnpError as exc:
+        raise PnpError([f"{title}: {e}" for e in exc.errors]) from None

@@ -20,14 +20,13 @@ from __future__ import annotations
 import io
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from ..errors import PnpError
 from ..files import Planned, digest
-from .raster import settings, svg_to_image
+from .raster import of_game, settings, svg_to_image
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -219,15 +218,7 @@ def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int
     for name, data in ((f"{game.name}.json", saved_object(game, parts, base)), ("decks.json", summary(game, parts))):
         text = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         files[f"tts/{name}"] = Planned(digest(text), partial(bytes, text))
-    return {rel: replace(plan, make=partial(_of_game, game.manifest.title, plan.make)) for rel, plan in files.items()}
-
-
-def _of_game(title: str, make: Callable[[], bytes]) -> bytes:
-    """What `make` makes; a face it could not draw is named with the game's title."""
-    try:
-        return make()
-    except PnpError as exc:
-        raise PnpError([f"{title}: {e}" for e in exc.errors]) from None
+    return of_game(game.manifest.title, files)
 
 
 def summary(game: "GameContent", parts: list[Deck | Images]) -> dict:
