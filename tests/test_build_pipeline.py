@@ -88,7 +88,7 @@ class Recorder:
         make = pdf_mod.pdfs
         rec = self
 
-        def spy(title, layouts, fonts=None, book=None):
+        def spy(title, layouts, fonts=None, book=None, only=None):
             for layout in layouts:
                 if layout.title.endswith(": print"):  # the per-game print PDF (tests/test_print_pdf.py)
                     continue
@@ -96,7 +96,7 @@ class Recorder:
                     rec.places += [(number, p.face.name, p.x, p.y, p.w, p.h, p.turn) for p in page.places]
                     rec.lines += [(number, ln.x1, ln.y1, ln.x2, ln.y2) for ln in page.lines]
                 rec.page += len(layout.pages)
-            return make(title, layouts, fonts, book)
+            return make(title, layouts, fonts, book, only)
 
         monkeypatch.setattr(pdf_mod, "pdfs", spy)
 

@@ -108,6 +108,24 @@ def test_changing_one_card_rerenders_that_card_and_only_its_pdf(deck: Project):
     assert "Beta the Second" in (deck.output_dir / "deck/svg/card/beta.svg").read_text()
 
 
+
+@pytest.mark.parametrize("fmt, made", [("pdf", ["Deck: Cards", "Deck: print"]), ("pdf-single", ["Deck: Cards"])])
+def test_an_edit_composes_only_the_pdfs_it_changes_and_they_match_a_full_build(deck: Project, monkeypatch, tmp_path, fmt, made):
+    from pnp.formats import pdf_sheets
+
+    rebuild(deck, formats=(fmt,))
+    composed: list[str] = []
+    compose = pdf_sheets._compose
+    monkeypatch.setattr(pdf_sheets, "_compose", lambda plan, *rest: composed.append(plan.title) or compose(plan, *rest))
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    rebuild(deck, formats=(fmt,))
+    assert composed == made  # not the tokens' PDF, which is current
+    rebuild(deck, formats=(fmt,), force=True, out=tmp_path / "full")
+    edited, full = deck.output_dir / "deck", tmp_path / "full/deck"
+    pdfs = sorted(p.relative_to(full) for p in full.rglob("*.pdf"))
+    assert len(pdfs) == (3 if fmt == "pdf" else 2)
+    assert all((edited / rel).read_bytes() == (full / rel).read_bytes() for rel in pdfs)
+
 def test_copies_change_reimposes_without_rendering(deck: Project):
     """`copies` is not shown on the token faces, so only the PDF is made again."""
     rebuild(deck)

@@ -76,10 +76,11 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
-              started: "BookPages | None" = None) -> dict[str, Planned]:
+              started: "BookPages | None" = None, current: Callable[[str, str], bool] | None = None) -> dict[str, Planned]:
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
     of the game's faces (pnp/formats/pdf.py): each face goes through the engine once.
-    `started`: the book the game's faces went into as they were rendered (`start_book`)."""
+    `started`: the book the game's faces went into as they were rendered (`start_book`);
+    `current(path, key)`: whether a file is up to date (those are not composed)."""
     from ..formats.pdf import SharedBook
     from ..config import papers
 
@@ -87,8 +88,10 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started))
-    files = {f"{game.name}-print.pdf": Planned(_print_key(game, rendered, options), partial(book.pdf, len(printed)), costly=True)}
+    order = [f"pdf/{comp.spec.id}.pdf" for comp in printed] + [f"{game.name}-print.pdf"]  # the layouts' order
+    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started),
+                      wanted=current and (lambda: [n for n, rel in enumerate(order) if not current(rel, files[rel].key)]))
+    files: dict[str, Planned] = {f"{game.name}-print.pdf": Planned(_print_key(game, rendered, options), partial(book.pdf, len(printed)), costly=True)}
     files.update({
         f"pdf/{comp.spec.id}.pdf": Planned(
             digest("pdf", options.paper, papers(options.papers)[options.paper], title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
@@ -184,10 +187,11 @@ def tts_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return plan(game, rendered, options.dpi, options.out / game.name)
 
 
-def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
+def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
+                     current: Callable[[str, str], bool] | None = None) -> dict[str, Planned]:
     from ..formats.print_shop import pdf_single_files as plan
 
-    return plan(game.manifest.title, rendered)
+    return plan(game.manifest.title, rendered, current)
 
 
 FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files, "pdf-single": pdf_single_files}
@@ -292,7 +296,12 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
         planned: dict[str, Planned] = {}
         located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
         for fmt in options.formats:
-            planned.update(pdf_files(game, faces, located, book) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
+            if fmt == "pdf":
+                planned.update(pdf_files(game, faces, located, book, cache.is_current))
+            elif fmt == "pdf-single":
+                planned.update(pdf_single_files(game, faces, located, cache.is_current))
+            else:
+                planned.update(FORMATS[fmt](game, faces, located))
     except BaseException:
         if book is not None:
             book.close()

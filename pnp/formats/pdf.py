@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 from ..errors import PnpError
 from ..render.hrefs import refused
@@ -173,15 +173,20 @@ class SheetPlan:
     bleed: float | None = None  # mm around the trim of every page, declared as TrimBox and BleedBox
 
 
-def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book: BookPages | None = None) -> list[bytes]:
-    """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts),
-    all from one book (`book`, with the faces added so far, or a new one): each face and
-    label is typeset once however often it is placed."""
+def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book: BookPages | None = None,
+         only: Sequence[int] | None = None) -> list[bytes]:
+    """The PDF of each of `layouts` (their text drawn with `fonts`, pnp's default fonts), or
+    of those numbered in `only`, all from one book (`book`, with the faces added so far, or
+    a new one): each face and label is typeset once however often it is placed. The book
+    holds the faces and labels of every layout, asked for or not: a PDF's bytes are the
+    same whichever others are made with it."""
     from ..load.fonts import DEFAULT
 
     fonts = fonts or DEFAULT
     book = book or BookPages(title, fonts.family)
     docs, plans = book.sources(layouts)
+    if only is not None:
+        plans = [plans[n] for n in only]
     return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart, book.names)
 
 
@@ -192,28 +197,33 @@ def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
 
 class SharedBook:
     """The PDFs of one game (each component's and the print PDF), all made by the first
-    thread that asks for one of them: one book, one job for the PDF engine."""
+    thread that asks for one of them: one book, one job for the PDF engine. `wanted`: the
+    numbers of the PDFs the build will ask for (those out of date), when it knows them:
+    the others are not composed (an edit of one component's card makes its PDF and the
+    print PDF, not every component's)."""
 
     def __init__(self, title: str, layouts: Callable[[], list["Layout"]], fonts: "Fonts | None",
-                 book: Callable[[], BookPages] | None = None):
+                 book: Callable[[], BookPages] | None = None, wanted: Callable[[], Collection[int]] | None = None):
         self.title = title
         self._layouts = layouts
         self._fonts = fonts
         self._book = book  # the book with its faces in order, when they have an order before the layouts
+        self._wanted = wanted
         self._lock = threading.Lock()
-        self._made: list[bytes] | None = None
+        self._made: dict[int, bytes] = {}
         self._failed: PnpError | None = None
 
     def pdf(self, index: int) -> bytes:
         """The PDF of the `index`th layout (an engine failure is reported by each PDF, the
-        engine run once)."""
+        engine run once). Every PDF asked for must be among `wanted`, or the first asked."""
         with self._lock:
-            if self._made is None and self._failed is None:
+            if not self._made and self._failed is None:
                 try:
-                    self._made = pdfs(self.title, self._layouts(), self._fonts, self._book() if self._book else None)
+                    layouts = self._layouts()
+                    asked = sorted({index, *self._wanted()}) if self._wanted else range(len(layouts))
+                    self._made = dict(zip(asked, pdfs(self.title, layouts, self._fonts, self._book() if self._book else None, asked)))
                 except PnpError as exc:
                     self._failed = exc
             if self._failed is not None:
                 raise PnpError(self._failed.errors)
-        assert self._made is not None
         return self._made[index]
