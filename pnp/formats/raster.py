@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import struct
-import zlib
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Callable
@@ -57,12 +56,17 @@ def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a f
 
 
 def with_dpi(png: bytes, dpi: float) -> bytes:
-    """Add a pHYs chunk so image programs print the PNG at its physical size."""
-    ppm = round(dpi / 0.0254)
-    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
-    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
-    end_of_ihdr = 8 + 8 + 13 + 4  # signature, IHDR length+type, IHDR data, CRC
-    return png[:end_of_ihdr] + chunk + png[end_of_ihdr:]
+    """The PNG with a pHYs chunk after its header, so image programs print it at its
+    physical size (resvg writes none): pypng moves the chunks as they are, the pixels are
+    not encoded again."""
+    import png as pypng
+
+    ppm = round(dpi / 0.0254)  # pixels a metre
+    chunks = list(pypng.Reader(bytes=png).chunks())
+    chunks.insert(1, (b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))  # 1: the unit is the metre
+    out = io.BytesIO()
+    pypng.write_chunks(out, chunks)
+    return out.getvalue()
 
 
 def png_files(rendered: list["RenderedComponent"], dpi: int, title: str) -> dict[str, Planned]:
