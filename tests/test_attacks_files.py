@@ -526,18 +526,36 @@ def test_a_picture_of_too_many_pixels_is_refused_before_decoding(demo: Project, 
     assert not (demo.output_dir / "demo/png").exists()
 
 
-@pytest.mark.parametrize("formats", ["svg", "pdf", "png"])
-def test_a_damaged_png_is_refused_at_the_template_line(demo: Project, formats: str):
-    """A PNG cut short (a download that stopped): typst refused the face and resvg drew it
-    without the picture, so `--format png` built without a word."""
+def _damaged(name: str) -> bytes:
+    """A picture that is damaged as its name says: cut in half (a download that stopped), or
+    with garbage over a stretch of its JPEG scan data."""
     from PIL import Image
 
     whole = io.BytesIO()
-    Image.effect_noise((64, 64), 40).save(whole, "PNG")
-    (demo.content_dir / "demo/cut.png").write_bytes(whole.getvalue()[: len(whole.getvalue()) // 2])
-    template = with_template(demo, '<image href="{{ asset("cut.png") }}" width="10" height="10"/>')
+    noise = Image.effect_noise((64, 64), 40)
+    if name.endswith(".png"):
+        noise.save(whole, "PNG")
+    else:
+        noise.convert("RGB").save(whole, "JPEG", quality=90, progressive="progressive" in name)
+    data = whole.getvalue()
+    middle = len(data) // 2
+    if name.startswith("garbage"):  # past the headers, within the scan data
+        return data[:middle] + bytes(range(256)) + data[middle + 256:]
+    return data[:middle]
+
+
+@pytest.mark.parametrize("name,formats", [
+    ("cut.png", "svg"), ("cut.png", "pdf"), ("cut.png", "png"),
+    ("cut.jpg", "svg"), ("cut.jpg", "pdf"), ("cut.jpg", "png"),
+    ("cut-progressive.jpg", "png"), ("garbage.jpg", "png"),
+])
+def test_a_damaged_picture_is_refused_at_the_template_line(demo: Project, name: str, formats: str):
+    """A PNG or JPEG cut short (a download that stopped): typst refused the face or drew
+    grey and resvg drew part of it or left it out, so `--format png` built without a word."""
+    (demo.content_dir / "demo" / name).write_bytes(_damaged(name))
+    template = with_template(demo, f'<image href="{{{{ asset("{name}") }}}}" width="10" height="10"/>')
     line, _ = run(demo, "build", "--format", formats)
-    located(line, template.name, 3, "image 'cut.png': a damaged picture")
+    located(line, template.name, 3, f"image '{name}': a damaged picture")
     assert not (demo.output_dir / "demo").exists()
 
 

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import io
 import re
+import threading
 import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -28,6 +29,7 @@ from .textfit import template_frame
 if TYPE_CHECKING:
     from ..load.content import GameContent
 
+_TRUNCATION = threading.Lock()  # damaged() switches Pillow's LOAD_TRUNCATED_IMAGES off for a while
 KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 
 
@@ -86,17 +88,33 @@ def oversize(data: bytes, kind: str) -> str | None:
     return None
 
 
-def damaged(data: bytes) -> str | None:
-    """Why a PNG's file is damaged (cut short, a chunk that fails its checksum), or None. The
-    engines differ on such a file (typst refuses the face, resvg leaves the picture out), so
-    it is refused at the template line; Pillow's `verify` reads the chunks without decoding
-    the pixels, a few ms for a large picture (decoding would cost tens of ms a picture, every
-    cold build)."""
-    from PIL import Image
+def damaged(data: bytes, kind: str) -> str | None:
+    """Why a PNG's or JPEG's file is damaged (cut short, a PNG chunk that fails its checksum,
+    JPEG scan data that breaks off), or None. The engines differ on such a file (typst refuses
+    the face or draws grey, resvg draws part of it or leaves it out), so it is refused at the
+    template line. Cheaply: a PNG by Pillow's `verify` (its chunks and checksums, no pixels);
+    a JPEG, which `verify` does not read, decoded at 1/8 scale (libjpeg's DCT scaling), which
+    still reads every byte of the scan data, so a file cut anywhere fails. Measured for a
+    4000 x 3000 photo at quality 90 (1.6 MB): 17 ms against 77 ms for a full decode
+    (progressive: 100 ms against 165, its scans cost the same whatever the scale); for card
+    art (1000 x 750) 2 ms (progressive 9). Garbage within the scan data is found when it
+    breaks the data stream, not when it only spoils pixels (libjpeg then merely warns)."""
+    if kind not in ("image/png", "image/jpeg"):
+        return None
+    from PIL import Image, ImageFile
 
     try:
         with Image.open(io.BytesIO(data)) as picture:
-            picture.verify()
+            if kind == "image/png":
+                picture.verify()
+                return None
+            picture.draft("L", (max(1, picture.width // 8), max(1, picture.height // 8)))
+            with _TRUNCATION:  # with Pillow's switch on, a cut JPEG would load with grey rows
+                allowed, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
+                try:
+                    picture.load()
+                finally:
+                    ImageFile.LOAD_TRUNCATED_IMAGES = allowed
     except Exception as exc:  # Pillow raises what its readers raise
         return f"a damaged picture ({type(exc).__name__}: {exc})"
     return None
@@ -130,7 +148,7 @@ class Assets:
             if kind is None:
                 self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *template_frame()))
                 return Markup("")
-            refused = oversize(data, kind) or (damaged(data) if kind == "image/png" else None)
+            refused = oversize(data, kind) or damaged(data, kind)
             if refused:
                 self.problems.append((f"image {name!r}: {refused}", *template_frame()))
                 return Markup("")
