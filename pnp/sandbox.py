@@ -22,6 +22,10 @@ templates' `finalize`) each value printed. A read is reported only of a value wh
 in `reads.paths` (the containers whose reads it records), a name only once (`reads.roots`:
 the names it was told of), a value in full only when it can hold data (no text, number or
 Markup).
+
+Every template and expression compiled here is checked first for two typos Jinja lets pass
+(`_Code.visit_Template`): a filter or test the environment lacks, and output a child template
+never draws.
 """
 
 from __future__ import annotations
