@@ -22,10 +22,15 @@ templates' `finalize`) each value printed. A read is reported only of a value wh
 in `reads.paths` (the containers whose reads it records), a name only once (`reads.roots`:
 the names it was told of), a value in full only when it can hold data (no text, number or
 Markup).
+
+Every template and expression compiled here is checked first for two typos Jinja lets pass
+(`_Code.visit_Template`): a filter or test the environment lacks, and output a child template
+never draws.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from typing import Any
@@ -34,6 +39,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
+from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable, safe_range
 from jinja2.utils import Namespace
@@ -134,7 +140,22 @@ class Sandbox(SandboxedEnvironment):
 
 class _Code(CodeGenerator):
     """Jinja's code, with the operands of comparisons, `in` and `~` handed to
-    `environment.seen` first: they read containers in full, out of getattr's sight."""
+    `environment.seen` first: they read containers in full, out of getattr's sight; and
+    two typos Jinja lets pass refused when a template compiles (see `visit_Template`)."""
+
+    def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
+        """Refuse, at their line, what Jinja would let pass silently: a filter or test the
+        environment lacks (Jinja defers one inside an `if` to run time, so a rare card's typo
+        built until that card came) and output a child template never draws."""
+        for used in node.find_all((nodes.Filter, nodes.Test)):
+            kind, known = ("filter", self.environment.filters) if isinstance(used, nodes.Filter) else ("test", self.environment.tests)
+            if used.name not in known:
+                self.fail(_unknown(kind, used.name, known), used.lineno)
+        line = _undrawn_line(node)
+        if line is not None:
+            self.fail("text outside a block of a template that extends another is never drawn: "
+                      "put it inside a {% block %}", line)
+        super().visit_Template(node, frame)
 
     def _seen(self, node: nodes.Expr, frame: Frame) -> None:
         self.write("environment.seen(")
@@ -162,6 +183,42 @@ class _Code(CodeGenerator):
             self._seen(arg, frame)
             self.write(", ")
         self.write("))")
+
+
+def _unknown(kind: str, name: str, known: Any) -> str:
+    """The message for an unknown filter or test: what there is, and the nearest name."""
+    own = sorted(set(known) - set(DEFAULT_FILTERS if kind == "filter" else DEFAULT_TESTS))
+    near = difflib.get_close_matches(name, sorted(known), n=1)
+    return (f"no {kind} named {name!r}: expected one of Jinja's {kind}s" + (f" or {', '.join(own)}" if own else "")
+            + (f" (did you mean {near[0]!r}?)" if near else ""))
+
+
+# what a child template's top level holds whose output is not the top level's: its blocks
+# are drawn by the parent, a macro's or `{% set %}`'s body is a value, and `{% call %}` and
+# `{% include %}` are drawn even there (Jinja writes them out before the parent)
+_NOT_TOP_OUTPUT = (nodes.Block, nodes.Macro, nodes.AssignBlock, nodes.CallBlock, nodes.Include)
+
+
+def _undrawn_line(template: nodes.Template) -> int | None:
+    """The line of the first output a child template drops: after its top-level
+    `{% extends %}` Jinja draws only blocks, and skips other text and `{{ }}` at the top
+    level (also inside a top-level `if`, `for`, `with` or `filter`) without a word."""
+    extends = next((n for n, top in enumerate(template.body) if isinstance(top, nodes.Extends)), None)
+    if extends is None:
+        return None
+    waiting = list(reversed(template.body[extends + 1:]))
+    while waiting:
+        node = waiting.pop()
+        if isinstance(node, nodes.Output):
+            for child in node.nodes:
+                if not isinstance(child, nodes.TemplateData):
+                    return child.lineno
+                text = child.data.lstrip()
+                if text:
+                    return child.lineno + child.data[:len(child.data) - len(text)].count("\n")
+        elif not isinstance(node, _NOT_TOP_OUTPUT):
+            waiting.extend(reversed(list(node.iter_child_nodes())))
+    return None
 
 
 class _Context(Context):

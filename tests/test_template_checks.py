@@ -1,0 +1,132 @@
+"""Template typos Jinja lets pass, refused when pnp compiles a template (pnp/sandbox.py
+`_Code.visit_Template`): an unknown filter or test where it does not run yet (inside an
+`if`), and output a template that extends another never draws."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.load.content import Project
+from pnp.load.generate import expression_environment
+from test_hostile import one_error
+
+runner = CliRunner()
+UNDRAWN = "text outside a block of a template that extends another is never drawn: put it inside a {% block %}"
+
+
+def card(demo: Project) -> Path:
+    return demo.templates_dir / "demo/card.svg.j2"
+
+
+def in_body(demo: Project, text: str) -> int:
+    """Add `text` at the end of the card's `body` block; the line it starts at."""
+    head, _, tail = card(demo).read_text().rpartition("{% endblock %}")
+    card(demo).write_text(head + text + "\n{% endblock %}" + tail)
+    return head.count("\n") + 1
+
+
+def build(demo: Project, *args: str):
+    return runner.invoke(app, ["build", "--format", "svg", *args, "--project", str(demo.root)])
+
+
+def refused(demo: Project, template: Path, line: int, message: str) -> str:
+    """A real build: exit 2, one line at `template`'s `line` saying `message`, nothing written."""
+    found = one_error(build(demo), f"{template.name}:{line}: ", message)
+    assert found.startswith(f"{template}:{line}: "), found
+    assert not demo.output_dir.exists()
+    return found
+
+
+def drawn(demo: Project) -> str:
+    result = build(demo)
+    assert result.exit_code == 0, result.output
+    return (demo.output_dir / "demo/svg/card/example.svg").read_text()
+
+
+# --- an unknown filter or test, even where it does not run ----------------------------
+
+def test_an_unknown_filter_in_an_if_that_never_runs_fails_the_build(demo: Project):
+    # Jinja alone builds this until a card with `rare` comes
+    line = in_body(demo, "\n{% if item.rare is defined %}\n<text>{{ item.title | nosuch }}</text>\n{% endif %}")
+    found = refused(demo, card(demo), line + 2, "card/example: no filter named 'nosuch': expected one of Jinja's filters or ")
+    assert "num, product" in found and "did you mean" not in found
+
+
+def test_the_nearest_known_name_is_suggested(demo: Project):
+    line = in_body(demo, "{% if item.rare is defined %}{{ item.copies | nums }}{% endif %}")
+    refused(demo, card(demo), line, "no filter named 'nums': expected one of Jinja's filters or num, product (did you mean 'num'?)")
+
+
+def test_an_unknown_test_and_a_filter_block_are_refused_too(demo: Project):
+    line = in_body(demo, "{% if item.rare is defind %}x{% endif %}")
+    refused(demo, card(demo), line, "no test named 'defind': expected one of Jinja's tests (did you mean 'defined'?)")
+    in_body(demo, "{% if false %}\n{% filter uper %}x{% endfilter %}{% endif %}")  # below the other: found first
+    card(demo).write_text(card(demo).read_text().replace("is defind", "is defined"))
+    refused(demo, card(demo), line + 2, "no filter named 'uper'")
+
+
+def test_an_imported_template_is_checked(demo: Project):
+    macros = demo.templates_dir / "demo/macros.svg.j2"
+    macros.write_text("{% macro title(text) %}\n{% if text %}{{ text | uppr }}{% endif %}\n{% endmacro %}\n")
+    card(demo).write_text('{% import "macros.svg.j2" as m %}\n' + card(demo).read_text())
+    in_body(demo, "<text>{{ m.title(item.title) }}</text>")
+    refused(demo, macros, 2, "no filter named 'uppr'")
+
+
+def test_an_expression_of_game_yaml_is_checked(demo: Project):
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace(
+        "components:", "generate:\n  combos:\n    product: {n: [1, 2]}\n    where: \"n > 0 if n else n | nosuch\"\n    id: 'c{{ n }}'\ncomponents:", 1))
+    line = one_error(build(demo), "game.yaml:", "generate 'combos': no filter named 'nosuch'")
+    assert not demo.output_dir.exists(), line
+
+
+def test_known_filters_inside_an_if_and_the_games_own_are_accepted(demo: Project):
+    in_body(demo, "{% if item.title %}<text>{{ item.title | upper }}</text>{% endif %}\n"
+                  "<text>{{ ([1, 2] | product([3, 4]) | length) }} {{ 2.50001 | num }}</text>")
+    svg = drawn(demo)
+    assert "<text>EXAMPLE CARD</text>" in svg and "<text>4 2.5</text>" in svg
+
+
+def test_the_games_filters_are_known_to_expressions():
+    env = expression_environment()
+    assert env.compile_expression("a | product(b) | length if a else a | upper")(a=[1], b=[2, 3]) == 2
+    with pytest.raises(jinja2.TemplateAssertionError, match="no filter named 'num'"):  # `num` is the faces' only
+        env.compile_expression("a if a else a | num")
+
+
+# --- output a child template never draws ----------------------------------------------
+
+def test_text_after_the_last_block_fails_the_build(demo: Project):
+    text = card(demo).read_text()
+    card(demo).write_text(text + '\n\n<rect x="1" y="1" width="5" height="5"/>\n')
+    refused(demo, card(demo), text.count("\n") + 3, f"card/example: {UNDRAWN}")
+
+
+def test_an_expression_in_a_top_level_if_is_refused(demo: Project):
+    text = card(demo).read_text()
+    card(demo).write_text(text + "{% if item.title %}\n  {{ item.title }}\n{% endif %}\n")
+    refused(demo, card(demo), text.count("\n") + 2, UNDRAWN)
+
+
+def test_an_extended_template_is_checked(demo: Project):
+    base = demo.templates_dir / "demo/base.svg.j2"  # the game's own base, extending pnp's
+    base.write_text('{% extends "pnp/base.svg.j2" %}\n{% block body %}{% endblock %}\n<circle r="2"/>\n')
+    card(demo).write_text(card(demo).read_text().replace('"pnp/base.svg.j2"', '"base.svg.j2"'))
+    refused(demo, base, 3, UNDRAWN)
+
+
+def test_whitespace_set_macro_and_import_at_the_top_level_are_accepted(demo: Project):
+    (demo.templates_dir / "demo/macros.svg.j2").write_text("{% macro dot(x) %}<circle cx=\"{{ x }}\" r=\"1\"/>{% endmacro %}\n")
+    head, _, rest = card(demo).read_text().partition("\n")
+    card(demo).write_text(head + '\n\n  \n{% set colour = "#123456" %}\n{% import "macros.svg.j2" as m %}\n'
+                          "{% macro ring(x) %}<circle cx=\"{{ x }}\" r=\"2\" fill=\"{{ colour }}\"/>{% endmacro %}\n"
+                          "{% from \"macros.svg.j2\" import dot %}\n{% set mark %}\n<g/>\n{% endset %}\n" + rest + "\n   \n")
+    in_body(demo, "{{ ring(5) }}{{ m.dot(6) }}{{ dot(7) }}{{ mark }}")
+    svg = drawn(demo)
+    assert '<circle cx="5" r="2" fill="#123456"/><circle cx="6" r="1"/><circle cx="7" r="1"/><g/>' in svg
