@@ -67,40 +67,26 @@ class Apart:
 
     def __init__(self, font_dirs: tuple[str, ...]):
         self.font_dirs = font_dirs
-        self._room = min(os.cpu_count() or 1, _worker_cap())  # typesetters at once
-        self._waiting = ThreadPoolExecutor(self._room)  # each thread waits on its process
-        self._turns = threading.Condition()
-        self._running = 0
+        # a thread a typesetter at once, each waiting on its process
+        self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))
         self._jobs: list[Future[tuple[Any, str]]] = []
         self._behind = True  # while the build renders; what is handed in after it, the build waits on
 
     def add(self, text: str, inputs: dict[str, str]) -> None:
-        self._jobs.append(self._waiting.submit(self._typeset, ("typeset", text, inputs, self.font_dirs), self._behind))
-
-    def _typeset(self, job: tuple, behind: bool) -> tuple[Any, str]:
-        with self._turns:
-            self._turns.wait_for(lambda: self._running < self._room)
-            self._running += 1
-        try:
-            return _in_child(job, behind)
-        finally:
-            with self._turns:
-                self._running -= 1
-                self._turns.notify_all()
+        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs), self._behind))
 
     def compose(self, docs: list[tuple[str, dict[str, str]]], plans: list) -> tuple[list[bytes], str]:
         """Each sheet plan written from the book `docs` (of which the first were handed in
-        already): the PDFs, or [] and the engine's complaint. The composer takes a core of
-        its own from the typesetters (one fewer at once from now on) and every document as
-        it is typeset: what it holds grows to the whole book (about 130 MiB for 5,400
-        faces), and beside two typesetters and the build that would pass 400 MiB."""
+        already): the PDFs, or [] and the engine's complaint. The composer takes every
+        document as it is typeset and mostly waits for the next, so the typesetters keep
+        every core (one of them fewer beside the composer left a core idle); what the
+        composer holds grows to the whole book, about 130 MiB for 5,400 faces, and with two
+        typesetters and the build all of it peaks at 340-370 MiB (bench/README.md, fifth
+        pass)."""
         self._behind = False
         for text, inputs in docs[len(self._jobs):]:
             self.add(text, inputs)
         try:
-            with self._turns:
-                self._room = max(1, self._room - 1)
-                self._turns.wait_for(lambda: self._running <= self._room)
             return _compose_arriving(self._jobs, [_pages(text) for text, _ in docs], plans)
         finally:
             self._waiting.shutdown(cancel_futures=True)
