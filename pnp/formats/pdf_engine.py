@@ -81,7 +81,7 @@ class Apart:
         document as it is typeset and mostly waits for the next, so the typesetters keep
         every core (one of them fewer beside the composer left a core idle); what the
         composer holds grows to the whole book, about 130 MiB for 5,400 faces, and with two
-        typesetters and the build all of it peaks at 340-370 MiB (bench/README.md, fifth
+        typesetters and the build all of it peaks at 340-385 MiB (bench/README.md, fifth
         pass)."""
         self._behind = False
         for text, inputs in docs[len(self._jobs):]:
