@@ -28,6 +28,9 @@ class Planned:
     key: str
     make: Callable[[], bytes]
     costly: bool = False  # worth handing to another process (a PDF, not an SVG encode)
+    # told, before anything is made, that this file will be: a job several files share (a
+    # game's PDFs, pnp.formats.pdf.SharedBook) makes only the ones a build asks for
+    claim: Callable[[], None] | None = None
 
 
 _ENCODER = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)  # made once: json.dumps makes one a call

@@ -76,11 +76,10 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
-              started: "BookPages | None" = None, current: Callable[[str, str], bool] | None = None) -> dict[str, Planned]:
+              started: "BookPages | None" = None) -> dict[str, Planned]:
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
     of the game's faces (pnp/formats/pdf.py): each face goes through the engine once.
-    `started`: the book the game's faces went into as they were rendered (`start_book`);
-    `current(path, key)`: whether a file is up to date (those are not composed)."""
+    `started`: the book the game's faces went into as they were rendered (`start_book`)."""
     from ..formats.pdf import SharedBook
     from ..config import papers
 
@@ -88,16 +87,13 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    order = [f"pdf/{comp.spec.id}.pdf" for comp in printed] + [f"{game.name}-print.pdf"]  # the layouts' order
-    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started),
-                      wanted=current and (lambda: [n for n, rel in enumerate(order) if not current(rel, files[rel].key)]))
-    files: dict[str, Planned] = {f"{game.name}-print.pdf": Planned(_print_key(game, rendered, options), partial(book.pdf, len(printed)), costly=True)}
+    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started))
+    files = {f"{game.name}-print.pdf": book.planned(_print_key(game, rendered, options), len(printed))}
     files.update({
-        f"pdf/{comp.spec.id}.pdf": Planned(
+        f"pdf/{comp.spec.id}.pdf": book.planned(
             digest("pdf", options.paper, papers(options.papers)[options.paper], title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            partial(book.pdf, number),
-            costly=True,
+            number,
         )
         for number, comp in enumerate(printed)
     })
@@ -187,11 +183,10 @@ def tts_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return plan(game, rendered, options.dpi, options.out / game.name)
 
 
-def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
-                     current: Callable[[str, str], bool] | None = None) -> dict[str, Planned]:
+def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
     from ..formats.print_shop import pdf_single_files as plan
 
-    return plan(game.manifest.title, rendered, current)
+    return plan(game.manifest.title, rendered)
 
 
 FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files, "pdf-single": pdf_single_files}
@@ -296,12 +291,7 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
         planned: dict[str, Planned] = {}
         located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
         for fmt in options.formats:
-            if fmt == "pdf":
-                planned.update(pdf_files(game, faces, located, book, cache.is_current))
-            elif fmt == "pdf-single":
-                planned.update(pdf_single_files(game, faces, located, cache.is_current))
-            else:
-                planned.update(FORMATS[fmt](game, faces, located))
+            planned.update(pdf_files(game, faces, located, book) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
     except BaseException:
         if book is not None:
             book.close()
@@ -315,6 +305,9 @@ def make_all(plans: dict[str, Planned], tally: Tally | None = None, staged: Stag
     the others are made here (and written ahead of the commit to `staged`)."""
     if tally:
         tally.plan(len(plans), "files")
+    for plan in plans.values():  # what shared jobs will be asked for, before any is made
+        if plan.claim is not None:
+            plan.claim()
     # in plan order: a game's print PDF, the costliest, first
     costly = [rel for rel, plan in plans.items() if plan.costly]
     made: dict[str, bytes] = {}

@@ -1,8 +1,9 @@
 """The PDF engine's two jobs, light to import: typeset a typst document (typst) and compose
 a book's PDFs from its typeset documents (`pdf_sheets`, pikepdf). A big book's fresh
 processes (`pdf_engine.Apart`) run this module as a program, one job each (the composer
-fed each document as it is typeset): it imports no more than the job needs (pnp.formats.pdf_engine's process machinery costs each of them
-about as much CPU as starting Python)."""
+fed each document as it is typeset): it imports no more than the job needs
+(pnp.formats.pdf_engine's process machinery costs each of them about as much CPU as
+starting Python)."""
 
 from __future__ import annotations
 

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Collection, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..errors import PnpError
+from ..files import Planned
 from ..render.hrefs import refused
 from . import pdf_engine
 
@@ -197,30 +199,34 @@ def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
 
 class SharedBook:
     """The PDFs of one game (each component's and the print PDF), all made by the first
-    thread that asks for one of them: one book, one job for the PDF engine. `wanted`: the
-    numbers of the PDFs the build will ask for (those out of date), when it knows them:
-    the others are not composed (an edit of one component's card makes its PDF and the
-    print PDF, not every component's)."""
+    thread that asks for one of them: one book, one job for the PDF engine. Those claimed
+    before (`planned`: the files a build makes, the others being up to date) are made; with
+    none claimed, all of them (an edit of one component's card makes its PDF and the print
+    PDF, not every component's)."""
 
     def __init__(self, title: str, layouts: Callable[[], list["Layout"]], fonts: "Fonts | None",
-                 book: Callable[[], BookPages] | None = None, wanted: Callable[[], Collection[int]] | None = None):
+                 book: Callable[[], BookPages] | None = None):
         self.title = title
         self._layouts = layouts
         self._fonts = fonts
         self._book = book  # the book with its faces in order, when they have an order before the layouts
-        self._wanted = wanted
+        self._wanted: set[int] = set()  # the PDFs claimed
         self._lock = threading.Lock()
         self._made: dict[int, bytes] = {}
         self._failed: PnpError | None = None
 
+    def planned(self, key: str, index: int) -> Planned:
+        """The `index`th layout's PDF as a planned file (`key`: what it is made from)."""
+        return Planned(key, partial(self.pdf, index), costly=True, claim=partial(self._wanted.add, index))
+
     def pdf(self, index: int) -> bytes:
         """The PDF of the `index`th layout (an engine failure is reported by each PDF, the
-        engine run once). Every PDF asked for must be among `wanted`, or the first asked."""
+        engine run once). Every PDF asked for must be claimed, or the first asked."""
         with self._lock:
             if not self._made and self._failed is None:
                 try:
                     layouts = self._layouts()
-                    asked = sorted({index, *self._wanted()}) if self._wanted else range(len(layouts))
+                    asked = sorted({index, *self._wanted}) if self._wanted else range(len(layouts))
                     self._made = dict(zip(asked, pdfs(self.title, layouts, self._fonts, self._book() if self._book else None, asked)))
                 except PnpError as exc:
                     self._failed = exc

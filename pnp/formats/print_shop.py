@@ -9,8 +9,7 @@ page a TrimBox (the card) and a BleedBox (the whole page). One PDF per component
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..files import Planned, digest
 
@@ -33,24 +32,19 @@ def single_layout(comp: "RenderedComponent", title: str):
     return Layout(Paper("single", width, height, 0.0), title, pages, bleed=bleed)
 
 
-def pdf_single_files(title: str, rendered: list["RenderedComponent"], current: Callable[[str, str], bool] | None = None) -> dict[str, Planned]:
-    """One PDF per component, all written from one typeset book of the game's faces;
-    `current(path, key)`: whether a file is up to date (those are not composed)."""
+def pdf_single_files(title: str, rendered: list["RenderedComponent"]) -> dict[str, Planned]:
+    """One PDF per component, all written from one typeset book of the game's faces."""
     from .pdf import SharedBook
 
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    order = [f"pdf-single/{comp.spec.id}.pdf" for comp in printed]
-    book = SharedBook(title, lambda: [single_layout(comp, f"{title}: {comp.spec.name}") for comp in printed], printed[0].pieces[0].front.fonts,
-                      wanted=current and (lambda: [n for n, rel in enumerate(order) if not current(rel, files[rel].key)]))
-    files: dict[str, Planned] = {
-        f"pdf-single/{comp.spec.id}.pdf": Planned(
+    book = SharedBook(title, lambda: [single_layout(comp, f"{title}: {comp.spec.name}") for comp in printed], printed[0].pieces[0].front.fonts)
+    return {
+        f"pdf-single/{comp.spec.id}.pdf": book.planned(
             digest("pdf-single", title, comp.spec.model_dump(mode="json"), comp.bleed, comp.pieces[0].front.fonts.digest,
                    [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            partial(book.pdf, number),
-            costly=True,
+            number,
         )
         for number, comp in enumerate(printed)
     }
-    return files
