@@ -386,6 +386,20 @@ def test_an_edit_to_the_games_content_is_predicted_afresh(copy_game, tmp_path: P
     assert after["games"] == 10 and after["mean_score_by"] != before["mean_score_by"]
 
 
+def test_statistics_say_when_the_content_changed_since_the_games_were_played(copy_game, tmp_path: Path):
+    """An edit while `pnp serve` runs: a prediction would play the new content, so the games
+    logged before no longer count as current."""
+    project = copy_game("dietrick-taking")
+    client = TestClient(make_app(Games(project), Log(tmp_path / "log.sqlite"), TOKEN))
+    client.get(f"/?token={TOKEN}")
+    sheet = example("dietrick-taking-3p.yaml")
+    fill(client, start(client, "dietrick-taking", [p["name"] for p in sheet["players"]]), sheet)
+    assert [g["current"] for g in client.get("/api/stats").json()] == [True]
+    scoring = project.content_dir / "dietrick-taking" / "scoring.yaml"
+    scoring.write_text(scoring.read_text().replace("end_square: 13", "end_square: 16"))
+    assert [g["current"] for g in client.get("/api/stats").json()] == [False]
+
+
 def test_the_server_remembers_at_most_so_many_predictions(client: TestClient, monkeypatch):
     import pnp.serve.predict
 

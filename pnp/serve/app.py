@@ -258,8 +258,9 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
     async def stats(request: Request) -> Response:
         def work() -> list[dict[str, Any]]:
             out = statistics(log.games())
-            for group in out:  # a prediction needs the content the games were played with
-                group["current"] = group["game"] in games.names() and games.digest(group["game"]) == group["digest"]
+            names = games.names()
+            for group in out:  # a prediction plays the content on disk now: the games' own, or not
+                group["current"] = group["game"] in names and games.digest_now(group["game"]) == group["digest"]
             return out
         return JSONResponse(await run_in_threadpool(work))
 
