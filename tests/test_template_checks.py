@@ -201,6 +201,11 @@ def test_a_computed_parent_is_not_checked(demo: Project):
     text = card(demo).read_text().replace('{% extends "pnp/base.svg.j2" %}', '{% extends "pnp/" ~ "base.svg.j2" %}')
     card(demo).write_text(text + "{% block extra %}<g/>{% endblock %}\n")
     assert "<text" in drawn(demo)
+    # nor one below it: what is above it is not known either (the card's `background` is pnp's base's)
+    path = base(demo, "{% block body %}<g>{% block face %}{% endblock %}</g>{% endblock %}\n")
+    path.write_text(path.read_text().replace('"pnp/base.svg.j2"', '"pnp/" ~ "base.svg.j2"'))
+    card(demo).write_text(text.replace("{% block body %}", "{% block face %}").replace('"pnp/" ~ "base.svg.j2"', '"base.svg.j2"'))
+    assert 'fill="#fdf6e3"' in drawn(demo)
 
 
 def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
