@@ -25,7 +25,9 @@ Markup).
 
 Every template and expression compiled here is checked first for two typos Jinja lets pass
 (`_Code.visit_Template`): a filter or test the environment lacks, and output a child template
-never draws.
+never draws. A third, a child's block that no template above it has, depends on the parents,
+which the compiled child cannot see (it is cached by its own source alone): so the compiled
+code keeps the child's `Outline`, and `unknown_block` checks it when a face loads the template.
 """
 
 from __future__ import annotations
