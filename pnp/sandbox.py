@@ -297,7 +297,7 @@ def unknown_block(template: jinja2.Template) -> jinja2.TemplateAssertionError | 
             break
         try:
             current = template.environment.get_template(current.outline.extends, parent=current.name)
-        except jinja2.TemplateError:
+        except Exception:  # rendering meets it again, and reports it at the `{% extends %}` line
             return None
     else:
         return None  # a loop of extends, or a template compiled elsewhere: nothing known above

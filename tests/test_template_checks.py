@@ -208,6 +208,15 @@ def test_a_computed_parent_is_not_checked(demo: Project):
     assert 'fill="#fdf6e3"' in drawn(demo)
 
 
+def test_a_parent_that_fails_to_load_is_reported_where_rendering_finds_it(demo: Project):
+    text = card(demo).read_text()
+    card(demo).write_text(text.replace('"pnp/base.svg.j2"', '"nosuch.svg.j2"'))
+    refused(demo, card(demo), 1, "card/example: template not found: nosuch.svg.j2")
+    card(demo).write_text(text)
+    path = base(demo, "{% block body %}\n{{ 1 | nosuch }}{% endblock %}\n")
+    refused(demo, path, 3, "card/example: no filter named 'nosuch'")
+
+
 def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
     # kept in the bytecode cache: a template loaded from it is not compiled again
     templates = jinja2.DictLoader({"child": '{% extends "base" %}\n{% if x %}{% block a %}{% block b %}{% endblock %}'
