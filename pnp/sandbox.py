@@ -25,7 +25,9 @@ Markup).
 
 Every template and expression compiled here is checked first for two typos Jinja lets pass
 (`_Code.visit_Template`): a filter or test the environment lacks, and output a child template
-never draws.
+never draws. A third, a child's block that no template above it has, depends on the parents,
+which the compiled child cannot see (it is cached by its own source alone): so the compiled
+code keeps the child's `Outline`, and `unknown_block` checks it when a face loads the template.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from typing import Any
+from typing import Any, MutableMapping, NamedTuple
 
 import jinja2
 from jinja2.exceptions import SecurityError
@@ -156,6 +158,9 @@ class _Code(CodeGenerator):
             self.fail("text outside a block of a template that extends another is never drawn: "
                       "put it inside a {% block %}", line)
         super().visit_Template(node, frame)
+        # what its own source says of its parent, kept with the compiled code (bytecode cache
+        # included): the parent is checked when a face loads the template (`unknown_block`)
+        self.writeline(f"pnp_outline = {tuple(_outline(node))!r}")
 
     def _seen(self, node: nodes.Expr, frame: Frame) -> None:
         self.write("environment.seen(")
@@ -221,6 +226,98 @@ def _undrawn_line(template: nodes.Template) -> int | None:
     return None
 
 
+class Outline(NamedTuple):
+    """What a template's own source says of the template it extends (not the parent's: a
+    compiled template is cached by its own source alone, so what depends on the parent is
+    checked when the template is loaded, `unknown_block`)."""
+
+    extends: str | None  # the name it extends, when written as a literal; else None
+    computed: bool  # it extends a name computed as it renders (or only under an `if`): its parent is unknown
+    blocks: tuple[tuple[str, int], ...]  # (name, line) of each block it hands the parent to draw
+    called: tuple[str, ...]  # the blocks it draws itself by name: `self.name()`, `self["name"]()`
+
+
+# where Jinja's compiler is still at a template's top level (its `frame.toplevel`): a block
+# there is handed to the parent; one inside a `for`, `with`, macro, `{% set %}` or `{% call %}`
+# is drawn where it stands
+_TOP_LEVEL = (nodes.If, nodes.EvalContextModifier)
+
+
+def _outline(template: nodes.Template) -> Outline:
+    """The outline of a template from its syntax tree."""
+    extends = list(template.find_all(nodes.Extends))
+    target = extends[0].template if len(extends) == 1 and any(top is extends[0] for top in template.body) else None
+    literal = target.value if isinstance(target, nodes.Const) and isinstance(target.value, str) else None
+    blocks = []
+    waiting = list(reversed(template.body))
+    while waiting:
+        node = waiting.pop()
+        if isinstance(node, nodes.Block):
+            blocks.append((node.name, node.lineno))
+        elif isinstance(node, _TOP_LEVEL):
+            waiting.extend(reversed(list(node.iter_child_nodes())))
+    called = {ref.attr for ref in template.find_all(nodes.Getattr) if _is_self(ref.node)}
+    called |= {ref.arg.value for ref in template.find_all(nodes.Getitem)
+               if _is_self(ref.node) and isinstance(ref.arg, nodes.Const) and isinstance(ref.arg.value, str)}
+    return Outline(literal, bool(extends) and literal is None, tuple(blocks), tuple(sorted(called)))
+
+
+def _is_self(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.Name) and node.name == "self"
+
+
+class OutlinedTemplate(jinja2.Template):
+    """A template that keeps its outline (written into its compiled module by `_Code`)."""
+
+    outline: Outline
+
+    @classmethod
+    def _from_namespace(cls, environment: jinja2.Environment, namespace: MutableMapping[str, Any],
+                        globals: MutableMapping[str, Any]) -> jinja2.Template:
+        template = super()._from_namespace(environment, namespace, globals)
+        template.outline = Outline(*namespace["pnp_outline"])  # type: ignore[attr-defined]
+        return template
+
+
+def unknown_block(template: jinja2.Template) -> jinja2.TemplateAssertionError | None:
+    """The first block of `template`, or of a template it extends, that no template above it
+    has and none of them draws by name: Jinja draws a child's block only where the parent
+    (or one above) has a block of that name, and drops the rest without a word. None when
+    all are drawn, or when the chain is not known before rendering (an `{% extends %}` of a
+    computed name, a parent that fails to load: rendering reports that)."""
+    chain: list[OutlinedTemplate] = []  # the template, its parent, the parent's parent ...
+    files: set[str | None] = set()
+    current: jinja2.Template = template
+    while isinstance(current, OutlinedTemplate) and current.filename not in files:
+        chain.append(current)
+        files.add(current.filename)
+        if current.outline.computed:
+            return None
+        if current.outline.extends is None:
+            break
+        try:
+            current = template.environment.get_template(current.outline.extends, parent=current.name)
+        except Exception:  # rendering meets it again, and reports it at the `{% extends %}` line
+            return None
+    else:
+        return None  # a loop of extends, or a template compiled elsewhere: nothing known above
+    called = {name for t in chain for name in t.outline.called}
+    for n, child in enumerate(chain[:-1]):
+        above = chain[n + 1:]
+        known = {name for t in above for name in t.blocks}
+        for name, line in child.outline.blocks:
+            if name not in known and name not in called:
+                # named as the templates wrote them (a PrefixLoader's template knows only its own part)
+                parents = f"{child.outline.extends!r} (which this template extends)"
+                if len(above) > 1:
+                    parents += " and " + ", ".join(repr(t.outline.extends) for t in above[:-1]) + " above it"
+                near = difflib.get_close_matches(name, sorted(known), n=1)
+                return jinja2.TemplateAssertionError(
+                    f"block {name!r} is never drawn: {parents} {'have' if len(above) > 1 else 'has'} no block of that name"
+                    + (f" (did you mean {near[0]!r}?)" if near else ""), line, child.name, child.filename)
+    return None
+
+
 class _Context(Context):
     """Reports each name a template takes from its context (not one it set itself)."""
 
@@ -234,6 +331,7 @@ class _Context(Context):
 
 Sandbox.context_class = _Context
 Sandbox.code_generator_class = _Code
+Sandbox.template_class = OutlinedTemplate
 
 
 @jinja2.pass_environment

@@ -1,15 +1,18 @@
 """Template typos Jinja lets pass, refused when pnp compiles a template (pnp/sandbox.py
 `_Code.visit_Template`): an unknown filter or test where it does not run yet (inside an
-`if`), and output a template that extends another never draws."""
+`if`), and output a template that extends another never draws; and, when a face loads its
+template, a block no template it extends has (pnp/sandbox.py `unknown_block`)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import jinja2
 import pytest
 from typer.testing import CliRunner
 
+from pnp import sandbox
 from pnp.cli import app
 from pnp.load.content import Project
 from pnp.load.generate import expression_environment
@@ -130,3 +133,98 @@ def test_whitespace_set_macro_and_import_at_the_top_level_are_accepted(demo: Pro
     in_body(demo, "{{ ring(5) }}{{ m.dot(6) }}{{ dot(7) }}{{ mark }}")
     svg = drawn(demo)
     assert '<circle cx="5" r="2" fill="#123456"/><circle cx="6" r="1"/><circle cx="7" r="1"/><g/>' in svg
+
+
+# --- a block no template above has ---------------------------------------------------
+
+NEVER = "block 'bodyy' is never drawn: "
+
+
+def base(demo: Project, text: str) -> Path:
+    """The game's own base `text` (extending pnp's), the card extending it."""
+    path = demo.templates_dir / "demo/base.svg.j2"
+    path.write_text('{% extends "pnp/base.svg.j2" %}\n' + text)
+    card(demo).write_text(card(demo).read_text().replace('"pnp/base.svg.j2"', '"base.svg.j2"'))
+    return path
+
+
+def test_a_block_the_parent_lacks_fails_build_validate_and_preview(demo: Project):
+    card(demo).write_text(card(demo).read_text().replace("{% block body %}", "{% block bodyy %}"))
+    message = "card/example: " + NEVER + "'pnp/base.svg.j2' (which this template extends) has no block of that name (did you mean 'body'?)"
+    refused(demo, card(demo), 3, message)
+    for command in (["validate"], ["preview"]):
+        result = runner.invoke(app, [*command, "--project", str(demo.root)])
+        assert one_error(result, message).startswith(f"{card(demo)}:3: "), result.output
+        assert not demo.output_dir.exists()
+
+
+def test_every_template_above_is_named_and_a_grandparents_block_is_accepted(demo: Project):
+    base(demo, "{% block body %}<g>{% block face %}{% endblock %}</g>{% endblock %}\n")
+    text = card(demo).read_text()  # its `background` is pnp's base's only
+    card(demo).write_text(text.replace("{% block body %}", "{% block face %}") + "{% block bodyy %}{% endblock %}\n")
+    refused(demo, card(demo), text.count("\n") + 1, NEVER + "'base.svg.j2' (which this template extends) and "
+            "'pnp/base.svg.j2' above it have no block of that name (did you mean 'body'?)")
+
+
+def test_the_game_base_is_checked_against_pnps(demo: Project):
+    path = base(demo, "{% block bodyy %}{% block face %}{% endblock %}{% endblock %}\n")
+    card(demo).write_text(card(demo).read_text().replace("{% block body %}", "{% block face %}"))
+    refused(demo, path, 2, NEVER + "'pnp/base.svg.j2' (which this template extends) has no block of that name")
+
+
+def test_a_block_renamed_in_the_parent_fails_the_unchanged_child_built_before(demo: Project):
+    # the child's compiled code comes from the bytecode cache the second time: its check must still run
+    path = base(demo, "{% block body %}<g>{% block face %}{% endblock %}</g>{% endblock %}\n")
+    card(demo).write_text(card(demo).read_text().replace("{% block body %}", "{% block face %}"))
+    assert re.search(r'<g>\s*<rect x="3"', drawn(demo))
+    path.write_text(path.read_text().replace("block face", "block facet"))
+    result = build(demo)
+    line = one_error(result, f"{card(demo).name}:3: ", "block 'face' is never drawn: 'base.svg.j2' (which this template extends) "
+                     "and 'pnp/base.svg.j2' above it have no block of that name (did you mean 'facet'?)")
+    assert line.startswith(f"{card(demo)}:3: ")
+
+
+def test_nested_blocks_self_calls_and_a_template_extending_nothing_are_accepted(demo: Project):
+    in_body(demo, "{% block inner %}<g id=\"inner\"/>{% endblock %}{{ self.badge() }}{{ self['mark']() }}")
+    card(demo).write_text(card(demo).read_text() + '{% block badge %}<g id="badge"/>{% endblock %}\n'
+                          '{% if false %}{% block mark %}<g id="mark"/>{% endblock %}{% endif %}\n')
+    back = demo.templates_dir / "demo/card-back.svg.j2"
+    back.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="{{ width }}mm" height="{{ height }}mm">'
+                    '{% block nowhere %}<g id="back"/>{% endblock %}</svg>\n')
+    svg = drawn(demo)
+    assert '<g id="inner"/><g id="badge"/><g id="mark"/>' in svg
+    assert '<g id="back"/>' in (demo.output_dir / "demo/svg/card/back.svg").read_text()
+
+
+def test_a_computed_parent_is_not_checked(demo: Project):
+    # which template it extends is known only as it renders: Jinja decides, pnp cannot
+    text = card(demo).read_text().replace('{% extends "pnp/base.svg.j2" %}', '{% extends "pnp/" ~ "base.svg.j2" %}')
+    card(demo).write_text(text + "{% block extra %}<g/>{% endblock %}\n")
+    assert "<text" in drawn(demo)
+    # nor one below it: what is above it is not known either (the card's `background` is pnp's base's)
+    path = base(demo, "{% block body %}<g>{% block face %}{% endblock %}</g>{% endblock %}\n")
+    path.write_text(path.read_text().replace('"pnp/base.svg.j2"', '"pnp/" ~ "base.svg.j2"'))
+    card(demo).write_text(text.replace("{% block body %}", "{% block face %}").replace('"pnp/" ~ "base.svg.j2"', '"base.svg.j2"'))
+    assert 'fill="#fdf6e3"' in drawn(demo)
+
+
+def test_a_parent_that_fails_to_load_is_reported_where_rendering_finds_it(demo: Project):
+    text = card(demo).read_text()
+    card(demo).write_text(text.replace('"pnp/base.svg.j2"', '"nosuch.svg.j2"'))
+    refused(demo, card(demo), 1, "card/example: template not found: nosuch.svg.j2")
+    card(demo).write_text(text)
+    path = base(demo, "{% block body %}\n{{ 1 | nosuch }}{% endblock %}\n")
+    refused(demo, path, 3, "card/example: no filter named 'nosuch'")
+
+
+def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
+    # kept in the bytecode cache: a template loaded from it is not compiled again
+    templates = jinja2.DictLoader({"child": '{% extends "base" %}\n{% if x %}{% block a %}{% block b %}{% endblock %}'
+                                            '{% endblock %}{% endif %}\n{% for i in x %}{% block c %}{% endblock %}{% endfor %}'
+                                            "{% block d %}{{ self.e() }}{% endblock %}"})
+    first = sandbox.environment(loader=templates, bytecode_cache=jinja2.FileSystemBytecodeCache(str(tmp_path)))
+    compiled = first.get_template("child")
+    second = sandbox.environment(loader=templates, bytecode_cache=jinja2.FileSystemBytecodeCache(str(tmp_path)))
+    second.code_generator_class = None  # type: ignore[assignment]  # compiling would fail
+    cached = second.get_template("child")
+    assert cached.outline == compiled.outline == sandbox.Outline("base", False, (("a", 2), ("d", 3)), ("e",))

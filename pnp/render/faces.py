@@ -213,6 +213,7 @@ class ComponentRenderer:
         self.plan = Plan(game, self.env, self.names, self.errors)
         self.locator = locate.Locator(game)
         self._components: dict[str, dict[str, Any]] = {}
+        self._blocks_checked: dict[str, jinja2.TemplateAssertionError | None] = {}  # a face template's `_unknown_block`
         self.each_piece: Callable[[Piece], None] | None = None  # told of every piece as soon as it is rendered
 
     def _source(self, template: str) -> str:
@@ -228,9 +229,13 @@ class ComponentRenderer:
         assets.start()
         try:
             tpl = self.env.get_template(template)
-            svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
+            failed: Exception | None = self._unknown_block(template, tpl)
+            if failed is None:
+                svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
-            _add_render_error(self.errors, _render_error(exc, self.game, template, what), what)
+            failed = exc
+        if failed is not None:
+            _add_render_error(self.errors, _render_error(failed, self.game, template, what), what)
             return None
         where = self.game.templates_dir / template
         problem, texts, root = _check_svg(svg, where, what)
@@ -247,6 +252,13 @@ class ComponentRenderer:
             self.errors.extend(problems)
             return None
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)
+
+    def _unknown_block(self, name: str, template: jinja2.Template) -> jinja2.TemplateAssertionError | None:
+        """A block of the face's template (or one it extends) that is never drawn
+        (pnp/sandbox.py `unknown_block`); looked for once a template."""
+        if name not in self._blocks_checked:
+            self._blocks_checked[name] = sandbox.unknown_block(template)
+        return self._blocks_checked[name]
 
     def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:
         """The names a face's template sees besides the environment's globals: plain data."""
