@@ -179,6 +179,8 @@ CORRUPT = {
     "checksum unreadable": lambda entry: bc_magic + b"\x80\x02\xff\xfe" + entry[checksum_end(entry):],
     "code cut short": lambda entry: entry[: len(entry) - 20],
     "code not code": lambda entry: entry[: checksum_end(entry)] + marshal.dumps(("VALUE", 666)),
+    "marshalled bytes not code": lambda entry: entry[: checksum_end(entry)] + marshal.dumps(marshal.dumps(666)),
+    "marshalled bytes garbled": lambda entry: entry[: checksum_end(entry)] + marshal.dumps(b"\xe3garbled"),
 }
 
 

@@ -19,6 +19,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import marshal
 import re
 import sys
 from pathlib import Path
@@ -73,13 +74,17 @@ def _compiled(source: bytes, path: str, compile_source: Callable[[bytes, str], A
         return compile_source(source, path)
     checksum = digest(source, path, importlib.util.MAGIC_NUMBER, sys.flags.optimize)
     bucket = Bucket(None, digest(path), checksum)  # type: ignore[arg-type]  # a bucket keeps its environment, never uses it
+    # The bucket holds the code marshalled to bytes: marshal reads a code object from a file
+    # piece by piece (a third of compiling's time), bytes in one go.
     try:
         cache.load_bytecode(bucket)  # an entry with another checksum or Python's version is not loaded
+        code = marshal.loads(bucket.code) if isinstance(bucket.code, bytes) else None
     except Exception:  # a corrupt entry: Bucket catches marshal's errors, not the pickled checksum's
-        bucket.reset()
-    if isinstance(bucket.code, CodeType):
-        return bucket.code
-    bucket.code = code = compile_source(source, path)
+        code = None
+    if isinstance(code, CodeType):
+        return code
+    code = compile_source(source, path)
+    bucket.code = marshal.dumps(code)  # type: ignore[assignment]
     try:
         cache.dump_bytecode(bucket)
     except OSError:  # the folder went away or is full: the next run compiles again
