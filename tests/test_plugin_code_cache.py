@@ -18,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import Iterator
 
 import pytest
 from jinja2.bccache import bc_magic
@@ -39,7 +40,7 @@ FAIL_LINE = 4  # the line of `raise` above
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """pnp's bytecode cache in a temporary folder of this test's, every plugin trusted;
     yields the folder Jinja makes there."""
     temp = tmp_path / "tmp"
@@ -120,6 +121,7 @@ def test_an_edited_module_of_a_package_runs_the_edited_code(tmp_path, cache, com
     assert compiled[2:] == [str(package / "rules.py")]  # __init__.py, unchanged and run again, from the cache
     forget(tmp_path)
     assert load(tmp_path / "p", "plugins/game").VALUE == 22 and len(compiled) == 3
+    assert sorted(p.name for p in package.rglob("*")) == ["__init__.py", "rules.py"]  # no __pycache__
 
 
 def test_two_projects_plugins_at_the_same_path_never_share_code(tmp_path, cache, compiled):
