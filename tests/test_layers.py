@@ -1,7 +1,7 @@
 """pnp's layers only look down: a module imports from its own part of pnp or from below.
 
 The layers, bottom to top:
-  shared   errors, units, safetext, sandbox, plaindata, limits, files (importable by all)
+  shared   errors, units, safetext, sandbox, plaindata, limits, files, bytecode (importable by all)
   load     reading a project: YAML, data sheets, fonts, plugins, the shipped games
   config   build options, papers, sheet layouts, pnp.yaml (it reads pnp.yaml with load's
            YAML reader and checks it with load's models, so it sits right above load and
@@ -26,7 +26,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 PNP = REPO / "pnp"
 
-SHARED = ("errors", "units", "safetext", "sandbox", "plaindata", "limits", "files")
+SHARED = ("errors", "units", "safetext", "sandbox", "plaindata", "limits", "files", "bytecode")
 # Layer of each top-level part of pnp; parts with the same number sit side by side and may
 # not import one another (only modules of the same part, or of a lower number).
 LAYERS: dict[str, int] = {

@@ -19,13 +19,18 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import marshal
 import re
 import sys
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from types import CodeType, ModuleType
+from typing import Any, Callable
 
+from jinja2.bccache import Bucket
+
+from ..bytecode import bytecode_cache
 from ..errors import ContentError, PnpError
+from ..files import digest
 from . import trust
 from .plugin import GamePlugin
 
@@ -45,13 +50,46 @@ def _fail(where: ContentError, message: str) -> PnpError:
 
 
 class _SourceOnly(importlib.machinery.SourceFileLoader):
-    """Compiles a project plugin's module from its source every time: a `__pycache__` that
-    came with the project never runs (trust covers the files a user can read,
-    pnp/load/trust.py), and none is written into the project."""
+    """Runs a project plugin's module from its source: a `__pycache__` that came with the
+    project never runs (trust covers the files a user can read, pnp/load/trust.py), and
+    none is written into the project. The code compiled from it is kept outside the
+    project, in pnp's per-user cache (`_compiled`)."""
 
     def get_code(self, fullname: str) -> Any:
         path = self.get_filename(fullname)
-        return self.source_to_code(self.get_data(path), path)
+        return _compiled(self.get_data(path), path, self.source_to_code)
+
+
+_CODE_FILES = "__pnp_python_%s.cache"  # beside the templates' compiled code (pnp/render/faces.py), named apart
+
+
+def _compiled(source: bytes, path: str, compile_source: Callable[[bytes, str], Any]) -> CodeType:
+    """The code of the module `path` whose source is `source`: the cached code when the
+    entry for `path` was compiled from exactly what compiling reads (these bytes, this
+    file name, which the code records for tracebacks, this Python's bytecode and
+    optimisation level), else compiled and stored. A cache that cannot be read or written
+    means compiling, silently."""
+    cache = bytecode_cache(_CODE_FILES)
+    if cache is None:
+        return compile_source(source, path)
+    checksum = digest(source, path, importlib.util.MAGIC_NUMBER, sys.flags.optimize)
+    bucket = Bucket(None, digest(path), checksum)  # type: ignore[arg-type]  # a bucket keeps its environment, never uses it
+    # The bucket holds the code marshalled to bytes: marshal reads a code object from a file
+    # piece by piece (a third of compiling's time), bytes in one go.
+    try:
+        cache.load_bytecode(bucket)  # an entry with another checksum or Python's version is not loaded
+        code = marshal.loads(bucket.code) if isinstance(bucket.code, bytes) else None
+    except Exception:  # a corrupt entry: Bucket catches marshal's errors, not the pickled checksum's
+        code = None
+    if isinstance(code, CodeType):
+        return code
+    code = compile_source(source, path)
+    bucket.code = marshal.dumps(code)  # type: ignore[assignment]
+    try:
+        cache.dump_bytecode(bucket)
+    except OSError:  # the folder went away or is full: the next run compiles again
+        pass
+    return code
 
 
 class _ProjectPluginFinder(importlib.abc.MetaPathFinder):

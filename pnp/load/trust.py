@@ -1,7 +1,7 @@
 """Which project plugins may run. A project's `plugins/` is Python its author wrote: pnp
 imports it only when the user trusts the project (`pnp trust`), as direnv and editors'
 workspace trust do. Trust is a digest of every file of the plugin (its .py and data files;
-not `__pycache__`, which pnp never reads: pnp/load/plugins.py compiles from source),
+not `__pycache__`, which pnp never reads: pnp/load/plugins.py runs the source),
 recorded outside the project in the user's config folder, so editing the plugin
 withdraws it and no project can trust itself.
 

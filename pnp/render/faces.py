@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from . import locate, textfit
 from .. import sandbox
+from ..bytecode import bytecode_cache
 from ..plaindata import helper
 from ..units import num
 from ..files import digest
@@ -117,13 +118,10 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
 
 @lru_cache(maxsize=1)
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    try:
-        # not Jinja's file names: pnp compiles other code (pnp/sandbox.py `_Code`, `shown`)
-        # for the same source; named by sandbox.py's digest, so a changed pnp never loads it
-        code = digest(Path(sandbox.__file__).read_bytes())[:12]
-        return jinja2.FileSystemBytecodeCache(pattern=f"__pnp_{code}_%s.cache")
-    except (OSError, RuntimeError):  # no usable temporary folder: compile every time
-        return None
+    # not Jinja's file names: pnp compiles other code (pnp/sandbox.py `_Code`, `shown`)
+    # for the same source; named by sandbox.py's digest, so a changed pnp never loads it
+    code = digest(Path(sandbox.__file__).read_bytes())[:12]
+    return bytecode_cache(f"__pnp_{code}_%s.cache")
 
 
 def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | None, int | None]:
