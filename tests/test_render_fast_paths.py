@@ -1,0 +1,52 @@
+"""The quicker ways rendering does what it did: each gives what the plain way gives (the
+look for event handlers in a face, the characters no font draws, a helper's answer copied,
+compiled templates read from the bytecode cache, a template's globals)."""
+
+from __future__ import annotations
+
+import marshal
+import pickle
+
+import jinja2
+import pytest
+from jinja2.bccache import bc_magic
+
+from pnp.render.faces import _WholeFileCache
+
+
+def _cache_file(cache: _WholeFileCache, env: jinja2.Environment, source: str) -> str:
+    bucket = cache.get_bucket(env, "t.j2", None, source)
+    return cache._get_cache_filename(bucket)
+
+
+def test_a_compiled_template_is_read_back_from_the_bytecode_cache(tmp_path):
+    cache = _WholeFileCache(str(tmp_path), "__t_%s.cache")
+    source = "{% for n in range(3) %}{{ n }},{% endfor %}{{ word | upper }}"
+    env = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert env.get_template("t.j2").render(word="ok") == "0,1,2,OK"
+    bucket = cache.get_bucket(env, "t.j2", None, source)
+    assert bucket.code is not None  # written by the first load, read now
+    fresh = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert fresh.template_class.from_code(fresh, bucket.code, fresh.make_globals(None)).render(word="ok") == "0,1,2,OK"
+    assert cache.get_bucket(env, "t.j2", None, source + " ").code is None  # another source: compiled anew
+
+
+@pytest.mark.parametrize("spoil", ["magic", "checksum", "code", "empty"])
+def test_a_spoilt_bytecode_cache_file_is_compiled_anew(tmp_path, spoil: str):
+    cache = _WholeFileCache(str(tmp_path), "__t_%s.cache")
+    source = "{{ 1 + 2 }}"
+    env = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert env.get_template("t.j2").render() == "3"
+    path = _cache_file(cache, env, source)
+    checksum = cache.get_bucket(env, "t.j2", None, source).checksum
+    with open(path, "rb") as f:
+        data = f.read()
+    spoilt = {"magic": b"not jinja" + data[len(bc_magic):],
+              "checksum": bc_magic + pickle.dumps("another", 2) + marshal.dumps(compile("1", "x", "eval")),
+              "code": bc_magic + pickle.dumps(checksum, 2) + b"\xff\xfe",
+              "empty": b""}[spoil]
+    with open(path, "wb") as f:
+        f.write(spoilt)
+    assert cache.get_bucket(env, "t.j2", None, source).code is None
+    fresh = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert fresh.get_template("t.j2").render() == "3"
