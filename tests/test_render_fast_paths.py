@@ -11,6 +11,7 @@ import jinja2
 import pytest
 from jinja2.bccache import bc_magic
 
+from pnp import sandbox
 from pnp.render.faces import _WholeFileCache
 
 
@@ -50,3 +51,15 @@ def test_a_spoilt_bytecode_cache_file_is_compiled_anew(tmp_path, spoil: str):
     assert cache.get_bucket(env, "t.j2", None, source).code is None
     fresh = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
     assert fresh.get_template("t.j2").render() == "3"
+
+
+def test_a_templates_globals_are_the_environments_and_its_own_stay_its_own():
+    env = sandbox.environment(loader=jinja2.DictLoader({"t.j2": "{{ shade }}/{{ size }}"}))
+    env.globals.update(shade="red", size=3)
+    template = env.get_template("t.j2")
+    assert template.render() == "red/3"
+    template.globals["shade"] = "blue"  # what Jinja does with globals given to get_template later
+    assert template.render() == "blue/3" and env.globals["shade"] == "red"
+    assert env.get_template("t.j2", globals={"size": 4}).render() == "blue/4" and env.globals["size"] == 3
+    own = env.from_string("{{ shade }}/{{ size }}", globals={"shade": "green"})
+    assert own.render() == "green/3" and env.globals["shade"] == "red"
