@@ -9,10 +9,40 @@ import pickle
 
 import jinja2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2.bccache import bc_magic
 
 from pnp import sandbox
+from pnp.render import hrefs
 from pnp.render.faces import _WholeFileCache
+
+
+# the pieces an event attribute is written with, Unicode white space (which \s is) among them
+_PIECES = st.sampled_from(["on", "ON", "onclick", "on:", ":", "=", " ", "\t", "\n", "\u2003", "\x1c", "\x85", "x", "-",
+                           '"', "<g ", "font", "none", "on load", "xon:onclick="])
+
+
+@pytest.mark.parametrize("text, found", [
+    ('<g onclick="x">', True),
+    ('<g\u2003onload = "x">', True),  # Unicode white space is \s too
+    ('<g xlink:onbegin="x">', True),
+    ("on=", False),  # at the very start: no character before it
+    ('<text font-family="x">one on to, done</text>', False),
+    ("xon:onclick=", True),  # a match inside what a first try (at "on:") read past
+    ('<g fill="none" on', False),
+])
+def test_the_look_for_event_handlers_finds_what_its_pattern_finds(text: str, found: bool):
+    low = text.lower()
+    assert hrefs._event(low) is found
+    assert (hrefs.EVENT.search(low) is not None) is found
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_the_look_for_event_handlers_agrees_with_its_pattern_everywhere(text: str):
+    low = text.lower()
+    assert hrefs._event(low) is (hrefs.EVENT.search(low) is not None)
 
 
 def _cache_file(cache: _WholeFileCache, env: jinja2.Environment, source: str) -> str:
