@@ -1,6 +1,6 @@
 """The quicker ways rendering does what it did: each gives what the plain way gives (the
-look for event handlers in a face, the characters no font draws, a helper's answer copied,
-compiled templates read from the bytecode cache, a template's globals)."""
+look for event handlers in a face, compiled templates read from the bytecode cache, a
+template's globals)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from jinja2.bccache import bc_magic
 from pnp import sandbox
 from pnp.render import hrefs
 from pnp.render.faces import _WholeFileCache
-
 
 # the pieces an event attribute is written with, Unicode white space (which \s is) among them
 _PIECES = st.sampled_from(["on", "ON", "onclick", "on:", ":", "=", " ", "\t", "\n", "\u2003", "\x1c", "\x85", "x", "-",
