@@ -37,7 +37,7 @@ _EVENT_FROM_ON = re.compile(r"on[^\s=]*\s*=")  # EVENT without its first charact
 
 def _event(low: str) -> bool:
     """Whether `EVENT` is found in `low`, looked for at each "on" (a text search finds them
-    at once, where the regex tries every character: a third of the cost)."""
+    at once, where the regex tries every character: less than half the cost)."""
     at = low.find("on")
     while at != -1:
         if at and (low[at - 1].isspace() or low[at - 1] == ":") and _EVENT_FROM_ON.match(low, at):  # isspace: what \s is
