@@ -19,16 +19,13 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import marshal
 import re
 import sys
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any, Callable
 
-from jinja2.bccache import Bucket
-
-from ..bytecode import bytecode_cache
+from ..bytecode import WholeBucket, bytecode_cache
 from ..errors import ContentError, PnpError
 from ..files import digest
 from . import trust
@@ -73,18 +70,15 @@ def _compiled(source: bytes, path: str, compile_source: Callable[[bytes, str], A
     if cache is None:
         return compile_source(source, path)
     checksum = digest(source, path, importlib.util.MAGIC_NUMBER, sys.flags.optimize)
-    bucket = Bucket(None, digest(path), checksum)  # type: ignore[arg-type]  # a bucket keeps its environment, never uses it
-    # The bucket holds the code marshalled to bytes: marshal reads a code object from a file
-    # piece by piece (a third of compiling's time), bytes in one go.
+    bucket = WholeBucket(None, digest(path), checksum)  # type: ignore[arg-type]  # a bucket keeps its environment, never uses it
     try:
-        cache.load_bytecode(bucket)  # an entry with another checksum or Python's version is not loaded
-        code = marshal.loads(bucket.code) if isinstance(bucket.code, bytes) else None
-    except Exception:  # a corrupt entry: Bucket catches marshal's errors, not the pickled checksum's
-        code = None
-    if isinstance(code, CodeType):
-        return code
+        cache.load_bytecode(bucket)  # an entry of other source or another Python is not loaded
+    except OSError:  # an unreadable entry: compiled again
+        bucket.reset()
+    if bucket.code is not None:
+        return bucket.code
     code = compile_source(source, path)
-    bucket.code = marshal.dumps(code)  # type: ignore[assignment]
+    bucket.code = code
     try:
         cache.dump_bytecode(bucket)
     except OSError:  # the folder went away or is full: the next run compiles again

@@ -1,0 +1,122 @@
+"""The quicker ways rendering does what it did: each gives what the plain way gives (the
+look for event handlers in a face, compiled templates read from the bytecode cache, a
+template's globals, numbers printed before)."""
+
+from __future__ import annotations
+
+import marshal
+import pickle
+
+import jinja2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jinja2.bccache import bc_magic
+
+from pnp import sandbox, units
+from pnp.render import hrefs
+from pnp.bytecode import WholeFileCache as _WholeFileCache
+
+# the pieces an event attribute is written with, Unicode white space (which \s is) among them
+_PIECES = st.sampled_from(["on", "ON", "onclick", "on:", ":", "=", " ", "\t", "\n", "\u2003", "\x1c", "\x85", "x", "-",
+                           '"', "<g ", "font", "none", "on load", "xon:onclick="])
+
+
+@pytest.mark.parametrize("text, found", [
+    ('<g onclick="x">', True),
+    ('<g\u2003onload = "x">', True),  # Unicode white space is \s too
+    ('<g xlink:onbegin="x">', True),
+    ("on=", False),  # at the very start: no character before it
+    ('<text font-family="x">one on to, done</text>', False),
+    ("xon:onclick=", True),  # a match inside what a first try (at "on:") read past
+    ('<g fill="none" on', False),
+])
+def test_the_look_for_event_handlers_finds_what_its_pattern_finds(text: str, found: bool):
+    low = text.lower()
+    assert hrefs._event(low) is found
+    assert (hrefs.EVENT.search(low) is not None) is found
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_the_look_for_event_handlers_agrees_with_its_pattern_everywhere(text: str):
+    low = text.lower()
+    assert hrefs._event(low) is (hrefs.EVENT.search(low) is not None)
+
+
+def _cache_file(cache: _WholeFileCache, env: jinja2.Environment, source: str) -> str:
+    bucket = cache.get_bucket(env, "t.j2", None, source)
+    return cache._get_cache_filename(bucket)
+
+
+def test_a_compiled_template_is_read_back_from_the_bytecode_cache(tmp_path):
+    cache = _WholeFileCache(str(tmp_path), "__t_%s.cache")
+    source = "{% for n in range(3) %}{{ n }},{% endfor %}{{ word | upper }}"
+    env = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert env.get_template("t.j2").render(word="ok") == "0,1,2,OK"
+    bucket = cache.get_bucket(env, "t.j2", None, source)
+    assert bucket.code is not None  # written by the first load, read now
+    fresh = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert fresh.template_class.from_code(fresh, bucket.code, fresh.make_globals(None)).render(word="ok") == "0,1,2,OK"
+    assert cache.get_bucket(env, "t.j2", None, source + " ").code is None  # another source: compiled anew
+
+
+@pytest.mark.parametrize("spoil", ["magic", "checksum", "code", "empty"])
+def test_a_spoilt_bytecode_cache_file_is_compiled_anew(tmp_path, spoil: str):
+    cache = _WholeFileCache(str(tmp_path), "__t_%s.cache")
+    source = "{{ 1 + 2 }}"
+    env = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert env.get_template("t.j2").render() == "3"
+    path = _cache_file(cache, env, source)
+    checksum = cache.get_bucket(env, "t.j2", None, source).checksum
+    with open(path, "rb") as f:
+        data = f.read()
+    spoilt = {"magic": b"not jinja" + data[len(bc_magic):],
+              "checksum": bc_magic + pickle.dumps("another", 2) + marshal.dumps(compile("1", "x", "eval")),
+              "code": bc_magic + pickle.dumps(checksum, 2) + b"\xff\xfe",
+              "empty": b""}[spoil]
+    with open(path, "wb") as f:
+        f.write(spoilt)
+    assert cache.get_bucket(env, "t.j2", None, source).code is None
+    fresh = jinja2.Environment(loader=jinja2.DictLoader({"t.j2": source}), bytecode_cache=cache)
+    assert fresh.get_template("t.j2").render() == "3"
+
+
+def test_a_templates_globals_are_the_environments_and_its_own_stay_its_own():
+    env = sandbox.environment(loader=jinja2.DictLoader({"t.j2": "{{ shade }}/{{ size }}"}))
+    env.globals.update(shade="red", size=3)
+    template = env.get_template("t.j2")
+    assert template.render() == "red/3"
+    template.globals["shade"] = "blue"  # what Jinja does with globals given to get_template later
+    assert template.render() == "blue/3" and env.globals["shade"] == "red"
+    assert env.get_template("t.j2", globals={"size": 4}).render() == "blue/4" and env.globals["size"] == 3
+    own = env.from_string("{{ shade }}/{{ size }}", globals={"shade": "green"})
+    assert own.render() == "green/3" and env.globals["shade"] == "red"
+
+
+def _printed_anew(value) -> str:
+    """`num` as it reads: three decimals, no trailing zeros, never `-0`."""
+    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.floats(allow_nan=False), st.integers(-(10 ** 20), 10 ** 20), st.booleans(),
+                          st.sampled_from([0.0, -0.0, 0.0005, -0.0005, 1.0005, 2 ** 53 + 1, 1e-9, -1e-9, 1e300, 62.9999])),
+                max_size=8))
+def test_a_number_prints_as_it_did_the_first_time_and_every_time(values: list):
+    for value in values + values:  # the second time from what it printed already
+        assert units.num(value) == _printed_anew(value)
+
+
+def test_numbers_equal_in_value_print_alike_and_text_prints_as_its_number():
+    assert units.num(-0.0) == units.num(0.0) == units.num(0) == "0"
+    assert units.num(3) == units.num(3.0) == "3" and units.num(True) == "1"
+    assert units.num("2.50") == "2.5" and units.num(float("nan")) == "nan" and units.num(float("-inf")) == "-inf"
+
+
+def test_the_numbers_kept_are_bounded_and_numbers_past_the_bound_still_print(monkeypatch):
+    monkeypatch.setattr(units, "_PRINTED", {})
+    monkeypatch.setattr(units, "MAX_PRINTED", 3)
+    assert [units.num(v) for v in (0.1, 0.2, 0.3, 0.4, 0.4567, 0.1)] == ["0.1", "0.2", "0.3", "0.4", "0.457", "0.1"]
+    assert len(units._PRINTED) == 3
