@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import os
 import shutil
+import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -14,6 +16,31 @@ from pnp.tools.scaffold import scaffold
 from game_plugins import link_plugins
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's temporary folder, for what pnp keeps there (Jinja's bytecode cache of
+    templates and plugin code, pnp/bytecode.py), in this process and the commands it runs:
+    the tests build hundreds of projects at new paths, and the user's own folder would keep
+    an entry for every template and plugin module of each. It lies under pytest's own
+    temporary root, which pytest clears of all but its last few sessions."""
+    from pnp.bytecode import bytecode_cache
+    from pnp.render import faces
+
+    folder = tmp_path_factory.mktemp("tmp")
+    before = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir, os.environ["TMPDIR"] = str(folder), str(folder)
+    bytecode_cache.cache_clear()
+    faces._bytecode_cache.cache_clear()
+    yield folder
+    tempfile.tempdir = before[0]
+    if before[1] is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = before[1]
+    bytecode_cache.cache_clear()
+    faces._bytecode_cache.cache_clear()
 
 
 @pytest.fixture(autouse=True)
