@@ -26,13 +26,11 @@ def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     an entry for every template and plugin module of each. It lies under pytest's own
     temporary root, which pytest clears of all but its last few sessions."""
     from pnp.bytecode import bytecode_cache
-    from pnp.render import faces
 
     folder = tmp_path_factory.mktemp("tmp")
     before = tempfile.tempdir, os.environ.get("TMPDIR")
     tempfile.tempdir, os.environ["TMPDIR"] = str(folder), str(folder)
     bytecode_cache.cache_clear()
-    faces._bytecode_cache.cache_clear()
     yield folder
     tempfile.tempdir = before[0]
     if before[1] is None:
@@ -40,7 +38,6 @@ def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     else:
         os.environ["TMPDIR"] = before[1]
     bytecode_cache.cache_clear()
-    faces._bytecode_cache.cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -116,10 +115,10 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
     return env
 
 
-@lru_cache(maxsize=1)
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     # not Jinja's file names: pnp compiles other code (pnp/sandbox.py `_Code`, `shown`)
     # for the same source; named by sandbox.py's digest, so a changed pnp never loads it
+    # (pnp/bytecode.py keeps one cache a pattern)
     code = digest(Path(sandbox.__file__).read_bytes())[:12]
     return bytecode_cache(f"__pnp_{code}_%s.cache")
 
