@@ -16,8 +16,9 @@ commit with the same in its `.venv`. For each, on a copy of its own checkout's f
 
 each the fastest of N rounds (the installs take turns), and the edit's share of the
 cold build: the target is at most a quarter. The same edits are then timed in one Python
-process that builds again after each (`pnp watch`'s loop: start-up and imports paid once),
-against that process's own cold build.
+process that builds again after each (`pnp watch`'s loop: start-up and imports paid once,
+and, where the pnp's watch does so, only the games the edit concerns), against that
+process's own cold build.
 """
 
 from __future__ import annotations
@@ -66,16 +67,22 @@ import json, shutil, sys, time
 from pathlib import Path
 from pnp.build.driver import BuildOptions, build
 from pnp.load.content import Project
+try:  # a pnp whose watch rebuilds only the games an edit concerns
+    from pnp.tools.watch import affected
+except ImportError:
+    affected = None
 project, edits = Project(Path(sys.argv[1])), json.loads(sys.argv[2])
-build(project, None, BuildOptions())  # warm-up: imports, Jinja's compiled templates
+names = [r.game for r in build(project, None, BuildOptions())]  # warm-up: imports, Jinja's compiled templates
 shutil.rmtree(project.root / "output")
 found = {}
 for name, edit in [("cold", None)] + list(edits.items()):
+    games = None
     if edit:
         path = project.root / edit[0]
         path.write_text(path.read_text().replace(edit[1], edit[2], 1))
+        games = affected(project.root, [str(path)], names) if affected else None
     start = time.perf_counter()
-    build(project, None, BuildOptions())
+    build(project, games, BuildOptions())
     found[name] = time.perf_counter() - start
 print(json.dumps(found))
 """

@@ -7,12 +7,14 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from pnp.build.driver import BuildOptions, GameReport
 from pnp.load.content import Project
-from pnp.tools.watch import describe, watch
+from pnp.tools.scaffold import scaffold
+from pnp.tools.watch import affected, describe, watch
 
 WAIT = 15.0  # seconds to wait for one expected line; normally well under one
 
@@ -43,11 +45,10 @@ class Lines:
                 self.changed.wait(left)
 
 
-@pytest.fixture
-def watching(demo: Project):
-    """Run `watch` on the demo project in a thread; stop it (and check it stopped) after."""
+def _watching(project: Project, options: BuildOptions) -> Iterator[Lines]:
+    """Run `watch` on `project` in a thread; stop it (and check it stopped) after."""
     lines, stop = Lines(), threading.Event()
-    worker = threading.Thread(target=watch, args=(demo, None, BuildOptions(), lines.echo, stop), kwargs={"debounce_ms": 50}, daemon=True)
+    worker = threading.Thread(target=watch, args=(project, None, options, lines.echo, stop), kwargs={"debounce_ms": 50}, daemon=True)
     safety = threading.Timer(60, stop.set)  # never outlive a stuck test
     worker.start()
     safety.start()
@@ -57,6 +58,22 @@ def watching(demo: Project):
     safety.cancel()
     worker.join(10)
     assert not worker.is_alive(), "watch did not stop"
+
+
+@pytest.fixture
+def watching(demo: Project) -> Iterator[Lines]:
+    yield from _watching(demo, BuildOptions())
+
+
+@pytest.fixture
+def two_games(demo: Project) -> Project:
+    scaffold(demo, "other")
+    return demo
+
+
+@pytest.fixture
+def watching_two(two_games: Project) -> Iterator[Lines]:
+    yield from _watching(two_games, BuildOptions(formats=("svg",)))
 
 
 def cards(text: str) -> str:
@@ -158,3 +175,61 @@ def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project, 
     rebuild(demo, None, options, lambda line, error: lines.append(line))
     fronts = [svg.read_text() for svg in faces.glob("card/*.svg") if "back" not in svg.name]
     assert fronts and all("second" in svg for svg in fronts), lines
+
+
+def test_a_rebuild_builds_only_the_games_whose_own_folders_changed(two_games: Project, watching_two: Lines):
+    lines = watching_two
+    assert lines.wait_for("demo: rebuilt") < lines.wait_for("other: rebuilt") < lines.wait_for("watching")
+    save(two_games.content_dir / "demo/cards.yaml", cards("Only the demo changed."))
+    first = lines.wait_for("changed:", 1)
+    lines.wait_for("demo: rebuilt", first)
+    back = two_games.templates_dir / "other/card-back.svg.j2"
+    save(back, back.read_text().replace("#264653", "#7b2d26"))
+    second = lines.wait_for("changed:", first + 1)
+    at = lines.wait_for("other: rebuilt", second)
+    assert not [line for line, _ in lines.lines[first:second] if line.startswith("other:")]  # not even "up to date"
+    assert not [line for line, _ in lines.lines[second:at + 1] if line.startswith("demo:")]
+    assert "#7b2d26" in (two_games.output_dir / "other/svg/card/back.svg").read_text()
+
+    (two_games.content_dir / "notes.txt").write_text("a file no game owns: any game may read it\n")
+    third = lines.wait_for("changed:", at + 1)
+    lines.wait_for("demo: up to date", third)
+    lines.wait_for("other: up to date", third)
+
+
+def test_a_game_whose_rebuild_failed_stays_due(two_games: Project, watching_two: Lines):
+    lines = watching_two
+    other = two_games.content_dir / "other/cards.yaml"
+    save(other, cards("[unclosed"))
+    failed = lines.wait_for("build failed", 1)
+    save(two_games.content_dir / "demo/cards.yaml", cards("Edited meanwhile."))
+    again = lines.wait_for("build failed", failed + 1)  # the other game is built with it, and still broken
+    assert any("other/cards.yaml:" in line for line, error in lines.lines[failed + 1:again] if error)
+    save(other, cards("Mended."))
+    mended = lines.wait_for("changed:", again + 1)
+    lines.wait_for("other: rebuilt", mended)
+    lines.wait_for("demo: rebuilt", mended)  # its edit, refused with the broken game, lands now
+    assert b"Edited meanwhile." in (two_games.output_dir / "demo/svg/card/example.svg").read_bytes()
+
+
+def test_which_games_a_change_concerns(tmp_path: Path):
+    root, games = tmp_path, ["demo", "other"]
+    assert affected(root, [str(root / "content/demo/cards.yaml"), str(root / "templates/demo/card.svg.j2")], games) == {"demo"}
+    assert affected(root, [str(root / "content/demo/a.csv"), str(root / "templates/other/x/b.svg.j2")], games) == {"demo", "other"}
+    for shared in ("content/notes.txt", "templates/macros.svg.j2", "content/new-game/game.yaml", "content/demo", "templates/other"):
+        assert affected(root, [str(root / "content/demo/cards.yaml"), str(root / shared)], games) is None, shared
+    assert affected(root, [str(tmp_path.parent / "elsewhere/content/demo/cards.yaml")], games) is None
+
+
+def test_the_gallery_keeps_the_games_a_rebuild_left_alone(two_games: Project):
+    from pnp.build.driver import build
+    from pnp.tools.preview import PAGE, write_gallery
+    from pnp.tools.watch import rebuild
+
+    reports = build(two_games, None, BuildOptions(formats=("svg",)))
+    write_gallery(reports, two_games.output_dir)
+    cards_file = two_games.content_dir / "demo/cards.yaml"
+    cards_file.write_text(cards("A new text."))
+    rebuild(two_games, ["demo"], BuildOptions(formats=("svg",)), lambda *_: None, {r.game: r for r in reports})
+    page = (two_games.output_dir / PAGE).read_text()
+    assert "demo/svg/card/example.svg" in page and "other/svg/card/example.svg" in page

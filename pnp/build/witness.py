@@ -155,9 +155,11 @@ def answer(out: Path, command: list[str]) -> Known | None:
         return None
 
 
-def _owner(path: str, root: Path, games: list[str]) -> str | None:
+def owner(path: str, root: Path, games: list[str]) -> str | None:
     """The game whose own folders (content/<game>/, templates/<game>/) hold `path`; None
-    for what every game may read (pnp.yaml, assets/, plugins/, the folders above)."""
+    for what every game may read (pnp.yaml, assets/, plugins/, the folders above). A game
+    reads nothing of another's folders: data files name no '..' and template names are
+    relative to the game's own folder (pnp/load/project_files.py)."""
     parts = Path(path).relative_to(root).parts if Path(path).is_relative_to(root) else ()
     if len(parts) >= 2 and parts[0] in ("content", "templates") and parts[1] in games:
         return parts[1]
@@ -184,7 +186,7 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
     key = _key(command)
     previous = builds.get(key) or {}
     built = list(lines)
-    shared = {p for p in paths if _owner(p, root, built) is None}
+    shared = {p for p in paths if owner(p, root, built) is None}
     games: dict[str, dict] = {}
     order = built
     if previous and set(built) < set(previous.get("order", [])):  # the games that changed, of a build answer() knew
@@ -192,7 +194,7 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
         games = {game: entry for game, entry in previous.get("games", {}).items() if game not in built}
         shared |= set(previous.get("shared", {}))
     for game in built:
-        games[game] = {"read": {p: _state(p) for p in paths if _owner(p, root, built) == game},
+        games[game] = {"read": {p: _state(p) for p in paths if owner(p, root, built) == game},
                        "outputs": _outputs(out / game), "line": lines[game]}
     entry = {"code": own_code(), "shared": {p: _state(p) for p in sorted(shared)}, "order": order,
              "games": {g: games[g] for g in order if g in games}}

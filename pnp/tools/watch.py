@@ -1,8 +1,11 @@
 """`pnp watch`: build, then rebuild whenever something under content/ or templates/ changes.
 
-The build cache makes each rebuild touch only what the edit affects. An edit that breaks
-the content prints its errors and writes nothing, so the last good outputs stay in place.
-A rebuild that changed files rewrites the gallery (when `pnp preview` made one) and the
+A rebuild builds only the games whose own folders (content/<game>/, templates/<game>/)
+changed, by the rule the build record uses (pnp/build/witness.py `owner`); a change
+anywhere else rebuilds every game. Within a game the build cache touches only what the
+edit affects. An edit that breaks the content prints its errors and writes nothing, so the
+last good outputs stay in place, and its games stay due until a rebuild succeeds. A
+rebuild that changed files rewrites the gallery (when `pnp preview` made one) and the
 build stamp, so an open gallery page reloads itself.
 """
 
@@ -14,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..build.driver import GameReport, build
+from ..build.witness import owner
 from ..config import BuildOptions
 from ..load.content import Project
 from ..errors import PnpError, display_path
@@ -27,14 +31,34 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
     """Build now and after every change until `stop` is set (or Ctrl-C)."""
     import watchfiles
 
-    rebuild(project, games, options, echo)
+    built = rebuild(project, games, options, echo)
+    last = {r.game: r for r in built or []}  # each game's report from its last good build
+    due: set[str] | None = None if built is None else set()  # games edited since; None: all
     folders = [p for p in (project.content_dir, project.templates_dir) if p.is_dir()]
     echo(f"watching {', '.join(display_path(p) for p in folders)} (Ctrl-C to stop)", False)
     for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
                                     watch_filter=lambda change, path: is_content(path)):
         edited = sorted({display_path(Path(path)) for _, path in changes})
         echo(f"changed: {', '.join(edited)}", False)
-        rebuild(project, games, options, echo)
+        mine = affected(project.root, [path for _, path in changes], list(last))
+        due = None if due is None or mine is None else due | mine
+        built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last)
+        if built is not None:
+            last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
+            due = set()
+
+
+def affected(root: Path, paths: list[str], games: list[str]) -> set[str] | None:
+    """The games among `games` whose own folders hold every one of `paths`; None when a path
+    lies elsewhere (every game may read it) or is a game's folder itself (a game added or
+    removed): then every game is built."""
+    found = set()
+    for path in paths:
+        game = owner(path, root, games)
+        if game is None or Path(path) in (root / "content" / game, root / "templates" / game):
+            return None
+        found.add(game)
+    return found
 
 
 # what editors write beside a file while saving it: vim (.x.swp, x~, 4913), emacs (#x#,
@@ -47,8 +71,10 @@ def is_content(path: str) -> bool:
     return not _EDITOR_TEMP.search(Path(path).name)
 
 
-def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo) -> list[GameReport] | None:
-    """One build, reported line by line; None when the input is bad (nothing was written)."""
+def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
+            kept: dict[str, GameReport] | None = None) -> list[GameReport] | None:
+    """One build, reported line by line; None when the input is bad (nothing was written).
+    `kept`: the last reports of games not built now, which the gallery still shows."""
     try:
         reports = build(project, games, options)
     except PnpError as exc:
@@ -59,7 +85,7 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
     for r in reports:
         echo(describe(r), False)
     if any(r.changed or r.removed for r in reports):
-        _refresh_gallery(project, options, reports)
+        _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()))
     return reports
 
 
