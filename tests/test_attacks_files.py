@@ -559,6 +559,23 @@ def test_a_damaged_picture_is_refused_at_the_template_line(demo: Project, name: 
     assert not (demo.output_dir / "demo").exists()
 
 
+@pytest.mark.parametrize("kind", ["file", "inline"])
+def test_a_picture_pillow_cannot_identify_is_one_stable_line(demo: Project, kind: str):
+    """A PNG signature followed by nothing a reader knows: the same line every run (Pillow's
+    message names its in-memory file by address)."""
+    data = b"\x89PNG\r\n\x1a\n" + bytes(40)
+    if kind == "file":
+        (demo.content_dir / "demo/odd.png").write_bytes(data)
+        body = '<image href="{{ asset("odd.png") }}" width="10" height="10"/>'
+    else:
+        body = f'<image href="data:image/png;base64,{base64.b64encode(data).decode()}" width="10" height="10"/>'
+    template = with_template(demo, body)
+    first, _ = run(demo, "build", "--format", "svg")
+    located(first, template.name, 3 if kind == "file" else None, "an unreadable picture (UnidentifiedImageError: cannot identify image file)")
+    assert "0x" not in first and run(demo, "build", "--format", "svg")[0] == first
+    assert not (demo.output_dir / "demo").exists()
+
+
 @pytest.mark.parametrize("size", ["100000mm x 88mm", "63mm x 3000mm", "{width: .inf, height: 88}", "{width: .nan, height: 88}"])
 def test_an_absurd_piece_size_is_refused(demo: Project, size: str):
     edit(manifest(demo), "size: poker", f"size: {size}")

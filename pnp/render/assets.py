@@ -80,7 +80,7 @@ def oversize(data: bytes, kind: str) -> str | None:
         except Image.DecompressionBombError:  # past twice Pillow's own limit: its header says so
             return f"a picture of more than {2 * (Image.MAX_IMAGE_PIXELS or 0):,} pixels, more than {limit:,}: {PICTURES.hint('pixels')}"
         except Exception as exc:  # a broken file: the renderers would fail on it later, less clearly
-            return f"not a readable picture ({type(exc).__name__}: {exc})"
+            return f"an unreadable picture ({_complaint(exc)})"
         pixels = size[0] * size[1]
     if pixels is not None and pixels > limit:
         shown = f"{size[0]:,} x {size[1]:,} pixels" if size else f"{pixels:,.0f} pixels"
@@ -116,8 +116,14 @@ def damaged(data: bytes, kind: str) -> str | None:
                 finally:
                     ImageFile.LOAD_TRUNCATED_IMAGES = allowed
     except Exception as exc:  # Pillow raises what its readers raise
-        return f"a damaged picture ({type(exc).__name__}: {exc})"
+        return f"a damaged picture ({_complaint(exc)})"
     return None
+
+
+def _complaint(exc: Exception) -> str:
+    """Pillow's complaint, without the address of the in-memory file it may name (which
+    would differ from run to run)."""
+    return re.sub(r" ?<_io\.BytesIO object at 0x[0-9a-fA-F]+>", "", f"{type(exc).__name__}: {exc}")
 
 
 class Assets:

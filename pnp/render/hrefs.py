@@ -68,7 +68,7 @@ def _raster(uri: str) -> str | None:
         start = base64.b64decode(body[:HEADER], validate=False)  # the header is near the start
         kind = media_type(start)
         problem = oversize(start, kind) if kind in ("image/png", "image/jpeg") else None
-        if problem and problem.startswith("not a readable") and len(body) > HEADER:
+        if problem and problem.startswith("an unreadable") and len(body) > HEADER:
             problem = oversize(base64.b64decode(body, validate=False), kind or "")
     except (binascii.Error, ValueError):
         return "holds a malformed data: URI"
