@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
 _INPUT = re.compile(r"sys\.inputs\.(f\d+)")  # a face's SVG in a book's document (pnp.formats.pdf.BookPages)
 
 
-def _compiler(font_dirs: tuple[str, ...]) -> Any:
+def compiler(font_dirs: tuple[str, ...]) -> Any:
+    """This process's typst compiler with the fonts of `font_dirs` loaded (made on first use)."""
     if font_dirs not in _COMPILERS:
         import typst
 
@@ -37,7 +38,7 @@ def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> t
     the first line of the engine's complaint."""
     try:
         with _ONE_AT_A_TIME:
-            return bytes(_compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
+            return bytes(compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
     except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
         said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         # typst points at the page it failed on: that page's input names the face ("f12: ...")

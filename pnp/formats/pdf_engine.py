@@ -31,7 +31,7 @@ from typing import Any, Iterator
 
 from ..errors import PnpError
 from . import engine_jobs
-from .engine_jobs import _compiler, behind, compose_book, make_pdf
+from .engine_jobs import behind, compiler, compose_book, make_pdf
 
 _POOL: ProcessPoolExecutor | None = None
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
@@ -161,7 +161,7 @@ def _warm(font_dirs: tuple[str, ...]) -> None:
     """Import the engine and the composer and load the default fonts while the build still renders."""
     import pikepdf  # noqa: F401
 
-    _compiler(font_dirs)
+    compiler(font_dirs)
 
 
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list,
