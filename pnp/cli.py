@@ -271,15 +271,18 @@ def watch_cmd(
     quiet: bool = QuietOpt,
     project: Path = ProjectOpt,
 ) -> None:
-    """Build, then rebuild on every change under content/ and templates/ (Ctrl-C stops); takes build's options."""
+    """Build, then rebuild on every change under content/, templates/, assets/ and plugins/ or of pnp.yaml (Ctrl-C stops); takes build's options."""
     from .tools.watch import watch
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
             say(line, stderr=error)
 
-    run(lambda: watch(project_at(project), games, options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir,
-                                                              extra=set_, dpi=dpi, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file), echo))
+    def options() -> "BuildOptions":  # again after an edit of pnp.yaml
+        return options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir, extra=set_, dpi=dpi,
+                           layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
+
+    run(lambda: watch(project_at(project), games, options(), echo, reload=options))
 
 
 @app.command("diff")

@@ -14,7 +14,7 @@ import pytest
 from pnp.build.driver import BuildOptions, GameReport
 from pnp.load.content import Project
 from pnp.tools.scaffold import scaffold
-from pnp.tools.watch import affected, describe, watch
+from pnp.tools.watch import affected, describe, is_content, watch
 
 WAIT = 15.0  # seconds to wait for one expected line; normally well under one
 
@@ -233,3 +233,87 @@ def test_the_gallery_keeps_the_games_a_rebuild_left_alone(two_games: Project):
     rebuild(two_games, ["demo"], BuildOptions(formats=("svg",)), lambda *_: None, {r.game: r for r in reports})
     page = (two_games.output_dir / PAGE).read_text()
     assert "demo/svg/card/example.svg" in page and "other/svg/card/example.svg" in page
+
+
+def _draw(project: Project, markup: str) -> None:
+    """Add `markup` at the end of the card's body block."""
+    template = project.templates_dir / "demo" / "card.svg.j2"
+    head, _, tail = template.read_text().rpartition("{% endblock %}")
+    template.write_text(head + markup + "\n{% endblock %}" + tail)
+
+
+def test_an_edit_of_a_shared_picture_rebuilds(demo: Project):
+    mark = demo.root / "assets" / "mark.svg"
+    mark.parent.mkdir()
+    mark.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#264653"/></svg>')
+    _draw(demo, '<image href="{{ asset("mark.svg") }}" x="3" y="3" width="10" height="10"/>')
+    face = demo.output_dir / "demo/svg/card/example.svg"
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        assert "assets" in lines.lines[lines.wait_for("watching")][0]
+        before = face.read_bytes()
+        save(mark, mark.read_text().replace("#264653", "#7b2d26"))
+        at = lines.wait_for("demo: rebuilt", lines.wait_for("changed:"))
+        assert "assets/mark.svg" in lines.lines[at - 1][0] and "svg/card/example.svg" in lines.lines[at][0]
+        assert face.read_bytes() != before
+
+
+def test_an_edit_of_a_plugin_rebuilds_once_it_is_trusted_again(demo: Project, trusted):
+    """The edit withdraws the trust (pnp/load/trust.py): the rebuild says so, and `pnp trust`,
+    run while watch runs, rebuilds with the new code."""
+    plugin = demo.root / "plugins" / "marks.py"
+    plugin.parent.mkdir()
+    plugin.write_text("from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={'mark': lambda: 'first'})\n")
+    game = demo.content_dir / "demo" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: plugins/marks.py\n"))
+    _draw(demo, '<text x="5" y="80" font-size="3">{{ mark() }}</text>')
+    trusted(demo)
+    face = demo.output_dir / "demo/svg/card/example.svg"
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        assert "first" in face.read_text()
+        save(plugin, plugin.read_text().replace("'first'", "'second'"))
+        failed = lines.wait_for("build failed", lines.wait_for("changed:"))
+        assert "has changed since the project was trusted" in lines.lines[failed - 1][0]
+        trusted(demo)
+        lines.wait_for("demo: rebuilt", lines.wait_for("changed:", failed))
+        assert "second" in face.read_text()
+
+
+def test_an_edit_of_pnp_yaml_takes_effect(demo: Project):
+    from pnp.cli import options_for
+
+    settings = demo.root / "pnp.yaml"
+    settings.write_text("formats: [svg]\n")
+    lines, stop = Lines(), threading.Event()
+    worker = threading.Thread(target=watch, args=(demo, None, options_for(demo.root), lines.echo, stop),
+                              kwargs={"debounce_ms": 50, "reload": lambda: options_for(demo.root)}, daemon=True)
+    worker.start()
+    try:
+        lines.wait_for("watching")
+        assert not (demo.output_dir / "demo/png").exists()
+        save(settings, "formats: [svg, pngg]\n")
+        failed = lines.wait_for("build failed")
+        assert any(line.startswith(f"{settings}:1:") and "unknown format 'pngg'" in line for line, error in lines.lines if error)
+        save(settings, "formats: [svg, png]\n")
+        lines.wait_for("demo: rebuilt", failed)
+        assert (demo.output_dir / "demo/png/card/example.png").is_file()
+    finally:
+        stop.set()
+        worker.join(10)
+
+
+def test_compiled_python_is_not_an_edit():
+    assert is_content("/p/plugins/marks.py") and is_content("/p/assets/mark.svg")
+    assert not is_content("/p/plugins/__pycache__/marks.cpython-311.pyc") and not is_content("/p/plugins/marks.pyc")
+
+
+def test_a_folder_made_while_watching_is_watched(demo: Project):
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        plugins = demo.root / "plugins"
+        plugins.mkdir()
+        made = lines.wait_for("changed:", 1)
+        assert lines.lines[made][0].endswith("plugins")
+        lines.wait_for("demo: up to date", made)  # every game may read plugins/
+        lines.wait_for("/plugins, ", made)  # watching it now
+        (plugins / "notes.py").write_text("# not named by any game.yaml yet\n")
+        edited = lines.wait_for("changed:", made + 1)
+        assert lines.lines[edited][0].endswith("plugins/notes.py")

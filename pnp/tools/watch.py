@@ -1,4 +1,8 @@
-"""`pnp watch`: build, then rebuild whenever something under content/ or templates/ changes.
+"""`pnp watch`: build, then rebuild whenever something a build reads changes: what lies
+under content/, templates/, assets/ (shared pictures and fonts) and plugins/, and pnp.yaml
+(polled, as are the coming and going of those folders and the user's trust file, which
+`pnp trust` rewrites after a plugin's edit). An edit of pnp.yaml takes effect at once (the
+command line's own options still win).
 
 A rebuild builds only the games whose own folders (content/<game>/, templates/<game>/)
 changed, by the rule the build record uses (pnp/build/witness.py `owner`); a change
@@ -18,34 +22,79 @@ from typing import Callable
 
 from ..build.driver import GameReport, build
 from ..build.witness import owner
-from ..config import BuildOptions
+from ..config import FILE, BuildOptions
 from ..load.content import Project
+from ..load.trust import trust_file
 from ..errors import PnpError, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
 SHOWN = 8  # files listed per game and rebuild; more are counted
 
 
+POLL_MS = 500  # how often pnp.yaml and the folders to watch are looked at
+
+
+def watched(project: Project) -> list[Path]:
+    """The folders of `project` whose files builds read and an edit may change."""
+    return [p for p in (project.content_dir, project.templates_dir, project.assets_dir, project.root / "plugins") if p.is_dir()]
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns
+
+
 def watch(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
-          stop: threading.Event | None = None, debounce_ms: int = 200) -> None:
-    """Build now and after every change until `stop` is set (or Ctrl-C)."""
+          stop: threading.Event | None = None, debounce_ms: int = 200,
+          reload: Callable[[], BuildOptions] | None = None) -> None:
+    """Build now and after every change until `stop` is set (or Ctrl-C). `reload` gives the
+    options again, from pnp.yaml as it is now, after an edit of it."""
     import watchfiles
 
     built = rebuild(project, games, options, echo)
     last = {r.game: r for r in built or []}  # each game's report from its last good build
     due: set[str] | None = None if built is None else set()  # games edited since; None: all
-    folders = [p for p in (project.content_dir, project.templates_dir) if p.is_dir()]
-    echo(f"watching {', '.join(display_path(p) for p in folders)} (Ctrl-C to stop)", False)
-    for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
-                                    watch_filter=lambda change, path: is_content(path)):
-        edited = sorted({display_path(Path(path)) for _, path in changes})
-        echo(f"changed: {', '.join(edited)}", False)
-        mine = affected(project.root, [path for _, path in changes], list(last))
-        due = None if due is None or mine is None else due | mine
-        built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last)
-        if built is not None:
-            last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
-            due = set()
+    settings = project.root / FILE
+    # polled: an editor that saves by replacing a file ends a watch on it; `pnp trust` run
+    # after a plugin's edit writes the trust file, outside the project
+    polled = {path: _stat(path) for path in (settings, trust_file())}
+    while True:
+        folders = watched(project)
+        echo(f"watching {', '.join(display_path(p) for p in folders + [settings])} (Ctrl-C to stop)", False)
+        again = False
+        for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
+                                        rust_timeout=POLL_MS, yield_on_timeout=True, watch_filter=lambda change, path: is_content(path)):
+            paths = {path for _, path in changes}
+            for path, known in polled.items():
+                if _stat(path) != known:
+                    polled[path] = _stat(path)
+                    paths.add(str(path))
+            now = watched(project)
+            if now != folders:  # a folder came or went: watched from now on
+                paths.update(str(p) for p in set(now) ^ set(folders))
+                again = True
+            if not paths:
+                continue
+            echo(f"changed: {', '.join(sorted(display_path(Path(p)) for p in paths))}", False)
+            mine = affected(project.root, sorted(paths), list(last))
+            due = None if due is None or mine is None else due | mine
+            if reload is not None and str(settings) in paths:
+                try:
+                    options = reload()
+                except PnpError as exc:
+                    _failed(exc, echo)
+                    continue
+            built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last)
+            if built is not None:
+                last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
+                due = set()
+            if again:
+                break
+        if not again:  # stopped, or Ctrl-C
+            return
 
 
 def affected(root: Path, paths: list[str], games: list[str]) -> set[str] | None:
@@ -67,8 +116,10 @@ _EDITOR_TEMP = re.compile(r"(^\.|~$|^#.*#$|^4913$|___jb_(tmp|old)___$|\.(sw[a-p]
 
 
 def is_content(path: str) -> bool:
-    """Whether a changed file is content worth a rebuild, not an editor's temporary file."""
-    return not _EDITOR_TEMP.search(Path(path).name)
+    """Whether a changed file is content worth a rebuild, not an editor's temporary file
+    (nor compiled Python, which pnp never reads: plugins run from their source)."""
+    found = Path(path)
+    return not (_EDITOR_TEMP.search(found.name) or found.suffix == ".pyc" or "__pycache__" in found.parts)
 
 
 def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
@@ -78,15 +129,19 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
     try:
         reports = build(project, games, options)
     except PnpError as exc:
-        for line in exc.errors:
-            echo(str(line), True)
-        echo("build failed: the last good outputs are kept", True)
+        _failed(exc, echo)
         return None
     for r in reports:
         echo(describe(r), False)
     if any(r.changed or r.removed for r in reports):
         _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()))
     return reports
+
+
+def _failed(exc: PnpError, echo: Echo) -> None:
+    for line in exc.errors:
+        echo(str(line), True)
+    echo("build failed: the last good outputs are kept", True)
 
 
 def _refresh_gallery(project: Project, options: BuildOptions, reports: list[GameReport]) -> None:
