@@ -293,8 +293,10 @@ def test_an_edit_of_pnp_yaml_takes_effect(demo: Project):
         save(settings, "formats: [svg, pngg]\n")
         failed = lines.wait_for("build failed")
         assert any(line.startswith(f"{settings}:1:") and "unknown format 'pngg'" in line for line, error in lines.lines if error)
+        save(demo.content_dir / "demo/cards.yaml", cards("Edited while pnp.yaml is broken."))
+        again = lines.wait_for("build failed", failed + 1)  # not built with the options of before
         save(settings, "formats: [svg, png]\n")
-        lines.wait_for("demo: rebuilt", failed)
+        lines.wait_for("demo: rebuilt", again)
         assert (demo.output_dir / "demo/png/card/example.png").is_file()
     finally:
         stop.set()

@@ -51,7 +51,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
           stop: threading.Event | None = None, debounce_ms: int = 200,
           reload: Callable[[], BuildOptions] | None = None) -> None:
     """Build now and after every change until `stop` is set (or Ctrl-C). `reload` gives the
-    options again, from pnp.yaml as it is now, after an edit of it."""
+    options again before each rebuild, from pnp.yaml as it is then."""
     import watchfiles
 
     built = rebuild(project, games, options, echo)
@@ -81,7 +81,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
             echo(f"changed: {', '.join(sorted(display_path(Path(p)) for p in paths))}", False)
             mine = affected(project.root, sorted(paths), list(last))
             due = None if due is None or mine is None else due | mine
-            if reload is not None and str(settings) in paths:
+            if reload is not None:  # pnp.yaml as it is now: while it is broken, every rebuild fails
                 try:
                     options = reload()
                 except PnpError as exc:
