@@ -212,11 +212,11 @@ def build_cmd(
         from .load.project_files import witnessed
         from .load.trust import trust_file
 
-        options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir, players=players, extra=set_, dpi=dpi,
-                              force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
-        proj = project_at(project)
-        out = options.out or proj.output_dir  # where the summary finds the print PDFs
-        with witnessed() as read:
+        with witnessed() as read:  # pnp.yaml too: its options are the build's input
+            options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir, players=players, extra=set_, dpi=dpi,
+                                  force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
+            proj = project_at(project)
+            out = options.out or proj.output_dir  # where the summary finds the print PDFs
             if quiet or not console().is_terminal:
                 reports = build(proj, todo, options)
             else:

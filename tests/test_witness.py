@@ -110,6 +110,25 @@ def test_a_deleted_or_altered_output_is_made_again(demo: Project):
     assert not answered(pnp(demo))  # a full build decides what to do with it
 
 
+def test_an_edit_of_pnp_yaml_rebuilds(demo: Project):
+    """pnp.yaml's options are read by the build: an edit of the same size, then a broken
+    file, must not be answered from the record."""
+    settings = demo.root / "pnp.yaml"
+    settings.write_text("paper: a4\n")
+    pnp(demo)
+    assert answered(pnp(demo))
+    print_pdf = demo.output_dir / "demo" / "demo-print.pdf"
+    a4 = print_pdf.read_bytes()
+    settings.write_text("paper: a3\n")
+    os.utime(settings, ns=(0, 0))
+    again = pnp(demo)
+    assert not answered(again) and print_pdf.read_bytes() != a4  # the PDFs, on A3
+    settings.write_text("paper: [\n")
+    done = subprocess.run([sys.executable, "-c", CHILD, "build", "-p", str(demo.root)], capture_output=True, text=True,
+                          cwd=demo.root, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2 and done.stderr.startswith(("pnp.yaml:1:", f"{settings}:1:")), done.stderr
+
+
 @pytest.mark.parametrize("args", [("--force",), ("--paper", "a4"), ("-q",)])
 def test_other_command_lines_are_not_answered_by_this_one(demo: Project, args):
     pnp(demo)
