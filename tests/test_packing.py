@@ -67,3 +67,19 @@ def test_the_cave_meter_markers_stay_together(shipped_builds):
     made = plan(report.title, report.parts, Paper("letter", *papers({})["letter"]), sheet_layout("standard"))
     markers = next(c.spec.name for c in report.parts if c.spec.id == "meter-markers")
     assert made.sheets_per_component[markers] == 1
+
+
+def test_the_readme_table_of_letter_sheets_is_what_builds_print(shipped_builds):
+    """README "What a build writes": the sheets each game takes on Letter, packed and not,
+    with the tight and the standard layout, as the build's summary line says."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    rows = {line.split("|")[1].strip(" `"): [int(n) for n in line.split("|")[2:6]]
+            for line in text.splitlines() if line.startswith("| `") and line.count("|") == 6 and line.split("|")[1].strip(" `") in GAMES}
+    assert set(rows) == set(GAMES)
+    letter = Paper("letter", *papers({})["letter"])
+    for game, expected in rows.items():
+        report = shipped_builds[game]
+        tight, standard = (plan(report.title, report.parts, letter, sheet_layout(name)) for name in ("tight", "standard"))
+        assert [tight.sheets, tight.sheets_unpacked, standard.sheets, standard.sheets_unpacked] == expected, game
