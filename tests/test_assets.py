@@ -59,7 +59,8 @@ def test_a_missing_picture_is_an_error_at_the_template_line(art: Project):
     result = runner.invoke(app, ["build", "-p", str(art.root)])
     assert result.exit_code == 2
     line = _template_line(art, "card.svg.j2", "asset(")
-    assert re.search(rf"card\.svg\.j2:{line}: card/dawn: image not found: 'art/sun\.png'", result.output), result.output
+    # one line for every piece that draws it
+    assert re.search(rf"card\.svg\.j2:{line}: card/dawn \(and 2 more pieces\): image not found: 'art/sun\.png'", result.output), result.output
     assert not art.output_dir.exists()
 
 

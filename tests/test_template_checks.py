@@ -228,3 +228,41 @@ def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
     second.code_generator_class = None  # type: ignore[assignment]  # compiling would fail
     cached = second.get_template("child")
     assert cached.outline == compiled.outline == sandbox.Outline("base", False, (("a", 2), ("d", 3)), ("e",))
+
+
+# --- what a face may not hold, at the template line that writes it --------------------
+
+@pytest.mark.parametrize("markup,message", [
+    ("<script>x</script>", "the face has a <script> element: a face may not run scripts"),
+    ('<rect width="1" height="1" onload="go()"/>', "the face has an event handler (onload=)"),
+    ("<foreignObject/>", "the face has a <foreignObject> element"),
+    ("<style>@import url(x.css);</style>", "the face has a CSS @import"),
+    ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),
+    ("<txt>a</text>", "the rendered SVG is not well-formed XML: mismatched tag"),
+])
+def test_what_a_face_may_not_hold_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
+    """Two cards: one line for both pieces, at the line that writes the markup."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "  - {id: second, title: Second, text: Another., copies: 1}\n")
+    line = in_body(demo, markup)
+    found = refused(demo, card(demo), line, message)
+    assert "card/example (and 1 more piece): " in found
+
+
+def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):
+    """No SVG can carry U+001B, escaped or not: the content line that holds it says so."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + '  - {id: third, title: Third, text: "bad \\x1b[31m red", copies: 1}\n')
+    line = cards.read_text().count("\n")
+    found = one_error(build(demo), f"cards.yaml:{line}:", "card/third: the text holds a control character (U+001B) that no SVG can carry")
+    assert "placed by templates/demo/card.svg.j2" in found and not demo.output_dir.exists()
+
+
+def test_two_pieces_failing_differently_at_one_line_are_two_lines(demo: Project):
+    """Errors of two pieces at one template line are joined only when they say the same."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "  - {id: second, title: Second, text: Another., copies: 1, extra: 0}\n")
+    line = in_body(demo, "<text>{{ 1 // (item.extra if item.extra is defined else item.missing) }}</text>")
+    result = build(demo)
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 2, result.output
+    assert all(f"card.svg.j2:{line}: " in found for found in result.output.strip().splitlines())

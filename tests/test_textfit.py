@@ -177,7 +177,8 @@ def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
     card.write_text(card.read_text().replace('font-weight="bold"', 'font-weight="bold" font-family="Georgia, serif"', 1))
     result = runner.invoke(app, ["validate", "-p", str(demo.root)])
     assert result.exit_code == 2
-    assert "card.svg.j2: card/example: font-family 'Georgia, serif' names none of the game's fonts (Liberation Sans)" in result.output
+    line = next(n for n, text in enumerate(card.read_text().splitlines(), start=1) if "Georgia" in text)
+    assert f"card.svg.j2:{line}: card/example: font-family 'Georgia, serif' names none of the game's fonts (Liberation Sans)" in result.output
     card.write_text(card.read_text().replace("Georgia, serif", "Georgia, Liberation Sans"))
     assert runner.invoke(app, ["validate", "-p", str(demo.root)]).exit_code == 0
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,7 +20,7 @@ from ..plaindata import helper
 from ..units import num
 from ..files import digest
 from .assets import Assets
-from .hrefs import check_face
+from .hrefs import check_face, written_at
 from ..load.content import GameContent
 from ..errors import ContentError, raise_if_any
 from ..load.generate import product
@@ -151,8 +152,8 @@ def _add_render_error(errors: list[ContentError], error: ContentError, what: str
     """Add `error`, or count it into the same error of another piece (one template typo, one line)."""
     rest = error.message[len(what):]
     for n, known in enumerate(errors):
-        first, _, more = known.message.partition(rest)
-        if known.path == error.path and known.line == error.line and more == "" and first:
+        first, found, more = known.message.partition(rest)
+        if known.path == error.path and known.line == error.line and found and more == "" and first:
             head, _, count = first.partition(" (and ")
             others = int(count.split()[0]) + 1 if count else 1
             errors[n] = ContentError(known.path, known.line, known.column,
@@ -161,14 +162,29 @@ def _add_render_error(errors: list[ContentError], error: ContentError, what: str
     errors.append(error)
 
 
-def _check_svg(svg: str, template: Path, what: str) -> tuple[ContentError | None, list[str], ET.Element | None]:
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
+
+
+def _check_svg(svg: str, template: Path, what: str, source: Callable[[], str], locator: locate.Locator,
+               ) -> tuple[ContentError | None, list[str], ET.Element | None]:
     """A problem with the SVG's structure, the texts it draws, and its parsed root (for the
-    other checks: one parse a face)."""
+    other checks: one parse a face). Malformed markup is located at the template line that
+    writes the broken output line literally; a control character, at the content it came from."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line = exc.position[0] if exc.position else None
-        return ContentError(template, None, None, f"{what}: the rendered SVG is not well-formed XML (output line {line}): {exc}"), [], None
+        lines = svg.splitlines()
+        text = lines[line - 1] if line and line <= len(lines) else ""
+        if control := CONTROL.search(text):
+            message = (f"{what}: the text holds a control character (U+{ord(control.group()):04X}) that no SVG can carry: "
+                       "remove it from the content")
+            return locator.text_error(text, message, template, None), [], None
+        reason = re.sub(r": line \d+, column \d+$", "", str(exc))
+        at = written_at(source, text)
+        # at the template's line the output's position is noise, and differs from piece to piece
+        message = f"{what}: the rendered SVG is not well-formed XML{'' if at else f' (output line {line})'}: {reason}"
+        return ContentError(template, at, None, message), [], None
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
     texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
@@ -179,7 +195,7 @@ GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "s
 STYLE_FAMILY = re.compile(r"font-family\s*:\s*([^;]+)")
 
 
-def _font_families(svg: str, fonts: Fonts, template: Path, what: str) -> list[ContentError]:
+def _font_families(svg: str, fonts: Fonts, template: Path, what: str, source: Callable[[], str]) -> list[ContentError]:
     """Every `font-family` must reach one of the game's fonts before any other font: the PDF
     engine and the rasteriser would each pick a different stand-in for anything else."""
     families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
@@ -190,7 +206,7 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str) -> list[Co
             if name in families:
                 break
             if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
-                errors.append(ContentError(template, None, None, f"{what}: font-family {value!r} names none of the game's fonts "
+                errors.append(ContentError(template, written_at(source, value), None, f"{what}: font-family {value!r} names none of the game's fonts "
                                            f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
                 break
     return errors
@@ -235,18 +251,18 @@ class ComponentRenderer:
             _add_render_error(self.errors, _render_error(failed, self.game, template, what), what)
             return None
         where = self.game.templates_dir / template
-        problem, texts, root = _check_svg(svg, where, what)
-        if problem:
-            self.errors.append(problem)
-            return None
-        problems = [self.locator.overflow(o, what) for o in fit.take()]
-        problems += [e for e in [check_face(svg, where, lambda: self._source(template), what, root)] if e is not None]
-        problems += self.locator.missing_glyphs(texts, what, where)
-        problems += _font_families(svg, self.game.fonts, where, what)
-        problems += [ContentError(path or where, line, None, f"{what}: {message}")
-                     for message, path, line in assets.take()]
+        source = partial(self._source, template)
+        problem, texts, root = _check_svg(svg, where, what, source, self.locator)
+        problems = [problem] if problem else [self.locator.overflow(o, what) for o in fit.take()]
+        if root is not None:
+            problems += [e for e in [check_face(svg, where, source, what, root)] if e is not None]
+            problems += self.locator.missing_glyphs(texts, what, where)
+            problems += _font_families(svg, self.game.fonts, where, what, source)
+            problems += [ContentError(path or where, line, None, f"{what}: {message}")
+                         for message, path, line in assets.take()]
+        for found in problems:  # the same mistake on many pieces: one line
+            _add_render_error(self.errors, found, what)
         if problems:
-            self.errors.extend(problems)
             return None
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)
 

@@ -150,18 +150,33 @@ def refused(svg: str, what: str) -> None:
 
 
 def check_face(svg: str, template: Path, source: Callable[[], str], what: str, parsed: ET.Element | None = None) -> ContentError | None:
-    """The located error for a face that refers outside itself: at the template line that
-    writes the reference when it is written there literally, else at the template.
-    `parsed`: the root of `svg` parsed already."""
+    """The located error for a face that refers outside itself or could run something: at
+    the template line that writes it when it is written there literally, else at the
+    template. `parsed`: the root of `svg` parsed already."""
     problem = external_reference(svg, parsed)
     if problem is None:
         return None
-    line = None
-    quoted = re.search(r"'([^']*)'", problem) if problem.startswith("refers to") else None
-    written = quoted.group(1).removesuffix("...") if quoted else ""  # a long reference is shown shortened
-    if written:
-        try:
-            line = next((n for n, text in enumerate(source().splitlines(), start=1) if written in text), None)
-        except Exception:  # the template could not be read again: the face is named without a line
-            line = None
-    return ContentError(template, line, None, f"{what}: the face {problem}")
+    return ContentError(template, written_at(source, _written(problem)), None, f"{what}: the face {problem}")
+
+
+def _written(problem: str) -> str:
+    """What a template writes to cause `problem` (as `_first_in` words it), or ""."""
+    if problem.startswith("refers to"):
+        quoted = re.search(r"'([^']*)'", problem)
+        return quoted.group(1).removesuffix("...") if quoted else ""  # a long reference is shown shortened
+    for pattern in (r"^has a <(\w+)> element", r"^has an event handler \((?:\{[^}]*\})?([^=]+)=\)", r"^has a CSS (@import)"):
+        if found := re.match(pattern, problem):
+            return ("<" if pattern.startswith("^has a <") else "") + found.group(1) + ("=" if "handler" in pattern else "")
+    return ""
+
+
+def written_at(source: Callable[[], str], written: str) -> int | None:
+    """The first line of the template `source()` that holds `written` (in any case), or None."""
+    if not written.strip():
+        return None
+    try:
+        lines = source().splitlines()
+    except Exception:  # the template could not be read again: the face is named without a line
+        return None
+    wanted = written.strip().casefold()
+    return next((n for n, text in enumerate(lines, start=1) if wanted in text.casefold()), None)

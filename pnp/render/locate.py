@@ -72,6 +72,10 @@ class Locator:
         shown = f" (placed by {_rel(template, self.game)}{f':{line}' if line else ''})" if template else ""
         return ContentError(where.path, where.line, where.column, message + shown)
 
+    def text_error(self, text: str, message: str, template: Path | None, line: int | None) -> ContentError:
+        """`message` at the content string `text` was made from, else at the template (line)."""
+        return self._at(text, message, template, line)
+
     def overflow(self, found: "Overflow", what: str) -> ContentError:
         return self._at(found.text, f"{what}: {found.message}", found.template, found.line)
 
