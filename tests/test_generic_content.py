@@ -214,6 +214,32 @@ def test_a_generated_id_made_twice_is_an_error(fruit: Project):
     assert "game.yaml:" in message and "id 'apple' is made twice" in message
 
 
+def test_generated_fields_see_the_product_names(tmp_path: Path, monkeypatch):
+    """The brief's example of `fields:` on a `pnp new` game: each record gets `double`."""
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["new", "g"]).exit_code == 0
+    with open(tmp_path / "content/g/game.yaml", "a") as f:
+        f.write('generate:\n  deck:\n    product: {n: "range(1, 3)"}\n    id: "c{{ n }}"\n    fields: {double: "n * 2"}\n')
+    deck = load_game(Project(tmp_path), "g").namespace()["deck"]
+    assert [dict(r) for r in deck] == [{"id": "c1", "n": 1, "double": 2}, {"id": "c2", "n": 2, "double": 4}]
+    assert runner.invoke(app, ["build", "g", "--quiet"]).exit_code == 0
+
+
+def test_the_readme_generate_example_with_fields(fruit: Project):
+    """README "Generated lists", `fields: {colour: fruit.colour}` as printed there."""
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "    where: \"options", "    fields: {colour: fruit.colour}             # optional extra fields\n    where: \"options")
+    deck = load_game(fruit, "fruit-stand").namespace({"players": 2})["deck"]
+    assert deck[0]["colour"] == "#c92a2a" and deck[0]["value"] == 1 and deck[-1]["colour"] == "#f59f00"
+
+
+def test_a_failed_generation_names_values_not_addresses(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", 'value: "range(1, editions.top_value + 1)"', 'value: "[range]"')
+    edit(fruit.content_dir / "fruit-stand/game.yaml", 'where: "options.players', 'fields: {bad: "value + 1"}\n    where: "options.players')
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand").namespace())
+    assert "generate 'deck' failed for fruit = 'apple', value = a function: unsupported operand" in message, message
+    assert "0x" not in message
+
+
 def test_product_filter():
     from pnp.load.generate import product
 
