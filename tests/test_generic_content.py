@@ -255,6 +255,25 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
 
 
+def test_a_plugin_that_does_not_compile_is_located_in_the_plugin(fruit: Project, trusted, monkeypatch):
+    plugin = fruit.root / "plugins/fruit_stand.py"
+    lines = plugin.read_text().count("\n")
+    plugin.write_text(plugin.read_text() + "x = (\n")
+    trusted(fruit)
+    monkeypatch.chdir(fruit.root)
+    result = runner.invoke(app, ["build", "--quiet"])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"plugins/fruit_stand.py:{lines + 1}:5: plugin plugins/fruit_stand.py failed to load: SyntaxError: '(' was never closed"
+
+
+def test_a_plugin_that_raises_on_import_is_located_at_its_line(fruit: Project, trusted):
+    plugin = fruit.root / "plugins/fruit_stand.py"
+    plugin.write_text("import math\n\nmath.sqrt(-1)\n")
+    trusted(fruit)
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("plugins/fruit_stand.py:3: plugin plugins/fruit_stand.py failed to load: ValueError: math domain error"), message
+
+
 def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project, trusted):
     (fruit.root / "plugins/fruit_stand.py").write_text("X = 1\n")
     trusted(fruit)
