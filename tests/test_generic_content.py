@@ -240,6 +240,17 @@ def test_a_failed_generation_names_values_not_addresses(fruit: Project):
     assert "0x" not in message
 
 
+def test_a_repeated_item_id_is_located_at_the_second_record(tmp_path: Path, monkeypatch):
+    """An undeclared YAML list (`pnp new`'s cards.yaml): the repeat's own line, not `items:`."""
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["new", "my-game"]).exit_code == 0
+    with open(tmp_path / "content/my-game/cards.yaml", "a") as f:
+        f.write("  - id: other\n    title: Other\n    text: More.\n    copies: 1\n  - id: example\n    title: Again\n    copies: 1\n")
+    result = runner.invoke(app, ["build", "my-game", "--quiet"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "content/my-game/cards.yaml:10:5: item id 'example' appears twice in 'card' (first at line 2): expected unique ids"
+
+
 def test_product_filter():
     from pnp.load.generate import product
 
