@@ -135,7 +135,7 @@ def test_an_unknown_column_and_a_duplicate_id_are_located(fruit: Project):
     edit(csv, "id,title,needs,points,copies", "id,title,needs,points,copies,colour")
     edit(csv, "tart,Lemon Tart,lemon;lemon;apple,4,1", "pie,Lemon Tart,lemon;lemon;apple,4,1,red")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert any(m.endswith("orders.csv:7:6: unknown field 'colour': expected one of id, title, needs, points, copies") for m in messages), messages
+    assert any(m.endswith("orders.csv:1:6: unknown column 'colour': expected one of id, title, needs, points, copies") for m in messages), messages  # once, at the header
     assert any(m.endswith("orders.csv:7:1: id 'pie' appears twice (first in record 1): expected unique values") for m in messages), messages
 
 
@@ -195,6 +195,19 @@ def test_icons_from_yaml_paths(fruit: Project):
     assert str(icon("marks", "dot", 1, 2, 5)) == '<svg x="1" y="2" width="5" height="5" viewBox="0 0 24 24" fill="#333"><path d="M12 8a4 4 0 1 0 0.01 0"/></svg>'
     with pytest.raises(ValueError, match="no icon 'moon' in set 'marks': expected one of star, dot"):
         icon("marks", "moon", 0, 0, 1)
+
+
+def test_a_misspelt_csv_header_is_one_error_at_the_header(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "id,title,needs,points,copies", "id,title,needs,pts,copies")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'?)"], messages
+
+
+def test_a_csv_without_a_required_column_says_so_once(fruit: Project):
+    orders = fruit.content_dir / "fruit-stand/orders.csv"
+    orders.write_text("".join(",".join(row.split(",")[:3] + row.split(",")[4:]) for row in orders.read_text().splitlines(keepends=True)))
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1: missing column 'points': expected a header naming every required field"], messages
 
 
 # ------------------------------------------------------------------ variants and generation errors
