@@ -17,6 +17,7 @@ What a plugin gets
   `raise_if_any`, `sorted_errors`, `display_path`.
 - `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`).
 - Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
+  `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.
 - Options: `check_value(game, name, spec, given)`, a game option's typed value or its
   located error (for a sheet that names an option, e.g. an edition).
@@ -40,7 +41,7 @@ from .limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value
 from .load.plugin import GamePlugin
-from .load.validation import Colour, Slug, StrictModel, one_of, text_with, validate
+from .load.validation import Colour, Slug, StrictModel, complaint, one_of, text_with, validate
 from .load.variants import deep_merge
 from .load.yamlio import Located
 from .units import num
@@ -51,6 +52,7 @@ from .simulate.base import PlayerRecord, Record, no_options
 __all__ = [
     "GRIDS",
     "check_value",
+    "complaint",
     "Colour",
     "ContentError",
     "GameContent",

@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import ContentError, raise_if_any
+from .errors import ContentError, display_path, raise_if_any
 from .limits import BUILD
 from .load.content import GameContent
 from .load.manifest import Component
@@ -114,10 +114,24 @@ class Plan:
             return True
         return False
 
+    def _twice(self, index: int, comp: Component, ident: str, first: Any, again: Any) -> None:
+        """An id repeated: at the second record's `id` when a content file holds it (naming
+        where the first is), else at the component's `items:`."""
+        second, before = self.game.locate(again, "id"), self.game.locate(first, "id")
+        where = ""
+        if before is not None and before.line is not None:
+            same = second is not None and second.path == before.path
+            where = f" (first at {'line ' if same else display_path(before.path) + ':'}{before.line})"
+        message = f"item id {ident!r} appears twice in {comp.id!r}{where}: expected unique ids"
+        if second is None:
+            self.fail(index, "items", message)
+        else:
+            self.errors.append(ContentError(second.path, second.line, second.column, message))
+
     def pieces(self, index: int, comp: Component) -> list[Planned]:
         """The component's pieces in order; items with a bad or repeated id are errors."""
         out: list[Planned] = []
-        seen: set[str] = set()
+        seen: dict[str, Any] = {}  # id -> its first item
         items = self.items(index, comp)
         self._counts[index] = 0
         if len(items) > self.limits["pieces"]:  # before any is rendered
@@ -132,9 +146,9 @@ class Plan:
                 self.fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of letters, digits, '.', '_' or '-' (and not 'back')")
                 continue
             if ident in seen:
-                self.fail(index, "items", f"item id {ident!r} appears twice in {comp.id!r}: expected unique ids")
+                self._twice(index, comp, ident, seen[ident], item)
                 continue
-            seen.add(ident)
+            seen[ident] = item
             copies = self.copies(index, comp, item)
             if self._too_many(index, comp, ident, copies):
                 raise_if_any(self.errors)  # now: rendering what was planned would only waste time

@@ -135,7 +135,7 @@ def test_an_unknown_column_and_a_duplicate_id_are_located(fruit: Project):
     edit(csv, "id,title,needs,points,copies", "id,title,needs,points,copies,colour")
     edit(csv, "tart,Lemon Tart,lemon;lemon;apple,4,1", "pie,Lemon Tart,lemon;lemon;apple,4,1,red")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert any(m.endswith("orders.csv:7:6: unknown field 'colour': expected one of id, title, needs, points, copies") for m in messages), messages
+    assert any(m.endswith("orders.csv:1:6: unknown column 'colour': expected one of id, title, needs, points, copies") for m in messages), messages  # once, at the header
     assert any(m.endswith("orders.csv:7:1: id 'pie' appears twice (first in record 1): expected unique values") for m in messages), messages
 
 
@@ -197,6 +197,19 @@ def test_icons_from_yaml_paths(fruit: Project):
         icon("marks", "moon", 0, 0, 1)
 
 
+def test_a_misspelt_csv_header_is_one_error_at_the_header(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "id,title,needs,points,copies", "id,title,needs,pts,copies")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'?)"], messages
+
+
+def test_a_csv_without_a_required_column_says_so_once(fruit: Project):
+    orders = fruit.content_dir / "fruit-stand/orders.csv"
+    orders.write_text("".join(",".join(row.split(",")[:3] + row.split(",")[4:]) for row in orders.read_text().splitlines(keepends=True)))
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1: missing column 'points': expected a header naming every required field"], messages
+
+
 # ------------------------------------------------------------------ variants and generation errors
 
 
@@ -214,6 +227,43 @@ def test_a_generated_id_made_twice_is_an_error(fruit: Project):
     assert "game.yaml:" in message and "id 'apple' is made twice" in message
 
 
+def test_generated_fields_see_the_product_names(tmp_path: Path, monkeypatch):
+    """The brief's example of `fields:` on a `pnp new` game: each record gets `double`."""
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["new", "g"]).exit_code == 0
+    with open(tmp_path / "content/g/game.yaml", "a") as f:
+        f.write('generate:\n  deck:\n    product: {n: "range(1, 3)"}\n    id: "c{{ n }}"\n    fields: {double: "n * 2"}\n')
+    deck = load_game(Project(tmp_path), "g").namespace()["deck"]
+    assert [dict(r) for r in deck] == [{"id": "c1", "n": 1, "double": 2}, {"id": "c2", "n": 2, "double": 4}]
+    assert runner.invoke(app, ["build", "g", "--quiet"]).exit_code == 0
+
+
+def test_the_readme_generate_example_with_fields(fruit: Project):
+    """README "Generated lists", `fields: {colour: fruit.colour}` as printed there."""
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "    where: \"options", "    fields: {colour: fruit.colour}             # optional extra fields\n    where: \"options")
+    deck = load_game(fruit, "fruit-stand").namespace({"players": 2})["deck"]
+    assert deck[0]["colour"] == "#c92a2a" and deck[0]["value"] == 1 and deck[-1]["colour"] == "#f59f00"
+
+
+def test_a_failed_generation_names_values_not_addresses(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/game.yaml", 'value: "range(1, editions.top_value + 1)"', 'value: "[range]"')
+    edit(fruit.content_dir / "fruit-stand/game.yaml", 'where: "options.players', 'fields: {bad: "value + 1"}\n    where: "options.players')
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand").namespace())
+    assert "generate 'deck' failed for fruit = 'apple', value = a function: unsupported operand" in message, message
+    assert "0x" not in message
+
+
+def test_a_repeated_item_id_is_located_at_the_second_record(tmp_path: Path, monkeypatch):
+    """An undeclared YAML list (`pnp new`'s cards.yaml): the repeat's own line, not `items:`."""
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["new", "my-game"]).exit_code == 0
+    with open(tmp_path / "content/my-game/cards.yaml", "a") as f:
+        f.write("  - id: other\n    title: Other\n    text: More.\n    copies: 1\n  - id: example\n    title: Again\n    copies: 1\n")
+    result = runner.invoke(app, ["build", "my-game", "--quiet"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "content/my-game/cards.yaml:10:5: item id 'example' appears twice in 'card' (first at line 2): expected unique ids"
+
+
 def test_product_filter():
     from pnp.load.generate import product
 
@@ -227,6 +277,25 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     (fruit.root / "plugins/fruit_stand.py").unlink()
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
+
+
+def test_a_plugin_that_does_not_compile_is_located_in_the_plugin(fruit: Project, trusted, monkeypatch):
+    plugin = fruit.root / "plugins/fruit_stand.py"
+    lines = plugin.read_text().count("\n")
+    plugin.write_text(plugin.read_text() + "x = (\n")
+    trusted(fruit)
+    monkeypatch.chdir(fruit.root)
+    result = runner.invoke(app, ["build", "--quiet"])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"plugins/fruit_stand.py:{lines + 1}:5: plugin plugins/fruit_stand.py failed to load: SyntaxError: '(' was never closed"
+
+
+def test_a_plugin_that_raises_on_import_is_located_at_its_line(fruit: Project, trusted):
+    plugin = fruit.root / "plugins/fruit_stand.py"
+    plugin.write_text("import math\n\nmath.sqrt(-1)\n")
+    trusted(fruit)
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("plugins/fruit_stand.py:3: plugin plugins/fruit_stand.py failed to load: ValueError: math domain error"), message
 
 
 def test_a_plugin_without_PLUGIN_is_an_error(fruit: Project, trusted):

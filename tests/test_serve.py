@@ -236,6 +236,18 @@ def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, mess
     assert "Traceback" not in r.text
 
 
+@pytest.mark.parametrize("changes, message", [
+    ({"cravings.troll.points": "x"}, "changes: cravings.troll.points: input should be a valid integer, unable to parse string as an integer, got 'x'"),
+    ({"king_bonus": [1, 2]}, "changes: king_bonus: input should be a valid integer, got [1, 2]"),
+    ({"cravings.troll.pts": 3}, "changes: cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+])
+def test_a_bad_rule_change_is_refused_when_the_session_starts(client: TestClient, changes: dict, message: str):
+    """As `pnp simulate --set` refuses it: before any board is sent, one line, no session made."""
+    r = client.post("/api/sessions", json={"game": "tasty-humans", "rules": None, "changes": changes, "players": ["A", "B"]})
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get("/api/sessions").json() == []
+
+
 def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     cases = [

@@ -99,7 +99,9 @@ def test_changes_score_a_changed_rule_value_as_pnp_simulate_set_plays_it(sheet):
     assert score_sheet(Project(REPO), sheet(BASE)).to_json()["changes"] == {}
     for change, message in [
         ("{cravings.troll.pts: 3}", "game.yaml:3: changes: cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
-        ("{cravings.troll.points: many}", "game.yaml:3: changes: cravings.troll.points: cravings.troll.points: Input should be a valid integer, unable to parse string as an integer"),
+        ("{cravings.troll.points: many}", "game.yaml:3: changes: cravings.troll.points: input should be a valid integer, unable to parse string as an integer, got 'many'"),
+        ("{king_bonus: [1, 2]}", "game.yaml:3: changes: king_bonus: input should be a valid integer, got [1, 2]"),  # the key once
+        ("{cravings.troll: {points: x, overlap: 1}}", "game.yaml:3: changes: cravings.troll: points: input should be a valid integer, unable to parse string as an integer, got 'x'"),
     ]:
         assert problems(sheet(BASE.replace("rules: published\n", f"rules: published\nchanges: {change}\n"))) == [message]
 

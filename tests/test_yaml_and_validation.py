@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from typing import Annotated, Literal
+
 from pydantic import Field
 
 from pnp.errors import ContentError, PnpError
 from pnp.load.manifest import Manifest
 from pnp.units import to_mm
-from pnp.load.validation import StrictModel, validate
+from pnp.load.validation import Named, StrictModel, validate
 from pnp.load.yamlio import parse_located
 
 
@@ -105,3 +107,35 @@ def test_error_line_format():
 def test_wrong_container_kinds_read_as_plain_words():
     assert messages("- a\n- b\n") == ["deck.yaml:1:1: expected a mapping of `key: value` lines, got a list"]
     assert messages("cards: 5\n") == ["deck.yaml:1:1: cards: expected a list of `- item` lines, got 5"]
+
+
+# --- a union: one line naming the alternatives, or the errors inside the one that fits ---
+
+
+class Limits(StrictModel):
+    lo: int
+
+
+class Pile(StrictModel):
+    copies: int | Annotated[str, Named("an expression")] = 1
+    count: int | dict[Literal["min", "max"], int] | None = None
+    limits: Limits | list[int] | None = None
+
+
+def test_a_value_no_alternative_takes_is_one_line_naming_them():
+    assert messages("copies: [1]\n", Pile) == ["deck.yaml:1:1: copies: expected a whole number or an expression, got a list"]
+    assert messages("count: x\n", Pile) == ["deck.yaml:1:1: count: expected a whole number or a mapping, got the text 'x'"]
+    assert messages("limits: 3\n", Pile) == ["deck.yaml:1:1: limits: expected a mapping or a list, got 3"]
+
+
+def test_a_value_shaped_like_one_alternative_gets_that_alternatives_errors():
+    assert messages("count: {min: x}\n", Pile) == [
+        "deck.yaml:1:9: min: input should be a valid integer, unable to parse string as an integer, got 'x'"]
+    assert messages("limits: {lo: 1, hi: 2}\n", Pile) == ["deck.yaml:1:17: unknown key 'hi' (expected one of: lo)"]
+    assert messages("limits: [1, x]\n", Pile) == [
+        "deck.yaml:1:13: limits: input should be a valid integer, unable to parse string as an integer, got 'x'"]
+
+
+def test_a_components_copies_of_the_wrong_kind_is_one_line():
+    text = "title: T\ncomponents:\n  - id: c\n    name: C\n    size: poker\n    items: cards.cards\n    front: f.svg.j2\n    copies: [1]\n"
+    assert messages(text, Manifest) == ["deck.yaml:8:5: copies: expected a whole number or an expression, got a list"]

@@ -23,7 +23,7 @@ from pydantic import (
 from pnp.api import PnpError
 from pnp.api import GRIDS
 from pnp.api import deep_merge
-from pnp.api import StrictModel, text_with
+from pnp.api import StrictModel, complaint, text_with
 
 if TYPE_CHECKING:
     from pydantic_core import InitErrorDetails
@@ -302,7 +302,11 @@ class RuleVersion(StrictModel):
             return RuleVersion.model_validate(data)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
-            raise ValueError(f"{', '.join(map(str, changes))}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+            where = ".".join(map(str, first["loc"]))
+            # the change the error is about (its key, once), else the place in the rules
+            key = next((str(k) for k in changes if where == str(k) or where.startswith(f"{k}.") or str(k).startswith(f"{where}.")), where)
+            inside = where[len(key) + 1:] + ": " if where.startswith(f"{key}.") else ""
+            raise ValueError(f"{key}: {inside}{complaint(first)}") from None
 
     def rows(self, players: int) -> int:
         """Stomach rows in use with `players` players (solo counts as 1)."""

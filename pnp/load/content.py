@@ -128,6 +128,16 @@ class GameContent:
         """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...))."""
         return self.docs[stem].error(at, message)
 
+    def locate(self, record: Any, key: str) -> ContentError | None:
+        """Where `key` of a record (or of its copy in plain data) is written in a content
+        file, as an error without a message; None when no file holds that record."""
+        original = self.plain.original(record)
+        for doc in self.docs.values():
+            at = doc.path_of(original)
+            if at is not None:
+                return doc.error(at + (key,), "")
+        return None
+
     def data_raw(self) -> dict[str, Any]:
         """Each content file's data as loaded (plain data, before any plugin model)."""
         return {stem: doc.data for stem, doc in self.docs.items()}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -27,6 +28,25 @@ def product(first: Any, *others: Any) -> list[tuple[Any, ...]]:
     """Every combination of one value from each list, in order (a Jinja filter)."""
     lists = [list(x.values()) if isinstance(x, dict) else list(x) for x in (first, *others)]
     return list(itertools.product(*lists))
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _shown(text: object) -> str:
+    """`text` without the memory addresses Python prints in a repr (`<function f at 0x7f…>`):
+    a message names what went wrong, never where an object lived, so it is the same every run."""
+    return _ADDRESS.sub("", str(text))
+
+
+def _combination(local: dict[str, Any]) -> str:
+    """The product's names and values as a designer reads them: a record by its id."""
+    def one(value: Any) -> str:
+        if isinstance(value, dict) and "id" in value:
+            return repr(value["id"])
+        return "a function" if callable(value) else repr(value)
+
+    return _shown(", ".join(f"{k} = {one(v)}" for k, v in local.items()))
 
 
 def _expression(env: jinja2.Environment, source: str | list[Any], names: dict[str, Any]) -> Any:
@@ -47,7 +67,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         try:
             value = _expression(env, source, names)
         except Exception as exc:  # a designer's expression: report it, never a traceback
-            errors.append(manifest.error(at + ("product", key), f"{key}: expression {source!r} failed: {exc}"))
+            errors.append(manifest.error(at + ("product", key), f"{key}: expression {source!r} failed: {_shown(exc)}"))
             continue
         if isinstance(value, dict):
             value = list(value.values())
@@ -66,7 +86,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         keep = env.compile_expression(spec.where, undefined_to_none=False) if spec.where else None
         extra = {k: env.compile_expression(v, undefined_to_none=False) for k, v in spec.fields.items()}
     except jinja2.TemplateSyntaxError as exc:
-        return [], [manifest.error(at, f"generate {name!r}: {exc.message}")]
+        return [], [manifest.error(at, f"generate {name!r}: {_shown(exc.message)}")]
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for combo in itertools.product(*lists.values()):
@@ -77,12 +97,12 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
                 continue
             record: dict[str, Any] = {"id": make_id.render(**scope).strip(), **local}
             for key, fn in extra.items():
-                value = fn(**scope, **record)
+                value = fn(**{**scope, **record})  # a field may use the product's names and the fields before it
                 if isinstance(value, jinja2.Undefined):
                     value._fail_with_undefined_error()
                 record[key] = value
         except Exception as exc:
-            errors.append(manifest.error(at, f"generate {name!r} failed for {local!r}: {exc}"))
+            errors.append(manifest.error(at, f"generate {name!r} failed for {_combination(local)}: {_shown(exc)}"))
             break
         if record["id"] in seen:
             errors.append(manifest.error(at + ("id",), f"generate {name!r}: id {record['id']!r} is made twice: expected an id template that differs for every combination"))

@@ -15,7 +15,7 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from ..limits import PIECES
 from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from ..units import MM_TO_PT, to_mm
-from .validation import SLUG, StrictModel
+from .validation import SLUG, Expression, StrictModel
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # a name templates can use: options.<name>, a generated list
 
@@ -74,14 +74,14 @@ class Component(StrictModel):
     id: str = Field(description="slug used for output folders and file names")
     name: str = Field(description="human name shown in listings")
     size: Annotated[Size, BeforeValidator(_size, json_schema_input_type=Size | str)]
-    items: str | list[dict[str, Any]] = Field(
+    items: Expression | list[dict[str, Any]] = Field(
         description="a Jinja expression over the content (e.g. 'adventurers.cards') giving a "
         "list of records, each with an `id`; or a literal list of records"
     )
     front: str = Field(description="template file under templates/<game>/ for the front face")
     back: str | None = Field(None, description="template for the back face, if any")
     back_per_item: bool = Field(False, description="render one back per item instead of one shared back")
-    copies: int | str = Field(1, description="copies of each item: a number or a Jinja expression using `item`")
+    copies: int | Expression = Field(1, description="copies of each item: a number or a Jinja expression using `item`")
     rotate: Literal["auto", "never"] = Field("auto", description="turn pieces 90° on the sheet when more fit")
     gap: Length = Field(0.0, description="space between neighbouring pieces on a sheet, outside the bleed")
     bleed: Length | None = Field(None, description="bleed for this component, overriding --bleed (e.g. 0 for a paper sheet)")

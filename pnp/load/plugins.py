@@ -133,7 +133,7 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as exc:  # the designer's code: one line naming the file
         del sys.modules[module_name]
-        raise _fail(where, f"plugin {name} failed to load: {type(exc).__name__}: {exc}") from None
+        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {_complaint(exc)}") from None
     return module
 
 
@@ -157,7 +157,7 @@ def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleTyp
         try:
             return importlib.import_module(entry.module), entry.attr or "PLUGIN"
         except Exception as exc:
-            raise _fail(where, f"plugin {name!r} (entry point {entry.value}) failed to load: {type(exc).__name__}: {exc}") from None
+            raise _fail(_in_plugin(exc, where), f"plugin {name!r} (entry point {entry.value}) failed to load: {_complaint(exc)}") from None
     raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named and no entry point {name!r} in group {ENTRY_POINT_GROUP!r}")
 
 
@@ -180,6 +180,22 @@ def plugin_frame(exc: BaseException) -> tuple[str, str, int] | None:
             return found
         error = error.__cause__ or error.__context__
     return None
+
+
+def _in_plugin(exc: BaseException, where: ContentError) -> ContentError:
+    """Where a plugin that failed to load went wrong: the line a SyntaxError names (its
+    column too), or the plugin's line that raised; `where` (its `plugin:` line) when neither."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return ContentError(exc.filename, exc.lineno, exc.offset or None, "")
+    found = plugin_frame(exc)
+    return ContentError(found[1], found[2], None, "") if found else where
+
+
+def _complaint(exc: BaseException) -> str:
+    """The exception's kind and message; a SyntaxError's without the file and line it
+    appends, which the location already gives."""
+    message = exc.msg if isinstance(exc, SyntaxError) and exc.filename and exc.lineno else str(exc)
+    return f"{type(exc).__name__}: {message}"
 
 
 def plugin_submodule(name: str, root: Path, submodule: str) -> ModuleType | None:

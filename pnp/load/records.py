@@ -9,12 +9,14 @@ see typed records.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from ..errors import ContentError
 from .validation import SLUG, check_colour
 from .yamlio import Located
 from .paths import lookup, member_ids, split
+from .sheets import columns_of
 from .spec import DataSpec, FieldSpec
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
@@ -90,12 +92,15 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
             want = f"exactly {low}" if low == high else (f"{low} to {high}" if low is not None and high is not None else (f"at least {low}" if low is not None else f"at most {high}"))
             errors.append(doc.error(at, f"{n} records: expected {want} (count in game.yaml)"))
     seen: dict[str, dict[Any, int]] = {name: {} for name, f in fields.items() if f.unique or name == spec.id}
+    columns = columns_of(doc, at)
+    if columns is not None:  # a sheet: a wrong column is one error at its header, not one a row
+        errors += _check_header(doc.path, columns, spec)
     for i, record in enumerate(records):
         here = at + (i,)
         if not isinstance(record, dict):
             errors.append(doc.error(here, f"record {i + 1}: expected a mapping of field: value"))
             continue
-        if not spec.extra_fields and fields:
+        if not spec.extra_fields and fields and columns is None:
             for key in record:
                 if key not in fields:
                     errors.append(doc.error(here + (key,), f"unknown field {key!r}: expected one of {', '.join(fields)}"))
@@ -103,7 +108,7 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
             if name not in record or record[name] is None:
                 if fspec.default is not None:
                     record[name] = fspec.default
-                elif fspec.required:
+                elif fspec.required and (columns is None or name in columns):
                     errors.append(doc.error(here, f"missing field {name!r}"))
                 continue
             try:
@@ -136,6 +141,30 @@ def ids_of(ref: str, docs: dict[str, Located], specs: dict[str, DataSpec]) -> li
         records = lookup(docs[stem].data, records_at(spec)) if spec.records else docs[stem].data
         return member_ids(records, spec.id or "id")
     return member_ids(lookup(docs[stem].data, parts[1:]))
+
+
+def _check_header(path: Any, columns: dict[str, tuple[int, int]], spec: DataSpec) -> list[ContentError]:
+    """A sheet's header against the declared fields: each unknown column (with the field it
+    may be a typo of), and each required field no column holds, once."""
+    fields = spec.fields
+    if not fields:
+        return []
+    errors: list[ContentError] = []
+    missing = [name for name, f in fields.items() if f.required and f.default is None and name not in columns]
+    guessed: set[str] = set()
+    if not spec.extra_fields:
+        for name, (line, col) in columns.items():
+            if name in fields:
+                continue
+            close = difflib.get_close_matches(name, [f for f in fields if f not in columns], n=1, cutoff=0.5)
+            hint = f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(fields)}"
+            guessed.update(close)
+            errors.append(ContentError(path, line, col, f"unknown column {name!r} ({hint})" if close else f"unknown column {name!r}: {hint}"))
+    first_line = min((line for line, _ in columns.values()), default=1)
+    for name in missing:
+        if name not in guessed:
+            errors.append(ContentError(path, first_line, None, f"missing column {name!r}: expected a header naming every required field"))
+    return errors
 
 
 def check_refs(docs: dict[str, Located], specs: dict[str, DataSpec], manifest: Located) -> list[ContentError]:

@@ -106,11 +106,26 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         book.close()
 
 
-def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Located:
+@dataclass
+class Sheet(Located):
+    """A sheet's records, with where each column's name is in the header row."""
+
+    columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (line, column)
+
+
+def columns_of(doc: Located, at: Path_) -> dict[str, tuple[int, int]] | None:
+    """The header of the sheet whose records sit at `at` in `doc`; None when they come from YAML."""
+    if isinstance(doc, Combined):
+        part = doc._part(tuple(at))
+        return part.columns if isinstance(part, Sheet) else None
+    return doc.columns if isinstance(doc, Sheet) else None
+
+
+def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Sheet:
     """Read a sheet as records; they sit at `at` (e.g. ('cards',) to stand for a YAML key),
     and `marks` hold the (row, column) of each record and cell."""
     rows = _rows(path, worksheet)
-    doc = Located(path, [])
+    doc = Sheet(path, [])
     rows = [(n, [_cell(c) for c in cells]) for n, cells in rows]
     rows = [(n, cells) for n, cells in rows if any(c is not None for c in cells)]
     if not rows:
@@ -123,6 +138,8 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Loca
             name = str(name)
         if name in names and name is not None:
             errors.append(ContentError(path, head_line, col, f"column {name!r} appears twice in the header"))
+        elif name is not None:
+            doc.columns[name] = (head_line, col)
         names.append(name)
     records: list[dict[str, Any]] = []
     doc.marks[at] = (head_line, 1)

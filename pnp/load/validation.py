@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Annotated, Any, Iterable, Mapping, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, Iterable, Mapping, TypeVar, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -34,6 +35,26 @@ def check_colour(value: str) -> str:
 
 Slug = Annotated[str, BeforeValidator(lambda v: check_slug(v) if isinstance(v, str) else v)]
 Colour = Annotated[str, BeforeValidator(lambda v: check_colour(v) if isinstance(v, str) else v)]
+
+
+@dataclass(frozen=True)
+class Named:
+    """What an alternative of a union is called in a message, when its type alone says too
+    little: `int | Annotated[str, Named("an expression")]` reads "a whole number or an expression"."""
+
+    what: str
+
+
+Expression = Annotated[str, Named("an expression")]  # a Jinja expression over the content
+
+# What a value failing one of these checks was expected to be, as a designer would say it.
+_EXPECTED = {
+    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+    "float_type": "a number", "float_parsing": "a number", "string_type": "a text",
+    "bool_type": "true or false", "bool_parsing": "true or false", "none_required": "nothing",
+    "list_type": "a list", "tuple_type": "a list", "set_type": "a list",
+    "dict_type": "a mapping", "model_type": "a mapping", "model_attributes_type": "a mapping",
+}
 
 
 def one_of(choices: Iterable[str], what: str) -> AfterValidator:
@@ -143,6 +164,79 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
 
 
+def complaint(err: Mapping[str, Any]) -> str:
+    """`describe`'s sentence without the field's name in front (for a caller that names it)."""
+    loc = tuple(err["loc"])[-1:] if err["type"] in {"missing", "extra_forbidden"} else ()
+    return describe({**err, "loc": loc})
+
+
+def _tag_at(loc: tuple, data: Any, kind: str) -> int | None:
+    """Where in `loc` pydantic named the alternative of a union it tried (`int`, `str`,
+    `list[str]`, a model's name): the first part that is no key or index of the data."""
+    here = data
+    for i, part in enumerate(loc):
+        if isinstance(here, dict) and part in here:
+            here = here[part]
+        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
+            here = here[part]
+        elif kind == "missing" and i == len(loc) - 1:
+            return None
+        else:
+            return i if isinstance(part, str) else None
+    return None
+
+
+def _names(model: type[BaseModel] | None, at: tuple) -> dict[str, str]:
+    """The union alternatives at `at` that a `Named` names: their type's name -> the name."""
+    annotation: Any = model
+    for part in at:
+        annotation = _step(annotation, part)
+        if annotation is None:
+            return {}
+    out = {}
+    for arg in get_args(annotation):
+        named = [m for m in getattr(arg, "__metadata__", ()) if isinstance(m, Named)]
+        if named and get_origin(arg) is Annotated:
+            out[getattr(arg.__origin__, "__name__", "")] = named[0].what
+    return out
+
+
+def _alternatives(phrases: list[str]) -> str:
+    return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
+
+
+def _lines(errors: list[dict[str, Any]], model: type[BaseModel] | None, data: Any) -> list[tuple[tuple, str]]:
+    """(place, sentence) for pydantic's errors. A value no alternative of a union accepts
+    is one line naming the alternatives, not one line per alternative; when some
+    alternative fits its shape (a mapping for a model) its own errors are the ones shown."""
+    groups: dict[tuple, dict[str, list[dict[str, Any]]]] = {}
+    for err in errors:
+        i = _tag_at(err["loc"], data, err["type"])
+        if i is not None:
+            groups.setdefault(err["loc"][:i], {}).setdefault(err["loc"][i], []).append(err)
+    out: list[tuple[tuple, str]] = []
+    done: set[tuple] = set()
+    for err in errors:
+        i = _tag_at(err["loc"], data, err["type"])
+        at = err["loc"][:i] if i is not None else None
+        if at is None or len(groups[at]) < 2:
+            out.append((err["loc"], describe(err, model, data)))
+            continue
+        if at in done:
+            continue
+        done.add(at)
+        branches = groups[at]
+        fitting = [e for errs in branches.values() for e in errs if len(e["loc"]) > len(at) + 1 or e["type"] not in _EXPECTED]
+        if fitting:  # the value has the shape of an alternative: what is wrong inside it
+            out += _lines([{**e, "loc": at + e["loc"][len(at) + 1:]} for e in fitting], model, data)
+            continue
+        named = _names(model, at)
+        phrases = list(dict.fromkeys(named.get(tag) or _EXPECTED[errs[0]["type"]] for tag, errs in branches.items()))
+        field = next((str(p) for p in reversed(at) if isinstance(p, str)), None)
+        out.append((at, f"{field + ': ' if field else ''}expected {_alternatives(phrases)}, got {_kind(err.get('input'))}"))
+    return out
+
+
 def _kind(value: Any) -> str:
     """How a YAML value reads to a person: 'a list', 'the text 'x'', 'nothing'..."""
     if value is None:
@@ -164,10 +258,9 @@ def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, li
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        errors = []
+        found = []
         for err in exc.errors(include_url=False):
-            # Errors from union branches repeat the same place; keep the first of each.
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
-            err = {**err, "loc": loc}
-            errors.append(doc.error(at + loc, describe(err, model, data)))
-        return None, list(dict.fromkeys(errors))
+            found.append({**err, "loc": loc})
+        errors = [doc.error(at + loc, message) for loc, message in _lines(found, model, data)]
+        return None, list(dict.fromkeys(errors))  # alternatives of a union may say the same twice

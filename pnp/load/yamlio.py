@@ -113,6 +113,20 @@ class Located:
         line, col = self.where(at)
         return ContentError(self.path, line, col, message)
 
+    def path_of(self, value: Any) -> Path_ | None:
+        """Where in the document `value` (that very object, not an equal one) is; None when
+        it is not a part of it (a record a plugin or a variant made)."""
+        todo: list[tuple[Path_, Any]] = [((), self.data)]
+        while todo:
+            at, here = todo.pop()
+            if here is value:
+                return at
+            if isinstance(here, dict):
+                todo.extend((at + (k,), v) for k, v in here.items() if isinstance(v, (dict, list)))
+            elif isinstance(here, list):
+                todo.extend((at + (i,), v) for i, v in enumerate(here) if isinstance(v, (dict, list)))
+        return None
+
 
 def _mark(node: yaml.Node) -> Loc:
     return (node.start_mark.line + 1, node.start_mark.column + 1)

@@ -39,6 +39,10 @@ def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], p
     if changes and "changes" not in games.schema(game).get("properties", {}):
         raise PnpError(f"changes: {game} takes no rule changes on its sheet")
     blank = games.blank(game, len(names), rules)
+    if changes:  # checked now, as `pnp simulate --set` checks them, not when the first board is sent
+        wrong = [p.message for p in games.check({**blank, "changes": changes}).problems if p.at[:1] == ("changes",)]
+        if wrong:
+            raise PnpError(wrong)
     shape = form(games, game, rules, len(names))
     table = {f["key"]: blank[f["key"]] for f in shape["table"] if f["key"] in blank}
     boards = [{f["key"]: p.get(f["key"]) for f in shape["player"] if f["key"] in p} for p in blank["players"]]
