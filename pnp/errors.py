@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def without_addresses(text: object) -> str:
+    """`text` without the memory addresses Python prints in a repr (`<function f at 0x7f…>`):
+    a message names what went wrong, never where an object lived, so it is the same every run."""
+    return _ADDRESS.sub("", str(text))
 
 
 def display_path(path: str | os.PathLike | None) -> str:

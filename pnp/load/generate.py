@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from ..errors import ContentError
+from ..errors import ContentError, without_addresses
 from ..limits import BUILD
 from .spec import GenerateSpec
 
@@ -30,15 +29,6 @@ def product(first: Any, *others: Any) -> list[tuple[Any, ...]]:
     return list(itertools.product(*lists))
 
 
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-
-
-def _shown(text: object) -> str:
-    """`text` without the memory addresses Python prints in a repr (`<function f at 0x7f…>`):
-    a message names what went wrong, never where an object lived, so it is the same every run."""
-    return _ADDRESS.sub("", str(text))
-
-
 def _combination(local: dict[str, Any]) -> str:
     """The product's names and values as a designer reads them: a record by its id."""
     def one(value: Any) -> str:
@@ -46,7 +36,7 @@ def _combination(local: dict[str, Any]) -> str:
             return repr(value["id"])
         return "a function" if callable(value) else repr(value)
 
-    return _shown(", ".join(f"{k} = {one(v)}" for k, v in local.items()))
+    return without_addresses(", ".join(f"{k} = {one(v)}" for k, v in local.items()))
 
 
 def _expression(env: jinja2.Environment, source: str | list[Any], names: dict[str, Any]) -> Any:
@@ -67,7 +57,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         try:
             value = _expression(env, source, names)
         except Exception as exc:  # a designer's expression: report it, never a traceback
-            errors.append(manifest.error(at + ("product", key), f"{key}: expression {source!r} failed: {_shown(exc)}"))
+            errors.append(manifest.error(at + ("product", key), f"{key}: expression {source!r} failed: {without_addresses(exc)}"))
             continue
         if isinstance(value, dict):
             value = list(value.values())
@@ -86,7 +76,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         keep = env.compile_expression(spec.where, undefined_to_none=False) if spec.where else None
         extra = {k: env.compile_expression(v, undefined_to_none=False) for k, v in spec.fields.items()}
     except jinja2.TemplateSyntaxError as exc:
-        return [], [manifest.error(at, f"generate {name!r}: {_shown(exc.message)}")]
+        return [], [manifest.error(at, f"generate {name!r}: {without_addresses(exc.message)}")]
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for combo in itertools.product(*lists.values()):
@@ -102,7 +92,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
                     value._fail_with_undefined_error()
                 record[key] = value
         except Exception as exc:
-            errors.append(manifest.error(at, f"generate {name!r} failed for {_combination(local)}: {_shown(exc)}"))
+            errors.append(manifest.error(at, f"generate {name!r} failed for {_combination(local)}: {without_addresses(exc)}"))
             break
         if record["id"] in seen:
             errors.append(manifest.error(at + ("id",), f"generate {name!r}: id {record['id']!r} is made twice: expected an id template that differs for every combination"))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, without_addresses
 from ..load import project_files
 from ..limits import PICTURES
 from .textfit import template_frame
@@ -121,9 +121,9 @@ def damaged(data: bytes, kind: str) -> str | None:
 
 
 def _complaint(exc: Exception) -> str:
-    """Pillow's complaint, without the address of the in-memory file it may name (which
-    would differ from run to run)."""
-    return re.sub(r" ?<_io\.BytesIO object at 0x[0-9a-fA-F]+>", "", f"{type(exc).__name__}: {exc}")
+    """Pillow's complaint, without the in-memory file it may name (by an address that
+    differs from run to run)."""
+    return without_addresses(f"{type(exc).__name__}: {exc}").replace(" <_io.BytesIO object>", "")
 
 
 class Assets:
