@@ -201,7 +201,7 @@ def check_formats(formats: tuple[str, ...]) -> None:
 def check_options(options: BuildOptions) -> None:
     """Fail on bad options before any work."""
     check_formats(options.formats)
-    from ..config import papers, sheet_layout
+    from ..config import DPI_RANGE, papers, sheet_layout
 
     known = papers(options.papers)
     if options.paper not in known:
@@ -211,8 +211,8 @@ def check_options(options: BuildOptions) -> None:
         raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
     if options.players is not None and options.players < 0:  # a game checks its own range
         raise PnpError(f"--players cannot be negative, got {options.players}")
-    if not 10 <= options.dpi <= 1200:
-        raise PnpError(f"--dpi must be between 10 and 1200, got {options.dpi}")
+    if not DPI_RANGE[0] <= options.dpi <= DPI_RANGE[1]:
+        raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {options.dpi}")
 
 
 def out_root(project: Project, options: BuildOptions, game: str) -> Path:
