@@ -108,7 +108,8 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     wanted = game.plugin.sheet_component
     index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
     if index is None:
-        raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
+        hint = "; try --template" if game.plugin.sheet_template is not None else ""  # only an option that works
+        raise PnpError(f"{game.name}: this game has no printable scoring sheet{hint}")
     spec = game.manifest.components[index]
     renderer = ComponentRenderer(game, {**values, "players": players}, build_options.bleed)
     items = renderer.plan.items(index, spec)
