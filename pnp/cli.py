@@ -525,6 +525,7 @@ def simulate_cmd(
 ) -> None:
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
     from .errors import display_path
+    from .files import unmakeable
     from .load.project_files import output_folder
     from .simulate import simulate
     from .simulate.report import print_counts, print_table, write_counts, write_report
@@ -541,17 +542,18 @@ def simulate_cmd(
             raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         base = (out_dir.resolve() if out_dir else output_folder(proj.root, proj.output_dir)) / proj.resolve_games([game])[0] / "simulate"
         for option, folder in (("--out", base), ("--sheets", sheets)):
-            try:  # before the games, which may take minutes, not after them
-                if folder is not None:
-                    folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {exc.strerror or exc}") from None
-        runs, written = [], []
+            # checked before the games, which may take minutes; made only once they all succeeded
+            problem = None if folder is None else unmakeable(folder)
+            if problem is not None:
+                raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {problem}")
+        played = []
         for n in dict.fromkeys(counts):
             result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
                               options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
-            sections = summarise(result)
-            several = len(counts) > 1
+            played.append((result, summarise(result)))
+        runs, written = [], []
+        several = len(counts) > 1
+        for result, sections in played:
             page = write_report(result, base / f"{result.players}p" if several else base, sections)
             if sheets is not None:
                 written += write_sheets(result, sheets / f"{result.players}p" if several else sheets)
