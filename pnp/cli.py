@@ -692,6 +692,29 @@ def log_import_cmd(
         say(f"logged game {game_id}")
 
 
+def _click_errors() -> type[Exception]:
+    """Click's base exception (the usage errors are of it): Typer 0.29 on vendors Click as
+    typer._click and exports only BadParameter of it; earlier Typers run on Click itself."""
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:
+        from click.exceptions import ClickException  # type: ignore[assignment]
+    return ClickException
+
+
+def usage_error(exc) -> NoReturn:
+    """A command-line mistake (a bad option value, an unknown option or command, a missing
+    argument) as one line naming the command, exit 2."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # `pnp log` alone: the help is printed already
+        sys.exit(EXIT_INPUT)
+    ctx = getattr(exc, "ctx", None)
+    command = ctx.command_path if ctx is not None else "pnp"
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    hint = f" (see {command} --help)" if ctx is not None else ""
+    say(clip(f"{command}: {message}{hint}"), stderr=True)
+    sys.exit(EXIT_INPUT)
+
+
 GC_EVERY = 100_000  # new container objects between two collections of the youngest generation
 # the command line when pnp runs from its console script: only then is a build recorded
 # for a no-op answer (the app called from Python, by a test or `pnp watch`, leaves no record)
@@ -710,14 +733,23 @@ def main() -> None:
     # free: the collector's default pace (every 700 new objects) costs about 2% of a build.
     gc.set_threshold(GC_EVERY, 50, 100)
     try:
-        app()
+        # not standalone: a command-line mistake comes back here as Click's exception, to
+        # print as one line (Typer would draw it as a box under the usage); --help stays Typer's
+        code = app(standalone_mode=False)
     except SystemExit as exc:
         sys.exit(exc.code)
+    except _click_errors() as exc:
+        usage_error(exc)
+    except typer.Abort:
+        say("pnp: aborted", stderr=True)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # outside any command (option parsing): still no traceback
         if os.environ.get("PNP_DEBUG"):
             raise
         say(f"pnp: internal error: {type(exc).__name__}: {exc}", stderr=True)
         sys.exit(EXIT_INTERNAL)
+    else:
+        sys.exit(code if isinstance(code, int) else EXIT_OK)  # not standalone, typer.Exit's code is returned
     finally:
         # the process ends here: its objects need no last search for cycles while the
         # interpreter shuts down (tens of milliseconds after a build)
