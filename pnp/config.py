@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from .errors import PnpError
+from .errors import ContentError, PnpError
 from .load import project_files
 from .load.content import GameContent
 from .load.manifest import Length, presets
@@ -159,6 +159,23 @@ def load_settings(root: Path) -> Settings:
         raise PnpError(errors)
     assert settings is not None
     return settings
+
+
+def blame(root: Path, message: str, *choices: tuple[tuple[str, ...], Any]) -> ContentError | str:
+    """`message` at the first key of `choices` (key path, the value in use) that pnp.yaml in
+    `root` holds with that value: where the user chose what the message is about; `message`
+    alone when none of it came from there."""
+    path = root / FILE
+    if not path.is_file():
+        return message
+    doc = load_located(project_files.inside(root, path, None, "settings file"))
+    for at, value in choices:
+        found = doc.data
+        for key in at:
+            found = found.get(key) if isinstance(found, dict) else None
+        if found is not None and (value is None or str(found).strip().lower() == value) and at in doc.marks:
+            return doc.error(at, message)
+    return message
 
 
 def merged(settings: Settings, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:

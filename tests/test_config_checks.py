@@ -78,3 +78,46 @@ def test_a_paper_at_the_pdf_limit_is_taken(demo: Project):
     (demo.root / "pnp.yaml").write_text("papers:\n  banner: {width: 200in, height: 200in}\npaper: banner\n")
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
     assert result.exit_code == 0, result.output
+
+
+def test_a_layout_margin_that_leaves_no_piece_room_is_located(demo: Project):
+    """margin 80 on Letter: every card was split in two (a bigger margin: '0 sheets' and a
+    cover set one word a line); now the layout's margin is blamed, with the room and the piece."""
+    line = refused(demo, "layouts:\n  wide: {margin: 80}\nlayout: wide\n")
+    assert line.endswith("pnp.yaml:2:10: layout wide: paper letter (215.9 x 279.4 mm) less its 80 mm margins leaves 55.9 x 119.4 mm "
+                         "to print on: the smallest piece that does not fit, card, is 69 x 94 mm with its bleed; "
+                         "expected a smaller margin or a bigger paper")
+
+
+def test_margins_past_the_middle_of_the_paper_leave_no_room(demo: Project):
+    line = refused(demo, "layouts:\n  wide: {margin: 120}\nlayout: wide\n")
+    assert "pnp.yaml:2:10: layout wide: " in line and "120 mm margins leaves no room to print on" in line
+
+
+def test_a_custom_paper_too_small_for_a_command_line_layout_is_located_at_the_paper(demo: Project):
+    line = refused(demo, "papers:\n  tiny: {width: 75mm, height: 100mm}\n", "--paper", "tiny", "--layout", "scissors")
+    assert "pnp.yaml:2:3: layout scissors: paper tiny (75 x 100 mm) less its 8 mm margins leaves 59 x 84 mm" in line
+
+
+def test_a_paper_too_small_to_split_a_piece_on_is_refused_for_the_component_pdfs(demo: Project):
+    """The component PDFs keep 5 mm margins: 18 mm of paper leaves 8, less than the 10 mm
+    that the pages of a split piece share."""
+    line = refused(demo, "layouts:\n  zero: {margin: 0, cut: marks}\nlayout: zero\npapers:\n  strip: {width: 18, height: 95}\npaper: strip\n")
+    assert line.endswith("pnp.yaml:5:3: the component PDFs: paper strip (18 x 95 mm) less its 5 mm margins leaves 8 x 85 mm to print on: "
+                         "the smallest piece that does not fit, card, is 69 x 94 mm with its bleed; expected a bigger paper")
+
+
+def test_built_in_choices_get_the_message_without_a_place(demo: Project):
+    game = demo.content_dir / "demo" / "game.yaml"
+    game.write_text(game.read_text().replace("size: poker", 'size: "200mm x 270mm"'))
+    result = runner.invoke(app, ["build", "--layout", "scissors", "--project", str(demo.root)])
+    assert result.exit_code == 2 and not (demo.root / "output").exists()
+    assert result.output.startswith("layout scissors: paper letter (215.9 x 279.4 mm) less its 8 mm margins leaves 199.9 x 263.4 mm")
+
+
+@pytest.mark.parametrize("paper", ["{width: 65, height: 90}", "{width: 79, height: 104}"])
+def test_a_piece_bigger_than_the_paper_is_still_split_and_one_that_fits_is_laid(demo: Project, paper: str):
+    (demo.root / "pnp.yaml").write_text(f"papers:\n  small: {paper}\npaper: small\nlayout: standard\n")
+    result = runner.invoke(app, ["build", "--format", "pdf", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    assert (demo.root / "output" / "demo" / "demo-print.pdf").is_file()

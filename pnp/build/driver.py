@@ -215,6 +215,36 @@ def check_options(options: BuildOptions) -> None:
         raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {options.dpi}")
 
 
+def check_room(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> None:
+    """Fail when the paper less its margins leaves no room for the game's pieces (formats/room.py):
+    in the print PDF (the layout's margin), then in the component PDFs (impose's own)."""
+    from ..config import blame, papers, sheet_layout
+    from ..formats.impose import Paper, plan_grid
+    from ..formats.print_pdf import component_grid, fold_half
+    from ..formats.room import no_room
+
+    width, height = papers(options.papers)[options.paper]
+    style = sheet_layout(options.layout, options.layouts)
+    paper_keys = ((("papers", options.paper), None), (("paper",), options.paper))
+
+    def alone(comp: RenderedComponent, margin: float):  # as impose.layout lays a component's own PDF
+        spec = comp.spec
+        return plan_grid(spec.size.width, spec.size.height, comp.bleed, spec.gap, Paper(options.paper, width, height, margin), spec.rotate == "auto")
+
+    def printed(comp: RenderedComponent, margin: float):  # as print_pdf.plan lays it (a fold layout: a half for pieces with backs)
+        sheet = Paper(options.paper, width, height, margin)
+        fold = style.fold and any(p.back is not None for p in comp.pieces)
+        return component_grid(comp, fold_half(sheet) if fold else sheet, style.model_copy(update={"margin": margin}))
+
+    problem = no_room(rendered, Paper(options.paper, width, height, style.margin), printed)
+    if problem is not None:
+        layout_keys = ((("layouts", options.layout, "margin"), None), (("layouts", options.layout), None), (("layout",), options.layout))
+        raise PnpError(blame(game.project.root, f"layout {options.layout}: {problem}", *layout_keys, *paper_keys))
+    problem = no_room(rendered, Paper(options.paper, width, height), alone, chosen=False)
+    if problem is not None:
+        raise PnpError(blame(game.project.root, f"the component PDFs: {problem}", *paper_keys))
+
+
 def out_root(project: Project, options: BuildOptions, game: str) -> Path:
     """The folder a game's files go to; a project's `output/` (or a game's folder in any
     output folder) that is a link leading elsewhere is refused, so a build writes and
@@ -288,6 +318,8 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
     try:
         faces, count = Pipeline(game.project, options).render(game, values, cache, tally, book.add_piece if book else None)
+        if "pdf" in options.formats:
+            check_room(game, faces, options)
         planned: dict[str, Planned] = {}
         located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
         for fmt in options.formats:
