@@ -124,3 +124,12 @@ def test_no_printable_sheet_suggests_template_only_where_it_works(tmp_path, game
     assert not (tmp_path / "out").exists()
     if hint:
         assert cli("sheet", game, "-n", "3", "--template").exit_code == 0
+
+
+def test_a_paper_too_small_to_split_the_sheet_on_is_located(tmp_path):
+    """15 mm of paper less 5 mm margins: a scoring sheet PDF of no page was written."""
+    (tmp_path / "pnp.yaml").write_text("papers:\n  tiny: {width: 15mm, height: 15mm}\n")
+    result = runner.invoke(app, ["sheet", "tasty-humans", "-n", "2", "--paper", "tiny", "--out", str(tmp_path / "out"), "--project", str(tmp_path)])
+    assert result.exit_code == 2 and not (tmp_path / "out").exists()
+    assert result.output.endswith("pnp.yaml:2:3: paper tiny (15 x 15 mm) less its 5 mm margins leaves 5 x 5 mm to print on: the smallest piece "
+                                  "that does not fit, scoring-sheet, is 200 x 265 mm with its bleed; expected a bigger paper\n")

@@ -219,17 +219,13 @@ def check_room(game: GameContent, rendered: list[RenderedComponent], options: Bu
     """Fail when the paper less its margins leaves no room for the game's pieces (formats/room.py):
     in the print PDF (the layout's margin), then in the component PDFs (impose's own)."""
     from ..config import blame, papers, sheet_layout
-    from ..formats.impose import Paper, plan_grid
+    from ..formats.impose import Paper
     from ..formats.print_pdf import component_grid, fold_half
-    from ..formats.room import no_room
+    from ..formats.room import laid_alone, no_room
 
     width, height = papers(options.papers)[options.paper]
     style = sheet_layout(options.layout, options.layouts)
     paper_keys = ((("papers", options.paper), None), (("paper",), options.paper))
-
-    def alone(comp: RenderedComponent, margin: float):  # as impose.layout lays a component's own PDF
-        spec = comp.spec
-        return plan_grid(spec.size.width, spec.size.height, comp.bleed, spec.gap, Paper(options.paper, width, height, margin), spec.rotate == "auto")
 
     def printed(comp: RenderedComponent, margin: float):  # as print_pdf.plan lays it (a fold layout: a half for pieces with backs)
         sheet = Paper(options.paper, width, height, margin)
@@ -240,7 +236,7 @@ def check_room(game: GameContent, rendered: list[RenderedComponent], options: Bu
     if problem is not None:
         layout_keys = ((("layouts", options.layout, "margin"), None), (("layouts", options.layout), None), (("layout",), options.layout))
         raise PnpError(blame(game.project.root, f"layout {options.layout}: {problem}", *layout_keys, *paper_keys))
-    problem = no_room(rendered, Paper(options.paper, width, height), alone, chosen=False)
+    problem = no_room(rendered, Paper(options.paper, width, height), laid_alone(Paper(options.paper, width, height)), chosen=False)
     if problem is not None:
         raise PnpError(blame(game.project.root, f"the component PDFs: {problem}", *paper_keys))
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 from ..render.faces import RenderedComponent
 from ..units import num
-from .impose import TILE_OVERLAP, Grid, Paper
+from .impose import TILE_OVERLAP, Grid, Paper, plan_grid
 
 # the grid a component's pieces take on the paper with margins of so many mm (None: none fits whole)
 Fit = Callable[[RenderedComponent, float], "Grid | None"]
@@ -34,6 +34,17 @@ def no_room(rendered: list[RenderedComponent], sheet: Paper, fit: Fit, chosen: b
     return (f"paper {sheet.name} ({_mm(sheet.width)} x {_mm(sheet.height)} mm) less its {_mm(sheet.margin)} mm margins leaves {room} "
             f"to print on: the smallest piece that does not fit, {smallest.spec.id}, is {' x '.join(_mm(v) for v in _size(smallest))} mm "
             f"with its bleed; expected {'a smaller margin or ' if chosen else ''}a bigger paper")
+
+
+def laid_alone(paper: Paper) -> Fit:
+    """How impose.layout lays a component's own PDF on `paper` (its margin aside)."""
+
+    def fit(comp: RenderedComponent, margin: float) -> Grid | None:
+        spec = comp.spec
+        sheet = Paper(paper.name, paper.width, paper.height, margin)
+        return plan_grid(spec.size.width, spec.size.height, comp.bleed, spec.gap, sheet, spec.rotate == "auto")
+
+    return fit
 
 
 def _mm(value: float) -> str:
