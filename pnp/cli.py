@@ -708,11 +708,27 @@ def usage_error(exc) -> NoReturn:
     if type(exc).__name__ == "NoArgsIsHelpError":  # `pnp log` alone: the help is printed already
         sys.exit(EXIT_INPUT)
     ctx = getattr(exc, "ctx", None)
-    command = ctx.command_path if ctx is not None else "pnp"
+    command = ctx.command_path if ctx is not None else _command_typed()
     message = " ".join(exc.format_message().split()).rstrip(".")
-    hint = f" (see {command} --help)" if ctx is not None else ""
-    say(clip(f"{command}: {message}{hint}"), stderr=True)
+    say(clip(f"{command}: {message} (see {command} --help)"), stderr=True)
     sys.exit(EXIT_INPUT)
+
+
+def _command_typed() -> str:
+    """`pnp` and the (sub)commands named on the command line, for an error Click raised
+    without its context (`pnp build --bleed` with no value)."""
+    from typer.main import get_command
+
+    words, group = ["pnp"], get_command(app)
+    for arg in COMMAND or []:
+        if arg.startswith("-"):  # a flag before the command (--trust): the groups take no option values
+            continue
+        found = getattr(group, "commands", {}).get(arg)
+        if found is None:
+            break
+        words.append(arg)
+        group = found
+    return " ".join(words)
 
 
 GC_EVERY = 100_000  # new container objects between two collections of the youngest generation

@@ -25,6 +25,8 @@ def pnp(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     (["log", "frob"], "pnp log: No such command 'frob'"),
     (["score"], "pnp score: Missing argument 'SHEET'"),
     (["sheet", "cave"], "pnp sheet: Missing option '--players'"),
+    (["--trust", "build", "--bleed"], "pnp build: Option '--bleed' requires an argument"),  # Click gives no command here
+    (["log", "export", "--db"], "pnp log export: Option '--db' requires an argument"),
 ])
 def test_a_usage_error_is_one_line_naming_the_command(tmp_path, args, line):
     done = pnp(tmp_path, *args)
