@@ -220,23 +220,16 @@ def check_room(game: GameContent, rendered: list[RenderedComponent], options: Bu
     in the print PDF (the layout's margin), then in the component PDFs (impose's own)."""
     from ..config import blame, papers, sheet_layout
     from ..formats.impose import Paper
-    from ..formats.print_pdf import component_grid, fold_half
-    from ..formats.room import laid_alone, no_room
+    from ..formats.room import laid_alone, laid_in_print, no_room
 
-    width, height = papers(options.papers)[options.paper]
+    paper = Paper(options.paper, *papers(options.papers)[options.paper])
     style = sheet_layout(options.layout, options.layouts)
     paper_keys = ((("papers", options.paper), None), (("paper",), options.paper))
-
-    def printed(comp: RenderedComponent, margin: float):  # as print_pdf.plan lays it (a fold layout: a half for pieces with backs)
-        sheet = Paper(options.paper, width, height, margin)
-        fold = style.fold and any(p.back is not None for p in comp.pieces)
-        return component_grid(comp, fold_half(sheet) if fold else sheet, style.model_copy(update={"margin": margin}))
-
-    problem = no_room(rendered, Paper(options.paper, width, height, style.margin), printed)
+    problem = no_room(rendered, Paper(paper.name, paper.width, paper.height, style.margin), laid_in_print(paper, style))
     if problem is not None:
         layout_keys = ((("layouts", options.layout, "margin"), None), (("layouts", options.layout), None), (("layout",), options.layout))
         raise PnpError(blame(game.project.root, f"layout {options.layout}: {problem}", *layout_keys, *paper_keys))
-    problem = no_room(rendered, Paper(options.paper, width, height), laid_alone(Paper(options.paper, width, height)), chosen=False)
+    problem = no_room(rendered, paper, laid_alone(paper), chosen=False)
     if problem is not None:
         raise PnpError(blame(game.project.root, f"the component PDFs: {problem}", *paper_keys))
 

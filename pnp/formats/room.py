@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..config import SheetLayout
 from ..render.faces import RenderedComponent
 from ..units import num
 from .impose import TILE_OVERLAP, Grid, Paper, plan_grid
+from .print_pdf import component_grid, fold_half
 
 # the grid a component's pieces take on the paper with margins of so many mm (None: none fits whole)
 Fit = Callable[[RenderedComponent, float], "Grid | None"]
@@ -43,6 +45,18 @@ def laid_alone(paper: Paper) -> Fit:
         spec = comp.spec
         sheet = Paper(paper.name, paper.width, paper.height, margin)
         return plan_grid(spec.size.width, spec.size.height, comp.bleed, spec.gap, sheet, spec.rotate == "auto")
+
+    return fit
+
+
+def laid_in_print(paper: Paper, style: SheetLayout) -> Fit:
+    """How print_pdf.plan lays a component on `paper` in the layout `style` (its margin
+    aside): in a fold layout, the pieces with backs on a half."""
+
+    def fit(comp: RenderedComponent, margin: float) -> Grid | None:
+        sheet = Paper(paper.name, paper.width, paper.height, margin)
+        fold = style.fold and any(p.back is not None for p in comp.pieces)
+        return component_grid(comp, fold_half(sheet) if fold else sheet, style.model_copy(update={"margin": margin}))
 
     return fit
 
