@@ -525,6 +525,7 @@ def simulate_cmd(
 ) -> None:
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
     from .errors import display_path
+    from .files import unmakeable
     from .load.project_files import output_folder
     from .simulate import simulate
     from .simulate.report import print_counts, print_table, write_counts, write_report
@@ -541,17 +542,18 @@ def simulate_cmd(
             raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         base = (out_dir.resolve() if out_dir else output_folder(proj.root, proj.output_dir)) / proj.resolve_games([game])[0] / "simulate"
         for option, folder in (("--out", base), ("--sheets", sheets)):
-            try:  # before the games, which may take minutes, not after them
-                if folder is not None:
-                    folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {exc.strerror or exc}") from None
-        runs, written = [], []
+            # checked before the games, which may take minutes; made only once they all succeeded
+            problem = None if folder is None else unmakeable(folder)
+            if problem is not None:
+                raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {problem}")
+        played = []
         for n in dict.fromkeys(counts):
             result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
                               options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
-            sections = summarise(result)
-            several = len(counts) > 1
+            played.append((result, summarise(result)))
+        runs, written = [], []
+        several = len(counts) > 1
+        for result, sections in played:
             page = write_report(result, base / f"{result.players}p" if several else base, sections)
             if sheets is not None:
                 written += write_sheets(result, sheets / f"{result.players}p" if several else sheets)
@@ -690,6 +692,45 @@ def log_import_cmd(
         say(f"logged game {game_id}")
 
 
+def _click_errors() -> type[Exception]:
+    """Click's base exception (the usage errors are of it): Typer 0.29 on vendors Click as
+    typer._click and exports only BadParameter of it; earlier Typers run on Click itself."""
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:
+        from click.exceptions import ClickException  # type: ignore[assignment]
+    return ClickException
+
+
+def usage_error(exc) -> NoReturn:
+    """A command-line mistake (a bad option value, an unknown option or command, a missing
+    argument) as one line naming the command, exit 2."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # `pnp log` alone: the help is printed already
+        sys.exit(EXIT_INPUT)
+    ctx = getattr(exc, "ctx", None)
+    command = ctx.command_path if ctx is not None else _command_typed()
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    say(clip(f"{command}: {message} (see {command} --help)"), stderr=True)
+    sys.exit(EXIT_INPUT)
+
+
+def _command_typed() -> str:
+    """`pnp` and the (sub)commands named on the command line, for an error Click raised
+    without its context (`pnp build --bleed` with no value)."""
+    from typer.main import get_command
+
+    words, group = ["pnp"], get_command(app)
+    for arg in COMMAND or []:
+        if arg.startswith("-"):  # a flag before the command (--trust): the groups take no option values
+            continue
+        found = getattr(group, "commands", {}).get(arg)
+        if found is None:
+            break
+        words.append(arg)
+        group = found
+    return " ".join(words)
+
+
 GC_EVERY = 100_000  # new container objects between two collections of the youngest generation
 # the command line when pnp runs from its console script: only then is a build recorded
 # for a no-op answer (the app called from Python, by a test or `pnp watch`, leaves no record)
@@ -708,14 +749,23 @@ def main() -> None:
     # free: the collector's default pace (every 700 new objects) costs about 2% of a build.
     gc.set_threshold(GC_EVERY, 50, 100)
     try:
-        app()
+        # not standalone: a command-line mistake comes back here as Click's exception, to
+        # print as one line (Typer would draw it as a box under the usage); --help stays Typer's
+        code = app(standalone_mode=False)
     except SystemExit as exc:
         sys.exit(exc.code)
+    except _click_errors() as exc:
+        usage_error(exc)
+    except typer.Abort:
+        say("pnp: aborted", stderr=True)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # outside any command (option parsing): still no traceback
         if os.environ.get("PNP_DEBUG"):
             raise
         say(f"pnp: internal error: {type(exc).__name__}: {exc}", stderr=True)
         sys.exit(EXIT_INTERNAL)
+    else:
+        sys.exit(code if isinstance(code, int) else EXIT_OK)  # not standalone, typer.Exit's code is returned
     finally:
         # the process ends here: its objects need no last search for cycles while the
         # interpreter shuts down (tens of milliseconds after a build)

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field, model_validator
 
-from .errors import PnpError
+from .errors import ContentError, PnpError
 from .load import project_files
 from .load.content import GameContent
 from .load.manifest import Length, presets
@@ -34,6 +34,9 @@ from .load.yamlio import load_located
 FILE = "pnp.yaml"
 # the formats `pnp build` writes (pnp/build/driver.py's FORMATS makes each)
 FORMAT_NAMES = ("svg", "pdf", "png", "tts", "pdf-single")
+DPI_RANGE = (10, 1200)  # of png and tts images: below, unreadable; above, files of hundreds of MB
+# a PDF page is 3 to 14400 pt a side (PDF 1.7, annex C.2): the papers pnp can print on
+PAPER_RANGE = (3 * 25.4 / 72, 14400 * 25.4 / 72)  # mm: about 1.06 to 5080
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,20 @@ class PaperSize(StrictModel):
     width: Length
     height: Length
 
+    @model_validator(mode="after")
+    def _printable(self) -> "PaperSize":
+        low, high = PAPER_RANGE
+        if not (low <= self.width <= high and low <= self.height <= high):
+            raise ValueError(f"a paper is {low:.2f} to {high:.0f} mm a side (what a PDF page can be), got {self.width:g} x {self.height:g} mm")
+        return self
+
+
+def _pair(value: Any) -> Any:
+    """`back_offset` as two numbers, or one message saying so (not pydantic's about tuples)."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError(f"expected [across, down] in mm, e.g. [0.5, -1], got {value!r}")
+    return value
+
 
 def table(extra: dict[str, SheetLayout] | None = None) -> dict[str, SheetLayout]:
     """The built-in layouts, then a project's own (which may replace a built-in one)."""
@@ -108,7 +125,7 @@ class Settings(StrictModel):
     formats: list[str] | None = Field(default=None, description="formats `pnp build` writes, e.g. [svg, pdf]")
     layout: str | None = Field(default=None, description="sheet layout of the print PDF: tight (the default), standard, fold, scissors or one under `layouts`")
     dpi: int | None = Field(default=None, description="resolution of png and tts images")
-    back_offset: tuple[float, float] | None = Field(default=None, description="[across, down] mm to shift backs in the print PDF")
+    back_offset: Annotated[tuple[float, float], BeforeValidator(_pair)] | None = Field(default=None, description="[across, down] mm to shift backs in the print PDF")
     pack: bool | None = Field(default=None, description="pack what is left of every component onto shared sheets (default true)")
     cut_file: bool | None = Field(default=None, description="print-then-cut: registration marks and an SVG cut file per sheet (default false)")
     papers: dict[Slug, PaperSize] = Field(default_factory=dict, description="the project's own paper sizes")
@@ -129,6 +146,10 @@ def load_settings(root: Path) -> Settings:
             settings = settings.model_copy(update={"paper": settings.paper.strip().lower()})
         if settings.paper is not None and settings.paper not in papers(settings.papers):
             errors.append(doc.error(("paper",), f"unknown paper {settings.paper!r}: expected one of {', '.join(papers(settings.papers))}"))
+        if settings.formats == []:
+            errors.append(doc.error(("formats",), f"no format: expected some of {', '.join(FORMAT_NAMES)}"))
+        if settings.dpi is not None and not DPI_RANGE[0] <= settings.dpi <= DPI_RANGE[1]:
+            errors.append(doc.error(("dpi",), f"dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {settings.dpi}"))
         for i, name in enumerate(settings.formats or []):
             if name not in FORMAT_NAMES:
                 errors.append(doc.error(("formats", i), f"unknown format {name!r}: expected some of {', '.join(FORMAT_NAMES)}"))
@@ -138,6 +159,23 @@ def load_settings(root: Path) -> Settings:
         raise PnpError(errors)
     assert settings is not None
     return settings
+
+
+def blame(root: Path, message: str, *choices: tuple[tuple[str, ...], Any]) -> ContentError | str:
+    """`message` at the first key of `choices` (key path, the value in use) that pnp.yaml in
+    `root` holds with that value: where the user chose what the message is about; `message`
+    alone when none of it came from there."""
+    path = root / FILE
+    if not path.is_file():
+        return message
+    doc = load_located(project_files.inside(root, path, None, "settings file"))
+    for at, value in choices:
+        found = doc.data
+        for key in at:
+            found = found.get(key) if isinstance(found, dict) else None
+        if found is not None and (value is None or str(found).strip().lower() == value) and at in doc.marks:
+            return doc.error(at, message)
+    return message
 
 
 def merged(settings: Settings, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ scoring sheet and the balance lab's reports write them with `write_atomic`.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import itertools
 import json
@@ -100,6 +101,19 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def unmakeable(folder: Path) -> str | None:
+    """Why files could not be written into `folder` (made if missing), found without making
+    anything; None when they could. For a command that fails early rather than after long work."""
+    found = Path(os.path.abspath(folder))
+    while not os.path.lexists(found) and found != found.parent:
+        found = found.parent
+    if not found.is_dir():
+        return os.strerror(errno.ENOTDIR)
+    if not os.access(found, os.W_OK | os.X_OK):
+        return os.strerror(errno.EACCES)
+    return None
 
 
 def temp_owner(name: str) -> int | None:

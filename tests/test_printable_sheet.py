@@ -114,3 +114,22 @@ def test_th_sheet_follows_set_rules(tmp_path):
         assert published_only not in old, published_only
     result = cli("sheet", "tasty-humans", "--players", "1", "--out", str(tmp_path / "x"), "--set", "rules=0.3")
     assert result.exit_code == 2 and "--set rules=0.3: expected one of published, 0.2.8 (tasty-humans option 'rules')" in result.output
+
+
+@pytest.mark.parametrize("game, hint", [("cave", ""), ("dietrick-taking", "; try --template")])
+def test_no_printable_sheet_suggests_template_only_where_it_works(tmp_path, game, hint):
+    """cave has neither a printable sheet nor a template: `try --template` sent the user to a second error."""
+    result = cli("sheet", game, "-n", "2", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and result.output == f"{game}: this game has no printable scoring sheet{hint}\n"
+    assert not (tmp_path / "out").exists()
+    if hint:
+        assert cli("sheet", game, "-n", "3", "--template").exit_code == 0
+
+
+def test_a_paper_too_small_to_split_the_sheet_on_is_located(tmp_path):
+    """15 mm of paper less 5 mm margins: a scoring sheet PDF of no page was written."""
+    (tmp_path / "pnp.yaml").write_text("papers:\n  tiny: {width: 15mm, height: 15mm}\n")
+    result = runner.invoke(app, ["sheet", "tasty-humans", "-n", "2", "--paper", "tiny", "--out", str(tmp_path / "out"), "--project", str(tmp_path)])
+    assert result.exit_code == 2 and not (tmp_path / "out").exists()
+    assert result.output.endswith("pnp.yaml:2:3: paper tiny (15 x 15 mm) less its 5 mm margins leaves 5 x 5 mm to print on: the smallest piece "
+                                  "that does not fit, scoring-sheet, is 200 x 265 mm with its bleed; expected a bigger paper\n")

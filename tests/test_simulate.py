@@ -177,3 +177,22 @@ def test_trust_for_one_run_reaches_spawned_workers(tmp_path, monkeypatch):
     monkeypatch.setattr(pnp.load.trust, "ALLOW_ALL", True)  # `pnp --trust`
     run = simulate(project, "dietrick-taking", games=4, players=3, strategies=["random"], jobs=2)
     assert len(run.records) == 4
+
+
+@pytest.mark.parametrize("bad", [["--set", "nosuch=1"], ["--players", "2,9"], ["--players-as", "nosuch"]])
+def test_cli_a_failed_run_writes_nothing(repo_project, tmp_path, bad):
+    """A run that fails (a bad option, the lab's extra missing, ...) left an empty output/<game>/simulate/."""
+    out, sheets = tmp_path / "out", tmp_path / "sheets"
+    result = runner.invoke(app, ["simulate", "cave", "--games", "2", *bad, "--out", str(out), "--sheets", str(sheets),
+                                 "--project", str(repo_project.root)])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+    assert not out.exists() and not sheets.exists()
+
+
+def test_unmakeable_folders_are_found_without_making_them(tmp_path):
+    from pnp.files import unmakeable
+
+    (tmp_path / "file").write_text("")
+    assert unmakeable(tmp_path / "a" / "b") is None and not (tmp_path / "a").exists()
+    assert unmakeable(tmp_path / "file" / "x") == "Not a directory"
+    assert unmakeable(tmp_path / "file") == "Not a directory"

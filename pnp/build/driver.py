@@ -201,7 +201,7 @@ def check_formats(formats: tuple[str, ...]) -> None:
 def check_options(options: BuildOptions) -> None:
     """Fail on bad options before any work."""
     check_formats(options.formats)
-    from ..config import papers, sheet_layout
+    from ..config import DPI_RANGE, papers, sheet_layout
 
     known = papers(options.papers)
     if options.paper not in known:
@@ -211,8 +211,27 @@ def check_options(options: BuildOptions) -> None:
         raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
     if options.players is not None and options.players < 0:  # a game checks its own range
         raise PnpError(f"--players cannot be negative, got {options.players}")
-    if not 10 <= options.dpi <= 1200:
-        raise PnpError(f"--dpi must be between 10 and 1200, got {options.dpi}")
+    if not DPI_RANGE[0] <= options.dpi <= DPI_RANGE[1]:
+        raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {options.dpi}")
+
+
+def check_room(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> None:
+    """Fail when the paper less its margins leaves no room for the game's pieces (formats/room.py):
+    in the print PDF (the layout's margin), then in the component PDFs (impose's own)."""
+    from ..config import blame, papers, sheet_layout
+    from ..formats.impose import Paper
+    from ..formats.room import laid_alone, laid_in_print, no_room
+
+    paper = Paper(options.paper, *papers(options.papers)[options.paper])
+    style = sheet_layout(options.layout, options.layouts)
+    paper_keys = ((("papers", options.paper), None), (("paper",), options.paper))
+    problem = no_room(rendered, Paper(paper.name, paper.width, paper.height, style.margin), laid_in_print(paper, style))
+    if problem is not None:
+        layout_keys = ((("layouts", options.layout, "margin"), None), (("layouts", options.layout), None), (("layout",), options.layout))
+        raise PnpError(blame(game.project.root, f"layout {options.layout}: {problem}", *layout_keys, *paper_keys))
+    problem = no_room(rendered, paper, laid_alone(paper), chosen=False)
+    if problem is not None:
+        raise PnpError(blame(game.project.root, f"the component PDFs: {problem}", *paper_keys))
 
 
 def out_root(project: Project, options: BuildOptions, game: str) -> Path:
@@ -288,6 +307,8 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
     try:
         faces, count = Pipeline(game.project, options).render(game, values, cache, tally, book.add_piece if book else None)
+        if "pdf" in options.formats:
+            check_room(game, faces, options)
         planned: dict[str, Planned] = {}
         located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
         for fmt in options.formats:

@@ -142,12 +142,13 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
         section.sides.append("back")
 
 
-def _half(sheet: Paper) -> Paper:
+def fold_half(sheet: Paper) -> Paper:
     """The left half of `sheet`, where the fold layout puts the fronts."""
     return Paper(sheet.name, sheet.width / 2, sheet.height, sheet.margin)
 
 
-def _grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | None:
+def component_grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) -> Grid | None:
+    """The grid `comp`'s pieces take on `sheet` in the layout `style`; None when none fits whole."""
     spec, bleed = comp.spec, comp.bleed
     if style.cut == "shared":  # cells at trim size, the outer bleed inside the margin
         inner = Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed)
@@ -251,8 +252,8 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         name = comp.spec.name
         section = Section(name)
         fold = style.fold and any(b is not None for _, b in copies)
-        grid = _grid(comp, _half(sheet) if fold else sheet, style)
-        form = None if grid is not None or not registration else _grid(comp, _half(base_sheet) if fold else base_sheet, base_style)
+        grid = component_grid(comp, fold_half(sheet) if fold else sheet, style)
+        form = None if grid is not None or not registration else component_grid(comp, fold_half(base_sheet) if fold else base_sheet, base_style)
         if form is not None:  # fits the paper, not inside the registration marks: printed to cut by hand
             unpacked += -(-len(copies) // form.per_page)
             for start in range(0, len(copies), form.per_page):
@@ -289,7 +290,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         if packed.sheets + len(alone) > len(components):  # never more sheets than each component's leftovers on a sheet of its own
             alone, packed = components, Section(name)
         for comp in alone:
-            grid = _grid(comp, sheet, style)
+            grid = component_grid(comp, sheet, style)
             assert grid is not None  # leftovers are what a grid sheet was not full of
             _grid_pages(owned[id(comp)], [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
         packed_sections.append(packed)

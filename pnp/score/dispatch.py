@@ -92,7 +92,9 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     table's QR code (`class="table-qr"`); the files are then named `...-table`, beside
     the plain sheet."""
     from ..errors import raise_if_any
+    from ..config import blame
     from ..formats.impose import impose, paper
+    from ..formats.room import laid_alone, no_room
     from ..files import write_atomic
     from ..plan import item_field, item_id
     from ..render.faces import ComponentRenderer, Piece, RenderedComponent
@@ -108,7 +110,8 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     wanted = game.plugin.sheet_component
     index = next((i for i, c in enumerate(game.manifest.components) if c.id == wanted), None)
     if index is None:
-        raise PnpError(f"{game.name}: this game has no printable scoring sheet; try --template")
+        hint = "; try --template" if game.plugin.sheet_template is not None else ""  # only an option that works
+        raise PnpError(f"{game.name}: this game has no printable scoring sheet{hint}")
     spec = game.manifest.components[index]
     renderer = ComponentRenderer(game, {**values, "players": players}, build_options.bleed)
     items = renderer.plan.items(index, spec)
@@ -129,6 +132,9 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     stem = f"{spec.id}-{players}p" + ("-table" if table is not None else "")
     svg, pdf = base / f"{stem}.svg", base / f"{stem}.pdf"
     one = RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)
+    problem = no_room([one], sheet, laid_alone(sheet), chosen=False)  # a sheet bigger than the paper is split
+    if problem is not None:
+        raise PnpError(blame(project.root, problem, (("papers", sheet.name), None), (("paper",), sheet.name)))
     data = impose(one, sheet, f"{game.manifest.title}: scoring sheet for {players} players")
     write_atomic(svg, face.svg.encode("utf-8"))
     write_atomic(pdf, data)
