@@ -346,8 +346,6 @@ class Trace:
             return
         self.facts[(key,)] = ("s", "-")  # not a content name now: one appearing counts
         self.anywhere |= isinstance(value, (dict, list, tuple)) and bool(self._paths_of(value))
-        if key == "icon" and "icons" in self.context:  # icon() draws from the icon sets
-            self.whole(self.context["icons"])
 
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
@@ -381,6 +379,8 @@ class Trace:
     def call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """A function, macro or helper is called: it may read its arguments in full."""
         if getattr(fn, "jinja_pass_arg", None) is not None:
+            if getattr(fn, "reports_reads", False):  # its lookups report here as a template's do (pnp/sandbox.py)
+                return self.taken(args, kwargs, JINJA_KEYWORDS)
             self.everything = True
             return self.taken(args, kwargs)  # the block's and loop's variables too: it is given them
         # Jinja's own keywords never reach any other function (Context.call drops them)
