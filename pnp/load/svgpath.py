@@ -13,7 +13,7 @@ import re
 ARGUMENTS = {"m": "nn", "l": "nn", "h": "n", "v": "n", "c": "nnnnnn", "s": "nnnn", "q": "nnnn", "t": "nn", "a": "nnnffnn", "z": ""}
 NAMES = {"m": "moveto", "l": "lineto", "h": "horizontal lineto", "v": "vertical lineto", "c": "curveto",
          "s": "smooth curveto", "q": "quadratic curveto", "t": "smooth quadratic curveto", "a": "arc", "z": "closepath"}
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 _FLAG = re.compile(r"[01]")  # a flag needs no separator after it: "a5 5 0 110 10" is valid
 _SPACE = re.compile(r"[ \t\r\n\f]*")
 _SEPARATOR = re.compile(r"[ \t\r\n\f]*(?:,[ \t\r\n\f]*)?")
