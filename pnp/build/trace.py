@@ -275,14 +275,14 @@ class Trace:
         for key, value in self.reached.items():
             if key not in self.used:  # reached and then not read by key: compared, iterated, tested
                 self.wholes[key] = value
-        if self.everything:  # a helper that reads the template context can reach any name
-            for name, value in self.context.items():
-                self.facts[(name,)] = ("w", self.digest("w", value))
         for key, value in {**self.reached, **self.used}.items():
             if key not in self.wholes:
                 self._fact(value, "s")
         for value in self.wholes.values():
             self._fact(value, "w")
+        if self.everything:  # a helper that reads the template context can reach any name: last, the shape of a name read by key too
+            for name, value in self.context.items():
+                self.facts[(name,)] = ("w", self.digest("w", value))
         # a shared record (`item` and its place in `cards`) counts at the paths a name resolved leads to;
         # tuples (JSON writes them as lists), one of each fact for all faces (most faces
         # read the same `side`, `width`, helpers): a build keeps every face's facts, and
