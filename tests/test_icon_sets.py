@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_watch import _watching, save
 from test_witness import answered, pnp
 
 from pnp.build.driver import BuildOptions, build
@@ -111,6 +112,16 @@ def test_the_no_op_answer_of_pnp_build_sees_an_edited_icon(marks: Project, kind:
     again = pnp(marks, "--format", "svg")
     assert not answered(again) and ", 1 faces rendered" in again[0]
     assert after in face(marks, card)
+
+
+def test_watch_rebuilds_the_face_of_an_edited_icon(marks: Project):
+    for lines in _watching(marks, BuildOptions(formats=("svg",))):
+        for name, before, after, card in EDITS.values():
+            path, start = marks.content_dir / "marks" / name, len(lines.lines)
+            save(path, path.read_text().replace(before, after))
+            at = lines.wait_for("marks: rebuilt", lines.wait_for(f"content/marks/{name}", start))
+            assert lines.lines[at][0].startswith(f"marks: rebuilt 1 file (1 face rendered, ") and lines.lines[at][0].endswith(f"svg/card/{card}.svg")
+            assert after in face(marks, card)
 
 
 @pytest.mark.parametrize("d", [
