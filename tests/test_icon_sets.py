@@ -42,7 +42,8 @@ MARKS = """\
 dot: {d: "M0 5 A5 5 0 1 0 10 5 A5 5 0 1 0 0 5", fill: "#ff0000", viewbox: "0 0 10 10"}
 ring: "M12 2a10 10 0 1 0 0.01 0z"
 """
-CARD = '{% extends "pnp/base.svg.j2" %}{% block body %}{{ icon(item.set, item.icon, 5, 5, 20) }}{% endblock %}'
+# in a loop: Jinja hands icon() a context of the loop's variables over the face's
+CARD = '{% extends "pnp/base.svg.j2" %}{% block body %}{% for x in [5, 30] %}{{ icon(item.set, item.icon, x, 5, 20) }}{% endfor %}{% endblock %}'
 TOKEN = '{% extends "pnp/base.svg.j2" %}{% block body %}<text x="5" y="15" font-size="5">{{ item.id }}</text>{% endblock %}'
 
 
