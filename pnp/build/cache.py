@@ -37,9 +37,8 @@ rendered again exactly when one of these changed:
      count whole, unless marked `reports_reads` (pnp/sandbox.py): its lookups report here
      as a template's do, so `icon()` reads the icon it draws (`icons.<set>.<id>`) alone.
      A helper counts by what it is given (a record's helper by its record too), not by
-     what its own code looks up
-     elsewhere: plugin code is in the stamp (1), the content it draws from must reach
-     it as arguments or through `context()`;
+     what its own code looks up elsewhere: plugin code is in the stamp (1), the content
+     it draws from must reach it as arguments or through `context()`;
 5. the art it read: for every `asset()` name, the file it resolves to now and its bytes.
 
 So editing one card or one CSV row re-renders the faces that read that record (its own,

@@ -3,7 +3,8 @@
 A set is a folder of SVG files (the id is the file name) or a YAML file mapping ids to
 SVG path data (`d`, or {d, fill, viewbox}). `icon('suits', 'moon', x, y, size)` draws the
 icon scaled into the square at (x, y) as a nested <svg>, so each icon keeps its own
-coordinates; `fill` recolours path icons (SVG files keep their own colours).
+coordinates; `fill` recolours path icons (SVG files keep their own colours). Path data,
+in the YAML or on an SVG file's <path>, is checked at load (pnp/load/svgpath.py).
 """
 
 from __future__ import annotations
@@ -51,16 +52,17 @@ def _svg_file(project: Path, path: Path) -> Icon:
         if not (w and h):
             raise PnpError(ContentError(path, 1, None, "expected a viewBox (or width and height) on the <svg> element"))
         viewbox = f"0 0 {w} {h}"
-    if any(path_problem(d) for d in (el.get("d") for el in root.iter(f"{{{SVG_NS}}}path")) if d is not None):
-        raise PnpError(_bad_path(path, data))
+    bad = _bad_path(path, data)
+    if bad is not None:
+        raise PnpError(bad)
     ET.register_namespace("", SVG_NS)
     body = "".join(ET.tostring(child, encoding="unicode") for child in root)
     return Icon(viewbox, body.replace(f' xmlns="{SVG_NS}"', ""))
 
 
-def _bad_path(path: Path, data: bytes) -> ContentError:
-    """The error at the first <path> of an SVG file whose `d` is malformed (ElementTree keeps
-    no positions: expat, which it parses with, reports them)."""
+def _bad_path(path: Path, data: bytes) -> ContentError | None:
+    """The error at the first <path> of a well-formed SVG file whose `d` is malformed, if
+    any (ElementTree keeps no positions: expat, which it parses with, reports them)."""
     parser = expat.ParserCreate(namespace_separator=" ")
     found: list[ContentError] = []
 
@@ -71,7 +73,7 @@ def _bad_path(path: Path, data: bytes) -> ContentError:
 
     parser.StartElementHandler = start
     parser.Parse(data, True)
-    return found[0]
+    return found[0] if found else None
 
 
 def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
