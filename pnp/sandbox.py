@@ -329,6 +329,14 @@ def unknown_block(template: jinja2.Template) -> jinja2.TemplateAssertionError | 
     return None
 
 
+def reports_reads(fn: Any) -> Any:
+    """Mark a `pass_context` helper that reads its context only through what reports to the
+    build cache (`context.resolve_or_missing`, the environment's `getattr`/`getitem`): it
+    counts by what it looked up, not as one that could read every name (pnp/build/trace.py)."""
+    fn.reports_reads = True
+    return fn
+
+
 class _Context(Context):
     """Reports each name a template takes from its context (not one it set itself)."""
 

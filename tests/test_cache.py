@@ -297,6 +297,22 @@ def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: P
     assert "#2a9d8f" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
 
 
+def test_a_helper_that_reads_the_template_context_counts_a_name_whole_the_template_reads_by_key(deck: Project, trusted):
+    plugins = deck.root / "plugins"
+    plugins.mkdir()
+    (plugins / "deck.py").write_text("from jinja2 import pass_context\nfrom pnp.api import GamePlugin\n\n"
+                                     "@pass_context\ndef peek(context):\n    return context.get_all()['style']['border']\n\n"
+                                     "PLUGIN = GamePlugin(template_globals={'peek': peek})\n")
+    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: '#111111'\n")
+    (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ style.colour }} {{ peek() }}"))
+    trusted(deck)
+    rebuild(deck)
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: '#222222'\n")
+    assert rebuild(deck).rendered == 3  # the cards: `style` counts whole for them, not only its key `colour`
+    assert "#222222" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
+
+
 def test_what_a_plugin_computes_for_a_record_counts_as_a_template_reads_it(deck: Project, trusted):
     """Plugins bind derived data to records (e.g. symbols from the rule set): a template
     reading it through a property depends on it, though it never names the file it came from."""

@@ -33,11 +33,12 @@ rendered again exactly when one of these changed:
      macro, helper, test or other filter (an iterator a filter made: what it yields),
      an operand of `%`, `*`, `**`, `~`, a comparison or `in`, a method of it looked up
      (`.items()`, a record's helper), or reached and never read by key (a loop over
-     it). `icon()` reads the icon sets; a helper that reads the template context
-     (`jinja_pass_arg`) makes every name count whole. A helper counts by what it is
-     given (a record's helper by its record too), not by what its own code looks up
-     elsewhere: plugin code is in the stamp (1), the content it draws from must reach
-     it as arguments or through `context()`;
+     it). A helper that reads the template context (`jinja_pass_arg`) makes every name
+     count whole, unless marked `reports_reads` (pnp/sandbox.py): its lookups report here
+     as a template's do, so `icon()` reads the icon it draws (`icons.<set>.<id>`) alone.
+     A helper counts by what it is given (a record's helper by its record too), not by
+     what its own code looks up elsewhere: plugin code is in the stamp (1), the content
+     it draws from must reach it as arguments or through `context()`;
 5. the art it read: for every `asset()` name, the file it resolves to now and its bytes.
 
 So editing one card or one CSV row re-renders the faces that read that record (its own,

@@ -275,14 +275,14 @@ class Trace:
         for key, value in self.reached.items():
             if key not in self.used:  # reached and then not read by key: compared, iterated, tested
                 self.wholes[key] = value
-        if self.everything:  # a helper that reads the template context can reach any name
-            for name, value in self.context.items():
-                self.facts[(name,)] = ("w", self.digest("w", value))
         for key, value in {**self.reached, **self.used}.items():
             if key not in self.wholes:
                 self._fact(value, "s")
         for value in self.wholes.values():
             self._fact(value, "w")
+        if self.everything:  # a helper that reads the template context can reach any name: last, the shape of a name read by key too
+            for name, value in self.context.items():
+                self.facts[(name,)] = ("w", self.digest("w", value))
         # a shared record (`item` and its place in `cards`) counts at the paths a name resolved leads to;
         # tuples (JSON writes them as lists), one of each fact for all faces (most faces
         # read the same `side`, `width`, helpers): a build keeps every face's facts, and
@@ -346,8 +346,6 @@ class Trace:
             return
         self.facts[(key,)] = ("s", "-")  # not a content name now: one appearing counts
         self.anywhere |= isinstance(value, (dict, list, tuple)) and bool(self._paths_of(value))
-        if key == "icon" and "icons" in self.context:  # icon() draws from the icon sets
-            self.whole(self.context["icons"])
 
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
@@ -381,6 +379,8 @@ class Trace:
     def call(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """A function, macro or helper is called: it may read its arguments in full."""
         if getattr(fn, "jinja_pass_arg", None) is not None:
+            if getattr(fn, "reports_reads", False):  # its lookups report here as a template's do (pnp/sandbox.py)
+                return self.taken(args, kwargs, JINJA_KEYWORDS)
             self.everything = True
             return self.taken(args, kwargs)  # the block's and loop's variables too: it is given them
         # Jinja's own keywords never reach any other function (Context.call drops them)

@@ -3,23 +3,30 @@
 A set is a folder of SVG files (the id is the file name) or a YAML file mapping ids to
 SVG path data (`d`, or {d, fill, viewbox}). `icon('suits', 'moon', x, y, size)` draws the
 icon scaled into the square at (x, y) as a nested <svg>, so each icon keeps its own
-coordinates; `fill` recolours path icons (SVG files keep their own colours).
+coordinates; `fill` recolours path icons (SVG files keep their own colours). Path data,
+in the YAML or on an SVG file's <path>, is checked at load (pnp/load/svgpath.py).
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from xml.parsers import expat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from ..errors import ContentError, PnpError
+from ..plaindata import helper
+from ..sandbox import reports_reads
 from . import project_files
 from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
+from .svgpath import path_problem
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -32,8 +39,9 @@ class Icon:
 
 
 def _svg_file(project: Path, path: Path) -> Icon:
+    data = project_files.read_bytes(project, path, None, "icon file")
     try:
-        root = ET.fromstring(project_files.read_bytes(project, path, None, "icon file"))
+        root = ET.fromstring(data)
     except ET.ParseError as exc:
         raise PnpError(ContentError(path, *(exc.position if exc.position else (None, None)), f"not well-formed SVG: {exc}")) from None
     if root.tag != f"{{{SVG_NS}}}svg":
@@ -44,9 +52,28 @@ def _svg_file(project: Path, path: Path) -> Icon:
         if not (w and h):
             raise PnpError(ContentError(path, 1, None, "expected a viewBox (or width and height) on the <svg> element"))
         viewbox = f"0 0 {w} {h}"
+    bad = _bad_path(path, data)
+    if bad is not None:
+        raise PnpError(bad)
     ET.register_namespace("", SVG_NS)
     body = "".join(ET.tostring(child, encoding="unicode") for child in root)
     return Icon(viewbox, body.replace(f' xmlns="{SVG_NS}"', ""))
+
+
+def _bad_path(path: Path, data: bytes) -> ContentError | None:
+    """The error at the first <path> of a well-formed SVG file whose `d` is malformed, if
+    any (ElementTree keeps no positions: expat, which it parses with, reports them)."""
+    parser = expat.ParserCreate(namespace_separator=" ")
+    found: list[ContentError] = []
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        problem = path_problem(attrs["d"]) if name == f"{SVG_NS} path" and "d" in attrs else None
+        if problem is not None and not found:
+            found.append(ContentError(path, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, f"<path> d: SVG path data: {problem}"))
+
+    parser.StartElementHandler = start
+    parser.Parse(data, True)
+    return found[0] if found else None
 
 
 def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
@@ -79,6 +106,10 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                     if not isinstance(value, dict) or not isinstance(value.get("d"), str) or set(value) - {"d", "fill", "viewbox"}:
                         errors.append(doc.error((key,), f"icon {key!r}: expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"))
                         continue
+                    problem = path_problem(value["d"])
+                    if problem is not None:
+                        errors.append(doc.error((key, "d") if isinstance(doc.data[key], dict) else (key,), f"icon {key!r}: SVG path data: {problem}"))
+                        continue
                     d = escape(value["d"])
                     icons[str(key)] = Icon(str(value.get("viewbox", spec.viewbox)), f'<path d="{d}"/>', value.get("fill"))
         except PnpError as exc:
@@ -88,21 +119,29 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
     return sets, errors, used
 
 
-def icon_helper(sets: dict[str, dict[str, Icon]]):
-    """The `icon(set, id, x, y, size, fill=None)` template function for one game."""
+def icon_helper() -> Callable[..., Markup]:
+    """The `icon(set, id, x, y, size, fill=None)` template function. It takes the icon from
+    the face's own `icons` name the way a template reads data (the context's lookup, the
+    sandbox's getitem), so the build cache counts a face by the icons it draws
+    (pnp/build/trace.py): a helper that kept the sets to itself would be read by no face."""
 
-    def icon(set_name: str, ident: Any, x: float, y: float, size: float, fill: str | None = None) -> Markup:
+    @pass_context
+    def icon(context: Context, set_name: Any, ident: Any, x: float, y: float, size: float, fill: str | None = None) -> Markup:
+        sets = context.resolve_or_missing("icons")
+        sets = sets if isinstance(sets, dict) else {}
         if set_name not in sets:
             raise ValueError(f"icon(): no icon set {set_name!r}: expected one of {', '.join(sets) or '(none declared under icons: in game.yaml)'}")
-        icons = sets[set_name]
+        get = context.environment.getitem
+        icons = get(sets, set_name)
         if str(ident) not in icons:
             raise ValueError(f"icon(): no icon {ident!r} in set {set_name!r}: expected one of {', '.join(icons)}")
-        found = icons[str(ident)]
-        colour = fill or found.fill
+        found = get(icons, str(ident))
+        colour = fill or get(found, "fill")
         paint = f' fill="{escape(colour)}"' if colour else ""
-        return Markup(f'<svg x="{num(x)}" y="{num(y)}" width="{num(size)}" height="{num(size)}" viewBox="{escape(found.viewbox)}"{paint}>{found.body}</svg>')
+        return Markup(f'<svg x="{num(x)}" y="{num(y)}" width="{num(size)}" height="{num(size)}" '
+                      f'viewBox="{escape(get(found, "viewbox"))}"{paint}>{get(found, "body")}</svg>')
 
-    return icon
+    return reports_reads(helper(icon))
 
 
 def plain(sets: dict[str, dict[str, Icon]]) -> dict[str, dict[str, Any]]:

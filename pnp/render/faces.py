@@ -108,7 +108,7 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
     )
     env.filters["num"] = num
     env.filters["product"] = product
-    env.globals["icon"] = helper(icon_helper(game.icons))  # a plugin's own `icon` takes precedence
+    env.globals["icon"] = icon_helper()  # a plugin's own `icon` takes precedence
     fit = fit or textfit.TextFit(game.fonts, game.manifest.min_font_size)
     env.globals.update({name: helper(fn) for name, fn in fit.helpers().items()})
     env.globals.update(num=helper(num), Markup=helper(Markup), font_family=game.fonts.family, asset=helper(assets or Assets(game)))
