@@ -98,7 +98,9 @@ def test_tasty_humans_reference_text_taller_than_a_column(copy_game):
 def test_dietrick_taking_reference_text_runs_off_the_card(copy_game):
     dt = copy_game("dietrick-taking")
     line = _lengthen(dt.content_dir / "dietrick-taking" / "players.yaml", "then draws up to five.", STORY * 8, "text:")
-    _fails_at(dt, "dietrick-taking", "players.yaml", line, "reference/grape", "reference/mint")
+    # the same text on every player's card: one line for the four of them
+    out = _fails_at(dt, "dietrick-taking", "players.yaml", line, "reference/tomato (and 3 more pieces)")
+    assert len(out.strip().splitlines()) == 1, out
 
 
 def test_human_harvest_summary_point_past_the_foot_of_the_page(copy_game):
