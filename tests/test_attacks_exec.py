@@ -28,7 +28,7 @@ from pnp.render.faces import ComponentRenderer
 from test_hostile import one_error
 
 runner = CliRunner()
-BOUND = 2.0  # seconds (issue 23: "within a second or two")
+BOUND = 5.0  # seconds: a runaway, not a speed (issue 23's "within a second or two": bench/bench_limits.py)
 LOCATED = re.compile(r"^\S+\.(yaml|j2):\d+(:\d+)?: ")
 
 

