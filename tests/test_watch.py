@@ -319,3 +319,30 @@ def test_a_folder_made_while_watching_is_watched(demo: Project):
         (plugins / "notes.py").write_text("# not named by any game.yaml yet\n")
         edited = lines.wait_for("changed:", made + 1)
         assert lines.lines[edited][0].endswith("plugins/notes.py")
+
+
+def test_a_plugin_kept_outside_plugins_is_watched(demo: Project, monkeypatch):
+    """A game may name a plugin anywhere in the project (`plugin: tools/marks.py`): its
+    folder is watched as plugins/ is; the project folder itself never is (output/ is in it)."""
+    monkeypatch.setenv("PNP_TRUST", "1")  # the edit withdraws `pnp trust`'s trust; this run trusts every plugin
+    plugin = demo.root / "tools" / "marks.py"
+    plugin.parent.mkdir()
+    plugin.write_text("from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={'mark': lambda: 'first'})\n")
+    game = demo.content_dir / "demo" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: tools/marks.py\n"))
+    _draw(demo, '<text x="5" y="80" font-size="3">{{ mark() }}</text>')
+    face = demo.output_dir / "demo/svg/card/example.svg"
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        assert "/tools, " in lines.lines[lines.wait_for("watching")][0]
+        save(plugin, plugin.read_text().replace("'first'", "'second'"))
+        lines.wait_for("demo: rebuilt", lines.wait_for("changed:"))
+        assert "second" in face.read_text()
+
+
+def test_the_project_folder_and_output_are_never_watched(demo: Project):
+    from pnp.tools.watch import watched
+
+    (demo.root / "tools").mkdir()
+    folders = watched(demo, [demo.root, demo.root / "tools", demo.content_dir / "demo", demo.root.parent])
+    assert demo.root not in folders and demo.root.parent not in folders and demo.root / "tools" in folders
+    assert folders.count(demo.content_dir) == 1 and demo.content_dir / "demo" not in folders  # inside content/ already

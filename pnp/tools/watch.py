@@ -1,5 +1,6 @@
 """`pnp watch`: build, then rebuild whenever something a build reads changes: what lies
-under content/, templates/, assets/ (shared pictures and fonts) and plugins/, and pnp.yaml
+under content/, templates/, assets/ (shared pictures and fonts) and plugins/ (and the folder
+of a plugin a game names elsewhere in the project), and pnp.yaml
 (polled, as are the coming and going of those folders and the user's trust file, which
 `pnp trust` rewrites after a plugin's edit). An edit of pnp.yaml takes effect at once (the
 command line's own options still win).
@@ -18,13 +19,13 @@ from __future__ import annotations
 import re
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..build.driver import GameReport, build
 from ..build.witness import owner
 from ..config import FILE, BuildOptions
 from ..load.content import Project
-from ..load.trust import trust_file
+from ..load.trust import project_plugins, trust_file
 from ..errors import PnpError, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
@@ -34,9 +35,25 @@ SHOWN = 8  # files listed per game and rebuild; more are counted
 POLL_MS = 500  # how often pnp.yaml and the folders to watch are looked at
 
 
-def watched(project: Project) -> list[Path]:
-    """The folders of `project` whose files builds read and an edit may change."""
-    return [p for p in (project.content_dir, project.templates_dir, project.assets_dir, project.root / "plugins") if p.is_dir()]
+def watched(project: Project, plugins: Sequence[Path] = ()) -> list[Path]:
+    """The folders of `project` whose files builds read and an edit may change: its own
+    (content/, templates/, assets/, plugins/) and the folders of `plugins` kept elsewhere in
+    it (never the project folder itself, nor one holding output/: a build's own writes)."""
+    found = [p for p in (project.content_dir, project.templates_dir, project.assets_dir, project.root / "plugins") if p.is_dir()]
+    for folder in plugins:
+        if (folder.is_dir() and folder != project.root and folder.is_relative_to(project.root)
+                and not project.output_dir.is_relative_to(folder) and not any(folder.is_relative_to(f) for f in found)):
+            found.append(folder)
+    return found
+
+
+def plugin_folders(project: Project) -> list[Path]:
+    """The folders of the project plugins its games name (a file's folder, a package)."""
+    try:
+        named = project_plugins(project.root)
+    except PnpError:  # a game names a plugin that is not there: the build says so
+        return []
+    return sorted({path if path.is_dir() else path.parent for path in named.values()})
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
@@ -62,7 +79,8 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
     # after a plugin's edit writes the trust file, outside the project
     polled = {path: _stat(path) for path in (settings, trust_file())}
     while True:
-        folders = watched(project)
+        plugins = plugin_folders(project)
+        folders = watched(project, plugins)
         echo(f"watching {', '.join(display_path(p) for p in folders + [settings])} (Ctrl-C to stop)", False)
         again = False
         for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
@@ -72,7 +90,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
                 if _stat(path) != known:
                     polled[path] = _stat(path)
                     paths.add(str(path))
-            now = watched(project)
+            now = watched(project, plugins)
             if now != folders:  # a folder came or went: watched from now on
                 paths.update(str(p) for p in set(now) ^ set(folders))
                 again = True
@@ -91,6 +109,8 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
             if built is not None:
                 last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
                 due = set()
+            if plugin_folders(project) != plugins:  # a game.yaml names a plugin elsewhere now
+                again = True
             if again:
                 break
         if not again:  # stopped, or Ctrl-C
