@@ -226,3 +226,42 @@ def test_since_draws_the_revision_with_its_own_font_files(repo: Project, tmp_pat
     assert {c.path for c in report.changes} == {"demo/card/back", "demo/card/example", "demo/card/second", "demo/card/third"}
     before = (tmp_path / "then/demo/svg/card/example.svg").read_text(encoding="utf-8")
     assert _drawn_with(report.page.parent / "demo/card/example.before.png", before, Fonts((kept,)))
+
+
+def _with_plugin(project: Project, body: str) -> Path:
+    plugin = project.root / "plugins" / "marks.py"
+    plugin.parent.mkdir(exist_ok=True)
+    plugin.write_text(f"from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={{'mark': lambda: {body!r}}})\n")
+    game = project.content_dir / "demo" / "game.yaml"
+    if "plugin:" not in game.read_text():
+        game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: plugins/marks.py\n"))
+    return plugin
+
+
+@needs_git
+def test_a_trusted_project_is_compared_with_its_own_history(repo: Project, trusted):
+    """`pnp trust` covers the project's revisions whose plugin is the code it trusted; a
+    revision whose plugin differs is refused in words the user can act on."""
+    plugin = _with_plugin(repo, "first")
+    root = repo.root.parent
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "a plugin")
+    trusted(repo)
+    report = diff(repo, None, BuildOptions(), since="HEAD")  # the plugin at HEAD is the one trusted
+    assert report.changes == [] and report.unchanged
+    _with_plugin(repo, "second")
+    git(root, "commit", "-q", "-am", "the plugin changed")
+    trusted(repo)
+    with pytest.raises(PnpError) as refused:
+        diff(repo, None, BuildOptions(), since="HEAD~1")
+    (line,) = [str(e) for e in refused.value.errors]
+    assert line.startswith("HEAD~1:content/demo/game.yaml:") and "pnp-diff-" not in line, line
+    assert f"plugin plugins/marks.py as it was at HEAD~1 is not the code trusted for {repo.root.resolve()}" in line
+    assert "pass `pnp --trust`" in line
+    assert plugin.read_text().count("second") == 1
+
+
+@pytest.mark.parametrize("dpi", ["0", "5000"])
+def test_a_dpi_out_of_range_is_one_line(repo: Project, dpi: str):
+    result = CliRunner().invoke(app, ["diff", "--since", "HEAD", "--dpi", dpi, "-p", str(repo.root)])
+    assert result.exit_code == 2 and result.output.strip() == f"--dpi must be between 10 and 1200, got {dpi}", result.output

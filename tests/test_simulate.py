@@ -196,3 +196,27 @@ def test_unmakeable_folders_are_found_without_making_them(tmp_path):
     assert unmakeable(tmp_path / "a" / "b") is None and not (tmp_path / "a").exists()
     assert unmakeable(tmp_path / "file" / "x") == "Not a directory"
     assert unmakeable(tmp_path / "file") == "Not a directory"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_against_a_git_revision_of_a_trusted_project(tmp_path, trusted):
+    """A project with its own (not shipped) plugin, trusted with `pnp trust`, plays its own
+    history: the revision's content with the plugin the user trusted (on two processes too)."""
+    import os
+    import subprocess
+
+    project = Project(tmp_path / "games")
+    for part in ("content", "templates"):
+        shutil.copytree(REPO / part / "dietrick-taking", project.root / part / "dietrick-taking")
+    shutil.copytree(REPO / "plugins" / "dietrick_taking", project.root / "plugins" / "dietrick_taking",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with (project.root / "plugins" / "dietrick_taking" / "glyphs.py").open("a") as glyphs:
+        glyphs.write("# the designer's own copy: not byte-identical to the shipped plugin\n")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "x"]):
+        subprocess.run(["git", "-C", str(project.root), *args], check=True, capture_output=True, env=env)
+    trusted(project)
+    for jobs in (1, 2):
+        run = simulate(project, "dietrick-taking", games=4, players=3, strategies=["random"], against="HEAD", jobs=jobs)
+        assert run.ref.label == "git HEAD" and len(run.ref_records) == 4

@@ -88,6 +88,17 @@ def _write(records: dict[str, dict[str, str]]) -> Path:
     return path
 
 
+# the folder a project was exported into as it was at a git revision (`pnp diff --since`,
+# `pnp simulate --against`) -> that project's folder and the revision
+REVISIONS: dict[str, tuple[str, str]] = {}
+
+
+def revision_of(folder: Path, project: Path, rev: str) -> None:
+    """Trust the plugins of `folder`, the project at `project` as it was at `rev`, as that
+    project's own: a plugin byte-identical to what the user trusted for it runs, another not."""
+    REVISIONS[str(folder.resolve())] = (str(project.resolve()), rev)
+
+
 def check(root: Path, name: str, path: Path, where: ContentError) -> None:
     """Refuse, as one located line, to run plugin `name` (at `path`) of the project at
     `root` unless it is trusted (see the module docstring)."""
@@ -96,9 +107,14 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
     digest = plugin_digest(path)
     if is_shipped(path, digest):
         return
-    recorded = _records().get(str(root.resolve()), {}).get(name)
+    origin, rev = REVISIONS.get(str(root.resolve()), (str(root.resolve()), None))
+    recorded = _records().get(origin, {}).get(name)
     if recorded == digest:
         return
+    if rev is not None:  # not a folder the user can trust: name the project and the way to run it once
+        raise PnpError(ContentError(where.path, where.line, where.column,
+                                    f"plugin {name} as it was at {rev} is not the code trusted for {origin}: read it "
+                                    f"(git show {rev}:{name}), then pass `pnp --trust` (or set {ENV}=1) to run it for this command"))
     why = "has changed since the project was trusted" if recorded else "is not trusted"
     project = str(root.resolve())
     raise PnpError(ContentError(where.path, where.line, where.column,

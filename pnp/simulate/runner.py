@@ -71,10 +71,11 @@ def _simulation(side: Side) -> Simulation:
     return sim
 
 
-def _trust_as_parent(allow_all: bool) -> None:
+def _trust_as_parent(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> None:
     """A worker's start: trust what the parent trusts. A spawned worker imports pnp afresh,
-    so `pnp --trust` (trust.ALLOW_ALL) would otherwise be forgotten there."""
+    so `pnp --trust` (trust.ALLOW_ALL) and the revisions' folders would otherwise be forgotten there."""
     trust.ALLOW_ALL = allow_all
+    trust.REVISIONS.update(revisions)
 
 
 def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Record]:
@@ -117,7 +118,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
         pool = None
     else:
         ctx = multiprocessing.get_context("fork" if fork else "spawn")
-        pool = ctx.Pool(min(jobs, len(chunks)), initializer=_trust_as_parent, initargs=(trust.allowed_by_user(),))
+        pool = ctx.Pool(min(jobs, len(chunks)), initializer=_trust_as_parent, initargs=(trust.allowed_by_user(), dict(trust.REVISIONS)))
         results = pool.imap(_play_chunk, chunks)
     try:
         done = 0
@@ -218,4 +219,5 @@ def _against(project: Project, name: str, ref: str, options: dict[str, str], sim
         shutil.rmtree(tmp, ignore_errors=True)
         known = f"a rule version ({', '.join(versions)}), " if versions else ""
         raise PnpError(f"--against {ref!r}: expected KEY=VALUE, {known}or a git revision of the project")
+    trust.revision_of(root, project.root, ref)
     return Side(f"git {ref}", root, name, dict(options)), tmp

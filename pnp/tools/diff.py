@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 from urllib.parse import quote
 
-from ..config import BuildOptions
+from ..config import DPI_RANGE, BuildOptions
 from ..build.pipeline import Pipeline
 from ..load.content import GameContent, Project, load_game
 from ..errors import PnpError, display_path
 from ..build.output import commit_files
 from ..render.pages import render_page
 from ..formats.raster import svg_to_image
-from ..load import revision
+from ..load import revision, trust
 from ..load.fonts import DEFAULT, Fonts
 
 if TYPE_CHECKING:
@@ -76,6 +76,8 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
     """Compare the current rendering with REF or DIR; write output/diff/index.html."""
     if (since is None) == (against is None):
         raise PnpError("pnp diff: give either --since GIT_REF or --against DIR")
+    if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:  # a face is drawn at this resolution, twice
+        raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {dpi}")
     Pipeline(project, options).check()
     out = options.out or project.output_dir
     with ExitStack() as stack:  # the exported revision's font files are drawn with until the end
@@ -111,7 +113,11 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
             root, commit = revision.export(project.root, ref, ["content", "templates", "plugins", "assets"], Path(tmp))
         except revision.NoRevision as exc:
             raise PnpError(f"--since {ref}: {exc}") from None
-        yield Project(root), f"{ref} ({commit})"
+        trust.revision_of(root, project.root, ref)
+        try:
+            yield Project(root), f"{ref} ({commit})"
+        finally:
+            trust.REVISIONS.pop(str(root.resolve()), None)
 
 
 def rendered_faces(project: Project, names: list[str], options: BuildOptions, out: Path, shown_as: str | None = None) -> dict[FaceId, Drawn]:
