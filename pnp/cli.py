@@ -473,10 +473,10 @@ def sheet_cmd(
     players: int = typer.Option(..., "--players", "-n", help="Number of players."),
     template: bool = typer.Option(False, "--template", help="Write a blank, commented YAML sheet to fill in (stdout or --out)."),
     schema: bool = typer.Option(False, "--schema", help="Write the JSON Schema of the sheet file (stdout or --out)."),
-    paper: Optional[str] = typer.Option(None, "--paper", help="letter or a4, for the printable sheet (default letter, or pnp.yaml).", show_default=False),
+    paper: Optional[str] = typer.Option(None, "--paper", help="Paper of the printable sheet: letter, legal, a4, a3, tabloid or a paper of pnp.yaml (default letter, or pnp.yaml).", show_default=False),
     out_path: Optional[Path] = typer.Option(None, "--out", help="File for --template/--schema; folder for the printable sheet (default: output/<game>/sheets)."),
     table: bool = typer.Option(False, "--table", help="Print the QR code of the table's link (`pnp serve --lan`) on the sheet, so players scan the paper to join."),
-    port: int = typer.Option(DEFAULT_PORT, "--port", help="With --table: the port `pnp serve` listens on."),
+    port: Optional[int] = typer.Option(None, "--port", help=f"With --table: the port `pnp serve` listens on (default {DEFAULT_PORT}).", show_default=False),
     db: Optional[Path] = typer.Option(None, "--db", help="With --table: the play-test log holding the table's token (default: <project>/pnp-log.sqlite).", dir_okay=False),
     set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
@@ -487,13 +487,17 @@ def sheet_cmd(
     def job() -> None:
         if table and (template or schema):
             raise PnpError("--table prints the code on the printable sheet: leave out --template and --schema")
+        if template and schema:
+            raise PnpError("--template and --schema each write one file: give one of them")
+        if not table and (port is not None or db is not None):
+            raise PnpError(f"{'--port' if port is not None else '--db'} names the table's server: it goes with --table")
         if not (template or schema):
             chosen = options_for(project, paper=paper)  # --paper, else pnp.yaml's, with its own papers
             code = None
             if table:
                 from .serve.sheetcode import table_code, table_url
 
-                code = table_code(table_url(project_at(project), db, port))
+                code = table_code(table_url(project_at(project), db, DEFAULT_PORT if port is None else port))
             for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers, code):
                 say(path)
             return

@@ -115,6 +115,17 @@ def test_bad_table_options_get_one_line(tmp_path: Path, lan: None):
     assert template.output.strip() == "--table prints the code on the printable sheet: leave out --template and --schema"
 
 
+@pytest.mark.parametrize("args,said", [
+    (["--port", "9000"], "--port names the table's server: it goes with --table"),
+    (["--db", "log.sqlite"], "--db names the table's server: it goes with --table"),
+    (["--template", "--schema"], "--template and --schema each write one file: give one of them"),
+])
+def test_options_that_would_be_ignored_are_refused(tmp_path: Path, args: list[str], said: str):
+    result = sheet(tmp_path, "-n", "2", *args, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and result.output.strip() == said, result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_without_a_network_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     import socket
 

@@ -305,6 +305,7 @@ def test_an_edit_of_pnp_yaml_takes_effect(demo: Project):
 
 def test_compiled_python_is_not_an_edit():
     assert is_content("/p/plugins/marks.py") and is_content("/p/assets/mark.svg")
+    assert not is_content("/p/content/g/sedTosScN") and is_content("/p/content/g/sediment.yaml")
     assert not is_content("/p/plugins/__pycache__/marks.cpython-311.pyc") and not is_content("/p/plugins/marks.pyc")
 
 

@@ -131,8 +131,9 @@ def affected(root: Path, paths: list[str], games: list[str]) -> set[str] | None:
 
 
 # what editors write beside a file while saving it: vim (.x.swp, x~, 4913), emacs (#x#,
-# .#x), JetBrains (x___jb_tmp___), gedit (.goutputstream-*), kate (.x.kate-swp), *.tmp
-_EDITOR_TEMP = re.compile(r"(^\.|~$|^#.*#$|^4913$|___jb_(tmp|old)___$|\.(sw[a-p]|swx|tmp|bak|kate-swp)$)")
+# .#x), JetBrains (x___jb_tmp___), gedit (.goutputstream-*), kate (.x.kate-swp), *.tmp,
+# and `sed -i` (sedXXXXXX)
+_EDITOR_TEMP = re.compile(r"(^\.|~$|^#.*#$|^4913$|___jb_(tmp|old)___$|\.(sw[a-p]|swx|tmp|bak|kate-swp)$|^sed[A-Za-z0-9]{6}$)")
 
 
 def is_content(path: str) -> bool:
