@@ -185,3 +185,19 @@ def test_import_is_all_or_nothing(tmp_path: Path):
     code, output = pnp("log", "import", str(EXAMPLES / "dietrick-taking-3p.yaml"), str(bad), "--db", db)
     assert code == 2 and "unknown monster 'kraken'" in output and "Traceback" not in output
     assert Log(Path(db)).games() == []
+
+
+@pytest.mark.parametrize("command", [["list"], ["export", "--csv"], ["export"]])
+def test_reading_a_log_that_is_not_there_creates_nothing(tmp_path: Path, command: list[str]):
+    typo = tmp_path / "typo.sqlite"
+    code, output = pnp("log", *command, "--db", str(typo))
+    assert code == 2 and output.strip() == f"{typo}: no game log here (pnp log import or pnp serve make one)"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_listing_the_default_log_before_any_game_lists_nothing_and_creates_nothing(tmp_path: Path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    result = runner.invoke(cli, ["log", "list", "--project", str(project)])
+    assert result.exit_code == 0 and result.output == ""
+    assert list(project.iterdir()) == []
