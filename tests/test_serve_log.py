@@ -201,3 +201,50 @@ def test_listing_the_default_log_before_any_game_lists_nothing_and_creates_nothi
     result = runner.invoke(cli, ["log", "list", "--project", str(project)])
     assert result.exit_code == 0 and result.output == ""
     assert list(project.iterdir()) == []
+
+
+def test_import_of_a_sheet_whose_claims_are_wrong_logs_nothing_and_says_why_as_score_does(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text((EXAMPLES / "tasty-humans-2p.yaml").read_text().replace("claimed: 42", "claimed: 40").replace("claimed: 28", "claimed: 29"))
+    code, output = pnp("log", "import", str(EXAMPLES / "dietrick-taking-3p.yaml"), str(wrong), "--db", db)
+    assert code == 1, output
+    assert output.strip().splitlines() == [f"{wrong}: Ana: claimed 40 but the board scores 42", f"{wrong}: Ben: claimed 29 but the board scores 28"]
+    _, scored = pnp("score", str(wrong))
+    assert "Ana: claimed 40 but the board scores 42" in scored and "Ben: claimed 29 but the board scores 28" in scored
+    assert Log(Path(db)).games() == []
+
+
+def test_import_of_a_dietrick_sheet_claiming_the_wrong_winner_logs_nothing(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text((EXAMPLES / "dietrick-taking-3p.yaml").read_text() + "claimed_winner: Cleo\n")  # Ben wins
+    code, output = pnp("log", "import", str(wrong), "--db", db)
+    _, scored = pnp("score", str(wrong))
+    lines = output.strip().splitlines()
+    assert code == 1 and len(lines) == 1 and lines[0].startswith(f"{wrong}: mismatch: claimed winner"), output
+    assert lines[0].split(": ", 1)[1] in scored
+    assert Log(Path(db)).games() == []
+
+
+def test_a_report_that_names_no_mismatch_still_gives_one_line_when_its_claims_are_wrong():
+    from pnp.api import ScoreReport
+
+    class Report(ScoreReport):
+        game = "g"
+
+        def __init__(self, code: int):
+            self.code = code
+
+        def to_json(self) -> dict:
+            return {}
+
+        def render(self, console) -> None:
+            pass
+
+        @property
+        def exit_code(self) -> int:
+            return self.code
+
+    assert Report(0).mismatch_lines() == []
+    assert Report(1).mismatch_lines() == ["a claimed value differs from the scored one: `pnp score` shows which"]

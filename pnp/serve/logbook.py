@@ -76,13 +76,15 @@ def export_csv(games: list[Game]) -> str:
 
 
 def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
-    """Score every sheet with `pnp score`'s code and log them all, or none when one fails."""
+    """Score every sheet with `pnp score`'s code and log them all, or none when one fails:
+    an impossible sheet (exit 2) or one whose claims are wrong (exit 1, as `pnp score`)."""
+    from ..errors import ContentError
     from ..load.yamlio import SHEET, parse_located, read_text
     from ..score.dispatch import score_doc
     from .scoring import Games
 
     games = Games(project)
-    ready, errors = [], []
+    ready, errors, worst = [], [], 0
     for path in paths:
         try:
             limits = SHEET.from_env()
@@ -91,6 +93,11 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
             report = score_doc(project, doc)
         except PnpError as exc:
             errors += exc.errors
+            worst = max(worst, exc.exit_code)
+            continue
+        if report.exit_code:
+            errors += [ContentError(path, None, None, line) for line in report.mismatch_lines()]
+            worst = max(worst, report.exit_code)
             continue
         data = doc.data
         players = [p.get("name") for p in data.get("players") or [] if isinstance(p, dict)]
@@ -98,5 +105,7 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
         ready.append((report.game, None if rules is None else str(rules), dict(data.get("changes") or {}), [str(p) for p in players],
                       games.digest(report.game), text, report.to_json()))
     if errors:
-        raise PnpError(errors)
+        refused = PnpError(errors)
+        refused.exit_code = worst
+        raise refused
     return [log.record(*entry) for entry in ready]
