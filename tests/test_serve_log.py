@@ -248,3 +248,19 @@ def test_a_report_that_names_no_mismatch_still_gives_one_line_when_its_claims_ar
 
     assert Report(0).mismatch_lines() == []
     assert Report(1).mismatch_lines() == ["a claimed value differs from the scored one: `pnp score` shows which"]
+
+
+def test_unrecording_a_session_not_logged_takes_no_write_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import pnp.serve.log as log_module
+
+    monkeypatch.setattr(log_module, "BUSY_SECONDS", 0.2)
+    log = Log(tmp_path / "log.sqlite")
+    log.record("g", None, {}, ["A"], "d", "sheet", {}, session="s1")
+    writer = sqlite3.connect(tmp_path / "log.sqlite", isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another page is writing
+    log.unrecord("s2")  # a page polling a session not logged: answers at once
+    with pytest.raises(PnpError, match="locked"):
+        log.unrecord("s1")
+    writer.execute("ROLLBACK")
+    log.unrecord("s1")
+    assert log.games() == []

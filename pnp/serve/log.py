@@ -228,7 +228,12 @@ class Log:
             return int(cur.lastrowid or 0)
 
     def unrecord(self, session: str) -> None:
-        """A session's game is no longer finished (a board was reopened): out of the log."""
+        """A session's game is no longer finished (a board was reopened, its sheet became
+        impossible): out of the log. Looked for first, so that pages polling a session not
+        logged take no write lock."""
+        with self._db() as db:
+            if db.execute("SELECT 1 FROM games WHERE session = ?", (session,)).fetchone() is None:
+                return
         with self._write() as db:
             db.execute("DELETE FROM games WHERE session = ?", (session,))
 
