@@ -264,3 +264,41 @@ def test_unrecording_a_session_not_logged_takes_no_write_lock(tmp_path: Path, mo
     writer.execute("ROLLBACK")
     log.unrecord("s1")
     assert log.games() == []
+
+
+def test_an_export_imported_again_is_the_same_sheet_with_its_played_date(tmp_path: Path):
+    sheets = [EXAMPLES / "tasty-humans-2p.yaml", EXAMPLES / "dietrick-taking-3p.yaml"]
+    first = Log(tmp_path / "first.sqlite")
+    first.record("tasty-humans", "published", {}, ["Ana", "Ben"], "d", "", {})  # takes id 1: the ids differ below
+    assert pnp("log", "import", *map(str, sheets), "--db", str(tmp_path / "first.sqlite"))[0] == 0
+    with sqlite3.connect(tmp_path / "first.sqlite") as db:  # played on other days than today
+        db.execute("UPDATE games SET played = '2025-03-0' || id || 'T19:30:00Z'")
+    pnp("log", "export", "2", "3", "--db", str(tmp_path / "first.sqlite"), "--out", str(tmp_path / "a"))
+    exports = sorted((tmp_path / "a").iterdir())
+    code, output = pnp("log", "import", *map(str, exports), "--db", str(tmp_path / "second.sqlite"))
+    assert code == 0, output
+    again = Log(tmp_path / "second.sqlite").games()
+    originals = sorted(first.games([2, 3]), key=lambda g: g.game)  # as the files sort
+    assert [g.played for g in again] == [g.played for g in originals] == ["2025-03-03T19:30:00Z", "2025-03-02T19:30:00Z"]
+    assert [g.sheet for g in again] == [g.sheet for g in originals] == [p.read_text() for p in sorted(sheets)]
+    pnp("log", "export", "--db", str(tmp_path / "second.sqlite"), "--out", str(tmp_path / "b"))
+    for exported in sorted((tmp_path / "b").iterdir()):
+        text = exported.read_text()
+        assert text.count("# pnp log:") == 1 and text.startswith("# pnp log: game ")
+
+
+@pytest.mark.parametrize("played", ["2025-13-01T19:30:00Z", "2025-03-01 19:30:00", "2025-3-1T19:30:00Z", "yesterday", "2025-03-01T19:30:00+01:00"])
+def test_a_pnp_header_with_a_date_pnp_does_not_write_is_refused_at_line_1(tmp_path: Path, played: str):
+    sheet = tmp_path / "sheet.yaml"
+    sheet.write_text(f"# pnp log: game 4, played {played}, content digest 0123456789abcdef\n" + (EXAMPLES / "dietrick-taking-3p.yaml").read_text())
+    code, output = pnp("log", "import", str(sheet), "--db", str(tmp_path / "log.sqlite"))
+    assert code == 2 and output.strip() == f"{sheet}:1: played {played!r}: expected the UTC date and time pnp writes, as 2026-01-31T18:05:00Z"
+    assert Log(tmp_path / "log.sqlite").games() == []
+
+
+def test_another_first_comment_is_kept_with_the_sheet(tmp_path: Path):
+    text = "# pnp log: my notes from Tuesday, played 2025-03-01T19:30:00Z\n" + (EXAMPLES / "dietrick-taking-3p.yaml").read_text()
+    (tmp_path / "sheet.yaml").write_text(text)
+    assert pnp("log", "import", str(tmp_path / "sheet.yaml"), "--db", str(tmp_path / "log.sqlite"))[0] == 0
+    [game] = Log(tmp_path / "log.sqlite").games()
+    assert game.sheet == text and game.played != "2025-03-01T19:30:00Z"

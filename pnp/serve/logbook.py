@@ -6,10 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PnpError
+from ..errors import ContentError, PnpError
 from .log import Game, Log
 
 if TYPE_CHECKING:
@@ -32,6 +34,13 @@ def _changes(changes: dict[str, Any]) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
 
 
+PLAYED_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # as log._now writes it: UTC, ISO 8601
+# The first line sheet_file writes; only its played date is read back (the game's id, digest
+# and rule changes are the log's own: an import takes them from the log and the sheet).
+_HEADER = re.compile(r"# pnp log: game [0-9]+, played (?P<played>[^,]*), content digest [0-9a-f]+(, rule changes .*)?\r?")
+_PLAYED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
 def sheet_file(g: Game) -> str:
     """A logged game as a sheet file: a comment saying where it comes from, then the sheet
     exactly as it was scored."""
@@ -39,6 +48,25 @@ def sheet_file(g: Game) -> str:
     if g.changes:
         head += f", rule changes {_changes(g.changes)}"
     return head.replace("\n", " ") + "\n" + g.sheet
+
+
+def exported(text: str, path: Path) -> tuple[str | None, str]:
+    """A sheet file's played date and sheet without the header when its first line is the
+    one `sheet_file` writes (an export imported again is the same game: one header, its
+    date), else (None, the text): another comment is only a comment. A header whose date
+    is not one pnp writes is an error at line 1, not a date made up."""
+    first, newline, rest = text.partition("\n")
+    header = _HEADER.fullmatch(first)
+    if header is None:
+        return None, text
+    played = header["played"]
+    try:
+        if not _PLAYED.fullmatch(played):
+            raise ValueError(played)
+        time.strptime(played, PLAYED_FORMAT)
+    except ValueError:
+        raise PnpError(ContentError(path, 1, None, f"played {played!r}: expected the UTC date and time pnp writes, as 2026-01-31T18:05:00Z")) from None
+    return played, rest
 
 
 def export_sheets(games: list[Game], folder: Path) -> list[Path]:
@@ -78,7 +106,6 @@ def export_csv(games: list[Game]) -> str:
 def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     """Score every sheet with `pnp score`'s code and log them all, or none when one fails:
     an impossible sheet (exit 2) or one whose claims are wrong (exit 1, as `pnp score`)."""
-    from ..errors import ContentError
     from ..load.yamlio import SHEET, parse_located, read_text
     from ..score.dispatch import score_doc
     from .scoring import Games
@@ -88,8 +115,9 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
     for path in paths:
         try:
             limits = SHEET.from_env()
-            text = read_text(path, limits)  # read once: the text logged is the text scored
+            text = read_text(path, limits)  # read once
             doc = parse_located(text, path, limits)
+            played, sheet = exported(text, path)  # the sheet logged is the text scored, less pnp's own header
             report = score_doc(project, doc)
         except PnpError as exc:
             errors += exc.errors
@@ -103,7 +131,7 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
         players = [p.get("name") for p in data.get("players") or [] if isinstance(p, dict)]
         rules = data.get("rules")
         ready.append((report.game, None if rules is None else str(rules), dict(data.get("changes") or {}), [str(p) for p in players],
-                      games.digest(report.game), text, report.to_json()))
+                      games.digest(report.game), sheet, report.to_json(), None, played))
     if errors:
         refused = PnpError(errors)
         refused.exit_code = worst
