@@ -73,8 +73,11 @@ MIGRATIONS: tuple[str, ...] = (
 VERSION = len(MIGRATIONS)
 
 
+PLAYED_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # UTC, ISO 8601: every date the log holds
+
+
 def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return time.strftime(PLAYED_FORMAT, time.gmtime())
 
 
 @dataclass

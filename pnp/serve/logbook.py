@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ContentError, PnpError
-from .log import Game, Log
+from .log import PLAYED_FORMAT, Game, Log
 
 if TYPE_CHECKING:
     from ..load.content import Project
@@ -34,7 +34,6 @@ def _changes(changes: dict[str, Any]) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
 
 
-PLAYED_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # as log._now writes it: UTC, ISO 8601
 # The first line sheet_file writes; only its played date is read back (the game's id, digest
 # and rule changes are the log's own: an import takes them from the log and the sheet).
 _HEADER = re.compile(r"# pnp log: game [0-9]+, played (?P<played>[^,]*), content digest [0-9a-f]+(, rule changes .*)?\r?")
@@ -55,18 +54,23 @@ def exported(text: str, path: Path) -> tuple[str | None, str]:
     one `sheet_file` writes (an export imported again is the same game: one header, its
     date), else (None, the text): another comment is only a comment. A header whose date
     is not one pnp writes is an error at line 1, not a date made up."""
-    first, newline, rest = text.partition("\n")
+    first, _, rest = text.partition("\n")
     header = _HEADER.fullmatch(first)
     if header is None:
         return None, text
     played = header["played"]
-    try:
-        if not _PLAYED.fullmatch(played):
-            raise ValueError(played)
-        time.strptime(played, PLAYED_FORMAT)
-    except ValueError:
-        raise PnpError(ContentError(path, 1, None, f"played {played!r}: expected the UTC date and time pnp writes, as 2026-01-31T18:05:00Z")) from None
+    if not (_PLAYED.fullmatch(played) and _is_date(played)):
+        raise PnpError(ContentError(path, 1, None, f"played {played!r}: expected the UTC date and time pnp writes, as 2026-01-31T18:05:00Z"))
     return played, rest
+
+
+def _is_date(text: str) -> bool:
+    """Whether a text of PLAYED_FORMAT's shape is a real date and time (no 13th month)."""
+    try:
+        time.strptime(text, PLAYED_FORMAT)
+    except ValueError:
+        return False
+    return True
 
 
 def export_sheets(games: list[Game], folder: Path) -> list[Path]:
