@@ -15,7 +15,8 @@ What a plugin gets
 - `ContentError` (one located problem), `PnpError` (raise it with one or many
   ContentErrors: the CLI prints each as `file:line:col: message` and exits 2),
   `raise_if_any`, `sorted_errors`, `display_path`.
-- `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`).
+- `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`, and
+  `mismatch_lines()`: one line per wrong claim, as render prints them).
 - Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.

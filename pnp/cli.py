@@ -645,12 +645,18 @@ def _log(project: Path, db: Optional[Path]):
     return Log(log_path(project, db))
 
 
+def _logged(project: Path, db: Optional[Path], ids: Optional[list[int]] = None):
+    from .serve.log import log_path, logged_games
+
+    return logged_games(log_path(project, db), ids, named=db is not None)
+
+
 @log_app.command("list")
 def log_list_cmd(db: Optional[Path] = DbOpt, project: Path = ProjectOpt) -> None:
     """List the logged games: id, date, game, rules, rule changes, players, winners, content digest."""
     from .serve.logbook import rows
 
-    for row in run(lambda: rows(_log(project, db).games())):
+    for row in run(lambda: rows(_logged(project, db))):
         say("  ".join(row))
 
 
@@ -666,7 +672,7 @@ def log_export_cmd(
     from .serve.logbook import export_csv, export_sheets
 
     def job() -> None:
-        games = _log(project, db).games(ids or None)
+        games = _logged(project, db, ids or None)
         if csv:
             text = export_csv(games)
             if out_dir is None:

@@ -174,6 +174,26 @@ def test_every_board_shows_only_its_own_problems_and_the_whole_table_logs_once_d
     assert client.get("/api/sessions").json()[0]["logged"] is None
 
 
+@pytest.mark.parametrize("where", ["table", "board"])
+def test_a_logged_game_made_impossible_leaves_the_log(client: TestClient, where: str):
+    sheet = example("dietrick-taking-3p.yaml")
+    sid = start(client, "dietrick-taking", [p["name"] for p in sheet["players"]])
+    state = fill(client, sid, sheet)
+    assert state["finished"] and state["logged"] == 1
+    if where == "table":
+        r = client.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 2, 3], "variant": "standard"}})
+    else:
+        r = client.put(f"/api/sessions/{sid}/boards/2", json={"values": {"yellow": 99}, "done": True})
+    state = r.json()
+    assert not state["finished"] and state["logged"] is None and state["outcome"]["problems"]
+    assert client.get("/api/sessions").json()[0]["logged"] is None
+    assert client.get("/api/stats").json() == []
+    # made right again, it is logged again
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": sheet["scoring_order"]}})
+    r = client.put(f"/api/sessions/{sid}/boards/2", json={"values": {"yellow": sheet["players"][2]["yellow"]}, "done": True})
+    assert r.json()["finished"] and r.json()["logged"] is not None
+
+
 def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
     state = client.get(f"/api/sessions/{sid}").json()

@@ -185,3 +185,120 @@ def test_import_is_all_or_nothing(tmp_path: Path):
     code, output = pnp("log", "import", str(EXAMPLES / "dietrick-taking-3p.yaml"), str(bad), "--db", db)
     assert code == 2 and "unknown monster 'kraken'" in output and "Traceback" not in output
     assert Log(Path(db)).games() == []
+
+
+@pytest.mark.parametrize("command", [["list"], ["export", "--csv"], ["export"]])
+def test_reading_a_log_that_is_not_there_creates_nothing(tmp_path: Path, command: list[str]):
+    typo = tmp_path / "typo.sqlite"
+    code, output = pnp("log", *command, "--db", str(typo))
+    assert code == 2 and output.strip() == f"{typo}: no game log here (pnp log import or pnp serve make one)"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_listing_the_default_log_before_any_game_lists_nothing_and_creates_nothing(tmp_path: Path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    result = runner.invoke(cli, ["log", "list", "--project", str(project)])
+    assert result.exit_code == 0 and result.output == ""
+    assert list(project.iterdir()) == []
+
+
+def test_import_of_a_sheet_whose_claims_are_wrong_logs_nothing_and_says_why_as_score_does(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text((EXAMPLES / "tasty-humans-2p.yaml").read_text().replace("claimed: 42", "claimed: 40").replace("claimed: 28", "claimed: 29"))
+    code, output = pnp("log", "import", str(EXAMPLES / "dietrick-taking-3p.yaml"), str(wrong), "--db", db)
+    assert code == 1, output
+    assert output.strip().splitlines() == [f"{wrong}: Ana: claimed 40 but the board scores 42", f"{wrong}: Ben: claimed 29 but the board scores 28"]
+    _, scored = pnp("score", str(wrong))
+    assert "Ana: claimed 40 but the board scores 42" in scored and "Ben: claimed 29 but the board scores 28" in scored
+    assert Log(Path(db)).games() == []
+
+
+def test_import_of_a_dietrick_sheet_claiming_the_wrong_winner_logs_nothing(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text((EXAMPLES / "dietrick-taking-3p.yaml").read_text() + "claimed_winner: Cleo\n")  # Ben wins
+    code, output = pnp("log", "import", str(wrong), "--db", db)
+    _, scored = pnp("score", str(wrong))
+    lines = output.strip().splitlines()
+    assert code == 1 and len(lines) == 1 and lines[0].startswith(f"{wrong}: mismatch: claimed winner"), output
+    assert lines[0].split(": ", 1)[1] in scored
+    assert Log(Path(db)).games() == []
+
+
+def test_a_report_that_names_no_mismatch_still_gives_one_line_when_its_claims_are_wrong():
+    from pnp.api import ScoreReport
+
+    class Report(ScoreReport):
+        game = "g"
+
+        def __init__(self, code: int):
+            self.code = code
+
+        def to_json(self) -> dict:
+            return {}
+
+        def render(self, console) -> None:
+            pass
+
+        @property
+        def exit_code(self) -> int:
+            return self.code
+
+    assert Report(0).mismatch_lines() == []
+    assert Report(1).mismatch_lines() == ["a claimed value differs from the scored one: `pnp score` shows which"]
+
+
+def test_unrecording_a_session_not_logged_takes_no_write_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import pnp.serve.log as log_module
+
+    monkeypatch.setattr(log_module, "BUSY_SECONDS", 0.2)
+    log = Log(tmp_path / "log.sqlite")
+    log.record("g", None, {}, ["A"], "d", "sheet", {}, session="s1")
+    writer = sqlite3.connect(tmp_path / "log.sqlite", isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another page is writing
+    log.unrecord("s2")  # a page polling a session not logged: answers at once
+    with pytest.raises(PnpError, match="locked"):
+        log.unrecord("s1")
+    writer.execute("ROLLBACK")
+    log.unrecord("s1")
+    assert log.games() == []
+
+
+def test_an_export_imported_again_is_the_same_sheet_with_its_played_date(tmp_path: Path):
+    sheets = [EXAMPLES / "tasty-humans-2p.yaml", EXAMPLES / "dietrick-taking-3p.yaml"]
+    first = Log(tmp_path / "first.sqlite")
+    first.record("tasty-humans", "published", {}, ["Ana", "Ben"], "d", "", {})  # takes id 1: the ids differ below
+    assert pnp("log", "import", *map(str, sheets), "--db", str(tmp_path / "first.sqlite"))[0] == 0
+    with sqlite3.connect(tmp_path / "first.sqlite") as db:  # played on other days than today
+        db.execute("UPDATE games SET played = '2025-03-0' || id || 'T19:30:00Z'")
+    pnp("log", "export", "2", "3", "--db", str(tmp_path / "first.sqlite"), "--out", str(tmp_path / "a"))
+    exports = sorted((tmp_path / "a").iterdir())
+    code, output = pnp("log", "import", *map(str, exports), "--db", str(tmp_path / "second.sqlite"))
+    assert code == 0, output
+    again = Log(tmp_path / "second.sqlite").games()
+    originals = sorted(first.games([2, 3]), key=lambda g: g.game)  # as the files sort
+    assert [g.played for g in again] == [g.played for g in originals] == ["2025-03-03T19:30:00Z", "2025-03-02T19:30:00Z"]
+    assert [g.sheet for g in again] == [g.sheet for g in originals] == [p.read_text() for p in sorted(sheets)]
+    pnp("log", "export", "--db", str(tmp_path / "second.sqlite"), "--out", str(tmp_path / "b"))
+    for exported in sorted((tmp_path / "b").iterdir()):
+        text = exported.read_text()
+        assert text.count("# pnp log:") == 1 and text.startswith("# pnp log: game ")
+
+
+@pytest.mark.parametrize("played", ["2025-13-01T19:30:00Z", "2025-03-01 19:30:00", "2025-3-1T19:30:00Z", "yesterday", "2025-03-01T19:30:00+01:00"])
+def test_a_pnp_header_with_a_date_pnp_does_not_write_is_refused_at_line_1(tmp_path: Path, played: str):
+    sheet = tmp_path / "sheet.yaml"
+    sheet.write_text(f"# pnp log: game 4, played {played}, content digest 0123456789abcdef\n" + (EXAMPLES / "dietrick-taking-3p.yaml").read_text())
+    code, output = pnp("log", "import", str(sheet), "--db", str(tmp_path / "log.sqlite"))
+    assert code == 2 and output.strip() == f"{sheet}:1: played {played!r}: expected the UTC date and time pnp writes, as 2026-01-31T18:05:00Z"
+    assert Log(tmp_path / "log.sqlite").games() == []
+
+
+def test_another_first_comment_is_kept_with_the_sheet(tmp_path: Path):
+    text = "# pnp log: my notes from Tuesday, played 2025-03-01T19:30:00Z\n" + (EXAMPLES / "dietrick-taking-3p.yaml").read_text()
+    (tmp_path / "sheet.yaml").write_text(text)
+    assert pnp("log", "import", str(tmp_path / "sheet.yaml"), "--db", str(tmp_path / "log.sqlite"))[0] == 0
+    [game] = Log(tmp_path / "log.sqlite").games()
+    assert game.sheet == text and game.played != "2025-03-01T19:30:00Z"

@@ -88,8 +88,11 @@ class Report(ScoreReport):
             tally = ", ".join(f"{name} {n}" for name, n in self.result.wins.items())
             verdict = f"won by {_names(self.result.match_winners)}" if self.result.match_winners else "nobody has won it yet: play again"
             console.print(markup(f"long game: wins {tally}; {verdict}"))
-        for line in self.mismatches:
-            console.print(f"mismatch: {markup(line)}", style="bold red")
+        for line in self.mismatch_lines():
+            console.print(markup(line), style="bold red")
+
+    def mismatch_lines(self) -> list[str]:
+        return [f"mismatch: {line}" for line in self.mismatches]
 
 
 def _player_json(s: Standing) -> dict[str, Any]:

@@ -391,8 +391,11 @@ class TastyHumansReport(ScoreReport):
             console.print(f"[bold]{m(p.name)} {'wins' if s.won else 'loses'}[/bold]: {p.total} {'>=' if s.won else '<'} {s.ai_total}")
             if s.challenge is not None:
                 console.print(m(f"challenge {s.challenge}: {'met' if s.challenge_met else 'failed'} ({s.challenge_reason})"))
-        for p in self.mismatches:
-            console.print(f"[red]{m(p.name)}: claimed {p.claimed} but the board scores {p.total}[/red]")
+        for line in self.mismatch_lines():
+            console.print(f"[red]{m(line)}[/red]")
+
+    def mismatch_lines(self) -> list[str]:
+        return [f"{p.name}: claimed {p.claimed} but the board scores {p.total}" for p in self.mismatches]
 
 
 def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], names: Mapping[str, str] | None = None) -> TastyHumansReport:

@@ -38,6 +38,12 @@ class ScoreReport(ABC):
     def exit_code(self) -> int:
         """0 when every claimed total matches (or none was claimed), else 1."""
 
+    def mismatch_lines(self) -> list[str]:
+        """One plain line per claimed value that differs from the scored one, as `render`
+        prints it (`pnp log import` refuses a sheet with these). A game that does not say
+        gets one general line when its exit code says a claim is wrong."""
+        return ["a claimed value differs from the scored one: `pnp score` shows which"] if self.exit_code else []
+
 
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""

@@ -122,7 +122,10 @@ class Table:
         return s
 
     def state(self, sid: str) -> dict[str, Any]:
-        """Everything a page shows of a session; logs the game when every board is in and it scores."""
+        """Everything a page shows of a session; logs the game when every board is in and it
+        scores, and takes it out of the log when it no longer does (a board reopened, or a
+        value changed after that makes the sheet impossible): the log holds only games whose
+        current sheet scores."""
         s = self.session(sid)
         sheet = sessions.sheet(self.games, s)
         outcome = self.check(sheet)
@@ -132,6 +135,8 @@ class Table:
             assert outcome.report is not None
             logged = self.log.record(s.game, s.rules, s.changes, s.players, self.games.digest(s.game), sheet_yaml(sheet),
                                      outcome.report, session=s.id)
+        else:
+            self.log.unrecord(s.id)
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
@@ -237,8 +242,6 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             values = sessions.clean(fields, body.get("values", {}))
             done = bool(body.get("done", False))
             log.save_board(sid, seat, values, done)
-            if not done:
-                log.unrecord(sid)
             return table.state(sid)
         return JSONResponse(await run_in_threadpool(work))
 

@@ -73,8 +73,11 @@ MIGRATIONS: tuple[str, ...] = (
 VERSION = len(MIGRATIONS)
 
 
+PLAYED_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # UTC, ISO 8601: every date the log holds
+
+
 def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return time.strftime(PLAYED_FORMAT, time.gmtime())
 
 
 @dataclass
@@ -228,7 +231,12 @@ class Log:
             return int(cur.lastrowid or 0)
 
     def unrecord(self, session: str) -> None:
-        """A session's game is no longer finished (a board was reopened): out of the log."""
+        """A session's game is no longer finished (a board was reopened, its sheet became
+        impossible): out of the log. Looked for first, so that pages polling a session not
+        logged take no write lock."""
+        with self._db() as db:
+            if db.execute("SELECT 1 FROM games WHERE session = ?", (session,)).fetchone() is None:
+                return
         with self._write() as db:
             db.execute("DELETE FROM games WHERE session = ?", (session,))
 
@@ -237,12 +245,29 @@ class Log:
         with self._db() as db:
             rows = db.execute("SELECT id, session, played, game, rules, changes, players, digest, sheet, report FROM games ORDER BY id").fetchall()
         out = [Game(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8], json.loads(r[9])) for r in rows]
-        if ids is not None:
-            missing = sorted(set(ids) - {g.id for g in out})
-            if missing:
-                raise PnpError(f"{self.path}: no logged game {', '.join(map(str, missing))}: `pnp log list` shows their ids")
-            out = [g for g in out if g.id in ids]
-        return out
+        return _only(out, ids, self.path)
+
+
+def _only(games: list[Game], ids: list[int] | None, path: Path) -> list[Game]:
+    """The games of these ids (all when None); an id not logged is an error."""
+    if ids is None:
+        return games
+    missing = sorted(set(ids) - {g.id for g in games})
+    if missing:
+        raise PnpError(f"{path}: no logged game {', '.join(map(str, missing))}: `pnp log list` shows their ids")
+    return [g for g in games if g.id in ids]
+
+
+def logged_games(path: Path, ids: list[int] | None = None, *, named: bool) -> list[Game]:
+    """The logged games (only `ids` when given) of the log at `path`, for commands that only
+    read it: a missing file is never created. When the user `named` the file (`--db`) it not
+    being there is an error (a mistyped name); the project's default log not made yet holds
+    no games."""
+    if not path.exists():
+        if named:
+            raise PnpError(ContentError(path, None, None, "no game log here (pnp log import or pnp serve make one)"))
+        return _only([], ids, path)
+    return Log(path).games(ids)
 
 
 def content_digest(root: Path, content_dir: Path) -> str:

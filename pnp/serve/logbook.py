@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PnpError
-from .log import Game, Log
+from ..errors import ContentError, PnpError
+from .log import PLAYED_FORMAT, Game, Log
 
 if TYPE_CHECKING:
     from ..load.content import Project
@@ -32,6 +34,12 @@ def _changes(changes: dict[str, Any]) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(changes.items()))
 
 
+# The first line sheet_file writes; only its played date is read back (the game's id, digest
+# and rule changes are the log's own: an import takes them from the log and the sheet).
+_HEADER = re.compile(r"# pnp log: game [0-9]+, played (?P<played>[^,]*), content digest [0-9a-f]+(, rule changes .*)?\r?")
+_PLAYED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
 def sheet_file(g: Game) -> str:
     """A logged game as a sheet file: a comment saying where it comes from, then the sheet
     exactly as it was scored."""
@@ -39,6 +47,30 @@ def sheet_file(g: Game) -> str:
     if g.changes:
         head += f", rule changes {_changes(g.changes)}"
     return head.replace("\n", " ") + "\n" + g.sheet
+
+
+def exported(text: str, path: Path) -> tuple[str | None, str]:
+    """A sheet file's played date and sheet without the header when its first line is the
+    one `sheet_file` writes (an export imported again is the same game: one header, its
+    date), else (None, the text): another comment is only a comment. A header whose date
+    is not one pnp writes is an error at line 1, not a date made up."""
+    first, _, rest = text.partition("\n")
+    header = _HEADER.fullmatch(first)
+    if header is None:
+        return None, text
+    played = header["played"]
+    if not (_PLAYED.fullmatch(played) and _is_date(played)):
+        raise PnpError(ContentError(path, 1, None, f"played {played!r}: expected the UTC date and time pnp writes, as 2026-01-31T18:05:00Z"))
+    return played, rest
+
+
+def _is_date(text: str) -> bool:
+    """Whether a text of PLAYED_FORMAT's shape is a real date and time (no 13th month)."""
+    try:
+        time.strptime(text, PLAYED_FORMAT)
+    except ValueError:
+        return False
+    return True
 
 
 def export_sheets(games: list[Game], folder: Path) -> list[Path]:
@@ -76,27 +108,36 @@ def export_csv(games: list[Game]) -> str:
 
 
 def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
-    """Score every sheet with `pnp score`'s code and log them all, or none when one fails."""
+    """Score every sheet with `pnp score`'s code and log them all, or none when one fails:
+    an impossible sheet (exit 2) or one whose claims are wrong (exit 1, as `pnp score`)."""
     from ..load.yamlio import SHEET, parse_located, read_text
     from ..score.dispatch import score_doc
     from .scoring import Games
 
     games = Games(project)
-    ready, errors = [], []
+    ready, errors, worst = [], [], 0
     for path in paths:
         try:
             limits = SHEET.from_env()
-            text = read_text(path, limits)  # read once: the text logged is the text scored
+            text = read_text(path, limits)  # read once
             doc = parse_located(text, path, limits)
+            played, sheet = exported(text, path)  # the sheet logged is the text scored, less pnp's own header
             report = score_doc(project, doc)
         except PnpError as exc:
             errors += exc.errors
+            worst = max(worst, exc.exit_code)
+            continue
+        if report.exit_code:
+            errors += [ContentError(path, None, None, line) for line in report.mismatch_lines()]
+            worst = max(worst, report.exit_code)
             continue
         data = doc.data
         players = [p.get("name") for p in data.get("players") or [] if isinstance(p, dict)]
         rules = data.get("rules")
         ready.append((report.game, None if rules is None else str(rules), dict(data.get("changes") or {}), [str(p) for p in players],
-                      games.digest(report.game), text, report.to_json()))
+                      games.digest(report.game), sheet, report.to_json(), None, played))
     if errors:
-        raise PnpError(errors)
+        refused = PnpError(errors)
+        refused.exit_code = worst
+        raise refused
     return [log.record(*entry) for entry in ready]
