@@ -282,13 +282,19 @@ def test_names_too_shared_to_follow_make_every_name_count(deck: Project, monkeyp
     assert rebuild(deck).rendered == 6  # the cards never read `style`, but every name counts
 
 
-def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
+def _peeking(deck: Project, key: str) -> None:
+    """A plugin whose `peek()` reads `style[key]` from the whole template context, not
+    through a lookup the trace sees; named by the deck's game."""
     plugins = deck.root / "plugins"
     plugins.mkdir()
     (plugins / "deck.py").write_text("from jinja2 import pass_context\nfrom pnp.api import GamePlugin\n\n"
-                                     "@pass_context\ndef peek(context):\n    return context.get_all()['style']['colour']  # not through a lookup the trace sees\n\n"
+                                     f"@pass_context\ndef peek(context):\n    return context.get_all()['style'][{key!r}]\n\n"
                                      "PLUGIN = GamePlugin(template_globals={'peek': peek})\n")
     (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+
+
+def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: Project, trusted):
+    _peeking(deck, "colour")
     (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ peek() }}"))
     trusted(deck)
     rebuild(deck)
@@ -298,12 +304,7 @@ def test_a_helper_that_reads_the_template_context_makes_every_name_count(deck: P
 
 
 def test_a_helper_that_reads_the_template_context_counts_a_name_whole_the_template_reads_by_key(deck: Project, trusted):
-    plugins = deck.root / "plugins"
-    plugins.mkdir()
-    (plugins / "deck.py").write_text("from jinja2 import pass_context\nfrom pnp.api import GamePlugin\n\n"
-                                     "@pass_context\ndef peek(context):\n    return context.get_all()['style']['border']\n\n"
-                                     "PLUGIN = GamePlugin(template_globals={'peek': peek})\n")
-    (deck.content_dir / "deck/game.yaml").write_text("plugin: plugins/deck.py\n" + GAME_YAML)
+    _peeking(deck, "border")
     (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: '#111111'\n")
     (deck.templates_dir / "deck/card.svg.j2").write_text(CARD.replace("{{ item.copies }}", "{{ style.colour }} {{ peek() }}"))
     trusted(deck)

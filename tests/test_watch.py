@@ -257,15 +257,22 @@ def test_an_edit_of_a_shared_picture_rebuilds(demo: Project):
         assert face.read_bytes() != before
 
 
+def _marks(project: Project, name: str) -> Path:
+    """A plugin at `name` in the project giving `mark()` ('first'), named by the game and
+    drawn on the card."""
+    plugin = project.root / name
+    plugin.parent.mkdir()
+    plugin.write_text("from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={'mark': lambda: 'first'})\n")
+    game = project.content_dir / "demo" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Demo\n", f"title: Demo\nplugin: {name}\n"))
+    _draw(project, '<text x="5" y="80" font-size="3">{{ mark() }}</text>')
+    return plugin
+
+
 def test_an_edit_of_a_plugin_rebuilds_once_it_is_trusted_again(demo: Project, trusted):
     """The edit withdraws the trust (pnp/load/trust.py): the rebuild says so, and `pnp trust`,
     run while watch runs, rebuilds with the new code."""
-    plugin = demo.root / "plugins" / "marks.py"
-    plugin.parent.mkdir()
-    plugin.write_text("from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={'mark': lambda: 'first'})\n")
-    game = demo.content_dir / "demo" / "game.yaml"
-    game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: plugins/marks.py\n"))
-    _draw(demo, '<text x="5" y="80" font-size="3">{{ mark() }}</text>')
+    plugin = _marks(demo, "plugins/marks.py")
     trusted(demo)
     face = demo.output_dir / "demo/svg/card/example.svg"
     for lines in _watching(demo, BuildOptions(formats=("svg",))):
@@ -326,12 +333,7 @@ def test_a_plugin_kept_outside_plugins_is_watched(demo: Project, monkeypatch):
     """A game may name a plugin anywhere in the project (`plugin: tools/marks.py`): its
     folder is watched as plugins/ is; the project folder itself never is (output/ is in it)."""
     monkeypatch.setenv("PNP_TRUST", "1")  # the edit withdraws `pnp trust`'s trust; this run trusts every plugin
-    plugin = demo.root / "tools" / "marks.py"
-    plugin.parent.mkdir()
-    plugin.write_text("from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={'mark': lambda: 'first'})\n")
-    game = demo.content_dir / "demo" / "game.yaml"
-    game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: tools/marks.py\n"))
-    _draw(demo, '<text x="5" y="80" font-size="3">{{ mark() }}</text>')
+    plugin = _marks(demo, "tools/marks.py")
     face = demo.output_dir / "demo/svg/card/example.svg"
     for lines in _watching(demo, BuildOptions(formats=("svg",))):
         assert "/tools, " in lines.lines[lines.wait_for("watching")][0]
