@@ -253,8 +253,10 @@ class ComponentRenderer:
         where = self.game.templates_dir / template
         source = partial(self._source, template)
         problem, texts, root = _check_svg(svg, where, what, source, self.locator)
-        problems = [problem] if problem else [self.locator.overflow(o, what) for o in fit.take()]
-        if root is not None:
+        if problem:  # no SVG to check further
+            problems = [problem]
+        else:
+            problems = [self.locator.overflow(o, what) for o in fit.take()]
             problems += [e for e in [check_face(svg, where, source, what, root)] if e is not None]
             problems += self.locator.missing_glyphs(texts, what, where)
             problems += _font_families(svg, self.game.fonts, where, what, source)
