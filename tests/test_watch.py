@@ -261,7 +261,7 @@ def _marks(project: Project, name: str) -> Path:
     """A plugin at `name` in the project giving `mark()` ('first'), named by the game and
     drawn on the card."""
     plugin = project.root / name
-    plugin.parent.mkdir()
+    plugin.parent.mkdir(exist_ok=True)
     plugin.write_text("from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(template_globals={'mark': lambda: 'first'})\n")
     game = project.content_dir / "demo" / "game.yaml"
     game.write_text(game.read_text().replace("title: Demo\n", f"title: Demo\nplugin: {name}\n"))
@@ -337,6 +337,19 @@ def test_a_plugin_kept_outside_plugins_is_watched(demo: Project, monkeypatch):
     face = demo.output_dir / "demo/svg/card/example.svg"
     for lines in _watching(demo, BuildOptions(formats=("svg",))):
         assert "/tools, " in lines.lines[lines.wait_for("watching")][0]
+        save(plugin, plugin.read_text().replace("'first'", "'second'"))
+        lines.wait_for("demo: rebuilt", lines.wait_for("changed:"))
+        assert "second" in face.read_text()
+
+
+def test_a_plugin_file_in_the_project_folder_is_polled(demo: Project, monkeypatch):
+    """`plugin: marks.py` lies beside output/, so its folder is never watched: the file
+    itself is polled, as pnp.yaml is."""
+    monkeypatch.setenv("PNP_TRUST", "1")
+    plugin = _marks(demo, "marks.py")
+    face = demo.output_dir / "demo/svg/card/example.svg"
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        assert lines.lines[lines.wait_for("watching")][0].endswith("/marks.py (Ctrl-C to stop)")
         save(plugin, plugin.read_text().replace("'first'", "'second'"))
         lines.wait_for("demo: rebuilt", lines.wait_for("changed:"))
         assert "second" in face.read_text()

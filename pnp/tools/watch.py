@@ -1,8 +1,8 @@
 """`pnp watch`: build, then rebuild whenever something a build reads changes: what lies
 under content/, templates/, assets/ (shared pictures and fonts) and plugins/ (and the folder
 of a plugin a game names elsewhere in the project), and pnp.yaml
-(polled, as are the coming and going of those folders and the user's trust file, which
-`pnp trust` rewrites after a plugin's edit). An edit of pnp.yaml takes effect at once (the
+(polled, as are a plugin file in the project folder itself, the coming and going of those
+folders and the user's trust file, which `pnp trust` rewrites after a plugin's edit). An edit of pnp.yaml takes effect at once (the
 command line's own options still win).
 
 A rebuild builds only the games whose own folders (content/<game>/, templates/<game>/)
@@ -47,13 +47,17 @@ def watched(project: Project, plugins: Sequence[Path] = ()) -> list[Path]:
     return found
 
 
-def plugin_folders(project: Project) -> list[Path]:
-    """The folders of the project plugins its games name (a file's folder, a package)."""
+def plugins_named(project: Project) -> list[Path]:
+    """The project plugins its games name (a file, or a package's folder)."""
     try:
-        named = project_plugins(project.root)
+        return sorted(set(project_plugins(project.root).values()))
     except PnpError:  # a game names a plugin that is not there: the build says so
         return []
-    return sorted({path if path.is_dir() else path.parent for path in named.values()})
+
+
+def plugin_folders(named: Sequence[Path]) -> list[Path]:
+    """The folders of the plugins `named` (a file's folder, a package)."""
+    return sorted({path if path.is_dir() else path.parent for path in named})
 
 
 def _stat(path: Path) -> tuple[int, int, int] | None:
@@ -79,9 +83,14 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
     # after a plugin's edit writes the trust file, outside the project
     polled = {path: _stat(path) for path in (settings, trust_file())}
     while True:
-        plugins = plugin_folders(project)
+        named = plugins_named(project)
+        plugins = plugin_folders(named)
         folders = watched(project, plugins)
-        echo(f"watching {', '.join(display_path(p) for p in folders + [settings])} (Ctrl-C to stop)", False)
+        # a plugin file no watched folder holds (one in the project folder, beside output/)
+        alone = [path for path in named if path.is_file() and not any(path.is_relative_to(f) for f in folders)]
+        for path in alone:
+            polled.setdefault(path, _stat(path))
+        echo(f"watching {', '.join(display_path(p) for p in folders + [settings] + alone)} (Ctrl-C to stop)", False)
         again = False
         for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
                                         rust_timeout=POLL_MS, yield_on_timeout=True, watch_filter=lambda change, path: is_content(path)):
@@ -109,7 +118,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
             if built is not None:
                 last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
                 due = set()
-            if plugin_folders(project) != plugins:  # a game.yaml names a plugin elsewhere now
+            if plugins_named(project) != named:  # a game.yaml names another plugin now
                 again = True
             if again:
                 break
