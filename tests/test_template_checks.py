@@ -249,6 +249,21 @@ def test_what_a_face_may_not_hold_is_one_line_at_the_template_line(demo: Project
     assert "card/example (and 1 more piece): " in found
 
 
+@pytest.mark.parametrize("markup,message", [
+    ("<script>x</script>", "the face has a <script> element"),
+    ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),
+    ("<txt>a</text>", "the rendered SVG is not well-formed XML: mismatched tag"),
+])
+def test_what_a_macro_writes_is_at_the_macro_files_line(demo: Project, markup: str, message: str):
+    """A face's problem written by a macro it imports (or a template it includes) is at
+    that file's line: the face's own template is looked at first, then those it names."""
+    macros = demo.templates_dir / "demo/marks.svg.j2"
+    macros.write_text("{# drawing helpers #}\n{% macro mark() %}\n  " + markup + "\n{% endmacro %}\n")
+    line = in_body(demo, '{% import "marks.svg.j2" as marks %}{{ marks.mark() }}')
+    found = refused(demo, macros, 3, message)
+    assert f"card.svg.j2:{line}" not in found
+
+
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):
     """No SVG can carry U+001B, escaped or not: the content line that holds it says so."""
     cards = demo.content_dir / "demo/cards.yaml"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
+import jinja2.meta
 from markupsafe import Markup
 
 from . import locate, textfit
@@ -20,7 +21,7 @@ from ..plaindata import helper
 from ..units import num
 from ..files import digest
 from .assets import Assets
-from .hrefs import check_face, written_at
+from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
 from ..errors import ContentError, raise_if_any
 from ..load.generate import product
@@ -32,6 +33,7 @@ from ..load.manifest import Component
 from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
+MAX_SOURCES = 50  # templates read to place a face's problem: a chain of includes is short
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,7 @@ def _add_render_error(errors: list[ContentError], error: ContentError, what: str
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 
 
-def _check_svg(svg: str, template: Path, what: str, source: Callable[[], str], locator: locate.Locator,
+def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
                ) -> tuple[ContentError | None, list[str], ET.Element | None]:
     """A problem with the SVG's structure, the texts it draws, and its parsed root (for the
     other checks: one parse a face). Malformed markup is located at the template line that
@@ -181,10 +183,10 @@ def _check_svg(svg: str, template: Path, what: str, source: Callable[[], str], l
                        "remove it from the content")
             return locator.text_error(text, message, template, None), [], None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
-        at = written_at(source, text)
+        path, at = written_at(sources, text, template)
         # at the template's line the output's position is noise, and differs from piece to piece
         message = f"{what}: the rendered SVG is not well-formed XML{'' if at else f' (output line {line})'}: {reason}"
-        return ContentError(template, at, None, message), [], None
+        return ContentError(path, at, None, message), [], None
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
     texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
@@ -195,7 +197,7 @@ GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "s
 STYLE_FAMILY = re.compile(r"font-family\s*:\s*([^;]+)")
 
 
-def _font_families(svg: str, fonts: Fonts, template: Path, what: str, source: Callable[[], str]) -> list[ContentError]:
+def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Every `font-family` must reach one of the game's fonts before any other font: the PDF
     engine and the rasteriser would each pick a different stand-in for anything else."""
     families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
@@ -206,7 +208,7 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str, source: Ca
             if name in families:
                 break
             if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
-                errors.append(ContentError(template, written_at(source, value), None, f"{what}: font-family {value!r} names none of the game's fonts "
+                errors.append(ContentError(*written_at(sources, value, template), None, f"{what}: font-family {value!r} names none of the game's fonts "
                                            f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
                 break
     return errors
@@ -229,9 +231,25 @@ class ComponentRenderer:
         self._blocks_checked: dict[str, jinja2.TemplateAssertionError | None] = {}  # a face template's `_unknown_block`
         self.each_piece: Callable[[Piece], None] | None = None  # told of every piece as soon as it is rendered
 
-    def _source(self, template: str) -> str:
+    def _sources(self, template: str) -> list[tuple[Path, str]]:
+        """The face's template and every template it names literally to extend, include or
+        import (theirs too), each file with its text: where a face's problem is looked for."""
         assert self.env.loader is not None
-        return self.env.loader.get_source(self.env, template)[0]
+        found: dict[str, tuple[Path, str]] = {}
+        names = [template]
+        while names and len(found) < MAX_SOURCES:
+            name = names.pop(0)
+            if name in found:
+                continue
+            try:
+                text, path, _ = self.env.loader.get_source(self.env, name)
+            except jinja2.TemplateNotFound:  # rendering said so already; the face's own template is there
+                if name == template:
+                    raise
+                continue
+            found[name] = (Path(path) if path else self.game.templates_dir / name, text)
+            names += [n for n in jinja2.meta.find_referenced_templates(self.env.parse(text)) if n is not None]
+        return list(found.values())
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
              context: dict[str, Any] | None = None) -> Face | None:
@@ -251,15 +269,15 @@ class ComponentRenderer:
             _add_render_error(self.errors, _render_error(failed, self.game, template, what), what)
             return None
         where = self.game.templates_dir / template
-        source = partial(self._source, template)
-        problem, texts, root = _check_svg(svg, where, what, source, self.locator)
+        sources = partial(self._sources, template)
+        problem, texts, root = _check_svg(svg, where, what, sources, self.locator)
         if problem:  # no SVG to check further
             problems = [problem]
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
-            problems += [e for e in [check_face(svg, where, source, what, root)] if e is not None]
+            problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
             problems += self.locator.missing_glyphs(texts, what, where)
-            problems += _font_families(svg, self.game.fonts, where, what, source)
+            problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line

@@ -149,14 +149,14 @@ def refused(svg: str, what: str) -> None:
         raise PnpError(f"{what}: the SVG {problem}")
 
 
-def check_face(svg: str, template: Path, source: Callable[[], str], what: str, parsed: ET.Element | None = None) -> ContentError | None:
+def check_face(svg: str, template: Path, sources: Sources, what: str, parsed: ET.Element | None = None) -> ContentError | None:
     """The located error for a face that refers outside itself or could run something: at
-    the template line that writes it when it is written there literally, else at the
-    template. `parsed`: the root of `svg` parsed already."""
+    the template line that writes it when a template writes it literally (see
+    `written_at`), else at the face's template. `parsed`: the root of `svg` parsed already."""
     problem = external_reference(svg, parsed)
     if problem is None:
         return None
-    return ContentError(template, written_at(source, _written(problem)), None, f"{what}: the face {problem}")
+    return ContentError(*written_at(sources, _written(problem), template), None, f"{what}: the face {problem}")
 
 
 def _written(problem: str) -> str:
@@ -170,13 +170,22 @@ def _written(problem: str) -> str:
     return ""
 
 
-def written_at(source: Callable[[], str], written: str) -> int | None:
-    """The first line of the template `source()` that holds `written` (in any case), or None."""
+# a face's template first, then those it extends, includes or imports: (file, its text)
+Sources = Callable[[], list[tuple[Path, str]]]
+
+
+def written_at(sources: Sources, written: str, template: Path) -> tuple[Path, int | None]:
+    """The first template of `sources()` with a line that holds `written` (in any case), and
+    that line; `template` without a line when none does."""
     if not written.strip():
-        return None
+        return template, None
     try:
-        lines = source().splitlines()
-    except Exception:  # the template could not be read again: the face is named without a line
-        return None
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
     wanted = written.strip().casefold()
-    return next((n for n, text in enumerate(lines, start=1) if wanted in text.casefold()), None)
+    for path, text in found:
+        for n, line in enumerate(text.splitlines(), start=1):
+            if wanted in line.casefold():
+                return path, n
+    return template, None
