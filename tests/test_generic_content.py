@@ -207,6 +207,15 @@ def test_a_misspelt_csv_header_is_one_error_at_the_header(fruit: Project):
     assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'?)"], messages
 
 
+def test_values_past_the_header_are_one_error_a_row_with_the_csv_hint(fruit: Project):
+    """The usual cause is a text with an unquoted comma, which shifts the row's cells."""
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "jam,Plum Jam,plum;plum,3,2", "jam,Plum Jam, Sweet,plum;plum,3,2")
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "lemonade,Lemonade,lemon;lemon,3,2", "lemonade,Lemonade,lemon;lemon,3,2,,x,y")
+    messages = [m.split("fruit-stand/")[-1] for m in errors_of(lambda: load_game(fruit, "fruit-stand"))]
+    hint = "with no name: expected a header for every filled column (a CSV text holding a comma goes in double quotes)"
+    assert messages == [f"orders.csv:4:6: a value in a column {hint}", f"orders.csv:5:7: 2 values in columns {hint}"], messages
+
+
 def test_a_csv_without_a_required_column_says_so_once(fruit: Project):
     orders = fruit.content_dir / "fruit-stand/orders.csv"
     orders.write_text("".join(",".join(row.split(",")[:3] + row.split(",")[4:]) for row in orders.read_text().splitlines(keepends=True)))

@@ -147,20 +147,30 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
         i = len(records)
         record: dict[str, Any] = {}
         doc.marks[at + (i,)] = (line, 1)
+        unnamed = []
         for col, value in enumerate(cells, start=1):
             name = names[col - 1] if col - 1 < len(names) else None
             if value is None:
                 continue
             if name is None:
-                errors.append(ContentError(path, line, col, "a value in a column with no name: expected a header for every filled column"))
+                unnamed.append(col)
                 continue
             record[name] = value
             doc.marks[at + (i, name)] = (line, col)
+        if unnamed:
+            errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), path.suffix.lower() == ".csv" and unnamed[-1] > len(names))))
         records.append(record)
     if errors:
         raise PnpError(errors)
     doc.data = records
     return doc
+
+
+def _unnamed(count: int, past_csv_header: bool) -> str:
+    """A row's values in columns the header names not (one line a row)."""
+    what = "a value in a column" if count == 1 else f"{count} values in columns"
+    hint = " (a CSV text holding a comma goes in double quotes)" if past_csv_header else ""
+    return f"{what} with no name: expected a header for every filled column{hint}"
 
 
 @dataclass
