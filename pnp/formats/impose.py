@@ -26,6 +26,7 @@ MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
 MARK_LENGTH = 4.0  # mm
 MARK_WIDTH = 0.25  # pt
 TILE_OVERLAP = 10.0  # mm shared by neighbouring pages of an oversize piece
+PRINTED_TICK = 3.0  # mm of a split piece's landing tick inside a printer's printable area
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,10 @@ class Line:
 @dataclass(frozen=True)
 class Label:
     text: str
-    x: float  # left end of the baseline
+    x: float  # left end of the baseline (its lower end, turned)
     y: float
     size: float = 6  # pt
+    turn: int = 0  # 90: turned counter-clockwise, read from the bottom up (in a side margin)
 
 
 @dataclass(frozen=True)
@@ -247,8 +249,12 @@ def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
     return write_pdf(layout(rendered, sheet, title), fonts)
 
 
-def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float) -> list[Page]:
-    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm."""
+def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, inset: float = 0.0) -> list[Page]:
+    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm; with `inset`
+    (mm at each edge a printer may not print) the margin is wide enough that the
+    instruction line and PRINTED_TICK mm of each landing tick print."""
+    if inset:
+        sheet = Paper(sheet.name, sheet.width, sheet.height, max(sheet.margin, inset + MARK_OFFSET + PRINTED_TICK))
     area_w = sheet.width - 2 * sheet.margin
     area_h = sheet.height - 2 * sheet.margin
     pages: list[Page] = []
@@ -264,10 +270,11 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
                 page = Page()
                 page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn, cut=_tile_cut(sheet, bleed, col, row, xs, ys)))
                 _overlap_marks(page, sheet, col > 0, row > 0, win_w, win_h)
-                _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
-                page.add(_tile_label(sheet, f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
+                _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h, inset)
+                piece = front.component if front.name == front.component else f"{front.component}/{front.name}"
+                page.add(_tile_label(sheet, f"{piece}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
                                             f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
-                                            "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w))
+                                            "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w, inset))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)]))
@@ -283,14 +290,15 @@ def _tile(sheet: Paper, face: Face, ox: float, oy: float, win_w: float, win_h: f
     return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h), cut=cut)
 
 
-def _tile_label(sheet: Paper, text: str, right: bool, win_w: float) -> Label:
+def _tile_label(sheet: Paper, text: str, right: bool, win_w: float, inset: float = 0.0) -> Label:
     """One measured line in the top margin (the print PDF labels the bottom one), clear of
-    the landing ticks there and of the registration marks 10 mm from the edge."""
+    the landing ticks there and of the registration marks 10 mm from the edge, and `inset`
+    mm or more from the paper edge."""
     from . import labels
 
     m = sheet.margin
     end = m + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - m
-    top = max(1.5, m / 2 - 2.5)
+    top = max(1.5, inset, m / 2 - 2.5)
     return labels.line(text, m, top + labels.ASCENT * 5 * labels.PT, end - m, 5, 3.5)
 
 
@@ -319,11 +327,12 @@ def _windows(full: float, area: float) -> list[tuple[float, float]]:
     return [(i * step, min(area, full - i * step)) for i in range(count)]
 
 
-def _landing_marks(page: Page, sheet: Paper, right: bool, below: bool, win_w: float, win_h: float) -> None:
+def _landing_marks(page: Page, sheet: Paper, right: bool, below: bool, win_w: float, win_h: float, inset: float = 0.0) -> None:
     """Short solid ticks in the margins where the cut edge of the page to the right (or
-    below) lands on this one: the strip beyond them is where that page is glued on."""
+    below) lands on this one: the strip beyond them is where that page is glued on. They
+    stop `inset` mm from the paper edge."""
     m = sheet.margin
-    tick = min(MARK_LENGTH, m - MARK_OFFSET)
+    tick = min(MARK_LENGTH, m - MARK_OFFSET - inset)
     if right:
         x = m + win_w - TILE_OVERLAP / 2
         page.add(Line(x, m - MARK_OFFSET, x, m - MARK_OFFSET - tick, width=0.6))

@@ -64,29 +64,50 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
     return [(p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
 
 
-def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout, reach: float | None = None) -> None:
-    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
-    most `reach` mm from it, when given)."""
-    left, top, right, bottom = box
+PRINTED_MARK = 2.0  # mm of a crop mark, at least, inside the printable area: enough to lay a ruler on
+HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed, so it shows on dark art
 
-    def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
+
+def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
+                  style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False) -> None:
+    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
+    most `reach` mm from it, when given). A mark stops at the printable inset; where the
+    margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
+    up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
+    `fold`, the right-hand marks stop at the fold line down the middle of the sheet."""
+    left, top, right, bottom = box
+    right_edge = sheet.width / 2 if fold else sheet.width
+
+    def span(edge: float, outward: int, limit: float, printable: float) -> tuple[float, float] | None:
         if reach is not None:
             limit = edge + outward * min(reach + 0.5, abs(limit - edge))
+        end = limit - outward * 0.5
+        if (printable - end) * outward < 0:
+            end = printable
         start = edge + outward * style.mark_offset
-        room = (limit - start) * outward
-        if room <= 0.5:
+        if (end - start) * outward >= min(style.mark_length, PRINTED_MARK):
+            return start, start + outward * min(style.mark_length, (end - start) * outward)
+        start = edge - outward * inner  # over the bleed, short of the trim line
+        if (end - start) * outward < min(style.mark_length, PRINTED_MARK):
             return None
-        return start, start + outward * min(style.mark_length, room - 0.5)
+        return end - outward * min(style.mark_length, (end - start) * outward), end
 
+    def add(x1: float, y1: float, x2: float, y2: float) -> None:
+        over_art = left < max(x1, x2) and min(x1, x2) < right and top < max(y1, y2) and min(y1, y2) < bottom
+        if over_art:
+            page.add(Line(x1, y1, x2, y2, HALO, colour="#ffffff"))
+        page.add(Line(x1, y1, x2, y2, colour=style.mark_colour))
+
+    inset = style.inset
     for x in sorted(set(xs)):
-        for edge, outward, limit in ((top, -1, 0.0), (bottom, 1, sheet.height)):
-            if s := span(edge, outward, limit):
-                page.add(Line(x, s[0], x, s[1], colour=style.mark_colour))
+        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, sheet.height - inset)):
+            if s := span(edge, outward, limit, printable):
+                add(x, s[0], x, s[1])
     for y in sorted(set(ys)):
-        for edge, outward, limit in ((left, -1, 0.0), (right, 1, sheet.width)):
-            if s := span(edge, outward, limit):
-                page.add(Line(s[0], y, s[1], y, colour=style.mark_colour))
+        for edge, outward, limit, printable in ((left, -1, 0.0, inset),
+                                                (right, 1, right_edge, right_edge + 1 if fold else sheet.width - inset)):
+            if s := span(edge, outward, limit, printable):
+                add(s[0], y, s[1], y)
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
@@ -129,7 +150,7 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
     used = [p for p in fronts.places]
     edges = [(c or (p.x, p.y, p.w, p.h)) for p in used for c in [p.clip]]
     outer = (min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges))
-    _margin_marks(fronts, Paper(sheet.name, sheet.width / 2, sheet.height) if fold else sheet, xs, ys, outer, style)
+    _margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold)
     section.pages.append(fronts)
     if fold:
         fronts.marks += backs.marks
@@ -227,7 +248,8 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
         xs += [x + bleed, x + spot.w - bleed]
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
-    _margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5)
+    _margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5,
+                  inner=bleed - 0.5)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
@@ -260,7 +282,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
             by_hand.update((id(page), base_sheet.margin) for page in section.pages)
         elif grid is None:
-            section.pages = _oversize_pages(copies, sheet, comp.bleed)
+            section.pages = _oversize_pages(copies, sheet, comp.bleed, style.inset)
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
                              for page in section.pages]
@@ -303,7 +325,8 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         calibration.sides = ["front", "back"]
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name)
+    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
+                                   style.inset)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -334,7 +357,7 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent], start:
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[RenderedComponent], pieces: dict[str, int],
               unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
-              layout_name: str = "") -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              layout_name: str = "", inset: float = 0.0) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
@@ -366,12 +389,35 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             if id(page) in by_hand:
                 where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
-            label = labels.line(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m,
-                                sheet.height - max(m / 2 - 1, 1.2), sheet.width - 2 * m, 5, 4)
-            _clear_of(page, labels.box(label))
-            page.add(label)
+            page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, inset))
             pages.append(page)
     return pages, first, held
+
+
+def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: float) -> Label:
+    """The sheet's label, `inset` mm or more from the paper edge, in the first free strip
+    of the bottom, top, right and left margins (turned, read from the bottom up, at the
+    sides): clear of the art and of every line. When none is free, at the bottom with the
+    crop marks under it shortened (see `_clear_of`)."""
+    size, smallest = 5, 4
+    end = max(margin, inset)  # where the text may start and must end along its edge
+    w, h = sheet.width, sheet.height
+    ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
+    tries = [
+        labels.line(text, end, h - inset - descent, w - 2 * end, size, smallest),
+        labels.line(text, end, inset + ascent, w - 2 * end, size, smallest),
+        labels.line(text, w - inset - descent, h - end, h - 2 * end, size, smallest, turn=90),
+        labels.line(text, inset + ascent, h - end, h - 2 * end, size, smallest, turn=90),
+    ]
+    taken = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+    boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in taken]
+    boxes += [(min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)) for ln in page.lines]
+    for label in tries:
+        left, top, right, bottom = labels.box(label)
+        if not any(left < b[2] + 0.5 and b[0] < right + 0.5 and top < b[3] + 0.5 and b[1] < bottom + 0.5 for b in boxes):
+            return label
+    _clear_of(page, labels.box(tries[0]))
+    return tries[0]
 
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
@@ -393,6 +439,9 @@ def _clear_of(page: Page, area: tuple[float, float, float, float], room: float =
     page.marks[:] = kept
 
 
+# the built-in layouts (pnp/data/presets.yaml) as the title page offers them
+LAYOUTS = {"tight": "9 poker cards a sheet, neighbours share cut lines", "standard": "each piece with its bleed",
+           "fold": "one-sided printers", "scissors": "room to cut"}
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
 
 
@@ -463,9 +512,8 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
-        lines.append(f"Sheet layout: {layout_name}. Another: --layout tight (9 poker cards a sheet, neighbours share cut lines), "
-                     "standard (each piece with its bleed), fold (one-sided printers), scissors (room to cut), "
-                     "or layout: in pnp.yaml.")
+        others = [f"{name} ({about})" for name, about in LAYOUTS.items() if name != layout_name]
+        lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if duplex:
