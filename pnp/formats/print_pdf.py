@@ -12,7 +12,7 @@ that misaligns its second side; a duplex calibration sheet at the end measures t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, plan_grid
@@ -64,17 +64,22 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
     return [(p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
 
 
+LABEL_SIZE, LABEL_SMALLEST = 5.0, 4.0  # pt: a sheet's label, shrunk down to the smaller size to fit its margin
+LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # mm: its line and a gap (0.5 mm, and some) above it
 PRINTED_MARK = 2.0  # mm of a crop mark, at least, inside the printable area: enough to lay a ruler on
 HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed, so it shows on dark art
 
 
 def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False) -> None:
+                  style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
+                  bottom: float | None = None) -> None:
     """Crop marks in the margins, on the extension of every cut line, outside `box` (at
     most `reach` mm from it, when given). A mark stops at the printable inset; where the
     margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
     up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
-    `fold`, the right-hand marks stop at the fold line down the middle of the sheet."""
+    `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
+    `bottom`, the marks below `box` stop there (above the sheet's label)."""
+    floor = sheet.height - style.inset if bottom is None else bottom
     left, top, right, bottom = box
     right_edge = sheet.width / 2 if fold else sheet.width
 
@@ -82,11 +87,14 @@ def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], bo
         if reach is not None:
             limit = edge + outward * min(reach + 0.5, abs(limit - edge))
         end = limit - outward * 0.5
-        if (printable - end) * outward < 0:
+        clipped = (printable - end) * outward < 0
+        if clipped:
             end = printable
         start = edge + outward * style.mark_offset
-        if (end - start) * outward >= min(style.mark_length, PRINTED_MARK):
+        if (end - start) * outward >= (min(style.mark_length, PRINTED_MARK) if clipped else 1e-9):
             return start, start + outward * min(style.mark_length, (end - start) * outward)
+        if not clipped:  # no room beside the neighbours: no mark, as before
+            return None
         start = edge - outward * inner  # over the bleed, short of the trim line
         if (end - start) * outward < min(style.mark_length, PRINTED_MARK):
             return None
@@ -100,7 +108,7 @@ def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], bo
 
     inset = style.inset
     for x in sorted(set(xs)):
-        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, sheet.height - inset)):
+        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, floor)):
             if s := span(edge, outward, limit, printable):
                 add(x, s[0], x, s[1])
     for y in sorted(set(ys)):
@@ -147,10 +155,15 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
             mirrored = (sheet.width - box[0] - box[2] + dx, box[1] + dy, box[2], box[3])
             back_clip = None if clip is None else (sheet.width - clip[0] - clip[2] + dx, clip[1] + dy, clip[2], clip[3])
             backs.add(Place(back, *mirrored, -turn, back_clip))
-    used = [p for p in fronts.places]
-    edges = [(c or (p.x, p.y, p.w, p.h)) for p in used for c in [p.clip]]
-    outer = (min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges))
-    _margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold)
+    outer = _art_box(fronts)
+    lift = _label_lift(sheet, outer, bleed, style, fold)
+    if lift:
+        for page in (fronts, backs):
+            page.marks[:] = [_lifted(p, lift) for p in page.places]
+        ys = [y - lift for y in ys]
+        outer = _art_box(fronts)
+    _margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
+                  bottom=sheet.height - style.inset - LABEL_BAND if lift else None)
     section.pages.append(fronts)
     if fold:
         fronts.marks += backs.marks
@@ -161,6 +174,30 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
     if has_backs and not fold:
         section.pages.append(backs)
         section.sides.append("back")
+
+
+def _art_box(page: Page) -> tuple[float, float, float, float]:
+    """The area (left, top, right, bottom) the page's pieces cover."""
+    edges = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+    return min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges)
+
+
+def _label_lift(sheet: Paper, art: tuple[float, float, float, float], bleed: float, style: SheetLayout, fold: bool) -> float:
+    """How far (mm) to move a sheet's pieces up so its label fits under them, inside the
+    printable inset: 0 when some margin is deep enough for the label beside its crop marks
+    (or no move keeps the top trim line printable). The marks at the bottom then go over
+    the bleed, above the label."""
+    left, top, right, bottom = art
+    spares = (left, top, (sheet.width / 2 if fold else sheet.width) - right, sheet.height - bottom)
+    if max(spares) >= style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5:
+        return 0.0
+    lift = style.inset + LABEL_BAND - spares[3]
+    return lift if lift > 0 and top - lift + bleed >= style.inset + 0.5 else 0.0
+
+
+def _lifted(place: Place, lift: float) -> Place:
+    clip = None if place.clip is None else (place.clip[0], place.clip[1] - lift, place.clip[2], place.clip[3])
+    return replace(place, y=place.y - lift, clip=clip)
 
 
 def fold_half(sheet: Paper) -> Paper:
@@ -399,7 +436,7 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
     of the bottom, top, right and left margins (turned, read from the bottom up, at the
     sides): clear of the art and of every line. When none is free, at the bottom with the
     crop marks under it shortened (see `_clear_of`)."""
-    size, smallest = 5, 4
+    size, smallest = LABEL_SIZE, LABEL_SMALLEST
     end = max(margin, inset)  # where the text may start and must end along its edge
     w, h = sheet.width, sheet.height
     ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
@@ -527,15 +564,21 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         flow.turn()
     _ruler(flow.pages[-1], m, flow.y)
     flow.y += 18
-    if not flow.fits(flow.y + 8 + labels.DESCENT * 9 * labels.PT):  # the heading and a first entry under it
+    entries = []
+    for name, numbers in held.items():
+        count = pieces[name]
+        entries.append(f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} "
+                       f"(page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})")
+    room = sheet.width - 2 * m - 5
+    first_lines = len(labels.wrap(entries[0], room, 9)) if entries else 1
+    # the heading and the whole first entry under it (the heading is never left alone at the foot of a page)
+    if not flow.fits(flow.y + 8 + (first_lines - 1) * labels.step(9) + labels.DESCENT * 9 * labels.PT):
         flow.turn()
     flow.pages[-1].add(Label("Checklist", m, flow.y, 12))
     flow.heading, flow.fresh = "Checklist", True
     flow.y += 8
-    for name, numbers in held.items():
-        count = pieces[name]
-        text = f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} (page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})"
-        flow.text(text, m + 5, sheet.width - 2 * m - 5, 9, 5.5, tick=m)
+    for text in entries:
+        flow.text(text, m + 5, room, 9, 5.5, tick=m)
     return flow.pages
 
 
