@@ -46,3 +46,50 @@ def test_labels_and_marks_print_inside_the_printable_inset(shipped_builds, game,
             for line in page.lines:
                 length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
                 assert _inside(line, sheet, inset) >= min(PRINTED_MARK, length) - 1e-6, (name, number, line)
+
+
+def test_the_split_board_instruction_names_the_board_once_inside_the_inset(shipped_builds):
+    report = shipped_builds["cave"]
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        made = plan(report.title, report.parts, sheet, sheet_layout("tight"))
+        found = [m for page in made.layout.pages for m in page.marks if isinstance(m, Label) and "Cut on the dashed lines" in m.text]
+        assert len(found) >= 2
+        for text in found:
+            assert text.text.startswith("board: page ") and "board/board" not in text.text
+            assert labels.box(text)[1] >= 4.2
+
+
+def test_the_cover_offers_only_the_other_layouts(shipped_builds):
+    report = shipped_builds["dietrick-taking"]
+    sheet = Paper("a4", *papers({})["a4"])
+    for name in table():
+        made = plan(report.title, report.parts, sheet, sheet_layout(name), layout_name=name)
+        cover = " ".join(m.text for m in made.layout.pages[0].marks if isinstance(m, Label))
+        assert f"Sheet layout: {name}. Others: --layout" in cover
+        offered = [other for other in table() if f"{other} (" in cover]
+        assert offered == [other for other in table() if other != name], name
+
+
+def test_a_turned_label_prints_up_the_side_margin_of_the_pdf(tmp_path):
+    """Nine poker cards on Letter leave only the side margins deep enough for the sheet's
+    label: the PDF shows it there, read from the bottom up, inside the inset."""
+    import pypdfium2
+
+    from pnp.build.driver import BuildOptions, build
+    from test_print_pdf import make
+
+    project = make(tmp_path, cards=9, tokens=0, tiles=0)
+    build(project, None, BuildOptions(formats=("pdf",), paper="letter", layout="tight"))
+    page = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[1]
+    text = page.get_textpage()
+    whole = text.get_text_range()
+    assert "Deck · Cards · sheet 1 of 1 · front" in whole
+    mm = 72 / 25.4
+    width, height = page.get_size()
+    chars = [text.get_charbox(i) for i in range(text.count_chars()) if not whole[i].isspace()]
+    left, bottom = min(c[0] for c in chars) / mm, min(c[1] for c in chars) / mm
+    right, top = max(c[2] for c in chars) / mm, max(c[3] for c in chars) / mm
+    assert top - bottom > 50 and right - left < 3  # one line up the page
+    assert left >= 4.2 and right <= width / mm - 4.2 and bottom >= 4.2 and top <= height / mm - 4.2
+    assert right > width / mm - 10.45  # in the right margin, beside the cards
