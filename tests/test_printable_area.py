@@ -10,7 +10,8 @@ import pytest
 from pnp.config import papers, sheet_layout, table
 from pnp.formats import labels
 from pnp.formats.impose import Label, Paper
-from pnp.formats.print_pdf import PRINTED_MARK, plan
+from pnp.formats.impose import PRINTED_MARK
+from pnp.formats.print_pdf import plan
 
 GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
 
@@ -93,3 +94,19 @@ def test_a_turned_label_prints_up_the_side_margin_of_the_pdf(tmp_path):
     assert top - bottom > 50 and right - left < 3  # one line up the page
     assert left >= 4.2 and right <= width / mm - 4.2 and bottom >= 4.2 and top <= height / mm - 4.2
     assert right > width / mm - 10.45  # in the right margin, beside the cards
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_components_own_pdf_keeps_its_marks_and_instructions_printable(shipped_builds, game):
+    from pnp.formats.impose import layout
+
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        for part in shipped_builds[game].parts:
+            for number, page in enumerate(layout(part, sheet, part.spec.name).pages, 1):
+                for text in (m for m in page.marks if isinstance(m, Label)):
+                    left, top, right, bottom = labels.box(text)
+                    assert 4.2 <= left and right <= sheet.width - 4.2 and 4.2 <= top and bottom <= sheet.height - 4.2, text.text
+                for line in page.lines:
+                    length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
+                    assert _inside(line, sheet, 4.2) >= min(PRINTED_MARK, length) - 1e-6, (part.spec.name, number, line)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import cast
 
-from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, plan_grid
+from .impose import PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout
 from ..render.faces import Face, RenderedComponent
 
@@ -66,58 +66,6 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
 
 LABEL_SIZE, LABEL_SMALLEST = 5.0, 4.0  # pt: a sheet's label, shrunk down to the smaller size to fit its margin
 LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # mm: its line and a gap (0.5 mm, and some) above it
-PRINTED_MARK = 2.0  # mm of a crop mark, at least, inside the printable area: enough to lay a ruler on
-HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed, so it shows on dark art
-
-
-def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
-                  bottom: float | None = None) -> None:
-    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
-    most `reach` mm from it, when given). A mark stops at the printable inset; where the
-    margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
-    up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
-    `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
-    `bottom`, the marks below `box` stop there (above the sheet's label)."""
-    floor = sheet.height - style.inset if bottom is None else bottom
-    left, top, right, bottom = box
-    right_edge = sheet.width / 2 if fold else sheet.width
-
-    def span(edge: float, outward: int, limit: float, printable: float) -> tuple[float, float] | None:
-        if reach is not None:
-            limit = edge + outward * min(reach + 0.5, abs(limit - edge))
-        end = limit - outward * 0.5
-        clipped = (printable - end) * outward < 0
-        if clipped:
-            end = printable
-        start = edge + outward * style.mark_offset
-        if (end - start) * outward >= (min(style.mark_length, PRINTED_MARK) if clipped else 1e-9):
-            return start, start + outward * min(style.mark_length, (end - start) * outward)
-        if not clipped:  # no room beside the neighbours: no mark, as before
-            return None
-        start = edge - outward * inner  # over the bleed, short of the trim line
-        if (end - start) * outward < min(style.mark_length, PRINTED_MARK):
-            return None
-        return end - outward * min(style.mark_length, (end - start) * outward), end
-
-    def add(x1: float, y1: float, x2: float, y2: float) -> None:
-        over_art = left < max(x1, x2) and min(x1, x2) < right and top < max(y1, y2) and min(y1, y2) < bottom
-        if over_art:
-            page.add(Line(x1, y1, x2, y2, HALO, colour="#ffffff"))
-        page.add(Line(x1, y1, x2, y2, colour=style.mark_colour))
-
-    inset = style.inset
-    for x in sorted(set(xs)):
-        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, floor)):
-            if s := span(edge, outward, limit, printable):
-                add(x, s[0], x, s[1])
-    for y in sorted(set(ys)):
-        for edge, outward, limit, printable in ((left, -1, 0.0, inset),
-                                                (right, 1, right_edge, right_edge + 1 if fold else sheet.width - inset)):
-            if s := span(edge, outward, limit, printable):
-                add(s[0], y, s[1], y)
-
-
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
                 style: SheetLayout, back_offset: tuple[float, float], fold: bool = False) -> None:
     """One sheet of fronts (and its mirrored backs) on `grid`. With shared cuts the grid's
@@ -162,7 +110,7 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
             page.marks[:] = [_lifted(p, lift) for p in page.places]
         ys = [y - lift for y in ys]
         outer = _art_box(fronts)
-    _margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
+    margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
                   bottom=sheet.height - style.inset - LABEL_BAND if lift else None)
     section.pages.append(fronts)
     if fold:
@@ -285,7 +233,7 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
         xs += [x + bleed, x + spot.w - bleed]
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
-    _margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5,
+    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5,
                   inner=bleed - 0.5)
 
 
