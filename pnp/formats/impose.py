@@ -168,15 +168,15 @@ HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed,
 
 
 def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
-                  bottom: float | None = None) -> None:
+                 style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
+                 floor: float | None = None) -> None:
     """Crop marks in the margins, on the extension of every cut line, outside `box` (at
     most `reach` mm from it, when given). A mark stops at the printable inset; where the
     margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
     up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
     `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
-    `bottom`, the marks below `box` stop there (above the sheet's label)."""
-    floor = sheet.height - style.inset if bottom is None else bottom
+    `floor`, the marks below `box` stop there (above the sheet's label)."""
+    lowest = sheet.height - style.inset if floor is None else floor
     left, top, right, bottom = box
     right_edge = sheet.width / 2 if fold else sheet.width
 
@@ -204,11 +204,11 @@ def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box
         page.add(Line(x1, y1, x2, y2, colour=style.mark_colour))
 
     inset = style.inset
-    for x in sorted(set(xs)):
-        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, floor)):
+    for x in sorted({round(v, 4) for v in xs}):  # one mark for neighbours' shared cut line
+        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, lowest)):
             if s := span(edge, outward, limit, printable):
                 add(x, s[0], x, s[1])
-    for y in sorted(set(ys)):
+    for y in sorted({round(v, 4) for v in ys}):
         for edge, outward, limit, printable in ((left, -1, 0.0, inset),
                                                 (right, 1, right_edge, right_edge + 1 if fold else sheet.width - inset)):
             if s := span(edge, outward, limit, printable):

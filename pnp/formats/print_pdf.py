@@ -66,6 +66,8 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
 
 LABEL_SIZE, LABEL_SMALLEST = 5.0, 4.0  # pt: a sheet's label, shrunk down to the smaller size to fit its margin
 LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # mm: its line and a gap (0.5 mm, and some) above it
+
+
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
                 style: SheetLayout, back_offset: tuple[float, float], fold: bool = False) -> None:
     """One sheet of fronts (and its mirrored backs) on `grid`. With shared cuts the grid's
@@ -111,7 +113,7 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
         ys = [y - lift for y in ys]
         outer = _art_box(fronts)
     margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
-                  bottom=sheet.height - style.inset - LABEL_BAND if lift else None)
+                 floor=sheet.height - style.inset - LABEL_BAND if lift else None)
     section.pages.append(fronts)
     if fold:
         fronts.marks += backs.marks
@@ -234,7 +236,7 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
     margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5,
-                  inner=bleed - 0.5)
+                 inner=bleed - 0.5)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
