@@ -265,7 +265,8 @@ def test_board_split_over_letter_pages_has_matching_cut_and_glue_marks(cave, mon
     sheet = paper("letter")
     plan = impose_mod.layout(board, sheet, "board")
     lines = [(p, round(ln.x1, 3), round(ln.x2, 3), ln.dash is not None) for p, page in enumerate(plan.pages) for ln in page.lines]
-    m, area = sheet.margin, sheet.width - 2 * sheet.margin
+    m = plan.pages[0].places[0].clip[0]  # the split pages' margin: room for the instruction inside the printable inset
+    area = sheet.width - 2 * m
     step = area - impose_mod.TILE_OVERLAP  # page 2 starts this far into the board
     ticks = {x1 for p, x1, x2, dashed in lines if p == 0 and not dashed and x1 == x2}
     cuts = {x1 for p, x1, x2, dashed in lines if p == 1 and dashed and x1 == x2}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import PnpError
-from ..config import PaperSize, papers
+from ..config import PaperSize, SheetLayout, papers, sheet_layout
 from ..render.faces import Face, RenderedComponent
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
 MARK_LENGTH = 4.0  # mm
 MARK_WIDTH = 0.25  # pt
 TILE_OVERLAP = 10.0  # mm shared by neighbouring pages of an oversize piece
+PRINTED_TICK = 3.0  # mm of a split piece's landing tick inside a printer's printable area
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,10 @@ class Line:
 @dataclass(frozen=True)
 class Label:
     text: str
-    x: float  # left end of the baseline
+    x: float  # left end of the baseline (its lower end, turned)
     y: float
     size: float = 6  # pt
+    turn: int = 0  # 90: turned counter-clockwise, read from the bottom up (in a side margin)
 
 
 @dataclass(frozen=True)
@@ -161,39 +163,71 @@ class Layout:
     bleed: float | None = None  # a print shop's pages: the bleed (mm) around the trim, declared as TrimBox and BleedBox
 
 
+PRINTED_MARK = 2.0  # mm of a crop mark, at least, inside the printable area: enough to lay a ruler on
+HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed, so it shows on dark art
+
+
+def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
+                 style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
+                 floor: float | None = None) -> None:
+    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
+    most `reach` mm from it, when given). A mark stops at the printable inset; where the
+    margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
+    up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
+    `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
+    `floor`, the marks below `box` stop there (above the sheet's label)."""
+    lowest = sheet.height - style.inset if floor is None else floor
+    left, top, right, bottom = box
+    right_edge = sheet.width / 2 if fold else sheet.width
+
+    def span(edge: float, outward: int, limit: float, printable: float) -> tuple[float, float] | None:
+        if reach is not None:
+            limit = edge + outward * min(reach + 0.5, abs(limit - edge))
+        end = limit - outward * 0.5
+        clipped = (printable - end) * outward < 0
+        if clipped:
+            end = printable
+        start = edge + outward * style.mark_offset
+        if (end - start) * outward >= (min(style.mark_length, PRINTED_MARK) if clipped else 1e-9):
+            return start, start + outward * min(style.mark_length, (end - start) * outward)
+        if not clipped:  # no room beside the neighbours: no mark, as before
+            return None
+        start = edge - outward * inner  # over the bleed, short of the trim line
+        if (end - start) * outward < min(style.mark_length, PRINTED_MARK):
+            return None
+        return end - outward * min(style.mark_length, (end - start) * outward), end
+
+    def add(x1: float, y1: float, x2: float, y2: float) -> None:
+        over_art = left < max(x1, x2) and min(x1, x2) < right and top < max(y1, y2) and min(y1, y2) < bottom
+        if over_art:
+            page.add(Line(x1, y1, x2, y2, HALO, colour="#ffffff"))
+        page.add(Line(x1, y1, x2, y2, colour=style.mark_colour))
+
+    inset = style.inset
+    for x in sorted({round(v, 4) for v in xs}):  # one mark for neighbours' shared cut line
+        for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, lowest)):
+            if s := span(edge, outward, limit, printable):
+                add(x, s[0], x, s[1])
+    for y in sorted({round(v, 4) for v in ys}):
+        for edge, outward, limit, printable in ((left, -1, 0.0, inset),
+                                                (right, 1, right_edge, right_edge + 1 if fold else sheet.width - inset)):
+            if s := span(edge, outward, limit, printable):
+                add(s[0], y, s[1], y)
+
+
 def _crop_marks(page: Page, sheet: Paper, grid: Grid, count: int, bleed: float) -> None:
-    """Short lines in the margins on the extension of every cut line of the used slots."""
-    xs: set[float] = set()
-    ys: set[float] = set()
+    """Crop marks in the margins on the extension of every cut line of the used slots, in
+    the `standard` sheet layout's style (pnp/data/presets.yaml)."""
+    xs: list[float] = []
+    ys: list[float] = []
     boxes = []
     for i in range(count):
         x, y = grid.slot(i)
         boxes.append((x, y, x + grid.cell_w, y + grid.cell_h))
-        xs.update((round(x + bleed, 4), round(x + grid.cell_w - bleed, 4)))
-        ys.update((round(y + bleed, 4), round(y + grid.cell_h - bleed, 4)))
-    left = min(b[0] for b in boxes)
-    top = min(b[1] for b in boxes)
-    right = max(b[2] for b in boxes)
-    bottom = max(b[3] for b in boxes)
-    page_w, page_h = sheet.width, sheet.height
-
-    def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
-        start = edge + outward * MARK_OFFSET
-        room = (limit - start) * outward
-        if room <= 0.5:
-            return None
-        return start, start + outward * min(MARK_LENGTH, room - 0.5)
-
-    for x in sorted(xs):
-        for edge, outward, limit in ((top, -1, 0.0), (bottom, 1, page_h)):
-            s = span(edge, outward, limit)
-            if s:
-                page.add(Line(x, s[0], x, s[1]))
-    for y in sorted(ys):
-        for edge, outward, limit in ((left, -1, 0.0), (right, 1, page_w)):
-            s = span(edge, outward, limit)
-            if s:
-                page.add(Line(s[0], y, s[1], y))
+        xs += [x + bleed, x + grid.cell_w - bleed]
+        ys += [y + bleed, y + grid.cell_h - bleed]
+    box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    margin_marks(page, sheet, xs, ys, box, sheet_layout("standard"), inner=bleed - 0.5)
 
 
 def _expand(rendered: RenderedComponent) -> list[tuple[Face, Face | None]]:
@@ -216,7 +250,7 @@ def layout(rendered: RenderedComponent, sheet: Paper, title: str) -> Layout:
         return Layout(sheet, title, pages)
     grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
     if grid is None:
-        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed))
+        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard").inset))
     has_backs = any(back is not None for _, back in copies)
     turn = 90 if grid.rotated else 0
     for chunk in _chunks(copies, grid.per_page):
@@ -247,66 +281,76 @@ def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
     return write_pdf(layout(rendered, sheet, title), fonts)
 
 
-def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float) -> list[Page]:
-    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm."""
-    area_w = sheet.width - 2 * sheet.margin
-    area_h = sheet.height - 2 * sheet.margin
+def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, inset: float = 0.0) -> list[Page]:
+    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm. With `inset`
+    (mm at each edge a printer may not print) the top and bottom margins are wide enough
+    that the instruction line and PRINTED_TICK mm of each landing tick there print, and
+    the side margins too when a piece takes more than one row of pages (their ticks)."""
+    wide = max(sheet.margin, inset + MARK_OFFSET + PRINTED_TICK) if inset else sheet.margin
     pages: list[Page] = []
     for front, back in copies:
         full_w, full_h = front.width + 2 * bleed, front.height + 2 * bleed
-        xs, ys = _windows(full_w, area_w), _windows(full_h, area_h)
-        turn = 0
-        turned_xs, turned_ys = _windows(full_h, area_w), _windows(full_w, area_h)
-        if len(turned_xs) * len(turned_ys) < len(xs) * len(ys):  # fewer pages with the piece turned
-            full_w, full_h, xs, ys, turn = full_h, full_w, turned_xs, turned_ys, 90
+        options = []
+        for turn, (w, h) in ((0, (full_w, full_h)), (90, (full_h, full_w))):
+            ys = _windows(h, sheet.height - 2 * wide)
+            mx = wide if len(ys) > 1 else sheet.margin  # ticks in the side margins only where a page lies below
+            options.append((len(_windows(w, sheet.width - 2 * mx)) * len(ys), turn, w, h, mx))
+        count, turn, full_w, full_h, mx = min(options, key=lambda o: o[0])  # fewer pages turned, else as it is
+        margins = (mx, wide)
+        xs, ys = _windows(full_w, sheet.width - 2 * mx), _windows(full_h, sheet.height - 2 * wide)
         for row, (oy, win_h) in enumerate(ys):
             for col, (ox, win_w) in enumerate(xs):
                 page = Page()
-                page.add(_tile(sheet, front, ox, oy, win_w, win_h, full_w, full_h, turn, cut=_tile_cut(sheet, bleed, col, row, xs, ys)))
-                _overlap_marks(page, sheet, col > 0, row > 0, win_w, win_h)
-                _landing_marks(page, sheet, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h)
-                page.add(_tile_label(sheet, f"{front.component}/{front.name}: page {row * len(xs) + col + 1} of {len(xs) * len(ys)} "
-                                            f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
-                                            "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w))
+                page.add(_tile(sheet, margins, front, ox, oy, win_w, win_h, full_w, full_h, turn,
+                               cut=_tile_cut(margins, bleed, col, row, xs, ys)))
+                _overlap_marks(page, margins, col > 0, row > 0, win_w, win_h)
+                _landing_marks(page, margins, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h, inset)
+                piece = front.component if front.name == front.component else f"{front.component}/{front.name}"
+                page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count} "
+                                     f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
+                                     "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w, inset))
                 pages.append(page)
                 if back is not None:
-                    pages.append(Page([_tile(sheet, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn, mirror=True)]))
+                    pages.append(Page([_tile(sheet, margins, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn,
+                                             mirror=True)]))
     return pages
 
 
-def _tile(sheet: Paper, face: Face, ox: float, oy: float, win_w: float, win_h: float, full_w: float, full_h: float,
-          turn: int, mirror: bool = False, cut: tuple[float, float, float, float] | None = None) -> Place:
+def _tile(sheet: Paper, margins: tuple[float, float], face: Face, ox: float, oy: float, win_w: float, win_h: float,
+          full_w: float, full_h: float, turn: int, mirror: bool = False,
+          cut: tuple[float, float, float, float] | None = None) -> Place:
     """The window (ox, oy, win_w, win_h) of `face`, as laid on the page (turned by `turn`),
-    at the page margin; backs sit at the mirrored side for duplex."""
-    left = sheet.width - sheet.margin - win_w if mirror else sheet.margin
-    top = sheet.margin
-    return Place(face, left - ox, top - oy, full_w, full_h, turn, clip=(left, top, win_w, win_h), cut=cut)
+    at the page's `margins` (side, top); backs sit at the mirrored side for duplex."""
+    mx, my = margins
+    left = sheet.width - mx - win_w if mirror else mx
+    return Place(face, left - ox, my - oy, full_w, full_h, turn, clip=(left, my, win_w, win_h), cut=cut)
 
 
-def _tile_label(sheet: Paper, text: str, right: bool, win_w: float) -> Label:
+def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, right: bool, win_w: float, inset: float = 0.0) -> Label:
     """One measured line in the top margin (the print PDF labels the bottom one), clear of
-    the landing ticks there and of the registration marks 10 mm from the edge."""
+    the landing ticks there and of the registration marks 10 mm from the edge, and `inset`
+    mm or more from the paper edge."""
     from . import labels
 
-    m = sheet.margin
-    end = m + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - m
-    top = max(1.5, m / 2 - 2.5)
-    return labels.line(text, m, top + labels.ASCENT * 5 * labels.PT, end - m, 5, 3.5)
+    mx, my = margins
+    left = max(mx, inset)
+    end = mx + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - left
+    top = max(1.5, inset, my / 2 - 2.5)
+    return labels.line(text, left, top + labels.ASCENT * 5 * labels.PT, end - left, 5, 3.5)
 
 
-def _tile_cut(sheet: Paper, bleed: float, col: int, row: int, xs: list[tuple[float, float]],
+def _tile_cut(margins: tuple[float, float], bleed: float, col: int, row: int, xs: list[tuple[float, float]],
               ys: list[tuple[float, float]]) -> tuple[float, float, float, float]:
     """What is cut out of one page of a split piece (x, y, w, h on the page): from the dashed
     line where a page lies to the left (above), else the piece's trim line, to the window's
     edge where a page lies to the right (below; it is glued over that strip), else the trim."""
-    m = sheet.margin
 
-    def span(index: int, windows: list[tuple[float, float]]) -> tuple[float, float]:
+    def span(m: float, index: int, windows: list[tuple[float, float]]) -> tuple[float, float]:
         start = m + (TILE_OVERLAP / 2 if index > 0 else bleed)
         end = m + windows[index][1] - (bleed if index == len(windows) - 1 else 0.0)
         return start, end - start
 
-    (x, w), (y, h) = span(col, xs), span(row, ys)
+    (x, w), (y, h) = span(margins[0], col, xs), span(margins[1], row, ys)
     return x, y, w, h
 
 
@@ -319,28 +363,29 @@ def _windows(full: float, area: float) -> list[tuple[float, float]]:
     return [(i * step, min(area, full - i * step)) for i in range(count)]
 
 
-def _landing_marks(page: Page, sheet: Paper, right: bool, below: bool, win_w: float, win_h: float) -> None:
+def _landing_marks(page: Page, margins: tuple[float, float], right: bool, below: bool, win_w: float, win_h: float,
+                   inset: float = 0.0) -> None:
     """Short solid ticks in the margins where the cut edge of the page to the right (or
-    below) lands on this one: the strip beyond them is where that page is glued on."""
-    m = sheet.margin
-    tick = min(MARK_LENGTH, m - MARK_OFFSET)
+    below) lands on this one: the strip beyond them is where that page is glued on. They
+    stop `inset` mm from the paper edge."""
+    mx, my = margins
     if right:
-        x = m + win_w - TILE_OVERLAP / 2
-        page.add(Line(x, m - MARK_OFFSET, x, m - MARK_OFFSET - tick, width=0.6))
-        page.add(Line(x, m + win_h + MARK_OFFSET, x, m + win_h + MARK_OFFSET + tick, width=0.6))
+        x, tick = mx + win_w - TILE_OVERLAP / 2, min(MARK_LENGTH, my - MARK_OFFSET - inset)
+        page.add(Line(x, my - MARK_OFFSET, x, my - MARK_OFFSET - tick, width=0.6))
+        page.add(Line(x, my + win_h + MARK_OFFSET, x, my + win_h + MARK_OFFSET + tick, width=0.6))
     if below:
-        y = m + win_h - TILE_OVERLAP / 2
-        page.add(Line(m - MARK_OFFSET, y, m - MARK_OFFSET - tick, y, width=0.6))
-        page.add(Line(m + win_w + MARK_OFFSET, y, m + win_w + MARK_OFFSET + tick, y, width=0.6))
+        y, tick = my + win_h - TILE_OVERLAP / 2, min(MARK_LENGTH, mx - MARK_OFFSET - inset)
+        page.add(Line(mx - MARK_OFFSET, y, mx - MARK_OFFSET - tick, y, width=0.6))
+        page.add(Line(mx + win_w + MARK_OFFSET, y, mx + win_w + MARK_OFFSET + tick, y, width=0.6))
 
 
-def _overlap_marks(page: Page, sheet: Paper, left: bool, top: bool, win_w: float, win_h: float) -> None:
+def _overlap_marks(page: Page, margins: tuple[float, float], left: bool, top: bool, win_w: float, win_h: float) -> None:
     """Dashed cut lines through the middle of the strips this page shares with the pages
     to its left and above, so the pieces overlap by half a strip when laid together."""
-    m = sheet.margin
+    mx, my = margins
     if left:
-        x = m + TILE_OVERLAP / 2
-        page.add(Line(x, m, x, m + win_h, dash=(3, 2)))
+        x = mx + TILE_OVERLAP / 2
+        page.add(Line(x, my, x, my + win_h, dash=(3, 2)))
     if top:
-        y = m + TILE_OVERLAP / 2
-        page.add(Line(m, y, m + win_w, y, dash=(3, 2)))
+        y = my + TILE_OVERLAP / 2
+        page.add(Line(mx, y, mx + win_w, y, dash=(3, 2)))

@@ -26,6 +26,8 @@ def width(text: str, size: float) -> float:
 def box(label: Label) -> tuple[float, float, float, float]:
     """The area (left, top, right, bottom, mm) a one-line label covers."""
     size = label.size * PT
+    if label.turn == 90:  # the glyphs' tops point left, the text runs up the page
+        return label.x - ASCENT * size, label.y - width(label.text, label.size), label.x + DESCENT * size, label.y
     return label.x, label.y - ASCENT * size, label.x + width(label.text, label.size), label.y + DESCENT * size
 
 
@@ -51,15 +53,15 @@ def block(text: str, x: float, top: float, room: float, size: float) -> list[Lab
     return [Label(line, x, first + i * step(size), size) for i, line in enumerate(wrap(text, room, size))]
 
 
-def line(text: str, x: float, baseline: float, room: float, size: float, smallest: float) -> Label:
+def line(text: str, x: float, baseline: float, room: float, size: float, smallest: float, turn: int = 0) -> Label:
     """One line of `text` at `size` pt, shrunk (down to `smallest`) to fit `room` mm, and
-    shortened with an ellipsis when even that is too wide."""
+    shortened with an ellipsis when even that is too wide (turned by `turn`, see Label)."""
     fitted = size
     while fitted > smallest and width(text, fitted) > room:
         fitted = max(smallest, fitted - 0.25)
     while width(text, fitted) > room and len(text) > 1:
         text = text[:-2].rstrip() + "…"
-    return Label(text, x, baseline, fitted)
+    return Label(text, x, baseline, fitted, turn)
 
 
 def centred(text: str, middle: float, baseline: float, size: float) -> Label:

@@ -53,8 +53,10 @@ def face_key(face: "Face") -> FaceKey:
 
 
 def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
-    # a label wraps at the page's right margin, as the text beside a sheet always did
-    return label.text, label.size, max(sheet_width - label.x - margin / 2, 10)
+    # a label wraps at the page's right margin, as the text beside a sheet always did (a
+    # turned one at the top edge)
+    room = label.y if label.turn == 90 else sheet_width - label.x
+    return label.text, label.size, max(room - margin / 2, 10)
 
 
 class BookPages:
@@ -141,7 +143,7 @@ class BookPages:
                             # around it holds the glyphs (a form XObject shows only what is on its page)
                             label_pages.append(f"#page(width: auto, height: auto, margin: {number(lkey[1])}pt, "
                                                f"block(width: {number(lkey[2])}mm, text(size: {number(lkey[1])}pt, {_string(lkey[0])})))")
-                        marks.append(("label", labels[lkey], mark.x, mark.y, lkey[1]))
+                        marks.append(("label", labels[lkey], mark.x, mark.y, lkey[1], mark.turn))
                     elif isinstance(mark, Line):
                         marks.append(("line", mark.x1, mark.y1, mark.x2, mark.y2, mark.width, mark.dash, mark.colour))
                     elif isinstance(mark, Bookmark):

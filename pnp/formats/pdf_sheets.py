@@ -166,8 +166,12 @@ def _compose(plan: SheetPlan, book: Book, out: Pdf, forms: dict[int, pikepdf.Obj
                     ops.append(_dash(dash))
                 ops += [_op("m", _n(x1 * PT), _n(height - y1 * PT)), _op("l", _n(x2 * PT), _n(height - y2 * PT)), _op("S"), _op("Q")]
             elif kind == "label":
-                _, at, x, y, margin = mark  # the label's page has `margin` pt around its text
-                draw(at, (1, 0, 0, 1, x * PT - margin, height - y * PT + margin - book.size(at)[1]))
+                _, at, x, y, margin, turn = mark  # the label's page has `margin` pt around its text
+                h = book.size(at)[1]
+                if turn == 90:  # counter-clockwise: its first baseline's start (margin, h - margin) lands at (x, y)
+                    draw(at, (0, 1, -1, 0, x * PT + h - margin, height - y * PT - margin))
+                else:
+                    draw(at, (1, 0, 0, 1, x * PT - margin, height - y * PT + margin - h))
             else:
                 bookmarks.append((page_number, mark[1]))
         drawn = pikepdf.unparse_content_stream(ops)

@@ -12,10 +12,10 @@ that misaligns its second side; a duplex calibration sheet at the end measures t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
-from .impose import Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, plan_grid
+from .impose import PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout
 from ..render.faces import Face, RenderedComponent
 
@@ -64,29 +64,8 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
     return [(p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
 
 
-def _margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                  style: SheetLayout, reach: float | None = None) -> None:
-    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
-    most `reach` mm from it, when given)."""
-    left, top, right, bottom = box
-
-    def span(edge: float, outward: int, limit: float) -> tuple[float, float] | None:
-        if reach is not None:
-            limit = edge + outward * min(reach + 0.5, abs(limit - edge))
-        start = edge + outward * style.mark_offset
-        room = (limit - start) * outward
-        if room <= 0.5:
-            return None
-        return start, start + outward * min(style.mark_length, room - 0.5)
-
-    for x in sorted(set(xs)):
-        for edge, outward, limit in ((top, -1, 0.0), (bottom, 1, sheet.height)):
-            if s := span(edge, outward, limit):
-                page.add(Line(x, s[0], x, s[1], colour=style.mark_colour))
-    for y in sorted(set(ys)):
-        for edge, outward, limit in ((left, -1, 0.0), (right, 1, sheet.width)):
-            if s := span(edge, outward, limit):
-                page.add(Line(s[0], y, s[1], y, colour=style.mark_colour))
+LABEL_SIZE, LABEL_SMALLEST = 5.0, 4.0  # pt: a sheet's label, shrunk down to the smaller size to fit its margin
+LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # mm: its line and a gap (0.5 mm, and some) above it
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
@@ -126,10 +105,15 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
             mirrored = (sheet.width - box[0] - box[2] + dx, box[1] + dy, box[2], box[3])
             back_clip = None if clip is None else (sheet.width - clip[0] - clip[2] + dx, clip[1] + dy, clip[2], clip[3])
             backs.add(Place(back, *mirrored, -turn, back_clip))
-    used = [p for p in fronts.places]
-    edges = [(c or (p.x, p.y, p.w, p.h)) for p in used for c in [p.clip]]
-    outer = (min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges))
-    _margin_marks(fronts, Paper(sheet.name, sheet.width / 2, sheet.height) if fold else sheet, xs, ys, outer, style)
+    outer = _art_box(fronts)
+    lift = _label_lift(sheet, outer, bleed, style, fold)
+    if lift:
+        for page in (fronts, backs):
+            page.marks[:] = [_lifted(p, lift) for p in page.places]
+        ys = [y - lift for y in ys]
+        outer = _art_box(fronts)
+    margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
+                 floor=sheet.height - style.inset - LABEL_BAND if lift else None)
     section.pages.append(fronts)
     if fold:
         fronts.marks += backs.marks
@@ -140,6 +124,30 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
     if has_backs and not fold:
         section.pages.append(backs)
         section.sides.append("back")
+
+
+def _art_box(page: Page) -> tuple[float, float, float, float]:
+    """The area (left, top, right, bottom) the page's pieces cover."""
+    edges = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+    return min(e[0] for e in edges), min(e[1] for e in edges), max(e[0] + e[2] for e in edges), max(e[1] + e[3] for e in edges)
+
+
+def _label_lift(sheet: Paper, art: tuple[float, float, float, float], bleed: float, style: SheetLayout, fold: bool) -> float:
+    """How far (mm) to move a sheet's pieces up so its label fits under them, inside the
+    printable inset: 0 when some margin is deep enough for the label beside its crop marks
+    (or no move keeps the top trim line printable). The marks at the bottom then go over
+    the bleed, above the label."""
+    left, top, right, bottom = art
+    spares = (left, top, (sheet.width / 2 if fold else sheet.width) - right, sheet.height - bottom)
+    if max(spares) >= style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5:
+        return 0.0
+    lift = style.inset + LABEL_BAND - spares[3]
+    return lift if lift > 0 and top - lift + bleed >= style.inset + 0.5 else 0.0
+
+
+def _lifted(place: Place, lift: float) -> Place:
+    clip = None if place.clip is None else (place.clip[0], place.clip[1] - lift, place.clip[2], place.clip[3])
+    return replace(place, y=place.y - lift, clip=clip)
 
 
 def fold_half(sheet: Paper) -> Paper:
@@ -227,7 +235,8 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
         xs += [x + bleed, x + spot.w - bleed]
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
-    _margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5)
+    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, reach=style.pack_gap / 2 - 0.5,
+                 inner=bleed - 0.5)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
@@ -260,7 +269,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
             by_hand.update((id(page), base_sheet.margin) for page in section.pages)
         elif grid is None:
-            section.pages = _oversize_pages(copies, sheet, comp.bleed)
+            section.pages = _oversize_pages(copies, sheet, comp.bleed, style.inset)
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
                              for page in section.pages]
@@ -303,7 +312,8 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         calibration.sides = ["front", "back"]
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name)
+    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
+                                   style.inset)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -334,7 +344,7 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent], start:
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[RenderedComponent], pieces: dict[str, int],
               unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
-              layout_name: str = "") -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              layout_name: str = "", inset: float = 0.0) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
@@ -366,12 +376,35 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             if id(page) in by_hand:
                 where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
-            label = labels.line(f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m,
-                                sheet.height - max(m / 2 - 1, 1.2), sheet.width - 2 * m, 5, 4)
-            _clear_of(page, labels.box(label))
-            page.add(label)
+            page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, inset))
             pages.append(page)
     return pages, first, held
+
+
+def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: float) -> Label:
+    """The sheet's label, `inset` mm or more from the paper edge, in the first free strip
+    of the bottom, top, right and left margins (turned, read from the bottom up, at the
+    sides): clear of the art and of every line. When none is free, at the bottom with the
+    crop marks under it shortened (see `_clear_of`)."""
+    size, smallest = LABEL_SIZE, LABEL_SMALLEST
+    end = max(margin, inset)  # where the text may start and must end along its edge
+    w, h = sheet.width, sheet.height
+    ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
+    tries = [
+        labels.line(text, end, h - inset - descent, w - 2 * end, size, smallest),
+        labels.line(text, end, inset + ascent, w - 2 * end, size, smallest),
+        labels.line(text, w - inset - descent, h - end, h - 2 * end, size, smallest, turn=90),
+        labels.line(text, inset + ascent, h - end, h - 2 * end, size, smallest, turn=90),
+    ]
+    taken = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+    boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in taken]
+    boxes += [(min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)) for ln in page.lines]
+    for label in tries:
+        left, top, right, bottom = labels.box(label)
+        if not any(left < b[2] + 0.5 and b[0] < right + 0.5 and top < b[3] + 0.5 and b[1] < bottom + 0.5 for b in boxes):
+            return label
+    _clear_of(page, labels.box(tries[0]))
+    return tries[0]
 
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
@@ -393,6 +426,9 @@ def _clear_of(page: Page, area: tuple[float, float, float, float], room: float =
     page.marks[:] = kept
 
 
+# the built-in layouts (pnp/data/presets.yaml) as the title page offers them
+LAYOUTS = {"tight": "9 poker cards a sheet, neighbours share cut lines", "standard": "each piece with its bleed",
+           "fold": "one-sided printers", "scissors": "room to cut"}
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
 
 
@@ -463,9 +499,8 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
-        lines.append(f"Sheet layout: {layout_name}. Another: --layout tight (9 poker cards a sheet, neighbours share cut lines), "
-                     "standard (each piece with its bleed), fold (one-sided printers), scissors (room to cut), "
-                     "or layout: in pnp.yaml.")
+        others = [f"{name} ({about})" for name, about in LAYOUTS.items() if name != layout_name]
+        lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if duplex:
@@ -479,15 +514,21 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         flow.turn()
     _ruler(flow.pages[-1], m, flow.y)
     flow.y += 18
-    if not flow.fits(flow.y + 8 + labels.DESCENT * 9 * labels.PT):  # the heading and a first entry under it
+    entries = []
+    for name, numbers in held.items():
+        count = pieces[name]
+        entries.append(f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} "
+                       f"(page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})")
+    room = sheet.width - 2 * m - 5
+    first_lines = len(labels.wrap(entries[0], room, 9)) if entries else 1
+    # the heading and the whole first entry under it (the heading is never left alone at the foot of a page)
+    if not flow.fits(flow.y + 8 + (first_lines - 1) * labels.step(9) + labels.DESCENT * 9 * labels.PT):
         flow.turn()
     flow.pages[-1].add(Label("Checklist", m, flow.y, 12))
     flow.heading, flow.fresh = "Checklist", True
     flow.y += 8
-    for name, numbers in held.items():
-        count = pieces[name]
-        text = f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} (page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})"
-        flow.text(text, m + 5, sheet.width - 2 * m - 5, 9, 5.5, tick=m)
+    for text in entries:
+        flow.text(text, m + 5, room, 9, 5.5, tick=m)
     return flow.pages
 
 

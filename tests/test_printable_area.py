@@ -1,0 +1,112 @@
+"""Nothing a user needs is printed where a desktop printer cannot print: on every sheet of
+every shipped game's print PDF, on Letter and A4, in every built-in layout, each label and
+instruction line lies `inset` mm or more from the paper edge and every crop mark, landing
+tick and fold line has PRINTED_MARK mm (or all of itself, when shorter) inside that inset."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.config import papers, sheet_layout, table
+from pnp.formats import labels
+from pnp.formats.impose import Label, Paper
+from pnp.formats.impose import PRINTED_MARK
+from pnp.formats.print_pdf import plan
+
+GAMES = ("tasty-humans", "cave", "dietrick-taking", "human-harvest")
+
+
+def _inside(line, sheet: Paper, inset: float) -> float:
+    """How long a stretch of `line` (vertical or horizontal) lies inside the printable area."""
+    x1, x2 = sorted((line.x1, line.x2))
+    y1, y2 = sorted((line.y1, line.y2))
+    if x1 == x2:
+        if not inset <= x1 <= sheet.width - inset:
+            return 0.0
+        return max(0.0, min(y2, sheet.height - inset) - max(y1, inset))
+    if not inset <= y1 <= sheet.height - inset:
+        return 0.0
+    return max(0.0, min(x2, sheet.width - inset) - max(x1, inset))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_labels_and_marks_print_inside_the_printable_inset(shipped_builds, game, paper):
+    report = shipped_builds[game]
+    sheet = Paper(paper, *papers({})[paper])
+    for name in table():
+        style = sheet_layout(name)
+        assert style.inset == 4.2
+        made = plan(report.title, report.parts, sheet, style, layout_name=name)
+        inset = style.inset
+        for number, page in enumerate(made.layout.pages, 1):
+            for text in (m for m in page.marks if isinstance(m, Label)):
+                left, top, right, bottom = labels.box(text)
+                assert inset <= left and right <= sheet.width - inset and inset <= top and bottom <= sheet.height - inset, \
+                    (name, number, text.text, (left, top, right, bottom))
+            for line in page.lines:
+                length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
+                assert _inside(line, sheet, inset) >= min(PRINTED_MARK, length) - 1e-6, (name, number, line)
+
+
+def test_the_split_board_instruction_names_the_board_once_inside_the_inset(shipped_builds):
+    report = shipped_builds["cave"]
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        made = plan(report.title, report.parts, sheet, sheet_layout("tight"))
+        found = [m for page in made.layout.pages for m in page.marks if isinstance(m, Label) and "Cut on the dashed lines" in m.text]
+        assert len(found) >= 2
+        for text in found:
+            assert text.text.startswith("board: page ") and "board/board" not in text.text
+            assert labels.box(text)[1] >= 4.2
+
+
+def test_the_cover_offers_only_the_other_layouts(shipped_builds):
+    report = shipped_builds["dietrick-taking"]
+    sheet = Paper("a4", *papers({})["a4"])
+    for name in table():
+        made = plan(report.title, report.parts, sheet, sheet_layout(name), layout_name=name)
+        cover = " ".join(m.text for m in made.layout.pages[0].marks if isinstance(m, Label))
+        assert f"Sheet layout: {name}. Others: --layout" in cover
+        offered = [other for other in table() if f"{other} (" in cover]
+        assert offered == [other for other in table() if other != name], name
+
+
+def test_a_turned_label_prints_up_the_side_margin_of_the_pdf(tmp_path):
+    """Nine poker cards on Letter leave only the side margins deep enough for the sheet's
+    label: the PDF shows it there, read from the bottom up, inside the inset."""
+    import pypdfium2
+
+    from pnp.build.driver import BuildOptions, build
+    from test_print_pdf import make
+
+    project = make(tmp_path, cards=9, tokens=0, tiles=0)
+    build(project, None, BuildOptions(formats=("pdf",), paper="letter", layout="tight"))
+    page = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[1]
+    text = page.get_textpage()
+    whole = text.get_text_range()
+    assert "Deck · Cards · sheet 1 of 1 · front" in whole
+    mm = 72 / 25.4
+    width, height = page.get_size()
+    chars = [text.get_charbox(i) for i in range(text.count_chars()) if not whole[i].isspace()]
+    left, bottom = min(c[0] for c in chars) / mm, min(c[1] for c in chars) / mm
+    right, top = max(c[2] for c in chars) / mm, max(c[3] for c in chars) / mm
+    assert top - bottom > 50 and right - left < 3  # one line up the page
+    assert left >= 4.2 and right <= width / mm - 4.2 and bottom >= 4.2 and top <= height / mm - 4.2
+    assert right > width / mm - 10.45  # in the right margin, beside the cards
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_components_own_pdf_keeps_its_marks_and_instructions_printable(shipped_builds, game):
+    from pnp.formats.impose import layout
+
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        for part in shipped_builds[game].parts:
+            for number, page in enumerate(layout(part, sheet, part.spec.name).pages, 1):
+                for text in (m for m in page.marks if isinstance(m, Label)):
+                    left, top, right, bottom = labels.box(text)
+                    assert 4.2 <= left and right <= sheet.width - 4.2 and 4.2 <= top and bottom <= sheet.height - 4.2, text.text
+                for line in page.lines:
+                    length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
+                    assert _inside(line, sheet, 4.2) >= min(PRINTED_MARK, length) - 1e-6, (part.spec.name, number, line)
