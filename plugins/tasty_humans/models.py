@@ -201,10 +201,20 @@ class StacksRunOut(StrictModel):
     says: str = Field(description="the ruling in one sentence, quoted by messages that rely on it")
 
 
+class KingTokenUnknown(StrictModel):
+    """Our default for a gap between a sheet and the 0.2.8 tie-break: several players
+    filled their stomachs at once (all hold the King bonus), the tie-break counts seats
+    from whoever holds the token itself, and the sheet does not say who that is."""
+
+    ruling: Literal["first-king-in-seat-order"] = Field(description="the King first in the sheet's seat order holds the token")
+    says: str = Field(description="the default in one sentence, printed in a report that relies on it")
+
+
 class Rulings(StrictModel):
     """Where the rule books are silent and pnp decides (each says why in rules.yaml)."""
 
     stacks_run_out: StacksRunOut
+    king_token_unknown: KingTokenUnknown
 
 
 class RuleVersion(StrictModel):
