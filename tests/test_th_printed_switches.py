@@ -107,8 +107,12 @@ def test_held_leader_switch_changes_the_balanced_diet_text_with_its_verdict(copy
     solo = DRAGON.format(rules="published").replace("adv-09]}", "adv-09], challenge: balanced-diet/beginner}")
     reason = score_sheet(project, sheet(solo)).to_json()["solo"]["challenge"]["reason"]
     assert ("sight-hand was not eaten (0)" in reason) is not verdict
-    faces = _words(project, {"scoring-sheet", "solo-reference"})
+    faces = _words(project, {"scoring-sheet", "solo-reference", "reference-card"})
     assert printed in faces["scoring-sheet/players-1"]
+    # the tie-break's leader comparison (F204) reads the same switch (scoring.compared_leaders)
+    note = "a leader still held counts as 0"
+    assert (f"lowest first ({note})" in faces["scoring-sheet/players-2"]) is not verdict
+    assert (f"then the next lowest ({note})" in faces["reference-card/reference"]) is not verdict
     card = faces["solo-reference/solo-back"]
     condition = printed.split(": ", 1)[1]
     assert condition[0].upper() + condition[1:] in card

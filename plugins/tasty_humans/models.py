@@ -713,6 +713,14 @@ class HeldLeaderWording(StrictModel):
     zero: Annotated[str, text_with("leader_space")]
 
 
+class HeldLeaderTies(StrictModel):
+    """What the leader-comparing tie-break adds about a leader never eaten, per value of
+    rules.yaml `held_leader` (empty: nothing to add)."""
+
+    ignored: str
+    zero: str
+
+
 class BalancedDietWording(StrictModel):
     heading: str
     condition: HeldLeaderWording
@@ -749,6 +757,7 @@ class ReferenceFile(StrictModel):
     the solo card's text."""
 
     title: str
+    ties_held_leader: HeldLeaderTies
     sections: list[ReferenceSection] = Field(min_length=1)
     solo: SoloReference
 
@@ -796,3 +805,9 @@ class ReferenceFile(StrictModel):
             out.append((words.monster.heading, [words.monster.text]))
             out += [(m.name, [m.challenge]) for m in monsters]
         return out
+
+    def ties_note(self, rules: RuleVersion) -> str:
+        """What the leader comparison of the tie-break says about a held leader, as
+        rules.yaml `held_leader` (the scorer's switch) counts it; empty: nothing."""
+        return getattr(self.ties_held_leader, rules.held_leader)
+
