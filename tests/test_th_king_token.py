@@ -105,3 +105,15 @@ def test_the_sheet_template_lists_the_field_where_the_tie_break_uses_it():
 def test_the_ambiguity_is_listed_in_rules_yaml():
     text = (REPO / "content" / "tasty-humans" / "rules.yaml").read_text()
     assert "king_token_unknown:" in text and "O215" in text and "O197" in text
+
+
+def test_the_printed_0_2_8_sheet_asks_who_has_the_token(repo_project):
+    from pnp.load.content import load_game
+    from pnp.render.faces import render_game
+
+    game = load_game(repo_project, "tasty-humans")
+    for version, expected in (("0.2.8", True), ("published", False)):
+        (sheets,) = render_game(game, {"rules": version}, 0.0, only={"scoring-sheet"})
+        for face in sheets.faces:
+            asks = 'class="box-king-token"' in face.svg and "two Kings: who has it?" in face.svg
+            assert asks is (expected and face.name != "players-1"), (version, face.name)
