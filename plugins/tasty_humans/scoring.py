@@ -139,8 +139,9 @@ class GameResult:
     winners: tuple[str, ...]
     decided_by: str  # "score", a tie-break step of the rule version, or "shared"
     tie_break: tuple[str, ...]
-    # Set when seat order from the King decided and several players hold the King bonus:
-    # who holds the token itself, and whether the sheet said so (else our default).
+    # Set when several players hold the King bonus and seat order from the token orders
+    # tied players: who holds the token itself, and whether the sheet said so (else our
+    # default, rules.yaml rulings.king_token_unknown).
     king_token: str | None = None
     king_token_stated: bool = False
 
@@ -219,12 +220,9 @@ def rank_players(players: list[PlayerScore], rules: "RuleVersion", king_token: i
         # tie on every step before it; only then does it matter who holds the token.
         before = steps[:steps.index("seat-from-king")]
         prefixes = [(p.total, *(keys[s](p) for s in before)) for p in players]
-        needed = len(set(prefixes)) < len(prefixes)
-    else:
-        needed = False
-    if needed:
-        seat = token_seat(players, king_token)
-        holder, stated = next(p.name for p in players if p.seat == seat), king_token == seat
+        if len(set(prefixes)) < len(prefixes):
+            seat = token_seat(players, king_token)
+            holder, stated = next(p.name for p in players if p.seat == seat), king_token == seat
     return GameResult(tuple(places), tuple(p.name for p in group), decided, tuple(rules.tie_break), holder, stated)
 
 
