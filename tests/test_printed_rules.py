@@ -195,7 +195,8 @@ def test_scoring_sheet_028_tie_break_needs_the_seats():
     words = faces("tasty-humans", "scoring-sheet", rules="0.2.8")["players-3"]
     check(words, "1. fewest damage tiles", V028, 215, "the player with the least Damage Tiles is the winner")
     check(words, "2. fewest empty cells", V028, 215, "the player with the least empty spaces in their stomach is the winner")
-    check(words, "3. seat order, clockwise from the King holder", V028, 215, "resolve it from the player with the Village King Token")
+    check(words, "3. seat order, clockwise from the King token", V028, 215, "resolve it from the player with the Village King Token")
+    check(words, "two Kings: who has it?", V028, 197, "all players that filled their stomach will receive the bonus for the Village King Token")
     check(words, "fill in the players in seat order, clockwise", V028, 215, "moving clockwise")
     assert "Seat 1" in words and "Seat 3" in words and "lowest first" not in words
 

@@ -312,8 +312,8 @@ def test_unknown_leader_type(game_dir):
 
 
 def test_leader_text_placeholder(game_dir):
-    edit(game_dir, "leaders", '"{points} points for every {type} tile sharing', '"{pointz} points for every {type} tile sharing')
-    where = at(game_dir, "leaders", 'text: "{pointz}')
+    edit(game_dir, "leaders", '"{points:point} for every {type} tile sharing', '"{pointz:point} for every {type} tile sharing')
+    where = at(game_dir, "leaders", 'text: "{pointz:point}')
     assert errors(game_dir) == [
         f"{where}: text: unknown placeholder {{pointz}}: expected only {{points}}, {{type}}, {{distance}}"
     ]
@@ -416,7 +416,7 @@ def test_a_new_monster_without_its_python_is_a_located_error(copy_game):
     project = copy_game("tasty-humans")
     folder = project.content_dir / "tasty-humans"
     with open(folder / "monsters.yaml", "a", encoding="utf-8") as f:
-        f.write('  - id: kraken\n    name: Kraken\n    text: "{points} points."\n    challenge: "Win."\n')
+        f.write('  - id: kraken\n    name: Kraken\n    text: "{points:point}."\n    challenge: "Win."\n')
     edit(folder, "rules", "      troll: {points: 3}  # O292", "      troll: {points: 3}  # O292\n      kraken: {points: 1}")
     with pytest.raises(PnpError) as exc:
         load_game(project, "tasty-humans")

@@ -185,6 +185,14 @@ def _check_monsters(game: "GameContent", data: MonstersFile, rules: RuleSet) -> 
             if craving not in ids:
                 origin = next(v for v in [name, *_ancestors(rules, name)] if craving in rules.versions[v].get("cravings", {}))
                 errors.append(game.error("rules", ("versions", origin, "cravings", craving), f"craving {craving!r} has no monster: expected one of {', '.join(ids)} (monsters.yaml)"))
+    # A scorer that reads `overlap` changes the score with it: the printed craving must say
+    # which way it is set, or a switch in rules.yaml would change points and not the text.
+    from .craving_scoring import READS_OVERLAP
+
+    for i, monster in enumerate(data.monsters):
+        if monster.id in READS_OVERLAP and monster.overlap is None:
+            errors.append(game.error("monsters", ("monsters", i, "text"), f"monster {monster.id!r}: its craving scores by cravings.{monster.id}.overlap but "
+                                     "the text does not print it: expected {overlap} in text and overlap: {true: ..., false: ...}"))
     return errors
 
 

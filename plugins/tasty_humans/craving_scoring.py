@@ -238,6 +238,10 @@ def _troll(geo: Geometry, craving: "Craving", rules: "RuleVersion") -> list[Part
     return [part(lambda m: points * _troll_stacks(m, cols).bit_count(), TROLL_STACK)]
 
 
+# Cravings whose score depends on `overlap` (rules.yaml cravings.<id>.overlap): their
+# printed text must state it (monsters.yaml `overlap`, checked by checks.py).
+READS_OVERLAP = frozenset({"legendary-dragon", "griffin"})
+
 CRAVINGS: dict[str, CravingKind] = {
     "legendary-dragon": _legendary_dragon,
     "twin-headed-dragon": _twin_headed_dragon,

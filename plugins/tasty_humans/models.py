@@ -46,7 +46,31 @@ def _placeholders(text: str) -> set[str]:
         raise ValueError(f"is not a valid format string ({exc}): write literal braces as '{{{{' and '}}}}'") from None
 
 
+class _UnitFormatter(string.Formatter):
+    """`{points:point}` prints the number with its unit, plural unless it is 1 ("1 point",
+    "2 points"); `{n:foot|feet}` names an irregular plural. Other fields print as usual."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec and UNIT.match(format_spec):
+            one, _, many = format_spec.partition("|")
+            return f"{value} {one if value == 1 else (many or one + 's')}"
+        return super().format_field(value, format_spec)
+
+
+UNIT = re.compile(r"^[a-z]+(\|[a-z]+)?$")
+# A number field followed by a unit written out: the unit would not follow the number.
+_BARE_UNIT = re.compile(r"\{(points|distance)\}\s+(points?|steps?|tiles?)\b")
+
+
+def fill(text: str, **values: Any) -> str:
+    """`text` with its fields filled in, units following their numbers (`{points:point}`)."""
+    return _UnitFormatter().format(text, **values)
+
+
 def _check_placeholders(text: str, allowed: list[str], required: list[str]) -> str:
+    bare = _BARE_UNIT.search(text)
+    if bare:
+        raise ValueError(f"writes {bare.group(0)!r}: expected {{{bare.group(1)}:{bare.group(2).rstrip('s')}}}, so the unit is plural exactly when the number is not 1")
     names = _placeholders(text)
     unknown = sorted(names - set(allowed))
     if unknown:
@@ -148,9 +172,16 @@ class Solo(StrictModel):
     rejected)."""
 
     levels: dict[int, str] | None = Field(description="named A.I. levels; null: any level N >= 0 (N starting cards), unnamed")
+    first_level: int | None = Field(None, description="the level the rules suggest for a first solo game; null: none suggested")
     scored_classes: list[str]
     balanced_diet: dict[str, int] | None = Field(description="Balanced Diet thresholds per difficulty; null: no such challenge")
     monster_challenges: bool = Field(description="whether the monsters' solo challenges exist in this version")
+
+    @model_validator(mode="after")
+    def _first_level_named(self) -> "Solo":
+        if self.first_level is not None and self.levels is not None and self.first_level not in self.levels:
+            raise ValueError(f"first_level {self.first_level} is not a level: expected one of {', '.join(map(str, sorted(self.levels)))}")
+        return self
 
 
 TieBreak = Literal["fewer-damage", "leaders-ascending", "fewer-empty", "seat-from-king", "shared"]
@@ -201,10 +232,20 @@ class StacksRunOut(StrictModel):
     says: str = Field(description="the ruling in one sentence, quoted by messages that rely on it")
 
 
+class KingTokenUnknown(StrictModel):
+    """Our default for a gap between a sheet and the 0.2.8 tie-break: several players
+    filled their stomachs at once (all hold the King bonus), the tie-break counts seats
+    from whoever holds the token itself, and the sheet does not say who that is."""
+
+    ruling: Literal["first-king-in-seat-order"] = Field(description="the King first in the sheet's seat order holds the token")
+    says: str = Field(description="the default in one sentence, printed in a report that relies on it")
+
+
 class Rulings(StrictModel):
     """Where the rule books are silent and pnp decides (each says why in rules.yaml)."""
 
     stacks_run_out: StacksRunOut
+    king_token_unknown: KingTokenUnknown
 
 
 class RuleVersion(StrictModel):
@@ -586,7 +627,7 @@ class Leader(StrictModel):
 
     def reference_text(self) -> str:
         """The card's scoring text with this leader's numbers and tile type filled in."""
-        return self.text.format(points=self.points, type=self.type or "", distance=self.distance or "")
+        return fill(self.text, points=self.points, type=self.type or "", distance=self.distance or "")
 
 
 class LeadersFile(StrictModel):
@@ -598,24 +639,52 @@ class LeadersFile(StrictModel):
 # ---------------------------------------------------------------- monsters.yaml
 
 
+class OverlapWording(StrictModel):
+    """The craving's sentence on whether its patterns may share tiles, one per value of
+    rules.yaml `cravings.<id>.overlap`: printed text and scorer read the same switch."""
+
+    yes: str = Field(alias="true", description="printed when patterns may share tiles (overlap: true)")
+    no: str = Field(alias="false", description="printed when no tile may count in two patterns (overlap: false)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bool_keys(cls, v: Any) -> Any:
+        # YAML reads an unquoted `true:` key as a boolean; it means the same here.
+        return {str(k).lower() if isinstance(k, bool) else k: x for k, x in v.items()} if isinstance(v, dict) else v
+
+
 class Monster(StrictModel):
-    """A monster board: its personal craving (`text`, points from the rules) and solo challenge."""
+    """A monster board: its personal craving (`text`, points from the rules) and solo challenge.
+    A craving whose scorer reads `overlap` prints it through {overlap}, worded by `overlap`."""
 
     id: str
     name: str
     text: str
+    overlap: OverlapWording | None = None
     challenge: str
+    token_lines: list[str] | None = Field(None, description="the name broken into lines for the small scoring token, where a word is too long for it")
 
     _id = field_validator("id")(classmethod(lambda cls, v: _slug(v)))
 
     @field_validator("text")
     @classmethod
     def _text(cls, v: str) -> str:
-        return _check_placeholders(v, ["points"], ["points"])
+        return _check_placeholders(v, ["points", "overlap"], ["points"])
+
+    @model_validator(mode="after")
+    def _overlap_printed(self) -> "Monster":
+        used = "overlap" in _placeholders(self.text)
+        if used and self.overlap is None:
+            raise ValueError("text uses {overlap} but the monster has no `overlap` wording: expected overlap: {true: ..., false: ...}")
+        if self.overlap is not None and not used:
+            raise ValueError("has `overlap` wording that its text does not print: expected {overlap} in text")
+        return self
 
     def craving_text(self, rules: RuleVersion) -> str:
-        """The craving with the points of `rules` filled in."""
-        return self.text.format(points=rules.cravings[self.id].points)
+        """The craving with the points and overlap rule of `rules` filled in."""
+        craving = rules.cravings[self.id]
+        overlap = "" if self.overlap is None else (self.overlap.yes if craving.overlap else self.overlap.no)
+        return fill(self.text, points=craving.points, overlap=overlap)
 
 
 class MonstersFile(StrictModel):
@@ -636,11 +705,51 @@ class SoloSection(StrictModel):
     text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space")]
 
 
+class HeldLeaderWording(StrictModel):
+    """The Balanced Diet's condition, one wording per value of rules.yaml `held_leader`
+    (which the scorer reads): whether a leader never eaten counts, as 0."""
+
+    ignored: Annotated[str, text_with("leader_space")]
+    zero: Annotated[str, text_with("leader_space")]
+
+
+class HeldLeaderTies(StrictModel):
+    """What the leader-comparing tie-break adds about a leader never eaten, per value of
+    rules.yaml `held_leader` (empty: nothing to add)."""
+
+    ignored: str
+    zero: str
+
+
+class BalancedDietWording(StrictModel):
+    heading: str
+    condition: HeldLeaderWording
+    thresholds: Annotated[str, text_with("condition", "thresholds")] = Field(description="the solo card's sentence")
+
+
+class MonsterChallengeWording(StrictModel):
+    heading: str
+    text: str = Field(description="the solo card's line before the monsters' goals (monsters.yaml `challenge`)")
+
+
+class SoloChallengesWording(StrictModel):
+    """The solo card's challenges, printed for the versions that have them (rules.yaml
+    solo.balanced_diet, solo.monster_challenges), with the scorer's numbers; `none` in a
+    version without any."""
+
+    intro: str
+    none: Annotated[str, text_with("title")]
+    balanced_diet: BalancedDietWording
+    monster: MonsterChallengeWording
+
+
 class SoloReference(StrictModel):
-    """The solo card: how the A.I. opponent plays and scores."""
+    """The solo card: how the A.I. opponent plays and scores, and its challenges."""
 
     title: str
+    first_level: Annotated[str, text_with("level", "name")] = Field(description="added to {levels} where rules.yaml solo.first_level is set")
     sections: list[SoloSection] = Field(min_length=1)
+    challenges: SoloChallengesWording
 
 
 class ReferenceFile(StrictModel):
@@ -648,6 +757,7 @@ class ReferenceFile(StrictModel):
     the solo card's text."""
 
     title: str
+    ties_held_leader: HeldLeaderTies
     sections: list[ReferenceSection] = Field(min_length=1)
     solo: SoloReference
 
@@ -668,6 +778,36 @@ class ReferenceFile(StrictModel):
             levels = "Levels: " + ", ".join(f"{n} {name}" for n, name in sorted(named.items())) + "."
         else:
             levels = "Any level from 0 up (this version names none)."
+        if rules.solo.first_level is not None:
+            levels += " " + self.solo.first_level.format(level=rules.solo.first_level, name=(named or {}).get(rules.solo.first_level, ""))
         values = {"captain": rules.classes.get("captain", "Captain"), "peasant": rules.classes.get("peasant", "Peasant"),
                   "levels": levels, "leader_space": rules.leader_space}
         return [(x.heading, x.text.format(**values)) for x in self.solo.sections]
+
+    def balanced_diet_condition(self, rules: RuleVersion) -> str:
+        """What every leader must do in the Balanced Diet, as rules.yaml `held_leader` counts
+        a leader never eaten (the wording the scorer's switch selects)."""
+        return getattr(self.solo.challenges.balanced_diet.condition, rules.held_leader).format(leader_space=rules.leader_space)
+
+    def solo_challenges(self, rules: RuleVersion, monsters: list["Monster"]) -> list[tuple[str, list[str]]]:
+        """(heading, paragraphs) of the solo challenges this rule version has (none in
+        0.2.8): the Balanced Diet's thresholds and each monster's goal, from the data the
+        scorer checks them against."""
+        out: list[tuple[str, list[str]]] = []
+        words = self.solo.challenges
+        diet = rules.solo.balanced_diet
+        if diet:
+            levels = [f"{points} ({name})" for name, points in diet.items()]
+            listed = levels[0] if len(levels) == 1 else ", ".join(levels[:-1]) + " or " + levels[-1]
+            condition = self.balanced_diet_condition(rules)
+            out.append((words.balanced_diet.heading, [words.balanced_diet.thresholds.format(condition=condition[:1].upper() + condition[1:], thresholds=listed)]))
+        if rules.solo.monster_challenges:
+            out.append((words.monster.heading, [words.monster.text]))
+            out += [(m.name, [m.challenge]) for m in monsters]
+        return out
+
+    def ties_note(self, rules: RuleVersion) -> str:
+        """What the leader comparison of the tie-break says about a held leader, as
+        rules.yaml `held_leader` (the scorer's switch) counts it; empty: nothing."""
+        return getattr(self.ties_held_leader, rules.held_leader)
+

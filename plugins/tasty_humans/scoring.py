@@ -139,6 +139,11 @@ class GameResult:
     winners: tuple[str, ...]
     decided_by: str  # "score", a tie-break step of the rule version, or "shared"
     tie_break: tuple[str, ...]
+    # Set when several players hold the King bonus and seat order from the token orders
+    # tied players: who holds the token itself, and whether the sheet said so (else our
+    # default, rules.yaml rulings.king_token_unknown).
+    king_token: str | None = None
+    king_token_stated: bool = False
 
 
 def compared_leaders(player: PlayerScore, rules: "RuleVersion") -> list[int]:
@@ -151,13 +156,21 @@ def compared_leaders(player: PlayerScore, rules: "RuleVersion") -> list[int]:
     return points
 
 
-def _tie_keys(players: list[PlayerScore], rules: "RuleVersion") -> dict[str, Any]:
+def token_seat(players: list[PlayerScore], king_token: int | None) -> int:
+    """The seat 0.2.8's seat-order tie-break starts from (O215): the holder of the Village
+    King token. With several Kings (O197) it is `king_token` when the sheet names one, else
+    the first King in seat order (rules.yaml rulings.king_token_unknown); with no King (no
+    full stomach, never on a checked sheet) the first seat."""
+    kings = [p.seat for p in players if p.king]
+    if king_token is not None and king_token in kings:
+        return king_token
+    return min(kings) if kings else 0
+
+
+def _tie_keys(players: list[PlayerScore], rules: "RuleVersion", king_token: int | None = None) -> dict[str, Any]:
     """Per step, a key function: a larger key wins the step."""
     n = len(players)
-    kings = [p.seat for p in players if p.king]
-    # 0.2.8 counts seats clockwise from the king holder; with none (no full stomach)
-    # we start at the first seat, and with several at the first of them in seat order.
-    king_seat = min(kings) if kings else 0
+    king_seat = token_seat(players, king_token)
     seats = max(p.seat for p in players) + 1 if players else 1
     limit = rules.leaders_max(n) if n in rules.leaders_max_by_players else None
     return {
@@ -170,14 +183,15 @@ def _tie_keys(players: list[PlayerScore], rules: "RuleVersion") -> dict[str, Any
     }
 
 
-def rank_players(players: list[PlayerScore], rules: "RuleVersion") -> GameResult:
-    """Order the players and pick the winner(s) with the rule version's tie-break."""
+def rank_players(players: list[PlayerScore], rules: "RuleVersion", king_token: int | None = None) -> GameResult:
+    """Order the players and pick the winner(s) with the rule version's tie-break.
+    `king_token`: the seat holding the Village King token when several hold the bonus."""
     steps: list[str] = []
     for rule in rules.tie_break:
         if rule == "shared":
             break
         steps.append(rule)
-    keys = _tie_keys(players, rules)
+    keys = _tie_keys(players, rules, king_token)
 
     def full_key(p: PlayerScore) -> tuple:
         return (p.total, *(keys[s](p) for s in steps))
@@ -200,7 +214,16 @@ def rank_players(players: list[PlayerScore], rules: "RuleVersion") -> GameResult
         group = [p for p in group if keys[step](p) == best]
         if len(group) == 1:
             decided = step
-    return GameResult(tuple(places), tuple(p.name for p in group), decided, tuple(rules.tie_break))
+    holder, stated = None, False
+    if "seat-from-king" in steps and sum(p.king for p in players) > 1:
+        # Seat order orders two players (the winners or lower places) only when they
+        # tie on every step before it; only then does it matter who holds the token.
+        before = steps[:steps.index("seat-from-king")]
+        prefixes = [(p.total, *(keys[s](p) for s in before)) for p in players]
+        if len(set(prefixes)) < len(prefixes):
+            seat = token_seat(players, king_token)
+            holder, stated = next(p.name for p in players if p.seat == seat), king_token == seat
+    return GameResult(tuple(places), tuple(p.name for p in group), decided, tuple(rules.tie_break), holder, stated)
 
 
 # --- solo ----------------------------------------------------------------------------
@@ -287,6 +310,7 @@ class TastyHumansReport(ScoreReport):
     ending_stated: bool = False  # written on the sheet, else inferred
     classes: dict[str, str] = field(default_factory=dict)  # class id -> name in this rule version
     changes: dict[str, Any] = field(default_factory=dict)  # rule values the sheet changed (sheet `changes:`)
+    king_token_default: str = ""  # rules.yaml rulings.king_token_unknown.says, printed when that default decided
 
     @property
     def mismatches(self) -> list[PlayerScore]:
@@ -328,6 +352,7 @@ class TastyHumansReport(ScoreReport):
             "ranking": None,
             "winners": None,
             "decided_by": None,
+            "king_token": None,
             "solo": None,
             "mismatches": [{"name": p.name, "claimed": p.claimed, "total": p.total} for p in self.mismatches],
             "exit_code": self.exit_code,
@@ -336,6 +361,8 @@ class TastyHumansReport(ScoreReport):
             out["ranking"] = [{"place": place, "name": p.name, "total": p.total} for place, p in self.result.places]
             out["winners"] = list(self.result.winners)
             out["decided_by"] = self.result.decided_by
+            if self.result.king_token is not None:
+                out["king_token"] = {"name": self.result.king_token, "stated": self.result.king_token_stated}
         if self.solo is not None:
             s = self.solo
             out["solo"] = {
@@ -382,6 +409,9 @@ class TastyHumansReport(ScoreReport):
             who = " and ".join(r.winners)
             verb = "share the win" if len(r.winners) > 1 else "wins"
             console.print(f"[bold]{m(who)} {verb}[/bold] (decided by {m(DECIDED.get(r.decided_by, r.decided_by))})")
+            if r.king_token is not None:
+                how = "as written on the sheet" if r.king_token_stated else self.king_token_default
+                console.print(m(f"seat order counted from {r.king_token}, who holds the Village King token ({how})"))
         if self.solo is not None:
             s = self.solo
             classes = ", ".join(f"{n} {self.classes.get(k, k)}" for k, n in s.ai_classes.items()) or "no cards"
@@ -409,12 +439,12 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
     ]
     report = TastyHumansReport(str(sheet.path), sheet.version, scores, names=dict(names or {}),
                                ending=sheet.ending, ending_stated=sheet.ending_stated, classes=dict(rules.classes),
-                               changes=sheet.changes)
+                               changes=sheet.changes, king_token_default=rules.rulings.king_token_unknown.says)
     if sheet.solo is not None:
         s = sheet.solo
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)
     else:
-        report.result = rank_players(scores, rules)
+        report.result = rank_players(scores, rules, sheet.king_token)
     return report
 
 

@@ -99,6 +99,13 @@ class Sheet(StrictModel):
         "finished and held leaders were eaten where they fit) or leader-phase (a stomach filled with a dropped "
         "leader, so every player still holds the one just drafted); left out, pnp infers it",
     )
+    king_token: str | None = Field(
+        None,
+        description="when two or more players filled their stomachs at once (each has king: true), the name of "
+        "the one holding the Village King token itself: 0.2.8's last tie-break counts seats clockwise from it "
+        "(tasty-humans-rules-0.2.8.txt line 215); left out, the first of them in seat order (rules.yaml "
+        "rulings.king_token_unknown)",
+    )
 
 
 def json_schema() -> dict[str, Any]:
@@ -135,6 +142,7 @@ class CheckedSheet:
     ending: str = ROUND  # ROUND, LEADER_PHASE or EITHER
     ending_stated: bool = False  # written on the sheet (else inferred)
     changes: dict[str, Any] = field(default_factory=dict)  # rule values the sheet changed (`changes:`)
+    king_token: int | None = None  # seat of the King the sheet says holds the token itself (`king_token:`)
 
 
 def _stomach_lines(doc: Located, at: tuple, stomach: str | list[str]) -> list[tuple[int | None, str]]:
@@ -196,12 +204,13 @@ class _Checker:
         self._check_solo(rules, n)
         players = [self._check_player(i, p, rules, n) for i, p in enumerate(sheet.players)]
         self._check_across(players, rules, n)
+        king_token = self._check_king_token()
         ending = ROUND
         if not self.errors and all(p is not None for p in players):
             ending = self._check_ending([p for p in players if p is not None], rules, n)
         raise_if_any(self.errors)
         return CheckedSheet(self.doc.path, version, rules, [p for p in players if p is not None], sheet.solo, self.leaders,
-                            ending, sheet.ending is not None, dict(sheet.changes or {}))
+                            ending, sheet.ending is not None, dict(sheet.changes or {}), king_token)
 
     # --- the whole table ------------------------------------------------------------
 
@@ -241,6 +250,21 @@ class _Checker:
                 self.fail(("solo", "challenge"), f"solo.challenge: unknown level {level!r}: expected {', '.join(f'{BALANCED_DIET}/{k}' for k in diets)}")
         elif solo.challenge == MONSTER_CHALLENGE and not rules.solo.monster_challenges:
             self.fail(("solo", "challenge"), f"solo.challenge: {title} have no monster challenges (only the published rules do): expected null")
+
+    def _check_king_token(self) -> int | None:
+        """The seat named by `king_token:`, which must be one of the players holding the
+        King bonus (0.2.8 line 215 counts seats from the token; line 197 gives the bonus to
+        every player who filled at the same moment)."""
+        name = self.sheet.king_token
+        if name is None:
+            return None
+        kings = [(i, p.name) for i, p in enumerate(self.sheet.players) if p.king]
+        for seat, king in kings:
+            if king == name:
+                return seat
+        expected = ", ".join(k for _, k in kings) or "nobody: no player has king: true"
+        self.fail(("king_token",), f"king_token: {name!r} is not a player holding the Village King: expected one of the players with king: true ({expected})")
+        return None
 
     def _check_across(self, players: list[SheetPlayer | None], rules: "RuleVersion", n: int) -> None:
         sheet = self.sheet
@@ -580,8 +604,14 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         f"rules: {name if name.isidentifier() else repr(name):<18}# one of: {versions}",
         f"ending: null             # {ROUND} (a stomach filled while eating an adventurer), {LEADER_PHASE}",
         "                         # (filled by a dropped leader), or null to let pnp work it out",
-        "players:                 # in seat order, clockwise",
     ]
+    if players > 1 and "seat-from-king" in rules.tie_break:
+        # rules.yaml rulings.king_token_unknown: the seat-order tie-break starts at the token.
+        out += [
+            "king_token: null         # if two or more players filled at once (all king: true): the name of the one",
+            "                         # holding the Village King token itself; null: the first of them in seat order",
+        ]
+    out.append("players:                 # in seat order, clockwise")
     for seat in range(1, players + 1):
         out += [
             f"  - name: Player {seat}",

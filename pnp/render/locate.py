@@ -31,7 +31,7 @@ def _leaves(data: Any, at: tuple = ()) -> Iterator[tuple[tuple, str]]:
         yield at, data
 
 
-_FIELD = re.compile(r"\{[a-z_]+\}")
+_FIELD = re.compile(r"\{[a-z_]+(?::[a-z|]*)?\}")  # {points}, or {points:point} (a unit after the number)
 
 
 class Locator:
