@@ -40,6 +40,7 @@ REACHING_OUT = [
     ('<style>@\\69mport "http://127.0.0.1:8765/import.css";</style>', ["@import", "CSS escapes: @\\69mport"]),
     ('<style>@font-face{font-family:"Liberation Sans";src:u\\72l(http://127.0.0.1:8765/font.woff)}</style>', ["@font-face"]),
     ('<style>@font-face{font-family:"Liberation Sans";src:local("Liberation Sans")}</style>', ["@font-face"]),
+    ('<style><g/>@import "http://127.0.0.1:8765/after-a-child.css";</style>', ["@import"]),
     ('<style>svg{background-image:image-set("http://127.0.0.1:8765/i.png" 1x)}</style>', ["image-set("]),
     ('<style>svg{background-image:-webkit-image-set("http://127.0.0.1:8765/i.png" 1x)}</style>', ["image-set("]),
     ('<rect width="5" height="5" style="fill: u\\72l(http://127.0.0.1:8765/p.svg#x)"/>', ["refers to 'http://127.0.0.1:8765/p.svg#x'", "CSS escapes"]),
@@ -158,7 +159,7 @@ def test_a_picture_of_too_many_pixels_is_refused_whatever_its_type(demo: Project
     kind = uri.rpartition(",")[2]
     template = with_template(demo, f'<image href="{uri.replace(kind, data[kind])}" width="10" height="10"/>')
     line, _ = run(demo, "build", "--format", "png")
-    located(line, template.name, None, "card/example: the face embeds a picture of ", "more than 50,000,000",
+    located(line, template.name, 3, "card/example: the face embeds a picture of ", "more than 50,000,000",
             "PNP_PICTURE_LIMITS=pixels=N")
     assert not (demo.output_dir / "demo/png").exists()
 
@@ -168,7 +169,7 @@ def test_a_picture_the_engines_do_not_draw_is_refused(demo: Project):
     reads the size of no type it does not draw."""
     template = with_template(demo, f'<image href="data:image/png;base64,{base64.b64encode(_bmp(9000, 9000)).decode()}" width="10" height="10"/>')
     line, _ = run(demo, "build", "--format", "svg")
-    located(line, template.name, None, "an unreadable picture (UnidentifiedImageError: cannot identify image file)")
+    located(line, template.name, 3, "an unreadable picture (UnidentifiedImageError: cannot identify image file)")
 
 
 def test_small_pictures_of_every_type_the_engines_draw_still_build(demo: Project):

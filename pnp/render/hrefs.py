@@ -109,7 +109,7 @@ def _check_ref(ref: str, depth: int) -> Finding | None:
     low = ref.lower()
     if low.startswith(RASTER):
         problem = _raster(ref)
-        return (problem, "") if problem else None
+        return (problem, ref[:60]) if problem else None  # found at its line when the template writes it
     if low.startswith("data:image/svg+xml"):
         data = _data(ref)
         if data is None:
@@ -205,7 +205,8 @@ def _first_in(root: ET.Element, depth: int) -> Finding | None:
                     return problem
             elif ("(" in value or "@" in value or "\\" in value) and (problem := _css(value, depth)):
                 return problem
-        if tag == "style" and (problem := _css(element.text or "", depth)):
+        # a style sheet is all the style element's own text, also that after a child element
+        if tag == "style" and (problem := _css((element.text or "") + "".join(child.tail or "" for child in element), depth)):
             return problem
     return None
 
