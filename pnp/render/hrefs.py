@@ -26,7 +26,6 @@ from urllib.parse import unquote_to_bytes
 
 from ..errors import ContentError, PnpError
 
-HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
 RASTER = ("data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp")
 HEADER = 1 << 16  # base64 characters read for a picture's header (a multiple of 4)
 MAX_NESTED = 4
@@ -84,17 +83,21 @@ def _raster(uri: str) -> str | None:
     head, _, body = uri.partition(",")
     try:
         if not head.lower().endswith(";base64"):  # resvg reads a percent-encoded picture too
-            start = unquote_to_bytes(body)
-        else:
-            try:
-                start = base64.b64decode(body[:HEADER], validate=False)  # the header is near the start
-            except binascii.Error:  # white space in the first part: no multiple of 4 there
-                start = base64.b64decode(body, validate=False)
-        problem = oversize(start, "")
+            return _embeds(oversize(unquote_to_bytes(body), ""))
+        try:
+            problem = oversize(base64.b64decode(body[:HEADER], validate=False), "")  # the header is near the start
+        except binascii.Error:  # white space in the first part: no multiple of 4 there; or malformed
+            if len(body) <= HEADER:
+                raise
+            problem = "an unreadable picture"  # read whole below
         if problem and problem.startswith("an unreadable") and len(body) > HEADER:
             problem = oversize(base64.b64decode(body, validate=False), "")
     except (binascii.Error, ValueError):
         return "holds a malformed data: URI"
+    return _embeds(problem)
+
+
+def _embeds(problem: str | None) -> str | None:
     return f"embeds {problem}" if problem else None
 
 
@@ -153,7 +156,8 @@ def _css_loads(css: str, depth: int) -> Finding | None:
     if found := CSS_LOADS.search(css):
         word = found.group(0)
         why = {"@import": "load style sheets", "@font-face": "load fonts (a game's fonts are game.yaml's `fonts:`)"}
-        return f"has a CSS {word.lower()}: a face may not {why.get(word.lower(), 'load pictures this way (embed them with asset())')}", word
+        shown = word.lower() + (")" if word.endswith("(") else "")
+        return f"has a CSS {shown}: a face may not {why.get(word.lower(), 'load pictures this way (embed them with asset())')}", word
     for ref in _urls(css) if "(" in css else []:
         if problem := _check_ref(ref, depth):
             return problem
