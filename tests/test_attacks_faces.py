@@ -192,7 +192,7 @@ def test_a_picture_file_too_large_is_refused_before_it_is_read(demo: Project):
     _sparse(demo.content_dir / "demo/art.png", _png(10, 10), 51 * MIB)
     template = with_template(demo, '<image href="{{ asset("art.png") }}" width="10" height="10"/>')
     line, _ = run(demo, "build", "--format", "svg")
-    located(line, template.name, 3, "card/example: image ", "art.png: file of 51 MiB, more than 50 MiB",
+    located(line, template.name, 3, "card/example: image ", "art.png is a file of 51 MiB, more than 50 MiB",
             "PNP_PICTURE_LIMITS=size=N")
 
 

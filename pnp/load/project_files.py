@@ -96,10 +96,13 @@ def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: 
         with open(path, "rb") as handle:
             return handle.read()
     try:
-        return read_capped(path, limit["size"], limit.hint("size"))
+        if large := too_large(path, limit, what):
+            raise PnpError(ContentError(path, None, None, large))
+        return read_capped(path, limit["size"], limit.hint("size"))  # a file that grew meanwhile: read up to the limit
     except PnpError as exc:
         first = exc.errors[0]
-        message = f"{what} {display_path(path)}: {first.message if isinstance(first, ContentError) else first}"
+        message = first.message if isinstance(first, ContentError) else str(first)
+        message = message if large else f"{what} {display_path(path)}: {message}"
         raise PnpError(ContentError(where.path, where.line, where.column, message) if where else ContentError(path, None, None, message)) from None
 
 
