@@ -53,8 +53,13 @@ class Bounds:
 
 # Far above any real game: the shipped data sheets have tens of rows and short cells.
 TABLES = Bounds("data sheet", "PNP_TABLE_LIMITS", {"rows": 20_000, "cell": 10_000, "size": 8 * MIB, "unzipped": 64 * MIB})
-# 50 million pixels: an A3 picture at 600 dpi is 42 million.
-PICTURES = Bounds("picture", "PNP_PICTURE_LIMITS", {"pixels": 50_000_000})
+# 50 million pixels: an A3 picture at 600 dpi is 42 million; 50 MiB a picture file `asset()`
+# reads (card art is a few hundred KiB, that A3 picture as a JPEG about 15 MiB).
+PICTURES = Bounds("picture", "PNP_PICTURE_LIMITS", {"pixels": 50_000_000, "size": 50 * MIB})
+# A template file: the shipped ones are at most 15 KiB.
+TEMPLATES = Bounds("template", "PNP_TEMPLATE_LIMITS", {"size": MIB})
+# A font file a game names: Liberation Sans is 400 KiB, a font for Chinese or Japanese about 20 MiB.
+FONTS = Bounds("font", "PNP_FONT_LIMITS", {"size": 50 * MIB})
 # A piece's width or height in mm: the largest paper pnp knows (A0) is 1189 mm long.
 PIECES = Bounds("piece", "PNP_PIECE_LIMITS", {"mm": 2_000})
 # Rows and columns of a grid a scoring sheet's `changes:` may ask for (a stomach is 6 x 6).

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ContentError, PnpError, raise_if_any
+from ..limits import FONTS, TEMPLATES
 from ..plaindata import Copier
 from . import generate as generated, icons as icon_sets, plugins, project_files, records, variants
 from .needs import check_needs
@@ -288,6 +289,8 @@ def _check_templates(game: GameContent, manifest_doc: Located) -> None:
                 continue
             if not path.is_file():
                 errors.append(manifest_doc.error(("components", i, key), f"template not found: templates/{game.name}/{template}"))
+            elif large := project_files.too_large(path, TEMPLATES, "template"):  # before Jinja reads it
+                errors.append(manifest_doc.error(("components", i, key), large))
     raise_if_any(errors)
 
 
@@ -302,6 +305,9 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
             continue
         if path is None:
             errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/)"))
+            continue
+        if large := project_files.too_large(path, FONTS, "font file"):  # before fontTools reads it
+            errors.append(manifest_doc.error(("fonts", i), large))
             continue
         try:
             load_face(path, path.stat().st_mtime)

@@ -18,6 +18,8 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from ..errors import ContentError, PnpError, display_path
+from ..limits import TEMPLATES, Bounds
+from .yamlio import _size, read_capped
 
 
 _witnesses: list[set[Path]] = []  # the builds now noting what they read (pnp/build/witness.py)
@@ -84,10 +86,33 @@ def join(root: Path, base: Path, name: str, where: ContentError | None = None, w
     return inside(root, base / relative, where, what)
 
 
-def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: str = "file") -> bytes:
-    """The bytes of a project file (refused when it leaves the project)."""
-    with open(inside(root, path, where, what), "rb") as handle:
-        return handle.read()
+def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: str = "file",
+               limit: Bounds | None = None) -> bytes:
+    """The bytes of a project file (refused when it leaves the project). `limit`: the bounds
+    whose `size` the file may not pass, checked before it is read (a located error, at
+    `where` when given, naming the file)."""
+    inside(root, path, where, what)
+    if limit is None:
+        with open(path, "rb") as handle:
+            return handle.read()
+    try:
+        if large := too_large(path, limit, what):
+            raise PnpError(ContentError(path, None, None, large))
+        return read_capped(path, limit["size"], limit.hint("size"))  # a file that grew meanwhile: read up to the limit
+    except PnpError as exc:
+        first = exc.errors[0]
+        message = first.message if isinstance(first, ContentError) else str(first)
+        message = message if large else f"{what} {display_path(path)}: {message}"
+        raise PnpError(ContentError(where.path, where.line, where.column, message) if where else ContentError(path, None, None, message)) from None
+
+
+def too_large(path: Path, limit: Bounds, what: str) -> str | None:
+    """Why the regular file `path` is too large for `limit`'s `size` (its size read, not its
+    bytes), or None: for a file read by others (Jinja, fontTools)."""
+    size = os.stat(path).st_size
+    if size <= limit["size"]:
+        return None
+    return f"{what} {display_path(path)} is a file of {_size(size)}, more than {_size(limit['size'])}: {limit.hint('size')}"
 
 
 def read_text(root: Path, path: Path, where: ContentError | None = None, what: str = "file", encoding: str = "utf-8") -> str:
@@ -119,6 +144,8 @@ class ProjectLoader(jinja2.FileSystemLoader):
                 problem = refusal(self.root, candidate, None, "template")
                 if problem is not None:  # before it is read; located at the template line that named it
                     raise jinja2.TemplateError(problem.message)
+                if large := too_large(candidate, TEMPLATES, "template"):  # likewise
+                    raise jinja2.TemplateError(large)
                 break
         return super().get_source(environment, template)
 

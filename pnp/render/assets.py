@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 _TRUNCATION = threading.Lock()  # damaged() switches Pillow's LOAD_TRUNCATED_IMAGES off for a while
 KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
+DRAWN = ("PNG", "JPEG", "GIF", "WEBP")  # the raster types resvg and typst draw: Pillow reads no other's header
 
 
 def media_type(data: bytes) -> str | None:
@@ -64,7 +65,9 @@ def _svg_pixels(data: bytes) -> float | None:
 
 
 def oversize(data: bytes, kind: str) -> str | None:
-    """Why a picture is too large to draw (read from its header, nothing decoded), or None."""
+    """Why a picture is too large to draw (read from its header, nothing decoded), or None.
+    `kind`: image/svg+xml, else any raster type (one Pillow cannot read as a `DRAWN` type
+    is unreadable)."""
     limit = PICTURES["pixels"]
     if kind == "image/svg+xml":
         pixels = _svg_pixels(data)
@@ -75,7 +78,7 @@ def oversize(data: bytes, kind: str) -> str | None:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # Pillow's own bomb warning: the limit below decides
-                with Image.open(io.BytesIO(data)) as picture:  # reads the header only
+                with Image.open(io.BytesIO(data), formats=DRAWN) as picture:  # reads the header only
                     size = picture.size
         except Image.DecompressionBombError:  # past twice Pillow's own limit: its header says so
             return f"a picture of more than {2 * (Image.MAX_IMAGE_PIXELS or 0):,} pixels, more than {limit:,}: {PICTURES.hint('pixels')}"
@@ -143,7 +146,7 @@ class Assets:
             where = f"content/{self.game.name}/ or assets/"
             try:
                 path = self.game.resolve_file(name, what="image")
-                data = project_files.read_bytes(self.game.project.root, path, None, "image") if path is not None else b""
+                data = project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES) if path is not None else b""
             except PnpError as exc:
                 self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *template_frame()))
                 return Markup("")
@@ -178,7 +181,7 @@ class Assets:
                 path = self.game.resolve_file(name, what="image")
                 if path is not None:
                     h.update(path.relative_to(self.game.project.root).as_posix().encode() + b"\0")
-                    h.update(project_files.read_bytes(self.game.project.root, path, None, "image"))
+                    h.update(project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES))
             except (PnpError, OSError, ValueError):
                 path = None
             self._prints[name] = h.hexdigest()[:32] if path is not None else ""
