@@ -25,6 +25,7 @@ from ..build.driver import GameReport, build
 from ..build.witness import owner
 from ..config import FILE, BuildOptions
 from ..load.content import Project
+from ..load.project_files import output_folder
 from ..load.trust import project_plugins, trust_file
 from ..errors import PnpError, display_path
 
@@ -179,7 +180,7 @@ def _refresh_gallery(project: Project, options: BuildOptions, reports: list[Game
 
     from .preview import PAGE, write_gallery, write_stamp
 
-    root = options.out or project.output_dir
+    root = options.out or output_folder(project.root, project.output_dir)
     if "svg" in options.formats and (root / PAGE).is_file():
         write_gallery(reports, root)
     write_stamp(root, str(time.time_ns()))  # any new value makes open pages reload
