@@ -98,3 +98,70 @@ def test_a_refused_build_leaves_nothing_it_wrote_ahead(demo: Project, outside: P
     assert "would leave the output folder" in line
     assert sorted(p.name for p in cards.iterdir()) == ["example.svg"]
     assert (outside / "victim.txt").read_text() == "keep me\n"
+
+
+# --- the log database (item 3c): opened only as a plain file of pnp's --------------------
+
+def _foreign(path: Path) -> bytes:
+    """Another program's SQLite database at `path`; its bytes."""
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE bookmarks(u)")
+    db.commit()
+    db.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("how", ["link", "copy", "--db"])
+def test_log_list_leaves_another_programs_database_alone(demo: Project, outside: Path, how: str):
+    from pnp.serve.log import LOG_NAME
+
+    app_db = outside / "app.db"
+    before = _foreign(app_db)
+    if how == "link":
+        (demo.root / LOG_NAME).symlink_to(app_db)
+        line, _ = run(demo, "log", "list")
+        located(line, LOG_NAME, None, "the log is a link", "remove the link")
+    elif how == "copy":
+        (demo.root / LOG_NAME).write_bytes(before)
+        line, _ = run(demo, "log", "list")
+        located(line, LOG_NAME, None, "not a pnp game log", "table bookmarks")
+        assert (demo.root / LOG_NAME).read_bytes() == before
+    else:
+        line, _ = run(demo, "log", "list", "--db", str(app_db))
+        located(line, "app.db", None, "not a pnp game log", "table bookmarks")
+    assert app_db.read_bytes() == before
+    assert sorted(p.name for p in outside.iterdir()) == ["app.db", "font.ttf", "secret.csv", "secret.png", "secret.svg.j2", "secret.yaml", "victim.txt"]
+
+
+@pytest.mark.parametrize("name", ["", "-wal", "-journal"])
+def test_no_log_is_created_through_a_link(demo: Project, outside: Path, name: str):
+    """A link to a file that does not exist (the log, or a file SQLite keeps beside it) would
+    make pnp create that file outside the project."""
+    from pnp.errors import PnpError
+    from pnp.serve.log import LOG_NAME, Log
+
+    for db in ([] if name else [[]]) + [["--db", str(demo.root / "named.sqlite")]]:
+        log = demo.root / (db[1] if db else LOG_NAME)
+        (Path(f"{log}{name}")).symlink_to(outside / f"made{name}")
+        line, _ = run(demo, "log", "list", *db)
+        assert "the log is a link" in line
+        with pytest.raises(PnpError, match="the log is a link"):
+            Log(log)
+        assert not (outside / f"made{name}").exists()
+        assert not log.exists() or not name
+
+
+def test_log_list_changes_nothing_in_pnps_own_log(demo: Project):
+    from pnp.serve.log import LOG_NAME, Log
+
+    Log(demo.root / LOG_NAME).record("demo", None, {}, ["A"], "0" * 16, "game: demo\n", {})
+    before = {p.name: p.read_bytes() for p in demo.root.iterdir() if p.is_file()}
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    result = CliRunner().invoke(app, ["log", "list", "--project", str(demo.root)])
+    assert result.exit_code == 0 and "demo" in result.output, result.output
+    assert {p.name: p.read_bytes() for p in demo.root.iterdir() if p.is_file()} == before

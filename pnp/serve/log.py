@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import secrets
+import stat
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -109,11 +112,61 @@ class Game:
     report: dict[str, Any]
 
 
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own files beside the log, opened (and made) by name
+
+
+def _objects(steps: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The tables, indexes, views and triggers these migration steps make, as (type, name)."""
+    return {(kind.lower(), name) for step in steps
+            for kind, name in re.findall(r"CREATE\s+(TABLE|INDEX|VIEW|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", step, re.IGNORECASE)}
+
+
+def plain_log(path: Path) -> Path:
+    """`path`, or a PnpError when pnp must not open it as the log: it (or a file SQLite keeps
+    beside it) is a link, which would make pnp create or change the file it leads to, or no
+    plain file (a pipe would hang); or it is a database of another program (its tables, or
+    a `user_version` no pnp wrote), which pnp must not migrate. Only read: a command that
+    lists the log changes nothing."""
+    for name in (str(path), *(f"{path}{side}" for side in SIDE_FILES)):
+        try:
+            found = os.lstat(name)
+        except OSError:
+            continue
+        if stat.S_ISLNK(found.st_mode):
+            raise PnpError(ContentError(name, None, None, f"the log is a link (to {os.path.realpath(name)}): pnp opens only a plain "
+                                        "file as its log: remove the link, or name the file itself with --db"))
+        if not stat.S_ISREG(found.st_mode):
+            raise PnpError(ContentError(name, None, None, "the log is not a plain file: remove it, or name another file with --db"))
+    if not path.exists() or path.stat().st_size == 0:
+        return path
+    try:  # immutable: read as it is, without a lock or SQLite's side files
+        db = sqlite3.connect(f"{Path(os.path.abspath(path)).as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            found_objects = {(kind, name) for kind, name in db.execute("SELECT type, name FROM sqlite_master")
+                             if not (kind == "index" and name.startswith("sqlite_autoindex_")) and name != "sqlite_sequence"}
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise PnpError(ContentError(path, None, None, f"the log cannot be used: {exc}")) from None
+    if version > VERSION:
+        raise PnpError(_newer(path, version))
+    if version < 0 or found_objects != _objects(MIGRATIONS[:version]):
+        held = ", ".join(sorted(f"{kind} {name}" for kind, name in found_objects)) or "nothing"
+        raise PnpError(ContentError(path, None, None, f"not a pnp game log (user_version {version}, holding {held}): pnp leaves it "
+                                    "alone: name another file with --db"))
+    return path
+
+
+def _newer(path: Path, version: int) -> ContentError:
+    return ContentError(path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp")
+
+
 class Log:
     """The log file: open it with Log(path); each method is one transaction."""
 
     def __init__(self, path: Path):
-        self.path = path
+        self.path = plain_log(path)
         self._migrate()
 
     @contextmanager
@@ -143,10 +196,13 @@ class Log:
             db.execute("COMMIT")
 
     def _migrate(self) -> None:
+        with self._db() as db:  # a log up to date is only read: `pnp log list` changes nothing
+            if db.execute("PRAGMA user_version").fetchone()[0] == VERSION:
+                return
         with self._write() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
-                raise PnpError(ContentError(self.path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp"))
+                raise PnpError(_newer(self.path, version))
             for step in MIGRATIONS[version:]:
                 for statement in step.split(";"):
                     if statement.strip():
@@ -263,7 +319,7 @@ def logged_games(path: Path, ids: list[int] | None = None, *, named: bool) -> li
     read it: a missing file is never created. When the user `named` the file (`--db`) it not
     being there is an error (a mistyped name); the project's default log not made yet holds
     no games."""
-    if not path.exists():
+    if not plain_log(path).exists():
         if named:
             raise PnpError(ContentError(path, None, None, "no game log here (pnp log import or pnp serve make one)"))
         return _only([], ids, path)
