@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import jinja2
 from jinja2.loaders import split_template_path
 
-from ..errors import ContentError, PnpError, display_path
+from ..errors import ContentError, PnpError, display_name, display_path
 
 
 _witnesses: list[set[Path]] = []  # the builds now noting what they read (pnp/build/witness.py)
@@ -137,7 +137,7 @@ def output_folder(root: Path, folder: Path) -> Path:
     for step in steps:  # the first link on the way is named, as it is and not where it leads
         on_the_way = on_the_way / step
         if on_the_way.is_symlink():
-            where = os.path.normpath(os.path.join(display_path(on_the_way.parent), on_the_way.name))
+            where = display_name(on_the_way)
             real = outside(root, on_the_way)
             if real is not None:
                 raise PnpError(f"{where}: the output folder leads outside the project (to {real}): "
