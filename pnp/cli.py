@@ -558,6 +558,8 @@ def simulate_cmd(
             played.append((result, summarise(result)))
         runs, written = [], []
         several = len(counts) > 1
+        for result, _ in played if several and not out_dir else ():  # each count's folder too, before a page is written
+            output_folder(proj.root, base / f"{result.players}p")
         for result, sections in played:
             page = write_report(result, base / f"{result.players}p" if several else base, sections)
             if sheets is not None:

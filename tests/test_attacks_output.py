@@ -165,3 +165,14 @@ def test_log_list_changes_nothing_in_pnps_own_log(demo: Project):
     result = CliRunner().invoke(app, ["log", "list", "--project", str(demo.root)])
     assert result.exit_code == 0 and "demo" in result.output, result.output
     assert {p.name: p.read_bytes() for p in demo.root.iterdir() if p.is_file()} == before
+
+
+def test_simulate_does_not_write_through_a_linked_count_folder(demo: Project, outside: Path):
+    """`--players 2,3` writes a page a count, in <n>p/ below simulate/."""
+    target = outside / "out"
+    target.mkdir()
+    (demo.output_dir / "tasty-humans/simulate").mkdir(parents=True)
+    (demo.output_dir / "tasty-humans/simulate/3p").symlink_to(target, target_is_directory=True)
+    line, _ = run(demo, "simulate", "tasty-humans", "--games", "2", "--players", "2,3", "--jobs", "1")
+    located(line, "3p", None, "the output folder leads outside the project")
+    assert list(target.iterdir()) == [] and list((demo.output_dir / "tasty-humans/simulate").iterdir()) == [demo.output_dir / "tasty-humans/simulate/3p"]
