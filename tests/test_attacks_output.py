@@ -176,3 +176,14 @@ def test_simulate_does_not_write_through_a_linked_count_folder(demo: Project, ou
     line, _ = run(demo, "simulate", "tasty-humans", "--games", "2", "--players", "2,3", "--jobs", "1")
     located(line, "3p", None, "the output folder leads outside the project")
     assert list(target.iterdir()) == [] and list((demo.output_dir / "tasty-humans/simulate").iterdir()) == [demo.output_dir / "tasty-humans/simulate/3p"]
+
+
+def test_a_log_that_is_no_database_is_one_line_and_left_alone(demo: Project):
+    from pnp.serve.log import LOG_NAME
+
+    (demo.root / LOG_NAME).write_text("not a database\n" * 100)
+    before = sorted(p.name for p in demo.root.iterdir())
+    line, _ = run(demo, "log", "list")
+    located(line, LOG_NAME, None, "the log cannot be used")
+    assert (demo.root / LOG_NAME).read_text() == "not a database\n" * 100
+    assert sorted(p.name for p in demo.root.iterdir()) == before  # no side file either

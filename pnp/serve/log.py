@@ -139,23 +139,37 @@ def plain_log(path: Path) -> Path:
             raise PnpError(ContentError(name, None, None, "the log is not a plain file: remove it, or name another file with --db"))
     if not path.exists() or path.stat().st_size == 0:
         return path
-    try:  # immutable: read as it is, without a lock or SQLite's side files
-        db = sqlite3.connect(f"{Path(os.path.abspath(path)).as_uri()}?mode=ro&immutable=1", uri=True)
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            found_objects = {(kind, name) for kind, name in db.execute("SELECT type, name FROM sqlite_master")
-                             if not (kind == "index" and name.startswith("sqlite_autoindex_")) and name != "sqlite_sequence"}
-        finally:
-            db.close()
-    except sqlite3.Error as exc:
-        raise PnpError(ContentError(path, None, None, f"the log cannot be used: {exc}")) from None
+    version, found_objects = _schema(path)
     if version > VERSION:
         raise PnpError(_newer(path, version))
     if version < 0 or found_objects != _objects(MIGRATIONS[:version]):
-        held = ", ".join(sorted(f"{kind} {name}" for kind, name in found_objects)) or "nothing"
+        named = sorted(f"{kind} {name}" for kind, name in found_objects)
+        held = ", ".join(named[:SHOWN]) + (f" and {len(named) - SHOWN} more" if len(named) > SHOWN else "") if named else "nothing"
         raise PnpError(ContentError(path, None, None, f"not a pnp game log (user_version {version}, holding {held}): pnp leaves it "
                                     "alone: name another file with --db"))
     return path
+
+
+SHOWN = 5  # objects named in the line refusing another program's database
+
+
+def _schema(path: Path) -> tuple[int, set[tuple[str, str]]]:
+    """The `user_version` of the database at `path` and what it holds, read without a
+    write: immutable first (no lock, no side file made); again with a shared lock when that
+    read met a page `pnp serve` was writing at the time."""
+    uri = Path(os.path.abspath(path)).as_uri()
+    for mode in ("mode=ro&immutable=1", "mode=ro"):
+        try:
+            db = sqlite3.connect(f"{uri}?{mode}", uri=True)
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                return version, {(kind, name) for kind, name in db.execute("SELECT type, name FROM sqlite_master")
+                                 if not (kind == "index" and name.startswith("sqlite_autoindex_")) and name != "sqlite_sequence"}
+            finally:
+                db.close()
+        except sqlite3.Error as exc:
+            problem = exc
+    raise PnpError(ContentError(path, None, None, f"the log cannot be used: {problem}"))
 
 
 def _newer(path: Path, version: int) -> ContentError:
