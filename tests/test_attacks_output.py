@@ -89,14 +89,20 @@ def test_a_logged_game_name_is_no_path(demo: Project, tmp_path: Path):
     assert not list(tmp_path.rglob("escaped*"))
 
 
-def test_a_refused_build_leaves_nothing_it_wrote_ahead(demo: Project, outside: Path):
-    """Item 16: back.svg was staged, then renamed into place before example.svg was refused."""
-    cards = demo.output_dir / "demo/svg/card"
+@pytest.mark.parametrize("games", [["demo"], ["demo", "other"]])
+def test_a_refused_build_leaves_nothing_it_wrote_ahead(demo: Project, outside: Path, games: list[str]):
+    """Item 16: back.svg was staged, then renamed into place before example.svg was refused;
+    with two games, the one without a link is not committed either."""
+    from pnp.tools.scaffold import scaffold
+
+    for game in games[1:]:
+        scaffold(demo, game)
+    cards = demo.output_dir / games[-1] / "svg/card"
     cards.mkdir(parents=True)
     (cards / "example.svg").symlink_to(outside / "victim.txt")
     line, _ = run(demo, "build", "--format", "svg")
     assert "would leave the output folder" in line
-    assert sorted(p.name for p in cards.iterdir()) == ["example.svg"]
+    assert sorted(p.relative_to(demo.output_dir).as_posix() for p in demo.output_dir.rglob("*") if not p.is_dir()) == [f"{games[-1]}/svg/card/example.svg"]
     assert (outside / "victim.txt").read_text() == "keep me\n"
 
 
