@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..load import project_files
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, display_name
 
 LOG_NAME = "pnp-log.sqlite"
 
@@ -133,8 +133,8 @@ def plain_log(path: Path) -> Path:
         except OSError:
             continue
         if stat.S_ISLNK(found.st_mode):
-            raise PnpError(ContentError(name, None, None, f"the log is a link (to {os.path.realpath(name)}): pnp opens only a plain "
-                                        "file as its log: remove the link, or name the file itself with --db"))
+            raise PnpError(f"{display_name(name)}: the log is a link (to {os.path.realpath(name)}): pnp opens only a plain "
+                           "file as its log: remove the link, or name the file itself with --db")
         if not stat.S_ISREG(found.st_mode):
             raise PnpError(ContentError(name, None, None, "the log is not a plain file: remove it, or name another file with --db"))
     if not path.exists() or path.stat().st_size == 0:
