@@ -193,3 +193,23 @@ def test_a_log_that_is_no_database_is_one_line_and_left_alone(demo: Project):
     located(line, LOG_NAME, None, "the log cannot be used")
     assert (demo.root / LOG_NAME).read_text() == "not a database\n" * 100
     assert sorted(p.name for p in demo.root.iterdir()) == before  # no side file either
+
+
+# --- pnp new / pnp init write into the project: never through a link out of it -----------
+
+@pytest.mark.parametrize("command", [["new", "fresh"], ["init", "--example", "tasty-humans"]])
+def test_new_files_are_not_written_through_a_link_out(tmp_path: Path, outside: Path, command: list[str]):
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "content").symlink_to(outside, target_is_directory=True)
+    before = sorted(outside.iterdir())
+    args = [*command, str(project)] if command[0] == "init" else [*command, "--project", str(project)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    [line] = result.output.strip().splitlines()
+    assert line.startswith(str(project / "content")) and "outside the project folder (through a link)" in line, line
+    assert sorted(outside.iterdir()) == before and sorted(p.name for p in project.iterdir()) == ["content"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
@@ -121,6 +121,16 @@ class ProjectLoader(jinja2.FileSystemLoader):
                     raise jinja2.TemplateError(problem.message)
                 break
         return super().get_source(environment, template)
+
+
+def led_out(root: Path, paths: Iterable[Path], outcome: str) -> None:
+    """A PnpError, before anything is written, when one of `paths` (files pnp is about to
+    make in the project `root`: `pnp new`, `pnp init`) would land outside it through a link."""
+    for path in paths:
+        real = outside(root, path)
+        if real is not None:
+            raise PnpError(f"{os.path.normpath(os.path.join(display_path(root), Path(path).relative_to(root)))}: leads to {real}, outside the project folder "
+                           f"(through a link): {outcome}")
 
 
 def output_folder(root: Path, folder: Path) -> Path:
