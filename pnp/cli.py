@@ -544,7 +544,8 @@ def simulate_cmd(
             counts = [int(n) for n in _split(players)] or [None]
         except ValueError:
             raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
-        base = (out_dir.resolve() if out_dir else output_folder(proj.root, proj.output_dir)) / proj.resolve_games([game])[0] / "simulate"
+        name = proj.resolve_games([game])[0]
+        base = out_dir.resolve() / name / "simulate" if out_dir else output_folder(proj.root, proj.output_dir / name / "simulate")
         for option, folder in (("--out", base), ("--sheets", sheets)):
             # checked before the games, which may take minutes; made only once they all succeeded
             problem = None if folder is None else unmakeable(folder)
@@ -557,6 +558,8 @@ def simulate_cmd(
             played.append((result, summarise(result)))
         runs, written = [], []
         several = len(counts) > 1
+        for result, _ in played if several and not out_dir else ():  # each count's folder too, before a page is written
+            output_folder(proj.root, base / f"{result.players}p")
         for result, sections in played:
             page = write_report(result, base / f"{result.players}p" if several else base, sections)
             if sheets is not None:
@@ -683,7 +686,10 @@ def log_export_cmd(
                 write_atomic(out_dir, text.encode("utf-8"))
                 say(out_dir)
             return
-        for path in export_sheets(games, out_dir or project_at(project).output_dir / "log"):
+        from .load.project_files import output_folder
+
+        proj = project_at(project)
+        for path in export_sheets(games, out_dir or output_folder(proj.root, proj.output_dir / "log")):
             say(display_path(path))
 
     run(job)

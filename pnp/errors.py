@@ -30,6 +30,12 @@ def display_path(path: str | os.PathLike | None) -> str:
     return str(p) if rel.startswith("..") else rel
 
 
+def display_name(path: str | os.PathLike) -> str:
+    """`display_path`, its last part not resolved: a link is named, not where it leads."""
+    p = Path(path)
+    return os.path.normpath(os.path.join(display_path(p.parent), p.name))
+
+
 @dataclass(frozen=True)
 class ContentError:
     """One problem in one input file. `line` and `column` are 1-based; None when unknown."""

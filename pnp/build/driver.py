@@ -24,7 +24,7 @@ from ..files import Planned, digest
 from ..load.content import GameContent, Project
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder, outside
-from .output import Staged, commit_files, discard_staged
+from .output import Staged, check_files, commit_files, discard_staged
 from .pipeline import Pipeline
 from ..render.faces import RenderedComponent
 
@@ -238,7 +238,9 @@ def out_root(project: Project, options: BuildOptions, game: str) -> Path:
     """The folder a game's files go to; a project's `output/` (or a game's folder in any
     output folder) that is a link leading elsewhere is refused, so a build writes and
     removes files only where the user asked."""
-    base = options.out or output_folder(project.root, project.output_dir)
+    if options.out is None:
+        return output_folder(project.root, project.output_dir / game)
+    base = options.out
     root = base / game
     real = outside(base, root)
     if real is not None:
@@ -424,6 +426,8 @@ def _build(project: Project, games: list[str] | None, options: BuildOptions, pro
     scope = tuple(f"{fmt}/" for fmt in options.formats)
     if "pdf" in options.formats:
         scope += ("cut/",)  # cut files go with the print PDF
+    for p in produced:  # every game's files checked before one is committed: a refusal leaves output/ as it was
+        check_files(p.cache.root, p.files, p.staged)
     with ThreadPoolExecutor(2) as writing:  # writing files is the kernel's work: two games at a time
         return list(writing.map(lambda p: _commit(p, scope), produced))
 

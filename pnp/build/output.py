@@ -182,6 +182,7 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
     A file in `staged` is renamed into place."""
     done = Committed(unchanged=sorted(current))
     inside = Inside(root)
+    check_files(root, files, staged, inside)  # all of them before the first rename: a refusal leaves nothing written
     previous = _previous(root, inside)
     digests: dict[str, str] = {}
     for rel in sorted(files):
@@ -191,7 +192,7 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
         else:
             checked = inside.status(rel)
             if checked is None:
-                raise PnpError(f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there")
+                raise PnpError(_refusal(root, rel))
             (done.written if _write_if_changed(*checked, files[rel]) else done.unchanged).append(rel)
         digests[rel] = _digest(files[rel])
     for rel in done.unchanged:
@@ -217,6 +218,19 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
     if staged is not None:
         staged.discard()  # nothing is left of it but the folders it made, which hold files now
     return done
+
+
+def check_files(root: Path, files: dict[str, bytes], staged: Staged | None = None, inside: Inside | None = None) -> None:
+    """A PnpError when one of `files` (those not staged) may not be written under `root`
+    (see `Inside`): checked for every game of a build before any of them is committed."""
+    inside = inside or Inside(root)
+    for rel in sorted(files):
+        if (staged is None or rel not in staged.temps) and inside.status(rel) is None:
+            raise PnpError(_refusal(root, rel))
+
+
+def _refusal(root: Path, rel: str) -> str:
+    return f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there"
 
 
 def remove_leftover_temps(inside: Inside, folders: Iterable[str]) -> None:

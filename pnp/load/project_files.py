@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
 
-from ..errors import ContentError, PnpError, display_path
+from ..errors import ContentError, PnpError, display_name, display_path
 from ..limits import TEMPLATES, Bounds
 from .yamlio import _size, read_capped
 
@@ -150,11 +150,37 @@ class ProjectLoader(jinja2.FileSystemLoader):
         return super().get_source(environment, template)
 
 
+def led_out(root: Path, paths: Iterable[Path], outcome: str) -> None:
+    """A PnpError, before anything is written, when one of `paths` (files pnp is about to
+    make in the project `root`: `pnp new`, `pnp init`) would land outside it through a link."""
+    for path in paths:
+        real = outside(root, path)
+        if real is not None:
+            raise PnpError(f"{os.path.normpath(os.path.join(display_path(root), Path(path).relative_to(root)))}: leads to {real}, outside the project folder "
+                           f"(through a link): {outcome}")
+
+
 def output_folder(root: Path, folder: Path) -> Path:
     """`folder`, a folder under the project's `output/` that pnp is about to write, or a
-    PnpError when a link (`output/` itself, say) takes it outside the project: a stranger's
-    project must not point pnp's writes at the user's other files. (`--out DIR` is the
-    user's own choice and is not checked.)"""
+    PnpError when a link on the way to it (`output/` itself, `output/<game>`, ...) takes it
+    elsewhere: outside the project, or to another of its folders (templates/, say). A
+    stranger's project must not point pnp's writes at the user's other files, nor at its own
+    inputs. (`--out DIR` is the user's own choice and is not checked.)"""
+    try:
+        steps = Path(folder).relative_to(root).parts
+    except ValueError:  # not below the project folder as written: only where it leads counts
+        steps = ()
+    on_the_way = Path(root)
+    for step in steps:  # the first link on the way is named, as it is and not where it leads
+        on_the_way = on_the_way / step
+        if on_the_way.is_symlink():
+            where = display_name(on_the_way)
+            real = outside(root, on_the_way)
+            if real is not None:
+                raise PnpError(f"{where}: the output folder leads outside the project (to {real}): "
+                               "remove the link, or pass --out DIR to write elsewhere")
+            raise PnpError(f"{where}: the output folder is a link (to {os.path.realpath(on_the_way)}): pnp writes only through real "
+                           "folders: remove the link, or pass --out DIR to write elsewhere")
     real = outside(root, folder)
     if real is not None:
         raise PnpError(ContentError(folder, None, None, f"the output folder leads outside the project (to {real}): "

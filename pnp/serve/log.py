@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import secrets
+import stat
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..load import project_files
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, display_name
 
 LOG_NAME = "pnp-log.sqlite"
 
@@ -109,11 +112,75 @@ class Game:
     report: dict[str, Any]
 
 
+SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own files beside the log, opened (and made) by name
+
+
+def _objects(steps: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The tables, indexes, views and triggers these migration steps make, as (type, name)."""
+    return {(kind.lower(), name) for step in steps
+            for kind, name in re.findall(r"CREATE\s+(TABLE|INDEX|VIEW|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", step, re.IGNORECASE)}
+
+
+def plain_log(path: Path) -> Path:
+    """`path`, or a PnpError when pnp must not open it as the log: it (or a file SQLite keeps
+    beside it) is a link, which would make pnp create or change the file it leads to, or no
+    plain file (a pipe would hang); or it is a database of another program (its tables, or
+    a `user_version` no pnp wrote), which pnp must not migrate. Only read: a command that
+    lists the log changes nothing."""
+    for name in (str(path), *(f"{path}{side}" for side in SIDE_FILES)):
+        try:
+            found = os.lstat(name)
+        except OSError:
+            continue
+        if stat.S_ISLNK(found.st_mode):
+            raise PnpError(f"{display_name(name)}: the log is a link (to {os.path.realpath(name)}): pnp opens only a plain "
+                           "file as its log: remove the link, or name the file itself with --db")
+        if not stat.S_ISREG(found.st_mode):
+            raise PnpError(ContentError(name, None, None, "the log is not a plain file: remove it, or name another file with --db"))
+    if not path.exists() or path.stat().st_size == 0:
+        return path
+    version, found_objects = _schema(path)
+    if version > VERSION:
+        raise PnpError(_newer(path, version))
+    if version < 0 or found_objects != _objects(MIGRATIONS[:version]):
+        named = sorted(f"{kind} {name}" for kind, name in found_objects)
+        held = ", ".join(named[:SHOWN]) + (f" and {len(named) - SHOWN} more" if len(named) > SHOWN else "") if named else "nothing"
+        raise PnpError(ContentError(path, None, None, f"not a pnp game log (user_version {version}, holding {held}): pnp leaves it "
+                                    "alone: name another file with --db"))
+    return path
+
+
+SHOWN = 5  # objects named in the line refusing another program's database
+
+
+def _schema(path: Path) -> tuple[int, set[tuple[str, str]]]:
+    """The `user_version` of the database at `path` and what it holds, read without a
+    write: immutable first (no lock, no side file made); again with a shared lock when that
+    read met a page `pnp serve` was writing at the time."""
+    uri = Path(os.path.abspath(path)).as_uri()
+    for mode in ("mode=ro&immutable=1", "mode=ro"):
+        try:
+            db = sqlite3.connect(f"{uri}?{mode}", uri=True)
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                return version, {(kind, name) for kind, name in db.execute("SELECT type, name FROM sqlite_master")
+                                 if not (kind == "index" and name.startswith("sqlite_autoindex_")) and name != "sqlite_sequence"}
+            finally:
+                db.close()
+        except sqlite3.Error as exc:
+            problem = exc
+    raise PnpError(ContentError(path, None, None, f"the log cannot be used: {problem}"))
+
+
+def _newer(path: Path, version: int) -> ContentError:
+    return ContentError(path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp")
+
+
 class Log:
     """The log file: open it with Log(path); each method is one transaction."""
 
     def __init__(self, path: Path):
-        self.path = path
+        self.path = plain_log(path)
         self._migrate()
 
     @contextmanager
@@ -143,10 +210,13 @@ class Log:
             db.execute("COMMIT")
 
     def _migrate(self) -> None:
+        with self._db() as db:  # a log up to date is only read: `pnp log list` changes nothing
+            if db.execute("PRAGMA user_version").fetchone()[0] == VERSION:
+                return
         with self._write() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
-                raise PnpError(ContentError(self.path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp"))
+                raise PnpError(_newer(self.path, version))
             for step in MIGRATIONS[version:]:
                 for statement in step.split(";"):
                     if statement.strip():
@@ -263,7 +333,7 @@ def logged_games(path: Path, ids: list[int] | None = None, *, named: bool) -> li
     read it: a missing file is never created. When the user `named` the file (`--db`) it not
     being there is an error (a mistyped name); the project's default log not made yet holds
     no games."""
-    if not path.exists():
+    if not plain_log(path).exists():
         if named:
             raise PnpError(ContentError(path, None, None, "no game log here (pnp log import or pnp serve make one)"))
         return _only([], ids, path)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, display_path
 from .log import PLAYED_FORMAT, Game, Log
 
 if TYPE_CHECKING:
@@ -75,14 +75,18 @@ def _is_date(text: str) -> bool:
 
 def export_sheets(games: list[Game], folder: Path) -> list[Path]:
     """Write every game as `<folder>/<game>-<id>.yaml`; the paths written."""
+    from ..build.output import Inside
     from ..files import write_atomic
 
-    written = []
-    for g in games:
-        path = folder / f"{g.game}-{g.id}.yaml"
+    inside, paths = Inside(folder), []
+    for g in games:  # every name checked before a file is written
+        path = inside(f"{g.game}-{g.id}.yaml")  # a game's name from the log is data: never a path out, nor a link
+        if path is None or path.parent != folder:
+            raise PnpError(f"{display_path(folder)}: logged game {g.id}'s name {g.game!r} is not a file name there: nothing written")
+        paths.append(path)
+    for g, path in zip(games, paths):
         write_atomic(path, sheet_file(g).encode("utf-8"))
-        written.append(path)
-    return written
+    return paths
 
 
 def _total(player: dict[str, Any]) -> Any:

@@ -23,6 +23,7 @@ from ..build.pipeline import Pipeline
 from ..load.content import GameContent, Project, load_game
 from ..errors import PnpError, display_path
 from ..build.output import commit_files
+from ..load.project_files import output_folder
 from ..render.pages import render_page
 from ..formats.raster import svg_to_image
 from ..load import revision, trust
@@ -80,6 +81,8 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
         raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {dpi}")
     Pipeline(project, options).check()
     out = options.out or project.output_dir
+    # checked before the work: a link on the way to output/diff is refused, never written through
+    page_dir = out / DIFF_DIR if options.out else output_folder(project.root, out / DIFF_DIR)
     with ExitStack() as stack:  # the exported revision's font files are drawn with until the end
         if since is not None:
             old, label = stack.enter_context(exported(project, since))
@@ -92,7 +95,7 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
             before = saved_faces({g: p for g, p in tree.items() if g in names}, project)
             label = f"saved output {display_path(against)}"
         after = rendered_faces(project, [n for n in names if n in project.games()], options, out)
-        return compare(before, after, out / DIFF_DIR, label, "working tree", dpi)
+        return compare(before, after, page_dir, label, "working tree", dpi)
 
 
 def _names(project: Project, games: list[str] | None, old_games: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from ..build.driver import GameReport, build
 from ..config import BuildOptions
 from ..load.content import Project
+from ..load.project_files import output_folder
 from ..build.output import write_if_changed
 from ..render.pages import render_page
 from ..render.faces import Face, RenderedComponent
@@ -27,7 +28,7 @@ STAMP = "build-stamp.js"  # rewritten by `pnp watch` after every rebuild that ch
 def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
     """Build SVG and PDF for the games (cached), write the gallery and return its path."""
     reports = build(project, games, replace(options, formats=("svg", "pdf")))
-    return write_gallery(reports, options.out or project.output_dir)
+    return write_gallery(reports, options.out or output_folder(project.root, project.output_dir))
 
 
 def write_gallery(reports: list[GameReport], root: Path) -> Path:

@@ -9,6 +9,7 @@ from ..load.content import Project
 from ..errors import PnpError
 from ..load.manifest import SLUG
 from ..files import write_atomic
+from ..load.project_files import led_out
 
 # template file -> where it goes, relative to the project
 FILES = {
@@ -24,6 +25,7 @@ def scaffold(project: Project, game: str) -> list[Path]:
     if not SLUG.match(game):
         raise PnpError(f"game name {game!r}: expected lower-case letters, digits and '-', starting with a letter or digit")
     targets = {src: project.root / dst.format(game=game) for src, dst in FILES.items()}
+    led_out(project.root, targets.values(), "nothing was created")
     existing = [p for p in targets.values() if p.exists()]
     if existing or (project.content_dir / game).exists():
         raise PnpError(f"{project.content_dir / game}: game {game!r} already exists; nothing was created")

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import PnpError
+from ..load.project_files import led_out
 from ..load.shipped import MANIFEST, shipped_games, shipped_root
 
 
@@ -45,6 +46,7 @@ def init_example(target: Path, game: str) -> list[Path]:
     plugin = _plugin_folder(root, game)
     if plugin is not None:
         pairs += [(src, target / src.relative_to(root)) for src in sorted(plugin.rglob("*.py")) if "__pycache__" not in src.parts]
+    led_out(target, [dst for _, dst in pairs], "nothing was copied")
     clashes = [dst for _, dst in pairs if dst.exists()]
     if clashes:
         raise PnpError([f"{dst}: already exists; nothing was copied" for dst in clashes])

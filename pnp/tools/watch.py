@@ -16,17 +16,19 @@ build stamp, so an open gallery page reloads itself.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..build.driver import GameReport, build
 from ..build.witness import owner
 from ..config import FILE, BuildOptions
 from ..load.content import Project
+from ..load.project_files import output_folder
 from ..load.trust import project_plugins, trust_file
-from ..errors import PnpError, display_path
+from ..errors import ContentError, PnpError, display_name, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
 SHOWN = 8  # files listed per game and rebuild; more are counted
@@ -45,6 +47,36 @@ def watched(project: Project, plugins: Sequence[Path] = ()) -> list[Path]:
                 and not project.output_dir.is_relative_to(folder) and not any(folder.is_relative_to(f) for f in found)):
             found.append(folder)
     return found
+
+
+def real_folders(project: Project, tops: Sequence[Path]) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """The folders to watch, each on its own (not recursively: watchfiles' recursive watch
+    follows linked folders, out of the project, to /usr or /): `tops` and every folder under
+    them, as named, and the links that were not followed with where they lead. A link is
+    followed only to a folder of the project that is not watched already, nor output/ (a
+    build's own writes), nor the project folder itself; a folder that cannot be listed is
+    an error located at it."""
+    root = Path(os.path.realpath(project.root))
+    output = Path(os.path.realpath(project.output_dir))
+    found: dict[Path, Path] = {}  # real folder -> the folder as named
+    skipped: list[tuple[Path, Path]] = []
+    stack, links = sorted(tops, reverse=True), list[Path]()  # real folders first: a link to one of them adds nothing
+    while stack or links:
+        folder = stack.pop() if stack else links.pop(0)
+        real = Path(os.path.realpath(folder))
+        if real in found:
+            continue
+        if real == root or not real.is_relative_to(root) or real.is_relative_to(output):
+            skipped.append((folder, real))
+            continue
+        found[real] = folder
+        try:
+            entries = sorted((entry for entry in os.scandir(folder) if entry.is_dir()), key=lambda entry: entry.name, reverse=True)
+        except OSError as exc:
+            raise PnpError(ContentError(folder, None, None, f"pnp watch cannot list this folder: {exc.strerror}")) from None
+        stack += [Path(entry.path) for entry in entries if not entry.is_symlink()]
+        links += [Path(entry.path) for entry in reversed(entries) if entry.is_symlink()]
+    return sorted(found.values()), sorted(skipped)
 
 
 def plugins_named(project: Project) -> list[Path]:
@@ -73,8 +105,6 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
           reload: Callable[[], BuildOptions] | None = None) -> None:
     """Build now and after every change until `stop` is set (or Ctrl-C). `reload` gives the
     options again before each rebuild, from pnp.yaml as it is then."""
-    import watchfiles
-
     built = rebuild(project, games, options, echo)
     last = {r.game: r for r in built or []}  # each game's report from its last good build
     due: set[str] | None = None if built is None else set()  # games edited since; None: all
@@ -86,22 +116,32 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
         named = plugins_named(project)
         plugins = plugin_folders(named)
         folders = watched(project, plugins)
+        each, skipped = real_folders(project, folders)
         # a plugin file no watched folder holds (one in the project folder, beside output/)
         alone = [path for path in named if path.is_file() and not any(path.is_relative_to(f) for f in folders)]
         for path in alone:
             polled.setdefault(path, _stat(path))
-        echo(f"watching {', '.join(display_path(p) for p in folders + [settings] + alone)} (Ctrl-C to stop)", False)
+        announce = [f"watching {', '.join(display_path(p) for p in folders + [settings] + alone)} (Ctrl-C to stop)"]
+        for link, real in skipped:  # never followed: the build refuses to read through a link out, too
+            where = "outside the project" if not real.is_relative_to(os.path.realpath(project.root)) else "not a source folder of the project"
+            announce.append(f"{display_name(link)}: not watched: a link to {real}, {where}")
         again = False
-        for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False,
-                                        rust_timeout=POLL_MS, yield_on_timeout=True, watch_filter=lambda change, path: is_content(path)):
+        for changes in _changes(project, each, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False, recursive=False,
+                                rust_timeout=POLL_MS, yield_on_timeout=True, watch_filter=lambda change, path: is_content(path)):
+            if changes is None:  # a folder went between its listing and its watch: listed again
+                again = True
+                break
+            for line in announce:  # once the folders are watched (their first answer): an edit from now on is seen
+                echo(line, False)
+            announce = []
             paths = {path for _, path in changes}
             for path, known in polled.items():
                 if _stat(path) != known:
                     polled[path] = _stat(path)
                     paths.add(str(path))
-            now = watched(project, plugins)
-            if now != folders:  # a folder came or went: watched from now on
-                paths.update(str(p) for p in set(now) ^ set(folders))
+            now = real_folders(project, watched(project, plugins))[0]
+            if now != each:  # a folder came or went: watched from now on
+                paths.update(str(p) for p in set(now) ^ set(each))
                 again = True
             if not paths:
                 continue
@@ -124,6 +164,25 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
                 break
         if not again:  # stopped, or Ctrl-C
             return
+
+
+def _changes(project: Project, folders: Sequence[Path], **options: Any) -> Iterator[set[tuple[Any, str]] | None]:
+    """watchfiles' changes in `folders`; None once when one of them went before it was
+    watched; a folder that cannot be watched is one line (watchfiles names no file)."""
+    import watchfiles
+
+    found = watchfiles.watch(*folders, **options)
+    while True:
+        try:
+            changes = next(found)
+        except StopIteration:
+            return
+        except FileNotFoundError:
+            yield None
+            return
+        except OSError as exc:
+            raise PnpError(f"{display_path(project.root)}: pnp watch cannot watch the project's folders: {exc}") from None
+        yield changes
 
 
 def affected(root: Path, paths: list[str], games: list[str]) -> set[str] | None:
@@ -179,7 +238,7 @@ def _refresh_gallery(project: Project, options: BuildOptions, reports: list[Game
 
     from .preview import PAGE, write_gallery, write_stamp
 
-    root = options.out or project.output_dir
+    root = options.out or output_folder(project.root, project.output_dir)
     if "svg" in options.formats and (root / PAGE).is_file():
         write_gallery(reports, root)
     write_stamp(root, str(time.time_ns()))  # any new value makes open pages reload
