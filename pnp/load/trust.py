@@ -1,9 +1,11 @@
 """Which project plugins may run. A project's `plugins/` is Python its author wrote: pnp
 imports it only when the user trusts the project (`pnp trust`), as direnv and editors'
-workspace trust do. Trust is a digest of every file of the plugin (its .py and data files;
-not `__pycache__`, which pnp never reads: pnp/load/plugins.py runs the source),
+workspace trust do. Trust is a digest of every file of the plugin (its .py and data files,
+those inside `__pycache__` folders too, which Python imports as well; only the compiled `.pyc`
+there are left out, which pnp never runs: pnp/load/plugins.py runs the source),
 recorded outside the project in the user's config folder, so editing the plugin
-withdraws it and no project can trust itself.
+withdraws it and no project can trust itself. A plugin holding a link (to a file or a
+folder) is refused: the digest would not cover what Python imports through it.
 
 Trusted without asking: a plugin that is, or is byte-identical to, one shipped with pnp
 (the games' `plugins/` and the example projects' of the checkout, or of `pnp/shipped/` in
@@ -38,10 +40,40 @@ def allowed_by_user() -> bool:
     return ALLOW_ALL or os.environ.get(ENV, "").strip().lower() in {"1", "yes", "true"}
 
 
+class PluginLink(Exception):
+    """A plugin folder holds a link (`link`, to a file or a folder) or cannot be read."""
+
+    def __init__(self, link: Path, problem: str):
+        super().__init__(problem)
+        self.link, self.problem = link, problem
+
+
 def plugin_digest(path: Path) -> str:
-    """SHA-256 of a plugin file, or of every file of a plugin folder by relative name."""
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(path).parts)
-    return "sha256:" + tree_digest(files, path.parent if path.is_file() else path)
+    """SHA-256 of a plugin file, or of every file of a plugin folder by relative name
+    (PluginLink when the folder holds a link)."""
+    return "sha256:" + tree_digest(_files(path), path.parent if path.is_file() else path)
+
+
+def _files(path: Path) -> list[Path]:
+    """The plugin file, or every file Python may import or the plugin read from a plugin
+    folder: all but the bytecode in `__pycache__` folders. A link anywhere inside is a
+    PluginLink: what it leads to is not the folder's, and may change without the folder
+    changing."""
+    if path.is_file():
+        return [path]
+
+    def unreadable(exc: OSError) -> None:
+        raise PluginLink(Path(exc.filename or path), f"cannot be read ({exc.strerror})")
+
+    found = []
+    for folder, dirs, names in os.walk(path, onerror=unreadable):  # never into a linked folder: it is refused below
+        for name in dirs + names:
+            entry = Path(folder, name)
+            if entry.is_symlink():
+                raise PluginLink(entry, f"is a link to {os.path.realpath(entry)}")
+            if name in names and entry.is_file() and not (entry.parent.name == "__pycache__" and entry.suffix == ".pyc"):
+                found.append(entry)
+    return sorted(found)
 
 
 @cache
@@ -53,7 +85,13 @@ def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
         return (), frozenset()
     folders = tuple(f.resolve() for f in [root / "plugins", *sorted(root.glob("examples/projects/*/plugins"))] if f.is_dir())
     found = (p for f in folders for p in sorted(f.iterdir()) if p.name != "__pycache__" and (p.is_dir() or p.suffix == ".py"))
-    return folders, frozenset(plugin_digest(p) for p in found)
+    digests = set()
+    for plugin in found:
+        try:
+            digests.add(plugin_digest(plugin))
+        except PluginLink:  # none is shipped so; in a checkout, one a developer linked is no copy's model
+            pass
+    return folders, frozenset(digests)
 
 
 def is_shipped(path: Path, digest: str | None = None) -> bool:
@@ -104,7 +142,7 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
     `root` unless it is trusted (see the module docstring)."""
     if allowed_by_user() or _inside_shipped(path):
         return
-    digest = plugin_digest(path)
+    digest = _digest(name, path, where)
     if is_shipped(path, digest):
         return
     origin, rev = REVISIONS.get(str(root.resolve()), (str(root.resolve()), None))
@@ -122,14 +160,33 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
                                 f"`pnp trust --project {project}` (or pass `pnp --trust`, or set {ENV}=1, for one run)"))
 
 
+def _digest(name: str, path: Path, where: ContentError | None = None) -> str:
+    """`plugin_digest`, or one line refusing a plugin that holds a link: located at
+    `where` (game.yaml's `plugin:` line), else at the plugin's folder, naming the link."""
+    try:
+        return plugin_digest(path)
+    except PluginLink as exc:
+        entry = (Path(name) / exc.link.relative_to(path)).as_posix() if exc.link.is_relative_to(path) else str(exc.link)
+        message = (f"plugin {name} holds {entry}, which {exc.problem}: pnp runs a plugin only from the plain files "
+                   "of its folder (copy the files in instead of linking them)")
+        if where is None or where.path is None:
+            raise PnpError(ContentError(path, None, None, message)) from None
+        raise PnpError(ContentError(where.path, where.line, where.column, message)) from None
+
+
 def project_plugins(root: Path) -> dict[str, Path]:
     """The project plugins (files or folders) the games of the project at `root` name."""
+    return {name: path for name, (path, _) in _named_plugins(root).items()}
+
+
+def _named_plugins(root: Path) -> dict[str, tuple[Path, ContentError]]:
+    """The project plugins the games name, each with the game.yaml line naming it."""
     from . import project_files
     from .content import MANIFEST
     from .plugins import is_path
     from .yamlio import load_located
 
-    found: dict[str, Path] = {}
+    found: dict[str, tuple[Path, ContentError]] = {}
     content = root / "content"
     for manifest in project_files.listing(root, content, f"*/{MANIFEST}") if content.is_dir() else []:
         doc = load_located(manifest)
@@ -138,7 +195,7 @@ def project_plugins(root: Path) -> dict[str, Path]:
             path = (root / name).resolve()
             if not path.exists():
                 raise PnpError(doc.error(("plugin",), f"plugin file not found: {name} (relative to the project folder {root})"))
-            found[name] = path
+            found[name] = (path, doc.error(("plugin",), ""))
     return found
 
 
@@ -146,7 +203,7 @@ def trust(root: Path) -> tuple[Path, dict[str, str]]:
     """Record the project's plugins as trusted as they are now: the trust file and the
     digests recorded, by plugin."""
     root = root.resolve()
-    digests = {name: plugin_digest(path) for name, path in project_plugins(root).items()}
+    digests = {name: _digest(name, path, where) for name, (path, where) in _named_plugins(root).items()}
     if not digests:  # nothing would run: nothing to record
         return trust_file(), digests
     records = _records()
