@@ -357,8 +357,9 @@ def test_a_plugin_holding_a_link_is_refused(demo: Project, marker: Path, tmp_pat
             target = Path(shutil.copytree(target, demo.root / "lib"))
         (package / "sub").symlink_to(target, target_is_directory=True)
     link = "plugins/evil/sub.py" if kind == "file" else "plugins/evil/sub"
-    refused(pnp("trust", "--project", str(demo.root)), marker, f"plugin plugins/evil holds {link}, which is a link to {target}")
-    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:", f"holds {link}, which is a link to")
+    refused(pnp("trust", "--project", str(demo.root)), marker, "game.yaml:", f"plugin plugins/evil: {link} is a link to {target}: ",
+            "pnp runs a plugin only from the plain files of its folder")
+    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:", f"plugin plugins/evil: {link} is a link to")
 
 
 def test_a_shipped_copy_with_a_link_or_a_file_added_is_not_shipped(tmp_path: Path, marker: Path, monkeypatch):
@@ -371,7 +372,7 @@ def test_a_shipped_copy_with_a_link_or_a_file_added_is_not_shipped(tmp_path: Pat
     simulation = project / "plugins/human_harvest/simulation"
     simulation.symlink_to(outside_package(tmp_path, marker), target_is_directory=True)
     refused(pnp("simulate", "human-harvest", "--games", "1", "--project", str(project)), marker, "game.yaml:",
-            "plugin plugins/human_harvest holds plugins/human_harvest/simulation, which is a link to")
+            "plugin plugins/human_harvest: plugins/human_harvest/simulation is a link to")
     simulation.unlink()
     cache = project / "plugins/human_harvest/__pycache__"
     cache.mkdir()
@@ -404,6 +405,22 @@ def test_compiled_python_without_its_source_never_runs(demo: Project, marker: Pa
     line = one_error(pnp("validate", "--project", str(demo.root))[0], "plugin plugins/evil failed to load: ImportError:",
                      "h.pyc: pnp runs a plugin's Python source, never compiled .pyc files")
     assert line.startswith(f"{package / '__init__.py'}:2: ") and not marker.exists()  # at the line importing it
+
+
+
+@pytest.mark.parametrize("limit, words", [("", "data.bin has 4,294,967,296 bytes, more than 16,777,216: the limit for a plugin (set PNP_PLUGIN_LIMITS=file=N"),
+                                          ("file=1M", "data.bin has 2,097,152 bytes, more than 1,048,576"),
+                                          ("total=3M", "bytes in all, more than 3,145,728"),
+                                          ("files=3", "is its file number 4, more than 3")])
+def test_a_plugin_past_the_limits_is_refused_before_it_is_read(demo: Project, marker: Path, monkeypatch, limit: str, words: str):
+    """Trust reads a plugin's files whole for its digest: their sizes are checked first."""
+    package = evil_plugin(demo, marker)
+    with open(package / "data.bin", "wb") as sparse:
+        sparse.truncate(4 << 30 if not limit else 2 << 20)  # sparse: no disk, but gigabytes to read
+    for n in range(3):
+        (package / f"m{n}.py").write_bytes(b"#" * (1 << 20 if limit.startswith("total") else 1))
+    monkeypatch.setenv("PNP_PLUGIN_LIMITS", limit)
+    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:", "plugin plugins/evil: ", words)
 
 
 # --- limits ------------------------------------------------------------------------------

@@ -768,10 +768,10 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.limits import GRIDS, PICTURES, PIECES, REVISION, TABLES
+    from pnp.limits import GRIDS, PICTURES, PIECES, PLUGINS, REVISION, TABLES
 
     readme = " ".join((REPO / "README.md").read_text().split())
-    for bounds in (TABLES, PICTURES, PIECES, GRIDS, REVISION):
+    for bounds in (TABLES, PICTURES, PIECES, GRIDS, REVISION, PLUGINS):
         assert f"`{bounds.env}`" in readme
         for key, value in bounds.defaults.items():
             shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped", "file", "total") else f"{value:,}"

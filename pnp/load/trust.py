@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..errors import ContentError, PnpError
 from ..files import tree_digest, write_atomic
+from ..limits import PLUGINS
 from .shipped import shipped_root
 
 ENV = "PNP_TRUST"
@@ -40,39 +41,55 @@ def allowed_by_user() -> bool:
     return ALLOW_ALL or os.environ.get(ENV, "").strip().lower() in {"1", "yes", "true"}
 
 
-class PluginLink(Exception):
-    """A plugin folder holds a link (`link`, to a file or a folder) or cannot be read."""
+class UnsafePlugin(Exception):
+    """A plugin holds a link (to a file or a folder), a file past the PLUGINS limits, or
+    cannot be read: `entry` and what is wrong with it, with what to do."""
 
-    def __init__(self, link: Path, problem: str):
+    def __init__(self, entry: Path, problem: str):
         super().__init__(problem)
-        self.link, self.problem = link, problem
+        self.entry, self.problem = entry, problem
 
 
 def plugin_digest(path: Path) -> str:
     """SHA-256 of a plugin file, or of every file of a plugin folder by relative name
-    (PluginLink when the folder holds a link)."""
+    (UnsafePlugin when the plugin holds a link or is past the limits)."""
     return "sha256:" + tree_digest(_files(path), path.parent if path.is_file() else path)
 
 
 def _files(path: Path) -> list[Path]:
     """The plugin file, or every file Python may import or the plugin read from a plugin
-    folder: all but the bytecode in `__pycache__` folders. A link anywhere inside is a
-    PluginLink: what it leads to is not the folder's, and may change without the folder
-    changing."""
+    folder: all but the bytecode in `__pycache__` folders. A link anywhere inside is an
+    UnsafePlugin (what it leads to is not the folder's, and may change without the folder
+    changing), as is a plugin past the limits, checked before a byte is read."""
+    limits = PLUGINS.values()
+    total = 0
+
+    def sized(entry: Path) -> Path:
+        nonlocal total
+        size = entry.stat().st_size
+        total += size
+        for key, amount, what in (("file", size, "bytes"), ("total", total, "bytes in all")):
+            if amount > limits[key]:
+                raise UnsafePlugin(entry, f"has {amount:,} {what}, more than {limits[key]:,}: {PLUGINS.hint(key)}")
+        return entry
+
     if path.is_file():
-        return [path]
+        return [sized(path)]
 
     def unreadable(exc: OSError) -> None:
-        raise PluginLink(Path(exc.filename or path), f"cannot be read ({exc.strerror})")
+        raise UnsafePlugin(Path(exc.filename or path), f"cannot be read ({exc.strerror})")
 
     found = []
     for folder, dirs, names in os.walk(path, onerror=unreadable):  # never into a linked folder: it is refused below
         for name in dirs + names:
             entry = Path(folder, name)
             if entry.is_symlink():
-                raise PluginLink(entry, f"is a link to {os.path.realpath(entry)}")
+                raise UnsafePlugin(entry, f"is a link to {os.path.realpath(entry)}: pnp runs a plugin only from the plain "
+                                          "files of its folder (copy the files in instead of linking them)")
             if name in names and entry.is_file() and not (entry.parent.name == "__pycache__" and entry.suffix == ".pyc"):
-                found.append(entry)
+                found.append(sized(entry))
+                if len(found) > limits["files"]:
+                    raise UnsafePlugin(entry, f"is its file number {len(found):,}, more than {limits['files']:,}: {PLUGINS.hint('files')}")
     return sorted(found)
 
 
@@ -89,7 +106,7 @@ def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
     for plugin in found:
         try:
             digests.add(plugin_digest(plugin))
-        except PluginLink:  # none is shipped so; in a checkout, one a developer linked is no copy's model
+        except UnsafePlugin:  # none is shipped so; in a checkout, one a developer linked is no copy's model
             pass
     return folders, frozenset(digests)
 
@@ -161,14 +178,13 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
 
 
 def _digest(name: str, path: Path, where: ContentError | None = None) -> str:
-    """`plugin_digest`, or one line refusing a plugin that holds a link: located at
-    `where` (game.yaml's `plugin:` line), else at the plugin's folder, naming the link."""
+    """`plugin_digest`, or one line refusing an UnsafePlugin: located at `where`
+    (game.yaml's `plugin:` line), else at the plugin, naming the entry at fault."""
     try:
         return plugin_digest(path)
-    except PluginLink as exc:
-        entry = (Path(name) / exc.link.relative_to(path)).as_posix() if exc.link.is_relative_to(path) else str(exc.link)
-        message = (f"plugin {name} holds {entry}, which {exc.problem}: pnp runs a plugin only from the plain files "
-                   "of its folder (copy the files in instead of linking them)")
+    except UnsafePlugin as exc:
+        entry = (Path(name) / exc.entry.relative_to(path)).as_posix() if exc.entry.is_relative_to(path) else str(exc.entry)
+        message = f"plugin {name}: {entry} {exc.problem}"
         if where is None or where.path is None:
             raise PnpError(ContentError(path, None, None, message)) from None
         raise PnpError(ContentError(where.path, where.line, where.column, message)) from None
