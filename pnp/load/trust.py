@@ -89,7 +89,7 @@ def _files(path: Path) -> list[Path]:
             if name in names and entry.is_file() and not (entry.parent.name == "__pycache__" and entry.suffix == ".pyc"):
                 found.append(sized(entry))
                 if len(found) > limits["files"]:
-                    raise UnsafePlugin(entry, f"is its file number {len(found):,}, more than {limits['files']:,}: {PLUGINS.hint('files')}")
+                    raise UnsafePlugin(path, f"has more than {limits['files']:,} files: {PLUGINS.hint('files')}")
     return sorted(found)
 
 
