@@ -38,6 +38,10 @@ class NoRevision(Exception):
     """git is missing, the project is in no repository, or the revision is no commit of it."""
 
 
+class NoAnswer(NoRevision):
+    """git gave no answer in time (a config file including a pipe, say)."""
+
+
 def _command(root: Path, *args: str) -> list[str]:
     return ["git", *_SAFE, "-C", str(root), *args]
 
@@ -58,7 +62,7 @@ def _run(root: Path, *args: str) -> bytes:
         message = exc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise NoRevision(f"git {' '.join(args)}: {message[-1] if message else 'failed'}") from None
     except subprocess.TimeoutExpired:
-        raise NoRevision(f"git {' '.join(args)}: no answer within {_TIMEOUT} s") from None
+        raise NoAnswer(f"git {' '.join(args)}: no answer within {_TIMEOUT} s") from None
     return done.stdout
 
 
@@ -69,6 +73,8 @@ def export(root: Path, rev: str, parts: list[str], into: Path) -> tuple[Path, st
         raise NoRevision("git was not found")
     try:
         commit = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}").strip()
+    except NoAnswer:
+        raise
     except NoRevision:
         raise NoRevision(f"no such commit (or {display_path(root)} is not in a git repository)") from None
     prefix = git(root, "rev-parse", "--show-prefix").strip()  # the project's folder in the repository
