@@ -68,3 +68,9 @@ GRIDS = Bounds("scoring sheet", "PNP_GRID_LIMITS", {"side": 12})
 # ids of 22 characters); `pieces` also bounds the records of a `generate:` list; ids name
 # files, and most file systems stop at 255 bytes.
 BUILD = Bounds("build", "PNP_BUILD_LIMITS", {"copies": 1_000, "pieces": 10_000, "id": 100})
+# A project's files at a git revision (`pnp diff --since`, `simulate --against`), checked before
+# any is read: how many, the largest, all together (this repository's four games: 122 files, half a MB).
+REVISION = Bounds("revision export", "PNP_REVISION_LIMITS", {"file": 256 * MIB, "total": 1024 * MIB, "files": 100_000})
+# A project plugin's files, read whole for its trust digest (pnp/load/trust.py) before the user
+# trusts it (this repository's plugins: 34 files, at most 57 KB each).
+PLUGINS = Bounds("plugin", "PNP_PLUGIN_LIMITS", {"file": 16 * MIB, "total": 64 * MIB, "files": 2_000})

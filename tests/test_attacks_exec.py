@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import py_compile
 import re
+import shutil
 import time
 from pathlib import Path
 from types import FunctionType
@@ -330,6 +331,96 @@ def test_shipped_plugins_and_their_copies_need_no_trust(tmp_path: Path, monkeypa
     plugin = tmp_path / "plugins/dietrick_taking/__init__.py"
     plugin.write_text(plugin.read_text() + "\n")
     refused(pnp("validate", "--project", str(tmp_path)), tmp_path / "none" / "x", "is not trusted")
+
+
+
+def outside_package(tmp_path: Path, marker: Path) -> Path:
+    """A Python package outside the project that makes the marker when imported."""
+    package = tmp_path / "elsewhere" / "evil"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f"import pathlib\np = pathlib.Path({str(marker)!r})\np.parent.mkdir(parents=True, exist_ok=True)\np.write_text('ran')\n")
+    return package
+
+
+@pytest.mark.parametrize("kind", ["folder", "file", "folder inside the project"])
+def test_a_plugin_holding_a_link_is_refused(demo: Project, marker: Path, tmp_path: Path, kind: str):
+    """The digest cannot cover what a link leads to (it changes without the plugin changing):
+    a plugin with a link in it is refused, trusted or not, and nothing of it runs."""
+    package = evil_plugin(demo, marker)
+    (package / "__init__.py").write_text("from pnp.api import GamePlugin\nfrom . import sub\nPLUGIN = GamePlugin()\n")
+    target = outside_package(tmp_path, marker)
+    if kind == "file":
+        target = target / "__init__.py"
+        (package / "sub.py").symlink_to(target)
+    else:
+        if kind == "folder inside the project":
+            target = Path(shutil.copytree(target, demo.root / "lib"))
+        (package / "sub").symlink_to(target, target_is_directory=True)
+    link = "plugins/evil/sub.py" if kind == "file" else "plugins/evil/sub"
+    refused(pnp("trust", "--project", str(demo.root)), marker, "game.yaml:", f"plugin plugins/evil: {link} is a link to {target}: ",
+            "pnp runs a plugin only from the plain files of its folder")
+    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:", f"plugin plugins/evil: {link} is a link to")
+
+
+def test_a_shipped_copy_with_a_link_or_a_file_added_is_not_shipped(tmp_path: Path, marker: Path, monkeypatch):
+    """`pnp simulate` imports the plugin's `simulation` through the same trust: a linked one
+    in a copy of a shipped plugin is refused, as is an added file in `__pycache__`."""
+    project = tmp_path / "copy"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    assert pnp("init", "--example", "human-harvest")[0].exit_code == 0
+    simulation = project / "plugins/human_harvest/simulation"
+    simulation.symlink_to(outside_package(tmp_path, marker), target_is_directory=True)
+    refused(pnp("simulate", "human-harvest", "--games", "1", "--project", str(project)), marker, "game.yaml:",
+            "plugin plugins/human_harvest: plugins/human_harvest/simulation is a link to")
+    simulation.unlink()
+    cache = project / "plugins/human_harvest/__pycache__"
+    cache.mkdir()
+    (cache / "added.py").write_text("X = 1\n")
+    refused(pnp("simulate", "human-harvest", "--games", "1", "--project", str(project)), marker, "game.yaml:", "is not trusted")
+
+
+def test_python_in_a_pycache_folder_is_covered_by_trust(demo: Project, marker: Path):
+    """Python imports `.py` source from a `__pycache__` folder (`from .__pycache__ import h`)."""
+    package = evil_plugin(demo, marker)
+    (package / "__init__.py").write_text("from pnp.api import GamePlugin\nfrom .__pycache__ import h\nPLUGIN = GamePlugin()\n")
+    (package / "__pycache__").mkdir()
+    helper = package / "__pycache__/h.py"
+    helper.write_text("Y = 1\n")
+    assert pnp("trust", "--project", str(demo.root))[0].exit_code == 0
+    assert pnp("validate", "--project", str(demo.root))[0].exit_code == 0
+    helper.write_text(f"import pathlib\np = pathlib.Path({str(marker)!r})\np.parent.mkdir(parents=True, exist_ok=True)\np.write_text('ran')\n")
+    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:", "has changed since the project was trusted")
+
+
+def test_compiled_python_without_its_source_never_runs(demo: Project, marker: Path, tmp_path: Path):
+    """Trust leaves out the `.pyc` files of `__pycache__`; Python would import one that has no
+    source (`from .__pycache__ import h` finds `h.pyc`): pnp refuses to."""
+    package = evil_plugin(demo, marker)
+    (package / "__init__.py").write_text("from pnp.api import GamePlugin\nfrom .__pycache__ import h\nPLUGIN = GamePlugin()\n")
+    source = outside_package(tmp_path, marker) / "__init__.py"
+    (package / "__pycache__").mkdir()
+    py_compile.compile(str(source), cfile=str(package / "__pycache__/h.pyc"))
+    assert pnp("trust", "--project", str(demo.root))[0].exit_code == 0
+    line = one_error(pnp("validate", "--project", str(demo.root))[0], "plugin plugins/evil failed to load: ImportError:",
+                     "h.pyc: pnp runs a plugin's Python source, never compiled .pyc files")
+    assert line.startswith(f"{package / '__init__.py'}:2: ") and not marker.exists()  # at the line importing it
+
+
+
+@pytest.mark.parametrize("limit, words", [("", "data.bin has 4,294,967,296 bytes, more than 16,777,216: the limit for a plugin (set PNP_PLUGIN_LIMITS=file=N"),
+                                          ("file=1M", "data.bin has 2,097,152 bytes, more than 1,048,576"),
+                                          ("total=3M", "bytes in all, more than 3,145,728"),
+                                          ("files=3", "plugins/evil has more than 3 files: the limit for a plugin")])
+def test_a_plugin_past_the_limits_is_refused_before_it_is_read(demo: Project, marker: Path, monkeypatch, limit: str, words: str):
+    """Trust reads a plugin's files whole for its digest: their sizes are checked first."""
+    package = evil_plugin(demo, marker)
+    with open(package / "data.bin", "wb") as sparse:
+        sparse.truncate(4 << 30 if not limit else 2 << 20)  # sparse: no disk, but gigabytes to read
+    for n in range(3):
+        (package / f"m{n}.py").write_bytes(b"#" * (1 << 20 if limit.startswith("total") else 1))
+    monkeypatch.setenv("PNP_PLUGIN_LIMITS", limit)
+    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:", "plugin plugins/evil: ", words)
 
 
 # --- limits ------------------------------------------------------------------------------

@@ -768,13 +768,13 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.limits import FONTS, GRIDS, PICTURES, PIECES, TABLES, TEMPLATES
+    from pnp.limits import FONTS, GRIDS, PICTURES, PIECES, PLUGINS, REVISION, TABLES, TEMPLATES
 
     readme = " ".join((REPO / "README.md").read_text().split())
-    for bounds in (TABLES, PICTURES, TEMPLATES, FONTS, PIECES, GRIDS):
+    for bounds in (TABLES, PICTURES, TEMPLATES, FONTS, PIECES, GRIDS, REVISION, PLUGINS):
         assert f"`{bounds.env}`" in readme
         for key, value in bounds.defaults.items():
-            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped") else f"{value:,}"
+            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped", "file", "total") else f"{value:,}"
             assert f"`{key}` {shown}" in readme, (bounds.env, key, shown)
 
 

@@ -93,6 +93,10 @@ class _ProjectPluginFinder(importlib.abc.MetaPathFinder):
         if not fullname.startswith(_PREFIX) or "." not in fullname:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and isinstance(spec.loader, importlib.machinery.SourcelessFileLoader):
+            # compiled code with no source (`__pycache__/x.pyc` is importable as `.__pycache__.x`):
+            # trust covers no bytecode (pnp/load/trust.py), so none runs
+            raise ImportError(f"{spec.origin}: pnp runs a plugin's Python source, never compiled .pyc files", name=fullname)
         if spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader or spec.origin is None:
             return spec
         return importlib.util.spec_from_file_location(fullname, spec.origin, loader=_SourceOnly(fullname, spec.origin),

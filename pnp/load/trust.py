@@ -1,9 +1,11 @@
 """Which project plugins may run. A project's `plugins/` is Python its author wrote: pnp
 imports it only when the user trusts the project (`pnp trust`), as direnv and editors'
-workspace trust do. Trust is a digest of every file of the plugin (its .py and data files;
-not `__pycache__`, which pnp never reads: pnp/load/plugins.py runs the source),
+workspace trust do. Trust is a digest of every file of the plugin (its .py and data files,
+those inside `__pycache__` folders too, which Python imports as well; only the compiled `.pyc`
+there are left out, which pnp never runs: pnp/load/plugins.py runs the source),
 recorded outside the project in the user's config folder, so editing the plugin
-withdraws it and no project can trust itself.
+withdraws it and no project can trust itself. A plugin holding a link (to a file or a
+folder) is refused: the digest would not cover what Python imports through it.
 
 Trusted without asking: a plugin that is, or is byte-identical to, one shipped with pnp
 (the games' `plugins/` and the example projects' of the checkout, or of `pnp/shipped/` in
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from ..errors import ContentError, PnpError
 from ..files import tree_digest, write_atomic
+from ..limits import PLUGINS
 from .shipped import shipped_root
 
 ENV = "PNP_TRUST"
@@ -38,10 +41,56 @@ def allowed_by_user() -> bool:
     return ALLOW_ALL or os.environ.get(ENV, "").strip().lower() in {"1", "yes", "true"}
 
 
+class UnsafePlugin(Exception):
+    """A plugin holds a link (to a file or a folder), a file past the PLUGINS limits, or
+    cannot be read: `entry` and what is wrong with it, with what to do."""
+
+    def __init__(self, entry: Path, problem: str):
+        super().__init__(problem)
+        self.entry, self.problem = entry, problem
+
+
 def plugin_digest(path: Path) -> str:
-    """SHA-256 of a plugin file, or of every file of a plugin folder by relative name."""
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(path).parts)
-    return "sha256:" + tree_digest(files, path.parent if path.is_file() else path)
+    """SHA-256 of a plugin file, or of every file of a plugin folder by relative name
+    (UnsafePlugin when the plugin holds a link or is past the limits)."""
+    return "sha256:" + tree_digest(_files(path), path.parent if path.is_file() else path)
+
+
+def _files(path: Path) -> list[Path]:
+    """The plugin file, or every file Python may import or the plugin read from a plugin
+    folder: all but the bytecode in `__pycache__` folders. A link anywhere inside is an
+    UnsafePlugin (what it leads to is not the folder's, and may change without the folder
+    changing), as is a plugin past the limits, checked before a byte is read."""
+    limits = PLUGINS.values()
+    total = 0
+
+    def sized(entry: Path) -> Path:
+        nonlocal total
+        size = entry.stat().st_size
+        total += size
+        for key, amount, what in (("file", size, "bytes"), ("total", total, "bytes in all")):
+            if amount > limits[key]:
+                raise UnsafePlugin(entry, f"has {amount:,} {what}, more than {limits[key]:,}: {PLUGINS.hint(key)}")
+        return entry
+
+    if path.is_file():
+        return [sized(path)]
+
+    def unreadable(exc: OSError) -> None:
+        raise UnsafePlugin(Path(exc.filename or path), f"cannot be read ({exc.strerror})")
+
+    found = []
+    for folder, dirs, names in os.walk(path, onerror=unreadable):  # never into a linked folder: it is refused below
+        for name in dirs + names:
+            entry = Path(folder, name)
+            if entry.is_symlink():
+                raise UnsafePlugin(entry, f"is a link to {os.path.realpath(entry)}: pnp runs a plugin only from the plain "
+                                          "files of its folder (copy the files in instead of linking them)")
+            if name in names and entry.is_file() and not (entry.parent.name == "__pycache__" and entry.suffix == ".pyc"):
+                found.append(sized(entry))
+                if len(found) > limits["files"]:
+                    raise UnsafePlugin(path, f"has more than {limits['files']:,} files: {PLUGINS.hint('files')}")
+    return sorted(found)
 
 
 @cache
@@ -53,7 +102,13 @@ def _shipped() -> tuple[tuple[Path, ...], frozenset[str]]:
         return (), frozenset()
     folders = tuple(f.resolve() for f in [root / "plugins", *sorted(root.glob("examples/projects/*/plugins"))] if f.is_dir())
     found = (p for f in folders for p in sorted(f.iterdir()) if p.name != "__pycache__" and (p.is_dir() or p.suffix == ".py"))
-    return folders, frozenset(plugin_digest(p) for p in found)
+    digests = set()
+    for plugin in found:
+        try:
+            digests.add(plugin_digest(plugin))
+        except UnsafePlugin:  # none is shipped so; in a checkout, one a developer linked is no copy's model
+            pass
+    return folders, frozenset(digests)
 
 
 def is_shipped(path: Path, digest: str | None = None) -> bool:
@@ -104,7 +159,7 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
     `root` unless it is trusted (see the module docstring)."""
     if allowed_by_user() or _inside_shipped(path):
         return
-    digest = plugin_digest(path)
+    digest = _digest(name, path, where)
     if is_shipped(path, digest):
         return
     origin, rev = REVISIONS.get(str(root.resolve()), (str(root.resolve()), None))
@@ -122,14 +177,32 @@ def check(root: Path, name: str, path: Path, where: ContentError) -> None:
                                 f"`pnp trust --project {project}` (or pass `pnp --trust`, or set {ENV}=1, for one run)"))
 
 
+def _digest(name: str, path: Path, where: ContentError | None = None) -> str:
+    """`plugin_digest`, or one line refusing an UnsafePlugin: located at `where`
+    (game.yaml's `plugin:` line), else at the plugin, naming the entry at fault."""
+    try:
+        return plugin_digest(path)
+    except UnsafePlugin as exc:
+        entry = (Path(name) / exc.entry.relative_to(path)).as_posix() if exc.entry.is_relative_to(path) else str(exc.entry)
+        message = f"plugin {name}: {entry} {exc.problem}"
+        if where is None or where.path is None:
+            raise PnpError(ContentError(path, None, None, message)) from None
+        raise PnpError(ContentError(where.path, where.line, where.column, message)) from None
+
+
 def project_plugins(root: Path) -> dict[str, Path]:
     """The project plugins (files or folders) the games of the project at `root` name."""
+    return {name: path for name, (path, _) in _named_plugins(root).items()}
+
+
+def _named_plugins(root: Path) -> dict[str, tuple[Path, ContentError]]:
+    """The project plugins the games name, each with the game.yaml line naming it."""
     from . import project_files
     from .content import MANIFEST
     from .plugins import is_path
     from .yamlio import load_located
 
-    found: dict[str, Path] = {}
+    found: dict[str, tuple[Path, ContentError]] = {}
     content = root / "content"
     for manifest in project_files.listing(root, content, f"*/{MANIFEST}") if content.is_dir() else []:
         doc = load_located(manifest)
@@ -138,7 +211,7 @@ def project_plugins(root: Path) -> dict[str, Path]:
             path = (root / name).resolve()
             if not path.exists():
                 raise PnpError(doc.error(("plugin",), f"plugin file not found: {name} (relative to the project folder {root})"))
-            found[name] = path
+            found[name] = (path, doc.error(("plugin",), ""))
     return found
 
 
@@ -146,7 +219,7 @@ def trust(root: Path) -> tuple[Path, dict[str, str]]:
     """Record the project's plugins as trusted as they are now: the trust file and the
     digests recorded, by plugin."""
     root = root.resolve()
-    digests = {name: plugin_digest(path) for name, path in project_plugins(root).items()}
+    digests = {name: _digest(name, path, where) for name, (path, where) in _named_plugins(root).items()}
     if not digests:  # nothing would run: nothing to record
         return trust_file(), digests
     records = _records()

@@ -2,7 +2,7 @@
 saved output tree (`--against DIR`), with a page showing before / after / difference.
 
 Both sides are rendered by the current pnp code: for `--since`, the project's content/
-and templates/ at REF are exported (`git archive`) into a temporary folder and rendered
+and templates/ at REF are exported (pnp/load/revision.py) into a temporary folder and rendered
 from there. Faces are compared as pictures; an SVG whose markup changed but whose pixels
 did not counts as unchanged ("markup only"). Faces are drawn with their game's fonts, as
 the PNG output is (a saved tree, which has no game.yaml, with the fonts the game has now).
