@@ -65,6 +65,6 @@ GRIDS = Bounds("scoring sheet", "PNP_GRID_LIMITS", {"side": 12})
 BUILD = Bounds("build", "PNP_BUILD_LIMITS", {"copies": 1_000, "pieces": 10_000, "id": 100})
 # Characters a template may make: one text (a `~`, `+`, `*`, `replace`, `join`, `format` ...,
 # checked before it is made) and one face's whole output (counted as it is written: text a
-# macro or `{% set %}` block makes counts there and again where it is printed). The shipped
-# games' faces are at most 60,000 characters; a picture of 15 MB fits in one text.
+# macro or `{% set %}` block makes counts there and again where it is printed). Far above
+# any real face: a picture of 15 MB, as base64, fits in one text.
 TEXTS = Bounds("template's text", "PNP_TEXT_LIMITS", {"text": 20_000_000, "face": 100_000_000})
