@@ -535,7 +535,7 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
     for name in ("format", "center", "indent"):  # Python's % and padding, out of call_binop's reach
         env.filters[name] = _bounded(name, env.filters[name])
     for name, size in _GROWING.items():  # filters whose result may be far longer than what they are given
-        env.filters[name] = _sized(env, env.filters[name], size)
+        env.filters[name] = _sized(env, env.filters[name], size, iterates=name in _ITERATING)
     return env
 
 
@@ -594,17 +594,19 @@ def _counted_items(name: str) -> Any:
 _GROWING = {"replace": _replaced_size, "join": _joined_size, "indent": _indented_size, "wordwrap": _wrapped_size,
             "format": _formatted, "sum": _summed_size, "string": _text_size,
             "batch": _counted_items("batch"), "slice": _counted_items("slice")}
+_ITERATING = frozenset({"join", "sum", "batch", "slice"})  # those that read their value item by item
 
 
-def _sized(env: Sandbox, fn: Any, size: Any) -> Any:
+def _sized(env: Sandbox, fn: Any, size: Any, iterates: bool) -> Any:
     """Filter `fn`, refused before it runs when `size` says its result passes the text limit.
-    An iterator it is given is made a list first (the estimate reads it, then `fn`)."""
+    An iterator a filter that `iterates` is given is made a list first (the estimate reads
+    it, then `fn`)."""
     passes = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
 
     @functools.wraps(fn)
     def sized(*given: Any, **kwargs: Any) -> Any:
         args = list(given)
-        if len(args) > passes and not isinstance(args[passes], (str, list, tuple, dict)) and hasattr(args[passes], "__iter__"):
+        if iterates and len(args) > passes and not isinstance(args[passes], (str, list, tuple, dict)) and hasattr(args[passes], "__iter__"):
             args[passes] = list(args[passes])
         env.check_text(size(env, *args[passes:], **kwargs))
         return fn(*args, **kwargs)
