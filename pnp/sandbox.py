@@ -183,8 +183,11 @@ class Sandbox(SandboxedEnvironment):
 
     def joined(self, join: Any, parts: tuple[Any, ...]) -> Any:
         """`a ~ b ~ ...` (see _Code), refused before it is made when the text would be too long."""
-        limit = self.texts["text"]
-        self.check_text(sum(len(p) if type(p) is str else text_size(p, limit) for p in parts))
+        limit, size = self.texts["text"], 0
+        for part in parts:
+            size += _size_of(part, limit)
+        if size > limit:
+            self.check_text(size)
         return join(parts)
 
     def wrote(self, text: str) -> str:
@@ -199,6 +202,15 @@ class Sandbox(SandboxedEnvironment):
         if isinstance(getattr(__obj, "__self__", None), (str, list)):  # 'x'.center(10 ** 9), .ljust, .zfill ...
             if any(isinstance(a, int) and not isinstance(a, bool) and a > MAX_SIZE for a in (*args, *kwargs.values())):
                 raise SecurityError(f"{getattr(__obj, '__name__', 'method')}() with a number above {MAX_SIZE:,}: refused")
+            size = _STR_METHODS.get(getattr(__obj, "__name__", "")) if isinstance(__obj.__self__, str) else None
+            if size is not None:  # 'y'.join(...), .replace, .expandtabs, .translate: a text far longer than theirs
+                if args and not isinstance(args[0], (str, list, tuple, dict)) and hasattr(args[0], "__iter__"):
+                    args = (list(args[0]), *args[1:])  # an iterator, read by the estimate and then the method
+                try:  # without Jinja's own keywords (`_block_vars`, `_loop_vars`), which the method never sees
+                    estimate = size(__self, __obj.__self__, *args, **{k: v for k, v in kwargs.items() if not k.startswith("_")})
+                except TypeError:  # arguments the method refuses: it says so itself
+                    estimate = 0
+                __self.check_text(estimate)
         if __self.reads is not None:
             args, kwargs = __self.reads.call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
@@ -459,6 +471,16 @@ def shown(env: Sandbox, value: Any) -> Any:
     return value
 
 
+def _size_of(value: Any, limit: int) -> int:
+    """`text_size` of a value that is most often a text or a number, quickly."""
+    kind = type(value)
+    if kind is str or kind is Markup:
+        return len(value)
+    if kind is int or kind is float or kind is bool:
+        return 24
+    return text_size(value, limit)
+
+
 def text_size(value: Any, limit: int) -> int:
     """About the characters of `str(value)` (a list's, a dict's: their items' texts), counted
     without making it and no further than past `limit`: a list holding one long text a
@@ -536,7 +558,24 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
         env.filters[name] = _bounded(name, env.filters[name])
     for name, size in _GROWING.items():  # filters whose result may be far longer than what they are given
         env.filters[name] = _sized(env, env.filters[name], size, iterates=name in _ITERATING)
+    env.filters["map"] = _counted(env, env.filters["map"])
     return env
+
+
+def _counted(env: Sandbox, fn: Any) -> Any:
+    """Filter `fn` (`map`), whose items are counted as they are made: `[long] * 10 ** 6 |
+    map("upper")` would make a million new long texts, each under the limit."""
+
+    @functools.wraps(fn)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made, limit = 0, env.texts["text"]
+        for item in fn(*args, **kwargs):
+            made += _size_of(item, limit)
+            if made > limit:
+                env.check_text(made)
+            yield item
+
+    return counted
 
 
 def _replaced_size(env: Sandbox, s: Any, old: Any, new: Any, count: int | None = None) -> int:
@@ -554,7 +593,7 @@ def _joined_size(env: Sandbox, value: Any, d: Any = "", attribute: Any = None) -
 
 
 def _text_size(env: Sandbox, value: Any) -> int:
-    return text_size(value, env.texts["text"])
+    return _size_of(value, env.texts["text"])
 
 
 def _indented_size(env: Sandbox, s: Any, width: Any = 4, first: bool = False, blank: bool = False) -> int:
@@ -594,6 +633,14 @@ def _counted_items(name: str) -> Any:
 _GROWING = {"replace": _replaced_size, "join": _joined_size, "indent": _indented_size, "wordwrap": _wrapped_size,
             "format": _formatted, "sum": _summed_size, "string": _text_size,
             "batch": _counted_items("batch"), "slice": _counted_items("slice")}
+# the methods of a text that may make one far longer, with the estimate of its characters
+_STR_METHODS: dict[str, Any] = {
+    "join": lambda env, s, items: text_size(items, env.texts["text"]) + len(s) * len(items),
+    "replace": lambda env, s, old, new, count=-1: _replaced_size(env, s, old, new, count),
+    "expandtabs": lambda env, s, tabsize=8: len(s) + s.count("\t") * int(tabsize),
+    "translate": lambda env, s, table: len(s) * max([len(v) for v in table.values() if isinstance(v, str)] or [1])
+    if isinstance(table, dict) else len(s),
+}
 _ITERATING = frozenset({"join", "sum", "batch", "slice"})  # those that read their value item by item
 
 
@@ -604,11 +651,12 @@ def _sized(env: Sandbox, fn: Any, size: Any, iterates: bool) -> Any:
     passes = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
 
     @functools.wraps(fn)
-    def sized(*given: Any, **kwargs: Any) -> Any:
-        args = list(given)
+    def sized(*args: Any, **kwargs: Any) -> Any:
         if iterates and len(args) > passes and not isinstance(args[passes], (str, list, tuple, dict)) and hasattr(args[passes], "__iter__"):
-            args[passes] = list(args[passes])
-        env.check_text(size(env, *args[passes:], **kwargs))
+            args = (*args[:passes], list(args[passes]), *args[passes + 1:])
+        estimate = size(env, *args[passes:], **kwargs)
+        if estimate > env.texts["text"]:
+            env.check_text(estimate)
         return fn(*args, **kwargs)
 
     return sized

@@ -56,6 +56,12 @@ MORE = {
     "literal text in loops": '{% for i in range(100000) %}{% for j in range(100000) %}' + "z" * 10000 + "{% endfor %}{% endfor %}",
     "list +": '{% set ns=namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}',
     "batch": '{{ [1]|batch(10**9, "x")|list }}',
+    "str.join": '{{ ("y"*999999).join(["a"]*1000000) }}',
+    "map": '{{ (["y"*999999]*1000000)|map("upper")|list|length }}',
+    "str.join of an iterator": '{{ "".join((["y"*999999]*1000000)|map("string")) }}',
+    "str.replace": '{{ ("x"*1000000).replace("", "y"*1000000) }}',
+    "str.expandtabs": '{{ ("\t"*1000000).expandtabs(999999) }}',
+    "str.translate": '{{ ("x"*1000000).translate({120: "y"*999999}) }}',
     "slice": '{{ [1]|slice(10**9)|list }}',
 }
 
