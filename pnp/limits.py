@@ -74,3 +74,8 @@ REVISION = Bounds("revision export", "PNP_REVISION_LIMITS", {"file": 256 * MIB, 
 # A project plugin's files, read whole for its trust digest (pnp/load/trust.py) before the user
 # trusts it (this repository's plugins: 34 files, at most 57 KB each).
 PLUGINS = Bounds("plugin", "PNP_PLUGIN_LIMITS", {"file": 16 * MIB, "total": 64 * MIB, "files": 2_000})
+# Characters a template may make: one text (a `~`, `+`, `*`, `replace`, `join`, `format` ...,
+# checked before it is made) and one face's whole output (counted as it is written: text a
+# macro or `{% set %}` block makes counts there and again where it is printed). Far above
+# any real face: a picture of 15 MB, as base64, fits in one text.
+TEXTS = Bounds("template's text", "PNP_TEXT_LIMITS", {"text": 20_000_000, "face": 100_000_000})

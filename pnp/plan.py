@@ -101,6 +101,9 @@ class Plan:
         except Exception as exc:
             self.fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} failed: expected a whole number >= 0 ({exc})")
             return 0
+        if isinstance(value, bool) or count != (float(value) if isinstance(value, str) else value):  # int() makes 2.5 two, True one
+            self.fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} gave {value!r}: expected a whole number >= 0")
+            return 0
         return count
 
     def _too_many(self, index: int, comp: Component, ident: str, copies: int) -> bool:

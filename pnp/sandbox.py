@@ -33,6 +33,7 @@ code keeps the child's `Outline`, and `unknown_block` checks it when a face load
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 from typing import Any, MutableMapping, NamedTuple
@@ -42,11 +43,13 @@ from jinja2.exceptions import SecurityError
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
+from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable, safe_range
 from jinja2.utils import Namespace
 from markupsafe import Markup
 
+from .limits import TEXTS
 from .plaindata import Copier, helper, plain
 
 REMOVED_GLOBALS = ("lipsum", "cycler", "joiner")
@@ -67,7 +70,9 @@ class Sandbox(SandboxedEnvironment):
     model's `items` field, once plain data, is still `requires.items`), and where `*`, `**`,
     `%`, `format` and the padding methods cannot ask for gigabytes."""
 
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    texts: dict[str, int] = TEXTS.defaults  # pnp/limits.py TEXTS, read when the environment is made
+    written = 0  # characters the face being rendered has written so far (`wrote`)
     reads: Any = None  # while a face renders for the build cache, what it read (pnp/build/trace.py)
     given: Copier | None = None  # the copier of the data handed to expressions: its copies are read only
 
@@ -77,6 +82,22 @@ class Sandbox(SandboxedEnvironment):
         every face's context copies them, and a ChainMap copies at five times the cost. pnp
         sets the environment's globals before any template or expression is compiled."""
         return super().make_globals(d) if d else dict(self.globals)
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        parser = Parser(self, source, name, filename)
+        try:
+            return parser.parse()
+        except RecursionError:  # Jinja's parser recurses once (or more) a nesting
+            raise jinja2.TemplateSyntaxError(_TOO_DEEP, parser.stream.current.lineno, name, filename) from None
+
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                raw: bool = False, defer_init: bool = False) -> Any:
+        try:
+            return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+        except (RecursionError, MemoryError, SyntaxError):  # Jinja's code generator or Python's compiler
+            # (which refuses more than 20 nested loops), past the parser
+            tree = self._parse(source, name, filename) if isinstance(source, str) else source
+            raise jinja2.TemplateSyntaxError(_TOO_DEEP, _deepest_line(tree), name, filename) from None
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         return not self._changes_given(obj, attr) and super().is_safe_attribute(obj, attr, value)
@@ -111,16 +132,32 @@ class Sandbox(SandboxedEnvironment):
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator != "**" and type(left) in _NUMBERS and type(right) in _NUMBERS:  # most: a template's sums
-            return left * right if operator == "*" else left % right
+            if operator == "+":
+                return left + right
+            if operator == "%":
+                return left % right
+            if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() > MAX_BITS:
+                raise SecurityError(f"{_digits(left)} x {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
+            return left * right
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SIZE:
+                if isinstance(seq, str) and isinstance(n, int):
+                    self.check_text(len(seq) * n)
+                elif isinstance(seq, (list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SIZE:
                     raise SecurityError(f"{len(seq):,} x {n:,} makes more than {MAX_SIZE:,} items: refused")
+            if isinstance(left, int) and isinstance(right, int) and left.bit_length() + right.bit_length() > MAX_BITS:
+                raise SecurityError(f"{_digits(left)} x {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
         elif operator == "**":
             if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right * math.log2(abs(left)) > MAX_BITS:
-                raise SecurityError(f"{left} ** {right} makes a number of more than {MAX_BITS:,} bits: refused")
+                raise SecurityError(f"{_digits(left)} ** {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
+        elif operator == "+":
+            if isinstance(left, str) and isinstance(right, str):
+                self.check_text(len(left) + len(right))
+            elif isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)) and len(left) + len(right) > MAX_SIZE:
+                raise SecurityError(f"{len(left):,} + {len(right):,} makes more than {MAX_SIZE:,} items: refused")
         elif operator == "%" and isinstance(left, str):
             _check_format(left, right if isinstance(right, tuple) else (right,))
+            self.check_text(_formatted_size(left, right, self.texts["text"]))
         if self.reads is not None:  # `"%(title)s" % item` reads what it names, unseen
             self.reads.whole(left)
             self.reads.whole(right)
@@ -134,14 +171,46 @@ class Sandbox(SandboxedEnvironment):
 
         def checked(*args: Any, **kwargs: Any) -> str:
             _check_format(text, (*args, *kwargs.values()))
+            self.check_text(_formatted_size(text, (*args, kwargs), self.texts["text"]))
             return wrapped(*args, **kwargs)
 
         return checked
+
+    def check_text(self, size: int, key: str = "text") -> None:
+        """Refuse a text of `size` characters past the limit `key` of TEXTS, before it is made."""
+        if size > self.texts[key]:
+            raise SecurityError(f"a text of {size:,} characters, more than {self.texts[key]:,}: {TEXTS.hint(key)}")
+
+    def joined(self, join: Any, parts: tuple[Any, ...]) -> Any:
+        """`a ~ b ~ ...` (see _Code), refused before it is made when the text would be too long."""
+        limit, size = self.texts["text"], 0
+        for part in parts:
+            size += _size_of(part, limit)
+        if size > limit:
+            self.check_text(size)
+        return join(parts)
+
+    def wrote(self, text: str) -> str:
+        """A piece of a face's output, counted as it is written: a face rendering past the
+        limit stops there (at the template line that writes it) rather than fill the memory."""
+        self.written += len(text)
+        if self.written > self.texts["face"]:
+            raise SecurityError(f"the face's text passes {self.texts['face']:,} characters: {TEXTS.hint('face')}")
+        return text
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's signature)
         if isinstance(getattr(__obj, "__self__", None), (str, list)):  # 'x'.center(10 ** 9), .ljust, .zfill ...
             if any(isinstance(a, int) and not isinstance(a, bool) and a > MAX_SIZE for a in (*args, *kwargs.values())):
                 raise SecurityError(f"{getattr(__obj, '__name__', 'method')}() with a number above {MAX_SIZE:,}: refused")
+            size = _STR_METHODS.get(getattr(__obj, "__name__", "")) if isinstance(__obj.__self__, str) else None
+            if size is not None:  # 'y'.join(...), .replace, .expandtabs, .translate: a text far longer than theirs
+                if args and not isinstance(args[0], (str, list, tuple, dict)) and hasattr(args[0], "__iter__"):
+                    args = (list(args[0]), *args[1:])  # an iterator, read by the estimate and then the method
+                try:  # without Jinja's own keywords (`_block_vars`, `_loop_vars`), which the method never sees
+                    estimate = size(__self, __obj.__self__, *args, **{k: v for k, v in kwargs.items() if not k.startswith("_")})
+                except TypeError:  # arguments the method refuses: it says so itself
+                    estimate = 0
+                __self.check_text(estimate)
         if __self.reads is not None:
             args, kwargs = __self.reads.call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
@@ -193,11 +262,40 @@ class _Code(CodeGenerator):
             join = "(markup_join if context.eval_ctx.volatile else str_join)"
         else:
             join = "markup_join" if frame.eval_ctx.autoescape else "str_join"
-        self.write(f"{join}((")
+        self.write(f"environment.joined({join}, (")
         for arg in node.nodes:
             self._seen(arg, frame)
             self.write(", ")
         self.write("))")
+
+    # every piece of output, literal or computed, in a block, macro or `{% set %}` body too,
+    # is counted by `environment.wrote` as it is written
+    def _output_const_repr(self, group: Any) -> str:
+        return f"environment.wrote({super()._output_const_repr(group)})"
+
+    def _output_child_pre(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
+        self.write("environment.wrote(")
+        super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
+        super()._output_child_post(node, frame, finalize)
+        self.write(")")
+
+
+_TOO_DEEP = ("nested too deeply to compile (brackets, operators, filters or blocks hundreds deep, or more than 20 loops "
+             "inside one another): write it in steps (`{% set %}`, a macro)")
+
+
+def _deepest_line(tree: nodes.Node) -> int:
+    """The line of the first of the most deeply nested nodes of `tree` (walked without recursing)."""
+    deepest, line = -1, getattr(tree, "lineno", 1) or 1
+    waiting = [(tree, 0)]
+    while waiting:
+        node, depth = waiting.pop()
+        if depth > deepest:
+            deepest, line = depth, getattr(node, "lineno", line) or line
+        waiting.extend((child, depth + 1) for child in reversed(list(node.iter_child_nodes())))
+    return line
 
 
 def _unknown(kind: str, name: str, known: Any) -> str:
@@ -289,6 +387,16 @@ class OutlinedTemplate(jinja2.Template):
         template.outline = Outline(*namespace["pnp_outline"])  # type: ignore[attr-defined]
         return template
 
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        """The text, counted from nothing (`Sandbox.wrote`): a face's limit is its own."""
+        env = self.environment
+        before = getattr(env, "written", 0)
+        env.written = 0  # type: ignore[attr-defined]
+        try:
+            return super().render(*args, **kwargs)
+        finally:
+            env.written = before  # type: ignore[attr-defined]
+
 
 def unknown_block(template: jinja2.Template) -> jinja2.TemplateAssertionError | None:
     """The first block of `template`, or of a template it extends, that no template above it
@@ -356,9 +464,64 @@ Sandbox.template_class = OutlinedTemplate
 @jinja2.pass_environment
 def shown(env: Sandbox, value: Any) -> Any:
     """A template's `finalize`: what `{{ }}` prints is read in full."""
-    if env.reads is not None and type(value) not in _SCALARS:
-        env.reads.whole(value)
+    if type(value) not in _SCALARS:
+        if env.reads is not None:
+            env.reads.whole(value)
+        env.check_text(text_size(value, env.texts["text"]))  # `{{ [long] * 10 ** 6 }}` prints 10 ** 6 copies
     return value
+
+
+def _size_of(value: Any, limit: int) -> int:
+    """`text_size` of a value that is most often a text or a number, quickly."""
+    kind = type(value)
+    if kind is str or kind is Markup:
+        return len(value)
+    if kind is int or kind is float or kind is bool:
+        return 24
+    return text_size(value, limit)
+
+
+def text_size(value: Any, limit: int) -> int:
+    """About the characters of `str(value)` (a list's, a dict's: their items' texts), counted
+    without making it and no further than past `limit`: a list holding one long text a
+    million times is short, its text is not."""
+    total, waiting = 0, [value]
+    while waiting and total <= limit:
+        item = waiting.pop()
+        if isinstance(item, str):
+            total += len(item) + 2  # in a container: quoted
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += 2 + 2 * len(item)
+            if total <= limit:
+                waiting.extend(item)
+        elif isinstance(item, dict):
+            total += 2 + 4 * len(item)
+            if total <= limit:
+                waiting.extend(item.keys())
+                waiting.extend(item.values())
+        elif isinstance(item, Namespace):
+            waiting.append(dict(item._Namespace__attrs))
+            total += 12
+        else:  # a float, None, an Undefined: a few characters
+            total += 24
+    return total
+
+
+def _formatted_size(text: str, values: Any, limit: int) -> int:
+    """At most the characters of `text % values` or `text.format(*values)`: each `%` or `{`
+    may print the longest value (a dict's: the longest of its values)."""
+    if not isinstance(values, tuple):
+        values = (values,)
+    found = [*values, *(v for value in values if isinstance(value, dict) for v in value.values())]
+    longest = max((len(v) if type(v) is str else text_size(v, limit) for v in found), default=0)
+    return len(text) + (text.count("%") + text.count("{")) * longest
+
+
+def _digits(n: int) -> str:
+    """A number as a message shows it: a long one by its size."""
+    return f"{n:,}" if n.bit_length() <= 64 else f"a number of {n.bit_length():,} bits"
 
 
 def _check_format(text: str, values: tuple[Any, ...]) -> None:
@@ -387,12 +550,121 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
     only; `options` as jinja2.Environment's."""
     env = Sandbox(undefined=jinja2.StrictUndefined, **options)
     env.given = given
+    env.texts = TEXTS.values()
     for name in REMOVED_GLOBALS:
         env.globals.pop(name, None)
     env.globals.update(range=helper(_range), dict=helper(_dict), namespace=_mark(_namespace))
     for name in ("format", "center", "indent"):  # Python's % and padding, out of call_binop's reach
         env.filters[name] = _bounded(name, env.filters[name])
+    for name, size in _GROWING.items():  # filters whose result may be far longer than what they are given
+        env.filters[name] = _sized(env, env.filters[name], size, iterates=name in _ITERATING)
+    env.filters["map"] = _counted(env, env.filters["map"])
     return env
+
+
+def _counted(env: Sandbox, fn: Any) -> Any:
+    """Filter `fn` (`map`), whose items are counted as they are made: `[long] * 10 ** 6 |
+    map("upper")` would make a million new long texts, each under the limit."""
+
+    @functools.wraps(fn)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made, limit = 0, env.texts["text"]
+        for item in fn(*args, **kwargs):
+            made += _size_of(item, limit)
+            if made > limit:
+                env.check_text(made)
+            yield item
+
+    return counted
+
+
+def _replaced_size(env: Sandbox, s: Any, old: Any, new: Any, count: int | None = None) -> int:
+    s, old, new = str(s), str(old), str(new)
+    n = s.count(old) if old else len(s) + 1
+    if count is not None and count >= 0:
+        n = min(n, count)
+    return len(s) + n * max(0, _escaped(new) - len(old))  # Markup escapes `new`
+
+
+def _joined_size(env: Sandbox, value: Any, d: Any = "", attribute: Any = None) -> int:
+    if attribute is not None:
+        value = [env.getitem(v, attribute) for v in value]
+    return text_size(value, env.texts["text"]) + len(str(d)) * (len(value) if hasattr(value, "__len__") else 0)
+
+
+def _text_size(env: Sandbox, value: Any) -> int:
+    return _size_of(value, env.texts["text"])
+
+
+def _indented_size(env: Sandbox, s: Any, width: Any = 4, first: bool = False, blank: bool = False) -> int:
+    s = str(s)
+    return len(s) + (s.count("\n") + 1) * (len(width) if isinstance(width, str) else int(width))
+
+
+def _wrapped_size(env: Sandbox, s: Any, width: int = 79, break_long_words: bool = True, wrapstring: str | None = None,
+                  break_on_hyphens: bool = True) -> int:
+    s = str(s)
+    lines = len(s.split()) + len(s) // max(int(width), 1) + s.count("\n") + 1  # at most
+    return len(s) + lines * len(wrapstring or "\n")
+
+
+def _formatted(env: Sandbox, value: Any, *args: Any, **kwargs: Any) -> int:
+    return _formatted_size(str(value), (*args, kwargs), env.texts["text"])
+
+
+def _summed_size(env: Sandbox, iterable: Any, attribute: Any = None, start: Any = 0) -> int:
+    if attribute is not None:
+        iterable = [env.getitem(v, attribute) for v in iterable]
+    if isinstance(start, (int, float)) and all(isinstance(v, (int, float)) for v in iterable):
+        return 0  # numbers (a number too long is refused where it is made)
+    return sum(text_size(v, env.texts["text"]) for v in (start, *iterable))
+
+
+def _counted_items(name: str) -> Any:
+    def size(env: Sandbox, value: Any, n: int, fill_with: Any = None) -> int:
+        if isinstance(n, int) and n > MAX_SIZE:
+            raise SecurityError(f"{name} by {n:,}: more than {MAX_SIZE:,} items: refused")
+        return 0
+    return size
+
+
+# each filter that may make a text (or a list) far longer than its input, with the
+# estimate of its result's characters from its arguments (after the ones Jinja passes)
+_GROWING = {"replace": _replaced_size, "join": _joined_size, "indent": _indented_size, "wordwrap": _wrapped_size,
+            "format": _formatted, "sum": _summed_size, "string": _text_size,
+            "batch": _counted_items("batch"), "slice": _counted_items("slice")}
+# the methods of a text that may make one far longer, with the estimate of its characters
+_STR_METHODS: dict[str, Any] = {
+    "join": lambda env, s, items: text_size(items, env.texts["text"]) + len(s) * len(items),
+    "replace": lambda env, s, old, new, count=-1: _replaced_size(env, s, old, new, count),
+    "expandtabs": lambda env, s, tabsize=8: len(s) + s.count("\t") * int(tabsize),
+    "translate": lambda env, s, table: len(s) * max([len(v) for v in table.values() if isinstance(v, str)] or [1])
+    if isinstance(table, dict) else len(s),
+}
+_ITERATING = frozenset({"join", "sum", "batch", "slice"})  # those that read their value item by item
+
+
+def _sized(env: Sandbox, fn: Any, size: Any, iterates: bool) -> Any:
+    """Filter `fn`, refused before it runs when `size` says its result passes the text limit.
+    An iterator a filter that `iterates` is given is made a list first (the estimate reads
+    it, then `fn`)."""
+    passes = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
+
+    @functools.wraps(fn)
+    def sized(*args: Any, **kwargs: Any) -> Any:
+        if iterates and len(args) > passes and not isinstance(args[passes], (str, list, tuple, dict)) and hasattr(args[passes], "__iter__"):
+            args = (*args[:passes], list(args[passes]), *args[passes + 1:])
+        estimate = size(env, *args[passes:], **kwargs)
+        if estimate > env.texts["text"]:
+            env.check_text(estimate)
+        return fn(*args, **kwargs)
+
+    return sized
+
+
+def _escaped(text: str) -> int:
+    """The length of `text` once Markup escapes it."""
+    return len(text) + 4 * (text.count("&") + text.count('"') + text.count("'")) + 3 * (text.count("<") + text.count(">"))
 
 
 def _bounded(name: str, fn: Any) -> Any:

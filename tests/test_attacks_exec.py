@@ -457,7 +457,19 @@ def test_a_template_cannot_ask_for_gigabytes(demo: Project, marker: Path, payloa
     template = demo.templates_dir / "demo/card.svg.j2"
     head, _, tail = template.read_text().rpartition("{% endblock %}")
     template.write_text(head + "<text>{{ " + payload + " }}</text>\n{% endblock %}" + tail)
-    refused(pnp("validate", "--project", str(demo.root)), marker, "card.svg.j2:", "refused")
+    words = "a text of 1,000,000,000 characters, more than 20,000,000" if payload.startswith("'x' *") else "refused"
+    refused(pnp("validate", "--project", str(demo.root)), marker, "card.svg.j2:", words)
+
+
+@pytest.mark.parametrize("copies, given", [("2.5", "2.5"), ("true", "True")])
+def test_copies_that_are_not_a_whole_number_are_refused(demo: Project, marker: Path, copies: str, given: str):
+    """The hostile-project report's defect 17: an expression's 2.5 copies became 2 without a word."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(re.sub(r"copies: \d+", f"copies: {copies}", cards.read_text(), count=1))
+    refused(pnp("validate", "--project", str(demo.root)), marker, "game.yaml:",
+            f"copies expression 'item.copies' for item 'example' gave {given}: expected a whole number >= 0")
+    cards.write_text(re.sub(r"copies: \S+", "copies: 3.0", cards.read_text(), count=1))  # a whole number, written as a decimal
+    assert pnp("validate", "--project", str(demo.root))[0].exit_code == 0
 
 
 def test_build_limits_can_be_raised(demo: Project, monkeypatch):

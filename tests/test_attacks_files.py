@@ -768,10 +768,10 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.limits import FONTS, GRIDS, PICTURES, PIECES, PLUGINS, REVISION, TABLES, TEMPLATES
+    from pnp.limits import FONTS, GRIDS, PICTURES, PIECES, PLUGINS, REVISION, TABLES, TEMPLATES, TEXTS
 
     readme = " ".join((REPO / "README.md").read_text().split())
-    for bounds in (TABLES, PICTURES, TEMPLATES, FONTS, PIECES, GRIDS, REVISION, PLUGINS):
+    for bounds in (TABLES, PICTURES, TEMPLATES, FONTS, PIECES, GRIDS, REVISION, PLUGINS, TEXTS):
         assert f"`{bounds.env}`" in readme
         for key, value in bounds.defaults.items():
             shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped", "file", "total") else f"{value:,}"
@@ -801,3 +801,27 @@ def test_a_plugin_data_file_in_a_linked_plugins_folder_is_seen_by_the_no_op_chec
     assert _answered(demo)
     (plugin / "motto.txt").write_text("second\n")
     assert not _answered(demo)
+
+
+def _understated(data: bytes) -> bytes:
+    """The workbook with its sheet's <dimension> saying two rows, whatever it holds."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as book, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as changed:
+        for info in book.infolist():
+            part = book.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                part = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:D2"', part)
+            changed.writestr(info, part)
+    return out.getvalue()
+
+
+def test_an_xlsx_whose_dimension_understates_its_rows_is_read_whole(demo: Project):
+    """The hostile-project report's defect 17: the rows past a <dimension> were dropped silently."""
+    from pnp.load.sheets import load_sheet
+
+    path = demo.content_dir / "demo/cards.xlsx"
+    path.write_bytes(_understated(_xlsx(60)))
+    assert len(load_sheet(path).data) == 60
+    _csv_game(demo, "").unlink()
+    line, _ = run(demo, "validate", env={"PNP_TABLE_LIMITS": "rows=50"})
+    located(line, "cards.xlsx", 51, "more than 50 rows", "PNP_TABLE_LIMITS")

@@ -432,3 +432,27 @@ def test_title_pages_on_small_paper_keep_every_line_inside_the_margins(tmp_path)
     shown = [m.text for page in titles for m in page.marks if isinstance(m, Label)]
     assert shown.count("Checklist") == 1 and shown.count(f"{RULER:g} mm") == 1
     assert sum(t.startswith("Counters of expedition party") for t in shown) == 12
+
+
+def test_a_font_with_damaged_outlines_is_named_when_the_pdf_engine_fails(demo: Project):
+    """The hostile-project report's defect 15: the engine said only `failed to process font
+    "Liberation Sans"`; the file is named (the one whose outlines fontTools cannot read)."""
+    import struct
+
+    from pnp.load.fonts import DEFAULT_DIR, broken_outlines
+
+    data = bytearray((DEFAULT_DIR / "LiberationSans-Regular.ttf").read_bytes())
+    for n in range(struct.unpack(">H", data[4:6])[0]):  # the table directory: scramble the glyf table
+        tag, _, offset, length = struct.unpack(">4sIII", data[12 + 16 * n:28 + 16 * n])
+        if tag == b"glyf":
+            data[offset:offset + length] = bytes((k * 37) & 0xFF for k in range(offset, offset + length))
+    font = demo.root / "assets/fonts/Damaged.ttf"
+    font.parent.mkdir(parents=True)
+    font.write_bytes(bytes(data))
+    assert broken_outlines(font) and not broken_outlines(DEFAULT_DIR / "LiberationSans-Regular.ttf")
+    manifest = demo.content_dir / "demo/game.yaml"
+    manifest.write_text(manifest.read_text().replace("components:", "fonts: [fonts/Damaged.ttf]\ncomponents:", 1))
+    result = CliRunner().invoke(app, ["build", "-f", "pdf", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (line,) = result.output.strip().splitlines()
+    assert "the PDF engine failed: failed to process font" in line and line.endswith("assets/fonts/Damaged.ttf is damaged (replace it)"), line

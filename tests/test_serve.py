@@ -477,3 +477,17 @@ def test_each_board_has_a_qr_code_of_its_tokened_link(client: TestClient):
     assert r.content == seat_qr_svg("http://testserver/", TOKEN, sid, 1)
     assert r.content != seat_qr_svg("http://testserver/", TOKEN, sid, 0) and r.content.startswith(b"<?xml")
     assert client.get(f"/api/sessions/{sid}/boards/2/qr.svg").status_code == 404
+
+
+def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
+    """The hostile-project report's defect 15: a 35-digit rule value overflowed the engine's
+    64-bit arithmetic (500 OverflowError); a body of 30,000 nested lists overflowed the JSON
+    reader's recursion (500 RecursionError). Both are a 400 with one line."""
+    body = {"game": "tasty-humans", "rules": None, "changes": {"cravings.troll.points": 99999999999999999999999999999999999},
+            "players": 2, "games": 2}
+    r = client.post("/api/predict", json=body)
+    assert r.status_code == 400 and r.json() == {"error": "--set cravings.troll.points: 99999999999999999999999999999999999 is out of range: "
+                                                          "expected a number from -1,000,000 to 1,000,000"}
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", content="[" * 30000 + "]" * 30000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json() == {"error": "expected a JSON body: lists or objects nested too deeply (hundreds deep)"}

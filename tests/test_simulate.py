@@ -111,6 +111,10 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
         (["--against", "cravings.troll.pts=3"], r"^--against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
         (["--against", "rules=9.9"], r"^--against rules=9.9: unknown rule version"),
+        # past the engine's 64-bit arithmetic (was: internal error OverflowError)
+        (["--set", "cravings.troll.points=" + "9" * 35], r"^--set cravings.troll.points: 9{35} is out of range: expected a number from -1,000,000 to 1,000,000$"),
+        (["--set", "cravings.troll={points: -2000000, overlap: false}"], r"^--set cravings.troll: -2000000 is out of range"),
+        (["--set", "cravings.troll.points=" + "9" * 5000], r"^--set cravings.troll.points=9{100}.*expected a value as rules.yaml writes it"),
     ]:
         result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", *args, "--project", str(repo_project.root)])
         assert result.exit_code == 2, (args, result.output)

@@ -328,6 +328,7 @@ class RuleVersion(StrictModel):
         --set` plays and a sheet's `changes:` scores. Raises ValueError('<key>: <why>')."""
         data = self.model_dump(by_alias=True)
         for key, value in changes.items():
+            _within_range(key, value)
             node: Any = data
             parts = str(key).split(".")
             for i, part in enumerate(parts):
@@ -368,6 +369,25 @@ class RuleVersion(StrictModel):
     def basic_types(self) -> list[str]:
         """Basic tile type ids in file order (never damage or leader)."""
         return [name for name, t in self.tiles.items() if t.basic]
+
+
+# a number a change may set (points, counts, thresholds): far past any rule, and far inside
+# the engine's 64-bit arithmetic (numpy), where a larger one overflows
+CHANGE_RANGE = 1_000_000
+
+
+def _within_range(key: str, value: Any) -> None:
+    """Refuse a changed value holding a number outside +-CHANGE_RANGE (ValueError('<key>: <why>'))."""
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, (list, tuple)):
+            waiting.extend(item)
+        elif isinstance(item, dict):
+            waiting.extend([*item.keys(), *item.values()])
+        elif isinstance(item, (int, float)) and not isinstance(item, bool) and not -CHANGE_RANGE <= item <= CHANGE_RANGE:
+            shown = f"{item:g}" if isinstance(item, float) else f"{item}" if len(str(item)) <= 40 else f"a number of {len(str(item))} digits"
+            raise ValueError(f"{key}: {shown} is out of range: expected a number from {-CHANGE_RANGE:,} to {CHANGE_RANGE:,}")
 
 
 def _lookup(table: dict[int, int], players: int, what: str) -> int:

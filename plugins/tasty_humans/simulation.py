@@ -28,7 +28,7 @@ def _value(key: str, text: str) -> Any:
     """A --set value as rules.yaml would read it ("3" -> 3, "false" -> False)."""
     try:
         return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, ValueError) as exc:  # ValueError: Python refuses a number of 4,300 digits or more
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PnpError(f"--set {key}={text}: {problem}: expected a value as rules.yaml writes it "
                        "(a number, true or false, a name, [a, list]; quote it to keep it text)") from None

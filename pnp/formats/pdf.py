@@ -17,6 +17,7 @@ a worker per core during a build).
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from functools import partial
@@ -191,7 +192,27 @@ def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book
     docs, plans = book.sources(layouts)
     if only is not None:
         plans = [plans[n] for n in only]
-    return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart, book.names)
+    try:
+        return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart, book.names)
+    except PnpError as exc:
+        raise PnpError([_font_named(str(e), fonts) if isinstance(e, str) else e for e in exc.errors]) from None
+
+
+_FONT_FAILED = re.compile(r'failed to process font `"(?P<family>[^"`]+)"`')
+
+
+def _font_named(problem: str, fonts: "Fonts") -> str:
+    """The engine's failure on a font, with the font file: the engine names the family only
+    (the file of it whose outlines fontTools cannot read; else every file of the family)."""
+    from ..errors import display_path
+    from ..load.fonts import broken_outlines
+
+    found = _FONT_FAILED.search(problem)
+    files = [face.path for face in fonts.faces if found and face.family == found.group("family")]
+    named = [path for path in files if broken_outlines(path)] or files
+    if not named:
+        return problem
+    return problem + f": the font file {' or '.join(display_path(p) for p in named)} is damaged (replace it)"
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:

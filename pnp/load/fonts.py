@@ -117,6 +117,22 @@ def read_face(path: Path) -> Face:
         font.close()
 
 
+def broken_outlines(path: Path) -> bool:
+    """Whether fontTools fails to read a glyph outline of the font file (a corrupt `glyf`
+    table): read only after the PDF engine failed on the font's family, as it reads them all."""
+    from fontTools.ttLib import TTFont
+
+    try:
+        with TTFont(str(path), lazy=True) as font:
+            if "glyf" in font:
+                glyphs = font["glyf"]
+                for name in font.getGlyphOrder():
+                    glyphs[name].expand(glyphs)
+    except Exception:  # fontTools' failures on broken data are of many kinds
+        return True
+    return False
+
+
 def _kerning(font, cmap: dict[int, str]) -> dict[tuple[int, int], int]:
     """Pairs from a legacy `kern` table (what Liberation Sans has; GPOS kerning is not read)."""
     if "kern" not in font:

@@ -96,6 +96,10 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         if declared[0] > limits["rows"] or declared[1] > MAX_COLUMNS:
             raise PnpError(ContentError(path, None, None, f"a worksheet of {declared[0]:,} rows and {declared[1]:,} columns: "
                                         f"expected at most {limits['rows']:,} rows ({TABLES.hint('rows')}) and {MAX_COLUMNS} columns"))
+        # a <dimension> may understate the rows (openpyxl would stop there, dropping the rest
+        # without a word): every row is read, within the row limit (`_checked`)
+        if hasattr(sheet, "reset_dimensions"):
+            sheet.reset_dimensions()
         try:
             return _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits)
         except PnpError:

@@ -147,6 +147,10 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
+    if isinstance(exc, MemoryError):  # the limits (pnp/sandbox.py) stop what they can foresee, not all
+        return ContentError(path, line, None, f"{what}: the memory ran out rendering this face: the template makes too large a text or list")
+    if isinstance(exc, RecursionError):
+        return ContentError(path, line, None, f"{what}: the template calls itself too deeply (a macro calling itself, or data nested hundreds deep)")
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 

@@ -92,6 +92,8 @@ async def _body(request: Request) -> Any:
         return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError) as exc:
         raise HTTPException(400, f"expected a JSON body: {exc}") from None
+    except RecursionError:  # Python's JSON reader recurses once a nesting
+        raise HTTPException(400, "expected a JSON body: lists or objects nested too deeply (hundreds deep)") from None
 
 
 def _no_constant(name: str) -> Any:

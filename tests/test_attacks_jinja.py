@@ -1,0 +1,169 @@
+"""A template cannot ask for unbounded memory, nor crash the compiler (the hostile-project
+report's defects 8 and 15): every way of making a long text (`~`, `+`, `*`, the filters
+that grow what they are given) is refused before the text is made, past the limit of
+pnp/limits.py TEXTS; a face's output is counted as it is written; a template nested too
+deeply for Jinja's parser or Python's compiler is one line at the template's line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import jinja2
+import pytest
+from jinja2.exceptions import SecurityError
+from typer.testing import CliRunner
+
+from pnp import sandbox
+from pnp.cli import app
+from pnp.load.content import Project
+from test_hostile import one_error
+
+runner = CliRunner()
+BOUND = 5.0  # seconds: a runaway, not a speed (as tests/test_attacks_exec.py)
+TEXT = "a text of"  # the refusal of one text: "a text of N characters, more than M: the limit for ..."
+
+# the report's templates (defect 8), and the error's words
+REPORT = {
+    "doubling with ~": ('{% set ns=namespace(s="x") %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}',
+                        "a text of 33,554,432 characters, more than 20,000,000: the limit for a template's text (set PNP_TEXT_LIMITS=text=N"),
+    "a loop of long texts": ('{% for i in range(100000) %}{{ "x" * 999999 }}{% endfor %}',
+                             "the face's text passes 100,000,000 characters: the limit for a template's text (set PNP_TEXT_LIMITS=face=N"),
+    "squaring a number": ('{% set ns=namespace(n=2**9999) %}{% for i in range(40) %}{% set ns.n = ns.n*ns.n %}{% endfor %}',
+                          "a number of 10,000 bits x a number of 10,000 bits makes a number of more than 10,000 bits: refused"),
+    "replace": ('{{ ("x"*1000000)|replace("", "y"*1000000) }}', "a text of 1,000,002,000,000 characters"),
+    "join": ('{{ (["y"*1000000]*1000000)|join }}', TEXT),
+}
+
+# more ways (each alone would take gigabytes)
+MORE = {
+    "doubling with +": '{% set ns=namespace(s="x") %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}',
+    "printing a long list": '{{ ["y"*1000000]*1000000 }}',
+    "string": '{{ (["y"*1000000]*1000000)|string }}',
+    "~ of a list": '{{ "" ~ ["y"*1000000]*1000000 }}',
+    "indent by a text": '{{ ("x\\n"*500000)|indent("y"*999999) }}',
+    "wordwrap": '{{ ("x "*500000)|wordwrap(1, wrapstring="y"*999999) }}',
+    "format": '{{ ("%s"*100000)|format(*(["y"*999999]*100000)) }}',
+    "%": '{{ "%(a)s" * 100 % {"a": "y"*999999} }}',
+    "str.format": '{{ ("{0}" * 100).format("y"*999999) }}',
+    "sum of texts": '{{ (["y"*1000]*1000000)|sum(start="") }}',
+    "a join of attributes": '{{ ([{"a": "y"*999999}]*100)|join(attribute="a") }}',
+    "a macro's loop": '{% macro m() %}{% for i in range(100000) %}{{ "x" * 999999 }}{% endfor %}{% endmacro %}{{ m() }}',
+    "a set block's loop": '{% set s %}{% for i in range(100000) %}{{ "x" * 999999 }}{% endfor %}{% endset %}',
+    "literal text in loops": '{% for i in range(100000) %}{% for j in range(100000) %}' + "z" * 10000 + "{% endfor %}{% endfor %}",
+    "list +": '{% set ns=namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}',
+    "batch": '{{ [1]|batch(10**9, "x")|list }}',
+    "str.join": '{{ ("y"*999999).join(["a"]*1000000) }}',
+    "map": '{{ (["y"*999999]*1000000)|map("upper")|list|length }}',
+    "str.join of an iterator": '{{ "".join((["y"*999999]*1000000)|map("string")) }}',
+    "str.replace": '{{ ("x"*1000000).replace("", "y"*1000000) }}',
+    "str.expandtabs": '{{ ("\t"*1000000).expandtabs(999999) }}',
+    "str.translate": '{{ ("x"*1000000).translate({120: "y"*999999}) }}',
+    "slice": '{{ [1]|slice(10**9)|list }}',
+}
+
+
+def face(demo: Project, body: str) -> None:
+    """The demo card's front: pnp's base template drawing `body` inside a comment (as the report)."""
+    (demo.templates_dir / "demo/card.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block body %}<!-- ' + body + " -->{% endblock %}\n")
+
+
+def validate(demo: Project) -> tuple[str, float]:
+    started = time.perf_counter()
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    seconds = time.perf_counter() - started
+    return one_error(result, "card.svg.j2:1: card/example"), seconds
+
+
+@pytest.mark.parametrize("name", list(REPORT))
+def test_the_reports_templates_are_refused_at_their_line(demo: Project, name: str):
+    template, words = REPORT[name]
+    face(demo, template)
+    line, seconds = validate(demo)
+    assert words in line and "MemoryError" not in line
+    assert seconds < BOUND
+
+
+@pytest.mark.parametrize("name", list(MORE))
+def test_every_way_to_a_long_text_is_refused(demo: Project, name: str):
+    face(demo, MORE[name])
+    line, seconds = validate(demo)
+    assert (TEXT in line or "the face's text passes" in line or "items: refused" in line) and "MemoryError" not in line, line
+    assert seconds < BOUND
+
+
+def test_refused_before_the_memory_is_taken(demo: Project, tmp_path: Path):
+    """Each of the report's templates under a cap of 1 GB of address space (the report's
+    were 1.6 to 3 GB, ending in a bare `MemoryError`): the refusal, not the memory, ends them."""
+    script = textwrap.dedent(f"""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        from pathlib import Path
+        from typer.testing import CliRunner
+        from pnp.cli import app
+        card = Path({str(demo.templates_dir / "demo/card.svg.j2")!r})
+        for body in {[t for t, _ in REPORT.values()]!r}:
+            card.write_text('{{% extends "pnp/base.svg.j2" %}}{{% block body %}}<!-- ' + body + ' -->{{% endblock %}}')
+            print(CliRunner().invoke(app, ["validate", "--project", {str(demo.root)!r}]).output.strip().replace("\\n", " | "))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) == len(REPORT), done.stdout + done.stderr
+    for line, (_, words) in zip(lines, REPORT.values()):
+        assert words in line, line
+
+
+def test_what_a_real_face_does_is_still_allowed(demo: Project):
+    """Texts, lists and numbers a game makes, all far under the limits, and a limit raised."""
+    env = sandbox.environment(autoescape=True, finalize=sandbox.shown)
+    text = ('{{ "ab" ~ "cd" }} {{ 3 * 4 }} {{ [1, 2]|join(",") }} {{ "a-b"|replace("-", "+") }} {{ 2 ** 10 * 2 ** 10 }} '
+            '{{ "%s/%s"|format(1, 2) }} {{ [[1], [2]]|sum(start=[]) }} {{ "a b c"|wordwrap(3) }} {{ "a\nb"|indent(2) }} '
+            '{{ [1, 2, 3]|batch(2)|list }} {{ ("x" * 10)|length }} {{ "%(a)s!" % {"a": 1} }} {{ (range(3)|map("string"))|join }}')
+    assert env.from_string(text).render() == ("abcd 12 1,2 a+b 1048576 1/2 [1, 2] a b\nc a\n  b [[1, 2], [3]] 10 1! 012")
+    with pytest.raises(SecurityError, match="a text of 2,000,000 characters, more than 1,000,000"):
+        environment_with({"text": 1_000_000}).from_string('{{ ("x" * 1000000) ~ ("x" * 1000000) }}').render()
+    assert len(environment_with({"text": 3_000_000}).from_string('{{ ("x" * 1000000) ~ ("x" * 1000000) }}').render()) == 2_000_000
+
+
+def environment_with(limits: dict[str, int]) -> sandbox.Sandbox:
+    env = sandbox.environment(autoescape=True, finalize=sandbox.shown)
+    env.texts = {**env.texts, **limits}
+    return env
+
+
+def test_the_limits_are_set_from_the_environment(demo: Project, monkeypatch):
+    face(demo, '{{ "x" * 999999 }}{{ "x" * 999999 }}')
+    assert runner.invoke(app, ["validate", "--project", str(demo.root)]).exit_code == 0
+    monkeypatch.setenv("PNP_TEXT_LIMITS", "face=1500000")
+    line, _ = validate(demo)
+    assert "the face's text passes 1,500,000 characters" in line
+
+
+def test_each_face_counts_its_own_text(demo: Project, monkeypatch):
+    """The count starts again at each face: three faces of 600,000 characters under a limit of 1,000,000."""
+    monkeypatch.setenv("PNP_TEXT_LIMITS", "face=1000000")
+    face(demo, '{{ "x" * 600000 }}')
+    assert runner.invoke(app, ["validate", "--project", str(demo.root)]).exit_code == 0
+
+
+# --- defect 15: nesting past Jinja's parser or Python's compiler ------------------------
+
+@pytest.mark.parametrize("body", ["{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}", "{% if true %}" * 3000 + "x" + "{% endif %}" * 3000,
+                                  "{{ [" * 400 + "1" + "] }}" * 400, "{% for i in [1] %}" * 25 + "x" + "{% endfor %}" * 25])
+def test_a_template_nested_too_deeply_is_one_line(demo: Project, body: str):
+    face(demo, body)
+    line, seconds = validate(demo)
+    assert "nested too deeply to compile" in line and "RecursionError" not in line, line
+    assert seconds < BOUND
+
+
+def test_deep_nesting_is_located_at_its_line():
+    env = sandbox.environment()
+    with pytest.raises(jinja2.TemplateSyntaxError, match="nested too deeply") as found:
+        env.from_string("a\nb\n" + "{% for i in [1] %}\n" * 25 + "{% endfor %}" * 25)
+    assert found.value.lineno == 3 + 24  # the innermost loop (Python's compiler allows 20, one inside the other)
+    assert env.from_string("{% for i in [1] %}" * 20 + "x" + "{% endfor %}" * 20).render() == "x"
