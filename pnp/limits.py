@@ -63,3 +63,6 @@ GRIDS = Bounds("scoring sheet", "PNP_GRID_LIMITS", {"side": 12})
 # ids of 22 characters); `pieces` also bounds the records of a `generate:` list; ids name
 # files, and most file systems stop at 255 bytes.
 BUILD = Bounds("build", "PNP_BUILD_LIMITS", {"copies": 1_000, "pieces": 10_000, "id": 100})
+# The play-test log (pnp/serve/logcheck.py): a log may come with a project. A group logging
+# ten games a day for five years logs 18,000; a sheet is at most 2 MiB (PNP_SHEET_LIMITS).
+LOG = Bounds("play-test log", "PNP_LOG_LIMITS", {"rows": 50_000, "value": 16 * MIB, "json": 8 * MIB, "depth": 64})

@@ -22,6 +22,7 @@ from typing import Any, Iterator
 
 from ..load import project_files
 from ..errors import ContentError, PnpError
+from . import logcheck
 
 LOG_NAME = "pnp-log.sqlite"
 
@@ -123,11 +124,12 @@ class Log:
         except sqlite3.Error as exc:
             raise PnpError(ContentError(self.path, None, None, f"cannot open the log: {exc}")) from None
         try:
+            logcheck.bound(db)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA foreign_keys=ON")
             yield db
         except sqlite3.DatabaseError as exc:
-            raise PnpError(ContentError(self.path, None, None, f"the log cannot be used: {exc}")) from None
+            raise PnpError(ContentError(self.path, None, None, f"the log cannot be used: {logcheck.reason(exc)}")) from None
         finally:
             db.close()
 
@@ -147,10 +149,8 @@ class Log:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
                 raise PnpError(ContentError(self.path, None, None, f"log schema version {version} is newer than this pnp's ({VERSION}): upgrade pnp"))
-            for step in MIGRATIONS[version:]:
-                for statement in step.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+            logcheck.check_schema(db, self.path, version, MIGRATIONS)  # before any query of its tables
+            logcheck.apply(db, MIGRATIONS[version:])
             db.execute(f"PRAGMA user_version = {VERSION}")
 
     # --- sessions -------------------------------------------------------------------
@@ -167,16 +167,25 @@ class Log:
             row = db.execute("SELECT id, game, rules, changes, players, table_values, created FROM sessions WHERE id = ?", (sid,)).fetchone()
             if row is None:
                 return None
-            boards = db.execute("SELECT seat, board, done FROM boards WHERE session = ? ORDER BY seat", (sid,)).fetchall()
-        return Session(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), json.loads(row[5]),
-                       {seat: json.loads(b) for seat, b, _ in boards}, {seat: bool(d) for seat, _, d in boards}, row[6])
+            boards = db.execute("SELECT seat, board, done FROM boards WHERE session = ? ORDER BY seat LIMIT ?",
+                                (sid, logcheck.rows_limit())).fetchall()
+        where = f"session {sid}"
+        logcheck.check_rows(boards, self.path, f"boards in {where}")
+        seats = [logcheck.value(self.path, f"{where}: seat", seat, int) for seat, _, _ in boards]
+        return Session(row[0], logcheck.game_name(self.path, f"{where}: game", row[1]), self._text(f"{where}: rules", row[2]),
+                       self._json(f"{where}: changes", row[3], dict), self._players(f"{where}: players", row[4]),
+                       self._json(f"{where}: table values", row[5], dict),
+                       {seat: self._json(f"{where}: board {seat}", b, dict) for seat, (_, b, _) in zip(seats, boards)},
+                       {seat: bool(d) for seat, (_, _, d) in zip(seats, boards)}, str(row[6]))
 
     def sessions(self) -> list[dict[str, Any]]:
         """Every session, newest first: id, game, players, created and whether it is logged."""
         with self._db() as db:
             rows = db.execute("SELECT s.id, s.game, s.players, s.created, g.id FROM sessions s LEFT JOIN games g ON g.session = s.id "
-                              "ORDER BY s.created DESC, s.rowid DESC").fetchall()
-        return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "created": r[3], "logged": r[4]} for r in rows]
+                              "ORDER BY s.created DESC, s.rowid DESC LIMIT ?", (logcheck.rows_limit(),)).fetchall()
+        logcheck.check_rows(rows, self.path, "sessions")
+        return [{"id": str(r[0]), "game": logcheck.game_name(self.path, f"session {r[0]}: game", r[1]),
+                 "players": self._players(f"session {r[0]}: players", r[2]), "created": str(r[3]), "logged": r[4]} for r in rows]
 
     def save_board(self, sid: str, seat: int, values: dict[str, Any], done: bool) -> None:
         """Set these fields of a board (the others stay) and whether it is complete: read and
@@ -185,20 +194,21 @@ class Log:
             row = db.execute("SELECT board FROM boards WHERE session = ? AND seat = ?", (sid, seat)).fetchone()
             if row is not None:
                 db.execute("UPDATE boards SET board = ?, done = ? WHERE session = ? AND seat = ?",
-                           (json.dumps({**json.loads(row[0]), **values}), int(done), sid, seat))
+                           (json.dumps({**self._json(f"session {sid}: board {seat}", row[0], dict), **values}), int(done), sid, seat))
 
     def save_table(self, sid: str, values: dict[str, Any]) -> None:
         """Set these of the fields the table shares (the others stay), in one transaction."""
         with self._write() as db:
             row = db.execute("SELECT table_values FROM sessions WHERE id = ?", (sid,)).fetchone()
             if row is not None:
-                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps({**json.loads(row[0]), **values}), sid))
+                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?",
+                           (json.dumps({**self._json(f"session {sid}: table values", row[0], dict), **values}), sid))
 
     def saved_token(self) -> str | None:
         """The table's token if `pnp serve` made one, else None (nothing is written)."""
         with self._db() as db:
             row = db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else _table_token(row[0])
 
     def token(self, new: bool = False) -> str:
         """The table's token: the same after a restart (phones keep their link), a new one
@@ -206,10 +216,10 @@ class Log:
         with self._write() as db:
             row = None if new else db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
             if row is not None:
-                return str(row[0])
-            token = secrets.token_urlsafe(24)
-            db.execute("INSERT OR REPLACE INTO settings VALUES ('token', ?)", (token,))
-            return token
+                return _table_token(row[0])
+            seed = secrets.token_urlsafe(24)
+            db.execute("INSERT OR REPLACE INTO settings VALUES ('token', ?)", (seed,))
+            return _table_token(seed)
 
     # --- finished games ---------------------------------------------------------------
 
@@ -243,9 +253,51 @@ class Log:
     def games(self, ids: list[int] | None = None) -> list[Game]:
         """The logged games in the order played (only `ids` when given)."""
         with self._db() as db:
-            rows = db.execute("SELECT id, session, played, game, rules, changes, players, digest, sheet, report FROM games ORDER BY id").fetchall()
-        out = [Game(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8], json.loads(r[9])) for r in rows]
-        return _only(out, ids, self.path)
+            rows = db.execute("SELECT id, session, played, game, rules, changes, players, digest, sheet, report FROM games "
+                              "ORDER BY id LIMIT ?", (logcheck.rows_limit(),)).fetchall()
+        logcheck.check_rows(rows, self.path, "logged games")
+        return _only([self._game(r) for r in rows], ids, self.path)
+
+    # --- reading what the file holds: checked, as any input (pnp/serve/logcheck.py) -----
+
+    def _game(self, r: tuple) -> Game:
+        where = f"game {r[0]}"
+
+        def text(column: str, value: Any) -> str:
+            return logcheck.value(self.path, f"{where}: {column}", value, str)
+
+        return Game(r[0], self._text(f"{where}: session", r[1]), text("played", r[2]), logcheck.game_name(self.path, f"{where}: game", r[3]),
+                    self._text(f"{where}: rules", r[4]), self._json(f"{where}: changes", r[5], dict), self._players(f"{where}: players", r[6]),
+                    text("digest", r[7]), text("sheet", r[8]), self._report(f"{where}: report", r[9]))
+
+    def _json(self, where: str, text: Any, kind: type) -> Any:
+        return logcheck.parsed(self.path, where, text, kind)
+
+    def _text(self, where: str, value: Any) -> str | None:
+        return None if value is None else logcheck.value(self.path, where, value, str)
+
+    def _players(self, where: str, text: Any) -> list[str]:
+        return [logcheck.value(self.path, f"{where}: seat {i}", name, str) for i, name in enumerate(self._json(where, text, list), start=1)]
+
+    def _report(self, where: str, text: Any) -> dict[str, Any]:
+        """A `pnp score --json` report: what the log's readers look up in it is of its type."""
+        report = self._json(where, text, dict)
+        winners = report.get("winners") or []
+        players = report.get("players") or []
+        if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
+            raise logcheck.refused(self.path, f"{where}: winners: expected a list of names")
+        if not (isinstance(players, list) and all(not isinstance(p, dict) or isinstance(p.get("name", ""), str) for p in players)):
+            raise logcheck.refused(self.path, f"{where}: players: expected a list of players, each named by a text")
+        return report
+
+
+def _table_token(seed: Any) -> str:
+    """The table's token from what the log keeps (its 'token' setting): sealed with the
+    user's own key (pnp/seal.py), so a log that came with a project, its setting chosen by
+    the project's author, still gives a token only this user's pnp can make."""
+    from ..seal import mac
+
+    return mac("table token", str(seed).encode("utf-8", "surrogateescape"))[:32]
 
 
 def _only(games: list[Game], ids: list[int] | None, path: Path) -> list[Game]:
