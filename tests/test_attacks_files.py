@@ -770,13 +770,13 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.limits import GRIDS, PICTURES, PIECES, TABLES
+    from pnp.limits import GRIDS, LOG, PICTURES, PIECES, TABLES
 
     readme = " ".join((REPO / "README.md").read_text().split())
-    for bounds in (TABLES, PICTURES, PIECES, GRIDS):
+    for bounds in (TABLES, PICTURES, PIECES, GRIDS, LOG):
         assert f"`{bounds.env}`" in readme
         for key, value in bounds.defaults.items():
-            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped") else f"{value:,}"
+            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped", "value", "json") else f"{value:,}"
             assert f"`{key}` {shown}" in readme, (bounds.env, key, shown)
 
 
