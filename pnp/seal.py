@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -37,7 +36,7 @@ def _key() -> bytes:
     path = key_file()
     found = _keys.get(str(path))
     if found is None:
-        found = _keys[str(path)] = _read_key(path) or _make_key(path) or _read_key(path) or secrets.token_bytes(KEY_BYTES)
+        found = _keys[str(path)] = _read_key(path) or _make_key(path) or _read_key(path) or os.urandom(KEY_BYTES)
     return found
 
 
@@ -58,7 +57,7 @@ def _read_key(path: Path) -> bytes | None:
 def _make_key(path: Path) -> bytes | None:
     """A new key, written whole before it takes the name (two pnp runs starting at once
     keep one key: a link never replaces a file)."""
-    key = secrets.token_bytes(KEY_BYTES)
+    key = os.urandom(KEY_BYTES)
     tmp = path.with_name(f".{KEY_FILE}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

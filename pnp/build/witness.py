@@ -96,10 +96,12 @@ def _state(path: str) -> str:
         if found.st_size > MAX_READ:
             return f"b{found.st_size}:{found.st_mtime_ns}:{found.st_ctime_ns}:{found.st_ino}"
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # it may have become a pipe since
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return "o"
-            return "f" + _digest(handle.read(MAX_READ + 1))
+            return "f" + _digest(os.read(fd, found.st_size + 1))  # one byte more: grown since, it differs
+        finally:
+            os.close(fd)
     except OSError:
         return "-"
 
