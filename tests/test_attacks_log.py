@@ -154,3 +154,19 @@ def test_the_token_is_never_the_one_the_log_holds(tmp_path: Path, monkeypatch: p
     assert renewed != token and Log(path).token() == renewed
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "another-user"))
     assert Log(path).token() != renewed
+
+
+def test_serve_answers_a_hostile_log_with_one_line_not_an_internal_error(tmp_path: Path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    from pnp.load.content import Project
+    from pnp.serve.app import make_app
+    from pnp.serve.scoring import Games
+
+    path = logged(tmp_path, changes="[" * 100_000 + "]" * 100_000)
+    client = TestClient(make_app(Games(Project(tmp_path)), Log(path), "t"))
+    assert client.get("/?token=t").status_code == 200
+    answer = client.get("/api/stats")
+    assert answer.status_code == 400 and "game 1: changes: JSON nested more than 64 levels deep" in answer.text
