@@ -4,7 +4,8 @@ changes and a digest of the game's content (results before and after a content c
 told apart).
 
 The schema is versioned with `PRAGMA user_version` and brought up to date by MIGRATIONS
-when the file is opened. Every write is one short transaction (WAL journal, a busy timeout),
+when the file is opened, once it is found to be exactly pnp's; what is read from it is
+checked as any input is (pnp/serve/logcheck.py). Every write is one short transaction (WAL journal, a busy timeout),
 so two phones saving at once both land; a restart finds every session where it was.
 """
 
