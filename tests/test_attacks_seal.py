@@ -66,8 +66,9 @@ def _promptly(work: Callable[[], Any], fifo: Path | None = None) -> Any:
 # --- the seal -----------------------------------------------------------------------------
 
 def test_the_key_is_the_users_own_and_kept_outside_the_project(trust_folder: Path):
-    sealed = seal.seal("record", b"data")
     key = trust_folder / "pnp" / seal.KEY_FILE
+    key.unlink()  # the session's (tests/conftest.py): made anew here
+    sealed = seal.seal("record", b"data")
     assert seal.key_file() == key
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and key.stat().st_size == seal.KEY_BYTES
     assert seal.unseal("record", sealed) == b"data"
@@ -80,7 +81,6 @@ def test_the_key_is_the_users_own_and_kept_outside_the_project(trust_folder: Pat
 
 def test_a_key_file_others_may_read_is_not_used(trust_folder: Path):
     key = trust_folder / "pnp" / seal.KEY_FILE
-    key.parent.mkdir(parents=True)
     key.write_bytes(b"k" * seal.KEY_BYTES)
     key.chmod(0o644)  # anyone on the machine could seal with it
     sealed = seal.seal("record", b"data")
