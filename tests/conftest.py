@@ -44,9 +44,9 @@ def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def seal_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[bytes]:
     """The session's config folder (what a module's fixture builds before a test's own
     folder is set: never the user's), and its key sealing build records and caches
-    (pnp/seal.py), which every test's config folder holds too: one user, one key, so a
+    (pnp/load/seal.py), which every test's config folder holds too: one user, one key, so a
     build a module's fixture made is a build the tests' pnp made."""
-    from pnp import seal
+    from pnp.load import seal
 
     folder = tmp_path_factory.mktemp("session-config")
     before = os.environ.get("XDG_CONFIG_HOME")

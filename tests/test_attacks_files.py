@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp import seal
+from pnp.load import seal
 from pnp.cli import app
 from pnp.load.content import Project
 

@@ -1,6 +1,6 @@
 """Nothing in output/ is trusted (hostile-project report, defects 11 and 6): the build record
 (pnp/build/witness.py) and the build cache (pnp/build/cache.py) are sealed with the user's
-own key (pnp/seal.py), so a record or cache someone else wrote is no record: its paths are
+own key (pnp/load/seal.py), so a record or cache someone else wrote is no record: its paths are
 never read, its report line never printed, its faces never drawn. And the record reads only
 plain files: a pipe or a device a template name leads to never blocks a build."""
 
@@ -19,7 +19,7 @@ from typing import Any, Callable
 import pytest
 from typer.testing import CliRunner
 
-from pnp import seal
+from pnp.load import seal
 from pnp.build import witness
 from pnp.build.driver import BuildOptions, build
 from pnp.cli import app

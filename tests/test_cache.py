@@ -370,12 +370,12 @@ def test_force_rebuilds_all(deck: Project):
 @pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated", "bad trace", "old format", "unsealed",
                                     "edited", "sealed by another user"])
 def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage, monkeypatch, tmp_path):
-    """Sealed or not (pnp/seal.py), a cache of the wrong shape is no cache; one not sealed by
+    """Sealed or not (pnp/load/seal.py), a cache of the wrong shape is no cache; one not sealed by
     this user's key is none either, however well shaped."""
     import json
     import os
 
-    from pnp import seal
+    from pnp.load import seal
 
     rebuild(deck)
     cache = deck.output_dir / "deck" / CACHE_FILE

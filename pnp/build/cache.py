@@ -68,7 +68,7 @@ from ..load import project_files
 from ..load.plugins import plugin_files
 from ..load.manifest import Component
 from ..files import digest, tree_digest
-from ..seal import read_sealed, write_sealed
+from ..load.seal import read_sealed, write_sealed
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference

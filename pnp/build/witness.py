@@ -31,7 +31,7 @@ from typing import Iterable
 
 from .. import __version__
 from ..files import tree_digest
-from ..seal import read_sealed, write_sealed
+from ..load.seal import read_sealed, write_sealed
 
 RECORD = ".pnp-build.json"
 FORMAT = 1

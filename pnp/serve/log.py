@@ -294,9 +294,9 @@ class Log:
 
 def _table_token(seed: Any) -> str:
     """The table's token from what the log keeps (its 'token' setting): sealed with the
-    user's own key (pnp/seal.py), so a log that came with a project, its setting chosen by
+    user's own key (pnp/load/seal.py), so a log that came with a project, its setting chosen by
     the project's author, still gives a token only this user's pnp can make."""
-    from ..seal import mac
+    from ..load.seal import mac
 
     return mac("table token", str(seed).encode("utf-8", "surrogateescape"))[:32]
 

@@ -17,8 +17,8 @@ import os
 import stat
 from pathlib import Path
 
-from .files import read_record, write_atomic
-from .load.trust import trust_file
+from ..files import read_record, write_atomic
+from .trust import trust_file
 
 KEY_FILE = "seal.key"
 KEY_BYTES = 32
