@@ -40,11 +40,34 @@ def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     bytecode_cache.cache_clear()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def seal_key(tmp_path_factory: pytest.TempPathFactory) -> Iterator[bytes]:
+    """The session's config folder (what a module's fixture builds before a test's own
+    folder is set: never the user's), and its key sealing build records and caches
+    (pnp/load/seal.py), which every test's config folder holds too: one user, one key, so a
+    build a module's fixture made is a build the tests' pnp made."""
+    from pnp.load import seal
+
+    folder = tmp_path_factory.mktemp("session-config")
+    before = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(folder)
+    seal.seal("", b"")  # makes the key
+    yield seal.key_file().read_bytes()
+    if before is None:
+        os.environ.pop("XDG_CONFIG_HOME", None)
+    else:
+        os.environ["XDG_CONFIG_HOME"] = before
+
+
 @pytest.fixture(autouse=True)
-def trust_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def trust_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, seal_key: bytes) -> Path:
     """Every test records trust in plugins (pnp/load/trust.py) in its own config folder,
     never the user's: a project is trusted only where a test trusts it."""
     folder = tmp_path_factory.mktemp("config")
+    (folder / "pnp").mkdir(mode=0o700)
+    key = folder / "pnp/seal.key"
+    key.write_bytes(seal_key)
+    key.chmod(0o600)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     monkeypatch.delenv("PNP_TRUST", raising=False)
     monkeypatch.setattr("pnp.load.trust.ALLOW_ALL", False)  # `pnp --trust` in a test before lasts one run

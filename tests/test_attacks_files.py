@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pnp.load import seal
 from pnp.cli import app
 from pnp.load.content import Project
 
@@ -408,9 +409,10 @@ def test_a_tampered_cache_face_is_rendered_again(demo: Project, outside: Path):
     root = demo.output_dir / "demo"
     before = (root / "png/card/example.png").read_bytes()
     cache = root / ".pnp-cache.json"
-    text = cache.read_text()
+    text = (seal.unseal(cache.name, cache.read_bytes()) or b"").decode()
     assert "</svg>" in text
-    cache.write_text(text.replace("</svg>", f'<image href=\\"{outside / "secret.png"}\\" width=\\"60\\" height=\\"80\\"/></svg>'))
+    tampered = text.replace("</svg>", f'<image href=\\"{outside / "secret.png"}\\" width=\\"60\\" height=\\"80\\"/></svg>')
+    cache.write_bytes(seal.seal(cache.name, tampered.encode()))  # sealed with the user's own key: checked all the same
     (root / "png").rename(demo.root / "old-png")
     result = runner.invoke(app, ["build", "--format", "png", "--project", str(demo.root)])
     assert result.exit_code == 0, result.output
@@ -715,7 +717,7 @@ def _recorded(demo: Project) -> list[str]:
     with witnessed() as read:
         reports = build(demo, None, BuildOptions(formats=("svg",)))
     assert witness.record(demo.output_dir, ["build"], demo.root, read, {r.game: "built" for r in reports}, started)
-    entry = json.loads((demo.output_dir / witness.RECORD).read_text())["builds"].popitem()[1]
+    entry = json.loads(seal.unseal(witness.RECORD, (demo.output_dir / witness.RECORD).read_bytes()) or b"")["builds"].popitem()[1]
     return sorted([*entry["shared"], *(path for game in entry["games"].values() for path in game["read"])])
 
 
@@ -768,13 +770,13 @@ def test_other_commands_do_not_write_through_a_linked_output(demo: Project, outs
 
 
 def test_the_limits_are_documented():
-    from pnp.limits import FONTS, GRIDS, PICTURES, PIECES, PLUGINS, REVISION, TABLES, TEMPLATES, TEXTS
+    from pnp.limits import FONTS, GRIDS, LOG, PICTURES, PIECES, PLUGINS, REVISION, TABLES, TEMPLATES, TEXTS
 
     readme = " ".join((REPO / "README.md").read_text().split())
-    for bounds in (TABLES, PICTURES, TEMPLATES, FONTS, PIECES, GRIDS, REVISION, PLUGINS, TEXTS):
+    for bounds in (TABLES, PICTURES, TEMPLATES, FONTS, PIECES, GRIDS, REVISION, PLUGINS, TEXTS, LOG):
         assert f"`{bounds.env}`" in readme
         for key, value in bounds.defaults.items():
-            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped", "file", "total") else f"{value:,}"
+            shown = f"{value // (1 << 20)} MiB" if value >= 1 << 20 and key in ("size", "unzipped", "file", "total", "value", "json") else f"{value:,}"
             assert f"`{key}` {shown}" in readme, (bounds.env, key, shown)
 
 

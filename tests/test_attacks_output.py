@@ -84,8 +84,8 @@ def test_a_logged_game_name_is_no_path(demo: Project, tmp_path: Path):
     from pnp.serve.log import LOG_NAME, Log
 
     Log(demo.root / LOG_NAME).record("../../escaped", None, {}, ["A"], "0" * 16, "game: demo\n", {})
-    line, _ = run(demo, "log", "export")
-    located(line, "log", None, "is not a file name there")
+    line, _ = run(demo, "log", "export")  # the log's own check refuses it first (pnp/serve/logcheck.py)
+    located(line, LOG_NAME, None, "expected a game's name (no folder, no control character), found '../../escaped'")
     assert not list(tmp_path.rglob("escaped*"))
 
 
@@ -132,11 +132,11 @@ def test_log_list_leaves_another_programs_database_alone(demo: Project, outside:
     elif how == "copy":
         (demo.root / LOG_NAME).write_bytes(before)
         line, _ = run(demo, "log", "list")
-        located(line, LOG_NAME, None, "not a pnp game log", "table bookmarks")
+        located(line, LOG_NAME, None, "not a pnp play-test log", "table 'bookmarks'")
         assert (demo.root / LOG_NAME).read_bytes() == before
     else:
         line, _ = run(demo, "log", "list", "--db", str(app_db))
-        located(line, "app.db", None, "not a pnp game log", "table bookmarks")
+        located(line, "app.db", None, "not a pnp play-test log", "table 'bookmarks'")
     assert app_db.read_bytes() == before
     assert sorted(p.name for p in outside.iterdir()) == ["app.db", "font.ttf", "secret.csv", "secret.png", "secret.svg.j2", "secret.yaml", "victim.txt"]
 

@@ -367,26 +367,41 @@ def test_force_rebuilds_all(deck: Project):
     assert rebuild(deck).rendered == 0  # and the cache is whole again
 
 
-@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated", "bad trace", "old format"])
-def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage):
+@pytest.mark.parametrize("damage", ["delete", "garbage", "wrong shape", "truncated", "bad trace", "old format", "unsealed",
+                                    "edited", "sealed by another user"])
+def test_a_broken_cache_means_a_full_rebuild(deck: Project, damage, monkeypatch, tmp_path):
+    """Sealed or not (pnp/load/seal.py), a cache of the wrong shape is no cache; one not sealed by
+    this user's key is none either, however well shaped."""
+    import json
+    import os
+
+    from pnp.load import seal
+
     rebuild(deck)
     cache = deck.output_dir / "deck" / CACHE_FILE
     text = cache.read_text()
+    data = json.loads(seal.unseal(CACHE_FILE, cache.read_bytes()) or b"")
     if damage == "delete":
         cache.unlink()
     elif damage == "garbage":
-        cache.write_bytes(b"\x00\xff not json")
+        cache.write_bytes(seal.seal(CACHE_FILE, b"\x00\xff not json"))
     elif damage == "wrong shape":
-        cache.write_text('{"format": 1, "stamp": 3, "faces": [], "files": {"x": 1}}')
+        cache.write_bytes(seal.seal(CACHE_FILE, b'{"format": 1, "stamp": 3, "faces": [], "files": {"x": 1}}'))
     elif damage in ("bad trace", "old format"):
-        import json
-
-        data = json.loads(text)
         if damage == "bad trace":
             next(iter(data["faces"].values()))[3].append([[], "s", "-"])  # a fact with no path
         else:
             data["format"] -= 1
+        cache.write_bytes(seal.seal(CACHE_FILE, json.dumps(data).encode()))
+    elif damage == "unsealed":
         cache.write_text(json.dumps(data))
+    elif damage == "edited":
+        cache.write_text(text.replace("Alpha", "Omega"))
+    elif damage == "sealed by another user":
+        mine = os.environ["XDG_CONFIG_HOME"]
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "another"))
+        cache.write_bytes(seal.seal(CACHE_FILE, json.dumps(data).encode()))
+        monkeypatch.setenv("XDG_CONFIG_HOME", mine)
     else:
         cache.write_text(text[: len(text) // 2])
     report = rebuild(deck)

@@ -302,3 +302,26 @@ def test_another_first_comment_is_kept_with_the_sheet(tmp_path: Path):
     assert pnp("log", "import", str(tmp_path / "sheet.yaml"), "--db", str(tmp_path / "log.sqlite"))[0] == 0
     [game] = Log(tmp_path / "log.sqlite").games()
     assert game.sheet == text and game.played != "2025-03-01T19:30:00Z"
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example/","x")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tTab", "\rCR"])
+def test_export_csv_writes_no_live_formula(tmp_path: Path, name: str):
+    """A name a spreadsheet would run (OWASP's CSV injection) comes out after an apostrophe;
+    numbers (a negative total) stay numbers."""
+    log = Log(tmp_path / "log.sqlite")
+    log.record("g", "=rules", {}, [name, "Ben"], "d", "sheet", {"players": [{"name": name, "total": -3}, {"name": "Ben", "total": 2}],
+                                                          "winners": ["Ben"]})
+    from pnp.serve.logbook import export_csv
+
+    rows = list(csv.DictReader(io.StringIO(export_csv(log.games()), newline="")))  # as `pnp log export --csv` writes it
+    assert [(r["player"], r["total"], r["rules"]) for r in rows] == [("'" + name, "-3", "'=rules"), ("Ben", "2", "'=rules")]
+
+
+def test_export_csv_keeps_a_line_break_inside_its_cell(tmp_path: Path):
+    """A CR or LF within a name is quoted: no new row starting with a formula."""
+    from pnp.serve.logbook import export_csv
+
+    log = Log(tmp_path / "log.sqlite")
+    log.record("g", None, {}, ["Eve\r=1+1", "Bo\n@x"], "d", "sheet", {})
+    rows = list(csv.DictReader(io.StringIO(export_csv(log.games()), newline="")))
+    assert [r["player"] for r in rows] == ["Eve\r=1+1", "Bo\n@x"]

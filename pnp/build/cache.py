@@ -67,7 +67,8 @@ from ..errors import raise_if_any
 from ..load import project_files
 from ..load.plugins import plugin_files
 from ..load.manifest import Component
-from ..files import digest, read_record, tree_digest, write_atomic
+from ..files import digest, tree_digest
+from ..load.seal import read_sealed, write_sealed
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
@@ -143,7 +144,7 @@ class BuildCache:
         path = root / CACHE_FILE
         try:
             mtime_ns = path.stat().st_mtime_ns
-            data = json.loads(read_record(path) or b"")
+            data = json.loads(read_sealed(path, CACHE_FILE) or b"")
             ok = (
                 isinstance(data, dict)
                 and data.get("format") == CACHE_FORMAT
@@ -204,7 +205,7 @@ class BuildCache:
         if data == self.loaded and not self.touched:
             return False
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        write_atomic(self.root / CACHE_FILE, text.encode("utf-8"))
+        write_sealed(self.root / CACHE_FILE, CACHE_FILE, text.encode("utf-8"))
         return True
 
 

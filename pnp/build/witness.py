@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,11 +30,13 @@ from pathlib import Path
 from typing import Iterable
 
 from .. import __version__
-from ..files import read_record, tree_digest, write_atomic
+from ..files import tree_digest
+from ..load.seal import read_sealed, write_sealed
 
 RECORD = ".pnp-build.json"
 FORMAT = 1
 KEEP = 16  # commands remembered per output folder
+MAX_READ = 64 << 20  # bytes of a file read for its digest; a larger one counts by size and times
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 OUTPUT_LIBRARIES = ("jinja2", "typst", "pikepdf", "resvg_py", "fontTools")  # an upgrade may change the bytes they make
 
@@ -81,12 +84,24 @@ def _key(command: Iterable[str]) -> str:
 
 
 def _state(path: str) -> str:
-    """A file's bytes, a folder's entry names, or missing: as one digest."""
+    """A file's bytes, a folder's entry names, or missing: as one digest. Only a plain file
+    is opened (a pipe or a device the loader skipped must not block or fill the memory),
+    and one over MAX_READ only by its size and times (the status change time no one sets)."""
     try:
-        if os.path.isdir(path):
+        found = os.stat(path)
+        if stat.S_ISDIR(found.st_mode):
             return "d" + _digest(*sorted(os.listdir(path)))
-        with open(path, "rb") as handle:
-            return "f" + _digest(handle.read())
+        if not stat.S_ISREG(found.st_mode):
+            return f"o{stat.S_IFMT(found.st_mode)}"
+        if found.st_size > MAX_READ:
+            return f"b{found.st_size}:{found.st_mtime_ns}:{found.st_ctime_ns}:{found.st_ino}"
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # it may have become a pipe since
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return "o"
+            return "f" + _digest(os.read(fd, found.st_size + 1))  # one byte more: grown since, it differs
+        finally:
+            os.close(fd)
     except OSError:
         return "-"
 
@@ -116,7 +131,7 @@ def _outputs(folder: Path) -> dict[str, list[int]]:
 
 def _load(out: Path) -> dict:
     try:
-        data = json.loads(read_record(out / RECORD) or b"")
+        data = json.loads(read_sealed(out / RECORD, RECORD) or b"")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("builds"), dict) else {}
@@ -203,7 +218,7 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
     builds.pop(key, None)
     builds[key] = entry
     try:
-        write_atomic(out / RECORD, json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])}).encode("utf-8"))
+        write_sealed(out / RECORD, RECORD, json.dumps({"format": FORMAT, "builds": dict(list(builds.items())[-KEEP:])}).encode("utf-8"))
     except OSError:
         return False
     return True

@@ -4,7 +4,8 @@ changes and a digest of the game's content (results before and after a content c
 told apart).
 
 The schema is versioned with `PRAGMA user_version` and brought up to date by MIGRATIONS
-when the file is opened. Every write is one short transaction (WAL journal, a busy timeout),
+when the file is opened, once it is found to be exactly pnp's; what is read from it is
+checked as any input is (pnp/serve/logcheck.py). Every write is one short transaction (WAL journal, a busy timeout),
 so two phones saving at once both land; a restart finds every session where it was.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import secrets
 import stat
 import sqlite3
@@ -25,6 +25,7 @@ from typing import Any, Iterator
 
 from ..load import project_files
 from ..errors import ContentError, PnpError, display_name
+from . import logcheck
 
 LOG_NAME = "pnp-log.sqlite"
 
@@ -115,12 +116,6 @@ class Game:
 SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's own files beside the log, opened (and made) by name
 
 
-def _objects(steps: tuple[str, ...]) -> set[tuple[str, str]]:
-    """The tables, indexes, views and triggers these migration steps make, as (type, name)."""
-    return {(kind.lower(), name) for step in steps
-            for kind, name in re.findall(r"CREATE\s+(TABLE|INDEX|VIEW|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", step, re.IGNORECASE)}
-
-
 def plain_log(path: Path) -> Path:
     """`path`, or a PnpError when pnp must not open it as the log: it (or a file SQLite keeps
     beside it) is a link, which would make pnp create or change the file it leads to, or no
@@ -139,32 +134,24 @@ def plain_log(path: Path) -> Path:
             raise PnpError(ContentError(name, None, None, "the log is not a plain file: remove it, or name another file with --db"))
     if not path.exists() or path.stat().st_size == 0:
         return path
-    version, found_objects = _schema(path)
-    if version > VERSION:
-        raise PnpError(_newer(path, version))
-    if version < 0 or found_objects != _objects(MIGRATIONS[:version]):
-        named = sorted(f"{kind} {name}" for kind, name in found_objects)
-        held = ", ".join(named[:SHOWN]) + (f" and {len(named) - SHOWN} more" if len(named) > SHOWN else "") if named else "nothing"
-        raise PnpError(ContentError(path, None, None, f"not a pnp game log (user_version {version}, holding {held}): pnp leaves it "
-                                    "alone: name another file with --db"))
+    _checked(path)
     return path
 
 
-SHOWN = 5  # objects named in the line refusing another program's database
-
-
-def _schema(path: Path) -> tuple[int, set[tuple[str, str]]]:
-    """The `user_version` of the database at `path` and what it holds, read without a
-    write: immutable first (no lock, no side file made); again with a shared lock when that
-    read met a page `pnp serve` was writing at the time."""
+def _checked(path: Path) -> None:
+    """Refuse a database whose schema is not exactly pnp's at its version (another program's,
+    or a log changed by hand), read without a write: immutable first (no lock, no side file
+    made); again with a shared lock when that read met a page `pnp serve` was writing."""
     uri = Path(os.path.abspath(path)).as_uri()
     for mode in ("mode=ro&immutable=1", "mode=ro"):
         try:
             db = sqlite3.connect(f"{uri}?{mode}", uri=True)
             try:
                 version = db.execute("PRAGMA user_version").fetchone()[0]
-                return version, {(kind, name) for kind, name in db.execute("SELECT type, name FROM sqlite_master")
-                                 if not (kind == "index" and name.startswith("sqlite_autoindex_")) and name != "sqlite_sequence"}
+                if version > VERSION:
+                    raise PnpError(_newer(path, version))
+                logcheck.check_schema(db, path, version, MIGRATIONS)
+                return
             finally:
                 db.close()
         except sqlite3.Error as exc:
@@ -190,11 +177,12 @@ class Log:
         except sqlite3.Error as exc:
             raise PnpError(ContentError(self.path, None, None, f"cannot open the log: {exc}")) from None
         try:
+            logcheck.bound(db)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA foreign_keys=ON")
             yield db
         except sqlite3.DatabaseError as exc:
-            raise PnpError(ContentError(self.path, None, None, f"the log cannot be used: {exc}")) from None
+            raise PnpError(ContentError(self.path, None, None, f"the log cannot be used: {logcheck.reason(exc)}")) from None
         finally:
             db.close()
 
@@ -212,15 +200,14 @@ class Log:
     def _migrate(self) -> None:
         with self._db() as db:  # a log up to date is only read: `pnp log list` changes nothing
             if db.execute("PRAGMA user_version").fetchone()[0] == VERSION:
+                logcheck.check_schema(db, self.path, VERSION, MIGRATIONS)  # every definition pnp's, before any query of its tables
                 return
         with self._write() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
                 raise PnpError(_newer(self.path, version))
-            for step in MIGRATIONS[version:]:
-                for statement in step.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+            logcheck.check_schema(db, self.path, version, MIGRATIONS)  # before any query of its tables
+            logcheck.apply(db, MIGRATIONS[version:])
             db.execute(f"PRAGMA user_version = {VERSION}")
 
     # --- sessions -------------------------------------------------------------------
@@ -237,16 +224,25 @@ class Log:
             row = db.execute("SELECT id, game, rules, changes, players, table_values, created FROM sessions WHERE id = ?", (sid,)).fetchone()
             if row is None:
                 return None
-            boards = db.execute("SELECT seat, board, done FROM boards WHERE session = ? ORDER BY seat", (sid,)).fetchall()
-        return Session(row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), json.loads(row[5]),
-                       {seat: json.loads(b) for seat, b, _ in boards}, {seat: bool(d) for seat, _, d in boards}, row[6])
+            boards = db.execute("SELECT seat, board, done FROM boards WHERE session = ? ORDER BY seat LIMIT ?",
+                                (sid, logcheck.rows_limit())).fetchall()
+        where = f"session {sid}"
+        logcheck.check_rows(boards, self.path, f"boards in {where}")
+        seats = [logcheck.value(self.path, f"{where}: seat", seat, int) for seat, _, _ in boards]
+        return Session(row[0], logcheck.game_name(self.path, f"{where}: game", row[1]), self._text(f"{where}: rules", row[2]),
+                       self._json(f"{where}: changes", row[3], dict), self._players(f"{where}: players", row[4]),
+                       self._json(f"{where}: table values", row[5], dict),
+                       {seat: self._json(f"{where}: board {seat}", b, dict) for seat, (_, b, _) in zip(seats, boards)},
+                       {seat: bool(d) for seat, (_, _, d) in zip(seats, boards)}, str(row[6]))
 
     def sessions(self) -> list[dict[str, Any]]:
         """Every session, newest first: id, game, players, created and whether it is logged."""
         with self._db() as db:
             rows = db.execute("SELECT s.id, s.game, s.players, s.created, g.id FROM sessions s LEFT JOIN games g ON g.session = s.id "
-                              "ORDER BY s.created DESC, s.rowid DESC").fetchall()
-        return [{"id": r[0], "game": r[1], "players": json.loads(r[2]), "created": r[3], "logged": r[4]} for r in rows]
+                              "ORDER BY s.created DESC, s.rowid DESC LIMIT ?", (logcheck.rows_limit(),)).fetchall()
+        logcheck.check_rows(rows, self.path, "sessions")
+        return [{"id": str(r[0]), "game": logcheck.game_name(self.path, f"session {r[0]}: game", r[1]),
+                 "players": self._players(f"session {r[0]}: players", r[2]), "created": str(r[3]), "logged": r[4]} for r in rows]
 
     def save_board(self, sid: str, seat: int, values: dict[str, Any], done: bool) -> None:
         """Set these fields of a board (the others stay) and whether it is complete: read and
@@ -255,20 +251,21 @@ class Log:
             row = db.execute("SELECT board FROM boards WHERE session = ? AND seat = ?", (sid, seat)).fetchone()
             if row is not None:
                 db.execute("UPDATE boards SET board = ?, done = ? WHERE session = ? AND seat = ?",
-                           (json.dumps({**json.loads(row[0]), **values}), int(done), sid, seat))
+                           (json.dumps({**self._json(f"session {sid}: board {seat}", row[0], dict), **values}), int(done), sid, seat))
 
     def save_table(self, sid: str, values: dict[str, Any]) -> None:
         """Set these of the fields the table shares (the others stay), in one transaction."""
         with self._write() as db:
             row = db.execute("SELECT table_values FROM sessions WHERE id = ?", (sid,)).fetchone()
             if row is not None:
-                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps({**json.loads(row[0]), **values}), sid))
+                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?",
+                           (json.dumps({**self._json(f"session {sid}: table values", row[0], dict), **values}), sid))
 
     def saved_token(self) -> str | None:
         """The table's token if `pnp serve` made one, else None (nothing is written)."""
         with self._db() as db:
             row = db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else _table_token(row[0])
 
     def token(self, new: bool = False) -> str:
         """The table's token: the same after a restart (phones keep their link), a new one
@@ -276,10 +273,10 @@ class Log:
         with self._write() as db:
             row = None if new else db.execute("SELECT value FROM settings WHERE key = 'token'").fetchone()
             if row is not None:
-                return str(row[0])
-            token = secrets.token_urlsafe(24)
-            db.execute("INSERT OR REPLACE INTO settings VALUES ('token', ?)", (token,))
-            return token
+                return _table_token(row[0])
+            seed = secrets.token_urlsafe(24)
+            db.execute("INSERT OR REPLACE INTO settings VALUES ('token', ?)", (seed,))
+            return _table_token(seed)
 
     # --- finished games ---------------------------------------------------------------
 
@@ -313,9 +310,51 @@ class Log:
     def games(self, ids: list[int] | None = None) -> list[Game]:
         """The logged games in the order played (only `ids` when given)."""
         with self._db() as db:
-            rows = db.execute("SELECT id, session, played, game, rules, changes, players, digest, sheet, report FROM games ORDER BY id").fetchall()
-        out = [Game(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8], json.loads(r[9])) for r in rows]
-        return _only(out, ids, self.path)
+            rows = db.execute("SELECT id, session, played, game, rules, changes, players, digest, sheet, report FROM games "
+                              "ORDER BY id LIMIT ?", (logcheck.rows_limit(),)).fetchall()
+        logcheck.check_rows(rows, self.path, "logged games")
+        return _only([self._game(r) for r in rows], ids, self.path)
+
+    # --- reading what the file holds: checked, as any input (pnp/serve/logcheck.py) -----
+
+    def _game(self, r: tuple) -> Game:
+        where = f"game {r[0]}"
+
+        def text(column: str, value: Any) -> str:
+            return logcheck.value(self.path, f"{where}: {column}", value, str)
+
+        return Game(r[0], self._text(f"{where}: session", r[1]), text("played", r[2]), logcheck.game_name(self.path, f"{where}: game", r[3]),
+                    self._text(f"{where}: rules", r[4]), self._json(f"{where}: changes", r[5], dict), self._players(f"{where}: players", r[6]),
+                    text("digest", r[7]), text("sheet", r[8]), self._report(f"{where}: report", r[9]))
+
+    def _json(self, where: str, text: Any, kind: type) -> Any:
+        return logcheck.parsed(self.path, where, text, kind)
+
+    def _text(self, where: str, value: Any) -> str | None:
+        return None if value is None else logcheck.value(self.path, where, value, str)
+
+    def _players(self, where: str, text: Any) -> list[str]:
+        return [logcheck.value(self.path, f"{where}: seat {i}", name, str) for i, name in enumerate(self._json(where, text, list), start=1)]
+
+    def _report(self, where: str, text: Any) -> dict[str, Any]:
+        """A `pnp score --json` report: what the log's readers look up in it is of its type."""
+        report = self._json(where, text, dict)
+        winners = report.get("winners") or []
+        players = report.get("players") or []
+        if not (isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
+            raise logcheck.refused(self.path, f"{where}: winners: expected a list of names")
+        if not (isinstance(players, list) and all(not isinstance(p, dict) or isinstance(p.get("name", ""), str) for p in players)):
+            raise logcheck.refused(self.path, f"{where}: players: expected a list of players, each named by a text")
+        return report
+
+
+def _table_token(seed: Any) -> str:
+    """The table's token from what the log keeps (its 'token' setting): sealed with the
+    user's own key (pnp/load/seal.py), so a log that came with a project, its setting chosen by
+    the project's author, still gives a token only this user's pnp can make."""
+    from ..load.seal import mac
+
+    return mac("table token", str(seed).encode("utf-8", "surrogateescape"))[:32]
 
 
 def _only(games: list[Game], ids: list[int] | None, path: Path) -> list[Game]:

@@ -96,18 +96,31 @@ def _total(player: dict[str, Any]) -> Any:
     return None
 
 
+# A text cell a spreadsheet would read as a formula (OWASP, "CSV Injection"): a player's name
+# or anything else the log holds starting with one of these is written after an apostrophe.
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell: a number as it is, a text never a live formula."""
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
+
+
 def export_csv(games: list[Game]) -> str:
-    """One row per player of every game: the game's facts, the seat, the total and the winner."""
+    """One row per player of every game: the game's facts, the seat, the total and the winner.
+    No text cell starts a formula (`_cell`)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; and a CR in a text is quoted (not with "\n" alone), never a new row
     writer.writerow(CSV_COLUMNS)
     for g in games:
         winners = set(g.report.get("winners") or [])
         reported = {p.get("name"): p for p in g.report.get("players") or [] if isinstance(p, dict)}
         for seat, name in enumerate(g.players, start=1):
             total = _total(reported.get(name, {}))
-            writer.writerow([g.id, g.played, g.game, g.rules or "", _changes(g.changes), g.digest, seat, name,
-                             "" if total is None else total, "yes" if name in winners else "no"])
+            writer.writerow([_cell(v) for v in (g.id, g.played, g.game, g.rules or "", _changes(g.changes), g.digest, seat, name,
+                                                "" if total is None else total, "yes" if name in winners else "no")])
     return out.getvalue()
 
 
