@@ -136,8 +136,7 @@ class Sandbox(SandboxedEnvironment):
                 return left + right
             if operator == "%":
                 return left % right
-            if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() > MAX_BITS:
-                raise SecurityError(f"{_digits(left)} x {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
+            _check_product(left, right)
             return left * right
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
@@ -145,8 +144,7 @@ class Sandbox(SandboxedEnvironment):
                     self.check_text(len(seq) * n)
                 elif isinstance(seq, (list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_SIZE:
                     raise SecurityError(f"{len(seq):,} x {n:,} makes more than {MAX_SIZE:,} items: refused")
-            if isinstance(left, int) and isinstance(right, int) and left.bit_length() + right.bit_length() > MAX_BITS:
-                raise SecurityError(f"{_digits(left)} x {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
+            _check_product(left, right)
         elif operator == "**":
             if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right * math.log2(abs(left)) > MAX_BITS:
                 raise SecurityError(f"{_digits(left)} ** {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
@@ -517,6 +515,12 @@ def _formatted_size(text: str, values: Any, limit: int) -> int:
     found = [*values, *(v for value in values if isinstance(value, dict) for v in value.values())]
     longest = max((len(v) if type(v) is str else text_size(v, limit) for v in found), default=0)
     return len(text) + (text.count("%") + text.count("{")) * longest
+
+
+def _check_product(left: Any, right: Any) -> None:
+    """Refuse `left * right` of two whole numbers whose product passes MAX_BITS, before it is made."""
+    if isinstance(left, int) and isinstance(right, int) and left.bit_length() + right.bit_length() > MAX_BITS:
+        raise SecurityError(f"{_digits(left)} x {_digits(right)} makes a number of more than {MAX_BITS:,} bits: refused")
 
 
 def _digits(n: int) -> str:

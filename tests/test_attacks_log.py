@@ -41,15 +41,20 @@ def one_line(path: Path, *command: str) -> str:
     return lines[0]
 
 
+def edit(path: Path, *statements: tuple[str, tuple[object, ...]]) -> None:
+    """Run `statements` (SQL, parameters) on the database at `path`, as another program would."""
+    db = sqlite3.connect(path)
+    for sql, parameters in statements:
+        db.execute(sql, parameters)
+    db.commit()
+    db.close()
+
+
 def logged(tmp_path: Path, **columns: object) -> Path:
     """A log pnp made, holding one game, some of whose columns are then set as a hostile author would."""
     path = tmp_path / "log.sqlite"
     Log(path).record("g", None, {"a": 1}, ["Ana", "Ben"], "d", "sheet", {"winners": ["Ana"], "players": [{"name": "Ana", "total": 3}]})
-    db = sqlite3.connect(path)
-    for column, value in columns.items():
-        db.execute(f"UPDATE games SET {column} = ?", (value,))
-    db.commit()
-    db.close()
+    edit(path, *((f"UPDATE games SET {column} = ?", (value,)) for column, value in columns.items()))
     return path
 
 
@@ -62,17 +67,11 @@ def test_a_log_whose_games_are_a_recursive_view_is_refused_promptly(tmp_path: Pa
 
 def test_a_trigger_or_another_programs_tables_are_refused(tmp_path: Path):
     path = logged(tmp_path)
-    db = sqlite3.connect(path)
-    db.execute("CREATE TRIGGER t AFTER INSERT ON games BEGIN DELETE FROM sessions; END")
-    db.commit()
-    db.close()
+    edit(path, ("CREATE TRIGGER t AFTER INSERT ON games BEGIN DELETE FROM sessions; END", ()))
     with pytest.raises(PnpError, match="it holds trigger 't'"):
         Log(path)
     other = tmp_path / "app.db"
-    db = sqlite3.connect(other)
-    db.execute("CREATE TABLE bookmarks(u)")
-    db.commit()
-    db.close()
+    edit(other, ("CREATE TABLE bookmarks(u)", ()))
     with pytest.raises(PnpError, match="schema version 0: it holds table 'bookmarks'"):
         Log(other)
     assert [r[0] for r in sqlite3.connect(other).execute("SELECT name FROM sqlite_master")] == ["bookmarks"]  # not migrated
@@ -127,10 +126,7 @@ def test_a_hostile_session_is_one_line(tmp_path: Path):
     path = tmp_path / "log.sqlite"
     log = Log(path)
     log.create_session("s1", "g", None, {}, ["Ana"], {}, [{}])
-    db = sqlite3.connect(path)
-    db.execute("UPDATE boards SET board = ?", ("[" * 5000 + "]" * 5000,))
-    db.commit()
-    db.close()
+    edit(path, ("UPDATE boards SET board = ?", ("[" * 5000 + "]" * 5000,)))
     with pytest.raises(PnpError, match="session s1: board 0: JSON nested more than 64 levels deep"):
         log.session("s1")
     with pytest.raises(PnpError, match="session s1: board 0"):
@@ -143,10 +139,7 @@ def test_the_token_is_never_the_one_the_log_holds(tmp_path: Path, monkeypatch: p
     and for another user."""
     path = tmp_path / "log.sqlite"
     log = Log(path)
-    db = sqlite3.connect(path)
-    db.execute("INSERT INTO settings VALUES ('token', 'known-to-the-author')")
-    db.commit()
-    db.close()
+    edit(path, ("INSERT INTO settings VALUES ('token', 'known-to-the-author')", ()))
     token = log.token()
     assert token != "known-to-the-author" and "known" not in token and len(token) >= 32
     assert Log(path).token() == token == Log(path).saved_token()

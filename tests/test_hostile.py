@@ -321,7 +321,7 @@ def test_content_expressions_and_templates_cannot_reach_python(demo: Project, tm
 
 def test_exit_codes_and_limits_are_documented():
     from pnp import cli
-    from pnp.load.yamlio import CONTENT, _size
+    from pnp.load.yamlio import CONTENT, size_in_words as _size
 
     readme = (REPO / "README.md").read_text()
     for code in (cli.EXIT_OK, cli.EXIT_MISMATCH, cli.EXIT_INPUT, cli.EXIT_INTERNAL, cli.EXIT_INTERRUPTED):

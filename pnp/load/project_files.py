@@ -19,7 +19,7 @@ from jinja2.loaders import split_template_path
 
 from ..errors import ContentError, PnpError, display_name, display_path
 from ..limits import TEMPLATES, Bounds
-from .yamlio import _size, read_capped
+from .yamlio import read_capped, size_in_words
 
 
 _witnesses: list[set[Path]] = []  # the builds now noting what they read (pnp/build/witness.py)
@@ -112,7 +112,7 @@ def too_large(path: Path, limit: Bounds, what: str) -> str | None:
     size = os.stat(path).st_size
     if size <= limit["size"]:
         return None
-    return f"{what} {display_path(path)} is a file of {_size(size)}, more than {_size(limit['size'])}: {limit.hint('size')}"
+    return f"{what} {display_path(path)} is a file of {size_in_words(size)}, more than {size_in_words(limit['size'])}: {limit.hint('size')}"
 
 
 def read_text(root: Path, path: Path, where: ContentError | None = None, what: str = "file", encoding: str = "utf-8") -> str:

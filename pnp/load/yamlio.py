@@ -88,7 +88,8 @@ PLAIN_FLOAT = re.compile(r"^[-+]?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][-+]?[0-9]+)?$"
 TAGS_ALLOWED = {None, "!", "tag:yaml.org,2002:str"}  # in a strict file: `!!str 052` keeps text as text
 
 
-def _size(n: int) -> str:
+def size_in_words(n: int) -> str:
+    """A number of bytes as a message says it: `3.5 MiB`, `5,007 bytes`."""
     return f"{n / MIB:.1f}".removesuffix(".0") + " MiB" if n >= MIB else f"{n:,} bytes"
 
 
@@ -377,7 +378,7 @@ def read_capped(path: str | os.PathLike, size: int, hint: str) -> bytes:
     """The bytes of a file, refused when larger than `size` before anything is read (`hint`
     ends the message). Pipes and devices (`/dev/stdin`, `/dev/zero`) are read up to the same limit."""
     def too_big(what: str) -> PnpError:
-        return PnpError(ContentError(path, None, None, f"{what}, more than {_size(size)}: {hint}"))
+        return PnpError(ContentError(path, None, None, f"{what}, more than {size_in_words(size)}: {hint}"))
 
     try:
         # Non-blocking open: a named pipe with no writer must not hang the open itself.
@@ -392,7 +393,7 @@ def read_capped(path: str | os.PathLike, size: int, hint: str) -> bytes:
             raise PnpError(ContentError(path, None, None, "is a folder: expected a YAML file"))
         if stat.S_ISREG(info.st_mode):
             if info.st_size > size:
-                raise too_big(f"file of {_size(info.st_size)}")
+                raise too_big(f"file of {size_in_words(info.st_size)}")
         elif hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)  # a pipe or device: read as it comes, within the limit
         try:
