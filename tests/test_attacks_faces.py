@@ -237,6 +237,34 @@ def test_a_font_within_a_lowered_limit_is_refused_too(demo: Project):
     located(line, "game.yaml", None, "more than 102,400 bytes", "PNP_FONT_LIMITS=size=N")
 
 
+def _pdf_fonts(path: Path) -> set[str]:
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        return {str(obj.BaseFont) for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and "/BaseFont" in obj}
+
+
+def test_the_pdf_engine_loads_the_named_fonts_alone(demo: Project):
+    """typst loads every font file of a folder it is given: it gets the files game.yaml names,
+    which pnp checked, and no unchecked one lying beside them (here a font of another family,
+    which a template asks for first)."""
+    from fontTools.ttLib import TTFont
+
+    liberation = REPO / "pnp/data/fonts/LiberationSans-Regular.ttf"
+    (demo.content_dir / "demo/own.ttf").write_bytes(liberation.read_bytes())
+    with TTFont(str(liberation)) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 6, 16):
+                record.string = "SneakySans" if record.nameID == 6 else "Sneaky Sans"
+        font.save(str(demo.content_dir / "demo/sneaky.ttf"))
+    _sparse(demo.content_dir / "demo/huge.ttf", b"\0\1\0\0", 60 * MIB)  # nor a huge one
+    edit(manifest(demo), "components:", "fonts: [own.ttf]\ncomponents:")
+    with_template(demo, '<text x="5" y="20" font-size="5" font-family="Sneaky Sans, Liberation Sans">Hello</text>')
+    built(demo, "pdf")
+    used = _pdf_fonts(demo.output_dir / "demo/pdf/card.pdf")
+    assert any("LiberationSans" in name for name in used) and not any("Sneaky" in name for name in used), used
+
+
 ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1 1h8v8H1z"/></svg>\n'
 
 
