@@ -2,7 +2,8 @@
 place, unchanged files are not rewritten, and files a previous build made that this build
 no longer makes are removed (tracked in a small manifest with each file's digest, so user
 files are never touched: an entry is removed only while it is a regular file inside the
-output folder holding exactly what pnp wrote there)."""
+output folder holding exactly what pnp wrote there). The manifest is sealed like the build
+record (pnp/load/seal.py): one pnp did not seal itself lists nothing, and removes nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
-from ..files import read_record, stage, temp_owner, write_atomic
+from ..files import stage, temp_owner, write_atomic
+from ..load.seal import read_sealed, seal
 
 MANIFEST = ".pnp-files.json"
 
@@ -148,10 +150,11 @@ def discard_staged(staged: Iterable[Staged]) -> None:
 
 
 def _previous(root: Path, inside: Inside) -> dict[str, str]:
-    """The files the previous build wrote, with the digest of each (the list's old form,
-    names without digests, names no file pnp can vouch for: none of them is ever removed)."""
+    """The files the previous build wrote, with the digest of each (a list pnp did not seal,
+    its old form, names without digests, names no file pnp can vouch for: none of them is
+    ever removed)."""
     try:
-        files = json.loads(read_record(root / MANIFEST) or b"")
+        files = json.loads(read_sealed(root / MANIFEST, MANIFEST) or b"")
     except (OSError, ValueError, TypeError):
         return {}
     if not isinstance(files, dict):
@@ -213,7 +216,7 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
             stale.unlink()
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
-    write_if_changed(root / MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8"))
+    write_if_changed(root / MANIFEST, seal(MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8")))
     remove_leftover_temps(inside, {os.path.dirname(rel) for rel in made} | {""})
     if staged is not None:
         staged.discard()  # nothing is left of it but the folders it made, which hold files now
