@@ -61,12 +61,12 @@ def _digest(data: bytes) -> str:
 
 class Inside:
     """Paths in one output folder, checked, never trusted: a relative path is let through when
-    it is plain (not absolute, no '..'), its folder stays in the root (links resolved:
-    checked once a folder) and the file itself is no link."""
+    it is plain (not absolute, no '..'), each folder on its way below the root is a real
+    folder or not made yet (no link, even one that stays inside: pnp writes only through
+    folders it made; checked once a folder) and the file itself is no link."""
 
     def __init__(self, root: Path):
         self.root = root
-        self._base = os.path.realpath(root)
         self._folders: dict[tuple[str, ...], bool] = {}
 
     def status(self, rel: str) -> tuple[Path, os.stat_result | None] | None:
@@ -77,8 +77,7 @@ class Inside:
             return None
         folder = parts[:-1]
         if folder not in self._folders:
-            real = os.path.realpath(os.path.join(self.root, *folder))
-            self._folders[folder] = real == self._base or real.startswith(os.path.join(self._base, ""))
+            self._folders[folder] = _real_folders(self.root, folder)
         if not self._folders[folder]:
             return None
         path = self.root.joinpath(*parts)
@@ -94,6 +93,23 @@ class Inside:
         """`root / rel` when `rel` may be written or removed, else None."""
         checked = self.status(rel)
         return checked[0] if checked else None
+
+
+def _real_folders(root: Path, folder: tuple[str, ...]) -> bool:
+    """Whether each step of `folder` below `root` is a real folder (no link, no file), up to
+    the first not made yet (pnp makes it and those below it)."""
+    path = root
+    for step in folder:
+        path = path / step
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        if not stat.S_ISDIR(mode):
+            return False
+    return True
 
 
 class Staged:
@@ -233,7 +249,8 @@ def check_files(root: Path, files: dict[str, bytes], staged: Staged | None = Non
 
 
 def _refusal(root: Path, rel: str) -> str:
-    return f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there"
+    return (f"{root}: output file {rel!r} would leave the output folder (through '..' or a link), or is or goes through a "
+            "link or file in it (pnp writes only plain files, in folders it made): nothing written there")
 
 
 def remove_leftover_temps(inside: Inside, folders: Iterable[str]) -> None:
