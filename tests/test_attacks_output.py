@@ -217,7 +217,7 @@ def test_new_files_are_not_written_through_a_link_out(tmp_path: Path, outside: P
 
 @pytest.mark.parametrize("link, target", [("demo/svg", "pdf"), ("demo/svg/card", "../keep"), ("demo/svg/card", ".")])
 def test_a_link_that_stays_inside_the_game_folder_is_refused(demo: Project, link: str, target: str):
-    """pnp writes only plain files in folders it made: a link under output/<game>/ is refused
+    """pnp writes only plain files, through real folders: a link under output/<game>/ is refused
     even when it leads to another folder of that game's output (whose files it would
     overwrite or, as stale, remove)."""
     game = demo.output_dir / "demo"

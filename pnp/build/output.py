@@ -63,7 +63,7 @@ class Inside:
     """Paths in one output folder, checked, never trusted: a relative path is let through when
     it is plain (not absolute, no '..'), each folder on its way below the root is a real
     folder or not made yet (no link, even one that stays inside: pnp writes only through
-    folders it made; checked once a folder) and the file itself is no link."""
+    real folders; checked once a folder) and the file itself is no link."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -250,7 +250,7 @@ def check_files(root: Path, files: dict[str, bytes], staged: Staged | None = Non
 
 def _refusal(root: Path, rel: str) -> str:
     return (f"{root}: output file {rel!r} would leave the output folder (through '..' or a link), or is or goes through a "
-            "link or file in it (pnp writes only plain files, in folders it made): nothing written there")
+            "link or file in it (pnp writes only plain files, through real folders): nothing written there")
 
 
 def remove_leftover_temps(inside: Inside, folders: Iterable[str]) -> None:
