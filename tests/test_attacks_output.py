@@ -231,3 +231,17 @@ def test_a_link_that_stays_inside_the_game_folder_is_refused(demo: Project, link
     located(line, "demo", None, "svg/card/", "goes through a link", "nothing written there")
     assert sorted(p.relative_to(demo.output_dir).as_posix() for p in demo.output_dir.rglob("*")) == before
     assert (game / "keep/notes.txt").read_text() == "mine\n"
+
+
+def test_a_record_written_whole_replaces_a_link_holding_the_same_bytes(tmp_path: Path, outside: Path):
+    """The output list, the gallery and its stamp are written whole (write_if_changed): a
+    link in their place is replaced by a plain file even when what it leads to holds
+    exactly those bytes already, and what it led to is left as it was."""
+    from pnp.build.output import write_if_changed
+
+    link = tmp_path / "index.html"
+    link.symlink_to(outside / "victim.txt")
+    assert write_if_changed(link, b"keep me\n")
+    assert not link.is_symlink() and link.read_bytes() == b"keep me\n"
+    assert (outside / "victim.txt").read_text() == "keep me\n"
+    assert not write_if_changed(link, b"keep me\n")  # a plain file holding them: left alone

@@ -32,9 +32,10 @@ class Committed:
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write `data` unless `path` already holds exactly it; True when written."""
+    """Write `data` unless `path` already holds exactly it; True when written (a link at
+    `path` holds nothing: it is replaced by a plain file, whatever it leads to)."""
     try:
-        found = os.stat(path)
+        found = os.lstat(path)
     except OSError:
         found = None
     return _write_if_changed(path, found, data)
