@@ -36,7 +36,7 @@ def compiler(font_files: tuple[str, ...]) -> Any:
 
         with tempfile.TemporaryDirectory(prefix="pnp-fonts-") as folder:
             for number, path in enumerate(font_files):
-                link = os.path.join(folder, f"{number}{os.path.splitext(path)[1].lower()}")  # typst goes by the suffix
+                link = os.path.join(folder, f"{number:05d}{os.path.splitext(path)[1].lower()}")  # in order; typst goes by the suffix
                 try:
                     os.symlink(os.path.abspath(path), link)
                 except OSError:  # a system that allows no links: a copy
