@@ -58,6 +58,9 @@ TABLES = Bounds("data sheet", "PNP_TABLE_LIMITS", {"rows": 20_000, "cell": 10_00
 PICTURES = Bounds("picture", "PNP_PICTURE_LIMITS", {"pixels": 50_000_000, "size": 50 * MIB})
 # A template file: the shipped ones are at most 15 KiB.
 TEMPLATES = Bounds("template", "PNP_TEMPLATE_LIMITS", {"size": MIB})
+# An SVG file of an icon set: an icon is a few KiB, a detailed one from a drawing program a few
+# hundred; each is inlined into every face that draws it.
+ICONS = Bounds("file of an icon set", "PNP_ICON_LIMITS", {"size": 4 * MIB})
 # A font file a game names: Liberation Sans is 400 KiB, a font for Chinese or Japanese about 20 MiB.
 FONTS = Bounds("font", "PNP_FONT_LIMITS", {"size": 50 * MIB})
 # A piece's width or height in mm: the largest paper pnp knows (A0) is 1189 mm long.

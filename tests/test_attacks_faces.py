@@ -235,3 +235,69 @@ def test_a_font_within_a_lowered_limit_is_refused_too(demo: Project):
     built(demo)
     line, _ = run(demo, "validate", env={"PNP_FONT_LIMITS": "size=100k"})
     located(line, "game.yaml", None, "more than 102,400 bytes", "PNP_FONT_LIMITS=size=N")
+
+
+def _pdf_fonts(path: Path) -> set[str]:
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        return {str(obj.BaseFont) for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and "/BaseFont" in obj}
+
+
+def test_the_pdf_engine_loads_the_named_fonts_alone(demo: Project):
+    """typst loads every font file of a folder it is given: it gets the files game.yaml names,
+    which pnp checked, and no unchecked one lying beside them (here a font of another family,
+    which a template asks for first)."""
+    from fontTools.ttLib import TTFont
+
+    liberation = REPO / "pnp/data/fonts/LiberationSans-Regular.ttf"
+    (demo.content_dir / "demo/own.ttf").write_bytes(liberation.read_bytes())
+    with TTFont(str(liberation)) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 6, 16):
+                record.string = "SneakySans" if record.nameID == 6 else "Sneaky Sans"
+        font.save(str(demo.content_dir / "demo/sneaky.ttf"))
+    _sparse(demo.content_dir / "demo/huge.ttf", b"\0\1\0\0", 60 * MIB)  # nor a huge one
+    edit(manifest(demo), "components:", "fonts: [own.ttf]\ncomponents:")
+    with_template(demo, '<text x="5" y="20" font-size="5" font-family="Sneaky Sans, Liberation Sans">Hello</text>')
+    built(demo, "pdf")
+    used = _pdf_fonts(demo.output_dir / "demo/pdf/card.pdf")
+    assert any("LiberationSans" in name for name in used) and not any("Sneaky" in name for name in used), used
+
+
+ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1 1h8v8H1z"/></svg>\n'
+
+
+def _icon_folder(demo: Project) -> Path:
+    folder = demo.content_dir / "demo/icons"
+    folder.mkdir()
+    (folder / "square.svg").write_text(ICON)
+    edit(manifest(demo), "components:", "icons:\n  shapes: {folder: icons}\ncomponents:")
+    return folder
+
+
+def test_an_icon_file_too_large_is_refused_before_it_is_read(demo: Project):
+    folder = _icon_folder(demo)
+    _sparse(folder / "big.svg", ICON.encode(), 5 * MIB)
+    line, seconds = run(demo, "validate")
+    located(line, "game.yaml", line_of(manifest(demo), "icons:") + 1, "icon file ", "big.svg is a file of 5 MiB, more than 4 MiB",
+            "the limit for a file of an icon set (set PNP_ICON_LIMITS=size=N")
+    assert seconds < 1
+
+
+def test_an_icon_within_a_lowered_limit_is_refused_too(demo: Project):
+    folder = _icon_folder(demo)
+    built(demo)
+    (folder / "square.svg").write_text(ICON.replace("<path", "<!--" + "x" * 3000 + "--><path"))
+    line, _ = run(demo, "build", "--format", "svg", env={"PNP_ICON_LIMITS": "size=2k"})
+    located(line, "game.yaml", line_of(manifest(demo), "icons:") + 1, "square.svg is a file of 3,", "more than 2,048 bytes",
+            "PNP_ICON_LIMITS=size=N")
+
+
+def test_an_icon_set_in_yaml_has_the_content_files_limit(demo: Project):
+    """A set kept as one YAML file is read as content (pnp/load/yamlio.py's limits)."""
+    (demo.content_dir / "demo/marks.yaml").write_text("dot: M0 0h1v1H0z\n# " + "x" * 3000 + "\n")
+    edit(manifest(demo), "components:", "icons:\n  marks: {file: marks.yaml}\ncomponents:")
+    built(demo)
+    line, _ = run(demo, "validate", env={"PNP_CONTENT_LIMITS": "size=2k"})
+    located(line, "marks.yaml", None, "more than 2,048 bytes", "PNP_CONTENT_LIMITS")

@@ -255,9 +255,9 @@ def test_a_crafted_output_list_deletes_nothing_pnp_did_not_write(demo: Project, 
     (root / "svg/link.svg").symlink_to(victim)
     (root / "svg/notes.svg").write_text("the user's own notes\n")
     entry = str(victim) if entry == "ABSOLUTE" else entry
-    listed = json.loads((root / ".pnp-files.json").read_text())
+    listed = json.loads(seal.unseal(".pnp-files.json", (root / ".pnp-files.json").read_bytes()) or b"")
     listed[entry] = __import__("hashlib").sha256(victim.read_bytes()).hexdigest()  # even with the right digest
-    (root / ".pnp-files.json").write_text(json.dumps(listed))
+    (root / ".pnp-files.json").write_bytes(seal.seal(".pnp-files.json", json.dumps(listed).encode()))  # and sealed
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
     assert result.exit_code == 0, result.output
     assert victim.read_text() == "keep me\n" and (root / "svg/link.svg").is_symlink()
@@ -271,6 +271,29 @@ def test_an_old_or_malformed_output_list_deletes_nothing(demo: Project):
         (root / ".pnp-files.json").write_text(text)
         assert runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)]).exit_code == 0
         assert (root / "svg/notes.svg").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("how", ["unsealed", "edited after its seal", "sealed for another record"])
+def test_an_output_list_pnp_did_not_seal_deletes_nothing(demo: Project, how: str):
+    """The list of files pnp wrote is a record in output/, which anyone may write: one pnp
+    did not seal itself is no list, even naming a user's file with that file's digest."""
+    import hashlib
+
+    root = _built(demo)
+    notes = root / "svg/card/notes.svg"
+    notes.write_text("the user's own notes\n")
+    made = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    assert root / "svg/card/example.svg" in made
+    forged = json.dumps({p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in made}).encode()
+    path = root / ".pnp-files.json"
+    path.write_bytes({"unsealed": forged,
+                      "edited after its seal": seal.seal(".pnp-files.json", forged.replace(b"notes.svg", b"other.svg")).replace(b"other.svg", b"notes.svg"),
+                      "sealed for another record": seal.seal(".pnp-build.json", forged)}[how])
+    assert b'"svg/card/notes.svg"' in path.read_bytes()
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert notes.read_text() == "the user's own notes\n"
+    assert seal.unseal(".pnp-files.json", path.read_bytes()) is not None  # the build wrote its own list, sealed
 
 
 def test_a_file_pnp_wrote_is_still_removed_when_stale(demo: Project):

@@ -213,3 +213,35 @@ def test_new_files_are_not_written_through_a_link_out(tmp_path: Path, outside: P
     [line] = result.output.strip().splitlines()
     assert line.startswith(str(project / "content")) and "outside the project folder (through a link)" in line, line
     assert sorted(outside.iterdir()) == before and sorted(p.name for p in project.iterdir()) == ["content"]
+
+
+@pytest.mark.parametrize("link, target", [("demo/svg", "pdf"), ("demo/svg/card", "../keep"), ("demo/svg/card", ".")])
+def test_a_link_that_stays_inside_the_game_folder_is_refused(demo: Project, link: str, target: str):
+    """pnp writes only plain files, through real folders: a link under output/<game>/ is refused
+    even when it leads to another folder of that game's output (whose files it would
+    overwrite or, as stale, remove)."""
+    game = demo.output_dir / "demo"
+    for folder in ("pdf", "keep"):
+        (game / folder).mkdir(parents=True, exist_ok=True)
+    (demo.output_dir / link).parent.mkdir(parents=True, exist_ok=True)
+    (game / "keep/notes.txt").write_text("mine\n")
+    (demo.output_dir / link).symlink_to(target, target_is_directory=True)
+    before = sorted(p.relative_to(demo.output_dir).as_posix() for p in demo.output_dir.rglob("*"))
+    line, _ = run(demo, "build", "--format", "svg")
+    located(line, "demo", None, "svg/card/", "goes through a link", "nothing written there")
+    assert sorted(p.relative_to(demo.output_dir).as_posix() for p in demo.output_dir.rglob("*")) == before
+    assert (game / "keep/notes.txt").read_text() == "mine\n"
+
+
+def test_a_record_written_whole_replaces_a_link_holding_the_same_bytes(tmp_path: Path, outside: Path):
+    """The output list, the gallery and its stamp are written whole (write_if_changed): a
+    link in their place is replaced by a plain file even when what it leads to holds
+    exactly those bytes already, and what it led to is left as it was."""
+    from pnp.build.output import write_if_changed
+
+    link = tmp_path / "index.html"
+    link.symlink_to(outside / "victim.txt")
+    assert write_if_changed(link, b"keep me\n")
+    assert not link.is_symlink() and link.read_bytes() == b"keep me\n"
+    assert (outside / "victim.txt").read_text() == "keep me\n"
+    assert not write_if_changed(link, b"keep me\n")  # a plain file holding them: left alone

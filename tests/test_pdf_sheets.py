@@ -118,9 +118,9 @@ def test_a_game_is_typeset_once_for_all_its_pdfs(tmp_path, monkeypatch):
     calls = []
     make = pdf_engine.make_book
 
-    def spy(docs, font_dirs, plans):
+    def spy(docs, font_files, plans):
         calls.append((docs, plans))
-        return make(docs, font_dirs, plans)
+        return make(docs, font_files, plans)
 
     monkeypatch.setattr(pdf_engine, "make_book", spy)
     build(Project(project), None, BuildOptions(formats=("pdf",), bleed=0.0))
@@ -154,7 +154,7 @@ def test_an_engine_failure_is_one_line_and_runs_the_engine_once(tmp_path, monkey
     shutil.copytree(REPO / "bench" / "poker", project)
     runs = []
 
-    def broken(text, inputs, font_dirs):
+    def broken(text, inputs, font_files):
         runs.append(text)
         return b"", "error: failed to parse SVG (unexpected end of stream)"
 

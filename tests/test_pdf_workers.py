@@ -24,22 +24,22 @@ from pnp.formats import pdf_engine
 from pnp.formats.pdf import SheetPlan
 from pnp.load.fonts import DEFAULT
 
-dirs = tuple(DEFAULT.dirs)
+font_files = DEFAULT.paths
 svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><text x="1" y="6" font-size="4">Pawn</text></svg>'
 good = '#set document(date: none)\\n#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f), format: "svg", width: 20mm))\\n'
 bad = '#image("nowhere.png")\\n'
 sheet = SheetPlan("good", 30, 20, [[("face", 0, 5, 5, 0, None)]])
 
 def both():
-    made, = pdf_engine.run_book("good", [(good, {"f": svg})], dirs, [sheet])
+    made, = pdf_engine.run_book("good", [(good, {"f": svg})], font_files, [sheet])
     try:
-        pdf_engine.run_book("Deck: cards", [(bad, {})], dirs, [])
+        pdf_engine.run_book("Deck: cards", [(bad, {})], font_files, [])
         problem = None
     except PnpError as exc:
         problem = [str(e) for e in exc.errors]
     return hashlib.sha256(made).hexdigest(), problem
 
-with pdf_engine.engine_pool(dirs):
+with pdf_engine.engine_pool(font_files):
     pooled = pdf_engine._POOL is not None
     in_pool = both()
     typst_here = "typst" in sys.modules
@@ -225,7 +225,7 @@ def test_an_engine_failure_in_a_chunk_apart_is_one_line(monkeypatch):
     bad = ('#page(image(bytes(sys.inputs.f1), format: "svg"))\n', {"f1": "<svg"})
     monkeypatch.setattr(pdf_engine, "CHUNK", 1)
     with pytest.raises(PnpError) as failed:
-        pdf_engine.run_book("Deck", [good, bad], tuple(DEFAULT.dirs), [])
+        pdf_engine.run_book("Deck", [good, bad], DEFAULT.paths, [])
     message, = [str(e) for e in failed.value.errors]
     assert message.startswith("Deck: the PDF engine failed: ") and "\n" not in message
 
@@ -300,7 +300,7 @@ pdf_engine.make_pdf = make_pdf
 page = '#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f), format: "svg", width: 20mm))'
 svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm"/>'
 assert "pikepdf" not in sys.modules
-made, problem = pdf_engine.make_book([(page, {"f": svg})], tuple(DEFAULT.dirs), [SheetPlan("t", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+made, problem = pdf_engine.make_book([(page, {"f": svg})], DEFAULT.paths, [SheetPlan("t", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
 print(seen, problem, made[0][:5])
 """
     said = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,

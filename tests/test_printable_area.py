@@ -110,3 +110,22 @@ def test_each_components_own_pdf_keeps_its_marks_and_instructions_printable(ship
                 for line in page.lines:
                     length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
                     assert _inside(line, sheet, 4.2) >= min(PRINTED_MARK, length) - 1e-6, (part.spec.name, number, line)
+
+
+@pytest.mark.parametrize("margin", [5.0, 0.0])
+def test_the_no_pieces_label_of_a_components_pdf_prints_inside_the_inset(shipped_builds, margin):
+    """A component with nothing to print gets one page saying so: its label, however long
+    the game's title, lies inside the printable inset like every other sheet label."""
+    import dataclasses
+
+    from pnp.formats.impose import layout
+
+    part = dataclasses.replace(shipped_builds["dietrick-taking"].parts[0], pieces=[])
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper], margin)
+        for title in ("Short", "A game whose title runs on and on, far wider than any paper: " * 3):
+            (page,) = layout(part, sheet, title).pages
+            (text,) = page.marks
+            assert isinstance(text, Label) and text.text.endswith(("no pieces to print", "…")), text.text
+            left, top, right, bottom = labels.box(text)
+            assert 4.2 <= left and right <= sheet.width - 4.2 and 4.2 <= top and bottom <= sheet.height - 4.2, (title, text)

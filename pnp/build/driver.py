@@ -114,7 +114,7 @@ def start_book(game: GameContent) -> "BookPages":
     typeset once rendered, as before)."""
     from ..formats.pdf import BookPages
 
-    return BookPages(game.manifest.title, game.fonts.family, early=tuple(game.fonts.dirs))
+    return BookPages(game.manifest.title, game.fonts.family, early=game.fonts.paths)
 
 
 def _book(game: GameContent, printed: list[RenderedComponent], started: "BookPages | None") -> "BookPages":
@@ -366,7 +366,7 @@ def _engine(options: BuildOptions) -> ContextManager[None]:
     from ..formats.pdf_engine import engine_pool
     from ..load.fonts import DEFAULT
 
-    return engine_pool(tuple(DEFAULT.dirs))
+    return engine_pool(DEFAULT.paths)
 
 
 def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None) -> list[GameReport]:

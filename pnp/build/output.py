@@ -2,7 +2,8 @@
 place, unchanged files are not rewritten, and files a previous build made that this build
 no longer makes are removed (tracked in a small manifest with each file's digest, so user
 files are never touched: an entry is removed only while it is a regular file inside the
-output folder holding exactly what pnp wrote there)."""
+output folder holding exactly what pnp wrote there). The manifest is sealed like the build
+record (pnp/load/seal.py): one pnp did not seal itself lists nothing, and removes nothing."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
-from ..files import read_record, stage, temp_owner, write_atomic
+from ..files import stage, temp_owner, write_atomic
+from ..load.seal import read_sealed, seal
 
 MANIFEST = ".pnp-files.json"
 
@@ -30,9 +32,10 @@ class Committed:
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write `data` unless `path` already holds exactly it; True when written."""
+    """Write `data` unless `path` already holds exactly it; True when written (a link at
+    `path` holds nothing: it is replaced by a plain file, whatever it leads to)."""
     try:
-        found = os.stat(path)
+        found = os.lstat(path)
     except OSError:
         found = None
     return _write_if_changed(path, found, data)
@@ -59,12 +62,12 @@ def _digest(data: bytes) -> str:
 
 class Inside:
     """Paths in one output folder, checked, never trusted: a relative path is let through when
-    it is plain (not absolute, no '..'), its folder stays in the root (links resolved:
-    checked once a folder) and the file itself is no link."""
+    it is plain (not absolute, no '..'), each folder on its way below the root is a real
+    folder or not made yet (no link, even one that stays inside: pnp writes only through
+    real folders; checked once a folder) and the file itself is no link."""
 
     def __init__(self, root: Path):
         self.root = root
-        self._base = os.path.realpath(root)
         self._folders: dict[tuple[str, ...], bool] = {}
 
     def status(self, rel: str) -> tuple[Path, os.stat_result | None] | None:
@@ -75,8 +78,7 @@ class Inside:
             return None
         folder = parts[:-1]
         if folder not in self._folders:
-            real = os.path.realpath(os.path.join(self.root, *folder))
-            self._folders[folder] = real == self._base or real.startswith(os.path.join(self._base, ""))
+            self._folders[folder] = _real_folders(self.root, folder)
         if not self._folders[folder]:
             return None
         path = self.root.joinpath(*parts)
@@ -92,6 +94,23 @@ class Inside:
         """`root / rel` when `rel` may be written or removed, else None."""
         checked = self.status(rel)
         return checked[0] if checked else None
+
+
+def _real_folders(root: Path, folder: tuple[str, ...]) -> bool:
+    """Whether each step of `folder` below `root` is a real folder (no link, no file), up to
+    the first not made yet (pnp makes it and those below it)."""
+    path = root
+    for step in folder:
+        path = path / step
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        if not stat.S_ISDIR(mode):
+            return False
+    return True
 
 
 class Staged:
@@ -148,10 +167,11 @@ def discard_staged(staged: Iterable[Staged]) -> None:
 
 
 def _previous(root: Path, inside: Inside) -> dict[str, str]:
-    """The files the previous build wrote, with the digest of each (the list's old form,
-    names without digests, names no file pnp can vouch for: none of them is ever removed)."""
+    """The files the previous build wrote, with the digest of each (a list pnp did not seal,
+    its old form, names without digests, names no file pnp can vouch for: none of them is
+    ever removed)."""
     try:
-        files = json.loads(read_record(root / MANIFEST) or b"")
+        files = json.loads(read_sealed(root / MANIFEST, MANIFEST) or b"")
     except (OSError, ValueError, TypeError):
         return {}
     if not isinstance(files, dict):
@@ -213,7 +233,7 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
             stale.unlink()
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
-    write_if_changed(root / MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8"))
+    write_if_changed(root / MANIFEST, seal(MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8")))
     remove_leftover_temps(inside, {os.path.dirname(rel) for rel in made} | {""})
     if staged is not None:
         staged.discard()  # nothing is left of it but the folders it made, which hold files now
@@ -230,7 +250,8 @@ def check_files(root: Path, files: dict[str, bytes], staged: Staged | None = Non
 
 
 def _refusal(root: Path, rel: str) -> str:
-    return f"{root}: output file {rel!r} would leave the output folder (through '..' or a link): nothing written there"
+    return (f"{root}: output file {rel!r} would leave the output folder (through '..' or a link), or is or goes through a "
+            "link or file in it (pnp writes only plain files, through real folders): nothing written there")
 
 
 def remove_leftover_temps(inside: Inside, folders: Iterable[str]) -> None:

@@ -15,30 +15,44 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-_COMPILERS: dict[tuple[str, ...], Any] = {}  # font folders -> a typst.Compiler with those fonts loaded
+_COMPILERS: dict[tuple[str, ...], Any] = {}  # font files -> a typst.Compiler with those fonts loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 NICER = 5  # how far behind the build its PDF workers run (os.nice)
 ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
 _INPUT = re.compile(r"sys\.inputs\.(f\d+)")  # a face's SVG in a book's document (pnp.formats.pdf.BookPages)
 
 
-def compiler(font_dirs: tuple[str, ...]) -> Any:
-    """This process's typst compiler with the fonts of `font_dirs` loaded (made on first use)."""
-    if font_dirs not in _COMPILERS:
+def compiler(font_files: tuple[str, ...]) -> Any:
+    """This process's typst compiler with the fonts of `font_files` loaded (made on first use).
+    typst loads every font file under the folders it is given (their subfolders too), so it
+    is given a folder holding links to these files alone: those pnp checked (a game's named
+    fonts: pnp/load/content.py `_check_fonts`), never an unchecked file beside one of them.
+    typst reads the fonts as the compiler is made: the folder is gone before it compiles."""
+    if font_files not in _COMPILERS:
+        import shutil
+        import tempfile
+
         import typst
 
-        # typst's root is pnp's own font folder, never the current folder or the project: the
-        # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
-        _COMPILERS[font_dirs] = typst.Compiler(font_paths=list(font_dirs), ignore_system_fonts=True, root=str(ROOT))
-    return _COMPILERS[font_dirs]
+        with tempfile.TemporaryDirectory(prefix="pnp-fonts-") as folder:
+            for number, path in enumerate(font_files):
+                link = os.path.join(folder, f"{number:05d}{os.path.splitext(path)[1].lower()}")  # in order; typst goes by the suffix
+                try:
+                    os.symlink(os.path.abspath(path), link)
+                except OSError:  # a system that allows no links: a copy
+                    shutil.copyfile(path, link)
+            # typst's root is pnp's own font folder, never the current folder or the project: the
+            # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
+            _COMPILERS[font_files] = typst.Compiler(font_paths=[folder], ignore_system_fonts=True, root=str(ROOT))
+    return _COMPILERS[font_files]
 
 
-def make_pdf(text: str, inputs: dict[str, str], font_dirs: tuple[str, ...]) -> tuple[bytes, str]:
+def make_pdf(text: str, inputs: dict[str, str], font_files: tuple[str, ...]) -> tuple[bytes, str]:
     """Compile the typst document `text` (face SVGs in `inputs`): the PDF bytes, or b"" and
     the first line of the engine's complaint."""
     try:
         with _ONE_AT_A_TIME:
-            return bytes(compiler(font_dirs).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
+            return bytes(compiler(font_files).compile(input=text.encode("utf-8"), sys_inputs=inputs, pdf_tags=False)), ""
     except Exception as exc:  # typst reports SVG problems (e.g. an unreadable image) this way
         said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         # typst points at the page it failed on: that page's input names the face ("f12: ...")

@@ -245,8 +245,11 @@ def layout(rendered: RenderedComponent, sheet: Paper, title: str) -> Layout:
     bleed = rendered.bleed
     copies = _expand(rendered)
     pages: list[Page] = []
-    if not copies:
-        pages.append(Page([Label(f"{title}: no pieces to print", sheet.margin, sheet.margin + 5, 9)]))
+    if not copies:  # one measured line inside the printable inset, like every other sheet label
+        from . import labels
+
+        left = max(sheet.margin, sheet_layout("standard").inset)
+        pages.append(Page([labels.line(f"{title}: no pieces to print", left, left + 5, sheet.width - 2 * left, 9, 5)]))
         return Layout(sheet, title, pages)
     grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
     if grid is None:

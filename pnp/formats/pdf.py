@@ -64,7 +64,7 @@ class BookPages:
     """A game's book as typst documents, a face at a time: each distinct face gets the next
     page as it is added (checked by `refused` first, unless it was when it was rendered or taken
     from the cache: the last guard before the engine), and
-    every CHUNK faces make a document. With `early` (the font folders), each full document
+    every CHUNK faces make a document. With `early` (the font files), each full document
     is typeset at once, apart (`pdf_engine.Apart`), so a big book is typeset while the build
     still renders. The labels follow, in a document of their own, once the layouts are
     known (`sources`)."""
@@ -193,7 +193,7 @@ def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book
     if only is not None:
         plans = [plans[n] for n in only]
     try:
-        return pdf_engine.run_book(title, docs, tuple(fonts.dirs), plans, book.apart, book.names)
+        return pdf_engine.run_book(title, docs, fonts.paths, plans, book.apart, book.names)
     except PnpError as exc:
         raise PnpError([_font_named(str(e), fonts) if isinstance(e, str) else e for e in exc.errors]) from None
 

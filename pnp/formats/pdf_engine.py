@@ -39,7 +39,7 @@ PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
 _THREADS = "RAYON_NUM_THREADS"  # how many threads typst's work-stealing pool (rayon) starts
 
 
-def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
+def make_book(docs: list[tuple[str, dict[str, str]]], font_files: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
     """Typeset each typst document of a book (pnp.formats.pdf.BookPages), then write
     each sheet plan from it: the PDFs, or [] and the engine's complaint."""
     # typst lets go of the GIL while it compiles: the composer (pikepdf, about 0.05 s to
@@ -48,7 +48,7 @@ def make_book(docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...]
     composer.start()
     parts = []
     for text, inputs in docs:
-        data, problem = make_pdf(text, inputs, font_dirs)
+        data, problem = make_pdf(text, inputs, font_files)
         if problem:
             return [], problem
         parts.append(data)
@@ -65,15 +65,15 @@ class Apart:
     it has rendered, one more process composes every PDF of the book (`compose`), taking
     each document as it is typeset."""
 
-    def __init__(self, font_dirs: tuple[str, ...]):
-        self.font_dirs = font_dirs
+    def __init__(self, font_files: tuple[str, ...]):
+        self.font_files = font_files
         # a thread a typesetter at once, each waiting on its process
         self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))
         self._jobs: list[Future[tuple[Any, str]]] = []
         self._behind = True  # while the build renders; what is handed in after it, the build waits on
 
     def add(self, text: str, inputs: dict[str, str]) -> None:
-        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_dirs), self._behind))
+        self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_files), self._behind))
 
     def compose(self, docs: list[tuple[str, dict[str, str]]], plans: list) -> tuple[list[bytes], str]:
         """Each sheet plan written from the book `docs` (of which the first were handed in
@@ -157,25 +157,25 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def _warm(font_dirs: tuple[str, ...]) -> None:
+def _warm(font_files: tuple[str, ...]) -> None:
     """Import the engine and the composer and load the default fonts while the build still renders."""
     import pikepdf  # noqa: F401
 
-    compiler(font_dirs)
+    compiler(font_files)
 
 
-def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_dirs: tuple[str, ...], plans: list,
+def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_files: tuple[str, ...], plans: list,
              apart: Apart | None = None, faces: dict[str, str] | None = None) -> list[bytes]:
     """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
     several documents of faces is typeset and composed apart (by `apart` when the build
     handed it the first documents already). `faces`: the face (component/name) each input
     of the documents holds, to name the one the engine failed on."""
     if apart is not None or sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
-        made, problem = (apart or Apart(font_dirs)).compose(docs, plans)
+        made, problem = (apart or Apart(font_files)).compose(docs, plans)
     elif _POOL is not None:
-        made, problem = _POOL.submit(make_book, docs, font_dirs, plans).result()
+        made, problem = _POOL.submit(make_book, docs, font_files, plans).result()
     else:
-        made, problem = make_book(docs, font_dirs, plans)
+        made, problem = make_book(docs, font_files, plans)
     if problem:
         name, _, said = problem.partition(": ")
         if faces and name in faces:  # the engine named the page it failed on (engine_jobs.make_pdf)

@@ -168,8 +168,9 @@ class Fonts:
         return self.faces[0].family
 
     @cached_property
-    def dirs(self) -> list[str]:
-        return sorted({str(p.parent) for p in self.files})
+    def paths(self) -> tuple[str, ...]:
+        """The font files for the PDF engine, which is given these alone (pnp/formats/engine_jobs.py)."""
+        return tuple(sorted(str(p) for p in self.files))
 
     @cached_property
     def digest(self) -> str:

@@ -20,6 +20,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from ..errors import ContentError, PnpError
+from ..limits import ICONS
 from ..plaindata import helper
 from ..sandbox import reports_reads
 from . import project_files
@@ -38,8 +39,8 @@ class Icon:
     fill: str | None = None  # path icons: the default colour
 
 
-def _svg_file(project: Path, path: Path) -> Icon:
-    data = project_files.read_bytes(project, path, None, "icon file")
+def _svg_file(project: Path, path: Path, where: ContentError) -> Icon:
+    data = project_files.read_bytes(project, path, where, "icon file", ICONS)
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:
@@ -85,12 +86,13 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
         icons: dict[str, Icon] = {}
         try:
             if spec.folder is not None:
-                folder = project_files.join(project, content_dir, spec.folder, manifest.error(("icons", name, "folder"), ""), "icon folder")
+                at = manifest.error(("icons", name, "folder"), "")
+                folder = project_files.join(project, content_dir, spec.folder, at, "icon folder")
                 if not folder.is_dir():
                     errors.append(manifest.error(("icons", name, "folder"), f"folder not found: {spec.folder}"))
                     continue
                 for path in project_files.listing(project, folder, "*.svg"):
-                    icons[path.stem] = _svg_file(project, path)
+                    icons[path.stem] = _svg_file(project, path, at)
                 if not icons:
                     errors.append(manifest.error(("icons", name, "folder"), f"no .svg files in {spec.folder}: expected one file per icon, named <id>.svg"))
             else:
