@@ -632,11 +632,16 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     if players == 1:
         named = rules.solo.levels
         levels = f"A.I. level {min(named)}-{max(named)}" if named else "A.I. level: the cards it started with"
+        # The level a first solo game is suggested (rules.yaml solo.first_level, F222);
+        # a version that suggests none (0.2.8) leaves it to fill in.
+        first = rules.solo.first_level
+        if first is not None:
+            levels += f" ({first} suggested for a first solo game)"
         challenges = [f"{BALANCED_DIET}/{d}" for d in rules.solo.balanced_diet or {}]
         challenges += [MONSTER_CHALLENGE] if rules.solo.monster_challenges else []
         out += [
             "solo:",
-            f"  level: 2                # {levels}",
+            f"  level: {'null' if first is None else first:<17}# {levels}",
             "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
         ]
         if challenges:
