@@ -70,9 +70,17 @@ class TastyHumansSimulation:
         except ValueError as exc:
             raise PnpError(f"--set {exc}") from None
         self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
-        self.default_players = max(self.player_counts)
+        # The A.I. level is chosen for a solo game (F220, O235): given, it plays one player.
+        self.solo_level = None if given is None else level
+        self.default_players = 1 if given is not None else max(self.player_counts)
         self.setup = Setup.from_game(game, version, rules, level, changes)
         self.label = version + "".join(f", {k}={v}" for k, v in options.items())
+
+    def check_players(self, players: int) -> None:
+        """The A.I. plays only in a solo game: a level given for more players means nothing."""
+        if self.solo_level is not None and players != 1:
+            raise PnpError(f"--set {SOLO_KEY}={self.solo_level}: the A.I. level is for a solo game, not {players} players: "
+                           f"expected --players 1 (or no {SOLO_KEY})")
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
         r = play(self.setup, seed, strategies)
