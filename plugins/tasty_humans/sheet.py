@@ -582,6 +582,13 @@ class _Checker:
 _ENDING_TEXT = {ROUND: "after a round", LEADER_PHASE: "in the Leader Phase"}
 
 
+def asks_king_token(rules: "RuleVersion", players: int) -> bool:
+    """Whether a sheet of this rule version and player count has `king_token:`: a game of
+    several players whose seat-order tie-break starts at the King token (0.2.8 line 215;
+    rules.yaml rulings.king_token_unknown)."""
+    return players > 1 and "seat-from-king" in rules.tie_break
+
+
 def template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:
     """A blank, commented sheet for `players` players under the rule version
     `options["rules"]` (default: the rule set's default), ready to fill in."""
@@ -605,8 +612,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         f"ending: null             # {ROUND} (a stomach filled while eating an adventurer), {LEADER_PHASE}",
         "                         # (filled by a dropped leader), or null to let pnp work it out",
     ]
-    if players > 1 and "seat-from-king" in rules.tie_break:
-        # rules.yaml rulings.king_token_unknown: the seat-order tie-break starts at the token.
+    if asks_king_token(rules, players):
         out += [
             "king_token: null         # if two or more players filled at once (all king: true): the name of the one",
             "                         # holding the Village King token itself; null: the first of them in seat order",
