@@ -204,7 +204,7 @@ class _Checker:
         self._check_solo(rules, n)
         players = [self._check_player(i, p, rules, n) for i, p in enumerate(sheet.players)]
         self._check_across(players, rules, n)
-        king_token = self._check_king_token()
+        king_token = self._check_king_token(rules, n)
         ending = ROUND
         if not self.errors and all(p is not None for p in players):
             ending = self._check_ending([p for p in players if p is not None], rules, n)
@@ -251,12 +251,17 @@ class _Checker:
         elif solo.challenge == MONSTER_CHALLENGE and not rules.solo.monster_challenges:
             self.fail(("solo", "challenge"), f"solo.challenge: {title} have no monster challenges (only the published rules do): expected null")
 
-    def _check_king_token(self) -> int | None:
+    def _check_king_token(self, rules: "RuleVersion", n: int) -> int | None:
         """The seat named by `king_token:`, which must be one of the players holding the
         King bonus (0.2.8 line 215 counts seats from the token; line 197 gives the bonus to
-        every player who filled at the same moment)."""
+        every player who filled at the same moment), on a sheet that has the field (the
+        blank sheet's, `asks_king_token`)."""
         name = self.sheet.king_token
         if name is None:
+            return None
+        if not asks_king_token(rules, n):
+            why = "a solo game has no seat order" if n == 1 else f"{rules.title} break ties without seat order from the King token"
+            self.fail(("king_token",), f"king_token: {why}: expected no king_token")
             return None
         kings = [(i, p.name) for i, p in enumerate(self.sheet.players) if p.king]
         for seat, king in kings:
