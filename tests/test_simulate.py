@@ -84,6 +84,16 @@ def test_an_ai_level_plays_solo_games(repo_project, rules):
     assert run.players == 1 and [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
 
 
+def test_solo_games_start_at_the_rules_first_level(copy_game):
+    """Without solo_level, the A.I. level is the one the rules suggest for a first solo game
+    (rules.yaml solo.first_level, F222), as on the blank solo sheet."""
+    project = copy_game("tasty-humans")
+    path = project.content_dir / "tasty-humans" / "rules.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("      first_level: 2\n", "      first_level: 3\n"), encoding="utf-8")
+    run = simulate(project, "tasty-humans", games=2, players=1, jobs=1, sheets=True)
+    assert [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
+
+
 def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_path):
     out, sheets = tmp_path / "out", tmp_path / "sheets"
     result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "16", "--players", "2", "--players-as", "greedy,random",

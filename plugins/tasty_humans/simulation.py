@@ -55,11 +55,14 @@ class TastyHumansSimulation:
         if version not in self.versions:
             raise PnpError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
         given = options.pop(SOLO_KEY, None)
+        rules = rule_set.version(version)
+        # Not given: the level the rules suggest for a first solo game (rules.yaml
+        # solo.first_level, F222), or the engine's own where a version suggests none.
+        first = rules.solo.first_level if rules.solo.first_level is not None else DEFAULT_SOLO_LEVEL
         try:
-            level = DEFAULT_SOLO_LEVEL if given is None else int(given)
+            level = first if given is None else int(given)
         except ValueError:
             raise PnpError(f"--set {SOLO_KEY}={given}: expected a whole number") from None
-        rules = rule_set.version(version)
         levels = rules.solo.levels  # named levels; a rule set may leave them open (any N >= 0)
         if level < 0 or (levels is not None and level not in levels):
             expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
