@@ -36,7 +36,7 @@ DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
-DEFAULT_SOLO_LEVEL = 2  # a version that suggests no first level (0.2.8) plays the published one's (rules.yaml solo.first_level, F222)
+DEFAULT_SOLO_LEVEL = 2  # the engine's level where a version suggests no first level (0.2.8; rules.yaml solo.first_level)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
