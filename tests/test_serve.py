@@ -24,6 +24,8 @@ from pnp.serve import INSTALL, qr_text, require_extra  # noqa: E402
 from pnp.serve.app import MAX_BODY, PREDICTIONS_KEPT, make_app  # noqa: E402
 from pnp.serve.log import Log  # noqa: E402
 from pnp.serve.scoring import Games, check, sheet_yaml  # noqa: E402
+from pnp.serve import session as sessions  # noqa: E402
+from test_th_king_token import TIE  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 TOKEN = "s3cret-token"
@@ -354,13 +356,62 @@ def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_sco
     if name == "tasty-humans-solo.yaml":  # published: named levels, the Balanced Diet and monster challenges
         assert solo["level"]["kind"] == "choice" and solo["level"]["choices"][0] == {"value": 0, "label": "0: Baby Beast"}
         assert [c["value"] for c in solo["challenge"]["choices"]] == ["balanced-diet/beginner", "balanced-diet/normal", "balanced-diet/expert", "monster"]
-    else:
-        assert solo["level"]["kind"] == "number" and solo["challenge"]["choices"] == []
+    else:  # 0.2.8: any level, and no challenge to choose (its blank sheet has none)
+        assert solo["level"]["kind"] == "number" and "challenge" not in solo
     state = fill(client, sid, sheet)
     assert state["outcome"]["problems"] == [] and state["finished"]
     path = tmp_path / "solo.yaml"
     path.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
     assert {**cli_score(path), "sheet": None} == {**state["outcome"]["report"], "sheet": None}
+
+
+@pytest.mark.parametrize("holder", ["Rex", None])
+def test_a_028_table_names_the_king_token_holder_and_scores_as_pnp_score_does(client: TestClient, holder: str | None, tmp_path: Path):
+    """Quin and Rex fill together in the Leader Phase and tie down to seat order (0.2.8
+    lines 197, 215): the host picks who holds the token among the table's players, and the
+    table scores as `pnp score` does on the same sheet file, the default only when unnamed."""
+    sheet = yaml.safe_load(TIE)
+    if holder is not None:
+        sheet["king_token"] = holder
+    names = [p["name"] for p in sheet["players"]]
+    sid = start(client, "tasty-humans", names, "0.2.8")
+    table = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}
+    assert list(table) == ["ending", "king_token"]
+    assert table["king_token"]["kind"] == "choice" and table["king_token"]["nullable"]
+    assert [c["value"] for c in table["king_token"]["choices"]] == names
+    assert [c["value"] for c in table["ending"]["choices"]] == ["round", "leader-phase"]
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == [] and state["finished"]
+    report = state["outcome"]["report"]
+    assert report["winners"] == [holder or "Quin"] and report["king_token"] == {"name": holder or "Quin", "stated": holder is not None}
+    assert report["ending"] == "leader-phase" and report["ending_stated"]
+    exported, original = tmp_path / "exported.yaml", tmp_path / "original.yaml"
+    exported.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    original.write_text(sheet_yaml(sheet), encoding="utf-8")
+    assert {**cli_score(exported), "sheet": None} == {**report, "sheet": None} == {**cli_score(original), "sheet": None}
+
+
+@pytest.mark.parametrize("rules", ["published", "0.2.8"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_tasty_humans_form_offers_exactly_the_blank_sheets_fields(games: Games, rules: str, players: int):
+    """The form comes from the blank sheet (`pnp sheet --template`): a field the sheet of
+    this version and player count has not (king_token outside 0.2.8's multi-player games,
+    king and king_token in a solo game, challenge in a 0.2.8 solo game) is not offered."""
+    names = ["Ana", "Ben", "Cy", "Dee"][:players]
+    form = sessions.form(games, "tasty-humans", rules, names)
+    blank = games.blank("tasty-humans", players, rules)
+    assert {f["key"] for f in form["table"]} == set(blank) - {"game", "rules", "players"}  # in the schema's order
+    assert {f["key"] for f in form["player"]} == set(blank["players"][0]) - {"name"}
+    for f in form["table"]:
+        if f["kind"] == "group":
+            assert {g["key"] for g in f["fields"]} == set(blank[f["key"]])
+    assert ("king_token" in blank) is (rules == "0.2.8" and players > 1)
+
+
+def test_a_field_the_sheet_has_not_is_refused_at_the_table(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "published")
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"king_token": "Ana"}})
+    assert r.status_code == 400 and r.json()["error"] == "unknown field 'king_token': expected one of ending"
 
 
 def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):

@@ -261,3 +261,25 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         assert "Wins by seat: seat 1: 0, seat 2: 1, seat 3: 0" in dietrick.inner_text()  # Ben, seat 2, won
     finally:
         server.stop()
+
+
+def test_a_028_host_picks_who_holds_the_king_token_from_the_players(browser: Any, tmp_path: Path):
+    """0.2.8 counts its last tie-break from the King token (line 215): the host's page taps
+    its holder among the table's players, and the exported sheet says so (`king_token:`)."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "tasty-humans", ["Pia", "Quin", "Rex"], "0.2.8")
+        host.wait_for_selector("#t-king_token", timeout=WAIT)
+        assert host.eval_on_selector("#t-king_token", "s => [...s.options].map(o => o.textContent)") == ["—", "Pia", "Quin", "Rex"]
+        host.select_option("#t-king_token", label="Rex")
+        host.select_option("#t-ending", label="leader-phase")
+        deadline = time.monotonic() + WAIT / 1000
+        while True:
+            sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+            if sheet.get("king_token") == "Rex" and sheet.get("ending") == "leader-phase":
+                break
+            assert time.monotonic() < deadline, sheet
+            time.sleep(0.1)
+    finally:
+        server.stop()

@@ -77,6 +77,23 @@ def test_set_patches_one_rule_value(repo_project):
     assert any(trolls) and all(t % 7 == 0 for t in trolls)
 
 
+@pytest.mark.parametrize("rules", ["published", "0.2.8"])
+def test_an_ai_level_plays_solo_games(repo_project, rules):
+    """The A.I. level means a solo game (F220, O235): given without --players, one player."""
+    run = simulate(repo_project, "tasty-humans", games=2, jobs=1, sheets=True, options={"rules": rules, "solo_level": "3"})
+    assert run.players == 1 and [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
+
+
+def test_solo_games_start_at_the_rules_first_level(copy_game):
+    """Without solo_level, the A.I. level is the one the rules suggest for a first solo game
+    (rules.yaml solo.first_level, F222), as on the blank solo sheet."""
+    project = copy_game("tasty-humans")
+    path = project.content_dir / "tasty-humans" / "rules.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("      first_level: 2\n", "      first_level: 3\n"), encoding="utf-8")
+    run = simulate(project, "tasty-humans", games=2, players=1, jobs=1, sheets=True)
+    assert [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
+
+
 def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_path):
     out, sheets = tmp_path / "out", tmp_path / "sheets"
     result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "16", "--players", "2", "--players-as", "greedy,random",
@@ -115,6 +132,13 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--set", "cravings.troll.points=" + "9" * 35], r"^--set cravings.troll.points: 9{35} is out of range: expected a number from -1,000,000 to 1,000,000$"),
         (["--set", "cravings.troll={points: -2000000, overlap: false}"], r"^--set cravings.troll: -2000000 is out of range"),
         (["--set", "cravings.troll.points=" + "9" * 5000], r"^--set cravings.troll.points=9{100}.*expected a value as rules.yaml writes it"),
+        # the A.I. level is for a solo game only (F220, O235), and one of the version's levels
+        (["--set", "solo_level=3", "--players", "2"], r"^--set solo_level=3: the A.I. level is for a solo game, not 2 players: expected --players 1"),
+        (["--set", "rules=0.2.8", "--set", "solo_level=3", "--players", "4"], r"^--set solo_level=3: the A.I. level is for a solo game, not 4 players"),
+        (["--players", "2", "--against", "solo_level=3"], r"^--against solo_level=3: the A.I. level is for a solo game, not 2 players"),
+        (["--set", "solo_level=7", "--players", "1"], r"^--set solo_level=7: expected an A.I. level 0-6$"),
+        (["--set", "rules=0.2.8", "--set", "solo_level=-1"], r"^--set solo_level=-1: expected the A.I.'s starting cards, 0 or more$"),
+        (["--set", "solo_level=two"], r"^--set solo_level=two: expected a whole number$"),
     ]:
         result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", *args, "--project", str(repo_project.root)])
         assert result.exit_code == 2, (args, result.output)

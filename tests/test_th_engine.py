@@ -4,13 +4,16 @@ and scored alike by `pnp score`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
+from pnp.cli import app
 from pnp.load.content import Project, load_game
 from pnp.load.yamlio import parse_located
 from game_plugins import REPO, game_module
@@ -252,6 +255,44 @@ def test_the_scorer_accepts_every_board_of_a_leader_phase_ending(game, setups):
     assert checked > 10
 
 
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_a_simulated_sheet_names_the_king_token_holder_where_the_sheet_asks(game, setups, version):
+    """Several players who fill at once all take the King bonus (F190, O197); 0.2.8 counts
+    its last tie-break from the token (O215), so its sheets name who keeps it, as the
+    engine ranked: the holder if a King, else the first King clockwise from the holder."""
+    several = 0
+    for n in (2, 3, 4):
+        for seed in range(150):
+            g, r = _play(setups[version], n, "random", seed)
+            if len(r.kings) < 2 or version == "published":
+                assert "king_token" not in r.sheet
+                continue
+            several += 1
+            holder = min(r.kings, key=lambda seat: (seat - g.king) % n)
+            assert r.sheet["king_token"] == r.scores[holder].name
+            report = _scored(game, r)
+            assert list(report.result.winners) == [r.scores[w].name for w in r.winners]
+            assert report.result.king_token in (None, r.sheet["king_token"]) and report.exit_code == 0
+    assert several >= 8 or version == "published"
+
+
+def test_a_simulated_028_tie_on_seat_order_scores_as_the_engine_ranked_it(game, setups, tmp_path):
+    """Seed 9067, three random players under 0.2.8: P1 and P2 fill together in the Leader
+    Phase and tie on points, damage and empty cells; the token is with P2, so seat order
+    (O215) makes P2 the winner. `pnp score` on the simulated sheet says the same, from
+    the sheet's `king_token:` and not our default (which would take P1, the first King)."""
+    r = _engine.play(setups["0.2.8"], 9067, ["random"] * 3)
+    assert (r.kings, r.winners, r.decided_by, r.sheet["king_token"]) == ([0, 1], [1], "seat-from-king", "P2 random")
+    path = tmp_path / "simulated.yaml"
+    path.write_text(yaml.safe_dump(r.sheet, sort_keys=False), encoding="utf-8")
+    result = CliRunner().invoke(app, ["score", str(path), "--json", "--project", str(REPO)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["winners"] == ["P2 random"] and report["king_token"] == {"name": "P2 random", "stated": True}
+    without = {k: v for k, v in r.sheet.items() if k != "king_token"}
+    assert _scored(game, dataclasses.replace(r, sheet=without)).result.winners == ("P1 random",)
+
+
 def test_same_seed_same_game(setups):
     a = _play(setups["published"], 3, "greedy", 7)[1]
     b = _play(setups["published"], 3, "greedy", 7)[1]
@@ -375,7 +416,7 @@ def test_a_part_is_a_function_of_the_kinds_it_reads(setups, version):
 # changes, play changed: on purpose (a rules fix, new content) regenerate it with
 # `python -c "import sys; sys.path[:0] = ['tests']; import test_th_engine as t; print(t.play_digest())"`
 # and say why in the commit; otherwise a change to the engine broke reproducibility.
-PLAY_DIGEST = "3f6e5b24aa6cd0b0bcdf862ce5016c147ff4cb1c8f59bc5858430889d031a60c"
+PLAY_DIGEST = "f5e05bb2f91dba81cbf6074bbbe587063827825c28c4694b2e37f1038d2f7632"
 
 
 def play_digest(setups=None) -> str:

@@ -90,6 +90,18 @@ def test_king_token_must_name_a_king(sheet):
     assert problems(sheet(_with_token("Zed")))[0].startswith("game.yaml:3: king_token: 'Zed' is not a player holding the Village King")
 
 
+def test_king_token_is_refused_where_the_sheet_has_no_such_field(sheet):
+    """The field is the blank sheet's (asks_king_token): published rules never count seats
+    from the token, and a solo game has none to count."""
+    published = (REPO / "examples" / "tasty-humans-3p-leader-phase.yaml").read_text().replace(
+        "ending: leader-phase\n", "ending: leader-phase\nking_token: Cleo\n")
+    (problem,) = problems(sheet(published))
+    assert problem.endswith(": king_token: Published rules break ties without seat order from the King token: expected no king_token")
+    solo = (REPO / "examples" / "tasty-humans-solo-0.2.8.yaml").read_text().replace("ending: round\n", "ending: round\nking_token: Ana\n")
+    (problem,) = problems(sheet(solo))
+    assert problem.endswith(": king_token: a solo game has no seat order: expected no king_token")
+
+
 def test_the_sheet_template_lists_the_field_where_the_tie_break_uses_it():
     def template(rules: str, players: int) -> str:
         result = runner.invoke(app, ["sheet", "tasty-humans", "--players", str(players), "--template", "--set", f"rules={rules}"])

@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+import yaml
 
 from pnp.errors import PnpError
 from pnp.load.content import Project, load_game
@@ -144,6 +145,20 @@ def test_solo_challenge_numbers_follow_rules_yaml(copy_game):
     faces = _words(project, {"solo-reference"})
     assert "at least 9 (beginner) or 15 (expert)." in faces["solo-reference/solo-back"]
     assert "Try level 3." in faces["solo-reference/solo"]
+
+
+def test_the_blank_solo_sheet_starts_at_the_rules_first_level(repo_project, copy_game):
+    """F222: the suggested first level is data (rules.yaml solo.first_level), so the blank
+    sheet (`pnp sheet --template`, the form of `pnp serve`) starts there; 0.2.8 suggests
+    none, so its sheet leaves the level to fill in."""
+    def level(project: Project, rules: str) -> object:
+        game = load_game(project, GAME)
+        return yaml.safe_load(game.plugin.sheet_template(game, 1, {"rules": rules}))["solo"]["level"]
+
+    assert (level(repo_project, "published"), level(repo_project, "0.2.8")) == (2, None)
+    project = copy_game(GAME)
+    _set(project, "      first_level: 2\n", "      first_level: 3\n")
+    assert (level(project, "published"), level(project, "0.2.8")) == (3, None)
 
 
 def test_rules_0_2_8_have_no_solo_challenges_and_say_so(repo_project):

@@ -24,6 +24,7 @@ from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, Geometry, Kept, bits, geo
 from .craving_scoring import craving_scorer
 from .leader_scoring import MaskFn, Masks, Part, damage_of, leader_scorer, part, tile_kinds
 from .scoring import PlayerScore, rank_players, score_player, score_solo
+from .sheet import asks_king_token
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -35,7 +36,7 @@ DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
-DEFAULT_SOLO_LEVEL = 2  # "you might try Level 2" (final: SOLO MODE)
+DEFAULT_SOLO_LEVEL = 2  # the engine's level where a version suggests no first level (0.2.8; rules.yaml solo.first_level)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
@@ -1196,22 +1197,34 @@ class Game:
                                        king=seat in kings, solo=self.solo, name=names[seat], seat=seat,
                                        held=self.held[seat]))
         solo = None
+        token = self.token_holder(kings)
         if self.solo:
             solo = score_solo(scores[0], self.stomachs[0].board(), rules, setup.solo_level, self.ai_cards)
             winners, decided = ([0] if solo.won else []), "solo"
         else:
-            ranked = rank_players(scores, rules)
+            ranked = rank_players(scores, rules, token)
             winners = [names.index(w) for w in ranked.winners]
             decided = ranked.decided_by
         return Result(
             version=setup.version, players=self.n, strategies=[p.name for p in self.players],
             monsters=list(self.monsters), scores=scores, winners=winners, decided_by=decided,
             ending=ending, rounds=rounds, turns=self.turns, drafts=self.drafted[0], kings=kings,
-            held=list(self.held), sheet=self.sheet(names, kings, scores), solo=solo, stacks_ran_out=ran_out,
+            held=list(self.held), sheet=self.sheet(names, kings, scores, token), solo=solo, stacks_ran_out=ran_out,
         )
 
-    def sheet(self, names: list[str], kings: list[int], scores: list[PlayerScore]) -> dict[str, Any]:
-        """The finished game in the scoring-sheet format `pnp score` reads."""
+    def token_holder(self, kings: list[int]) -> int | None:
+        """The seat that keeps the Village King token itself when several players took the
+        King bonus at once (O197; None with one King or none: nothing to choose). The rules
+        do not say who (rules.yaml rulings.king_token_unknown); here the token stays with
+        its holder when that player is a King, else it goes to the first King clockwise from
+        the holder, the order the table resolves ties in (F172, O171)."""
+        if len(kings) < 2:
+            return None
+        return min(kings, key=lambda seat: (seat - self.king) % self.n)
+
+    def sheet(self, names: list[str], kings: list[int], scores: list[PlayerScore], token: int | None = None) -> dict[str, Any]:
+        """The finished game in the scoring-sheet format `pnp score` reads; `king_token:`
+        names the token's holder where the sheet asks for it (several Kings, 0.2.8)."""
         symbols = {k: t.symbol for k, t in self.setup.rules.tiles.items()}
         players = []
         for seat, stomach in enumerate(self.stomachs):
@@ -1227,6 +1240,8 @@ class Game:
         out: dict[str, Any] = {"game": "tasty-humans", "rules": self.setup.version}
         if self.setup.changes:
             out["changes"] = dict(self.setup.changes)
+        if token is not None and asks_king_token(self.setup.rules, self.n):
+            out["king_token"] = names[token]
         out["players"] = players
         if self.solo:
             out["solo"] = {"level": self.setup.solo_level, "ai_cards": [c.id for c in self.ai_cards]}

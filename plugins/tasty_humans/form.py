@@ -59,7 +59,11 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
         solo["level"] = {"kind": "choice", "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
     return {
         "rules": _rule_versions(game),
-        "table": {"solo": {"fields": solo}},
+        # The blank sheet (sheet.template) has every field of this version and player
+        # count: king_token only where seat order counts from the token (asks_king_token),
+        # king only with two or more players; the form offers exactly those.
+        "blank_is_complete": True,
+        "table": {"solo": {"fields": solo}, "king_token": {"kind": "choice", "choices_from": "players"}},
         "player": {
             "monster": {"kind": "choice", "choices": monsters},
             "held": {"kind": "choice", "choices": leaders},

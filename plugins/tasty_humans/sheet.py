@@ -204,7 +204,7 @@ class _Checker:
         self._check_solo(rules, n)
         players = [self._check_player(i, p, rules, n) for i, p in enumerate(sheet.players)]
         self._check_across(players, rules, n)
-        king_token = self._check_king_token()
+        king_token = self._check_king_token(rules, n)
         ending = ROUND
         if not self.errors and all(p is not None for p in players):
             ending = self._check_ending([p for p in players if p is not None], rules, n)
@@ -251,12 +251,17 @@ class _Checker:
         elif solo.challenge == MONSTER_CHALLENGE and not rules.solo.monster_challenges:
             self.fail(("solo", "challenge"), f"solo.challenge: {title} have no monster challenges (only the published rules do): expected null")
 
-    def _check_king_token(self) -> int | None:
+    def _check_king_token(self, rules: "RuleVersion", n: int) -> int | None:
         """The seat named by `king_token:`, which must be one of the players holding the
         King bonus (0.2.8 line 215 counts seats from the token; line 197 gives the bonus to
-        every player who filled at the same moment)."""
+        every player who filled at the same moment), on a sheet that has the field (the
+        blank sheet's, `asks_king_token`)."""
         name = self.sheet.king_token
         if name is None:
+            return None
+        if not asks_king_token(rules, n):
+            why = "a solo game has no seat order" if n == 1 else f"{rules.title} break ties without seat order from the King token"
+            self.fail(("king_token",), f"king_token: {why}: expected no king_token")
             return None
         kings = [(i, p.name) for i, p in enumerate(self.sheet.players) if p.king]
         for seat, king in kings:
@@ -582,6 +587,13 @@ class _Checker:
 _ENDING_TEXT = {ROUND: "after a round", LEADER_PHASE: "in the Leader Phase"}
 
 
+def asks_king_token(rules: "RuleVersion", players: int) -> bool:
+    """Whether a sheet of this rule version and player count has `king_token:`: a game of
+    several players whose seat-order tie-break starts at the King token (0.2.8 line 215;
+    rules.yaml rulings.king_token_unknown)."""
+    return players > 1 and "seat-from-king" in rules.tie_break
+
+
 def template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:
     """A blank, commented sheet for `players` players under the rule version
     `options["rules"]` (default: the rule set's default), ready to fill in."""
@@ -605,8 +617,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         f"ending: null             # {ROUND} (a stomach filled while eating an adventurer), {LEADER_PHASE}",
         "                         # (filled by a dropped leader), or null to let pnp work it out",
     ]
-    if players > 1 and "seat-from-king" in rules.tie_break:
-        # rules.yaml rulings.king_token_unknown: the seat-order tie-break starts at the token.
+    if asks_king_token(rules, players):
         out += [
             "king_token: null         # if two or more players filled at once (all king: true): the name of the one",
             "                         # holding the Village King token itself; null: the first of them in seat order",
@@ -632,11 +643,16 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     if players == 1:
         named = rules.solo.levels
         levels = f"A.I. level {min(named)}-{max(named)}" if named else "A.I. level: the cards it started with"
+        # The level a first solo game is suggested (rules.yaml solo.first_level, F222);
+        # a version that suggests none (0.2.8) leaves it to fill in.
+        first = rules.solo.first_level
+        if first is not None:
+            levels += f" ({first} suggested for a first solo game)"
         challenges = [f"{BALANCED_DIET}/{d}" for d in rules.solo.balanced_diet or {}]
         challenges += [MONSTER_CHALLENGE] if rules.solo.monster_challenges else []
         out += [
             "solo:",
-            f"  level: 2                # {levels}",
+            f"  level: {'null' if first is None else first:<17}# {levels}",
             "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
         ]
         if challenges:

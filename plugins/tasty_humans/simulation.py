@@ -55,11 +55,14 @@ class TastyHumansSimulation:
         if version not in self.versions:
             raise PnpError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
         given = options.pop(SOLO_KEY, None)
+        rules = rule_set.version(version)
+        # Not given: the level the rules suggest for a first solo game (rules.yaml
+        # solo.first_level, F222), or the engine's own where a version suggests none.
+        first = rules.solo.first_level if rules.solo.first_level is not None else DEFAULT_SOLO_LEVEL
         try:
-            level = DEFAULT_SOLO_LEVEL if given is None else int(given)
+            level = first if given is None else int(given)
         except ValueError:
             raise PnpError(f"--set {SOLO_KEY}={given}: expected a whole number") from None
-        rules = rule_set.version(version)
         levels = rules.solo.levels  # named levels; a rule set may leave them open (any N >= 0)
         if level < 0 or (levels is not None and level not in levels):
             expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
@@ -70,9 +73,17 @@ class TastyHumansSimulation:
         except ValueError as exc:
             raise PnpError(f"--set {exc}") from None
         self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
-        self.default_players = max(self.player_counts)
+        # The A.I. level is chosen for a solo game (F220, O235): given, it plays one player.
+        self.solo_level = None if given is None else level
+        self.default_players = 1 if given is not None else max(self.player_counts)
         self.setup = Setup.from_game(game, version, rules, level, changes)
         self.label = version + "".join(f", {k}={v}" for k, v in options.items())
+
+    def check_players(self, players: int) -> None:
+        """The A.I. plays only in a solo game: a level given for more players means nothing."""
+        if self.solo_level is not None and players != 1:
+            raise PnpError(f"--set {SOLO_KEY}={self.solo_level}: the A.I. level is for a solo game, not {players} players: "
+                           f"expected --players 1 (or no {SOLO_KEY})")
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
         r = play(self.setup, seed, strategies)

@@ -47,7 +47,8 @@ class GamePlugin:
     sheet_component: str | None = None
     # `pnp serve`'s entry form for a rule version (or None) and player count: choices from
     # the content that turn typing into tapping, as {"rules": [{"value", "label",
-    # "differences"}], "table": {key: hint}, "player": {key: hint}} (pnp/serve/forms.py)
+    # "differences"}], "table": {key: hint}, "player": {key: hint}, "blank_is_complete":
+    # bool} (pnp/serve/forms.py)
     sheet_form: Callable[["GameContent", str | None, int], dict[str, Any]] | None = None
     # named tables keyed by content id (e.g. {"scorers": {"dragon": fn}}), seen by
     # `needs:` checks and templates as `plugin.<name>`

@@ -142,7 +142,7 @@ class Table:
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
-            "form": sessions.form(self.games, s.game, s.rules, len(s.players)),
+            "form": sessions.form(self.games, s.game, s.rules, s.players),
             "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
             "done": [s.done.get(i, False) for i in range(len(s.players))],
             "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged,
@@ -225,7 +225,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
 
         def work() -> dict[str, Any]:
             s = table.session(sid)
-            fields = sessions.form(games, s.game, s.rules, len(s.players))["table"]
+            fields = sessions.form(games, s.game, s.rules, s.players)["table"]
             log.save_table(sid, sessions.clean(fields, body.get("values") if isinstance(body, dict) else None))
             return table.state(sid)
         return JSONResponse(await run_in_threadpool(work))
@@ -240,7 +240,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             s = table.session(sid)
             if not 0 <= seat < len(s.players):
                 raise HTTPException(404, f"no seat {seat + 1}: this session has {len(s.players)} players")
-            fields = sessions.form(games, s.game, s.rules, len(s.players))["player"]
+            fields = sessions.form(games, s.game, s.rules, s.players)["player"]
             values = sessions.clean(fields, body.get("values", {}))
             done = bool(body.get("done", False))
             log.save_board(sid, seat, values, done)

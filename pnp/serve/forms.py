@@ -7,6 +7,11 @@ plugin's `sheet_form`) add choices from the game's content.
 A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
 choice, list, map, group (fields), grid (rows, cols, empty, palette), track (min, max), order, slots.
+
+Fields of the schema that the blank sheet leaves out are offered as optional extras, unless
+the hints say `"blank_is_complete": true`: then the blank sheet lists every field the game's
+sheet has under this rule version and player count, and the form offers exactly those. A
+choice hinted `"choices_from": "players"` offers the table's player names (`name_players`).
 """
 
 from __future__ import annotations
@@ -49,8 +54,9 @@ def _grid(blank: Any) -> dict[str, Any] | None:
     return {"kind": "grid", "rows": len(rows), "cols": len(rows[0]), "empty": rows[0][0]}
 
 
-def field(schema: dict[str, Any], key: str, node: dict[str, Any], blank: Any, hint: dict[str, Any] | None) -> dict[str, Any]:
-    """One field of the form."""
+def field(schema: dict[str, Any], key: str, node: dict[str, Any], blank: Any, hint: dict[str, Any] | None,
+          complete: bool = False) -> dict[str, Any]:
+    """One field of the form (`complete`: a group offers only the fields its blank value has)."""
     variants, nullable = _variants(schema, node)
     first = variants[0] if variants else {}
     out: dict[str, Any] = {"key": key, "label": key.replace("_", " "), "help": _resolve(schema, node).get("description", ""),
@@ -72,8 +78,8 @@ def field(schema: dict[str, Any], key: str, node: dict[str, Any], blank: Any, hi
         if shape.get("properties"):  # a record of its own fields (a solo opponent, say): its fields inside
             inner = blank if isinstance(blank, dict) else {}
             hints = (hint or {}).get("fields", {})
-            out.update(kind="group", fields=[{**field(schema, k, v, inner.get(k), hints.get(k)), "optional": k not in inner}
-                                             for k, v in shape["properties"].items()])
+            out.update(kind="group", fields=[{**field(schema, k, v, inner.get(k), hints.get(k), complete), "optional": k not in inner}
+                                             for k, v in shape["properties"].items() if k in inner or not complete])
             hint = {k: v for k, v in (hint or {}).items() if k != "fields"}
         else:
             out["kind"] = "map"
@@ -88,10 +94,29 @@ def build(schema: dict[str, Any], blank: dict[str, Any], hints: dict[str, Any]) 
     player_node = _resolve(schema, _variants(schema, props.get("players", {}))[0][0].get("items", {}))
     player_props = player_node.get("properties", {})
     blank_player = (blank.get("players") or [{}])[0]
-    table = [field(schema, k, v, blank.get(k), hints.get("table", {}).get(k)) for k, v in props.items() if k not in SESSION_KEYS]
-    player = [field(schema, k, v, blank_player.get(k), hints.get("player", {}).get(k)) for k, v in player_props.items() if k != NAME]
+    complete = bool(hints.get("blank_is_complete"))
+    table = [field(schema, k, v, blank.get(k), hints.get("table", {}).get(k), complete) for k, v in props.items()
+             if k not in SESSION_KEYS and (k in blank or not complete)]
+    player = [field(schema, k, v, blank_player.get(k), hints.get("player", {}).get(k), complete) for k, v in player_props.items()
+              if k != NAME and (k in blank_player or not complete)]
     for f in table:
         f["optional"] = f["key"] not in blank
     for f in player:
         f["optional"] = f["key"] not in blank_player
     return {"table": table, "player": player}
+
+
+PLAYERS = "players"  # `choices_from` of a choice among the table's players
+
+
+def name_players(form: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The form with every choice hinted `"choices_from": "players"` offering these names."""
+    def named(f: dict[str, Any]) -> dict[str, Any]:
+        if f.get("choices_from") == PLAYERS:
+            f = {**{k: v for k, v in f.items() if k != "choices_from"}, "kind": "choice",
+                 "choices": [{"value": n, "label": n} for n in names]}
+        if f.get("kind") == "group":
+            f = {**f, "fields": [named(g) for g in f["fields"]]}
+        return f
+
+    return {part: [named(f) for f in fields] for part, fields in form.items()}

@@ -16,9 +16,11 @@ MAX_TEXT = 2000  # characters of any one value sent by a page
 _NUMBER_KEY = re.compile(r"^[0-9]{1,3}$")
 
 
-def form(games: Games, game: str, rules: str | None, players: int) -> dict[str, Any]:
-    """The entry form of a game under a rule version for a player count."""
-    return forms.build(games.schema(game), games.blank(game, players, rules), games.hints(game, rules, players))
+def form(games: Games, game: str, rules: str | None, players: list[str]) -> dict[str, Any]:
+    """The entry form of a game under a rule version for these players (their count, and
+    their names where a field chooses among them)."""
+    shape = forms.build(games.schema(game), games.blank(game, len(players), rules), games.hints(game, rules, len(players)))
+    return forms.name_players(shape, players)
 
 
 def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -43,7 +45,7 @@ def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], p
         wrong = [p.message for p in games.check({**blank, "changes": changes}).problems if p.at[:1] == ("changes",)]
         if wrong:
             raise PnpError(wrong)
-    shape = form(games, game, rules, len(names))
+    shape = form(games, game, rules, names)
     table = {f["key"]: blank[f["key"]] for f in shape["table"] if f["key"] in blank}
     boards = [{f["key"]: p.get(f["key"]) for f in shape["player"] if f["key"] in p} for p in blank["players"]]
     return table, boards

@@ -48,7 +48,8 @@ class Simulation(Protocol):
     score_label: str  # what a player's score counts, e.g. "points"
     # Optional (read with getattr): names_winners = False for a game whose rules name no
     # winner (no win rates are reported); leaves_out = what the simulation does not play,
-    # printed with every report.
+    # printed with every report; check_players(players) raises a PnpError when an option
+    # given does not fit the player count (Tasty Humans: an A.I. level, solo only).
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record: ...
 

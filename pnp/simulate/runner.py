@@ -165,6 +165,7 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
     players = players if players is not None else sim.default_players
     if players not in sim.player_counts:
         raise PnpError(f"--players {players}: {name} simulates {', '.join(map(str, sim.player_counts))} players")
+    _check_players(sim, players)
     strategies = list(strategies or [sim.strategies[0]])
     unknown = [s for s in strategies if s not in sim.strategies]
     if unknown:
@@ -181,7 +182,7 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
         if against:
             ref, tmp = _against(project, name, against, options, sim)
             try:  # fail early, in one line
-                load_simulation(load_game(Project(ref.root), name), ref.options)
+                _check_players(load_simulation(load_game(Project(ref.root), name), ref.options), players)
             except PnpError as exc:  # a game checks its options as --set; here the change is --against's
                 raise PnpError([f"--against {e.removeprefix('--set ')}" if isinstance(e, str) and e.startswith("--set ") else e
                                 for e in exc.errors]) from None
@@ -198,6 +199,13 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
     if against:
         run.ref, run.ref_records = sides[1], results[1]
     return run
+
+
+def _check_players(sim: Simulation, players: int) -> None:
+    """The game's own check that its options fit the player count (optional)."""
+    check = getattr(sim, "check_players", None)
+    if check is not None:
+        check(players)
 
 
 def _label(options: dict[str, str], sim: Simulation) -> str:
