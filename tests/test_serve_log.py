@@ -248,6 +248,7 @@ def test_a_report_that_names_no_mismatch_still_gives_one_line_when_its_claims_ar
 
     assert Report(0).mismatch_lines() == []
     assert Report(1).mismatch_lines() == ["a claimed value differs from the scored one: `pnp score` shows which"]
+    assert Report(1).mismatch_places() == [((), "a claimed value differs from the scored one: `pnp score` shows which")]  # the whole sheet
 
 
 def test_unrecording_a_session_not_logged_takes_no_write_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
