@@ -16,7 +16,8 @@ What a plugin gets
   ContentErrors: the CLI prints each as `file:line:col: message` and exits 2),
   `raise_if_any`, `sorted_errors`, `display_path`.
 - `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`, and
-  `mismatch_lines()`: one line per wrong claim, as render prints them).
+  `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
+  those lines with the sheet path of each claim, where `pnp serve` shows them).
 - Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.

@@ -513,7 +513,8 @@ def test_games_before_and_after_a_rule_change_are_told_apart(client: TestClient)
     names = [p["name"] for p in sheet["players"]]
     fill(client, start(client, "tasty-humans", names, "published"), sheet)
     changed = start(client, "tasty-humans", names, "published", {"cravings.troll.points": 5})
-    fill(client, changed, sheet)
+    unclaimed = {**sheet, "players": [{k: v for k, v in p.items() if k != "claimed"} for p in sheet["players"]]}
+    fill(client, changed, unclaimed)  # the example claims its totals under the unchanged rules: a wrong claim is not logged
     groups = client.get("/api/stats").json()
     # the troll's craving scores 3 times in Ana's stomach: 4 points each (published, F317), then 5
     assert [(g["changes"], g["by_monster"]["troll"]["max"]) for g in groups] == [({"cravings.troll.points": 5}, 45), ({}, 42)]
@@ -542,3 +543,49 @@ def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", content="[" * 30000 + "]" * 30000, headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json() == {"error": "expected a JSON body: lists or objects nested too deeply (hundreds deep)"}
+
+
+# ------------------------------------------------------------ claims the sheet does not score
+
+
+@pytest.mark.parametrize("name, wrong, place, right", [
+    # Ben's board scores 28: the claim is shown at his claimed field, in `pnp score`'s words
+    ("tasty-humans-2p.yaml", ("board", 1, {"claimed": 20}), ["players", 1, "claimed"], {"claimed": 28}),
+    ("tasty-humans-2p.yaml", ("board", 1, {"claimed": 20}), ["players", 1, "claimed"], {"claimed": None}),
+    # Ben wins: a claimed winner the sheet does not score concerns the whole table
+    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), [], {"claimed_winner": None}),
+    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), [], {"claimed_winner": "Ben"}),
+])
+def test_a_game_claiming_what_its_sheet_does_not_score_is_logged_only_once_the_claim_agrees(
+        client: TestClient, tmp_path: Path, name: str, wrong: tuple, place: list, right: dict):
+    sheet = example(name)
+    where, seat, values = wrong
+    if where == "table":
+        sheet.update(values)
+    else:
+        sheet["players"][seat].update(values)
+    sid = start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules"))
+    state = fill(client, sid, sheet)
+    wrong_file = tmp_path / "wrong.yaml"
+    wrong_file.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    scored = CliRunner().invoke(cli, ["score", str(wrong_file), "--project", str(REPO)])
+    (problem,) = state["outcome"]["problems"]
+    assert scored.exit_code == 1 and problem["at"] == place and problem["message"] in scored.output.replace("\n", " ")
+    assert not state["finished"] and state["logged"] is None and state["outcome"]["exit_code"] == 1
+    assert client.get("/api/sessions").json()[0]["logged"] is None and client.get("/api/stats").json() == []
+    if where == "table":  # put right (or cleared), the game is logged
+        r = client.put(f"/api/sessions/{sid}/table", json={"values": right})
+    else:
+        r = client.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": right, "done": True})
+    state = r.json()
+    assert state["finished"] and state["logged"] == 1 and state["outcome"]["problems"] == []
+    # the logged game exported imports again as the same game (README: pnp log)
+    db, again = tmp_path / "log.sqlite", tmp_path / "again.sqlite"
+    exported = CliRunner().invoke(cli, ["log", "export", "--db", str(db), "--out", str(tmp_path / "out"), "--project", str(REPO)])
+    assert exported.exit_code == 0, exported.output
+    (path,) = (tmp_path / "out").iterdir()
+    imported = CliRunner().invoke(cli, ["log", "import", str(path), "--db", str(again), "--project", str(REPO)])
+    assert imported.exit_code == 0, imported.output
+    (first,), (second,) = Log(db).games(), Log(again).games()
+    assert (second.sheet, second.played, second.players) == (first.sheet, first.played, first.players)
+    assert {**second.report, "sheet": None} == {**first.report, "sheet": None}

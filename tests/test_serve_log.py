@@ -248,6 +248,7 @@ def test_a_report_that_names_no_mismatch_still_gives_one_line_when_its_claims_ar
 
     assert Report(0).mismatch_lines() == []
     assert Report(1).mismatch_lines() == ["a claimed value differs from the scored one: `pnp score` shows which"]
+    assert Report(1).mismatch_places() == [((), "a claimed value differs from the scored one: `pnp score` shows which")]  # the whole sheet
 
 
 def test_unrecording_a_session_not_logged_takes_no_write_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -325,3 +326,37 @@ def test_export_csv_keeps_a_line_break_inside_its_cell(tmp_path: Path):
     log.record("g", None, {}, ["Eve\r=1+1", "Bo\n@x"], "d", "sheet", {})
     rows = list(csv.DictReader(io.StringIO(export_csv(log.games()), newline="")))
     assert [r["player"] for r in rows] == ["Eve\r=1+1", "Bo\n@x"]
+
+
+# The shipped solo example's board (Sam, 27) against other A.I. cards: level 0's 2 cards plus
+# 2 in each of 3 rounds, 2 Swordsmen (2^2 = 4) and 6 Peasants, shapes 23: the A.I. scores 27.
+AI_27 = "solo:\n  level: 0\n  ai_cards: [adv-01, adv-09, adv-37, adv-38, adv-39, adv-40, adv-41, adv-44]\n  challenge: {challenge}\n"
+
+
+def _solo_sheet(tmp_path: Path, name: str, challenge: str | None) -> Path:
+    path = tmp_path / f"{name}.yaml"
+    board = (EXAMPLES / "tasty-humans-solo.yaml").read_text().split("solo:\n")[0]
+    path.write_text(board + AI_27.format(challenge=challenge or "null"))
+    return path
+
+
+@pytest.mark.parametrize("name, challenge, won", [
+    ("won", None, True),  # published line 267: a score equal to the A.I.'s wins
+    ("lost-challenge", "balanced-diet/beginner", False),  # line 275: every leader needs 10; Hand Range scored 2
+    ("lost", "example", False),  # the shipped example as it is: 27 < the A.I.'s 45
+])
+def test_a_tasty_humans_solo_game_is_logged_with_the_verdict_pnp_score_gives(tmp_path: Path, name: str, challenge: str | None, won: bool):
+    from pnp.serve.stats import statistics
+
+    sheet = EXAMPLES / "tasty-humans-solo.yaml" if challenge == "example" else _solo_sheet(tmp_path, name, challenge)
+    code, text = pnp("score", str(sheet))
+    assert code == 0 and ("Sam wins:" in text) is won and ("Sam loses:" in text) is not won, text
+    _, report = pnp("score", str(sheet), "--json")
+    assert json.loads(report)["winners"] == (["Sam"] if won else [])
+    db = str(tmp_path / "log.sqlite")
+    assert pnp("log", "import", str(sheet), "--db", db)[0] == 0
+    listed = pnp("log", "list", "--db", db)[1].split("  ")
+    assert listed[listed.index("Sam") + 1] == ("Sam" if won else "nobody")
+    rows = list(csv.DictReader(io.StringIO(pnp("log", "export", "--csv", "--db", db)[1])))
+    assert [(r["player"], r["winner"]) for r in rows] == [("Sam", "yes" if won else "no")]
+    assert statistics(Log(Path(db)).games())[0]["wins_by_seat"] == [int(won)]

@@ -114,6 +114,9 @@ def test_legal_sheets_score_and_add_up(case):
     if report["mode"] == "solo":
         solo = report["solo"]
         assert solo["won"] is (report["players"][0]["total"] >= solo["ai"]["total"])
+        # with a challenge the game is won by meeting it, which needs the score too (published line 283)
+        won = solo["won"] if solo["challenge"] is None else solo["challenge"]["met"]
+        assert won <= solo["won"] and report["winners"] == ([report["players"][0]["name"]] if won else [])
         assert report["players"][0]["king"]["points"] == 0
     else:
         totals = {r["name"]: r["total"] for r in report["ranking"]}

@@ -246,6 +246,13 @@ class SoloResult:
     def ai_total(self) -> int:
         return self.ai_class_points + self.ai_shape_points
 
+    @property
+    def player_wins(self) -> bool:
+        """The game's verdict: without a challenge the score against the A.I.'s (published
+        line 267); with one, whether it was met (line 275: enough points on every leader
+        and as much as the A.I.; the monster challenges likewise need both)."""
+        return self.won if self.challenge is None else bool(self.challenge_met)
+
 
 def ai_score(cards: Iterable["Adventurer"], rules: "RuleVersion") -> tuple[dict[str, int], int, int]:
     """(cards per class, sum of count^2 over the scored classes, sum of shape sizes)."""
@@ -365,6 +372,9 @@ class TastyHumansReport(ScoreReport):
                 out["king_token"] = {"name": self.result.king_token, "stated": self.result.king_token_stated}
         if self.solo is not None:
             s = self.solo
+            # the solo player is the only one who can win (the A.I. has no seat on the sheet):
+            # the log, its CSV and statistics read a won solo game's winner here
+            out["winners"] = [self.players[0].name] if s.player_wins else []
             out["solo"] = {
                 "level": s.level,
                 "level_name": s.level_name,
@@ -418,14 +428,19 @@ class TastyHumansReport(ScoreReport):
             level = f"A.I. level {s.level}" + (f" ({s.level_name})" if s.level_name else "")
             console.print(f"{m(level)}: {m(classes)}: classes {s.ai_class_points} + shapes {s.ai_shape_points} = {s.ai_total}")
             p = self.players[0]
-            console.print(f"[bold]{m(p.name)} {'wins' if s.won else 'loses'}[/bold]: {p.total} {'>=' if s.won else '<'} {s.ai_total}")
-            if s.challenge is not None:
-                console.print(m(f"challenge {s.challenge}: {'met' if s.challenge_met else 'failed'} ({s.challenge_reason})"))
+            if s.challenge is None:
+                why = f"{p.total} {'>=' if s.won else '<'} {s.ai_total}"
+            else:  # playing a challenge, the game is won only by meeting it
+                why = m(f"challenge {s.challenge} {'met' if s.challenge_met else 'failed'} ({s.challenge_reason})")
+            console.print(f"[bold]{m(p.name)} {'wins' if s.player_wins else 'loses'}[/bold]: {why}")
         for line in self.mismatch_lines():
             console.print(f"[red]{m(line)}[/red]")
 
     def mismatch_lines(self) -> list[str]:
-        return [f"{p.name}: claimed {p.claimed} but the board scores {p.total}" for p in self.mismatches]
+        return [line for _, line in self.mismatch_places()]
+
+    def mismatch_places(self) -> list[tuple[tuple[Any, ...], str]]:
+        return [(("players", p.seat, "claimed"), f"{p.name}: claimed {p.claimed} but the board scores {p.total}") for p in self.mismatches]
 
 
 def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], names: Mapping[str, str] | None = None) -> TastyHumansReport:

@@ -44,6 +44,12 @@ class ScoreReport(ABC):
         gets one general line when its exit code says a claim is wrong."""
         return ["a claimed value differs from the scored one: `pnp score` shows which"] if self.exit_code else []
 
+    def mismatch_places(self) -> list[tuple[tuple[Any, ...], str]]:
+        """Each of `mismatch_lines` with the part of the sheet holding the wrong claim (a path
+        as `Located.error` takes, e.g. ("players", 1, "claimed"); () for the whole sheet):
+        where `pnp serve` shows it. A game that does not say puts them on the whole sheet."""
+        return [((), line) for line in self.mismatch_lines()]
+
 
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""

@@ -125,13 +125,13 @@ class Table:
 
     def state(self, sid: str) -> dict[str, Any]:
         """Everything a page shows of a session; logs the game when every board is in and it
-        scores, and takes it out of the log when it no longer does (a board reopened, or a
-        value changed after that makes the sheet impossible): the log holds only games whose
-        current sheet scores."""
+        scores as claimed, and takes it out of the log when it no longer does (a board
+        reopened, or a value changed after that makes the sheet impossible or a claim wrong):
+        the log holds only games whose current sheet `pnp log import` would take."""
         s = self.session(sid)
         sheet = sessions.sheet(self.games, s)
         outcome = self.check(sheet)
-        finished = all(s.done.get(i, False) for i in range(len(s.players))) and outcome.report is not None
+        finished = all(s.done.get(i, False) for i in range(len(s.players))) and outcome.report is not None and not outcome.exit_code
         logged = None
         if finished:
             assert outcome.report is not None

@@ -61,7 +61,8 @@ class Problem:
 
 @dataclass
 class Outcome:
-    """What checking a sheet gave: problems, or the report of `pnp score --json` and its text."""
+    """What checking a sheet gave: problems, or the report of `pnp score --json` and its text
+    (with a problem for each claim it does not score, exit code 1)."""
 
     problems: list[Problem] = field(default_factory=list)
     report: dict[str, Any] | None = None
@@ -108,7 +109,8 @@ def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, s
     except PnpError as exc:
         places = _places(doc) if doc is not None else {}
         return Outcome([_problem(e, places) for e in exc.errors], exit_code=exc.exit_code)
-    return Outcome([], report.to_json(), exit_code=report.exit_code, printable=report)
+    # a claim the sheet does not score is a problem at that claim, as `pnp score` exits 1 on it
+    return Outcome([Problem(line, at) for at, line in report.mismatch_places()], report.to_json(), exit_code=report.exit_code, printable=report)
 
 
 def _places(doc: Located) -> dict[int, tuple[Any, ...]]:
