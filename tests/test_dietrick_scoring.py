@@ -543,3 +543,85 @@ def test_cli_refuses_the_impossible_two_player_sheet(tmp_path):
     result = CliRunner().invoke(app, ["score", str(path), "--project", str(REPO)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1 and "line 71" in result.output
+
+
+# ---------------------------------------------------------------- only a finished game is scored (w10 defect 1)
+
+
+def test_an_unfinished_game_is_refused_in_one_line(tmp_path):
+    # the walkthrough's d1.yaml: 12 squares (4 tricks) at 3 players and no marker at square
+    # 13; a game ends only when the deck runs out (lines 71-73: 15 tricks at 3 players) or
+    # after the trick in which a marker reaches square 13 (line 77)
+    path = tmp_path / "d1.yaml"
+    path.write_text(players(("Ana", 2, 1), ("Ben", 1, 1), ("Cleo", 3, 4)))
+    result = cli("score", str(path))
+    assert result.exit_code == 2 and "Traceback" not in result.output and "winner" not in result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.endswith("d1.yaml:3: the markers moved 12 squares in all and none reached square 13: not a finished game. "
+                         "A 3-player game ends after 15 tricks of 3 cards, 45 squares, when the deck runs out "
+                         "(dietrick-taking-rules.txt lines 71-73), or after the trick in which a marker reaches square 13 (line 77)")
+
+
+@pytest.mark.parametrize("full, short, ended", [
+    # 2 players, 14 tricks: 28 squares (yellow and blue within the deck's 18 icons each)
+    ([("Ann", 7, 7), ("Bob", 7, 7)], [("Ann", 7, 6), ("Bob", 6, 7)], [("Ann", 13, 1), ("Bob", 4, 8)]),
+    # 3 players, 15 tricks: 45 squares
+    ([("Ann", 8, 7), ("Bob", 7, 8), ("Cy", 8, 7)], [("Ann", 7, 7), ("Bob", 7, 7), ("Cy", 7, 7)],
+     [("Ann", 13, 1), ("Bob", 7, 7), ("Cy", 7, 7)]),
+    # 4 players, 9 tricks (pnp's count): 36 squares
+    ([(n, 5, 4) for n in ("Ann", "Bob", "Cy", "Dee")], [(n, 4, 4) for n in ("Ann", "Bob", "Cy", "Dee")],
+     [("Ann", 13, 3), ("Bob", 4, 4), ("Cy", 4, 4), ("Dee", 0, 0)]),
+])
+def test_a_finished_game_is_the_full_length_or_reaches_square_13(game, full, short, ended):
+    n = len(full)
+    squares = n * game.data["scoring"].tricks_by_players[n]
+    assert sum(y + b for _, y, b in full) == squares
+    assert score(game, players(*full)).exit_code == 0  # the deck ran out
+    # one trick fewer and nobody at square 13: the game went on
+    assert sum(y + b for _, y, b in short) == sum(y + b for _, y, b in ended) == squares - n
+    (err,) = errors(game, players(*short))
+    assert f"the markers moved {squares - n} squares in all and none reached square 13: not a finished game" in err
+    # as many squares, but a marker reached square 13: the game ended after that trick
+    assert score(game, players(*ended)).exit_code == 0
+
+
+def test_an_unfinished_solo_game_is_refused(tmp_path, game):
+    # the walkthrough's e8.yaml: one trick. Solo ends when the hand is empty or a marker
+    # reaches square 13 (line 101); the 12 cards dealt (line 93) last 12 tricks at least,
+    # each of 2 cards or more (line 97, Fuzz leading): 24 squares
+    scoring = game.data["scoring"]
+    assert (scoring.solo_personal_deck, scoring.solo_fewest_trick_cards) == (12, 2)
+    path = tmp_path / "e8.yaml"
+    path.write_text(solo((1, 1), (1, 0)).replace("Ann", "Sam"))
+    result = cli("score", str(path))
+    assert result.exit_code == 2 and "winner" not in result.output
+    (line,) = result.output.strip().splitlines()
+    assert "e8.yaml:3: the markers moved 3 squares in all and none reached square 13: not a finished game. " in line
+    assert "A solo game ends when your hand is empty or a marker reaches square 13 (dietrick-taking-rules.txt line 101)" in line
+    assert line.endswith("24 squares or more")
+    (err,) = errors(game, solo((6, 6), (6, 5)))  # 23
+    assert "the markers moved 23 squares in all" in err
+    assert score(game, solo((6, 6), (6, 6))).exit_code == 0  # 24: the hand can be empty
+
+
+def test_four_players_ten_tricks_names_line_75_and_the_ruling(tmp_path, game):
+    # the walkthrough's f1.yaml: 4 players played line 75's 10 tricks (40 squares); pnp
+    # follows the procedure of lines 63-73 (9 tricks): the error says both, in the words of
+    # scoring.yaml's rulings.game_length (not a copy of them)
+    scoring = game.data["scoring"]
+    ruling = scoring.length_ruling(4)
+    assert ruling == scoring.rulings.game_length.says.format(players=4, book=10, ours=9)
+    assert "line 75" in ruling and "lines 63-73" in ruling and "pnp's ruling" in ruling
+    assert scoring.length_ruling(2) == scoring.length_ruling(3) == ""  # the book agrees there
+    path = tmp_path / "f1.yaml"
+    path.write_text(players(*[(n, 5, 5) for n in ("Ana", "Ben", "Cleo", "Dev")]))
+    result = cli("score", str(path))
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.endswith("f1.yaml:3: the markers moved 40 squares in all: a 4-player game has at most 9 tricks of 4 cards, "
+                         f"36 squares; {ruling}")
+    # a 4-player sheet one trick short of our 9 is told the ruling too; 3 players are not
+    (err,) = errors(game, players(*[(n, 4, 4) for n in ("Ana", "Ben", "Cleo", "Dev")]))
+    assert err.endswith(f"(line 77); {ruling}")
+    (err,) = errors(game, players(("Ana", 4, 4), ("Ben", 4, 4), ("Cleo", 4, 4)))
+    assert err.endswith("(line 77)")
