@@ -14,6 +14,8 @@
 
 `parse_sheet` checks every value against the rules and the printed scoring cards and
 raises one PnpError listing every problem, each as `SHEET:LINE: player NAME: message`.
+Only a finished game is scored: the deck ran out (the full length of scoring.yaml's
+`tricks_by_players`; solo, the hand emptied) or a marker reached the end square.
 """
 
 from __future__ import annotations
