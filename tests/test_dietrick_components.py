@@ -91,9 +91,10 @@ def test_svg_counts(built):
 
 
 def test_svgs_are_well_formed_with_mm_sizes(built):
-    sizes = {"cards": (63, 88), "scoring-cards": (88, 63), "markers": (14, 14), "reference": (63, 88), "solo-reference": (63, 88)}
+    sizes = {"cards": (63, 88), "scoring-cards": (88, 63), "markers": (14, 14), "reference": (63, 88), "solo-reference": (63, 88),
+             "scoring-sheet": (200 - 6, 130 - 6)}  # the paper sheets have no bleed
     files = list((built / "svg").rglob("*.svg"))
-    assert len(files) == 37 + 4 + 24 + 8 + 1  # + the solo card (one face)
+    assert len(files) == 37 + 4 + 24 + 8 + 1 + 4  # + the solo card (one face), + a scoring sheet for 1-4 players
     for path in files:
         root = ET.parse(path).getroot()
         assert root.tag == f"{SVG}svg"

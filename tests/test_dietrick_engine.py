@@ -76,8 +76,9 @@ def test_game_length_and_markers(setup, n):
 
 
 def test_every_sheet_is_accepted_and_scored_alike(game, setup):
+    # 200 games: every one is a finished game to the scorer's end-of-game check
     for n in (1, 2, 3, 4):
-        for seed in range(15):
+        for seed in range(50):
             _, r = _play(setup, n, "greedy" if seed % 3 else "random", seed)
             report = game.plugin.score(game, parse_located(yaml.safe_dump(r.sheet, sort_keys=False), "dt.yaml"))
             assert list(report.result.winners) == list(r.verdict.winners)

@@ -65,4 +65,5 @@ PLUGIN = GamePlugin(
     sheet_template=sheet_template,
     sheet_schema=sheet_schema,
     sheet_form=sheet_form,
+    sheet_component="scoring-sheet",
 )

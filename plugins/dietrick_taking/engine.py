@@ -25,8 +25,6 @@ from .scoring import score
 from .sheet import FUZZ, Entry, Sheet
 
 HAND = 5  # "deal 5 cards to each player as a hand"
-SOLO_PERSONAL_DECK = 12  # solo: "deal yourself 12 cards face down"
-RESHUFFLES = {2: 0, 3: 1, 4: 1}  # 2 players: no reshuffle; 3-4: once ("End of Game")
 ICON_ROW = {"fork": "yellow", "runner": "blue"}
 
 
@@ -157,12 +155,12 @@ class Game:
         self.discard: list[Card] = []
         self.trick_size = scoring.solo_trick_cards if self.solo else self.n
         if self.solo:
-            self.personal = [self.deck.pop() for _ in range(SOLO_PERSONAL_DECK)]
+            self.personal = [self.deck.pop() for _ in range(scoring.solo_personal_deck)]
             self.hands = [[self.personal.pop() for _ in range(HAND)]]
         else:
             self.hands = [[self.deck.pop() for _ in range(HAND)] for _ in range(self.n)]
         self.lead = 1 if self.solo else rng.randrange(self.n)  # solo: Fuzz (seat 1) leads first
-        self.reshuffles = 0 if self.solo else RESHUFFLES.get(self.n, 1)
+        self.reshuffles = 0 if self.solo else scoring.reshuffles_by_players.get(self.n, 1)
         self.tricks = 0
 
     def value(self, seat: int, row: str, squares: int) -> int:

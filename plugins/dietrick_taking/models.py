@@ -120,6 +120,23 @@ class ScoringCard(StrictModel):
         return f"card-{self.number}"
 
 
+class GameLengthRuling(StrictModel):
+    """Why pnp's game length differs from line 75's where it does (scoring.yaml)."""
+
+    says: Annotated[str, text_with("players", "book", "ours")]
+
+
+class Ruling(StrictModel):
+    """A reading of pnp's where the rule book is silent: what the scorer prints."""
+
+    says: str
+
+
+class Rulings(StrictModel):
+    game_length: GameLengthRuling
+    beginner_tie: Ruling
+
+
 class ScoringFile(StrictModel):
     """scoring.yaml: the scoring cards and the numbers that bound a game."""
 
@@ -130,6 +147,9 @@ class ScoringFile(StrictModel):
     reshuffles_by_players: dict[int, int] = Field(description="times the discards become a new deck, per player count")
     long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
+    solo_fewest_trick_cards: int = Field(ge=1, description="cards of a solo trick Fuzz leads (line 97)")
+    solo_personal_deck: int = Field(ge=1, description="cards dealt to the solo player, hand included (line 93)")
+    rulings: Rulings
     markers_per_player: int = Field(ge=1)
     cards: list[ScoringCard] = Field(min_length=1)
 
@@ -152,10 +172,19 @@ class ScoringFile(StrictModel):
         if set(self.reshuffles_by_players) != set(self.tricks_by_players) or min(self.reshuffles_by_players.values(), default=0) < 0:
             raise ValueError(f"reshuffles_by_players {self.reshuffles_by_players}: expected 0 or more for each player count of "
                              f"tricks_by_players ({', '.join(map(str, sorted(self.tricks_by_players)))})")
+        if self.solo_fewest_trick_cards > self.solo_trick_cards:
+            raise ValueError(f"solo_fewest_trick_cards {self.solo_fewest_trick_cards}: expected at most solo_trick_cards ({self.solo_trick_cards})")
         for players, tricks in self.tricks_by_players.items():
             if players < 2 or tricks < 1:
                 raise ValueError(f"tricks_by_players {players}: {tricks}: expected 2 or more players and 1 or more tricks")
         return self
+
+    def length_ruling(self, players: int) -> str:
+        """rulings.game_length filled in for `players`, or "" where line 75 agrees with us."""
+        ours, book = self.tricks_by_players.get(players), self.tricks_in_book.get(players)
+        if ours is None or book is None or ours == book:
+            return ""
+        return self.rulings.game_length.says.format(players=players, book=book, ours=ours)
 
     def card(self, number: int) -> ScoringCard:
         return next(c for c in self.cards if c.number == number)

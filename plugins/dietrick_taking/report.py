@@ -58,6 +58,7 @@ class Report(ScoreReport):
             "players": [_player_json(s) for s in self.result.standings],
             "winners": list(self.result.winners),
             "decided_by": self.result.decided_by,
+            "ruling": self.result.ruling or None,
             "claimed_winner": None if sheet.claimed_winner is None else list(sheet.claimed_winner),
             "claimed_winner_ok": self.winner_claim_ok,
             "mismatches": self.mismatches,
@@ -84,6 +85,8 @@ class Report(ScoreReport):
             )
         console.print(table)
         console.print(f"winner: {markup(_names(self.result.winners))} ({markup(self.result.decided_by)})")
+        if self.result.ruling:
+            console.print(markup(f"ruling: {self.result.ruling}"))
         if self.result.wins is not None:
             tally = ", ".join(f"{name} {n}" for name, n in self.result.wins.items())
             verdict = f"won by {_names(self.result.match_winners)}" if self.result.match_winners else "nobody has won it yet: play again"

@@ -5,7 +5,8 @@ yellow and blue markers stand on, with the scoring cards in the order laid at th
 table. The smallest difference wins; ties go to the higher bottom number, then the
 higher top number, then the victory is shared. A participant whose yellow or blue
 marker never moved is disqualified. The beginner variant counts squares instead of
-printed numbers (its tie-breaks then compare squares too, since it ignores the numbers).
+printed numbers (its tie-breaks then compare squares too, since it ignores the numbers:
+our reading, scoring.yaml rulings.beginner_tie, which the report prints when it decides).
 Solo: the player against Fuzz, who wins every tie of difference.
 Long Game (rules line 87): with the wins before this game on the sheet, whoever reaches
 `long_game_wins` wins the match. Our choice where the rules are silent: every player of a
@@ -23,6 +24,8 @@ from .sheet import Entry, Sheet
 DIFFERENCE = "smallest difference"
 BOTTOM = "higher bottom number"
 TOP = "higher top number"
+BOTTOM_SQUARE = "higher bottom square"  # Beginner Class: squares, not numbers (rulings.beginner_tie)
+TOP_SQUARE = "higher top square"
 SHARED = "shared victory"
 DISQUALIFICATION = "only participant not disqualified"
 FUZZ_TIE = "Fuzz wins ties"
@@ -54,6 +57,7 @@ class Result:
     decided_by: str
     wins: dict[str, int] | None = None  # Long Game: wins after this game
     match_winners: tuple[str, ...] = ()  # Long Game: who has won it (empty: play on)
+    ruling: str = ""  # scoring.yaml's `says` of a ruling of ours that decided the winner
 
 
 def standing(entry: Entry, sheet: Sheet, scoring: ScoringFile) -> Standing:
@@ -101,9 +105,15 @@ def score(sheet: Sheet, scoring: ScoringFile) -> Result:
         best = [s for s in eligible if _key(s) == top_key]
         winners = [s.entry.name for s in best]
         decided = _decided_by(best, [s for s in eligible if _key(s) != top_key])
+    ruling = ""
+    if sheet.variant == "beginner" and decided in (BOTTOM, TOP):
+        # dietrick-taking-rules.txt line 89 ignores the numbers that line 83's tie-break
+        # compares: comparing squares instead is our reading, and the report says so
+        decided = BOTTOM_SQUARE if decided == BOTTOM else TOP_SQUARE
+        ruling = scoring.rulings.beginner_tie.says
     ranked = _ranks(eligible, winners, sheet.solo)
     out = tuple(ranked.get(s.entry.name, s) for s in all_)
-    return _long_game(Result(sheet, out, tuple(winners), decided), scoring)
+    return _long_game(Result(sheet, out, tuple(winners), decided, ruling=ruling), scoring)
 
 
 def _long_game(result: Result, scoring: ScoringFile) -> Result:
@@ -112,7 +122,7 @@ def _long_game(result: Result, scoring: ScoringFile) -> Result:
         return result
     wins = {name: n + (name in result.winners) for name, n in earlier.items()}
     match = tuple(name for name, n in wins.items() if n >= scoring.long_game_wins)
-    return Result(result.sheet, result.standings, result.winners, result.decided_by, wins, match)
+    return Result(result.sheet, result.standings, result.winners, result.decided_by, wins, match, result.ruling)
 
 
 def _solo(eligible: list[Standing]) -> tuple[list[str], str]:

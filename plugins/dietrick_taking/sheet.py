@@ -14,6 +14,8 @@
 
 `parse_sheet` checks every value against the rules and the printed scoring cards and
 raises one PnpError listing every problem, each as `SHEET:LINE: player NAME: message`.
+Only a finished game is scored: the deck ran out (the full length of scoring.yaml's
+`tricks_by_players`; solo, the hand emptied) or a marker reached the end square.
 """
 
 from __future__ import annotations
@@ -272,17 +274,42 @@ def _check_game_end(doc: Located, entries: list[Entry], scoring: ScoringFile, er
         if beyond > per_trick:
             errors.add(at(i), f"{_who(e)}yellow {e.yellow} and blue {e.blue} are {beyond} squares past square {before}: "
                        f"the game ends after the trick that reaches square {scoring.end_square}, and a trick moves at most {per_trick}")
-    if solo:
-        return
     total = sum(e.yellow + e.blue for e in entries)
+    if solo:
+        if not past:
+            _check_solo_length(total, scoring, errors)
+        return
     n = len(entries)
-    limit = n * scoring.tricks_by_players.get(n, 0)
+    tricks = scoring.tricks_by_players.get(n, 0)
+    limit = n * tricks
+    ruling = scoring.length_ruling(n)
+    why = f"; {ruling}" if ruling else ""
     if total % n:
         errors.add(("players",), f"the markers moved {total} squares in all: expected a multiple of {n}, "
                    f"as every trick moves its winner one square per card played")
     elif total > limit:
         errors.add(("players",), f"the markers moved {total} squares in all: a {n}-player game has at most "
-                   f"{scoring.tricks_by_players[n]} tricks of {n} cards, {limit} squares")
+                   f"{tricks} tricks of {n} cards, {limit} squares{why}")
+    elif total < limit and not past:
+        # Lines 71-73: the game ends when the deck runs out (after `tricks` tricks); line 77:
+        # or after the trick in which a marker reaches end_square. Neither happened here.
+        errors.add(("players",), f"the markers moved {total} squares in all and none reached square {scoring.end_square}: "
+                   f"not a finished game. A {n}-player game ends after {tricks} tricks of {n} cards, {limit} squares, "
+                   f"when the deck runs out (dietrick-taking-rules.txt lines 71-73), or after the trick in which a marker "
+                   f"reaches square {scoring.end_square} (line 77){why}")
+
+
+def _check_solo_length(total: int, scoring: ScoringFile, errors: _Errors) -> None:
+    """Solo (line 101): the game ends when the hand is empty or a marker reaches the end
+    square. The hand empties after `solo_personal_deck` tricks at the soonest (scoring.yaml),
+    each moving its winner at least `solo_fewest_trick_cards` squares."""
+    tricks, cards = scoring.solo_personal_deck, scoring.solo_fewest_trick_cards
+    if total < tricks * cards:
+        errors.add(("players",), f"the markers moved {total} squares in all and none reached square {scoring.end_square}: "
+                   f"not a finished game. A solo game ends when your hand is empty or a marker reaches square "
+                   f"{scoring.end_square} (dietrick-taking-rules.txt line 101); of the {tricks} cards dealt to you (line 93) "
+                   f"a trick uses up at most one, so the hand lasts {tricks} tricks at least, each of {cards} cards or more "
+                   f"(line 97): {tricks * cards} squares or more")
 
 
 def _check_icon_cards(entries: list[Entry], scoring: ScoringFile, icon_cards: dict[str, int], errors: _Errors) -> None:
