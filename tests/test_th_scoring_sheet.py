@@ -132,7 +132,7 @@ IMPOSSIBLE = [
     (("      A B 3 G 4 5", "      . B 3 G 4 5"), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
     (("A A B G D A", "A A . G D A"), ["game.yaml:11: Ana, row 2 column 3: empty cell below a tile"]),
     # leaders: digit with no leader, leader nowhere, too many, twice, on two boards
-    ((BO_LEADERS, BO_LEADERS.replace("2: diagonal-helmet, ", "")), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader id>}"]),
+    ((BO_LEADERS, BO_LEADERS.replace("2: diagonal-helmet, ", "")), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader title>}"]),
     (("4: sight-leader}", "4: sight-leader, 5: line-boot}"), ["game.yaml:7: Ana: leader 5: 'line-boot' is neither in the stomach nor held: expected digit 5 on the board, or held: line-boot"]),
     ((BO_LEADERS, BO_LEADERS.replace("diagonal-helmet", "line-hand")), ["game.yaml:19: Bo: leader 'line-hand' is also Ana's: there is one tile of each leader"]),
     (("    held: chain-orthogonal\n", "    held: feast-hand\n"), ["game.yaml:19: Bo: leader 'feast-hand' is also Ana's: there is one tile of each leader"]),

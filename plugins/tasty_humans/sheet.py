@@ -585,7 +585,7 @@ class _Checker:
                 elif sym.isascii() and sym.isdigit() and 1 <= int(sym) <= max_slot:  # not ², ①, ٣
                     cells.append(LEADER)
                     if sym not in digits:
-                        self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader id>}}")
+                        self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader title>}}")
                         ok = False
                     elif sym in first_at:
                         fr, fc = first_at[sym]
@@ -645,7 +645,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     rows, cols = rules.rows(players), rules.stomach.columns
     slots = rules.leaders_max(players)
     legend = ", ".join(f"{t.symbol} {t.name.lower()}" for t in rules.tiles.values())
-    monsters = ", ".join(m.id for m in game.data["monsters"].monsters)
+    monsters = ", ".join(m.name for m in game.data["monsters"].monsters)
     versions = ", ".join(f'"{v}"' if not v.isidentifier() else v for v in rule_set.names())
     out = [
         "# Tasty Humans scoring sheet: copy each stomach, then run `pnp score <this file>`.",
@@ -667,7 +667,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         ]
         if players > 1:
             out.append("    king: false          # true if this player holds the Village King bonus")
-        out.append(f"    leaders:             # the leader id for each digit 1-{slots} written in the stomach")
+        out.append(f"    leaders:             # the leader (title on its tile, or id) for each digit 1-{slots} in the stomach")
         out += [f"      {k}:" for k in range(1, slots + 1)]
         out += [
             f"    held: null           # the leader still in the {rules.leader_space} (not eaten), or null",
@@ -690,7 +690,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         out += [
             "solo:",
             f"  level: {'null' if first is None else first:<17}# {levels}",
-            "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
+            "  ai_cards: []            # every card the A.I. holds, by the name on it (or id), e.g. [Rolf the Reckless, adv-19]",
         ]
         if challenges:
             out.append(f"  challenge: null         # {', '.join(challenges)}, or null")
