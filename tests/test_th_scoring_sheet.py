@@ -108,7 +108,7 @@ def test_changes_score_a_changed_rule_value_as_pnp_simulate_set_plays_it(sheet):
 
 def test_json_keys_are_stable(sheet):
     report = score_sheet(Project(REPO), sheet(BASE)).to_json()
-    assert list(report) == ["game", "sheet", "rules", "changes", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "king_token", "solo", "mismatches", "exit_code"]
+    assert list(report) == ["game", "sheet", "rules", "changes", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "ruling", "king_token", "solo", "mismatches", "exit_code"]
     assert list(report["players"][0]) == ["name", "seat", "monster", "leaders", "held", "craving", "damage", "king", "empty_cells", "total", "claimed", "claim_ok"]
     assert list(report["players"][0]["leaders"][0]) == ["slot", "id", "title", "kind", "row", "column", "points"]
     assert report["ranking"] == [{"place": 1, "name": "Ana", "total": 38}, {"place": 2, "name": "Bo", "total": 23}]
