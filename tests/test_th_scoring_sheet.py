@@ -317,7 +317,8 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
     rows = {1: 6, 2: 6, 3: 5, 4: 4}[players]
     assert text.count("      . . . . . .") == rows * players
     # Fill it in as a game that ended after a round with one Leader Phase: player 1
-    # filled first (held leader left over), the others ate their second leader.
+    # filled first (held leader left over), the others ate their second leader, and at
+    # least one basic tile in each of their 4 turns.
     data = yaml.safe_load(text)
     monsters = ["troll", "griffin", "legendary-dragon", "twin-headed-dragon"]
     for seat, p in enumerate(data["players"]):
@@ -330,7 +331,7 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
         else:
             kind = ["hand", "boot", "armor"][seat - 1]
             p["leaders"] = {1: f"range-{kind}", 2: f"diagonal-{kind}"}
-            p["stomach"] = "\n".join([". . . . . ."] * (rows - 1) + ["1 2 . . . ."])
+            p["stomach"] = "\n".join([". . . . . ."] * (rows - 2) + ["1 2 . . . .", "H H H H . ."])
         if p.get("king") is None:
             p.pop("king", None)
     if players == 1:

@@ -41,6 +41,11 @@ RULE_END = "the game ends only when a stomach is full (published rules line 182,
 # The rule lines that fix a player's last act, cited by the messages that rely on them.
 RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
 RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
+# Why basic tiles bound the turns taken: each turn drops at least one tile of the eaten
+# adventurer's shape, and only Damage tiles ever leave a stomach (a Cleric's).
+RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer (published rules line 118, 0.2.8 line 137) "
+                    "and only Damage tiles ever leave a stomach (Cleric: published line 144, 0.2.8 line 113)")
+TURNS_A_ROUND = 2  # each player takes two turns a round: published rules lines 68, 164; 0.2.8 lines 73, 165
 
 
 def _as_text(v: Any) -> Any:
@@ -445,8 +450,29 @@ class _Checker:
             at = ("players", p.seat, "held" if p.held else "leaders")
             problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
                 f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
+        problems += self._too_few_tiles(players, rules, phases, ending)
         if self.sheet.solo is not None and self.sheet.solo.level >= 0:
             problems += self._solo_rounds(phases, rules, n, ending)
+        return problems
+
+    def _too_few_tiles(self, players: list[SheetPlayer], rules: "RuleVersion", phases: int, ending: str) -> list[ContentError]:
+        """Boards with fewer basic tiles than the turns their player took. A basic tile
+        comes only from an eaten shape and never leaves (RULE_TILE_A_TURN), and every turn
+        eats one, so basic tiles >= turns: two a round (TURNS_A_ROUND) for at least one
+        round per Leader Phase, plus the final round after a round ending. In that final
+        round a player whose stomach filled skips the turns left, but took one at least."""
+        problems: list[ContentError] = []
+        basic = rules.basic_types()
+        rounds = phases + (1 if ending == ROUND else 0)
+        for p in players:
+            tiles = sum(p.board.count(t) for t in basic)
+            skipped = 1 if ending == ROUND and p.board.is_full else 0
+            turns = TURNS_A_ROUND * rounds - skipped
+            if tiles < turns:
+                problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
+                    f"{p.name}: {tiles} basic tile(s) in the stomach, but the leaders show {phases} Leader Phase(s) and a game that ends "
+                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns: {RULE_TILE_A_TURN}: expected at least {turns} "
+                    f"basic tiles (is a row missing?)"))
         return problems
 
     def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
