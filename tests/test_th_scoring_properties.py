@@ -28,12 +28,15 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
     gravity, one tile per leader, distinct monsters, a full stomach that ended the game,
     leader counts that agree (one from setup plus one per Leader Phase), held leaders and
     Village Kings as the ending allows, the last leader eaten on top of its column
-    (published rules F184-190, 0.2.8 O191-197)."""
+    (published rules F184-190, 0.2.8 O191-197), a basic tile for every turn taken (F118,
+    F144, F164; O113, O137, O165)."""
     version = draw(st.sampled_from(RULE_SET.names()))
     rules = RULE_SET.version(version)
     n = draw(st.sampled_from(sorted(rules.stomach.rows_by_players)))
     rows, cols = rules.rows(n), rules.stomach.columns
     symbols = [t.symbol for t in rules.tiles.values()]
+    basic = [t.symbol for t in rules.tiles.values() if t.basic]
+    damage = [sym for sym in symbols if sym not in basic]
     monsters = draw(st.permutations(MONSTERS))[:n]
     pool = list(draw(st.permutations(LEADER_IDS)))
     ending = draw(st.sampled_from(["round", "leader-phase"]))
@@ -53,8 +56,15 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
             eaten, hold = phases + 1, False
         grid = [["."] * cols for _ in range(rows)]
         short = draw(st.integers(0, cols - 1))  # the column left with room
-        for c in range(cols):
-            h = rows if full else (draw(st.integers(1, rows - 1)) if c == short else draw(st.integers(1, rows)))
+        heights = [rows if full else (draw(st.integers(1, rows - 1)) if c == short else draw(st.integers(1, rows))) for c in range(cols)]
+        # two turns a round, each leaving a basic tile; a stomach that filled in the final
+        # round skipped what was left of it, one turn at most
+        turns = 2 * (phases + (1 if ending == "round" else 0)) - (1 if ending == "round" and full else 0)
+        c = 0
+        while sum(heights) < turns + eaten:  # room for those tiles and the leaders
+            heights[c] = min(rows - 1 if c == short else rows, heights[c] + 1)
+            c = (c + 1) % cols
+        for c, h in enumerate(heights):
             for r in range(rows - h, rows):
                 grid[r][c] = draw(st.sampled_from(symbols))
         filled = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "."]
@@ -70,6 +80,10 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
         for slot, (r, c) in enumerate(spots, start=1):
             grid[r][c] = str(slot)
             leaders[slot] = pool.pop()
+        others = [(r, c) for r, c in filled if grid[r][c] in damage]
+        while sum(grid[r][c] in basic for r, c in filled) < turns:
+            r, c = others.pop()
+            grid[r][c] = basic[0]  # a damage tile there would leave a turn without its tile
         # a full stomach may leave its held leader off the sheet, unless it is its only one
         held = pool.pop() if hold and (not full or not eaten or draw(st.booleans())) else None
         king = n > 1 and (seat == trigger if ending == "round" else full)

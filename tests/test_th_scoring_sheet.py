@@ -108,7 +108,7 @@ def test_changes_score_a_changed_rule_value_as_pnp_simulate_set_plays_it(sheet):
 
 def test_json_keys_are_stable(sheet):
     report = score_sheet(Project(REPO), sheet(BASE)).to_json()
-    assert list(report) == ["game", "sheet", "rules", "changes", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "king_token", "solo", "mismatches", "exit_code"]
+    assert list(report) == ["game", "sheet", "rules", "changes", "mode", "ending", "ending_stated", "players", "ranking", "winners", "decided_by", "ruling", "king_token", "solo", "mismatches", "exit_code"]
     assert list(report["players"][0]) == ["name", "seat", "monster", "leaders", "held", "craving", "damage", "king", "empty_cells", "total", "claimed", "claim_ok"]
     assert list(report["players"][0]["leaders"][0]) == ["slot", "id", "title", "kind", "row", "column", "points"]
     assert report["ranking"] == [{"place": 1, "name": "Ana", "total": 38}, {"place": 2, "name": "Bo", "total": 23}]
@@ -132,18 +132,20 @@ IMPOSSIBLE = [
     (("      A B 3 G 4 5", "      . B 3 G 4 5"), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
     (("A A B G D A", "A A . G D A"), ["game.yaml:11: Ana, row 2 column 3: empty cell below a tile"]),
     # leaders: digit with no leader, leader nowhere, too many, twice, on two boards
-    ((BO_LEADERS, BO_LEADERS.replace("2: diagonal-helmet, ", "")), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader id>}"]),
+    ((BO_LEADERS, BO_LEADERS.replace("2: diagonal-helmet, ", "")), ["game.yaml:26: Bo, row 6 column 5: leader 2 but no leader is named for 2: expected leaders: {2: <leader title>}"]),
     (("4: sight-leader}", "4: sight-leader, 5: line-boot}"), ["game.yaml:7: Ana: leader 5: 'line-boot' is neither in the stomach nor held: expected digit 5 on the board, or held: line-boot"]),
     ((BO_LEADERS, BO_LEADERS.replace("diagonal-helmet", "line-hand")), ["game.yaml:19: Bo: leader 'line-hand' is also Ana's: there is one tile of each leader"]),
     (("    held: chain-orthogonal\n", "    held: feast-hand\n"), ["game.yaml:19: Bo: leader 'feast-hand' is also Ana's: there is one tile of each leader"]),
     (("B A H G G G", "B A H 1 G G"), ["game.yaml:15: Ana, row 6 column 4: leader 1 is also at row 1 column 5: a leader tile is in one place"]),
     ((BO_LEADERS, BO_LEADERS.replace("diagonal-helmet", "feast-hand")), ["game.yaml:19: Bo: leader 2: 'feast-hand' is also leader 1: there is one tile of each leader"]),
-    (("2: range-boot", "2: range-bot"), ["game.yaml:7: Ana: leader 2: unknown leader 'range-bot': expected an id from leaders.yaml such as 'line-hand'"]),
+    (("2: range-boot", "2: range-bot"), ["game.yaml:7: Ana: leader 2: unknown leader 'range-bot': expected the title printed on the leader tile, or its id from leaders.yaml, "
+      "such as 'Helmet Line' or 'line-helmet'; did you mean 'Boot Range' (range-boot)?"]),
     # the Village King, monsters
     (("    king: true\n", "    king: false\n"), ["game.yaml:4: Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first"]),
     (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 17 empty cell(s)"]),
     (("    monster: griffin", "    monster: troll"), ["game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once"]),
-    (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected one of legendary-dragon, twin-headed-dragon, griffin, troll"]),
+    (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected the name printed on the monster board, or its id from monsters.yaml: "
+      "Legendary Dragon (legendary-dragon), Twin-Headed Dragon (twin-headed-dragon), Griffin (griffin), Troll (troll)"]),
     (("rules: published", "rules: 0.3"), ["game.yaml:2: rules: unknown rule version '0.3': expected one of published, 0.2.8"]),
 ]
 
@@ -252,7 +254,8 @@ def test_solo_sheet(sheet, repo_project):
     ("{level: 7, ai_cards: []}", ["game.yaml:13: solo.level: 7 is not an A.I. level: expected 0 to 6"]),
     ("{level: 1, ai_cards: [adv-01, adv-01, adv-99]}", [
         "game.yaml:13: solo.ai_cards: 'adv-01' is listed twice: each adventurer card exists once",
-        "game.yaml:13: solo.ai_cards: unknown adventurer 'adv-99': expected ids from adventurers.yaml such as 'adv-01'",
+        "game.yaml:13: solo.ai_cards: unknown adventurer 'adv-99': expected the name printed on the adventurer card, or its id from adventurers.yaml, "
+        "such as 'Brunhild the Unbending' or 'adv-01'; did you mean 'Durwin Dungheap' (adv-49)?",
     ]),
     ("{level: 2, ai_cards: [adv-01, adv-02, adv-03]}", ["game.yaml:13: solo.ai_cards: 3 cards at level 2: the A.I. holds 2 plus 2 per round"]),
     ("{level: 0, ai_cards: [], challenge: balanced-diet/hard}", ["game.yaml:13: solo.challenge: unknown level 'hard': expected balanced-diet/beginner, balanced-diet/normal, balanced-diet/expert"]),
@@ -314,7 +317,8 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
     rows = {1: 6, 2: 6, 3: 5, 4: 4}[players]
     assert text.count("      . . . . . .") == rows * players
     # Fill it in as a game that ended after a round with one Leader Phase: player 1
-    # filled first (held leader left over), the others ate their second leader.
+    # filled first (held leader left over), the others ate their second leader, and at
+    # least one basic tile in each of their 4 turns.
     data = yaml.safe_load(text)
     monsters = ["troll", "griffin", "legendary-dragon", "twin-headed-dragon"]
     for seat, p in enumerate(data["players"]):
@@ -327,7 +331,7 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
         else:
             kind = ["hand", "boot", "armor"][seat - 1]
             p["leaders"] = {1: f"range-{kind}", 2: f"diagonal-{kind}"}
-            p["stomach"] = "\n".join([". . . . . ."] * (rows - 1) + ["1 2 . . . ."])
+            p["stomach"] = "\n".join([". . . . . ."] * (rows - 2) + ["1 2 . . . .", "H H H H . ."])
         if p.get("king") is None:
             p.pop("king", None)
     if players == 1:

@@ -241,11 +241,21 @@ class KingTokenUnknown(StrictModel):
     says: str = Field(description="the default in one sentence, printed in a report that relies on it")
 
 
+class UnequalLeaders(StrictModel):
+    """Our reading of the published tie-break on leaders (F204) when tied players ate
+    different numbers of leaders: the player with the extra leader wins once the others
+    tie (the tuple comparison of `leaders-ascending`)."""
+
+    ruling: Literal["extra-leader-wins"] = Field(description="once the shorter list ties, the longer one wins")
+    says: str = Field(description="the reading in one sentence, printed in a report it decides")
+
+
 class Rulings(StrictModel):
     """Where the rule books are silent and pnp decides (each says why in rules.yaml)."""
 
     stacks_run_out: StacksRunOut
     king_token_unknown: KingTokenUnknown
+    unequal_leaders: UnequalLeaders | None = Field(None, description="only for versions whose tie-break compares leaders (leaders-ascending)")
 
 
 class RuleVersion(StrictModel):
@@ -313,6 +323,14 @@ class RuleVersion(StrictModel):
                 f"leaders_max_by_players {self.leaders_max_by_players} does not fit leader_stacks_by_players: "
                 f"a player ends with one leader from setup plus one per stack, expected {expected}"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _leader_tie_break_has_its_ruling(self) -> "RuleVersion":
+        # Comparing leaders meets players with unequal leader counts; the books are silent
+        # there, so the version must carry our reading (printed when it decides a game).
+        if "leaders-ascending" in self.tie_break and self.rulings.unequal_leaders is None:
+            raise ValueError("tie_break compares leaders (leaders-ascending): expected rulings.unequal_leaders, the reading for players with unequal leader counts")
         return self
 
     @field_validator("tie_break")

@@ -144,6 +144,10 @@ class GameResult:
     # default, rules.yaml rulings.king_token_unknown).
     king_token: str | None = None
     king_token_stated: bool = False
+    # Set when the published leader comparison (F204) decided the win only because a
+    # winner ate more leaders than a tied player: our reading, rules.yaml
+    # rulings.unequal_leaders.says, printed with the verdict.
+    ruling: str | None = None
 
 
 def compared_leaders(player: PlayerScore, rules: "RuleVersion") -> list[int]:
@@ -207,10 +211,14 @@ def rank_players(players: list[PlayerScore], rules: "RuleVersion", king_token: i
     top = max(p.total for p in players)
     group = [p for p in players if p.total == top]
     decided = "score" if len(group) == 1 else "shared"
+    ruling = None
     for step in steps:
         if len(group) == 1:
             break
         best = max(keys[step](p) for p in group)
+        if step == "leaders-ascending" and any(keys[step](p) == best[:len(keys[step](p))] != best for p in group):
+            # Someone tied on every leader they have and lost only by having fewer.
+            ruling = rules.rulings.unequal_leaders.says if rules.rulings.unequal_leaders else None
         group = [p for p in group if keys[step](p) == best]
         if len(group) == 1:
             decided = step
@@ -223,7 +231,7 @@ def rank_players(players: list[PlayerScore], rules: "RuleVersion", king_token: i
         if len(set(prefixes)) < len(prefixes):
             seat = token_seat(players, king_token)
             holder, stated = next(p.name for p in players if p.seat == seat), king_token == seat
-    return GameResult(tuple(places), tuple(p.name for p in group), decided, tuple(rules.tie_break), holder, stated)
+    return GameResult(tuple(places), tuple(p.name for p in group), decided, tuple(rules.tie_break), holder, stated, ruling)
 
 
 # --- solo ----------------------------------------------------------------------------
@@ -359,6 +367,7 @@ class TastyHumansReport(ScoreReport):
             "ranking": None,
             "winners": None,
             "decided_by": None,
+            "ruling": None,
             "king_token": None,
             "solo": None,
             "mismatches": [{"name": p.name, "claimed": p.claimed, "total": p.total} for p in self.mismatches],
@@ -368,6 +377,7 @@ class TastyHumansReport(ScoreReport):
             out["ranking"] = [{"place": place, "name": p.name, "total": p.total} for place, p in self.result.places]
             out["winners"] = list(self.result.winners)
             out["decided_by"] = self.result.decided_by
+            out["ruling"] = self.result.ruling
             if self.result.king_token is not None:
                 out["king_token"] = {"name": self.result.king_token, "stated": self.result.king_token_stated}
         if self.solo is not None:
@@ -419,6 +429,8 @@ class TastyHumansReport(ScoreReport):
             who = " and ".join(r.winners)
             verb = "share the win" if len(r.winners) > 1 else "wins"
             console.print(f"[bold]{m(who)} {verb}[/bold] (decided by {m(DECIDED.get(r.decided_by, r.decided_by))})")
+            if r.ruling:
+                console.print(m(f"decided by a reading where the rules are silent: {r.ruling}"))
             if r.king_token is not None:
                 how = "as written on the sheet" if r.king_token_stated else self.king_token_default
                 console.print(m(f"seat order counted from {r.king_token}, who holds the Village King token ({how})"))

@@ -21,6 +21,7 @@ from pnp.api import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
+from .names import Names
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -40,6 +41,11 @@ RULE_END = "the game ends only when a stomach is full (published rules line 182,
 # The rule lines that fix a player's last act, cited by the messages that rely on them.
 RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
 RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
+# Why basic tiles bound the turns taken: each turn drops at least one tile of the eaten
+# adventurer's shape, and only Damage tiles ever leave a stomach (a Cleric's).
+RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer (published rules line 118, 0.2.8 line 137) "
+                    "and only Damage tiles ever leave a stomach (Cleric: published line 144, 0.2.8 line 113)")
+TURNS_A_ROUND = 2  # each player takes two turns a round: published rules lines 68, 164; 0.2.8 lines 73, 165
 
 
 def _as_text(v: Any) -> Any:
@@ -51,7 +57,7 @@ class SoloSheet(StrictModel):
     """The solo game: A.I. level, the A.I.'s adventurer cards, an optional challenge."""
 
     level: int = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
-    ai_cards: list[str] = Field(default_factory=list, description="ids of every adventurer the A.I. holds at game end (adventurers.yaml)")
+    ai_cards: list[str] = Field(default_factory=list, description="every adventurer the A.I. holds at game end: the name printed on the card, or its id (adventurers.yaml)")
     challenge: str | None = Field(None, description="balanced-diet/beginner|normal|expert, or monster")
 
     @field_validator("challenge")
@@ -66,10 +72,10 @@ class PlayerSheet(StrictModel):
     """One player's final board as copied from the table."""
 
     name: str = Field(description="player name, used in every message about this board")
-    monster: str | None = Field(description="monster id (monsters.yaml)")
+    monster: str | None = Field(description="the monster board's printed name, or its id (monsters.yaml)")
     king: bool = Field(False, description="holds the Village King bonus (filled the stomach first)")
-    leaders: dict[int, str | None] = Field(default_factory=dict, description="leader id for each digit used in the stomach")
-    held: str | None = Field(None, description="a leader id still in the Leader space that could not be eaten")
+    leaders: dict[int, str | None] = Field(default_factory=dict, description="the leader for each digit used in the stomach: its tile's printed title, or its id (leaders.yaml)")
+    held: str | None = Field(None, description="the leader still in the Leader space that could not be eaten (title or id)")
     stomach: str | list[str] = Field(description="active rows top to bottom, one symbol per cell; spaces optional")
     claimed: int | None = Field(None, description="the total the players counted, checked against the score")
 
@@ -173,6 +179,21 @@ class _Checker:
         self.leaders: dict[str, "Leader"] = {l.id: l for l in game.data["leaders"].leaders}
         self.monsters = {m.id: m for m in game.data["monsters"].monsters}
         self.adventurers = {a.id: a for a in game.data["adventurers"].adventurers}
+        self.names = sheet_names(game)
+        self.refused: set[tuple[int, str]] = set()  # (player index, leader id) written but not on that board: reported once
+        # From here on every component is named by its id (what the table wrote, when
+        # that names nothing, so the checks below report it as written).
+        self.sheet = self._by_id(sheet)
+
+    def _by_id(self, sheet: Sheet) -> Sheet:
+        """The sheet with each printed name (leader title, monster name, card name)
+        replaced by the id it names."""
+        leader, monster, card = self.names["leader"].resolve, self.names["monster"].resolve, self.names["adventurer"].resolve
+        players = [p.model_copy(update={"monster": monster(p.monster), "held": leader(p.held),
+                                        "leaders": {k: leader(v) for k, v in p.leaders.items()}})
+                   for p in sheet.players]
+        solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) or c for c in sheet.solo.ai_cards]})
+        return sheet.model_copy(update={"players": players, "solo": solo})
 
     def fail(self, at: tuple, message: str, who: str | None = None) -> None:
         line = self.doc.where(at)[0]
@@ -232,7 +253,7 @@ class _Checker:
         for i, card in enumerate(solo.ai_cards):
             at = ("solo", "ai_cards", i)
             if card not in self.adventurers:
-                self.fail(at, f"solo.ai_cards: unknown adventurer {card!r}: expected ids from adventurers.yaml such as {next(iter(self.adventurers), 'adv-01')!r}")
+                self.fail(at, f"solo.ai_cards: {self.names['adventurer'].unknown(card)}")
             elif card in seen:
                 self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
             seen.setdefault(card, i)
@@ -288,6 +309,8 @@ class _Checker:
             if p.held and p.held not in p.leaders.values():
                 tiles.append((("players", i, "held"), p.held))
             for at, lid in tiles:
+                if (i, lid) in self.refused:
+                    continue  # not on this board: already reported, claims no tile
                 if lid in owners and owners[lid][0] != i:
                     self.fail(at, f"leader {lid!r} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
                 owners.setdefault(lid, (i, p.name))
@@ -427,8 +450,29 @@ class _Checker:
             at = ("players", p.seat, "held" if p.held else "leaders")
             problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
                 f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
+        problems += self._too_few_tiles(players, rules, phases, ending)
         if self.sheet.solo is not None and self.sheet.solo.level >= 0:
             problems += self._solo_rounds(phases, rules, n, ending)
+        return problems
+
+    def _too_few_tiles(self, players: list[SheetPlayer], rules: "RuleVersion", phases: int, ending: str) -> list[ContentError]:
+        """Boards with fewer basic tiles than the turns their player took. A basic tile
+        comes only from an eaten shape and never leaves (RULE_TILE_A_TURN), and every turn
+        eats one, so basic tiles >= turns: two a round (TURNS_A_ROUND) for at least one
+        round per Leader Phase, plus the final round after a round ending. In that final
+        round a player whose stomach filled skips the turns left, but took one at least."""
+        problems: list[ContentError] = []
+        basic = rules.basic_types()
+        rounds = phases + (1 if ending == ROUND else 0)
+        for p in players:
+            tiles = sum(p.board.count(t) for t in basic)
+            skipped = 1 if ending == ROUND and p.board.is_full else 0
+            turns = TURNS_A_ROUND * rounds - skipped
+            if tiles < turns:
+                problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
+                    f"{p.name}: {tiles} basic tile(s) in the stomach, but the leaders show {phases} Leader Phase(s) and a game that ends "
+                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns: {RULE_TILE_A_TURN}: expected at least {turns} "
+                    f"basic tiles (is a row missing?)"))
         return problems
 
     def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
@@ -463,7 +507,7 @@ class _Checker:
             self.fail(at + ("monster",), f"monster is empty: expected one of {', '.join(self.monsters)}", who)
             ok = False
         elif p.monster not in self.monsters:
-            self.fail(at + ("monster",), f"unknown monster {p.monster!r}: expected one of {', '.join(self.monsters)}", who)
+            self.fail(at + ("monster",), self.names["monster"].unknown(p.monster), who)
             ok = False
         elif p.monster not in CRAVINGS or p.monster not in rules.cravings:
             self.fail(at + ("monster",), f"monster {p.monster!r} has no craving to score in rules {self.sheet.rules or 'default'}", who)
@@ -476,10 +520,13 @@ class _Checker:
             if not 1 <= slot <= max_slot:
                 self.fail(where, f"leader {slot}: expected a digit 1 to {max_slot}", who)
                 ok = False
+                if lid is not None:
+                    self.refused.add((i, lid))  # its other problems follow from this one
+                continue
             if lid is None:
                 continue
             if lid not in self.leaders:
-                self.fail(where, f"leader {slot}: unknown leader {lid!r}: expected an id from leaders.yaml such as 'line-hand'", who)
+                self.fail(where, f"leader {slot}: {self.names['leader'].unknown(lid)}", who)
                 ok = False
             elif lid in slots:
                 self.fail(where, f"leader {slot}: {lid!r} is also leader {slots[lid]}: there is one tile of each leader", who)
@@ -487,7 +534,7 @@ class _Checker:
             else:
                 slots[lid] = slot
         if p.held is not None and p.held not in self.leaders:
-            self.fail(at + ("held",), f"held: unknown leader {p.held!r}: expected an id from leaders.yaml, or null", who)
+            self.fail(at + ("held",), f"held: {self.names['leader'].unknown(p.held)}, or null", who)
             ok = False
 
         board, readable, settled = self._board(i, p, rules, n)
@@ -498,6 +545,7 @@ class _Checker:
         for lid, slot in slots.items():
             if lid not in placed and lid != p.held:
                 self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
+                self.refused.add((i, lid))
                 ok = False
         if p.held is not None and p.held in placed:
             self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
@@ -532,7 +580,10 @@ class _Checker:
         at = ("players", i, "stomach")
         who = p.name
         rows, cols = rules.rows(n), rules.stomach.columns
-        symbols = rules.symbol_to_tile()
+        printed = rules.symbol_to_tile()
+        # A row copied in lower case ("h a b g 1 h") means the same tiles; a symbol that
+        # is itself lower case in rules.yaml keeps its own meaning.
+        symbols = {**{k.lower(): v for k, v in printed.items()}, **printed}
         lines = _stomach_lines(self.doc, at, p.stomach)
         grid = [split_row(text) for _, text in lines]
         ok = True
@@ -542,7 +593,7 @@ class _Checker:
         shaped = settled = ok
         digits = {str(slot): lid for slot, lid in p.leaders.items() if lid}
         max_slot = max(rules.leaders_max_by_players.values())
-        legend = " ".join(symbols) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
+        legend = " ".join(printed) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
         cells: list[str] = []
         leaders: dict[int, str] = {}
         first_at: dict[str, tuple[int, int]] = {}
@@ -560,7 +611,7 @@ class _Checker:
                 elif sym.isascii() and sym.isdigit() and 1 <= int(sym) <= max_slot:  # not ², ①, ٣
                     cells.append(LEADER)
                     if sym not in digits:
-                        self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader id>}}")
+                        self.fail_line(line, f"{where}: leader {sym} but no leader is named for {sym}: expected leaders: {{{sym}: <leader title>}}")
                         ok = False
                     elif sym in first_at:
                         fr, fc = first_at[sym]
@@ -587,6 +638,18 @@ class _Checker:
 _ENDING_TEXT = {ROUND: "after a round", LEADER_PHASE: "in the Leader Phase"}
 
 
+def sheet_names(game: "GameContent") -> dict[str, Names]:
+    """What a sheet may write for each component a table reads a name from: the leader
+    tile's title, the monster board's name, the adventurer card's name (the fields the
+    templates print), or the id."""
+    data = game.data
+    return {
+        "leader": Names("leader", "title printed on the leader tile", "leaders.yaml", ((l.id, l.title) for l in data["leaders"].leaders)),
+        "monster": Names("monster", "name printed on the monster board", "monsters.yaml", ((m.id, m.name) for m in data["monsters"].monsters)),
+        "adventurer": Names("adventurer", "name printed on the adventurer card", "adventurers.yaml", ((a.id, a.name) for a in data["adventurers"].adventurers)),
+    }
+
+
 def asks_king_token(rules: "RuleVersion", players: int) -> bool:
     """Whether a sheet of this rule version and player count has `king_token:`: a game of
     several players whose seat-order tie-break starts at the King token (0.2.8 line 215;
@@ -608,7 +671,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     rows, cols = rules.rows(players), rules.stomach.columns
     slots = rules.leaders_max(players)
     legend = ", ".join(f"{t.symbol} {t.name.lower()}" for t in rules.tiles.values())
-    monsters = ", ".join(m.id for m in game.data["monsters"].monsters)
+    monsters = ", ".join(m.name for m in game.data["monsters"].monsters)
     versions = ", ".join(f'"{v}"' if not v.isidentifier() else v for v in rule_set.names())
     out = [
         "# Tasty Humans scoring sheet: copy each stomach, then run `pnp score <this file>`.",
@@ -630,7 +693,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         ]
         if players > 1:
             out.append("    king: false          # true if this player holds the Village King bonus")
-        out.append(f"    leaders:             # the leader id for each digit 1-{slots} written in the stomach")
+        out.append(f"    leaders:             # the leader (title on its tile, or id) for each digit 1-{slots} in the stomach")
         out += [f"      {k}:" for k in range(1, slots + 1)]
         out += [
             f"    held: null           # the leader still in the {rules.leader_space} (not eaten), or null",
@@ -653,7 +716,8 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
         out += [
             "solo:",
             f"  level: {'null' if first is None else first:<17}# {levels}",
-            "  ai_cards: []            # ids of every adventurer the A.I. holds, e.g. [adv-07, adv-19]",
+            "  ai_cards: []            # every card the A.I. holds, by the name on it (or id), e.g. [Rolf the Reckless, adv-19]",
+            "                          # (pnp counts classes and shape squares from them, as the printed sheet does by hand)",
         ]
         if challenges:
             out.append(f"  challenge: null         # {', '.join(challenges)}, or null")

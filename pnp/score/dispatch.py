@@ -51,8 +51,24 @@ class ScoreReport(ABC):
         return [((), line) for line in self.mismatch_lines()]
 
 
+# Table files people reach for: content data may be CSV/XLSX, a scoring sheet never is.
+TABLE_SUFFIXES = {".csv", ".tsv", ".xlsx", ".xlsm", ".xls", ".ods"}
+
+
 def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
     """Score a sheet file; raise PnpError (exit 2) listing every problem in it."""
+    path = Path(sheet_path)
+    if path.suffix.lower() in TABLE_SUFFIXES and path.is_file():
+        # A spreadsheet is no sheet: say so in one line rather than "not UTF-8 text" or
+        # "expected a mapping" (a YAML sheet that happens to be named .csv still scores).
+        try:
+            doc = load_located(path, SHEET)
+        except PnpError:
+            doc = None
+        if doc is None or not isinstance(doc.data, dict):
+            raise PnpError(ContentError(path, None, None, f"scoring sheets are YAML files (`pnp sheet <game> --template` writes a blank one); "
+                                        f"{path.suffix.lstrip('.').upper()} files are read only as content data"))
+        return score_doc(project, doc)
     return score_doc(project, load_located(sheet_path, SHEET))
 
 

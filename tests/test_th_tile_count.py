@@ -1,0 +1,69 @@
+"""A stomach with fewer basic tiles than turns its player took is refused in one line
+(published rules lines 68, 118, 144, 164; 0.2.8 lines 73, 113, 137, 165): every turn drops
+at least one tile of the eaten shape and only Damage tiles ever leave a stomach."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pnp.load.content import Project
+from pnp.score.dispatch import score_sheet
+from test_th_scoring_sheet import BASE, problems
+
+REPO = Path(__file__).resolve().parent.parent
+# BASE: four Leader Phases and a round ending, so five rounds: Bo (room left) took 10
+# turns, Ana (filled first) 9 at least. Bo has 13 basic tiles, Ana 25.
+BO = """\
+      . . . . . .
+      . . . . . .
+      H . . . . .
+      A B 3 G 4 5
+      H A H A H 1
+      G B G B 2 D
+"""
+ANA = """\
+      H A B G 1 H
+      A A B G D A
+      B G 2 G H B
+      H A B 3 A G
+      A A D D B 4
+      B A H G G G
+"""
+WHY = ("every turn drops at least one tile of the eaten adventurer (published rules line 118, 0.2.8 line 137) "
+       "and only Damage tiles ever leave a stomach (Cleric: published line 144, 0.2.8 line 113)")
+
+# BASE states no ending: the line says which one it was read as (the other needs fewer turns)
+HINT = " (read as a game that ended after a round; if it ended in the Leader Phase, write ending: leader-phase)"
+
+
+def test_basic_tiles_at_least_the_turns_taken(sheet):
+    ten = BO.replace("      H . . . . .", "      . . . . . .").replace("G B G B 2 D", "D D G B 2 D")
+    assert score_sheet(Project(REPO), sheet(BASE.replace(BO, ten))).players[1].total is not None
+    nine = ten.replace("H A H A H 1", "D A H A H 1")
+    assert problems(sheet(BASE.replace(BO, nine))) == [
+        f"game.yaml:20: Bo: 9 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
+        f"so this player took at least 10 turns: {WHY}: expected at least 10 basic tiles (is a row missing?){HINT}"
+    ]
+
+
+def test_the_player_who_filled_skipped_at_most_one_turn_of_the_final_round(sheet):
+    nine = ("      D D D D 1 D\n      D D D D D D\n      D D 2 D D D\n      D D D 3 D D\n"
+            "      H H H D D 4\n      H H H H H H\n")
+    assert score_sheet(Project(REPO), sheet(BASE.replace(ANA, nine))).players[0].total is not None
+    eight = nine.replace("H H H D D 4", "H H D D D 4")
+    assert problems(sheet(BASE.replace(ANA, eight))) == [
+        f"game.yaml:9: Ana: 8 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
+        f"so this player took at least 9 turns: {WHY}: expected at least 9 basic tiles (is a row missing?){HINT}"
+    ]
+
+
+def test_the_walkthrough_sheet_with_a_stomach_copied_short(sheet):
+    """The shipped 2-player example with Ben's stomach cut to its leaders and one tile
+    (the play-test's s/sparse.yaml): one line, at his stomach."""
+    text = (REPO / "examples" / "tasty-humans-2p.yaml").read_text(encoding="utf-8")
+    start = text.index("      . . 5 . . .")
+    end = text.index("    claimed: 28")
+    sparse = text[:start] + "      . . . . . .\n" * 5 + "      1 2 3 4 5 H\n" + text[end:]
+    lines = problems(sheet(sparse))
+    assert len(lines) == 1 and lines[0].startswith("game.yaml:")
+    assert "Ben: 1 basic tile(s) in the stomach" in lines[0] and "expected at least 10 basic tiles" in lines[0]
