@@ -283,3 +283,24 @@ def test_a_028_host_picks_who_holds_the_king_token_from_the_players(browser: Any
             time.sleep(0.1)
     finally:
         server.stop()
+
+
+def test_a_list_field_takes_names_with_spaces(browser: Any, tmp_path: Path):
+    """A list is typed comma-separated (the field says so): the A.I.'s adventurers may be
+    written by the names printed on their cards, which hold spaces."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "tasty-humans", ["Sam"], "published")
+        host.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
+        host.fill("#t-solo-ai_cards", "Dame Oswin of the Ford, adv-09 ,adv-37")
+        deadline = time.monotonic() + WAIT / 1000
+        while True:
+            sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+            if (sheet.get("solo") or {}).get("ai_cards"):
+                break
+            assert time.monotonic() < deadline, sheet
+            time.sleep(0.1)
+        assert sheet["solo"]["ai_cards"] == ["Dame Oswin of the Ford", "adv-09", "adv-37"]
+    finally:
+        server.stop()

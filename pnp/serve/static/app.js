@@ -177,9 +177,9 @@ function widget(field, value, changed, id, ctx) {
     return h("input", {type: "number", id, inputmode: "numeric", value: value ?? "", min: field.min ?? null, max: field.max ?? null,
       oninput: debounce(e => changed(e.target.value === "" ? null : Number(e.target.value)))});
   }
-  if (k === "list") {
+  if (k === "list") {  // comma-separated: an item may hold spaces (a name printed on a card)
     return h("input", {type: "text", id, value: Array.isArray(value) ? value.join(", ") : "", placeholder: "values, comma-separated",
-      oninput: debounce(e => changed(e.target.value.split(/[,\s]+/).filter(Boolean).map(v => /^-?\d+$/.test(v) ? Number(v) : v)))});
+      oninput: debounce(e => changed(e.target.value.split(/[,\n]/).map(v => v.trim()).filter(Boolean).map(v => /^-?\d+$/.test(v) ? Number(v) : v)))});
   }
   if (k === "map") {
     return h("input", {type: "text", id, value: value ? JSON.stringify(value) : "", placeholder: '{"key": value}',
