@@ -23,7 +23,7 @@ from ..files import digest
 from .assets import Assets
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, raise_if_any
+from ..errors import ContentError, add_folded, raise_if_any
 from ..load.generate import product
 from ..load.icons import icon_helper
 from ..load.project_files import ProjectLoader
@@ -154,20 +154,6 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
-def _add_render_error(errors: list[ContentError], error: ContentError, what: str) -> None:
-    """Add `error`, or count it into the same error of another piece (one template typo, one line)."""
-    rest = error.message[len(what):]
-    for n, known in enumerate(errors):
-        first, found, more = known.message.partition(rest)
-        if known.path == error.path and known.line == error.line and found and more == "" and first:
-            head, _, count = first.partition(" (and ")
-            others = int(count.split()[0]) + 1 if count else 1
-            errors[n] = ContentError(known.path, known.line, known.column,
-                                     f"{head} (and {others} more piece{'s' if others != 1 else ''}){rest}")
-            return
-    errors.append(error)
-
-
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 
 
@@ -270,7 +256,7 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
         if failed is not None:
-            _add_render_error(self.errors, _render_error(failed, self.game, template, what), what)
+            add_folded(self.errors, _render_error(failed, self.game, template, what), what)
             return None
         where = self.game.templates_dir / template
         sources = partial(self._sources, template)
@@ -285,7 +271,7 @@ class ComponentRenderer:
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line
-            _add_render_error(self.errors, found, what)
+            add_folded(self.errors, found, what)
         if problems:
             return None
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)
