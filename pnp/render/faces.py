@@ -25,7 +25,7 @@ from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
 from ..errors import ContentError, add_folded, raise_if_any
 from ..load.generate import product
-from ..load.icons import icon_helper
+from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import Fonts
@@ -154,6 +154,20 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
+def _icon_cell(game: GameContent, item: Any, ident: Any, error: ContentError, what: str) -> ContentError:
+    """An unknown icon's error at the field of the piece's record that holds the id (a
+    field, or an item of a list field), naming the template line that placed it; at the
+    template when no field holds it (an id the template wrote itself)."""
+    fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
+    for key, value in fields:
+        held = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)] if isinstance(value, (str, int)) else []
+        at = game.locate(item, key) if str(ident) in held else None
+        if at is not None and at.line is not None:
+            placed = locate.project_relative(Path(error.path or ""), game) + (f":{error.line}" if error.line else "")
+            return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
+    return error
+
+
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 
 
@@ -256,7 +270,10 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
         if failed is not None:
-            add_folded(self.errors, _render_error(failed, self.game, template, what), what)
+            error = _render_error(failed, self.game, template, what)
+            if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
+                error = _icon_cell(self.game, item, failed.ident, error, what)
+            add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template
         sources = partial(self._sources, template)
