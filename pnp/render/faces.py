@@ -28,7 +28,7 @@ from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
-from ..load.fonts import Fonts
+from ..load.fonts import Fonts, MissingStyle
 from ..load.manifest import Component
 from ..plan import Plan, item_id, item_name
 
@@ -147,6 +147,8 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
+    if isinstance(exc, MissingStyle):  # a helper measuring a weight the fonts lack: the message is the designer's
+        return ContentError(path, line, None, f"{what}: {exc}")
     if isinstance(exc, MemoryError):  # the limits (pnp/sandbox.py) stop what they can foresee, not all
         return ContentError(path, line, None, f"{what}: the memory ran out rendering this face: the template makes too large a text or list")
     if isinstance(exc, RecursionError):
@@ -218,6 +220,42 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: S
     return errors
 
 
+SVG = "{http://www.w3.org/2000/svg}"
+STYLE_PROPERTY = re.compile(r"(font-family|font-weight|font-style)\s*:\s*([^;]+)")
+
+
+def _font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
+    """Bold or italic text needs a file of that style in its family: without one the PDF
+    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts)."""
+    if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
+        return []
+    families = {f.family for f in fonts.faces}
+    have = {(f.family, f.bold, f.italic) for f in fonts.faces}
+    errors, seen = [], set()
+    waiting = [(root, fonts.family, "normal", "normal")]
+    while waiting:
+        element, family, weight, style = waiting.pop()
+        given = dict(STYLE_PROPERTY.findall(element.get("style", "")))
+        for name in ("font-family", "font-weight", "font-style"):
+            if element.get(name) is not None and name not in given:
+                given[name] = element.get(name, "")
+        asked = given.get("font-family", "").split(",")
+        family = next((n.strip().strip("'\"") for n in asked if n.strip().strip("'\"") in families), family)
+        weight = given.get("font-weight", weight).strip()
+        style = given.get("font-style", style).strip()
+        bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
+        italic = style in ("italic", "oblique")
+        if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
+                and (family, bold, italic) not in have and (family, bold, italic) not in seen:
+            seen.add((family, bold, italic))
+            written = f'font-weight="{weight}"' if bold else f'font-style="{style}"'
+            path, line = written_at(sources, written, template)
+            asked_for = " ".join(p for p in ((f"font-weight {weight}" if bold else ""), (f"font-style {style}" if italic else "")) if p)
+            errors.append(ContentError(path, line, None, f"{what}: {asked_for}: {fonts.lacking(bold, italic, family)}"))
+        waiting.extend((child, family, weight, style) for child in reversed(list(element)))
+    return errors
+
+
 class ComponentRenderer:
     """Renders the items of one game's components; collects every error before raising."""
 
@@ -285,6 +323,7 @@ class ComponentRenderer:
             problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
             problems += self.locator.missing_glyphs(texts, what, where)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
+            problems += _font_styles(root, self.game.fonts, where, what, sources) if root is not None else []
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line
