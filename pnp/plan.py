@@ -39,7 +39,9 @@ def item_name(item: Any) -> str:
 def _shown(value: Any) -> str:
     """A value as a designer wrote it: a text quoted, a number as is, and anything else
     (a list, a record, a method) by what it is, not Python's name for it."""
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+    if isinstance(value, str):  # a Markup too: its text
+        return repr(str(value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return repr(value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -102,7 +104,7 @@ class Plan:
         if isinstance(value, dict):
             value = list(value.values())
         if not isinstance(value, (list, tuple)):
-            self.fail(index, "items", f"items expression {comp.items!r} gave {type(value).__name__}: expected a list of records with an `id`")
+            self.fail(index, "items", f"items expression {comp.items!r} gave {_shown(value)}: expected a list of records with an `id`")
             return []
         return list(value)
 

@@ -93,3 +93,9 @@ def test_a_method_by_subscript_is_no_field():
         env.from_string("{{ item['pop']('id') }}").render(item=record)
     assert record == {"id": "a"}
     assert env.from_string("{{ (item | attr('keys'))() | list }}").render(item=record) == "['id']"  # `attr` is Python's attribute
+
+
+def test_an_items_expression_that_is_no_list_is_named_without_python_types(demo: Project):
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards.cards[0].title"))
+    one_error(validate(demo), "game.yaml:", "items expression 'cards.cards[0].title' gave 'Example Card': expected a list of records with an `id`")
