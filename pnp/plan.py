@@ -46,7 +46,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
-        return "nothing (none)"
+        return "none"
     if isinstance(value, (list, tuple)):
         return f"a list of {len(value)}"
     if isinstance(value, dict):
