@@ -248,14 +248,15 @@ class _Code(CodeGenerator):
     `environment.seen` first: they read containers in full, out of getattr's sight; and
     two typos Jinja lets pass refused when a template compiles (see `visit_Template`)."""
 
-    _methods: set[int]  # the ids of the Getattr nodes that are called
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._methods: set[int] = set()  # the ids of the Getattr nodes that are called (`visit_Call`)
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         """Refuse, at their line, what Jinja would let pass silently: a filter or test the
         environment lacks (Jinja defers one inside an `if` to run time, so a rare card's typo
         built until that card came) and output a child template never draws."""
         # one walk of the tree for these checks and the outline: each walk costs a compile 5-10%
-        self._methods = set()
         found = list(node.find_all((nodes.Filter, nodes.Test, nodes.Extends, nodes.Getattr, nodes.Getitem)))
         for used in found:
             if isinstance(used, (nodes.Filter, nodes.Test)):
