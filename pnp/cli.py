@@ -249,9 +249,14 @@ def build_cmd(
 def _built(r, written: int, rendered: int, seconds: float, out: Optional[Path] = None) -> str:
     """The summary line of one game's build (naming the print PDF in `out`, when given)."""
     printed = f"; print {display_path(out / r.game / f'{r.game}-print.pdf')}" if out is not None and r.sheets else ""
-    sheets = f", {r.sheets[0]} sheets to print ({r.sheets[1]} unpacked)" if r.sheets else ""
-    return (f"{r.game}: {r.components} components, {r.pieces} pieces, {r.files} files ({written} written){sheets} "
-            f"in {seconds:.2f}s, {rendered} faces rendered{printed}")
+    sheets = f", {_many(r.sheets[0], 'sheet')} to print ({r.sheets[1]} unpacked)" if r.sheets else ""
+    return (f"{r.game}: {_many(r.components, 'component')}, {_many(r.pieces, 'piece')}, {_many(r.files, 'file')} ({written} written){sheets} "
+            f"in {seconds:.2f}s, {_many(rendered, 'face')} rendered{printed}")
+
+
+def _many(n: int, word: str) -> str:
+    """`n word`, the word plural unless n is 1."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @app.command("watch")
@@ -379,7 +384,7 @@ def schema_cmd(
 
     def job() -> None:
         for p in write_schemas(project_at(project), [game] if game else None, out_dir):
-            say(p)
+            say(display_path(p))  # as every command names files: from the working folder
 
     run(job)
 
@@ -394,7 +399,7 @@ def new_cmd(
 
     def job() -> None:
         for p in scaffold(project_at(project), game):
-            say(f"created {p}")
+            say(f"created {display_path(p)}")
         say(f"next: pnp build {game}")
 
     run(job)
@@ -460,7 +465,7 @@ def init_cmd(
         if example is None:
             raise PnpError(f"--example GAME is required: one of {', '.join(shipped_games()) or '(none shipped)'}")
         for p in init_example(folder, example):
-            say(f"created {p}")
+            say(f"created {display_path(p)}")
         where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "
         say(f"next: {where}pnp build {example}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +17,12 @@ def without_addresses(text: object) -> str:
     """`text` without the memory addresses Python prints in a repr (`<function f at 0x7f…>`):
     a message names what went wrong, never where an object lived, so it is the same every run."""
     return _ADDRESS.sub("", str(text))
+
+
+def did_you_mean(name: str, known: Sequence[str]) -> str:
+    """` (did you mean 'x'?)` naming the one of `known` nearest a misspelt `name`, or ""."""
+    near = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def display_path(path: str | os.PathLike | None) -> str:
@@ -62,6 +69,21 @@ class PnpError(Exception):
     def __init__(self, errors: Sequence[ContentError | str] | ContentError | str):
         self.errors: list[ContentError | str] = [errors] if isinstance(errors, (ContentError, str)) else list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
+
+
+def add_folded(errors: list[ContentError], error: ContentError, what: str) -> None:
+    """Add `error` (its message `what` + the problem), or count it into the same problem of
+    another piece at the same place: one typo, one line ("deck/c01 (and 27 more pieces): ...")."""
+    rest = error.message[len(what):]
+    for n, known in enumerate(errors):
+        first, found, more = known.message.partition(rest)
+        if known.path == error.path and known.line == error.line and found and more == "" and first:
+            head, _, count = first.partition(" (and ")
+            others = int(count.split()[0]) + 1 if count else 1
+            errors[n] = ContentError(known.path, known.line, known.column,
+                                     f"{head} (and {others} more piece{'s' if others != 1 else ''}){rest}")
+            return
+    errors.append(error)
 
 
 def raise_if_any(errors: list[ContentError]) -> None:

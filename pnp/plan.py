@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import ContentError, display_path, raise_if_any
+from .errors import ContentError, add_folded, display_path, raise_if_any, without_addresses
 from .limits import BUILD
 from .load.content import GameContent
 from .load.manifest import Component
@@ -34,6 +34,24 @@ def item_name(item: Any) -> str:
         if isinstance(value, str) and value.strip():
             return value.strip()
     return ""
+
+
+def _shown(value: Any) -> str:
+    """A value as a designer wrote it: a text quoted, a number as is, and anything else
+    (a list, a record, a method) by what it is, not Python's name for it."""
+    if isinstance(value, str):  # a Markup too: its text
+        return repr(str(value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a record"
+    return "no number"
 
 
 @dataclass(frozen=True)
@@ -86,7 +104,7 @@ class Plan:
         if isinstance(value, dict):
             value = list(value.values())
         if not isinstance(value, (list, tuple)):
-            self.fail(index, "items", f"items expression {comp.items!r} gave {type(value).__name__}: expected a list of records with an `id`")
+            self.fail(index, "items", f"items expression {comp.items!r} gave {_shown(value)}: expected a list of records with an `id`")
             return []
         return list(value)
 
@@ -95,16 +113,32 @@ class Plan:
             return comp.copies
         try:
             value = self.expression(comp.copies)(**self.names, item=item)
+            if isinstance(value, jinja2.Undefined):  # `item.copy`, no such field: say which
+                value._fail_with_undefined_error()
+        except jinja2.TemplateError as exc:  # its message is the designer's ("no field 'copy'", "'six' is undefined")
+            self._piece_failed(index, comp, item, f" failed: {exc.message or 'template error'}: expected a whole number >= 0")
+            return 0
+        except Exception as exc:  # any other failure of a designer's expression (`1 / 0`) is an input error too
+            self._piece_failed(index, comp, item, f" failed: {without_addresses(exc)}: expected a whole number >= 0")
+            return 0
+        try:
             count = int(value)
             if count < 0:
                 raise ValueError("negative")
-        except Exception as exc:
-            self.fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} failed: expected a whole number >= 0 ({exc})")
+        except Exception:  # int() of what is no number: its message names Python's types
+            self._piece_failed(index, comp, item, f" gave {_shown(value)}: expected a whole number >= 0")
             return 0
         if isinstance(value, bool) or count != (float(value) if isinstance(value, str) else value):  # int() makes 2.5 two, True one
-            self.fail(index, "copies", f"copies expression {comp.copies!r} for item {item_id(item)!r} gave {value!r}: expected a whole number >= 0")
+            self._piece_failed(index, comp, item, f" gave {_shown(value)}: expected a whole number >= 0")
             return 0
         return count
+
+    def _piece_failed(self, index: int, comp: Component, item: Any, problem: str) -> None:
+        """A `copies:` failure of one item, folded with the same failure of the others: one
+        typo in the expression is one line, not one a card."""
+        what = f"copies expression {comp.copies!r} for item {item_id(item)!r}"
+        located = self.game.manifest_doc.error(("components", index, "copies"), what + problem)
+        add_folded(self.errors, located, what)
 
     def _too_many(self, index: int, comp: Component, ident: str, copies: int) -> bool:
         """Whether a piece's copies break a limit (then reported, and planning stops)."""

@@ -32,7 +32,6 @@ code keeps the child's `Outline`, and `unknown_block` checks it when a face load
 
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 import re
@@ -43,12 +42,14 @@ from jinja2.exceptions import SecurityError
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
+from jinja2.filters import do_attr
 from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable, safe_range
 from jinja2.utils import Namespace
 from markupsafe import Markup
 
+from .errors import did_you_mean
 from .limits import TEXTS
 from .plaindata import Copier, helper, plain
 
@@ -113,12 +114,40 @@ class Sandbox(SandboxedEnvironment):
         return self.given is not None and attr in _CHANGERS.get(type(obj), ()) and self.given.made(obj)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
+        """`obj.attribute`: a dict's field, never one of its methods (`item.copy` is the
+        field `copy`, or no field: `method` serves `item.items()`)."""
+        if type(obj) is dict:
+            found = obj[attribute] if attribute in obj else self.no_field(obj, attribute)
+        else:
+            found = super().getattr(obj, attribute)
+        if self.reads is not None and id(obj) in self.reads.paths:
+            self.reads.read(obj, attribute, found)
+        return found
+
+    def method(self, obj: Any, attribute: str) -> Any:
+        """`obj.attribute` that is called (`item.items()`, `item.get('x')`): a dict's field
+        of that name, else its method (see `_Code.visit_Call`)."""
         found = obj[attribute] if type(obj) is dict and attribute in obj else super().getattr(obj, attribute)
         if self.reads is not None and id(obj) in self.reads.paths:
             self.reads.read(obj, attribute, found)
         return found
 
+    def no_field(self, obj: dict[Any, Any], name: str) -> jinja2.Undefined:
+        """The undefined a record's missing field gives: its name and the nearest field, in
+        the designer's words rather than Python's ('dict object' has no attribute)."""
+        fields = [k for k in obj if isinstance(k, str)]
+        near = did_you_mean(name, fields)
+        if not near:
+            shown = ", ".join(fields[:12]) + (", …" if len(fields) > 12 else "")
+            near = f" (fields: {shown})" if fields else " (it has no fields)"
+        return self.undefined(f"no field {name!r}{near}", obj=obj, name=name)
+
     def getitem(self, obj: Any, argument: Any) -> Any:
+        if type(obj) is dict and isinstance(argument, str) and argument not in obj:  # `item['copy']`: not the method
+            found = self.no_field(obj, argument)
+            if self.reads is not None and id(obj) in self.reads.paths:
+                self.reads.read(obj, argument, found)
+            return found
         found = super().getitem(obj, argument)
         if self.reads is not None and id(obj) in self.reads.paths:
             self.reads.read(obj, argument, found)
@@ -219,6 +248,10 @@ class _Code(CodeGenerator):
     `environment.seen` first: they read containers in full, out of getattr's sight; and
     two typos Jinja lets pass refused when a template compiles (see `visit_Template`)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._methods: set[int] = set()  # the ids of the Getattr nodes that are called (`visit_Call`)
+
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         """Refuse, at their line, what Jinja would let pass silently: a filter or test the
         environment lacks (Jinja defers one inside an `if` to run time, so a rare card's typo
@@ -238,6 +271,25 @@ class _Code(CodeGenerator):
         # what its own source says of its parent, kept with the compiled code (bytecode cache
         # included): the parent is checked when a face loads the template (`unknown_block`)
         self.writeline(f"pnp_outline = {tuple(_outline(node, found))!r}")
+
+    def visit_Call(self, node: nodes.Call, frame: Frame, forward_caller: bool = False) -> None:
+        """A call of `x.name(...)` looks `name` up as a method (`Sandbox.method`); `x.name`
+        alone, as a field."""
+        if isinstance(node.node, nodes.Getattr):
+            self._methods.add(id(node.node))
+        super().visit_Call(node, frame, forward_caller=forward_caller)
+
+    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
+        if id(node) not in self._methods:
+            super().visit_Getattr(node, frame)
+            return
+        if self.environment.is_async:
+            self.write("(await auto_await(")
+        self.write("environment.method(")
+        self.visit(node.node, frame)
+        self.write(f", {node.attr!r})")
+        if self.environment.is_async:
+            self.write("))")
 
     def _seen(self, node: nodes.Expr, frame: Frame) -> None:
         self.write("environment.seen(")
@@ -299,9 +351,8 @@ def _deepest_line(tree: nodes.Node) -> int:
 def _unknown(kind: str, name: str, known: Any) -> str:
     """The message for an unknown filter or test: what there is, and the nearest name."""
     own = sorted(set(known) - set(DEFAULT_FILTERS if kind == "filter" else DEFAULT_TESTS))
-    near = difflib.get_close_matches(name, sorted(known), n=1)
     return (f"no {kind} named {name!r}: expected one of Jinja's {kind}s" + (f" or {', '.join(own)}" if own else "")
-            + (f" (did you mean {near[0]!r}?)" if near else ""))
+            + did_you_mean(name, sorted(known)))
 
 
 # what a child template's top level holds whose output is not the top level's: its blocks
@@ -428,10 +479,9 @@ def unknown_block(template: jinja2.Template) -> jinja2.TemplateAssertionError | 
                 parents = f"{child.outline.extends!r} (which this template extends)"
                 if len(above) > 1:
                     parents += " and " + ", ".join(repr(t.outline.extends) for t in above[:-1]) + " above it"
-                near = difflib.get_close_matches(name, sorted(known), n=1)
                 return jinja2.TemplateAssertionError(
                     f"block {name!r} is never drawn: {parents} {'have' if len(above) > 1 else 'has'} no block of that name"
-                    + (f" (did you mean {near[0]!r}?)" if near else ""), line, child.name, child.filename)
+                    + did_you_mean(name, sorted(known)), line, child.name, child.filename)
     return None
 
 
@@ -563,7 +613,17 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
     for name, size in _GROWING.items():  # filters whose result may be far longer than what they are given
         env.filters[name] = _sized(env, env.filters[name], size, iterates=name in _ITERATING)
     env.filters["map"] = _counted(env, env.filters["map"])
+    env.filters["attr"] = _attr
     return env
+
+
+@jinja2.pass_environment
+def _attr(env: Sandbox, obj: Any, name: Any) -> Any:
+    """`x | attr('name')`: Python's attribute, a dict's method included (Jinja's filter
+    looks it up through `getattr`, which gives a dict's fields alone)."""
+    if type(obj) is dict and isinstance(name, str) and hasattr(obj, name):
+        return env.method(obj, name)
+    return do_attr(env, obj, name)
 
 
 def _counted(env: Sandbox, fn: Any) -> Any:

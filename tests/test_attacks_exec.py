@@ -461,7 +461,7 @@ def test_a_template_cannot_ask_for_gigabytes(demo: Project, marker: Path, payloa
     refused(pnp("validate", "--project", str(demo.root)), marker, "card.svg.j2:", words)
 
 
-@pytest.mark.parametrize("copies, given", [("2.5", "2.5"), ("true", "True")])
+@pytest.mark.parametrize("copies, given", [("2.5", "2.5"), ("true", "true")])
 def test_copies_that_are_not_a_whole_number_are_refused(demo: Project, marker: Path, copies: str, given: str):
     """The hostile-project report's defect 17: an expression's 2.5 copies became 2 without a word."""
     cards = demo.content_dir / "demo/cards.yaml"

@@ -134,7 +134,7 @@ def test_the_command_line_prints_no_tampered_line(demo: Project):
     record = demo.output_dir / witness.RECORD
     _tamper(record, lambda data: next(iter(data["builds"].values()))["games"]["demo"].update(line="demo: TAMPERED"))
     out = pnp()
-    assert "TAMPERED" not in out and out.startswith("demo: 1 components")
+    assert "TAMPERED" not in out and out.startswith("demo: 1 component,")
 
 
 # --- 11b. the build cache -------------------------------------------------------------------

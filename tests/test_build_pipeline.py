@@ -268,7 +268,7 @@ def test_items_expression_errors_point_at_game_yaml(demo: Project):
     with pytest.raises(PnpError) as info:
         build(demo, None, BuildOptions())
     (error,) = info.value.errors
-    assert str(error) == f"{path}:8:5: items expression 'cards.decks' failed: 'dict object' has no attribute 'decks'"
+    assert str(error) == f"{path}:8:5: items expression 'cards.decks' failed: no field 'decks' (fields: cards)"
 
 
 def test_progress_counts_faces_and_files(demo):

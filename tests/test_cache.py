@@ -18,6 +18,7 @@ GAME_YAML = """\
 title: Deck
 options:
   variant: {choices: [a, b], default: a}
+  players: {type: int, min: 1, max: 6}  # --players goes to a game that declares it
 components:
   - id: card
     name: Cards

@@ -19,7 +19,7 @@ def pnp(project: Project, *args: str):
 def test_build_prints_a_summary_line_per_game(demo: Project):
     result = pnp(demo, "build")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("demo: 1 components, 3 pieces, 4 files (4 written), 1 sheets to print (1 unpacked) in ")
+    assert result.output.startswith("demo: 1 component, 3 pieces, 4 files (4 written), 1 sheet to print (1 unpacked) in ")
     again = pnp(demo, "build")
     assert "(0 written)" in again.output
 

@@ -68,7 +68,7 @@ def test_a_template_typo_is_one_line_for_every_piece_it_breaks(demo: Project):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1, lines
-    assert re.fullmatch(r".*card\.svg\.j2:\d+: card/example \(and 49 more pieces\): 'dict object' has no attribute 'titel'", lines[0])
+    assert re.fullmatch(r".*card\.svg\.j2:\d+: card/example \(and 49 more pieces\): no field 'titel' \(did you mean 'title'\?\)", lines[0])
     assert "Error" not in lines[0]  # no internal class name
 
 

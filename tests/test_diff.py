@@ -173,6 +173,9 @@ def blocky_font(path: Path) -> None:
 
 def _with_blocky_font(project: Project) -> None:
     blocky_font(project.assets_dir / "fonts" / "Blocky.ttf")
+    for name in ("card.svg.j2", "card-back.svg.j2"):  # Blocky has no bold file: the demo's titles in its one weight
+        template = project.templates_dir / "demo" / name
+        template.write_text(template.read_text().replace(' font-weight="bold"', "").replace(', "bold")', ")"))
     manifest = project.content_dir / "demo" / "game.yaml"
     manifest.write_text(manifest.read_text() + "fonts: [fonts/Blocky.ttf]\n")
 

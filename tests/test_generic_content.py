@@ -189,6 +189,7 @@ def test_icons_from_yaml_paths(fruit: Project):
     (fruit.content_dir / "fruit-stand/marks.yaml").write_text('star: "M12 2L15 9H22L16 14L18 22L12 17L6 22L8 14L2 9H9Z"\ndot: {d: "M12 8a4 4 0 1 0 0.01 0", fill: "#333"}\n')
     game = load_game(fruit, "fruit-stand")
     assert "marks" not in game.docs  # an icon file is not a data file
+    from pnp.load.icons import UnknownIcon
     from pnp.render.faces import environment
 
     env, names = environment(game), game.namespace()
@@ -197,7 +198,7 @@ def test_icons_from_yaml_paths(fruit: Project):
         return env.from_string("{{ icon(*args) }}").render({**names, "args": args})
 
     assert icon("marks", "dot", 1, 2, 5) == '<svg x="1" y="2" width="5" height="5" viewBox="0 0 24 24" fill="#333"><path d="M12 8a4 4 0 1 0 0.01 0"/></svg>'
-    with pytest.raises(ValueError, match="no icon 'moon' in set 'marks': expected one of star, dot"):
+    with pytest.raises(UnknownIcon, match="no icon 'moon' in set 'marks': expected one of star, dot"):
         icon("marks", "moon", 0, 0, 1)
 
 

@@ -122,7 +122,7 @@ def test_every_command_prints_user_text_as_text(tmp_path, demo: Project):
     listed = runner.invoke(app, ["list", "--project", str(demo.root)]).output
     assert "[red]x\\x1b[2J" in listed
     built = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)]).output
-    assert built.startswith("[red]x\\x1b[2J: 1 components")
+    assert built.startswith("[red]x\\x1b[2J: 1 component,")
     bad = runner.invoke(app, ["build", "[/bold]\x1b[2J", "--project", str(demo.root)])
     assert bad.exit_code == 2 and "unknown game '[/bold]\\x1b[2J'" in bad.output
 

@@ -111,7 +111,7 @@ def test_the_no_op_answer_of_pnp_build_sees_an_edited_icon(marks: Project, kind:
     path = marks.content_dir / "marks" / name
     path.write_text(path.read_text().replace(before, after))
     again = pnp(marks, "--format", "svg")
-    assert not answered(again) and ", 1 faces rendered" in again[0]
+    assert not answered(again) and ", 1 face rendered" in again[0]
     assert after in face(marks, card)
 
 

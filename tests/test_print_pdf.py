@@ -451,7 +451,8 @@ def test_a_font_with_damaged_outlines_is_named_when_the_pdf_engine_fails(demo: P
     font.write_bytes(bytes(data))
     assert broken_outlines(font) and not broken_outlines(DEFAULT_DIR / "LiberationSans-Regular.ttf")
     manifest = demo.content_dir / "demo/game.yaml"
-    manifest.write_text(manifest.read_text().replace("components:", "fonts: [fonts/Damaged.ttf]\ncomponents:", 1))
+    (font.parent / "Bold.ttf").write_bytes((DEFAULT_DIR / "LiberationSans-Bold.ttf").read_bytes())  # the cards' bold titles
+    manifest.write_text(manifest.read_text().replace("components:", "fonts: [fonts/Damaged.ttf, fonts/Bold.ttf]\ncomponents:", 1))
     result = CliRunner().invoke(app, ["build", "-f", "pdf", "--project", str(demo.root)])
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     (line,) = result.output.strip().splitlines()

@@ -49,7 +49,6 @@ REFUSED = {
     "insert through a filter's answer": ("(cards.cards | first).tags.insert(0, 'x')", "insert", "list"),
     "a shared record in the template's own list": ("[item][0].update(a=1)", "update", "dict"),
     "the attr filter": ("(item | attr('update'))(a=1)", "update", "dict"),
-    "a method by subscript": ("item['pop']('id')", "pop", "dict"),
 }
 
 

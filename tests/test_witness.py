@@ -60,7 +60,7 @@ def test_an_unchanged_build_is_answered_without_importing_the_library(demo: Proj
     before = {p: p.stat().st_mtime_ns for p in demo.root.rglob("*")}
     again = pnp(demo)
     assert again[1:] == ["imported: pnp.build pydantic rich typer", "pydantic plugins looked for: False"]
-    assert again[0].startswith("demo: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered; print ")
+    assert again[0].startswith("demo: 1 component, 3 pieces, 4 files (0 written), 1 sheet to print (1 unpacked) in 0.00s, 0 faces rendered; print ")
     assert again[0].endswith("demo/demo-print.pdf")
     # pnp.build: its witness alone (pnp.build.witness, the standard library only); pydantic: Typer's
     assert {p: p.stat().st_mtime_ns for p in demo.root.rglob("*")} == before  # nothing written, not even the record
@@ -93,7 +93,7 @@ def test_a_content_edit_of_the_same_size_rebuilds(demo: Project):
     cards.write_text(changed)
     os.utime(cards, ns=(0, 0))  # a changed file's time need not move: the bytes count
     again = pnp(demo)
-    assert not answered(again) and "faces rendered" in again[0]
+    assert not answered(again) and "1 face rendered" in again[0]
 
 
 def test_a_deleted_or_altered_output_is_made_again(demo: Project):
@@ -177,8 +177,8 @@ def test_an_edit_builds_only_the_game_it_belongs_to(tmp_path: Path):
     cards = project.content_dir / "one" / "cards.yaml"
     cards.write_text(cards.read_text().replace("Example Card", "Exemple Card"))
     lines = pnp(project)
-    assert lines[0].startswith("one: ") and lines[0].endswith(", 1 faces rendered; print output/one/one-print.pdf") and "(0 written)" not in lines[0]
-    assert lines[1] == "two: 1 components, 3 pieces, 4 files (0 written), 1 sheets to print (1 unpacked) in 0.00s, 0 faces rendered; print output/two/two-print.pdf"
+    assert lines[0].startswith("one: ") and lines[0].endswith(", 1 face rendered; print output/one/one-print.pdf") and "(0 written)" not in lines[0]
+    assert lines[1] == "two: 1 component, 3 pieces, 4 files (0 written), 1 sheet to print (1 unpacked) in 0.00s, 0 faces rendered; print output/two/two-print.pdf"
     assert {p: p.stat().st_mtime_ns for p in (project.output_dir / "two").rglob("*")} == kept
     assert answered(pnp(project))  # the record is whole again
     (project.root / "pnp.yaml").write_text("bleed: 2\n")  # what every game reads

@@ -135,6 +135,9 @@ class BuildCache:
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
         self.touched = False  # some output file was written since the cache was read
+        # the dpi each raster format (png, tts) was last made at: what its files' keys were made with
+        known = old.get("dpi", {})
+        self.dpi: dict[str, int] = {k: v for k, v in known.items() if isinstance(k, str) and type(v) is int} if isinstance(known, dict) else {}
 
     @classmethod
     def open(cls, root: Path, stamp: str, use: bool = True) -> "BuildCache":
@@ -201,7 +204,9 @@ class BuildCache:
         not built now) are kept. True when written."""
         files = {rel: rec for rel, rec in self.old_files.items() if not rel.startswith(scope)}
         files.update(self.files)
-        data = {"format": CACHE_FORMAT, "stamp": self.stamp, "faces": self.faces, "files": files}
+        data: dict[str, Any] = {"format": CACHE_FORMAT, "stamp": self.stamp, "faces": self.faces, "files": files}
+        if self.dpi:
+            data["dpi"] = dict(sorted(self.dpi.items()))
         if data == self.loaded and not self.touched:
             return False
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

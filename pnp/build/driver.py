@@ -65,6 +65,7 @@ class GameReport:
     parts: list[RenderedComponent] = field(default_factory=list, repr=False, compare=False)
     title: str = ""
     sheets: tuple[int, int] | None = None  # sheets of the print PDF, and without packing
+    stale: tuple[str, ...] = ()  # files of formats not built now not made from these faces (`stale_outputs`)
 
 
 # format name -> the files it makes for one game: {relative path: Planned}
@@ -262,6 +263,7 @@ class Produced:
     seconds: float
     sheets: tuple[int, int] | None = None
     staged: Staged | None = None  # those of them written ahead of the commit
+    stale: tuple[str, ...] = ()
 
 
 @dataclass
@@ -294,8 +296,33 @@ class Rendered:
         finally:  # a file that failed first leaves nothing typesetting for the book
             if self.book is not None:
                 self.book.close()
+        stale = stale_outputs(self.game, self.faces, self.options, self.cache)
+        self.cache.dpi.update({fmt: self.options.dpi for fmt in RASTER if fmt in self.options.formats})
         return Produced(self.game, self.faces, self.count, self.cache, self.planned, files, self.seconds + time.perf_counter() - start, sheets,
-                        staged)
+                        staged, stale)
+
+
+RASTER = ("png", "tts")  # formats a build leaves as they are when it does not make them
+
+
+def stale_outputs(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions, cache: BuildCache) -> tuple[str, ...]:
+    """The files of an earlier build's PNG or TTS folder, when this build does not make that
+    format, that were not made from the faces rendered now (at the dpi they were made at),
+    or are missing; `png/` or `tts/` alone when that is unknown. The preview marks them."""
+    stale: list[str] = []
+    for fmt in RASTER:
+        if fmt in options.formats or not (cache.root / fmt).is_dir():
+            continue
+        dpi = cache.dpi.get(fmt)
+        try:
+            planned = FORMATS[fmt](game, rendered, replace(options, dpi=dpi, out=cache.root.parent)) if dpi else None
+        except PnpError:  # a format these faces cannot make: what the folder holds is older
+            planned = None
+        if planned is None:
+            stale.append(f"{fmt}/")
+        else:
+            stale += sorted(rel for rel, plan in planned.items() if not cache.is_current(rel, plan.key))
+    return tuple(stale)
 
 
 def render_game(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None,
@@ -446,5 +473,5 @@ def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     pieces = sum(piece.copies for c in p.rendered for piece in c.pieces)
     seconds = p.seconds + time.perf_counter() - start
     return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
-                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets)
+                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets, p.stale)
 

@@ -149,6 +149,10 @@ def _kerning(font, cmap: dict[int, str]) -> dict[tuple[int, int], int]:
     return pairs
 
 
+class MissingStyle(ValueError):
+    """Bold or italic text in a family with no file of that style."""
+
+
 class Fonts:
     """The font files of one game, with the first file's family as the default face."""
 
@@ -178,15 +182,27 @@ class Fonts:
         return tree_digest(self.files)
 
     def face(self, weight: str = "normal", family: str | None = None) -> Face:
-        """The file for `weight` (normal, bold, italic, bold-italic) of `family`."""
+        """The file for `weight` (normal, bold, italic, bold-italic) of `family`; a weight
+        the family has no file of is an error (MissingStyle), as the PDF and the PNG would
+        draw another face than the one measured."""
         key = (weight, family)
         if key not in self._chosen:
             if weight not in WEIGHTS:
                 raise ValueError(f"unknown weight {weight!r}: expected one of {', '.join(WEIGHTS)}")
             want_bold, want_italic = "bold" in weight, "italic" in weight
             candidates = [f for f in self.faces if f.family == (family or self.family)] or self.faces
-            self._chosen[key] = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
+            chosen = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
+            if (want_bold and not chosen.bold) or (want_italic and not chosen.italic):  # regular text may take a styled file
+                raise MissingStyle(f"weight {weight!r}: {self.lacking(want_bold, want_italic, family or self.family)}")
+            self._chosen[key] = chosen
         return self._chosen[key]
+
+    def lacking(self, bold: bool, italic: bool, family: str) -> str:
+        """Why no file draws `family` bold and/or italic: what each of the game's files is."""
+        style = " ".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "regular"
+        files = ", ".join(f"{f.path.name} is {f.family}{' bold' if f.bold else ''}{' italic' if f.italic else ''}" for f in self.faces)
+        return (f"the game's fonts have no {style} file of {family} ({files}): add one to game.yaml `fonts:`, "
+                f"or draw this text in a family and weight the game has")
 
     def text_width(self, text: str, size: float, weight: str = "normal") -> float:
         return self.face(weight).width(str(text), size)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from jinja2 import pass_context
+from jinja2 import TemplateRuntimeError, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
@@ -121,6 +121,15 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
     return sets, errors, used
 
 
+class UnknownIcon(TemplateRuntimeError):
+    """`icon()` asked for an id its set lacks: a content mistake, most often, which the
+    renderer looks for in the piece's record (`ident`, the id asked for)."""
+
+    def __init__(self, message: str, ident: Any):
+        super().__init__(message)
+        self.ident = ident
+
+
 def icon_helper() -> Callable[..., Markup]:
     """The `icon(set, id, x, y, size, fill=None)` template function. It takes the icon from
     the face's own `icons` name the way a template reads data (the context's lookup, the
@@ -132,11 +141,11 @@ def icon_helper() -> Callable[..., Markup]:
         sets = context.resolve_or_missing("icons")
         sets = sets if isinstance(sets, dict) else {}
         if set_name not in sets:
-            raise ValueError(f"icon(): no icon set {set_name!r}: expected one of {', '.join(sets) or '(none declared under icons: in game.yaml)'}")
+            raise TemplateRuntimeError(f"icon(): no icon set {set_name!r}: expected one of {', '.join(sets) or '(none declared under icons: in game.yaml)'}")
         get = context.environment.getitem
         icons = get(sets, set_name)
         if str(ident) not in icons:
-            raise ValueError(f"icon(): no icon {ident!r} in set {set_name!r}: expected one of {', '.join(icons)}")
+            raise UnknownIcon(f"no icon {ident!r} in set {set_name!r}: expected one of {', '.join(icons)}", ident)
         found = get(icons, str(ident))
         colour = fill or get(found, "fill")
         paint = f' fill="{escape(colour)}"' if colour else ""

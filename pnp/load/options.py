@@ -101,11 +101,8 @@ def resolve(game: "GameContent", players: int | None, extra: dict[str, Any]) -> 
     if players is not None:
         given[PLAYERS] = players
     for name, value in given.items():
-        if name not in declared:
-            if name == PLAYERS:  # a game that declares no player range takes any count
-                values[PLAYERS] = value
-            else:
-                unknown.add(name)
+        if name not in declared:  # `--players` too: a game builds by player count only where it declares `players`
+            unknown.add(name)
             continue
         typed, error = check_value(game, name, declared[name], value)
         if error is not None:
@@ -119,13 +116,18 @@ def unknown_error(game: "GameContent", name: str, value: Any) -> ContentError:
     """`--set rulez=...` on a game that has no option `rulez`: list the ones it has."""
     known = [n for n in game.manifest.options if n != PLAYERS]
     where = game.manifest_doc.error(("options",) if game.manifest.options else (), "")
-    expected = f"expected one of {', '.join(known)}" if known else "this game declares no --set options (add them under `options:` in game.yaml)"
+    if name == PLAYERS:  # its pieces are the same at any count: building again for one would change nothing
+        expected = ("this game builds the same pieces for any number of players "
+                    "(declare `players: {type: int, min: 2, max: 5}` under `options:` in game.yaml for templates to see `options.players`)")
+    else:
+        expected = f"expected one of {', '.join(known)}" if known else "this game declares no --set options (add them under `options:` in game.yaml)"
     return ContentError(where.path, where.line, where.column, f"{_flag(name, value)}: {game.name} has no option {name!r}: {expected}")
 
 
 def resolve_all(games: list["GameContent"], players: int | None, extra: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Each game's options; raise PnpError listing every bad value, and every `--set` key
-    that no game being built declares (a key some of them declare goes to those only)."""
+    (or `--players`) that no game being built declares (a key some of them declare goes to
+    those only)."""
     out: dict[str, dict[str, Any]] = {}
     errors: list[ContentError] = []
     unknown_by_game: dict[str, set[str]] = {}
@@ -134,10 +136,11 @@ def resolve_all(games: list["GameContent"], players: int | None, extra: dict[str
         out[game.name] = values
         errors += problems
         unknown_by_game[game.name] = unknown
+    given = {**extra, PLAYERS: players} if players is not None else extra
     for game in games:
         for name in sorted(unknown_by_game[game.name]):
             if all(name in unknown_by_game[g.name] for g in games):
-                errors.append(unknown_error(game, name, extra[name]))
+                errors.append(unknown_error(game, name, given[name]))
     if errors:
         raise PnpError(list(dict.fromkeys(errors)))
     return out

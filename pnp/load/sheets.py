@@ -101,11 +101,43 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         if hasattr(sheet, "reset_dimensions"):
             sheet.reset_dimensions()
         try:
-            return _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits)
+            rows = _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits)
+            if any(cell is None for _, cells in rows for cell in cells):  # an empty cell, or a formula never computed
+                _mark_unsaved(rows, data, worksheet)
+            return rows
         except PnpError:
             raise
         except Exception as exc:  # a part openpyxl cannot read, met while reading the rows
             raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
+    finally:
+        book.close()
+
+
+@dataclass(frozen=True)
+class Unsaved:
+    """A cell holding a formula whose value was never saved (a file a script or an export
+    wrote): openpyxl reads no value, which is not an empty cell."""
+
+    formula: str
+
+
+def _mark_unsaved(rows: list[tuple[int, list[Any]]], data: bytes, worksheet: str | None) -> None:
+    """Mark the empty cells of `rows` that hold a formula (read again with the formulas:
+    openpyxl gives either the saved values or the formulas, not both)."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+    try:
+        sheet = book[worksheet] if worksheet is not None else book.worksheets[0]
+        if hasattr(sheet, "reset_dimensions"):
+            sheet.reset_dimensions()
+        formulas = enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS, max_row=rows[-1][0] if rows else 0), start=1)
+        for (_, cells), (_, written) in zip(rows, formulas):
+            for col, cell in enumerate(cells):
+                formula = written[col] if col < len(written) else None
+                text = getattr(formula, "text", formula)  # an array formula's text
+                if cell is None and isinstance(text, str) and text.startswith("="):
+                    cells[col] = Unsaved(text)
     finally:
         book.close()
 
@@ -137,8 +169,12 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
     head_line, head = rows[0]
     errors = []
     names: list[str | None] = []
+    unsaved: dict[int, list[ContentError]] = {}
     for col, name in enumerate(head, start=1):
-        if name is not None and not isinstance(name, str):
+        if isinstance(name, Unsaved):
+            unsaved[col] = [_unsaved(path, head_line, col, None, name)]
+            name = None
+        elif name is not None and not isinstance(name, str):
             name = str(name)
         if name in names and name is not None:
             errors.append(ContentError(path, head_line, col, f"column {name!r} appears twice in the header"))
@@ -156,18 +192,31 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
             name = names[col - 1] if col - 1 < len(names) else None
             if value is None:
                 continue
+            if isinstance(value, Unsaved):  # one line a column: a script's sheet leaves a whole column so
+                unsaved.setdefault(col, []).append(_unsaved(path, line, col, name, value))
+                continue
             if name is None:
-                unnamed.append(col)
+                if col not in unsaved:  # a header that is an unsaved formula is reported once, at the header
+                    unnamed.append(col)
                 continue
             record[name] = value
             doc.marks[at + (i, name)] = (line, col)
         if unnamed:
             errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), path.suffix.lower() == ".csv" and unnamed[-1] > len(names))))
         records.append(record)
+    for found in unsaved.values():
+        more = f" (and {len(found) - 1} more cell{'s' if len(found) > 2 else ''} of this column)" if len(found) > 1 else ""
+        errors.append(ContentError(found[0].path, found[0].line, found[0].column, found[0].message + more))
     if errors:
         raise PnpError(errors)
     doc.data = records
     return doc
+
+
+def _unsaved(path: Path, line: int, col: int, name: str | None, cell: Unsaved) -> ContentError:
+    shown = cell.formula if len(cell.formula) <= 40 else cell.formula[:39] + "…"
+    return ContentError(path, line, col, f"{name + ': ' if name else ''}the cell holds a formula ({shown}) with no saved value: "
+                        "open and save the file in a spreadsheet program (or type the value)")
 
 
 def _unnamed(count: int, past_csv_header: bool) -> str:

@@ -23,12 +23,12 @@ from ..files import digest
 from .assets import Assets
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, raise_if_any
+from ..errors import ContentError, add_folded, raise_if_any
 from ..load.generate import product
-from ..load.icons import icon_helper
+from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
-from ..load.fonts import Fonts
+from ..load.fonts import Fonts, MissingStyle
 from ..load.manifest import Component
 from ..plan import Plan, item_id, item_name
 
@@ -147,6 +147,8 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
+    if isinstance(exc, MissingStyle):  # a helper measuring a weight the fonts lack: the message is the designer's
+        return ContentError(path, line, None, f"{what}: {exc}")
     if isinstance(exc, MemoryError):  # the limits (pnp/sandbox.py) stop what they can foresee, not all
         return ContentError(path, line, None, f"{what}: the memory ran out rendering this face: the template makes too large a text or list")
     if isinstance(exc, RecursionError):
@@ -154,18 +156,18 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
-def _add_render_error(errors: list[ContentError], error: ContentError, what: str) -> None:
-    """Add `error`, or count it into the same error of another piece (one template typo, one line)."""
-    rest = error.message[len(what):]
-    for n, known in enumerate(errors):
-        first, found, more = known.message.partition(rest)
-        if known.path == error.path and known.line == error.line and found and more == "" and first:
-            head, _, count = first.partition(" (and ")
-            others = int(count.split()[0]) + 1 if count else 1
-            errors[n] = ContentError(known.path, known.line, known.column,
-                                     f"{head} (and {others} more piece{'s' if others != 1 else ''}){rest}")
-            return
-    errors.append(error)
+def _icon_cell(game: GameContent, item: Any, ident: Any, error: ContentError, what: str) -> ContentError:
+    """An unknown icon's error at the field of the piece's record that holds the id (a
+    field, or an item of a list field), naming the template line that placed it; at the
+    template when no field holds it (an id the template wrote itself)."""
+    fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
+    for key, value in fields:
+        held = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)] if isinstance(value, (str, int)) else []
+        at = game.locate(item, key) if str(ident) in held else None
+        if at is not None and at.line is not None:
+            placed = locate.project_relative(Path(error.path or ""), game) + (f":{error.line}" if error.line else "")
+            return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
+    return error
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
@@ -215,6 +217,42 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: S
                 errors.append(ContentError(*written_at(sources, value, template), None, f"{what}: font-family {value!r} names none of the game's fonts "
                                            f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
                 break
+    return errors
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+STYLE_PROPERTY = re.compile(r"(font-family|font-weight|font-style)\s*:\s*([^;]+)")
+
+
+def _font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
+    """Bold or italic text needs a file of that style in its family: without one the PDF
+    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts)."""
+    if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
+        return []
+    families = {f.family for f in fonts.faces}
+    have = {(f.family, f.bold, f.italic) for f in fonts.faces}
+    errors, seen = [], set()
+    waiting = [(root, fonts.family, "normal", "normal")]
+    while waiting:
+        element, family, weight, style = waiting.pop()
+        given = dict(STYLE_PROPERTY.findall(element.get("style", "")))
+        for name in ("font-family", "font-weight", "font-style"):
+            if element.get(name) is not None and name not in given:
+                given[name] = element.get(name, "")
+        asked = given.get("font-family", "").split(",")
+        family = next((n.strip().strip("'\"") for n in asked if n.strip().strip("'\"") in families), family)
+        weight = given.get("font-weight", weight).strip()
+        style = given.get("font-style", style).strip()
+        bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
+        italic = style in ("italic", "oblique")
+        if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
+                and (family, bold, italic) not in have and (family, bold, italic) not in seen:
+            seen.add((family, bold, italic))
+            written = f'font-weight="{weight}"' if bold else f'font-style="{style}"'
+            path, line = written_at(sources, written, template)
+            asked_for = " ".join(p for p in ((f"font-weight {weight}" if bold else ""), (f"font-style {style}" if italic else "")) if p)
+            errors.append(ContentError(path, line, None, f"{what}: {asked_for}: {fonts.lacking(bold, italic, family)}"))
+        waiting.extend((child, family, weight, style) for child in reversed(list(element)))
     return errors
 
 
@@ -270,7 +308,10 @@ class ComponentRenderer:
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
         if failed is not None:
-            _add_render_error(self.errors, _render_error(failed, self.game, template, what), what)
+            error = _render_error(failed, self.game, template, what)
+            if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
+                error = _icon_cell(self.game, item, failed.ident, error, what)
+            add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template
         sources = partial(self._sources, template)
@@ -282,10 +323,11 @@ class ComponentRenderer:
             problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
             problems += self.locator.missing_glyphs(texts, what, where)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
+            problems += _font_styles(root, self.game.fonts, where, what, sources) if root is not None else []
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line
-            _add_render_error(self.errors, found, what)
+            add_folded(self.errors, found, what)
         if problems:
             return None
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)

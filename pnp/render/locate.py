@@ -69,7 +69,7 @@ class Locator:
         where = self.find(text)
         if where is None:
             return ContentError(template or self.game.templates_dir, line, None, message)
-        shown = f" (placed by {_rel(template, self.game)}{f':{line}' if line else ''})" if template else ""
+        shown = f" (placed by {project_relative(template, self.game)}{f':{line}' if line else ''})" if template else ""
         return ContentError(where.path, where.line, where.column, message + shown)
 
     def text_error(self, text: str, message: str, template: Path | None, line: int | None) -> ContentError:
@@ -96,7 +96,7 @@ class Locator:
         return errors
 
 
-def _rel(path: Path, game: "GameContent") -> str:
+def project_relative(path: Path, game: "GameContent") -> str:
     try:
         return str(path.relative_to(game.project.root))
     except ValueError:

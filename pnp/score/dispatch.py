@@ -90,6 +90,12 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     return game.plugin.score(game, doc)
 
 
+def _declared(game: GameContent, players: int) -> int | None:
+    """A sheet's seat count as the build option `players`, for a game that declares it (and
+    so checks its range); a game without it still has sheets for any number of players."""
+    return players if "players" in game.manifest.options else None
+
+
 def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False, options: dict[str, str] | None = None) -> str:
     """A blank, commented YAML scoring sheet for `players` players (under the build
     options `options`, e.g. {"rules": "0.2.8"}), or the sheets' JSON Schema."""
@@ -99,7 +105,7 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
 
     (name,) = project.resolve_games([game_name])
     game = load_game(project, name)
-    BuildOptions(players=players, extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
+    BuildOptions(players=_declared(game, players), extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
     if schema:
         if game.plugin.sheet_schema is None:
             raise PnpError(f"{game.name}: this game has no scoring sheet schema")
@@ -129,9 +135,9 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
 
     from ..config import BuildOptions
 
-    build_options = BuildOptions(paper=paper_name, players=players, extra=dict(options or {}), bleed=0.0)
     (name,) = project.resolve_games([game_name])
     game = load_game(project, name)
+    build_options = BuildOptions(paper=paper_name, players=_declared(game, players), extra=dict(options or {}), bleed=0.0)
     sheet = paper(paper_name, extra=papers)
     # the options a build sees: declared ones checked and typed, unknown `--set` keys refused
     values = build_options.game_options([game])[game.name]

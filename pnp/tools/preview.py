@@ -51,13 +51,14 @@ def gallery(reports: list[GameReport], root: Path) -> dict[str, Any]:
     """What the page shows; links are relative to `root`, the folder of index.html."""
     games = []
     for report in reports:
-        components = [_component(report.game, comp, root) for comp in report.parts]
+        components = [_component(report.game, comp, root, report.stale) for comp in report.parts]
         saved = f"tts/{report.game}.json"
         printed = f"{report.game}-print.pdf"
         links = [{"label": "Print PDF (the whole game)", "href": _link(report.game, printed),
                   "title": "every component on one PDF to print, with the how-to page and checklist"}] if (root / report.game / printed).is_file() else []
         if (root / report.game / saved).is_file():
-            links.append({"label": "Tabletop Simulator object", "href": _link(report.game, saved), "title": "saved object: copy into TTS's Saved Objects folder"})
+            links.append(_marked({"label": "Tabletop Simulator object", "href": _link(report.game, saved), "title": "saved object: copy into TTS's Saved Objects folder"},
+                                 "tts", any(rel.startswith("tts/") for rel in report.stale)))
         games.append({
             "name": report.game,
             "title": report.title,
@@ -81,19 +82,34 @@ def _face(game: str, face: Face) -> dict[str, str]:
     return {"src": _link(game, face.relpath), "name": face.name}
 
 
-def _formats(game: str, cid: str, root: Path) -> list[dict[str, str]]:
+def _formats(game: str, cid: str, root: Path, stale: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """A link per output format built for the component: its PDF, and the folders of its
-    SVG faces, PNG faces and Tabletop Simulator images."""
+    SVG faces, PNG faces and Tabletop Simulator images; a PNG or TTS folder not made from
+    the faces shown is marked (`GameReport.stale`)."""
     candidates = [
         ("PDF", f"pdf/{cid}.pdf", "print-ready sheets"),
         ("SVG", f"svg/{cid}/", "one SVG per face"),
         ("PNG", f"png/{cid}/", "one PNG per face (pnp build --format png)"),
         ("TTS", f"tts/{cid}/", "Tabletop Simulator images (pnp build --format tts)"),
     ]
-    return [{"label": label, "href": _link(game, rel), "title": title} for label, rel, title in candidates if (root / game / rel).exists()]
+    links = []
+    for label, rel, title in candidates:
+        if (root / game / rel).exists():
+            fmt = rel.split("/")[0]
+            old = any(s == f"{fmt}/" or s.startswith(rel) for s in stale)
+            links.append(_marked({"label": label, "href": _link(game, rel), "title": title}, fmt, old))
+    return links
 
 
-def _component(game: str, comp: RenderedComponent, root: Path) -> dict[str, Any]:
+def _marked(link: dict[str, Any], fmt: str, stale: bool) -> dict[str, Any]:
+    """`link`, marked when its files are older than the faces the page shows."""
+    if stale:
+        link.update(stale=True, label=f"{link['label']} (out of date)",
+                    title=f"made from older faces than these: run `pnp build --format {fmt}` to make them again")
+    return link
+
+
+def _component(game: str, comp: RenderedComponent, root: Path, stale: tuple[str, ...] = ()) -> dict[str, Any]:
     spec = comp.spec
     shared = comp.pieces[0].back if comp.pieces and spec.back and not spec.back_per_item else None
     return {
@@ -107,7 +123,7 @@ def _component(game: str, comp: RenderedComponent, root: Path) -> dict[str, Any]
         "pieces": sum(p.copies for p in comp.pieces),
         "faces": len(comp.faces),
         "back": "per item" if spec.back and spec.back_per_item else ("shared" if spec.back else "none"),
-        "links": _formats(game, spec.id, root),
+        "links": _formats(game, spec.id, root, stale),
         "shared_back": _face(game, shared) if shared else None,
         "cards": [
             {

@@ -126,7 +126,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
             where = "outside the project" if not real.is_relative_to(os.path.realpath(project.root)) else "not a source folder of the project"
             announce.append(f"{display_name(link)}: not watched: a link to {real}, {where}")
         again = False
-        for changes in _changes(project, each, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=False, recursive=False,
+        for changes in _changes(project, each, stop_event=stop, debounce=debounce_ms, step=50, raise_interrupt=True, recursive=False,
                                 rust_timeout=POLL_MS, yield_on_timeout=True, watch_filter=lambda change, path: is_content(path)):
             if changes is None:  # a folder went between its listing and its watch: listed again
                 again = True
@@ -162,7 +162,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
                 again = True
             if again:
                 break
-        if not again:  # stopped, or Ctrl-C
+        if not again:  # stopped (Ctrl-C raises KeyboardInterrupt: `pnp watch` exits 130)
             return
 
 

@@ -1,0 +1,101 @@
+"""A misspelt field of a record, in `copies:` or a template (the w10 new designer's defect 2):
+one line for every piece it breaks, in the designer's words (no Python type, no 'dict
+object'), with the nearest field; and `item.copy`, `item.items`, `item.keys` are fields, never
+the methods of Python's dict, unless called (`item.items()`)."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+from typer.testing import CliRunner
+
+from pnp import sandbox
+from pnp.cli import app
+from pnp.load.content import Project
+from test_hostile import one_error
+
+runner = CliRunner()
+
+
+def more_cards(demo: Project, n: int) -> None:
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "".join(f"  - {{id: c{i}, title: C{i}, text: x, copies: 1}}\n" for i in range(n)))
+
+
+def set_copies(demo: Project, expression: str) -> None:
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("copies: item.copies", f"copies: {expression}"))
+
+
+def validate(demo: Project):
+    return runner.invoke(app, ["validate", "--project", str(demo.root)])
+
+
+@pytest.mark.parametrize("expression, problem", [
+    ("item.copy", "failed: no field 'copy' (did you mean 'copies'?)"),
+    ("item.copise", "failed: no field 'copise' (did you mean 'copies'?)"),
+    ("item['copy']", "failed: no field 'copy' (did you mean 'copies'?)"),
+    ("item.keys", "failed: no field 'keys' (fields: id, title, text, copies)"),
+    ("six", "failed: 'six' is undefined"),
+])
+def test_a_copies_typo_is_one_line_for_every_item(demo: Project, expression: str, problem: str):
+    more_cards(demo, 27)
+    set_copies(demo, expression)
+    line = one_error(validate(demo), "game.yaml:", f"for item 'example' (and 27 more pieces) {problem}: expected a whole number >= 0")
+    for python in ("builtin", "method", "dict object", "Error"):
+        assert python not in line
+
+
+def test_copies_that_are_no_number_are_named_without_python_types(demo: Project):
+    set_copies(demo, "item.copies.x if false else [1, 2]")
+    one_error(validate(demo), "copies expression", "for item 'example' gave a list of 2: expected a whole number >= 0")
+
+
+def test_a_template_field_typo_names_the_nearest_field(demo: Project):
+    more_cards(demo, 4)
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", "{{ item.titel }}"))
+    one_error(validate(demo), "card.svg.j2:6: card/example (and 4 more pieces): no field 'titel' (did you mean 'title'?)")
+
+
+@pytest.mark.parametrize("name", ["copy", "items", "keys", "values", "get", "pop"])
+def test_a_dict_method_name_is_no_field_unless_called(name: str):
+    env = sandbox.environment()
+    with pytest.raises(jinja2.UndefinedError, match=f"no field '{name}'"):
+        env.from_string("{{ item.%s }}" % name).render(item={"id": "a"})
+    with pytest.raises(jinja2.UndefinedError, match=f"no field '{name}'"):
+        env.from_string("{{ item['%s'] }}" % name).render(item={"id": "a"})
+    assert env.compile_expression(f"item.{name} is defined")(item={"id": "a"}) is False
+
+
+def test_called_dict_methods_still_work_and_a_field_of_the_same_name_wins():
+    env = sandbox.environment()
+    record = {"id": "a", "n": 2}
+    assert env.from_string("{% for k, v in item.items() %}{{ k }}={{ v }};{% endfor %}").render(item=record) == "id=a;n=2;"
+    assert env.from_string("{{ item.keys() | list }} {{ item.get('n') }} {{ item.get('x', 0) }}").render(item=record) == "['id', 'n'] 2 0"
+    assert env.from_string("{{ item.copy }} {{ item.items | join(',') }}").render(item={"copy": 3, "items": ["x", "y"]}) == "3 x,y"
+    assert env.from_string("{{ a.b.get('c') }}").render(a={"b": {"c": 1}}) == "1"  # only the called name is a method
+
+
+def test_the_field_list_is_cut_short():
+    env = sandbox.environment()
+    record = {f"f{n:02}": n for n in range(20)}
+    with pytest.raises(jinja2.UndefinedError) as info:
+        env.from_string("{{ item.zzz }}").render(item=record)
+    assert info.value.message == "no field 'zzz' (fields: " + ", ".join(f"f{n:02}" for n in range(12)) + ", …)"
+
+
+def test_a_method_by_subscript_is_no_field():
+    """`item['pop']` names a field, as `item.pop` does: the method is never reached."""
+    env = sandbox.environment()
+    record = {"id": "a"}
+    with pytest.raises(jinja2.UndefinedError, match="no field 'pop'"):
+        env.from_string("{{ item['pop']('id') }}").render(item=record)
+    assert record == {"id": "a"}
+    assert env.from_string("{{ (item | attr('keys'))() | list }}").render(item=record) == "['id']"  # `attr` is Python's attribute
+
+
+def test_an_items_expression_that_is_no_list_is_named_without_python_types(demo: Project):
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards.cards[0].title"))
+    one_error(validate(demo), "game.yaml:", "items expression 'cards.cards[0].title' gave 'Example Card': expected a list of records with an `id`")

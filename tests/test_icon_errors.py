@@ -1,0 +1,48 @@
+"""An unknown icon id (the w10 new designer's defect 5) is reported at the content cell that
+chose it, naming the template line that placed it; an id or set the template wrote itself, at
+the template; never with a Python exception's name."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.load.content import Project
+from test_hostile import one_error
+from test_icon_sets import marks  # noqa: F401 (the fixture)
+
+runner = CliRunner()
+
+
+def validate(project: Project):
+    return runner.invoke(app, ["validate", "--project", str(project.root)])
+
+
+def test_an_unknown_icon_id_is_located_at_the_yaml_field(marks: Project):  # noqa: F811
+    cards = marks.content_dir / "marks/cards.yaml"
+    cards.write_text(cards.read_text().replace("icon: ring", "icon: rnig"))
+    line = one_error(validate(marks), "marks/cards.yaml:3:26: card/m2: icon: no icon 'rnig' in set 'marks': expected one of dot, ring "
+                                      "(placed by templates/marks/card.svg.j2:1)")
+    assert "Error" not in line
+
+
+def test_an_unknown_icon_id_is_located_at_the_csv_cell(marks: Project):  # noqa: F811
+    cards = marks.content_dir / "marks/cards.yaml"
+    cards.unlink()
+    (marks.content_dir / "marks/cards.csv").write_text("id,set,icon\nm1,marks,dot\nm2,shapes,circle\n")
+    game = marks.content_dir / "marks/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards"))
+    one_error(validate(marks), "marks/cards.csv:3:3: card/m2: icon: no icon 'circle' in set 'shapes': expected one of square, tri "
+                               "(placed by templates/marks/card.svg.j2:1)")
+
+
+@pytest.mark.parametrize("call, message", [
+    ("icon('marks', 'moon', 0, 0, 5)", "card.svg.j2:1: card/m1 (and 3 more pieces): no icon 'moon' in set 'marks': expected one of dot, ring"),
+    ("icon('stars', 'dot', 0, 0, 5)", "card.svg.j2:1: card/m1 (and 3 more pieces): icon(): no icon set 'stars': expected one of marks, shapes"),
+])
+def test_an_icon_the_template_names_is_located_at_the_template(marks: Project, call: str, message: str):  # noqa: F811
+    template = marks.templates_dir / "marks/card.svg.j2"
+    template.write_text(template.read_text().replace("{% endblock %}", "{{ " + call + " }}{% endblock %}"))
+    line = one_error(validate(marks), message)
+    assert "Error" not in line
