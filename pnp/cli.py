@@ -536,7 +536,7 @@ def simulate_cmd(
     from .errors import display_path
     from .files import unmakeable
     from .load.project_files import output_folder
-    from .simulate import simulate
+    from .simulate import check, simulate
     from .simulate.report import print_counts, print_table, write_counts, write_report
     from .simulate.sheets import write_sheets
     from .simulate.summary import summarise
@@ -556,6 +556,8 @@ def simulate_cmd(
             problem = None if folder is None else unmakeable(folder)
             if problem is not None:
                 raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {problem}")
+        for n in dict.fromkeys(counts):  # every count's options checked before a game is played
+            check(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None, options=_options(set_))
         played = []
         for n in dict.fromkeys(counts):
             result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,

@@ -146,6 +146,20 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
 
 
+def test_cli_every_player_count_is_checked_before_a_game_is_played(repo_project, monkeypatch):
+    """--players 1,2 with a solo-only option: the 2-player run is refused before the solo games
+    are played (they could take minutes, and be thrown away)."""
+    import pnp.simulate.runner as runner_module
+
+    played = []
+    monkeypatch.setattr(runner_module, "run_games", lambda *a, **k: played.append(a) or [[]])
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "100000", "--players", "1,2", "--set", "solo_level=3",
+                                 "--project", str(repo_project.root)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("--set solo_level=3: the A.I. level is for a solo game, not 2 players")
+    assert played == []
+
+
 def test_sheets_of_a_change_written_as_yaml_flow_are_scored_alike(repo_project, tmp_path):
     change = "cravings.troll={points: 3, overlap: false}"  # braces in the side's label
     result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", "--players", "2", "--against", change,

@@ -7,6 +7,6 @@ the lab as the plugin's module `simulation` exposing `make(game, options) -> Sim
 """
 
 from .base import PlayerRecord, Record, Simulation, load_simulation
-from .runner import Run, run_games, simulate
+from .runner import Run, check, run_games, simulate
 
-__all__ = ["PlayerRecord", "Record", "Simulation", "load_simulation", "Run", "run_games", "simulate"]
+__all__ = ["PlayerRecord", "Record", "Simulation", "load_simulation", "Run", "check", "run_games", "simulate"]

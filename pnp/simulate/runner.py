@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from pnp.load.content import Project, load_game
+from pnp.load.content import GameContent, Project, load_game
 from pnp.errors import PnpError
 from pnp.load import revision, trust
 from pnp.load.options import parse_pairs
@@ -158,22 +158,9 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
              progress: Callable[[int], None] | None = None) -> Run:
     """Play `games` games of `game_name` (and of `against`: a KEY=VALUE change, a rule
     version name or a git revision of the content) on the same seeds."""
-    name = project.resolve_games([game_name])[0]
     options = dict(options or {})
-    game = load_game(project, name)
-    sim = load_simulation(game, options)  # checks the options before any process starts
-    players = players if players is not None else sim.default_players
-    if players not in sim.player_counts:
-        raise PnpError(f"--players {players}: {name} simulates {', '.join(map(str, sim.player_counts))} players")
-    _check_players(sim, players)
-    strategies = list(strategies or [sim.strategies[0]])
-    unknown = [s for s in strategies if s not in sim.strategies]
-    if unknown:
-        raise PnpError(f"--players-as: unknown strategy {unknown[0]!r}: expected {', '.join(sim.strategies)}")
-    if len(strategies) > players:
-        raise PnpError(f"--players-as names {len(strategies)} strategies for {players} players: expected at most {players}")
-    if games < 1:
-        raise PnpError(f"--games {games}: expected at least 1")
+    name, game, sim, players, strategies = check(project, game_name, games=games, players=players, strategies=strategies,
+                                                 options=options)
 
     base = Side(_label(options, sim), project.root, name, options)
     sides = [base]
@@ -199,6 +186,29 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
     if against:
         run.ref, run.ref_records = sides[1], results[1]
     return run
+
+
+def check(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
+          strategies: list[str] | None = None, options: dict[str, str] | None = None) -> tuple[str, GameContent, Simulation, int, list[str]]:
+    """What `simulate` checks before a game is played (the game, its options for this player
+    count, the strategies and the number of games): its name, content, simulation, player
+    count and strategies. Several player counts are each checked before any is played."""
+    name = project.resolve_games([game_name])[0]
+    game = load_game(project, name)
+    sim = load_simulation(game, dict(options or {}))  # checks the options before any process starts
+    players = players if players is not None else sim.default_players
+    if players not in sim.player_counts:
+        raise PnpError(f"--players {players}: {name} simulates {', '.join(map(str, sim.player_counts))} players")
+    _check_players(sim, players)
+    strategies = list(strategies or [sim.strategies[0]])
+    unknown = [s for s in strategies if s not in sim.strategies]
+    if unknown:
+        raise PnpError(f"--players-as: unknown strategy {unknown[0]!r}: expected {', '.join(sim.strategies)}")
+    if len(strategies) > players:
+        raise PnpError(f"--players-as names {len(strategies)} strategies for {players} players: expected at most {players}")
+    if games < 1:
+        raise PnpError(f"--games {games}: expected at least 1")
+    return name, game, sim, players, strategies
 
 
 def _check_players(sim: Simulation, players: int) -> None:
