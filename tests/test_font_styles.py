@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.load.content import Project
-from pnp.load.fonts import DEFAULT_DIR, Face, Fonts, MissingStyle
+from pnp.load.fonts import DEFAULT_DIR, Face, FontChoice, Fonts, MissingStyle
 from pnp.render.faces import _font_styles
 
 runner = CliRunner()
@@ -81,3 +81,66 @@ def test_the_svg_check_follows_inherited_family_weight_and_style(body: str, prob
     else:
         (error,) = errors
         assert error.message.startswith(f"card/a: {problem} (") and error.path == template
+
+
+# --- the w10 review's finding 2: a bold-only display family beside a regular body family ---
+
+def renamed(source: Path, target: Path, family: str) -> None:
+    """A copy of a shipped font file whose family is `family`."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(source)) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 6, 16):
+                record.string = family.replace(" ", "") if record.nameID == 6 else family
+        font.save(str(target))
+
+
+def two_families(demo: Project, measure: str) -> None:
+    """Body text in Liberation Sans (a regular file only), the title in a bold-only
+    "Display" family, measured with `measure` (the helper's arguments after the size)."""
+    folder = demo.content_dir / "demo"
+    (folder / "body.ttf").write_bytes((DEFAULT_DIR / "LiberationSans-Regular.ttf").read_bytes())
+    renamed(DEFAULT_DIR / "LiberationSans-Bold.ttf", folder / "display-bold.ttf", "Display")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [body.ttf, display-bold.ttf]\ncomponents:", 1))
+    for name in ("card.svg.j2", "card-back.svg.j2"):
+        template = demo.templates_dir / "demo" / name
+        template.write_text(template.read_text().replace('font-weight="bold"', 'font-family="Display" font-weight="bold"')
+                            .replace('6, "bold")', f"6, {measure})"))
+
+
+def test_a_helper_measures_bold_text_in_the_family_it_is_drawn_in(demo: Project):
+    two_families(demo, '"bold", family="Display"')
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_helper_measuring_the_default_family_bold_is_told_of_family(demo: Project):
+    two_families(demo, '"bold"')
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.endswith("templates/demo/card.svg.j2:5: card/example: weight 'bold': the game's fonts have no bold file of "
+                         "Liberation Sans (body.ttf is Liberation Sans, display-bold.ttf is Display bold): add one to game.yaml "
+                         '`fonts:`, or measure the text in the family it is drawn in (family="Display" has that file)'), line
+
+
+def test_each_helper_measures_the_family_given():
+    fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Sans-Bold.ttf", "Sans", True, False))
+    fonts.faces[1].advances[65] = 900  # the bold Sans "A" is wider than the Serif one (600)
+    from pnp.render.textfit import TextFit
+
+    fit = TextFit(fonts, floor=0.1)
+    assert fit.text_width("A", 10, "bold", family="Sans") == 9.0
+    assert fit.text_width("A", 10, family="Sans") == 9.0  # a family with only a bold file draws regular text too
+    assert fit.text_width("A", 10) == 6.0
+    assert fit.fit_size("A", 6, 10, "bold", family="Sans") < 6.67 < fit.fit_size("A", 6, 10, family="Serif")
+    # a space is the files' missing-glyph advance, 500 units: 17 mm in Serif, 23 mm in Sans
+    assert fit.wrap("A A", 18, 10, "bold", family="Sans") == ["A", "A"]
+    assert fit.wrap("A A", 18, 10) == ["A A"]
+    assert fit.fit_lines("A A A", 12, 10, 10, "bold", family="Sans")["size"] < fit.fit_lines("A A A", 12, 10, 10)["size"]
+    with pytest.raises(MissingStyle, match='family="Sans" has that file'):
+        fit.fit_size("A", 6, 10, "bold")
+    with pytest.raises(FontChoice, match="family 'Mono' is none of the game's fonts: expected one of Sans, Serif"):
+        fit.wrap("A", 6, 10, family="Mono")
