@@ -70,6 +70,22 @@ def test_the_helpers_measure_no_weight_the_family_lacks():
     ('<g font-family="Sans"><text font-weight="bold" font-family="Serif">A</text></g>', "font-weight bold: the game's fonts have no bold file of Serif"),
     ('<g font-family="Sans"><text font-weight="bold">A</text></g>', None),
     ('<text font-weight="bold"> </text><text font-weight="500">A</text>', None),
+    # the w10 review's finding 4: the other ways CSS asks for bold
+    ('<text font-weight="Bold">A</text>', "font-weight Bold: the game's fonts have no bold file of Serif"),
+    ('<text font-style="ITALIC">A</text>', "font-style ITALIC: the game's fonts have no italic file of Serif"),
+    ('<g font-weight="bold"><text font-weight="inherit">A</text></g>', "font-weight bold: the game's fonts have no bold file of Serif"),
+    ('<text style="font: bold 3px Serif">A</text>', "font bold 3px Serif: the game's fonts have no bold file of Serif"),
+    ('<text style="font:italic 600 3px/1.2 \'Serif\', serif">A</text>', "font italic 600 3px/1.2 'Serif', serif: the game's fonts have no bold italic file of Serif"),
+    ('<g font-weight="bold" font-style="italic"><text style="font: 3px Serif">A</text></g>', None),  # the shorthand resets both
+    ('<text style="font: bold 3px Sans">A</text>', None),
+    ('<text font-weight="600">A</text>', "font-weight 600: the game's fonts have no bold file of Serif"),
+    ('<text font-weight="550">A</text>', "font-weight 550: the game's fonts have no bold file of Serif"),  # above 500 the heavier file is matched first
+    ('<text font-weight="bolder">A</text>', "font-weight bolder: the game's fonts have no bold file of Serif"),
+    ('<g font-weight="300"><text font-weight="bolder">A</text></g>', None),  # 300 made bolder is 400
+    ('<g font-weight="bold"><text font-weight="lighter">A</text></g>', None),
+    ('<text font-weight="bold" style="font-weight: Normal !important">A</text>', None),  # the style wins over the attribute
+    ('<text font-weight="heavy">A</text>', None),  # not a weight: ignored, as the renderers do
+    ('<text font-family="Sans" font-weight="900">A</text>', None),
 ])
 def test_the_svg_check_follows_inherited_family_weight_and_style(body: str, problem: str | None):
     fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Sans-Bold.ttf", "Sans", True, False))
