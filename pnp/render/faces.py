@@ -294,27 +294,22 @@ def _font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sour
     while waiting:
         element, family, weight, italic, weight_written, style_written = waiting.pop()
         for name, value, written in _declarations(element):
-            if name == "font":
-                parts = _shorthand(value)
-                if parts is None:
-                    continue
-                style_value, weight_value, family_value = parts
-                name_of = written
-            else:
-                style_value = value if name == "font-style" else None
-                weight_value = value if name == "font-weight" else None
-                family_value = value if name == "font-family" else None
-                name_of = written
+            parts = _shorthand(value) if name == "font" else None
+            if name == "font" and parts is None:  # a system font keyword: nothing to check
+                continue
+            style_value, weight_value, family_value = parts or (
+                value if name == "font-style" else None, value if name == "font-weight" else None,
+                value if name == "font-family" else None)
             if family_value is not None and family_value.strip().casefold() not in ("inherit", "unset"):
                 asked = (n.strip().strip("'\"") for n in family_value.split(","))
                 family = next((n for n in asked if n in families), family)
             if weight_value is not None and (number := _weight(weight_value, weight)) is not None:
                 if weight_value.strip().casefold() not in ("inherit", "unset"):
-                    weight, weight_written = number, name_of
+                    weight, weight_written = number, written
             if style_value is not None:
                 word = style_value.strip().casefold()
                 if word in ("normal", "initial") or word.split()[:1] in (["italic"], ["oblique"]):
-                    italic, style_written = word.split()[0] in ("italic", "oblique"), name_of
+                    italic, style_written = word.split()[0] in ("italic", "oblique"), written
         bold = weight > BOLD_ABOVE
         if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
                 and (family, bold, italic) not in have and (family, bold, italic) not in seen:
