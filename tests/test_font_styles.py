@@ -160,3 +160,21 @@ def test_each_helper_measures_the_family_given():
         fit.fit_size("A", 6, 10, "bold")
     with pytest.raises(FontChoice, match="family 'Mono' is none of the game's fonts: expected one of Sans, Serif"):
         fit.wrap("A", 6, 10, family="Mono")
+
+
+def test_a_variable_font_is_named_so_when_it_lacks_a_style(tmp_path: Path):
+    """typst and resvg would draw a variable font's bold instance, but the helpers measure
+    its default one: a static file of the style is asked for, and the message says why."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._f_v_a_r import Axis
+
+    with TTFont(str(DEFAULT_DIR / "LiberationSans-Regular.ttf")) as font:
+        axis = Axis()
+        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, 400, 900, 2
+        font["fvar"] = newTable("fvar")
+        font["fvar"].axes, font["fvar"].instances = [axis], []
+        font.save(str(tmp_path / "Sans[wght].ttf"))
+    fonts = Fonts((tmp_path / "Sans[wght].ttf",))
+    with pytest.raises(MissingStyle, match=r"\(Sans\[wght\].ttf is Liberation Sans \(a variable font: pnp measures its default "
+                                           r"instance alone, so a static file of the style is needed\)\)"):
+        fonts.face("bold")

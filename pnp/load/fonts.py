@@ -34,7 +34,7 @@ class Face:
     units_per_em: int
     advances: dict[int, int]  # code point -> advance width
     kerning: dict[tuple[int, int], int]
-    variable: bool = False  # an `fvar` table: the PDF engine draws only its default instance
+    variable: bool = False  # an `fvar` table: its advances are read at the default instance only
     # text -> its advance in font units: fitting measures one text at many sizes
     measured: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
@@ -161,7 +161,7 @@ class MissingStyle(FontChoice):
     def __init__(self, faces: list[Face], asked: str, bold: bool, italic: bool, family: str, hint: str = ""):
         style = " ".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "regular"
         files = ", ".join(f"{f.path.name} is {f.family}{' bold' if f.bold else ''}{' italic' if f.italic else ''}"
-                          f"{' (a variable font: the PDF is drawn with its default instance alone, so a static file of the style is needed)' if f.variable else ''}"
+                          f"{' (a variable font: pnp measures its default instance alone, so a static file of the style is needed)' if f.variable else ''}"
                           for f in faces)
         super().__init__(f"{asked}: the game's fonts have no {style} file of {family} ({files}): add one to game.yaml "
                          f"`fonts:`, or {hint or 'draw this text in a family and weight the game has'}")
