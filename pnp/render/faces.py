@@ -156,14 +156,24 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
+def _held(value: Any, ident: Any) -> bool:
+    """Whether the record's field `value` (or an item of it) is the id `icon()` was given: for
+    a text, that very object, which the template read from the record (the same text written
+    in the template is another object; CPython shares one-character texts, the rare case still
+    blamed on a record holding it); a number cannot be told apart, so an equal one."""
+    for held in value if isinstance(value, (list, tuple)) else [value]:
+        if held is ident or (isinstance(held, int) and not isinstance(ident, str) and held == ident):
+            return True
+    return False
+
+
 def _icon_cell(game: GameContent, item: Any, ident: Any, error: ContentError, what: str) -> ContentError:
     """An unknown icon's error at the field of the piece's record that holds the id (a
     field, or an item of a list field), naming the template line that placed it; at the
-    template when no field holds it (an id the template wrote itself)."""
+    template when the id did not come from the record (an id the template wrote itself)."""
     fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
     for key, value in fields:
-        held = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)] if isinstance(value, (str, int)) else []
-        at = game.locate(item, key) if str(ident) in held else None
+        at = game.locate(item, key) if _held(value, ident) else None
         if at is not None and at.line is not None:
             placed = locate.project_relative(Path(error.path or ""), game) + (f":{error.line}" if error.line else "")
             return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
