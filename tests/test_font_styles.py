@@ -4,6 +4,7 @@ the PDF and the PNG would draw the regular face, the measure too, and nothing sa
 
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -162,19 +163,82 @@ def test_each_helper_measures_the_family_given():
         fit.wrap("A", 6, 10, family="Mono")
 
 
-def test_a_variable_font_is_named_so_when_it_lacks_a_style(tmp_path: Path):
-    """typst and resvg would draw a variable font's bold instance, but the helpers measure
-    its default one: a static file of the style is asked for, and the message says why."""
+def variable_font(target: Path, reaching: int = 900) -> Path:
+    """Liberation Sans made a variable font with a weight axis 100-`reaching` (default 400):
+    its "I" and that glyph's advance grow by 400 units (of 2048 an em) at the axis's end."""
     from fontTools.ttLib import TTFont, newTable
     from fontTools.ttLib.tables._f_v_a_r import Axis
+    from fontTools.ttLib.tables.TupleVariation import TupleVariation
 
     with TTFont(str(DEFAULT_DIR / "LiberationSans-Regular.ttf")) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 6, 16):
+                record.string = "VarSans"
         axis = Axis()
-        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, 400, 900, 2
+        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, 400, reaching, 2
         font["fvar"] = newTable("fvar")
         font["fvar"].axes, font["fvar"].instances = [axis], []
-        font.save(str(tmp_path / "Sans[wght].ttf"))
-    fonts = Fonts((tmp_path / "Sans[wght].ttf",))
-    with pytest.raises(MissingStyle, match=r"\(Sans\[wght\].ttf is Liberation Sans \(a variable font: pnp measures its default "
-                                           r"instance alone, so a static file of the style is needed\)\)"):
+        gvar = font["gvar"] = newTable("gvar")
+        gvar.version, gvar.reserved, gvar.variations = 1, 0, {name: [] for name in font.getGlyphOrder()}
+        coordinates, _, _ = font["glyf"]["I"].getCoordinates(font["glyf"])
+        middle = (min(x for x, _ in coordinates) + max(x for x, _ in coordinates)) / 2
+        deltas = [(400 if x > middle else 0, 0) for x, _ in coordinates] + [(0, 0), (400, 0), (0, 0), (0, 0)]  # + advance
+        gvar.variations["I"] = [TupleVariation({"wght": (0, 1.0, 1.0)}, deltas)]
+        font.save(str(target))
+    return target
+
+
+def inked_width(png: bytes) -> int:
+    from PIL import Image
+    import io
+
+    image = Image.open(io.BytesIO(png)).convert("L")
+    columns = [x for x in range(image.width) if any(image.getpixel((x, y)) < 128 for y in range(image.height))]
+    return max(columns) - min(columns) + 1
+
+
+def test_typst_and_resvg_draw_a_variable_fonts_bold_instance(tmp_path: Path):
+    """What accepting a variable font for bold text rests on: both renderers draw bold text
+    at the weight axis's 700, the instance the helpers measure (`bold_instance`)."""
+    import pypdfium2
+    import resvg_py
+    from pnp.formats.engine_jobs import make_pdf
+
+    font = variable_font(tmp_path / "VarSans[wght].ttf")
+    widths = {}
+    for weight in ("normal", "bold"):
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100"><rect width="200" '
+               f'height="100" fill="white"/><text x="10" y="80" font-family="VarSans" font-size="100" font-weight="{weight}">I</text></svg>')
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=[str(font)]))
+        pdf, problem = make_pdf('#set page(width: 200pt, height: 100pt, margin: 0pt)\n'
+                                '#image(bytes(sys.inputs.face), format: "svg", width: 200pt)\n', {"face": svg}, (str(font),))
+        assert not problem, problem
+        page = io.BytesIO()
+        pypdfium2.PdfDocument(pdf)[0].render(scale=1).to_pil().save(page, "PNG")
+        widths[weight] = (inked_width(png), inked_width(page.getvalue()))
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    with TTFont(str(font)) as variable:
+        glyphs = {"normal": variable["glyf"]["I"], "bold": instancer.instantiateVariableFont(variable, {"wght": 700})["glyf"]["I"]}
+        em = variable["head"].unitsPerEm  # drawn 100 px an em
+        inked = {w: (g.xMax - g.xMin) * 100 / em for w, g in glyphs.items()}
+    assert inked["bold"] > inked["normal"] + 8
+    for weight in ("normal", "bold"):
+        assert all(abs(drawn - inked[weight]) <= 1.5 for drawn in widths[weight]), (weight, widths, inked)
+
+
+def test_a_variable_font_draws_bold_and_measures_its_bold_instance(tmp_path: Path):
+    fonts = Fonts((variable_font(tmp_path / "VarSans[wght].ttf"),))
+    assert fonts.face("bold").bold and fonts.face("bold").advances[ord("I")] == fonts.face().advances[ord("I")] + 240
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans"><text font-weight="bold">I</text></svg>'
+    template = Path("/t/card.svg.j2")
+    assert _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)]) == []
+
+
+def test_a_variable_font_lacking_a_style_is_named_so(tmp_path: Path):
+    """Its weight axis is drawn for bold at 700; an axis short of that, or italic, needs a static file."""
+    fonts = Fonts((variable_font(tmp_path / "Sans[wght].ttf", reaching=600),))
+    with pytest.raises(MissingStyle, match=r"\(Sans\[wght\].ttf is VarSans \(a variable font: pnp draws its weight axis at 700 "
+                                           r"for bold and no other axis, so a static file of the style is needed\)\)"):
         fonts.face("bold")

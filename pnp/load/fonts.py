@@ -34,7 +34,7 @@ class Face:
     units_per_em: int
     advances: dict[int, int]  # code point -> advance width
     kerning: dict[tuple[int, int], int]
-    variable: bool = False  # an `fvar` table: its advances are read at the default instance only
+    variable: bool = False  # a file with an `fvar` table (its default instance, or `bold_instance`)
     # text -> its advance in font units: fitting measures one text at many sizes
     measured: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
@@ -118,6 +118,31 @@ def read_face(path: Path) -> Face:
         font.close()
 
 
+BOLD_WEIGHT = 700  # what `bold` asks a variable font's weight axis for (CSS)
+
+
+@lru_cache(maxsize=32)
+def bold_instance(path: Path, stamp: float) -> Face | None:
+    """A variable font's bold instance (its weight axis at 700), which typst and resvg draw
+    for bold text (checked: the glyphs and advances are the instance's): its metrics, so
+    the helpers measure what is printed. None for a static font or an axis short of 700."""
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    with TTFont(str(path)) as font:
+        if "fvar" not in font:
+            return None
+        axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None)
+        if axis is None or not axis.minValue <= BOLD_WEIGHT <= axis.maxValue or axis.defaultValue >= 600:
+            return None
+        regular = read_face(path)
+        bold = instancer.instantiateVariableFont(font, {"wght": BOLD_WEIGHT})
+        cmap = bold.getBestCmap() or {}
+        metrics = bold["hmtx"].metrics
+        advances = {code: metrics[glyph][0] for code, glyph in cmap.items() if glyph in metrics}
+        return Face(path, regular.family, True, regular.italic, bold["head"].unitsPerEm, advances, _kerning(bold, cmap), True)
+
+
 def broken_outlines(path: Path) -> bool:
     """Whether fontTools fails to read a glyph outline of the font file (a corrupt `glyf`
     table): read only after the PDF engine failed on the font's family, as it reads them all."""
@@ -161,7 +186,7 @@ class MissingStyle(FontChoice):
     def __init__(self, faces: list[Face], asked: str, bold: bool, italic: bool, family: str, hint: str = ""):
         style = " ".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "regular"
         files = ", ".join(f"{f.path.name} is {f.family}{' bold' if f.bold else ''}{' italic' if f.italic else ''}"
-                          f"{' (a variable font: pnp measures its default instance alone, so a static file of the style is needed)' if f.variable else ''}"
+                          f"{' (a variable font: pnp draws its weight axis at 700 for bold and no other axis, so a static file of the style is needed)' if f.variable and not f.bold else ''}"
                           for f in faces)
         super().__init__(f"{asked}: the game's fonts have no {style} file of {family} ({files}): add one to game.yaml "
                          f"`fonts:`, or {hint or 'draw this text in a family and weight the game has'}")
@@ -178,7 +203,14 @@ class Fonts:
 
     @cached_property
     def faces(self) -> list[Face]:
-        return [load_face(p, p.stat().st_mtime) for p in self.files]
+        """A face a file, and a variable font's bold instance after its file's face."""
+        faces = []
+        for p in self.files:
+            face = load_face(p, p.stat().st_mtime)
+            faces.append(face)
+            if face.variable and (bold := bold_instance(p, p.stat().st_mtime)) is not None:
+                faces.append(bold)
+        return faces
 
     @cached_property
     def family(self) -> str:
