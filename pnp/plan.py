@@ -51,7 +51,13 @@ def _shown(value: Any) -> str:
         return f"a list of {len(value)}"
     if isinstance(value, dict):
         return "a record"
-    return "no number"
+    if isinstance(value, (set, frozenset)):
+        return f"a set of {len(value)} (no order: sort it into a list, `| sort`)"
+    if callable(value):
+        return "a function or macro, not called (add its `()`)"
+    if hasattr(value, "__next__"):  # Jinja's map, select, reject... hand back a generator
+        return "a sequence made as it is read (make it a list: `| list`)"
+    return f"a value of another kind ({type(value).__name__})"
 
 
 @dataclass(frozen=True)

@@ -255,13 +255,15 @@ def test_the_pdf_engine_loads_the_named_fonts_alone(demo: Project):
 
     liberation = REPO / "pnp/data/fonts/LiberationSans-Regular.ttf"
     (demo.content_dir / "demo/own.ttf").write_bytes(liberation.read_bytes())
+    # the demo's back draws bold text, which needs a bold file of its family
+    (demo.content_dir / "demo/own-bold.ttf").write_bytes((REPO / "pnp/data/fonts/LiberationSans-Bold.ttf").read_bytes())
     with TTFont(str(liberation)) as font:
         for record in font["name"].names:
             if record.nameID in (1, 4, 6, 16):
                 record.string = "SneakySans" if record.nameID == 6 else "Sneaky Sans"
         font.save(str(demo.content_dir / "demo/sneaky.ttf"))
     _sparse(demo.content_dir / "demo/huge.ttf", b"\0\1\0\0", 60 * MIB)  # nor a huge one
-    edit(manifest(demo), "components:", "fonts: [own.ttf]\ncomponents:")
+    edit(manifest(demo), "components:", "fonts: [own.ttf, own-bold.ttf]\ncomponents:")
     with_template(demo, '<text x="5" y="20" font-size="5" font-family="Sneaky Sans, Liberation Sans">Hello</text>')
     built(demo, "pdf")
     used = _pdf_fonts(demo.output_dir / "demo/pdf/card.pdf")

@@ -99,3 +99,22 @@ def test_an_items_expression_that_is_no_list_is_named_without_python_types(demo:
     game = demo.content_dir / "demo/game.yaml"
     game.write_text(game.read_text().replace("items: cards.cards", "items: cards.cards[0].title"))
     one_error(validate(demo), "game.yaml:", "items expression 'cards.cards[0].title' gave 'Example Card': expected a list of records with an `id`")
+
+
+@pytest.mark.parametrize("expression, shown", [
+    ("cards.cards | map(attribute='id')", "a sequence made as it is read (make it a list: `| list`)"),
+    ("cards.cards | map(attribute='id') | unique", "a sequence made as it is read (make it a list: `| list`)"),
+    ("range", "a function or macro, not called (add its `()`)"),
+])
+def test_an_items_expression_giving_no_list_says_what_it_gave(demo: Project, expression: str, shown: str):
+    """The w10 review's finding 10: what is neither a list nor a number is not called "no number"."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", f'items: "{expression}"'))
+    one_error(validate(demo), "game.yaml:", f"items expression {expression!r} gave {shown}: expected a list of records with an `id`")
+
+
+def test_a_set_or_an_unknown_kind_is_named():
+    from pnp.plan import _shown
+
+    assert _shown({3, 1}) == "a set of 2 (no order: sort it into a list, `| sort`)"
+    assert _shown(1j) == "a value of another kind (complex)"

@@ -4,6 +4,7 @@ the PDF and the PNG would draw the regular face, the measure too, and nothing sa
 
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.load.content import Project
-from pnp.load.fonts import DEFAULT_DIR, Face, Fonts, MissingStyle
+from pnp.load.fonts import DEFAULT_DIR, Face, FontChoice, Fonts, MissingStyle
 from pnp.render.faces import _font_styles
 
 runner = CliRunner()
@@ -70,6 +71,22 @@ def test_the_helpers_measure_no_weight_the_family_lacks():
     ('<g font-family="Sans"><text font-weight="bold" font-family="Serif">A</text></g>', "font-weight bold: the game's fonts have no bold file of Serif"),
     ('<g font-family="Sans"><text font-weight="bold">A</text></g>', None),
     ('<text font-weight="bold"> </text><text font-weight="500">A</text>', None),
+    # the w10 review's finding 4: the other ways CSS asks for bold
+    ('<text font-weight="Bold">A</text>', "font-weight Bold: the game's fonts have no bold file of Serif"),
+    ('<text font-style="ITALIC">A</text>', "font-style ITALIC: the game's fonts have no italic file of Serif"),
+    ('<g font-weight="bold"><text font-weight="inherit">A</text></g>', "font-weight bold: the game's fonts have no bold file of Serif"),
+    ('<text style="font: bold 3px Serif">A</text>', "font bold 3px Serif: the game's fonts have no bold file of Serif"),
+    ('<text style="font:italic 600 3px/1.2 \'Serif\', serif">A</text>', "font italic 600 3px/1.2 'Serif', serif: the game's fonts have no bold italic file of Serif"),
+    ('<g font-weight="bold" font-style="italic"><text style="font: 3px Serif">A</text></g>', None),  # the shorthand resets both
+    ('<text style="font: bold 3px Sans">A</text>', None),
+    ('<text font-weight="600">A</text>', "font-weight 600: the game's fonts have no bold file of Serif"),
+    ('<text font-weight="550">A</text>', "font-weight 550: the game's fonts have no bold file of Serif"),  # above 500 the heavier file is matched first
+    ('<text font-weight="bolder">A</text>', "font-weight bolder: the game's fonts have no bold file of Serif"),
+    ('<g font-weight="300"><text font-weight="bolder">A</text></g>', None),  # 300 made bolder is 400
+    ('<g font-weight="bold"><text font-weight="lighter">A</text></g>', None),
+    ('<text font-weight="bold" style="font-weight: Normal !important">A</text>', None),  # the style wins over the attribute
+    ('<text font-weight="heavy">A</text>', None),  # not a weight: ignored, as the renderers do
+    ('<text font-family="Sans" font-weight="900">A</text>', None),
 ])
 def test_the_svg_check_follows_inherited_family_weight_and_style(body: str, problem: str | None):
     fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Sans-Bold.ttf", "Sans", True, False))
@@ -81,3 +98,147 @@ def test_the_svg_check_follows_inherited_family_weight_and_style(body: str, prob
     else:
         (error,) = errors
         assert error.message.startswith(f"card/a: {problem} (") and error.path == template
+
+
+# --- the w10 review's finding 2: a bold-only display family beside a regular body family ---
+
+def renamed(source: Path, target: Path, family: str) -> None:
+    """A copy of a shipped font file whose family is `family`."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(source)) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 6, 16):
+                record.string = family.replace(" ", "") if record.nameID == 6 else family
+        font.save(str(target))
+
+
+def two_families(demo: Project, measure: str) -> None:
+    """Body text in Liberation Sans (a regular file only), the title in a bold-only
+    "Display" family, measured with `measure` (the helper's arguments after the size)."""
+    folder = demo.content_dir / "demo"
+    (folder / "body.ttf").write_bytes((DEFAULT_DIR / "LiberationSans-Regular.ttf").read_bytes())
+    renamed(DEFAULT_DIR / "LiberationSans-Bold.ttf", folder / "display-bold.ttf", "Display")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [body.ttf, display-bold.ttf]\ncomponents:", 1))
+    for name in ("card.svg.j2", "card-back.svg.j2"):
+        template = demo.templates_dir / "demo" / name
+        template.write_text(template.read_text().replace('font-weight="bold"', 'font-family="Display" font-weight="bold"')
+                            .replace('6, "bold")', f"6, {measure})"))
+
+
+def test_a_helper_measures_bold_text_in_the_family_it_is_drawn_in(demo: Project):
+    two_families(demo, '"bold", family="Display"')
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_helper_measuring_the_default_family_bold_is_told_of_family(demo: Project):
+    two_families(demo, '"bold"')
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.endswith("templates/demo/card.svg.j2:5: card/example: weight 'bold': the game's fonts have no bold file of "
+                         "Liberation Sans (body.ttf is Liberation Sans, display-bold.ttf is Display bold): add one to game.yaml "
+                         '`fonts:`, or measure the text in the family it is drawn in (family="Display" has that file)'), line
+
+
+def test_each_helper_measures_the_family_given():
+    fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Sans-Bold.ttf", "Sans", True, False))
+    fonts.faces[1].advances[65] = 900  # the bold Sans "A" is wider than the Serif one (600)
+    from pnp.render.textfit import TextFit
+
+    fit = TextFit(fonts, floor=0.1)
+    assert fit.text_width("A", 10, "bold", family="Sans") == 9.0
+    assert fit.text_width("A", 10, family="Sans") == 9.0  # a family with only a bold file draws regular text too
+    assert fit.text_width("A", 10) == 6.0
+    assert fit.fit_size("A", 6, 10, "bold", family="Sans") < 6.67 < fit.fit_size("A", 6, 10, family="Serif")
+    # a space is the files' missing-glyph advance, 500 units: 17 mm in Serif, 23 mm in Sans
+    assert fit.wrap("A A", 18, 10, "bold", family="Sans") == ["A", "A"]
+    assert fit.wrap("A A", 18, 10) == ["A A"]
+    assert fit.fit_lines("A A A", 12, 10, 10, "bold", family="Sans")["size"] < fit.fit_lines("A A A", 12, 10, 10)["size"]
+    with pytest.raises(MissingStyle, match='family="Sans" has that file'):
+        fit.fit_size("A", 6, 10, "bold")
+    with pytest.raises(FontChoice, match="family 'Mono' is none of the game's fonts: expected one of Sans, Serif"):
+        fit.wrap("A", 6, 10, family="Mono")
+
+
+def variable_font(target: Path, reaching: int = 900) -> Path:
+    """Liberation Sans made a variable font with a weight axis 100-`reaching` (default 400):
+    its "I" and that glyph's advance grow by 400 units (of 2048 an em) at the axis's end."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._f_v_a_r import Axis
+    from fontTools.ttLib.tables.TupleVariation import TupleVariation
+
+    with TTFont(str(DEFAULT_DIR / "LiberationSans-Regular.ttf")) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 6, 16):
+                record.string = "VarSans"
+        axis = Axis()
+        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, 400, reaching, 2
+        font["fvar"] = newTable("fvar")
+        font["fvar"].axes, font["fvar"].instances = [axis], []
+        gvar = font["gvar"] = newTable("gvar")
+        gvar.version, gvar.reserved, gvar.variations = 1, 0, {name: [] for name in font.getGlyphOrder()}
+        coordinates, _, _ = font["glyf"]["I"].getCoordinates(font["glyf"])
+        middle = (min(x for x, _ in coordinates) + max(x for x, _ in coordinates)) / 2
+        deltas = [(400 if x > middle else 0, 0) for x, _ in coordinates] + [(0, 0), (400, 0), (0, 0), (0, 0)]  # + advance
+        gvar.variations["I"] = [TupleVariation({"wght": (0, 1.0, 1.0)}, deltas)]
+        font.save(str(target))
+    return target
+
+
+def inked_width(png: bytes) -> int:
+    from PIL import Image
+    import io
+
+    image = Image.open(io.BytesIO(png)).convert("L")
+    columns = [x for x in range(image.width) if any(image.getpixel((x, y)) < 128 for y in range(image.height))]
+    return max(columns) - min(columns) + 1
+
+
+def test_typst_and_resvg_draw_a_variable_fonts_bold_instance(tmp_path: Path):
+    """What accepting a variable font for bold text rests on: both renderers draw bold text
+    at the weight axis's 700, the instance the helpers measure (`bold_instance`)."""
+    import pypdfium2
+    import resvg_py
+    from pnp.formats.engine_jobs import make_pdf
+
+    font = variable_font(tmp_path / "VarSans[wght].ttf")
+    widths = {}
+    for weight in ("normal", "bold"):
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100"><rect width="200" '
+               f'height="100" fill="white"/><text x="10" y="80" font-family="VarSans" font-size="100" font-weight="{weight}">I</text></svg>')
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=[str(font)]))
+        pdf, problem = make_pdf('#set page(width: 200pt, height: 100pt, margin: 0pt)\n'
+                                '#image(bytes(sys.inputs.face), format: "svg", width: 200pt)\n', {"face": svg}, (str(font),))
+        assert not problem, problem
+        page = io.BytesIO()
+        pypdfium2.PdfDocument(pdf)[0].render(scale=1).to_pil().save(page, "PNG")
+        widths[weight] = (inked_width(png), inked_width(page.getvalue()))
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    with TTFont(str(font)) as variable:
+        glyphs = {"normal": variable["glyf"]["I"], "bold": instancer.instantiateVariableFont(variable, {"wght": 700})["glyf"]["I"]}
+        em = variable["head"].unitsPerEm  # drawn 100 px an em
+        inked = {w: (g.xMax - g.xMin) * 100 / em for w, g in glyphs.items()}
+    assert inked["bold"] > inked["normal"] + 8
+    for weight in ("normal", "bold"):
+        assert all(abs(drawn - inked[weight]) <= 1.5 for drawn in widths[weight]), (weight, widths, inked)
+
+
+def test_a_variable_font_draws_bold_and_measures_its_bold_instance(tmp_path: Path):
+    fonts = Fonts((variable_font(tmp_path / "VarSans[wght].ttf"),))
+    assert fonts.face("bold").bold and fonts.face("bold").advances[ord("I")] == fonts.face().advances[ord("I")] + 240
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans"><text font-weight="bold">I</text></svg>'
+    template = Path("/t/card.svg.j2")
+    assert _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)]) == []
+
+
+def test_a_variable_font_lacking_a_style_is_named_so(tmp_path: Path):
+    """Its weight axis is drawn for bold at 700; an axis short of that, or italic, needs a static file."""
+    fonts = Fonts((variable_font(tmp_path / "Sans[wght].ttf", reaching=600),))
+    with pytest.raises(MissingStyle, match=r"\(Sans\[wght\].ttf is VarSans \(a variable font: pnp draws its weight axis at 700 "
+                                           r"for bold and no other axis, so a static file of the style is needed\)\)"):
+        fonts.face("bold")

@@ -46,3 +46,16 @@ def test_an_icon_the_template_names_is_located_at_the_template(marks: Project, c
     template.write_text(template.read_text().replace("{% endblock %}", "{{ " + call + " }}{% endblock %}"))
     line = one_error(validate(marks), message)
     assert "Error" not in line
+
+
+@pytest.mark.parametrize("field", ["id", "icon"])
+def test_an_id_the_template_wrote_is_at_the_template_though_a_field_holds_it(marks: Project, field: str):  # noqa: F811
+    """The w10 review's finding 3: a record holding the same text (its id here, `m1`, or the
+    icon field `moon`) is not where a template's own id came from."""
+    cards = marks.content_dir / "marks/cards.yaml"
+    cards.write_text(cards.read_text().replace("icon: dot", "icon: moon"))
+    template = marks.templates_dir / "marks/card.svg.j2"
+    template.write_text(template.read_text().replace("item.set, item.icon", "'marks', " + ("'m1'" if field == "id" else "'moon'")))
+    ident = "m1" if field == "id" else "moon"
+    line = one_error(validate(marks), f"card.svg.j2:1: card/m1 (and 3 more pieces): no icon '{ident}' in set 'marks': expected one of dot, ring")
+    assert "cards.yaml" not in line

@@ -38,7 +38,14 @@ def test_png_and_tts_links_are_marked_when_older_than_the_faces(tmp_path: Path):
     assert sorted(stale(project)) == ["demo/png/card/", "demo/tts/card/", "demo/tts/demo.json"]
     assert links(project)["demo/png/card/"] == "PNG (out of date)"
     assert links(project)["demo/tts/demo.json"] == "Tabletop Simulator object (out of date)"
-    assert "run `pnp build --format png`" in (project.output_dir / "index.html").read_text()
+    page = (project.output_dir / "index.html").read_text()
+    # the w10 review's finding 7: the files were judged at the dpi they were made at, which the advice keeps
+    assert "run `pnp build --format png --dpi 30` to make them again" in page
+    assert "run `pnp build --format tts --dpi 30` to make them again" in page
+    (project.root / "pnp.yaml").write_text("dpi: 30\n")  # what `pnp build` makes them at anyway
+    preview(project, None, BuildOptions())
+    assert "run `pnp build --format png` to make them again" in (project.output_dir / "index.html").read_text()
+    (project.root / "pnp.yaml").unlink()
 
     build(project, None, BuildOptions(formats=("png",), dpi=40))
     preview(project, None, BuildOptions())

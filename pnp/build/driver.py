@@ -66,6 +66,7 @@ class GameReport:
     title: str = ""
     sheets: tuple[int, int] | None = None  # sheets of the print PDF, and without packing
     stale: tuple[str, ...] = ()  # files of formats not built now not made from these faces (`stale_outputs`)
+    made_at: dict[str, int] = field(default_factory=dict)  # the dpi the png/tts files were made at (what `stale` was judged at)
 
 
 # format name -> the files it makes for one game: {relative path: Planned}
@@ -473,5 +474,6 @@ def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     pieces = sum(piece.copies for c in p.rendered for piece in c.pieces)
     seconds = p.seconds + time.perf_counter() - start
     return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
-                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets, p.stale)
+                      p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets, p.stale,
+                      dict(p.cache.dpi))
 

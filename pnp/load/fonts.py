@@ -34,6 +34,7 @@ class Face:
     units_per_em: int
     advances: dict[int, int]  # code point -> advance width
     kerning: dict[tuple[int, int], int]
+    variable: bool = False  # a file with an `fvar` table (its default instance, or `bold_instance`)
     # text -> its advance in font units: fitting measures one text at many sizes
     measured: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
@@ -112,9 +113,34 @@ def read_face(path: Path) -> Face:
         metrics = font["hmtx"].metrics
         advances = {code: metrics[glyph][0] for code, glyph in cmap.items() if glyph in metrics}
         kerning = _kerning(font, cmap)
-        return Face(path, family, bold, italic, font["head"].unitsPerEm, advances, kerning)
+        return Face(path, family, bold, italic, font["head"].unitsPerEm, advances, kerning, "fvar" in font)
     finally:
         font.close()
+
+
+BOLD_WEIGHT = 700  # what `bold` asks a variable font's weight axis for (CSS)
+
+
+@lru_cache(maxsize=32)
+def bold_instance(path: Path, stamp: float) -> Face | None:
+    """A variable font's bold instance (its weight axis at 700), which typst and resvg draw
+    for bold text (checked: the glyphs and advances are the instance's): its metrics, so
+    the helpers measure what is printed. None for a static font or an axis short of 700."""
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    with TTFont(str(path)) as font:
+        if "fvar" not in font:
+            return None
+        axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None)
+        if axis is None or not axis.minValue <= BOLD_WEIGHT <= axis.maxValue or axis.defaultValue >= 600:
+            return None
+        regular = read_face(path)
+        bold = instancer.instantiateVariableFont(font, {"wght": BOLD_WEIGHT})
+        cmap = bold.getBestCmap() or {}
+        metrics = bold["hmtx"].metrics
+        advances = {code: metrics[glyph][0] for code, glyph in cmap.items() if glyph in metrics}
+        return Face(path, regular.family, True, regular.italic, bold["head"].unitsPerEm, advances, _kerning(bold, cmap), True)
 
 
 def broken_outlines(path: Path) -> bool:
@@ -149,8 +175,21 @@ def _kerning(font, cmap: dict[int, str]) -> dict[tuple[int, int], int]:
     return pairs
 
 
-class MissingStyle(ValueError):
-    """Bold or italic text in a family with no file of that style."""
+class FontChoice(ValueError):
+    """A helper asked to measure with a face the game's fonts do not have."""
+
+
+class MissingStyle(FontChoice):
+    """Bold or italic text in a family with no file of that style (or a family the game has
+    no file of): `asked` is what asked for it, the message says what each of the files is."""
+
+    def __init__(self, faces: list[Face], asked: str, bold: bool, italic: bool, family: str, hint: str = ""):
+        style = " ".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "regular"
+        files = ", ".join(f"{f.path.name} is {f.family}{' bold' if f.bold else ''}{' italic' if f.italic else ''}"
+                          f"{' (a variable font: pnp draws its weight axis at 700 for bold and no other axis, so a static file of the style is needed)' if f.variable and not f.bold else ''}"
+                          for f in faces)
+        super().__init__(f"{asked}: the game's fonts have no {style} file of {family} ({files}): add one to game.yaml "
+                         f"`fonts:`, or {hint or 'draw this text in a family and weight the game has'}")
 
 
 class Fonts:
@@ -164,7 +203,14 @@ class Fonts:
 
     @cached_property
     def faces(self) -> list[Face]:
-        return [load_face(p, p.stat().st_mtime) for p in self.files]
+        """A face a file, and a variable font's bold instance after its file's face."""
+        faces = []
+        for p in self.files:
+            face = load_face(p, p.stat().st_mtime)
+            faces.append(face)
+            if face.variable and (bold := bold_instance(p, p.stat().st_mtime)) is not None:
+                faces.append(bold)
+        return faces
 
     @cached_property
     def family(self) -> str:
@@ -182,30 +228,31 @@ class Fonts:
         return tree_digest(self.files)
 
     def face(self, weight: str = "normal", family: str | None = None) -> Face:
-        """The file for `weight` (normal, bold, italic, bold-italic) of `family`; a weight
-        the family has no file of is an error (MissingStyle), as the PDF and the PNG would
-        draw another face than the one measured."""
+        """The file for `weight` (normal, bold, italic, bold-italic) of `family` (the default
+        family when None); a family the game has no file of, or a weight the family has no
+        file of, is an error (MissingStyle), as the PDF and the PNG would draw another face
+        than the one measured."""
         key = (weight, family)
         if key not in self._chosen:
             if weight not in WEIGHTS:
-                raise ValueError(f"unknown weight {weight!r}: expected one of {', '.join(WEIGHTS)}")
+                raise FontChoice(f"unknown weight {weight!r}: expected one of {', '.join(WEIGHTS)}")
+            name = family or self.family
+            families = sorted({f.family for f in self.faces})
+            if name not in families:
+                raise FontChoice(f"family {name!r} is none of the game's fonts: expected one of {', '.join(families)}")
             want_bold, want_italic = "bold" in weight, "italic" in weight
-            candidates = [f for f in self.faces if f.family == (family or self.family)] or self.faces
+            candidates = [f for f in self.faces if f.family == name]
             chosen = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
             if (want_bold and not chosen.bold) or (want_italic and not chosen.italic):  # regular text may take a styled file
-                raise MissingStyle(f"weight {weight!r}: {self.lacking(want_bold, want_italic, family or self.family)}")
+                others = sorted({f.family for f in self.faces if f.bold == want_bold and f.italic == want_italic})
+                hint = (f"measure the text in the family it is drawn in (family=\"{others[0]}\" has that file)" if others
+                        else "")
+                raise MissingStyle(self.faces, f"weight {weight!r}", want_bold, want_italic, name, hint)
             self._chosen[key] = chosen
         return self._chosen[key]
 
-    def lacking(self, bold: bool, italic: bool, family: str) -> str:
-        """Why no file draws `family` bold and/or italic: what each of the game's files is."""
-        style = " ".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "regular"
-        files = ", ".join(f"{f.path.name} is {f.family}{' bold' if f.bold else ''}{' italic' if f.italic else ''}" for f in self.faces)
-        return (f"the game's fonts have no {style} file of {family} ({files}): add one to game.yaml `fonts:`, "
-                f"or draw this text in a family and weight the game has")
-
-    def text_width(self, text: str, size: float, weight: str = "normal") -> float:
-        return self.face(weight).width(str(text), size)
+    def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
+        return self.face(weight, family).width(str(text), size)
 
     @cached_property
     def covered(self) -> frozenset[int]:

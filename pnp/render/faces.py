@@ -28,7 +28,7 @@ from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
-from ..load.fonts import Fonts, MissingStyle
+from ..load.fonts import FontChoice, Fonts, MissingStyle
 from ..load.manifest import Component
 from ..plan import Plan, item_id, item_name
 
@@ -147,7 +147,7 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
-    if isinstance(exc, MissingStyle):  # a helper measuring a weight the fonts lack: the message is the designer's
+    if isinstance(exc, FontChoice):  # a helper measuring a face the fonts lack: the message is the designer's
         return ContentError(path, line, None, f"{what}: {exc}")
     if isinstance(exc, MemoryError):  # the limits (pnp/sandbox.py) stop what they can foresee, not all
         return ContentError(path, line, None, f"{what}: the memory ran out rendering this face: the template makes too large a text or list")
@@ -156,14 +156,24 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
+def _held(value: Any, ident: Any) -> bool:
+    """Whether the record's field `value` (or an item of it) is the id `icon()` was given: for
+    a text, that very object, which the template read from the record (the same text written
+    in the template is another object; CPython shares one-character texts, the rare case still
+    blamed on a record holding it); a number cannot be told apart, so an equal one."""
+    for held in value if isinstance(value, (list, tuple)) else [value]:
+        if held is ident or (isinstance(held, int) and not isinstance(ident, str) and held == ident):
+            return True
+    return False
+
+
 def _icon_cell(game: GameContent, item: Any, ident: Any, error: ContentError, what: str) -> ContentError:
     """An unknown icon's error at the field of the piece's record that holds the id (a
     field, or an item of a list field), naming the template line that placed it; at the
-    template when no field holds it (an id the template wrote itself)."""
+    template when the id did not come from the record (an id the template wrote itself)."""
     fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
     for key, value in fields:
-        held = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)] if isinstance(value, (str, int)) else []
-        at = game.locate(item, key) if str(ident) in held else None
+        at = game.locate(item, key) if _held(value, ident) else None
         if at is not None and at.line is not None:
             placed = locate.project_relative(Path(error.path or ""), game) + (f":{error.line}" if error.line else "")
             return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
@@ -221,38 +231,104 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: S
 
 
 SVG = "{http://www.w3.org/2000/svg}"
-STYLE_PROPERTY = re.compile(r"(font-family|font-weight|font-style)\s*:\s*([^;]+)")
+FONT_PROPERTIES = ("font", "font-family", "font-weight", "font-style")  # presentation attributes too (SVG 1.1)
+NORMAL, BOLD = 400, 700
+# CSS font matching (what usvg's fontdb does for the PDF and the PNG): above 500 the heavier
+# files are tried first, so 501-1000 asks for a bold file, 1-500 for a regular one
+BOLD_ABOVE = 500
+# the shorthand's size: a length (a bare number is a weight) or a size keyword
+SIZE_TOKEN = re.compile(r"^(?:[\d.]+(?:px|pt|pc|mm|cm|in|em|ex|rem|%|q)(?:/\S+)?|(?:xx?-|x?x-)?(?:small|large)|medium|smaller|larger)$",
+                        re.IGNORECASE)
+
+
+def _declarations(element: ET.Element) -> list[tuple[str, str, str]]:
+    """The element's font properties in the order they apply (attributes, then its `style`,
+    whose later declarations win): (property, value, how it is written in the template)."""
+    found = [(name, value, f'{name}="{value}"') for name in FONT_PROPERTIES if (value := element.get(name)) is not None]
+    for declaration in element.get("style", "").split(";"):
+        name, colon, value = declaration.partition(":")
+        name, value = name.strip().casefold(), re.sub(r"\s*!important\s*$", "", value.strip(), flags=re.IGNORECASE)
+        if colon and name in FONT_PROPERTIES:
+            found.append((name, value, declaration.strip()))
+    return found
+
+
+def _shorthand(value: str) -> tuple[str, str, str] | None:
+    """`font: [style] [variant] [weight] [stretch] size[/line-height] family` as (style,
+    weight, family), the ones it leaves out normal; None for a system font keyword."""
+    words = value.split()
+    at = next((i for i, w in enumerate(words) if SIZE_TOKEN.match(w)), None)
+    if at is None:
+        return None
+    before = [w.casefold() for w in words[:at]]
+    style = next((w for w in before if w in ("italic", "oblique")), "normal")
+    weight = next((w for w in before if w in ("bold", "bolder", "lighter") or w.isdigit()), "normal")
+    rest = words[at + 1:]
+    if rest and rest[0].startswith("/"):  # `3px / 1.2 Serif`
+        rest = rest[1:] if rest[0] != "/" else rest[2:]
+    return style, weight, " ".join(rest)
+
+
+def _weight(value: str, parent: int) -> int | None:
+    """The numeric weight `font-weight: value` gives under a parent of weight `parent` (CSS
+    Fonts 4, 2.2: keywords in any case, `bolder`/`lighter` relative); None when invalid."""
+    word = value.strip().casefold()
+    if word in ("inherit", "unset"):
+        return parent
+    if word in ("normal", "initial"):
+        return NORMAL
+    if word == "bold":
+        return BOLD
+    if word == "bolder":
+        return 400 if parent < 350 else 700 if parent < 550 else max(parent, 900)
+    if word == "lighter":
+        return parent if parent < 100 else 100 if parent < 550 else 400 if parent < 750 else 700
+    try:
+        number = float(word)
+    except ValueError:
+        return None
+    return int(number) if 1 <= number <= 1000 else None
 
 
 def _font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Bold or italic text needs a file of that style in its family: without one the PDF
-    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts)."""
+    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts).
+    Follows what each element inherits; `<style>` sheets are not read."""
     if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
         return []
     families = {f.family for f in fonts.faces}
     have = {(f.family, f.bold, f.italic) for f in fonts.faces}
     errors, seen = [], set()
-    waiting = [(root, fonts.family, "normal", "normal")]
+    # (element, family, weight, italic, how the weight and the style were written)
+    waiting: list[tuple[ET.Element, str, int, bool, str, str]] = [(root, fonts.family, NORMAL, False, "", "")]
     while waiting:
-        element, family, weight, style = waiting.pop()
-        given = dict(STYLE_PROPERTY.findall(element.get("style", "")))
-        for name in ("font-family", "font-weight", "font-style"):
-            if element.get(name) is not None and name not in given:
-                given[name] = element.get(name, "")
-        asked = given.get("font-family", "").split(",")
-        family = next((n.strip().strip("'\"") for n in asked if n.strip().strip("'\"") in families), family)
-        weight = given.get("font-weight", weight).strip()
-        style = given.get("font-style", style).strip()
-        bold = weight in ("bold", "bolder") or (weight.isdigit() and int(weight) >= 600)
-        italic = style in ("italic", "oblique")
+        element, family, weight, italic, weight_written, style_written = waiting.pop()
+        for name, value, written in _declarations(element):
+            parts = _shorthand(value) if name == "font" else None
+            if name == "font" and parts is None:  # a system font keyword: nothing to check
+                continue
+            style_value, weight_value, family_value = parts or (
+                value if name == "font-style" else None, value if name == "font-weight" else None,
+                value if name == "font-family" else None)
+            if family_value is not None and family_value.strip().casefold() not in ("inherit", "unset"):
+                asked = (n.strip().strip("'\"") for n in family_value.split(","))
+                family = next((n for n in asked if n in families), family)
+            if weight_value is not None and (number := _weight(weight_value, weight)) is not None:
+                if weight_value.strip().casefold() not in ("inherit", "unset"):
+                    weight, weight_written = number, written
+            if style_value is not None:
+                word = style_value.strip().casefold()
+                if word in ("normal", "initial") or word.split()[:1] in (["italic"], ["oblique"]):
+                    italic, style_written = word.split()[0] in ("italic", "oblique"), written
+        bold = weight > BOLD_ABOVE
         if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
                 and (family, bold, italic) not in have and (family, bold, italic) not in seen:
             seen.add((family, bold, italic))
-            written = f'font-weight="{weight}"' if bold else f'font-style="{style}"'
-            path, line = written_at(sources, written, template)
-            asked_for = " ".join(p for p in ((f"font-weight {weight}" if bold else ""), (f"font-style {style}" if italic else "")) if p)
-            errors.append(ContentError(path, line, None, f"{what}: {asked_for}: {fonts.lacking(bold, italic, family)}"))
-        waiting.extend((child, family, weight, style) for child in reversed(list(element)))
+            shown = [w for w in dict.fromkeys([weight_written if bold else "", style_written if italic else ""]) if w]
+            path, line = written_at(sources, shown[0], template)
+            asked_for = " ".join(re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", w) for w in shown)
+            errors.append(ContentError(path, line, None, f"{what}: {MissingStyle(fonts.faces, asked_for, bold, italic, family)}"))
+        waiting.extend((child, family, weight, italic, weight_written, style_written) for child in reversed(list(element)))
     return errors
 
 

@@ -61,32 +61,35 @@ class TextFit:
         found, self.overflows = self.overflows, []
         return found
 
-    def text_width(self, text: str, size: float, weight: str = "normal") -> float:
-        """Width of `text` at font size `size`."""
-        return self.fonts.text_width(str(text), size, weight)
+    def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
+        """Width of `text` at font size `size`, in `family` (the game's default family when None):
+        every helper measures the face the text is drawn in when given the family it is drawn in."""
+        return self.fonts.text_width(str(text), size, weight, family)
 
     def _lower(self, size: float, minimum: float | None) -> float:
         """How far text of `size` may shrink: the floor, or a template's higher minimum."""
         return min(size, max(self.floor, minimum or 0.0))
 
-    def fit_size(self, text: str, width: float, size: float, weight: str = "normal", minimum: float | None = None) -> float:
+    def fit_size(self, text: str, width: float, size: float, weight: str = "normal", minimum: float | None = None,
+                 family: str | None = None) -> float:
         """The largest size <= `size` at which `text` fits on one line of `width`."""
-        measured = self.text_width(text, size, weight)
+        measured = self.text_width(text, size, weight, family)
         if measured <= width or measured == 0:
             return size
         fitted = round(size * width / measured, 2)
-        while fitted > 0 and self.text_width(text, fitted, weight) > width:  # rounding, kerning
+        while fitted > 0 and self.text_width(text, fitted, weight, family) > width:  # rounding, kerning
             fitted = round(fitted - 0.01, 2)
         lower = self._lower(size, minimum)
         if fitted >= lower:
             return fitted
-        at_floor = self.text_width(text, lower, weight)
+        at_floor = self.text_width(text, lower, weight, family)
         self._overflow(text, f"{str(text)!r} does not fit on one line of {_mm(width)}: {_mm(at_floor)} wide at the smallest "
                              f"size allowed ({lower * MM_TO_PT:.1f} pt), {_mm(at_floor - width)} too wide")
         return lower
 
     def wrap(self, text: str, width: float, size: float, weight: str = "normal", max_lines: int | None = None,
-             height: float | None = None, step: float | None = None, long_words: str = "error") -> list[str]:
+             height: float | None = None, step: float | None = None, long_words: str = "error",
+             family: str | None = None) -> list[str]:
         """Break `text` into lines no wider than `width`; explicit newlines are kept.
 
         Say the room the lines have with `height` (mm from the top of the first line to the
@@ -95,7 +98,7 @@ class TextFit:
         than `width` is an overflow too, unless `long_words="ok"` says the caller fits it
         itself (e.g. with `fit_size` on each line)."""
         lines: list[str] = []
-        face = self.fonts.face(weight)
+        face = self.fonts.face(weight, family)
         for paragraph in str(text).split("\n"):
             line, units = "", 0
             for word in paragraph.split():
@@ -110,8 +113,8 @@ class TextFit:
                     line, units = f"{line} {word}", longer
             lines.append(line)
         if long_words != "ok":
-            widest = max(str(text).split(), key=lambda w: self.text_width(w, size, weight), default="")
-            wide = self.text_width(widest, size, weight)
+            widest = max(str(text).split(), key=lambda w: face.width(w, size), default="")
+            wide = face.width(widest, size)
             if wide > width:
                 self._overflow(text, f"the word {widest!r} in {_snippet(text)} does not fit a line of {_mm(width)}: "
                                      f"{_mm(wide)} wide at {_pt(size)}, {_mm(wide - width)} too wide")
@@ -141,15 +144,15 @@ class TextFit:
         return False
 
     def fit_lines(self, text: str, width: float, height: float, size: float, weight: str = "normal",
-                  leading: float = 1.25, minimum: float | None = None) -> dict:
+                  leading: float = 1.25, minimum: float | None = None, family: str | None = None) -> dict:
         """Wrap `text` into a box: the largest size <= `size` whose lines (`leading` x size
         apart) fill at most `height`. Gives {"size", "lines", "step"}."""
         lower = self._lower(size, minimum)
         current = size
-        face = self.fonts.face(weight)
+        face = self.fonts.face(weight, family)
         widest = max((face.units(w) for w in str(text).split()), default=0)  # the widest word, at every size
         while True:
-            lines = self.wrap(text, width, current, weight, long_words="ok")  # a wide word is reported below
+            lines = self.wrap(text, width, current, weight, long_words="ok", family=family)  # a wide word is reported below
             wide = widest * current / face.units_per_em  # `Face.width`, to the last bit
             used = len(lines) * current * leading
             if (used <= height and wide <= width) or current <= lower:
@@ -175,6 +178,6 @@ def _snippet(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
-def text_width(text: str, size: float, weight: str = "normal") -> float:
+def text_width(text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
     """Width of `text` in pnp's default font (for code outside templates)."""
-    return DEFAULT.text_width(str(text), size, weight)
+    return DEFAULT.text_width(str(text), size, weight, family)

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..build.driver import GameReport, build
-from ..config import BuildOptions
+from ..config import BuildOptions, load_settings
 from ..load.content import Project
 from ..load.project_files import output_folder
 from ..build.output import write_if_changed
@@ -28,14 +28,19 @@ STAMP = "build-stamp.js"  # rewritten by `pnp watch` after every rebuild that ch
 def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
     """Build SVG and PDF for the games (cached), write the gallery and return its path."""
     reports = build(project, games, replace(options, formats=("svg", "pdf")))
-    return write_gallery(reports, options.out or output_folder(project.root, project.output_dir))
+    return write_gallery(reports, options.out or output_folder(project.root, project.output_dir), build_dpi(project))
 
 
-def write_gallery(reports: list[GameReport], root: Path) -> Path:
+def build_dpi(project: Project) -> int:
+    """The dpi `pnp build` makes PNG and TTS files at without `--dpi`: pnp.yaml's, or pnp's."""
+    return load_settings(project.root).dpi or BuildOptions.dpi
+
+
+def write_gallery(reports: list[GameReport], root: Path, dpi: int = BuildOptions.dpi) -> Path:
     """Write `root/index.html` (unless it already holds exactly this page) and the build
-    stamp it loads; return its path."""
+    stamp it loads; return its path. `dpi`: what `pnp build` uses without `--dpi`."""
     page = root / PAGE
-    text = render_page("preview.html.j2", **gallery(reports, root))
+    text = render_page("preview.html.j2", **gallery(reports, root, dpi))
     write_if_changed(page, text)
     # the page loads the stamp as a script: pnp writes it too, never one the project shipped
     write_stamp(root, hashlib.sha256(text).hexdigest()[:16])
@@ -47,18 +52,21 @@ def write_stamp(root: Path, stamp: str) -> None:
     write_if_changed(root / STAMP, f"pnpBuildStamp({json.dumps(stamp)});\n".encode("utf-8"))
 
 
-def gallery(reports: list[GameReport], root: Path) -> dict[str, Any]:
-    """What the page shows; links are relative to `root`, the folder of index.html."""
+def gallery(reports: list[GameReport], root: Path, dpi: int = BuildOptions.dpi) -> dict[str, Any]:
+    """What the page shows; links are relative to `root`, the folder of index.html. An
+    out-of-date link's advice names `--dpi` when its files were made at another than `dpi`."""
     games = []
     for report in reports:
-        components = [_component(report.game, comp, root, report.stale) for comp in report.parts]
+        again = {fmt: f"pnp build --format {fmt}" + (f" --dpi {made}" if (made := report.made_at.get(fmt, dpi)) != dpi else "")
+                 for fmt in ("png", "tts")}
+        components = [_component(report.game, comp, root, report.stale, again) for comp in report.parts]
         saved = f"tts/{report.game}.json"
         printed = f"{report.game}-print.pdf"
         links = [{"label": "Print PDF (the whole game)", "href": _link(report.game, printed),
                   "title": "every component on one PDF to print, with the how-to page and checklist"}] if (root / report.game / printed).is_file() else []
         if (root / report.game / saved).is_file():
             links.append(_marked({"label": "Tabletop Simulator object", "href": _link(report.game, saved), "title": "saved object: copy into TTS's Saved Objects folder"},
-                                 "tts", any(rel.startswith("tts/") for rel in report.stale)))
+                                 again["tts"], any(rel.startswith("tts/") for rel in report.stale)))
         games.append({
             "name": report.game,
             "title": report.title,
@@ -82,10 +90,10 @@ def _face(game: str, face: Face) -> dict[str, str]:
     return {"src": _link(game, face.relpath), "name": face.name}
 
 
-def _formats(game: str, cid: str, root: Path, stale: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+def _formats(game: str, cid: str, root: Path, stale: tuple[str, ...] = (), again: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """A link per output format built for the component: its PDF, and the folders of its
     SVG faces, PNG faces and Tabletop Simulator images; a PNG or TTS folder not made from
-    the faces shown is marked (`GameReport.stale`)."""
+    the faces shown is marked (`GameReport.stale`), with the command (`again`) that remakes it."""
     candidates = [
         ("PDF", f"pdf/{cid}.pdf", "print-ready sheets"),
         ("SVG", f"svg/{cid}/", "one SVG per face"),
@@ -97,19 +105,22 @@ def _formats(game: str, cid: str, root: Path, stale: tuple[str, ...] = ()) -> li
         if (root / game / rel).exists():
             fmt = rel.split("/")[0]
             old = any(s == f"{fmt}/" or s.startswith(rel) for s in stale)
-            links.append(_marked({"label": label, "href": _link(game, rel), "title": title}, fmt, old))
+            command = (again or {}).get(fmt, f"pnp build --format {fmt}")
+            links.append(_marked({"label": label, "href": _link(game, rel), "title": title}, command, old))
     return links
 
 
-def _marked(link: dict[str, Any], fmt: str, stale: bool) -> dict[str, Any]:
-    """`link`, marked when its files are older than the faces the page shows."""
+def _marked(link: dict[str, Any], command: str, stale: bool) -> dict[str, Any]:
+    """`link`, marked when its files are older than the faces the page shows, with the
+    `command` that makes them again."""
     if stale:
         link.update(stale=True, label=f"{link['label']} (out of date)",
-                    title=f"made from older faces than these: run `pnp build --format {fmt}` to make them again")
+                    title=f"made from older faces than these: run `{command}` to make them again")
     return link
 
 
-def _component(game: str, comp: RenderedComponent, root: Path, stale: tuple[str, ...] = ()) -> dict[str, Any]:
+def _component(game: str, comp: RenderedComponent, root: Path, stale: tuple[str, ...] = (),
+               again: dict[str, str] | None = None) -> dict[str, Any]:
     spec = comp.spec
     shared = comp.pieces[0].back if comp.pieces and spec.back and not spec.back_per_item else None
     return {
@@ -123,7 +134,7 @@ def _component(game: str, comp: RenderedComponent, root: Path, stale: tuple[str,
         "pieces": sum(p.copies for p in comp.pieces),
         "faces": len(comp.faces),
         "back": "per item" if spec.back and spec.back_per_item else ("shared" if spec.back else "none"),
-        "links": _formats(game, spec.id, root, stale),
+        "links": _formats(game, spec.id, root, stale, again),
         "shared_back": _face(game, shared) if shared else None,
         "cards": [
             {

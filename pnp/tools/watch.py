@@ -236,11 +236,11 @@ def _failed(exc: PnpError, echo: Echo) -> None:
 def _refresh_gallery(project: Project, options: BuildOptions, reports: list[GameReport]) -> None:
     import time
 
-    from .preview import PAGE, write_gallery, write_stamp
+    from .preview import PAGE, build_dpi, write_gallery, write_stamp
 
     root = options.out or output_folder(project.root, project.output_dir)
     if "svg" in options.formats and (root / PAGE).is_file():
-        write_gallery(reports, root)
+        write_gallery(reports, root, build_dpi(project))
     write_stamp(root, str(time.time_ns()))  # any new value makes open pages reload
 
 
