@@ -266,6 +266,7 @@ class RuleVersion(StrictModel):
     stomach: Stomach
     leaders_max_by_players: dict[int, int]
     leader_stacks_by_players: dict[int, int]
+    turns_a_round: int = Field(ge=1, description="turns each player takes in a round (the snake draft); the sheet check counts them")
     classes: dict[str, str]
     tiles: dict[str, TileType]
     king_bonus: int

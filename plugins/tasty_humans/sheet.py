@@ -42,10 +42,13 @@ RULE_END = "the game ends only when a stomach is full (published rules line 182,
 RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
 RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
 # Why basic tiles bound the turns taken: each turn drops at least one tile of the eaten
-# adventurer's shape, and only Damage tiles ever leave a stomach (a Cleric's).
+# adventurer's shape, unless the damage dropped before it filled the stomach (then no tile
+# can fall, and the full stomach skips the player's turns left), and only Damage tiles ever
+# leave a stomach (a Cleric's).
 RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer (published rules line 118, 0.2.8 line 137) "
-                    "and only Damage tiles ever leave a stomach (Cleric: published line 144, 0.2.8 line 113)")
-TURNS_A_ROUND = 2  # each player takes two turns a round: published rules lines 68, 164; 0.2.8 lines 73, 165
+                    "unless the damage dropped before it (published line 104, 0.2.8 line 123) filled the stomach, which then "
+                    "skips its turns left (published line 184, 0.2.8 line 193), and only Damage tiles ever leave a stomach "
+                    "(Cleric: published line 144, 0.2.8 line 113)")
 
 
 def _as_text(v: Any) -> Any:
@@ -456,22 +459,32 @@ class _Checker:
         return problems
 
     def _too_few_tiles(self, players: list[SheetPlayer], rules: "RuleVersion", phases: int, ending: str) -> list[ContentError]:
-        """Boards with fewer basic tiles than the turns their player took. A basic tile
-        comes only from an eaten shape and never leaves (RULE_TILE_A_TURN), and every turn
-        eats one, so basic tiles >= turns: two a round (TURNS_A_ROUND) for at least one
-        round per Leader Phase, plus the final round after a round ending. In that final
-        round a player whose stomach filled skips the turns left, but took one at least."""
+        """Boards with fewer basic tiles than the turns their player took can have left.
+        A basic tile comes only from an eaten shape and never leaves (RULE_TILE_A_TURN).
+        Every player takes `turns_a_round` turns in each round: one round per Leader Phase,
+        plus the final round after a round ending, where a stomach that filled skips the
+        turns left, having taken one at least. Only a stomach that fills can have a turn
+        that dropped no tile (damage filled it first, F104/O123), and only the last: its
+        last Damage tile then fills the last empty cell, at the top of a column, and
+        nothing moves after it (no turn, no leader fits, no Wizard swap)."""
         problems: list[ContentError] = []
         basic = rules.basic_types()
+        damage = [t for t, tile in rules.tiles.items() if not tile.basic]
         rounds = phases + (1 if ending == ROUND else 0)
         for p in players:
             tiles = sum(p.board.count(t) for t in basic)
-            skipped = 1 if ending == ROUND and p.board.is_full else 0
-            turns = TURNS_A_ROUND * rounds - skipped
-            if tiles < turns:
+            # In a Leader-Phase ending a leader filled the stomach (F186/O191): no stomach
+            # filled during a round, so every player took every turn, each with a tile.
+            filled = ending == ROUND and p.board.is_full
+            turns = rules.turns_a_round * rounds - (1 if filled else 0)
+            top = [p.board.at(0, c) for c in range(p.board.cols)]
+            tileless = filled and any(t in damage for t in top)
+            least = turns - (1 if tileless else 0)
+            if tiles < least:
+                last = ", the last of which may have dropped only Damage tiles" if tileless else ""
                 problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
                     f"{p.name}: {tiles} basic tile(s) in the stomach, but the leaders show {phases} Leader Phase(s) and a game that ends "
-                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns: {RULE_TILE_A_TURN}: expected at least {turns} "
+                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns{last}: {RULE_TILE_A_TURN}: expected at least {least} "
                     f"basic tiles (is a row missing?)"))
         return problems
 
