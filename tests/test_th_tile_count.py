@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pnp.load.content import Project
 from pnp.score.dispatch import score_sheet
-from test_th_scoring_sheet import BASE, problems
+from test_th_scoring_sheet import BASE, _edit, copy_project, problems  # noqa: F401 (a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
 # BASE: four Leader Phases and a round ending, so five rounds: Bo (room left) took 10
@@ -47,6 +47,15 @@ def test_basic_tiles_at_least_the_turns_taken(sheet):
         f"game.yaml:20: Bo: 9 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
         f"so this player took at least 10 turns: {WHY}: expected at least 10 basic tiles (is a row missing?){HINT}"
     ]
+
+
+def test_turns_a_round_come_from_the_rules(sheet, copy_project):
+    """rules.yaml turns_a_round (F68/O73) sets the count: three turns a round make Bo's
+    five rounds 15 turns."""
+    rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
+    _edit(rules, "turns_a_round: 2", "turns_a_round: 3")
+    lines = problems(sheet(BASE), copy_project)
+    assert any(line.startswith("game.yaml:20: Bo: 13 basic tile(s)") and "took at least 15 turns" in line for line in lines), lines
 
 
 def test_the_player_who_filled_skipped_at_most_one_turn_of_the_final_round(sheet):

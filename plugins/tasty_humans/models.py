@@ -247,7 +247,8 @@ class UnequalLeaders(StrictModel):
     tie (the tuple comparison of `leaders-ascending`)."""
 
     ruling: Literal["extra-leader-wins"] = Field(description="once the shorter list ties, the longer one wins")
-    says: str = Field(description="the reading in one sentence, printed in a report it decides")
+    says: str = Field(description="the reading in one sentence, printed in a report where it decides the winner")
+    says_shared: str = Field(description="the same when the winners share the victory and the reading left a tied player out of it")
 
 
 class Rulings(StrictModel):
