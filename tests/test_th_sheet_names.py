@@ -98,3 +98,13 @@ def test_one_slip_one_line(sheet, change, expected):
     old, new = change
     assert BASE.count(old) == 1
     assert problems(sheet(BASE.replace(old, new))) == expected
+
+
+def test_an_empty_monster_says_it_is_empty(sheet):
+    """`monster: ''` reads like `monster:`: the board is empty, not an unknown monster
+    named '' (and two empty ones are not the same board twice)."""
+    for empty in ("''", '""', "'  '", ""):
+        text = BASE.replace("    monster: troll", f"    monster: {empty}").replace("    monster: griffin", f"    monster: {empty}")
+        lines = problems(sheet(text))
+        assert [line.split(": expected")[0] for line in lines] == ["game.yaml:5: Ana: monster is empty", "game.yaml:18: Bo: monster is empty"], empty
+        assert lines[0].endswith(": expected one of legendary-dragon, twin-headed-dragon, griffin, troll")

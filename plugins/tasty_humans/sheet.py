@@ -195,7 +195,7 @@ class _Checker:
         players = [p.model_copy(update={"monster": monster(p.monster), "held": leader(p.held),
                                         "leaders": {k: leader(v) for k, v in p.leaders.items()}})
                    for p in sheet.players]
-        solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) or c for c in sheet.solo.ai_cards]})
+        solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) for c in sheet.solo.ai_cards]})
         return sheet.model_copy(update={"players": players, "solo": solo})
 
     def fail(self, at: tuple, message: str, who: str | None = None) -> None:
@@ -304,9 +304,9 @@ class _Checker:
             if p.name in names:
                 self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
             names.setdefault(p.name, i)
-            if p.monster is not None and p.monster in monsters:
+            if p.monster and p.monster.strip() and p.monster in monsters:
                 self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
-            if p.monster is not None:
+            if p.monster:
                 monsters.setdefault(p.monster, i)
             tiles: list[tuple[tuple, str]] = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
             if p.held and p.held not in p.leaders.values():
@@ -516,7 +516,7 @@ class _Checker:
         at = ("players", i)
         who = p.name
         ok = True
-        if p.monster is None:
+        if p.monster is None or not p.monster.strip():  # `monster:` or `monster: ''`
             self.fail(at + ("monster",), f"monster is empty: expected one of {', '.join(self.monsters)}", who)
             ok = False
         elif p.monster not in self.monsters:
