@@ -485,6 +485,7 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
                                changes=sheet.changes, king_token_default=rules.rulings.king_token_unknown.says)
     if sheet.solo is not None:
         s = sheet.solo
+        assert s.level is not None  # check_sheet refuses a sheet without it
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)
     else:
         report.result = rank_players(scores, rules, sheet.king_token)

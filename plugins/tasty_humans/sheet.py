@@ -51,6 +51,17 @@ RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer 
                     "(Cleric: published line 144, 0.2.8 line 113)")
 
 
+def _levels_expected(rules: "RuleVersion", suggest: bool = False) -> str:
+    """The A.I. levels a sheet may write, from rules.yaml solo (F224-227; O235-237 name
+    none: level N is N starting cards); `suggest` adds the first-game level (F222)."""
+    named = rules.solo.levels
+    if named is None:
+        return f"the number of cards the A.I. started with, 0 or more ({rules.title} name no levels)"
+    first = rules.solo.first_level
+    hint = f" (the A.I. starts with that many cards; {first} is suggested for a first solo game)" if suggest and first is not None else ""
+    return f"{min(named)} to {max(named)}{hint}"
+
+
 def _as_text(v: Any) -> Any:
     # `rules: 1.0` arrives as a float; a version name is text.
     return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
@@ -59,7 +70,9 @@ def _as_text(v: Any) -> Any:
 class SoloSheet(StrictModel):
     """The solo game: A.I. level, the A.I.'s adventurer cards, an optional challenge."""
 
-    level: int = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
+    # null is what the blank sheet writes where the rules suggest no first level (0.2.8):
+    # the check then says what to write, rather than the schema's "valid integer".
+    level: int | None = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
     ai_cards: list[str] = Field(default_factory=list, description="every adventurer the A.I. holds at game end: the name printed on the card, or its id (adventurers.yaml)")
     challenge: str | None = Field(None, description="balanced-diet/beginner|normal|expert, or monster")
 
@@ -247,11 +260,12 @@ class _Checker:
         if n != 1:
             self.fail(("solo",), f"solo: a solo game has one player, found {n}")
         named = rules.solo.levels
-        if named is not None and solo.level not in named:
-            levels = sorted(named)
-            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {levels[0]} to {levels[-1]}")
+        if solo.level is None:
+            self.fail(("solo", "level"), f"solo.level: is empty: expected the A.I. level played, {_levels_expected(rules, suggest=True)}")
+        elif named is not None and solo.level not in named:
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {_levels_expected(rules)}")
         elif solo.level < 0:
-            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected the number of cards the A.I. started with, 0 or more")
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {_levels_expected(rules)}")
         seen: dict[str, int] = {}
         for i, card in enumerate(solo.ai_cards):
             at = ("solo", "ai_cards", i)
@@ -260,6 +274,8 @@ class _Checker:
             elif card in seen:
                 self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
             seen.setdefault(card, i)
+        if solo.level is None:
+            return  # the cards say nothing without the level
         # The A.I. starts with `level` cards and takes exactly two every round.
         extra = len(solo.ai_cards) - solo.level
         if solo.level >= 0 and (named is None or solo.level in named) and (extra < 0 or extra % 2):
@@ -454,7 +470,8 @@ class _Checker:
             problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
                 f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
         problems += self._too_few_tiles(players, rules, phases, ending)
-        if self.sheet.solo is not None and self.sheet.solo.level >= 0:
+        level = self.sheet.solo.level if self.sheet.solo is not None else None
+        if level is not None and level >= 0:
             problems += self._solo_rounds(phases, rules, n, ending)
         return problems
 
@@ -493,7 +510,7 @@ class _Checker:
         the rounds played: one Leader Phase follows every round but the last after a
         round ending, and the last one too after a Leader-Phase ending."""
         solo = self.sheet.solo
-        assert solo is not None
+        assert solo is not None and solo.level is not None
         rounds, odd = divmod(len(solo.ai_cards) - solo.level, 2)
         if odd or rounds < 0:
             return []  # reported by _check_solo
