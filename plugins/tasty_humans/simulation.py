@@ -15,7 +15,7 @@ import yaml
 from pnp.api import PnpError
 from pnp.api import PlayerRecord, Record
 
-from .engine import DEFAULT_SOLO_LEVEL, STRATEGIES, Setup, play
+from .engine import STRATEGIES, Setup, play
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -57,8 +57,8 @@ class TastyHumansSimulation:
         given = options.pop(SOLO_KEY, None)
         rules = rule_set.version(version)
         # Not given: the level the rules suggest for a first solo game (rules.yaml
-        # solo.first_level, F222), or the engine's own where a version suggests none.
-        first = rules.solo.first_level if rules.solo.first_level is not None else DEFAULT_SOLO_LEVEL
+        # solo.first_level, F222), or pnp's where a version suggests none (simulated_level).
+        first = rules.solo.default_level()
         try:
             level = first if given is None else int(given)
         except ValueError:
