@@ -141,6 +141,8 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
         (["--against", "cravings.troll.pts=3"], r"^--against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
         (["--against", "rules=9.9"], r"^--against rules=9.9: unknown rule version"),
+        # rules.yaml turns_a_round is what the sheet check counts; the engine's snake draft is two
+        (["--set", "turns_a_round=3"], r"^turns_a_round: 3: the engine plays the snake draft \(published rules line 70, 0.2.8 line 75\), 2 turns a round: expected 2$"),
         # past the engine's 64-bit arithmetic (was: internal error OverflowError)
         (["--set", "cravings.troll.points=" + "9" * 35], r"^--set cravings.troll.points: 9{35} is out of range: expected a number from -1,000,000 to 1,000,000$"),
         (["--set", "cravings.troll={points: -2000000, overlap: false}"], r"^--set cravings.troll: -2000000 is out of range"),

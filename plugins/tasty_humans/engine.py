@@ -35,6 +35,7 @@ GRID = 3  # the Attacking Adventurers grid is 3 x 3 (final: SETUP)
 DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
+SNAKE_TURNS = 2  # turns a player takes in one snake draft (clockwise, then back): how `order` plays rules.yaml turns_a_round
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
