@@ -320,9 +320,9 @@ class _Checker:
             if p.name in names:
                 self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
             names.setdefault(p.name, i)
-            if p.monster and p.monster.strip() and p.monster in monsters:
-                self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
-            if p.monster:
+            if p.monster and p.monster.strip():  # an empty one is reported by _check_player
+                if p.monster in monsters:
+                    self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
                 monsters.setdefault(p.monster, i)
             tiles: list[tuple[tuple, str]] = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
             if p.held and p.held not in p.leaders.values():
