@@ -620,8 +620,28 @@ def test_four_players_ten_tricks_names_line_75_and_the_ruling(tmp_path, game):
     (line,) = result.output.strip().splitlines()
     assert line.endswith("f1.yaml:3: the markers moved 40 squares in all: a 4-player game has at most 9 tricks of 4 cards, "
                          f"36 squares; {ruling}")
-    # a 4-player sheet one trick short of our 9 is told the ruling too; 3 players are not
+    # a 4-player sheet one trick short of our 9 is told the ruling too, and, being the 8
+    # tricks of the other reading of lines 63-73, that reading; 3 players are not
+    other = scoring.rulings.game_length.other_says.format(players=4, other=8, ours=9)
     (err,) = errors(game, players(*[(n, 4, 4) for n in ("Ana", "Ben", "Cleo", "Dev")]))
-    assert err.endswith(f"(line 77); {ruling}")
+    assert err.endswith(f"(line 77); {ruling}; {other}")
     (err,) = errors(game, players(("Ana", 4, 4), ("Ben", 4, 4), ("Cleo", 4, 4)))
     assert err.endswith("(line 77)")
+
+
+def test_a_game_as_long_as_the_other_reading_of_lines_63_73_is_told_it(game):
+    """Line 65 discards a trick after line 63's draws: read so, the trick that empties the
+    deck misses the reshuffle (lines 71-73) and 3 players play 14 tricks, 4 players 8.
+    pnp's ruling gives 15 and 9; a sheet of exactly 14 (or 8) tricks sees both readings."""
+    scoring = game.data["scoring"]
+    assert scoring.rulings.game_length.other_tricks == {2: 14, 3: 14, 4: 8}
+    (err,) = errors(game, players(("Ana", 7, 7), ("Ben", 7, 7), ("Cleo", 7, 7)))  # 42 squares: 14 tricks
+    assert "not a finished game. A 3-player game ends after 15 tricks of 3 cards, 45 squares" in err
+    assert err.endswith("(line 77); 14 tricks is what lines 63-73 give if the trick whose draws empty the deck is left out "
+                        "of the reshuffle (line 65 discards it only after the draws of line 63); pnp's ruling shuffles it in, "
+                        "which makes 15 tricks with 3 players (scoring.yaml rulings.game_length)")
+    # 13 tricks fits neither reading: no word of it
+    (err,) = errors(game, players(("Ana", 7, 6), ("Ben", 7, 6), ("Cleo", 7, 6)))
+    assert err.endswith("(line 77)")
+    # 2 players never reshuffle: both readings agree, nothing to say
+    assert scoring.other_reading(2, 14) == "" and scoring.other_reading(2, 13) == ""

@@ -94,6 +94,19 @@ def test_solo_games_start_at_the_rules_first_level(copy_game):
     assert [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
 
 
+def test_0_2_8_solo_games_play_the_level_rules_yaml_sets(copy_game):
+    """0.2.8 suggests no first level (O235): a simulated solo game plays rules.yaml
+    solo.simulated_level (our choice), not a number kept in the engine."""
+    project = copy_game("tasty-humans")
+    path = project.content_dir / "tasty-humans" / "rules.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("      simulated_level: 2\n", "      simulated_level: 5\n"), encoding="utf-8")
+    run = simulate(project, "tasty-humans", games=2, players=1, jobs=1, sheets=True, options={"rules": "0.2.8"})
+    assert [r.sheet["solo"]["level"] for r in run.records] == [5, 5]
+    # the published rules suggest a first level (F222), which goes first
+    run = simulate(project, "tasty-humans", games=1, players=1, jobs=1, sheets=True)
+    assert run.records[0].sheet["solo"]["level"] == 2
+
+
 def test_cli_writes_the_report_and_sheets_pnp_score_accepts(repo_project, tmp_path):
     out, sheets = tmp_path / "out", tmp_path / "sheets"
     result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "16", "--players", "2", "--players-as", "greedy,random",
@@ -128,6 +141,8 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
         (["--against", "cravings.troll.pts=3"], r"^--against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
         (["--against", "rules=9.9"], r"^--against rules=9.9: unknown rule version"),
+        # rules.yaml turns_a_round is what the sheet check counts; the engine's snake draft is two
+        (["--set", "turns_a_round=3"], r"^turns_a_round: 3: the engine plays the snake draft \(published rules line 70, 0.2.8 line 75\), 2 turns a round: expected 2$"),
         # past the engine's 64-bit arithmetic (was: internal error OverflowError)
         (["--set", "cravings.troll.points=" + "9" * 35], r"^--set cravings.troll.points: 9{35} is out of range: expected a number from -1,000,000 to 1,000,000$"),
         (["--set", "cravings.troll={points: -2000000, overlap: false}"], r"^--set cravings.troll: -2000000 is out of range"),

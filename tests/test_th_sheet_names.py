@@ -66,14 +66,14 @@ def test_names_case_space_and_ambiguity():
     assert names.id_of("Same") is None  # printed on two tiles: names neither
     assert names.id_of("b") == "b"  # an id means itself, before another tile's title
     assert names.resolve("Boot Rnage") == "Boot Rnage" and names.resolve(None) is None
-    assert names.unknown("Boot Rnage").endswith("; did you mean 'Boot Range' (range-boot)?")
+    assert names.unknown("Boot Rnage").endswith(" (did you mean 'Boot Range'?)")
     assert "did you mean" not in names.unknown("zzzzzz")
 
 
 def test_unknown_leader_names_the_near_tile(sheet):
     assert problems(sheet(BASE.replace("2: range-boot", "2: Boot Rang"))) == [
         "game.yaml:7: Ana: leader 2: unknown leader 'Boot Rang': expected the title printed on the leader tile, or its id from leaders.yaml, "
-        "such as 'Helmet Line' or 'line-helmet'; did you mean 'Boot Range' (range-boot)?"
+        "such as 'Helmet Line' or 'line-helmet' (did you mean 'Boot Range'?)"
     ]
 
 
@@ -98,3 +98,13 @@ def test_one_slip_one_line(sheet, change, expected):
     old, new = change
     assert BASE.count(old) == 1
     assert problems(sheet(BASE.replace(old, new))) == expected
+
+
+def test_an_empty_monster_says_it_is_empty(sheet):
+    """`monster: ''` reads like `monster:`: the board is empty, not an unknown monster
+    named '' (and two empty ones are not the same board twice)."""
+    for empty in ("''", '""', "'  '", ""):
+        text = BASE.replace("    monster: troll", f"    monster: {empty}").replace("    monster: griffin", f"    monster: {empty}")
+        lines = problems(sheet(text))
+        assert [line.split(": expected")[0] for line in lines] == ["game.yaml:5: Ana: monster is empty", "game.yaml:18: Bo: monster is empty"], empty
+        assert lines[0].endswith(": expected one of legendary-dragon, twin-headed-dragon, griffin, troll")

@@ -1,6 +1,7 @@
 """A stomach with fewer basic tiles than turns its player took is refused in one line
-(published rules lines 68, 118, 144, 164; 0.2.8 lines 73, 113, 137, 165): every turn drops
-at least one tile of the eaten shape and only Damage tiles ever leave a stomach."""
+(published rules lines 68, 104, 118, 144, 164, 184; 0.2.8 lines 73, 113, 123, 137, 165, 193):
+every turn drops at least one tile of the eaten shape, unless the damage dropped first filled
+the stomach (then that was the player's last turn), and only Damage tiles ever leave a stomach."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from pnp.load.content import Project
 from pnp.score.dispatch import score_sheet
-from test_th_scoring_sheet import BASE, problems
+from test_th_scoring_sheet import BASE, _edit, copy_project, problems  # noqa: F401 (a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
 # BASE: four Leader Phases and a round ending, so five rounds: Bo (room left) took 10
@@ -30,7 +31,9 @@ ANA = """\
       B A H G G G
 """
 WHY = ("every turn drops at least one tile of the eaten adventurer (published rules line 118, 0.2.8 line 137) "
-       "and only Damage tiles ever leave a stomach (Cleric: published line 144, 0.2.8 line 113)")
+       "unless the damage dropped before it (published line 104, 0.2.8 line 123) filled the stomach, which then "
+       "skips its turns left (published line 184, 0.2.8 line 193), and only Damage tiles ever leave a stomach "
+       "(Cleric: published line 144, 0.2.8 line 113)")
 
 # BASE states no ending: the line says which one it was read as (the other needs fewer turns)
 HINT = " (read as a game that ended after a round; if it ended in the Leader Phase, write ending: leader-phase)"
@@ -46,15 +49,55 @@ def test_basic_tiles_at_least_the_turns_taken(sheet):
     ]
 
 
+def test_turns_a_round_come_from_the_rules(sheet, copy_project):
+    """rules.yaml turns_a_round (F68/O73) sets the count: three turns a round make Bo's
+    five rounds 15 turns."""
+    rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
+    _edit(rules, "turns_a_round: 2", "turns_a_round: 3")
+    lines = problems(sheet(BASE), copy_project)
+    assert any(line.startswith("game.yaml:20: Bo: 13 basic tile(s)") and "took at least 15 turns" in line for line in lines), lines
+
+
 def test_the_player_who_filled_skipped_at_most_one_turn_of_the_final_round(sheet):
-    nine = ("      D D D D 1 D\n      D D D D D D\n      D D 2 D D D\n      D D D 3 D D\n"
-            "      H H H D D 4\n      H H H H H H\n")
+    """Ana filled first: 9 turns at least. With no Damage tile in the top row her last
+    tile was no damage that filled the stomach, so every turn dropped a basic tile."""
+    nine = ("      A A A A 1 A\n      D D D D D D\n      D D 2 D D D\n      D D D 3 D D\n"
+            "      H D D D D 4\n      H H H D D D\n")
     assert score_sheet(Project(REPO), sheet(BASE.replace(ANA, nine))).players[0].total is not None
-    eight = nine.replace("H H H D D 4", "H H D D D 4")
+    eight = nine.replace("H H H D D D", "H H D D D D")
     assert problems(sheet(BASE.replace(ANA, eight))) == [
         f"game.yaml:9: Ana: 8 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
         f"so this player took at least 9 turns: {WHY}: expected at least 9 basic tiles (is a row missing?){HINT}"
     ]
+
+
+def test_damage_that_fills_the_stomach_leaves_its_turn_without_a_tile(sheet):
+    """Damage is dropped before the Eat step (F104, O123): when it fills the last cell no
+    shape tile can fall, and the full stomach skips the turn left (F184, O193). Ana's 9th
+    and last turn may so have added only Damage: its last tile is at the top of a column."""
+    eight = ("      D D D D 1 D\n      D D D D D D\n      D D 2 D D D\n      D D D 3 D D\n"
+             "      H H D D D 4\n      H H H H H H\n")
+    assert score_sheet(Project(REPO), sheet(BASE.replace(ANA, eight))).players[0].total is not None
+    seven = eight.replace("H H D D D 4", "H D D D D 4")
+    assert problems(sheet(BASE.replace(ANA, seven))) == [
+        f"game.yaml:9: Ana: 7 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
+        f"so this player took at least 9 turns, the last of which may have dropped only Damage tiles: {WHY}: "
+        f"expected at least 8 basic tiles (is a row missing?){HINT}"
+    ]
+
+
+def test_a_four_player_game_whose_last_stomach_filled_with_damage(sheet):
+    """The review's repro (engine seed-0 sheet, P4's board edited): P4 ate 3 leaders, so 4
+    rounds; P4 filled with damage on the first turn of the last one, 7 turns with 6
+    basic tiles. One more Damage tile instead of a basic one is too few."""
+    text = (REPO / "tests" / "data" / "th-damage-fill-4p.yaml").read_text(encoding="utf-8")
+    report = score_sheet(Project(REPO), sheet(text))
+    assert [p.total for p in report.players] == [34, 31, 27, -6]
+    fewer = text.replace("  - A B H 2 A D", "  - A B D 2 A D")
+    lines = problems(sheet(fewer))
+    assert len(lines) == 1 and lines[0].startswith("game.yaml:56: P4 greedy: 5 basic tile(s)")
+    assert lines[0].endswith("took at least 7 turns, the last of which may have dropped only Damage tiles: "
+                             f"{WHY}: expected at least 6 basic tiles (is a row missing?)")
 
 
 def test_the_walkthrough_sheet_with_a_stomach_copied_short(sheet):

@@ -38,6 +38,22 @@ def test_extra_leader_wins_and_the_report_says_it_is_our_reading(rules):
     assert f"decided by a reading where the rules are silent: {says}" in out.getvalue()
 
 
+def test_a_shared_win_that_the_reading_narrowed_says_so(rules):
+    """A and C tie on both their leaders and share the win; B tied on the one B ate and
+    is left out by the reading: the line speaks of a shared win, not of one winner."""
+    published = rules.version("published")
+    reading = published.rulings.unequal_leaders
+    ps = [player("A", 0, 40, (5, 6)), player("B", 1, 40, (5,)), player("C", 2, 40, (5, 6))]
+    result = rank_players(ps, published)
+    assert (result.winners, result.decided_by, result.ruling) == (("A", "C"), "shared", reading.says_shared)
+    assert "sharing the win" in reading.says_shared and reading.says_shared != reading.says
+    out = io.StringIO()
+    TastyHumansReport("game.yaml", "published", ps, result=result).render(Console(file=out, width=300))
+    assert reading.says_shared in out.getvalue() and reading.says not in out.getvalue()
+    # the same shared win without a shorter list to leave out needs no reading
+    assert rank_players([ps[0], ps[2]], published).ruling is None
+
+
 def test_a_win_on_leader_points_needs_no_reading(rules):
     published = rules.version("published")
     for ps in ([player("Ana", 0, 40, (3, 5, 7, 9)), player("Bo", 1, 40, (3, 6, 7, 9, 10))],  # Bo's second is higher

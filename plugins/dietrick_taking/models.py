@@ -124,6 +124,10 @@ class GameLengthRuling(StrictModel):
     """Why pnp's game length differs from line 75's where it does (scoring.yaml)."""
 
     says: Annotated[str, text_with("players", "book", "ours")]
+    other_tricks: dict[int, int] = Field(description="tricks per player count under the other reading of lines 63-73 "
+                                         "(the trick that empties the deck left out of the reshuffle)")
+    other_says: Annotated[str, text_with("players", "other", "ours")] = Field(
+        description="printed to a sheet that ended after exactly `other_tricks`")
 
 
 class Ruling(StrictModel):
@@ -185,6 +189,15 @@ class ScoringFile(StrictModel):
         if ours is None or book is None or ours == book:
             return ""
         return self.rulings.game_length.says.format(players=players, book=book, ours=ours)
+
+    def other_reading(self, players: int, tricks: int) -> str:
+        """rulings.game_length.other_says filled in when a `players` game of `tricks` tricks
+        is what the other reading of lines 63-73 gives and pnp's ruling does not, else ""."""
+        ruling = self.rulings.game_length
+        ours, other = self.tricks_by_players.get(players), ruling.other_tricks.get(players)
+        if ours is None or other is None or other == ours or tricks != other:
+            return ""
+        return ruling.other_says.format(players=players, other=other, ours=ours)
 
     def card(self, number: int) -> ScoringCard:
         return next(c for c in self.cards if c.number == number)

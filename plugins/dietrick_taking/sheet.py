@@ -293,6 +293,8 @@ def _check_game_end(doc: Located, entries: list[Entry], scoring: ScoringFile, er
     elif total < limit and not past:
         # Lines 71-73: the game ends when the deck runs out (after `tricks` tricks); line 77:
         # or after the trick in which a marker reaches end_square. Neither happened here.
+        other = scoring.other_reading(n, total // n)
+        why += f"; {other}" if other else ""
         errors.add(("players",), f"the markers moved {total} squares in all and none reached square {scoring.end_square}: "
                    f"not a finished game. A {n}-player game ends after {tricks} tricks of {n} cards, {limit} squares, "
                    f"when the deck runs out (dietrick-taking-rules.txt lines 71-73), or after the trick in which a marker "

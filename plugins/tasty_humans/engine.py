@@ -35,8 +35,8 @@ GRID = 3  # the Attacking Adventurers grid is 3 x 3 (final: SETUP)
 DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
+SNAKE_TURNS = 2  # turns a player takes in one snake draft (clockwise, then back): how `order` plays rules.yaml turns_a_round
 SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
-DEFAULT_SOLO_LEVEL = 2  # the engine's level where a version suggests no first level (0.2.8; rules.yaml solo.first_level)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
@@ -73,7 +73,7 @@ class Setup:
     leaders: dict[str, "Leader"]
     monsters: list[str]
     drops: dict[str, tuple[Drop, ...]]
-    solo_level: int = DEFAULT_SOLO_LEVEL
+    solo_level: int  # the A.I.'s level in a solo game
     changes: dict[str, Any] = field(default_factory=dict)  # rule values changed from `version` (RuleVersion.with_changes)
     # (id of one of `drops`, rows) -> per offset, heights code -> its landing's number (`landings`)
     landings: dict[tuple[int, int], list[tuple[int, int, dict[int, int]]]] = field(default_factory=dict)
@@ -117,9 +117,10 @@ class Setup:
 
     @classmethod
     def from_game(cls, game: "GameContent", version: str | None = None, rules: "RuleVersion | None" = None,
-                  solo_level: int = DEFAULT_SOLO_LEVEL, changes: dict[str, Any] | None = None) -> "Setup":
+                  solo_level: int | None = None, changes: dict[str, Any] | None = None) -> "Setup":
         """`changes`: the values `rules` changed from `version` (RuleVersion.with_changes),
-        written on every sheet so that `pnp score` scores it alike."""
+        written on every sheet so that `pnp score` scores it alike. `solo_level`: None
+        plays the rules' default (rules.yaml solo, `Solo.default_level`)."""
         rule_set = game.data["rules"]
         version = version or rule_set.default
         rules = rules or rule_set.version(version)
@@ -131,7 +132,7 @@ class Setup:
             leaders={l.id: l for l in game.data["leaders"].leaders},
             monsters=[m.id for m in game.data["monsters"].monsters],
             drops={a.id: tuple(rotations(a, rules)) for a in adventurers},
-            solo_level=solo_level,
+            solo_level=rules.solo.default_level() if solo_level is None else solo_level,
             changes=dict(changes or {}),
         )
 

@@ -173,15 +173,23 @@ class Solo(StrictModel):
 
     levels: dict[int, str] | None = Field(description="named A.I. levels; null: any level N >= 0 (N starting cards), unnamed")
     first_level: int | None = Field(None, description="the level the rules suggest for a first solo game; null: none suggested")
+    simulated_level: int = Field(ge=0, description="the level `pnp simulate` plays when none is given and the rules suggest none "
+                                 "(first_level null): pnp's choice, not a rule")
     scored_classes: list[str]
     balanced_diet: dict[str, int] | None = Field(description="Balanced Diet thresholds per difficulty; null: no such challenge")
     monster_challenges: bool = Field(description="whether the monsters' solo challenges exist in this version")
 
     @model_validator(mode="after")
     def _first_level_named(self) -> "Solo":
-        if self.first_level is not None and self.levels is not None and self.first_level not in self.levels:
-            raise ValueError(f"first_level {self.first_level} is not a level: expected one of {', '.join(map(str, sorted(self.levels)))}")
+        for key, level in (("first_level", self.first_level), ("simulated_level", self.simulated_level)):
+            if level is not None and self.levels is not None and level not in self.levels:
+                raise ValueError(f"{key} {level} is not a level: expected one of {', '.join(map(str, sorted(self.levels)))}")
         return self
+
+    def default_level(self) -> int:
+        """The level a simulated solo game plays unless told: the first-game level the
+        rules suggest (F222), else pnp's `simulated_level`."""
+        return self.first_level if self.first_level is not None else self.simulated_level
 
 
 TieBreak = Literal["fewer-damage", "leaders-ascending", "fewer-empty", "seat-from-king", "shared"]
@@ -247,7 +255,8 @@ class UnequalLeaders(StrictModel):
     tie (the tuple comparison of `leaders-ascending`)."""
 
     ruling: Literal["extra-leader-wins"] = Field(description="once the shorter list ties, the longer one wins")
-    says: str = Field(description="the reading in one sentence, printed in a report it decides")
+    says: str = Field(description="the reading in one sentence, printed in a report where it decides the winner")
+    says_shared: str = Field(description="the same when the winners share the victory and the reading left a tied player out of it")
 
 
 class Rulings(StrictModel):
@@ -266,6 +275,7 @@ class RuleVersion(StrictModel):
     stomach: Stomach
     leaders_max_by_players: dict[int, int]
     leader_stacks_by_players: dict[int, int]
+    turns_a_round: int = Field(ge=1, description="turns each player takes in a round (the snake draft); the sheet check counts them")
     classes: dict[str, str]
     tiles: dict[str, TileType]
     king_bonus: int

@@ -5,8 +5,9 @@ so the two cannot disagree."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
+
+from pnp.api import did_you_mean
 
 
 def _key(text: str) -> str:
@@ -45,15 +46,12 @@ class Names:
 
     def unknown(self, text: str) -> str:
         """The message for a name that names no component: what is expected, and the
-        nearest printed name (with its id) when one is close."""
+        nearest printed name or id when one is close."""
         if len(self.printed) <= 6:  # few enough to list (the monster boards)
             example = ": " + ", ".join(f"{name} ({cid})" for cid, name in self.printed.items())
         else:
             first = next(iter(self.printed), None)
             example = f", such as {self.printed[first]!r} or {first!r}" if first else ""
-        near = difflib.get_close_matches(_key(text), list(self._ids), n=1, cutoff=0.6)
-        hint = ""
-        if near:
-            cid = self._ids[near[0]]
-            hint = f"; did you mean {self.printed[cid]!r} ({cid})?"
+        # What the table may write: the printed names and the ids.
+        hint = did_you_mean(text, [*self.printed.values(), *self.printed])
         return f"unknown {self.kind} {text!r}: expected the {self.printed_on}, or its id from {self.source}{example}{hint}"

@@ -144,9 +144,9 @@ class GameResult:
     # default, rules.yaml rulings.king_token_unknown).
     king_token: str | None = None
     king_token_stated: bool = False
-    # Set when the published leader comparison (F204) decided the win only because a
+    # Set when the published leader comparison (F204) decided who wins only because a
     # winner ate more leaders than a tied player: our reading, rules.yaml
-    # rulings.unequal_leaders.says, printed with the verdict.
+    # rulings.unequal_leaders.says (says_shared for a shared win), printed with the verdict.
     ruling: str | None = None
 
 
@@ -187,6 +187,14 @@ def _tie_keys(players: list[PlayerScore], rules: "RuleVersion", king_token: int 
     }
 
 
+def _survivors(group: list[PlayerScore], steps: list[str], keys: dict[str, Any]) -> set[int]:
+    """Seats of the players still tied after these tie-break steps."""
+    for step in steps:
+        best = max(keys[step](p) for p in group)
+        group = [p for p in group if keys[step](p) == best]
+    return {p.seat for p in group}
+
+
 def rank_players(players: list[PlayerScore], rules: "RuleVersion", king_token: int | None = None) -> GameResult:
     """Order the players and pick the winner(s) with the rule version's tie-break.
     `king_token`: the seat holding the Village King token when several hold the bonus."""
@@ -212,14 +220,22 @@ def rank_players(players: list[PlayerScore], rules: "RuleVersion", king_token: i
     group = [p for p in players if p.total == top]
     decided = "score" if len(group) == 1 else "shared"
     ruling = None
-    for step in steps:
+    for i, step in enumerate(steps):
         if len(group) == 1:
             break
-        best = max(keys[step](p) for p in group)
-        if step == "leaders-ascending" and any(keys[step](p) == best[:len(keys[step](p))] != best for p in group):
-            # Someone tied on every leader they have and lost only by having fewer.
-            ruling = rules.rulings.unequal_leaders.says if rules.rulings.unequal_leaders else None
-        group = [p for p in group if keys[step](p) == best]
+        key = keys[step]
+        best = max(key(p) for p in group)
+        kept = [p for p in group if key(p) == best]
+        reading = rules.rulings.unequal_leaders
+        if step == "leaders-ascending" and reading is not None:
+            # Players who tied on every leader they have and lost only by having fewer:
+            # the reading decided who wins if keeping them would end otherwise.
+            shorter = [p for p in group if key(p) != best and key(p) == best[:len(key(p))]]
+            rest = steps[i + 1:]
+            winners = _survivors(kept, rest, keys)
+            if shorter and winners != _survivors(kept + shorter, rest, keys):
+                ruling = reading.says if len(winners) == 1 else reading.says_shared
+        group = kept
         if len(group) == 1:
             decided = step
     holder, stated = None, False
@@ -469,6 +485,7 @@ def score_checked(sheet: CheckedSheet, adventurers: Mapping[str, "Adventurer"], 
                                changes=sheet.changes, king_token_default=rules.rulings.king_token_unknown.says)
     if sheet.solo is not None:
         s = sheet.solo
+        assert s.level is not None  # check_sheet refuses a sheet without it
         report.solo = score_solo(scores[0], sheet.players[0].board, rules, s.level, [adventurers[c] for c in s.ai_cards], s.challenge)
     else:
         report.result = rank_players(scores, rules, sheet.king_token)

@@ -42,10 +42,24 @@ RULE_END = "the game ends only when a stomach is full (published rules line 182,
 RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
 RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
 # Why basic tiles bound the turns taken: each turn drops at least one tile of the eaten
-# adventurer's shape, and only Damage tiles ever leave a stomach (a Cleric's).
+# adventurer's shape, unless the damage dropped before it filled the stomach (then no tile
+# can fall, and the full stomach skips the player's turns left), and only Damage tiles ever
+# leave a stomach (a Cleric's).
 RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer (published rules line 118, 0.2.8 line 137) "
-                    "and only Damage tiles ever leave a stomach (Cleric: published line 144, 0.2.8 line 113)")
-TURNS_A_ROUND = 2  # each player takes two turns a round: published rules lines 68, 164; 0.2.8 lines 73, 165
+                    "unless the damage dropped before it (published line 104, 0.2.8 line 123) filled the stomach, which then "
+                    "skips its turns left (published line 184, 0.2.8 line 193), and only Damage tiles ever leave a stomach "
+                    "(Cleric: published line 144, 0.2.8 line 113)")
+
+
+def _levels_expected(rules: "RuleVersion", suggest: bool = False) -> str:
+    """The A.I. levels a sheet may write, from rules.yaml solo (F224-227; O235-237 name
+    none: level N is N starting cards); `suggest` adds the first-game level (F222)."""
+    named = rules.solo.levels
+    if named is None:
+        return f"the number of cards the A.I. started with, 0 or more ({rules.title} name no levels)"
+    first = rules.solo.first_level
+    hint = f" (the A.I. starts with that many cards; {first} is suggested for a first solo game)" if suggest and first is not None else ""
+    return f"{min(named)} to {max(named)}{hint}"
 
 
 def _as_text(v: Any) -> Any:
@@ -56,7 +70,9 @@ def _as_text(v: Any) -> Any:
 class SoloSheet(StrictModel):
     """The solo game: A.I. level, the A.I.'s adventurer cards, an optional challenge."""
 
-    level: int = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
+    # null is what the blank sheet writes where the rules suggest no first level (0.2.8):
+    # the check then says what to write, rather than the schema's "valid integer".
+    level: int | None = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
     ai_cards: list[str] = Field(default_factory=list, description="every adventurer the A.I. holds at game end: the name printed on the card, or its id (adventurers.yaml)")
     challenge: str | None = Field(None, description="balanced-diet/beginner|normal|expert, or monster")
 
@@ -192,7 +208,7 @@ class _Checker:
         players = [p.model_copy(update={"monster": monster(p.monster), "held": leader(p.held),
                                         "leaders": {k: leader(v) for k, v in p.leaders.items()}})
                    for p in sheet.players]
-        solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) or c for c in sheet.solo.ai_cards]})
+        solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) for c in sheet.solo.ai_cards]})
         return sheet.model_copy(update={"players": players, "solo": solo})
 
     def fail(self, at: tuple, message: str, who: str | None = None) -> None:
@@ -244,11 +260,12 @@ class _Checker:
         if n != 1:
             self.fail(("solo",), f"solo: a solo game has one player, found {n}")
         named = rules.solo.levels
-        if named is not None and solo.level not in named:
-            levels = sorted(named)
-            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {levels[0]} to {levels[-1]}")
+        if solo.level is None:
+            self.fail(("solo", "level"), f"solo.level: is empty: expected the A.I. level played, {_levels_expected(rules, suggest=True)}")
+        elif named is not None and solo.level not in named:
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {_levels_expected(rules)}")
         elif solo.level < 0:
-            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected the number of cards the A.I. started with, 0 or more")
+            self.fail(("solo", "level"), f"solo.level: {solo.level} is not an A.I. level: expected {_levels_expected(rules)}")
         seen: dict[str, int] = {}
         for i, card in enumerate(solo.ai_cards):
             at = ("solo", "ai_cards", i)
@@ -257,6 +274,8 @@ class _Checker:
             elif card in seen:
                 self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
             seen.setdefault(card, i)
+        if solo.level is None:
+            return  # the cards say nothing without the level
         # The A.I. starts with `level` cards and takes exactly two every round.
         extra = len(solo.ai_cards) - solo.level
         if solo.level >= 0 and (named is None or solo.level in named) and (extra < 0 or extra % 2):
@@ -301,9 +320,9 @@ class _Checker:
             if p.name in names:
                 self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
             names.setdefault(p.name, i)
-            if p.monster is not None and p.monster in monsters:
-                self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
-            if p.monster is not None:
+            if p.monster and p.monster.strip():  # an empty one is reported by _check_player
+                if p.monster in monsters:
+                    self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
                 monsters.setdefault(p.monster, i)
             tiles: list[tuple[tuple, str]] = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
             if p.held and p.held not in p.leaders.values():
@@ -451,27 +470,38 @@ class _Checker:
             problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
                 f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
         problems += self._too_few_tiles(players, rules, phases, ending)
-        if self.sheet.solo is not None and self.sheet.solo.level >= 0:
+        level = self.sheet.solo.level if self.sheet.solo is not None else None
+        if level is not None and level >= 0:
             problems += self._solo_rounds(phases, rules, n, ending)
         return problems
 
     def _too_few_tiles(self, players: list[SheetPlayer], rules: "RuleVersion", phases: int, ending: str) -> list[ContentError]:
-        """Boards with fewer basic tiles than the turns their player took. A basic tile
-        comes only from an eaten shape and never leaves (RULE_TILE_A_TURN), and every turn
-        eats one, so basic tiles >= turns: two a round (TURNS_A_ROUND) for at least one
-        round per Leader Phase, plus the final round after a round ending. In that final
-        round a player whose stomach filled skips the turns left, but took one at least."""
+        """Boards with fewer basic tiles than the turns their player took can have left.
+        A basic tile comes only from an eaten shape and never leaves (RULE_TILE_A_TURN).
+        Every player takes `turns_a_round` turns in each round: one round per Leader Phase,
+        plus the final round after a round ending, where a stomach that filled skips the
+        turns left, having taken one at least. Only a stomach that fills can have a turn
+        that dropped no tile (damage filled it first, F104/O123), and only the last: its
+        last Damage tile then fills the last empty cell, at the top of a column, and
+        nothing moves after it (no turn, no leader fits, no Wizard swap)."""
         problems: list[ContentError] = []
         basic = rules.basic_types()
+        damage = [t for t, tile in rules.tiles.items() if not tile.basic]
         rounds = phases + (1 if ending == ROUND else 0)
         for p in players:
             tiles = sum(p.board.count(t) for t in basic)
-            skipped = 1 if ending == ROUND and p.board.is_full else 0
-            turns = TURNS_A_ROUND * rounds - skipped
-            if tiles < turns:
+            # In a Leader-Phase ending a leader filled the stomach (F186/O191): no stomach
+            # filled during a round, so every player took every turn, each with a tile.
+            filled = ending == ROUND and p.board.is_full
+            turns = rules.turns_a_round * rounds - (1 if filled else 0)
+            top = [p.board.at(0, c) for c in range(p.board.cols)]
+            tileless = filled and any(t in damage for t in top)
+            least = turns - (1 if tileless else 0)
+            if tiles < least:
+                last = ", the last of which may have dropped only Damage tiles" if tileless else ""
                 problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
                     f"{p.name}: {tiles} basic tile(s) in the stomach, but the leaders show {phases} Leader Phase(s) and a game that ends "
-                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns: {RULE_TILE_A_TURN}: expected at least {turns} "
+                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns{last}: {RULE_TILE_A_TURN}: expected at least {least} "
                     f"basic tiles (is a row missing?)"))
         return problems
 
@@ -480,7 +510,7 @@ class _Checker:
         the rounds played: one Leader Phase follows every round but the last after a
         round ending, and the last one too after a Leader-Phase ending."""
         solo = self.sheet.solo
-        assert solo is not None
+        assert solo is not None and solo.level is not None
         rounds, odd = divmod(len(solo.ai_cards) - solo.level, 2)
         if odd or rounds < 0:
             return []  # reported by _check_solo
@@ -503,7 +533,7 @@ class _Checker:
         at = ("players", i)
         who = p.name
         ok = True
-        if p.monster is None:
+        if p.monster is None or not p.monster.strip():  # `monster:` or `monster: ''`
             self.fail(at + ("monster",), f"monster is empty: expected one of {', '.join(self.monsters)}", who)
             ok = False
         elif p.monster not in self.monsters:

@@ -15,7 +15,7 @@ import yaml
 from pnp.api import PnpError
 from pnp.api import PlayerRecord, Record
 
-from .engine import DEFAULT_SOLO_LEVEL, STRATEGIES, Setup, play
+from .engine import SNAKE_TURNS, STRATEGIES, Setup, play
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -57,8 +57,8 @@ class TastyHumansSimulation:
         given = options.pop(SOLO_KEY, None)
         rules = rule_set.version(version)
         # Not given: the level the rules suggest for a first solo game (rules.yaml
-        # solo.first_level, F222), or the engine's own where a version suggests none.
-        first = rules.solo.first_level if rules.solo.first_level is not None else DEFAULT_SOLO_LEVEL
+        # solo.first_level, F222), or pnp's where a version suggests none (simulated_level).
+        first = rules.solo.default_level()
         try:
             level = first if given is None else int(given)
         except ValueError:
@@ -72,6 +72,10 @@ class TastyHumansSimulation:
             rules = rules.with_changes(changes) if changes else rules
         except ValueError as exc:
             raise PnpError(f"--set {exc}") from None
+        if rules.turns_a_round != SNAKE_TURNS:
+            # The engine plays the books' snake draft (F70, O75), which gives each player two turns.
+            raise PnpError(f"turns_a_round: {rules.turns_a_round}: the engine plays the snake draft (published rules line 70, "
+                           f"0.2.8 line 75), {SNAKE_TURNS} turns a round: expected {SNAKE_TURNS}")
         self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
         # The A.I. level is chosen for a solo game (F220, O235): given, it plays one player.
         self.solo_level = None if given is None else level
