@@ -21,7 +21,7 @@ from pnp.api import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
-from .names import Names
+from .names import Names, as_written
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -199,6 +199,7 @@ class _Checker:
         self.refused: set[tuple[int, str]] = set()  # (player index, leader id) written but not on that board: reported once
         # From here on every component is named by its id (what the table wrote, when
         # that names nothing, so the checks below report it as written).
+        self.written = sheet
         self.sheet = self._by_id(sheet)
 
     def _by_id(self, sheet: Sheet) -> Sheet:
@@ -210,6 +211,11 @@ class _Checker:
                    for p in sheet.players]
         solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) for c in sheet.solo.ai_cards]})
         return sheet.model_copy(update={"players": players, "solo": solo})
+
+    def _written_card(self, i: int) -> str:
+        """The A.I. card `solo.ai_cards[i]` as the sheet writes it."""
+        assert self.written.solo is not None
+        return self.written.solo.ai_cards[i]
 
     def fail(self, at: tuple, message: str, who: str | None = None) -> None:
         line = self.doc.where(at)[0]
@@ -272,7 +278,7 @@ class _Checker:
             if card not in self.adventurers:
                 self.fail(at, f"solo.ai_cards: {self.names['adventurer'].unknown(card)}")
             elif card in seen:
-                self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
+                self.fail(at, f"solo.ai_cards: {as_written(self._written_card(i), card)} is listed twice: each adventurer card exists once")
             seen.setdefault(card, i)
         if solo.level is None:
             return  # the cards say nothing without the level
@@ -324,14 +330,17 @@ class _Checker:
                 if p.monster in monsters:
                     self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
                 monsters.setdefault(p.monster, i)
-            tiles: list[tuple[tuple, str]] = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
-            if p.held and p.held not in p.leaders.values():
-                tiles.append((("players", i, "held"), p.held))
-            for at, lid in tiles:
+            written = self.written.players[i]
+            # an empty leader or held is reported by _check_player: it names no tile
+            tiles: list[tuple[tuple, str, str]] = [(("players", i, "leaders", slot), lid, written.leaders[slot] or lid)
+                                                   for slot, lid in p.leaders.items() if lid and lid.strip()]
+            if p.held and p.held.strip() and p.held not in p.leaders.values():
+                tiles.append((("players", i, "held"), p.held, written.held or p.held))
+            for at, lid, text in tiles:
                 if (i, lid) in self.refused:
                     continue  # not on this board: already reported, claims no tile
                 if lid in owners and owners[lid][0] != i:
-                    self.fail(at, f"leader {lid!r} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
+                    self.fail(at, f"leader {as_written(text, lid)} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
                 owners.setdefault(lid, (i, p.name))
 
     # --- how the game ended --------------------------------------------------------
@@ -555,17 +564,26 @@ class _Checker:
                 continue
             if lid is None:
                 continue
-            if lid not in self.leaders:
+            if not lid.strip():  # `1: ''`: as empty as `1:`, but says a leader belongs here
+                self.fail(where, f"leader {slot} is empty: expected the title printed on its tile, or its id, or no {slot}: when digit {slot} is not on the board", who)
+                ok = False
+            elif lid not in self.leaders:
                 self.fail(where, f"leader {slot}: {self.names['leader'].unknown(lid)}", who)
                 ok = False
             elif lid in slots:
-                self.fail(where, f"leader {slot}: {lid!r} is also leader {slots[lid]}: there is one tile of each leader", who)
+                text = self.written.players[i].leaders[slot] or lid
+                self.fail(where, f"leader {slot}: {as_written(text, lid)} is also leader {slots[lid]}: there is one tile of each leader", who)
                 ok = False
             else:
                 slots[lid] = slot
-        if p.held is not None and p.held not in self.leaders:
+        if p.held is not None and not p.held.strip():  # `held: ''` reads as `held:`, which is null
+            self.fail(at + ("held",), f"held is empty: expected the leader still in the {rules.leader_space} (the title on its tile, or its id), or null", who)
+            ok = False
+        elif p.held is not None and p.held not in self.leaders:
             self.fail(at + ("held",), f"held: {self.names['leader'].unknown(p.held)}, or null", who)
             ok = False
+
+        held_id = p.held if p.held is not None and p.held.strip() else None  # an empty one is reported above
 
         board, readable, settled = self._board(i, p, rules, n)
         if board is None:
@@ -573,17 +591,17 @@ class _Checker:
         ok = ok and readable
         placed = set(board.leaders.values())
         for lid, slot in slots.items():
-            if lid not in placed and lid != p.held:
+            if lid not in placed and lid != held_id:
                 self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
                 self.refused.add((i, lid))
                 ok = False
-        if p.held is not None and p.held in placed:
-            self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
+        if held_id is not None and held_id in placed:
+            self.fail(at + ("held",), f"held: {as_written(self.written.players[i].held or held_id, held_id)} is also in the stomach: a held leader was not eaten", who)
             ok = False
         # One leader from setup plus one per Leader Phase, one phase per stack (F40-42,
         # F176; O59-61, O175): never more than stacks + 1, never none.
         limit = rules.leaders_max(n)
-        held = 1 if p.held is not None and p.held not in placed else 0
+        held = 1 if held_id is not None and held_id not in placed else 0
         if len(board.leaders) > limit:
             self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s) "
                       f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
@@ -621,7 +639,8 @@ class _Checker:
             self.fail(at, f"stomach has {len(grid)} row(s): expected {rows} for {n} player(s)", who)
             ok = False
         shaped = settled = ok
-        digits = {str(slot): lid for slot, lid in p.leaders.items() if lid}
+        # An empty name (`1: ''`) is reported by _check_player: the digit is not unnamed too.
+        digits = {str(slot): lid for slot, lid in p.leaders.items() if lid is not None}
         max_slot = max(rules.leaders_max_by_players.values())
         legend = " ".join(printed) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
         cells: list[str] = []
