@@ -21,6 +21,7 @@ from pnp.api import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
+from .models import counted
 from .names import Names, as_written
 
 if TYPE_CHECKING:
@@ -509,9 +510,9 @@ class _Checker:
             if tiles < least:
                 last = ", the last of which may have dropped only Damage tiles" if tileless else ""
                 problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
-                    f"{p.name}: {tiles} basic tile(s) in the stomach, but the leaders show {phases} Leader Phase(s) and a game that ends "
-                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns{last}: {RULE_TILE_A_TURN}: expected at least {least} "
-                    f"basic tiles (is a row missing?)"))
+                    f"{p.name}: {counted(tiles, 'basic tile')} in the stomach, but the leaders show {counted(phases, 'Leader Phase')} and a game that ends "
+                    f"{_ENDING_TEXT[ending]}, so this player took at least {counted(turns, 'turn')}{last}: {RULE_TILE_A_TURN}: expected at least "
+                    f"{counted(least, 'basic tile')} (is a row missing?)"))
         return problems
 
     def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
