@@ -39,7 +39,7 @@ class Report(ScoreReport):
         """Each wrong claim with the sheet field holding it: a player's `claimed`, or
         `claimed_winner`."""
         entries = self.result.sheet.entries  # the players in sheet order, then Fuzz (who claims nothing)
-        out = [
+        out: list[tuple[tuple[Any, ...], str]] = [
             (("players", next(i for i, e in enumerate(entries) if e is s.entry), "claimed"),
              f"{s.entry.name}: claimed difference {s.entry.claimed}, computed "
              + (f"{s.difference}" if s.difference is not None else f"none (disqualified: {s.disqualified})"))
