@@ -552,9 +552,11 @@ def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
     # Ben's board scores 28: the claim is shown at his claimed field, in `pnp score`'s words
     ("tasty-humans-2p.yaml", ("board", 1, {"claimed": 20}), ["players", 1, "claimed"], {"claimed": 28}),
     ("tasty-humans-2p.yaml", ("board", 1, {"claimed": 20}), ["players", 1, "claimed"], {"claimed": None}),
-    # Ben wins: a claimed winner the sheet does not score concerns the whole table
-    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), [], {"claimed_winner": None}),
-    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), [], {"claimed_winner": "Ben"}),
+    # Ben wins: a claimed winner the sheet does not score is shown at claimed_winner
+    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), ["claimed_winner"], {"claimed_winner": None}),
+    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), ["claimed_winner"], {"claimed_winner": "Ben"}),
+    # Cleo's difference is not 99: shown at her claimed field
+    ("dietrick-taking-3p.yaml", ("board", 2, {"claimed": 99}), ["players", 2, "claimed"], {"claimed": None}),
 ])
 def test_a_game_claiming_what_its_sheet_does_not_score_is_logged_only_once_the_claim_agrees(
         client: TestClient, tmp_path: Path, name: str, wrong: tuple, place: list, right: dict):

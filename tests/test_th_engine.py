@@ -416,7 +416,7 @@ def test_a_part_is_a_function_of_the_kinds_it_reads(setups, version):
 # changes, play changed: on purpose (a rules fix, new content) regenerate it with
 # `python -c "import sys; sys.path[:0] = ['tests']; import test_th_engine as t; print(t.play_digest())"`
 # and say why in the commit; otherwise a change to the engine broke reproducibility.
-PLAY_DIGEST = "f5e05bb2f91dba81cbf6074bbbe587063827825c28c4694b2e37f1038d2f7632"
+PLAY_DIGEST = "8623bc46864e90bfc0d355c855c7a034e9c2637072551c914d71685725c4161d"
 
 
 def play_digest(setups=None) -> str:
@@ -440,3 +440,15 @@ def play_digest(setups=None) -> str:
 
 def test_seeded_games_are_unchanged(setups):
     assert play_digest(setups) == PLAY_DIGEST, "seeded play changed: see the comment above PLAY_DIGEST"
+
+
+@pytest.mark.parametrize("version", ["published", "0.2.8"])
+def test_a_simulated_solo_sheet_has_no_king_and_scores(game, setups, version):
+    """No King bonus in solo (published rules line 257, 0.2.8 line 265): the blank solo
+    sheet has no `king:`, nor has a simulated one; both stay scorable as written."""
+    for seed in range(4):
+        _, r = _play(setups[version], 1, "greedy", seed)
+        assert "king" not in r.sheet["players"][0], seed
+        assert _scored(game, r).exit_code == 0
+    _, r = _play(setups[version], 2, "greedy", 0)
+    assert all("king" in p for p in r.sheet["players"])  # a table still says who holds it

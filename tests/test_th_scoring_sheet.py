@@ -417,3 +417,19 @@ def test_a_gap_does_not_hide_the_other_problems_of_that_board(sheet):
         "game.yaml:19: Bo: leader 5: 'damage-line' is neither in the stomach nor held: expected digit 5 on the board, or held: damage-line",
         "game.yaml:24: Bo, row 4 column 1: empty cell below a tile",
     ]
+
+
+def test_a_solo_board_refuses_the_king_bonus(sheet):
+    """Solo scoring has no King bonus (published rules line 257, 0.2.8 line 265): `king:
+    true` is refused in one line there; `king: false` (older simulated sheets) scores
+    as the blank sheet, which has no `king:`."""
+    def with_king(value: str) -> str:
+        return SOLO.replace("    monster: griffin\n", f"    monster: griffin\n    king: {value}\n")
+
+    assert problems(sheet(with_king("true"))) == [
+        "game.yaml:5: Ana: king: true, but there is no two-point bonus for filling the stomach first in a solo game "
+        "(published rules line 257, 0.2.8 line 265): expected king: false or no king"
+    ]
+    unmarked = score_sheet(Project(REPO), sheet(SOLO)).to_json()
+    marked = score_sheet(Project(REPO), sheet(with_king("false"))).to_json()
+    assert marked == unmarked

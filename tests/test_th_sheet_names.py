@@ -46,7 +46,7 @@ def test_solo_ai_cards_by_the_names_on_the_cards(sheet, repo_project):
     assert _scored(repo_project, sheet(by_name)) == _scored(repo_project, sheet(SOLO))
     # a card named twice is one card listed twice, whichever way it is written
     twice = SOLO.replace("adv-38]", f'"{names["adv-37"]}"]')
-    assert problems(sheet(twice)) == ["game.yaml:13: solo.ai_cards: 'adv-37' is listed twice: each adventurer card exists once"]
+    assert problems(sheet(twice)) == [f"game.yaml:13: solo.ai_cards: {names['adv-37']!r} (adv-37) is listed twice: each adventurer card exists once"]
 
 
 def test_every_printed_name_names_its_own_component(repo_project):
@@ -108,3 +108,32 @@ def test_an_empty_monster_says_it_is_empty(sheet):
         lines = problems(sheet(text))
         assert [line.split(": expected")[0] for line in lines] == ["game.yaml:5: Ana: monster is empty", "game.yaml:18: Bo: monster is empty"], empty
         assert lines[0].endswith(": expected one of legendary-dragon, twin-headed-dragon, griffin, troll")
+
+
+@pytest.mark.parametrize("empty", ["''", '""', "'  '"])
+def test_an_empty_held_or_leader_says_it_is_empty(sheet, empty):
+    """`held: ''` and `2: ''` are empty, not an unknown leader named '' (one line each)."""
+    assert problems(sheet(BASE.replace("held: chain-orthogonal", f"held: {empty}"))) == [
+        "game.yaml:8: Ana: held is empty: expected the leader still in the Leader space (the title on its tile, or its id), or null"
+    ]
+    assert problems(sheet(BASE.replace("2: range-boot", f"2: {empty}"))) == [
+        "game.yaml:7: Ana: leader 2 is empty: expected the title printed on its tile, or its id, or no 2: when digit 2 is not on the board"
+    ]
+
+
+def test_a_repeated_leader_or_card_is_named_as_written_and_by_id(sheet):
+    # another player's tile, by its title
+    assert problems(sheet(BASE.replace("2: diagonal-helmet", "2: Hand Line"))) == [
+        "game.yaml:19: Bo: leader 'Hand Line' (line-hand) is also Ana's: there is one tile of each leader"
+    ]
+    # the same tile twice on one board, and held though in the stomach, each as written
+    assert problems(sheet(BASE.replace("2: range-boot", "2: HAND LINE"))) == [
+        "game.yaml:7: Ana: leader 2: 'HAND LINE' (line-hand) is also leader 1: there is one tile of each leader"
+    ]
+    assert problems(sheet(BASE.replace("held: chain-orthogonal", "held: boot range"))) == [
+        "game.yaml:8: Ana: held: 'boot range' (range-boot) is also in the stomach: a held leader was not eaten"
+    ]
+    # an A.I. card listed twice, the second time by the name printed on it
+    assert problems(sheet(SOLO.replace("adv-38]", "Adv-37]"))) == [
+        "game.yaml:13: solo.ai_cards: 'Adv-37' (adv-37) is listed twice: each adventurer card exists once"
+    ]

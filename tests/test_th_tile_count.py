@@ -44,7 +44,7 @@ def test_basic_tiles_at_least_the_turns_taken(sheet):
     assert score_sheet(Project(REPO), sheet(BASE.replace(BO, ten))).players[1].total is not None
     nine = ten.replace("H A H A H 1", "D A H A H 1")
     assert problems(sheet(BASE.replace(BO, nine))) == [
-        f"game.yaml:20: Bo: 9 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
+        f"game.yaml:20: Bo: 9 basic tiles in the stomach, but the leaders show 4 Leader Phases and a game that ends after a round, "
         f"so this player took at least 10 turns: {WHY}: expected at least 10 basic tiles (is a row missing?){HINT}"
     ]
 
@@ -55,7 +55,7 @@ def test_turns_a_round_come_from_the_rules(sheet, copy_project):
     rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
     _edit(rules, "turns_a_round: 2", "turns_a_round: 3")
     lines = problems(sheet(BASE), copy_project)
-    assert any(line.startswith("game.yaml:20: Bo: 13 basic tile(s)") and "took at least 15 turns" in line for line in lines), lines
+    assert any(line.startswith("game.yaml:20: Bo: 13 basic tiles") and "took at least 15 turns" in line for line in lines), lines
 
 
 def test_the_player_who_filled_skipped_at_most_one_turn_of_the_final_round(sheet):
@@ -66,7 +66,7 @@ def test_the_player_who_filled_skipped_at_most_one_turn_of_the_final_round(sheet
     assert score_sheet(Project(REPO), sheet(BASE.replace(ANA, nine))).players[0].total is not None
     eight = nine.replace("H H H D D D", "H H D D D D")
     assert problems(sheet(BASE.replace(ANA, eight))) == [
-        f"game.yaml:9: Ana: 8 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
+        f"game.yaml:9: Ana: 8 basic tiles in the stomach, but the leaders show 4 Leader Phases and a game that ends after a round, "
         f"so this player took at least 9 turns: {WHY}: expected at least 9 basic tiles (is a row missing?){HINT}"
     ]
 
@@ -80,7 +80,7 @@ def test_damage_that_fills_the_stomach_leaves_its_turn_without_a_tile(sheet):
     assert score_sheet(Project(REPO), sheet(BASE.replace(ANA, eight))).players[0].total is not None
     seven = eight.replace("H H D D D 4", "H D D D D 4")
     assert problems(sheet(BASE.replace(ANA, seven))) == [
-        f"game.yaml:9: Ana: 7 basic tile(s) in the stomach, but the leaders show 4 Leader Phase(s) and a game that ends after a round, "
+        f"game.yaml:9: Ana: 7 basic tiles in the stomach, but the leaders show 4 Leader Phases and a game that ends after a round, "
         f"so this player took at least 9 turns, the last of which may have dropped only Damage tiles: {WHY}: "
         f"expected at least 8 basic tiles (is a row missing?){HINT}"
     ]
@@ -95,7 +95,7 @@ def test_a_four_player_game_whose_last_stomach_filled_with_damage(sheet):
     assert [p.total for p in report.players] == [34, 31, 27, -6]
     fewer = text.replace("  - A B H 2 A D", "  - A B D 2 A D")
     lines = problems(sheet(fewer))
-    assert len(lines) == 1 and lines[0].startswith("game.yaml:56: P4 greedy: 5 basic tile(s)")
+    assert len(lines) == 1 and lines[0].startswith("game.yaml:56: P4 greedy: 5 basic tiles")
     assert lines[0].endswith("took at least 7 turns, the last of which may have dropped only Damage tiles: "
                              f"{WHY}: expected at least 6 basic tiles (is a row missing?)")
 
@@ -109,4 +109,42 @@ def test_the_walkthrough_sheet_with_a_stomach_copied_short(sheet):
     sparse = text[:start] + "      . . . . . .\n" * 5 + "      1 2 3 4 5 H\n" + text[end:]
     lines = problems(sheet(sparse))
     assert len(lines) == 1 and lines[0].startswith("game.yaml:")
-    assert "Ben: 1 basic tile(s) in the stomach" in lines[0] and "expected at least 10 basic tiles" in lines[0]
+    assert "Ben: 1 basic tile in the stomach" in lines[0] and "expected at least 10 basic tiles" in lines[0]
+
+
+ONE_PHASE = """\
+game: tasty-humans
+rules: published
+ending: round
+players:
+  - name: Ana
+    monster: troll
+    king: true
+    leaders: {1: line-hand}
+    stomach: |
+      H A B G 1 H
+      A A B G D A
+      B G H G H B
+      H A B G A G
+      A A D D B A
+      B A H G G G
+  - name: Bo
+    monster: griffin
+    leaders: {1: feast-hand, 2: diagonal-helmet}
+    stomach: |
+      . . . . . .
+      . . . . . .
+      . . . . . .
+      . . . . . .
+      . . . . . .
+      H D 1 2 D D
+"""
+
+
+def test_the_counts_are_singular_when_one(sheet):
+    """One Leader Phase (two rounds: four turns) and one basic tile read "1 Leader
+    Phase", "1 basic tile", never "1 Leader Phase(s)"."""
+    assert problems(sheet(ONE_PHASE)) == [
+        f"game.yaml:19: Bo: 1 basic tile in the stomach, but the leaders show 1 Leader Phase and a game that ends after a round, "
+        f"so this player took at least 4 turns: {WHY}: expected at least 4 basic tiles (is a row missing?)"
+    ]

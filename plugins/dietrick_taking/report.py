@@ -33,15 +33,22 @@ class Report(ScoreReport):
     @property
     def mismatches(self) -> list[str]:
         """One sentence per claimed value that differs from the computed one."""
-        out = [
-            f"{s.entry.name}: claimed difference {s.entry.claimed}, computed "
-            + (f"{s.difference}" if s.difference is not None else f"none (disqualified: {s.disqualified})")
+        return [line for _, line in self._claims()]
+
+    def _claims(self) -> list[tuple[tuple[Any, ...], str]]:
+        """Each wrong claim with the sheet field holding it: a player's `claimed`, or
+        `claimed_winner`."""
+        entries = self.result.sheet.entries  # the players in sheet order, then Fuzz (who claims nothing)
+        out: list[tuple[tuple[Any, ...], str]] = [
+            (("players", next(i for i, e in enumerate(entries) if e is s.entry), "claimed"),
+             f"{s.entry.name}: claimed difference {s.entry.claimed}, computed "
+             + (f"{s.difference}" if s.difference is not None else f"none (disqualified: {s.disqualified})"))
             for s in self.result.standings
             if s.claim_ok is False
         ]
         if self.winner_claim_ok is False:
             claimed = ", ".join(self.result.sheet.claimed_winner or ()) or "none"
-            out.append(f"claimed winner {claimed}, computed {_names(self.result.winners)}")
+            out.append((("claimed_winner",), f"claimed winner {claimed}, computed {_names(self.result.winners)}"))
         return out
 
     @property
@@ -95,7 +102,10 @@ class Report(ScoreReport):
             console.print(markup(line), style="bold red")
 
     def mismatch_lines(self) -> list[str]:
-        return [f"mismatch: {line}" for line in self.mismatches]
+        return [line for _, line in self.mismatch_places()]
+
+    def mismatch_places(self) -> list[tuple[tuple[Any, ...], str]]:
+        return [(at, f"mismatch: {line}") for at, line in self._claims()]
 
 
 def _player_json(s: Standing) -> dict[str, Any]:

@@ -1229,10 +1229,11 @@ class Game:
         symbols = {k: t.symbol for k, t in self.setup.rules.tiles.items()}
         players = []
         for seat, stomach in enumerate(self.stomachs):
+            player: dict[str, Any] = {"name": names[seat], "monster": self.monsters[seat]}
+            if not self.solo:  # a solo sheet has no king: (no King bonus in solo, published rules line 257)
+                player["king"] = seat in kings
             players.append({
-                "name": names[seat],
-                "monster": self.monsters[seat],
-                "king": seat in kings,
+                **player,
                 "leaders": {i + 1: lid for i, lid in enumerate(stomach.order)},
                 "held": self.held[seat],
                 "stomach": stomach.text_rows(symbols),

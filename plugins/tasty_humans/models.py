@@ -46,6 +46,12 @@ def _placeholders(text: str) -> set[str]:
         raise ValueError(f"is not a valid format string ({exc}): write literal braces as '{{{{' and '}}}}'") from None
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """`n` with its unit, plural unless `n` is 1: "1 point", "2 points"; `many` names an
+    irregular plural."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 class _UnitFormatter(string.Formatter):
     """`{points:point}` prints the number with its unit, plural unless it is 1 ("1 point",
     "2 points"); `{n:foot|feet}` names an irregular plural. Other fields print as usual."""
@@ -53,7 +59,7 @@ class _UnitFormatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec and UNIT.match(format_spec):
             one, _, many = format_spec.partition("|")
-            return f"{value} {one if value == 1 else (many or one + 's')}"
+            return counted(value, one, many or None)
         return super().format_field(value, format_spec)
 
 

@@ -10,6 +10,12 @@ from typing import Iterable
 from pnp.api import did_you_mean
 
 
+def as_written(text: str, cid: str) -> str:
+    """A component as the table wrote it, with the id it names when that differs
+    ("'Boot Range' (range-boot)"), so a message points at the words on the sheet."""
+    return repr(cid) if text == cid else f"{text!r} ({cid})"
+
+
 def _key(text: str) -> str:
     # "Boot Range", "boot range", "BOOT-RANGE", "BootRange" are one name: tables copy
     # what they read, in whatever case and spacing their hand writes.

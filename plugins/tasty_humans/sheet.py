@@ -21,7 +21,8 @@ from pnp.api import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
-from .names import Names
+from .models import counted
+from .names import Names, as_written
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -41,6 +42,8 @@ RULE_END = "the game ends only when a stomach is full (published rules line 182,
 # The rule lines that fix a player's last act, cited by the messages that rely on them.
 RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
 RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
+# Solo scoring has no King bonus, so the blank solo sheet has no `king:`.
+RULE_SOLO_NO_KING = "no two-point bonus for filling the stomach first in a solo game (published rules line 257, 0.2.8 line 265)"
 # Why basic tiles bound the turns taken: each turn drops at least one tile of the eaten
 # adventurer's shape, unless the damage dropped before it filled the stomach (then no tile
 # can fall, and the full stomach skips the player's turns left), and only Damage tiles ever
@@ -199,6 +202,7 @@ class _Checker:
         self.refused: set[tuple[int, str]] = set()  # (player index, leader id) written but not on that board: reported once
         # From here on every component is named by its id (what the table wrote, when
         # that names nothing, so the checks below report it as written).
+        self.written = sheet
         self.sheet = self._by_id(sheet)
 
     def _by_id(self, sheet: Sheet) -> Sheet:
@@ -210,6 +214,11 @@ class _Checker:
                    for p in sheet.players]
         solo = sheet.solo and sheet.solo.model_copy(update={"ai_cards": [card(c) for c in sheet.solo.ai_cards]})
         return sheet.model_copy(update={"players": players, "solo": solo})
+
+    def _written_card(self, i: int) -> str:
+        """The A.I. card `solo.ai_cards[i]` as the sheet writes it."""
+        assert self.written.solo is not None
+        return self.written.solo.ai_cards[i]
 
     def fail(self, at: tuple, message: str, who: str | None = None) -> None:
         line = self.doc.where(at)[0]
@@ -272,7 +281,7 @@ class _Checker:
             if card not in self.adventurers:
                 self.fail(at, f"solo.ai_cards: {self.names['adventurer'].unknown(card)}")
             elif card in seen:
-                self.fail(at, f"solo.ai_cards: {card!r} is listed twice: each adventurer card exists once")
+                self.fail(at, f"solo.ai_cards: {as_written(self._written_card(i), card)} is listed twice: each adventurer card exists once")
             seen.setdefault(card, i)
         if solo.level is None:
             return  # the cards say nothing without the level
@@ -324,14 +333,17 @@ class _Checker:
                 if p.monster in monsters:
                     self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
                 monsters.setdefault(p.monster, i)
-            tiles: list[tuple[tuple, str]] = [(("players", i, "leaders", slot), lid) for slot, lid in p.leaders.items() if lid]
-            if p.held and p.held not in p.leaders.values():
-                tiles.append((("players", i, "held"), p.held))
-            for at, lid in tiles:
+            written = self.written.players[i]
+            # an empty leader or held is reported by _check_player: it names no tile
+            tiles: list[tuple[tuple, str, str]] = [(("players", i, "leaders", slot), lid, written.leaders[slot] or lid)
+                                                   for slot, lid in p.leaders.items() if lid and lid.strip()]
+            if p.held and p.held.strip() and p.held not in p.leaders.values():
+                tiles.append((("players", i, "held"), p.held, written.held or p.held))
+            for at, lid, text in tiles:
                 if (i, lid) in self.refused:
                     continue  # not on this board: already reported, claims no tile
                 if lid in owners and owners[lid][0] != i:
-                    self.fail(at, f"leader {lid!r} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
+                    self.fail(at, f"leader {as_written(text, lid)} is also {sheet.players[owners[lid][0]].name}'s: there is one tile of each leader", p.name)
                 owners.setdefault(lid, (i, p.name))
 
     # --- how the game ended --------------------------------------------------------
@@ -500,9 +512,9 @@ class _Checker:
             if tiles < least:
                 last = ", the last of which may have dropped only Damage tiles" if tileless else ""
                 problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
-                    f"{p.name}: {tiles} basic tile(s) in the stomach, but the leaders show {phases} Leader Phase(s) and a game that ends "
-                    f"{_ENDING_TEXT[ending]}, so this player took at least {turns} turns{last}: {RULE_TILE_A_TURN}: expected at least {least} "
-                    f"basic tiles (is a row missing?)"))
+                    f"{p.name}: {counted(tiles, 'basic tile')} in the stomach, but the leaders show {counted(phases, 'Leader Phase')} and a game that ends "
+                    f"{_ENDING_TEXT[ending]}, so this player took at least {counted(turns, 'turn')}{last}: {RULE_TILE_A_TURN}: expected at least "
+                    f"{counted(least, 'basic tile')} (is a row missing?)"))
         return problems
 
     def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
@@ -555,17 +567,26 @@ class _Checker:
                 continue
             if lid is None:
                 continue
-            if lid not in self.leaders:
+            if not lid.strip():  # `1: ''`: as empty as `1:`, but says a leader belongs here
+                self.fail(where, f"leader {slot} is empty: expected the title printed on its tile, or its id, or no {slot}: when digit {slot} is not on the board", who)
+                ok = False
+            elif lid not in self.leaders:
                 self.fail(where, f"leader {slot}: {self.names['leader'].unknown(lid)}", who)
                 ok = False
             elif lid in slots:
-                self.fail(where, f"leader {slot}: {lid!r} is also leader {slots[lid]}: there is one tile of each leader", who)
+                text = self.written.players[i].leaders[slot] or lid
+                self.fail(where, f"leader {slot}: {as_written(text, lid)} is also leader {slots[lid]}: there is one tile of each leader", who)
                 ok = False
             else:
                 slots[lid] = slot
-        if p.held is not None and p.held not in self.leaders:
+        if p.held is not None and not p.held.strip():  # `held: ''` reads as `held:`, which is null
+            self.fail(at + ("held",), f"held is empty: expected the leader still in the {rules.leader_space} (the title on its tile, or its id), or null", who)
+            ok = False
+        elif p.held is not None and p.held not in self.leaders:
             self.fail(at + ("held",), f"held: {self.names['leader'].unknown(p.held)}, or null", who)
             ok = False
+
+        held_id = p.held if p.held is not None and p.held.strip() else None  # an empty one is reported above
 
         board, readable, settled = self._board(i, p, rules, n)
         if board is None:
@@ -573,17 +594,17 @@ class _Checker:
         ok = ok and readable
         placed = set(board.leaders.values())
         for lid, slot in slots.items():
-            if lid not in placed and lid != p.held:
+            if lid not in placed and lid != held_id:
                 self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
                 self.refused.add((i, lid))
                 ok = False
-        if p.held is not None and p.held in placed:
-            self.fail(at + ("held",), f"held: {p.held!r} is also in the stomach: a held leader was not eaten", who)
+        if held_id is not None and held_id in placed:
+            self.fail(at + ("held",), f"held: {as_written(self.written.players[i].held or held_id, held_id)} is also in the stomach: a held leader was not eaten", who)
             ok = False
         # One leader from setup plus one per Leader Phase, one phase per stack (F40-42,
         # F176; O59-61, O175): never more than stacks + 1, never none.
         limit = rules.leaders_max(n)
-        held = 1 if p.held is not None and p.held not in placed else 0
+        held = 1 if held_id is not None and held_id not in placed else 0
         if len(board.leaders) > limit:
             self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s) "
                       f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
@@ -595,7 +616,10 @@ class _Checker:
         elif len(board.leaders) + held == 0:
             self.fail(at + ("leaders",), f"no leader in the stomach and none held: every player starts with one in the {rules.leader_space}", who)
             ok = False
-        if p.king and n > 1 and settled and not board.is_full:
+        if p.king and n == 1:  # `king: false` and no `king:` are both the blank solo sheet's meaning
+            self.fail(at + ("king",), f"king: true, but there is {RULE_SOLO_NO_KING}: expected king: false or no king", who)
+            ok = False
+        elif p.king and n > 1 and settled and not board.is_full:
             self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
             ok = False
         if not ok or p.monster is None:
@@ -621,7 +645,8 @@ class _Checker:
             self.fail(at, f"stomach has {len(grid)} row(s): expected {rows} for {n} player(s)", who)
             ok = False
         shaped = settled = ok
-        digits = {str(slot): lid for slot, lid in p.leaders.items() if lid}
+        # An empty name (`1: ''`) is reported by _check_player: the digit is not unnamed too.
+        digits = {str(slot): lid for slot, lid in p.leaders.items() if lid is not None}
         max_slot = max(rules.leaders_max_by_players.values())
         legend = " ".join(printed) + f", 1-{max_slot} (leaders) or {EMPTY_SYMBOL}"
         cells: list[str] = []
