@@ -14,7 +14,8 @@ What a plugin gets
   message)` makes a `ContentError` at the value under `path` (a tuple of keys and indexes).
 - `ContentError` (one located problem), `PnpError` (raise it with one or many
   ContentErrors: the CLI prints each as `file:line:col: message` and exits 2),
-  `raise_if_any`, `sorted_errors`, `display_path`, `did_you_mean` (the nearest known name).
+  `raise_if_any`, `sorted_errors`, `display_path`, `did_you_mean` (the nearest known name),
+  `counted` ("1 point", "2 points").
 - `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`, and
   `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
   those lines with the sheet path of each claim, where `pnp serve` shows them).
@@ -37,7 +38,7 @@ error, at its file and line (exit 2), not as a bug in pnp.
 
 from __future__ import annotations
 
-from .errors import ContentError, PnpError, did_you_mean, display_path, raise_if_any, sorted_errors
+from .errors import ContentError, PnpError, counted, did_you_mean, display_path, raise_if_any, sorted_errors
 from .load.content import GameContent
 from .limits import GRIDS
 from .load.manifest import Length
@@ -67,6 +68,7 @@ __all__ = [
     "ScoreReport",
     "Slug",
     "StrictModel",
+    "counted",
     "deep_merge",
     "did_you_mean",
     "display_path",

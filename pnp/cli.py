@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
 
 import typer
 
-from .errors import ContentError, PnpError, display_path
+from .errors import ContentError, PnpError, counted, display_path
 from .safetext import clip, json_text, markup, plain
 from .serve import DEFAULT_PORT
 
@@ -249,14 +249,9 @@ def build_cmd(
 def _built(r, written: int, rendered: int, seconds: float, out: Optional[Path] = None) -> str:
     """The summary line of one game's build (naming the print PDF in `out`, when given)."""
     printed = f"; print {display_path(out / r.game / f'{r.game}-print.pdf')}" if out is not None and r.sheets else ""
-    sheets = f", {_many(r.sheets[0], 'sheet')} to print ({r.sheets[1]} unpacked)" if r.sheets else ""
-    return (f"{r.game}: {_many(r.components, 'component')}, {_many(r.pieces, 'piece')}, {_many(r.files, 'file')} ({written} written){sheets} "
-            f"in {seconds:.2f}s, {_many(rendered, 'face')} rendered{printed}")
-
-
-def _many(n: int, word: str) -> str:
-    """`n word`, the word plural unless n is 1."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    sheets = f", {counted(r.sheets[0], 'sheet')} to print ({r.sheets[1]} unpacked)" if r.sheets else ""
+    return (f"{r.game}: {counted(r.components, 'component')}, {counted(r.pieces, 'piece')}, {counted(r.files, 'file')} ({written} written){sheets} "
+            f"in {seconds:.2f}s, {counted(rendered, 'face')} rendered{printed}")
 
 
 @app.command("watch")

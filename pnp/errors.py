@@ -25,6 +25,12 @@ def did_you_mean(name: str, known: Sequence[str]) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """`n` with its word, plural unless `n` is 1: "1 face", "2 faces"; `many` names an
+    irregular plural."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def display_path(path: str | os.PathLike | None) -> str:
     """A path as the user would type it: relative to the working directory when below it."""
     if path is None:
@@ -81,7 +87,7 @@ def add_folded(errors: list[ContentError], error: ContentError, what: str) -> No
             head, _, count = first.partition(" (and ")
             others = int(count.split()[0]) + 1 if count else 1
             errors[n] = ContentError(known.path, known.line, known.column,
-                                     f"{head} (and {others} more piece{'s' if others != 1 else ''}){rest}")
+                                     f"{head} (and {counted(others, 'more piece')}){rest}")
             return
     errors.append(error)
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pnp.cli import _many, app
+from pnp.cli import app
+from pnp.errors import counted as _many
 from pnp.load.content import Project
 
 runner = CliRunner()

@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from pnp.api import PnpError
+from pnp.api import PnpError, counted
 from pnp.api import GRIDS
 from pnp.api import deep_merge
 from pnp.api import StrictModel, complaint, text_with
@@ -44,12 +44,6 @@ def _placeholders(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
     except ValueError as exc:
         raise ValueError(f"is not a valid format string ({exc}): write literal braces as '{{{{' and '}}}}'") from None
-
-
-def counted(n: int, one: str, many: str | None = None) -> str:
-    """`n` with its unit, plural unless `n` is 1: "1 point", "2 points"; `many` names an
-    irregular plural."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 class _UnitFormatter(string.Formatter):

@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from pnp.api import ContentError, raise_if_any
+from pnp.api import ContentError, counted, raise_if_any
 from pnp.api import StrictModel, validate
 from pnp.api import Located
 
 from .board import EMPTY, EMPTY_SYMBOL, LEADER, Board, split_row
 from .craving_scoring import CRAVINGS
-from .models import counted
 from .names import Names, as_written
 
 if TYPE_CHECKING:

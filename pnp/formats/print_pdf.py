@@ -17,6 +17,7 @@ from typing import cast
 
 from .impose import PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout
+from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
 from . import labels
@@ -517,8 +518,8 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
     entries = []
     for name, numbers in held.items():
         count = pieces[name]
-        entries.append(f"{name}: {count} piece{'s' if count != 1 else ''} on {len(numbers)} sheet{'s' if len(numbers) != 1 else ''} "
-                       f"(page{'s' if len(numbers) != 1 else ''} {_ranges(numbers)})")
+        entries.append(f"{name}: {counted(count, 'piece')} on {counted(len(numbers), 'sheet')} "
+                       f"({'page' if len(numbers) == 1 else 'pages'} {_ranges(numbers)})")
     room = sheet.width - 2 * m - 5
     first_lines = len(labels.wrap(entries[0], room, 9)) if entries else 1
     # the heading and the whole first entry under it (the heading is never left alone at the foot of a page)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, counted
 from ..limits import TABLES
 from .yamlio import Located, Path_, read_capped
 
@@ -205,7 +205,7 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
             errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), path.suffix.lower() == ".csv" and unnamed[-1] > len(names))))
         records.append(record)
     for found in unsaved.values():
-        more = f" (and {len(found) - 1} more cell{'s' if len(found) > 2 else ''} of this column)" if len(found) > 1 else ""
+        more = f" (and {counted(len(found) - 1, 'more cell')} of this column)" if len(found) > 1 else ""
         errors.append(ContentError(found[0].path, found[0].line, found[0].column, found[0].message + more))
     if errors:
         raise PnpError(errors)

@@ -28,7 +28,7 @@ from ..config import FILE, BuildOptions
 from ..load.content import Project
 from ..load.project_files import output_folder
 from ..load.trust import project_plugins, trust_file
-from ..errors import ContentError, PnpError, display_name, display_path
+from ..errors import ContentError, PnpError, counted, display_name, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
 SHOWN = 8  # files listed per game and rebuild; more are counted
@@ -250,5 +250,4 @@ def describe(r: GameReport) -> str:
     if not touched:
         return f"{r.game}: up to date ({r.files} files, {r.seconds:.2f}s)"
     shown = ", ".join(touched[:SHOWN]) + (f" and {len(touched) - SHOWN} more" if len(touched) > SHOWN else "")
-    faces = f"{r.rendered} face{'s' if r.rendered != 1 else ''} rendered"
-    return f"{r.game}: rebuilt {len(touched)} file{'s' if len(touched) != 1 else ''} ({faces}, {r.seconds:.2f}s): {shown}"
+    return f"{r.game}: rebuilt {counted(len(touched), 'file')} ({counted(r.rendered, 'face')} rendered, {r.seconds:.2f}s): {shown}"
