@@ -6,6 +6,7 @@ request without the token is refused; the log survives a restart of the server."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -47,7 +48,7 @@ def chromium() -> str:
 class Server:
     """uvicorn serving the app on a free local port, in a thread."""
 
-    def __init__(self, db: Path, token: str):
+    def __init__(self, db: Path, token: str, wrap: Any = None):
         import uvicorn
 
         with socket.socket() as s:
@@ -55,6 +56,7 @@ class Server:
             self.port = s.getsockname()[1]
         self.token = token
         app = make_app(Games(Project(REPO)), Log(db), token)
+        app = wrap(app) if wrap else app
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -109,9 +111,22 @@ def open_board(page: Any, server: Server, sid: str, seat: int, first: bool) -> N
     page.wait_for_selector("#board", timeout=WAIT)
 
 
+def settled(page: Any) -> None:
+    """Every edit on the page is sent and answered (the page says so)."""
+    page.wait_for_selector("html[data-sync='saved']", state="attached", timeout=WAIT)
+    assert page.inner_text("#save-state") == "Every change is saved"
+
+
+def tap(page: Any, selector: str) -> None:
+    """A tap once the page is settled: a save answered during a tap can add a problem line
+    above the target, and the tap would land on what moved under it."""
+    settled(page)
+    page.click(selector)
+
+
 def tap_cell(page: Any, row: int, col: int, symbol: str) -> None:
-    page.click(f"#p-stomach .cell[data-row='{row}'][data-col='{col}']")
-    page.click(f"#p-stomach ~ .palette button[data-symbol='{symbol}']")
+    tap(page, f"#p-stomach .cell[data-row='{row}'][data-col='{col}']")
+    tap(page, f"#p-stomach ~ .palette button[data-symbol='{symbol}']")
 
 
 def stomach(board: dict) -> list[tuple[int, int, str]]:
@@ -147,8 +162,17 @@ def interleave(*lists: list) -> None:
                 steps[i]()
 
 
+def until(page: Any, script: str) -> None:
+    """Poll a script in the page until it is true. Not `wait_for_function`: its polling
+    evaluates a string, which the page's content security policy refuses."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"still false after {WAIT} ms: {script}"
+        page.wait_for_timeout(100)
+
+
 def complete(page: Any) -> None:
-    page.wait_for_timeout(300)  # the last debounced field is sent before the board is marked complete
+    settled(page)
     page.check("#done")
 
 
@@ -156,7 +180,18 @@ def finish(pages: list) -> None:
     for page in pages:
         complete(page)
     for page in pages:
-        page.wait_for_selector("#finished", timeout=WAIT)
+        try:
+            page.wait_for_selector("#finished", timeout=WAIT)
+        except sync_api.TimeoutError:
+            raise AssertionError(f"the game did not finish on {page.url}: {diagnosis(page)}") from None
+
+
+def diagnosis(page: Any) -> str:
+    """What the page shows and what the server holds, for a game that did not finish."""
+    sid = page.url.split("#/s/", 1)[1].split("/", 1)[0]
+    state = page.request.get(page.url.split("#", 1)[0].split("?", 1)[0] + f"api/sessions/{sid}").json()
+    return json.dumps({"status": page.inner_text("#status"), "problems": page.eval_on_selector_all(".problems, .problem", "es => es.map(e => e.innerText)"),
+                       "done": state.get("done"), "finished": state.get("finished"), "outcome": state.get("outcome"), "boards": state.get("boards")})[:6000]
 
 
 def scored(page: Any, server: Server, sid: str, tmp_path: Path) -> dict:
@@ -187,8 +222,7 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         ana.wait_for_selector("#t-ending", timeout=WAIT)
         ana.select_option("#t-ending", index=1)  # round
         ana.click("text=A code to scan for each board")  # one QR code per board, drawn by pnp
-        ana.wait_for_function("[...document.querySelectorAll('figure.qr img')].filter(i => i.complete && i.naturalWidth > 0).length === 2",
-                              timeout=WAIT)
+        until(ana, "[...document.querySelectorAll('figure.qr img')].filter(i => i.complete && i.naturalWidth > 0).length === 2")
         open_board(ana, server, sid, 0, first=False)
         open_board(ben, server, sid, 1, first=True)
         assert ana.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # one column, no sideways scrolling
@@ -221,14 +255,14 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         sheet = example("dietrick-taking-3p.yaml")
         sid = start_game(ana, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
         for card in sheet["scoring_order"]:
-            ana.click(f"#t-scoring_order button[data-value='{card}']")
-        ana.wait_for_timeout(300)
+            tap(ana, f"#t-scoring_order button[data-value='{card}']")
+        settled(ana)
         open_board(ana, server, sid, 0, first=False)
         open_board(ben, server, sid, 1, first=False)
 
         def markers(page: Any, board: dict) -> list:
-            return [lambda: page.click(f"#p-yellow button[data-value='{board['yellow']}']"),
-                    lambda: page.click(f"#p-blue button[data-value='{board['blue']}']")]
+            return [lambda: tap(page, f"#p-yellow button[data-value='{board['yellow']}']"),
+                    lambda: tap(page, f"#p-blue button[data-value='{board['blue']}']")]
 
         interleave(markers(ana, sheet["players"][0]), markers(ben, sheet["players"][1]))
         complete(ana)
@@ -255,7 +289,7 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         assert listed.count("(logged)") == 2
         # the statistics page, with what pnp simulate predicts beside the table's results
         stranger.goto(server.url("#/stats"))
-        dietrick = stranger.locator("section", has_text="dietrick-taking, 3 players: 1 game(s)")
+        dietrick = stranger.locator("section", has_text="dietrick-taking, 3 players: 1 game")
         dietrick.locator("button.predict").click()
         assert "Win rate by seat: seat 1:" in dietrick.locator(".prediction").inner_text(timeout=WAIT)
         assert "Wins by seat: seat 1: 0, seat 2: 1, seat 3: 0" in dietrick.inner_text()  # Ben, seat 2, won
@@ -274,13 +308,9 @@ def test_a_028_host_picks_who_holds_the_king_token_from_the_players(browser: Any
         assert host.eval_on_selector("#t-king_token", "s => [...s.options].map(o => o.textContent)") == ["—", "Pia", "Quin", "Rex"]
         host.select_option("#t-king_token", label="Rex")
         host.select_option("#t-ending", label="leader-phase")
-        deadline = time.monotonic() + WAIT / 1000
-        while True:
-            sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-            if sheet.get("king_token") == "Rex" and sheet.get("ending") == "leader-phase":
-                break
-            assert time.monotonic() < deadline, sheet
-            time.sleep(0.1)
+        settled(host)
+        sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+        assert (sheet.get("king_token"), sheet.get("ending")) == ("Rex", "leader-phase")
     finally:
         server.stop()
 
@@ -294,13 +324,41 @@ def test_a_list_field_takes_names_with_spaces(browser: Any, tmp_path: Path):
         sid = start_game(host, server, "tasty-humans", ["Sam"], "published")
         host.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
         host.fill("#t-solo-ai_cards", "Dame Oswin of the Ford, adv-09 ,adv-37")
-        deadline = time.monotonic() + WAIT / 1000
-        while True:
-            sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-            if (sheet.get("solo") or {}).get("ai_cards"):
-                break
-            assert time.monotonic() < deadline, sheet
-            time.sleep(0.1)
+        settled(host)
+        sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
         assert sheet["solo"]["ai_cards"] == ["Dame Oswin of the Ford", "adv-09", "adv-37"]
+    finally:
+        server.stop()
+
+
+class FirstTableSaveSlow:
+    """ASGI middleware: the first save of the table's fields waits before it is handled, so
+    a second save sent while it is under way would be handled first."""
+
+    def __init__(self, app: Any):
+        self.app, self.slowed = app, False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "PUT" and scope["path"].endswith("/table") and not self.slowed:
+            self.slowed = True
+            await asyncio.sleep(1.5)
+        await self.app(scope, receive, send)
+
+
+def test_a_page_sends_its_saves_in_order(browser: Any, tmp_path: Path):
+    """A host who changes their mind (the game ended on a round, no: in the Leader Phase)
+    sends the field twice; the second save must not land before the first, or the table
+    keeps the answer taken back. The page sends one save at a time and says "Saving…"
+    until the last is answered."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table", wrap=FirstTableSaveSlow)
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "tasty-humans", ["Ana", "Ben"], "published")
+        host.select_option("#t-ending", label="round")
+        host.select_option("#t-ending", label="leader-phase")
+        assert host.inner_text("#save-state") == "Saving…"  # the first save is held for 1.5 s
+        settled(host)
+        sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+        assert sheet["ending"] == "leader-phase"
     finally:
         server.stop()

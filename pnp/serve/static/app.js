@@ -6,6 +6,27 @@
 
 const app = document.getElementById("app");
 let poll = null;
+let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; requests not yet answered
+
+function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many || one + "s"}`;
+}
+
+function showSync() {
+  // "Saving…" until every edit is sent and answered: a player knows when the phone can be put down
+  const busy = unsent + sending > 0;
+  document.documentElement.dataset.sync = busy ? "saving" : "saved";
+  const line = document.getElementById("save-state");
+  if (line) line.textContent = busy ? "Saving…" : "Every change is saved";
+}
+
+function send(request) {
+  // one request at a time, in the order made: a later change never lands before an earlier one
+  sending++;
+  showSync();
+  queue = queue.then(request).catch(() => {}).finally(() => { sending--; showSync(); });
+  return queue;
+}
 
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -240,8 +261,13 @@ function gridWidget(field, value, changed, id, ctx) {
 }
 
 function debounce(fn) {
+  // a typed field is sent after a pause in typing; until then the page says it is saving
   let t = null;
-  return e => { clearTimeout(t); t = setTimeout(() => fn(e), 250); };
+  return e => {
+    if (t === null) unsent++; else clearTimeout(t);
+    showSync();
+    t = setTimeout(() => { t = null; unsent--; fn(e); showSync(); }, 250);
+  };
 }
 
 // A form section: each field with its label, help, widget and problem area.
@@ -279,7 +305,7 @@ function place(root, problems, mine) {
 function versionDifferences(version) {
   // what a rule version changes from the game's default rules, folded away
   const lines = (version && version.differences) || [];
-  return lines.length ? h("details", {class: "rules"}, h("summary", {}, `${lines.length} difference(s) from ${version.base}`),
+  return lines.length ? h("details", {class: "rules"}, h("summary", {}, `${counted(lines.length, "difference")} from ${version.base}`),
     h("ul", {}, lines.map(l => h("li", {}, l)))) : null;
 }
 
@@ -320,7 +346,6 @@ function results(s) {
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
       h("table", {"data-player": p.name}, partsOf(p).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
   }
-  (r.mismatches || []).forEach(m => box.append(h("div", {class: "problem"}, typeof m === "string" ? m : `${m.name}: claimed ${m.claimed}, scored ${m.total}`)));
   box.append(h("details", {}, h("summary", {}, "as pnp score prints it"), h("pre", {}, s.outcome.text)));
   return box;
 }
@@ -332,7 +357,7 @@ function status(s, seat) {
   if (s.finished) lines.push(h("p", {class: "ok", id: "finished"}, `All boards are in${s.logged ? ` · logged as game ${s.logged}` : ""}`));
   else {
     if (waiting.length) lines.push(h("p", {}, `Waiting for: ${waiting.join(", ")}`));
-    if (others) lines.push(h("p", {}, `${others} problem(s) on the other boards`));
+    if (others) lines.push(h("p", {}, `${counted(others, "problem")} on the other boards`));
     if (!s.outcome.problems.length && !s.outcome.report) lines.push(h("p", {}, "…"));
     if (!s.outcome.problems.length && s.outcome.report) lines.push(h("p", {class: "ok"}, "Every board checks out"));
   }
@@ -344,11 +369,11 @@ function status(s, seat) {
 async function hostPage(sid) {
   let s = await api("GET", `/api/sessions/${sid}`);
   const err = h("div", {});
-  const save = async values => {
+  const save = values => send(async () => {
     try { s = await api("PUT", `/api/sessions/${sid}/table`, {values}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
-  };
+  });
   const tableBox = h("section", {id: "table"}, h("h2", {}, "The table"), h("div", {class: "problems", "data-for": ""}),
-    fields(s.form.table.filter(f => !f.optional), s.table, save, "t"));
+    fields(s.form.table.filter(f => !f.optional), s.table, save, "t"), h("p", {id: "save-state", class: "help"}));
   const seats = h("section", {}, h("h2", {}, "Boards"), h("p", {class: "help"}, "Each player opens their own board on their phone: scan its code below (or the one pnp serve printed, then pick this game and their name)."),
     s.players.map((name, i) => h("a", {class: "button", href: `#/s/${sid}/p/${i}`, "data-seat": i}, `${name}'s board`)),
     h("details", {}, h("summary", {}, "A code to scan for each board"), h("div", {class: "row"},
@@ -361,6 +386,7 @@ async function hostPage(sid) {
       h("p", {}, h("a", {class: "button", id: "export", href: `/api/sessions/${sid}/sheet.yaml`}, "Export the sheet (YAML for pnp score)")));
   };
   app.replaceChildren(h("h1", {}, `${s.title}: ${s.players.join(", ")}`), rulesLine(s), err, tableBox, seats, live);
+  showSync();
   refresh();
   poll = setInterval(async () => { try { s = await api("GET", `/api/sessions/${sid}`); refresh(); } catch (e) { /* next time */ } }, 2000);
 }
@@ -370,18 +396,17 @@ async function playerPage(sid, seat) {
   if (!(seat >= 0 && seat < s.players.length)) throw new Error(`no seat ${seat + 1} in this game`);
   const err = h("div", {});
   let done = s.done[seat];
-  let pending = Promise.resolve(), saving = 0, saved = 0;
-  const save = values => {  // one request at a time, in order: the last change always wins
+  let saving = 0, saved = 0;
+  const save = values => {
     saving++;
-    pending = pending.then(async () => {
+    return send(async () => {
       try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, {values, done}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
       saved++;
     });
-    return pending;
   };
   const doneBox = h("input", {type: "checkbox", id: "done", checked: done, onchange: e => { done = e.target.checked; save({}); }});
   const board = h("section", {id: "board"}, h("div", {class: "problems", "data-for": ""}), fields(s.form.player, s.boards[seat], save, "p"),
-    h("label", {for: "done", class: "row"}, doneBox, "My board is complete"));
+    h("label", {for: "done", class: "row"}, doneBox, "My board is complete"), h("p", {id: "save-state", class: "help"}));
   const live = h("div", {});
   const refresh = () => {
     place(board, s.outcome.problems, at => at[0] !== "players" ? null : at.length < 2 ? null : at[1] !== seat ? undefined : at.length > 2 ? at[2] : null);
@@ -389,6 +414,7 @@ async function playerPage(sid, seat) {
   };
   app.replaceChildren(h("h1", {}, `${s.players[seat]}'s board`), rulesLine(s), err, board, live,
     h("p", {}, h("a", {class: "button", href: `#/s/${sid}`}, "The whole table")));
+  showSync();
   refresh();
   poll = setInterval(async () => {  // the other boards; a poll that crossed a save of this one is stale
     const before = saving;
@@ -418,7 +444,7 @@ async function statsPage() {
   app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
     ...stats.map(g => {
       const box = h("div", {});
-      return h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${g.players} players: ${g.games} game(s)`),
+      return h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
         h("p", {class: "rules"}, `content ${g.digest}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · content since changed"}`),
         h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
         ...spread("Total by monster", g.by_monster), ...spread("Points by leader", g.by_leader),
