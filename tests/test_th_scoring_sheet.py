@@ -125,8 +125,8 @@ def test_total_is_the_sum_of_the_printed_parts(sheet):
 
 IMPOSSIBLE = [
     # wrong number of rows / columns, unknown symbol
-    (("      B A H G G G\n", ""), ["game.yaml:9: Ana: stomach has 5 row(s): expected 6 for 2 player(s)"]),
-    (("      A A B G D A\n", "      A A B G D\n"), ["game.yaml:11: Ana, row 2: 5 cell(s): expected 6"]),
+    (("      B A H G G G\n", ""), ["game.yaml:9: Ana: stomach has 5 rows: expected 6 for 2 players"]),
+    (("      A A B G D A\n", "      A A B G D\n"), ["game.yaml:11: Ana, row 2: 5 cells: expected 6"]),
     (("H A B 3 A G", "H A B 3 A X"), ["game.yaml:13: Ana, row 4 column 6: unknown symbol 'X' (U+0058): expected H A B G D, 1-5 (leaders) or ."]),
     # gravity
     (("      A B 3 G 4 5", "      . B 3 G 4 5"), ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]),
@@ -142,7 +142,7 @@ IMPOSSIBLE = [
       "such as 'Helmet Line' or 'line-helmet' (did you mean 'range-boot'?)"]),
     # the Village King, monsters
     (("    king: true\n", "    king: false\n"), ["game.yaml:4: Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first"]),
-    (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 17 empty cell(s)"]),
+    (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 17 empty cells"]),
     (("    monster: griffin", "    monster: troll"), ["game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once"]),
     (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected the name printed on the monster board, or its id from monsters.yaml: "
       "Legendary Dragon (legendary-dragon), Twin-Headed Dragon (twin-headed-dragon), Griffin (griffin), Troll (troll)"]),
@@ -165,7 +165,7 @@ def test_held_leader_checks(sheet):
     # a 6th leader held next to 5 in the stomach (published rules F40-42, F176)
     text = _mutate(("    claimed: 23\n", "    claimed: 23\n    held: line-boot\n"))
     assert problems(sheet(text)) == [
-        "game.yaml:28: Bo: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 player(s) (one from setup plus one per Leader Phase, 4 phases"
+        "game.yaml:28: Bo: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, 4 phases"
         "; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"
     ]
     text = _mutate(("    held: chain-orthogonal\n", "    held: line-hand\n"))
@@ -186,7 +186,7 @@ players:
   - {name: C, monster: legendary-dragon, held: range-boot, stomach: "......\\n......\\n......\\nHHHHHH"}
   - {name: D, monster: twin-headed-dragon, held: range-armor, stomach: "......\\n......\\n......\\nHHHHHH"}
 """
-    assert problems(sheet(four)) == ["game.yaml:4: A: 5 leaders in the stomach: at most 4 with 4 player(s) (one from setup plus one per Leader Phase, 3 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"]
+    assert problems(sheet(four)) == ["game.yaml:4: A: 5 leaders in the stomach: at most 4 with 4 players (one from setup plus one per Leader Phase, 3 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"]
 
 
 def test_every_problem_is_reported_at_once(sheet):
@@ -247,7 +247,7 @@ def test_solo_sheet(sheet, repo_project):
     assert report["players"][0]["king"] == {"held": False, "points": 0}
     assert report["solo"]["won"] is (report["players"][0]["total"] >= ai["total"])
     assert report["solo"]["challenge"]["name"] == "monster"
-    assert report["solo"]["challenge"]["reason"].startswith("2 separate alternating run(s) of 6, need 2")
+    assert report["solo"]["challenge"]["reason"].startswith("2 separate alternating runs of 6, need 2")
 
 
 @pytest.mark.parametrize("solo, expected", [
@@ -388,7 +388,7 @@ def test_changing_the_content_changes_the_score(sheet, copy_project):
 def test_grid_size_comes_from_the_rules(sheet, copy_project):
     rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
     _edit(rules, "rows_by_players: {1: 6, 2: 6, 3: 5, 4: 4}", "rows_by_players: {1: 7, 2: 7, 3: 6, 4: 5}")
-    assert problems(sheet(BASE), copy_project)[0] == "game.yaml:9: Ana: stomach has 6 row(s): expected 7 for 2 player(s)"
+    assert problems(sheet(BASE), copy_project)[0] == "game.yaml:9: Ana: stomach has 6 rows: expected 7 for 2 players"
 
 
 def test_reference_text_shows_the_number_the_scorer_uses(copy_project):

@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
+from pnp.api import counted
+
 from .board import Board, Geometry, Kept, bits
 from .leader_scoring import Masks, Part, part, tile_kinds
 
@@ -271,7 +273,7 @@ def _dragon_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     basic, rows, cols = tile_kinds(rules)[0], board.rows, board.cols
     found = max_disjoint(_blocks(board.masks, basic, _rect_table(rows, cols, h, w))
                          + _blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
-    return found >= CHALLENGE_COUNT, f"{found} separate {h}x{w} block(s) of one type, need {CHALLENGE_COUNT}"
+    return found >= CHALLENGE_COUNT, f"{counted(found, f'separate {h}x{w} block')} of one type, need {CHALLENGE_COUNT}"
 
 
 def _twin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
@@ -290,7 +292,7 @@ def _griffin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # craving's runs they may not share a tile, so a row and a column never both count.
     table = _run_table(board.rows, board.cols, GRIFFIN_CHALLENGE_RUN)
     found = max_disjoint(_alternating_runs(board.masks, tile_kinds(rules)[0], table, GRIFFIN_CHALLENGE_RUN))
-    return found >= CHALLENGE_COUNT, f"{found} separate alternating run(s) of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}"
+    return found >= CHALLENGE_COUNT, f"{counted(found, 'separate alternating run')} of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}"
 
 
 def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
@@ -303,7 +305,7 @@ def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     right_ok = (flank >> 1) & ~last  # cell i has a hand at i + 1 (same row)
     armors = (_troll_stacks(board.masks, cols) << cols) & left_ok & right_ok
     found = armors.bit_count()
-    return found >= CHALLENGE_COUNT, f"{found} stack(s) with a hand on both sides of the armor, need {CHALLENGE_COUNT}"
+    return found >= CHALLENGE_COUNT, f"{counted(found, 'stack')} with a hand on both sides of the armor, need {CHALLENGE_COUNT}"
 
 
 CHALLENGES: dict[str, Callable[[Board, "RuleVersion"], tuple[bool, str]]] = {

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from pnp.api import ScoreReport
+from pnp.api import ScoreReport, counted
 
 from .board import EMPTY, Board
 from .craving_scoring import CHALLENGES, score_craving
@@ -427,7 +427,7 @@ class TastyHumansReport(ScoreReport):
             if p.held:
                 table.add_row("", m(f"{p.held} (held, not eaten)"), "", "-")
             table.add_row("", m(f"craving: {monster}"), "", str(p.craving))
-            table.add_row("", f"damage: {p.damage_tiles} tile(s), {p.damage_adjacent} touching", "", str(p.damage_points))
+            table.add_row("", f"damage: {counted(p.damage_tiles, 'tile')}, {p.damage_adjacent} touching", "", str(p.damage_points))
             table.add_row("", "Village King" if p.king else "Village King: no", "", str(p.king_points))
             table.add_row("", "[bold]total[/bold]", "", f"[bold]{p.total}[/bold]")
             if p.claimed is not None:

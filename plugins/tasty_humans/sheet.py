@@ -390,7 +390,7 @@ class _Checker:
             room = p.board.count(EMPTY)
             if ending == ROUND and p.held and room:
                 # F184/O193: after the final round a held leader is eaten if it fits.
-                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {room} empty cell(s) ({RULE_HELD_EATEN})")
+                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {counted(room, 'empty cell')} ({RULE_HELD_EATEN})")
             elif ending == ROUND and room and not p.board.uncovered_leaders():
                 # F184/O193: a player with room eats the held leader after the final
                 # round, as the very last tile: nothing can lie on it.
@@ -460,7 +460,7 @@ class _Checker:
             if phases in f:
                 continue
             eaten = len(p.board.leaders)
-            has = f"{eaten} leader(s) in the stomach and {'1' if p.held else 'none'} held"
+            has = f"{counted(eaten, 'leader')} in the stomach and {'1' if p.held else 'none'} held"
             if ending == LEADER_PHASE:
                 want = f"{phases} in the stomach and 1 held"
             elif not p.board.is_full:
@@ -473,10 +473,10 @@ class _Checker:
                 want = (f"{phases} in the stomach (no leader in the top row, so the last leader drafted was not eaten "
                         f"after the final round, {RULE_HELD_EATEN})")
             if not f and not any(phases in g for g in fits if g is not f):
-                why = f"at most {stacks} Leader Phase(s) with {n} player(s)"
+                why = f"at most {counted(stacks, 'Leader Phase')} with {counted(n, 'player')}"
             else:
                 others = [q.name for q, g in zip(players, fits) if phases in g]
-                why = f"{', '.join(others)} {'show' if len(others) > 1 else 'shows'} {phases} Leader Phase(s)"
+                why = f"{', '.join(others)} {'show' if len(others) > 1 else 'shows'} {counted(phases, 'Leader Phase')}"
             at = ("players", p.seat, "held" if p.held else "leaders")
             problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
                 f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
@@ -535,7 +535,7 @@ class _Checker:
             return []
         cards = solo.level + 2 * want
         return [ContentError(self.doc.path, self.doc.where(("solo", "ai_cards"))[0], None,
-                f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level} make {rounds} round(s), but the leaders show {phases} Leader Phase(s) "
+                f"solo.ai_cards: {len(solo.ai_cards)} cards at level {solo.level} make {counted(rounds, 'round')}, but the leaders show {counted(phases, 'Leader Phase')} "
                 f"and a game that ends {_ENDING_TEXT[ending]}: expected {cards} cards")]
 
     # --- one board ---------------------------------------------------------------
@@ -605,11 +605,11 @@ class _Checker:
         limit = rules.leaders_max(n)
         held = 1 if held_id is not None and held_id not in placed else 0
         if len(board.leaders) > limit:
-            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {n} player(s) "
+            self.fail(at + ("stomach",), f"{len(board.leaders)} leaders in the stomach: at most {limit} with {counted(n, 'player')} "
                       f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
             ok = False
         elif len(board.leaders) + held > limit:
-            self.fail(at + ("held",), f"held: {len(board.leaders)} leaders in the stomach and 1 held: at most {limit} in all with {n} player(s) "
+            self.fail(at + ("held",), f"held: {len(board.leaders)} leaders in the stomach and 1 held: at most {limit} in all with {counted(n, 'player')} "
                       f"(one from setup plus one per Leader Phase, {rules.leader_stacks(n)} phases; {rules.rulings.stacks_run_out.says})", who)
             ok = False
         elif len(board.leaders) + held == 0:
@@ -619,7 +619,7 @@ class _Checker:
             self.fail(at + ("king",), f"king: true, but there is {RULE_SOLO_NO_KING}: expected king: false or no king", who)
             ok = False
         elif p.king and n > 1 and settled and not board.is_full:
-            self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {board.count(EMPTY)} empty cell(s)", who)
+            self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {counted(board.count(EMPTY), 'empty cell')}", who)
             ok = False
         if not ok or p.monster is None:
             return None
@@ -641,7 +641,7 @@ class _Checker:
         grid = [split_row(text) for _, text in lines]
         ok = True
         if len(grid) != rows:
-            self.fail(at, f"stomach has {len(grid)} row(s): expected {rows} for {n} player(s)", who)
+            self.fail(at, f"stomach has {counted(len(grid), 'row')}: expected {rows} for {counted(n, 'player')}", who)
             ok = False
         shaped = settled = ok
         # An empty name (`1: ''`) is reported by _check_player: the digit is not unnamed too.
@@ -653,7 +653,7 @@ class _Checker:
         first_at: dict[str, tuple[int, int]] = {}
         for r, ((line, _), row) in enumerate(zip(lines, grid)):
             if len(row) != cols:
-                self.fail_line(line, f"{who}, row {r + 1}: {len(row)} cell(s): expected {cols}")
+                self.fail_line(line, f"{who}, row {r + 1}: {counted(len(row), 'cell')}: expected {cols}")
                 ok = shaped = False
                 continue
             for c, sym in enumerate(row):

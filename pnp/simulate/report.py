@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from pnp.errors import counted
 from pnp.files import write_atomic
 from pnp.render.pages import render_page
 
@@ -62,7 +63,7 @@ def print_table(run: Run, console: "Console", sections: list[Section] | None = N
 
     sections = sections if sections is not None else summarise(run)
     speed = run.games * (2 if run.ref else 1) / run.seconds if run.seconds else 0
-    console.print(f"{run.title}: {run.games} games x {2 if run.ref else 1} side(s), {run.players} players "
+    console.print(f"{run.title}: {run.games} games x {counted(2 if run.ref else 1, 'side')}, {run.players} players "
                   f"({', '.join(run.strategies)}), seed {run.seed}, {run.seconds:.1f}s on {run.jobs} process(es), {speed:.0f} games/s",
                   markup=False, soft_wrap=True)
     table = Table(show_edge=False, pad_edge=False)
