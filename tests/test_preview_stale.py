@@ -59,3 +59,22 @@ def test_a_png_folder_of_unknown_making_is_marked(tmp_path: Path):
     (project.output_dir / "demo/png/card/example.png").write_bytes(b"not made by this build")
     preview(project, None, BuildOptions())
     assert stale(project) == ["demo/png/card/"]
+
+
+def test_a_forced_build_keeps_what_it_knows_of_the_formats_it_does_not_build(tmp_path: Path):
+    """`--force` makes the SVGs again from scratch; the PNGs it does not touch are still the
+    faces' own, at the dpi they were made at (the ninth pass's note: they showed as out of date)."""
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    build(project, None, BuildOptions(formats=("svg", "png"), dpi=30))
+    [report] = build(project, None, BuildOptions(formats=("svg",), force=True))
+    assert report.rendered  # forced: no face comes from the cache
+    preview(project, None, BuildOptions())
+    assert stale(project) == [] and links(project)["demo/png/card/"] == "PNG"
+
+    cards = project.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Example Card", "title: Other Card"))
+    build(project, None, BuildOptions(formats=("svg",), force=True))
+    preview(project, None, BuildOptions())
+    assert stale(project) == ["demo/png/card/"]
+    assert "run `pnp build --format png --dpi 30` to make them again" in (project.output_dir / "index.html").read_text()

@@ -46,7 +46,8 @@ and one that looks it up, e.g. by `selectattr`, which reads every record's key),
 that shows `cards | length` re-renders when a card is added or removed, and a file under
 content/ or assets/ that no face reads (notes, a spreadsheet's backup) renders nothing.
 Content enters as parsed data, so comments and layout of the YAML don't count.
-`--force` ignores the cache.
+`--force` reuses no face and no file of the formats it builds; what the cache knows of a
+format not built now (a PNG folder and its dpi) stays, so the preview can still judge it.
 
 A whole build (pnp/build/witness.py) is answered without loading anything when the
 paths the door let it read, the folders leading to them, pnp's code and its outputs are
@@ -140,10 +141,8 @@ class BuildCache:
         self.dpi: dict[str, int] = {k: v for k, v in known.items() if isinstance(k, str) and type(v) is int} if isinstance(known, dict) else {}
 
     @classmethod
-    def open(cls, root: Path, stamp: str, use: bool = True) -> "BuildCache":
-        """The cache under `root`; empty when `use` is False or the file is missing or bad."""
-        if not use:
-            return cls(root, stamp)
+    def open(cls, root: Path, stamp: str) -> "BuildCache":
+        """The cache under `root`; empty when the file is missing or bad."""
         path = root / CACHE_FILE
         try:
             mtime_ns = path.stat().st_mtime_ns
@@ -160,6 +159,13 @@ class BuildCache:
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             ok, mtime_ns = False, 0
         return cls(root, stamp, data if ok else None, mtime_ns)
+
+    def forget(self, scope: tuple[str, ...]) -> None:
+        """`--force`: reuse no face, and no file of the folders in `scope` (built now)."""
+        self.old_faces = {}
+        self.old_files = {rel: rec for rel, rec in self.old_files.items() if not rel.startswith(scope)}
+        self.dpi = {fmt: dpi for fmt, dpi in self.dpi.items() if f"{fmt}/" not in scope}
+        self.loaded = None
 
     def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool]) -> str | None:
         """The cached SVG of a face whose art (`asset()` names) still reads the same and

@@ -332,7 +332,9 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     start = time.perf_counter()
     if values is None:
         values = options.game_options([game])[game.name]
-    cache = BuildCache.open(root, code_stamp(game), use=not options.force)
+    cache = BuildCache.open(root, code_stamp(game))
+    if options.force:
+        cache.forget(built_folders(options))
     # with nothing cached every PDF is made: their faces are typeset as they are rendered
     book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
     try:
@@ -451,13 +453,17 @@ def _build(project: Project, games: list[str] | None, options: BuildOptions, pro
                     errors[number].extend(exc.errors)
     if any(errors):
         raise PnpError([e for found in errors for e in found])
-    scope = tuple(f"{fmt}/" for fmt in options.formats)
-    if "pdf" in options.formats:
-        scope += ("cut/",)  # cut files go with the print PDF
+    scope = built_folders(options)
     for p in produced:  # every game's files checked before one is committed: a refusal leaves output/ as it was
         check_files(p.cache.root, p.files, p.staged)
     with ThreadPoolExecutor(2) as writing:  # writing files is the kernel's work: two games at a time
         return list(writing.map(lambda p: _commit(p, scope), produced))
+
+
+def built_folders(options: BuildOptions) -> tuple[str, ...]:
+    """The output folders a build makes: their files are its to replace or remove."""
+    scope = tuple(f"{fmt}/" for fmt in options.formats)
+    return scope + ("cut/",) if "pdf" in options.formats else scope  # cut files go with the print PDF
 
 
 def _content_bytes(game: GameContent) -> int:
