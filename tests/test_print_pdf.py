@@ -437,9 +437,9 @@ def test_title_pages_on_small_paper_keep_every_line_inside_the_margins(tmp_path)
     assert sum(t.startswith("Counters of expedition party") for t in shown) == 12
 
 
-def test_a_font_with_damaged_outlines_is_named_when_the_pdf_engine_fails(demo: Project):
-    """The hostile-project report's defect 15: the engine said only `failed to process font
-    "Liberation Sans"`; the file is named (the one whose outlines fontTools cannot read)."""
+def _with_damaged_font(demo: Project) -> Path:
+    """The demo project drawing its text with a copy of Liberation Sans whose outlines are
+    scrambled (assets/fonts/Damaged.ttf, returned), and its bold beside it."""
     import struct
 
     from pnp.load.fonts import DEFAULT_DIR, broken_outlines
@@ -456,6 +456,13 @@ def test_a_font_with_damaged_outlines_is_named_when_the_pdf_engine_fails(demo: P
     manifest = demo.content_dir / "demo/game.yaml"
     (font.parent / "Bold.ttf").write_bytes((DEFAULT_DIR / "LiberationSans-Bold.ttf").read_bytes())  # the cards' bold titles
     manifest.write_text(manifest.read_text().replace("components:", "fonts: [fonts/Damaged.ttf, fonts/Bold.ttf]\ncomponents:", 1))
+    return font
+
+
+def test_a_font_with_damaged_outlines_is_named_when_the_pdf_engine_fails(demo: Project):
+    """The hostile-project report's defect 15: the engine said only `failed to process font
+    "Liberation Sans"`; the file is named (the one whose outlines fontTools cannot read)."""
+    _with_damaged_font(demo)
     # a process of its own: once typst has met a damaged "Liberation Sans" it fails every later
     # compile of that family in the same process, pnp's own fonts too (typst 0.15)
     done = subprocess.run([sys.executable, "-c", "from pnp.cli import main; main()", "build", "-f", "pdf", "--project", str(demo.root)],
@@ -464,3 +471,30 @@ def test_a_font_with_damaged_outlines_is_named_when_the_pdf_engine_fails(demo: P
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     (line,) = result.output.strip().splitlines()
     assert "the PDF engine failed: failed to process font" in line and line.endswith("assets/fonts/Damaged.ttf is damaged (replace it)"), line
+
+
+def test_a_font_replaced_while_pnp_runs_gets_restart_advice_not_blame(demo: Project):
+    """typst 0.15 keeps failing a font family for the rest of a process once it failed on it,
+    even after the damaged file is replaced (as in `pnp watch`). The second failure blamed
+    every file of the family, the good ones too; it now says to restart."""
+    from pnp.load.fonts import DEFAULT_DIR
+
+    font = _with_damaged_font(demo)
+    script = f"""
+import pathlib
+from pnp.build.driver import BuildOptions, build
+from pnp.errors import PnpError
+from pnp.load.content import Project
+for attempt in range(2):
+    try:
+        build(Project(pathlib.Path({str(demo.root)!r})), None, BuildOptions(formats=("pdf",)))
+    except PnpError as exc:
+        print(exc.errors[0])
+    pathlib.Path({str(font)!r}).write_bytes(pathlib.Path({str(DEFAULT_DIR / "LiberationSans-Regular.ttf")!r}).read_bytes())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=demo.root)
+    first, *second = done.stdout.strip().splitlines()
+    assert first.endswith("assets/fonts/Damaged.ttf is damaged (replace it)"), first
+    if second:  # a typst that forgets the failed font builds the second time
+        assert second[0].endswith("the family's files read well now, but the PDF engine keeps a font it failed on until pnp stops: "
+                                  "restart `pnp watch`"), second

@@ -199,6 +199,7 @@ def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book
 
 
 _FONT_FAILED = re.compile(r'failed to process font `"(?P<family>[^"`]+)"`')
+_FAILED_FAMILIES: set[str] = set()  # families the engine failed on in this process
 
 
 def _font_named(problem: str, fonts: "Fonts") -> str:
@@ -208,11 +209,18 @@ def _font_named(problem: str, fonts: "Fonts") -> str:
     from ..load.fonts import broken_outlines
 
     found = _FONT_FAILED.search(problem)
-    files = [face.path for face in fonts.faces if found and face.family == found.group("family")]
-    named = [path for path in files if broken_outlines(path)] or files
-    if not named:
+    if not found:
         return problem
-    return problem + f": the font file {' or '.join(display_path(p) for p in named)} is damaged (replace it)"
+    family = found.group("family")
+    files = [face.path for face in fonts.faces if face.family == family]
+    named = [path for path in files if broken_outlines(path)]
+    failed_before = family in _FAILED_FAMILIES
+    _FAILED_FAMILIES.add(family)
+    if not named and failed_before:  # typst 0.15 remembers a font it failed on for the rest of the process
+        return problem + ": the family's files read well now, but the PDF engine keeps a font it failed on until pnp stops: restart `pnp watch`"
+    if not named and not files:
+        return problem
+    return problem + f": the font file {' or '.join(display_path(p) for p in named or files)} is damaged (replace it)"
 
 
 def write_pdf(layout: "Layout", fonts: "Fonts | None" = None) -> bytes:
