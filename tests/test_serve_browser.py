@@ -362,3 +362,38 @@ def test_a_page_sends_its_saves_in_order(browser: Any, tmp_path: Path):
         assert sheet["ending"] == "leader-phase"
     finally:
         server.stop()
+
+
+class FirstTableSaveFails:
+    """ASGI middleware: the first save of the table's fields is answered 503 (a server that
+    went away for a moment) without reaching the app."""
+
+    def __init__(self, app: Any):
+        self.app, self.failed = app, False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "PUT" and scope["path"].endswith("/table") and not self.failed:
+            self.failed = True
+            await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": b'{"error": "the server is restarting"}'})
+            return
+        await self.app(scope, receive, send)
+
+
+def test_a_save_that_failed_is_not_called_saved(browser: Any, tmp_path: Path):
+    """A change the server did not take is not "saved": the page says so until a later
+    change is saved."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table", wrap=FirstTableSaveFails)
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "tasty-humans", ["Ana", "Ben"], "published")
+        host.select_option("#t-ending", label="round")
+        host.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
+        assert host.inner_text("#save-state") == "The last change is not saved (see above): change it again"
+        assert "the server is restarting" in host.inner_text(".problem[role=alert]")
+        host.select_option("#t-ending", label="leader-phase")
+        settled(host)
+        sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+        assert sheet["ending"] == "leader-phase"
+    finally:
+        server.stop()

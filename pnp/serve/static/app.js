@@ -7,6 +7,7 @@
 const app = document.getElementById("app");
 let poll = null;
 let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; requests not yet answered
+let refused = false;  // the last request failed: its change is not on the server
 
 function counted(n, one, many) {
   return `${n} ${n === 1 ? one : many || one + "s"}`;
@@ -14,17 +15,17 @@ function counted(n, one, many) {
 
 function showSync() {
   // "Saving…" until every edit is sent and answered: a player knows when the phone can be put down
-  const busy = unsent + sending > 0;
-  document.documentElement.dataset.sync = busy ? "saving" : "saved";
+  const state = unsent + sending > 0 ? "saving" : refused ? "failed" : "saved";
+  document.documentElement.dataset.sync = state;
   const line = document.getElementById("save-state");
-  if (line) line.textContent = busy ? "Saving…" : "Every change is saved";
+  if (line) line.textContent = {saving: "Saving…", failed: "The last change is not saved (see above): change it again", saved: "Every change is saved"}[state];
 }
 
 function send(request) {
   // one request at a time, in the order made: a later change never lands before an earlier one
   sending++;
   showSync();
-  queue = queue.then(request).catch(() => {}).finally(() => { sending--; showSync(); });
+  queue = queue.then(request).then(() => { refused = false; }, () => { refused = true; }).finally(() => { sending--; showSync(); });
   return queue;
 }
 
@@ -56,6 +57,7 @@ function showError(where, err) {
 
 async function route() {
   if (poll) { clearInterval(poll); poll = null; }
+  refused = false;  // a failed save of the page left behind is told there, not here
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
     if (parts[0] === "s" && parts[1] && parts[2] === "p") await playerPage(parts[1], Number(parts[3]));
@@ -370,7 +372,7 @@ async function hostPage(sid) {
   let s = await api("GET", `/api/sessions/${sid}`);
   const err = h("div", {});
   const save = values => send(async () => {
-    try { s = await api("PUT", `/api/sessions/${sid}/table`, {values}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
+    try { s = await api("PUT", `/api/sessions/${sid}/table`, {values}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); throw e; }
   });
   const tableBox = h("section", {id: "table"}, h("h2", {}, "The table"), h("div", {class: "problems", "data-for": ""}),
     fields(s.form.table.filter(f => !f.optional), s.table, save, "t"), h("p", {id: "save-state", class: "help"}));
@@ -400,8 +402,9 @@ async function playerPage(sid, seat) {
   const save = values => {
     saving++;
     return send(async () => {
-      try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, {values, done}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); }
-      saved++;
+      try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, {values, done}); refresh(); err.replaceChildren(); }
+      catch (e) { showError(err, e); throw e; }
+      finally { saved++; }
     });
   };
   const doneBox = h("input", {type: "checkbox", id: "done", checked: done, onchange: e => { done = e.target.checked; save({}); }});
