@@ -99,11 +99,10 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
     except Exception as exc:  # a bug in a plugin or in pnp itself: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
-        from .load.plugins import plugin_frame
+        from .load.plugins import plugin_failure
 
-        if (where := plugin_frame(exc)) is not None:  # the game's own Python, not pnp's
-            name, path, line = where
-            fail([ContentError(path, line, None, f"plugin {name} failed: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)")], EXIT_INPUT, as_json)
+        if (located := plugin_failure(exc)) is not None:  # the game's own Python, not pnp's
+            fail([located], EXIT_INPUT, as_json)
         fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
     raise AssertionError("unreachable")
 

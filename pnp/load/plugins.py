@@ -186,6 +186,15 @@ def plugin_frame(exc: BaseException) -> tuple[str, str, int] | None:
     return None
 
 
+def plugin_failure(exc: BaseException) -> ContentError | None:
+    """An exception raised in a plugin's own code as that plugin's located error (its file
+    and line, the exception's kind and message); None when no plugin's code is on the way."""
+    if (where := plugin_frame(exc)) is None:
+        return None
+    name, path, line = where
+    return ContentError(path, line, None, f"plugin {name} failed: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)")
+
+
 def _in_plugin(exc: BaseException, where: ContentError) -> ContentError:
     """Where a plugin that failed to load went wrong: the line a SyntaxError names (its
     column too), or the plugin's line that raised; `where` (its `plugin:` line) when neither."""
