@@ -76,11 +76,6 @@ class PnpError(Exception):
         self.errors: list[ContentError | str] = [errors] if isinstance(errors, (ContentError, str)) else list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
 
-    def __reduce__(self) -> tuple:
-        # raised in a worker process (`pnp simulate`): its errors arrive whole, each with its
-        # file and line, not as the one text Exception would pickle
-        return type(self), (self.errors,), self.__dict__
-
 
 def add_folded(errors: list[ContentError], error: ContentError, what: str) -> None:
     """Add `error` (its message `what` + the problem), or count it into the same problem of
