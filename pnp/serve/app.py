@@ -78,6 +78,11 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _said(exc: PnpError) -> str:
+    """A PnpError's lines as the one line a page shows."""
+    return "; ".join(str(e) for e in exc.errors)
+
+
 async def _body(request: Request) -> Any:
     """The request's JSON, read up to MAX_BODY bytes."""
     declared = request.headers.get("content-length")
@@ -179,10 +184,10 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             except HTTPException as exc:
                 return _error(exc.status_code, str(exc.detail))
             except PnpError as exc:
-                return _error(400, "; ".join(str(e) for e in exc.errors))
+                return _error(400, _said(exc))
             except Exception as exc:
                 if (error := plugin_error(exc)) is not None:  # the game's own Python: its line, as `pnp score` says it
-                    return _error(400, "; ".join(str(e) for e in error.errors))
+                    return _error(400, _said(error))
                 # a bug in pnp: one line to the page and one to the server's terminal
                 print(f"pnp serve: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 return _error(500, f"internal error: {type(exc).__name__}")
@@ -199,11 +204,11 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                     rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
                     out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
                 except PnpError as exc:  # one game's fault hides no other game: it is listed with its error
-                    out.append({"name": name, "error": "; ".join(str(e) for e in exc.errors)})
+                    out.append({"name": name, "error": _said(exc)})
                 except Exception as exc:
                     if (error := plugin_error(exc)) is None:
                         raise
-                    out.append({"name": name, "error": "; ".join(str(e) for e in error.errors)})
+                    out.append({"name": name, "error": _said(error)})
             return out
         return JSONResponse(await run_in_threadpool(work))
 
