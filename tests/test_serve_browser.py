@@ -48,14 +48,14 @@ def chromium() -> str:
 class Server:
     """uvicorn serving the app on a free local port, in a thread."""
 
-    def __init__(self, db: Path, token: str, wrap: Any = None):
+    def __init__(self, db: Path, token: str, wrap: Any = None, root: Path = REPO):
         import uvicorn
 
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.token = token
-        app = make_app(Games(Project(REPO)), Log(db), token)
+        app = make_app(Games(Project(root)), Log(db), token)
         app = wrap(app) if wrap else app
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -395,5 +395,28 @@ def test_a_save_that_failed_is_not_called_saved(browser: Any, tmp_path: Path):
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
         assert sheet["ending"] == "leader-phase"
+    finally:
+        server.stop()
+
+
+def test_a_game_whose_plugin_fails_is_shown_with_its_error_and_the_others_offered(browser: Any, tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch):
+    """A sheet template that raises: the start page names the plugin's line, and the
+    other games can still be started."""
+    from game_plugins import edit_plugin, own_copy
+
+    monkeypatch.chdir(tmp_path)
+    root = own_copy(tmp_path / "proj", "dietrick-taking", "dietrick_taking")
+    line = edit_plugin(root, "plugins/dietrick_taking/__init__.py", "from .sheet import template", "raise KeyError('edition')")
+    server = Server(tmp_path / "log.sqlite", "tok", root=root)
+    try:
+        page = phone(browser)
+        page.goto(server.url())
+        problem = page.wait_for_selector("div.problem", timeout=WAIT).inner_text()
+        assert problem == (f"dietrick-taking cannot be played: proj/plugins/dietrick_taking/__init__.py:{line}: plugin "
+                           "plugins/dietrick_taking failed: KeyError: 'edition' (set PNP_DEBUG=1 for a traceback)")
+        offered = page.eval_on_selector_all("#game option", "options => options.map(o => o.value)")
+        assert "dietrick-taking" not in offered and "tasty-humans" in offered
+        start_game(page, server, "tasty-humans", ["Ana", "Bo"])
     finally:
         server.stop()

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import PnpError
 from . import session as sessions
 from .log import Log, Session
-from .scoring import Games, Outcome, sheet_yaml
+from .scoring import Games, Outcome, plugin_error, sheet_yaml
 from .stats import statistics
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -76,6 +76,11 @@ class TokenGate:
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def _said(exc: PnpError) -> str:
+    """A PnpError's lines as the one line a page shows."""
+    return "; ".join(str(e) for e in exc.errors)
 
 
 async def _body(request: Request) -> Any:
@@ -179,8 +184,11 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             except HTTPException as exc:
                 return _error(exc.status_code, str(exc.detail))
             except PnpError as exc:
-                return _error(400, "; ".join(str(e) for e in exc.errors))
-            except Exception as exc:  # a bug: one line to the page and one to the server's terminal
+                return _error(400, _said(exc))
+            except Exception as exc:
+                if (error := plugin_error(exc)) is not None:  # the game's own Python: its line, as `pnp score` says it
+                    return _error(400, _said(error))
+                # a bug in pnp: one line to the page and one to the server's terminal
                 print(f"pnp serve: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 return _error(500, f"internal error: {type(exc).__name__}")
         return wrapped
@@ -192,8 +200,15 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         def work() -> list[dict[str, Any]]:
             out = []
             for name in games.names():
-                rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
-                out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
+                try:
+                    rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                    out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
+                except PnpError as exc:  # one game's fault hides no other game: it is listed with its error
+                    out.append({"name": name, "error": _said(exc)})
+                except Exception as exc:
+                    if (error := plugin_error(exc)) is None:
+                        raise
+                    out.append({"name": name, "error": _said(error)})
             return out
         return JSONResponse(await run_in_threadpool(work))
 

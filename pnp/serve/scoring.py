@@ -11,13 +11,17 @@ move to a public plugin API in one place.
 from __future__ import annotations
 
 import io
+import os
 import re
+import sys
+import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 import yaml
 
 from ..errors import ContentError, PnpError
+from ..load.plugins import plugin_failure
 from ..load.yamlio import SHEET, Located, parse_located
 
 if TYPE_CHECKING:
@@ -97,20 +101,38 @@ def parse(text: str) -> Located:
     return parse_located(text, SHEET_NAME, limits)
 
 
+def plugin_error(exc: Exception) -> PnpError | None:
+    """An exception raised in a game plugin's own code as the located line `pnp score` gives
+    for it (`plugin_failure`), also said on the server's terminal (its traceback there with
+    PNP_DEBUG set); None when no plugin's code raised it (a bug in pnp)."""
+    located = plugin_failure(exc)
+    if located is None:
+        return None
+    if os.environ.get("PNP_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    print(located, file=sys.stderr)
+    return PnpError(located)
+
+
 def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, str], GameContent] | None" = None) -> Outcome:
     """Check and score a sheet with `pnp score`'s code (`load`: how to load a game, default
-    from its files); its problems placed on the sheet."""
+    from its files); its problems placed on the sheet, a plugin's own failure on the whole sheet."""
     from ..score.dispatch import score_doc
 
     doc: Located | None = None
     try:
         doc = parse(sheet_yaml(sheet))
         report = score_doc(project, doc, load)
+        # a claim the sheet does not score is a problem at that claim, as `pnp score` exits 1 on it
+        problems = [Problem(line, at) for at, line in report.mismatch_places()]
+        return Outcome(problems, report.to_json(), exit_code=report.exit_code, printable=report)
     except PnpError as exc:
         places = _places(doc) if doc is not None else {}
         return Outcome([_problem(e, places) for e in exc.errors], exit_code=exc.exit_code)
-    # a claim the sheet does not score is a problem at that claim, as `pnp score` exits 1 on it
-    return Outcome([Problem(line, at) for at, line in report.mismatch_places()], report.to_json(), exit_code=report.exit_code, printable=report)
+    except Exception as exc:
+        if (error := plugin_error(exc)) is None:
+            raise
+        return Outcome([Problem(str(e)) for e in error.errors], exit_code=error.exit_code)
 
 
 def _places(doc: Located) -> dict[int, tuple[Any, ...]]:
@@ -185,7 +207,8 @@ class Games:
         return out
 
     def player_counts(self, name: str) -> list[int]:
-        """The player counts the game's blank sheet is made for."""
+        """The player counts the game's blank sheet is made for (within the `players` range
+        the game declares, as `pnp sheet` checks)."""
         self.load(name)  # an unknown game is that, not a game for no player count
         counts = []
         for n in range(1, MOST_PLAYERS + 1):
@@ -210,10 +233,16 @@ class Games:
         return game.plugin.sheet_form(game, rules, players) if game.plugin.sheet_form is not None else {}
 
     def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
-        """The game's blank sheet (`pnp sheet --template`) as data."""
+        """The game's blank sheet (`pnp sheet --template`) as data; a PnpError for a player
+        count or rule version the game does not declare, with `pnp sheet`'s check."""
+        from ..config import BuildOptions
+        from ..score.dispatch import _declared
+
         game = self.load(name)
         assert game.plugin.sheet_template is not None
-        text = game.plugin.sheet_template(game, players, {"rules": rules} if rules else {})
+        options = {"rules": rules} if rules else {}
+        BuildOptions(players=_declared(game, players), extra=dict(options)).game_options([game])
+        text = game.plugin.sheet_template(game, players, options)
         data = parse(text).data
         if not isinstance(data, dict) or not isinstance(data.get("players"), list):
             raise PnpError(f"game {name!r}: its blank sheet has no players list")

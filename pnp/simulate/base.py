@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pnp.errors import PnpError
+from pnp.errors import ContentError, PnpError
 from pnp.load.plugins import plugin_submodule
 
 if TYPE_CHECKING:
@@ -60,16 +61,38 @@ def no_options(game: str, options: dict[str, str]) -> None:
         raise PnpError(f"--set {', '.join(options)}: {game} takes no options")
 
 
+# The modules the balance lab's extra installs (pyproject.toml, `lab`): a rules engine may
+# use them, and one missing is pnp's install, not the plugin's mistake.
+LAB_MODULES = ("numpy",)
+MAKE = "make(game, options)"  # how pnp calls a simulation module's `make`: the GameContent and the --set options (a dict)
+
+
 def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
     """The game's simulation (module `simulation` of its plugin package), or a PnpError."""
     plugin = game.manifest.plugin
     try:
         module = plugin_submodule(plugin, game.project.root, "simulation") if plugin else None
-    except ModuleNotFoundError as exc:  # a library of the balance lab's extra, not installed
-        if not exc.name or exc.name.startswith("pnp"):  # pnp's own or the plugin's own module: a bug
-            raise
-        raise PnpError(f"pnp simulate {game.name}: the rules engine needs {exc.name}, which the balance lab's extra installs: "
-                       f"pip install '.[lab]' in pnp's folder (or pip install {exc.name})") from None
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.partition(".")[0] in LAB_MODULES:  # a library of the lab's extra, not installed
+            raise PnpError(f"pnp simulate {game.name}: the rules engine needs {exc.name}, which the balance lab's extra installs: "
+                           f"pip install '.[lab]' in pnp's folder (or pip install {exc.name})") from None
+        raise  # any other: the plugin's own import, located as its error (`plugin_failure`), or pnp's bug
     if module is None:
         raise PnpError(f"{game.name}: no rules engine to simulate this game")
-    return module.make(game, dict(options))
+    make = getattr(module, "make", None)
+    if not callable(make):
+        raise PnpError(ContentError(module.__file__, None, None, f"plugin {plugin}: expected a function {MAKE} "
+                                    f"returning the game's simulation"))
+    try:
+        signature: inspect.Signature | None = inspect.signature(make)
+    except (TypeError, ValueError):  # no signature to read (a builtin): the call itself tells
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(game, dict(options))
+        except TypeError:  # not a call pnp makes: the plugin's `def`, not a bug in pnp
+            code = getattr(inspect.unwrap(make), "__code__", None)
+            raise PnpError(ContentError(code.co_filename if code else module.__file__, code.co_firstlineno if code else None, None,
+                                        f"plugin {plugin}: {getattr(make, '__name__', 'make')}{signature} does not take pnp's call "
+                                        f"{MAKE}: the loaded game and its --set options (a dict)")) from None
+    return make(game, dict(options))

@@ -16,6 +16,7 @@ from typing import Callable, Iterator
 from pnp.load.content import GameContent, Project, load_game
 from pnp.errors import PnpError
 from pnp.load import revision, trust
+from pnp.load.plugins import plugin_failure
 from pnp.load.options import parse_pairs
 
 from .base import Record, Simulation, load_simulation
@@ -80,8 +81,16 @@ def _trust_as_parent(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> 
 
 def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Record]:
     side, games, sheets = args
-    sim = _simulation(side)
-    return [sim.play(seed, strategies, sheets) for seed, strategies in games]
+    try:
+        sim = _simulation(side)
+        return [sim.play(seed, strategies, sheets) for seed, strategies in games]
+    except Exception as exc:
+        # A traceback does not cross the process boundary, and with it the plugin's file and
+        # line would be lost: a plugin's own failure leaves a worker as its located error
+        # (kept whole with PNP_DEBUG, whose traceback the pool passes on).
+        if os.environ.get("PNP_DEBUG") or (found := plugin_failure(exc)) is None:
+            raise
+        raise PnpError(found) from None
 
 
 def seats(strategies: list[str], players: int, g: int) -> list[str]:

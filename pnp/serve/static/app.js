@@ -71,7 +71,9 @@ window.addEventListener("hashchange", route);
 // ---------------------------------------------------------------- home: start a game
 
 async function homePage() {
-  const [games, sessions] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/sessions")]);
+  const [listed, sessions] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/sessions")]);
+  // a game whose plugin fails comes with its error instead of its players: shown, not offered
+  const games = listed.filter(g => !g.error), broken = listed.filter(g => g.error);
   const out = h("div", {});
   const gameSel = h("select", {id: "game"}, games.map(g => h("option", {value: g.name}, g.title)));
   const rulesBox = h("div", {}), countBox = h("div", {}), namesBox = h("div", {}), err = h("div", {});
@@ -120,7 +122,8 @@ async function homePage() {
     } catch (e) { showError(err, e); }
   }
   out.append(h("section", {}, h("h1", {}, "New game"), h("label", {for: "game"}, "Game"), gameSel, rulesBox, changesBox, countBox, namesBox, err,
-    h("p", {}, h("button", {id: "start", onclick: start}, "Start the game"))));
+    h("p", {}, h("button", {id: "start", onclick: start}, "Start the game")),
+    ...broken.map(g => h("div", {class: "problem", role: "alert"}, `${g.name} cannot be played: ${g.error}`))));
   if (sessions.length) out.append(h("section", {}, h("h2", {}, "Games at this table"),
     h("ul", {}, sessions.map(s => h("li", {}, h("a", {href: `#/s/${s.id}`}, `${s.game}: ${s.players.join(", ")}`), ` ${s.created}${s.logged ? " (logged)" : ""}`)))));
   out.append(h("p", {}, h("a", {class: "button", href: "#/stats"}, "Statistics of logged games")));

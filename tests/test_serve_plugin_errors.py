@@ -1,0 +1,90 @@
+"""`pnp serve` and a game's plugin: the plugin's own exception is its located line (that of
+`pnp score`) on the page and on the server's terminal, one game's failure hides no other
+game, and a table seats only the player counts the game declares (as `pnp sheet`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from game_plugins import edit_plugin, own_copy  # noqa: E402
+from pnp.load.content import Project  # noqa: E402
+from pnp.serve.app import make_app  # noqa: E402
+from pnp.serve.log import Log  # noqa: E402
+from pnp.serve.scoring import Games  # noqa: E402
+
+TOKEN = "t0ken"
+INIT = "plugins/dietrick_taking/__init__.py"
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project with its own copy of Dietrick-taking and its plugin, the working folder."""
+    monkeypatch.chdir(tmp_path)
+    return own_copy(tmp_path / "proj", "dietrick-taking", "dietrick_taking")
+
+
+def client(root: Path) -> TestClient:
+    c = TestClient(make_app(Games(Project(root)), Log(root / "log.sqlite"), TOKEN))
+    assert c.get(f"/?token={TOKEN}").status_code == 200
+    return c
+
+
+def located(root: Path, line: int, error: str) -> str:
+    return f"proj/{INIT}:{line}: plugin plugins/dietrick_taking failed: {error} (set PNP_DEBUG=1 for a traceback)"
+
+
+def test_a_scorers_exception_is_its_located_problem_on_the_page_and_terminal(root: Path, capsys: pytest.CaptureFixture):
+    line = edit_plugin(root, INIT, '"""Score a sheet (see `sheet.py` for its format) against the printed scoring cards."""', "1 // 0")
+    c = client(root)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]}).json()["id"]
+    r = c.get(f"/api/sessions/{sid}")  # the live check scores the sheet so far
+    assert r.status_code == 200, r.text
+    expected = located(root, line, "ZeroDivisionError: integer division or modulo by zero")
+    outcome = r.json()["outcome"]
+    assert [p["message"] for p in outcome["problems"]] == [expected] and outcome["exit_code"] == 2
+    assert expected in capsys.readouterr().err.splitlines()
+
+
+def test_a_failing_sheet_template_is_listed_with_its_error_and_hides_no_other_game(root: Path, capsys: pytest.CaptureFixture):
+    line = edit_plugin(root, INIT, "from .sheet import template", "raise KeyError('edition')")
+    c = client(root)
+    r = c.get("/api/games")
+    assert r.status_code == 200, r.text
+    listed = {g["name"]: g for g in r.json()}
+    expected = located(root, line, "KeyError: 'edition'")
+    assert listed["dietrick-taking"] == {"name": "dietrick-taking", "error": expected}
+    assert listed["tasty-humans"]["players"] == [1, 2, 3, 4]  # the other games still play
+    r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
+    assert (r.status_code, r.json()) == (400, {"error": expected})
+    assert expected in capsys.readouterr().err.splitlines()
+
+
+def test_a_failing_entry_form_is_the_plugins_error(root: Path):
+    line = edit_plugin(root, "plugins/dietrick_taking/form.py", "def sheet_form(game: \"GameContent\", rules: str | None, players: int) -> dict[str, Any]:",
+                       "[][1]")
+    r = client(root).post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith(f"proj/plugins/dietrick_taking/form.py:{line}: plugin plugins/dietrick_taking failed: IndexError")
+
+
+def test_a_table_seats_only_the_player_counts_the_game_declares(root: Path):
+    """game.yaml's `options: players` bounds serve's tables as it bounds `pnp sheet` (the
+    blank sheet itself would be made for 1 to 4)."""
+    manifest = root / "content/dietrick-taking/game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "players: {type: int, min: 1, max: 4," in text
+    manifest.write_text(text.replace("players: {type: int, min: 1, max: 4,", "players: {type: int, min: 2, max: 3,"), encoding="utf-8")
+    c = client(root)
+    listed = {g["name"]: g for g in c.get("/api/games").json()}
+    assert listed["dietrick-taking"]["players"] == [2, 3]
+    for players in (["Solo"], ["A", "B", "C", "D"]):
+        r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": players})
+        assert r.status_code == 400 and "is played by 2, 3" in r.json()["error"], r.text
+    assert c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["A", "B"]}).status_code == 200
