@@ -111,7 +111,14 @@ def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch)
     Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, 4]}\n  - {name: Ben, rounds: [5]}\n")
     result = runner.invoke(app, ["score", "sheet.yaml", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["totals"] == {"Ann": 7, "Ben": 5}
+    report = json.loads(result.output)
+    assert report["players"] == [{"name": "Ann", "total": 7}, {"name": "Ben", "total": 5}] and report["winners"] == ["Ann"]
+    # the keys the log reads: the winner in `pnp log list`, totals and winner in the CSV
+    assert runner.invoke(app, ["log", "import", "sheet.yaml"]).exit_code == 0
+    listed = runner.invoke(app, ["log", "list"])
+    assert listed.exit_code == 0 and "Ann, Ben" in listed.output and "nobody" not in listed.output, listed.output
+    rows = runner.invoke(app, ["log", "export", "--csv"]).output.splitlines()
+    assert [row.split(",")[-3:] for row in rows[1:]] == [["Ann", "7", "yes"], ["Ben", "5", "no"]], rows
     Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, four]}\n")
     result = runner.invoke(app, ["score", "sheet.yaml"])
     assert result.exit_code == 2 and result.output.strip() == "sheet.yaml:3:17: expected a list of whole numbers", result.output
@@ -160,3 +167,18 @@ def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_temp
     first = result.output.strip().splitlines()[0]
     assert first.startswith("templates/fruit-stand/fruit.svg.j2:5: fruit/"), first
     assert f": plugin plugins/fruit_stand.py failed at plugins/fruit_stand.py:{line}: KeyError: '#" in first, first
+
+
+def test_the_readmes_plugin_reference_names_every_hook():
+    """The README's plugin reference: one row per GamePlugin field, and every attribute of
+    the Simulation protocol, so a field added to either is documented there."""
+    import dataclasses
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    reference = readme.split("#### Plugin reference", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \|", reference, re.MULTILINE)
+    assert rows == [f.name for f in dataclasses.fields(pnp.api.GamePlugin)]
+    simulate = reference.split("**`pnp simulate`**", 1)[1]
+    for name in [*pnp.api.Simulation.__annotations__, "play"]:
+        assert f"`{name}" in simulate, name
