@@ -182,3 +182,64 @@ def test_the_readmes_plugin_reference_names_every_hook():
     simulate = reference.split("**`pnp simulate`**", 1)[1]
     for name in [*pnp.api.Simulation.__annotations__, "play"]:
         assert f"`{name}" in simulate, name
+
+
+ROUNDS_SIMULATION = '''\
+import random
+from typing import Any
+
+from pnp.api import GameContent, PlayerRecord, Record, Simulation, no_options
+
+
+class RoundsSimulation:
+    game = "rounds"
+    strategies = ("random",)
+    player_counts = (2, 3)
+    default_players = 2
+    metrics = {"rounds": "rounds played"}
+    score_label = "points"
+
+    def __init__(self, game: GameContent, options: dict[str, str]):
+        no_options(game.name, options)
+
+    def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
+        rng = random.Random(seed)
+        points = [[rng.randint(0, 5) for _ in range(3)] for _ in strategies]
+        best = max(sum(p) for p in points)
+        seats = [PlayerRecord(i, s, float(sum(p)), sum(p) == best) for i, (s, p) in enumerate(zip(strategies, points))]
+        done: dict[str, Any] | None = None
+        if sheet:
+            done = {"game": "rounds", "players": [{"name": f"P{i + 1}", "rounds": p} for i, p in enumerate(points)]}
+        return Record(seed, seats, {"rounds": 3}, done)
+
+
+def make(game: GameContent, options: dict[str, str]) -> Simulation:
+    return RoundsSimulation(game, options)
+'''
+
+
+def test_a_simulation_written_as_the_readme_says_plays_with_pnp_api_alone(tmp_path: Path, monkeypatch):
+    """README "Plugin reference", `pnp simulate`: a package's `simulation` module built from
+    pnp.api alone plays, and the sheets it writes score with the README's scorer."""
+    from pnp.load.content import Project
+    from pnp.tools.scaffold import scaffold
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    scorer = readme.split("# plugins/rounds.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    project = Project(tmp_path / "proj")
+    scaffold(project, "rounds")
+    package = project.root / "plugins/rounds"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(scorer, encoding="utf-8")
+    (package / "simulation.py").write_text(ROUNDS_SIMULATION, encoding="utf-8")
+    assert set(_pnp_imports(package / "simulation.py")) == {"pnp.api"}
+    manifest = project.content_dir / "rounds/game.yaml"
+    manifest.write_text("plugin: plugins/rounds\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    trust(project.root)
+    monkeypatch.chdir(project.root)
+    result = runner.invoke(app, ["simulate", "rounds", "--games", "4", "--jobs", "1", "--players", "3", "--sheets", "played"])
+    assert result.exit_code == 0, result.output
+    sheets = sorted(Path("played").glob("*.yaml"))
+    assert len(sheets) == 4
+    result = runner.invoke(app, ["score", "--json", *map(str, sheets)])
+    assert result.exit_code == 0, result.output
