@@ -28,7 +28,9 @@ What a plugin gets
   Rich), `deep_merge` (how variants merge mappings).
 - Limits: `GRIDS`, the largest grid side a scoring sheet (or its `changes:`) may ask for
   (`GRIDS["side"]`, set with PNP_GRID_LIMITS; `GRIDS.hint("side")` says how).
-- The balance lab: `Record`, `PlayerRecord` (one simulated game and its seats), `no_options`.
+- The balance lab: `Simulation` (what a plugin package's module `simulation` returns from
+  `make(game, options)`: the protocol `pnp simulate` plays), `Record`, `PlayerRecord` (one
+  simulated game and its seats), `no_options`.
 
 A scorer is `score(game: GameContent, doc: Located) -> ScoreReport`: it raises PnpError
 for a sheet it cannot score (located with `doc.error`), and returns a report otherwise.
@@ -50,7 +52,7 @@ from .load.yamlio import Located
 from .units import num
 from .safetext import markup
 from .score.dispatch import ScoreReport
-from .simulate.base import PlayerRecord, Record, no_options
+from .simulate.base import PlayerRecord, Record, Simulation, no_options
 
 __all__ = [
     "GRIDS",
@@ -66,6 +68,7 @@ __all__ = [
     "PnpError",
     "Record",
     "ScoreReport",
+    "Simulation",
     "Slug",
     "StrictModel",
     "counted",

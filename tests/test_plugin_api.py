@@ -111,7 +111,14 @@ def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch)
     Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, 4]}\n  - {name: Ben, rounds: [5]}\n")
     result = runner.invoke(app, ["score", "sheet.yaml", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["totals"] == {"Ann": 7, "Ben": 5}
+    report = json.loads(result.output)
+    assert report["players"] == [{"name": "Ann", "total": 7}, {"name": "Ben", "total": 5}] and report["winners"] == ["Ann"]
+    # the keys the log reads: the winner in `pnp log list`, totals and winner in the CSV
+    assert runner.invoke(app, ["log", "import", "sheet.yaml"]).exit_code == 0
+    listed = runner.invoke(app, ["log", "list"])
+    assert listed.exit_code == 0 and "Ann, Ben" in listed.output and "nobody" not in listed.output, listed.output
+    rows = runner.invoke(app, ["log", "export", "--csv"]).output.splitlines()
+    assert [row.split(",")[-3:] for row in rows[1:]] == [["Ann", "7", "yes"], ["Ben", "5", "no"]], rows
     Path("sheet.yaml").write_text("game: rounds\nplayers:\n  - {name: Ann, rounds: [3, four]}\n")
     result = runner.invoke(app, ["score", "sheet.yaml"])
     assert result.exit_code == 2 and result.output.strip() == "sheet.yaml:3:17: expected a list of whole numbers", result.output
@@ -139,3 +146,100 @@ def test_a_reloaded_package_plugin_keeps_its_name(tmp_path: Path):
     load_game(project, "demo")
     names = {module: name for module, name in plugins._LOADED.items() if "plugins_pkg" in module}
     assert names and set(names.values()) == {"plugins/pkg"}, names
+
+
+def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_template(fruit: Path):
+    """A helper the plugin gives the templates (`template_globals`) that raises: the template
+    line that called it, and the plugin's own file and line, not a template error alone."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    text = plugin.read_text(encoding="utf-8")
+    helper = "def tint(colour):\n    return {'#000000': 'black'}[colour]\n\n\n"
+    text = text.replace("PLUGIN = GamePlugin(score=score,", helper + "PLUGIN = GamePlugin(score=score, template_globals={'tint': tint},")
+    plugin.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("    return {'#000000': 'black'}[colour]") + 1
+    template = fruit / "templates/fruit-stand/fruit.svg.j2"
+    lines = template.read_text(encoding="utf-8").splitlines()
+    lines[4] = lines[4].replace('stroke="{{ colour }}"', 'stroke="{{ tint(colour) }}"')
+    template.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    trust(fruit)
+    result = runner.invoke(app, ["validate"])
+    assert result.exit_code == 2, result.output
+    first = result.output.strip().splitlines()[0]
+    assert first.startswith("templates/fruit-stand/fruit.svg.j2:5: fruit/"), first
+    assert f": plugin plugins/fruit_stand.py failed at plugins/fruit_stand.py:{line}: KeyError: '#" in first, first
+
+
+def test_the_readmes_plugin_reference_names_every_hook():
+    """The README's plugin reference: one row per GamePlugin field, and every attribute of
+    the Simulation protocol, so a field added to either is documented there."""
+    import dataclasses
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    reference = readme.split("#### Plugin reference", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \|", reference, re.MULTILINE)
+    assert rows == [f.name for f in dataclasses.fields(pnp.api.GamePlugin)]
+    simulate = reference.split("**`pnp simulate`**", 1)[1]
+    for name in [*pnp.api.Simulation.__annotations__, "play"]:
+        assert f"`{name}" in simulate, name
+
+
+ROUNDS_SIMULATION = '''\
+import random
+from typing import Any
+
+from pnp.api import GameContent, PlayerRecord, Record, Simulation, no_options
+
+
+class RoundsSimulation:
+    game = "rounds"
+    strategies = ("random",)
+    player_counts = (2, 3)
+    default_players = 2
+    metrics = {"rounds": "rounds played"}
+    score_label = "points"
+
+    def __init__(self, game: GameContent, options: dict[str, str]):
+        no_options(game.name, options)
+
+    def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
+        rng = random.Random(seed)
+        points = [[rng.randint(0, 5) for _ in range(3)] for _ in strategies]
+        best = max(sum(p) for p in points)
+        seats = [PlayerRecord(i, s, float(sum(p)), sum(p) == best) for i, (s, p) in enumerate(zip(strategies, points))]
+        done: dict[str, Any] | None = None
+        if sheet:
+            done = {"game": "rounds", "players": [{"name": f"P{i + 1}", "rounds": p} for i, p in enumerate(points)]}
+        return Record(seed, seats, {"rounds": 3}, done)
+
+
+def make(game: GameContent, options: dict[str, str]) -> Simulation:
+    return RoundsSimulation(game, options)
+'''
+
+
+def test_a_simulation_written_as_the_readme_says_plays_with_pnp_api_alone(tmp_path: Path, monkeypatch):
+    """README "Plugin reference", `pnp simulate`: a package's `simulation` module built from
+    pnp.api alone plays, and the sheets it writes score with the README's scorer."""
+    from pnp.load.content import Project
+    from pnp.tools.scaffold import scaffold
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    scorer = readme.split("# plugins/rounds.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    project = Project(tmp_path / "proj")
+    scaffold(project, "rounds")
+    package = project.root / "plugins/rounds"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(scorer, encoding="utf-8")
+    (package / "simulation.py").write_text(ROUNDS_SIMULATION, encoding="utf-8")
+    assert set(_pnp_imports(package / "simulation.py")) == {"pnp.api"}
+    manifest = project.content_dir / "rounds/game.yaml"
+    manifest.write_text("plugin: plugins/rounds\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    trust(project.root)
+    monkeypatch.chdir(project.root)
+    result = runner.invoke(app, ["simulate", "rounds", "--games", "4", "--jobs", "1", "--players", "3", "--sheets", "played"])
+    assert result.exit_code == 0, result.output
+    sheets = sorted(Path("played").glob("*.yaml"))
+    assert len(sheets) == 4
+    result = runner.invoke(app, ["score", "--json", *map(str, sheets)])
+    assert result.exit_code == 0, result.output

@@ -30,6 +30,7 @@ from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import FontChoice, Fonts, MissingStyle
 from ..load.manifest import Component
+from ..load.plugins import plugin_frame
 from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
@@ -153,6 +154,10 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
         return ContentError(path, line, None, f"{what}: the memory ran out rendering this face: the template makes too large a text or list")
     if isinstance(exc, RecursionError):
         return ContentError(path, line, None, f"{what}: the template calls itself too deeply (a macro calling itself, or data nested hundreds deep)")
+    if (raised := plugin_frame(exc)) is not None:  # a helper the plugin gave the templates (or its `context`): its line too
+        name, file, at = raised
+        return ContentError(path, line, None, f"{what}: plugin {name} failed at {locate.project_relative(Path(file), game)}:{at}: "
+                                              f"{type(exc).__name__}: {exc}")
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
