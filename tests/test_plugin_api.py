@@ -243,3 +243,15 @@ def test_a_simulation_written_as_the_readme_says_plays_with_pnp_api_alone(tmp_pa
     assert len(sheets) == 4
     result = runner.invoke(app, ["score", "--json", *map(str, sheets)])
     assert result.exit_code == 0, result.output
+
+
+def test_the_example_projects_scorer_names_its_winner_for_the_log(fruit: Path):
+    """Fruit Stand's RULES.md, Scoring 3: the highest total wins; `pnp log` reads the report's
+    `winners` (it said "nobody" before)."""
+    result = runner.invoke(app, ["score", "sheets/example.yaml", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["winners"] == ["Ann"]
+    assert runner.invoke(app, ["score", "sheets/example.yaml"]).output.splitlines()[-1] == "Winner: Ann"
+    assert runner.invoke(app, ["log", "import", "sheets/example.yaml"]).exit_code == 0
+    rows = runner.invoke(app, ["log", "export", "--csv"]).output.splitlines()
+    assert [row.split(",")[-3:] for row in rows[1:]] == [["Ann", "10", "yes"], ["Ben", "7", "no"], ["Cleo", "9", "no"]], rows

@@ -58,8 +58,14 @@ class Report(ScoreReport):
     def exit_code(self) -> int:
         return 1 if any(r["claimed"] is not None and r["claimed"] != r["total"] for r in self.rows) else 0
 
-    def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "edition": self.edition, "players": self.rows}
+    @property
+    def winners(self) -> list[str]:
+        """RULES.md, Scoring 3: the highest total; a tie shares the win."""
+        best = max((r["total"] for r in self.rows), default=None)
+        return [r["name"] for r in self.rows if r["total"] == best]
+
+    def to_json(self) -> dict[str, Any]:  # `winners` and `players`: what pnp log reads
+        return {"game": self.game, "edition": self.edition, "winners": self.winners, "players": self.rows}
 
     def render(self, console) -> None:
         table = Table("player", *SCORERS, "total", "claimed", title=f"Fruit Stand ({self.edition} edition)")
@@ -67,6 +73,7 @@ class Report(ScoreReport):
             mark = "" if r["claimed"] is None else ("ok" if r["claimed"] == r["total"] else f"{r['claimed']} (wrong)")
             table.add_row(r["name"], *(str(r["parts"][k]) for k in SCORERS), str(r["total"]), mark)
         console.print(table)
+        console.print(f"Winner: {' and '.join(self.winners)}", markup=False)
 
 
 def _ids(doc, at: tuple, value: Any, known: dict[str, Any], what: str, errors: list[ContentError]) -> list[str]:
