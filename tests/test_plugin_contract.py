@@ -77,8 +77,8 @@ def test_a_scorer_of_the_wrong_signature_is_the_plugins_error(fruit: Path):
     _replace(plugin, "def score(game, doc) -> Report:", "def score(doc) -> Report:")
     line = _line(plugin, "def score(doc)")
     message = _one_line(runner.invoke(app, ["score", "sheets/example.yaml"]))
-    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: score cannot take what pnp passes it (2 arguments): "), message
-    assert "takes 1 positional argument but 2 were given" in message
+    assert message == (f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: score() takes 1 positional argument but 2 were given: "
+                       "expected def score(game, doc)")
 
 
 def test_a_type_error_inside_the_scorer_stays_at_its_own_line(fruit: Path):
@@ -204,3 +204,12 @@ def test_a_syntax_error_in_a_submodule_imported_by_the_scorer_is_located_there(t
     Path("sheet.yaml").write_text("game: demo\n")
     message = _one_line(runner.invoke(app, ["score", "sheet.yaml"]))
     assert message.startswith("plugins/demo/scorer.py:3:19: plugin plugins/demo failed: SyntaxError: expected ':'"), message
+
+
+def test_an_exit_code_kept_as_a_class_value_is_checked_too(fruit: Path):
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "    @property\n    def exit_code(self) -> int:\n", "    exit_code = 2\n\n    def old_exit_code(self) -> int:\n")
+    line = _line(plugin, "class Report") - 1  # a decorated class starts at its decorator (@dataclass)
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == (
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: exit_code returned 2: "
+        "expected 0 (every claim right, or none made) or 1 (a claimed value is wrong)")

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from pydantic import BaseModel
 
 from ..bytecode import WholeBucket, bytecode_cache
-from ..errors import ContentError, PnpError, counted
+from ..errors import ContentError, PnpError
 from ..files import digest
 from ..safetext import clip
 from . import trust
@@ -202,8 +202,8 @@ def plugin_failure(exc: BaseException) -> ContentError | None:
 
 
 def _kind(value: Any) -> str:
-    """What a plugin handed back, for a message: 'None', 'a dict', 'the text 'x''."""
-    if value is None or isinstance(value, bool):
+    """What a plugin handed back, for a message: 'None', '2', 'a dict', 'the text 'x''."""
+    if value is None or isinstance(value, (bool, int, float)):
         return repr(value)
     if isinstance(value, str):
         return f"the text {clip(repr(value), 60)}"
@@ -230,22 +230,22 @@ def _hook_error(hook: Any, message: str) -> PnpError:
     return PnpError(ContentError(path, line, None, f"plugin {name}: {message}"))
 
 
-def call_hook(hook: Callable[..., Any], name: str, args: tuple[Any, ...], check: Callable[[Any], str | None], at: Any = None) -> Any:
-    """What the plugin's hook `name` returns when pnp calls it with `args`, once `check`
-    (which says what was expected of a wrong value, None for a good one) accepts it. A hook
-    pnp cannot call so (its parameters), or one returning what pnp cannot use, is that
-    plugin's error at the hook's `def` line (or at `at`'s: a function or class of the
-    plugin); an exception raised in the hook's own code goes on, to be located there
-    (`plugin_failure`)."""
+def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check: Callable[[Any], str | None], at: Any = None) -> Any:
+    """What the plugin's hook returns when pnp calls it with `args` (as `call` shows it, e.g.
+    "score(game, doc)"), once `check` (which says what was expected of a wrong value, None
+    for a good one) accepts it. A hook pnp cannot call so (its parameters), or one returning
+    what pnp cannot use, is that plugin's error at the hook's `def` line (or at `at`'s: a
+    function or class of the plugin); an exception raised in the hook's own code goes on,
+    to be located there (`plugin_failure`)."""
     at = hook if at is None else at
     try:
         value = hook(*args)
     except TypeError as exc:
         if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
             raise  # raised inside the hook: its own code's error
-        raise _hook_error(at, f"{name} cannot take what pnp passes it ({counted(len(args), 'argument')}): {exc}") from None
+        raise _hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
     if (expected := check(value)) is not None:
-        raise _hook_error(at, f"{name} returned {_kind(value)}: expected {expected}")
+        raise _hook_error(at, f"{call.partition('(')[0]} returned {_kind(value)}: expected {expected}")
     return value
 
 

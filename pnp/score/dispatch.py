@@ -88,7 +88,7 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     game = (load or load_game)(project, game_name)
     if game.plugin.score is None:
         raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
-    report = call_hook(game.plugin.score, "score", (game, doc), _a_report)
+    report = call_hook(game.plugin.score, "score(game, doc)", (game, doc), _a_report)
     getter = getattr(type(report), "exit_code", None)  # a property, or a plain value of the class
     at = getter.fget if isinstance(getter, property) and getter.fget is not None else type(report)
     call_hook(getattr, "exit_code", (report, "exit_code"), _zero_or_one, at=at)  # a wrong claim never exits 0
@@ -123,10 +123,10 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     if schema:
         if game.plugin.sheet_schema is None:
             raise PnpError(f"{game.name}: this game has no scoring sheet schema")
-        return json.dumps(call_hook(game.plugin.sheet_schema, "sheet_schema", (), expect_json_schema), indent=2) + "\n"
+        return json.dumps(call_hook(game.plugin.sheet_schema, "sheet_schema()", (), expect_json_schema), indent=2) + "\n"
     if game.plugin.sheet_template is None:
         raise PnpError(f"{game.name}: this game has no scoring sheet template")
-    return call_hook(game.plugin.sheet_template, "sheet_template", (game, players, options or {}), expect_text)
+    return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_text)
 
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,

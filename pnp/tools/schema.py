@@ -49,7 +49,7 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
             else:
                 out.setdefault(f"{stem}.schema.json", schema)
     if plugin.sheet_schema is not None:
-        out["sheet.schema.json"] = call_hook(plugin.sheet_schema, "sheet_schema", (), expect_json_schema)
+        out["sheet.schema.json"] = call_hook(plugin.sheet_schema, "sheet_schema()", (), expect_json_schema)
     return out
 
 
