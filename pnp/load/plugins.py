@@ -256,7 +256,9 @@ def expect_text(value: Any) -> str | None:
 
 def expect_mapping(value: Any) -> str | None:
     """`call_hook`'s check of a hook returning names and their values."""
-    return None if isinstance(value, dict) else "a dict"
+    from collections.abc import Mapping
+
+    return None if isinstance(value, Mapping) else "a dict"
 
 
 def expect_content_errors(value: Any) -> str | None:
