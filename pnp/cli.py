@@ -429,12 +429,13 @@ def score_cmd(
                 say(f"== {sheet}")
             try:
                 code, text, data = one(sheet)
-            except PnpError as exc:  # this sheet's errors; the other sheets are still scored
-                code, text, data = exc.exit_code, "", {}
+            except Exception as exc:  # this sheet's errors (its plugin's too); the other sheets are still scored
+                errors, code = _sheet_errors(exc)
+                text, data = "", {}
                 if not as_json:
-                    for line in exc.errors:
+                    for line in errors:
                         say(clip(plain(line)), stderr=True)
-                results.append({"sheet": str(sheet), "exit_code": code, "errors": [_error_json(e) for e in exc.errors], "report": None})
+                results.append({"sheet": str(sheet), "exit_code": code, "errors": [_error_json(e) for e in errors], "report": None})
             else:
                 results.append({"sheet": str(sheet), "exit_code": code, "report": data})
             sys.stdout.write(text)
@@ -445,6 +446,19 @@ def score_cmd(
     if as_json:
         sys.stdout.write(json_text(results) + "\n")
     raise typer.Exit(code)
+
+
+def _sheet_errors(exc: Exception) -> tuple[list[ContentError | str], int]:
+    """One sheet's errors and exit code, as `run` reports them: the sheet's own (PnpError)
+    or its plugin's code's (located there); pnp's own bug, or any exception under
+    PNP_DEBUG, goes on to `run`."""
+    if isinstance(exc, PnpError):
+        return exc.errors, exc.exit_code
+    from .load.plugins import plugin_failure
+
+    if not os.environ.get("PNP_DEBUG") and (located := plugin_failure(exc)) is not None:
+        return [located], EXIT_INPUT
+    raise exc
 
 
 @app.command("init")

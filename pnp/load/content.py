@@ -179,7 +179,7 @@ class GameContent:
                 errors += problems
             raise_if_any(errors)
         if self.plugin.context is not None:
-            names.update(self.plain.copy(self.plugin.context(self, options)))
+            names.update(self.plain.copy(plugins.call_hook(self.plugin.context, "context(game, options)", (self, options), plugins.expect_mapping)))
         return names
 
 
@@ -267,7 +267,7 @@ def load_game(project: Project, name: str) -> GameContent:
     _check_templates(game, manifest_doc)
     _check_fonts(game, manifest_doc)
     if plugin.check is not None:
-        raise_if_any(plugin.check(game))
+        raise_if_any(plugins.call_hook(plugin.check, "check(game)", (game,), plugins.expect_content_errors))
     if manifest.needs:
         names = game.namespace()
         raise_if_any(check_needs(manifest.needs, game.docs, names, generated.expression_environment(game.plain), manifest_doc))

@@ -25,9 +25,12 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any, Callable
 
+from pydantic import BaseModel
+
 from ..bytecode import WholeBucket, bytecode_cache
 from ..errors import ContentError, PnpError
 from ..files import digest
+from ..safetext import clip
 from . import trust
 from .plugin import GamePlugin
 
@@ -188,11 +191,96 @@ def plugin_frame(exc: BaseException) -> tuple[str, str, int] | None:
 
 def plugin_failure(exc: BaseException) -> ContentError | None:
     """An exception raised in a plugin's own code as that plugin's located error (its file
-    and line, the exception's kind and message); None when no plugin's code is on the way."""
-    if (where := plugin_frame(exc)) is None:
+    and line, the exception's kind and message; a SyntaxError of a module the plugin
+    imports as it runs at the line it names, as at load time); None when no plugin's code
+    is on the way."""
+    if (found := plugin_frame(exc)) is None:
         return None
-    name, path, line = where
-    return ContentError(path, line, None, f"plugin {name} failed: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)")
+    name, path, line = found
+    where = _in_plugin(exc, ContentError(path, line, None, ""))
+    return ContentError(where.path, where.line, where.column, f"plugin {name} failed: {_complaint(exc)} (set PNP_DEBUG=1 for a traceback)")
+
+
+def _kind(value: Any) -> str:
+    """What a plugin handed back, for a message: 'None', '2', 'a dict', 'the text 'x''."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return f"the text {clip(repr(value), 60)}"
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    kind = type(value).__name__
+    return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
+
+
+def _hook_error(hook: Any, message: str) -> PnpError:
+    """`message` about a plugin's hook (a function, or a class), located at its `def` or
+    `class` line and naming the plugin it belongs to."""
+    target = getattr(hook, "__func__", hook)  # a bound method: its function
+    module = str(getattr(target, "__module__", "") or "")
+    name = _LOADED.get(module.partition(".")[0], module)
+    code = getattr(target, "__code__", None)
+    import inspect  # only for a broken plugin: not on every command's way
+
+    try:
+        path = inspect.getsourcefile(target) or (code.co_filename if code else None)
+        line = code.co_firstlineno if code else inspect.getsourcelines(target)[1]
+    except (TypeError, OSError):  # a built-in or a callable object: no place of its own to name
+        return PnpError(f"plugin {name}: {message}")
+    return PnpError(ContentError(path, line, None, f"plugin {name}: {message}"))
+
+
+def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check: Callable[[Any], str | None], at: Any = None) -> Any:
+    """What the plugin's hook returns when pnp calls it with `args` (as `call` shows it, e.g.
+    "score(game, doc)"), once `check` (which says what was expected of a wrong value, None
+    for a good one) accepts it. A hook pnp cannot call so (its parameters), or one returning
+    what pnp cannot use, is that plugin's error at the hook's `def` line (or at `at`'s: a
+    function or class of the plugin); an exception raised in the hook's own code goes on,
+    to be located there (`plugin_failure`)."""
+    at = hook if at is None else at
+    try:
+        value = hook(*args)
+    except TypeError as exc:
+        if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
+            raise  # raised inside the hook: its own code's error
+        raise _hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
+    if (expected := check(value)) is not None:
+        raise _hook_error(at, f"{call.partition('(')[0]} returned {_kind(value)}: expected {expected}")
+    return value
+
+
+def expect_text(value: Any) -> str | None:
+    """`call_hook`'s check of a hook returning text."""
+    return None if isinstance(value, str) else "text (a str)"
+
+
+def expect_mapping(value: Any) -> str | None:
+    """`call_hook`'s check of a hook returning names and their values."""
+    from collections.abc import Mapping
+
+    return None if isinstance(value, Mapping) else "a dict"
+
+
+def expect_content_errors(value: Any) -> str | None:
+    """`call_hook`'s check of `check`: a list of located errors ([] when all is well)."""
+    expected = "a list of pnp.api.ContentError (each made with doc.error(path, message); [] when all is well)"
+    if not isinstance(value, (list, tuple)):
+        return expected
+    wrong = next((v for v in value if not isinstance(v, ContentError)), None)
+    return None if wrong is None else f"{expected}; it holds {_kind(wrong)}"
+
+
+def expect_json_schema(value: Any) -> str | None:
+    """`call_hook`'s check of `sheet_schema`: a JSON Schema as plain data JSON can write."""
+    import json
+
+    if not isinstance(value, dict):
+        return "a JSON Schema (a dict)"
+    try:
+        json.dumps(value, sort_keys=True)  # as `pnp schema` writes it
+    except (TypeError, ValueError) as exc:
+        return f"a JSON Schema of plain data JSON can write (dict, list, str, number, bool, None), but {exc}"
+    return None
 
 
 def _in_plugin(exc: BaseException, where: ContentError) -> ContentError:
@@ -233,7 +321,25 @@ def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin
     plugin = getattr(module, attr, None)
     if not isinstance(plugin, GamePlugin):
         raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.api.GamePlugin(...)")
+    for stem, model in plugin.models.items():
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            at = ContentError(module.__file__, _assigned_at(module, attr), None, "")
+            raise _fail(at if at.path else where, f"plugin {name}: models[{stem!r}] is {_kind(model)}: expected a pydantic model class "
+                        "(a subclass of pnp.api.StrictModel) for the content file")
     return plugin
+
+
+def _assigned_at(module: ModuleType, attr: str) -> int | None:
+    """The line of the module's last top-level `attr = ...` (e.g. `PLUGIN = GamePlugin(...)`)."""
+    import ast  # only for a broken plugin
+
+    try:
+        tree = ast.parse(Path(module.__file__ or "").read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    lines = [node.lineno for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+             and any(isinstance(t, ast.Name) and t.id == attr for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+    return lines[-1] if lines else None
 
 
 def plugin_files(name: str | None, root: Path) -> list[Path]:

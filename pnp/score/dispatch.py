@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
+from ..load.plugins import call_hook, expect_json_schema, expect_text
 from ..load.project_files import output_folder
 from ..load.yamlio import SHEET, Located, load_located
 
@@ -87,7 +88,20 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     game = (load or load_game)(project, game_name)
     if game.plugin.score is None:
         raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
-    return game.plugin.score(game, doc)
+    report = call_hook(game.plugin.score, "score(game, doc)", (game, doc), _a_report)
+    getter = getattr(type(report), "exit_code", None)  # a property, or a plain value of the class
+    at = getter.fget if isinstance(getter, property) and getter.fget is not None else type(report)
+    call_hook(getattr, "exit_code", (report, "exit_code"), _zero_or_one, at=at)  # a wrong claim never exits 0
+    return report
+
+
+def _a_report(value: Any) -> str | None:
+    return None if isinstance(value, ScoreReport) else "a pnp.api.ScoreReport"
+
+
+def _zero_or_one(value: Any) -> str | None:
+    good = isinstance(value, int) and not isinstance(value, bool) and value in (0, 1)
+    return None if good else "0 (every claim right, or none made) or 1 (a claimed value is wrong)"
 
 
 def _declared(game: GameContent, players: int) -> int | None:
@@ -109,10 +123,10 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     if schema:
         if game.plugin.sheet_schema is None:
             raise PnpError(f"{game.name}: this game has no scoring sheet schema")
-        return json.dumps(game.plugin.sheet_schema(), indent=2) + "\n"
+        return json.dumps(call_hook(game.plugin.sheet_schema, "sheet_schema()", (), expect_json_schema), indent=2) + "\n"
     if game.plugin.sheet_template is None:
         raise PnpError(f"{game.name}: this game has no scoring sheet template")
-    return game.plugin.sheet_template(game, players, options or {})
+    return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_text)
 
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,

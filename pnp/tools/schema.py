@@ -11,6 +11,7 @@ from ..errors import PnpError
 from ..load.jsonschema import data_schema
 from ..load.sheets import SHEET_SUFFIXES
 from ..load.manifest import Manifest
+from ..load.plugins import call_hook, expect_json_schema
 from ..files import write_atomic
 from ..load import project_files
 from ..load.project_files import output_folder
@@ -48,7 +49,7 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
             else:
                 out.setdefault(f"{stem}.schema.json", schema)
     if plugin.sheet_schema is not None:
-        out["sheet.schema.json"] = plugin.sheet_schema()
+        out["sheet.schema.json"] = call_hook(plugin.sheet_schema, "sheet_schema()", (), expect_json_schema)
     return out
 
 

@@ -1,0 +1,215 @@
+"""A plugin that breaks the calling contract (a hook's parameters, what it returns, a
+report's exit code, a content model that is no pydantic model) is that plugin's error at
+the hook's `def` line, exit 2, never `pnp: internal error`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+from pnp.load.trust import trust
+
+REPO = Path(__file__).resolve().parent.parent
+FRUIT = REPO / "examples/projects/fruit-stand"
+PLUGIN_LINE = "PLUGIN = GamePlugin(score=score, provides={\"scorers\": SCORERS})"
+runner = CliRunner()
+
+
+@pytest.fixture
+def fruit(tmp_path: Path, monkeypatch) -> Path:
+    root = tmp_path / "fruit"
+    shutil.copytree(FRUIT, root, ignore=shutil.ignore_patterns("output", "__pycache__"))
+    monkeypatch.chdir(root)
+    return root
+
+
+def _edit(root: Path, code: str, **hooks: str) -> Path:
+    """Add `code` to the fruit stand's plugin and give its GamePlugin the `hooks` (field ->
+    Python expression); the plugin file."""
+    plugin = root / "plugins/fruit_stand.py"
+    text = plugin.read_text(encoding="utf-8")
+    assert PLUGIN_LINE in text
+    fields = "".join(f", {k}={v}" for k, v in hooks.items())
+    text = text.replace(PLUGIN_LINE, code + "\n\n" + PLUGIN_LINE.replace("provides=", fields.lstrip(", ") + ", provides=" if fields else "provides="))
+    plugin.write_text(text, encoding="utf-8")
+    trust(root)  # the edited plugin is no longer the shipped one: the user trusts it
+    return plugin
+
+
+def _line(plugin: Path, start: str) -> int:
+    """The 1-based number of the plugin's line starting with `start`."""
+    return next(n for n, text in enumerate(plugin.read_text(encoding="utf-8").splitlines(), 1) if text.startswith(start))
+
+
+def _one_line(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+    (message,) = result.output.strip().splitlines()
+    return message
+
+
+def test_a_scorer_returning_no_report_is_the_plugins_error(fruit: Path):
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "    return Report(game.name, options[\"edition\"], rows)", "    return {'players': rows}")
+    line = _line(plugin, "def score(game, doc)")
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == \
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: score returned a dict: expected a pnp.api.ScoreReport"
+    result = runner.invoke(app, ["score", "--json", "sheets/example.yaml"])
+    assert result.exit_code == 2
+    (error,) = json.loads(result.output)["errors"]
+    assert (error["file"], error["line"]) == ("plugins/fruit_stand.py", line)
+
+
+def _replace(plugin: Path, old: str, new: str) -> None:
+    text = plugin.read_text(encoding="utf-8")
+    assert old in text
+    plugin.write_text(text.replace(old, new), encoding="utf-8")
+    trust(plugin.parent.parent)
+
+
+def test_a_scorer_of_the_wrong_signature_is_the_plugins_error(fruit: Path):
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "def score(game, doc) -> Report:", "def score(doc) -> Report:")
+    line = _line(plugin, "def score(doc)")
+    message = _one_line(runner.invoke(app, ["score", "sheets/example.yaml"]))
+    assert message == (f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: score() takes 1 positional argument but 2 were given: "
+                       "expected def score(game, doc)")
+
+
+def test_a_type_error_inside_the_scorer_stays_at_its_own_line(fruit: Path):
+    """Only the call itself is the signature's fault: a TypeError of the scorer's own code
+    is located where it was raised."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "    sheet = doc.data\n", "    sheet = doc.data\n    len(5)\n")
+    line = _line(plugin, "    len(5)")
+    message = _one_line(runner.invoke(app, ["score", "sheets/example.yaml"]))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed: TypeError: object of type 'int' has no len()"), message
+
+
+def test_a_check_returning_plain_text_is_the_plugins_error(fruit: Path):
+    plugin = _edit(fruit, "def check(game):\n    return ['orders.csv: too few orders']\n", check="check")
+    line = _line(plugin, "def check")
+    message = _one_line(runner.invoke(app, ["validate"]))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: check returned a list: expected a list of pnp.api.ContentError"), message
+    assert message.endswith("it holds the text 'orders.csv: too few orders'")
+
+
+def test_a_content_model_that_is_no_pydantic_model_is_the_plugins_error(fruit: Path):
+    plugin = _edit(fruit, "", models="{'fruits': dict}")
+    line = _line(plugin, "PLUGIN = ")
+    message = _one_line(runner.invoke(app, ["validate"]))
+    assert message == (f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: models['fruits'] is the class dict: "
+                       "expected a pydantic model class (a subclass of pnp.api.StrictModel) for the content file")
+
+
+@pytest.mark.parametrize("command", [["sheet", "fruit-stand", "-n", "2", "--schema"], ["schema", "fruit-stand"]], ids=["sheet", "schema"])
+def test_a_sheet_schema_json_cannot_write_is_the_plugins_error(fruit: Path, command: list[str]):
+    plugin = _edit(fruit, "def sheet_schema():\n    return {'enum': {1, 2}}\n", sheet_schema="sheet_schema")
+    line = _line(plugin, "def sheet_schema")
+    message = _one_line(runner.invoke(app, command))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: sheet_schema returned a dict: "
+                              "expected a JSON Schema of plain data JSON can write"), message
+    assert "set is not JSON serializable" in message
+    assert not (fruit / "output/schema").exists() or not list((fruit / "output/schema").rglob("*.json"))  # nothing half-written
+
+
+def test_a_sheet_template_returning_no_text_is_the_plugins_error(fruit: Path):
+    plugin = _edit(fruit, "def sheet_template(game, players, options):\n    return ['game: fruit-stand']\n", sheet_template="sheet_template")
+    line = _line(plugin, "def sheet_template")
+    assert _one_line(runner.invoke(app, ["sheet", "fruit-stand", "-n", "2", "--template"])) == \
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: sheet_template returned a list: expected text (a str)"
+
+
+def test_a_context_returning_no_mapping_is_the_plugins_error(fruit: Path):
+    plugin = _edit(fruit, "def context(game, options):\n    return [('x', 1)]\n", context="context")
+    line = _line(plugin, "def context")
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == \
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: context returned a list: expected a dict"
+
+
+@pytest.mark.parametrize("value", ['"1"', "True", "2", "None"])
+def test_an_exit_code_other_than_0_or_1_is_the_plugins_error(fruit: Path, value: str):
+    """A wrong claim (Ann's total) with a report whose exit_code is no 0 or 1: never exit 0,
+    never a crash in `pnp log import`."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "        return 1 if any(", f"        return {value} if any(")
+    _replace(fruit / "sheets/example.yaml", "total: 10", "total: 11")
+    line = _line(plugin, "    def exit_code") - 1  # a decorated function starts at its decorator (@property)
+    for command in (["score", "sheets/example.yaml"], ["log", "import", "sheets/example.yaml"]):
+        message = _one_line(runner.invoke(app, command))
+        assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: exit_code returned "), message
+        assert message.endswith("expected 0 (every claim right, or none made) or 1 (a claimed value is wrong)")
+
+
+def test_a_good_exit_code_still_scores(fruit: Path):
+    _replace(fruit / "sheets/example.yaml", "total: 10", "total: 11")
+    assert runner.invoke(app, ["score", "sheets/example.yaml"]).exit_code == 1
+    assert runner.invoke(app, ["log", "import", "sheets/example.yaml"]).exit_code == 1
+
+
+def test_a_plugin_exception_on_one_of_several_sheets_is_that_sheets_error(fruit: Path):
+    """`pnp score A B C` with the plugin failing on B: A and C are still scored, B gets its
+    located line, the exit code is the worst; --json keeps every sheet's entry."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "        claimed = player.get(\"total\")\n", "        claimed = player.get(\"total\")\n        {}[player['boom']] if 'boom' in player else None\n")
+    line = _line(plugin, "        {}[player['boom']]")
+    broken = Path("sheets/broken.yaml")
+    broken.write_text(Path("sheets/example.yaml").read_text().replace("total: 7", "total: 7\n    boom: basket"))
+    result = runner.invoke(app, ["score", "sheets/example.yaml", str(broken), "sheets/example.yaml"])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("Fruit Stand (standard edition)") == 2 and "internal error" not in result.output
+    assert f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed: KeyError: 'basket'" in result.output
+    result = runner.invoke(app, ["score", "--json", "sheets/example.yaml", str(broken), "sheets/example.yaml"])
+    assert result.exit_code == 2
+    first, middle, last = json.loads(result.output)
+    assert first["exit_code"] == last["exit_code"] == 0 and first["report"] == last["report"] and first["report"]["players"]
+    assert middle["exit_code"] == 2 and middle["report"] is None
+    (error,) = middle["errors"]
+    assert (error["file"], error["line"]) == ("plugins/fruit_stand.py", line) and "KeyError: 'basket'" in error["message"]
+
+
+def test_a_bug_outside_any_plugin_still_stops_several_sheets_as_an_internal_error(fruit: Path, monkeypatch):
+    import pnp.score.dispatch as dispatch
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pnp's own bug")
+
+    monkeypatch.setattr(dispatch, "score_sheet", broken)
+    result = runner.invoke(app, ["score", "sheets/example.yaml", "sheets/example.yaml"])
+    assert result.exit_code == 3 and "internal error: RuntimeError: pnp's own bug" in result.output
+
+
+def test_a_syntax_error_in_a_submodule_imported_by_the_scorer_is_located_there(tmp_path: Path, monkeypatch):
+    """The README's advice: import the scorer inside `score`. Its syntax error is at its own
+    file, line and column, as at load time, not at the importing line."""
+    from pnp.load.content import Project
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    package = project.root / "plugins/demo"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from pnp.api import GamePlugin\n\n\ndef score(game, doc):\n    from .scorer import run\n"
+                                         "    return run(game, doc)\n\n\nPLUGIN = GamePlugin(score=score)\n")
+    (package / "scorer.py").write_text("# the scorer\n\ndef run(game, doc)\n    return None\n")
+    manifest = project.content_dir / "demo/game.yaml"
+    manifest.write_text("plugin: plugins/demo\n" + manifest.read_text(encoding="utf-8"), encoding="utf-8")
+    trust(project.root)
+    monkeypatch.chdir(project.root)
+    Path("sheet.yaml").write_text("game: demo\n")
+    message = _one_line(runner.invoke(app, ["score", "sheet.yaml"]))
+    assert message.startswith("plugins/demo/scorer.py:3:19: plugin plugins/demo failed: SyntaxError: expected ':'"), message
+
+
+def test_an_exit_code_kept_as_a_class_value_is_checked_too(fruit: Path):
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "    @property\n    def exit_code(self) -> int:\n", "    exit_code = 2\n\n    def old_exit_code(self) -> int:\n")
+    line = _line(plugin, "class Report") - 1  # a decorated class starts at its decorator (@dataclass)
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == (
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: exit_code returned 2: "
+        "expected 0 (every claim right, or none made) or 1 (a claimed value is wrong)")
