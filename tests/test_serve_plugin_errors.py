@@ -88,3 +88,14 @@ def test_a_table_seats_only_the_player_counts_the_game_declares(root: Path):
         r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": players})
         assert r.status_code == 400 and "is played by 2, 3" in r.json()["error"], r.text
     assert c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["A", "B"]}).status_code == 200
+
+
+def test_an_entry_form_of_the_wrong_kind_is_the_plugins_error_at_its_def(root: Path):
+    """`sheet_form` must return a dict of hints (the README's plugin reference); a list is the
+    plugin's error at the hook's `def` line, as `pnp score` reports a scorer's wrong value."""
+    form = "plugins/dietrick_taking/form.py"
+    edit_plugin(root, form, 'def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:', "return []")
+    at = (root / form).read_text(encoding="utf-8").splitlines().index('def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:') + 1
+    r = client(root).post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
+    assert r.status_code == 400
+    assert r.json()["error"] == f"proj/{form}:{at}: plugin plugins/dietrick_taking: sheet_form returned a list: expected a dict"

@@ -62,8 +62,8 @@ def test_make_of_the_wrong_signature_is_the_plugins_error_at_its_def(root: Path)
     line = edit_plugin(root, SIM, "from __future__ import annotations", "")  # trusted as edited
     at = path.read_text(encoding="utf-8").splitlines().index("def make(game):") + 1
     assert line < at
-    assert simulate() == (2, [f"{SIM}:{at}: plugin plugins/dietrick_taking: make(game) does not take pnp's call make(game, options): "
-                              "the loaded game and its --set options (a dict)"])
+    assert simulate() == (2, [f"{SIM}:{at}: plugin plugins/dietrick_taking: make() takes 1 positional argument but 2 were given: "
+                              "expected def make(game, options)"])
 
 
 def test_a_simulation_module_without_make_is_the_plugins_error(root: Path):

@@ -110,23 +110,40 @@ def _declared(game: GameContent, players: int) -> int | None:
     return players if "players" in game.manifest.options else None
 
 
+def _check_sheet_options(game: GameContent, players: int, options: dict[str, str] | None) -> None:
+    """Refuse a player count outside the range the game declares and bad or unknown `--set`."""
+    from ..config import BuildOptions
+
+    BuildOptions(players=_declared(game, players), extra=dict(options or {})).game_options([game])
+
+
+def blank_sheet(game: GameContent, players: int, options: dict[str, str] | None = None) -> str:
+    """The game's blank, commented YAML scoring sheet for `players` players under the build
+    options `options` (e.g. {"rules": "0.2.8"}), once the game takes them."""
+    _check_sheet_options(game, players, options)
+    if game.plugin.sheet_template is None:
+        raise PnpError(f"{game.name}: this game has no scoring sheet template")
+    return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_text)
+
+
+def sheet_schema(game: GameContent) -> dict[str, Any]:
+    """The JSON Schema of the game's scoring sheets."""
+    if game.plugin.sheet_schema is None:
+        raise PnpError(f"{game.name}: this game has no scoring sheet schema")
+    return call_hook(game.plugin.sheet_schema, "sheet_schema()", (), expect_json_schema)
+
+
 def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False, options: dict[str, str] | None = None) -> str:
     """A blank, commented YAML scoring sheet for `players` players (under the build
     options `options`, e.g. {"rules": "0.2.8"}), or the sheets' JSON Schema."""
     import json
 
-    from ..config import BuildOptions
-
     (name,) = project.resolve_games([game_name])
     game = load_game(project, name)
-    BuildOptions(players=_declared(game, players), extra=dict(options or {})).game_options([game])  # refuse bad or unknown --set
     if schema:
-        if game.plugin.sheet_schema is None:
-            raise PnpError(f"{game.name}: this game has no scoring sheet schema")
-        return json.dumps(call_hook(game.plugin.sheet_schema, "sheet_schema()", (), expect_json_schema), indent=2) + "\n"
-    if game.plugin.sheet_template is None:
-        raise PnpError(f"{game.name}: this game has no scoring sheet template")
-    return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_text)
+        _check_sheet_options(game, players, options)
+        return json.dumps(sheet_schema(game), indent=2) + "\n"
+    return blank_sheet(game, players, options)
 
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import yaml
 
 from ..errors import ContentError, PnpError
-from ..load.plugins import plugin_failure
+from ..load.plugins import call_hook, expect_mapping, plugin_failure
 from ..load.yamlio import SHEET, Located, parse_located
 
 if TYPE_CHECKING:
@@ -223,27 +223,23 @@ class Games:
         return self.load(name).manifest.title
 
     def schema(self, name: str) -> dict[str, Any]:
-        schema = self.load(name).plugin.sheet_schema
-        assert schema is not None
-        return schema()
+        from ..score.dispatch import sheet_schema
+
+        return sheet_schema(self.load(name))
 
     def hints(self, name: str, rules: str | None, players: int) -> dict[str, Any]:
         """The choices the game's plugin offers for its entry form (`sheet_form`; {} without)."""
         game = self.load(name)
-        return game.plugin.sheet_form(game, rules, players) if game.plugin.sheet_form is not None else {}
+        if game.plugin.sheet_form is None:
+            return {}
+        return call_hook(game.plugin.sheet_form, "sheet_form(game, rules, players)", (game, rules, players), expect_mapping)
 
     def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
         """The game's blank sheet (`pnp sheet --template`) as data; a PnpError for a player
         count or rule version the game does not declare, with `pnp sheet`'s check."""
-        from ..config import BuildOptions
-        from ..score.dispatch import _declared
+        from ..score.dispatch import blank_sheet
 
-        game = self.load(name)
-        assert game.plugin.sheet_template is not None
-        options = {"rules": rules} if rules else {}
-        BuildOptions(players=_declared(game, players), extra=dict(options)).game_options([game])
-        text = game.plugin.sheet_template(game, players, options)
-        data = parse(text).data
+        data = parse(blank_sheet(self.load(name), players, {"rules": rules} if rules else None)).data
         if not isinstance(data, dict) or not isinstance(data.get("players"), list):
             raise PnpError(f"game {name!r}: its blank sheet has no players list")
         return data

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pnp.errors import ContentError, PnpError
-from pnp.load.plugins import plugin_submodule
+from pnp.load.plugins import call_hook, plugin_submodule
 
 if TYPE_CHECKING:
     from pnp.load.content import GameContent
@@ -83,16 +82,8 @@ def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
     if not callable(make):
         raise PnpError(ContentError(module.__file__, None, None, f"plugin {plugin}: expected a function {MAKE} "
                                     f"returning the game's simulation"))
-    try:
-        signature: inspect.Signature | None = inspect.signature(make)
-    except (TypeError, ValueError):  # no signature to read (a builtin): the call itself tells
-        signature = None
-    if signature is not None:
-        try:
-            signature.bind(game, dict(options))
-        except TypeError:  # not a call pnp makes: the plugin's `def`, not a bug in pnp
-            code = getattr(inspect.unwrap(make), "__code__", None)
-            raise PnpError(ContentError(code.co_filename if code else module.__file__, code.co_firstlineno if code else None, None,
-                                        f"plugin {plugin}: {getattr(make, '__name__', 'make')}{signature} does not take pnp's call "
-                                        f"{MAKE}: the loaded game and its --set options (a dict)")) from None
-    return make(game, dict(options))
+    return call_hook(make, MAKE, (game, dict(options)), _a_simulation)
+
+
+def _a_simulation(value: Any) -> str | None:
+    return None if callable(getattr(value, "play", None)) else "a pnp.api.Simulation (an object with play(seed, strategies, sheet))"
