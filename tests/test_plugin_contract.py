@@ -213,3 +213,16 @@ def test_an_exit_code_kept_as_a_class_value_is_checked_too(fruit: Path):
     assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == (
         f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: exit_code returned 2: "
         "expected 0 (every claim right, or none made) or 1 (a claimed value is wrong)")
+
+
+def test_a_report_json_cannot_write_is_the_plugins_error(fruit: Path):
+    """A `to_json` holding a set: `--json` and `log import` said `internal error`."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, '"winners": self.winners,', '"winners": set(self.winners),')
+    line = _line(plugin, "    def to_json(self)")
+    for command in (["score", "sheets/example.yaml", "--json"], ["log", "import", "sheets/example.yaml"]):
+        result = runner.invoke(app, command)
+        message = json.loads(result.output)["errors"][0]["message"] if "--json" in command else _one_line(result)
+        assert "plugin plugins/fruit_stand.py: to_json returned a dict: expected a dict of plain data JSON can write" in message, message
+        assert "set is not JSON serializable" in message
+    assert f"plugins/fruit_stand.py:{line}:" in _one_line(runner.invoke(app, ["score", "sheets/example.yaml"]))

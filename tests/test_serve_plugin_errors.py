@@ -98,4 +98,60 @@ def test_an_entry_form_of_the_wrong_kind_is_the_plugins_error_at_its_def(root: P
     at = (root / form).read_text(encoding="utf-8").splitlines().index('def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:') + 1
     r = client(root).post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
     assert r.status_code == 400
-    assert r.json()["error"] == f"proj/{form}:{at}: plugin plugins/dietrick_taking: sheet_form returned a list: expected a dict"
+    assert r.json()["error"].startswith(f"proj/{form}:{at}: plugin plugins/dietrick_taking: sheet_form returned a list: expected a dict of ")
+
+
+def _def_line(root: Path, file: str, start: str) -> int:
+    return next(n for n, text in enumerate((root / file).read_text(encoding="utf-8").splitlines(), 1) if text.startswith(start))
+
+
+def test_a_scorers_broken_contract_is_its_whole_located_line_on_the_sheet(root: Path, capsys: pytest.CaptureFixture):
+    """A scorer returning a dict: the page showed the message without its file and line,
+    pinned to a line of the sheet the plugin's line number happened to match."""
+    edit_plugin(root, INIT, '"""Score a sheet (see `sheet.py` for its format) against the printed scoring cards."""', "return {}")
+    at = _def_line(root, INIT, "def score(")
+    c = client(root)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]}).json()["id"]
+    outcome = c.get(f"/api/sessions/{sid}").json()["outcome"]
+    expected = f"proj/{INIT}:{at}: plugin plugins/dietrick_taking: score returned a dict: expected a pnp.api.ScoreReport"
+    assert [(p["message"], p["at"], p["cell"]) for p in outcome["problems"]] == [(expected, [], None)]
+    assert expected in capsys.readouterr().err.splitlines()
+
+
+def test_a_sheet_template_returning_no_text_is_listed_with_its_error(root: Path, capsys: pytest.CaptureFixture):
+    sheet = "plugins/dietrick_taking/sheet.py"
+    edit_plugin(root, sheet, "has one rule set, so `options` change nothing.\"\"\"", "return []")
+    listed = {g["name"]: g for g in client(root).get("/api/games").json()}
+    assert "sheet_template returned a list: expected text (a str)" in listed["dietrick-taking"]["error"]
+    assert "players" in listed["tasty-humans"]
+    assert "dietrick-taking cannot be played" in capsys.readouterr().err
+
+
+def test_a_game_whose_check_raises_hides_no_other_game(root: Path):
+    """An exception in a content check (the game does not load): the start page answered 400
+    for every game."""
+    checks = "plugins/dietrick_taking/checks.py"
+    line = edit_plugin(root, checks, 'deck: DeckFile = game.data["deck"]', "1 // 0")
+    r = client(root).get("/api/games")
+    assert r.status_code == 200, r.text
+    listed = {g["name"]: g for g in r.json()}
+    assert listed["dietrick-taking"]["error"] == f"proj/{checks}:{line}: plugin plugins/dietrick_taking failed: ZeroDivisionError: " \
+                                                 "integer division or modulo by zero (set PNP_DEBUG=1 for a traceback)"
+    assert "players" in listed["tasty-humans"]
+
+
+def test_a_report_that_cannot_be_drawn_is_not_logged(root: Path):
+    """The finished table's report is drawn as `pnp score` prints it before the game is logged:
+    a `render` that raises was logged anyway (with a 400 to the page)."""
+    report = "plugins/dietrick_taking/report.py"
+    line = edit_plugin(root, report, "def render(self, console: Console) -> None:", "raise ValueError('no drawing today')")
+    c = client(root)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
+    c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
+    for seat, (yellow, blue) in enumerate([(7, 3), (4, 10), (13, 2)]):  # examples/dietrick-taking-3p.yaml
+        r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": True})
+    state = r.json()
+    assert r.status_code == 200 and not state["finished"] and state["logged"] is None
+    assert [p["message"] for p in state["outcome"]["problems"]] == [
+        f"proj/{report}:{line}: plugin plugins/dietrick_taking failed: ValueError: no drawing today (set PNP_DEBUG=1 for a traceback)"]
+    assert c.get("/api/stats").json() == []

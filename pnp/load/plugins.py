@@ -270,17 +270,31 @@ def expect_content_errors(value: Any) -> str | None:
     return None if wrong is None else f"{expected}; it holds {_kind(wrong)}"
 
 
-def expect_json_schema(value: Any) -> str | None:
-    """`call_hook`'s check of `sheet_schema`: a JSON Schema as plain data JSON can write."""
+def _json_problem(value: Any) -> str | None:
+    """Why JSON cannot write `value` as pnp writes it (keys sorted), or None."""
     import json
 
+    try:
+        json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+def expect_json_schema(value: Any) -> str | None:
+    """`call_hook`'s check of `sheet_schema`: a JSON Schema as plain data JSON can write."""
     if not isinstance(value, dict):
         return "a JSON Schema (a dict)"
-    try:
-        json.dumps(value, sort_keys=True)  # as `pnp schema` writes it
-    except (TypeError, ValueError) as exc:
-        return f"a JSON Schema of plain data JSON can write (dict, list, str, number, bool, None), but {exc}"
-    return None
+    problem = _json_problem(value)  # as `pnp schema` writes it
+    return None if problem is None else f"a JSON Schema of plain data JSON can write (dict, list, str, number, bool, None), but {problem}"
+
+
+def expect_json_report(value: Any) -> str | None:
+    """`call_hook`'s check of a report's `to_json`: a dict JSON can write (`--json`, the log)."""
+    if not isinstance(value, dict):
+        return "a dict (what pnp score --json prints and pnp log keeps)"
+    problem = _json_problem(value)
+    return None if problem is None else f"a dict of plain data JSON can write (dict, list, str, number, bool, None), but {problem}"
 
 
 def _in_plugin(exc: BaseException, where: ContentError) -> ContentError:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
-from ..load.plugins import call_hook, expect_json_schema, expect_text
+from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_text
 from ..load.project_files import output_folder
 from ..load.yamlio import SHEET, Located, load_located
 
@@ -92,6 +92,7 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     getter = getattr(type(report), "exit_code", None)  # a property, or a plain value of the class
     at = getter.fget if isinstance(getter, property) and getter.fget is not None else type(report)
     call_hook(getattr, "exit_code", (report, "exit_code"), _zero_or_one, at=at)  # a wrong claim never exits 0
+    call_hook(report.to_json, "to_json()", (), expect_json_report)  # --json and the log write it
     return report
 
 
@@ -110,7 +111,7 @@ def _declared(game: GameContent, players: int) -> int | None:
     return players if "players" in game.manifest.options else None
 
 
-def _check_sheet_options(game: GameContent, players: int, options: dict[str, str] | None) -> None:
+def check_sheet_options(game: GameContent, players: int, options: dict[str, str] | None) -> None:
     """Refuse a player count outside the range the game declares and bad or unknown `--set`."""
     from ..config import BuildOptions
 
@@ -120,7 +121,7 @@ def _check_sheet_options(game: GameContent, players: int, options: dict[str, str
 def blank_sheet(game: GameContent, players: int, options: dict[str, str] | None = None) -> str:
     """The game's blank, commented YAML scoring sheet for `players` players under the build
     options `options` (e.g. {"rules": "0.2.8"}), once the game takes them."""
-    _check_sheet_options(game, players, options)
+    check_sheet_options(game, players, options)
     if game.plugin.sheet_template is None:
         raise PnpError(f"{game.name}: this game has no scoring sheet template")
     return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_text)
@@ -141,7 +142,7 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
     (name,) = project.resolve_games([game_name])
     game = load_game(project, name)
     if schema:
-        _check_sheet_options(game, players, options)
+        check_sheet_options(game, players, options)
         return json.dumps(sheet_schema(game), indent=2) + "\n"
     return blank_sheet(game, players, options)
 

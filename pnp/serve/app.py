@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import PnpError
 from . import session as sessions
 from .log import Log, Session
-from .scoring import Games, Outcome, plugin_error, sheet_yaml
+from .scoring import Games, Outcome, Problem, plugin_error, sheet_yaml
 from .stats import statistics
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -122,6 +122,17 @@ class Table:
             outcome = self._checked[key] = self.games.check(sheet)
         return outcome
 
+    def _drawn(self, sheet: dict[str, Any], outcome: Outcome) -> Outcome:
+        """A finished sheet's outcome with its report drawn as `pnp score` prints it, before the
+        game is logged: a plugin that cannot draw it is that plugin's error on the sheet."""
+        try:
+            outcome.text
+        except Exception as exc:
+            if (error := plugin_error(exc)) is None:
+                raise
+            outcome = self._checked[sheet_yaml(sheet)] = Outcome([Problem(str(e)) for e in error.errors], exit_code=error.exit_code)
+        return outcome
+
     def session(self, sid: str) -> Session:
         s = self.log.session(sid)
         if s is None:
@@ -137,6 +148,9 @@ class Table:
         sheet = sessions.sheet(self.games, s)
         outcome = self.check(sheet)
         finished = all(s.done.get(i, False) for i in range(len(s.players))) and outcome.report is not None and not outcome.exit_code
+        if finished:
+            outcome = self._drawn(sheet, outcome)
+            finished = not outcome.exit_code
         logged = None
         if finished:
             assert outcome.report is not None
@@ -199,11 +213,14 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
     async def list_games(request: Request) -> Response:
         def work() -> list[dict[str, Any]]:
             out = []
-            for name in games.names():
+            for name in games.project.known_games():
                 try:
+                    if not games.scored(name):
+                        continue
                     rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
                     out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
                 except PnpError as exc:  # one game's fault hides no other game: it is listed with its error
+                    print(f"pnp serve: {name} cannot be played: {_said(exc)}", file=sys.stderr)
                     out.append({"name": name, "error": _said(exc)})
                 except Exception as exc:
                     if (error := plugin_error(exc)) is None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import yaml
 
 from ..errors import ContentError, PnpError
-from ..load.plugins import call_hook, expect_mapping, plugin_failure
+from ..load.plugins import call_hook, plugin_failure
 from ..load.yamlio import SHEET, Located, parse_located
 
 if TYPE_CHECKING:
@@ -147,6 +147,9 @@ def _places(doc: Located) -> dict[int, tuple[Any, ...]]:
 def _problem(error: ContentError | str, places: dict[int, tuple[Any, ...]]) -> Problem:
     if not isinstance(error, ContentError):
         return Problem(str(error))
+    if error.path is not None and str(error.path) != SHEET_NAME:  # the plugin's or the content's: the whole line, on the whole sheet
+        print(error, file=sys.stderr)
+        return Problem(str(error))
     cell = _CELL.search(error.message)
     found = (int(cell.group(1)), int(cell.group(2))) if cell else None
     if error.line is None:
@@ -163,6 +166,21 @@ def _problem(error: ContentError | str, places: dict[int, tuple[Any, ...]]) -> P
 # --- the games and their sheets --------------------------------------------------------
 
 MOST_PLAYERS = 8  # player counts tried for a game's blank sheet
+
+
+def _form_hints(value: Any) -> str | None:
+    """`call_hook`'s check of `sheet_form`: the shape pnp/serve/forms.py reads."""
+    expected = ('a dict of {"table": {key: hint}, "player": {key: hint}, "blank_is_complete": bool, '
+                '"rules": [{"value", "label", "differences"}]}, each part optional, a hint a dict')
+    if not isinstance(value, dict) or set(value) - {"table", "player", "blank_is_complete", "rules"}:
+        return expected
+    fields = [value.get("table", {}), value.get("player", {})]
+    if not all(isinstance(f, dict) and all(isinstance(h, dict) for h in f.values()) for f in fields):
+        return expected
+    rules = value.get("rules", [])
+    if not isinstance(rules, list) or not all(isinstance(r, dict) and "value" in r for r in rules):
+        return expected
+    return None
 
 
 class Games:
@@ -182,26 +200,36 @@ class Games:
             self._content[name] = load_game(project, name)
         return self._content[name]
 
+    def scored(self, name: str) -> bool:
+        """Whether the game has a scorer, sheet schema and blank sheet (loading it: its
+        PnpError, or its plugin's exception, when it does not load)."""
+        plugin = self.content(self.project, name).plugin
+        return plugin.score is not None and plugin.sheet_schema is not None and plugin.sheet_template is not None
+
     def load(self, name: str) -> "GameContent":
         """A game with a scorer, sheet schema and blank sheet; PnpError otherwise."""
         if name not in self.project.known_games():
             raise PnpError(f"unknown game {name!r}: expected one of {', '.join(self.names()) or '(none with a scorer)'}")
-        game = self.content(self.project, name)
-        if game.plugin.score is None or game.plugin.sheet_schema is None or game.plugin.sheet_template is None:
+        if not self.scored(name):
             raise PnpError(f"game {name!r} has no scorer with a sheet schema and a blank sheet")
-        return game
+        return self.content(self.project, name)
 
     def check(self, sheet: dict[str, Any]) -> Outcome:
         """`check` with the games kept loaded."""
         return check(self.project, sheet, self.content)
 
     def names(self) -> list[str]:
-        """Every game of the project that has a scorer (games that fail to load are left out)."""
+        """Every game of the project that has a scorer (games that fail to load are left out:
+        the start page lists them with their error)."""
         out = []
         for name in self.project.known_games():
             try:
                 self.load(name)
             except PnpError:
+                continue
+            except Exception as exc:
+                if plugin_failure(exc) is None:
+                    raise
                 continue
             out.append(name)
         return out
@@ -209,14 +237,23 @@ class Games:
     def player_counts(self, name: str) -> list[int]:
         """The player counts the game's blank sheet is made for (within the `players` range
         the game declares, as `pnp sheet` checks)."""
-        self.load(name)  # an unknown game is that, not a game for no player count
-        counts = []
+        from ..score.dispatch import check_sheet_options
+
+        game = self.load(name)  # an unknown game is that, not a game for no player count
+        counts, last = [], None
         for n in range(1, MOST_PLAYERS + 1):
             try:
+                check_sheet_options(game, n, None)
+            except PnpError:  # a count the game does not declare
+                continue
+            try:
                 self.blank(name, n, None)
-            except PnpError:
+            except PnpError as exc:
+                last = exc
                 continue
             counts.append(n)
+        if not counts and last is not None:  # no blank sheet for any count it declares: why, for the start page
+            raise last
         return counts
 
     def title(self, name: str) -> str:
@@ -232,7 +269,7 @@ class Games:
         game = self.load(name)
         if game.plugin.sheet_form is None:
             return {}
-        return call_hook(game.plugin.sheet_form, "sheet_form(game, rules, players)", (game, rules, players), expect_mapping)
+        return call_hook(game.plugin.sheet_form, "sheet_form(game, rules, players)", (game, rules, players), _form_hints)
 
     def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
         """The game's blank sheet (`pnp sheet --template`) as data; a PnpError for a player
