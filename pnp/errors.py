@@ -77,6 +77,11 @@ class PnpError(Exception):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
+class PluginError(PnpError):
+    """A game plugin's own fault (a hook pnp cannot call, or one returning what pnp cannot
+    use), located at the plugin: what `pnp serve` also says in its terminal, for the host."""
+
+
 def add_folded(errors: list[ContentError], error: ContentError, what: str) -> None:
     """Add `error` (its message `what` + the problem), or count it into the same problem of
     another piece at the same place: one typo, one line ("deck/c01 (and 27 more pieces): ...")."""

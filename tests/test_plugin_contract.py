@@ -122,7 +122,18 @@ def test_a_sheet_template_returning_no_text_is_the_plugins_error(fruit: Path):
     plugin = _edit(fruit, "def sheet_template(game, players, options):\n    return ['game: fruit-stand']\n", sheet_template="sheet_template")
     line = _line(plugin, "def sheet_template")
     assert _one_line(runner.invoke(app, ["sheet", "fruit-stand", "-n", "2", "--template"])) == \
-        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: sheet_template returned a list: expected text (a str)"
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: sheet_template returned a list: expected text (a str) of YAML"
+
+
+def test_a_sheet_template_that_is_not_yaml_is_the_plugins_error(fruit: Path):
+    """`pnp sheet --template` printed the broken YAML and exited 0; serve blamed a sheet.yaml
+    that does not exist."""
+    plugin = _edit(fruit, "def sheet_template(game, players, options):\n    return 'game: fruit-stand\\nplayers: ['\n",
+                   sheet_template="sheet_template")
+    line = _line(plugin, "def sheet_template")
+    message = _one_line(runner.invoke(app, ["sheet", "fruit-stand", "-n", "2", "--template"]))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: sheet_template returned the text "), message
+    assert "expected YAML text, but it does not read as YAML: " in message
 
 
 def test_a_context_returning_no_mapping_is_the_plugins_error(fruit: Path):

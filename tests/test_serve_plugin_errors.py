@@ -122,7 +122,7 @@ def test_a_sheet_template_returning_no_text_is_listed_with_its_error(root: Path,
     sheet = "plugins/dietrick_taking/sheet.py"
     edit_plugin(root, sheet, "has one rule set, so `options` change nothing.\"\"\"", "return []")
     listed = {g["name"]: g for g in client(root).get("/api/games").json()}
-    assert "sheet_template returned a list: expected text (a str)" in listed["dietrick-taking"]["error"]
+    assert "sheet_template returned a list: expected text (a str) of YAML" in listed["dietrick-taking"]["error"]
     assert "players" in listed["tasty-humans"]
     assert "dietrick-taking cannot be played" in capsys.readouterr().err
 
@@ -155,3 +155,37 @@ def test_a_report_that_cannot_be_drawn_is_not_logged(root: Path):
     assert [p["message"] for p in state["outcome"]["problems"]] == [
         f"proj/{report}:{line}: plugin plugins/dietrick_taking failed: ValueError: no drawing today (set PNP_DEBUG=1 for a traceback)"]
     assert c.get("/api/stats").json() == []
+
+
+def test_a_report_whose_mismatch_places_are_of_the_wrong_shape_is_the_plugins_error(root: Path, capsys: pytest.CaptureFixture):
+    """serve reads `mismatch_places()` (the command line does not): a list of bare paths was a
+    500 internal error."""
+    report = "plugins/dietrick_taking/report.py"
+    edit_plugin(root, report, "def mismatch_places(self) -> list[tuple[tuple[Any, ...], str]]:", "return [('players', 0)]")
+    at = _def_line(root, report, "    def mismatch_places(")
+    c = client(root)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
+    c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
+    for seat, (yellow, blue) in enumerate([(7, 3), (4, 10), (13, 2)]):  # examples/dietrick-taking-3p.yaml: a finished game
+        r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": False})
+    assert r.status_code == 200, r.text
+    (problem,) = r.json()["outcome"]["problems"]
+    assert problem["message"].startswith(f"proj/{report}:{at}: plugin plugins/dietrick_taking: mismatch_places returned a list: "
+                                         "expected a list of (path in the sheet, line) pairs"), problem
+    assert problem["message"] in capsys.readouterr().err
+
+
+def test_an_entry_form_hint_of_the_wrong_shape_shows_on_the_start_page_and_terminal(root: Path, capsys: pytest.CaptureFixture):
+    """Choices as plain strings drew "undefined" on the page; the error showed only once a
+    table was started, and never in the terminal."""
+    form = "plugins/dietrick_taking/form.py"
+    edit_plugin(root, form, 'def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:',
+                "return {'player': {'yellow': {'kind': 'choice', 'choices': ['low', 'high']}}}")
+    c = client(root)
+    listed = {g["name"]: g for g in c.get("/api/games").json()}
+    assert "sheet_form returned a dict: expected a dict of " in listed["dietrick-taking"]["error"]
+    assert "players" in listed["tasty-humans"]
+    capsys.readouterr()
+    r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
+    assert r.status_code == 400 and "sheet_form returned a dict" in r.json()["error"]
+    assert f"pnp serve: {r.json()['error']}" in capsys.readouterr().err.splitlines()

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from pydantic import BaseModel
 
 from ..bytecode import WholeBucket, bytecode_cache
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PluginError, PnpError
 from ..files import digest
 from ..safetext import clip
 from . import trust
@@ -213,7 +213,7 @@ def _kind(value: Any) -> str:
     return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
-def _hook_error(hook: Any, message: str) -> PnpError:
+def _hook_error(hook: Any, message: str) -> PluginError:
     """`message` about a plugin's hook (a function, or a class), located at its `def` or
     `class` line and naming the plugin it belongs to."""
     target = getattr(hook, "__func__", hook)  # a bound method: its function
@@ -226,8 +226,8 @@ def _hook_error(hook: Any, message: str) -> PnpError:
         path = inspect.getsourcefile(target) or (code.co_filename if code else None)
         line = code.co_firstlineno if code else inspect.getsourcelines(target)[1]
     except (TypeError, OSError):  # a built-in or a callable object: no place of its own to name
-        return PnpError(f"plugin {name}: {message}")
-    return PnpError(ContentError(path, line, None, f"plugin {name}: {message}"))
+        return PluginError(f"plugin {name}: {message}")
+    return PluginError(ContentError(path, line, None, f"plugin {name}: {message}"))
 
 
 def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check: Callable[[Any], str | None], at: Any = None) -> Any:
@@ -249,9 +249,17 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     return value
 
 
-def expect_text(value: Any) -> str | None:
-    """`call_hook`'s check of a hook returning text."""
-    return None if isinstance(value, str) else "text (a str)"
+def expect_sheet_text(value: Any) -> str | None:
+    """`call_hook`'s check of `sheet_template`: YAML text of a mapping (what `pnp score` reads)."""
+    import yaml
+
+    if not isinstance(value, str):
+        return "text (a str) of YAML"
+    try:
+        data = yaml.safe_load(value)
+    except yaml.YAMLError as exc:
+        return f"YAML text, but it does not read as YAML: {str(exc).splitlines()[0]}"
+    return None if isinstance(data, dict) else "YAML text of a mapping (game:, players:, ...)"
 
 
 def expect_mapping(value: Any) -> str | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
-from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_text
+from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_sheet_text
 from ..load.project_files import output_folder
 from ..load.yamlio import SHEET, Located, load_located
 
@@ -124,7 +124,7 @@ def blank_sheet(game: GameContent, players: int, options: dict[str, str] | None 
     check_sheet_options(game, players, options)
     if game.plugin.sheet_template is None:
         raise PnpError(f"{game.name}: this game has no scoring sheet template")
-    return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_text)
+    return call_hook(game.plugin.sheet_template, "sheet_template(game, players, options)", (game, players, options or {}), expect_sheet_text)
 
 
 def sheet_schema(game: GameContent) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import PnpError
+from ..errors import PluginError, PnpError
 from . import session as sessions
 from .log import Log, Session
 from .scoring import Games, Outcome, Problem, plugin_error, sheet_yaml
@@ -198,6 +198,8 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             except HTTPException as exc:
                 return _error(exc.status_code, str(exc.detail))
             except PnpError as exc:
+                if isinstance(exc, PluginError):  # the game's plugin, not the request: the host sees it too
+                    print(f"pnp serve: {_said(exc)}", file=sys.stderr)
                 return _error(400, _said(exc))
             except Exception as exc:
                 if (error := plugin_error(exc)) is not None:  # the game's own Python: its line, as `pnp score` says it
@@ -217,7 +219,8 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                 try:
                     if not games.scored(name):
                         continue
-                    rules = games.hints(name, None, 0).get("rules") if "rules" in games.schema(name).get("properties", {}) else None
+                    hints = games.hints(name, None, 0)  # a broken entry form shows here, not only when a table starts
+                    rules = hints.get("rules") if "rules" in games.schema(name).get("properties", {}) else None
                     out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
                 except PnpError as exc:  # one game's fault hides no other game: it is listed with its error
                     print(f"pnp serve: {name} cannot be played: {_said(exc)}", file=sys.stderr)

@@ -124,7 +124,8 @@ def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, s
         doc = parse(sheet_yaml(sheet))
         report = score_doc(project, doc, load)
         # a claim the sheet does not score is a problem at that claim, as `pnp score` exits 1 on it
-        problems = [Problem(line, at) for at, line in report.mismatch_places()]
+        places = call_hook(report.mismatch_places, "mismatch_places()", (), _mismatch_places)
+        problems = [Problem(line, tuple(at)) for at, line in places]
         return Outcome(problems, report.to_json(), exit_code=report.exit_code, printable=report)
     except PnpError as exc:
         places = _places(doc) if doc is not None else {}
@@ -168,19 +169,33 @@ def _problem(error: ContentError | str, places: dict[int, tuple[Any, ...]]) -> P
 MOST_PLAYERS = 8  # player counts tried for a game's blank sheet
 
 
+def _mismatch_places(value: Any) -> str | None:
+    """`call_hook`'s check of a report's `mismatch_places`: (path in the sheet, line) pairs."""
+    good = isinstance(value, (list, tuple)) and all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], (list, tuple)) and isinstance(p[1], str) for p in value)
+    return None if good else "a list of (path in the sheet, line) pairs, e.g. [((\"players\", 0, \"claimed\"), \"Ana: claimed 12, scored 14\")]"
+
+
+def _choices(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(c, dict) and "value" in c and "label" in c for c in value)
+
+
+def _hint(value: Any) -> bool:
+    """A field's hint as forms.py merges it: a dict; its choices {value, label}; a group's fields hints too."""
+    return (isinstance(value, dict) and ("choices" not in value or _choices(value["choices"]))
+            and isinstance(value.get("fields", {}), dict) and all(_hint(h) for h in value.get("fields", {}).values()))
+
+
 def _form_hints(value: Any) -> str | None:
     """`call_hook`'s check of `sheet_form`: the shape pnp/serve/forms.py reads."""
     expected = ('a dict of {"table": {key: hint}, "player": {key: hint}, "blank_is_complete": bool, '
-                '"rules": [{"value", "label", "differences"}]}, each part optional, a hint a dict')
+                '"rules": [{"value", "label", "differences"}]}, each part optional, a hint a dict (its choices [{"value", "label"}])')
     if not isinstance(value, dict) or set(value) - {"table", "player", "blank_is_complete", "rules"}:
         return expected
     fields = [value.get("table", {}), value.get("player", {})]
-    if not all(isinstance(f, dict) and all(isinstance(h, dict) for h in f.values()) for f in fields):
+    if not all(isinstance(f, dict) and all(_hint(h) for h in f.values()) for f in fields):
         return expected
-    rules = value.get("rules", [])
-    if not isinstance(rules, list) or not all(isinstance(r, dict) and "value" in r for r in rules):
-        return expected
-    return None
+    return None if _choices(value.get("rules", [])) else expected
 
 
 class Games:
