@@ -420,3 +420,31 @@ def test_a_game_whose_plugin_fails_is_shown_with_its_error_and_the_others_offere
         start_game(page, server, "tasty-humans", ["Ana", "Bo"])
     finally:
         server.stop()
+
+
+def test_a_problem_line_above_the_grid_does_not_move_the_cell_under_the_finger(browser: Any, tmp_path: Path):
+    """A save's answer adds a problem line at a field above the stomach grid (here: a leader
+    chosen for digit 5, which the stomach does not show). The page scrolls by as much, so the
+    cell last tapped stays where the finger is: before, the grid moved down under it in a
+    browser without scroll anchoring."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        page = phone(browser)
+        sid = start_game(page, server, "tasty-humans", ["Ana", "Ben"], "published")
+        open_board(page, server, sid, 0, first=False)
+        # as Safari (iPhones), which has no scroll anchoring: Chromium's own would hide the move
+        page.evaluate("for (const e of [document.documentElement, document.body]) e.style.overflowAnchor = 'none'")
+        cell = "#p-stomach .cell[data-row='1'][data-col='1']"
+        # the leaders and the grid's top row both on the screen: the line appears in view, above the finger
+        page.eval_on_selector(".field[data-key='leaders']", "e => e.scrollIntoView()")
+        tap_cell(page, 1, 1, "H")
+        settled(page)
+        before = page.locator(cell).bounding_box()["y"]
+        assert 0 < before < PHONE["height"]
+        lines = page.locator(".field[data-key='leaders'] .problem").count()
+        page.select_option("#p-leaders select[data-slot='5']", "surround-majority")
+        settled(page)
+        assert page.locator(".field[data-key='leaders'] .problem").count() > lines  # a line was added above the grid
+        assert abs(page.locator(cell).bounding_box()["y"] - before) < 1
+    finally:
+        server.stop()

@@ -29,6 +29,19 @@ function send(request) {
   return queue;
 }
 
+// The control last tapped. A save's answer can add or remove a problem line above it (at a
+// field higher up the page); the page then scrolls by as much, so that it stays under the
+// finger and the next tap lands where it was aimed.
+let touched = null;
+document.addEventListener("pointerdown", e => { touched = e.target.closest("button, select, input, label") || e.target; }, true);
+
+function steady(change) {
+  const anchor = touched && touched.isConnected ? touched : null;
+  const before = anchor ? anchor.getBoundingClientRect().top : 0;
+  change();
+  if (anchor && anchor.isConnected) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+}
+
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -385,11 +398,11 @@ async function hostPage(sid) {
       s.players.map((name, i) => h("figure", {class: "qr"}, h("img", {src: `/api/sessions/${sid}/boards/${i}/qr.svg`, alt: `link to ${name}'s board`, width: 148, height: 148}),
         h("figcaption", {}, name))))));
   const live = h("div", {});
-  const refresh = () => {
+  const refresh = () => steady(() => {
     place(tableBox, s.outcome.problems, at => at[0] === "players" ? undefined : at.length ? at[0] : null);
     live.replaceChildren(status(s, -1), results(s),
       h("p", {}, h("a", {class: "button", id: "export", href: `/api/sessions/${sid}/sheet.yaml`}, "Export the sheet (YAML for pnp score)")));
-  };
+  });
   app.replaceChildren(h("h1", {}, `${s.title}: ${s.players.join(", ")}`), rulesLine(s), err, tableBox, seats, live);
   showSync();
   refresh();
@@ -414,10 +427,10 @@ async function playerPage(sid, seat) {
   const board = h("section", {id: "board"}, h("div", {class: "problems", "data-for": ""}), fields(s.form.player, s.boards[seat], save, "p"),
     h("label", {for: "done", class: "row"}, doneBox, "My board is complete"), h("p", {id: "save-state", class: "help"}));
   const live = h("div", {});
-  const refresh = () => {
+  const refresh = () => steady(() => {
     place(board, s.outcome.problems, at => at[0] !== "players" ? null : at.length < 2 ? null : at[1] !== seat ? undefined : at.length > 2 ? at[2] : null);
     live.replaceChildren(status(s, seat), results(s));
-  };
+  });
   app.replaceChildren(h("h1", {}, `${s.players[seat]}'s board`), rulesLine(s), err, board, live,
     h("p", {}, h("a", {class: "button", href: `#/s/${sid}`}, "The whole table")));
   showSync();
