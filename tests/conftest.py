@@ -152,3 +152,13 @@ def _load_game_once(project: Project, name: str):
     from pnp.load.content import load_game
 
     return load_game(project, name)
+
+
+@pytest.fixture
+def fruit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the example project Fruit Stand (examples/projects/fruit-stand), the working folder."""
+    root = tmp_path / "fruit"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples/projects/fruit-stand", root,
+                    ignore=shutil.ignore_patterns("output", "__pycache__"))
+    monkeypatch.chdir(root)
+    return root

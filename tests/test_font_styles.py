@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from pnp.cli import app
 from pnp.load.content import Project
 from pnp.load.fonts import DEFAULT_DIR, Face, FontChoice, Fonts, MissingStyle
-from pnp.render.faces import _font_styles
+from pnp.render.font_styles import font_styles as _font_styles
 
 runner = CliRunner()
 LACKING = "the game's fonts have no bold file of Liberation Sans (own.ttf is Liberation Sans): add one to game.yaml `fonts:`"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from pnp.load.trust import trust
 from pnp.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
-FRUIT = REPO / "examples/projects/fruit-stand"
 runner = CliRunner()
 
 
@@ -43,14 +41,6 @@ def test_the_api_exports_what_it_lists():
     assert sorted(pnp.api.__all__) == sorted(n for n in dir(pnp.api) if not n.startswith("_") and n not in {"annotations"})
     for name in pnp.api.__all__:
         assert getattr(pnp.api, name) is not None
-
-
-@pytest.fixture
-def fruit(tmp_path: Path, monkeypatch) -> Path:
-    root = tmp_path / "fruit"
-    shutil.copytree(FRUIT, root, ignore=shutil.ignore_patterns("output", "__pycache__"))
-    monkeypatch.chdir(root)
-    return root
 
 
 def _break(plugin: Path, after: str, line: str) -> int:

@@ -5,7 +5,6 @@ the hook's `def` line, exit 2, never `pnp: internal error`."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,8 @@ from typer.testing import CliRunner
 from pnp.cli import app
 from pnp.load.trust import trust
 
-REPO = Path(__file__).resolve().parent.parent
-FRUIT = REPO / "examples/projects/fruit-stand"
 PLUGIN_LINE = "PLUGIN = GamePlugin(score=score, provides={\"scorers\": SCORERS})"
 runner = CliRunner()
-
-
-@pytest.fixture
-def fruit(tmp_path: Path, monkeypatch) -> Path:
-    root = tmp_path / "fruit"
-    shutil.copytree(FRUIT, root, ignore=shutil.ignore_patterns("output", "__pycache__"))
-    monkeypatch.chdir(root)
-    return root
 
 
 def _edit(root: Path, code: str, **hooks: str) -> Path:

@@ -345,19 +345,25 @@ def load_plugin(name: str | None, root: Path, where: ContentError) -> GamePlugin
         raise _fail(where, f"plugin {name!r}: expected the module to define {attr} = pnp.api.GamePlugin(...)")
     for stem, model in plugin.models.items():
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
-            at = ContentError(module.__file__, _assigned_at(module, attr), None, "")
+            at = ContentError(module.__file__, _assigned_at(module, attr, root), None, "")
             raise _fail(at if at.path else where, f"plugin {name}: models[{stem!r}] is {_kind(model)}: expected a pydantic model class "
                         "(a subclass of pnp.api.StrictModel) for the content file")
     return plugin
 
 
-def _assigned_at(module: ModuleType, attr: str) -> int | None:
-    """The line of the module's last top-level `attr = ...` (e.g. `PLUGIN = GamePlugin(...)`)."""
+def _assigned_at(module: ModuleType, attr: str, root: Path) -> int | None:
+    """The line of the module's last top-level `attr = ...` (e.g. `PLUGIN = GamePlugin(...)`),
+    read through the project's door: None for a plugin installed outside the project."""
     import ast  # only for a broken plugin
 
+    from . import project_files
+
+    path = Path(module.__file__ or "")
+    if not module.__file__ or project_files.outside(root, path) is not None:
+        return None
     try:
-        tree = ast.parse(Path(module.__file__ or "").read_bytes())
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(project_files.read_bytes(root, path, what="plugin file"))
+    except (OSError, SyntaxError, ValueError, PnpError):
         return None
     lines = [node.lineno for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
              and any(isinstance(t, ast.Name) and t.id == attr for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]

@@ -1,0 +1,115 @@
+"""Bold or italic text needs a font file of that style: the font properties an SVG face
+sets, read as CSS reads them (attributes, `style`, the `font` shorthand, relative weights,
+inheritance), checked against the files the game declares."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from ..errors import ContentError
+from ..load.fonts import DEFAULT as DEFAULT_FONTS
+from ..load.fonts import Fonts, MissingStyle
+from .hrefs import Sources, written_at
+
+SVG = "{http://www.w3.org/2000/svg}"
+FONT_PROPERTIES = ("font", "font-family", "font-weight", "font-style")  # presentation attributes too (SVG 1.1)
+NORMAL, BOLD = 400, 700
+# CSS font matching (what usvg's fontdb does for the PDF and the PNG): above 500 the heavier
+# files are tried first, so 501-1000 asks for a bold file, 1-500 for a regular one
+BOLD_ABOVE = 500
+# the shorthand's size: a length (a bare number is a weight) or a size keyword
+SIZE_TOKEN = re.compile(r"^(?:[\d.]+(?:px|pt|pc|mm|cm|in|em|ex|rem|%|q)(?:/\S+)?|(?:xx?-|x?x-)?(?:small|large)|medium|smaller|larger)$",
+                        re.IGNORECASE)
+
+
+def _declarations(element: ET.Element) -> list[tuple[str, str, str]]:
+    """The element's font properties in the order they apply (attributes, then its `style`,
+    whose later declarations win): (property, value, how it is written in the template)."""
+    found = [(name, value, f'{name}="{value}"') for name in FONT_PROPERTIES if (value := element.get(name)) is not None]
+    for declaration in element.get("style", "").split(";"):
+        name, colon, value = declaration.partition(":")
+        name, value = name.strip().casefold(), re.sub(r"\s*!important\s*$", "", value.strip(), flags=re.IGNORECASE)
+        if colon and name in FONT_PROPERTIES:
+            found.append((name, value, declaration.strip()))
+    return found
+
+
+def _shorthand(value: str) -> tuple[str, str, str] | None:
+    """`font: [style] [variant] [weight] [stretch] size[/line-height] family` as (style,
+    weight, family), the ones it leaves out normal; None for a system font keyword."""
+    words = value.split()
+    at = next((i for i, w in enumerate(words) if SIZE_TOKEN.match(w)), None)
+    if at is None:
+        return None
+    before = [w.casefold() for w in words[:at]]
+    style = next((w for w in before if w in ("italic", "oblique")), "normal")
+    weight = next((w for w in before if w in ("bold", "bolder", "lighter") or w.isdigit()), "normal")
+    rest = words[at + 1:]
+    if rest and rest[0].startswith("/"):  # `3px / 1.2 Serif`
+        rest = rest[1:] if rest[0] != "/" else rest[2:]
+    return style, weight, " ".join(rest)
+
+
+def _weight(value: str, parent: int) -> int | None:
+    """The numeric weight `font-weight: value` gives under a parent of weight `parent` (CSS
+    Fonts 4, 2.2: keywords in any case, `bolder`/`lighter` relative); None when invalid."""
+    word = value.strip().casefold()
+    if word in ("inherit", "unset"):
+        return parent
+    if word in ("normal", "initial"):
+        return NORMAL
+    if word == "bold":
+        return BOLD
+    if word == "bolder":
+        return 400 if parent < 350 else 700 if parent < 550 else max(parent, 900)
+    if word == "lighter":
+        return parent if parent < 100 else 100 if parent < 550 else 400 if parent < 750 else 700
+    try:
+        number = float(word)
+    except ValueError:
+        return None
+    return int(number) if 1 <= number <= 1000 else None
+
+
+def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
+    """Bold or italic text needs a file of that style in its family: without one the PDF
+    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts).
+    Follows what each element inherits; `<style>` sheets are not read."""
+    if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
+        return []
+    families = {f.family for f in fonts.faces}
+    have = {(f.family, f.bold, f.italic) for f in fonts.faces}
+    errors, seen = [], set()
+    # (element, family, weight, italic, how the weight and the style were written)
+    waiting: list[tuple[ET.Element, str, int, bool, str, str]] = [(root, fonts.family, NORMAL, False, "", "")]
+    while waiting:
+        element, family, weight, italic, weight_written, style_written = waiting.pop()
+        for name, value, written in _declarations(element):
+            parts = _shorthand(value) if name == "font" else None
+            if name == "font" and parts is None:  # a system font keyword: nothing to check
+                continue
+            style_value, weight_value, family_value = parts or (
+                value if name == "font-style" else None, value if name == "font-weight" else None,
+                value if name == "font-family" else None)
+            if family_value is not None and family_value.strip().casefold() not in ("inherit", "unset"):
+                asked = (n.strip().strip("'\"") for n in family_value.split(","))
+                family = next((n for n in asked if n in families), family)
+            if weight_value is not None and (number := _weight(weight_value, weight)) is not None:
+                if weight_value.strip().casefold() not in ("inherit", "unset"):
+                    weight, weight_written = number, written
+            if style_value is not None:
+                word = style_value.strip().casefold()
+                if word in ("normal", "initial") or word.split()[:1] in (["italic"], ["oblique"]):
+                    italic, style_written = word.split()[0] in ("italic", "oblique"), written
+        bold = weight > BOLD_ABOVE
+        if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
+                and (family, bold, italic) not in have and (family, bold, italic) not in seen:
+            seen.add((family, bold, italic))
+            shown = [w for w in dict.fromkeys([weight_written if bold else "", style_written if italic else ""]) if w]
+            path, line = written_at(sources, shown[0], template)
+            asked_for = " ".join(re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", w) for w in shown)
+            errors.append(ContentError(path, line, None, f"{what}: {MissingStyle(fonts.faces, asked_for, bold, italic, family)}"))
+        waiting.extend((child, family, weight, italic, weight_written, style_written) for child in reversed(list(element)))
+    return errors
