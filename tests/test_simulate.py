@@ -206,6 +206,8 @@ def test_cli_several_player_counts(repo_project, tmp_path):
     assert (tmp_path / "cave" / "simulate" / "3p" / "index.html").is_file()
     bad = runner.invoke(app, ["simulate", "cave", "--players", "two", "--project", str(repo_project.root)])
     assert bad.exit_code == 2 and "--players two: expected a number of players" in bad.output
+    none = runner.invoke(app, ["simulate", "cave", "--jobs", "0", "--project", str(repo_project.root)])
+    assert (none.exit_code, none.output) == (2, "--jobs 0: expected at least 1\n")
 
 
 def test_a_tiny_difference_shows_its_digits_instead_of_zero():
