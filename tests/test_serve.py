@@ -281,11 +281,16 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
         client.put(f"/api/sessions/{sid}/boards/7", json={"values": {}}),
         client.put("/api/sessions/nope/boards/0", json={"values": {}}),
         client.put(f"/api/sessions/{sid}/boards/0", content=b"x" * (MAX_BODY + 1)),
+        client.put(f"/api/sessions/{sid}/boards/0", content=iter([b"x" * MAX_BODY, b"x"])),  # chunked: no length said
+        client.post("/api/sessions", json=["tasty-humans", "Ana", "Ben"]),
+        client.post("/api/predict", json={"game": "cave", "players": "three"}),
         client.get("/api/sessions/nope"),
         client.get("/no/such/page"),
         client.delete("/api/sessions"),
     ]
-    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 404, 404, 405]
+    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 413, 400, 400, 404, 404, 405]
+    assert cases[9].json()["error"] == "expected an object with game, rules, changes and players"
+    assert cases[10].json()["error"].startswith("expected game (text), rules (text or null), changes (object), players and games")
     for r in cases:
         assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
 
@@ -344,6 +349,21 @@ def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pyte
     assert tokens[0] == tokens[1] != tokens[2]
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
     assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
+
+
+
+def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path):
+    """Another program (or another `pnp serve`) listens there: refused before the server
+    starts, in one line, not uvicorn's traceback."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
+    assert result.exit_code == 2
+    assert result.output == f"--port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
 @pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
