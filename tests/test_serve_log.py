@@ -376,3 +376,12 @@ def test_export_csv_to_a_file_and_not_onto_a_folder(tmp_path: Path):
     code, output = pnp("log", "export", "--csv", "--db", db, "--out", str(tmp_path / "folder"))
     assert (code, output) == (2, f"{tmp_path / 'folder'}: Is a directory\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "log.sqlite", "rows.csv"]
+
+
+def test_an_exported_sheet_says_the_rule_changes_it_was_played_with(tmp_path: Path):
+    db = tmp_path / "log.sqlite"
+    Log(db).record("tasty-humans", None, {"king_bonus": 4, "cravings.troll.points": 3}, ["Ana"], "0" * 16, "game: tasty-humans\n", {})
+    code, output = pnp("log", "export", "--db", str(db), "--out", str(tmp_path / "out"))
+    assert code == 0, output
+    first = (tmp_path / "out/tasty-humans-1.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# pnp log: game 1, played ") and first.endswith(", rule changes cravings.troll.points=3, king_bonus=4")
