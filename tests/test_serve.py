@@ -611,3 +611,20 @@ def test_a_game_claiming_what_its_sheet_does_not_score_is_logged_only_once_the_c
     (first,), (second,) = Log(db).games(), Log(again).games()
     assert (second.sheet, second.played, second.players) == (first.sheet, first.played, first.players)
     assert {**second.report, "sheet": None} == {**first.report, "sheet": None}
+
+
+def test_a_prediction_plays_the_rule_version_the_host_chose(client: TestClient):
+    """As `pnp simulate --set rules=0.2.8` plays it (seed 0), not the published rules."""
+    from pnp.simulate import simulate
+
+    body = {"game": "tasty-humans", "rules": "0.2.8", "changes": {}, "players": 2, "games": 3}
+    predicted = client.post("/api/predict", json=body).json()
+    run = simulate(Project(REPO), "tasty-humans", games=3, players=2, options={"rules": "0.2.8"}, seed=0, jobs=1)
+    scores: dict = {}
+    for p in (p for r in run.records for p in r.players):
+        for tag, value in p.tags.items():
+            scores.setdefault(tag, {}).setdefault(value, []).append(p.score)
+    assert predicted["rules"] == "0.2.8" and predicted["mean_score_by"] == {
+        tag: {value: round(sum(v) / len(v), 2) for value, v in sorted(by.items())} for tag, by in sorted(scores.items())}
+    published = client.post("/api/predict", json={**body, "rules": None}).json()
+    assert published["mean_score_by"] != predicted["mean_score_by"]
