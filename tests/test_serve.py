@@ -250,6 +250,8 @@ def test_a_game_without_hints_gets_generic_widgets():
     ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
     ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
     ({"game": 3, "players": "A"}, "expected game (text)"),
+    ({"game": "tasty-humans", "players": ["A" * 61, "B"]}, "players: a name is longer than 60 characters"),
+    ({"game": "dietrick-taking", "changes": {"rounds": 2}, "players": ["A", "B", "C"]}, "changes: dietrick-taking takes no rule changes on its sheet"),
 ])
 def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, message: str):
     r = client.post("/api/sessions", json=body)
@@ -628,3 +630,19 @@ def test_a_prediction_plays_the_rule_version_the_host_chose(client: TestClient):
         tag: {value: round(sum(v) / len(v), 2) for value, v in sorted(by.items())} for tag, by in sorted(scores.items())}
     published = client.post("/api/predict", json={**body, "rules": None}).json()
     assert published["mean_score_by"] != predicted["mean_score_by"]
+
+
+
+@pytest.mark.parametrize("values, message", [
+    ("Ana's board", "expected an object of field values"),
+    ({"monster": [[[["troll"]]]]}, "monster: nested too deep"),
+    ({"monster": ["troll"] * 101}, "monster: more than 100 values"),
+    ({"monster": {str(i): "troll" for i in range(101)}}, "monster: more than 100 values"),
+])
+def test_a_board_of_the_wrong_shape_or_size_is_one_line(client: TestClient, values: object, message: str):
+    """What a page (or anything that has the table's link) sends as a board: bounded before it is kept."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    before = client.get(f"/api/sessions/{sid}").json()
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values})
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get(f"/api/sessions/{sid}").json() == before
