@@ -64,10 +64,17 @@ def test_against_plays_the_same_deals(repo_project):
         assert b.sheet["rules"] == "0.2.8"
 
 
-def test_against_a_git_revision_plays_that_content(repo_project):
+def test_against_a_git_revision_plays_that_content(repo_project, tmp_path):
     run = simulate(repo_project, "dietrick-taking", games=6, players=3, strategies=["random"], against="HEAD", sheets=True)
     assert run.ref.label == "git HEAD"
     assert [r.sheet for r in run.ref_records] == [r.sheet for r in run.records]  # content unchanged since HEAD
+    from pnp.simulate.sheets import write_sheets
+
+    written = write_sheets(run, tmp_path)  # the revision's sheets say whose content they were played on
+    ref = (tmp_path / "dietrick-taking-ref-1.yaml").read_text().splitlines()
+    assert ref[:2] == ["# pnp simulate dietrick-taking, seed 1, side: git HEAD",
+                       "# played on the content of git HEAD: `pnp score` checks it against the content of"]
+    assert len(written) == 12 and (tmp_path / "dietrick-taking-base-1.yaml").read_text().count("\n# ") == 0
 
 
 def test_set_patches_one_rule_value(repo_project):
@@ -136,6 +143,8 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--set", "rules=9.9"], r"unknown rule version"),
         (["--against", "no-such-thing-at-all"], r"--against 'no-such-thing-at-all': expected KEY=VALUE"),
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
+        (["--players", "2", "--players-as", "greedy,random,greedy"], r"^--players-as names 3 strategies for 2 players: expected at most 2$"),
+        (["--games", "0"], r"^--games 0: expected at least 1$"),
         (["--players", "7"], r"--players 7"),
         (["--set", "cravings.troll.points=[1, 2"], r"--set cravings.troll.points=\[1, 2: expected ',' or '\]', but got '<stream end>': expected a value as rules.yaml writes it"),
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
