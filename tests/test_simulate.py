@@ -219,6 +219,20 @@ def test_cli_several_player_counts(repo_project, tmp_path):
     assert (none.exit_code, none.output) == (2, "--jobs 0: expected at least 1\n")
 
 
+def test_cli_several_player_counts_against_a_rule_version(repo_project, tmp_path):
+    """One column per count, each figure followed by its difference in brackets, and the
+    line saying what the brackets hold."""
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "4", "--players", "2,3", "--against", "0.2.8", "-j", "1",
+                                 "--out", str(tmp_path), "--project", str(repo_project.root)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[-2] == "in brackets: published minus 0.2.8; * its interval misses 0"
+    header = next(line for line in lines if "2 players" in line)
+    assert "3 players" in header
+    turns = next(line for line in lines if line.strip().startswith("turns "))
+    assert turns.count("(") == 2 and turns.count(" ± ") == 4  # each count: figure ± interval (difference ± interval)
+
+
 def test_a_tiny_difference_shows_its_digits_instead_of_zero():
     from pnp.simulate.report import fmt
 
