@@ -385,3 +385,14 @@ def test_an_exported_sheet_says_the_rule_changes_it_was_played_with(tmp_path: Pa
     assert code == 0, output
     first = (tmp_path / "out/tasty-humans-1.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first.startswith("# pnp log: game 1, played ") and first.endswith(", rule changes cravings.troll.points=3, king_bonus=4")
+
+
+def test_a_log_in_a_folder_that_is_not_there_is_one_line(tmp_path: Path):
+    """`--db` in a folder not made: listing says there is no log; importing, that the log
+    cannot be opened (SQLite makes no folder), and makes nothing."""
+    db = tmp_path / "missing" / "log.sqlite"
+    code, output = pnp("log", "list", "--db", str(db))
+    assert (code, output) == (2, f"{db}: no game log here (pnp log import or pnp serve make one)\n")
+    code, output = pnp("log", "import", str(EXAMPLES / "tasty-humans-2p.yaml"), "--db", str(db))
+    assert (code, output) == (2, f"{db}: cannot open the log: unable to open database file\n")
+    assert not (tmp_path / "missing").exists()
