@@ -196,3 +196,11 @@ def test_an_entry_form_hint_of_the_wrong_shape_shows_on_the_start_page_and_termi
     r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
     assert r.status_code == 400 and "sheet_form returned a dict" in r.json()["error"]
     assert f"pnp serve: {r.json()['error']}" in capsys.readouterr().err.splitlines()
+
+
+def test_a_blank_sheet_without_players_is_refused_when_the_table_starts(root: Path):
+    """The plugin's sheet_template writes YAML without `players:` (`pnp sheet --template`
+    prints it as it is): a table cannot seat anyone on it, so serve says so in one line."""
+    edit_plugin(root, INIT, "from .sheet import template", "return 'game: dietrick-taking\\n'")
+    r = client(root).post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
+    assert (r.status_code, r.json()) == (400, {"error": "game 'dietrick-taking': its blank sheet has no players list"})
