@@ -302,3 +302,11 @@ def test_against_a_git_revision_of_a_trusted_project(tmp_path, trusted):
     for jobs in (1, 2):
         run = simulate(project, "dietrick-taking", games=4, players=3, strategies=["random"], against="HEAD", jobs=jobs)
         assert run.ref.label == "git HEAD" and len(run.ref_records) == 4
+
+
+def test_a_game_without_a_rules_engine_is_one_line(demo: Project, fruit):
+    """The scaffolded game (no plugin) and Fruit Stand (a plugin with a scorer, no engine)."""
+    for project, game in ((demo.root, "demo"), (fruit, "fruit-stand")):
+        result = runner.invoke(app, ["simulate", game, "--games", "2", "--project", str(project)])
+        assert (result.exit_code, result.output) == (2, f"{game}: no rules engine to simulate this game\n")
+        assert not (project / "output").exists()
