@@ -123,12 +123,18 @@ def test_without_git_since_is_one_line(repo: Project, tmp_path: Path, monkeypatc
     assert (result.exit_code, result.output) == (2, "--since HEAD: git was not found\n")
 
 
-def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
+def saved_then_edited(demo: Project, tmp_path: Path, file: Path, old: str, new: str) -> Path:
+    """The project's output built and saved aside, then `old` replaced by `new` in `file`."""
     build(demo, None, BuildOptions(formats=("svg",)))
     saved = tmp_path / "saved"
     shutil.copytree(demo.output_dir, saved)
-    title = demo.templates_dir / "demo/card.svg.j2"
-    title.write_text(title.read_text().replace('font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"'))
+    file.write_text(file.read_text().replace(old, new))
+    return saved
+
+
+def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
+    saved = saved_then_edited(demo, tmp_path, demo.templates_dir / "demo/card.svg.j2",
+                              'font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"')
     report = diff(demo, None, BuildOptions(), against=saved)
     assert [(c.path, c.status) for c in report.changes] == [("demo/card/example", "changed")]
     assert report.before == f"saved output {saved}"
@@ -146,11 +152,7 @@ def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
 def test_a_resized_card_is_a_change_shown_at_both_sizes(demo: Project, tmp_path: Path):
     """poker -> tarot: the two pictures differ in size; the difference is drawn over the
     larger one (the smaller padded with white), every face of the component counted."""
-    build(demo, None, BuildOptions(formats=("svg",)))
-    saved = tmp_path / "saved"
-    shutil.copytree(demo.output_dir, saved)
-    game = demo.content_dir / "demo/game.yaml"
-    game.write_text(game.read_text().replace("size: poker ", "size: tarot "))
+    saved = saved_then_edited(demo, tmp_path, demo.content_dir / "demo/game.yaml", "size: poker ", "size: tarot ")
     report = diff(demo, None, BuildOptions(), against=saved)
     assert [(c.path, c.status) for c in report.changes] == [("demo/card/back", "changed"), ("demo/card/example", "changed")]
     change = report.changes[1]
