@@ -646,3 +646,16 @@ def test_a_board_of_the_wrong_shape_or_size_is_one_line(client: TestClient, valu
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values})
     assert (r.status_code, r.json()) == (400, {"error": message})
     assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_the_sheet_limits_of_pnp_score_bound_a_tables_sheet(client: TestClient, monkeypatch: pytest.MonkeyPatch):
+    """PNP_SHEET_LIMITS lowered (as for `pnp score`): a board making the table's sheet
+    larger than it is refused in one line, and the board is not kept."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    before = client.get(f"/api/sessions/{sid}").json()
+    monkeypatch.setenv("PNP_SHEET_LIMITS", "size=100")
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "troll"}})
+    assert (r.status_code, r.json()) == (400, {"error": "sheet.yaml: more than 100 bytes: the limit for a scoring sheet "
+                                                        "(set PNP_SHEET_LIMITS=size=N to change it)"})
+    monkeypatch.delenv("PNP_SHEET_LIMITS")
+    assert client.get(f"/api/sessions/{sid}").json() == before
