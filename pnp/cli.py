@@ -104,7 +104,6 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         if (located := plugin_failure(exc)) is not None:  # the game's own Python, not pnp's
             fail([located], EXIT_INPUT, as_json)
         fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
-    raise AssertionError("unreachable")
 
 
 def fail(errors: list[ContentError | str], code: int, as_json: bool) -> NoReturn:

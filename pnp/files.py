@@ -98,8 +98,10 @@ def write_atomic(path: Path, data: bytes) -> None:
     tmp = stage(path, data)
     try:
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):  # name the file asked for (a folder there?), not the temporary one
+            exc.filename, exc.filename2 = str(path), None
         raise
 
 

@@ -57,8 +57,30 @@ REACHING_OUT = [
      ["refers to 'http://127.0.0.1:8765/ns.png' outside the face"]),
     ('<img xmlns="http://www.w3.org/1999/xhtml" src="http://127.0.0.1:8765/img.png"/>', ["HTML <img> element"]),
     ('<link xmlns="http://www.w3.org/1999/xhtml" rel="stylesheet" href="data:image/png;base64,"/>', ["HTML <link> element"]),
-] + [(f'<rect width="5" height="5"><{tag} attributeName="x" to="9"/></rect>', [f"<{tag}> element", "not animated"])
-     for tag in ("animate", "animateMotion", "animateTransform", "animateColor", "discard")]
+]
+
+
+def _nested(levels: int, inner: str = '<svg xmlns="http://www.w3.org/2000/svg"/>') -> str:
+    """An <image> of an SVG picture holding an SVG picture... `levels` deep, `inner` at the bottom."""
+    for _ in range(levels):
+        inner = f'<svg xmlns="http://www.w3.org/2000/svg"><image href="data:image/svg+xml,{urllib.parse.quote(inner)}"/></svg>'
+    return inner.removeprefix('<svg xmlns="http://www.w3.org/2000/svg">').removesuffix("</svg>")
+
+
+# an embedded SVG picture: what is wrong inside it is named at the line that writes the
+# picture (its text is encoded there: it was named at the template alone, without a line)
+REACHING_OUT += [
+    (_nested(2, '<svg xmlns="http://www.w3.org/2000/svg"><image href="http://127.0.0.1:8765/deep.png"/></svg>'),
+     ["refers to 'http://127.0.0.1:8765/deep.png' outside the face"]),
+    (_nested(5), ["nests SVG pictures more than 4 deep"]),
+    ('<image href="data:image/svg+xml;base64,PHN2Zz4=" width="9" height="9"/>', ["embeds an SVG picture that is not well-formed XML"]),
+    ('<image href="data:image/svg+xml;base64,abc" width="9" height="9"/>', ["holds a malformed data: URI"]),  # base64 cut short
+    ('<image href="data:image/svg+xml;base64" width="9" height="9"/>', ["holds a malformed data: URI"]),  # no comma
+    ('<image href="data:image/png;base64,abc" width="9" height="9"/>', ["holds a malformed data: URI"]),
+    ('<style>@\\\nimport "http://127.0.0.1:8765/split.css";</style>', ["@import", "CSS escapes"]),  # an escaped line break
+]
+REACHING_OUT += [(f'<rect width="5" height="5"><{tag} attributeName="x" to="9"/></rect>', [f"<{tag}> element", "not animated"])
+                 for tag in ("animate", "animateMotion", "animateTransform", "animateColor", "discard")]
 
 
 @pytest.mark.parametrize("body, words", REACHING_OUT)
@@ -162,6 +184,19 @@ def test_a_picture_of_too_many_pixels_is_refused_whatever_its_type(demo: Project
     located(line, template.name, 3, "card/example: the face embeds a picture of ", "more than 50,000,000",
             "PNP_PICTURE_LIMITS=pixels=N")
     assert not (demo.output_dir / "demo/png").exists()
+
+
+def test_a_large_picture_in_wrapped_base64_still_builds(demo: Project):
+    """base64 broken into lines (as `base64` and mail tools write it) past the part read for
+    the header: the picture is read whole, and a small one builds."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.frombytes("RGB", (160, 160), os.urandom(160 * 160 * 3)).save(buffer, "PNG")  # noise: no compression
+    wrapped = base64.encodebytes(buffer.getvalue()).decode()
+    assert len(wrapped) > 1 << 16 and "\n" in wrapped[:1 << 16]
+    with_template(demo, f'<image href="data:image/png;base64,{wrapped}" width="10" height="10"/>')
+    built(demo)
 
 
 def test_a_picture_the_engines_do_not_draw_is_refused(demo: Project):

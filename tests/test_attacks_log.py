@@ -99,6 +99,7 @@ def test_deep_json_in_the_log_is_one_located_line(tmp_path: Path, depth: int, co
     ("players", '"Ana"', "game 1: players: expected a JSON list, found str"),
     ("players", "[1, 2]", "game 1: players: seat 1: expected text, found int"),
     ("changes", "{", "game 1: changes: not JSON"),
+    ("changes", b"{}", "game 1: changes: expected JSON text, found bytes"),
     ("game", "../../../x", "game 1: game: expected a game's name"),
     ("played", b"\x00", "game 1: played: expected text, found bytes"),
     ("report", '{"winners": [["Ana"]]}', "game 1: report: winners: expected a list of names"),
@@ -163,3 +164,11 @@ def test_serve_answers_a_hostile_log_with_one_line_not_an_internal_error(tmp_pat
     assert client.get("/?token=t").status_code == 200
     answer = client.get("/api/stats")
     assert answer.status_code == 400 and "game 1: changes: JSON nested more than 64 levels deep" in answer.text
+
+
+def test_a_log_that_is_a_pipe_is_one_line(tmp_path: Path):
+    """`--db` naming a pipe (SQLite would wait on it for ever): refused before it is opened."""
+    import os
+
+    os.mkfifo(tmp_path / "log.fifo")
+    assert one_line(tmp_path / "log.fifo", "list").endswith(": the log is not a plain file: remove it, or name another file with --db")

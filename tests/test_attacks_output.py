@@ -80,6 +80,23 @@ def test_log_export_does_not_write_through_a_linked_log_folder(demo: Project, ou
     assert list(target.iterdir()) == []
 
 
+def test_log_export_does_not_write_through_a_linked_sheet_file(demo: Project, outside: Path):
+    """A link where a sheet file goes: named as a link (it said the game's name was no
+    file name), nothing written, the link's target untouched."""
+    from pnp.serve.log import LOG_NAME, Log
+
+    log = Log(demo.root / LOG_NAME)
+    log.record("demo", None, {}, ["A"], "0" * 16, "game: demo\n", {})
+    log.record("demo", None, {}, ["B"], "0" * 16, "game: demo\n", {})
+    folder = demo.output_dir / "log"
+    folder.mkdir(parents=True)
+    (folder / "demo-2.yaml").symlink_to(outside / "secret.yaml")
+    before = (outside / "secret.yaml").read_bytes()
+    line, _ = run(demo, "log", "export")
+    located(line, "demo-2.yaml", None, "is a link: pnp writes no file through a link", "nothing written")
+    assert sorted(p.name for p in folder.iterdir()) == ["demo-2.yaml"] and (outside / "secret.yaml").read_bytes() == before
+
+
 def test_a_logged_game_name_is_no_path(demo: Project, tmp_path: Path):
     from pnp.serve.log import LOG_NAME, Log
 

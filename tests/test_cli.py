@@ -77,3 +77,15 @@ def test_new_scaffolds_a_game_that_builds_and_refuses_to_overwrite(demo: Project
     again = pnp(demo, "new", "second-game")
     assert again.exit_code == 2 and "already exists" in again.output
     assert pnp(demo, "new", "Bad Name").exit_code == 2
+
+
+def test_build_in_a_terminal_shows_progress_then_the_summary(demo: Project):
+    """In a terminal `pnp build` draws a progress bar as it goes (the cursor hidden while it
+    is up, given back after; how often the bar is drawn depends on the build's speed), then
+    the same summary line as anywhere else."""
+    result = runner.invoke(app, ["build", "--project", str(demo.root)], env={"TTY_COMPATIBLE": "1", "COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("\x1b[?25l") and "\x1b[?25h" in result.output  # the bar's display, then its end
+    last = result.output.rsplit("\x1b", 1)[-1]  # after the bar's last control sequence
+    assert "demo: 1 component, 3 pieces, 4 files (4 written), 1 sheet to print (1 unpacked) in " in last
+    assert last.endswith("demo-print.pdf\n") and result.output.count("demo: 1 component") == 1

@@ -114,12 +114,27 @@ def test_errors_at_the_revision_name_the_revision(repo: Project, tmp_path: Path)
         diff(repo, None, BuildOptions(), since="no-such-ref")
 
 
-def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
+
+@needs_git
+def test_without_git_since_is_one_line(repo: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    (tmp_path / "bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # a machine without git
+    result = CliRunner().invoke(app, ["diff", "--since", "HEAD", "-p", str(repo.root)])
+    assert (result.exit_code, result.output) == (2, "--since HEAD: git was not found\n")
+
+
+def saved_then_edited(demo: Project, tmp_path: Path, file: Path, old: str, new: str) -> Path:
+    """The project's output built and saved aside, then `old` replaced by `new` in `file`."""
     build(demo, None, BuildOptions(formats=("svg",)))
     saved = tmp_path / "saved"
     shutil.copytree(demo.output_dir, saved)
-    title = demo.templates_dir / "demo/card.svg.j2"
-    title.write_text(title.read_text().replace('font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"'))
+    file.write_text(file.read_text().replace(old, new))
+    return saved
+
+
+def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
+    saved = saved_then_edited(demo, tmp_path, demo.templates_dir / "demo/card.svg.j2",
+                              'font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"')
     report = diff(demo, None, BuildOptions(), against=saved)
     assert [(c.path, c.status) for c in report.changes] == [("demo/card/example", "changed")]
     assert report.before == f"saved output {saved}"
@@ -127,6 +142,24 @@ def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
     assert [c.path for c in diff(demo, ["demo"], BuildOptions(), against=saved / "demo").changes] == ["demo/card/example"]
     with pytest.raises(PnpError, match="no such folder"):
         diff(demo, None, BuildOptions(), against=tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(PnpError, match=r"empty: no <game>/svg/ folders found: expected a saved output/ tree$"):
+        diff(demo, None, BuildOptions(), against=tmp_path / "empty")
+    with pytest.raises(PnpError, match=r"^unknown game 'dmeo': found neither now nor in the other version$"):
+        diff(demo, ["dmeo"], BuildOptions(), against=saved)
+
+
+def test_a_resized_card_is_a_change_shown_at_both_sizes(demo: Project, tmp_path: Path):
+    """poker -> tarot: the two pictures differ in size; the difference is drawn over the
+    larger one (the smaller padded with white), every face of the component counted."""
+    saved = saved_then_edited(demo, tmp_path, demo.content_dir / "demo/game.yaml", "size: poker ", "size: tarot ")
+    report = diff(demo, None, BuildOptions(), against=saved)
+    assert [(c.path, c.status) for c in report.changes] == [("demo/card/back", "changed"), ("demo/card/example", "changed")]
+    change = report.changes[1]
+    (before_w, before_h), (after_w, after_h) = change.sizes["before"], change.sizes["after"]
+    assert before_w < after_w and before_h < after_h
+    with Image.open(report.page.parent / change.images["difference"]) as picture:
+        assert picture.size == (after_w, after_h)
 
 
 @needs_git

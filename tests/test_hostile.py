@@ -287,6 +287,9 @@ def test_a_bug_while_rendering_is_one_line_and_exit_3(tmp_path, monkeypatch):
     result, _ = score(tmp_path, TH_EXAMPLE)
     assert result.exit_code == 3
     assert result.output == "pnp: internal error: ZeroDivisionError: boom (set PNP_DEBUG=1 for a traceback)\n"
+    monkeypatch.setenv("PNP_DEBUG", "1")  # what the line offers: the bug itself, for its traceback
+    result, _ = score(tmp_path, TH_EXAMPLE)
+    assert isinstance(result.exception, ZeroDivisionError) and "internal error" not in result.output
 
 
 def test_an_internal_error_in_json_mode_is_json(tmp_path, monkeypatch):

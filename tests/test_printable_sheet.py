@@ -134,3 +134,24 @@ def test_a_paper_too_small_to_split_the_sheet_on_is_located(tmp_path):
     assert result.exit_code == 2 and not (tmp_path / "out").exists()
     assert result.output.endswith("pnp.yaml:2:3: paper tiny (15 x 15 mm) less its 5 mm margins leaves 5 x 5 mm to print on: the smallest piece "
                                   "that does not fit, scoring-sheet, is 200 x 265 mm with its bleed; expected a bigger paper\n")
+
+
+def test_a_player_count_the_sheet_component_lacks_is_named(tmp_path, copy_game):
+    """A designer drops the 4-player sheet from the scoring-sheet items of a game played by
+    1-4: `pnp sheet -n 4` names the counts there are, and writes nothing."""
+    project = copy_game("dietrick-taking")
+    game = project.content_dir / "dietrick-taking/game.yaml"
+    game.write_text(game.read_text().replace("      - {id: players-4, players: 4}\n", ""))
+    result = runner.invoke(app, ["sheet", "dietrick-taking", "-n", "4", "--out", str(tmp_path / "out"), "--project", str(project.root)])
+    assert (result.exit_code, result.output) == (2, "dietrick-taking: no scoring sheet for 4 players: expected one of 1, 2, 3\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_game_without_a_plugin_has_no_sheet_schema_and_no_scorer(demo, tmp_path):
+    """The scaffolded game (no plugin): `pnp sheet --schema` and `pnp score` say what it lacks."""
+    result = runner.invoke(app, ["sheet", "demo", "-n", "2", "--schema", "--project", str(demo.root)])
+    assert (result.exit_code, result.output) == (2, "demo: this game has no scoring sheet schema\n")
+    sheet = tmp_path / "played.yaml"
+    sheet.write_text("players:\n  - name: Ana\ngame: demo\n")
+    result = runner.invoke(app, ["score", str(sheet), "--project", str(demo.root)])
+    assert result.exit_code == 2 and result.output.startswith(f"{sheet}:3:") and "game: 'demo' has no scorer" in result.output

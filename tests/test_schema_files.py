@@ -113,3 +113,24 @@ def test_a_typo_in_a_new_game_is_caught(demo: Project, demo_schemas):
     game["components"][0]["back_per_itme"] = True
     game["options"] = {"players": {"type": "int", "maximum": 4}}
     assert len(problems(demo_schemas[("demo", "game.schema.json")], game)) == 2
+
+
+def test_content_with_errors_still_gets_its_schemas(fruit: Path):
+    """A designer writes the schemas to fix a broken file in the editor: `pnp schema` writes
+    them all the same; the ids a `ref` field may take are listed only once the game loads."""
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    orders = fruit / "content/fruit-stand/orders.csv"
+    orders.write_text(orders.read_text().replace(",apple;apple;apple,4,", ",apple;apple;apple,lots,", 1))
+    assert CliRunner().invoke(app, ["validate"]).exit_code == 2
+    result = CliRunner().invoke(app, ["schema"])
+    assert result.exit_code == 0, result.output
+    schema = json.loads((fruit / "output/schema/fruit-stand/orders.csv.schema.json").read_text())
+    assert schema["items"]["properties"]["points"] == {"maximum": 12.0, "minimum": 1.0, "type": "integer"}
+    assert "enum" not in schema["items"]["properties"]["needs"]["items"]
+    orders.write_text(orders.read_text().replace(",lots,", ",4,"))
+    assert CliRunner().invoke(app, ["schema"]).exit_code == 0
+    schema = json.loads((fruit / "output/schema/fruit-stand/orders.csv.schema.json").read_text())
+    assert schema["items"]["properties"]["needs"]["items"]["enum"] == ["apple", "pear", "plum", "lemon"]

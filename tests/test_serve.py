@@ -250,6 +250,8 @@ def test_a_game_without_hints_gets_generic_widgets():
     ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
     ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
     ({"game": 3, "players": "A"}, "expected game (text)"),
+    ({"game": "tasty-humans", "players": ["A" * 61, "B"]}, "players: a name is longer than 60 characters"),
+    ({"game": "dietrick-taking", "changes": {"rounds": 2}, "players": ["A", "B", "C"]}, "changes: dietrick-taking takes no rule changes on its sheet"),
 ])
 def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, message: str):
     r = client.post("/api/sessions", json=body)
@@ -281,11 +283,16 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
         client.put(f"/api/sessions/{sid}/boards/7", json={"values": {}}),
         client.put("/api/sessions/nope/boards/0", json={"values": {}}),
         client.put(f"/api/sessions/{sid}/boards/0", content=b"x" * (MAX_BODY + 1)),
+        client.put(f"/api/sessions/{sid}/boards/0", content=iter([b"x" * MAX_BODY, b"x"])),  # chunked: no length said
+        client.post("/api/sessions", json=["tasty-humans", "Ana", "Ben"]),
+        client.post("/api/predict", json={"game": "cave", "players": "three"}),
         client.get("/api/sessions/nope"),
         client.get("/no/such/page"),
         client.delete("/api/sessions"),
     ]
-    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 404, 404, 405]
+    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 413, 400, 400, 404, 404, 405]
+    assert cases[9].json()["error"] == "expected an object with game, rules, changes and players"
+    assert cases[10].json()["error"].startswith("expected game (text), rules (text or null), changes (object), players and games")
     for r in cases:
         assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
 
@@ -344,6 +351,21 @@ def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pyte
     assert tokens[0] == tokens[1] != tokens[2]
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
     assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
+
+
+
+def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path):
+    """Another program (or another `pnp serve`) listens there: refused before the server
+    starts, in one line, not uvicorn's traceback."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
+    assert result.exit_code == 2
+    assert result.output == f"--port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
 @pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
@@ -591,3 +613,49 @@ def test_a_game_claiming_what_its_sheet_does_not_score_is_logged_only_once_the_c
     (first,), (second,) = Log(db).games(), Log(again).games()
     assert (second.sheet, second.played, second.players) == (first.sheet, first.played, first.players)
     assert {**second.report, "sheet": None} == {**first.report, "sheet": None}
+
+
+def test_a_prediction_plays_the_rule_version_the_host_chose(client: TestClient):
+    """As `pnp simulate --set rules=0.2.8` plays it (seed 0), not the published rules."""
+    from pnp.simulate import simulate
+
+    body = {"game": "tasty-humans", "rules": "0.2.8", "changes": {}, "players": 2, "games": 3}
+    predicted = client.post("/api/predict", json=body).json()
+    run = simulate(Project(REPO), "tasty-humans", games=3, players=2, options={"rules": "0.2.8"}, seed=0, jobs=1)
+    scores: dict = {}
+    for p in (p for r in run.records for p in r.players):
+        for tag, value in p.tags.items():
+            scores.setdefault(tag, {}).setdefault(value, []).append(p.score)
+    assert predicted["rules"] == "0.2.8" and predicted["mean_score_by"] == {
+        tag: {value: round(sum(v) / len(v), 2) for value, v in sorted(by.items())} for tag, by in sorted(scores.items())}
+    published = client.post("/api/predict", json={**body, "rules": None}).json()
+    assert published["mean_score_by"] != predicted["mean_score_by"]
+
+
+
+@pytest.mark.parametrize("values, message", [
+    ("Ana's board", "expected an object of field values"),
+    ({"monster": [[[["troll"]]]]}, "monster: nested too deep"),
+    ({"monster": ["troll"] * 101}, "monster: more than 100 values"),
+    ({"monster": {str(i): "troll" for i in range(101)}}, "monster: more than 100 values"),
+])
+def test_a_board_of_the_wrong_shape_or_size_is_one_line(client: TestClient, values: object, message: str):
+    """What a page (or anything that has the table's link) sends as a board: bounded before it is kept."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    before = client.get(f"/api/sessions/{sid}").json()
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values})
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_the_sheet_limits_of_pnp_score_bound_a_tables_sheet(client: TestClient, monkeypatch: pytest.MonkeyPatch):
+    """PNP_SHEET_LIMITS lowered (as for `pnp score`): a board making the table's sheet
+    larger than it is refused in one line, and the board is not kept."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    before = client.get(f"/api/sessions/{sid}").json()
+    monkeypatch.setenv("PNP_SHEET_LIMITS", "size=100")
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "troll"}})
+    assert (r.status_code, r.json()) == (400, {"error": "sheet.yaml: more than 100 bytes: the limit for a scoring sheet "
+                                                        "(set PNP_SHEET_LIMITS=size=N to change it)"})
+    monkeypatch.delenv("PNP_SHEET_LIMITS")
+    assert client.get(f"/api/sessions/{sid}").json() == before

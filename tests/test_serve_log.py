@@ -360,3 +360,39 @@ def test_a_tasty_humans_solo_game_is_logged_with_the_verdict_pnp_score_gives(tmp
     rows = list(csv.DictReader(io.StringIO(pnp("log", "export", "--csv", "--db", db)[1])))
     assert [(r["player"], r["winner"]) for r in rows] == [("Sam", "yes" if won else "no")]
     assert statistics(Log(Path(db)).games())[0]["wins_by_seat"] == [int(won)]
+
+
+def test_export_csv_to_a_file_and_not_onto_a_folder(tmp_path: Path):
+    """`pnp log export --csv --out FILE` writes the CSV there (byte for byte what stdout
+    gets) and names it; a folder given as FILE is one line naming that folder (it named
+    a temporary file, `.rows.csv.<pid>-0.tmp: Is a directory`), nothing left beside it."""
+    db = str(tmp_path / "log.sqlite")
+    pnp("log", "import", str(EXAMPLES / "tasty-humans-2p.yaml"), "--db", db)
+    _, shown = pnp("log", "export", "--csv", "--db", db)
+    code, output = pnp("log", "export", "--csv", "--db", db, "--out", str(tmp_path / "rows.csv"))
+    assert (code, output) == (0, f"{tmp_path / 'rows.csv'}\n")
+    assert (tmp_path / "rows.csv").read_text(encoding="utf-8") == shown
+    (tmp_path / "folder").mkdir()
+    code, output = pnp("log", "export", "--csv", "--db", db, "--out", str(tmp_path / "folder"))
+    assert (code, output) == (2, f"{tmp_path / 'folder'}: Is a directory\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "log.sqlite", "rows.csv"]
+
+
+def test_an_exported_sheet_says_the_rule_changes_it_was_played_with(tmp_path: Path):
+    db = tmp_path / "log.sqlite"
+    Log(db).record("tasty-humans", None, {"king_bonus": 4, "cravings.troll.points": 3}, ["Ana"], "0" * 16, "game: tasty-humans\n", {})
+    code, output = pnp("log", "export", "--db", str(db), "--out", str(tmp_path / "out"))
+    assert code == 0, output
+    first = (tmp_path / "out/tasty-humans-1.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# pnp log: game 1, played ") and first.endswith(", rule changes cravings.troll.points=3, king_bonus=4")
+
+
+def test_a_log_in_a_folder_that_is_not_there_is_one_line(tmp_path: Path):
+    """`--db` in a folder not made: listing says there is no log; importing, that the log
+    cannot be opened (SQLite makes no folder), and makes nothing."""
+    db = tmp_path / "missing" / "log.sqlite"
+    code, output = pnp("log", "list", "--db", str(db))
+    assert (code, output) == (2, f"{db}: no game log here (pnp log import or pnp serve make one)\n")
+    code, output = pnp("log", "import", str(EXAMPLES / "tasty-humans-2p.yaml"), "--db", str(db))
+    assert (code, output) == (2, f"{db}: cannot open the log: unable to open database file\n")
+    assert not (tmp_path / "missing").exists()

@@ -40,7 +40,8 @@ def located(root: Path, line: int, error: str) -> str:
     return f"proj/{INIT}:{line}: plugin plugins/dietrick_taking failed: {error} (set PNP_DEBUG=1 for a traceback)"
 
 
-def test_a_scorers_exception_is_its_located_problem_on_the_page_and_terminal(root: Path, capsys: pytest.CaptureFixture):
+def test_a_scorers_exception_is_its_located_problem_on_the_page_and_terminal(root: Path, capsys: pytest.CaptureFixture,
+                                                                              monkeypatch: pytest.MonkeyPatch):
     line = edit_plugin(root, INIT, '"""Score a sheet (see `sheet.py` for its format) against the printed scoring cards."""', "1 // 0")
     c = client(root)
     sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]}).json()["id"]
@@ -50,6 +51,12 @@ def test_a_scorers_exception_is_its_located_problem_on_the_page_and_terminal(roo
     outcome = r.json()["outcome"]
     assert [p["message"] for p in outcome["problems"]] == [expected] and outcome["exit_code"] == 2
     assert expected in capsys.readouterr().err.splitlines()
+    monkeypatch.setenv("PNP_DEBUG", "1")  # the traceback too, on the terminal only (as the line offers)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Cy", "Di"]}).json()["id"]  # a sheet not checked yet
+    r = c.get(f"/api/sessions/{sid}")
+    assert [p["message"] for p in r.json()["outcome"]["problems"]] == [expected]
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "ZeroDivisionError" in err and err.rstrip().endswith(expected)
 
 
 def test_a_failing_sheet_template_is_listed_with_its_error_and_hides_no_other_game(root: Path, capsys: pytest.CaptureFixture):
@@ -189,3 +196,11 @@ def test_an_entry_form_hint_of_the_wrong_shape_shows_on_the_start_page_and_termi
     r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
     assert r.status_code == 400 and "sheet_form returned a dict" in r.json()["error"]
     assert f"pnp serve: {r.json()['error']}" in capsys.readouterr().err.splitlines()
+
+
+def test_a_blank_sheet_without_players_is_refused_when_the_table_starts(root: Path):
+    """The plugin's sheet_template writes YAML without `players:` (`pnp sheet --template`
+    prints it as it is): a table cannot seat anyone on it, so serve says so in one line."""
+    edit_plugin(root, INIT, "from .sheet import template", "return 'game: dietrick-taking\\n'")
+    r = client(root).post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
+    assert (r.status_code, r.json()) == (400, {"error": "game 'dietrick-taking': its blank sheet has no players list"})

@@ -57,6 +57,9 @@ def test_init_example_copies_content_templates_and_sheets(tmp_path: Path):
     bad = runner.invoke(app, ["init", str(tmp_path / "x"), "--example", "chess"])
     assert bad.exit_code == 2 and bad.output.strip() == "unknown example 'chess': expected one of cave, dietrick-taking, human-harvest, tasty-humans"
     assert not (tmp_path / "x").exists()
+    bare = runner.invoke(app, ["init", str(tmp_path / "x")])  # which game to copy is the one thing init needs
+    assert (bare.exit_code, bare.output) == (2, "--example GAME is required: one of cave, dietrick-taking, human-harvest, tasty-humans\n")
+    assert not (tmp_path / "x").exists()
 
 
 def test_an_empty_folder_names_the_shipped_games(tmp_path: Path):

@@ -64,10 +64,17 @@ def test_against_plays_the_same_deals(repo_project):
         assert b.sheet["rules"] == "0.2.8"
 
 
-def test_against_a_git_revision_plays_that_content(repo_project):
+def test_against_a_git_revision_plays_that_content(repo_project, tmp_path):
     run = simulate(repo_project, "dietrick-taking", games=6, players=3, strategies=["random"], against="HEAD", sheets=True)
     assert run.ref.label == "git HEAD"
     assert [r.sheet for r in run.ref_records] == [r.sheet for r in run.records]  # content unchanged since HEAD
+    from pnp.simulate.sheets import write_sheets
+
+    written = write_sheets(run, tmp_path)  # the revision's sheets say whose content they were played on
+    ref = (tmp_path / "dietrick-taking-ref-1.yaml").read_text().splitlines()
+    assert ref[:2] == ["# pnp simulate dietrick-taking, seed 1, side: git HEAD",
+                       "# played on the content of git HEAD: `pnp score` checks it against the content of"]
+    assert len(written) == 12 and (tmp_path / "dietrick-taking-base-1.yaml").read_text().count("\n# ") == 0
 
 
 def test_set_patches_one_rule_value(repo_project):
@@ -136,6 +143,8 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--set", "rules=9.9"], r"unknown rule version"),
         (["--against", "no-such-thing-at-all"], r"--against 'no-such-thing-at-all': expected KEY=VALUE"),
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
+        (["--players", "2", "--players-as", "greedy,random,greedy"], r"^--players-as names 3 strategies for 2 players: expected at most 2$"),
+        (["--games", "0"], r"^--games 0: expected at least 1$"),
         (["--players", "7"], r"--players 7"),
         (["--set", "cravings.troll.points=[1, 2"], r"--set cravings.troll.points=\[1, 2: expected ',' or '\]', but got '<stream end>': expected a value as rules.yaml writes it"),
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
@@ -206,6 +215,22 @@ def test_cli_several_player_counts(repo_project, tmp_path):
     assert (tmp_path / "cave" / "simulate" / "3p" / "index.html").is_file()
     bad = runner.invoke(app, ["simulate", "cave", "--players", "two", "--project", str(repo_project.root)])
     assert bad.exit_code == 2 and "--players two: expected a number of players" in bad.output
+    none = runner.invoke(app, ["simulate", "cave", "--jobs", "0", "--project", str(repo_project.root)])
+    assert (none.exit_code, none.output) == (2, "--jobs 0: expected at least 1\n")
+
+
+def test_cli_several_player_counts_against_a_rule_version(repo_project, tmp_path):
+    """One column per count, each figure followed by its difference in brackets, and the
+    line saying what the brackets hold."""
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "4", "--players", "2,3", "--against", "0.2.8", "-j", "1",
+                                 "--out", str(tmp_path), "--project", str(repo_project.root)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[-2] == "in brackets: published minus 0.2.8; * its interval misses 0"
+    header = next(line for line in lines if "2 players" in line)
+    assert "3 players" in header
+    turns = next(line for line in lines if line.strip().startswith("turns "))
+    assert turns.count("(") == 2 and turns.count(" ± ") == 4  # each count: figure ± interval (difference ± interval)
 
 
 def test_a_tiny_difference_shows_its_digits_instead_of_zero():
@@ -277,3 +302,11 @@ def test_against_a_git_revision_of_a_trusted_project(tmp_path, trusted):
     for jobs in (1, 2):
         run = simulate(project, "dietrick-taking", games=4, players=3, strategies=["random"], against="HEAD", jobs=jobs)
         assert run.ref.label == "git HEAD" and len(run.ref_records) == 4
+
+
+def test_a_game_without_a_rules_engine_is_one_line(demo: Project, fruit):
+    """The scaffolded game (no plugin) and Fruit Stand (a plugin with a scorer, no engine)."""
+    for project, game in ((demo.root, "demo"), (fruit, "fruit-stand")):
+        result = runner.invoke(app, ["simulate", game, "--games", "2", "--project", str(project)])
+        assert (result.exit_code, result.output) == (2, f"{game}: no rules engine to simulate this game\n")
+        assert not (project / "output").exists()

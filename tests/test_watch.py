@@ -362,3 +362,24 @@ def test_the_project_folder_and_output_are_never_watched(demo: Project):
     folders = watched(demo, [demo.root, demo.root / "tools", demo.content_dir / "demo", demo.root.parent])
     assert demo.root not in folders and demo.root.parent not in folders and demo.root / "tools" in folders
     assert folders.count(demo.content_dir) == 1 and demo.content_dir / "demo" not in folders  # inside content/ already
+
+
+def test_a_plugin_named_while_watching_is_watched_from_then_on(demo: Project, monkeypatch):
+    """game.yaml names a plugin not there yet (the first build fails, watch goes on), then,
+    edited, one that is: the rebuild uses it, and its folder is watched from then on."""
+    monkeypatch.setenv("PNP_TRUST", "1")
+    plugin = _marks(demo, "tools/marks.py")
+    game = demo.content_dir / "demo" / "game.yaml"
+    named = game.read_text()
+    game.write_text(named.replace("plugin: tools/marks.py\n", "plugin: tools/missing.py\n"))
+    face = demo.output_dir / "demo/svg/card/example.svg"
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        first = lines.wait_for("watching")
+        assert "/tools, " not in lines.lines[first][0] and not face.exists()
+        save(game, named)
+        rebuilt = lines.wait_for("demo: rebuilt", lines.wait_for("changed:"))
+        assert "first" in face.read_text()
+        assert "/tools, " in lines.lines[lines.wait_for("watching", rebuilt)][0]
+        save(plugin, plugin.read_text().replace("'first'", "'second'"))
+        lines.wait_for("demo: rebuilt", lines.wait_for("changed:", rebuilt + 1))
+        assert "second" in face.read_text()

@@ -115,9 +115,8 @@ def _check_ref(ref: str, depth: int) -> Finding | None:
         return (problem, ref[:60]) if problem else None  # found at its line when the template writes it
     if low.startswith("data:image/svg+xml"):
         data = _data(ref)
-        if data is None:
-            return "holds a malformed data: URI", ""
-        return _first(data, depth + 1)
+        found = ("holds a malformed data: URI", "") if data is None else _first(data, depth + 1)
+        return (found[0], ref[:60]) if found else None  # at the picture's line: what it holds is written encoded
     return (f"refers to {_shown(ref)} outside the face: a face may embed pictures only as data URIs, "
             "e.g. asset('art/name.png'), and refer only to its own parts (#id)"), ref[:77]
 
@@ -187,9 +186,7 @@ def _first(svg: bytes | str, depth: int) -> Finding | None:
 
 def _first_in(root: ET.Element, depth: int) -> Finding | None:
     """`_first` of an SVG already parsed."""
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
+    for element in root.iter():  # elements alone: ElementTree's parser keeps no comment or instruction
         namespace, _, tag = element.tag[1:].rpartition("}") if element.tag.startswith("{") else ("", "", element.tag)
         if tag in INERT:
             return f"has a <{tag}> element: a face may not run scripts or hold web pages", f"<{tag}"

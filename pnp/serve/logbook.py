@@ -80,9 +80,11 @@ def export_sheets(games: list[Game], folder: Path) -> list[Path]:
 
     inside, paths = Inside(folder), []
     for g in games:  # every name checked before a file is written
-        path = inside(f"{g.game}-{g.id}.yaml")  # a game's name from the log is data: never a path out, nor a link
-        if path is None or path.parent != folder:
-            raise PnpError(f"{display_path(folder)}: logged game {g.id}'s name {g.game!r} is not a file name there: nothing written")
+        name = f"{g.game}-{g.id}.yaml"  # a game's name is checked as the log is read (logcheck.game_name): no folder in it
+        path = inside(name)  # never a path out, nor a link
+        if path is None:
+            raise PnpError(f"{display_path(folder / name)}: is a link: pnp writes no file through a link: remove it, "
+                           "or export into another folder with --out: nothing written")
         paths.append(path)
     for g, path in zip(games, paths):
         write_atomic(path, sheet_file(g).encode("utf-8"))

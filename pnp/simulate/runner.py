@@ -11,7 +11,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 from pnp.load.content import GameContent, Project, load_game
 from pnp.errors import PnpError
@@ -101,8 +101,7 @@ def seats(strategies: list[str], players: int, g: int) -> list[str]:
 
 
 def run_games(sides: list[Side], games: int, players: int, strategies: list[str], seed: int = 0,
-              jobs: int | None = None, sheets: bool = False,
-              progress: Callable[[int], None] | None = None) -> list[list[Record]]:
+              jobs: int | None = None, sheets: bool = False) -> list[list[Record]]:
     """Play `games` games per side on `jobs` processes; records per side, in seed order."""
     plan = [(seed * SEED_STRIDE + g, seats(strategies, players, g)) for g in range(games)]
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -130,12 +129,8 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
         pool = ctx.Pool(min(jobs, len(chunks)), initializer=_trust_as_parent, initargs=(trust.allowed_by_user(), dict(trust.REVISIONS)))
         results = pool.imap(_play_chunk, chunks)
     try:
-        done = 0
         for k, records in zip(owner, results):
             out[k].extend(records)
-            done += len(records)
-            if progress:
-                progress(done)
     finally:
         gc.unfreeze()
         if pool is not None:
@@ -163,8 +158,7 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
 
 def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
              strategies: list[str] | None = None, options: dict[str, str] | None = None,
-             against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False,
-             progress: Callable[[int], None] | None = None) -> Run:
+             against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False) -> Run:
     """Play `games` games of `game_name` (and of `against`: a KEY=VALUE change, a rule
     version name or a git revision of the content) on the same seeds."""
     options = dict(options or {})
@@ -184,7 +178,7 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
                                 for e in exc.errors]) from None
             sides.append(ref)
         started = time.perf_counter()
-        results = run_games(sides, games, players, strategies, seed, jobs, sheets, progress)
+        results = run_games(sides, games, players, strategies, seed, jobs, sheets)
         seconds = time.perf_counter() - started
     finally:
         if tmp is not None:

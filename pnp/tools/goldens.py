@@ -127,7 +127,7 @@ def update(project: "Project", folder: Path | None = None) -> tuple[int, int]:
     for rel, image in faces(project):
         seen.add(rel)
         path = folder / rel
-        if path.is_file() and matches(Image.open(path), image) is None and Image.open(path).size == image.size:
+        if path.is_file() and matches(Image.open(path), image) is None:
             continue
         write_atomic(path, _png(image))
         written += 1
