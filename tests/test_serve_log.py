@@ -394,5 +394,5 @@ def test_a_log_in_a_folder_that_is_not_there_is_one_line(tmp_path: Path):
     code, output = pnp("log", "list", "--db", str(db))
     assert (code, output) == (2, f"{db}: no game log here (pnp log import or pnp serve make one)\n")
     code, output = pnp("log", "import", str(EXAMPLES / "tasty-humans-2p.yaml"), "--db", str(db))
-    assert (code, output) == (2, f"{db}: cannot open the log: unable to open database file\n")
+    assert (code, output) == (2, f"{db}: cannot open the log: its folder {db.parent} does not exist: make it, or give --db a file in a folder that does\n")
     assert not (tmp_path / "missing").exists()

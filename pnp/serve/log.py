@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..load import project_files
-from ..errors import ContentError, PnpError, display_name
+from ..errors import ContentError, PnpError, display_name, display_path
 from . import logcheck
 
 LOG_NAME = "pnp-log.sqlite"
@@ -175,7 +175,9 @@ class Log:
         try:
             db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
-            raise PnpError(ContentError(self.path, None, None, f"cannot open the log: {exc}")) from None
+            why = str(exc) if self.path.parent.is_dir() else (  # SQLite makes no folder, and says only "unable to open"
+                f"its folder {display_path(self.path.parent)} does not exist: make it, or give --db a file in a folder that does")
+            raise PnpError(ContentError(self.path, None, None, f"cannot open the log: {why}")) from None
         try:
             logcheck.bound(db)
             db.execute("PRAGMA journal_mode=WAL")
