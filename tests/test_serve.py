@@ -474,6 +474,9 @@ def test_statistics_stand_beside_what_pnp_simulate_predicts(client: TestClient):
     assert predicted["games"] == 30 and predicted["win_rate_by_seat"] == [round(w, 3) for w in wins]
     assert client.post("/api/predict", json={**body, "games": 10_000}).json() == {"error": "games: 10000: expected 1 to 200"}
     assert "unknown game" in client.post("/api/predict", json={**body, "game": "chess"}).json()["error"]
+    # a choice the game cannot take, in the words the new game's form uses (not `--set`'s)
+    assert client.post("/api/predict", json={**body, "rules": "0.2.8"}).json() == {"error": "rules: dietrick-taking has one rule set: expected no rule version"}
+    assert client.post("/api/predict", json={**body, "changes": {"rounds": 2}}).json() == {"error": "changes: dietrick-taking takes no rule changes on its sheet"}
 
 
 

@@ -23,6 +23,14 @@ def form(games: Games, game: str, rules: str | None, players: list[str]) -> dict
     return forms.name_players(shape, players)
 
 
+def check_rules(games: Games, game: str, rules: str | None, changes: dict[str, Any]) -> None:
+    """A rule version or rule changes asked of a game whose sheet takes none: PnpError."""
+    if rules is not None and "rules" not in games.schema(game).get("properties", {}):
+        raise PnpError(f"rules: {game} has one rule set: expected no rule version")
+    if changes and "changes" not in games.schema(game).get("properties", {}):
+        raise PnpError(f"changes: {game} takes no rule changes on its sheet")
+
+
 def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The starting table fields and boards of a new session (the blank sheet's values);
     PnpError naming what the host chose wrong."""
@@ -36,10 +44,7 @@ def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], p
     counts = games.player_counts(game)
     if len(names) not in counts:
         raise PnpError(f"players: {len(names)} players: {game} is played by {', '.join(map(str, counts))}")
-    if rules is not None and "rules" not in games.schema(game).get("properties", {}):
-        raise PnpError(f"rules: {game} has one rule set: expected no rule version")
-    if changes and "changes" not in games.schema(game).get("properties", {}):
-        raise PnpError(f"changes: {game} takes no rule changes on its sheet")
+    check_rules(games, game, rules, changes)
     blank = games.blank(game, len(names), rules)
     if changes:  # checked now, as `pnp simulate --set` checks them, not when the first board is sent
         wrong = [p.message for p in games.check({**blank, "changes": changes}).problems if p.at[:1] == ("changes",)]
