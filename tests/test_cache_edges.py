@@ -106,7 +106,9 @@ def context(game, options):
     regions = {r["id"]: dict(r) for r in game.data["map"].regions}
     for region in regions.values():  # each region links to its neighbours, and they back to it
         region["next"] = [regions[n] for n in region["next"]]
-    return {"land": list(regions.values()),
+    tour = [r["name"] for r in regions.values()]
+    tour.append(tour)  # a tour that goes round again
+    return {"land": list(regions.values()), "tour": tour,
             "marks": [Markup("<tspan>%s</tspan>") % escape(r["name"]) for r in regions.values()],
             "far": {(a, b): len(regions[a]["name"]) + len(regions[b]["name"]) for a in regions for b in regions}}
 
@@ -154,12 +156,14 @@ def test_regions_that_link_back_to_each_other_count_whole(mapped: Project):
 
 
 def test_a_markup_item_of_a_list_counts_by_its_text(mapped: Project):
-    with_token(mapped, "{{ marks[0] }}")
+    """`marks[0]` and `tour[0]` read the lists by index: their shapes (a list holding
+    itself included) hold their items' values, Markup ones too."""
+    with_token(mapped, "{{ marks[0] }} {{ tour[0] }}")
     assert svg_build(mapped).rendered == 6
     assert svg_build(mapped).rendered == 0
-    rename_birch(mapped, "Beech")  # the list's shape holds its items' values, Markup ones too
+    rename_birch(mapped, "Beech")
     assert svg_build(mapped).rendered == 2
-    assert "<tspan>Ash</tspan>" in token_svg(mapped)
+    assert "<tspan>Ash</tspan> Ash" in token_svg(mapped)
 
 
 def test_a_value_read_by_a_tuple_key_is_never_stale(mapped: Project):
