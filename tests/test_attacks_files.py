@@ -364,6 +364,17 @@ def test_a_project_output_linked_out_is_refused(demo: Project, outside: Path, le
     assert list(target.iterdir()) == []
 
 
+def test_a_game_folder_of_out_linked_out_is_refused(demo: Project, outside: Path, tmp_path: Path):
+    """`--out DIR`: DIR/<game> a link leading out of DIR is refused as the project's own is."""
+    target, out = outside / "out", tmp_path / "elsewhere"
+    target.mkdir()
+    out.mkdir()
+    (out / "demo").symlink_to(target, target_is_directory=True)
+    line, _ = run(demo, "build", "--format", "svg", "--out", str(out))
+    located(line, "demo", None, "the output folder leads outside the output folder", "pass --out DIR")
+    assert list(target.iterdir()) == []
+
+
 # --- 3. faces name no file and run nothing ---------------------------------------------
 
 @pytest.mark.parametrize("href", ["/etc/hostname", "file:///etc/hostname", "../../outside/secret.png", "https://example.com/x.png",

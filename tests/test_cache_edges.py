@@ -175,3 +175,16 @@ def test_a_value_read_by_a_tuple_key_is_never_stale(mapped: Project):
     rename_birch(mapped, "Hornbeam")
     svg_build(mapped)
     assert ">11</text>" in token_svg(mapped)
+
+
+def test_emptying_every_list_of_items_removes_the_print_pdf(deck: Project):
+    """No component has a piece left: there is nothing to print, and the print PDF and the
+    faces of the last build go."""
+    rebuild = lambda: build(deck, None, BuildOptions())[0]  # noqa: E731
+    assert "deck-print.pdf" in rebuild().changed
+    (deck.content_dir / "deck/cards.yaml").write_text("cards: []\n")
+    (deck.content_dir / "deck/tokens.yaml").write_text("tokens: []\n")
+    report = rebuild()
+    assert report.pieces == 0 and report.sheets is None
+    assert "deck-print.pdf" in report.removed and "svg/card/alpha.svg" in report.removed
+    assert not (deck.output_dir / "deck/deck-print.pdf").exists()
