@@ -51,6 +51,27 @@ def test_copies_that_are_no_number_are_named_without_python_types(demo: Project)
     one_error(validate(demo), "copies expression", "for item 'example' gave a list of 2: expected a whole number >= 0")
 
 
+def test_copies_that_fail_or_are_negative_are_one_located_line(demo: Project):
+    """An expression that fails outside Jinja (`1 / 0`) and a record's negative count: the
+    designer's line, in their words."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: -1"))
+    one_error(validate(demo), "game.yaml:", "copies expression 'item.copies' for item 'example' gave -1: expected a whole number >= 0")
+    set_copies(demo, "item.copies / 0")
+    one_error(validate(demo), "game.yaml:", "copies expression 'item.copies / 0' for item 'example' failed: division by zero: "
+              "expected a whole number >= 0")
+
+
+def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Project):
+    """Records written in `items:` itself have no line of their own: the repeat is told at `items:`."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: \"[{'id': 'a', 'copies': 1}, {'id': 'a', 'copies': 1}]\""))
+    result = validate(demo)
+    assert result.exit_code == 2
+    assert any(line.endswith("content/demo/game.yaml:8:5: item id 'a' appears twice in 'card': expected unique ids")
+               for line in result.output.splitlines()), result.output
+
+
 def test_a_template_field_typo_names_the_nearest_field(demo: Project):
     more_cards(demo, 4)
     template = demo.templates_dir / "demo/card.svg.j2"
