@@ -51,6 +51,8 @@ def _shown(value: Any) -> str:
         return f"a list of {len(value)}"
     if isinstance(value, dict):
         return "a record"
+    if isinstance(value, (set, frozenset)):
+        return f"a set of {len(value)} (no order: sort it into a list, `| sort`)"
     if callable(value):
         return "a function or macro, not called (add its `()`)"
     if hasattr(value, "__next__"):  # Jinja's map, select, reject... hand back a generator

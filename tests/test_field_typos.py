@@ -51,15 +51,17 @@ def test_copies_that_are_no_number_are_named_without_python_types(demo: Project)
     one_error(validate(demo), "copies expression", "for item 'example' gave a list of 2: expected a whole number >= 0")
 
 
-def test_copies_that_fail_or_are_negative_are_one_located_line(demo: Project):
-    """An expression that fails outside Jinja (`1 / 0`) and a record's negative count: the
-    designer's line, in their words."""
+def test_copies_that_fail_are_negative_or_a_record_are_one_located_line(demo: Project):
+    """A record's negative count, the record itself, an expression that fails outside Jinja
+    (`/ 0`): the designer's line, in their words."""
     cards = demo.content_dir / "demo/cards.yaml"
     cards.write_text(cards.read_text().replace("copies: 3", "copies: -1"))
     one_error(validate(demo), "game.yaml:", "copies expression 'item.copies' for item 'example' gave -1: expected a whole number >= 0")
-    set_copies(demo, "item.copies / 0")
-    one_error(validate(demo), "game.yaml:", "copies expression 'item.copies / 0' for item 'example' failed: division by zero: "
-              "expected a whole number >= 0")
+    game = demo.content_dir / "demo/game.yaml"
+    original = game.read_text()
+    for expression, problem in [("item", "gave a record"), ("item.copies / 0", "failed: division by zero")]:
+        game.write_text(original.replace("copies: item.copies", f"copies: {expression}"))
+        one_error(validate(demo), "game.yaml:", f"copies expression {expression!r} for item 'example' {problem}: expected a whole number >= 0")
 
 
 def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Project):
