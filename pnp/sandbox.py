@@ -283,13 +283,9 @@ class _Code(CodeGenerator):
         if id(node) not in self._methods:
             super().visit_Getattr(node, frame)
             return
-        if self.environment.is_async:
-            self.write("(await auto_await(")
-        self.write("environment.method(")
+        self.write("environment.method(")  # pnp's environments are never async (no `await` to add)
         self.visit(node.node, frame)
         self.write(f", {node.attr!r})")
-        if self.environment.is_async:
-            self.write("))")
 
     def _seen(self, node: nodes.Expr, frame: Frame) -> None:
         self.write("environment.seen(")

@@ -49,6 +49,14 @@ def test_a_lookup_by_a_list_counts_the_container_whole(deck: Project):
     assert svg_build(deck).rendered == 2
 
 
+def test_a_field_looked_up_by_name_that_was_missing_counts_when_it_appears(deck: Project):
+    with_token(deck, "{{ style['border'] | default('none') }}")
+    assert svg_build(deck).rendered == 6
+    (deck.content_dir / "deck/style.yaml").write_text("colour: '#e76f51'\nborder: 2\n")
+    assert svg_build(deck).rendered == 2
+    assert "<text>2</text>" in token_svg(deck)
+
+
 def test_a_namespace_that_holds_itself_counts_what_it_holds(deck: Project):
     """Printing a namespace reads all it holds, itself included, once: `style` counts whole."""
     with_token(deck, "{% set ns = namespace(s=style) %}{% set ns.me = ns %}{{ ns | string }}")

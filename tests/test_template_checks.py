@@ -172,6 +172,13 @@ def test_the_game_base_is_checked_against_pnps(demo: Project):
     refused(demo, path, 2, NEVER + "'pnp/base.svg.j2' (which this template extends) has no block of that name")
 
 
+def test_a_template_that_extends_itself_is_one_line(demo: Project):
+    """A loop of `extends` has no parent to check blocks against: rendering meets the loop
+    and says so at the template's line."""
+    card(demo).write_text('{% extends "card.svg.j2" %}{% block body %}{% endblock %}\n')
+    refused(demo, card(demo), 1, "card/example: the template calls itself too deeply")
+
+
 def test_a_block_renamed_in_the_parent_fails_the_unchanged_child_built_before(demo: Project):
     # the child's compiled code comes from the bytecode cache the second time: its check must still run
     path = base(demo, "{% block body %}<g>{% block face %}{% endblock %}</g>{% endblock %}\n")
