@@ -265,9 +265,7 @@ class ComponentRenderer:
                 continue
             try:
                 text, path, _ = self.env.loader.get_source(self.env, name)
-            except jinja2.TemplateNotFound:  # rendering said so already; the face's own template is there
-                if name == template:
-                    raise
+            except jinja2.TemplateNotFound:  # `include ... ignore missing`; the face's own template rendered, so is there
                 continue
             found[name] = (Path(path) if path else self.game.templates_dir / name, text)
             names += [n for n in jinja2.meta.find_referenced_templates(self.env.parse(text)) if n is not None]
