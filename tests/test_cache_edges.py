@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pnp.build.driver import BuildOptions, build
+from pnp.errors import PnpError
 from pnp.load.content import Project
 from test_cache import CARDS, GAME_YAML, TOKEN, deck, write_cards  # noqa: F401  (deck: the fixture)
 
@@ -196,3 +197,24 @@ def test_emptying_every_list_of_items_removes_the_print_pdf(deck: Project):
     assert report.pieces == 0 and report.sheets is None
     assert "deck-print.pdf" in report.removed and "svg/card/alpha.svg" in report.removed
     assert not (deck.output_dir / "deck/deck-print.pdf").exists()
+
+
+def test_art_that_becomes_a_link_out_of_the_project_is_not_reused(deck: Project, tmp_path: Path):
+    """A face's picture replaced by a link leading out of the project: pnp may not read it,
+    so the face is rendered again and the build says why, rather than reusing the old face."""
+    from test_cache import _art
+
+    art = deck.content_dir / "deck/art"
+    art.mkdir()
+    (art / "t1.svg").write_text(_art("#f00"))
+    (art / "t2.svg").write_text(_art("#0f0"))
+    (deck.templates_dir / "deck/token.svg.j2").write_text(
+        TOKEN.replace("{% endblock %}", '<image href="{{ asset(\'art/\' ~ item.id ~ \'.svg\') }}" width="9" height="9"/>{% endblock %}'))
+    assert svg_build(deck).rendered == 6
+    (tmp_path / "elsewhere.svg").write_text(_art("#00f"))
+    (art / "t2.svg").unlink()
+    (art / "t2.svg").symlink_to(tmp_path / "elsewhere.svg")
+    with pytest.raises(PnpError) as failed:
+        svg_build(deck)
+    (line,) = [str(e) for e in failed.value.errors]
+    assert "token.svg.j2:1: token/t2: image is a link to" in line and "outside the project folder" in line, line
