@@ -299,7 +299,7 @@ class ComponentRenderer:
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
             problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
-            problems += self.locator.missing_glyphs(texts, what, where)
+            problems += self.locator.missing_glyphs(texts, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources) if root is not None else []
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
