@@ -199,6 +199,24 @@ def test_emptying_every_list_of_items_removes_the_print_pdf(deck: Project):
     assert not (deck.output_dir / "deck/deck-print.pdf").exists()
 
 
+def test_a_game_with_no_piece_builds_every_format_empty(deck: Project):
+    """Every format given a game whose pieces are all 0 copies, then whose lists of items
+    are empty: nothing to print, no error, and the second build leaves no file of a piece
+    (the shared back included: no piece has it)."""
+    formats = BuildOptions(formats=("svg", "pdf", "pdf-single", "png", "tts"))
+    (deck.content_dir / "deck/cards.yaml").write_text("cards:\n  - {id: alpha, title: Alpha, copies: 0}\n")
+    (deck.content_dir / "deck/tokens.yaml").write_text("tokens: []\n")
+    (report,) = build(deck, None, formats)
+    assert report.pieces == 0 and report.sheets == (0, 0)
+    (deck.content_dir / "deck/cards.yaml").write_text("cards: []\n")
+    (report,) = build(deck, None, formats)
+    assert report.pieces == 0 and report.sheets is None
+    made = sorted(p.relative_to(deck.output_dir / "deck").as_posix() for p in (deck.output_dir / "deck").rglob("*")
+                  if p.is_file() and not p.name.startswith("."))
+    assert made == ["tts/deck.json", "tts/decks.json"], made  # the table's save, with nothing on it
+
+
+
 def test_art_that_becomes_a_link_out_of_the_project_is_not_reused(deck: Project, tmp_path: Path):
     """A face's picture replaced by a link leading out of the project: pnp may not read it,
     so the face is rendered again and the build says why, rather than reusing the old face."""
