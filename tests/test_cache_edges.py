@@ -153,26 +153,20 @@ def test_a_record_with_a_helper_read_whole_is_reused_unedited(mapped: Project):
     assert "GAMMA" in (mapped.output_dir / "deck/svg/card/gamma.svg").read_text()
 
 
-def test_regions_that_link_back_to_each_other_count_whole(mapped: Project):
-    """A region handed to a filter counts whole, its neighbours and their links back to it
-    included: renaming the neighbour renders the token again."""
-    with_token(mapped, "{{ land[0].name }} {{ land[0] | dictsort | map('first') | join(',') }} {{ land[0].next[0].name }}")
+@pytest.mark.parametrize("body, shown", [
+    # a region handed to a filter counts whole, its neighbours and their links back to it included
+    ("{{ land[0].name }} {{ land[0] | dictsort | map('first') | join(',') }} {{ land[0].next[0].name }}", "Ash id,name,next Beech"),
+    # lists read by index count by their shapes: their items' values (Markup too), a list holding itself included
+    ("{{ marks[0] }} {{ tour[0] }}", "<tspan>Ash</tspan> Ash"),
+])
+def test_what_a_plugin_links_or_marks_up_counts_for_the_faces_that_read_it(mapped: Project, body: str, shown: str):
+    """Renaming Birch renders again the tokens that read it, however they reached it."""
+    with_token(mapped, body)
     assert svg_build(mapped).rendered == 6
     assert svg_build(mapped).rendered == 0
     rename_birch(mapped, "Beech")
     assert svg_build(mapped).rendered == 2
-    assert "Ash id,name,next Beech" in token_svg(mapped)
-
-
-def test_a_markup_item_of_a_list_counts_by_its_text(mapped: Project):
-    """`marks[0]` and `tour[0]` read the lists by index: their shapes (a list holding
-    itself included) hold their items' values, Markup ones too."""
-    with_token(mapped, "{{ marks[0] }} {{ tour[0] }}")
-    assert svg_build(mapped).rendered == 6
-    assert svg_build(mapped).rendered == 0
-    rename_birch(mapped, "Beech")
-    assert svg_build(mapped).rendered == 2
-    assert "<tspan>Ash</tspan> Ash" in token_svg(mapped)
+    assert shown in token_svg(mapped)
 
 
 def test_a_value_read_by_a_tuple_key_is_never_stale(mapped: Project):
@@ -216,18 +210,12 @@ def test_a_game_with_no_piece_builds_every_format_empty(deck: Project):
     assert made == ["tts/deck.json", "tts/decks.json"], made  # the table's save, with nothing on it
 
 
-
 def test_art_that_becomes_a_link_out_of_the_project_is_not_reused(deck: Project, tmp_path: Path):
     """A face's picture replaced by a link leading out of the project: pnp may not read it,
     so the face is rendered again and the build says why, rather than reusing the old face."""
-    from test_cache import _art
+    from test_cache import _art, art_tokens
 
-    art = deck.content_dir / "deck/art"
-    art.mkdir()
-    (art / "t1.svg").write_text(_art("#f00"))
-    (art / "t2.svg").write_text(_art("#0f0"))
-    (deck.templates_dir / "deck/token.svg.j2").write_text(
-        TOKEN.replace("{% endblock %}", '<image href="{{ asset(\'art/\' ~ item.id ~ \'.svg\') }}" width="9" height="9"/>{% endblock %}'))
+    art = art_tokens(deck)
     assert svg_build(deck).rendered == 6
     (tmp_path / "elsewhere.svg").write_text(_art("#00f"))
     (art / "t2.svg").unlink()
