@@ -565,6 +565,17 @@ def test_a_picture_of_too_many_pixels_is_refused_before_decoding(demo: Project, 
     assert not (demo.output_dir / "demo/png").exists()
 
 
+@pytest.mark.parametrize("box", ["0 0 wide tall", "0 0 10"])
+def test_an_svg_picture_whose_size_cannot_be_read_is_drawn(demo: Project, box: str):
+    """No width, height or numeric viewBox: no size to refuse, so the picture is drawn at
+    the size the face gives it (as the renderers do)."""
+    (demo.content_dir / "demo/odd.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}"><rect width="1" height="1"/></svg>')
+    with_template(demo, '<image href="{{ asset("odd.svg") }}" width="10" height="10"/>')
+    result = runner.invoke(app, ["build", "--format", "png", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    assert (demo.output_dir / "demo/png/card/example.png").is_file()
+
+
 def _damaged(name: str) -> bytes:
     """A picture that is damaged as its name says: cut in half (a download that stopped), or
     with garbage over a stretch of its JPEG scan data."""
