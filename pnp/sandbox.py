@@ -283,13 +283,9 @@ class _Code(CodeGenerator):
         if id(node) not in self._methods:
             super().visit_Getattr(node, frame)
             return
-        if self.environment.is_async:
-            self.write("(await auto_await(")
-        self.write("environment.method(")
+        self.write("environment.method(")  # pnp's environments are never async (no `await` to add)
         self.visit(node.node, frame)
         self.write(f", {node.attr!r})")
-        if self.environment.is_async:
-            self.write("))")
 
     def _seen(self, node: nodes.Expr, frame: Frame) -> None:
         self.write("environment.seen(")
@@ -529,28 +525,38 @@ def _size_of(value: Any, limit: int) -> int:
     return text_size(value, limit)
 
 
+class _Left(NamedTuple):
+    """`text_size` has counted every item of the container with this id."""
+    id: int
+
+
 def text_size(value: Any, limit: int) -> int:
     """About the characters of `str(value)` (a list's, a dict's: their items' texts), counted
     without making it and no further than past `limit`: a list holding one long text a
     million times is short, its text is not."""
     total, waiting = 0, [value]
+    inside: set[int] = set()  # the containers being counted: one within itself prints as `[...]`
     while waiting and total <= limit:
         item = waiting.pop()
         if isinstance(item, str):
             total += len(item) + 2  # in a container: quoted
         elif isinstance(item, int):
             total += item.bit_length() // 3 + 2
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            total += 2 + 2 * len(item)
+        elif type(item) is _Left:
+            inside.discard(item.id)
+        elif isinstance(item, (list, tuple, set, frozenset, dict)):
+            if id(item) in inside:
+                total += 5
+                continue
+            total += 2 + (4 if isinstance(item, dict) else 2) * len(item)
             if total <= limit:
-                waiting.extend(item)
-        elif isinstance(item, dict):
-            total += 2 + 4 * len(item)
-            if total <= limit:
-                waiting.extend(item.keys())
-                waiting.extend(item.values())
+                inside.add(id(item))
+                waiting.append(_Left(id(item)))  # popped once all its items are counted
+                waiting.extend(item.keys() if isinstance(item, dict) else item)
+                if isinstance(item, dict):
+                    waiting.extend(item.values())
         elif isinstance(item, Namespace):
-            waiting.append(dict(item._Namespace__attrs))
+            waiting.append(item._Namespace__attrs)
             total += 12
         else:  # a float, None, an Undefined: a few characters
             total += 24

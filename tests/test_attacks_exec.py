@@ -225,6 +225,39 @@ def test_a_helper_returns_plain_data_and_hides_what_it_wraps():
     assert [n for n in dir(wrapped) if not n.startswith("_")] == []
 
 
+def test_what_a_plugin_hands_over_reaches_templates_as_text_numbers_and_records():
+    """A plugin's `context()` and helpers may return dates, Decimals, enum members, bytes,
+    Markup, named tuples, plain objects (a property that fails for one is left out) and
+    helpers already made: each becomes what a template prints or reads by name."""
+    import datetime
+    import decimal
+    import enum
+    from collections import namedtuple
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    class Spot:
+        def __init__(self):
+            self.name, self._hidden = "ford", 1
+
+        @property
+        def depth(self):
+            raise ValueError("no depth here")
+
+    again = plain(len)
+    found = plain({"when": datetime.date(2026, 1, 2), "price": decimal.Decimal("1.50"), "colour": Colour.RED, "raw": b"ab\xff",
+                   "marks": [Markup("<b/>")], "at": namedtuple("At", "x y")(1, 2), "spot": Spot(), "count": again})
+    assert found == {"when": "2026-01-02", "price": "1.50", "colour": "red", "raw": "ab\ufffd", "marks": [Markup("<b/>")],
+                     "at": {"x": 1, "y": 2}, "spot": {"name": "ford"}, "count": again}
+    assert type(found["marks"][0]) is Markup and not_plain(found) == []
+    deep: list = []
+    for _ in range(100):
+        deep = [deep]
+    with pytest.raises(ValueError, match="data nested more than 64 levels deep"):
+        plain(deep)
+
+
 def test_a_record_field_wins_over_a_dict_method(demo: Project):
     """`requires.items` (a model field named like dict.items) is the field, as before."""
     from pnp.sandbox import environment

@@ -364,6 +364,17 @@ def test_a_project_output_linked_out_is_refused(demo: Project, outside: Path, le
     assert list(target.iterdir()) == []
 
 
+def test_a_game_folder_of_out_linked_out_is_refused(demo: Project, outside: Path, tmp_path: Path):
+    """`--out DIR`: DIR/<game> a link leading out of DIR is refused as the project's own is."""
+    target, out = outside / "out", tmp_path / "elsewhere"
+    target.mkdir()
+    out.mkdir()
+    (out / "demo").symlink_to(target, target_is_directory=True)
+    line, _ = run(demo, "build", "--format", "svg", "--out", str(out))
+    located(line, "demo", None, "the output folder leads outside the output folder", "pass --out DIR")
+    assert list(target.iterdir()) == []
+
+
 # --- 3. faces name no file and run nothing ---------------------------------------------
 
 @pytest.mark.parametrize("href", ["/etc/hostname", "file:///etc/hostname", "../../outside/secret.png", "https://example.com/x.png",
@@ -552,6 +563,17 @@ def test_a_picture_of_too_many_pixels_is_refused_before_decoding(demo: Project, 
     line, _ = run(demo, "build", "--format", "png")
     located(line, template.name, 3 if kind != "inline" else None, "more than 50,000,000", "PNP_PICTURE_LIMITS=pixels=N")
     assert not (demo.output_dir / "demo/png").exists()
+
+
+@pytest.mark.parametrize("box", ["0 0 wide tall", "0 0 10"])
+def test_an_svg_picture_whose_size_cannot_be_read_is_drawn(demo: Project, box: str):
+    """No width, height or numeric viewBox: no size to refuse, so the picture is drawn at
+    the size the face gives it (as the renderers do)."""
+    (demo.content_dir / "demo/odd.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{box}"><rect width="1" height="1"/></svg>')
+    with_template(demo, '<image href="{{ asset("odd.svg") }}" width="10" height="10"/>')
+    result = runner.invoke(app, ["build", "--format", "png", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    assert (demo.output_dir / "demo/png/card/example.png").is_file()
 
 
 def _damaged(name: str) -> bytes:

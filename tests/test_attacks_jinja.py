@@ -129,6 +129,33 @@ def test_what_a_real_face_does_is_still_allowed(demo: Project):
     assert len(environment_with({"text": 3_000_000}).from_string('{{ ("x" * 1000000) ~ ("x" * 1000000) }}').render()) == 2_000_000
 
 
+def test_the_estimates_take_every_form_a_face_writes():
+    """A replace with a count, sums of numbers and of fields, a join under an autoescape
+    decided at render: estimated and drawn; a width of a million refused; a method given
+    arguments it refuses says so itself."""
+    env = sandbox.environment(autoescape=True, finalize=sandbox.shown)
+    text = ('{{ "a-b-c" | replace("-", "+", 1) }} {{ "a-b-c".replace("-", "", 1) }} {{ [1, 2.5] | sum }} '
+            '{{ [{"a": 1}, {"a": 2}] | sum(attribute="a") }} '
+            '{% autoescape raw %}{{ "<b>" ~ "!" }}{% endautoescape %}')
+    assert env.from_string(text).render(raw=False) == "a+b-c ab-c 3.5 3 &lt;b&gt;!"
+    assert env.from_string(text).render(raw=False) == jinja2.Environment(autoescape=True).from_string(text).render(raw=False)
+    with pytest.raises(SecurityError, match="center with a width of a million or more: refused"):
+        env.from_string('{{ "x" | center(10 ** 6) }}').render()
+    with pytest.raises(TypeError, match="replace expected at least 2 arguments"):
+        env.from_string('{{ "abc".replace("a") }}').render()
+
+
+def test_a_value_that_holds_itself_prints_as_python_prints_it():
+    """A namespace (or a plugin's record linked back to itself) is printed with `{...}`
+    where it recurs: a short text, not one counted round the loop past the limit."""
+    env = sandbox.environment(autoescape=True, finalize=sandbox.shown)
+    shown = env.from_string('{% set ns = namespace(a=[1, 2]) %}{% set ns.me = ns %}{{ ns }}').render()
+    assert shown == "&lt;Namespace {&#39;a&#39;: [1, 2], &#39;me&#39;: &lt;Namespace {...}&gt;}&gt;"
+    region: dict = {"name": "Ash", "next": []}
+    region["next"].append({"name": "Birch", "next": [region]})
+    assert env.from_string("{{ region }}").render(region=region) == str(region).replace("'", "&#39;")
+
+
 def environment_with(limits: dict[str, int]) -> sandbox.Sandbox:
     env = sandbox.environment(autoescape=True, finalize=sandbox.shown)
     env.texts = {**env.texts, **limits}

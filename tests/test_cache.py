@@ -582,13 +582,19 @@ def _art(colour: str) -> str:
     return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="{colour}"/></svg>'
 
 
-def test_editing_an_art_file_rerenders_exactly_the_faces_that_use_it(deck: Project):
+def art_tokens(deck: Project) -> Path:
+    """Each token draws its own picture, art/<id>.svg in the game's folder (returned)."""
     art = deck.content_dir / "deck/art"
     art.mkdir()
     (art / "t1.svg").write_text(_art("#f00"))
     (art / "t2.svg").write_text(_art("#0f0"))
     (deck.templates_dir / "deck/token.svg.j2").write_text(
         TOKEN.replace("{% endblock %}", '<image href="{{ asset(\'art/\' ~ item.id ~ \'.svg\') }}" width="9" height="9"/>{% endblock %}'))
+    return art
+
+
+def test_editing_an_art_file_rerenders_exactly_the_faces_that_use_it(deck: Project):
+    art = art_tokens(deck)
     assert rebuild(deck).rendered == 6
     (art / "t2.svg").write_text(_art("#00f"))
     report = rebuild(deck)

@@ -51,6 +51,29 @@ def test_copies_that_are_no_number_are_named_without_python_types(demo: Project)
     one_error(validate(demo), "copies expression", "for item 'example' gave a list of 2: expected a whole number >= 0")
 
 
+def test_copies_that_fail_are_negative_or_a_record_are_one_located_line(demo: Project):
+    """A record's negative count, the record itself, an expression that fails outside Jinja
+    (`/ 0`): the designer's line, in their words."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: -1"))
+    one_error(validate(demo), "game.yaml:", "copies expression 'item.copies' for item 'example' gave -1: expected a whole number >= 0")
+    game = demo.content_dir / "demo/game.yaml"
+    original = game.read_text()
+    for expression, problem in [("item", "gave a record"), ("item.copies / 0", "failed: division by zero")]:
+        game.write_text(original.replace("copies: item.copies", f"copies: {expression}"))
+        one_error(validate(demo), "game.yaml:", f"copies expression {expression!r} for item 'example' {problem}: expected a whole number >= 0")
+
+
+def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Project):
+    """Records written in `items:` itself have no line of their own: the repeat is told at `items:`."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: \"[{'id': 'a', 'copies': 1}, {'id': 'a', 'copies': 1}]\""))
+    result = validate(demo)
+    assert result.exit_code == 2
+    assert any(line.endswith("content/demo/game.yaml:8:5: item id 'a' appears twice in 'card': expected unique ids")
+               for line in result.output.splitlines()), result.output
+
+
 def test_a_template_field_typo_names_the_nearest_field(demo: Project):
     more_cards(demo, 4)
     template = demo.templates_dir / "demo/card.svg.j2"

@@ -87,6 +87,9 @@ def test_the_helpers_measure_no_weight_the_family_lacks():
     ('<text font-weight="bold" style="font-weight: Normal !important">A</text>', None),  # the style wins over the attribute
     ('<text font-weight="heavy">A</text>', None),  # not a weight: ignored, as the renderers do
     ('<text font-family="Sans" font-weight="900">A</text>', None),
+    ('<text style="font: caption">A</text>', None),  # a system font keyword: the system's font, nothing of the game's
+    ('<text style="font: italic 3px / 1.2 Serif">A</text>', "font italic 3px / 1.2 Serif: the game's fonts have no italic file of Serif"),
+    ('<text style="font: bold 3px /1.2 Sans">A</text>', None),  # the family after a spaced line height
 ])
 def test_the_svg_check_follows_inherited_family_weight_and_style(body: str, problem: str | None):
     fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Sans-Bold.ttf", "Sans", True, False))

@@ -30,6 +30,12 @@ def test_players_on_a_game_without_the_option_is_refused_like_set(demo: Project)
     assert not demo.output_dir.exists()  # refused before anything is rendered
 
 
+def test_a_negative_player_count_is_refused_before_any_game(demo: Project):
+    result = runner.invoke(app, ["build", "--players", "-1", "--project", str(demo.root)])
+    assert one_error(result) == "--players cannot be negative, got -1"
+    assert not demo.output_dir.exists()
+
+
 def test_players_goes_to_the_games_that_declare_it(tmp_path: Path):
     shutil.copytree(FRUIT, tmp_path / "p", ignore=shutil.ignore_patterns("output", "__pycache__"))
     project = Project(tmp_path / "p")

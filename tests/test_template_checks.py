@@ -172,6 +172,13 @@ def test_the_game_base_is_checked_against_pnps(demo: Project):
     refused(demo, path, 2, NEVER + "'pnp/base.svg.j2' (which this template extends) has no block of that name")
 
 
+def test_a_template_that_extends_itself_is_one_line(demo: Project):
+    """A loop of `extends` has no parent to check blocks against: rendering meets the loop
+    and says so at the template's line."""
+    card(demo).write_text('{% extends "card.svg.j2" %}{% block body %}{% endblock %}\n')
+    refused(demo, card(demo), 1, "card/example: the template calls itself too deeply")
+
+
 def test_a_block_renamed_in_the_parent_fails_the_unchanged_child_built_before(demo: Project):
     # the child's compiled code comes from the bytecode cache the second time: its check must still run
     path = base(demo, "{% block body %}<g>{% block face %}{% endblock %}</g>{% endblock %}\n")
@@ -256,12 +263,20 @@ def test_what_a_face_may_not_hold_is_one_line_at_the_template_line(demo: Project
 ])
 def test_what_a_macro_writes_is_at_the_macro_files_line(demo: Project, markup: str, message: str):
     """A face's problem written by a macro it imports (or a template it includes) is at
-    that file's line: the face's own template is looked at first, then those it names."""
+    that file's line: the face's own template is looked at first, then those it names (a
+    file named twice looked at once, one included only if there passed over)."""
     macros = demo.templates_dir / "demo/marks.svg.j2"
     macros.write_text("{# drawing helpers #}\n{% macro mark() %}\n  " + markup + "\n{% endmacro %}\n")
-    line = in_body(demo, '{% import "marks.svg.j2" as marks %}{{ marks.mark() }}')
+    line = in_body(demo, '{% include "absent.svg.j2" ignore missing %}{% import "marks.svg.j2" as marks %}'
+                         '{% import "marks.svg.j2" as again %}{{ marks.mark() }}')
     found = refused(demo, macros, 3, message)
     assert f"card.svg.j2:{line}" not in found
+
+
+def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project):
+    card(demo).write_text('<g xmlns="http://www.w3.org/2000/svg"><text>{{ item.title }}</text></g>\n')
+    found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
+    assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
 
 
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):

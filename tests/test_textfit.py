@@ -137,6 +137,19 @@ def test_event_text_that_would_run_over_the_badge_is_an_error(copy_game):
     assert re.search(rf"events\.csv:{line}:\d+: events/torch: .*does not fit.*too tall", result.output), result.output
 
 
+def test_a_character_a_template_writes_itself_is_an_error_at_the_template_line(demo: Project):
+    """Text no content file holds (a template's own): at the template line that writes it
+    (it was the template without a line)."""
+    card = demo.templates_dir / "demo/card.svg.j2"
+    head, _, tail = card.read_text().rpartition("{% endblock %}")
+    card.write_text(head + '<text x="1" y="1">\u2603 snow</text>\n{% endblock %}' + tail)
+    line = head.count("\n") + 1
+    result = runner.invoke(app, ["build", "-f", "svg", "-p", str(demo.root)])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+    assert result.output.startswith(f"{card}:{line}: card/example: the game's fonts (Liberation Sans) cannot draw '\u2603' (U+2603)"), result.output
+    assert not demo.output_dir.exists()
+
+
 def test_a_character_the_fonts_cannot_draw_is_an_error_at_its_line(th: Project):
     adventurers = th.content_dir / "tasty-humans" / "adventurers.yaml"
     line = _edit(adventurers, 'name: "Brunhild the Unbending"', 'name: "Brunhild ✓ 日本"')

@@ -136,6 +136,27 @@ def test_other_command_lines_are_not_answered_by_this_one(demo: Project, args):
     assert not answered(pnp(demo, *args))
 
 
+def test_a_file_saved_while_the_build_ran_is_not_trusted(demo: Project):
+    """A file read that is newer than the build's start may have been read in either version:
+    no record is kept, and the next build is a real one."""
+    cards = demo.content_dir / "demo" / "cards.yaml"
+    later = (int(os.stat(cards).st_mtime) + 3600) * 10**9  # saved while the build ran: after it started
+    os.utime(cards, ns=(later, later))
+    pnp(demo)
+    assert not (demo.output_dir / witness.RECORD).exists()
+    assert not answered(pnp(demo))
+
+
+def test_a_link_to_nothing_in_the_output_folder_is_a_stray_entry(demo: Project):
+    """A link to nothing put in the output folder is a stray entry like any other: the build
+    runs and succeeds (it ended in `gone.svg: No such file or directory`, exit 2, once the
+    build was done), and the next one is answered from its record."""
+    pnp(demo)
+    (demo.output_dir / "demo" / "gone.svg").symlink_to(demo.root / "nowhere.svg")
+    assert not answered(pnp(demo))  # pnp() asserts exit 0
+    assert answered(pnp(demo))
+
+
 def test_code_and_environment_are_inputs(demo: Project, monkeypatch):
     pnp(demo)
     assert (demo.output_dir / witness.RECORD).is_file()

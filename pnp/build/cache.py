@@ -111,9 +111,6 @@ class _SnapshotLoader(jinja2.BaseLoader):
         source, filename = self.sources[template]
         return source, filename, lambda: True
 
-    def list_templates(self) -> list[str]:
-        return self.inner.list_templates()
-
 
 class BuildCache:
     """The cache file of one game's output folder: faces by key, and output file records.

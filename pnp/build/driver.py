@@ -209,8 +209,6 @@ def check_options(options: BuildOptions) -> None:
     if options.paper not in known:
         raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
     sheet_layout(options.layout, options.layouts)
-    if options.bleed < 0:
-        raise PnpError(f"--bleed must be 0 or more, got {options.bleed}")
     if options.players is not None and options.players < 0:  # a game checks its own range
         raise PnpError(f"--players cannot be negative, got {options.players}")
     if not DPI_RANGE[0] <= options.dpi <= DPI_RANGE[1]:
@@ -326,15 +324,13 @@ def stale_outputs(game: GameContent, rendered: list[RenderedComponent], options:
     return tuple(stale)
 
 
-def render_game(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any] | None = None,
+def render_game(game: GameContent, options: BuildOptions, root: Path, values: dict[str, Any],
                 tally: Tally | None = None) -> Rendered:
     """Render one game (cached faces reused) and plan its files."""
     start = time.perf_counter()
-    if values is None:
-        values = options.game_options([game])[game.name]
     cache = BuildCache.open(root, code_stamp(game))
     if options.force:
-        cache.forget(built_folders(options))
+        cache.forget(built_folders(options, game.name))
     # with nothing cached every PDF is made: their faces are typeset as they are rendered
     book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
     try:
@@ -453,17 +449,17 @@ def _build(project: Project, games: list[str] | None, options: BuildOptions, pro
                     errors[number].extend(exc.errors)
     if any(errors):
         raise PnpError([e for found in errors for e in found])
-    scope = built_folders(options)
     for p in produced:  # every game's files checked before one is committed: a refusal leaves output/ as it was
         check_files(p.cache.root, p.files, p.staged)
     with ThreadPoolExecutor(2) as writing:  # writing files is the kernel's work: two games at a time
-        return list(writing.map(lambda p: _commit(p, scope), produced))
+        return list(writing.map(lambda p: _commit(p, built_folders(options, p.game.name)), produced))
 
 
-def built_folders(options: BuildOptions) -> tuple[str, ...]:
-    """The output folders a build makes: their files are its to replace or remove."""
+def built_folders(options: BuildOptions, game: str) -> tuple[str, ...]:
+    """The output folders a build makes, and the game's print PDF: their files are its to
+    replace or remove (a game left with no piece to print has its old print PDF removed)."""
     scope = tuple(f"{fmt}/" for fmt in options.formats)
-    return scope + ("cut/",) if "pdf" in options.formats else scope  # cut files go with the print PDF
+    return scope + ("cut/", f"{game}-print.pdf") if "pdf" in options.formats else scope  # cut files go with the print PDF
 
 
 def _content_bytes(game: GameContent) -> int:

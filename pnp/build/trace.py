@@ -49,8 +49,7 @@ NOWHERE: list[Path] = []  # the paths of a value that is no container of the nam
 
 
 def _scalar(value: Any) -> Any:
-    if value is None or type(value) in (str, int, float, bool):
-        return value
+    """A value that is neither plain scalar nor container (Markup, a helper), as JSON can hold it."""
     if is_helper(value):
         return ["helper", value.__name__]
     return [type(value).__name__, repr(value)]  # Markup prints unlike the same str
@@ -335,9 +334,7 @@ class Trace:
 
     def name(self, key: str, value: Any) -> None:
         """A template resolved `key` from its context to `value` (a global, or missing)."""
-        if key in self.roots:
-            return
-        self.roots.add(key)
+        self.roots.add(key)  # the sandbox reports a name once (`key not in reads.roots`)
         if key in self.context:
             if not isinstance(value, CONTAINERS):  # most names: a scalar (`side`, `width`)
                 self.facts[(key,)] = ("s", '"' + value if type(value) is str and len(value) < 32 else self.digest("s", value))
@@ -350,9 +347,7 @@ class Trace:
     def read(self, obj: Any, key: Any, found: Any) -> None:
         """`obj.key` or `obj[key]` gave `found`."""
         at = id(obj)
-        paths = self.paths.get(at)  # inline _paths_of: the commonest hook
-        if not paths:  # something the template made, a loop, a helper's answer
-            return
+        paths = self.paths[at]  # the sandbox reports reads of containers of the names alone
         try:
             if (at, key) in self.once:
                 return
@@ -361,13 +356,10 @@ class Trace:
             pass
         self.used[at] = obj
         kind = type(found)
-        if kind in SCALARS and type(obj) is dict and type(key) is str:  # most reads: a record's text or number
-            if obj.get(key, ABSENT) is found:
-                fact = ("s", '"' + found if kind is str and len(found) < 32 else self.digest("s", found))
-                for path in paths:
-                    self.facts[(*path, key)] = fact
-            else:  # not its own item: a method's name
-                self.wholes[at] = obj
+        if kind in SCALARS and type(obj) is dict and type(key) is str:  # most reads: a record's text or number (no method is one)
+            fact = ("s", '"' + found if kind is str and len(found) < 32 else self.digest("s", found))
+            for path in paths:
+                self.facts[(*path, key)] = fact
         elif isinstance(found, Undefined) and isinstance(key, (str, int, float)):
             for path in paths:
                 self.facts[(*path, key)] = ("s", "-")
@@ -398,8 +390,6 @@ class Trace:
                 {k: v if k in unread or type(v) in SCALARS else one(v) for k, v in kwargs.items()})
 
     def _taken(self, value: Any) -> Any:
-        if type(value) in SCALARS:
-            return value
         if isinstance(value, Iterator) and not isinstance(value, LoopContext):  # a loop must not be run
             items = list(value)
             self.whole(items)

@@ -118,13 +118,14 @@ def _paths(root: Path, read: Iterable[Path]) -> list[str]:
 
 
 def _outputs(folder: Path) -> dict[str, list[int]]:
-    """Size and modification time of every file under an output folder."""
+    """Size and modification time of every file under an output folder (a link's own: one
+    to nothing, put there by hand, is a stray entry like any other)."""
     found = {}
     for here, dirs, files in os.walk(folder):
         dirs.sort()
         for name in sorted(files):
             path = os.path.join(here, name)
-            st = os.stat(path)
+            st = os.lstat(path)
             found[os.path.relpath(path, folder)] = [st.st_size, st.st_mtime_ns]
     return found
 

@@ -265,9 +265,7 @@ class ComponentRenderer:
                 continue
             try:
                 text, path, _ = self.env.loader.get_source(self.env, name)
-            except jinja2.TemplateNotFound:  # rendering said so already; the face's own template is there
-                if name == template:
-                    raise
+            except jinja2.TemplateNotFound:  # `include ... ignore missing`; the face's own template rendered, so is there
                 continue
             found[name] = (Path(path) if path else self.game.templates_dir / name, text)
             names += [n for n in jinja2.meta.find_referenced_templates(self.env.parse(text)) if n is not None]
@@ -301,7 +299,7 @@ class ComponentRenderer:
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
             problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
-            problems += self.locator.missing_glyphs(texts, what, where)
+            problems += self.locator.missing_glyphs(texts, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources) if root is not None else []
             problems += [ContentError(path or where, line, None, f"{what}: {message}")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import ContentError
+from .hrefs import Sources, written_at
 
 if TYPE_CHECKING:
     from ..load.content import GameContent
@@ -79,8 +80,9 @@ class Locator:
     def overflow(self, found: "Overflow", what: str) -> ContentError:
         return self._at(found.text, f"{what}: {found.message}", found.template, found.line)
 
-    def missing_glyphs(self, texts: list[str], what: str, template: Path) -> list[ContentError]:
-        """One error per text holding characters none of the game's fonts can draw."""
+    def missing_glyphs(self, texts: list[str], what: str, template: Path, sources: Sources) -> list[ContentError]:
+        """One error per text holding characters none of the game's fonts can draw: at the
+        content string it came from, else at the template line that writes it."""
         fonts = self.game.fonts
         errors, seen = [], set()
         for text in texts:
@@ -88,8 +90,9 @@ class Locator:
             if not missing:
                 continue
             chars = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
+            written, line = (template, None) if self.find(text) is not None else written_at(sources, text, template)
             error = self._at(text, f"{what}: the game's fonts ({fonts.family}) cannot draw {chars} in {text.strip()[:60]!r}; "
-                             "use other characters or add a font that has them (game.yaml `fonts:`)", template, None)
+                             "use other characters or add a font that has them (game.yaml `fonts:`)", written, line)
             if str(error) not in seen:
                 seen.add(str(error))
                 errors.append(error)
