@@ -1,0 +1,177 @@
+"""A designer's malformed inputs, each met through `pnp validate`: one located line
+(file:line:column: what is expected) per mistake and exit 2, never a traceback.
+
+Every case builds a tiny game `g` in a scratch project: a game.yaml with no components and
+the data files, icons or options the case is about."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pnp.cli import app
+
+runner = CliRunner()
+
+
+def write_game(root: Path, game_yaml: str, files: dict[str, str | bytes]) -> None:
+    folder = root / "content/g"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(f"title: G\ncomponents: []\n{game_yaml}")
+    for name, body in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(body, bytes):
+            path.write_bytes(body)
+        else:
+            path.write_text(body)
+
+
+def problems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_yaml: str, files: dict[str, str | bytes], *args: str) -> list[str]:
+    """The lines `pnp validate g` prints for this game (paths relative to the project); exit 2."""
+    write_game(tmp_path, game_yaml, files)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g", "--project", ".", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output.strip().splitlines()
+
+
+# ------------------------------------------------------------------ typed records (`data:` fields)
+
+THINGS = "data:\n  things:\n    fields:\n      id: id\n      {field}\n"
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("name: text", "true", "name: expected text"),
+    ("name: text", "[a, b]", "name: expected text"),
+    ("colour: colour", "{r: 1}", "colour: expected text"),
+    ("flag: bool", "maybe", "flag: 'maybe': expected true or false"),
+    ("flag: bool", "3", "flag: 3: expected true or false"),
+    ("tags: list", "3", "tags: 3: expected a list (in a sheet: values separated by ';')"),
+    ("n: int", "[1]", "n: [1]: expected a number"),
+    ("n: int", "true", "n: True: expected a number"),
+    ("n: number", "lots", "n: 'lots': expected a number"),
+    ("n: int", "2.5", "n: 2.5: expected a whole number"),
+    ("n: {type: int, min: 1}", "0", "n: 0 is too small: expected 1 or more"),
+    ("n: {type: number, max: 2.5}", "2.75", "n: 2.75 is too large: expected 2.5 or less"),
+    ("size: {one_of: [S, M]}", "L", "size: 'L' is not allowed: expected one of S, M"),
+    ("tags: {type: list, one_of: [x, y]}", "[x, z]", "tags: 'z' is not allowed: expected one of x, y"),
+])
+def test_a_value_of_the_wrong_kind_is_located_at_the_value(tmp_path, monkeypatch, field, value, expected):
+    key = field.partition(":")[0]
+    lines = problems(tmp_path, monkeypatch, THINGS.format(field=field), {"things.yaml": f"- {{id: a, {key}: {value}}}\n"})
+    assert lines == [f"content/g/things.yaml:1:11: {expected}"]  # at the field's key
+
+
+def test_a_wrong_id_is_named_with_what_an_id_is(tmp_path, monkeypatch):
+    lines = problems(tmp_path, monkeypatch, THINGS.format(field="n: int"), {"things.yaml": "- {id: Apple, n: 1}\n"})
+    assert lines == ["content/g/things.yaml:1:4: id: 'Apple' is not an id: expected lower-case letters, digits and '-'"]
+
+
+def test_typed_values_reach_the_templates_converted(tmp_path, monkeypatch):
+    """YAML booleans and lists pass as they are; a sheet's "yes", "2.5" and "a; b" are typed."""
+    from pnp.load.content import Project, load_game
+
+    spec = "data:\n  things:\n    fields:\n      id: id\n      flag: bool\n      tags: list\n      n: number\n"
+    write_game(tmp_path, spec, {"things.csv": "id,flag,tags,n\na,yes,x; y,2.5\nb,False,z,3\n"})
+    things = load_game(Project(tmp_path), "g").namespace()["things"]
+    assert things == [{"id": "a", "flag": True, "tags": ["x", "y"], "n": 2.5}, {"id": "b", "flag": False, "tags": ["z"], "n": 3}]
+
+
+def test_records_that_are_not_a_list_of_mappings(tmp_path, monkeypatch):
+    spec = "data:\n  things:\n    records: things\n    fields:\n      id: id\n"
+    assert problems(tmp_path, monkeypatch, spec, {"things.yaml": "things: {id: a}\n"}) == [
+        "content/g/things.yaml:1:1: expected a list of records under the key 'things'"]
+
+
+def test_a_record_that_is_not_a_mapping_is_located(tmp_path, monkeypatch):
+    spec = "data:\n  things:\n    fields:\n      id: id\n      kin: {type: id, ref: things, required: false}\n"
+    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a}\n- just a\n- {id: b, kin: a}\n"})
+    assert lines == ["content/g/things.yaml:2:3: record 2: expected a mapping of field: value"]
+
+
+def test_a_unique_list_field_is_not_compared(tmp_path, monkeypatch):
+    """`unique` compares single values; a list value (a YAML list) is left to its own checks."""
+    spec = "data:\n  things:\n    fields:\n      id: id\n      tags: {type: list, unique: true}\n      n: int\n"
+    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a, tags: [x], n: 1}\n- {id: b, tags: [x], n: one}\n"})
+    assert lines == ["content/g/things.yaml:2:22: n: 'one': expected a whole number"]
+
+
+def test_a_ref_to_nothing_is_located_in_game_yaml(tmp_path, monkeypatch):
+    spec = "data:\n  things:\n    fields:\n      id: id\n      kin: {type: id, ref: nothing.here}\n"
+    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a, kin: a}\n"})
+    assert lines == ["content/g/game.yaml:7:23: ref 'nothing.here' names no list of records: expected a data file or a dotted path into one"]
+
+
+def test_a_sheet_of_a_spec_without_fields_takes_any_header(tmp_path, monkeypatch):
+    spec = "data:\n  things:\n    count: 3\n"
+    lines = problems(tmp_path, monkeypatch, spec, {"things.csv": "id,whatever\na,1\n"})
+    assert lines == ["content/g/things.csv:1:1: 1 records: expected exactly 3 (count in game.yaml)"]
+
+
+def test_yaml_booleans_and_lists_pass_as_they_are(tmp_path, monkeypatch):
+    from pnp.load.content import Project, load_game
+
+    spec = "data:\n  things:\n    fields:\n      id: id\n      flag: bool\n      tags: list\n"
+    write_game(tmp_path, spec, {"things.yaml": "- {id: a, flag: true, tags: [x, y]}\n"})
+    assert load_game(Project(tmp_path), "g").namespace()["things"] == [{"id": "a", "flag": True, "tags": ["x", "y"]}]
+
+
+def test_an_optional_ref_may_be_left_out_and_a_wrong_one_is_located(tmp_path, monkeypatch):
+    spec = "data:\n  things:\n    fields:\n      id: id\n      kin: {type: id, ref: things, required: false}\n"
+    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a}\n- {id: b, kin: a}\n- {id: c, kin: d}\n"})
+    assert lines == ["content/g/things.yaml:3:11: kin: 'd' is not an id in things: expected one of a, b, c"]
+
+
+# ------------------------------------------------------------------ game options (`--set`)
+
+OPTIONS = "options:\n  fancy: {type: bool}\n  level: {choices: [1, 2]}\n  deck: {choices: %s}\n"
+
+
+def build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_yaml: str, files: dict[str, str | bytes], *args: str) -> list[str]:
+    """The lines `pnp build g` prints for this game; exit 2 and no output folder."""
+    write_game(tmp_path, game_yaml, files)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["build", "g", "--project", ".", "--out", "out", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2, result.output
+    assert not (tmp_path / "out").exists()
+    return result.output.strip().splitlines()
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("fancy=maybe", "content/g/game.yaml:4:3: --set fancy=maybe: expected true or false (g option 'fancy')"),
+    ("fancy", "--set 'fancy': expected KEY=VALUE, e.g. --set rules=0.2.8"),
+    ("=yes", "--set '=yes': expected KEY=VALUE, e.g. --set rules=0.2.8"),
+    ("level=3", "content/g/game.yaml:5:3: --set level=3: expected one of 1, 2 (g option 'level')"),
+])
+def test_a_wrong_set_option_is_one_line(tmp_path, monkeypatch, given, expected):
+    assert build(tmp_path, monkeypatch, OPTIONS % "things", {"things.yaml": "- {id: a}\n"}, "--set", given) == [expected]
+
+
+def test_choices_from_a_path_that_holds_no_list_are_located(tmp_path, monkeypatch):
+    """A missing step and a single value both name no choices."""
+    for path, line in (("things.nothing", "content/g/game.yaml:6:10"), ("things.size", "content/g/game.yaml:6:10")):
+        lines = build(tmp_path / path, monkeypatch, OPTIONS % path, {"things.yaml": "size: 3\n"}, "--set", "deck=a")
+        assert lines == [f"{line}: choices {path!r} names no list or mapping in the content: expected a path such as 'rules.versions'"]
+
+
+def test_set_values_are_typed_as_the_option_and_its_choices(tmp_path):
+    from pnp.build.driver import BuildOptions
+    from pnp.load.content import Project, load_game
+
+    write_game(tmp_path, OPTIONS % "things", {"things.yaml": "- {id: a}\n- {id: b}\n"})
+    game = load_game(Project(tmp_path), "g")
+    values = BuildOptions(extra={"fancy": "Yes", "level": "2", "deck": "b"}).game_options([game])["g"]
+    assert (values["fancy"], values["level"], values["deck"]) == (True, 2, "b")  # `level=2` is the choice 2, a number
+    values = BuildOptions(extra={"fancy": "off"}).game_options([game])["g"]
+    assert values["fancy"] is False
+
+
+def test_min_and_max_of_a_text_option_are_located(tmp_path, monkeypatch):
+    lines = problems(tmp_path, monkeypatch, "options:\n  name: {min: 1}\n", {})
+    assert len(lines) == 1 and lines[0].startswith("content/g/game.yaml:4:") and "min/max need `type: int` or `type: number`" in lines[0], lines
