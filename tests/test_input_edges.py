@@ -175,3 +175,81 @@ def test_set_values_are_typed_as_the_option_and_its_choices(tmp_path):
 def test_min_and_max_of_a_text_option_are_located(tmp_path, monkeypatch):
     lines = problems(tmp_path, monkeypatch, "options:\n  name: {min: 1}\n", {})
     assert len(lines) == 1 and lines[0].startswith("content/g/game.yaml:4:") and "min/max need `type: int` or `type: number`" in lines[0], lines
+
+
+# ------------------------------------------------------------------ data sheets (CSV, XLSX)
+
+NAMES = "data:\n  things:\n    fields:\n      id: id\n      name: text\n"
+
+
+@pytest.mark.parametrize("csv, expected", [
+    # before: the open quote took in every row after it, and validate said `ok`
+    ('id,name\na,"Apple\nb,Banana\nc,Cherry\n', "things.csv:2: malformed CSV row (unexpected end of data)"),
+    ('id,name\na,Apple\nb,"Big" Banana\n', "things.csv:3: malformed CSV row (',' expected after '\"')"),
+    (b"id,name\na,Apple\nb,Poir\xe9\n", "things.csv:3: not UTF-8 text (invalid continuation byte): save the CSV as UTF-8"),
+    ("\n,,\n", "things.csv: empty sheet: expected a header row naming the fields, then one row per record"),
+    ("id,name,name\na,Apple,Pomme\n", "things.csv:1:3: column 'name' appears twice in the header"),
+])
+def test_a_malformed_csv_is_one_located_line(tmp_path, monkeypatch, csv, expected):
+    (line,) = problems(tmp_path, monkeypatch, NAMES, {"things.csv": csv})
+    assert line.startswith(f"content/g/{expected}"), line
+
+
+def test_a_quoted_text_may_hold_commas_quotes_and_line_breaks(tmp_path):
+    from pnp.load.content import Project, load_game
+
+    write_game(tmp_path, NAMES, {"things.csv": 'id,name\na,"Apple, ""red""\nand round"\n'})
+    assert load_game(Project(tmp_path), "g").namespace()["things"] == [{"id": "a", "name": 'Apple, "red"\nand round'}]
+
+
+def workbook(rows: list[list], title: str = "Sheet") -> bytes:
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.title = title
+    for row in rows:
+        book.active.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def zipped(name: str, body: str) -> bytes:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr(name, body)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("game_yaml, files, expected", [
+    (NAMES, {"things.xlsx": b"id,name\na,Apple\n"}, "things.xlsx: not a readable .xlsx workbook (BadZipFile: File is not a zip file)"),
+    (NAMES, {"things.xlsx": zipped("notes.txt", "hello")}, "things.xlsx: not a readable .xlsx workbook (KeyError:"),
+    (NAMES + "    sheet: Prices\n", {"things.xlsx": workbook([["id", "name"], ["a", "Apple"]], "Things")}, "things.xlsx: no worksheet 'Prices': expected one of Things"),
+    (NAMES, {"things.xlsx": workbook([["id", "name", 3], ["a", "Apple", 1]])}, "things.xlsx:1:3: unknown column '3': expected one of id, name"),
+    (NAMES, {"things.csv": "id,name\n", "things.xlsx": workbook([["id", "name"]])}, "things.xlsx: 2 sheets for 'things' (things.csv, things.xlsx): expected one"),
+    (NAMES, {"things.csv": "id,name\na,Apple\n", "things.yaml": "- {id: b, name: Banana}\n"},
+     "things.csv: both things.yaml and things.csv exist: declare `records: KEY` for this file in game.yaml"),
+    (NAMES + "    records: rows\n", {"things.csv": "id,name\na,Apple\n", "things.yaml": "- {id: b, name: Banana}\n"},
+     "things.yaml:1:1: expected a mapping: the rows of things.csv go under its key 'rows'"),
+    (NAMES + "    records: rows\n", {"things.csv": "id,name\na,Apple\n", "things.yaml": "title: T\nrows: []\n"},
+     "things.yaml:2:1: 'rows' is both here and in things.csv: expected it in one place"),
+    (NAMES, {}, "game.yaml:4:3: data file 'things' not found: expected content/g/things.yaml, .csv or .xlsx"),
+])
+def test_a_sheet_that_cannot_be_read_as_records_is_one_line(tmp_path, monkeypatch, game_yaml, files, expected):
+    (line,) = problems(tmp_path, monkeypatch, game_yaml, files)
+    assert line.startswith(f"content/g/{expected}"), line
+
+
+def test_a_sheet_under_a_key_of_its_yaml_file_and_whole_numbers_of_a_workbook(tmp_path):
+    """The rows go under `records:` beside the YAML's other keys; a workbook's 3.0 is the int 3."""
+    from pnp.load.content import Project, load_game
+
+    spec = NAMES + "      n: int\n    records: rows\n"
+    write_game(tmp_path, spec, {"things.xlsx": workbook([["id", "name", "n"], ["a", "Apple", 3.0]]), "things.yaml": "title: Fruit\n"})
+    things = load_game(Project(tmp_path), "g").namespace()["things"]
+    assert things == {"title": "Fruit", "rows": [{"id": "a", "name": "Apple", "n": 3}]}
