@@ -253,3 +253,59 @@ def test_a_sheet_under_a_key_of_its_yaml_file_and_whole_numbers_of_a_workbook(tm
     write_game(tmp_path, spec, {"things.xlsx": workbook([["id", "name", "n"], ["a", "Apple", 3.0]]), "things.yaml": "title: Fruit\n"})
     things = load_game(Project(tmp_path), "g").namespace()["things"]
     assert things == {"title": "Fruit", "rows": [{"id": "a", "name": "Apple", "n": 3}]}
+
+
+# ------------------------------------------------------------------ icon sets
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
+
+
+@pytest.mark.parametrize("game_yaml, files, expected", [
+    ("icons:\n  marks: {folder: pics}\n", {}, "game.yaml:4:11: folder not found: pics"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/readme.txt": "none yet"}, "game.yaml:4:11: no .svg files in pics: expected one file per icon, named <id>.svg"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:13: not well-formed SVG: mismatched tag"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": '<svg viewBox="0 0 4 4"/>'}, "pics/star.svg:1: expected an <svg> root element in the SVG namespace"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4"'}, "pics/star.svg:1: expected a viewBox (or width and height) on the <svg> element"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "- M0 0h4\n"}, "marks.yaml:1:1: expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: M0 0h4\ndot: {d: M0 0h4, colour: red}\n"},
+     "marks.yaml:2:1: icon 'dot': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: [M0 0h4]\n"},
+     "marks.yaml:1:1: icon 'star': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
+])
+def test_a_broken_icon_set_is_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
+    (line,) = problems(tmp_path, monkeypatch, game_yaml, files)
+    assert line.startswith(f"content/g/{expected}"), line
+
+
+def test_an_svg_icon_with_only_width_and_height_takes_them_as_its_viewbox(tmp_path):
+    from pnp.load.content import Project, load_game
+
+    write_game(tmp_path, "icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4" height="6"'})
+    star = load_game(Project(tmp_path), "g").icons["marks"]["star"]
+    assert (star.viewbox, star.body) == ("0 0 4 6", '<path d="M0 0h4v4z" />')
+
+
+# ------------------------------------------------------------------ game.yaml itself
+
+CARD = "{id: c, name: C, size: poker, items: [], front: f.svg.j2}"
+
+
+@pytest.mark.parametrize("game_yaml, expected", [
+    # before: the two cross checks below were at game.yaml:1:1, the top of the file
+    (f"  - {CARD}\n  - {CARD}\n", "game.yaml:4:6: component id 'c' appears twice: expected unique ids"),
+    (f"  - {CARD}\ncontents:\n  - {{name: Cards, count: 3, rule: r.md:1, component: d}}\n", "game.yaml:5:43: contents 'Cards': component 'd': expected one of c"),
+    (f"  - {CARD}\ncontents:\n  - {{name: Box, count: 1, rule: r.md:2}}\n", "game.yaml:5:5: contents 'Box': not printed, so expected a note saying why"),
+    ("  - {id: c, name: C, size: {width: 0, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be greater than 0"),
+    ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:29: width: expected a length such as 63mm or 2.5in, got True"),
+    ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:39: height: a length cannot be negative, got -5"),
+    ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:63: copies: copies cannot be negative"),
+    (f"  - {{id: {'a' * 101}, name: C, size: poker, items: [], front: f.svg.j2}}\n", "game.yaml:3:6: id: id of 101 characters: expected at most 100 (it names the component's files)"),
+    ("  []\noptions:\n  2players: {type: int}\n", "game.yaml:4:1: options: '2players' is not a name templates can use: expected letters, digits and '_', not starting with a digit"),
+])
+def test_a_wrong_game_yaml_is_one_line_at_the_mistake(tmp_path, monkeypatch, game_yaml, expected):
+    folder = tmp_path / "content/g"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(f"title: G\ncomponents:\n{game_yaml}")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g"])
+    assert (result.exit_code, result.output) == (2, f"content/g/{expected}\n")
