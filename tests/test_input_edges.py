@@ -309,3 +309,50 @@ def test_a_wrong_game_yaml_is_one_line_at_the_mistake(tmp_path, monkeypatch, gam
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["validate", "g"])
     assert (result.exit_code, result.output) == (2, f"content/g/{expected}\n")
+
+
+# ------------------------------------------------------------------ generated lists, needs, variants
+
+THINGS_AB = {"things.yaml": "- {id: a}\n- {id: b}\n"}
+
+
+@pytest.mark.parametrize("game_yaml, expected", [
+    ("generate:\n  deck:\n    product: {t: nothing}\n    id: '{{ t.id }}'\n", "game.yaml:5:15: t: expression 'nothing' failed: 'nothing' is undefined"),
+    ("generate:\n  deck:\n    product: {t: '3'}\n    id: '{{ t.id }}'\n", "game.yaml:5:15: t: '3' gave int: expected a list"),
+    ("generate:\n  deck:\n    product: {t: things}\n    id: '{{ t.id }}'\n    fields: {x: nothing}\n", "game.yaml:4:3: generate 'deck' failed for t = 'a': 'nothing' is undefined"),
+    ("needs:\n  - {each: things.nothing, has: icons, what: x}\n", "game.yaml:4:6: each 'things.nothing' names no list of records or mapping in the content: expected e.g. 'monsters.monsters'"),
+    ("needs:\n  - {each: nothing, has: icons, what: x}\n", "game.yaml:4:6: each 'nothing' names no list of records or mapping in the content: expected e.g. 'monsters.monsters'"),
+    ("needs:\n  - {each: things, has: nothing, what: an icon}\n", "game.yaml:4:20: has 'nothing' failed: 'nothing' is undefined"),
+])
+def test_a_wrong_generate_or_needs_expression_is_located(tmp_path, monkeypatch, game_yaml, expected):
+    assert problems(tmp_path, monkeypatch, game_yaml, THINGS_AB) == [f"content/g/{expected}"]
+
+
+def test_a_product_over_a_mapping_takes_its_values(tmp_path):
+    from pnp.load.content import Project, load_game
+
+    spec = "generate:\n  deck:\n    product: {t: things}\n    id: '{{ t.name }}'\n"
+    write_game(tmp_path, spec, {"things.yaml": "a: {name: x}\nb: {name: y}\n"})
+    assert [r["id"] for r in load_game(Project(tmp_path), "g").namespace()["deck"]] == ["x", "y"]
+
+
+EDITIONS = {"eds.yaml": "std: {top: 3}\nbig: {extends: std, top: 5}\n"}
+
+
+def test_a_variants_file_that_is_not_a_mapping_of_mappings(tmp_path, monkeypatch):
+    assert problems(tmp_path, monkeypatch, "data:\n  eds: {variants: ed}\n", {"eds.yaml": "- std\n"}) == [
+        "content/g/eds.yaml:1:1: expected a mapping of variant name -> its content (a mapping, with an optional `extends`)"]
+
+
+def test_a_variant_no_option_picks_is_the_first_and_a_listed_choice_must_exist(tmp_path, monkeypatch):
+    from pnp.load.content import Project, load_game
+
+    spec = "data:\n  eds: {variants: ed}\noptions:\n  ed: {choices: [std, big, huge]}\n"
+    write_game(tmp_path, spec, EDITIONS)
+    game = load_game(Project(tmp_path), "g")
+    assert game.namespace()["eds"]["top"] == 3  # no default, not given: the first variant
+    assert game.namespace({"ed": "big"})["eds"]["top"] == 5
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["build", "g", "--set", "ed=huge", "--out", "out"])
+    assert (result.exit_code, result.output) == (2, "content/g/game.yaml:4:9: variant 'huge' of eds: expected one of std, big\n")
+    assert not (tmp_path / "out").exists()
