@@ -356,3 +356,23 @@ def test_a_variant_no_option_picks_is_the_first_and_a_listed_choice_must_exist(t
     result = runner.invoke(app, ["build", "g", "--set", "ed=huge", "--out", "out"])
     assert (result.exit_code, result.output) == (2, "content/g/game.yaml:4:9: variant 'huge' of eds: expected one of std, big\n")
     assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ a plugin game's content files
+
+
+def test_a_plugin_games_unknown_and_missing_content_files_are_named(copy_game, monkeypatch):
+    project = copy_game("dietrick-taking")
+    folder = project.content_dir / "dietrick-taking"
+    (folder / "deck.yaml").rename(folder / "decks.yaml")
+    monkeypatch.chdir(project.root)
+    result = runner.invoke(app, ["validate", "dietrick-taking"])
+    assert (result.exit_code, result.output.splitlines()) == (2, [
+        "content/dietrick-taking/deck.yaml: required content file is missing",
+        "content/dietrick-taking/decks.yaml: unknown content file: expected one of deck.yaml, players.yaml, scoring.yaml"])
+
+
+def test_a_font_file_fonttools_cannot_read_is_located(tmp_path, monkeypatch):
+    lines = problems(tmp_path, monkeypatch, "fonts: [broken.ttf]\n", {"broken.ttf": b"\x00\x01\x00\x00 not a font at all"})
+    assert lines == ["content/g/game.yaml:3:9: cannot read font file broken.ttf (TTLibError: unexpected end of table directory: "
+                     "expected 16 bytes but got 10): expected a TrueType or OpenType font (.ttf, .otf)"]

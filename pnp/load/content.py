@@ -313,5 +313,5 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
         try:
             load_face(path, path.stat().st_mtime)
         except Exception as exc:  # fonttools raises many kinds on a broken file
-            errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name}: {type(exc).__name__}: {exc}"))
+            errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name} ({type(exc).__name__}: {exc}): expected a TrueType or OpenType font (.ttf, .otf)"))
     raise_if_any(errors)
