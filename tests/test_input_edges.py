@@ -376,3 +376,44 @@ def test_a_font_file_fonttools_cannot_read_is_located(tmp_path, monkeypatch):
     lines = problems(tmp_path, monkeypatch, "fonts: [broken.ttf]\n", {"broken.ttf": b"\x00\x01\x00\x00 not a font at all"})
     assert lines == ["content/g/game.yaml:3:9: cannot read font file broken.ttf (TTLibError: unexpected end of table directory: "
                      "expected 16 bytes but got 10): expected a TrueType or OpenType font (.ttf, .otf)"]
+
+
+# ------------------------------------------------------------------ files that are not what they should be
+
+
+def test_an_icon_file_that_is_a_folder_or_a_loop_of_links_is_one_line(tmp_path, monkeypatch):
+    """Before: a folder gave `3: Is a directory` (the descriptor, no file); a loop of links
+    an internal error (Path.resolve's RuntimeError); a link in an icon folder to a missing or
+    looping file an unlocated OSError."""
+    write_game(tmp_path, "icons:\n  marks: {file: m.yaml}\n  pics: {folder: pics}\n  more: {file: more}\n", {"pics/star.svg": SVG % 'viewBox="0 0 4 4"'})
+    folder = tmp_path / "content/g"
+    (folder / "m.yaml").symlink_to("m.yaml")
+    (folder / "pics/loop.svg").symlink_to("loop.svg")
+    (folder / "more").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g"])
+    assert (result.exit_code, result.output.splitlines()) == (2, [
+        "content/g/game.yaml:5:10: icon file content/g/pics/loop.svg: cannot read: Too many levels of symbolic links",
+        "content/g/m.yaml: cannot read: Too many levels of symbolic links",
+        "content/g/more: is a folder: expected a file"])
+    (folder / "pics/loop.svg").unlink()
+    (folder / "pics/dot.svg").symlink_to("gone.svg")
+    result = runner.invoke(app, ["validate", "g"])
+    assert "content/g/game.yaml:5:10: icon file content/g/pics/gone.svg: file not found" in result.output.splitlines()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("title: G\ncomponents: []\n---\ntitle: H\n", "game.yaml:3:1: malformed YAML: a second document (after '---'): expected one document a file"),
+    ("title: !!float abc\ncomponents: []\n", "game.yaml:1:8: cannot read 'abc' as float: could not convert string to float: 'abc'"),
+])
+def test_yaml_that_is_not_one_plain_document_is_located(tmp_path, monkeypatch, text, expected):
+    (tmp_path / "content/g").mkdir(parents=True)
+    (tmp_path / "content/g/game.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g"])
+    assert (result.exit_code, result.output) == (2, f"content/g/{expected}\n")
+
+
+def test_a_yaml_depth_past_what_the_parser_allows_is_refused_by_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CONTENT_LIMITS", "depth=500")
+    assert problems(tmp_path, monkeypatch, "", {}) == ["PNP_CONTENT_LIMITS: depth=500: at most 200"]
