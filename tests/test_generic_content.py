@@ -293,6 +293,17 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
 
 
+def test_a_project_plugin_that_is_a_loop_of_links_is_located(fruit: Project):
+    """Before: `pnp: internal error: RuntimeError: Symlink loop` (Path.resolve, Python < 3.13)."""
+    plugin = fruit.root / "plugins/fruit_stand.py"
+    plugin.unlink()
+    plugin.symlink_to("fruit_stand.py")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
+    result = runner.invoke(app, ["trust", "--project", str(fruit.root)])
+    assert result.exit_code == 2 and "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in result.output, result.output
+
+
 def test_a_plugin_that_does_not_compile_is_located_in_the_plugin(fruit: Project, trusted, monkeypatch):
     plugin = fruit.root / "plugins/fruit_stand.py"
     lines = plugin.read_text().count("\n")
