@@ -417,3 +417,22 @@ def test_yaml_that_is_not_one_plain_document_is_located(tmp_path, monkeypatch, t
 def test_a_yaml_depth_past_what_the_parser_allows_is_refused_by_name(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CONTENT_LIMITS", "depth=500")
     assert problems(tmp_path, monkeypatch, "", {}) == ["PNP_CONTENT_LIMITS: depth=500: at most 200"]
+
+
+# ------------------------------------------------------------------ the plugin API's `validate`
+
+
+def test_validate_part_of_a_document_points_into_the_file():
+    """A plugin checks one part of a content file (`at`); the errors keep the file's lines."""
+    from pnp.api import StrictModel, validate
+    from pnp.load.yamlio import parse_located
+
+    class Rules(StrictModel):
+        rounds: int
+        bonus: int = 0
+
+    doc = parse_located("title: T\nrules:\n  rounds: 3\n  bonsu: 2\n", "game/rules.yaml")
+    rules, errors = validate(doc, Rules, ("rules",))
+    assert rules is None and [str(e) for e in errors] == ["game/rules.yaml:4:3: unknown key 'bonsu' (expected one of: rounds, bonus)"]
+    doc = parse_located("title: T\nrules:\n  rounds: 3\n  bonus: 2\n", "game/rules.yaml")
+    assert validate(doc, Rules, ("rules",)) == (Rules(rounds=3, bonus=2), [])
