@@ -269,6 +269,7 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "- M0 0h4\n"}, "marks.yaml:1:1: expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: M0 0h4\ndot: {d: M0 0h4, colour: red}\n"},
      "marks.yaml:2:1: icon 'dot': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
+    ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:3: marks: give exactly one of `folder` or `file`"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: [M0 0h4]\n"},
      "marks.yaml:1:1: icon 'star': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
 ])
@@ -296,6 +297,7 @@ CARD = "{id: c, name: C, size: poker, items: [], front: f.svg.j2}"
     (f"  - {CARD}\ncontents:\n  - {{name: Cards, count: 3, rule: r.md:1, component: d}}\n", "game.yaml:5:43: contents 'Cards': component 'd': expected one of c"),
     (f"  - {CARD}\ncontents:\n  - {{name: Box, count: 1, rule: r.md:2}}\n", "game.yaml:5:5: contents 'Box': not printed, so expected a note saying why"),
     ("  - {id: c, name: C, size: {width: 0, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be greater than 0"),
+    ("  - {id: c, name: C, size: {width: .inf, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be numbers of mm"),
     ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:29: width: expected a length such as 63mm or 2.5in, got True"),
     ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:39: height: a length cannot be negative, got -5"),
     ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:63: copies: copies cannot be negative"),
@@ -436,3 +438,36 @@ def test_validate_part_of_a_document_points_into_the_file():
     assert rules is None and [str(e) for e in errors] == ["game/rules.yaml:4:3: unknown key 'bonsu' (expected one of: rounds, bonus)"]
     doc = parse_located("title: T\nrules:\n  rounds: 3\n  bonus: 2\n", "game/rules.yaml")
     assert validate(doc, Rules, ("rules",)) == (Rules(rounds=3, bonus=2), [])
+
+
+def test_a_generated_item_repeated_in_a_component_is_located_at_its_items(tmp_path, monkeypatch):
+    """A generated record is in no content file: the repeat is the component's `items:`."""
+    game_yaml = "generate:\n  deck:\n    product: {t: things}\n    id: '{{ t.id }}'\n"
+    write_game(tmp_path, game_yaml, THINGS_AB)
+    game = tmp_path / "content/g/game.yaml"
+    game.write_text(game.read_text().replace("components: []", "components:\n  - {id: c, name: C, size: poker, items: deck + deck, front: f.svg.j2}"))
+    (tmp_path / "templates/g").mkdir(parents=True)
+    (tmp_path / "templates/g/f.svg.j2").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="{{ width }}mm" height="{{ height }}mm"></svg>\n')
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g"])
+    assert (result.exit_code, result.output.splitlines()) == (2, [
+        "content/g/game.yaml:3:35: item id 'a' appears twice in 'c': expected unique ids",
+        "content/g/game.yaml:3:35: item id 'b' appears twice in 'c': expected unique ids"])
+
+
+def test_a_whole_number_a_workbook_stores_as_3_0_reaches_templates_as_3(tmp_path):
+    """Some programs save 3 as `<v>3.0</v>`: an untyped column (extra_fields) must not print "3.0"."""
+    import io
+    import zipfile
+
+    from pnp.load.content import Project, load_game
+
+    source = zipfile.ZipFile(io.BytesIO(workbook([["id", "n", "m"], ["a", 3, 2.5]])))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name in source.namelist():
+            body = source.read(name)
+            target.writestr(name, body.replace(b"<v>3</v>", b"<v>3.0</v>") if name == "xl/worksheets/sheet1.xml" else body)
+    assert b"<v>3.0</v>" in zipfile.ZipFile(out).read("xl/worksheets/sheet1.xml")
+    write_game(tmp_path, "data:\n  things:\n    extra_fields: true\n    fields:\n      id: id\n", {"things.xlsx": out.getvalue()})
+    assert load_game(Project(tmp_path), "g").namespace()["things"] == [{"id": "a", "n": 3, "m": 2.5}]
