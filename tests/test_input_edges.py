@@ -67,9 +67,28 @@ def test_a_value_of_the_wrong_kind_is_located_at_the_value(tmp_path, monkeypatch
     assert lines == [f"content/g/things.yaml:1:11: {expected}"]  # at the field's key
 
 
-def test_a_wrong_id_is_named_with_what_an_id_is(tmp_path, monkeypatch):
-    lines = problems(tmp_path, monkeypatch, THINGS.format(field="n: int"), {"things.yaml": "- {id: Apple, n: 1}\n"})
-    assert lines == ["content/g/things.yaml:1:4: id: 'Apple' is not an id: expected lower-case letters, digits and '-'"]
+KIN = "kin: {type: id, ref: things, required: false}"
+
+
+@pytest.mark.parametrize("game_yaml, files, expected", [
+    (THINGS.format(field="n: int"), {"things.yaml": "- {id: Apple, n: 1}\n"},
+     "things.yaml:1:4: id: 'Apple' is not an id: expected lower-case letters, digits and '-'"),
+    ("data:\n  things:\n    records: things\n    fields:\n      id: id\n", {"things.yaml": "things: {id: a}\n"},
+     "things.yaml:1:1: expected a list of records under the key 'things'"),
+    (THINGS.format(field=KIN), {"things.yaml": "- {id: a}\n- just a\n- {id: b, kin: a}\n"}, "things.yaml:2:3: record 2: expected a mapping of field: value"),
+    # an optional ref may be left out (record a); a wrong one is located once the file is typed
+    (THINGS.format(field=KIN), {"things.yaml": "- {id: a}\n- {id: b, kin: a}\n- {id: c, kin: d}\n"},
+     "things.yaml:3:11: kin: 'd' is not an id in things: expected one of a, b, c"),
+    # `unique` compares single values; a list value (a YAML list) is left to its own checks
+    (THINGS.format(field="tags: {type: list, unique: true}\n      n: int"), {"things.yaml": "- {id: a, tags: [x], n: 1}\n- {id: b, tags: [x], n: one}\n"},
+     "things.yaml:2:22: n: 'one': expected a whole number"),
+    (THINGS.format(field="kin: {type: id, ref: nothing.here}"), {"things.yaml": "- {id: a, kin: a}\n"},
+     "game.yaml:7:23: ref 'nothing.here' names no list of records: expected a data file or a dotted path into one"),
+    # a spec without fields takes any header
+    ("data:\n  things:\n    count: 3\n", {"things.csv": "id,whatever\na,1\n"}, "things.csv:1:1: 1 records: expected exactly 3 (count in game.yaml)"),
+])
+def test_records_that_break_their_spec_are_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
+    assert problems(tmp_path, monkeypatch, game_yaml, files) == [f"content/g/{expected}"]
 
 
 def test_typed_values_reach_the_templates_converted(tmp_path, monkeypatch):
@@ -82,49 +101,12 @@ def test_typed_values_reach_the_templates_converted(tmp_path, monkeypatch):
     assert things == [{"id": "a", "flag": True, "tags": ["x", "y"], "n": 2.5}, {"id": "b", "flag": False, "tags": ["z"], "n": 3}]
 
 
-def test_records_that_are_not_a_list_of_mappings(tmp_path, monkeypatch):
-    spec = "data:\n  things:\n    records: things\n    fields:\n      id: id\n"
-    assert problems(tmp_path, monkeypatch, spec, {"things.yaml": "things: {id: a}\n"}) == [
-        "content/g/things.yaml:1:1: expected a list of records under the key 'things'"]
-
-
-def test_a_record_that_is_not_a_mapping_is_located(tmp_path, monkeypatch):
-    spec = "data:\n  things:\n    fields:\n      id: id\n      kin: {type: id, ref: things, required: false}\n"
-    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a}\n- just a\n- {id: b, kin: a}\n"})
-    assert lines == ["content/g/things.yaml:2:3: record 2: expected a mapping of field: value"]
-
-
-def test_a_unique_list_field_is_not_compared(tmp_path, monkeypatch):
-    """`unique` compares single values; a list value (a YAML list) is left to its own checks."""
-    spec = "data:\n  things:\n    fields:\n      id: id\n      tags: {type: list, unique: true}\n      n: int\n"
-    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a, tags: [x], n: 1}\n- {id: b, tags: [x], n: one}\n"})
-    assert lines == ["content/g/things.yaml:2:22: n: 'one': expected a whole number"]
-
-
-def test_a_ref_to_nothing_is_located_in_game_yaml(tmp_path, monkeypatch):
-    spec = "data:\n  things:\n    fields:\n      id: id\n      kin: {type: id, ref: nothing.here}\n"
-    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a, kin: a}\n"})
-    assert lines == ["content/g/game.yaml:7:23: ref 'nothing.here' names no list of records: expected a data file or a dotted path into one"]
-
-
-def test_a_sheet_of_a_spec_without_fields_takes_any_header(tmp_path, monkeypatch):
-    spec = "data:\n  things:\n    count: 3\n"
-    lines = problems(tmp_path, monkeypatch, spec, {"things.csv": "id,whatever\na,1\n"})
-    assert lines == ["content/g/things.csv:1:1: 1 records: expected exactly 3 (count in game.yaml)"]
-
-
 def test_yaml_booleans_and_lists_pass_as_they_are(tmp_path, monkeypatch):
     from pnp.load.content import Project, load_game
 
     spec = "data:\n  things:\n    fields:\n      id: id\n      flag: bool\n      tags: list\n"
     write_game(tmp_path, spec, {"things.yaml": "- {id: a, flag: true, tags: [x, y]}\n"})
     assert load_game(Project(tmp_path), "g").namespace()["things"] == [{"id": "a", "flag": True, "tags": ["x", "y"]}]
-
-
-def test_an_optional_ref_may_be_left_out_and_a_wrong_one_is_located(tmp_path, monkeypatch):
-    spec = "data:\n  things:\n    fields:\n      id: id\n      kin: {type: id, ref: things, required: false}\n"
-    lines = problems(tmp_path, monkeypatch, spec, {"things.yaml": "- {id: a}\n- {id: b, kin: a}\n- {id: c, kin: d}\n"})
-    assert lines == ["content/g/things.yaml:3:11: kin: 'd' is not an id in things: expected one of a, b, c"]
 
 
 # ------------------------------------------------------------------ game options (`--set`)
