@@ -387,7 +387,7 @@ def test_an_icon_file_that_is_a_folder_or_a_loop_of_links_is_one_line(tmp_path, 
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("title: G\ncomponents: []\n---\ntitle: H\n", "game.yaml:3:1: malformed YAML: a second document (after '---'): expected one document a file"),
+    ("title: G\ncomponents: []\n---\ntitle: H\n", "game.yaml:3:1: malformed YAML: a second document (after '---'): expected one document per file"),
     ("title: !!float abc\ncomponents: []\n", "game.yaml:1:8: cannot read 'abc' as float: could not convert string to float: 'abc'"),
 ])
 def test_yaml_that_is_not_one_plain_document_is_located(tmp_path, monkeypatch, text, expected):

@@ -228,7 +228,7 @@ class _Composer(_Mixed):
             self.get_event()  # document end
         if not self.check_event(StreamEndEvent):
             event = self.get_event()
-            raise yaml.composer.ComposerError(None, None, "a second document (after '---'): expected one document a file", event.start_mark)
+            raise yaml.composer.ComposerError(None, None, "a second document (after '---'): expected one document per file", event.start_mark)
         self.get_event()
         return node
 
