@@ -53,7 +53,7 @@ THINGS = "data:\n  things:\n    fields:\n      id: id\n      {field}\n"
     ("flag: bool", "3", "flag: 3: expected true or false"),
     ("tags: list", "3", "tags: 3: expected a list (in a sheet: values separated by ';')"),
     ("n: int", "[1]", "n: [1]: expected a number"),
-    ("n: int", "true", "n: True: expected a number"),
+    ("n: int", "true", "n: true: expected a number"),  # before: "True", Python's spelling
     ("n: number", "lots", "n: 'lots': expected a number"),
     ("n: int", "2.5", "n: 2.5: expected a whole number"),
     ("n: {type: int, min: 1}", "0", "n: 0 is too small: expected 1 or more"),
@@ -280,7 +280,7 @@ CARD = "{id: c, name: C, size: poker, items: [], front: f.svg.j2}"
     (f"  - {CARD}\ncontents:\n  - {{name: Box, count: 1, rule: r.md:2}}\n", "game.yaml:5:5: contents 'Box': not printed, so expected a note saying why"),
     ("  - {id: c, name: C, size: {width: 0, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be greater than 0"),
     ("  - {id: c, name: C, size: {width: .inf, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be numbers of mm"),
-    ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:29: width: expected a length such as 63mm or 2.5in, got True"),
+    ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:29: width: expected a length such as 63mm or 2.5in, got true"),
     ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:39: height: a length cannot be negative, got -5"),
     ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:63: copies: copies cannot be negative"),
     (f"  - {{id: {'a' * 101}, name: C, size: poker, items: [], front: f.svg.j2}}\n", "game.yaml:3:6: id: id of 101 characters: expected at most 100 (it names the component's files)"),

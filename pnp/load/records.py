@@ -48,8 +48,8 @@ def convert(spec: FieldSpec, value: Any) -> Any:
         if isinstance(value, list):
             return value
         raise ValueError(f"{value!r}: expected a list (in a sheet: values separated by ';')")
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r}: expected a number")
+    if isinstance(value, bool):  # as the file spells it, not Python's True
+        raise ValueError(f"{str(value).lower()}: expected a number")
     if isinstance(value, str):
         try:
             value = float(value.strip())
