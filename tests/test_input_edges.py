@@ -453,3 +453,34 @@ def test_a_whole_number_a_workbook_stores_as_3_0_reaches_templates_as_3(tmp_path
     assert b"<v>3.0</v>" in zipfile.ZipFile(out).read("xl/worksheets/sheet1.xml")
     write_game(tmp_path, "data:\n  things:\n    extra_fields: true\n    fields:\n      id: id\n", {"things.xlsx": out.getvalue()})
     assert load_game(Project(tmp_path), "g").namespace()["things"] == [{"id": "a", "n": 3, "m": 2.5}]
+
+
+def test_an_unknown_key_in_a_plugin_models_optional_list_or_tagged_union_lists_the_keys():
+    """Before: inside a discriminated union (`kind: cat`) the line said only "unknown key 'lifes'"."""
+    from typing import Annotated, Literal, Union
+
+    from pydantic import Field
+
+    from pnp.api import StrictModel, validate
+    from pnp.load.yamlio import parse_located
+
+    class Card(StrictModel):
+        name: str
+        cost: int = 0
+
+    class Cat(StrictModel):
+        kind: Literal["cat"]
+        lives: int = 9
+
+    class Dog(StrictModel):
+        kind: Literal["dog"]
+        bark: bool = True
+
+    class Deck(StrictModel):
+        cards: list[Card] | None = None
+        pets: list[Annotated[Union[Cat, Dog], Field(discriminator="kind")]] = []
+
+    doc = parse_located("cards:\n  - {name: a, cots: 2}\npets:\n  - {kind: dog}\n  - {kind: cat, lifes: 3}\n", "deck.yaml")
+    assert [str(e) for e in validate(doc, Deck)[1]] == [
+        "deck.yaml:2:15: unknown key 'cots' (expected one of: name, cost)",
+        "deck.yaml:5:5: unknown key 'lifes' (expected one of: kind, lives)"]
