@@ -279,5 +279,17 @@ def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, li
         for err in exc.errors(include_url=False):
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
             found.append({**err, "loc": loc})
-        errors = [doc.error(at + loc, message) for loc, message in _lines(found, model, data)]
+        errors = [doc.error(at + _in_data(data, loc), message) for loc, message in _lines(found, model, data)]
         return None, list(dict.fromkeys(errors))  # alternatives of a union may say the same twice
+
+
+def _in_data(data: Any, loc: tuple) -> tuple:
+    """`loc` as a path in the data: without a step pydantic adds that names no key (a
+    union's tag or member, `pets.1.cat.lifes`), so the error is at the key, not its record."""
+    out: list[Any] = []
+    for i, part in enumerate(loc):
+        if isinstance(data, dict) and part not in data and i < len(loc) - 1:
+            continue
+        out.append(part)
+        data = data.get(part) if isinstance(data, dict) else data[part] if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data) else None
+    return tuple(out)
