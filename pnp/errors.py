@@ -37,7 +37,7 @@ def display_path(path: str | os.PathLike | None) -> str:
         return "<input>"
     p = Path(path)
     try:
-        rel = os.path.relpath(p.resolve(), Path.cwd())
+        rel = os.path.relpath(os.path.realpath(p), Path.cwd())  # not resolve(): it raises on a symlink loop (Python < 3.13)
     except ValueError:  # another drive on Windows
         return str(p)
     return str(p) if rel.startswith("..") else rel

@@ -14,7 +14,7 @@ MM_TO_PT = 72 / 25.4
 def to_mm(value: float | int | str) -> float:
     """Convert a length to millimetres; raise ValueError with the accepted forms."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a length such as 63mm or 2.5in, got {value!r}")
+        raise ValueError(f"expected a length such as 63mm or 2.5in, got {str(value).lower()}")  # YAML's spelling, not Python's
     if isinstance(value, (int, float)):
         if value < 0:
             raise ValueError(f"a length cannot be negative, got {value!r}")

@@ -113,6 +113,9 @@ def test_built_in_choices_get_the_message_without_a_place(demo: Project):
     result = runner.invoke(app, ["build", "--layout", "scissors", "--project", str(demo.root)])
     assert result.exit_code == 2 and not (demo.root / "output").exists()
     assert result.output.startswith("layout scissors: paper letter (215.9 x 279.4 mm) less its 8 mm margins leaves 199.9 x 263.4 mm")
+    (demo.root / "pnp.yaml").write_text("dpi: 150\n")  # a pnp.yaml that chose neither the layout nor the paper is not blamed
+    result = runner.invoke(app, ["build", "--layout", "scissors", "--project", str(demo.root)])
+    assert result.exit_code == 2 and result.output.startswith("layout scissors: paper letter (215.9 x 279.4 mm)"), result.output
 
 
 @pytest.mark.parametrize("paper", ["{width: 65, height: 90}", "{width: 79, height: 104}"])

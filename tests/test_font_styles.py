@@ -245,3 +245,12 @@ def test_a_variable_font_lacking_a_style_is_named_so(tmp_path: Path):
     with pytest.raises(MissingStyle, match=r"\(Sans\[wght\].ttf is VarSans \(a variable font: pnp draws its weight axis at 700 "
                                            r"for bold and no other axis, so a static file of the style is needed\)\)"):
         fonts.face("bold")
+
+
+def test_a_helper_asked_for_a_weight_that_is_none_is_told_the_four(demo: Project):
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace('6, "bold")', '6, "heavy")'))
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.endswith("templates/demo/card.svg.j2:5: card/example: unknown weight 'heavy': expected one of normal, bold, italic, bold-italic"), line

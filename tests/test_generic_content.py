@@ -293,6 +293,17 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
 
 
+def test_a_project_plugin_that_is_a_loop_of_links_is_located(fruit: Project):
+    """Before: `pnp: internal error: RuntimeError: Symlink loop` (Path.resolve, Python < 3.13)."""
+    plugin = fruit.root / "plugins/fruit_stand.py"
+    plugin.unlink()
+    plugin.symlink_to("fruit_stand.py")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
+    result = runner.invoke(app, ["trust", "--project", str(fruit.root)])
+    assert result.exit_code == 2 and "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in result.output, result.output
+
+
 def test_a_plugin_that_does_not_compile_is_located_in_the_plugin(fruit: Project, trusted, monkeypatch):
     plugin = fruit.root / "plugins/fruit_stand.py"
     lines = plugin.read_text().count("\n")
@@ -334,6 +345,41 @@ def test_a_plugin_from_an_installed_entry_point(fruit: Project, tmp_path: Path, 
     game = load_game(fruit, "fruit-stand")
     assert game.plugin.score is not None and set(game.plugin.provides["scorers"]) == {"orders", "sets"}
     sys.modules.pop("fruitpkg", None)
+
+
+def _installed(tmp_path: Path, monkeypatch, code: str) -> None:
+    """An installed package `brokenpkg` (its __init__.py holds `code`) with the entry point `broken` in pnp.games."""
+    site = tmp_path / "site"
+    (site / "brokenpkg").mkdir(parents=True)
+    (site / "brokenpkg/__init__.py").write_text(code)
+    info = site / "brokenpkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokenpkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pnp.games]\nbroken = brokenpkg\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "brokenpkg", raising=False)
+
+
+def test_an_installed_plugin_that_fails_to_import_is_located_at_its_line(demo: Project, tmp_path: Path, monkeypatch):
+    _installed(tmp_path, monkeypatch, "import math\n\nmath.sqrt(-1)\n")
+    edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: broken\ncomponents:")
+    (message,) = errors_of(lambda: load_game(demo, "demo"))
+    assert message.endswith("brokenpkg/__init__.py:3: plugin 'broken' (entry point brokenpkg) failed to load: ValueError: math domain error"), message
+
+
+def test_an_installed_plugin_with_a_wrong_model_is_named_at_the_game(demo: Project, tmp_path: Path, monkeypatch):
+    """Outside the project pnp reads none of its files: the error names the plugin's file, with no line."""
+    _installed(tmp_path, monkeypatch, "from pnp.api import GamePlugin\n\nPLUGIN = GamePlugin(models={'cards': dict})\n")
+    edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: broken\ncomponents:")
+    (message,) = errors_of(lambda: load_game(demo, "demo"))
+    assert message.endswith("site/brokenpkg/__init__.py: plugin broken: models['cards'] is the class dict: expected a pydantic model class "
+                            "(a subclass of pnp.api.StrictModel) for the content file"), message
+
+
+def test_a_plugin_name_that_is_neither_a_module_nor_a_path(demo: Project):
+    edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: my-plugin\ncomponents:")
+    (message,) = errors_of(lambda: load_game(demo, "demo"))
+    assert message.endswith("plugin 'my-plugin': expected a module name (letters, digits, '_') or a path such as plugins/my-plugin.py"), message
 
 
 def test_an_unknown_plugin_name_lists_where_it_was_looked_for(demo: Project):

@@ -347,3 +347,9 @@ def test_the_pure_python_parser_keeps_the_limits(monkeypatch):
     for text, message in [("a: " + "[" * 100, "nested more than 32 levels deep"), (bomb(9), "more than 10,000 values")]:
         with pytest.raises(PnpError, match=message):
             parse_located(text, "f.yaml", SHEET)
+
+
+def test_a_line_break_in_a_name_cannot_forge_a_line_of_output(tmp_path):
+    text = TH_EXAMPLE.replace("name: Ana", 'name: "Ana\\nok: all\\tfine"').replace("H A B G 1 H", "H A B G X H")
+    line = one_error(score(tmp_path, text)[0], "Ana\\nok: all\\tfine, row 1 column 5: unknown symbol 'X'")
+    assert "\n" not in line and "\t" not in line

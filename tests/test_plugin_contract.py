@@ -226,3 +226,32 @@ def test_a_report_json_cannot_write_is_the_plugins_error(fruit: Path):
         assert "plugin plugins/fruit_stand.py: to_json returned a dict: expected a dict of plain data JSON can write" in message, message
         assert "set is not JSON serializable" in message
     assert f"plugins/fruit_stand.py:{line}:" in _one_line(runner.invoke(app, ["score", "sheets/example.yaml"]))
+
+
+@pytest.mark.parametrize("code, hook, command, said", [
+    ("def check(game):\n    return None\n", "check", ["validate"], "check returned None: expected a list of pnp.api.ContentError"),
+    ("def sheet_schema():\n    return [{'type': 'object'}]\n", "sheet_schema", ["schema", "fruit-stand"], "sheet_schema returned a list: expected a JSON Schema (a dict)"),
+])
+def test_a_hook_returning_the_wrong_kind_is_the_plugins_error(fruit: Path, code: str, hook: str, command: list[str], said: str):
+    plugin = _edit(fruit, code, **{hook: hook})
+    line = _line(plugin, f"def {hook}")
+    message = _one_line(runner.invoke(app, command))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: {said}"), message
+
+
+def test_a_report_json_that_is_no_dict_is_the_plugins_error(fruit: Path):
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, 'return {"game": self.game, "edition": self.edition, "winners": self.winners, "players": self.rows}', "return list(self.rows)")
+    line = _line(plugin, "    def to_json(self)")
+    result = runner.invoke(app, ["score", "sheets/example.yaml", "--json"])
+    assert result.exit_code == 2
+    (error,) = json.loads(result.output)["errors"]
+    assert error["message"].endswith("to_json returned a list: expected a dict (what pnp score --json prints and pnp log keeps)"), error
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])).startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: to_json returned a list")
+
+
+def test_a_hook_that_is_a_callable_object_is_named_by_its_plugin(fruit: Path):
+    """No `def` line of its own to point at: the message names the plugin and the hook."""
+    _edit(fruit, "class Checker:\n    def __call__(self, game):\n        return 'fine'\n", check="Checker()")
+    message = _one_line(runner.invoke(app, ["validate"]))
+    assert message.startswith("plugin plugins/fruit_stand.py: check returned the text 'fine': expected a list of pnp.api.ContentError"), message

@@ -226,6 +226,16 @@ def test_settings_file_errors_are_located(tmp_path, text, error):
     assert not project.output_dir.exists()
 
 
+def test_a_layout_option_that_is_none_and_an_empty_settings_file(tmp_path):
+    """`--layout` is checked as pnp.yaml's `layout:` is; an empty pnp.yaml sets nothing."""
+    project = make(tmp_path, cards=1, tokens=0, tiles=0)
+    (project.root / "pnp.yaml").write_text("# nothing set yet\n")
+    result = runner.invoke(app, ["build", "-q", "--layout", "nope", "-p", str(project.root)])
+    assert (result.exit_code, result.output) == (2, "unknown layout 'nope': expected one of standard, tight, fold, scissors\n")
+    assert not project.output_dir.exists()
+    assert runner.invoke(app, ["build", "-q", "-f", "svg", "-p", str(project.root)]).exit_code == 0
+
+
 def test_back_offset_option(tmp_path):
     project = make(tmp_path, cards=2, tokens=0, tiles=0)
     assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--back-offset", "2,-1", "-p", str(project.root)]).exit_code == 0

@@ -71,3 +71,10 @@ def test_a_simulation_module_without_make_is_the_plugins_error(root: Path):
     path.write_text(path.read_text(encoding="utf-8").replace("def make(", "def build("), encoding="utf-8")
     edit_plugin(root, SIM, "from __future__ import annotations", "")
     assert simulate() == (2, [f"{SIM}: plugin plugins/dietrick_taking: expected a function make(game, options) returning the game's simulation"])
+
+
+def test_a_game_whose_plugin_is_one_file_has_no_rules_engine(fruit: Path):
+    """Fruit Stand's plugin is a single file: no `simulation` module to find, one line, exit 2."""
+    result = runner.invoke(app, ["--trust", "simulate", "fruit-stand", "--games", "2", "--out", "out"])
+    assert (result.exit_code, result.output) == (2, "fruit-stand: no rules engine to simulate this game\n")
+    assert not (fruit / "out").exists()

@@ -203,3 +203,12 @@ def test_the_shipped_metrics_are_those_of_the_shipped_font_files():
     assert len(DEFAULT.faces) == 4
     for face in DEFAULT.faces:
         assert _as_json(face) == _as_json(read_face(face.path)), face.path.name
+
+
+def test_remaking_the_shipped_metrics_gives_the_shipped_file(tmp_path, monkeypatch):
+    """What `python -m pnp.load.fonts` writes is byte-identical to metrics.json while the fonts are unchanged."""
+    from pnp.load import fonts
+
+    monkeypatch.setattr(fonts, "SHIPPED_METRICS", tmp_path / "metrics.json")
+    fonts.write_shipped_metrics()
+    assert (tmp_path / "metrics.json").read_bytes() == (fonts.DEFAULT_DIR / "metrics.json").read_bytes()

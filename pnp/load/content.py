@@ -19,7 +19,7 @@ from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts, load_face
-from .manifest import Manifest
+from .manifest import Manifest, cross_check
 from .plugin import GamePlugin
 from .shipped import MANIFEST, games_in, shipped_games, shipped_root
 from .validation import validate
@@ -226,6 +226,7 @@ def load_game(project: Project, name: str) -> GameContent:
     manifest, errors = validate(manifest_doc, Manifest)
     raise_if_any(errors)
     assert manifest is not None
+    raise_if_any(cross_check(manifest, manifest_doc))
     plugin = load_plugin(manifest.plugin, manifest_doc.error(("plugin",), ""), project.root)
 
     game = GameContent(name, project, manifest, plugin, manifest_doc)
@@ -312,5 +313,5 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
         try:
             load_face(path, path.stat().st_mtime)
         except Exception as exc:  # fonttools raises many kinds on a broken file
-            errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name}: {type(exc).__name__}: {exc}"))
+            errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name} ({type(exc).__name__}: {exc}): expected a TrueType or OpenType font (.ttf, .otf)"))
     raise_if_any(errors)

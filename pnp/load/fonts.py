@@ -61,9 +61,8 @@ class Face:
 
     def joined(self, left: str, left_units: int, right: str) -> int:
         """`units(left + right)` from `units(left)`: kerning only pairs neighbours, so a line
-        grown word by word is measured in one pass, not once per word over its whole length."""
-        if not left or not right:
-            return left_units + self.units(right)
+        grown word by word is measured in one pass, not once per word over its whole length.
+        Both are non-empty (`TextFit.wrap` joins " " + word to a line)."""
         return left_units + self.kerning.get((ord(left[-1]), ord(right[0])), 0) + self.units(right)
 
 
@@ -125,13 +124,12 @@ BOLD_WEIGHT = 700  # what `bold` asks a variable font's weight axis for (CSS)
 def bold_instance(path: Path, stamp: float) -> Face | None:
     """A variable font's bold instance (its weight axis at 700), which typst and resvg draw
     for bold text (checked: the glyphs and advances are the instance's): its metrics, so
-    the helpers measure what is printed. None for a static font or an axis short of 700."""
+    the helpers measure what is printed. Only for a variable font (`Face.variable`: it has
+    an `fvar` table); None for an axis short of 700."""
     from fontTools.ttLib import TTFont
     from fontTools.varLib import instancer
 
     with TTFont(str(path)) as font:
-        if "fvar" not in font:
-            return None
         axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None)
         if axis is None or not axis.minValue <= BOLD_WEIGHT <= axis.maxValue or axis.defaultValue >= 600:
             return None

@@ -9,6 +9,7 @@ in the YAML or on an SVG file's <path>, is checked at load (pnp/load/svgpath.py)
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 from dataclasses import dataclass
@@ -98,7 +99,7 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
             else:
                 assert spec.file is not None
                 path = project_files.join(project, content_dir, spec.file, manifest.error(("icons", name, "file"), ""), "icon file")
-                used.add(path.resolve())
+                used.add(Path(os.path.realpath(path)))  # not resolve(): a symlink loop is read below, and refused there in one line
                 doc = load_located(path)
                 if not isinstance(doc.data, dict):
                     errors.append(doc.error((), "expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"))

@@ -16,6 +16,8 @@ from ..limits import PIECES
 from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from ..units import MM_TO_PT, to_mm
 from .validation import SLUG, Expression, StrictModel
+from .yamlio import Located
+from ..errors import ContentError
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # a name templates can use: options.<name>, a generated list
 
@@ -145,16 +147,19 @@ class Manifest(StrictModel):
                 raise ValueError(f"{name!r} is not a name templates can use: expected letters, digits and '_', not starting with a digit")
         return v
 
-    @model_validator(mode="after")
-    def _unique(self) -> "Manifest":
-        seen: set[str] = set()
-        for c in self.components:
-            if c.id in seen:
-                raise ValueError(f"component id {c.id!r} appears twice")
-            seen.add(c.id)
-        for piece in self.contents:
-            if piece.component is None and not piece.note:
-                raise ValueError(f"contents {piece.name!r}: not printed, so expected a note saying why")
-            if piece.component is not None and piece.component not in seen:
-                raise ValueError(f"contents {piece.name!r}: component {piece.component!r} is not one of {sorted(seen)}")
-        return self
+
+def cross_check(manifest: Manifest, doc: Located) -> list[ContentError]:
+    """Each component id once; each `contents` line names a component, or says why it is not
+    printed: located at the line at fault (a model validator could only name game.yaml's top)."""
+    errors: list[ContentError] = []
+    seen: set[str] = set()
+    for i, c in enumerate(manifest.components):
+        if c.id in seen:
+            errors.append(doc.error(("components", i, "id"), f"component id {c.id!r} appears twice: expected unique ids"))
+        seen.add(c.id)
+    for i, piece in enumerate(manifest.contents):
+        if piece.component is None and not piece.note:
+            errors.append(doc.error(("contents", i), f"contents {piece.name!r}: not printed, so expected a note saying why"))
+        if piece.component is not None and piece.component not in seen:
+            errors.append(doc.error(("contents", i, "component"), f"contents {piece.name!r}: component {piece.component!r}: expected one of {', '.join(sorted(seen))}"))
+    return errors

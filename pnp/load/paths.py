@@ -9,15 +9,12 @@ def split(path: str) -> tuple[str, ...]:
     return tuple(part for part in path.split(".") if part)
 
 
-def lookup(data: Any, path: str | tuple[Any, ...]) -> Any:
-    """The value at `path` (None when a step is missing)."""
+def lookup(data: Any, path: str | tuple[str, ...]) -> Any:
+    """The value at `path`, a path of mapping keys (None when a step is missing)."""
     for part in split(path) if isinstance(path, str) else path:
-        if isinstance(data, dict) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        else:
+        if not (isinstance(data, dict) and part in data):
             return None
+        data = data[part]
     return data
 
 

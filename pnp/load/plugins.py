@@ -19,6 +19,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -115,7 +116,7 @@ def _source_only_imports() -> None:
 
 
 def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
-    path = (root / name).resolve()
+    path = Path(os.path.realpath(root / name))  # not resolve(): it raises on a loop of links (Python < 3.13)
     init = path / "__init__.py" if path.is_dir() else path
     if not init.is_file():
         raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder with __init__.py")

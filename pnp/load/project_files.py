@@ -109,15 +109,13 @@ def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: 
 def too_large(path: Path, limit: Bounds, what: str) -> str | None:
     """Why the regular file `path` is too large for `limit`'s `size` (its size read, not its
     bytes), or None: for a file read by others (Jinja, fontTools)."""
-    size = os.stat(path).st_size
+    try:
+        size = os.stat(path).st_size
+    except OSError:  # a dangling link or a loop of links: the read says so, in one located line
+        return None
     if size <= limit["size"]:
         return None
     return f"{what} {display_path(path)} is a file of {size_in_words(size)}, more than {size_in_words(limit['size'])}: {limit.hint('size')}"
-
-
-def read_text(root: Path, path: Path, where: ContentError | None = None, what: str = "file", encoding: str = "utf-8") -> str:
-    """The text of a project file (refused when it leaves the project)."""
-    return read_bytes(root, path, where, what).decode(encoding)
 
 
 def listing(root: Path, folder: Path, pattern: str = "*") -> Iterator[Path]:

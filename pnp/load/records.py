@@ -48,8 +48,8 @@ def convert(spec: FieldSpec, value: Any) -> Any:
         if isinstance(value, list):
             return value
         raise ValueError(f"{value!r}: expected a list (in a sheet: values separated by ';')")
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r}: expected a number")
+    if isinstance(value, bool):  # as the file spells it, not Python's True
+        raise ValueError(f"{str(value).lower()}: expected a number")
     if isinstance(value, str):
         try:
             value = float(value.strip())
@@ -174,9 +174,7 @@ def check_refs(docs: dict[str, Located], specs: dict[str, DataSpec], manifest: L
         if stem not in docs or spec.variants:
             continue
         doc = docs[stem]
-        records = lookup(doc.data, records_at(spec)) if spec.records else doc.data
-        if not isinstance(records, list):
-            continue
+        records = lookup(doc.data, records_at(spec)) if spec.records else doc.data  # a list of mappings: check_file passed
         for name, fspec in spec.fields.items():
             if fspec.ref is None:
                 continue
@@ -185,7 +183,7 @@ def check_refs(docs: dict[str, Located], specs: dict[str, DataSpec], manifest: L
                 errors.append(manifest.error(("data", stem, "fields", name, "ref"), f"ref {fspec.ref!r} names no list of records: expected a data file or a dotted path into one"))
                 continue
             for i, record in enumerate(records):
-                if not isinstance(record, dict) or record.get(name) is None:
+                if record.get(name) is None:
                     continue
                 values = record[name] if isinstance(record[name], list) else [record[name]]
                 for value in values:

@@ -47,14 +47,16 @@ def _checked(path: Path, rows: Iterable[tuple[int, Sequence[Any]]], limits: dict
 
 
 def _csv_rows(path: Path, text: str) -> Iterator[tuple[int, list[str]]]:
-    reader = csv.reader(io.StringIO(text, newline=""))
+    # strict: an unclosed double quote is an error at its row, not a cell that silently takes in every row after it
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     start = 1
     try:
         for cells in reader:
             yield start, cells
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise PnpError(ContentError(path, reader.line_num, None, f"malformed CSV: {exc}")) from None
+        raise PnpError(ContentError(path, start, None, f"malformed CSV row ({exc}): expected a text in double quotes to end with a "
+                                    "double quote, then ',' or the end of the row")) from None
 
 
 def _check_zip(path: Path, data: bytes, limits: dict[str, int]) -> None:
@@ -77,7 +79,8 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         try:
             text = data.decode("utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
         except UnicodeDecodeError as exc:
-            raise PnpError(ContentError(path, None, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise PnpError(ContentError(path, line, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
         return _checked(path, _csv_rows(path, text), limits)
     # read once, within the size limit: the bytes checked are the bytes openpyxl reads
     data = read_capped(path, limits["size"], TABLES.hint("size"))

@@ -208,7 +208,7 @@ def _named_plugins(root: Path) -> dict[str, tuple[Path, ContentError]]:
         doc = load_located(manifest)
         name = doc.data.get("plugin") if isinstance(doc.data, dict) else None
         if isinstance(name, str) and is_path(name):
-            path = (root / name).resolve()
+            path = Path(os.path.realpath(root / name))  # not resolve(): it raises on a loop of links (Python < 3.13)
             if not path.exists():
                 raise PnpError(doc.error(("plugin",), f"plugin file not found: {name} (relative to the project folder {root})"))
             found[name] = (path, doc.error(("plugin",), ""))

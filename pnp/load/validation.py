@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from typing import Annotated, Any, Iterable, Mapping, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Iterable, Literal, Mapping, TypeVar, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -114,10 +114,27 @@ def _step(annotation: Any, part: Any) -> Any:
     found = _model_inside(annotation, containers=False)
     if found is not None and isinstance(part, str) and part in found.model_fields:
         return found.model_fields[part].annotation
+    tagged = [m for m in _models_in_place(annotation) if isinstance(part, str) and _has_tag(m, part)]
+    if len(tagged) == 1:  # pydantic's step into a discriminated union: the alternative's tag (`kind: cat`)
+        return tagged[0]
     for arg in getattr(annotation, "__args__", ()) or ():
         if arg is not type(None) and (inner := _element(arg)) is not None:
             return inner
     return _element(annotation)
+
+
+def _models_in_place(annotation: Any) -> list[type[BaseModel]]:
+    """The models a (perhaps annotated) union offers in place, not inside a container."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    if get_origin(annotation) in (list, tuple, set, frozenset, dict):
+        return []
+    return [m for arg in get_args(annotation) for m in _models_in_place(arg)]
+
+
+def _has_tag(model: type[BaseModel], tag: str) -> bool:
+    """Whether a Literal field of `model` takes `tag` (its discriminator, in a tagged union)."""
+    return any(get_origin(f.annotation) is Literal and tag in get_args(f.annotation) for f in model.model_fields.values())
 
 
 def _element(annotation: Any) -> Any:
@@ -262,5 +279,17 @@ def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, li
         for err in exc.errors(include_url=False):
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
             found.append({**err, "loc": loc})
-        errors = [doc.error(at + loc, message) for loc, message in _lines(found, model, data)]
+        errors = [doc.error(at + _in_data(data, loc), message) for loc, message in _lines(found, model, data)]
         return None, list(dict.fromkeys(errors))  # alternatives of a union may say the same twice
+
+
+def _in_data(data: Any, loc: tuple) -> tuple:
+    """`loc` as a path in the data: without a step pydantic adds that names no key (a
+    union's tag or member, `pets.1.cat.lifes`), so the error is at the key, not its record."""
+    out: list[Any] = []
+    for i, part in enumerate(loc):
+        if isinstance(data, dict) and part not in data and i < len(loc) - 1:
+            continue
+        out.append(part)
+        data = data.get(part) if isinstance(data, dict) else data[part] if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data) else None
+    return tuple(out)

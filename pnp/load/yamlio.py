@@ -228,8 +228,7 @@ class _Composer(_Mixed):
             self.get_event()  # document end
         if not self.check_event(StreamEndEvent):
             event = self.get_event()
-            raise yaml.composer.ComposerError("expected a single document in the stream", node.start_mark if node else None,
-                                              "but found another document", event.start_mark)
+            raise yaml.composer.ComposerError(None, None, "a second document (after '---'): expected one document per file", event.start_mark)
         self.get_event()
         return node
 
@@ -387,10 +386,11 @@ def read_capped(path: str | os.PathLike, size: int, hint: str) -> bytes:
         raise PnpError(ContentError(path, None, None, "file not found")) from None
     except OSError as exc:
         raise PnpError(ContentError(path, None, None, f"cannot read: {exc.strerror or exc}")) from None
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode):  # before fdopen, which refuses a folder naming only the descriptor ("3: Is a directory")
+        os.close(fd)
+        raise PnpError(ContentError(path, None, None, "is a folder: expected a file"))
     with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise PnpError(ContentError(path, None, None, "is a folder: expected a YAML file"))
         if stat.S_ISREG(info.st_mode):
             if info.st_size > size:
                 raise too_big(f"file of {size_in_words(info.st_size)}")
