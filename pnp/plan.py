@@ -171,6 +171,19 @@ class Plan:
         else:
             self.errors.append(ContentError(second.path, second.line, second.column, message))
 
+    def _no_id(self, index: int, comp: Component, number: int, item: Any) -> None:
+        """A record without an `id`: at the record when a content file holds it, showing what
+        it holds (an `items:` one level too high gives a record of records)."""
+        if isinstance(item, dict):
+            message = f"item {number} of {comp.id!r} has no `id` (its keys: {', '.join(map(str, list(item)[:6]))}): expected every record to have an `id`"
+        else:
+            message = f"item {number} of {comp.id!r} is {_shown(item)}, not a record: expected a list of records with an `id`"
+        found = self.game.locate(item, "id")
+        if found is None:
+            self.fail(index, "items", message)
+        else:
+            self.errors.append(ContentError(found.path, found.line, found.column, message))
+
     def pieces(self, index: int, comp: Component) -> list[Planned]:
         """The component's pieces in order; items with a bad or repeated id are errors."""
         out: list[Planned] = []
@@ -180,8 +193,11 @@ class Plan:
         if len(items) > self.limits["pieces"]:  # before any is rendered
             self.fail(index, "items", f"{len(items):,} items in {comp.id!r}, more than {self.limits['pieces']:,} pieces: {BUILD.hint('pieces')}")
             raise_if_any(self.errors)
-        for item in items:
+        for number, item in enumerate(items, 1):
             ident = item_id(item)
+            if ident is None:
+                self._no_id(index, comp, number, item)
+                continue
             if isinstance(ident, str) and len(ident) > self.limits["id"]:
                 self.fail(index, "items", f"item id {ident[:20] + '…'!r} of {comp.id!r} has {len(ident):,} characters, more than {self.limits['id']:,}: {BUILD.hint('id')}")
                 continue

@@ -74,6 +74,19 @@ def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Proj
                for line in result.output.splitlines()), result.output
 
 
+def test_a_record_without_an_id_is_told_at_the_record_with_what_it_holds(demo: Project):
+    """`items:` one level too high (the file's mapping, not its list) gives a record of
+    records; a record that lacks `id` is named by its place and keys, at its line (it said
+    "item None")."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards"))
+    one_error(validate(demo), "cards.yaml:", "item 1 of 'card' is a list of 1, not a record: expected a list of records with an `id`")
+    game.write_text(game.read_text().replace("items: cards", "items: cards.cards"))
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("id: example", "name: example"))
+    one_error(validate(demo), "cards.yaml:", "item 1 of 'card' has no `id` (its keys: name, ")
+
+
 def test_a_template_field_typo_names_the_nearest_field(demo: Project):
     more_cards(demo, 4)
     template = demo.templates_dir / "demo/card.svg.j2"
