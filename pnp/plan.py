@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import ContentError, add_folded, display_path, raise_if_any, without_addresses
+from .errors import ContentError, add_folded, counted, display_path, raise_if_any, without_addresses
 from .limits import BUILD
 from .load.content import GameContent
 from .load.manifest import Component
@@ -171,13 +171,16 @@ class Plan:
         else:
             self.errors.append(ContentError(second.path, second.line, second.column, message))
 
-    def _no_id(self, index: int, comp: Component, number: int, item: Any) -> None:
-        """A record without an `id`: at the record when a content file holds it, showing what
-        it holds (an `items:` one level too high gives a record of records)."""
+    def _no_id(self, index: int, comp: Component, lacking: list[tuple[int, Any]]) -> None:
+        """The first record without an `id` (and how many more), at the record when a content
+        file holds it, showing what it holds (an `items:` one level too high gives a record of
+        records): one line, however many rows lack the column."""
+        number, item = lacking[0]
+        more = f" (and {counted(len(lacking) - 1, 'more item')} without one)" if len(lacking) > 1 else ""
         if isinstance(item, dict):
-            message = f"item {number} of {comp.id!r} has no `id` (its keys: {', '.join(map(str, list(item)[:6]))}): expected every record to have an `id`"
+            message = f"item {number} of {comp.id!r} has no `id` (its keys: {', '.join(map(str, list(item)[:6]))}){more}: expected every record to have an `id`"
         else:
-            message = f"item {number} of {comp.id!r} is {_shown(item)}, not a record: expected a list of records with an `id`"
+            message = f"item {number} of {comp.id!r} is {_shown(item)}, not a record{more}: expected a list of records with an `id`"
         found = self.game.locate(item, "id")
         if found is None:
             self.fail(index, "items", message)
@@ -193,10 +196,11 @@ class Plan:
         if len(items) > self.limits["pieces"]:  # before any is rendered
             self.fail(index, "items", f"{len(items):,} items in {comp.id!r}, more than {self.limits['pieces']:,} pieces: {BUILD.hint('pieces')}")
             raise_if_any(self.errors)
+        lacking: list[tuple[int, Any]] = []  # (position, record) of the records without an id
         for number, item in enumerate(items, 1):
             ident = item_id(item)
             if ident is None:
-                self._no_id(index, comp, number, item)
+                lacking.append((number, item))
                 continue
             if isinstance(ident, str) and len(ident) > self.limits["id"]:
                 self.fail(index, "items", f"item id {ident[:20] + '…'!r} of {comp.id!r} has {len(ident):,} characters, more than {self.limits['id']:,}: {BUILD.hint('id')}")
@@ -212,4 +216,6 @@ class Plan:
             if self._too_many(index, comp, ident, copies):
                 raise_if_any(self.errors)  # now: rendering what was planned would only waste time
             out.append(Planned(ident, item, copies))
+        if lacking:
+            self._no_id(index, comp, lacking)
         return out

@@ -85,6 +85,9 @@ def test_a_record_without_an_id_is_told_at_the_record_with_what_it_holds(demo: P
     cards = demo.content_dir / "demo/cards.yaml"
     cards.write_text(cards.read_text().replace("id: example", "name: example"))
     one_error(validate(demo), "cards.yaml:", "item 1 of 'card' has no `id` (its keys: name, ")
+    # a whole file without ids (a CSV without its id column) is one line, not one a row
+    cards.write_text(cards.read_text() + "".join(f"  - {{title: C{i}, text: x, copies: 1}}\n" for i in range(30)))
+    one_error(validate(demo), "cards.yaml:", "item 1 of 'card' has no `id` (its keys: name, ", "(and 30 more items without one): expected every record")
 
 
 def test_a_template_field_typo_names_the_nearest_field(demo: Project):
