@@ -63,7 +63,7 @@ TEMPLATES = Bounds("template", "PNP_TEMPLATE_LIMITS", {"size": MIB})
 ICONS = Bounds("file of an icon set", "PNP_ICON_LIMITS", {"size": 4 * MIB})
 # A font file a game names: Liberation Sans is 400 KiB, a font for Chinese or Japanese about 20 MiB.
 FONTS = Bounds("font", "PNP_FONT_LIMITS", {"size": 50 * MIB})
-# A piece's width or height in mm: the largest paper pnp knows (A0) is 1189 mm long.
+# A piece's width or height in mm, with its bleed: the largest paper pnp knows (A0) is 1189 mm long.
 PIECES = Bounds("piece", "PNP_PIECE_LIMITS", {"mm": 2_000})
 # Rows and columns of a grid a scoring sheet's `changes:` may ask for (a stomach is 6 x 6).
 GRIDS = Bounds("scoring sheet", "PNP_GRID_LIMITS", {"side": 12})

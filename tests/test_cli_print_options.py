@@ -78,3 +78,22 @@ def test_pnp_yaml_paper_in_any_case(demo: Project):
 
     options = options_for(demo.root)
     assert (options.paper, round(options.bleed, 3)) == ("a4", 3.175)
+
+
+def test_a_bleed_of_metres_is_refused_at_the_component_before_anything_is_drawn(demo: Project):
+    """A piece with its bleed is held to the piece limit (PNP_PIECE_LIMITS mm): a bleed of
+    100 m would print each piece on about a million sheets (minutes and gigabytes, then
+    nothing). From the command line or pnp.yaml, at the piece's size; from the component's own
+    `bleed:`, there."""
+    bad = pnp(demo, "build", "--bleed", "100000")
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert bad.output.strip().endswith("game.yaml:7:5: 'card': 63 x 88 mm with a bleed of 100000 mm (--bleed, or pnp.yaml's `bleed:`) "
+                                       "prints 200088 mm on a side, more than 2,000 mm, the limit for a piece (set PNP_PIECE_LIMITS=mm=N "
+                                       "to change it): expected a bleed such as 3mm or 0.125in")
+    assert not demo.output_dir.exists()
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("    front: card.svg.j2\n", "    front: card.svg.j2\n    bleed: 1000mm\n"))
+    bad = pnp(demo, "build")
+    assert bad.exit_code == 2 and "game.yaml:11:5: 'card': 63 x 88 mm with a bleed of 1000 mm (its `bleed:`) prints 2088 mm" in bad.output
+    game.write_text(game.read_text().replace("bleed: 1000mm", "bleed: 900mm"))  # 1,888 mm: big, but a piece
+    assert pnp(demo, "build", "--format", "svg").exit_code == 0

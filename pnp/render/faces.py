@@ -25,6 +25,7 @@ from .font_styles import font_styles
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
 from ..errors import ContentError, add_folded, raise_if_any
+from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
@@ -328,9 +329,24 @@ class ComponentRenderer:
             self._components[comp.id] = self.game.plain.copy(comp)
         return self._components[comp.id]
 
+    def _too_big(self, index: int, comp: Component, bleed: float) -> bool:
+        """Whether the piece with its bleed breaks the piece limit (then reported): a bleed of
+        metres would print each piece on a million sheets."""
+        limit = PIECES["mm"]
+        side = max(comp.size.width, comp.size.height) + 2 * bleed
+        if side <= limit:
+            return False
+        whose = "its `bleed:`" if comp.bleed is not None else "--bleed, or pnp.yaml's `bleed:`"
+        message = (f"{comp.id!r}: {num(comp.size.width)} x {num(comp.size.height)} mm with a bleed of {num(bleed)} mm ({whose}) "
+                   f"prints {num(side)} mm on a side, more than {limit:,} mm, {PIECES.hint('mm')}: expected a bleed such as 3mm or 0.125in")
+        self.errors.append(self.game.manifest_doc.error(("components", index, "bleed" if comp.bleed is not None else "size"), message))
+        return True
+
     def component(self, index: int, comp: Component) -> RenderedComponent:
         pieces: list[Piece] = []
         bleed = self.bleed if comp.bleed is None else comp.bleed
+        if self._too_big(index, comp, bleed):
+            return RenderedComponent(comp, [], bleed)
         shared_back = None
         if comp.back and not comp.back_per_item:
             shared_back = self.face(comp, comp.back, "back", None, "back", bleed)
