@@ -165,11 +165,7 @@ class Plan:
         if before is not None and before.line is not None:
             same = second is not None and second.path == before.path
             where = f" (first at {'line ' if same else display_path(before.path) + ':'}{before.line})"
-        message = f"item id {ident!r} appears twice in {comp.id!r}{where}: expected unique ids"
-        if second is None:
-            self.fail(index, "items", message)
-        else:
-            self.errors.append(ContentError(second.path, second.line, second.column, message))
+        self._at_record(index, second, f"item id {ident!r} appears twice in {comp.id!r}{where}: expected unique ids")
 
     def _no_id(self, index: int, comp: Component, lacking: list[tuple[int, Any]]) -> None:
         """The first record without an `id` (and how many more), at the record when a content
@@ -181,7 +177,11 @@ class Plan:
             message = f"item {number} of {comp.id!r} has no `id` (its keys: {', '.join(map(str, list(item)[:6]))}){more}: expected every record to have an `id`"
         else:
             message = f"item {number} of {comp.id!r} is {_shown(item)}, not a record{more}: expected a list of records with an `id`"
-        found = self.game.locate(item, "id")
+        self._at_record(index, self.game.locate(item, "id"), message)
+
+    def _at_record(self, index: int, found: ContentError | None, message: str) -> None:
+        """`message` where `found` places a record (`game.locate`), else at the component's
+        `items:` (records written in `items:` itself have no line of their own)."""
         if found is None:
             self.fail(index, "items", message)
         else:

@@ -339,7 +339,7 @@ class ComponentRenderer:
         whose = "its `bleed:`" if comp.bleed is not None else "--bleed, or pnp.yaml's `bleed:`"
         message = (f"{comp.id!r}: {num(comp.size.width)} x {num(comp.size.height)} mm with a bleed of {num(bleed)} mm ({whose}) "
                    f"prints {num(side)} mm on a side, more than {limit:,} mm, {PIECES.hint('mm')}: expected a bleed such as 3mm or 0.125in")
-        self.errors.append(self.game.manifest_doc.error(("components", index, "bleed" if comp.bleed is not None else "size"), message))
+        self.plan.fail(index, "bleed" if comp.bleed is not None else "size", message)
         return True
 
     def component(self, index: int, comp: Component) -> RenderedComponent:
