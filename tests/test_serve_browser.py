@@ -117,11 +117,11 @@ def settled(page: Any) -> None:
     assert page.inner_text("#save-state") == "Every change is saved"
 
 
-def tap(page: Any, selector: str) -> None:
+def tap(page: Any, selector: str, check: bool = False) -> None:
     """A tap once the page is settled: a save answered during a tap can add a problem line
     above the target, and the tap would land on what moved under it."""
     settled(page)
-    page.click(selector)
+    (page.check if check else page.click)(selector)
 
 
 def tap_cell(page: Any, row: int, col: int, symbol: str) -> None:
@@ -141,7 +141,7 @@ def tasty_board(page: Any, board: dict) -> list:
     assert monster_index > 0, board["monster"]
     steps.append(lambda: page.select_option("#p-monster", index=monster_index))
     if board.get("king"):
-        steps.append(lambda: page.check("#p-king"))
+        steps.append(lambda: tap(page, "#p-king", check=True))
     for slot, leader in board["leaders"].items():
         steps.append(lambda slot=slot, leader=leader: page.select_option(f"#p-leaders select[data-slot='{slot}']", leader))
     if board.get("held"):
@@ -172,8 +172,7 @@ def until(page: Any, script: str) -> None:
 
 
 def complete(page: Any) -> None:
-    settled(page)
-    page.check("#done")
+    tap(page, "#done", check=True)
 
 
 def finish(pages: list) -> None:
