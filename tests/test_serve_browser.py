@@ -220,7 +220,7 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         sid = start_game(ana, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
         ana.wait_for_selector("#t-ending", timeout=WAIT)
         ana.select_option("#t-ending", index=1)  # round
-        ana.click("text=A code to scan for each board")  # one QR code per board, drawn by pnp
+        tap(ana, "text=A code to scan for each board")  # one QR code per board, drawn by pnp
         until(ana, "[...document.querySelectorAll('figure.qr img')].filter(i => i.complete && i.naturalWidth > 0).length === 2")
         open_board(ana, server, sid, 0, first=False)
         open_board(ben, server, sid, 1, first=True)
