@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
@@ -567,8 +568,9 @@ def simulate_cmd(
             check(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None, options=_options(set_))
         played = []
         for n in dict.fromkeys(counts):
-            result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
-                              options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None)
+            with games_bar(n) as shown:
+                result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
+                                  options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None, progress=shown)
             played.append((result, summarise(result)))
         runs, written = [], []
         several = len(counts) > 1
@@ -582,6 +584,20 @@ def simulate_cmd(
         if len(runs) > 1:
             return runs, write_counts(runs, base), written
         return runs, runs[0][2], written
+
+    @contextmanager
+    def games_bar(players: Optional[int]):
+        """On a terminal, a bar of the games played: a long run takes minutes."""
+        if not console().is_terminal:
+            yield None
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        what = f"playing {markup(game)}" + (f", {players} players" if players else "")
+        with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("games"), TimeElapsedColumn(),
+                      console=console(), transient=True) as bar:
+            task = bar.add_task("games", total=None)
+            yield lambda done, total: bar.update(task, completed=done, total=total)
 
     runs, page, written = run(job)
     if len(runs) == 1:

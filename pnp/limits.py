@@ -82,6 +82,9 @@ PLUGINS = Bounds("plugin", "PNP_PLUGIN_LIMITS", {"file": 16 * MIB, "total": 64 *
 # macro or `{% set %}` block makes counts there and again where it is printed). Far above
 # any real face: a picture of 15 MB, as base64, fits in one text.
 TEXTS = Bounds("template's text", "PNP_TEXT_LIMITS", {"text": 20_000_000, "face": 100_000_000})
+# Games one `pnp simulate` plays a side: each game's record is kept for the report (about
+# 16 KB of a Tasty Humans game: 1.6 GB and some minutes on two cores at the limit).
+SIMULATIONS = Bounds("simulation", "PNP_SIMULATE_LIMITS", {"games": 100_000})
 # The play-test log (pnp/serve/logcheck.py): a log may come with a project. A group logging
 # ten games a day for five years logs 18,000; a sheet is at most 2 MiB (PNP_SHEET_LIMITS).
 LOG = Bounds("play-test log", "PNP_LOG_LIMITS", {"rows": 50_000, "value": 16 * MIB, "json": 8 * MIB, "depth": 64})

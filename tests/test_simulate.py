@@ -56,7 +56,10 @@ def test_a_run_is_the_same_on_one_or_two_processes(repo_project):
 
 
 def test_against_plays_the_same_deals(repo_project):
-    run = simulate(repo_project, "tasty-humans", games=20, players=4, strategies=["random"], against="0.2.8", sheets=True)
+    told: list[tuple[int, int]] = []  # the terminal's bar of games played: both sides count
+    run = simulate(repo_project, "tasty-humans", games=20, players=4, strategies=["random"], against="0.2.8", sheets=True,
+                   jobs=2, progress=lambda done, total: told.append((done, total)))
+    assert told[-1] == (40, 40) and len(told) > 2 and [d for d, _ in told] == sorted(d for d, _ in told)
     assert run.ref.label == "0.2.8" and len(run.ref_records) == 20
     for a, b in zip(run.records, run.ref_records):
         assert a.seed == b.seed
@@ -145,6 +148,8 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
         (["--players", "2", "--players-as", "greedy,random,greedy"], r"^--players-as names 3 strategies for 2 players: expected at most 2$"),
         (["--games", "0"], r"^--games 0: expected at least 1$"),
+        # each game's record is kept for the report: a run of billions would fill the memory for hours
+        (["--games", "100001"], r"^--games 100,001: expected at most 100,000, the limit for a simulation \(set PNP_SIMULATE_LIMITS=games=N to change it\)$"),
         (["--players", "7"], r"--players 7"),
         (["--set", "cravings.troll.points=[1, 2"], r"--set cravings.troll.points=\[1, 2: expected ',' or '\]', but got '<stream end>': expected a value as rules.yaml writes it"),
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),

@@ -11,10 +11,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from pnp.load.content import GameContent, Project, load_game
 from pnp.errors import PnpError
+from pnp.limits import SIMULATIONS
 from pnp.load import revision, trust
 from pnp.load.plugins import plugin_failure
 from pnp.load.options import parse_pairs
@@ -101,8 +102,9 @@ def seats(strategies: list[str], players: int, g: int) -> list[str]:
 
 
 def run_games(sides: list[Side], games: int, players: int, strategies: list[str], seed: int = 0,
-              jobs: int | None = None, sheets: bool = False) -> list[list[Record]]:
-    """Play `games` games per side on `jobs` processes; records per side, in seed order."""
+              jobs: int | None = None, sheets: bool = False, progress: Callable[[int, int], None] | None = None) -> list[list[Record]]:
+    """Play `games` games per side on `jobs` processes; records per side, in seed order.
+    `progress(done, total)` is told the games played (all sides) as each chunk comes back."""
     plan = [(seed * SEED_STRIDE + g, seats(strategies, players, g)) for g in range(games)]
     jobs = max(1, jobs or os.cpu_count() or 1)
     size = max(1, min(200, games // (jobs * 4) or 1))
@@ -131,6 +133,8 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     try:
         for k, records in zip(owner, results):
             out[k].extend(records)
+            if progress is not None:
+                progress(sum(map(len, out)), games * len(sides))
     finally:
         gc.unfreeze()
         if pool is not None:
@@ -158,7 +162,8 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
 
 def simulate(project: Project, game_name: str, *, games: int = 1000, players: int | None = None,
              strategies: list[str] | None = None, options: dict[str, str] | None = None,
-             against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False) -> Run:
+             against: str | None = None, seed: int = 0, jobs: int | None = None, sheets: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> Run:
     """Play `games` games of `game_name` (and of `against`: a KEY=VALUE change, a rule
     version name or a git revision of the content) on the same seeds."""
     options = dict(options or {})
@@ -178,7 +183,7 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
                                 for e in exc.errors]) from None
             sides.append(ref)
         started = time.perf_counter()
-        results = run_games(sides, games, players, strategies, seed, jobs, sheets)
+        results = run_games(sides, games, players, strategies, seed, jobs, sheets, progress)
         seconds = time.perf_counter() - started
     finally:
         if tmp is not None:
@@ -211,6 +216,8 @@ def check(project: Project, game_name: str, *, games: int = 1000, players: int |
         raise PnpError(f"--players-as names {len(strategies)} strategies for {players} players: expected at most {players}")
     if games < 1:
         raise PnpError(f"--games {games}: expected at least 1")
+    if games > SIMULATIONS["games"]:  # each game's record is kept for the report: about 16 KB of memory
+        raise PnpError(f"--games {games:,}: expected at most {SIMULATIONS['games']:,}, {SIMULATIONS.hint('games')}")
     return name, game, sim, players, strategies
 
 
