@@ -34,8 +34,8 @@ def lan(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sheetcode, "lan_address", lambda: LAN)
 
 
-def sheet(tmp_path: Path, *args: str, project: Path = REPO):
-    return runner.invoke(app, ["sheet", "tasty-humans", *args, "--project", str(project)])
+def sheet(tmp_path: Path, *args: str, project: Path = REPO, game: str = "tasty-humans"):
+    return runner.invoke(app, ["sheet", game, *args, "--project", str(project)])
 
 
 def served_url(db: Path, port: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[str]]:
@@ -52,14 +52,15 @@ def decoded(image) -> list[str]:
     return [r.text for r in zxingcpp.read_barcodes(image) if r.format == zxingcpp.BarcodeFormat.QRCode]
 
 
-@pytest.mark.parametrize("players, paper", [(2, "letter"), (4, "a4")])
-def test_the_sheet_carries_the_code_of_the_served_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lan: None, players: int, paper: str):
+@pytest.mark.parametrize("game, players, paper", [("tasty-humans", 2, "letter"), ("tasty-humans", 4, "a4"),
+                                                   ("dietrick-taking", 1, "letter"), ("dietrick-taking", 4, "a4")])
+def test_the_sheet_carries_the_code_of_the_served_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lan: None, game: str, players: int, paper: str):
     import pypdfium2
 
     db = tmp_path / "log.sqlite"
     url, _ = served_url(db, 8431, monkeypatch)
     out = tmp_path / "out"
-    result = sheet(tmp_path, "-n", str(players), "--paper", paper, "--table", "--port", "8431", "--db", str(db), "--out", str(out))
+    result = sheet(tmp_path, "-n", str(players), "--paper", paper, "--table", "--port", "8431", "--db", str(db), "--out", str(out), game=game)
     assert result.exit_code == 0, result.output
     svg = (out / f"scoring-sheet-{players}p-table.svg").read_text(encoding="utf-8")
     assert decoded(svg_to_image(svg, 200)) == [url]
@@ -72,17 +73,25 @@ def test_the_sheet_carries_the_code_of_the_served_url(tmp_path: Path, monkeypatc
     assert not (out / f"scoring-sheet-{players}p.svg").exists()
 
 
-def test_the_code_covers_nothing_and_only_the_header_makes_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lan: None):
-    """Around the code (and a 2 mm quiet zone) the sheet is blank; below the header the
-    sheet is the plain one, element for element."""
+@pytest.mark.parametrize("game, players", [("tasty-humans", 3), ("dietrick-taking", 4), ("dietrick-taking", 1)])
+def test_the_code_covers_nothing_and_only_its_neighbours_make_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lan: None,
+                                                                   game: str, players: int):
+    """Around the code (and a 2 mm quiet zone) the sheet is blank. Tasty Humans' code takes
+    the header's right end: below the header the sheet is the plain one, element for element.
+    Dietrick-taking's stands right of the rules of the end (4 players: the fullest sheet):
+    everything above them is the plain sheet's."""
     db = tmp_path / "log.sqlite"
     Log(db).token()
-    assert sheet(tmp_path, "-n", "3", "--table", "--db", str(db), "--out", str(tmp_path / "t")).exit_code == 0
-    assert sheet(tmp_path, "-n", "3", "--out", str(tmp_path / "p")).exit_code == 0
-    table = (tmp_path / "t" / "scoring-sheet-3p-table.svg").read_text(encoding="utf-8")
-    plain = (tmp_path / "p" / "scoring-sheet-3p.svg").read_text(encoding="utf-8")
-    below = '<g class="player"'
-    assert table[table.index(below):] == plain[plain.index(below):]
+    assert sheet(tmp_path, "-n", str(players), "--table", "--db", str(db), "--out", str(tmp_path / "t"), game=game).exit_code == 0
+    assert sheet(tmp_path, "-n", str(players), "--out", str(tmp_path / "p"), game=game).exit_code == 0
+    table = (tmp_path / "t" / f"scoring-sheet-{players}p-table.svg").read_text(encoding="utf-8")
+    plain = (tmp_path / "p" / f"scoring-sheet-{players}p.svg").read_text(encoding="utf-8")
+    if game == "tasty-humans":
+        below = '<g class="player"'
+        assert table[table.index(below):] == plain[plain.index(below):]
+    else:
+        above = table[:table.index('<image class="table-qr"')]
+        assert plain.startswith(above) and '<g class="table">' in above
     box = re.search(r'<image class="table-qr"[^>]* x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', table)
     assert box
     x, y, side = (float(v) for v in box.groups())
