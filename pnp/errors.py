@@ -43,8 +43,10 @@ def display_path(path: str | os.PathLike | None) -> str:
     return str(p) if rel.startswith("..") else rel
 
 
-def display_name(path: str | os.PathLike) -> str:
+def display_name(path: str | os.PathLike | None) -> str:
     """`display_path`, its last part not resolved: a link is named, not where it leads."""
+    if path is None:
+        return "<input>"
     p = Path(path)
     return os.path.normpath(os.path.join(display_path(p.parent), p.name))
 
@@ -59,7 +61,7 @@ class ContentError:
     message: str
 
     def __str__(self) -> str:
-        where = display_path(self.path)
+        where = display_name(self.path)  # a link by its own name, as the user wrote it
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
@@ -107,5 +109,5 @@ def sorted_errors(errors: list[ContentError]) -> list[ContentError]:
     """Stable, readable order: by file, then line, then column, then message."""
     return sorted(
         dict.fromkeys(errors),  # drop exact duplicates, keep order
-        key=lambda e: (display_path(e.path), e.line or 0, e.column or 0, e.message),
+        key=lambda e: (display_name(e.path), e.line or 0, e.column or 0, e.message),
     )

@@ -363,6 +363,23 @@ def test_a_font_file_fonttools_cannot_read_is_located(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ files that are not what they should be
+def test_a_content_file_that_is_a_link_to_nothing_is_named_by_the_link(copy_game, monkeypatch, tmp_path):
+    """Before: skipped as if absent (`required content file is missing`, or for a data file
+    `not found` at game.yaml, or nothing at all for a file no one asked for), and a message
+    about a link named where it leads."""
+    project = copy_game("dietrick-taking")
+    folder = project.content_dir / "dietrick-taking"
+    (folder / "deck.yaml").unlink()
+    (folder / "deck.yaml").symlink_to("deck-old.yaml")
+    (folder / "extra.csv").symlink_to(tmp_path / "gone.csv")  # outside the project, and missing
+    monkeypatch.chdir(project.root)
+    result = runner.invoke(app, ["validate", "dietrick-taking"])
+    assert (result.exit_code, result.output.splitlines()) == (2, [
+        "content/dietrick-taking/deck.yaml: a link to deck-old.yaml, which leads to no file",
+        f"content/dietrick-taking/extra.csv: data file is a link to {tmp_path / 'gone.csv'}, outside the project folder "
+        f"{project.root}: pnp reads only files inside it"])
+
+
 
 
 def test_an_icon_file_that_is_a_folder_or_a_loop_of_links_is_one_line(tmp_path, monkeypatch):
@@ -383,7 +400,7 @@ def test_an_icon_file_that_is_a_folder_or_a_loop_of_links_is_one_line(tmp_path, 
     (folder / "pics/loop.svg").unlink()
     (folder / "pics/dot.svg").symlink_to("gone.svg")
     result = runner.invoke(app, ["validate", "g"])
-    assert "content/g/game.yaml:5:10: icon file content/g/pics/gone.svg: file not found" in result.output.splitlines()
+    assert "content/g/game.yaml:5:10: icon file content/g/pics/dot.svg: a link to gone.svg, which leads to no file" in result.output.splitlines()
 
 
 @pytest.mark.parametrize("text, expected", [

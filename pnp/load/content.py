@@ -6,6 +6,7 @@ user sees every one of them at once.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -194,7 +195,8 @@ def _data_files(game_dir: Path, skip: set[Path]) -> dict[str, list[Path]]:
     for path in sorted(game_dir.iterdir()):
         if path.name.startswith((".", "~$")):  # hidden files and office lock files
             continue
-        if path.suffix in DATA_SUFFIXES and path.name != MANIFEST and path.is_file() and path.resolve() not in skip:
+        # a link that leads nowhere is listed: reading it says so, where a skip would say "missing"
+        if path.suffix in DATA_SUFFIXES and path.name != MANIFEST and (path.is_file() or path.is_symlink()) and Path(os.path.realpath(path)) not in skip:
             out.setdefault(path.stem, []).append(path)
     return out
 

@@ -64,7 +64,7 @@ def refusal(root: Path, path: Path, where: ContentError | None, what: str = "fil
     tail = f"{how} {real}, outside the project folder {_root(root)}: pnp reads only files inside it"
     if where is None:
         return ContentError(path, None, None, f"{what} {tail}")
-    return ContentError(where.path, where.line, where.column, f"{what} {display_path(path)} {tail}")
+    return ContentError(where.path, where.line, where.column, f"{what} {display_name(path)} {tail}")
 
 
 def inside(root: Path, path: Path, where: ContentError | None = None, what: str = "file") -> Path:
@@ -102,7 +102,7 @@ def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: 
     except PnpError as exc:
         first = exc.errors[0]
         message = first.message if isinstance(first, ContentError) else str(first)
-        message = message if large else f"{what} {display_path(path)}: {message}"
+        message = message if large else f"{what} {display_name(path)}: {message}"
         raise PnpError(ContentError(where.path, where.line, where.column, message) if where else ContentError(path, None, None, message)) from None
 
 
@@ -115,7 +115,7 @@ def too_large(path: Path, limit: Bounds, what: str) -> str | None:
         return None
     if size <= limit["size"]:
         return None
-    return f"{what} {display_path(path)} is a file of {size_in_words(size)}, more than {size_in_words(limit['size'])}: {limit.hint('size')}"
+    return f"{what} {display_name(path)} is a file of {size_in_words(size)}, more than {size_in_words(limit['size'])}: {limit.hint('size')}"
 
 
 def listing(root: Path, folder: Path, pattern: str = "*") -> Iterator[Path]:

@@ -383,6 +383,8 @@ def read_capped(path: str | os.PathLike, size: int, hint: str) -> bytes:
         # Non-blocking open: a named pipe with no writer must not hang the open itself.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
+        if os.path.islink(path):  # named by the link, not by where it leads
+            raise PnpError(ContentError(path, None, None, f"a link to {os.readlink(os.fspath(path))}, which leads to no file")) from None
         raise PnpError(ContentError(path, None, None, "file not found")) from None
     except OSError as exc:
         raise PnpError(ContentError(path, None, None, f"cannot read: {exc.strerror or exc}")) from None
