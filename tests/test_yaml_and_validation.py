@@ -136,6 +136,32 @@ def test_a_value_shaped_like_one_alternative_gets_that_alternatives_errors():
         "deck.yaml:1:13: limits: input should be a valid integer, unable to parse string as an integer, got 'x'"]
 
 
+class Cat(StrictModel):
+    name: str
+    lives: int
+
+
+class Dog(StrictModel):
+    name: str
+    bark: str
+
+
+class Home(StrictModel):
+    pet: Cat | Dog  # a plain union of models: no tag says which is meant
+
+
+def test_a_mapping_two_models_could_take_gets_the_errors_of_the_nearer_one():
+    """Before: every alternative's complaints, one under the other, with the first model's
+    keys listed for the second's unknown key ("missing required key 'bark'" beside a cat)."""
+    assert messages("pet: {name: Tom, lives: x}\n", Home) == [
+        "deck.yaml:1:18: lives: input should be a valid integer, unable to parse string as an integer, got 'x'"]
+    assert messages("pet: {name: Rex, bark: woof, colour: x}\n", Home) == [
+        "deck.yaml:1:30: unknown key 'colour' (expected one of: name, bark)"]
+    # as near to both: the first declared
+    assert messages("pet: {name: Tom, lifes: 9}\n", Home) == [
+        "deck.yaml:1:1: missing required key 'lives'", "deck.yaml:1:18: unknown key 'lifes' (expected one of: name, lives)"]
+
+
 def test_a_components_copies_of_the_wrong_kind_is_one_line():
     text = "title: T\ncomponents:\n  - id: c\n    name: C\n    size: poker\n    items: cards.cards\n    front: f.svg.j2\n    copies: [1]\n"
     assert messages(text, Manifest) == ["deck.yaml:8:5: copies: expected a whole number or an expression, got a list"]

@@ -244,14 +244,33 @@ def _lines(errors: list[dict[str, Any]], model: type[BaseModel] | None, data: An
         done.add(at)
         branches = groups[at]
         fitting = [e for errs in branches.values() for e in errs if len(e["loc"]) > len(at) + 1 or e["type"] not in _EXPECTED]
-        if fitting:  # the value has the shape of an alternative: what is wrong inside it
-            out += _lines([{**e, "loc": at + e["loc"][len(at) + 1:]} for e in fitting], model, data)
+        if fitting:  # the value has the shape of an alternative: what is wrong inside it, in the
+            # alternative with the fewest complaints (the one meant; a tie: the first declared)
+            tag = min(dict.fromkeys(e["loc"][len(at)] for e in fitting), key=lambda t: len(branches[t]))
+            out += _in_branch([e for e in fitting if e["loc"][len(at)] == tag], at, tag, model, data)
             continue
         named = _names(model, at)
         phrases = list(dict.fromkeys(named.get(tag) or _EXPECTED[errs[0]["type"]] for tag, errs in branches.items()))
         field = next((str(p) for p in reversed(at) if isinstance(p, str)), None)
         out.append((at, f"{field + ': ' if field else ''}expected {_alternatives(phrases)}, got {_kind(err.get('input'))}"))
     return out
+
+
+def _in_branch(errors: list[dict[str, Any]], at: tuple, tag: Any, model: type[BaseModel] | None, data: Any) -> list[tuple[tuple, str]]:
+    """`_lines` of the errors inside the alternative `tag` of the union at `at`, each placed
+    without the tag. Inside a model's alternative they are read against that model, so an
+    unknown key lists its own keys, not the first alternative's."""
+    annotation: Any = model
+    for part in at:
+        annotation = _step(annotation, part) if annotation is not None else None
+    inner = next((m for m in _models_in_place(annotation) if m.__name__ == tag), None)
+    deep = [e for e in errors if len(e["loc"]) > len(at) + 1] if inner is not None else []
+    rest = [{**e, "loc": at + e["loc"][len(at) + 1:]} for e in errors if e not in deep]  # at the union itself: named by its field
+    here = data
+    for part in at:
+        here = here[part]
+    return (_lines(rest, model, data)
+            + [(at + loc, message) for loc, message in _lines([{**e, "loc": e["loc"][len(at) + 1:]} for e in deep], inner, here)])
 
 
 def _kind(value: Any) -> str:
