@@ -374,7 +374,11 @@ def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_sco
     sid = start(client, "tasty-humans", [sheet["players"][0]["name"]], str(sheet.get("rules") or "published"))
     table = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}
     solo = {f["key"]: f for f in table["solo"]["fields"]}
-    assert table["solo"]["kind"] == "group" and solo["ai_cards"]["kind"] == "list"
+    assert table["solo"]["kind"] == "group" and solo["ai_cards"]["kind"] == "picks"
+    # the A.I.'s cards by the names printed on them, in name order: all 50, their ids the values
+    cards = solo["ai_cards"]["choices"]
+    assert len(cards) == 50 and {"value": "adv-03", "label": "Dame Oswin of the Ford (swordsman)"} in cards
+    assert [c["label"].casefold() for c in cards] == sorted(c["label"].casefold() for c in cards)
     if name == "tasty-humans-solo.yaml":  # published: named levels, the Balanced Diet and monster challenges
         assert solo["level"]["kind"] == "choice" and solo["level"]["choices"][0] == {"value": 0, "label": "0: Baby Beast"}
         assert [c["value"] for c in solo["challenge"]["choices"]] == ["balanced-diet/beginner", "balanced-diet/normal", "balanced-diet/expert", "monster"]

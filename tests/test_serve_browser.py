@@ -314,18 +314,30 @@ def test_a_028_host_picks_who_holds_the_king_token_from_the_players(browser: Any
         server.stop()
 
 
-def test_a_list_field_takes_names_with_spaces(browser: Any, tmp_path: Path):
-    """A list is typed comma-separated (the field says so): the A.I.'s adventurers may be
-    written by the names printed on their cards, which hold spaces."""
+def test_the_ais_cards_are_tapped_from_the_cards_names(browser: Any, tmp_path: Path):
+    """The A.I.'s adventurers are picked from the names printed on the cards (with their
+    class), not typed: a tap takes one in, a second tap out again; the sheet holds their ids."""
     server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
     try:
         host = phone(browser)
         sid = start_game(host, server, "tasty-humans", ["Sam"], "published")
         host.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
-        host.fill("#t-solo-ai_cards", "Dame Oswin of the Ford, adv-09 ,adv-37")
+        assert host.locator("#t-solo-ai_cards button").count() == 50
+        assert host.inner_text("#t-solo-ai_cards button[data-value='adv-03']") == "Dame Oswin of the Ford (swordsman)"
+        for card in ("adv-37", "adv-03", "adv-09", "adv-37"):  # adv-37 in, then out again
+            tap(host, f"#t-solo-ai_cards button[data-value='{card}']")
+        assert host.get_attribute("#t-solo-ai_cards button[data-value='adv-03']", "aria-pressed") == "true"
+        assert host.get_attribute("#t-solo-ai_cards button[data-value='adv-37']", "aria-pressed") == "false"
+        assert host.inner_text("#t-solo-ai_cards .picked-count") == "2 chosen"
+        assert host.inner_text("#t-solo-ai_cards .help") == ": Dame Oswin of the Ford (swordsman), Squire Nob (swordsman)"
+        host.fill("#t-solo-ai_cards input[type=search]", "dame")  # a long list: part of a name finds the card
+        assert [b.get_attribute("data-value") for b in host.locator("#t-solo-ai_cards button:visible").all()] == ["adv-03"]
+        host.fill("#t-solo-ai_cards input[type=search]", "")
+        assert host.locator("#t-solo-ai_cards button:visible").count() == 50
+        assert host.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the names wrap, no sideways scrolling
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-        assert sheet["solo"]["ai_cards"] == ["Dame Oswin of the Ford", "adv-09", "adv-37"]
+        assert sorted(sheet["solo"]["ai_cards"]) == ["adv-03", "adv-09"]
     finally:
         server.stop()
 

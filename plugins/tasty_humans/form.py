@@ -1,5 +1,6 @@
 """`pnp serve`'s entry form for a Tasty Humans sheet: choices from the content (rule
-versions with what each changes, leaders, monsters, stomach tiles, solo challenges), so
+versions with what each changes, leaders, monsters, stomach tiles, solo challenges, the
+A.I.'s adventurers), so
 the table taps instead of typing."""
 
 from __future__ import annotations
@@ -54,7 +55,10 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
     palette += [{"symbol": str(k), "label": f"leader {k}", "leader": k} for k in range(1, slots + 1)]
     challenges = [f"balanced-diet/{d}" for d in version.solo.balanced_diet or {}] + (["monster"] if version.solo.monster_challenges else [])
     levels = version.solo.levels
-    solo: dict[str, Any] = {"challenge": {"kind": "choice", "choices": [{"value": c, "label": c} for c in challenges]}}
+    # the A.I.'s cards as printed (name and class), tapped from a list in name order
+    cards = sorted(game.data["adventurers"].adventurers, key=lambda a: a.name.casefold())
+    solo: dict[str, Any] = {"challenge": {"kind": "choice", "choices": [{"value": c, "label": c} for c in challenges]},
+                            "ai_cards": {"kind": "picks", "choices": [{"value": a.id, "label": f"{a.name} ({a.class_})"} for a in cards]}}
     if levels:
         solo["level"] = {"kind": "choice", "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
     return {

@@ -6,7 +6,8 @@ plugin's `sheet_form`) add choices from the game's content.
 
 A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
-choice, list, map, group (fields), grid (rows, cols, empty, palette), track (min, max), order, slots.
+choice, list, map, group (fields), grid (rows, cols, empty, palette), track (min, max), order, slots,
+picks (choices: a list of several of them, tapped on and off).
 
 Fields of the schema that the blank sheet leaves out are offered as optional extras, unless
 the hints say `"blank_is_complete": true`: then the blank sheet lists every field the game's

@@ -146,6 +146,11 @@ async function homePage() {
 
 // ---------------------------------------------------------------- widgets
 
+function mark(button, on) {  // a toggle's state, seen and told to a screen reader
+  button.classList.toggle("on", on);
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+}
+
 function tileClass(field, symbol) {
   const entry = (field.palette || []).find(p => p.symbol === symbol);
   if (symbol === field.empty || !entry) return "shape-empty";
@@ -208,6 +213,32 @@ function widget(field, value, changed, id, ctx) {
     return h("select", {id, onchange: e => changed(e.target.value === "" ? null : field.choices[Number(e.target.value)].value)},
       field.nullable || value === null || value === undefined ? h("option", {value: ""}, "—") : null,
       field.choices.map((c, i) => h("option", {value: i, selected: c.value === value}, c.label)));
+  }
+  if (k === "picks") {  // several of a list (the A.I.'s cards): each tap takes one in or out
+    const cur = new Set(Array.isArray(value) ? value : []);
+    const count = h("strong", {class: "picked-count"});
+    const names = h("span", {class: "help"});
+    const shown = () => {
+      count.textContent = counted(cur.size, "chosen", "chosen");
+      names.textContent = cur.size ? ": " + field.choices.filter(c => cur.has(c.value)).map(c => c.label).join(", ") : "";
+    };
+    const buttons = field.choices.map(c => {
+      const b = h("button", {type: "button", "data-value": c.value, onclick: () => {
+        if (cur.has(c.value)) cur.delete(c.value); else cur.add(c.value);
+        mark(b, cur.has(c.value));
+        shown();
+        changed(field.choices.map(x => x.value).filter(v => cur.has(v)));
+      }}, c.label);
+      mark(b, cur.has(c.value));
+      return b;
+    });
+    shown();
+    // a long list: typing part of a name leaves only the cards that hold it
+    const find = h("input", {type: "search", placeholder: "find by name", "aria-label": `find in ${field.label}`, oninput: e => {
+      const q = e.target.value.trim().toLowerCase();
+      field.choices.forEach((c, i) => { buttons[i].hidden = !!q && !c.label.toLowerCase().includes(q); });
+    }});
+    return h("div", {id, class: "picks"}, h("div", {}, count, names), find, h("div", {class: "choices"}, buttons));
   }
   if (k === "bool") {
     return h("input", {type: "checkbox", id, checked: !!value, onchange: e => changed(e.target.checked)});
