@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, Optional, TypeVar
 
 import typer
 
@@ -207,7 +207,7 @@ def build_cmd(
             return None
         todo = games if known is None else [game for game in known.games if game not in known.lines]  # the games that changed
         started = time.time_ns()
-        from .build.driver import build
+        from .build.driver import Tally, build
         from .load.project_files import witnessed
         from .load.trust import trust_file
 
@@ -216,10 +216,8 @@ def build_cmd(
                                   force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
             proj = project_at(project)
             out = options.out or proj.output_dir  # where the summary finds the print PDFs
-            if quiet or not console().is_terminal:
-                reports = build(proj, todo, options)
-            else:
-                reports = with_progress(proj, options, todo)
+            with progress_bar("building", "faces and files", quiet) as shown:
+                reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None)
         if command is not None:
             witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started)
         if not quiet:
@@ -228,21 +226,22 @@ def build_cmd(
                 say(made[game] if game in made else known.lines[game])
         return None
 
-    def with_progress(proj, options, todo):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        from .build.driver import Tally, build
-
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("faces and files"), TimeElapsedColumn())
-        with Progress(*columns, console=console(), transient=True) as bar:
-            task = bar.add_task("building", total=None)
-
-            def shown(done: int, total: int, what: str) -> None:
-                bar.update(task, completed=done, total=total, description=markup(what))
-
-            return build(proj, todo, options, progress=Tally(shown))
-
     run(job)
+
+
+@contextmanager
+def progress_bar(what: str, unit: str, quiet: bool = False) -> Iterator[Optional[Callable[..., None]]]:
+    """On a terminal (and not `quiet`), a bar that goes when done: yields `shown(done, total,
+    what=None)` (`what`: Rich markup, a new description); elsewhere None."""
+    if quiet or not console().is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit), TimeElapsedColumn())
+    with Progress(*columns, console=console(), transient=True) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total, what=None: bar.update(task, completed=done, total=total, **({"description": what} if what else {}))
 
 
 def _built(r, written: int, rendered: int, seconds: float, out: Optional[Path] = None) -> str:
@@ -568,7 +567,7 @@ def simulate_cmd(
             check(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None, options=_options(set_))
         played = []
         for n in dict.fromkeys(counts):
-            with games_bar(n) as shown:
+            with progress_bar(f"playing {markup(game)}" + (f", {n} players" if n else ""), "games") as shown:
                 result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
                                   options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None, progress=shown)
             played.append((result, summarise(result)))
@@ -584,20 +583,6 @@ def simulate_cmd(
         if len(runs) > 1:
             return runs, write_counts(runs, base), written
         return runs, runs[0][2], written
-
-    @contextmanager
-    def games_bar(players: Optional[int]):
-        """On a terminal, a bar of the games played: a long run takes minutes."""
-        if not console().is_terminal:
-            yield None
-            return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        what = f"playing {markup(game)}" + (f", {players} players" if players else "")
-        with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("games"), TimeElapsedColumn(),
-                      console=console(), transient=True) as bar:
-            task = bar.add_task("games", total=None)
-            yield lambda done, total: bar.update(task, completed=done, total=total)
 
     runs, page, written = run(job)
     if len(runs) == 1:

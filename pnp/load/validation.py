@@ -98,15 +98,20 @@ class StrictModel(BaseModel):
 
 def _allowed_keys(model: type[BaseModel] | None, at: tuple, data: Any) -> list[str]:
     """Keys the model accepts at the mapping that holds the unknown key (best effort)."""
-    annotation: Any = model
-    for part in at[:-1]:
-        annotation = _step(annotation, part)
-        if annotation is None:
-            return []
-    found = _model_inside(annotation)
+    found = _model_inside(_annotation_at(model, at[:-1]))
     if found is None:
         return []
     return [f.alias or name for name, f in found.model_fields.items()]
+
+
+def _annotation_at(model: type[BaseModel] | None, at: tuple) -> Any:
+    """The annotation of the value at path `at` inside `model` (None where it is lost)."""
+    annotation: Any = model
+    for part in at:
+        if annotation is None:
+            return None
+        annotation = _step(annotation, part)
+    return annotation
 
 
 def _step(annotation: Any, part: Any) -> Any:
@@ -205,13 +210,8 @@ def _tag_at(loc: tuple, data: Any, kind: str) -> int | None:
 
 def _names(model: type[BaseModel] | None, at: tuple) -> dict[str, str]:
     """The union alternatives at `at` that a `Named` names: their type's name -> the name."""
-    annotation: Any = model
-    for part in at:
-        annotation = _step(annotation, part)
-        if annotation is None:
-            return {}
     out = {}
-    for arg in get_args(annotation):
+    for arg in get_args(_annotation_at(model, at)):
         named = [m for m in getattr(arg, "__metadata__", ()) if isinstance(m, Named)]
         if named and get_origin(arg) is Annotated:
             out[getattr(arg.__origin__, "__name__", "")] = named[0].what
@@ -260,17 +260,16 @@ def _in_branch(errors: list[dict[str, Any]], at: tuple, tag: Any, model: type[Ba
     """`_lines` of the errors inside the alternative `tag` of the union at `at`, each placed
     without the tag. Inside a model's alternative they are read against that model, so an
     unknown key lists its own keys, not the first alternative's."""
-    annotation: Any = model
-    for part in at:
-        annotation = _step(annotation, part) if annotation is not None else None
-    inner = next((m for m in _models_in_place(annotation) if m.__name__ == tag), None)
+    inner = next((m for m in _models_in_place(_annotation_at(model, at)) if m.__name__ == tag), None)
     deep = [e for e in errors if len(e["loc"]) > len(at) + 1] if inner is not None else []
     rest = [{**e, "loc": at + e["loc"][len(at) + 1:]} for e in errors if e not in deep]  # at the union itself: named by its field
-    here = data
-    for part in at:
-        here = here[part]
-    return (_lines(rest, model, data)
-            + [(at + loc, message) for loc, message in _lines([{**e, "loc": e["loc"][len(at) + 1:]} for e in deep], inner, here)])
+    out = _lines(rest, model, data)
+    if deep:
+        here = data
+        for part in at:  # `at` is a path in the data (`_tag_at`)
+            here = here[part]
+        out += [(at + loc, message) for loc, message in _lines([{**e, "loc": e["loc"][len(at) + 1:]} for e in deep], inner, here)]
+    return out
 
 
 def _kind(value: Any) -> str:
