@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 _TEMP = itertools.count()  # temporary names, unique within the process (and the pid tells processes apart)
-_TEMP_NAME = re.compile(r"\..+\.([1-9][0-9]*)-[0-9]+\.tmp", re.DOTALL)  # what `stage` names them: .NAME.PID-N.tmp
+_TEMP_NAME = re.compile(r"\.(.+)\.([1-9][0-9]*)-[0-9]+\.tmp", re.DOTALL)  # what `stage` names them: .NAME.PID-N.tmp
 
 
 @dataclass(frozen=True)
@@ -118,11 +118,11 @@ def unmakeable(folder: Path) -> str | None:
     return None
 
 
-def temp_owner(name: str) -> int | None:
-    """The id of the process that made the temporary file `name` (a name as `stage` makes
-    them), or None for any other name."""
+def temp_owner(name: str) -> tuple[str, int] | None:
+    """The file the temporary file `name` (a name as `stage` makes them) was to become and
+    the id of the process that made it, or None for any other name."""
     found = _TEMP_NAME.fullmatch(name)
-    return int(found[1]) if found else None
+    return (found[1], int(found[2])) if found else None
 
 
 def stage(path: Path, data: bytes, folder_made: bool = False) -> str:

@@ -314,26 +314,27 @@ def test_a_stale_output_edited_by_the_user_is_kept(demo: Project):
 def test_temporary_files_of_a_killed_build_are_removed_by_the_next(demo: Project, outside: Path):
     """A build killed between writing a temporary file and renaming it (SIGKILL, a power cut)
     leaves `.NAME.PID-N.tmp` (pnp/files.py `stage`): the next build removes those of
-    processes that are gone, and nothing else."""
+    processes that are gone, of files it makes there, and nothing else (an `--out` folder
+    may hold a file of the user's that only looks like one)."""
     from pnp.files import stage, temp_owner
 
     staged = stage(outside / "x.svg", b"<svg/>")  # the names removed are the names `stage` gives
-    assert temp_owner(Path(staged).name) == os.getpid() and Path(staged).name.startswith(".x.svg.")
+    assert temp_owner(Path(staged).name) == ("x.svg", os.getpid()) and Path(staged).name.startswith(".x.svg.")
     Path(staged).unlink()
     gone = subprocess.Popen(["true"])
     gone.wait()  # a process that has ended: its id is free
     root = demo.output_dir / "demo"
-    dead, live = f".x.svg.{gone.pid}-0.tmp", f".x.svg.{os.getpid()}-0.tmp"
-    kept = [live, ".notes.tmp", f"x.{gone.pid}-0.tmp", f".x.svg.{gone.pid}-0.tmp.bak", f".x.svg.{gone.pid}-a.tmp"]
-    for folder in (root, root / "pdf"):
+    for folder, made in ((root, "demo-print.pdf"), (root / "pdf", "card.pdf"), (root, ".pnp-cache.json")):
+        dead, live = f".{made}.{gone.pid}-0.tmp", f".{made}.{os.getpid()}-0.tmp"
+        kept = [live, ".notes.tmp", f"{made}.{gone.pid}-0.tmp", f".{made}.{gone.pid}-0.tmp.bak", f".{made}.{gone.pid}-a.tmp",
+                f".notes.{gone.pid}-0.tmp"]  # the last: the user's, named as pnp names a temporary file of a file it never makes
         folder.mkdir(parents=True, exist_ok=True)
         for name in [dead, *kept]:
             (folder / name).write_text("half a file")
-        (folder / f".link.svg.{gone.pid}-1.tmp").symlink_to(outside / "victim.txt")  # a link is no file pnp staged
-    assert runner.invoke(app, ["build", "--project", str(demo.root)]).exit_code == 0
-    for folder in (root, root / "pdf"):
+        (folder / f".{made}.{gone.pid}-1.tmp").symlink_to(outside / "victim.txt")  # a link is no file pnp staged
+        assert runner.invoke(app, ["build", "--project", str(demo.root)]).exit_code == 0
         names = {p.name for p in folder.iterdir()}
-        assert dead not in names and set(kept) <= names and f".link.svg.{gone.pid}-1.tmp" in names
+        assert dead not in names and set(kept) <= names and f".{made}.{gone.pid}-1.tmp" in names
     assert (outside / "victim.txt").read_text() == "keep me\n"
 
 

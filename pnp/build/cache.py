@@ -70,6 +70,7 @@ from ..load.plugins import plugin_files
 from ..load.manifest import Component
 from ..files import digest, tree_digest
 from ..load.seal import read_sealed, write_sealed
+from .output import CACHE_FILE
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
@@ -78,7 +79,6 @@ from ..render.faces import ComponentRenderer, Face, Piece, RenderedComponent
 if TYPE_CHECKING:
     from .driver import Tally
 
-CACHE_FILE = ".pnp-cache.json"
 CACHE_FORMAT = 3
 
 

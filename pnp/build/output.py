@@ -20,6 +20,7 @@ from ..files import stage, temp_owner, write_atomic
 from ..load.seal import read_sealed, seal
 
 MANIFEST = ".pnp-files.json"
+CACHE_FILE = ".pnp-cache.json"  # pnp/build/cache.py's record of what is made
 
 
 @dataclass
@@ -234,7 +235,7 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
     write_if_changed(root / MANIFEST, seal(MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8")))
-    remove_leftover_temps(inside, {os.path.dirname(rel) for rel in made} | {""})
+    remove_leftover_temps(inside, made | set(previous) | {MANIFEST, CACHE_FILE})
     if staged is not None:
         staged.discard()  # nothing is left of it but the folders it made, which hold files now
     return done
@@ -254,23 +255,27 @@ def _refusal(root: Path, rel: str) -> str:
             "link or file in it (pnp writes only plain files, through real folders): nothing written there")
 
 
-def remove_leftover_temps(inside: Inside, folders: Iterable[str]) -> None:
-    """Remove from `folders` (relative to the output folder) the temporary files that a build
-    killed before its renames left (a SIGKILL, a power cut): only regular files named
-    exactly as `files.stage` names them, inside the output folder, whose process is gone,
-    so that a build running beside this one keeps its own."""
-    for folder in sorted(folders):
+def remove_leftover_temps(inside: Inside, files: set[str]) -> None:
+    """Remove the temporary files that a build killed before its renames left (a SIGKILL, a
+    power cut) beside `files` (relative to the output folder: those pnp makes or made
+    there): only regular files named exactly as `files.stage` names a temporary file of one
+    of `files`, inside the output folder, whose process is gone, so that a build running
+    beside this one keeps its own, and a file of the user's that only looks like one (an
+    `--out` folder may hold anything) stays."""
+    for folder in sorted({os.path.dirname(rel) for rel in files}):
         try:
             names = sorted(entry.name for entry in os.scandir(inside.root / folder) if entry.name.endswith(".tmp"))
         except OSError:  # not there (or not a folder): nothing left in it
             continue
         for name in names:
-            pid = temp_owner(name)
-            checked = inside.status(f"{folder}/{name}" if folder else name) if pid is not None else None
-            if pid is None or checked is None:
+            owner = temp_owner(name)
+            if owner is None or os.path.join(folder, owner[0]) not in files:
+                continue
+            checked = inside.status(os.path.join(folder, name))
+            if checked is None:
                 continue
             path, found = checked
-            if found is not None and stat.S_ISREG(found.st_mode) and not _running(pid):
+            if found is not None and stat.S_ISREG(found.st_mode) and not _running(owner[1]):
                 path.unlink(missing_ok=True)
 
 
