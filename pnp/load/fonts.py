@@ -14,9 +14,14 @@ from pathlib import Path
 
 import hashlib
 import json
+import logging
 import sys
 
 from ..files import tree_digest
+
+# fontTools logs why it cannot read a file (a WOFF2 font without brotli) before it raises;
+# pnp reports that as one located line (pnp/load/content.py), so the log line goes nowhere
+logging.getLogger("fontTools").addHandler(logging.NullHandler())
 
 DEFAULT_DIR = Path(__file__).parent.parent / "data" / "fonts"
 DEFAULT_FILES = tuple(sorted(DEFAULT_DIR.glob("*.ttf")))
