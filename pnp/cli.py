@@ -330,17 +330,20 @@ def preview_cmd(
 @app.command("validate")
 def validate_cmd(
     games: Optional[list[str]] = typer.Argument(None, help="Games to check (default: all)."),
+    players: Optional[int] = PlayersOpt,
+    set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
 ) -> None:
-    """Check all content and templates; print `ok` or every error (exit 2)."""
+    """Check all content and templates (under the default game options, or those given);
+    print `ok` or every error (exit 2)."""
 
     def job():
         from .config import BuildOptions
         from .build.pipeline import Pipeline
 
         proj = project_at(project)
-        # rendering also checks the templates, with the options a default build sees
-        Pipeline(proj, BuildOptions(bleed=0.0)).each(proj.resolve_games(games), lambda game, rendered: None)
+        # rendering also checks the templates, with the game options a build given the same sees
+        Pipeline(proj, BuildOptions(bleed=0.0, players=players, extra=_options(set_))).each(proj.resolve_games(games), lambda game, rendered: None)
         say("ok")
 
     run(job)
@@ -349,17 +352,22 @@ def validate_cmd(
 @app.command("list")
 def list_cmd(
     game: Optional[str] = typer.Argument(None, help="One game (default: all)."),
+    players: Optional[int] = PlayersOpt,
+    set_: list[str] = SetOpt,
     project: Path = ProjectOpt,
 ) -> None:
-    """List games, their components and how many pieces each has."""
+    """List games, their components and how many pieces each has (under the default game
+    options, or those given)."""
     from .tools.inventory import inventory
 
     def job() -> None:
         from rich.table import Table
         from rich.text import Text
 
+        from .config import BuildOptions
+
         table = Table("game", "component", "size (mm)", "items", "pieces", "back")
-        for row in inventory(project_at(project), [game] if game else None):
+        for row in inventory(project_at(project), [game] if game else None, BuildOptions(players=players, extra=_options(set_))):
             table.add_row(*(Text(plain(cell)) for cell in row))
         console().print(table)
 

@@ -62,6 +62,24 @@ def test_list_shows_components_and_counts(demo: Project):
     assert "card" in result.output and "63 x 88" in result.output and "3" in result.output
 
 
+def test_validate_and_list_take_the_game_options_a_build_takes(demo: Project):
+    """A template error that shows only under an option, and the piece counts under it, are
+    what `validate` and `list` report given the same --players and --set as the build."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("copies: item.copies ", "copies: item.copies * (options.players or 1)")
+                    + "options:\n  players: {type: int, min: 1, max: 4}\n  edition: {choices: [plain, fancy], default: plain}\n")
+    card = demo.root / "templates/demo/card.svg.j2"
+    card.write_text(card.read_text().replace("{% endfor %}\n", "{% endfor %}\n{% if options.edition == 'fancy' %}{{ item.flourish }}{% endif %}\n"))
+    assert pnp(demo, "validate").output.strip() == "ok"
+    failed = pnp(demo, "validate", "--set", "edition=fancy")
+    assert failed.exit_code == 2 and "templates/demo/card.svg.j2:" in failed.output and "flourish" in failed.output, failed.output
+    bad = pnp(demo, "validate", "--players", "9")
+    assert bad.exit_code == 2 and "--players 9: expected a number of players from 1 to 4" in bad.output, bad.output
+    rows = {n: [line for line in pnp(demo, "list", *args).output.splitlines() if "63 x 88" in line] for n, args in
+            ((1, ()), (4, ("--players", "4")))}
+    assert "│ 3 " in rows[1][0] and "│ 12 " in rows[4][0], rows
+
+
 def test_schema_writes_json_schema_per_content_file(demo: Project):
     result = pnp(demo, "schema")
     assert result.exit_code == 0

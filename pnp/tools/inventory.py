@@ -9,11 +9,11 @@ from ..errors import raise_if_any
 from ..units import num
 
 
-def inventory(project: Project, games: list[str] | None) -> list[tuple[str, ...]]:
-    """One row per component, as a default build plans it: game, component, size, item
-    count, piece count, back kind."""
+def inventory(project: Project, games: list[str] | None, options: BuildOptions | None = None) -> list[tuple[str, ...]]:
+    """One row per component, as a build with `options` (the default ones) plans it: game,
+    component, size, item count, piece count, back kind."""
     rows: list[tuple[str, ...]] = []
-    pipeline = Pipeline(project, BuildOptions())
+    pipeline = Pipeline(project, options or BuildOptions())
     for name in project.resolve_games(games):
         (game,) = pipeline.load([name])
         renderer = pipeline.planner(game)  # planned, not rendered
