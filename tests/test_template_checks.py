@@ -279,6 +279,22 @@ def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project
     assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
 
 
+def test_a_template_that_extends_nothing_says_to_extend_the_base(demo: Project):
+    """Without `{% extends %}` a template writes its blocks' text alone: no parser's
+    complaint about line 1, but what to do."""
+    card(demo).write_text(card(demo).read_text().split("\n", 1)[1])
+    found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
+    assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
+
+
+def test_malformed_output_no_template_line_writes_is_quoted_around_the_fault(demo: Project):
+    """Markup broken by what a tag's value became is at no template line that writes it
+    literally: the message quotes the output around the fault, to search the template for."""
+    in_body(demo, '<rect width="{{ 5 }}"< height="2"/>')
+    found = one_error(build(demo), "card/example: the rendered SVG is not well-formed XML (output line ")
+    assert "near '<rect width=\"5\"< height=\"2\"/>'): not well-formed (invalid token)" in found, found
+
+
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):
     """No SVG can carry U+001B, escaped or not: the content line that holds it says so."""
     cards = demo.content_dir / "demo/cards.yaml"

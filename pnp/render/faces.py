@@ -195,10 +195,12 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
     """A problem with the SVG's structure, the texts it draws, and its parsed root (for the
     other checks: one parse a face). Malformed markup is located at the template line that
     writes the broken output line literally; a control character, at the content it came from."""
+    if "<svg" not in svg:  # a template that extends nothing writes its blocks' text alone
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
-        line = exc.position[0] if exc.position else None
+        line, column = exc.position if exc.position else (None, 0)
         lines = svg.splitlines()
         text = lines[line - 1] if line and line <= len(lines) else ""
         if control := CONTROL.search(text):
@@ -207,8 +209,10 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
             return locator.text_error(text, message, template, None), [], None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
         path, at = written_at(sources, text, template)
-        # at the template's line the output's position is noise, and differs from piece to piece
-        message = f"{what}: the rendered SVG is not well-formed XML{'' if at else f' (output line {line})'}: {reason}"
+        # at the template's line the output's position is noise, and differs from piece to piece;
+        # elsewhere the output around the fault is what the designer can search the template for
+        near = f"{'…' if column > 40 else ''}{text[max(0, column - 40):column + 20]}{'…' if len(text) > column + 20 else ''}"
+        message = f"{what}: the rendered SVG is not well-formed XML{'' if at else f' (output line {line}, near {near!r})'}: {reason}"
         return ContentError(path, at, None, message), [], None
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
