@@ -399,8 +399,12 @@ def new_cmd(
     from .tools.scaffold import scaffold
 
     def job() -> None:
+        from .load.shipped import shipped_games
+
         for p in scaffold(project_at(project), game):
             say(f"created {display_path(p)}")
+        if game in shipped_games():
+            say(f"note: pnp ships a game named {game}; in this project, this one is used instead")
         say(f"next: pnp build {game}")
 
     run(job)

@@ -94,7 +94,18 @@ def test_new_scaffolds_a_game_that_builds_and_refuses_to_overwrite(demo: Project
     assert (demo.output_dir / "second-game/pdf/card.pdf").is_file()
     again = pnp(demo, "new", "second-game")
     assert again.exit_code == 2 and "already exists" in again.output
-    assert pnp(demo, "new", "Bad Name").exit_code == 2
+    bad = pnp(demo, "new", "Bad Name")
+    assert (bad.exit_code, bad.output.strip()) == (2, "pnp new Bad Name: expected a game name of lower-case letters, digits and '-', "
+                                                      "starting with a letter or digit")
+
+
+def test_new_names_the_folder_as_typed_and_says_when_it_hides_a_shipped_game(demo: Project, monkeypatch):
+    monkeypatch.chdir(demo.root)
+    assert pnp(demo, "new", "second-game").exit_code == 0
+    again = pnp(demo, "new", "second-game")
+    assert again.output.strip() == "content/second-game: game 'second-game' already exists; nothing was created"
+    made = pnp(demo, "new", "cave")
+    assert made.exit_code == 0 and "note: pnp ships a game named cave; in this project, this one is used instead" in made.output
 
 
 def test_build_in_a_terminal_shows_progress_then_the_summary(demo: Project):

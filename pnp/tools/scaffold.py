@@ -6,7 +6,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..load.content import Project
-from ..errors import PnpError
+from ..errors import PnpError, display_path
 from ..load.manifest import SLUG
 from ..files import write_atomic
 from ..load.project_files import led_out
@@ -23,12 +23,12 @@ FILES = {
 def scaffold(project: Project, game: str) -> list[Path]:
     """Create the new game's files; refuse to overwrite anything."""
     if not SLUG.match(game):
-        raise PnpError(f"game name {game!r}: expected lower-case letters, digits and '-', starting with a letter or digit")
+        raise PnpError(f"pnp new {game}: expected a game name of lower-case letters, digits and '-', starting with a letter or digit")
     targets = {src: project.root / dst.format(game=game) for src, dst in FILES.items()}
     led_out(project.root, targets.values(), "nothing was created")
     existing = [p for p in targets.values() if p.exists()]
     if existing or (project.content_dir / game).exists():
-        raise PnpError(f"{project.content_dir / game}: game {game!r} already exists; nothing was created")
+        raise PnpError(f"{display_path(project.content_dir / game)}: game {game!r} already exists; nothing was created")
     title = game.replace("-", " ").title()
     source = resources.files("pnp").joinpath("data/scaffold")
     for src, path in targets.items():
