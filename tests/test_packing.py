@@ -20,6 +20,13 @@ def test_a_group_that_fits_one_sheet_stays_on_one_sheet():
     assert [[(b.key, b.count) for b in blocks] for blocks in sheets] == [[("a", 1)], [("b", 16)]]
 
 
+def test_a_group_a_started_sheet_holds_in_one_block_is_not_cut_in_two():
+    """The free end of A's shelf holds one of B's three: B goes whole onto a new shelf below
+    as one block (print review: 3 damage tiles were split 1 + 2 on a half-empty sheet)."""
+    (blocks,) = pack([Group("a", 1, 60, 40), Group("b", 3, 25, 25)], 100, 100, 0)
+    assert [(b.key, b.count, b.x, b.y) for b in blocks] == [("a", 1, 0, 0), ("b", 3, 0, 40)]
+
+
 def test_leftovers_fill_started_sheets_before_a_new_one():
     sheets = pack([Group("a", 1, 100, 60), Group("b", 16, 25, 25), Group("c", 4, 25, 25), Group("d", 2, 40, 10)], 100, 100, 0)
     assert len(sheets) == 2

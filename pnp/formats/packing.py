@@ -3,12 +3,15 @@
 Each group (what is left of one component) is laid as a block: a grid of its pieces, their
 own gap apart, as on the component's own sheet. Groups go largest piece first into
 horizontal shelves (rows of blocks, `gap` apart), so a sheet still cuts into strips and
-then pieces. A group goes whole onto the first sheet with room for all of it; when no
-sheet has, it is spread over the free space of the sheets already started if that holds
-it all; only then is a sheet started, and the group put on it whole. So a group that fits
-one sheet stays on one sheet, no sheet is started for pieces the free space could hold,
-and the sheets never outnumber the groups (each group fitting an empty sheet). The result
-depends only on the input order, so builds stay byte-identical.
+then pieces. A group goes as one block onto the first started sheet with room for that
+(a shelf's free end, or a new shelf), else whole onto the first sheet with room for all
+of it (in blocks at its shelves' ends and on new shelves); when no sheet has, it is
+spread over the free space of the sheets already started if that holds it all; only
+then is a sheet started, and the group put on it whole. So a group that fits one sheet
+stays on one sheet, in one block where a started sheet has room for one, no sheet is
+started for pieces the free space could hold, and the sheets never outnumber the groups
+(each group fitting an empty sheet). The result depends only on the input order, so
+builds stay byte-identical.
 """
 
 from __future__ import annotations
@@ -123,6 +126,11 @@ def _shapes(group: Group, width: float, height: float) -> list[tuple[float, floa
 def _place(sheets: list[_Sheet], group: Group, shapes: list[tuple[float, float, bool]], width: float, height: float,
            gap: float) -> list[_Sheet]:
     """The sheets with `group` added (see the module's docstring for the order of tries)."""
+    for n, sheet in enumerate(sheets):  # one block, on a started sheet: the fewest cuts
+        for shape in shapes:
+            trial = copy.deepcopy(sheet)
+            if _one_block(trial, group, shape, width, height, gap):
+                return sheets[:n] + [trial] + sheets[n + 1:]
     for n, sheet in enumerate(sheets):  # whole, on one started sheet
         for shape in shapes:
             trial = copy.deepcopy(sheet)
@@ -175,6 +183,26 @@ def _fill(sheet: _Sheet, group: Group, first: int, count: int, shape: tuple[floa
         sheet.shelves.append(_Shelf(y, block.height, block.width))
         placed += block.count
     return placed
+
+
+def _one_block(sheet: _Sheet, group: Group, shape: tuple[float, float, bool], width: float, height: float, gap: float) -> bool:
+    """Put all of `group` on `sheet` as one block, at the free end of a shelf or on a new
+    shelf below the others; False (the sheet as it was) when neither holds it."""
+    w, h, g = shape[0], shape[1], group.gap
+    ends = [(shelf.used + gap, shelf.y, shelf.h, shelf) for shelf in sheet.shelves]
+    below = sheet.bottom + (gap if sheet.shelves else 0.0)
+    for x, y, room, shelf in ends + [(0.0, below, height - below, None)]:
+        cols = int((width - x + g + EPS) // (w + g))
+        rows = int((room + g + EPS) // (h + g))
+        if cols >= 1 and rows >= 1 and cols * rows >= group.count:
+            block = _block(group, 0, group.count, cols, x, y, shape)
+            sheet.blocks.append(block)
+            if shelf is None:
+                sheet.shelves.append(_Shelf(y, block.height, block.width))
+            else:
+                shelf.used = x + block.width
+            return True
+    return False
 
 
 def _block(group: Group, first: int, count: int, cols: int, x: float, y: float, shape: tuple[float, float, bool]) -> Block:
