@@ -19,6 +19,15 @@ def without_addresses(text: object) -> str:
     return _ADDRESS.sub("", str(text))
 
 
+def failure(exc: BaseException) -> str:
+    """Why a designer's expression failed, in one phrase: its exception's text, or for a
+    MemoryError (whose text is empty) that the memory ran out (the sandbox's limits,
+    pnp/sandbox.py, stop what they can foresee, not all)."""
+    if isinstance(exc, MemoryError):
+        return "the memory ran out evaluating it: the expression makes too large a text or list"
+    return without_addresses(exc)
+
+
 def did_you_mean(name: str, known: Sequence[str]) -> str:
     """` (did you mean 'x'?)` naming the one of `known` nearest a misspelt `name`, or ""."""
     near = difflib.get_close_matches(name, known, n=1)

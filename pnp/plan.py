@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import ContentError, add_folded, counted, display_path, raise_if_any, without_addresses
+from .errors import ContentError, add_folded, counted, display_path, failure, raise_if_any
 from .limits import BUILD
 from .load.content import GameContent
 from .load.manifest import Component
@@ -105,7 +105,7 @@ class Plan:
             if isinstance(value, jinja2.Undefined):
                 value._fail_with_undefined_error()
         except Exception as exc:  # any failure of a designer's expression is an input error
-            self.fail(index, "items", f"items expression {comp.items!r} failed: {exc}")
+            self.fail(index, "items", f"items expression {comp.items!r} failed: {failure(exc)}")
             return []
         if isinstance(value, dict):
             value = list(value.values())
@@ -125,7 +125,7 @@ class Plan:
             self._piece_failed(index, comp, item, f" failed: {exc.message or 'template error'}: expected a whole number >= 0")
             return 0
         except Exception as exc:  # any other failure of a designer's expression (`1 / 0`) is an input error too
-            self._piece_failed(index, comp, item, f" failed: {without_addresses(exc)}: expected a whole number >= 0")
+            self._piece_failed(index, comp, item, f" failed: {failure(exc)}: expected a whole number >= 0")
             return 0
         try:
             count = int(value)

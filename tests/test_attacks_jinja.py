@@ -194,3 +194,31 @@ def test_deep_nesting_is_located_at_its_line():
         env.from_string("a\nb\n" + "{% for i in [1] %}\n" * 25 + "{% endfor %}" * 25)
     assert found.value.lineno == 3 + 24  # the innermost loop (Python's compiler allows 20, one inside the other)
     assert env.from_string("{% for i in [1] %}" * 20 + "x" + "{% endfor %}" * 20).render() == "x"
+
+
+# --- the product filter, and a memory that runs out anyway ---------------------------------
+
+def test_a_product_past_the_limit_is_refused_before_it_is_made(demo: Project):
+    """`product` counts its combinations first (as `generate:` does): 10 ** 10 pairs would fill the memory."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", 'items: "[range(100000) | product(range(100000)) | first]"'))
+    line = one_error(runner.invoke(app, ["validate", "--project", str(demo.root)]), "game.yaml:")
+    assert "product of 100,000 x 100,000 makes 10,000,000,000 combinations, more than 1,000,000: refused" in line, line
+    game.write_text(game.read_text().replace('"[range(100000) | product(range(100000)) | first]"', "cards.cards"))
+    face(demo, "{{ range(100000) | product(range(100000)) | first }}")
+    line, seconds = validate(demo)
+    assert "product of 100,000 x 100,000 makes 10,000,000,000 combinations" in line and seconds < BOUND
+    from pnp.load.generate import expression_environment
+    assert expression_environment().compile_expression("[1, 2] | product('ab') | length")() == 4
+
+
+def test_an_items_expression_out_of_memory_says_so(demo: Project, monkeypatch):
+    """A MemoryError (its text is empty) in `items:` is named, as in a face."""
+    def boom(*lists):
+        raise MemoryError()
+
+    monkeypatch.setattr("pnp.render.faces.product", boom)
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", 'items: "[1] | product([2])"'))
+    one_error(runner.invoke(app, ["validate", "--project", str(demo.root)]),
+              "game.yaml:", "items expression '[1] | product([2])' failed: the memory ran out evaluating it")

@@ -13,9 +13,11 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 
-from ..errors import ContentError, without_addresses
+from ..errors import ContentError, failure, without_addresses
 from ..limits import BUILD
+from ..sandbox import MAX_SIZE
 from .spec import GenerateSpec
 
 if TYPE_CHECKING:
@@ -24,8 +26,13 @@ if TYPE_CHECKING:
 
 
 def product(first: Any, *others: Any) -> list[tuple[Any, ...]]:
-    """Every combination of one value from each list, in order (a Jinja filter)."""
+    """Every combination of one value from each list, in order (a Jinja filter), counted
+    before any is made (as `generate:` counts its own): at most the sandbox's MAX_SIZE."""
     lists = [list(x.values()) if isinstance(x, dict) else list(x) for x in (first, *others)]
+    combinations = math.prod(len(x) for x in lists)
+    if combinations > MAX_SIZE:
+        sizes = " x ".join(f"{len(x):,}" for x in lists)
+        raise SecurityError(f"product of {sizes} makes {combinations:,} combinations, more than {MAX_SIZE:,}: refused")
     return list(itertools.product(*lists))
 
 
@@ -57,7 +64,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
         try:
             value = _expression(env, source, names)
         except Exception as exc:  # a designer's expression: report it, never a traceback
-            errors.append(manifest.error(at + ("product", key), f"{key}: expression {source!r} failed: {without_addresses(exc)}"))
+            errors.append(manifest.error(at + ("product", key), f"{key}: expression {source!r} failed: {failure(exc)}"))
             continue
         if isinstance(value, dict):
             value = list(value.values())
@@ -92,7 +99,7 @@ def generate(env: jinja2.Environment, name: str, spec: GenerateSpec, names: dict
                     value._fail_with_undefined_error()
                 record[key] = value
         except Exception as exc:
-            errors.append(manifest.error(at, f"generate {name!r} failed for {_combination(local)}: {without_addresses(exc)}"))
+            errors.append(manifest.error(at, f"generate {name!r} failed for {_combination(local)}: {failure(exc)}"))
             break
         if record["id"] in seen:
             errors.append(manifest.error(at + ("id",), f"generate {name!r}: id {record['id']!r} is made twice: expected an id template that differs for every combination"))
