@@ -33,7 +33,10 @@ code keeps the child's `Outline`, and `unknown_block` checks it when a face load
 from __future__ import annotations
 
 import functools
+import io
+import json
 import math
+import pprint
 import re
 from typing import Any, MutableMapping, NamedTuple
 
@@ -526,16 +529,19 @@ def _size_of(value: Any, limit: int) -> int:
 
 
 class _Left(NamedTuple):
-    """`text_size` has counted every item of the container with this id."""
+    """`text_size` has counted every item of the container with this id, from `start` characters on."""
     id: int
+    start: int
 
 
 def text_size(value: Any, limit: int) -> int:
     """About the characters of `str(value)` (a list's, a dict's: their items' texts), counted
     without making it and no further than past `limit`: a list holding one long text a
-    million times is short, its text is not."""
+    million times is short, its text is not. A container met again is counted once and its
+    count reused: a list holding another twice, doubled 40 times, takes 40 steps, not 2 ** 40."""
     total, waiting = 0, [value]
     inside: set[int] = set()  # the containers being counted: one within itself prints as `[...]`
+    counted: dict[int, int] = {}  # the characters of each container counted in full, by id
     while waiting and total <= limit:
         item = waiting.pop()
         if isinstance(item, str):
@@ -544,14 +550,19 @@ def text_size(value: Any, limit: int) -> int:
             total += item.bit_length() // 3 + 2
         elif type(item) is _Left:
             inside.discard(item.id)
+            counted[item.id] = total - item.start
         elif isinstance(item, (list, tuple, set, frozenset, dict)):
             if id(item) in inside:
                 total += 5
                 continue
+            if id(item) in counted:
+                total += counted[id(item)]
+                continue
+            start = total
             total += 2 + (4 if isinstance(item, dict) else 2) * len(item)
             if total <= limit:
                 inside.add(id(item))
-                waiting.append(_Left(id(item)))  # popped once all its items are counted
+                waiting.append(_Left(id(item), start))  # popped once all its items are counted
                 waiting.extend(item.keys() if isinstance(item, dict) else item)
                 if isinstance(item, dict):
                     waiting.extend(item.values())
@@ -616,6 +627,8 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
     env.globals.update(range=helper(_range), dict=helper(_dict), namespace=_mark(_namespace))
     for name in ("format", "center", "indent"):  # Python's % and padding, out of call_binop's reach
         env.filters[name] = _bounded(name, env.filters[name])
+    env.filters["pprint"] = _pprint(env)
+    env.policies["json.dumps_function"] = _dumps(env)  # `tojson`'s, counted as it is made
     for name, size in _GROWING.items():  # filters whose result may be far longer than what they are given
         env.filters[name] = _sized(env, env.filters[name], size, iterates=name in _ITERATING)
     env.filters["map"] = _counted(env, env.filters["map"])
@@ -690,6 +703,68 @@ def _summed_size(env: Sandbox, iterable: Any, attribute: Any = None, start: Any 
     return sum(text_size(v, env.texts["text"]) for v in (start, *iterable))
 
 
+def _escaped_size(env: Sandbox, value: Any) -> int:
+    if hasattr(value, "__html__"):  # Markup: `escape` leaves it as it is (`forceescape` counts it as a text)
+        return 0
+    size = _size_of(value, env.texts["text"])
+    if type(value) is not str and size <= env.texts["text"]:
+        value = str(value)  # a list's text, within the limit: its escapes are counted
+    return _escaped(value) if type(value) is str else size
+
+
+def _forced_size(env: Sandbox, value: Any) -> int:
+    return _escaped_size(env, str(value) if type(value) is Markup else value)
+
+
+def _json_size(env: Sandbox, value: Any, indent: Any = None) -> int:
+    """The text of `value`, as a quick first refusal (`_dumps` counts the JSON as it is made)."""
+    if isinstance(indent, int) and not isinstance(indent, bool) and indent >= MAX_SIZE:
+        raise SecurityError("tojson with an indent of a million or more: refused")
+    return _size_of(value, env.texts["text"])
+
+
+class _CountedText(io.StringIO):
+    """A text made piece by piece, refused once it passes the text limit."""
+
+    def __init__(self, env: Sandbox) -> None:
+        super().__init__()
+        self.env, self.size = env, 0
+
+    def write(self, text: str) -> int:
+        self.size += len(text)
+        if self.size > self.env.texts["text"]:
+            self.env.check_text(self.size)
+        return super().write(text)
+
+
+def _dumps(env: Sandbox) -> Any:
+    """`json.dumps` for `tojson`, made piece by piece and refused past the text limit (with
+    the 5 characters more each `<`, `>`, `&` or `'` becomes in Jinja's escaping)."""
+
+    def dumps(value: Any, **kwargs: Any) -> str:
+        made = _CountedText(env)
+        for piece in json.JSONEncoder(**kwargs).iterencode(value):
+            made.write(piece)
+        text = made.getvalue()
+        env.check_text(len(text) + 5 * sum(text.count(c) for c in "<>&'"))
+        return text
+
+    return dumps
+
+
+def _pprint(env: Sandbox) -> Any:
+    """Jinja's `pprint` (Python's `pformat`), written piece by piece and refused past the
+    text limit: a list nested a thousand deep indents each of its lines a thousand spaces."""
+
+    def pprint_(value: Any) -> str:
+        made = _CountedText(env)
+        pprint.PrettyPrinter(stream=made).pprint(value)
+        return made.getvalue()[:-1]  # without the line end `pprint` adds (`pformat` does not)
+
+    pprint_.__name__ = "pprint"
+    return pprint_
+
+
 def _counted_items(name: str) -> Any:
     def size(env: Sandbox, value: Any, n: int, fill_with: Any = None) -> int:
         if isinstance(n, int) and n > MAX_SIZE:
@@ -701,7 +776,8 @@ def _counted_items(name: str) -> Any:
 # each filter that may make a text (or a list) far longer than its input, with the
 # estimate of its result's characters from its arguments (after the ones Jinja passes)
 _GROWING = {"replace": _replaced_size, "join": _joined_size, "indent": _indented_size, "wordwrap": _wrapped_size,
-            "format": _formatted, "sum": _summed_size, "string": _text_size,
+            "format": _formatted, "sum": _summed_size, "string": _text_size, "tojson": _json_size, "pprint": _text_size,
+            "escape": _escaped_size, "e": _escaped_size, "forceescape": _forced_size,
             "batch": _counted_items("batch"), "slice": _counted_items("slice")}
 # the methods of a text that may make one far longer, with the estimate of its characters
 _STR_METHODS: dict[str, Any] = {

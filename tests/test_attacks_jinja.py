@@ -38,6 +38,9 @@ REPORT = {
     "join": ('{{ (["y"*1000000]*1000000)|join }}', TEXT),
 }
 
+# a list holding another twice, 40 times over: 2 ** 40 ones when printed
+SHARED = "{% set ns = namespace(x=[1]) %}{% for i in range(40) %}{% set ns.x = [ns.x, ns.x] %}{% endfor %}"
+
 # more ways (each alone would take gigabytes)
 MORE = {
     "doubling with +": '{% set ns=namespace(s="x") %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}',
@@ -63,6 +66,13 @@ MORE = {
     "str.expandtabs": '{{ ("\t"*1000000).expandtabs(999999) }}',
     "str.translate": '{{ ("x"*1000000).translate({120: "y"*999999}) }}',
     "slice": '{{ [1]|slice(10**9)|list }}',
+    "tojson": '{{ ([["x" * 1000] * 1000] * 1000) | tojson | length }}',
+    "tojson's indent": '{{ [[1] * 10000] | tojson("x" * 5000) | length }}',
+    "tojson of a list holding another twice": SHARED + "{{ ns.x | tojson }}",
+    "pprint of a list holding another twice": SHARED + "{{ ns.x | pprint }}",
+    "printing a list holding another twice": SHARED + "{{ ns.x }}",
+    "forceescape": '{{ ("&" * 19000000) | forceescape | forceescape | length }}',
+    "escape": '{{ ("&" * 19000000) | e | length }}',
 }
 
 
@@ -143,6 +153,19 @@ def test_the_estimates_take_every_form_a_face_writes():
         env.from_string('{{ "x" | center(10 ** 6) }}').render()
     with pytest.raises(TypeError, match="replace expected at least 2 arguments"):
         env.from_string('{{ "abc".replace("a") }}').render()
+
+
+def test_the_filters_that_make_text_give_what_jinjas_give():
+    """`tojson`, `pprint`, `escape` and `forceescape`, counted as pnp's, make Jinja's texts;
+    `pprint` is counted as it is written (a list nested 30 deep indents each line 30 spaces)."""
+    text = """{{ {"b": [1, "<a&'>"], "a": 2.5} | tojson }} {{ [1, 2] | tojson(2) }} {{ {"x": ["y" * 30] * 5} | pprint }}
+              {{ '<"' | e }} {{ "<" | forceescape | forceescape }} {{ ["<"] | escape }} {{ "<b>" | safe | e }}"""
+    ours = sandbox.environment(autoescape=True, finalize=sandbox.shown).from_string(text).render()
+    assert ours == jinja2.Environment(autoescape=True).from_string(text).render()
+    deep = "{% set ns = namespace(x=[1] * 500) %}{% for i in range(30) %}{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x | pprint }}"
+    assert len(environment_with({"text": 20_000}).from_string(deep).render()) > 15_000
+    with pytest.raises(SecurityError, match="a text of 10,0[0-9][0-9] characters, more than 10,000"):
+        environment_with({"text": 10_000}).from_string(deep).render()
 
 
 def test_a_value_that_holds_itself_prints_as_python_prints_it():
