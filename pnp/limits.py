@@ -78,10 +78,13 @@ REVISION = Bounds("revision export", "PNP_REVISION_LIMITS", {"file": 256 * MIB, 
 # trusts it (this repository's plugins: 34 files, at most 57 KB each).
 PLUGINS = Bounds("plugin", "PNP_PLUGIN_LIMITS", {"file": 16 * MIB, "total": 64 * MIB, "files": 2_000})
 # Characters a template may make: one text (a `~`, `+`, `*`, `replace`, `join`, `format` ...,
-# checked before it is made) and one face's whole output (counted as it is written: text a
-# macro or `{% set %}` block makes counts there and again where it is printed). Far above
-# any real face: a picture of 15 MB, as base64, fits in one text.
-TEXTS = Bounds("template's text", "PNP_TEXT_LIMITS", {"text": 20_000_000, "face": 100_000_000})
+# checked before it is made), one face's whole output (counted as it is written: text a
+# macro or `{% set %}` block makes counts there and again where it is printed), and all the
+# texts and lists the operators, filters and methods of one face (or one `items:`...
+# expression) make, kept or not (a list 8 characters an item). Far above any real face: a
+# picture of 15 MB, as base64, fits in one text; the shipped games' faces make at most 7,000
+# characters in all (`made`).
+TEXTS = Bounds("template's text", "PNP_TEXT_LIMITS", {"text": 20_000_000, "face": 100_000_000, "made": 250_000_000})
 # Games one `pnp simulate` plays a side: each game's record is kept for the report (about
 # 16 KB of a Tasty Humans game: 1.6 GB and some minutes on two cores at the limit).
 SIMULATIONS = Bounds("simulation", "PNP_SIMULATE_LIMITS", {"games": 100_000})

@@ -67,6 +67,7 @@ _WIDTH = re.compile(r"\d{7,}")  # a width or precision of a million or more in a
 # the methods that change a list or a dict, as Jinja's sandbox knows them (plain data's other
 # containers, tuples, do not change), looked up by type: a template calls methods thousands of times
 _CHANGERS = {kind: frozenset(a for a in dir(kind) if modifies_known_mutable(kind(), a)) for kind in (dict, list)}
+_OWNERS = frozenset({str, Markup, list, dict})  # the values whose methods' results `Sandbox.count` counts
 
 
 class Sandbox(SandboxedEnvironment):
@@ -77,6 +78,7 @@ class Sandbox(SandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "%", "+"})
     texts: dict[str, int] = TEXTS.defaults  # pnp/limits.py TEXTS, read when the environment is made
     written = 0  # characters the face being rendered has written so far (`wrote`)
+    made = 0  # characters the face (or expression) being evaluated has made so far (`count`)
     reads: Any = None  # while a face renders for the build cache, what it read (pnp/build/trace.py)
     given: Copier | None = None  # the copier of the data handed to expressions: its copies are read only
 
@@ -111,6 +113,21 @@ class Sandbox(SandboxedEnvironment):
             return self.undefined(f"the game's data is read only: `{attribute}` would change a {type(obj).__name__} every face "
                                   "is given; change a copy (`x | list`, `dict(x)`)", name=attribute, obj=obj, exc=SecurityError)
         return super().unsafe_undefined(obj, attribute)
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True) -> Any:
+        """An expression (`items:`, `copies:`, `generate:`, `needs:`) whose every evaluation
+        counts what it makes from nothing (`count`), as a face's render does."""
+        expression = super().compile_expression(source, undefined_to_none)
+
+        @functools.wraps(expression)
+        def evaluate(*args: Any, **kwargs: Any) -> Any:
+            before, self.made = self.made, 0
+            try:
+                return expression(*args, **kwargs)
+            finally:
+                self.made = before
+
+        return evaluate
 
     def _changes_given(self, obj: Any, attr: str) -> bool:
         """Whether `obj.attr` is a method that changes data the expression was given."""
@@ -191,7 +208,7 @@ class Sandbox(SandboxedEnvironment):
         if self.reads is not None:  # `"%(title)s" % item` reads what it names, unseen
             self.reads.whole(left)
             self.reads.whole(right)
-        return super().call_binop(context, operator, left, right)
+        return self.count(super().call_binop(context, operator, left, right))
 
     def wrap_str_format(self, value: Any) -> Any:
         wrapped = super().wrap_str_format(value)
@@ -202,7 +219,7 @@ class Sandbox(SandboxedEnvironment):
         def checked(*args: Any, **kwargs: Any) -> str:
             _check_format(text, (*args, *kwargs.values()))
             self.check_text(_formatted_size(text, (*args, kwargs), self.texts["text"]))
-            return wrapped(*args, **kwargs)
+            return self.count(wrapped(*args, **kwargs))
 
         return checked
 
@@ -218,7 +235,23 @@ class Sandbox(SandboxedEnvironment):
             size += _size_of(part, limit)
         if size > limit:
             self.check_text(size)
-        return join(parts)
+        return self.count(join(parts))
+
+    def count(self, value: Any, items: int = 0) -> Any:
+        """`value`, made by an operator, a filter or a method of a text or list, counted
+        against the characters one face (or one expression) may make in all: each text by
+        its length, each list or dict by 8 an item (and `items` more, those a list or dict gained). Each
+        text is under the text limit, but a loop keeping them (`l.append('x' * 10 ** 7)`)
+        would fill the memory."""
+        kind = type(value)
+        if kind is str or kind is Markup:
+            self.made += len(value)
+        elif kind is list or kind is tuple or kind is dict:
+            self.made += 8 * len(value)
+        self.made += 8 * items
+        if self.made > self.texts["made"]:
+            raise SecurityError(f"the texts and lists made pass {self.texts['made']:,} characters: {TEXTS.hint('made')}")
+        return value
 
     def wrote(self, text: str) -> str:
         """A piece of a face's output, counted as it is written: a face rendering past the
@@ -243,7 +276,12 @@ class Sandbox(SandboxedEnvironment):
                 __self.check_text(estimate)
         if __self.reads is not None:
             args, kwargs = __self.reads.call(__obj, args, kwargs)
-        return super().call(__context, __obj, *args, **kwargs)
+        owner: Any = getattr(__obj, "__self__", None)
+        if type(owner) not in _OWNERS:  # a macro, a helper: its text is counted where it is written
+            return super().call(__context, __obj, *args, **kwargs)
+        before = len(owner) if type(owner) is not str else 0
+        made = super().call(__context, __obj, *args, **kwargs)  # `.upper()`, `.split()`; `.append(x)` grows its list
+        return __self.count(made, max(0, len(owner) - before) if type(owner) is not str else 0)
 
 
 class _Code(CodeGenerator):
@@ -281,6 +319,12 @@ class _Code(CodeGenerator):
         if isinstance(node.node, nodes.Getattr):
             self._methods.add(id(node.node))
         super().visit_Call(node, frame, forward_caller=forward_caller)
+
+    def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
+        """A filter's result is counted (`Sandbox.count`): `x | list`, `x | product(y)`, `x | e`."""
+        self.write("environment.count(")
+        super().visit_Filter(node, frame)
+        self.write(")")
 
     def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
         if id(node) not in self._methods:
@@ -436,14 +480,14 @@ class OutlinedTemplate(jinja2.Template):
         return template
 
     def render(self, *args: Any, **kwargs: Any) -> str:
-        """The text, counted from nothing (`Sandbox.wrote`): a face's limit is its own."""
+        """The text, counted from nothing (`Sandbox.wrote`, `Sandbox.count`): a face's limits are its own."""
         env = self.environment
-        before = getattr(env, "written", 0)
-        env.written = 0  # type: ignore[attr-defined]
+        before = getattr(env, "written", 0), getattr(env, "made", 0)
+        env.written = env.made = 0  # type: ignore[attr-defined]
         try:
             return super().render(*args, **kwargs)
         finally:
-            env.written = before  # type: ignore[attr-defined]
+            env.written, env.made = before  # type: ignore[attr-defined]
 
 
 def unknown_block(template: jinja2.Template) -> jinja2.TemplateAssertionError | None:
@@ -624,7 +668,7 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
     env.texts = TEXTS.values()
     for name in REMOVED_GLOBALS:
         env.globals.pop(name, None)
-    env.globals.update(range=helper(_range), dict=helper(_dict), namespace=_mark(_namespace))
+    env.globals.update(range=helper(lambda *args: env.count(_range(*args))), dict=helper(_dict), namespace=_mark(_namespace))
     for name in ("format", "center", "indent"):  # Python's % and padding, out of call_binop's reach
         env.filters[name] = _bounded(name, env.filters[name])
     env.filters["pprint"] = _pprint(env)
@@ -656,7 +700,7 @@ def _counted(env: Sandbox, fn: Any) -> Any:
             made += _size_of(item, limit)
             if made > limit:
                 env.check_text(made)
-            yield item
+            yield env.count(item)
 
     return counted
 

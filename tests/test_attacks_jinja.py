@@ -245,3 +245,48 @@ def test_an_items_expression_out_of_memory_says_so(demo: Project, monkeypatch):
     game.write_text(game.read_text().replace("items: cards.cards", 'items: "[1] | product([2])"'))
     one_error(runner.invoke(app, ["validate", "--project", str(demo.root)]),
               "game.yaml:", "items expression '[1] | product([2])' failed: the memory ran out evaluating it")
+
+
+# --- what a face keeps across statements -------------------------------------------------
+
+KEEPING = "{% set l = [] %}{% for i in range(150) %}{% set z = l.append('x' * 19000 ~ i) %}{% endfor %}{{ l | length }}"
+
+
+def test_the_texts_a_face_keeps_are_counted_together(demo: Project, monkeypatch):
+    """Each text under the text limit, 150 of them kept in a list (the security review's 2.8 GB,
+    at a thousandth of the size): refused past the limit of all a face makes, at its line."""
+    face(demo, KEEPING)
+    assert runner.invoke(app, ["validate", "--project", str(demo.root)]).exit_code == 0
+    monkeypatch.setenv("PNP_TEXT_LIMITS", "made=2000000")
+    line, _ = validate(demo)
+    assert ("the texts and lists made pass 2,000,000 characters: the limit for a template's text "
+            "(set PNP_TEXT_LIMITS=made=N to change it)") in line, line
+
+
+@pytest.mark.parametrize("body", [
+    "{% set l = [] %}{% for i in range(100000) %}{% set z = l.append(i) %}{% endfor %}",  # items a list gains
+    "{% set l = [] %}{% for i in range(100) %}{% set z = l.append(range(10000) | product([1])) %}{% endfor %}",
+    "{% set l = [] %}{% for i in range(100) %}{% set z = l.append(('x' * 10000) | list) %}{% endfor %}",
+    "{% set l = [] %}{% for i in range(1000) %}{% set z = l.append(('x' * 1000).upper()) %}{% endfor %}",
+])
+def test_lists_and_texts_kept_by_every_route_are_counted(demo: Project, monkeypatch, body: str):
+    monkeypatch.setenv("PNP_TEXT_LIMITS", "made=500000")
+    face(demo, body)
+    line, _ = validate(demo)
+    assert "the texts and lists made pass 500,000 characters" in line, line
+
+
+def test_an_items_expression_counts_what_it_makes(demo: Project, monkeypatch):
+    monkeypatch.setenv("PNP_TEXT_LIMITS", "made=1000000")
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", 'items: "range(100000) | list | list"'))
+    one_error(runner.invoke(app, ["validate", "--project", str(demo.root)]),
+              "game.yaml:", "failed: the texts and lists made pass 1,000,000 characters")
+
+
+def test_each_face_and_expression_counts_from_nothing():
+    env = environment_with({"made": 1000})
+    template, expression = env.from_string('{{ "x" * 600 }}'), env.compile_expression('("y" * 600) | length')
+    assert [len(template.render()) for _ in range(3)] == [600] * 3 and [expression() for _ in range(3)] == [600] * 3
+    with pytest.raises(SecurityError, match="the texts and lists made pass 1,000 characters"):
+        env.from_string('{{ "x" * 600 }}{{ "x" * 600 }}').render()
