@@ -180,6 +180,36 @@ def test_title_page_labels_and_bookmarks(tmp_path):
     assert [round(ln.x2 - ln.x1, 6) for ln in ruler] == [RULER]
 
 
+def test_title_page_lines_in_a_wider_game_font_never_overprint(tmp_path):
+    """The title page's text is wrapped by the widths of the game's own font, the one it
+    is drawn in: a line measured in pnp's narrower default font was wrapped again by the
+    PDF engine, its second line printed over the next one."""
+    from test_diff import blocky_font  # every character 0.6 em wide: wider than Liberation Sans
+
+    project = make(tmp_path, cards=6, tokens=2, tiles=0)
+    blocky_font(project.content_dir / "deck/Blocky.ttf")
+    game = project.content_dir / "deck/game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Blocky.ttf]\ncomponents:"))
+    build(project, None, BuildOptions(formats=("pdf",), paper="letter"))
+    page = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0]
+    assert "Sheet layout: tight." in " ".join(page.get_textpage().get_text_range().split())
+    glyphs = []  # each Blocky glyph's box on the page: its ink is 0.05-0.55 em across, 0-0.7 em up from its origin
+    for obj in page.get_objects(max_depth=2):  # each label is a form: its glyphs follow it, placed in its space
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+            form = obj.get_matrix()
+        elif obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT and obj.level == 1:
+            size = obj.get_font_size() * obj.get_matrix().get()[0]
+            x, y = form.on_point(*obj.get_matrix().get()[4:])
+            glyphs.append((x + 0.05 * size, y, x + 0.55 * size, y + 0.7 * size))
+    assert len(glyphs) > 500
+    glyphs.sort()
+    for i, (left, bottom, right, top) in enumerate(glyphs):
+        for other in glyphs[i + 1:]:
+            if other[0] >= right - 0.01:
+                break  # sorted by their left edge: none further on reaches back to this one
+            assert not (other[1] < top - 0.01 and bottom < other[3] - 0.01), f"text overprints {left / MM:.1f} mm across"
+
+
 def test_layout_marks_use_the_layouts_colour_and_margin(tmp_path):
     rendered = parts(make(tmp_path, cards=4, tokens=0, tiles=0))
     made = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("scissors"), pack=False)

@@ -138,7 +138,7 @@ def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list
     from ..config import papers
 
     sheet = Paper(options.paper, *papers(options.papers)[options.paper])
-    return [layout(comp, sheet, f"{game.manifest.title}: {comp.spec.name}") for comp in printed] + [_print_plan(game, rendered, options).layout]
+    return [layout(comp, sheet, f"{game.manifest.title}: {comp.spec.name}", game.fonts) for comp in printed] + [_print_plan(game, rendered, options).layout]
 
 
 def _print_key(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> str:
@@ -161,7 +161,8 @@ def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: B
 
     width, height = papers(options.papers)[options.paper]
     return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
-                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file, layout_name=options.layout)
+                pack=options.pack, back_offset=options.back_offset, registration=options.cut_file, layout_name=options.layout,
+                fonts=game.fonts)
 
 
 def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:

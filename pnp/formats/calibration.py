@@ -21,14 +21,15 @@ def _spots(sheet: Paper) -> list[tuple[float, float]]:
             (INSET, sheet.height - INSET), (sheet.width - INSET, sheet.height - INSET)]
 
 
-def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Page, Page]:
-    """The front and back page; backs already shifted by `back_offset`."""
+def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0),
+                      measure: labels.Measure = labels.DEFAULT) -> tuple[Page, Page]:
+    """The front and back page; backs already shifted by `back_offset`; text laid out by `measure`."""
     front = Page([Bookmark("Duplex calibration")])
     back = Page()
     dx, dy = back_offset
     for cx, cy in _spots(sheet):
-        _scale(front, cx, cy + 10, horizontal=True)
-        _scale(front, cx + 10, cy, horizontal=False)
+        _scale(front, cx, cy + 10, True, measure)
+        _scale(front, cx + 10, cy, False, measure)
         bx = sheet.width - cx + dx  # long-edge duplex mirrors x
         back.add(Line(bx, cy + 4 + dy, bx, cy + 16 + dy, 0.3))
         back.add(Line(sheet.width - cx - 16 + dx, cy + dy, sheet.width - cx - 4 + dx, cy + dy, 0.3))
@@ -38,15 +39,15 @@ def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0
             f"Build with --back-offset X,Y (or back_offset: [X, Y] in pnp.yaml); now {dx:g},{dy:g}: add the reading to it.")
     # between the top corners' scales (down to INSET + 19 mm) and the centre's (from 8 mm above it)
     above, below = INSET + 19, sheet.height / 2 - 8
-    lines = labels.block(text, m, 0, sheet.width - 2 * m, 8)
+    lines = measure.block(text, m, 0, sheet.width - 2 * m, 8)
     height = (len(lines) - 1) * labels.step(8) + (labels.ASCENT + labels.DESCENT) * 8 * labels.PT
     shift = max(above, (above + below - height) / 2)
     front.marks += [Label(line.text, line.x, line.y + shift, line.size) for line in lines]
-    back.add(labels.line("Back of the duplex calibration sheet", m, sheet.height - m, sheet.width - 2 * m, 6, 4))
+    back.add(measure.line("Back of the duplex calibration sheet", m, sheet.height - m, sheet.width - 2 * m, 6, 4))
     return front, back
 
 
-def _scale(page: Page, x: float, y: float, horizontal: bool) -> None:
+def _scale(page: Page, x: float, y: float, horizontal: bool, measure: labels.Measure) -> None:
     """A scale from -SPAN to +SPAN mm around (x, y) with a tick every STEP mm. Vertical
     scales are numbered with the sign flipped, so both read as the correction to make."""
     steps = int(SPAN / STEP)
@@ -58,7 +59,7 @@ def _scale(page: Page, x: float, y: float, horizontal: bool) -> None:
         if horizontal:
             page.add(Line(x + at, y, x + at, y + tick, 0.2))
             if i % 4 == 0:
-                page.add(labels.centred(f"{at:g}", x + at, y + 7.5, 4))
+                page.add(measure.centred(f"{at:g}", x + at, y + 7.5, 4))
         else:
             page.add(Line(x, y + at, x + tick, y + at, 0.2))
             if i % 4 == 0:

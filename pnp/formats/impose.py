@@ -21,6 +21,7 @@ from ..render.faces import Face, RenderedComponent
 
 if TYPE_CHECKING:
     from ..load.fonts import Fonts
+    from .labels import Measure
 
 MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a crop mark
 MARK_LENGTH = 4.0  # mm
@@ -239,21 +240,23 @@ def _chunks(seq: list, size: int) -> Iterator[list]:
         yield seq[i : i + size]
 
 
-def layout(rendered: RenderedComponent, sheet: Paper, title: str) -> Layout:
-    """The pages of one component: fronts (and duplex backs) on `sheet`-sized pages."""
+def layout(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts | None" = None) -> Layout:
+    """The pages of one component: fronts (and duplex backs) on `sheet`-sized pages, their
+    text measured in `fonts` (the game's, which draw it; pnp's default fonts when None)."""
+    from .labels import Measure
+
+    measure = Measure(fonts)
     spec = rendered.spec
     bleed = rendered.bleed
     copies = _expand(rendered)
     pages: list[Page] = []
     if not copies:  # one measured line inside the printable inset, like every other sheet label
-        from . import labels
-
         left = max(sheet.margin, sheet_layout("standard").inset)
-        pages.append(Page([labels.line(f"{title}: no pieces to print", left, left + 5, sheet.width - 2 * left, 9, 5)]))
+        pages.append(Page([measure.line(f"{title}: no pieces to print", left, left + 5, sheet.width - 2 * left, 9, 5)]))
         return Layout(sheet, title, pages)
     grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
     if grid is None:
-        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard").inset))
+        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard").inset, measure))
     has_backs = any(back is not None for _, back in copies)
     turn = 90 if grid.rotated else 0
     for chunk in _chunks(copies, grid.per_page):
@@ -281,14 +284,16 @@ def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
 
     if fonts is None and rendered.pieces:
         fonts = rendered.pieces[0].front.fonts
-    return write_pdf(layout(rendered, sheet, title), fonts)
+    return write_pdf(layout(rendered, sheet, title, fonts), fonts)
 
 
-def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, inset: float = 0.0) -> list[Page]:
+def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, inset: float = 0.0,
+                    measure: "Measure | None" = None) -> list[Page]:
     """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm. With `inset`
     (mm at each edge a printer may not print) the top and bottom margins are wide enough
     that the instruction line and PRINTED_TICK mm of each landing tick there print, and
-    the side margins too when a piece takes more than one row of pages (their ticks)."""
+    the side margins too when a piece takes more than one row of pages (their ticks).
+    `measure` lays out the instruction lines (pnp's default fonts when None)."""
     wide = max(sheet.margin, inset + MARK_OFFSET + PRINTED_TICK) if inset else sheet.margin
     pages: list[Page] = []
     for front, back in copies:
@@ -311,7 +316,7 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
                 piece = front.component if front.name == front.component else f"{front.component}/{front.name}"
                 page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count} "
                                      f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
-                                     "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w, inset))
+                                     "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w, inset, measure))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, margins, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn,
@@ -329,7 +334,8 @@ def _tile(sheet: Paper, margins: tuple[float, float], face: Face, ox: float, oy:
     return Place(face, left - ox, my - oy, full_w, full_h, turn, clip=(left, my, win_w, win_h), cut=cut)
 
 
-def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, right: bool, win_w: float, inset: float = 0.0) -> Label:
+def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, right: bool, win_w: float, inset: float = 0.0,
+                measure: "Measure | None" = None) -> Label:
     """One measured line in the top margin (the print PDF labels the bottom one), clear of
     the landing ticks there and of the registration marks 10 mm from the edge, and `inset`
     mm or more from the paper edge."""
@@ -339,7 +345,7 @@ def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, right: bo
     left = max(mx, inset)
     end = mx + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - left
     top = max(1.5, inset, my / 2 - 2.5)
-    return labels.line(text, left, top + labels.ASCENT * 5 * labels.PT, end - left, 5, 3.5)
+    return (measure or labels.DEFAULT).line(text, left, top + labels.ASCENT * 5 * labels.PT, end - left, 5, 3.5)
 
 
 def _tile_cut(margins: tuple[float, float], bleed: float, col: int, row: int, xs: list[tuple[float, float]],

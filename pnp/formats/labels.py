@@ -1,14 +1,20 @@
 """Text on printed sheets laid out by measure: lines wrapped and shrunk to the width they
 may take, stacked a line's height apart, and the box each line covers.
 
-Widths come from pnp's default font (pnp.render.textfit.text_width), the font the sheets'
-labels are set in unless a game names its own; typst, which draws them, wraps a label
-only at the page's right margin, so a line measured to fit is never wrapped again.
+Widths are measured in the family typst draws the sheets' labels in: the game's default
+family (pnp/formats/pdf.py `BookPages.sources`), so a `Measure` of the game's fonts lays
+out a game's sheets; the module's functions measure in pnp's default font. typst wraps a
+label only at the page's right margin, so a line measured to fit is never wrapped again.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .impose import Label
+
+if TYPE_CHECKING:
+    from ..load.fonts import Fonts
 
 PT = 25.4 / 72  # mm per point
 ASCENT = 0.75  # of the size: how far capitals and ascenders reach above the baseline
@@ -16,54 +22,59 @@ DESCENT = 0.25  # and descenders below it
 LEADING = 1.3  # baseline to baseline, of the size
 
 
-def width(text: str, size: float) -> float:
-    """The width in mm of `text` at `size` pt."""
-    from ..render.textfit import text_width
-
-    return text_width(text, size * PT)
-
-
-def box(label: Label) -> tuple[float, float, float, float]:
-    """The area (left, top, right, bottom, mm) a one-line label covers."""
-    size = label.size * PT
-    if label.turn == 90:  # the glyphs' tops point left, the text runs up the page
-        return label.x - ASCENT * size, label.y - width(label.text, label.size), label.x + DESCENT * size, label.y
-    return label.x, label.y - ASCENT * size, label.x + width(label.text, label.size), label.y + DESCENT * size
-
-
-def wrap(text: str, room: float, size: float) -> list[str]:
-    """`text` in lines no wider than `room` mm at `size` pt (a word longer than that stands alone)."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and width(f"{lines[-1]} {word}", size) <= room:
-            lines[-1] += f" {word}"
-        else:
-            lines.append(word)
-    return lines or [""]
-
-
 def step(size: float) -> float:
     """mm from one baseline to the next at `size` pt."""
     return LEADING * size * PT
 
 
-def block(text: str, x: float, top: float, room: float, size: float) -> list[Label]:
-    """`text` wrapped to `room` mm, its first line's top at `top` and each next line below."""
-    first = top + ASCENT * size * PT
-    return [Label(line, x, first + i * step(size), size) for i, line in enumerate(wrap(text, room, size))]
+class Measure:
+    """Labels laid out by the widths of `fonts`' default family (pnp's default fonts when None)."""
+
+    def __init__(self, fonts: "Fonts | None" = None):
+        from ..load.fonts import DEFAULT
+
+        self.fonts = fonts or DEFAULT
+
+    def width(self, text: str, size: float) -> float:
+        """The width in mm of `text` at `size` pt."""
+        return self.fonts.text_width(str(text), size * PT)
+
+    def box(self, label: Label) -> tuple[float, float, float, float]:
+        """The area (left, top, right, bottom, mm) a one-line label covers."""
+        size = label.size * PT
+        if label.turn == 90:  # the glyphs' tops point left, the text runs up the page
+            return label.x - ASCENT * size, label.y - self.width(label.text, label.size), label.x + DESCENT * size, label.y
+        return label.x, label.y - ASCENT * size, label.x + self.width(label.text, label.size), label.y + DESCENT * size
+
+    def wrap(self, text: str, room: float, size: float) -> list[str]:
+        """`text` in lines no wider than `room` mm at `size` pt (a word longer than that stands alone)."""
+        lines: list[str] = []
+        for word in text.split():
+            if lines and self.width(f"{lines[-1]} {word}", size) <= room:
+                lines[-1] += f" {word}"
+            else:
+                lines.append(word)
+        return lines or [""]
+
+    def block(self, text: str, x: float, top: float, room: float, size: float) -> list[Label]:
+        """`text` wrapped to `room` mm, its first line's top at `top` and each next line below."""
+        first = top + ASCENT * size * PT
+        return [Label(line, x, first + i * step(size), size) for i, line in enumerate(self.wrap(text, room, size))]
+
+    def line(self, text: str, x: float, baseline: float, room: float, size: float, smallest: float, turn: int = 0) -> Label:
+        """One line of `text` at `size` pt, shrunk (down to `smallest`) to fit `room` mm, and
+        shortened with an ellipsis when even that is too wide (turned by `turn`, see Label)."""
+        fitted = size
+        while fitted > smallest and self.width(text, fitted) > room:
+            fitted = max(smallest, fitted - 0.25)
+        while self.width(text, fitted) > room and len(text) > 1:
+            text = text[:-2].rstrip() + "…"
+        return Label(text, x, baseline, fitted, turn)
+
+    def centred(self, text: str, middle: float, baseline: float, size: float) -> Label:
+        """A label whose middle is at `middle` (numbers under a scale's ticks)."""
+        return Label(text, middle - self.width(text, size) / 2, baseline, size)
 
 
-def line(text: str, x: float, baseline: float, room: float, size: float, smallest: float, turn: int = 0) -> Label:
-    """One line of `text` at `size` pt, shrunk (down to `smallest`) to fit `room` mm, and
-    shortened with an ellipsis when even that is too wide (turned by `turn`, see Label)."""
-    fitted = size
-    while fitted > smallest and width(text, fitted) > room:
-        fitted = max(smallest, fitted - 0.25)
-    while width(text, fitted) > room and len(text) > 1:
-        text = text[:-2].rstrip() + "…"
-    return Label(text, x, baseline, fitted, turn)
-
-
-def centred(text: str, middle: float, baseline: float, size: float) -> Label:
-    """A label whose middle is at `middle` (numbers under a scale's ticks)."""
-    return Label(text, middle - width(text, size) / 2, baseline, size)
+DEFAULT = Measure()
+width, box, wrap, block, line, centred = DEFAULT.width, DEFAULT.box, DEFAULT.wrap, DEFAULT.block, DEFAULT.line, DEFAULT.centred

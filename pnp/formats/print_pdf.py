@@ -13,7 +13,7 @@ that misaligns its second side; a duplex calibration sheet at the end measures t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from .impose import PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout
@@ -22,6 +22,9 @@ from ..render.faces import Face, RenderedComponent
 
 from . import labels
 from .packing import Block, Group, pack
+
+if TYPE_CHECKING:
+    from ..load.fonts import Fonts
 
 RULER = 50.0  # mm
 CALIBRATION = "Duplex calibration"
@@ -241,10 +244,13 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
-         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False, layout_name: str = "") -> Plan:
+         back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False, layout_name: str = "",
+         fonts: "Fonts | None" = None) -> Plan:
     """The print PDF of one game: title page (naming `layout_name`, the layout `style` is),
     then every component's sheets; with `registration`, print-then-cut marks on every sheet
-    that is cut (pnp.formats.cutfile)."""
+    that is cut (pnp.formats.cutfile). Its text is measured in `fonts`, the game's fonts
+    that draw it (pnp's default fonts when None)."""
+    measure = labels.Measure(fonts)
     base_style, base_sheet = style, Paper(sheet.name, sheet.width, sheet.height, style.margin)
     if registration:
         from .cutfile import MARGIN
@@ -270,7 +276,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
             by_hand.update((id(page), base_sheet.margin) for page in section.pages)
         elif grid is None:
-            section.pages = _oversize_pages(copies, sheet, comp.bleed, style.inset)
+            section.pages = _oversize_pages(copies, sheet, comp.bleed, style.inset, measure)
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
                              for page in section.pages]
@@ -309,12 +315,12 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         from .calibration import calibration_pages
 
         calibration = Section(CALIBRATION)
-        calibration.pages = list(calibration_pages(sheet, back_offset))
+        calibration.pages = list(calibration_pages(sheet, back_offset, measure))
         calibration.sides = ["front", "back"]
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
-                                   style.inset)
+                                   style.inset, measure)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -345,7 +351,8 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent], start:
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[RenderedComponent], pieces: dict[str, int],
               unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
-              layout_name: str = "", inset: float = 0.0) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              layout_name: str = "", inset: float = 0.0,
+              measure: labels.Measure = labels.DEFAULT) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
@@ -359,7 +366,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             first[s.name] = number
             number += len(s.pages)
         held = _holdings(sections, rendered, count + 1)
-        pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name)
+        pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure)
         if len(pages) == count:
             break
         count = len(pages)
@@ -377,12 +384,13 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             if id(page) in by_hand:
                 where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
-            page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, inset))
+            page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, inset, measure))
             pages.append(page)
     return pages, first, held
 
 
-def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: float) -> Label:
+def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: float,
+                 measure: labels.Measure = labels.DEFAULT) -> Label:
     """The sheet's label, `inset` mm or more from the paper edge, in the first free strip
     of the bottom, top, right and left margins (turned, read from the bottom up, at the
     sides): clear of the art and of every line. When none is free, at the bottom with the
@@ -392,19 +400,19 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
     w, h = sheet.width, sheet.height
     ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
     tries = [
-        labels.line(text, end, h - inset - descent, w - 2 * end, size, smallest),
-        labels.line(text, end, inset + ascent, w - 2 * end, size, smallest),
-        labels.line(text, w - inset - descent, h - end, h - 2 * end, size, smallest, turn=90),
-        labels.line(text, inset + ascent, h - end, h - 2 * end, size, smallest, turn=90),
+        measure.line(text, end, h - inset - descent, w - 2 * end, size, smallest),
+        measure.line(text, end, inset + ascent, w - 2 * end, size, smallest),
+        measure.line(text, w - inset - descent, h - end, h - 2 * end, size, smallest, turn=90),
+        measure.line(text, inset + ascent, h - end, h - 2 * end, size, smallest, turn=90),
     ]
     taken = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
     boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in taken]
     boxes += [(min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)) for ln in page.lines]
     for label in tries:
-        left, top, right, bottom = labels.box(label)
+        left, top, right, bottom = measure.box(label)
         if not any(left < b[2] + 0.5 and b[0] < right + 0.5 and top < b[3] + 0.5 and b[1] < bottom + 0.5 for b in boxes):
             return label
-    _clear_of(page, labels.box(tries[0]))
+    _clear_of(page, measure.box(tries[0]))
     return tries[0]
 
 
@@ -445,6 +453,7 @@ class _TitleFlow:
     y: float
     heading: str = ""
     fresh: bool = False  # the last page holds nothing but its headings yet
+    measure: labels.Measure = labels.DEFAULT
 
     @property
     def margin(self) -> float:
@@ -468,7 +477,7 @@ class _TitleFlow:
         text taller than a whole page is not split); then `y` is its last baseline plus
         `after`. With `tick`, a 3 mm box to tick at that x, level with its first line."""
         def lay() -> list[Label]:
-            return labels.block(text, x, self.y - labels.ASCENT * size * labels.PT, room, size)
+            return self.measure.block(text, x, self.y - labels.ASCENT * size * labels.PT, room, size)
 
         block = lay()
         if not self.fresh and not self.fits(block[-1].y + labels.DESCENT * size * labels.PT):
@@ -485,11 +494,12 @@ class _TitleFlow:
 
 
 def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
-                 first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "") -> list[Page]:
+                 first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "",
+                 measure: labels.Measure = labels.DEFAULT) -> list[Page]:
     """The title page (title, how to print, the ruler, the checklist of components), and
     as many further pages as what does not fit on it needs."""
     m = max(sheet.margin, TITLE_MARGIN)
-    flow = _TitleFlow(title, sheet, [Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])], m + 22)
+    flow = _TitleFlow(title, sheet, [Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])], m + 22, measure=measure)
     total = sum(s.sheets for s in sections if s.name != CALIBRATION)
     duplex = [f"{first[s.name]}-{first[s.name] + len(s.pages) - 1}" for s in sections if s.duplex]
     lines = [
@@ -513,7 +523,7 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
     flow.y += 4
     if not flow.fits(flow.y + 7.5 + labels.DESCENT * 6 * labels.PT):  # the ruler, its numbers under it
         flow.turn()
-    _ruler(flow.pages[-1], m, flow.y)
+    _ruler(flow.pages[-1], m, flow.y, measure)
     flow.y += 18
     entries = []
     for name, numbers in held.items():
@@ -521,7 +531,7 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         entries.append(f"{name}: {counted(count, 'piece')} on {counted(len(numbers), 'sheet')} "
                        f"({'page' if len(numbers) == 1 else 'pages'} {_ranges(numbers)})")
     room = sheet.width - 2 * m - 5
-    first_lines = len(labels.wrap(entries[0], room, 9)) if entries else 1
+    first_lines = len(measure.wrap(entries[0], room, 9)) if entries else 1
     # the heading and the whole first entry under it (the heading is never left alone at the foot of a page)
     if not flow.fits(flow.y + 8 + (first_lines - 1) * labels.step(9) + labels.DESCENT * 9 * labels.PT):
         flow.turn()
@@ -544,12 +554,12 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def _ruler(page: Page, x: float, y: float) -> None:
+def _ruler(page: Page, x: float, y: float, measure: labels.Measure) -> None:
     """A 50 mm ruler with a tick every millimetre (longer every 5 and 10)."""
     page.add(Line(x, y, x + RULER, y, 0.5))
     for mm in range(int(RULER) + 1):
         tick = 4 if mm % 10 == 0 else 2.5 if mm % 5 == 0 else 1.5
         page.add(Line(x + mm, y, x + mm, y + tick, 0.3))
         if mm % 10 == 0:
-            page.add(labels.centred(str(mm), x + mm, y + 7.5, 6))
+            page.add(measure.centred(str(mm), x + mm, y + 7.5, 6))
     page.add(Label(f"{RULER:g} mm", x + RULER + 3, y + 3, 8))
