@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
 from pnp.load.content import Project
-from pnp.formats.impose import Paper
+from pnp.formats.impose import Label, Paper
 from pnp.config import papers, sheet_layout
 from pnp.formats.print_pdf import RULER, plan
 
@@ -309,6 +309,29 @@ def test_fold_layout_puts_each_back_behind_its_front_across_the_fold(tmp_path):
     (fold,) = [ln for ln in page.lines if ln.dash]
     assert (fold.x1, fold.x2, fold.y1, fold.y2) == (middle, middle, 0, 279.4)
     assert all(ln.x1 <= middle and ln.x2 <= middle for ln in page.lines if not ln.dash)  # crop marks on the front half
+
+
+def test_fold_layout_prints_a_piece_too_big_for_half_a_sheet_on_whole_sheets_with_its_backs(tmp_path):
+    """A two-sided board wider than half a Letter sheet is laid as in other layouts (whole,
+    with crop marks, its back on the next page), not split over pages to glue; the title
+    page says how a one-sided printer prints that back. Cards fit the half: they still fold."""
+    project = make(tmp_path, cards=3, tokens=0, tiles=0)
+    game = project.content_dir / "deck/game.yaml"
+    game.write_text(game.read_text() + "  - {id: board, name: Boards, size: 150mm x 100mm, items: '[{\"id\": \"b\"}]', "
+                                       "copies: 2, front: f.svg.j2, back: b.svg.j2}\n")
+    made = plan("Deck", parts(project), Paper("letter", 215.9, 279.4), sheet_layout("fold"))
+    cards, boards = made.sections[:2]
+    assert (cards.name, cards.sides, boards.name, boards.sides) == ("Cards", ["fold"], "Boards", ["front", "back"])
+    fronts, backs = boards.pages
+    assert len(fronts.places) == len(backs.places) == 2
+    for f, b in zip(fronts.places, backs.places):
+        assert f.clip is None and (round(f.w, 6), round(f.h, 6)) == (round(b.w, 6), round(b.h, 6))  # whole, not a window of it
+        assert round(b.x, 6) == round(215.9 - f.x - f.w, 6) and b.y == f.y  # mirrored for long-edge duplex
+    assert len(fronts.lines) >= 8 and not any(ln.dash for ln in fronts.lines)  # crop marks, no fold line
+    words = " ".join(m.text for m in made.layout.pages[0].marks if isinstance(m, Label))
+    assert "Double-sided, flip on the long edge: pages 3-4" in words
+    assert "One-sided printer: print each front of the double-sided pages alone, then feed the sheet back in" in words
+    assert "glue" not in " ".join(m.text for p in boards.pages for m in p.marks if isinstance(m, Label))
 
 
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.0, -0.5)])

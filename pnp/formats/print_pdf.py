@@ -169,6 +169,17 @@ def component_grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout) ->
     return plan_grid(spec.size.width, spec.size.height, bleed, gap, sheet, spec.rotate == "auto")
 
 
+def laid_grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout, backs: bool) -> tuple[Grid | None, bool]:
+    """The grid `comp`'s pieces take (see `component_grid`) and whether they fold: in a fold
+    layout pieces with `backs` go on the left half, their backs mirrored on the right; those
+    too big for the half go on whole sheets, each followed by its backs, as in other layouts."""
+    if style.fold and backs:
+        half = component_grid(comp, fold_half(sheet), style)
+        if half is not None:
+            return half, True
+    return component_grid(comp, sheet, style), False
+
+
 Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
@@ -267,9 +278,11 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             continue
         name = comp.spec.name
         section = Section(name)
-        fold = style.fold and any(b is not None for _, b in copies)
-        grid = component_grid(comp, fold_half(sheet) if fold else sheet, style)
-        form = None if grid is not None or not registration else component_grid(comp, fold_half(base_sheet) if fold else base_sheet, base_style)
+        has_backs = any(b is not None for _, b in copies)
+        grid, fold = laid_grid(comp, sheet, style, has_backs)
+        form = None
+        if grid is None and registration:
+            form, fold = laid_grid(comp, base_sheet, base_style, has_backs)
         if form is not None:  # fits the paper, not inside the registration marks: printed to cut by hand
             unpacked += -(-len(copies) // form.per_page)
             for start in range(0, len(copies), form.per_page):
@@ -320,7 +333,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
-                                   style.inset, measure)
+                                   style.inset, measure, style.fold)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -352,9 +365,10 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent], start:
 def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[RenderedComponent], pieces: dict[str, int],
               unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
               layout_name: str = "", inset: float = 0.0,
-              measure: labels.Measure = labels.DEFAULT) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              measure: labels.Measure = labels.DEFAULT,
+              one_sided: bool = False) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
-    of the sheets holding each component."""
+    of the sheets holding each component; `one_sided`: the layout is for a one-sided printer."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
     # how many title pages there are: lay them out again with the count they took until it
     # holds. A larger count only widens the numbers printed (never fewer lines), so this settles.
@@ -366,7 +380,8 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             first[s.name] = number
             number += len(s.pages)
         held = _holdings(sections, rendered, count + 1)
-        pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure)
+        pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure,
+                             one_sided)
         if len(pages) == count:
             break
         count = len(pages)
@@ -495,9 +510,10 @@ class _TitleFlow:
 
 def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
                  first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "",
-                 measure: labels.Measure = labels.DEFAULT) -> list[Page]:
+                 measure: labels.Measure = labels.DEFAULT, one_sided: bool = False) -> list[Page]:
     """The title page (title, how to print, the ruler, the checklist of components), and
-    as many further pages as what does not fit on it needs."""
+    as many further pages as what does not fit on it needs; `one_sided`: a layout for a
+    one-sided printer, told how to print the double-sided pages all the same."""
     m = max(sheet.margin, TITLE_MARGIN)
     flow = _TitleFlow(title, sheet, [Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])], m + 22, measure=measure)
     total = sum(s.sheets for s in sections if s.name != CALIBRATION)
@@ -514,6 +530,9 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
+    if duplex and one_sided:  # pieces too big for half a folded sheet have their backs on the next page
+        lines.append("One-sided printer: print each front of the double-sided pages alone, then feed the sheet back in, turned "
+                     "over on its long edge, to print the next page (its back) on the other side.")
     if duplex:
         lines.append(f"Before the double-sided pages, print pages {duplex[-1]} (duplex calibration) and correct the back offset if needed.")
     if back_offset != (0.0, 0.0):

@@ -12,7 +12,7 @@ from ..config import SheetLayout
 from ..render.faces import RenderedComponent
 from ..units import num
 from .impose import TILE_OVERLAP, Grid, Paper, plan_grid
-from .print_pdf import component_grid, fold_half
+from .print_pdf import laid_grid
 
 # the grid a component's pieces take on the paper with margins of so many mm (None: none fits whole)
 Fit = Callable[[RenderedComponent, float], "Grid | None"]
@@ -51,12 +51,12 @@ def laid_alone(paper: Paper) -> Fit:
 
 def laid_in_print(paper: Paper, style: SheetLayout) -> Fit:
     """How print_pdf.plan lays a component on `paper` in the layout `style` (its margin
-    aside): in a fold layout, the pieces with backs on a half."""
+    aside): in a fold layout, the pieces with backs on a half when they fit it."""
 
     def fit(comp: RenderedComponent, margin: float) -> Grid | None:
         sheet = Paper(paper.name, paper.width, paper.height, margin)
-        fold = style.fold and any(p.back is not None for p in comp.pieces)
-        return component_grid(comp, fold_half(sheet) if fold else sheet, style.model_copy(update={"margin": margin}))
+        backs = any(p.back is not None for p in comp.pieces)
+        return laid_grid(comp, sheet, style.model_copy(update={"margin": margin}), backs)[0]
 
     return fit
 
