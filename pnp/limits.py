@@ -56,6 +56,10 @@ TABLES = Bounds("data sheet", "PNP_TABLE_LIMITS", {"rows": 20_000, "cell": 10_00
 # 50 million pixels: an A3 picture at 600 dpi is 42 million; 50 MiB a picture file `asset()`
 # reads (card art is a few hundred KiB, that A3 picture as a JPEG about 15 MiB).
 PICTURES = Bounds("picture", "PNP_PICTURE_LIMITS", {"pixels": 50_000_000, "size": 50 * MIB})
+# Pixels of one image a build draws (a PNG, or a face drawn for Tabletop Simulator), from the
+# piece's size and the dpi before it is drawn: the largest shipped piece (the Cave's 380 x 260 mm
+# board) at the highest --dpi (1200) is 221 million; 250 million is a GiB of memory to draw.
+RASTER = Bounds("rendered image", "PNP_RASTER_LIMITS", {"pixels": 250_000_000})
 # A template file: the shipped ones are at most 15 KiB.
 TEMPLATES = Bounds("template", "PNP_TEMPLATE_LIMITS", {"size": MIB})
 # An SVG file of an icon set: an icon is a few KiB, a detailed one from a drawing program a few

@@ -97,3 +97,35 @@ def test_a_bleed_of_metres_is_refused_at_the_component_before_anything_is_drawn(
     assert bad.exit_code == 2 and "game.yaml:11:5: 'card': 63 x 88 mm with a bleed of 1000 mm (its `bleed:`) prints 2088 mm" in bad.output
     game.write_text(game.read_text().replace("bleed: 1000mm", "bleed: 900mm"))  # 1,888 mm: big, but a piece
     assert pnp(demo, "build", "--format", "svg").exit_code == 0
+
+
+def test_an_image_of_too_many_pixels_is_refused_at_the_piece_before_it_is_drawn(demo: Project, monkeypatch):
+    """The pixels of a PNG (the piece's size with its bleed at --dpi) are held to a limit
+    (PNP_RASTER_LIMITS) before resvg draws it: sizes and dpis each within bounds made a PNG
+    of billions of pixels and resvg aborted on the memory. So is a face drawn for Tabletop
+    Simulator (its image capped, the bleed around it not). Nothing is drawn, nothing written."""
+    import resvg_py
+
+    def drawn(**_):
+        raise AssertionError("resvg was asked to draw")
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", drawn)
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("size: poker", "size: 1990mm x 1990mm"))
+    bad = pnp(demo, "build", "--format", "png", "--dpi", "1200")
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert bad.output.strip().endswith(
+        "game.yaml:7:5: 'card': a PNG of 1996 x 1996 mm (with its bleed) at 1200 dpi is 94,300 x 94,300 pixels (8,892 million), "
+        "more than 250,000,000, the limit for a rendered image (set PNP_RASTER_LIMITS=pixels=N to change it): expected a lower "
+        "--dpi (or `dpi:` in pnp.yaml) or a smaller piece")
+    game.write_text(game.read_text().replace("size: 1990mm x 1990mm", "size: poker\n    bleed: 900mm"))
+    bad = pnp(demo, "build", "--format", "tts", "--dpi", "1200")
+    assert bad.exit_code == 2  # the card is drawn at 413 dpi to fit a deck's image, its bleed around it, to be cut off
+    assert "game.yaml:8:5: 'card': a Tabletop Simulator image of 1863 x 1888 mm (with its bleed) at 413 dpi is 30,282" in bad.output
+    assert not demo.output_dir.exists()
+    monkeypatch.undo()
+    game.write_text(game.read_text().replace("\n    bleed: 900mm", ""))
+    monkeypatch.setenv("PNP_RASTER_LIMITS", "pixels=1000000")  # 69 x 94 mm with its bleed: a million pixels at about 315 dpi
+    assert "at 600 dpi is 1,630 x 2,221 pixels" in pnp(demo, "build", "--format", "png", "--dpi", "600").output
+    made = pnp(demo, "build", "--format", "png", "--dpi", "290")
+    assert made.exit_code == 0, made.output

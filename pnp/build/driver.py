@@ -174,9 +174,12 @@ def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: 
 
 
 def png_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:
-    from ..formats.raster import png_files as plan
+    from ..formats.raster import TooManyPixels, located, png_files as plan
 
-    return plan(rendered, options.dpi, game.manifest.title)
+    try:
+        return plan(rendered, options.dpi, game.manifest.title)
+    except TooManyPixels as exc:
+        raise located(game, exc) from None
 
 
 def tts_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> dict[str, Planned]:

@@ -8,6 +8,7 @@ draw the same letters everywhere. The fonts are part of every PNG's cache key.
 from __future__ import annotations
 
 import io
+import math
 import struct
 from dataclasses import replace
 from functools import partial
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import PnpError
 from ..files import Planned, digest
+from ..limits import RASTER
 from ..load.fonts import DEFAULT, Fonts
 from ..render.hrefs import refused
 from .engine_jobs import ROOT as ENGINE_ROOT
@@ -22,7 +24,8 @@ from .engine_jobs import ROOT as ENGINE_ROOT
 if TYPE_CHECKING:
     from PIL import Image
 
-    from ..render.faces import RenderedComponent
+    from ..load.content import GameContent
+    from ..render.faces import Face, RenderedComponent
 
 
 def settings(fonts: Fonts = DEFAULT) -> str:
@@ -69,8 +72,42 @@ def with_dpi(png: bytes, dpi: float) -> bytes:
     return out.getvalue()
 
 
+class TooManyPixels(PnpError):
+    """An image of component `component` (its id) past the pixel limit, found before it is
+    drawn (`check_pixels`); `located` places it at the component's `key` in game.yaml."""
+
+    def __init__(self, component: str, key: str, message: str):
+        super().__init__(message)
+        self.component, self.key = component, key
+
+
+def check_pixels(face: "Face", dpi: float, what: str) -> None:
+    """Refuse to draw `face` with its bleed at `dpi` as `what` (a PNG, ...) when that image
+    has more pixels than the limit (resvg would abort on the memory, or take it all)."""
+    limit = RASTER["pixels"]
+    width, height = (math.ceil((side + 2 * face.bleed) / 25.4 * dpi) for side in (face.width, face.height))
+    if width * height <= limit:
+        return
+    key = "bleed" if 2 * face.bleed > max(face.width, face.height) else "size"  # what makes it big (a component's own bleed)
+    raise TooManyPixels(face.component, key, (
+        f"{face.component!r}: {what} of {face.width + 2 * face.bleed:g} x {face.height + 2 * face.bleed:g} mm (with its bleed) "
+        f"at {dpi:.0f} dpi is {width:,} x {height:,} pixels ({width * height / 1e6:,.0f} million), more than {limit:,}, "
+        f"{RASTER.hint('pixels')}: expected a lower --dpi (or `dpi:` in pnp.yaml) or a smaller piece"))
+
+
+def located(game: "GameContent", exc: TooManyPixels) -> PnpError:
+    """`exc` at its component's size (or own bleed) in game.yaml."""
+    index, comp = next((i, comp) for i, comp in enumerate(game.manifest.components) if comp.id == exc.component)
+    key = exc.key if exc.key == "size" or comp.bleed is not None else "size"
+    return PnpError(game.manifest_doc.error(("components", index, key), str(exc)))
+
+
 def png_files(rendered: list["RenderedComponent"], dpi: int, title: str) -> dict[str, Planned]:
-    """`png/<component>/<face>.png` for every face, at `dpi` (of the game `title`)."""
+    """`png/<component>/<face>.png` for every face, at `dpi` (of the game `title`); an image
+    past the pixel limit is refused first (`TooManyPixels`)."""
+    for comp in rendered:
+        for face in comp.faces[:1]:  # a component's faces are all one size
+            check_pixels(face, dpi, "a PNG")
     return of_game(title, {
         f"png/{face.component}/{face.name}.png": Planned(digest("png", settings(face.fonts), dpi, face.svg),
                                                          partial(svg_to_png, face.svg, dpi, face.fonts, f"face {face.component}/{face.name}"))

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..files import Planned, digest
-from .raster import of_game, settings, svg_to_image
+from .raster import check_pixels, located, of_game, settings, svg_to_image, TooManyPixels
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -81,9 +81,13 @@ def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image
     """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline)."""
     from PIL import Image
 
-    s = size[0] / face.width  # px per mm
-    full = svg_to_image(face.svg, dpi=s * 25.4, fonts=face.fonts, where=f"face {face.component}/{face.name}").convert(mode)
+    full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}").convert(mode)
     return full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
+
+
+def drawn_dpi(face: "Face", size: tuple[int, int]) -> float:
+    """The dpi `card_image` draws `face` at (with its bleed, cut off after) to give `size` px."""
+    return size[0] / face.width * 25.4
 
 
 def _png(image: "Image.Image") -> bytes:
@@ -162,6 +166,7 @@ def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, 
     unique = comp.spec.back_per_item
     chunks = [cards[i : i + PER_SHEET] for i in range(0, len(cards), PER_SHEET)]
     size = card_pixels(cards[0][1], dpi, *grid(len(chunks[0])))
+    check_pixels(cards[0][1], drawn_dpi(cards[0][1], size), "a Tabletop Simulator image")
     shared = None if unique else cards[0][2]
     back = ""
     if shared is not None:
@@ -189,6 +194,7 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     if not pieces:
         return None
     size = card_pixels(pieces[0].front, dpi, 1, 1)
+    check_pixels(pieces[0].front, drawn_dpi(pieces[0].front, size), "a Tabletop Simulator image")
     mode = "RGBA" if what == "token" else "RGB"
 
     def image(face: "Face", stem: str) -> str:
@@ -211,7 +217,10 @@ def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int
     parts: list[Deck | Images] = []
     for comp in rendered:
         what = kind(comp)
-        part = plan_deck(comp, setup, dpi, files) if what == "deck" else plan_images(comp, what, setup, dpi, files)
+        try:
+            part = plan_deck(comp, setup, dpi, files) if what == "deck" else plan_images(comp, what, setup, dpi, files)
+        except TooManyPixels as exc:
+            raise located(game, exc) from None
         if part is not None:
             parts.append(part)
     base = (root / "tts").resolve().as_uri() + "/"
