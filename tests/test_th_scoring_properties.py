@@ -29,7 +29,7 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
     leader counts that agree (one from setup plus one per Leader Phase), held leaders and
     Village Kings as the ending allows, the last leader eaten on top of its column
     (published rules F184-190, 0.2.8 O191-197), a basic tile for every turn taken (F118,
-    F144, F164; O113, O137, O165)."""
+    F144, F164; O113, O137, O165) and no more tiles than the turns add (F88-92, F110)."""
     version = draw(st.sampled_from(RULE_SET.names()))
     rules = RULE_SET.version(version)
     n = draw(st.sampled_from(sorted(rules.stomach.rows_by_players)))
@@ -40,7 +40,19 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
     monsters = draw(st.permutations(MONSTERS))[:n]
     pool = list(draw(st.permutations(LEADER_IDS)))
     ending = draw(st.sampled_from(["round", "leader-phase"]))
-    phases = draw(st.integers(0 if ending == "round" else 1, rules.leader_stacks(n)))
+    stacks = rules.leader_stacks(n)
+
+    def most(phases: int) -> int:
+        """Most basic and Damage tiles the turns can add (F88-92, F110; O95-99, O131);
+        no bound after a round ending once the stacks ran out (rulings.stacks_run_out)."""
+        if ending == "round" and phases == stacks:
+            return rows * cols
+        turns = rules.turns_a_round * (phases + (1 if ending == "round" else 0))
+        return turns * (rules.deck.shape_squares[1] + rules.damage_a_turn_max)
+
+    # enough Leader Phases for the rounds to fill the stomach that ended the game
+    lowest = min(d for d in range(0 if ending == "round" else 1, stacks + 1) if rows * cols - d <= most(d))
+    phases = draw(st.integers(lowest, stacks))
     trigger = draw(st.integers(0, n - 1))
     players = []
     for seat in range(n):
@@ -64,6 +76,8 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
         while sum(heights) < turns + eaten:  # room for those tiles and the leaders
             heights[c] = min(rows - 1 if c == short else rows, heights[c] + 1)
             c = (c + 1) % cols
+        while sum(heights) - eaten > most(phases):  # no more tiles than the turns add
+            heights[heights.index(max(heights))] -= 1
         for c, h in enumerate(heights):
             for r in range(rows - h, rows):
                 grid[r][c] = draw(st.sampled_from(symbols))

@@ -316,26 +316,27 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
     text = out.read_text()
     rows = {1: 6, 2: 6, 3: 5, 4: 4}[players]
     assert text.count("      . . . . . .") == rows * players
-    # Fill it in as a game that ended after a round with one Leader Phase: player 1
-    # filled first (held leader left over), the others ate their second leader, and at
-    # least one basic tile in each of their 4 turns.
+    # Fill it in as a game that ended after a round with three Leader Phases (one could
+    # not fill 6 rows: two rounds add at most 32 tiles): player 1 filled first (held
+    # leader left over), the others ate their fourth leader, and at least one basic tile
+    # in each of their 8 turns.
     data = yaml.safe_load(text)
     monsters = ["troll", "griffin", "legendary-dragon", "twin-headed-dragon"]
     for seat, p in enumerate(data["players"]):
         p["monster"] = monsters[seat]
         if seat == 0:
-            p["leaders"] = {1: "line-hand"}
+            p["leaders"] = {1: "line-hand", 2: "line-helmet", 3: "line-armor"}
             p["held"] = "line-boot"
-            p["stomach"] = "\n".join(["1 H H H H H"] + ["H H H H H H"] * (rows - 1))
+            p["stomach"] = "\n".join(["1 2 3 H H H"] + ["H H H H H H"] * (rows - 1))
             p["king"] = players > 1 or None
         else:
             kind = ["hand", "boot", "armor"][seat - 1]
-            p["leaders"] = {1: f"range-{kind}", 2: f"diagonal-{kind}"}
-            p["stomach"] = "\n".join([". . . . . ."] * (rows - 2) + ["1 2 . . . .", "H H H H . ."])
+            p["leaders"] = {1: f"range-{kind}", 2: f"diagonal-{kind}", 3: f"feast-{kind}", 4: f"sight-{kind}"}
+            p["stomach"] = "\n".join([". . . . . ."] * (rows - 3) + ["1 2 3 4 . .", "H H H H H H", "H H H H H H"])
         if p.get("king") is None:
             p.pop("king", None)
     if players == 1:
-        data["solo"]["ai_cards"] = [f"adv-0{i}" for i in range(1, 7)]  # level 2, plus 2 in each of 2 rounds
+        data["solo"]["ai_cards"] = [f"adv-{i:02}" for i in range(1, 11)]  # level 2, plus 2 in each of 4 rounds
     report = score_sheet(Project(REPO), sheet(yaml.safe_dump(data, sort_keys=False))).to_json()
     assert len(report["players"]) == players and report["ending"] == "round"
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pnp.load.content import Project
 from pnp.score.dispatch import score_sheet
 from test_th_scoring_sheet import BASE, _edit, copy_project, problems  # noqa: F401 (a fixture)
@@ -127,7 +129,6 @@ players:
       B G H G H B
       H A B G A G
       A A D D B A
-      B A H G G G
   - name: Bo
     monster: griffin
     leaders: {1: feast-hand, 2: diagonal-helmet}
@@ -136,15 +137,82 @@ players:
       . . . . . .
       . . . . . .
       . . . . . .
-      . . . . . .
       H D 1 2 D D
+  - name: Cy
+    monster: legendary-dragon
+    leaders: {1: line-boot, 2: range-boot}
+    stomach: |
+      . . . . . .
+      . . . . . .
+      . . . . . .
+      . . . 1 2 .
+      H A B G H A
 """
 
 
 def test_the_counts_are_singular_when_one(sheet):
     """One Leader Phase (two rounds: four turns) and one basic tile read "1 Leader
-    Phase", "1 basic tile", never "1 Leader Phase(s)"."""
+    Phase", "1 basic tile", never "1 Leader Phase(s)". Three players: two rounds cannot
+    fill a 6-row stomach (see test_more_tiles_than_the_turns_can_add)."""
     assert problems(sheet(ONE_PHASE)) == [
-        f"game.yaml:19: Bo: 1 basic tile in the stomach, but the leaders show 1 Leader Phase and a game that ends after a round, "
+        f"game.yaml:18: Bo: 1 basic tile in the stomach, but the leaders show 1 Leader Phase and a game that ends after a round, "
         f"so this player took at least 4 turns: {WHY}: expected at least 4 basic tiles (is a row missing?)"
     ]
+
+
+# The audit's reproducers: a full stomach (36 basic tiles) whose leaders show no Leader
+# Phase, so one round: 2 turns, each adding at most a 4-square shape and 4 Damage tiles.
+FULL = "\n".join(["      H A B G H A", "      A B G H A B"] * 3) + "\n"
+NO_PHASE = f"""\
+game: tasty-humans
+rules: published
+ending: round
+players:
+  - name: Ana
+    monster: troll
+    king: true
+    held: line-hand
+    stomach: |
+{FULL}  - name: Ben
+    monster: griffin
+    leaders: {{1: line-boot}}
+    stomach: |
+      . . . . . .
+      . . . . . .
+      . . . . . .
+      . . . . . .
+      . . . 1 . .
+      H A B G . .
+"""
+MOST = ("a turn adds at most the eaten shape's tiles (published rules line 110, 0.2.8 line 131) and the Damage its "
+        "Swordsmen and Archers deal (published lines 88-92, 0.2.8 lines 95-99); leaders are the only other tiles")
+
+
+@pytest.mark.parametrize("rules", ["published", '"0.2.8"'])
+def test_more_tiles_than_the_turns_can_add(sheet, rules):
+    """Refused in one line at the stomach, under both rule versions (rules.yaml
+    damage_a_turn_max and deck.shape_squares give the 8 a turn)."""
+    text = NO_PHASE.replace("rules: published", f"rules: {rules}")
+    assert problems(sheet(text)) == [
+        f"game.yaml:9: Ana: 36 basic or Damage tiles in the stomach, but the leaders show 0 Leader Phases and a game that "
+        f"ends after a round, so this player took at most 2 turns of at most 8 tiles: {MOST}: expected at most 16 basic "
+        f"or Damage tiles (is a leader missing from the sheet?)"
+    ]
+
+
+def test_the_tiles_a_turn_come_from_the_rules(sheet, copy_project):
+    """rules.yaml damage_a_turn_max plus the largest shape (deck.shape_squares) is the
+    bound a turn: at 14 Damage a turn, Ana's 2 turns could add 36 tiles; at 13, 34."""
+    rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
+    _edit(rules, "damage_a_turn_max: 4", "damage_a_turn_max: 14")
+    assert score_sheet(copy_project, sheet(NO_PHASE)).players[0].total is not None
+    _edit(rules, "damage_a_turn_max: 14", "damage_a_turn_max: 13")
+    lines = problems(sheet(NO_PHASE), copy_project)
+    assert len(lines) == 1 and "2 turns of at most 17 tiles" in lines[0] and "expected at most 34 basic or Damage tiles" in lines[0]
+
+
+def test_after_the_last_stack_the_turns_set_no_bound(sheet):
+    """Once the stacks run out, rounds go on without a Leader Phase (rules.yaml
+    rulings.stacks_run_out): a round ending after the last stack may follow any number of
+    rounds, so the shipped dense examples pass (BASE: 4 phases, 25 basic tiles)."""
+    assert score_sheet(Project(REPO), sheet(BASE)).players[0].total is not None

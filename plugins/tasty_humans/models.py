@@ -276,6 +276,7 @@ class RuleVersion(StrictModel):
     leaders_max_by_players: dict[int, int]
     leader_stacks_by_players: dict[int, int]
     turns_a_round: int = Field(ge=1, description="turns each player takes in a round (the snake draft); the sheet check counts them")
+    damage_a_turn_max: int = Field(ge=0, description="most Damage tiles one turn can add (the 3 x 3 grid's Swordsmen and Archers); bounds a stomach in the sheet check")
     classes: dict[str, str]
     tiles: dict[str, TileType]
     king_bonus: int

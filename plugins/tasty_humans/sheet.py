@@ -51,6 +51,10 @@ RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer 
                     "unless the damage dropped before it (published line 104, 0.2.8 line 123) filled the stomach, which then "
                     "skips its turns left (published line 184, 0.2.8 line 193), and only Damage tiles ever leave a stomach "
                     "(Cleric: published line 144, 0.2.8 line 113)")
+# Why the turns bound a stomach from above: a turn adds the eaten shape (2 to 4 tiles) and
+# the damage its neighbours deal (rules.yaml damage_a_turn_max gives the lines), nothing else.
+RULE_TILES_A_TURN_MAX = ("a turn adds at most the eaten shape's tiles (published rules line 110, 0.2.8 line 131) and the Damage "
+                         "its Swordsmen and Archers deal (published lines 88-92, 0.2.8 lines 95-99); leaders are the only other tiles")
 
 
 def _levels_expected(rules: "RuleVersion", suggest: bool = False) -> str:
@@ -481,6 +485,7 @@ class _Checker:
             problems.append(ContentError(self.doc.path, self.doc.where(at)[0], None,
                 f"{p.name}: {has}: every player ends with one leader from setup plus one per Leader Phase, and {why}: expected {want}"))
         problems += self._too_few_tiles(players, rules, phases, ending)
+        problems += self._too_many_tiles(players, rules, phases, ending, n)
         level = self.sheet.solo.level if self.sheet.solo is not None else None
         if level is not None and level >= 0:
             problems += self._solo_rounds(phases, rules, n, ending)
@@ -514,6 +519,30 @@ class _Checker:
                     f"{p.name}: {counted(tiles, 'basic tile')} in the stomach, but the leaders show {counted(phases, 'Leader Phase')} and a game that ends "
                     f"{_ENDING_TEXT[ending]}, so this player took at least {counted(turns, 'turn')}{last}: {RULE_TILE_A_TURN}: expected at least "
                     f"{counted(least, 'basic tile')} (is a row missing?)"))
+        return problems
+
+    def _too_many_tiles(self, players: list[SheetPlayer], rules: "RuleVersion", phases: int, ending: str, n: int) -> list[ContentError]:
+        """Boards with more basic and Damage tiles than the turns their player took can
+        have added (RULE_TILES_A_TURN_MAX): each player takes at most `turns_a_round` turns
+        a round, one round per Leader Phase plus the final round after a round ending. Once
+        the stacks run out, rounds go on without a Leader Phase (rules.yaml
+        rulings.stacks_run_out), so a round ending after the last stack sets no bound.
+        Only the sum of the two kinds is bounded (shape plus damage a turn): a bound per
+        kind would refuse the shipped example sheets, whose stomachs were drawn by hand."""
+        if ending == ROUND and phases >= rules.leader_stacks(n):
+            return []
+        rounds = phases + (1 if ending == ROUND else 0)
+        turns = rules.turns_a_round * rounds
+        a_turn = rules.deck.shape_squares[1] + rules.damage_a_turn_max
+        most = turns * a_turn
+        problems: list[ContentError] = []
+        for p in players:
+            tiles = sum(p.board.count(t) for t in rules.tiles)
+            if tiles > most:
+                problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
+                    f"{p.name}: {counted(tiles, 'basic or Damage tile')} in the stomach, but the leaders show {counted(phases, 'Leader Phase')} "
+                    f"and a game that ends {_ENDING_TEXT[ending]}, so this player took at most {counted(turns, 'turn')} of at most {a_turn} tiles: "
+                    f"{RULE_TILES_A_TURN_MAX}: expected at most {counted(most, 'basic or Damage tile')} (is a leader missing from the sheet?)"))
         return problems
 
     def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
