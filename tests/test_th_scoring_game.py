@@ -248,7 +248,12 @@ def _monster_verdict(published, monster: str, text: str, *ids: str) -> tuple[boo
     return CHALLENGES[monster](make(published, text, *ids), published)
 
 
-def test_dragon_challenge_needs_two_separate_2x3_blocks(published):
+SHARE = "the two may share tiles: pnp's reading of F289/F293 (rules.yaml rulings.challenge_overlap)"
+
+
+def test_dragon_challenge_needs_two_2x3_blocks_which_may_overlap(published):
+    """F289 is silent on shared tiles (rulings.challenge_overlap): a 2x4 block holds two
+    2x3 blocks, a 3x3 block four; one 2x3 block alone is not enough."""
     met, why = _monster_verdict(published, "legendary-dragon", """
         H H H . . .
         H H H . . .
@@ -258,7 +263,10 @@ def test_dragon_challenge_needs_two_separate_2x3_blocks(published):
     """)
     assert met, why
     met, why = _monster_verdict(published, "legendary-dragon", "H H H H\nH H H H")
-    assert not met and why.startswith("1 separate")
+    assert met and why == f"2 2x3 blocks of one type, need 2 ({SHARE})"
+    assert _monster_verdict(published, "legendary-dragon", "H H H\nH H H\nH H H")[1].startswith("4 2x3 blocks")
+    met, why = _monster_verdict(published, "legendary-dragon", "H H H A\nH H H A")
+    assert not met and why == f"1 2x3 block of one type, need 2 ({SHARE})"
 
 
 def test_twin_challenge_every_row_and_all_types(published):
@@ -272,7 +280,8 @@ def test_twin_challenge_every_row_and_all_types(published):
 
 def test_griffin_challenge_two_runs_of_six(published):
     assert _monster_verdict(published, "griffin", "H A H A H A\nB G B G B G")[0]
-    # a row and a column of six always share a tile
+    # a row and a column of six always share a tile; F293 does not forbid it
+    # (rulings.challenge_overlap), F315's rule is the craving's groups of four
     board = """
         H A H A H A
         A . . . . .
@@ -282,7 +291,9 @@ def test_griffin_challenge_two_runs_of_six(published):
         A . . . . .
     """
     met, why = _monster_verdict(published, "griffin", board)
-    assert not met and why.startswith("1 separate")
+    assert met and why == f"2 alternating runs of 6, need 2 ({SHARE})"
+    met, why = _monster_verdict(published, "griffin", board.replace("H . . . . .\n        A . . . . .\n    ", "H . . . . .\n        H . . . . .\n    "))
+    assert not met and why == f"1 alternating run of 6, need 2 ({SHARE})"
 
 
 def test_troll_challenge_hands_beside_the_armor(published):

@@ -247,7 +247,7 @@ def test_solo_sheet(sheet, repo_project):
     assert report["players"][0]["king"] == {"held": False, "points": 0}
     assert report["solo"]["won"] is (report["players"][0]["total"] >= ai["total"])
     assert report["solo"]["challenge"]["name"] == "monster"
-    assert report["solo"]["challenge"]["reason"].startswith("2 separate alternating runs of 6, need 2")
+    assert report["solo"]["challenge"]["reason"].startswith("2 alternating runs of 6, need 2 (the two may share tiles")
 
 
 @pytest.mark.parametrize("solo, expected", [
@@ -434,3 +434,35 @@ def test_a_solo_board_refuses_the_king_bonus(sheet):
     unmarked = score_sheet(Project(REPO), sheet(SOLO)).to_json()
     marked = score_sheet(Project(REPO), sheet(with_king("false"))).to_json()
     assert marked == unmarked
+
+
+# The play-tester's sheets (their audit, item 2): by the printed text (F289, F293) each
+# meets its challenge; pnp's reading (rulings.challenge_overlap) lets the two share tiles.
+CHALLENGE_SHEET = """\
+game: tasty-humans
+rules: published
+players:
+  - name: Sam
+    monster: {monster}
+    leaders: {{1: line-hand, 2: {second}}}
+    held: {held}
+    stomach: |
+{stomach}solo:
+  level: 0
+  ai_cards: [adv-44, adv-45, adv-46, adv-47, adv-48, adv-49]
+  challenge: monster
+"""
+GRIFFIN_CROSS = ["H B H B H B", "A G B G 1 A", "H G A B G H", "A B G H A B", "H G B 2 H G", "A B G H A B"]
+DRAGON_3X3 = ["G A 1 A G A", "A G B G A G", "G 2 A B G B", "H H H G A G", "H H H A B A", "H H H B A B"]
+
+
+@pytest.mark.parametrize("monster, second, held, rows, reason", [
+    ("griffin", "rows-all-four", "sight-boot", GRIFFIN_CROSS, "2 alternating runs of 6, need 2"),
+    ("legendary-dragon", "sight-armor", "range-helmet", DRAGON_3X3, "4 2x3 blocks of one type, need 2"),
+])
+def test_challenge_runs_and_blocks_may_share_tiles(sheet, monster, second, held, rows, reason):
+    stomach = "".join(f"      {row}\n" for row in rows)
+    report = score_sheet(Project(REPO), sheet(CHALLENGE_SHEET.format(monster=monster, second=second, held=held, stomach=stomach))).to_json()
+    challenge = report["solo"]["challenge"]
+    assert challenge["met"] is True and report["winners"] == ["Sam"]
+    assert challenge["reason"].startswith(f"{reason} (the two may share tiles: pnp's reading of F289/F293 (rules.yaml rulings.challenge_overlap))")

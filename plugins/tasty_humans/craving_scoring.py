@@ -266,14 +266,19 @@ def score_craving(board: Board, monster: str, rules: "RuleVersion") -> int:
 # Each returns (met, reason). Our reading of the published rules' SOLO CHALLENGES:
 
 def _dragon_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
-    # "At least two of the 2x2 blocks of the same type must actually be a 2x3 block":
-    # two 2x3 (or 3x2) blocks of one basic type that share no tile. Overlapping ones
-    # would let a single 2x4 block pass, which is not two grown squares.
+    # "At least two of the 2x2 blocks of the same type must actually be a 2x3 block"
+    # (F289): two distinct 2x3 (or 3x2) blocks, each of one basic type. They may overlap
+    # (rules.yaml rulings.challenge_overlap), as the dragon's squares do.
     h, w = DRAGON_BLOCK
     basic, rows, cols = tile_kinds(rules)[0], board.rows, board.cols
-    found = max_disjoint(_blocks(board.masks, basic, _rect_table(rows, cols, h, w))
-                         + _blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
-    return found >= CHALLENGE_COUNT, f"{counted(found, f'separate {h}x{w} block')} of one type, need {CHALLENGE_COUNT}"
+    found = len(_blocks(board.masks, basic, _rect_table(rows, cols, h, w)) + _blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
+    return found >= CHALLENGE_COUNT, f"{counted(found, f'{h}x{w} block')} of one type, need {CHALLENGE_COUNT}{_may_share(rules)}"
+
+
+def _may_share(rules: "RuleVersion") -> str:
+    """The reading of shared tiles, printed with the dragon's and the griffin's verdict."""
+    reading = rules.rulings.challenge_overlap
+    return f" ({reading.says})" if reading is not None else ""
 
 
 def _twin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
@@ -288,11 +293,13 @@ def _twin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
 
 
 def _griffin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
-    # Two alternating runs six tiles long (X Y X Y X Y in a row or column). Like the
-    # craving's runs they may not share a tile, so a row and a column never both count.
+    # "At least two of the Griffin's alternating patterns must be six tiles long" (F293):
+    # two distinct runs X Y X Y X Y in a row or column. They may share a tile (rules.yaml
+    # rulings.challenge_overlap): F315's "no tile in two groups" is the craving's, for its
+    # groups of four.
     table = _run_table(board.rows, board.cols, GRIFFIN_CHALLENGE_RUN)
-    found = max_disjoint(_alternating_runs(board.masks, tile_kinds(rules)[0], table, GRIFFIN_CHALLENGE_RUN))
-    return found >= CHALLENGE_COUNT, f"{counted(found, 'separate alternating run')} of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}"
+    found = len(_alternating_runs(board.masks, tile_kinds(rules)[0], table, GRIFFIN_CHALLENGE_RUN))
+    return found >= CHALLENGE_COUNT, f"{counted(found, 'alternating run')} of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}{_may_share(rules)}"
 
 
 def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:

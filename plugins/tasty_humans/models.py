@@ -259,12 +259,21 @@ class UnequalLeaders(StrictModel):
     says_shared: str = Field(description="the same when the winners share the victory and the reading left a tied player out of it")
 
 
+class ChallengeOverlap(StrictModel):
+    """Our reading of the Legendary Dragon's and the Griffin's solo challenges (F289,
+    F293): the two 2x3 blocks, or the two six-long runs, may share tiles."""
+
+    ruling: Literal["may-share"] = Field(description="two distinct blocks or runs meet the challenge even when they overlap")
+    says: str = Field(description="the reading in one sentence, printed with those challenges' verdict")
+
+
 class Rulings(StrictModel):
     """Where the rule books are silent and pnp decides (each says why in rules.yaml)."""
 
     stacks_run_out: StacksRunOut
     king_token_unknown: KingTokenUnknown
     unequal_leaders: UnequalLeaders | None = Field(None, description="only for versions whose tie-break compares leaders (leaders-ascending)")
+    challenge_overlap: ChallengeOverlap | None = Field(None, description="only for versions with the monster challenges (solo.monster_challenges)")
 
 
 class RuleVersion(StrictModel):
@@ -342,6 +351,14 @@ class RuleVersion(StrictModel):
         # there, so the version must carry our reading (printed when it decides a game).
         if "leaders-ascending" in self.tie_break and self.rulings.unequal_leaders is None:
             raise ValueError("tie_break compares leaders (leaders-ascending): expected rulings.unequal_leaders, the reading for players with unequal leader counts")
+        return self
+
+    @model_validator(mode="after")
+    def _monster_challenges_have_their_ruling(self) -> "RuleVersion":
+        # The dragon's and the griffin's challenges are silent on shared tiles: the
+        # version must carry our reading, printed with their verdict.
+        if self.solo.monster_challenges and self.rulings.challenge_overlap is None:
+            raise ValueError("solo.monster_challenges is true: expected rulings.challenge_overlap, the reading of the dragon's and the griffin's challenges")
         return self
 
     @field_validator("tie_break")
