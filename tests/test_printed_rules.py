@@ -83,7 +83,7 @@ SOLO_PUBLISHED = [
     ("you get no King bonus", 257, "There is no two-point bonus"),
     ("(Peasant cards score none of these)", 261, "Peasant cards are ignored during this step"),
     ("plus the squares of the shape on every card it holds", 265, "based on the size of the shape on that card"),
-    ("You win with a score equal to or above it", 267, "the solo player wins if their score is equal to or greater"),
+    ("You win with a score equal to or above the A.I.'s", 267, "the solo player wins if their score is equal to or greater"),
 ]
 
 SOLO_028 = [
@@ -97,7 +97,7 @@ SOLO_028 = [
     ("discard the two leftmost", 255, "then the two leftmost Leader Tiles are discarded"),
     ("you get no King bonus", 265, "There is no two-point bonus"),
     ("(No Type cards score none of these)", 269, "Cards with no class type icon are ignored in this step"),
-    ("You win with a score equal to or above it", 276, "equal to or greater than the A.I."),
+    ("You win with a score equal to or above the A.I.'s", 276, "equal to or greater than the A.I."),
 ]
 
 
@@ -109,6 +109,18 @@ def test_solo_card_published(phrase, line, rule):
 @pytest.mark.parametrize("phrase, line, rule", SOLO_028, ids=[p for p, _, _ in SOLO_028])
 def test_solo_card_028(phrase, line, rule):
     check(faces("tasty-humans", "solo-reference", rules="0.2.8")["solo"], phrase, V028, line, rule)
+
+
+def test_solo_card_back_wins_on_a_tie_as_the_front_does():
+    """The audit's item 3: the back said a challenge is won only by "beating" the A.I.,
+    against the front and lines 267 and 283 (a tie wins). Both sides print one sentence
+    of reference.yaml (solo.win)."""
+    back = faces("tasty-humans", "solo-reference")["solo-back"]
+    assert "beating" not in back
+    check(back, "You then win only with a score equal to or above the A.I.'s and the challenge met", PUBLISHED, 283,
+          "and still score as much as the A.I., then they win the challenge")
+    check(faces("tasty-humans", "solo-reference")["solo"], "You win with a score equal to or above the A.I.'s", PUBLISHED, 267,
+          "the solo player wins if their score is equal to or greater than the A.I.'s score")
 
 
 def test_solo_cards_differ_only_where_the_versions_do():

@@ -768,7 +768,7 @@ class ReferenceSection(StrictModel):
 
 class SoloSection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space")]
+    text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space", "win")]
 
 
 class HeldLeaderWording(StrictModel):
@@ -803,7 +803,7 @@ class SoloChallengesWording(StrictModel):
     solo.balanced_diet, solo.monster_challenges), with the scorer's numbers; `none` in a
     version without any."""
 
-    intro: str
+    intro: Annotated[str, text_with("win")]
     none: Annotated[str, text_with("title")]
     balanced_diet: BalancedDietWording
     monster: MonsterChallengeWording
@@ -813,6 +813,7 @@ class SoloReference(StrictModel):
     """The solo card: how the A.I. opponent plays and scores, and its challenges."""
 
     title: str
+    win: str = Field(description="how the solo player wins, printed as {win} on the card's front and back")
     first_level: Annotated[str, text_with("level", "name")] = Field(description="added to {levels} where rules.yaml solo.first_level is set")
     sections: list[SoloSection] = Field(min_length=1)
     challenges: SoloChallengesWording
@@ -847,8 +848,12 @@ class ReferenceFile(StrictModel):
         if rules.solo.first_level is not None:
             levels += " " + self.solo.first_level.format(level=rules.solo.first_level, name=(named or {}).get(rules.solo.first_level, ""))
         values = {"captain": rules.classes.get("captain", "Captain"), "peasant": rules.classes.get("peasant", "Peasant"),
-                  "levels": levels, "leader_space": rules.leader_space}
+                  "levels": levels, "leader_space": rules.leader_space, "win": self.solo.win}
         return [(x.heading, x.text.format(**values)) for x in self.solo.sections]
+
+    def solo_challenges_intro(self) -> str:
+        """The line over the solo challenges: the usual win, stated once ({win}), plus the challenge."""
+        return self.solo.challenges.intro.format(win=self.solo.win)
 
     def balanced_diet_condition(self, rules: RuleVersion) -> str:
         """What every leader must do in the Balanced Diet, as rules.yaml `held_leader` counts
