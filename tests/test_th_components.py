@@ -353,3 +353,17 @@ def test_scoring_sheet_has_a_stomach_per_player_with_the_rows_of_that_count(publ
     for t in rules.tiles.values():
         assert re.search(rf"\b{t.symbol}\b", legend) and t.name in legend
     assert any(g.get("class") == "ai" for g in root.iter(NS + "g")) == (players == 1)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_scoring_sheet_leader_points_boxes_stand_apart(published: Path, players):
+    """The print review: at 4 players the slots are 5.75 mm apart and the 5.4 mm boxes
+    read as one column. Every count leaves at least 1.5 mm between two boxes."""
+    root = svg(published / f"scoring-sheet/players-{players}.svg")
+    for block in (g for g in root.iter(NS + "g") if g.get("class") == "player"):
+        boxes = [r for g in block.iter(NS + "g") if g.get("class") == "leader-slot" for r in g.iter(NS + "rect")]
+        assert len(boxes) >= 4
+        ys = [(float(r.get("y")), float(r.get("height"))) for r in boxes]
+        gaps = [b[0] - (a[0] + a[1]) for a, b in zip(ys, ys[1:])]
+        assert min(gaps) >= 1.5 - 1e-6, gaps
+        assert min(h for _, h in ys) >= 4, ys  # still room to write a number
