@@ -430,7 +430,7 @@ def drawn_bottom(page) -> float:
     from pnp.formats import labels
     from pnp.formats.impose import Label
 
-    return max([labels.box(m)[3] for m in page.marks if isinstance(m, Label)] + [max(ln.y1, ln.y2) for ln in page.lines])
+    return max([labels.DEFAULT.box(m)[3] for m in page.marks if isinstance(m, Label)] + [max(ln.y1, ln.y2) for ln in page.lines])
 
 
 @pytest.mark.parametrize("count, title_count", [(3, 1), (70, 3)])

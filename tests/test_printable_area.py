@@ -41,7 +41,7 @@ def test_labels_and_marks_print_inside_the_printable_inset(shipped_builds, game,
         inset = style.inset
         for number, page in enumerate(made.layout.pages, 1):
             for text in (m for m in page.marks if isinstance(m, Label)):
-                left, top, right, bottom = labels.box(text)
+                left, top, right, bottom = labels.DEFAULT.box(text)
                 assert inset <= left and right <= sheet.width - inset and inset <= top and bottom <= sheet.height - inset, \
                     (name, number, text.text, (left, top, right, bottom))
             for line in page.lines:
@@ -58,7 +58,7 @@ def test_the_split_board_instruction_names_the_board_once_inside_the_inset(shipp
         assert len(found) >= 2
         for text in found:
             assert text.text.startswith("board: page ") and "board/board" not in text.text
-            assert labels.box(text)[1] >= 4.2
+            assert labels.DEFAULT.box(text)[1] >= 4.2
 
 
 def test_the_cover_offers_only_the_other_layouts(shipped_builds):
@@ -105,7 +105,7 @@ def test_each_components_own_pdf_keeps_its_marks_and_instructions_printable(ship
         for part in shipped_builds[game].parts:
             for number, page in enumerate(layout(part, sheet, part.spec.name).pages, 1):
                 for text in (m for m in page.marks if isinstance(m, Label)):
-                    left, top, right, bottom = labels.box(text)
+                    left, top, right, bottom = labels.DEFAULT.box(text)
                     assert 4.2 <= left and right <= sheet.width - 4.2 and 4.2 <= top and bottom <= sheet.height - 4.2, text.text
                 for line in page.lines:
                     length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
@@ -127,5 +127,5 @@ def test_the_no_pieces_label_of_a_components_pdf_prints_inside_the_inset(shipped
             (page,) = layout(part, sheet, title).pages
             (text,) = page.marks
             assert isinstance(text, Label) and text.text.endswith(("no pieces to print", "…")), text.text
-            left, top, right, bottom = labels.box(text)
+            left, top, right, bottom = labels.DEFAULT.box(text)
             assert 4.2 <= left and right <= sheet.width - 4.2 and 4.2 <= top and bottom <= sheet.height - 4.2, (title, text)

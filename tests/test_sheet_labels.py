@@ -20,7 +20,7 @@ def _overlap(a, b, room: float = 0.0) -> bool:
 
 
 def _texts(page) -> list[tuple[Label, tuple[float, float, float, float]]]:
-    return [(m, labels.box(m)) for m in page.marks if isinstance(m, Label)]
+    return [(m, labels.DEFAULT.box(m)) for m in page.marks if isinstance(m, Label)]
 
 
 def _line_box(line) -> tuple[float, float, float, float]:
@@ -50,11 +50,11 @@ def test_the_calibration_sheet_text_keeps_clear_of_itself_the_scales_and_the_mar
 
 
 def test_a_long_text_wraps_to_its_room_and_a_label_shrinks_to_one_line():
-    lines = labels.block("word " * 60, 10, 20, 50, 8)
-    assert len(lines) > 3 and all(labels.width(line.text, 8) <= 50 for line in lines)
+    lines = labels.DEFAULT.block("word " * 60, 10, 20, 50, 8)
+    assert len(lines) > 3 and all(labels.DEFAULT.width(line.text, 8) <= 50 for line in lines)
     assert [round(b.y - a.y, 6) for a, b in zip(lines, lines[1:])] == [round(labels.step(8), 6)] * (len(lines) - 1)
-    one = labels.line("x" * 200, 5, 100, 60, 6, 4)
-    assert one.size == 4 and labels.width(one.text, one.size) <= 60 and one.text.endswith("…")
+    one = labels.DEFAULT.line("x" * 200, 5, 100, 60, 6, 4)
+    assert one.size == 4 and labels.DEFAULT.width(one.text, one.size) <= 60 and one.text.endswith("…")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -3,7 +3,7 @@ may take, stacked a line's height apart, and the box each line covers.
 
 Widths are measured in the family typst draws the sheets' labels in: the game's default
 family (pnp/formats/pdf.py `BookPages.sources`), so a `Measure` of the game's fonts lays
-out a game's sheets; the module's functions measure in pnp's default font. typst wraps a
+out a game's sheets (`DEFAULT`, in pnp's default fonts, all others). typst wraps a
 label only at the page's right margin, so a line measured to fit is never wrapped again.
 """
 
@@ -76,5 +76,4 @@ class Measure:
         return Label(text, middle - self.width(text, size) / 2, baseline, size)
 
 
-DEFAULT = Measure()
-width, box, wrap, block, line, centred = DEFAULT.width, DEFAULT.box, DEFAULT.wrap, DEFAULT.block, DEFAULT.line, DEFAULT.centred
+DEFAULT = Measure()  # pnp's default fonts
