@@ -132,8 +132,9 @@ def test_a_typo_in_the_csv_is_named_by_file_row_and_column(fruit: Project):
 
 def test_an_unknown_column_and_a_duplicate_id_are_located(fruit: Project):
     csv = fruit.content_dir / "fruit-stand/orders.csv"
-    edit(csv, "id,title,needs,points,copies", "id,title,needs,points,copies,colour")
-    edit(csv, "tart,Lemon Tart,lemon;lemon;apple,4,1", "pie,Lemon Tart,lemon;lemon;apple,4,1,red")
+    csv.write_text("".join(line + ",\n" for line in csv.read_text().splitlines()))  # an empty cell a row for the new column
+    edit(csv, "id,title,needs,points,copies,", "id,title,needs,points,copies,colour")
+    edit(csv, "tart,Lemon Tart,lemon;lemon;apple,4,1,", "pie,Lemon Tart,lemon;lemon;apple,4,1,red")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert any(m.endswith("orders.csv:1:6: unknown column 'colour': expected one of id, title, needs, points, copies") for m in messages), messages  # once, at the header
     assert any(m.endswith("orders.csv:7:1: id 'pie' appears twice (first in record 1): expected unique values") for m in messages), messages

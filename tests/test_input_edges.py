@@ -173,6 +173,10 @@ NAMES = "data:\n  things:\n    fields:\n      id: id\n      name: text\n"
     (b"id,name\na,Apple\nb,Poir\xe9\n", "things.csv:3: not UTF-8 text (invalid continuation byte): save the CSV as UTF-8"),
     ("\n,,\n", "things.csv: empty sheet: expected a header row naming the fields, then one row per record"),
     ("id,name,name\na,Apple,Pomme\n", "things.csv:1:3: column 'name' appears twice in the header"),
+    # before: a short row was read silently, its values shifted into the wrong fields (a blank line stays skipped)
+    ("id,name\na,Apple\n\nb\n", "things.csv:4: 1 cell, the header names 2 (id, name): expected a cell for every column, empty ones too ('a,,c')"),
+    # before: a line a field declared and one unknown column 'id;name;n'
+    ("id;name\na;Apple\n", "things.csv:1: the header looks separated by ';': pnp reads comma-separated CSV (export with ',' as the separator"),
 ])
 def test_a_malformed_csv_is_one_located_line(tmp_path, monkeypatch, csv, expected):
     (line,) = problems(tmp_path, monkeypatch, NAMES, {"things.csv": csv})

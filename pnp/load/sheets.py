@@ -1,6 +1,7 @@
 """Spreadsheets as content: a CSV or XLSX file becomes a list of records, one per row.
 
-The first row names the fields; an empty cell is a missing field; a blank row is skipped.
+The first row names the fields; an empty cell is a missing field; a blank row is skipped; a CSV
+row short of cells (values that would shift into the wrong fields) is an error.
 Every value keeps its `row:column` place, so errors about it name `file:row:column`.
 XLSX is read with openpyxl (first worksheet unless one is named); ODS is not read.
 """
@@ -170,6 +171,9 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
     if not rows:
         raise PnpError(ContentError(path, None, None, "empty sheet: expected a header row naming the fields, then one row per record"))
     head_line, head = rows[0]
+    csv_file = path.suffix.lower() == ".csv"
+    if csv_file:
+        _refuse_other_separator(path, head_line, head)
     errors = []
     names: list[str | None] = []
     unsaved: dict[int, list[ContentError]] = {}
@@ -186,8 +190,16 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
         names.append(name)
     records: list[dict[str, Any]] = []
     doc.marks[at] = (head_line, 1)
+    # a CSV row short of cells would shift its values into the wrong fields: each row has a
+    # cell (maybe empty) for every named column (XLSX cells are placed by column: no shift)
+    width = max((col for col, name in enumerate(names, start=1) if name is not None), default=0)
     for line, cells in rows[1:]:
         i = len(records)
+        if csv_file and len(cells) < width:
+            named = [name for name in names if name is not None]
+            errors.append(ContentError(path, line, None, f"{counted(len(cells), 'cell')}, the header names {width} ({', '.join(named)}): "
+                                       "expected a cell for every column, empty ones too ('a,,c')"))
+            continue
         record: dict[str, Any] = {}
         doc.marks[at + (i,)] = (line, 1)
         unnamed = []
@@ -205,7 +217,7 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
             record[name] = value
             doc.marks[at + (i, name)] = (line, col)
         if unnamed:
-            errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), path.suffix.lower() == ".csv" and unnamed[-1] > len(names))))
+            errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), csv_file and unnamed[-1] > len(names))))
         records.append(record)
     for found in unsaved.values():
         more = f" (and {counted(len(found) - 1, 'more cell')} of this column)" if len(found) > 1 else ""
@@ -214,6 +226,16 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
         raise PnpError(errors)
     doc.data = records
     return doc
+
+
+def _refuse_other_separator(path: Path, line: int, head: list[Any]) -> None:
+    """A header read as one column that holds ';' or a tab: a CSV saved with another separator
+    (Excel in many European languages writes ';'), refused in one line with the fix."""
+    named = [cell for cell in head if isinstance(cell, str)]
+    for sep, shown in ((";", "';'"), ("\t", "tabs")):
+        if len(named) == 1 and sep in named[0]:
+            raise PnpError(ContentError(path, line, None, f"the header looks separated by {shown}: pnp reads comma-separated CSV "
+                                        "(export with ',' as the separator, or save the sheet as .xlsx)"))
 
 
 def _unsaved(path: Path, line: int, col: int, name: str | None, cell: Unsaved) -> ContentError:
