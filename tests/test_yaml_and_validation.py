@@ -36,12 +36,19 @@ def test_positions_of_keys_and_items():
     assert doc.where(("items", 0, "id", "deeper")) == (3, 5)  # nearest known ancestor
 
 
+INDENT = "check this line's indentation: expected the keys of one mapping, and the '- ' items of one list, to start in the same column"
+
+
 @pytest.mark.parametrize(
     "text, expected",
     [
         ("a: [1\n", "f.yaml:2:1: malformed YAML: did not find expected ',' or ']'"),
         ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a'"),
-        ("a:\n  - b\n c: 1\n", "f.yaml:3:2: malformed YAML: did not find expected key"),
+        # before: the parser's words alone ("did not find expected key")
+        ("a:\n  - b\n c: 1\n", f"f.yaml:3:2: malformed YAML: did not find expected key: {INDENT}"),
+        ("a:\n  b: 1\n   c: 2\n", f"f.yaml:3:5: malformed YAML: mapping values are not allowed in this context: {INDENT}"),
+        ("a:\n  - x\n  b: 1\n", f"f.yaml:3:3: malformed YAML: did not find expected '-' indicator: {INDENT}"),
+        ("a: b: c\n", "f.yaml:1:5: malformed YAML: mapping values are not allowed in this context: expected a text holding ': ' in quotes (\"...\")"),
         ("a:\n\tb: 1\n", "f.yaml:2:1: malformed YAML: a tab character: YAML indents with spaces only"),
         ("\x00x", "f.yaml:1:1: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
     ],

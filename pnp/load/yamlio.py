@@ -349,6 +349,8 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         if line is not None and _char_at(text, line, col) == "\t":
             problem = "a tab character: YAML indents with spaces only"
+        elif line is not None and problem in _INDENT_PROBLEMS:
+            problem += ": " + _indent_hint(text, line, col)
         raise PnpError(ContentError(path, line, col, f"malformed YAML: {problem}")) from None
     except yaml.YAMLError as exc:  # e.g. control characters: the reader gives an offset
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -363,6 +365,19 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
     if errors:
         raise PnpError(errors)
     return doc
+
+
+# the parser's words for a line indented unlike its neighbours; a designer needs the fix in plain words
+_INDENT_PROBLEMS = {"mapping values are not allowed in this context", "did not find expected key",
+                    "did not find expected '-' indicator", "did not find expected <block end>"}
+
+
+def _indent_hint(text: str, line: int, column: int | None) -> str:
+    lines = text.splitlines()
+    before = lines[line - 1][: (column or 1) - 1] if 0 < line <= len(lines) else ""
+    if ": " in before.lstrip(" -"):  # `name: Omen: cards` — a second ':' on a line that has its key
+        return "expected a text holding ': ' in quotes (\"...\")"
+    return "check this line's indentation: expected the keys of one mapping, and the '- ' items of one list, to start in the same column"
 
 
 def _char_at(text: str, line: int, column: int | None) -> str:
