@@ -137,7 +137,25 @@ def test_an_unknown_column_and_a_duplicate_id_are_located(fruit: Project):
     edit(csv, "tart,Lemon Tart,lemon;lemon;apple,4,1,", "pie,Lemon Tart,lemon;lemon;apple,4,1,red")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert any(m.endswith("orders.csv:1:6: unknown column 'colour': expected one of id, title, needs, points, copies") for m in messages), messages  # once, at the header
-    assert any(m.endswith("orders.csv:7:1: id 'pie' appears twice (first in record 1): expected unique values") for m in messages), messages
+    assert any(m.endswith("orders.csv:7:1: id 'pie' appears twice (first on line 2): expected unique values") for m in messages), messages  # before: "record 1"
+
+
+def test_an_empty_required_cell_is_located_at_its_column(fruit: Project):
+    """Before: at column 1 of its row, whatever column the empty cell was in."""
+    from openpyxl import Workbook
+
+    csv = fruit.content_dir / "fruit-stand/orders.csv"
+    edit(csv, "jam,Plum Jam,plum;plum,3,2", "jam,,plum;plum,3,2")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.csv:4:2: missing field 'title'"), message
+    book = Workbook()
+    book.active.append(["id", "title", "needs", "points"])
+    for i in range(6):
+        book.active.append([f"order-{i}", f"Order {i}", "apple;pear", None if i == 2 else i + 1])
+    csv.unlink()
+    book.save(fruit.content_dir / "fruit-stand/orders.xlsx")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.xlsx:4:4: missing field 'points'"), message
 
 
 def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):

@@ -109,7 +109,7 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
                 if fspec.default is not None:
                     record[name] = fspec.default
                 elif fspec.required and (columns is None or name in columns):
-                    errors.append(doc.error(here, f"missing field {name!r}"))
+                    errors.append(doc.error(here + (name,), f"missing field {name!r}"))  # a sheet's empty cell, a YAML `name:`
                 continue
             try:
                 record[name] = convert(fspec, record[name])
@@ -124,7 +124,9 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
             if value is None or isinstance(value, (list, dict)):
                 continue
             if value in first:
-                errors.append(doc.error(here + (name,), f"{name} {value!r} appears twice (first in record {first[value] + 1}): expected unique values"))
+                line = doc.where(at + (first[value],))[0]  # a line, as every message names: a record's number is nowhere in the file
+                shown = f"line {line}" if line is not None else f"record {first[value] + 1}"
+                errors.append(doc.error(here + (name,), f"{name} {value!r} appears twice (first on {shown}): expected unique values"))
             else:
                 first[value] = i
     return errors

@@ -216,6 +216,9 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
                 continue
             record[name] = value
             doc.marks[at + (i, name)] = (line, col)
+        for col, name in enumerate(names, start=1):  # an empty cell too: "missing field" names its column
+            if name is not None:
+                doc.marks.setdefault(at + (i, name), (line, col))
         if unnamed:
             errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), csv_file and unnamed[-1] > len(names))))
         records.append(record)
