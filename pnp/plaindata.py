@@ -66,6 +66,9 @@ class Copier:
         # that no id is reused while it is a key
         self.memo: dict[int, tuple[Any, Any]] = {}
         self.originals: dict[int, tuple[Any, Any]] = {}
+        # id of a record -> (record, the fields its file has that it leaves empty): a template's
+        # `item.flavour` on such a record says so, not "no field" (pnp/load/records.py `blank_fields`)
+        self.blanks: dict[int, tuple[Any, frozenset[str]]] = {}
 
     def made(self, value: Any) -> bool:
         """Whether `value` is one of this copier's copies."""
@@ -76,6 +79,12 @@ class Copier:
         """The object `value` is this copier's copy of, else `value`."""
         found = self.originals.get(id(value))
         return found[1] if found is not None and found[0] is value else value
+
+    def blank(self, value: Any) -> frozenset[str]:
+        """The fields the record `value` (or its copy) leaves empty although its file has them."""
+        record = self.original(value)
+        found = self.blanks.get(id(record))
+        return found[1] if found is not None and found[0] is record else frozenset()
 
     def copy(self, value: Any, depth: int = 0) -> Any:
         if isinstance(value, Markup):

@@ -155,6 +155,9 @@ class Sandbox(SandboxedEnvironment):
     def no_field(self, obj: dict[Any, Any], name: str) -> jinja2.Undefined:
         """The undefined a record's missing field gives: its name and the nearest field, in
         the designer's words rather than Python's ('dict object' has no attribute)."""
+        if self.given is not None and name in self.given.blank(obj):
+            return self.undefined(f"field {name!r} is empty in this record (its file has that field): "
+                                  "expected `| default(...)` where a record may leave it empty", obj=obj, name=name)
         fields = [k for k in obj if isinstance(k, str)]
         near = did_you_mean(name, fields)
         if not near:

@@ -158,6 +158,21 @@ def test_an_empty_required_cell_is_located_at_its_column(fruit: Project):
     assert message.endswith("orders.xlsx:4:4: missing field 'points'"), message
 
 
+def test_an_optional_field_left_empty_is_named_so_in_the_template_error(fruit: Project, monkeypatch):
+    """Before: "no field 'note' (fields: id, title, ...)", as if orders.csv had no such column."""
+    csv = fruit.content_dir / "fruit-stand/orders.csv"
+    csv.write_text("".join(line + ",\n" for line in csv.read_text().splitlines()))
+    edit(csv, "copies,", "copies,note")
+    edit(csv, "4,2,", "4,2,Sweet")  # the first order has a note, the others leave it empty
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "      title: text\n", "      title: text\n      note: {type: text, required: false}\n")
+    edit(fruit.templates_dir / "fruit-stand/order.svg.j2", "{{ item.title }}</text>", "{{ item.title }} {{ item.note }}</text>")
+    monkeypatch.chdir(fruit.root)
+    result = runner.invoke(app, ["validate", "fruit-stand"])
+    assert result.exit_code == 2 and "field 'note' is empty in this record (its file has that field): expected `| default(...)`" in result.output, result.output
+    edit(fruit.templates_dir / "fruit-stand/order.svg.j2", "{{ item.note }}", "{{ item.note | default('') }}")
+    assert runner.invoke(app, ["validate", "fruit-stand"]).exit_code == 0
+
+
 def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):
     from openpyxl import Workbook
 

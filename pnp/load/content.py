@@ -249,6 +249,8 @@ def load_game(project: Project, name: str) -> GameContent:
             errors.extend(problems)
         elif spec is not None:
             errors.extend(records.check_file(doc, spec))
+        if spec is None or not spec.variants:
+            game.plain.blanks.update((id(r), (r, names)) for r, names in records.blank_fields(doc, spec))
         model = plugin.models.get(stem)
         if model is None and plugin.models and spec is None:
             expected = ", ".join(f"{s}.yaml" for s in sorted(plugin.models))

@@ -132,6 +132,17 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
     return errors
 
 
+def blank_fields(doc: Located, spec: DataSpec | None) -> list[tuple[dict[str, Any], frozenset[str]]]:
+    """Each record of the file with the fields it leaves empty that the file has (its sheet's
+    columns, its declared fields): templates then say "empty in this record", not "no field"."""
+    at = records_at(spec) if spec is not None else ()
+    records = lookup(doc.data, at) if at else doc.data
+    names = set(spec.fields if spec is not None else ()) | set(columns_of(doc, at) or ())
+    if not names or not isinstance(records, list):
+        return []
+    return [(r, frozenset(names - r.keys())) for r in records if isinstance(r, dict) and not names <= r.keys()]
+
+
 def ids_of(ref: str, docs: dict[str, Located], specs: dict[str, DataSpec]) -> list[Any] | None:
     """The ids a `ref` names: a data file's records ('suits') or a path ('deck.suits')."""
     parts = split(ref)
