@@ -217,7 +217,8 @@ def zipped(name: str, body: str) -> bytes:
 @pytest.mark.parametrize("game_yaml, files, expected", [
     (NAMES, {"things.xlsx": b"id,name\na,Apple\n"}, "things.xlsx: not a readable .xlsx workbook (BadZipFile: File is not a zip file)"),
     (NAMES, {"things.xlsx": zipped("notes.txt", "hello")}, "things.xlsx: not a readable .xlsx workbook (KeyError:"),
-    (NAMES + "    sheet: Prices\n", {"things.xlsx": workbook([["id", "name"], ["a", "Apple"]], "Things")}, "things.xlsx: no worksheet 'Prices': expected one of Things"),
+    # before: at the workbook, not at the `sheet:` that names it
+    (NAMES + "    sheet: Prices\n", {"things.xlsx": workbook([["id", "name"], ["a", "Apple"]], "Things")}, "game.yaml:8:5: things.xlsx has no worksheet 'Prices': expected one of Things"),
     (NAMES, {"things.xlsx": workbook([["id", "name", 3], ["a", "Apple", 1]])}, "things.xlsx:1:3: unknown column '3': expected one of id, name"),
     (NAMES, {"things.csv": "id,name\n", "things.xlsx": workbook([["id", "name"]])}, "things.xlsx: 2 sheets for 'things' (things.csv, things.xlsx): expected one"),
     (NAMES, {"things.csv": "id,name\na,Apple\n", "things.yaml": "- {id: b, name: Banana}\n"},
@@ -226,11 +227,30 @@ def zipped(name: str, body: str) -> bytes:
      "things.yaml:1:1: expected a mapping: the rows of things.csv go under its key 'rows'"),
     (NAMES + "    records: rows\n", {"things.csv": "id,name\na,Apple\n", "things.yaml": "title: T\nrows: []\n"},
      "things.yaml:2:1: 'rows' is both here and in things.csv: expected it in one place"),
+    # before: named the YAML file, at the sheet's line and column
+    (NAMES + "    records: rows\n", {"things.csv": "id,name,n\na,Apple,1\n", "things.yaml": "title: T\n"}, "things.csv:1:3: unknown column 'n': expected one of id, name"),
     (NAMES, {}, "game.yaml:4:3: data file 'things' not found: expected content/g/things.yaml, .csv or .xlsx"),
 ])
 def test_a_sheet_that_cannot_be_read_as_records_is_one_line(tmp_path, monkeypatch, game_yaml, files, expected):
     (line,) = problems(tmp_path, monkeypatch, game_yaml, files)
     assert line.startswith(f"content/g/{expected}"), line
+
+
+def test_errors_in_a_workbook_of_several_worksheets_name_the_worksheet(tmp_path, monkeypatch):
+    """Before: `things.xlsx:1: missing column 'id'` about a worksheet the designer did not know was read."""
+    import io
+
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(workbook([["id", "name"], ["a", "Apple"], ["a", "Apricot"]], "Things")))
+    book.create_sheet("Notes", 0).append(["scratch"])
+    out = io.BytesIO()
+    book.save(out)
+    lines = problems(tmp_path / "first", monkeypatch, NAMES, {"things.xlsx": out.getvalue()})
+    assert all(line.startswith("content/g/things.xlsx:1") and "worksheet 'Notes' (the first): " in line for line in lines), lines
+    assert "content/g/things.xlsx:1:1: worksheet 'Notes' (the first): unknown column 'scratch': expected one of id, name" in lines
+    lines = problems(tmp_path / "named", monkeypatch, NAMES + "    sheet: Things\n", {"things.xlsx": out.getvalue()})
+    assert lines == ["content/g/things.xlsx:3:1: worksheet 'Things': id 'a' appears twice (first on line 2): expected unique values"]
 
 
 def test_a_sheet_under_a_key_of_its_yaml_file_and_whole_numbers_of_a_workbook(tmp_path):

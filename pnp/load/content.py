@@ -215,7 +215,8 @@ def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
         assert yaml_doc is not None
         return yaml_doc
     key = spec.records if spec else None
-    sheet = load_sheet(sheets[0], (key,) if key else (), spec.sheet if spec else None)
+    where = game.manifest_doc.error(("data", stem, "sheet"), "") if spec and spec.sheet else None
+    sheet = load_sheet(sheets[0], (key,) if key else (), spec.sheet if spec else None, where)
     return combine(yaml_doc, sheet, key, sheets[0])
 
 

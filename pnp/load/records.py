@@ -16,7 +16,7 @@ from ..errors import ContentError
 from .validation import SLUG, check_colour
 from .yamlio import Located
 from .paths import lookup, member_ids, split
-from .sheets import columns_of
+from .sheets import Sheet, columns_of, sheet_of
 from .spec import DataSpec, FieldSpec
 
 _BOOLS = {"true": True, "yes": True, "false": False, "no": False}
@@ -92,9 +92,10 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
             want = f"exactly {low}" if low == high else (f"{low} to {high}" if low is not None and high is not None else (f"at least {low}" if low is not None else f"at most {high}"))
             errors.append(doc.error(at, f"{n} records: expected {want} (count in game.yaml)"))
     seen: dict[str, dict[Any, int]] = {name: {} for name, f in fields.items() if f.unique or name == spec.id}
-    columns = columns_of(doc, at)
-    if columns is not None:  # a sheet: a wrong column is one error at its header, not one a row
-        errors += _check_header(doc.path, columns, spec)
+    sheet = sheet_of(doc, at)
+    columns = sheet.columns if sheet is not None else None
+    if sheet is not None:  # a sheet: a wrong column is one error at its header, not one a row
+        errors += _check_header(sheet, spec)
     for i, record in enumerate(records):
         here = at + (i,)
         if not isinstance(record, dict):
@@ -156,10 +157,10 @@ def ids_of(ref: str, docs: dict[str, Located], specs: dict[str, DataSpec]) -> li
     return member_ids(lookup(docs[stem].data, parts[1:]))
 
 
-def _check_header(path: Any, columns: dict[str, tuple[int, int]], spec: DataSpec) -> list[ContentError]:
+def _check_header(sheet: Sheet, spec: DataSpec) -> list[ContentError]:
     """A sheet's header against the declared fields: each unknown column (with the field it
     may be a typo of), and each required field no column holds, once."""
-    fields = spec.fields
+    fields, columns = spec.fields, sheet.columns
     if not fields:
         return []
     errors: list[ContentError] = []
@@ -172,11 +173,11 @@ def _check_header(path: Any, columns: dict[str, tuple[int, int]], spec: DataSpec
             close = difflib.get_close_matches(name, [f for f in fields if f not in columns], n=1, cutoff=0.5)
             hint = f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(fields)}"
             guessed.update(close)
-            errors.append(ContentError(path, line, col, f"unknown column {name!r} ({hint})" if close else f"unknown column {name!r}: {hint}"))
+            errors.append(sheet.at(line, col, f"unknown column {name!r} ({hint})" if close else f"unknown column {name!r}: {hint}"))
     first_line = min((line for line, _ in columns.values()), default=1)
     for name in missing:
         if name not in guessed:
-            errors.append(ContentError(path, first_line, None, f"missing column {name!r}: expected a header naming every required field"))
+            errors.append(sheet.at(first_line, None, f"missing column {name!r}: expected a header naming every required field"))
     return errors
 
 

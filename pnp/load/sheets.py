@@ -72,8 +72,10 @@ def _check_zip(path: Path, data: bytes, limits: dict[str, int]) -> None:
         raise PnpError(ContentError(path, None, None, f"a workbook that unpacks to {total:,} bytes, more than {limits['unzipped']:,}: {TABLES.hint('unzipped')}"))
 
 
-def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
-    """(1-based row number, cells) of every row, header included, within the limits."""
+def _rows(path: Path, worksheet: str | None, where: ContentError | None = None) -> tuple[list[tuple[int, list[Any]]], str | None]:
+    """(1-based row number, cells) of every row, header included, within the limits; and the
+    worksheet's name when the workbook has several (messages then name it). A worksheet not
+    found is an error at `where` (the `sheet:` line of game.yaml) when given."""
     limits = TABLES.values()
     if path.suffix == ".csv":
         data = read_capped(path, limits["size"], TABLES.hint("size"))
@@ -82,7 +84,7 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             raise PnpError(ContentError(path, line, None, f"not UTF-8 text ({exc.reason}): save the CSV as UTF-8")) from None
-        return _checked(path, _csv_rows(path, text), limits)
+        return _checked(path, _csv_rows(path, text), limits), None
     # read once, within the size limit: the bytes checked are the bytes openpyxl reads
     data = read_capped(path, limits["size"], TABLES.hint("size"))
     _check_zip(path, data, limits)
@@ -94,8 +96,12 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
         raise PnpError(ContentError(path, None, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")) from None
     try:
         if worksheet is not None and worksheet not in book.sheetnames:
-            raise PnpError(ContentError(path, None, None, f"no worksheet {worksheet!r}: expected one of {', '.join(book.sheetnames)}"))
-        sheet = book[worksheet] if worksheet is not None else book.worksheets[0]
+            message = f"no worksheet {worksheet!r}: expected one of {', '.join(book.sheetnames)}"
+            if where is not None:
+                raise PnpError(ContentError(where.path, where.line, where.column, f"{path.name} has {message}"))
+            raise PnpError(ContentError(path, None, None, message))
+        sheet = book[worksheet] if worksheet is not None else book.worksheets[0]  # the first, not the active one: the same whoever saved it last
+        title = None if len(book.sheetnames) == 1 else repr(sheet.title) if worksheet is not None else f"{sheet.title!r} (the first)"
         declared = (sheet.max_row or 0, sheet.max_column or 0)  # the sheet's own <dimension>, when it has one
         if declared[0] > limits["rows"] or declared[1] > MAX_COLUMNS:
             raise PnpError(ContentError(path, None, None, f"a worksheet of {declared[0]:,} rows and {declared[1]:,} columns: "
@@ -108,7 +114,7 @@ def _rows(path: Path, worksheet: str | None) -> list[tuple[int, list[Any]]]:
             rows = _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits)
             if any(cell is None for _, cells in rows for cell in cells):  # an empty cell, or a formula never computed
                 _mark_unsaved(rows, data, worksheet)
-            return rows
+            return rows, title
         except PnpError:
             raise
         except Exception as exc:  # a part openpyxl cannot read, met while reading the rows
@@ -151,25 +157,40 @@ class Sheet(Located):
     """A sheet's records, with where each column's name is in the header row."""
 
     columns: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (line, column)
+    worksheet: str | None = None  # named in every message when the workbook has several: "'Cards' (the first)"
+
+    def at(self, line: int | None, column: int | None, message: str) -> ContentError:
+        return ContentError(self.path, line, column, self._named(message))
+
+    def error(self, at: Path_, message: str) -> ContentError:
+        return super().error(at, self._named(message))
+
+    def _named(self, message: str) -> str:
+        return f"worksheet {self.worksheet}: {message}" if self.worksheet else message
+
+
+def sheet_of(doc: Located, at: Path_) -> Sheet | None:
+    """The sheet whose records sit at `at` in `doc`; None when they come from YAML."""
+    part = doc._part(tuple(at)) if isinstance(doc, Combined) else doc
+    return part if isinstance(part, Sheet) else None
 
 
 def columns_of(doc: Located, at: Path_) -> dict[str, tuple[int, int]] | None:
     """The header of the sheet whose records sit at `at` in `doc`; None when they come from YAML."""
-    if isinstance(doc, Combined):
-        part = doc._part(tuple(at))
-        return part.columns if isinstance(part, Sheet) else None
-    return doc.columns if isinstance(doc, Sheet) else None
+    sheet = sheet_of(doc, at)
+    return sheet.columns if sheet is not None else None
 
 
-def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Sheet:
+def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None, where: ContentError | None = None) -> Sheet:
     """Read a sheet as records; they sit at `at` (e.g. ('cards',) to stand for a YAML key),
-    and `marks` hold the (row, column) of each record and cell."""
-    rows = _rows(path, worksheet)
-    doc = Sheet(path, [])
+    and `marks` hold the (row, column) of each record and cell. `where` is the `sheet:` that
+    names `worksheet`."""
+    rows, title = _rows(path, worksheet, where)
+    doc = Sheet(path, [], worksheet=title)
     rows = [(n, [_cell(c) for c in cells]) for n, cells in rows]
     rows = [(n, cells) for n, cells in rows if any(c is not None for c in cells)]
     if not rows:
-        raise PnpError(ContentError(path, None, None, "empty sheet: expected a header row naming the fields, then one row per record"))
+        raise PnpError(doc.at(None, None, "empty sheet: expected a header row naming the fields, then one row per record"))
     head_line, head = rows[0]
     csv_file = path.suffix.lower() == ".csv"
     if csv_file:
@@ -179,12 +200,12 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
     unsaved: dict[int, list[ContentError]] = {}
     for col, name in enumerate(head, start=1):
         if isinstance(name, Unsaved):
-            unsaved[col] = [_unsaved(path, head_line, col, None, name)]
+            unsaved[col] = [_unsaved(doc, head_line, col, None, name)]
             name = None
         elif name is not None and not isinstance(name, str):
             name = str(name)
         if name in names and name is not None:
-            errors.append(ContentError(path, head_line, col, f"column {name!r} appears twice in the header"))
+            errors.append(doc.at(head_line, col, f"column {name!r} appears twice in the header"))
         elif name is not None:
             doc.columns[name] = (head_line, col)
         names.append(name)
@@ -197,7 +218,7 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
         i = len(records)
         if csv_file and len(cells) < width:
             named = [name for name in names if name is not None]
-            errors.append(ContentError(path, line, None, f"{counted(len(cells), 'cell')}, the header names {width} ({', '.join(named)}): "
+            errors.append(doc.at(line, None, f"{counted(len(cells), 'cell')}, the header names {width} ({', '.join(named)}): "
                                        "expected a cell for every column, empty ones too ('a,,c')"))
             continue
         record: dict[str, Any] = {}
@@ -208,7 +229,7 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
             if value is None:
                 continue
             if isinstance(value, Unsaved):  # one line a column: a script's sheet leaves a whole column so
-                unsaved.setdefault(col, []).append(_unsaved(path, line, col, name, value))
+                unsaved.setdefault(col, []).append(_unsaved(doc, line, col, name, value))
                 continue
             if name is None:
                 if col not in unsaved:  # a header that is an unsaved formula is reported once, at the header
@@ -220,7 +241,7 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None) -> Shee
             if name is not None:
                 doc.marks.setdefault(at + (i, name), (line, col))
         if unnamed:
-            errors.append(ContentError(path, line, unnamed[0], _unnamed(len(unnamed), csv_file and unnamed[-1] > len(names))))
+            errors.append(doc.at(line, unnamed[0], _unnamed(len(unnamed), csv_file and unnamed[-1] > len(names))))
         records.append(record)
     for found in unsaved.values():
         more = f" (and {counted(len(found) - 1, 'more cell')} of this column)" if len(found) > 1 else ""
@@ -241,9 +262,9 @@ def _refuse_other_separator(path: Path, line: int, head: list[Any]) -> None:
                                         "(export with ',' as the separator, or save the sheet as .xlsx)"))
 
 
-def _unsaved(path: Path, line: int, col: int, name: str | None, cell: Unsaved) -> ContentError:
+def _unsaved(doc: Sheet, line: int, col: int, name: str | None, cell: Unsaved) -> ContentError:
     shown = cell.formula if len(cell.formula) <= 40 else cell.formula[:39] + "…"
-    return ContentError(path, line, col, f"{name + ': ' if name else ''}the cell holds a formula ({shown}) with no saved value: "
+    return doc.at(line, col, f"{name + ': ' if name else ''}the cell holds a formula ({shown}) with no saved value: "
                         "open and save the file in a spreadsheet program (or type the value)")
 
 
