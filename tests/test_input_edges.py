@@ -86,11 +86,24 @@ KIN = "kin: {type: id, ref: things, required: false}"
      "things.yaml:2:22: n: 'one': expected a whole number"),
     (THINGS.format(field="kin: {type: id, ref: nothing.here}"), {"things.yaml": "- {id: a, kin: a}\n"},
      "game.yaml:7:23: ref 'nothing.here' names no list of records: expected a data file or a dotted path into one"),
+    # before: "'x' is not an id in kinds: expected one of kinds" once a record (the file's keys)
+    (THINGS.format(field="kin: {type: id, ref: kinds}"), {"things.yaml": "- {id: a, kin: x}\n- {id: b, kin: x}\n", "kinds.yaml": "kinds: [{id: x}]\n"},
+     "game.yaml:7:23: ref 'kinds': the records of kinds.yaml are not declared: expected `kinds: {records: kinds}` under `data:` "
+     "(the key of kinds.yaml holding the list), or `ref: kinds.kinds`"),
     # a spec without fields takes any header
     ("data:\n  things:\n    count: 3\n", {"things.csv": "id,whatever\na,1\n"}, "things.csv:1:1: 1 records: expected exactly 3 (count in game.yaml)"),
 ])
 def test_records_that_break_their_spec_are_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
     assert problems(tmp_path, monkeypatch, game_yaml, files) == [f"content/g/{expected}"]
+
+
+@pytest.mark.parametrize("ref, declared", [("kinds", "  kinds: {records: kinds}\n"), ("kinds.kinds", ""), ("kinds", "")])
+def test_both_fixes_the_undeclared_ref_message_names_work(tmp_path, ref, declared):
+    from pnp.load.content import Project, load_game
+
+    kinds = "kinds: [{id: x}]\n" if declared or "." in ref else "x: {name: X}\n"  # the last: a mapping of id -> record
+    write_game(tmp_path, THINGS.format(field=f"kin: {{type: id, ref: {ref}}}") + declared, {"things.yaml": "- {id: a, kin: x}\n", "kinds.yaml": kinds})
+    assert load_game(Project(tmp_path), "g").namespace()["things"] == [{"id": "a", "kin": "x"}]
 
 
 def test_typed_values_reach_the_templates_converted(tmp_path, monkeypatch):

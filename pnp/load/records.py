@@ -157,6 +157,20 @@ def ids_of(ref: str, docs: dict[str, Located], specs: dict[str, DataSpec]) -> li
     return member_ids(lookup(docs[stem].data, parts[1:]))
 
 
+def _undeclared_records(ref: str, docs: dict[str, Located], specs: dict[str, DataSpec]) -> str | None:
+    """Why `ref` cannot name a file whose records sit under a key that game.yaml does not
+    declare (its ids would be the file's keys: every value "not an id"), or None."""
+    parts = split(ref)
+    if len(parts) != 1 or parts[0] not in docs or parts[0] in specs or not isinstance(docs[parts[0]].data, dict):
+        return None
+    keys = [key for key, value in docs[parts[0]].data.items() if isinstance(value, list)]
+    if not keys:
+        return None  # a mapping of id -> record: its keys are the ids
+    stem, key = parts[0], keys[0]
+    return (f"ref {ref!r}: the records of {docs[stem].path.name} are not declared: expected `{stem}: {{records: {key}}}` "
+            f"under `data:` (the key of {docs[stem].path.name} holding the list), or `ref: {stem}.{key}`")
+
+
 def _check_header(sheet: Sheet, spec: DataSpec) -> list[ContentError]:
     """A sheet's header against the declared fields: each unknown column (with the field it
     may be a typo of), and each required field no column holds, once."""
@@ -191,6 +205,10 @@ def check_refs(docs: dict[str, Located], specs: dict[str, DataSpec], manifest: L
         records = lookup(doc.data, records_at(spec)) if spec.records else doc.data  # a list of mappings: check_file passed
         for name, fspec in spec.fields.items():
             if fspec.ref is None:
+                continue
+            undeclared = _undeclared_records(fspec.ref, docs, specs)
+            if undeclared:
+                errors.append(manifest.error(("data", stem, "fields", name, "ref"), undeclared))
                 continue
             ids = ids_of(fspec.ref, docs, specs)
             if ids is None:
