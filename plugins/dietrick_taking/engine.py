@@ -1,8 +1,7 @@
 """Dietrick-taking rules engine: deal, tricks, scoring-card markers, the end, 1-4 players.
 
 Rule references are lines of /work/shared/rules/dietrick-taking-rules.txt. Numbers come
-from deck.yaml and scoring.yaml (hand size excepted: "deal 5 cards", a constant below);
-the final verdict comes from the scorer (`scoring.score`).
+from deck.yaml and scoring.yaml; the final verdict comes from the scorer (`scoring.score`).
 
 Our reading where the rules leave room:
 - the deck is reshuffled (3-4 players) when a player must draw from an empty deck, so
@@ -24,7 +23,6 @@ from .scoring import Result as Verdict
 from .scoring import score
 from .sheet import FUZZ, Entry, Sheet
 
-HAND = 5  # "deal 5 cards to each player as a hand"
 ICON_ROW = {"fork": "yellow", "runner": "blue"}
 
 
@@ -156,9 +154,9 @@ class Game:
         self.trick_size = scoring.solo_trick_cards if self.solo else self.n
         if self.solo:
             self.personal = [self.deck.pop() for _ in range(scoring.solo_personal_deck)]
-            self.hands = [[self.personal.pop() for _ in range(HAND)]]
+            self.hands = [[self.personal.pop() for _ in range(scoring.hand_size)]]
         else:
-            self.hands = [[self.deck.pop() for _ in range(HAND)] for _ in range(self.n)]
+            self.hands = [[self.deck.pop() for _ in range(scoring.hand_size)] for _ in range(self.n)]
         self.lead = 1 if self.solo else rng.randrange(self.n)  # solo: Fuzz (seat 1) leads first
         self.reshuffles = 0 if self.solo else scoring.reshuffles_by_players.get(self.n, 1)
         self.tricks = 0
@@ -222,7 +220,7 @@ class Game:
                 card = self.players[loser].give(self, loser, self.hands[loser])
                 self.hands[loser].remove(card)
                 self.hands[seat].append(card)
-        while len(self.hands[loser]) < HAND:
+        while len(self.hands[loser]) < self.setup.scoring.hand_size:
             drawn = self.draw()
             if drawn is None:
                 break

@@ -149,6 +149,7 @@ class ScoringFile(StrictModel):
     tricks_by_players: dict[int, int]
     tricks_in_book: dict[int, int] = Field(description="the game lengths line 75 prints (the 4-player one contradicts the procedure)")
     reshuffles_by_players: dict[int, int] = Field(description="times the discards become a new deck, per player count")
+    hand_size: int = Field(ge=1, description="cards dealt to each player as a hand (line 23)")
     long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
     solo_fewest_trick_cards: int = Field(ge=1, description="cards of a solo trick Fuzz leads (line 97)")

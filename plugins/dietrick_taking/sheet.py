@@ -284,9 +284,16 @@ def _check_game_end(doc: Located, entries: list[Entry], scoring: ScoringFile, er
     limit = n * tricks
     ruling = scoring.length_ruling(n)
     why = f"; {ruling}" if ruling else ""
-    if total % n:
-        errors.add(("players",), f"the markers moved {total} squares in all: expected a multiple of {n}, "
-                   f"as every trick moves its winner one square per card played")
+    # lines 32 and 53: each of the n players plays a card to every trick, and its winner moves
+    # one square per card: so does every player's own count
+    uneven = [i for i, e in enumerate(entries) if (e.yellow + e.blue) % n]
+    for i in uneven:
+        e = entries[i]
+        errors.add(at(i), f"{_who(e)}yellow {e.yellow} + blue {e.blue} = {e.yellow + e.blue} squares: expected a multiple of "
+                   f"{n}, as each of the {n} players plays a card to every trick (dietrick-taking-rules.txt line 32) and "
+                   f"its winner moves one square per card (line 53)")
+    if uneven:
+        pass
     elif total > limit:
         errors.add(("players",), f"the markers moved {total} squares in all: a {n}-player game has at most "
                    f"{tricks} tricks of {n} cards, {limit} squares{why}")
@@ -316,27 +323,32 @@ def _check_solo_length(total: int, scoring: ScoringFile, errors: _Errors) -> Non
 
 def _check_icon_cards(entries: list[Entry], scoring: ScoringFile, icon_cards: dict[str, int], errors: _Errors) -> None:
     """A trick moves its winner one square per card along the row of that card's icon
-    (dietrick-taking-rules.txt line 53), and a card is played at most once per pass
-    through the deck: never reshuffled at 2 players (line 71), once at 3-4 (line 73). So
-    a row's markers move in all at most (1 + reshuffles) x the deck's cards with its icon.
-    The solo game is left out: a card the player wins goes back to the hand (line 99)."""
+    (dietrick-taking-rules.txt line 53), and a card is played once, or twice if it was among
+    the discards shuffled into a new deck: never at 2 players (line 71), once at 3-4 (line
+    73), when the deck left after dealing (line 23) has been played. So a row's markers move
+    in all at most its icon's cards, plus as many of them as that deck's worth of discards
+    can hold. The solo game is left out: a card the player wins goes back to the hand (line 99)."""
     if any(e.fuzz for e in entries):
         return
     n = len(entries)
     reshuffles = scoring.reshuffles_by_players.get(n)
     if reshuffles is None:
         return
-    passes = 1 + reshuffles
+    # the draws empty the deck after its cards' worth of plays (a trick draws as many cards as
+    # it plays, line 63), and those discards are the new deck (pnp's ruling: rulings.game_length)
+    again = reshuffles * (sum(icon_cards.values()) - scoring.hand_size * n)
     why = ("the deck is never reshuffled with 2 players (dietrick-taking-rules.txt line 71), so each card is played at most once"
            if reshuffles == 0 else
-           f"the discards are reshuffled {'once' if reshuffles == 1 else f'{reshuffles} times'} with {n} players "
-           f"(dietrick-taking-rules.txt line 73), so each card is played at most {passes} times")
+           f"the discards are shuffled into a new deck with {n} players (dietrick-taking-rules.txt line 73) once the "
+           f"{again} cards left after dealing {scoring.hand_size} each (line 23) are played, so at most {again} cards "
+           f"are played twice")
     for row, cards in icon_cards.items():
+        most = cards + min(cards, again)
         moved = sum(getattr(e, row) for e in entries)
-        if moved > passes * cards:
+        if moved > most:
             errors.add(("players",), f"the {row} markers moved {moved} squares in all: a card moves its trick's winner one "
                        f"{row} square (line 53), {why}, and the deck has {cards} cards with the {row} icon: "
-                       f"at most {passes * cards} {row} squares")
+                       f"at most {most} {row} squares")
 
 
 def _who(e: Entry) -> str:
