@@ -44,10 +44,10 @@ def finished(*rows: tuple[str, int, int], **kw: str) -> str:
     """`players(...)` made a finished game without changing the rows' verdict: one more
     player, disqualified (blue never moved), whose yellow marker reached square 13 and so
     ended the game (dietrick-taking-rules.txt line 77), with the squares that make the
-    total a whole number of tricks."""
+    total a whole number of tricks. Each row's squares must be a multiple of the players
+    (lines 32, 53: every trick has one card from each player), and so are Zed's."""
     n = len(rows) + 1
-    moved = sum(y + b for _, y, b in rows)
-    yellow = next(y for y in range(13, 13 + n) if (moved + y) % n == 0)
+    yellow = -(-13 // n) * n  # the first multiple of n from square 13
     return players(*rows, ("Zed", yellow, 0), **kw)
 
 
@@ -85,7 +85,7 @@ def test_order_may_name_card_4_last(game):
 
 def test_the_end_square_reads_card_4(game):
     # position 13 is the white square, the first of card 4, whatever the order of 1-3
-    report = score(game, players(("Ann", 13, 2), ("Bob", 1, 2), order="[3, 2, 1]"))
+    report = score(game, players(("Ann", 13, 1), ("Bob", 1, 1), order="[3, 2, 1]"))
     assert row(report, "Ann")["top"] == 8
 
 
@@ -93,7 +93,7 @@ def test_the_end_square_reads_card_4(game):
 
 
 def test_smallest_difference_wins(game):
-    report = score(game, finished(("Ann", 4, 2), ("Bob", 1, 1)))  # 4-4 = 0 against 1-2 = 1
+    report = score(game, finished(("Ann", 4, 2), ("Bob", 2, 1)))  # 4-4 = 0 against 3-2 = 1
     assert report.to_json()["winners"] == ["Ann"]
     assert report.to_json()["decided_by"] == S.DIFFERENCE
     assert (row(report, "Ann")["rank"], row(report, "Bob")["rank"]) == (1, 2)
@@ -101,23 +101,24 @@ def test_smallest_difference_wins(game):
 
 
 def test_tie_on_difference_goes_to_higher_bottom_number(game):
-    # Ann 1-2 (bottom 2), Bob 3-4 (bottom 4): both differ by 1
-    report = score(game, finished(("Ann", 1, 1), ("Bob", 2, 2)))
+    # Ann 2-1 (bottom 1), Bob 3-2 (bottom 2): both differ by 1
+    report = score(game, finished(("Ann", 3, 3), ("Bob", 2, 1)))
     assert row(report, "Ann")["difference"] == row(report, "Bob")["difference"] == 1
     assert report.to_json()["winners"] == ["Bob"]
     assert report.to_json()["decided_by"] == S.BOTTOM
 
 
 def test_tie_on_bottom_goes_to_higher_top_number(game):
-    # Ann top 1, bottom 2; Bob top 3, bottom 2: same difference and bottom
-    report = score(game, finished(("Ann", 1, 1), ("Bob", 5, 1)))
+    # Ann top 1, bottom 4; Bob top 7, bottom 4: same difference and bottom
+    report = score(game, finished(("Ann", 1, 2), ("Bob", 10, 2)))
     assert report.to_json()["winners"] == ["Bob"]
     assert report.to_json()["decided_by"] == S.TOP
 
 
 def test_full_tie_is_a_shared_victory(game):
-    # Ann top 1 (square 1), bottom 4 (square 2); Bob top 1 (square 1), bottom 4 (square 8)
-    report = score(game, finished(("Ann", 1, 2), ("Bob", 1, 8), ("Cy", 1, 5)))
+    # Ann top 1 (square 1), bottom 4 (square 2); Bob top 1 (square 1), bottom 4 (square 8);
+    # Cy ended the game at square 13: top 8, bottom 4
+    report = score(game, players(("Ann", 1, 2), ("Bob", 1, 8), ("Cy", 13, 2)))
     assert report.to_json()["winners"] == ["Ann", "Bob"]
     assert report.to_json()["decided_by"] == S.SHARED
     assert [row(report, n)["rank"] for n in ("Ann", "Bob", "Cy")] == [1, 1, 3]
@@ -125,7 +126,7 @@ def test_full_tie_is_a_shared_victory(game):
 
 def test_marker_that_never_moved_disqualifies(game):
     # Ann's blue marker never moved: she has no bottom number and cannot win
-    report = score(game, finished(("Ann", 6, 0), ("Bob", 1, 2), ("Cy", 4, 2)))
+    report = score(game, finished(("Ann", 8, 0), ("Bob", 2, 2), ("Cy", 3, 1)))
     ann = row(report, "Ann")
     assert ann["disqualified"] == "blue marker never moved"
     assert ann["rank"] is None and ann["difference"] is None and not ann["winner"]
@@ -156,8 +157,8 @@ def test_beginner_counts_squares_not_numbers(game):
 
 
 def test_beginner_tie_breaks_compare_squares(game):
-    # both balanced; Bob's blue marker went further (5 squares against 3)
-    report = score(game, finished(("Ann", 3, 3), ("Bob", 5, 5), extra="variant: beginner\n"))
+    # both balanced; Bob's blue marker went further (6 squares against 3)
+    report = score(game, finished(("Ann", 3, 3), ("Bob", 6, 6), extra="variant: beginner\n"))
     assert report.to_json()["winners"] == ["Bob"]
     assert report.to_json()["decided_by"] == S.BOTTOM_SQUARE
 
@@ -170,8 +171,9 @@ def test_beginner_tie_break_is_reported_as_our_reading(game):
     says = game.data["scoring"].rulings.beginner_tie.says
     assert "line 89" in says and "pnp's reading" in says
     for extra, decided in (("variant: beginner\n", S.BOTTOM_SQUARE), ("", S.BOTTOM)):
-        # Ann squares 4/2, Ben 8/6: a difference of 2 squares each; Ben's bottom is further
-        report = score(game, finished(("Ann", 4, 2), ("Ben", 8, 6), extra=extra))
+        # Ann squares 4/2, Ben 2/4: a difference of 2 squares each; Ben's bottom is further
+        # (printed numbers: 4-4 and 3-3, Ann's bottom is higher)
+        report = score(game, finished(("Ann", 4, 2), ("Ben", 2, 4), extra=extra))
         console = Console(record=True, width=400)
         report.render(console)
         text = console.export_text()
@@ -180,6 +182,7 @@ def test_beginner_tie_break_is_reported_as_our_reading(game):
             assert report.to_json()["ruling"] == says and f"ruling: {says}" in text
             assert "winner: Ben (higher bottom square)" in text
         else:  # printed numbers: the book's own tie-break, no ruling to report
+            assert (report.result.winners, report.to_json()["decided_by"]) == (("Ann",), decided)
             assert report.to_json()["ruling"] is None and "ruling:" not in text
     # a beginner game decided by the difference itself needs no ruling
     report = score(game, finished(("Ann", 4, 2), ("Ben", 3, 3), extra="variant: beginner\n"))
@@ -227,7 +230,7 @@ def test_solo_disqualification_applies_to_both(game):
 
 
 def test_claims_that_match_exit_0(game):
-    text = finished(("Ann", 4, 2), ("Bob", 1, 1)).replace("blue: 2}", "blue: 2, claimed: 0}") + "claimed_winner: Ann\n"
+    text = finished(("Ann", 4, 2), ("Bob", 2, 1)).replace("blue: 2}", "blue: 2, claimed: 0}") + "claimed_winner: Ann\n"
     report = score(game, text)
     assert report.exit_code == 0
     assert row(report, "Ann")["claim_ok"] is True
@@ -235,14 +238,14 @@ def test_claims_that_match_exit_0(game):
 
 
 def test_wrong_claimed_difference_exits_1(game):
-    text = finished(("Ann", 4, 2), ("Bob", 1, 1)).replace("blue: 2}", "blue: 2, claimed: 2}")
+    text = finished(("Ann", 4, 2), ("Bob", 2, 1)).replace("blue: 2}", "blue: 2, claimed: 2}")
     report = score(game, text)
     assert report.exit_code == 1
     assert report.to_json()["mismatches"] == ["Ann: claimed difference 2, computed 0"]
 
 
 def test_wrong_claimed_winner_exits_1(game):
-    report = score(game, finished(("Ann", 4, 2), ("Bob", 1, 1)) + "claimed_winner: [Ann, Bob]\n")
+    report = score(game, finished(("Ann", 4, 2), ("Bob", 2, 1)) + "claimed_winner: [Ann, Bob]\n")
     assert report.exit_code == 1
     assert report.to_json()["mismatches"] == ["claimed winner Ann, Bob, computed Ann"]
 
@@ -251,7 +254,7 @@ def test_render_lists_every_player_and_the_winner(game):
     from rich.console import Console
 
     console = Console(record=True, width=120)
-    score(game, finished(("Ann", 6, 0), ("Bob", 1, 2), ("Cy", 4, 2))).render(console)
+    score(game, finished(("Ann", 8, 0), ("Bob", 2, 2), ("Cy", 3, 1))).render(console)
     text = console.export_text()
     assert "Ann" in text and "disqualified (blue marker never moved)" in text
     assert "winner: Cy (smallest difference)" in text
@@ -371,41 +374,80 @@ def test_not_a_mapping_and_wrong_game(game):
 
 def test_only_one_player_can_pass_square_12(game):
     # the game ends after the trick in which the first marker reaches square 13
-    text = players(("Ann", 13, 1), ("Bob", 1, 14), ("Cy", 2, 2))
+    text = players(("Ann", 13, 2), ("Bob", 1, 14), ("Cy", 2, 1))
     (err,) = errors(game, text)
     assert err.startswith(f"sheet.yaml:{line_of(text, 'Bob')}: player Bob: a marker is past square 12, and so is one of Ann's")
 
 
 def test_last_trick_moves_at_most_one_square_per_player(game):
-    text = players(("Ann", 16, 13), ("Bob", 1, 2), ("Cy", 1, 3))  # 5 squares past 12 in a 3-card trick
+    text = players(("Ann", 16, 11), ("Bob", 1, 2), ("Cy", 2, 1))  # 4 squares past 12 in a 3-card trick
     (err,) = errors(game, text)
-    assert err.startswith(f"sheet.yaml:{line_of(text, 'Ann')}: player Ann: yellow 16 and blue 13 are 5 squares past square 12")
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'Ann')}: player Ann: yellow 16 and blue 11 are 4 squares past square 12")
 
 
-def test_total_squares_must_be_a_multiple_of_the_players(game):
-    (err,) = errors(game, players(("Ann", 4, 2), ("Bob", 1, 1), ("Cy", 1, 1)))
-    assert err == ("sheet.yaml:3: the markers moved 10 squares in all: expected a multiple of 3, "
-                   "as every trick moves its winner one square per card played")
+def multiple_of(n: int, player: str, yellow: int, blue: int) -> str:
+    return (f"player {player}: yellow {yellow} + blue {blue} = {yellow + blue} squares: expected a multiple of {n}, as each "
+            f"of the {n} players plays a card to every trick (dietrick-taking-rules.txt line 32) and its winner moves one "
+            "square per card (line 53)")
+
+
+def test_every_players_squares_are_a_multiple_of_the_players(game):
+    # the total of 28 squares is 14 two-card tricks, but a trick moves only its winner, two
+    # squares: Ann's 7 and Ben's 21 cannot be (the play-tester's per-player-odd-2p.yaml)
+    text = players(("Ana", 3, 4), ("Ben", 12, 9))
+    assert errors(game, text) == [f"sheet.yaml:{line_of(text, 'Ana')}: {multiple_of(2, 'Ana', 3, 4)}",
+                                  f"sheet.yaml:{line_of(text, 'Ben')}: {multiple_of(2, 'Ben', 12, 9)}"]
+    # only the players whose count is not a multiple are named
+    text = players(("Ana", 4, 4), ("Ben", 5, 5), ("Cleo", 3, 3), ("Dan", 6, 6))  # 36 squares: 9 tricks
+    assert errors(game, text) == [f"sheet.yaml:{line_of(text, 'Ben')}: {multiple_of(4, 'Ben', 5, 5)}",
+                                  f"sheet.yaml:{line_of(text, 'Cleo')}: {multiple_of(4, 'Cleo', 3, 3)}"]
+    # the totals are still checked once every player's count is a multiple: 15 tricks at 2 players
+    (err,) = errors(game, players(("Ana", 8, 8), ("Ben", 7, 7)))
+    assert err == "sheet.yaml:3: the markers moved 30 squares in all: a 2-player game has at most 14 tricks of 2 cards, 28 squares"
+
+
+def test_a_solo_players_squares_need_not_be_a_multiple(game):
+    # solo tricks have 2 or 3 cards (line 97): 13 and 11 squares are a finished game
+    report = score(game, solo((7, 6), (6, 5)))
+    assert report.exit_code == 0 and report.to_json()["solo"] is True
+
+
+@pytest.mark.parametrize("rows, bad", [
+    ([("Ana", 3, 4), ("Ben", 12, 9)], ["Ana", "Ben"]),  # per-player-odd-2p.yaml
+    ([("Ana", 1, 1), ("Ben", 12, 10), ("Cleo", 10, 11)], ["Ana", "Ben"]),  # exampleper-player-not-multiple-3p.yaml
+    ([("Ana", 4, 4), ("Ben", 5, 5), ("Cleo", 3, 3), ("Dan", 6, 6)], ["Ben", "Cleo"]),
+])
+def test_cli_refuses_a_player_whose_squares_are_not_a_multiple(tmp_path, rows, bad):
+    # each sheet's total is a whole number of tricks, as the scorer used to check
+    assert sum(y + b for _, y, b in rows) % len(rows) == 0
+    text = players(*rows)
+    path = tmp_path / "sheet.yaml"
+    path.write_text(text)
+    result = cli("score", str(path))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    squares = {n: (y, b) for n, y, b in rows}
+    assert [re.sub(r"^.*sheet\.yaml", "sheet.yaml", line) for line in result.output.strip().splitlines()] == [
+        f"sheet.yaml:{line_of(text, name)}: {multiple_of(len(rows), name, *squares[name])}" for name in bad]
 
 
 def test_total_squares_bounded_by_the_longest_game(game):
     # 4 players play at most 9 tricks of 4 cards: 36 squares. The rule book's line 75 says
     # 10, but its procedure (lines 63-73) gives 9: scoring.yaml records the contradiction.
-    (err,) = errors(game, players(("A", 12, 12), ("B", 8, 4), ("C", 1, 1), ("D", 1, 1)))
+    (err,) = errors(game, players(("A", 12, 12), ("B", 4, 4), ("C", 2, 2), ("D", 2, 2)))
     assert "the markers moved 40 squares in all: a 4-player game has at most 9 tricks of 4 cards, 36 squares" in err
 
 
 def test_long_game_first_to_two_wins_takes_the_match(game):
-    # dietrick-taking-rules.txt line 87; Ann wins this game (difference 1)
-    text = finished(("Ann", 4, 2), ("Bob", 1, 1), order="[1, 2, 3]", extra="earlier_wins: {Ann: 1, Bob: 1}\n")
+    # dietrick-taking-rules.txt line 87; Ann wins this game (difference 0 against 1)
+    text = finished(("Ann", 4, 2), ("Bob", 2, 1), order="[1, 2, 3]", extra="earlier_wins: {Ann: 1, Bob: 1}\n")
     report = score(game, text)
     assert report.result.winners == ("Ann",)
     assert report.to_json()["long_game"] == {"wins": {"Ann": 2, "Bob": 1, "Zed": 0}, "winners": ["Ann"]}
     # one win each so far: nobody has the match yet
-    report = score(game, finished(("Ann", 4, 2), ("Bob", 1, 1), extra="earlier_wins: {Bob: 1}\n"))
+    report = score(game, finished(("Ann", 4, 2), ("Bob", 2, 1), extra="earlier_wins: {Bob: 1}\n"))
     assert report.to_json()["long_game"] == {"wins": {"Ann": 1, "Bob": 1, "Zed": 0}, "winners": []}
     # a single game has no long-game verdict
-    assert "long_game" not in score(game, finished(("Ann", 4, 2), ("Bob", 1, 1))).to_json()
+    assert "long_game" not in score(game, finished(("Ann", 4, 2), ("Bob", 2, 1))).to_json()
 
 
 def test_long_game_shared_victory_counts_for_everyone_who_shares(game):
@@ -433,7 +475,7 @@ def cli(*args: str):
 
 def test_cli_scores_and_prints_json(tmp_path):
     path = tmp_path / "game.yaml"
-    path.write_text(finished(("Ann", 4, 2), ("Bob", 1, 1)))
+    path.write_text(finished(("Ann", 4, 2), ("Bob", 2, 1)))
     result = cli("score", str(path), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -444,7 +486,7 @@ def test_cli_scores_and_prints_json(tmp_path):
 
 def test_cli_claim_mismatch_exits_1(tmp_path):
     path = tmp_path / "game.yaml"
-    path.write_text(finished(("Ann", 4, 2), ("Bob", 1, 1)) + "claimed_winner: Bob\n")
+    path.write_text(finished(("Ann", 4, 2), ("Bob", 2, 1)) + "claimed_winner: Bob\n")
     result = cli("score", str(path))
     assert result.exit_code == 1
     assert "mismatch: claimed winner Bob, computed Ann" in result.output
@@ -503,9 +545,11 @@ def test_solo_last_trick_moves_at_most_three_squares(game):
 
 def test_icon_limits_are_derived_from_the_deck(game):
     # deck.yaml holds 18 fork (yellow) and 18 runner (blue) cards; the limit per player
-    # count is that times the passes through the deck (lines 71, 73)
+    # count adds the cards a reshuffle (lines 71, 73) can bring back: the deck left after
+    # dealing hand_size each (line 23)
     assert game.data["deck"].icon_cards() == {"yellow": 18, "blue": 18}
     assert game.data["scoring"].reshuffles_by_players == {2: 0, 3: 1, 4: 1}
+    assert game.data["scoring"].hand_size == 5
 
 
 def test_two_players_cannot_move_more_yellow_squares_than_the_deck_has_forks(game):
@@ -516,21 +560,43 @@ def test_two_players_cannot_move_more_yellow_squares_than_the_deck_has_forks(gam
         "played at most once, and the deck has 18 cards with the yellow icon: at most 18 yellow squares"
     ]
     # variants: blue the same; exactly 18 is possible
-    assert errors(game, players(("Ann", 1, 10), ("Bob", 1, 10)))[0].startswith("sheet.yaml:3: the blue markers moved 20 squares in all")
+    (err,) = errors(game, players(("Ann", 4, 10), ("Bob", 4, 10)))
+    assert err.startswith("sheet.yaml:3: the blue markers moved 20 squares in all")
     assert score(game, players(("Ann", 9, 5), ("Bob", 9, 5))).exit_code == 0
 
 
-def test_a_reshuffle_doubles_the_limit_at_three_and_four_players(game):
-    # one reshuffle (line 73): each card at most twice, 36 yellow squares; with 3 players
-    # the trick limit (15 tricks of 3 cards, 45 squares) allows more, the deck does not
-    assert score(game, players(("Ann", 13, 0), ("Bob", 12, 0), ("Cy", 11, 0))).exit_code == 0
+def test_a_reshuffle_doubles_the_limit_at_three_players(game):
+    # one reshuffle (line 73) of the 21 cards left after dealing: every one of the 18 forks
+    # can be played twice, 36 yellow squares; the trick limit (15 tricks of 3 cards, 45
+    # squares) allows more, the deck does not
+    assert score(game, players(("Ann", 15, 0), ("Bob", 12, 0), ("Cy", 9, 0))).exit_code == 0
     text = players(("Ann", 13, 2), ("Bob", 12, 0), ("Cy", 12, 3))
     err = errors(game, text)
     assert err == [
         "sheet.yaml:3: the yellow markers moved 37 squares in all: a card moves its trick's winner one yellow square "
-        "(line 53), the discards are reshuffled once with 3 players (dietrick-taking-rules.txt line 73), so each card "
-        "is played at most 2 times, and the deck has 18 cards with the yellow icon: at most 36 yellow squares"
+        "(line 53), the discards are shuffled into a new deck with 3 players (dietrick-taking-rules.txt line 73) once the "
+        "21 cards left after dealing 5 each (line 23) are played, so at most 21 cards are played twice, and the deck has "
+        "18 cards with the yellow icon: at most 36 yellow squares"
     ]
+
+
+def test_four_players_play_at_most_the_sixteen_undealt_cards_twice(game, tmp_path):
+    # 4 players are dealt 20 of the 36 cards (line 23): only the other 16 are played before
+    # the reshuffle (line 73), so a colour's 18 cards move its markers at most 18 + 16 = 34
+    # squares, not 36 (the play-tester's yellow35-4p.yaml: 9 tricks, 36 squares)
+    text = players(("Ana", 12, 0), ("Ben", 12, 0), ("Cleo", 7, 1), ("Dan", 4, 0))
+    assert errors(game, text) == [
+        "sheet.yaml:3: the yellow markers moved 35 squares in all: a card moves its trick's winner one yellow square "
+        "(line 53), the discards are shuffled into a new deck with 4 players (dietrick-taking-rules.txt line 73) once the "
+        "16 cards left after dealing 5 each (line 23) are played, so at most 16 cards are played twice, and the deck has "
+        "18 cards with the yellow icon: at most 34 yellow squares"
+    ]
+    path = tmp_path / "yellow35-4p.yaml"
+    path.write_text(text)
+    result = cli("score", str(path))
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1 and "at most 34 yellow squares" in result.output
+    # 34 yellow squares, the same game otherwise
+    assert score(game, players(("Ana", 12, 0), ("Ben", 12, 0), ("Cleo", 6, 2), ("Dan", 4, 0))).exit_code == 0
 
 
 def test_cli_refuses_the_impossible_two_player_sheet(tmp_path):
@@ -553,7 +619,7 @@ def test_an_unfinished_game_is_refused_in_one_line(tmp_path):
     # 13; a game ends only when the deck runs out (lines 71-73: 15 tricks at 3 players) or
     # after the trick in which a marker reaches square 13 (line 77)
     path = tmp_path / "d1.yaml"
-    path.write_text(players(("Ana", 2, 1), ("Ben", 1, 1), ("Cleo", 3, 4)))
+    path.write_text(players(("Ana", 2, 1), ("Ben", 1, 2), ("Cleo", 3, 3)))
     result = cli("score", str(path))
     assert result.exit_code == 2 and "Traceback" not in result.output and "winner" not in result.output
     (line,) = result.output.strip().splitlines()
@@ -564,12 +630,12 @@ def test_an_unfinished_game_is_refused_in_one_line(tmp_path):
 
 @pytest.mark.parametrize("full, short, ended", [
     # 2 players, 14 tricks: 28 squares (yellow and blue within the deck's 18 icons each)
-    ([("Ann", 7, 7), ("Bob", 7, 7)], [("Ann", 7, 6), ("Bob", 6, 7)], [("Ann", 13, 1), ("Bob", 4, 8)]),
+    ([("Ann", 7, 7), ("Bob", 7, 7)], [("Ann", 7, 7), ("Bob", 6, 6)], [("Ann", 13, 1), ("Bob", 4, 8)]),
     # 3 players, 15 tricks: 45 squares
-    ([("Ann", 8, 7), ("Bob", 7, 8), ("Cy", 8, 7)], [("Ann", 7, 7), ("Bob", 7, 7), ("Cy", 7, 7)],
-     [("Ann", 13, 1), ("Bob", 7, 7), ("Cy", 7, 7)]),
+    ([("Ann", 8, 7), ("Bob", 7, 8), ("Cy", 8, 7)], [("Ann", 8, 7), ("Bob", 7, 8), ("Cy", 6, 6)],
+     [("Ann", 13, 2), ("Bob", 7, 8), ("Cy", 6, 6)]),
     # 4 players, 9 tricks (pnp's count): 36 squares
-    ([(n, 5, 4) for n in ("Ann", "Bob", "Cy", "Dee")], [(n, 4, 4) for n in ("Ann", "Bob", "Cy", "Dee")],
+    ([("Ann", 6, 6), ("Bob", 4, 4), ("Cy", 4, 4), ("Dee", 4, 4)], [(n, 4, 4) for n in ("Ann", "Bob", "Cy", "Dee")],
      [("Ann", 13, 3), ("Bob", 4, 4), ("Cy", 4, 4), ("Dee", 0, 0)]),
 ])
 def test_a_finished_game_is_the_full_length_or_reaches_square_13(game, full, short, ended):
@@ -614,7 +680,7 @@ def test_four_players_ten_tricks_names_line_75_and_the_ruling(tmp_path, game):
     assert "line 75" in ruling and "lines 63-73" in ruling and "pnp's ruling" in ruling
     assert scoring.length_ruling(2) == scoring.length_ruling(3) == ""  # the book agrees there
     path = tmp_path / "f1.yaml"
-    path.write_text(players(*[(n, 5, 5) for n in ("Ana", "Ben", "Cleo", "Dev")]))
+    path.write_text(players(("Ana", 4, 4), ("Ben", 6, 6), ("Cleo", 6, 6), ("Dev", 4, 4)))
     result = cli("score", str(path))
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
@@ -625,7 +691,7 @@ def test_four_players_ten_tricks_names_line_75_and_the_ruling(tmp_path, game):
     other = scoring.rulings.game_length.other_says.format(players=4, other=8, ours=9)
     (err,) = errors(game, players(*[(n, 4, 4) for n in ("Ana", "Ben", "Cleo", "Dev")]))
     assert err.endswith(f"(line 77); {ruling}; {other}")
-    (err,) = errors(game, players(("Ana", 4, 4), ("Ben", 4, 4), ("Cleo", 4, 4)))
+    (err,) = errors(game, players(("Ana", 4, 5), ("Ben", 5, 4), ("Cleo", 3, 3)))  # 24 squares: 8 tricks
     assert err.endswith("(line 77)")
 
 
@@ -635,13 +701,13 @@ def test_a_game_as_long_as_the_other_reading_of_lines_63_73_is_told_it(game):
     pnp's ruling gives 15 and 9; a sheet of exactly 14 (or 8) tricks sees both readings."""
     scoring = game.data["scoring"]
     assert scoring.rulings.game_length.other_tricks == {2: 14, 3: 14, 4: 8}
-    (err,) = errors(game, players(("Ana", 7, 7), ("Ben", 7, 7), ("Cleo", 7, 7)))  # 42 squares: 14 tricks
+    (err,) = errors(game, players(("Ana", 7, 8), ("Ben", 8, 7), ("Cleo", 6, 6)))  # 42 squares: 14 tricks
     assert "not a finished game. A 3-player game ends after 15 tricks of 3 cards, 45 squares" in err
     assert err.endswith("(line 77); 14 tricks is what lines 63-73 give if the trick whose draws empty the deck is left out "
                         "of the reshuffle (line 65 discards it only after the draws of line 63); pnp's ruling shuffles it in, "
                         "which makes 15 tricks with 3 players (scoring.yaml rulings.game_length)")
     # 13 tricks fits neither reading: no word of it
-    (err,) = errors(game, players(("Ana", 7, 6), ("Ben", 7, 6), ("Cleo", 7, 6)))
+    (err,) = errors(game, players(("Ana", 7, 8), ("Ben", 6, 6), ("Cleo", 6, 6)))
     assert err.endswith("(line 77)")
     # 2 players never reshuffle: both readings agree, nothing to say
     assert scoring.other_reading(2, 14) == "" and scoring.other_reading(2, 13) == ""

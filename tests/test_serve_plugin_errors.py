@@ -155,7 +155,7 @@ def test_a_report_that_cannot_be_drawn_is_not_logged(root: Path):
     c = client(root)
     sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
     c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
-    for seat, (yellow, blue) in enumerate([(7, 3), (4, 10), (13, 2)]):  # examples/dietrick-taking-3p.yaml
+    for seat, (yellow, blue) in enumerate([(7, 2), (4, 11), (13, 2)]):  # examples/dietrick-taking-3p.yaml
         r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": True})
     state = r.json()
     assert r.status_code == 200 and not state["finished"] and state["logged"] is None
@@ -173,7 +173,7 @@ def test_a_report_whose_mismatch_places_are_of_the_wrong_shape_is_the_plugins_er
     c = client(root)
     sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
     c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
-    for seat, (yellow, blue) in enumerate([(7, 3), (4, 10), (13, 2)]):  # examples/dietrick-taking-3p.yaml: a finished game
+    for seat, (yellow, blue) in enumerate([(7, 2), (4, 11), (13, 2)]):  # examples/dietrick-taking-3p.yaml: a finished game
         r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": False})
     assert r.status_code == 200, r.text
     (problem,) = r.json()["outcome"]["problems"]

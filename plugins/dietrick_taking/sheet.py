@@ -293,8 +293,8 @@ def _check_game_end(doc: Located, entries: list[Entry], scoring: ScoringFile, er
                    f"{n}, as each of the {n} players plays a card to every trick (dietrick-taking-rules.txt line 32) and "
                    f"its winner moves one square per card (line 53)")
     if uneven:
-        pass
-    elif total > limit:
+        return  # squares that are not whole tricks: their total says nothing more
+    if total > limit:
         errors.add(("players",), f"the markers moved {total} squares in all: a {n}-player game has at most "
                    f"{tricks} tricks of {n} cards, {limit} squares{why}")
     elif total < limit and not past:
