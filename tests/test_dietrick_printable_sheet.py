@@ -53,14 +53,17 @@ def test_a_printable_sheet_for_every_player_count(tmp_path, game, players):
     assert len(boxes) == len(scoring.free_cards) + 1 and str(scoring.last_card) in words
     assert len([r for r in root.iter(f"{SVG}rect") if r.get("class") == "box-variant"]) == 2
     # the rules of the end, from the reference card: solo its own end and the winner rule
-    headings = [h for h, _ in (reference.side("solo", scoring)[-1:] + reference.side("back", scoring)[2:3]
-                               if players == 1 else reference.side("back", scoring))]
+    headings = [h for h, _ in (reference.solo_sheet(scoring) if players == 1 else reference.side("back", scoring))]
     assert all(h in words for h in headings), headings
     if players > 1:
         # the game lengths with pnp's 4-player ruling, as the reference card prints them
         assert "9 tricks at 4 (our count; the book says 10)" in text
+        assert "Ties: higher bottom number," in text
     else:
         assert f"reaches square {scoring.end_square}" in text and "Fuzz wins a tied gap" in text
+        assert "Winner" in words and "on the same gap Fuzz wins," in text
+        # the multi-player tie-break is not the solo game's (dietrick-taking-rules.txt line 103)
+        assert "Ties:" not in text and "higher bottom number" not in text and "shared win" not in text
 
 
 def test_no_printable_sheet_for_five(tmp_path):

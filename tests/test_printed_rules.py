@@ -234,6 +234,19 @@ def test_dietrick_solo_card(phrase, line, rule):
     check(faces("dietrick-taking", "solo-reference")["solo"], phrase, DIETRICK, line, rule)
 
 
+def test_dietrick_solo_scoring_sheet_gives_only_the_solo_tie_rule():
+    """The solo sheet printed the 2-4 player tie-break (higher bottom, then top, then a
+    shared win) under its own End line, where a tied gap is Fuzz's."""
+    sheets = faces("dietrick-taking", "scoring-sheet")
+    solo = sheets["players-1"]
+    check(solo, "on the same gap Fuzz wins, whatever the numbers", DIETRICK, 103, "if the difference is the same, Fuzz is the winner")
+    check(solo, "Fuzz wins a tied gap", DIETRICK, 103, "if the difference is the same, Fuzz is the winner")
+    assert "Ties:" not in solo and "higher bottom number" not in solo and "shared win" not in solo
+    for n in (2, 3, 4):
+        check(sheets[f"players-{n}"], "Ties: higher bottom number, then higher top number, then a shared win", DIETRICK, 83,
+              "the winner is the one with the highest number on the bottom scoring card")
+
+
 def test_dietrick_reference_back_gives_the_beginner_class_and_marks_our_count():
     backs = faces("dietrick-taking", "reference")
     for colour in ("tomato", "mint", "grape", "liquorice"):

@@ -237,6 +237,8 @@ class PlayerColour(StrictModel):
 class Section(StrictModel):
     heading: str
     text: Annotated[str, text_with("end_square", "tricks", "long_game_wins")]
+    solo: Annotated[str, text_with("end_square", "tricks", "long_game_wins")] | None = Field(
+        None, description="a back section the solo scoring sheet prints too, in these words (the solo game's own rule)")
 
 
 class Reference(StrictModel):
@@ -250,12 +252,22 @@ class Reference(StrictModel):
     def side(self, side: str, scoring: "ScoringFile") -> list[tuple[str, str]]:
         """(heading, text) of one side ("front", "back" or "solo", the solo card) with the
         rule values filled in from scoring.yaml."""
-        book = scoring.tricks_in_book
-        tricks = ", ".join(f"{t} tricks at {n}" + (f" (our count; the book says {book[n]})" if book.get(n, t) != t else "")
-                           for n, t in sorted(scoring.tricks_by_players.items()))
-        values = {"end_square": scoring.end_square, "tricks": tricks, "long_game_wins": scoring.long_game_wins}
         sections = {"front": self.front, "back": self.back, "solo": self.solo}[side]
-        return [(s.heading, s.text.format(**values)) for s in sections]
+        return [(s.heading, _fill(s.text, scoring)) for s in sections]
+
+    def solo_sheet(self, scoring: "ScoringFile") -> list[tuple[str, str]]:
+        """(heading, text) the solo scoring sheet prints: the solo card's last section (its
+        end), then the back's sections that have a solo wording, in that wording (the
+        back's tie-break is not the solo game's: dietrick-taking-rules.txt line 103)."""
+        return self.side("solo", scoring)[-1:] + [(s.heading, _fill(s.solo, scoring)) for s in self.back if s.solo is not None]
+
+
+def _fill(text: str, scoring: "ScoringFile") -> str:
+    """A reference text with its placeholders filled in from scoring.yaml."""
+    book = scoring.tricks_in_book
+    tricks = ", ".join(f"{t} tricks at {n}" + (f" (our count; the book says {book[n]})" if book.get(n, t) != t else "")
+                       for n, t in sorted(scoring.tricks_by_players.items()))
+    return text.format(end_square=scoring.end_square, tricks=tricks, long_game_wins=scoring.long_game_wins)
 
 
 @dataclass(frozen=True)
