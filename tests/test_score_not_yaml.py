@@ -38,3 +38,13 @@ def test_other_messages_stay(tmp_path, monkeypatch):
     Path("list.yaml").write_text("- a\n- b\n", encoding="utf-8")
     assert score(Path("list.yaml")).output.strip() == "list.yaml:1:1: expected a mapping with `game:`, `players:` ..."
     assert score(Path("gone.csv")).output.strip() == "gone.csv: file not found"
+
+
+def test_an_empty_sheet_is_refused_at_line_1(tmp_path, monkeypatch):
+    """An empty sheet (or one of comments only) was refused with no line: `empty.yaml: expected ...`."""
+    monkeypatch.chdir(tmp_path)
+    for text in ("", "# nothing written yet\n"):
+        Path("empty.yaml").write_text(text, encoding="utf-8")
+        result = score(Path("empty.yaml"))
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert result.output.strip() == "empty.yaml:1: expected a mapping with `game:`, `players:` ..."
