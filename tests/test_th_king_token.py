@@ -18,6 +18,8 @@ runner = CliRunner()
 
 # The play-tester's game: Quin and Rex fill together in the Leader Phase and tie at the top
 # on score, damage tiles and empty cells; only seat order from the token separates them.
+# Three Leader Phases are six turns of at most 4 basic tiles (0.2.8 line 131): 24 at most,
+# so each full stomach holds 3 Damage tiles.
 TIE = """\
 game: tasty-humans
 rules: "0.2.8"
@@ -34,13 +36,13 @@ players:
     king: true
     leaders: {1: damage-line, 2: leader-line, 3: range-boot}
     held: line-armor
-    stomach: ["3HABGA", "HABGAB", "AB2HBG", "BGHAGH", "1HABHA"]
+    stomach: ["3HABGA", "HDBGAB", "AB2DBG", "BGHADH", "1HABHA"]
   - name: Rex
     monster: troll
     king: true
     leaders: {1: diagonal-armor, 2: feast-boot, 3: range-helmet}
     held: line-boot
-    stomach: ["3GBAHG", "GBAHGB", "BA2GBH", "AHGBHA", "1GBAGG"]
+    stomach: ["3GBAHG", "DBAHGB", "BD2GBH", "AHGBDA", "1GBAGG"]
 """
 
 

@@ -29,7 +29,8 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
     leader counts that agree (one from setup plus one per Leader Phase), held leaders and
     Village Kings as the ending allows, the last leader eaten on top of its column
     (published rules F184-190, 0.2.8 O191-197), a basic tile for every turn taken (F118,
-    F144, F164; O113, O137, O165) and no more tiles than the turns add (F88-92, F110)."""
+    F144, F164; O113, O137, O165) and no more basic tiles, nor Damage tiles, than the
+    turns add (a shape of at most 4 a turn, F110/O131; at most 4 Damage, F88-92/O95-99)."""
     version = draw(st.sampled_from(RULE_SET.names()))
     rules = RULE_SET.version(version)
     n = draw(st.sampled_from(sorted(rules.stomach.rows_by_players)))
@@ -42,16 +43,16 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
     ending = draw(st.sampled_from(["round", "leader-phase"]))
     stacks = rules.leader_stacks(n)
 
-    def most(phases: int) -> int:
-        """Most basic and Damage tiles the turns can add (F88-92, F110; O95-99, O131);
-        no bound after a round ending once the stacks ran out (rulings.stacks_run_out)."""
+    def most(phases: int) -> tuple[int, int]:
+        """Most basic tiles and most Damage tiles the turns can add (F110, F88-92; O131,
+        O95-99); no bound after a round ending once the stacks ran out (rulings.stacks_run_out)."""
         if ending == "round" and phases == stacks:
-            return rows * cols
+            return rows * cols, rows * cols
         turns = rules.turns_a_round * (phases + (1 if ending == "round" else 0))
-        return turns * (rules.deck.shape_squares[1] + rules.damage_a_turn_max)
+        return turns * rules.deck.shape_squares[1], turns * rules.damage_a_turn_max
 
     # enough Leader Phases for the rounds to fill the stomach that ended the game
-    lowest = min(d for d in range(0 if ending == "round" else 1, stacks + 1) if rows * cols - d <= most(d))
+    lowest = min(d for d in range(0 if ending == "round" else 1, stacks + 1) if rows * cols - d <= sum(most(d)))
     phases = draw(st.integers(lowest, stacks))
     trigger = draw(st.integers(0, n - 1))
     players = []
@@ -76,7 +77,8 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
         while sum(heights) < turns + eaten:  # room for those tiles and the leaders
             heights[c] = min(rows - 1 if c == short else rows, heights[c] + 1)
             c = (c + 1) % cols
-        while sum(heights) - eaten > most(phases):  # no more tiles than the turns add
+        most_basic, most_damage = most(phases)
+        while sum(heights) - eaten > most_basic + most_damage:  # no more tiles than the turns add
             heights[heights.index(max(heights))] -= 1
         for c, h in enumerate(heights):
             for r in range(rows - h, rows):
@@ -98,6 +100,13 @@ def legal_sheets(draw) -> tuple[str, str, bool]:
         while sum(grid[r][c] in basic for r, c in filled) < turns:
             r, c = others.pop()
             grid[r][c] = basic[0]  # a damage tile there would leave a turn without its tile
+        # each kind within its own bound (the heights fit both together): trade the excess
+        # kind for the other, which keeps at least `turns` basic tiles (most_basic >= turns)
+        tiles = draw(st.permutations([(r, c) for r, c in filled if grid[r][c] in basic or grid[r][c] in damage]))
+        for kind, most_kind, other in ((basic, most_basic, damage[0]), (damage, most_damage, basic[0])):
+            excess = [(r, c) for r, c in tiles if grid[r][c] in kind]
+            for r, c in excess[most_kind:]:
+                grid[r][c] = other
         # a full stomach may leave its held leader off the sheet, unless it is its only one
         held = pool.pop() if hold and (not full or not eaten or draw(st.booleans())) else None
         king = n > 1 and (seat == trigger if ending == "round" else full)

@@ -223,15 +223,15 @@ game: tasty-humans
 players:
   - name: Ana
     monster: griffin
-    leaders: {1: line-hand, 2: chain-orthogonal}
+    leaders: {1: line-hand, 2: chain-orthogonal, 3: range-helmet}
     stomach: |
       H A H A H A
       B G B G B G
       H A B G 1 H
-      A A B G D A
+      A 3 B G D A
       B G 2 G H B
       H A B G A G
-solo: {level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28, adv-37, adv-38], challenge: monster}
+solo: {level: 2, ai_cards: [adv-44, adv-45, adv-20, adv-10, adv-11, adv-12, adv-27, adv-28, adv-37, adv-38], challenge: monster}
 """
 
 
@@ -240,9 +240,10 @@ def test_solo_sheet(sheet, repo_project):
     game = load_game(repo_project, "tasty-humans")
     sizes = {a.id: a.size() for a in game.data["adventurers"].adventurers}
     ai = report["solo"]["ai"]
-    # 1 wizard, 3 archers, 2 captains: the rules' example, 14 plus the shapes
+    # 1 wizard, 3 archers, 2 captains: the rules' example, 14 plus the shapes (peasants
+    # score only their shapes: the 4 rounds that 3 Leader Phases and the final round make)
     assert ai["class_points"] == 14
-    assert ai["shape_points"] == sum(sizes[c] for c in ["adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28", "adv-37", "adv-38"])
+    assert ai["shape_points"] == sum(sizes[c] for c in ["adv-44", "adv-45", "adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28", "adv-37", "adv-38"])
     assert report["mode"] == "solo" and report["winners"] == ([report["players"][0]["name"]] if report["solo"]["challenge"]["met"] else [])
     assert report["players"][0]["king"] == {"held": False, "points": 0}
     assert report["solo"]["won"] is (report["players"][0]["total"] >= ai["total"])
@@ -261,7 +262,7 @@ def test_solo_sheet(sheet, repo_project):
     ("{level: 0, ai_cards: [], challenge: balanced-diet/hard}", ["game.yaml:13: solo.challenge: unknown level 'hard': expected balanced-diet/beginner, balanced-diet/normal, balanced-diet/expert"]),
 ])
 def test_solo_impossibilities(sheet, solo, expected):
-    text = SOLO.replace("{level: 2, ai_cards: [adv-20, adv-10, adv-11, adv-12, adv-27, adv-28, adv-37, adv-38], challenge: monster}", solo)
+    text = SOLO.replace("{level: 2, ai_cards: [adv-44, adv-45, adv-20, adv-10, adv-11, adv-12, adv-27, adv-28, adv-37, adv-38], challenge: monster}", solo)
     assert problems(sheet(text)) == expected
 
 
@@ -317,9 +318,9 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
     rows = {1: 6, 2: 6, 3: 5, 4: 4}[players]
     assert text.count("      . . . . . .") == rows * players
     # Fill it in as a game that ended after a round with three Leader Phases (one could
-    # not fill 6 rows: two rounds add at most 32 tiles): player 1 filled first (held
-    # leader left over), the others ate their fourth leader, and at least one basic tile
-    # in each of their 8 turns.
+    # not fill 6 rows: two rounds add at most 16 basic tiles): player 1 filled first (held
+    # leader left over; 8 turns add at most 32 basic tiles, so a Damage tile), the others
+    # ate their fourth leader, and at least one basic tile in each of their 8 turns.
     data = yaml.safe_load(text)
     monsters = ["troll", "griffin", "legendary-dragon", "twin-headed-dragon"]
     for seat, p in enumerate(data["players"]):
@@ -327,7 +328,7 @@ def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
         if seat == 0:
             p["leaders"] = {1: "line-hand", 2: "line-helmet", 3: "line-armor"}
             p["held"] = "line-boot"
-            p["stomach"] = "\n".join(["1 2 3 H H H"] + ["H H H H H H"] * (rows - 1))
+            p["stomach"] = "\n".join(["1 2 3 D H H"] + ["H H H H H H"] * (rows - 1))
             p["king"] = players > 1 or None
         else:
             kind = ["hand", "boot", "armor"][seat - 1]
@@ -438,22 +439,24 @@ def test_a_solo_board_refuses_the_king_bonus(sheet):
 
 # The play-tester's sheets (their audit, item 2): by the printed text (F289, F293) each
 # meets its challenge; pnp's reading (rulings.challenge_overlap) lets the two share tiles.
+# Made possible boards: a third leader and a Damage tile, as 4 rounds (8 turns of at most
+# 4 basic tiles, F110) cannot add the 34 basic tiles the play-tester drew.
 CHALLENGE_SHEET = """\
 game: tasty-humans
 rules: published
 players:
   - name: Sam
     monster: {monster}
-    leaders: {{1: line-hand, 2: {second}}}
+    leaders: {{1: line-hand, 2: {second}, 3: line-boot}}
     held: {held}
     stomach: |
 {stomach}solo:
   level: 0
-  ai_cards: [adv-44, adv-45, adv-46, adv-47, adv-48, adv-49]
+  ai_cards: [adv-44, adv-45, adv-46, adv-47, adv-48, adv-49, adv-50, adv-40]
   challenge: monster
 """
-GRIFFIN_CROSS = ["H B H B H B", "A G B G 1 A", "H G A B G H", "A B G H A B", "H G B 2 H G", "A B G H A B"]
-DRAGON_3X3 = ["G A 1 A G A", "A G B G A G", "G 2 A B G B", "H H H G A G", "H H H A B A", "H H H B A B"]
+GRIFFIN_CROSS = ["H B H B H B", "A G B G 1 A", "H G 3 B G H", "A B G H A B", "H G B 2 D G", "A B G H A B"]
+DRAGON_3X3 = ["G A 1 A G A", "A G B G 3 G", "G 2 A B D B", "H H H G A G", "H H H A B A", "H H H B A B"]
 
 
 @pytest.mark.parametrize("monster, second, held, rows, reason", [

@@ -39,7 +39,7 @@ def test_printed_names_score_as_the_ids(sheet, repo_project):
 def test_solo_ai_cards_by_the_names_on_the_cards(sheet, repo_project):
     game = load_game(repo_project, "tasty-humans")
     names = {a.id: a.name for a in game.data["adventurers"].adventurers}
-    ids = ["adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28", "adv-37", "adv-38"]
+    ids = ["adv-44", "adv-45", "adv-20", "adv-10", "adv-11", "adv-12", "adv-27", "adv-28", "adv-37", "adv-38"]
     written = ", ".join(f'"{names[c].upper() if i % 2 else names[c]}"' for i, c in enumerate(ids))
     by_name = SOLO.replace(", ".join(ids), written)
     assert by_name != SOLO

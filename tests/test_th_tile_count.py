@@ -125,10 +125,10 @@ players:
     leaders: {1: line-hand}
     stomach: |
       H A B G 1 H
-      A A B G D A
-      B G H G H B
-      H A B G A G
-      A A D D B A
+      D D D D D D
+      A D H D B D
+      D G D A D H
+      B A D G H A
   - name: Bo
     monster: griffin
     leaders: {1: feast-hand, 2: diagonal-helmet}
@@ -153,7 +153,8 @@ players:
 def test_the_counts_are_singular_when_one(sheet):
     """One Leader Phase (two rounds: four turns) and one basic tile read "1 Leader
     Phase", "1 basic tile", never "1 Leader Phase(s)". Three players: two rounds cannot
-    fill a 6-row stomach (see test_more_tiles_than_the_turns_can_add)."""
+    fill a 6-row stomach (see test_more_tiles_than_the_turns_can_add), and Ana's 5 rows
+    hold 16 basic and 13 Damage tiles, what 4 turns can add (at most 16 of each)."""
     assert problems(sheet(ONE_PHASE)) == [
         f"game.yaml:18: Bo: 1 basic tile in the stomach, but the leaders show 1 Leader Phase and a game that ends after a round, "
         f"so this player took at least 4 turns: {WHY}: expected at least 4 basic tiles (is a row missing?)"
@@ -161,7 +162,7 @@ def test_the_counts_are_singular_when_one(sheet):
 
 
 # The audit's reproducers: a full stomach (36 basic tiles) whose leaders show no Leader
-# Phase, so one round: 2 turns, each adding at most a 4-square shape and 4 Damage tiles.
+# Phase, so one round: 2 turns, each adding one shape of at most 4 basic tiles.
 FULL = "\n".join(["      H A B G H A", "      A B G H A B"] * 3) + "\n"
 NO_PHASE = f"""\
 game: tasty-humans
@@ -184,31 +185,103 @@ players:
       . . . 1 . .
       H A B G . .
 """
-MOST = ("a turn adds at most the eaten shape's tiles (published rules line 110, 0.2.8 line 131) and the Damage its "
-        "Swordsmen and Archers deal (published lines 88-92, 0.2.8 lines 95-99); leaders are the only other tiles")
+BASIC = ("a turn eats one adventurer and adds only its shape's basic tiles (published rules line 110, 0.2.8 line 131)")
+DAMAGE = ("a turn's Damage tiles come only from the Swordsmen next to the eaten card and the Archers two away in the "
+          "3 x 3 grid (published rules lines 88-92, 0.2.8 lines 95-99)")
+VERSIONS = ["published", '"0.2.8"']
 
 
-@pytest.mark.parametrize("rules", ["published", '"0.2.8"'])
+@pytest.mark.parametrize("rules", VERSIONS)
 def test_more_tiles_than_the_turns_can_add(sheet, rules):
-    """Refused in one line at the stomach, under both rule versions (rules.yaml
-    damage_a_turn_max and deck.shape_squares give the 8 a turn)."""
+    """Refused in one line at the stomach, under both rule versions (deck.shape_squares
+    gives the 4 basic tiles a turn)."""
     text = NO_PHASE.replace("rules: published", f"rules: {rules}")
     assert problems(sheet(text)) == [
-        f"game.yaml:9: Ana: 36 basic or Damage tiles in the stomach, but the leaders show 0 Leader Phases and a game that "
-        f"ends after a round, so this player took at most 2 turns of at most 8 tiles: {MOST}: expected at most 16 basic "
-        f"or Damage tiles (is a leader missing from the sheet?)"
+        f"game.yaml:9: Ana: 36 basic tiles in the stomach, but the leaders show 0 Leader Phases and a game that ends after a "
+        f"round, so this player took at most 2 turns, each adding at most 4 basic tiles: {BASIC}: expected at most 8 basic "
+        f"tiles (is a leader missing from the sheet?)"
+    ]
+
+
+# Two Leader Phases and a round ending: three rounds, 6 turns each, so at most 24 basic
+# tiles (6 x 4, F110/O131) and at most 24 Damage tiles (6 x 4, F88-92/O95-99), each kind
+# bounded on its own. Ana (filled first, leader 3 held) has exactly 24 basic tiles, Ben
+# (room left, leader 3 eaten last, on top) exactly 24 Damage tiles.
+MAXIMA = """\
+game: tasty-humans
+rules: published
+ending: round
+players:
+  - name: Ana
+    monster: troll
+    king: true
+    leaders: {1: line-hand, 2: line-boot}
+    held: line-armor
+    stomach: |
+      H A B G H A
+      D H D A D B
+      A D 1 D G D
+      D B D H D 2
+      G D H B A G
+      H B A G H B
+  - name: Ben
+    monster: griffin
+    leaders: {1: range-hand, 2: range-boot, 3: range-helmet}
+    stomach: |
+      . . . D 3 D
+      D D D D D D
+      D D D D D D
+      D D 1 D D D
+      D D D 2 D D
+      H H A A B G
+"""
+ONE_BASIC_MORE = ("      G D H B A G\n", "      G A H B A G\n")
+ONE_DAMAGE_MORE = ("      . . . D 3 D\n", "      . . D D 3 D\n")
+
+
+def _version(text: str, rules: str) -> str:
+    return text.replace("rules: published", f"rules: {rules}")
+
+
+@pytest.mark.parametrize("rules", VERSIONS)
+def test_the_exact_maxima_are_accepted(sheet, rules):
+    report = score_sheet(Project(REPO), sheet(_version(MAXIMA, rules)))
+    assert [p.total is not None for p in report.players] == [True, True]
+
+
+@pytest.mark.parametrize("rules", VERSIONS)
+def test_one_basic_tile_too_many(sheet, rules):
+    text = _version(MAXIMA.replace(*ONE_BASIC_MORE), rules)
+    assert problems(sheet(text)) == [
+        f"game.yaml:10: Ana: 25 basic tiles in the stomach, but the leaders show 2 Leader Phases and a game that ends after a "
+        f"round, so this player took at most 6 turns, each adding at most 4 basic tiles: {BASIC}: expected at most 24 basic "
+        f"tiles (is a leader missing from the sheet?)"
+    ]
+
+
+@pytest.mark.parametrize("rules", VERSIONS)
+def test_one_damage_tile_too_many(sheet, rules):
+    text = _version(MAXIMA.replace(*ONE_DAMAGE_MORE), rules)
+    assert problems(sheet(text)) == [
+        f"game.yaml:20: Ben: 25 Damage tiles in the stomach, but the leaders show 2 Leader Phases and a game that ends after a "
+        f"round, so this player took at most 6 turns, each adding at most 4 Damage tiles: {DAMAGE}: expected at most 24 Damage "
+        f"tiles (is a leader missing from the sheet?)"
     ]
 
 
 def test_the_tiles_a_turn_come_from_the_rules(sheet, copy_project):
-    """rules.yaml damage_a_turn_max plus the largest shape (deck.shape_squares) is the
-    bound a turn: at 14 Damage a turn, Ana's 2 turns could add 36 tiles; at 13, 34."""
+    """The largest shape (deck.shape_squares) bounds the basic tiles a turn, rules.yaml
+    damage_a_turn_max the Damage tiles: with 5 of each, one tile more of either kind fits
+    Ana's and Ben's 6 turns; at 3 Damage a turn, Ben's 24 are 6 too many."""
     rules = copy_project.content_dir / "tasty-humans" / "rules.yaml"
-    _edit(rules, "damage_a_turn_max: 4", "damage_a_turn_max: 14")
-    assert score_sheet(copy_project, sheet(NO_PHASE)).players[0].total is not None
-    _edit(rules, "damage_a_turn_max: 14", "damage_a_turn_max: 13")
-    lines = problems(sheet(NO_PHASE), copy_project)
-    assert len(lines) == 1 and "2 turns of at most 17 tiles" in lines[0] and "expected at most 34 basic or Damage tiles" in lines[0]
+    both = MAXIMA.replace(*ONE_BASIC_MORE).replace(*ONE_DAMAGE_MORE)
+    assert len(problems(sheet(both), copy_project)) == 2
+    _edit(rules, "shape_squares: [2, 4]", "shape_squares: [2, 5]")
+    _edit(rules, "damage_a_turn_max: 4", "damage_a_turn_max: 5")
+    assert [p.total is not None for p in score_sheet(copy_project, sheet(both)).players] == [True, True]
+    _edit(rules, "damage_a_turn_max: 5", "damage_a_turn_max: 3")
+    lines = problems(sheet(MAXIMA), copy_project)
+    assert len(lines) == 1 and lines[0].startswith("game.yaml:20: Ben: 24 Damage tiles") and "expected at most 18 Damage tiles" in lines[0]
 
 
 def test_after_the_last_stack_the_turns_set_no_bound(sheet):

@@ -51,10 +51,13 @@ RULE_TILE_A_TURN = ("every turn drops at least one tile of the eaten adventurer 
                     "unless the damage dropped before it (published line 104, 0.2.8 line 123) filled the stomach, which then "
                     "skips its turns left (published line 184, 0.2.8 line 193), and only Damage tiles ever leave a stomach "
                     "(Cleric: published line 144, 0.2.8 line 113)")
-# Why the turns bound a stomach from above: a turn adds the eaten shape (2 to 4 tiles) and
-# the damage its neighbours deal (rules.yaml damage_a_turn_max gives the lines), nothing else.
-RULE_TILES_A_TURN_MAX = ("a turn adds at most the eaten shape's tiles (published rules line 110, 0.2.8 line 131) and the Damage "
-                         "its Swordsmen and Archers deal (published lines 88-92, 0.2.8 lines 95-99); leaders are the only other tiles")
+# Why the turns bound a stomach from above, each kind of tile on its own: a turn eats one
+# adventurer, whose shape is 2 to 4 basic tiles (deck.shape_squares), and takes the damage
+# its neighbours in the 3 x 3 grid deal (rules.yaml damage_a_turn_max gives the lines).
+RULE_BASIC_A_TURN_MAX = ("a turn eats one adventurer and adds only its shape's basic tiles (published rules line 110, "
+                         "0.2.8 line 131)")
+RULE_DAMAGE_A_TURN_MAX = ("a turn's Damage tiles come only from the Swordsmen next to the eaten card and the Archers two away "
+                          "in the 3 x 3 grid (published rules lines 88-92, 0.2.8 lines 95-99)")
 
 
 def _levels_expected(rules: "RuleVersion", suggest: bool = False) -> str:
@@ -522,27 +525,29 @@ class _Checker:
         return problems
 
     def _too_many_tiles(self, players: list[SheetPlayer], rules: "RuleVersion", phases: int, ending: str, n: int) -> list[ContentError]:
-        """Boards with more basic and Damage tiles than the turns their player took can
-        have added (RULE_TILES_A_TURN_MAX): each player takes at most `turns_a_round` turns
-        a round, one round per Leader Phase plus the final round after a round ending. Once
-        the stacks run out, rounds go on without a Leader Phase (rules.yaml
-        rulings.stacks_run_out), so a round ending after the last stack sets no bound.
-        Only the sum of the two kinds is bounded (shape plus damage a turn): a bound per
-        kind would refuse the shipped example sheets, whose stomachs were drawn by hand."""
+        """Boards with more basic tiles, or more Damage tiles, than the turns their player
+        took can have added: each player takes at most `turns_a_round` turns a round, one
+        round per Leader Phase plus the final round after a round ending, and a turn adds at
+        most one shape's basic tiles (RULE_BASIC_A_TURN_MAX) and at most `damage_a_turn_max`
+        Damage tiles (RULE_DAMAGE_A_TURN_MAX). Each kind is bounded on its own: a turn that
+        takes the most damage still adds its whole shape. Once the stacks run out, rounds go
+        on without a Leader Phase (rules.yaml rulings.stacks_run_out), so a round ending
+        after the last stack sets no bound."""
         if ending == ROUND and phases >= rules.leader_stacks(n):
             return []
         rounds = phases + (1 if ending == ROUND else 0)
         turns = rules.turns_a_round * rounds
-        a_turn = rules.deck.shape_squares[1] + rules.damage_a_turn_max
-        most = turns * a_turn
+        kinds = [(rules.basic_types(), "basic tile", rules.deck.shape_squares[1], RULE_BASIC_A_TURN_MAX),
+                 ([t for t, tile in rules.tiles.items() if not tile.basic], "Damage tile", rules.damage_a_turn_max, RULE_DAMAGE_A_TURN_MAX)]
         problems: list[ContentError] = []
         for p in players:
-            tiles = sum(p.board.count(t) for t in rules.tiles)
-            if tiles > most:
-                problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
-                    f"{p.name}: {counted(tiles, 'basic or Damage tile')} in the stomach, but the leaders show {counted(phases, 'Leader Phase')} "
-                    f"and a game that ends {_ENDING_TEXT[ending]}, so this player took at most {counted(turns, 'turn')} of at most {a_turn} tiles: "
-                    f"{RULE_TILES_A_TURN_MAX}: expected at most {counted(most, 'basic or Damage tile')} (is a leader missing from the sheet?)"))
+            for types, word, a_turn, why in kinds:
+                tiles = sum(p.board.count(t) for t in types)
+                if tiles > turns * a_turn:
+                    problems.append(ContentError(self.doc.path, self.doc.where(("players", p.seat, "stomach"))[0], None,
+                        f"{p.name}: {counted(tiles, word)} in the stomach, but the leaders show {counted(phases, 'Leader Phase')} "
+                        f"and a game that ends {_ENDING_TEXT[ending]}, so this player took at most {counted(turns, 'turn')}, each adding at most "
+                        f"{counted(a_turn, word)}: {why}: expected at most {counted(turns * a_turn, word)} (is a leader missing from the sheet?)"))
         return problems
 
     def _solo_rounds(self, phases: int, rules: "RuleVersion", n: int, ending: str) -> list[ContentError]:
