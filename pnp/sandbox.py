@@ -726,6 +726,26 @@ def _text_size(env: Sandbox, value: Any) -> int:
     return _size_of(value, env.texts["text"])
 
 
+def _urlencoded_size(env: Sandbox, value: Any) -> int:
+    """A byte becomes at most 3 characters (`%C3`); a mapping's items also take a `=` and an `&`."""
+    if isinstance(value, dict):
+        return 3 * _size_of(value, env.texts["text"])
+    return 3 * len(value.encode("utf-8")) if isinstance(value, str) else 3 * _size_of(value, env.texts["text"])
+
+
+def _urlized_size(env: Sandbox, value: Any, trim_url_limit: Any = None, nofollow: bool = False, target: Any = None,
+                  rel: Any = None, extra_schemes: Any = None) -> int:
+    """Each word may become a link: its text twice, escaped, in a tag with its attributes."""
+    text = str(value)
+    tag = 60 + len(str(target or "")) + len(str(rel or ""))
+    return 2 * _escaped(text) + tag * (len(text.split()) or 1)
+
+
+def _xmlattr_size(env: Sandbox, d: Any, autospace: bool = True) -> int:
+    """` key="value"`, escaped: at most 6 characters a character, and 4 more an item."""
+    return 6 * _size_of(d, env.texts["text"]) + 4 * (len(d) if isinstance(d, dict) else 0)
+
+
 def _indented_size(env: Sandbox, s: Any, width: Any = 4, first: bool = False, blank: bool = False) -> int:
     s = str(s)
     return len(s) + (s.count("\n") + 1) * (len(width) if isinstance(width, str) else int(width))
@@ -825,6 +845,7 @@ def _counted_items(name: str) -> Any:
 _GROWING = {"replace": _replaced_size, "join": _joined_size, "indent": _indented_size, "wordwrap": _wrapped_size,
             "format": _formatted, "sum": _summed_size, "string": _text_size, "tojson": _json_size, "pprint": _text_size,
             "escape": _escaped_size, "e": _escaped_size, "forceescape": _forced_size,
+            "urlencode": _urlencoded_size, "urlize": _urlized_size, "xmlattr": _xmlattr_size,
             "batch": _counted_items("batch"), "slice": _counted_items("slice")}
 # the methods of a text that may make one far longer, with the estimate of its characters
 _STR_METHODS: dict[str, Any] = {

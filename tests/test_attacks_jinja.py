@@ -73,6 +73,9 @@ MORE = {
     "printing a list holding another twice": SHARED + "{{ ns.x }}",
     "forceescape": '{{ ("&" * 19000000) | forceescape | forceescape | length }}',
     "escape": '{{ ("&" * 19000000) | e | length }}',
+    "urlencode": '{{ ("\u00e9" * 19000000) | urlencode | length }}',
+    "urlize": '{{ ("a " * 9000000) | urlize | length }}',
+    "xmlattr": '{{ {"a": "&" * 19000000} | xmlattr | length }}',
 }
 
 
