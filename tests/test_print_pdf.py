@@ -180,6 +180,28 @@ def test_title_page_labels_and_bookmarks(tmp_path):
     assert [round(ln.x2 - ln.x1, 6) for ln in ruler] == [RULER]
 
 
+def test_a_title_too_long_for_a_line_is_shrunk_to_fit_it(tmp_path):
+    """The title and a continuation page's headings are one line each, shrunk to the
+    page's room: typst would wrap a longer one over the text below it. (And a print PDF of
+    one sheet says "1 sheet", not "1 sheets".)"""
+    from pnp.formats import labels
+
+    project = make(tmp_path, cards=6, tokens=2, tiles=0)
+    (report,) = build(project, None, BuildOptions(formats=("svg",)))
+    sheet = Paper("letter", 215.9, 279.4)
+    title = "The Long Prototype of a Game Whose Designer Could Not Stop Naming Things " * 2
+    one = " ".join(m.text for m in plan("Deck", report.parts[:1], sheet, sheet_layout("standard")).layout.pages[0].marks
+                   if isinstance(m, Label))
+    assert "1 sheet in all (1 if every component" in one  # one sheet, said so
+    made = plan(title.strip(), report.parts * 40, sheet, sheet_layout("standard"))  # a checklist long enough to continue
+    headed = [page for page in made.layout.pages if any(isinstance(m, Label) and title.strip()[:20] in m.text for m in page.marks)]
+    assert len(headed) >= 2  # the title page and a continuation
+    for page in headed:
+        for mark in page.marks:
+            if isinstance(mark, Label) and mark.turn == 0:
+                assert mark.x + labels.DEFAULT.width(mark.text, mark.size) <= sheet.width - 12 + 1e-6, mark
+
+
 def test_title_page_lines_in_a_wider_game_font_never_overprint(tmp_path):
     """The title page's text is wrapped by the widths of the game's own font, the one it
     is drawn in: a line measured in pnp's narrower default font was wrapped again by the

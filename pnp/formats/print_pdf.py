@@ -479,11 +479,11 @@ class _TitleFlow:
 
     def turn(self) -> None:
         """Start a continuation page."""
-        m = self.margin
-        self.pages.append(Page([Label(f"{self.title} (continued from page {len(self.pages)})", m, m + 10, 14)]))
+        m, room = self.margin, self.sheet.width - 2 * self.margin
+        self.pages.append(Page([self.measure.line(f"{self.title} (continued from page {len(self.pages)})", m, m + 10, room, 14, 8)]))
         self.y, self.fresh = m + 20, True
         if self.heading:
-            self.pages[-1].add(Label(f"{self.heading} (continued)", m, self.y, 12))
+            self.pages[-1].add(self.measure.line(f"{self.heading} (continued)", m, self.y, room, 12, 8))
             self.y += 8
 
     def text(self, text: str, x: float, room: float, size: float, after: float, tick: float | None = None) -> None:
@@ -515,7 +515,9 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
     as many further pages as what does not fit on it needs; `one_sided`: a layout for a
     one-sided printer, told how to print the double-sided pages all the same."""
     m = max(sheet.margin, TITLE_MARGIN)
-    flow = _TitleFlow(title, sheet, [Page([Bookmark("How to print"), Label(title, m, m + 10, 20)])], m + 22, measure=measure)
+    # a title too long for a line is shrunk, never wrapped by the engine over the text below it
+    heading = measure.line(title, m, m + 10, sheet.width - 2 * m, 20, 10)
+    flow = _TitleFlow(title, sheet, [Page([Bookmark("How to print"), heading])], m + 22, measure=measure)
     total = sum(s.sheets for s in sections if s.name != CALIBRATION)
     duplex = [f"{first[s.name]}-{first[s.name] + len(s.pages) - 1}" for s in sections if s.duplex]
     lines = [
@@ -523,7 +525,7 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"Measure the ruler below: it must be {RULER:g} mm long, else the printer is scaling.",
         (f"Double-sided, flip on the long edge: pages {', '.join(duplex)}. All other pages: one side."
          if duplex else "Every page prints on one side."),
-        f"{total} sheets in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
+        f"{counted(total, 'sheet')} in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
         others = [f"{name} ({about})" for name, about in LAYOUTS.items() if name != layout_name]
