@@ -69,6 +69,23 @@ def test_the_tool_records_a_project_then_names_exactly_what_an_edit_changed(demo
     assert not (folder / "demo/card/example.png").exists() and (folder / "demo/card/sample.png").is_file()
 
 
+def test_a_changed_word_is_caught_though_its_pixels_are_not(demo: Project, capsys):
+    """At 30 dpi a letter of small text is a pixel or two, within the pictures' tolerance:
+    each golden keeps the face's words too, so a wording change fails until --update."""
+    root = demo.root
+    assert goldens.main(["--update", "--project", str(root)]) == 0
+    capsys.readouterr()
+    cards = root / "content/demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("Add cards, rebuild, print.", "Add cards, rebuild, print!"))
+    assert goldens.main(["--project", str(root)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["demo/card/example.png: its text differs from the golden's: 'cards, rebuild, print.' -> 'cards, rebuild, print!'",
+                   "1 face differs from its golden"]
+    assert goldens.main(["--update", "--project", str(root)]) == 0
+    assert capsys.readouterr().out == f"1 golden written, 0 removed, in {root / goldens.FOLDER}\n"
+    assert goldens.main(["--project", str(root)]) == 0
+
+
 def test_the_tool_run_as_a_module_exits_1_on_a_difference(demo: Project):
     """What a designer runs: `python -m pnp.tools.goldens` in the project folder."""
     import subprocess

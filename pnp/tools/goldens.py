@@ -5,7 +5,8 @@
 
 Faces are rendered without bleed at a low resolution and reduced to a 64-colour palette,
 so the committed pictures stay small; a face matches its golden when the pictures agree up
-to anti-aliasing (see `matches`).
+to anti-aliasing (see `matches`) and it prints the same words: at 30 dpi a changed word of
+small text is a few pixels, so each golden also holds the face's text (`printed`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,19 @@ if TYPE_CHECKING:
 DPI = 30
 COLOURS = 64
 FOLDER = Path("tests") / "goldens"
+TEXT = "pnp-text"  # the PNG text chunk a golden keeps its face's words in
 
 
-def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[str, "Image.Image"]]:
-    """(`<game>/<component>/<face>.png`, picture) for every face of every game (or those
+def printed(svg: str) -> str:
+    """The words a face prints: each <text> element's, a line each, in the order drawn."""
+    import xml.etree.ElementTree as ET
+
+    texts = ET.fromstring(svg.encode("utf-8")).iter("{http://www.w3.org/2000/svg}text")
+    return "\n".join(" ".join("".join(t.itertext()).split()) for t in texts)
+
+
+def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[str, "Image.Image", str]]:
+    """(`<game>/<component>/<face>.png`, picture, words) for every face of every game (or those
     named) built with its default options; then, for each other value of each option the
     game declares (`--set rules=0.2.8`, `--players 3`), the faces that value draws
     differently, as `<game>@<option>=<value>/<component>/<face>.png`."""
@@ -41,14 +51,15 @@ def faces(project: "Project", games: list[str] | None = None) -> Iterator[tuple[
         for comp in rendered:
             for face in comp.faces:
                 drawn[f"{face.component}/{face.name}"] = face.svg
-                yield f"{name}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts))
+                yield f"{name}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts)), printed(face.svg)
         for key, value in option_values(game):
             options = BuildOptions(bleed=0.0, players=value) if key == "players" else BuildOptions(bleed=0.0, extra={key: value})
             (rendered,) = Pipeline(project, options).each([name], lambda game, rendered: rendered)
             for comp in rendered:
                 for face in comp.faces:
                     if drawn.get(f"{face.component}/{face.name}") != face.svg:
-                        yield f"{name}@{key}={value}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts))
+                        yield (f"{name}@{key}={value}/{face.component}/{face.name}.png", quantised(svg_to_image(face.svg, DPI, face.fonts)),
+                               printed(face.svg))
 
 
 def option_values(game: "GameContent") -> list[tuple[str, Any]]:
@@ -89,9 +100,26 @@ def matches(golden: "Image.Image", fresh: "Image.Image") -> str | None:
     return None
 
 
-def _png(image: "Image.Image") -> bytes:
+def differs(golden: "Image.Image", fresh: "Image.Image", words: str) -> str | None:
+    """None when `fresh` (printing `words`) matches the golden picture, else what differs."""
+    kept = getattr(golden, "text", {}).get(TEXT)
+    if kept is None:
+        return "the golden holds no text (run python -m pnp.tools.goldens --update)"
+    if kept != words:
+        old, new = kept.splitlines(), words.splitlines()
+        at = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+        was, now = (old[at] if at < len(old) else "(nothing)"), (new[at] if at < len(new) else "(nothing)")
+        return f"its text differs from the golden's: {was!r} -> {now!r}"
+    return matches(golden, fresh)
+
+
+def _png(image: "Image.Image", words: str) -> bytes:
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add_itxt(TEXT, words)
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=True)
+    image.save(buffer, "PNG", optimize=True, pnginfo=info)
     return buffer.getvalue()
 
 
@@ -101,13 +129,13 @@ def check(project: "Project", folder: Path | None = None, games: list[str] | Non
 
     folder = folder or project.root / FOLDER
     problems, seen = [], set()
-    for rel, image in faces(project, games):
+    for rel, image, words in faces(project, games):
         seen.add(rel)
         path = folder / rel
         if not path.is_file():
             problems.append(f"{rel}: no golden (run python -m pnp.tools.goldens --update)")
             continue
-        why = matches(Image.open(path), image)
+        why = differs(Image.open(path), image, words)
         if why:
             problems.append(f"{rel}: {why}")
     wanted = games or project.games()
@@ -117,19 +145,19 @@ def check(project: "Project", folder: Path | None = None, games: list[str] | Non
 
 
 def update(project: "Project", folder: Path | None = None) -> tuple[int, int]:
-    """Write every face's golden (only those whose pixels changed); remove stale ones."""
+    """Write every face's golden (only those whose pixels or words changed); remove stale ones."""
     from PIL import Image
 
     from ..files import write_atomic
 
     folder = folder or project.root / FOLDER
     written, seen = 0, set()
-    for rel, image in faces(project):
+    for rel, image, words in faces(project):
         seen.add(rel)
         path = folder / rel
-        if path.is_file() and matches(Image.open(path), image) is None:
+        if path.is_file() and differs(Image.open(path), image, words) is None:
             continue
-        write_atomic(path, _png(image))
+        write_atomic(path, _png(image, words))
         written += 1
     stale = _existing(folder) - seen
     for rel in stale:
@@ -142,6 +170,7 @@ def _existing(folder: Path) -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..errors import counted
     from ..load.content import Project
 
     parser = argparse.ArgumentParser(prog="python -m pnp.tools.goldens", description=__doc__.splitlines()[0])
@@ -151,12 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     project = Project(args.project.resolve())
     if args.update:
         written, removed = update(project)
-        print(f"{written} goldens written, {removed} removed, in {project.root / FOLDER}")
+        print(f"{counted(written, 'golden')} written, {removed} removed, in {project.root / FOLDER}")
         return 0
     problems = check(project)
     for line in problems:
         print(line)
-    print("ok" if not problems else f"{len(problems)} faces differ from their goldens")
+    print("ok" if not problems else f"{counted(len(problems), 'face')} {'differs from its golden' if len(problems) == 1 else 'differ from their goldens'}")
     return 1 if problems else 0
 
 
