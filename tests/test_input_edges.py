@@ -232,6 +232,9 @@ def zipped(name: str, body: str) -> bytes:
     (NAMES, {"things.xlsx": zipped("notes.txt", "hello")}, "things.xlsx: not a readable .xlsx workbook (KeyError:"),
     # before: at the workbook, not at the `sheet:` that names it
     (NAMES + "    sheet: Prices\n", {"things.xlsx": workbook([["id", "name"], ["a", "Apple"]], "Things")}, "game.yaml:8:5: things.xlsx has no worksheet 'Prices': expected one of Things"),
+    # before: accepted without a word, and the CSV read as if `sheet:` were not there
+    (NAMES + "    sheet: Prices\n", {"things.csv": "id,name\na,Apple\n"},
+     "game.yaml:8:5: sheet: Prices: 'things' has no workbook (things.csv): expected `sheet:` only for a .xlsx file"),
     (NAMES, {"things.xlsx": workbook([["id", "name", 3], ["a", "Apple", 1]])}, "things.xlsx:1:3: unknown column '3': expected one of id, name"),
     (NAMES, {"things.csv": "id,name\n", "things.xlsx": workbook([["id", "name"]])}, "things.xlsx: 2 sheets for 'things' (things.csv, things.xlsx): expected one"),
     (NAMES, {"things.csv": "id,name\na,Apple\n", "things.yaml": "- {id: b, name: Banana}\n"},

@@ -210,6 +210,9 @@ def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
     yaml_path = next((p for p in paths if p.suffix == ".yaml"), None)
     if len(sheets) > 1:
         raise PnpError(ContentError(sheets[1], None, None, f"{len(sheets)} sheets for {stem!r} ({', '.join(p.name for p in sheets)}): expected one"))
+    if spec and spec.sheet and not (sheets and sheets[0].suffix == ".xlsx"):
+        raise PnpError(game.manifest_doc.error(("data", stem, "sheet"), f"sheet: {spec.sheet}: {stem!r} has no workbook "
+                                               f"({', '.join(p.name for p in paths)}): expected `sheet:` only for a .xlsx file"))
     yaml_doc = load_located(yaml_path) if yaml_path else None
     if not sheets:
         assert yaml_doc is not None
