@@ -419,6 +419,15 @@ def test_a_web_font_fonttools_cannot_decode_is_one_located_line(tmp_path):
         "expected a TrueType or OpenType font (.ttf, .otf)"], done.stderr
 
 
+def test_an_empty_yaml_file_is_told_at_its_line_1(tmp_path, monkeypatch):
+    """A file of nothing (or comments only) has no node to point at: its line 1 is where."""
+    assert problems(tmp_path, monkeypatch, NAMES, {"things.yaml": "# nothing yet\n"}) == [
+        "content/g/things.yaml:1:1: expected a list of records as the whole file"]
+    (tmp_path / "content/g/game.yaml").write_text("")
+    result = runner.invoke(app, ["validate", "g", "--project", "."])
+    assert (result.exit_code, result.output.strip()) == (2, "content/g/game.yaml:1:1: expected a mapping of `key: value` lines, got nothing")
+
+
 # ------------------------------------------------------------------ files that are not what they should be
 def test_a_content_file_that_is_a_link_to_nothing_is_named_by_the_link(copy_game, monkeypatch, tmp_path):
     """Before: skipped as if absent (`required content file is missing`, or for a data file

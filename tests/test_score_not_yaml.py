@@ -47,4 +47,4 @@ def test_an_empty_sheet_is_refused_at_line_1(tmp_path, monkeypatch):
         Path("empty.yaml").write_text(text, encoding="utf-8")
         result = score(Path("empty.yaml"))
         assert result.exit_code == 2 and "Traceback" not in result.output
-        assert result.output.strip() == "empty.yaml:1: expected a mapping with `game:`, `players:` ..."
+        assert result.output.strip() == "empty.yaml:1:1: expected a mapping with `game:`, `players:` ..."

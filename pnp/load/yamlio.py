@@ -338,6 +338,8 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
         if node is not None:
             doc.marks[()] = _mark(node)
             doc.data = _construct(loader, node, (), doc, errors)
+        else:  # an empty document (or one of comments only): what it lacks is said at its line 1
+            doc.marks[()] = (1, 1)
     except _Refused as exc:
         message = f"{exc.message}: {limits.hint(exc.key)}" if exc.key else exc.message
         raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, message)) from None

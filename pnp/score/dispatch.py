@@ -77,9 +77,7 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     """Score a sheet already read (a file, or text a server received); raise PnpError
     listing every problem in it. `load` loads the game named (a server keeps them loaded)."""
     if not isinstance(doc.data, dict):
-        # an empty file (or one of comments only) has no node to point at: the sheet begins at line 1
-        line, col = doc.where(())
-        raise PnpError(ContentError(doc.path, line or 1, col, "expected a mapping with `game:`, `players:` ..."))
+        raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
     game_name = doc.data.get("game")
     if game_name is None:
         raise PnpError(doc.error((), "missing required key 'game'"))
