@@ -61,6 +61,20 @@ def test_the_split_board_instruction_names_the_board_once_inside_the_inset(shipp
             assert labels.DEFAULT.box(text)[1] >= 4.2
 
 
+def test_a_split_board_without_bleed_prints_its_edge_inside_the_inset(shipped_builds):
+    """The cave board has no bleed (its printed edge is its trim): every window of it on a
+    page lies `inset` mm or more from the paper's edges, so no printer drops its border
+    (print review: it lay 4.0 mm from the side, inside the 4.2 mm inset)."""
+    report = shipped_builds["cave"]
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        made = plan(report.title, report.parts, sheet, sheet_layout("tight"))
+        windows = [m.clip for page in made.layout.pages for m in page.places if m.clip and m.face.component == "board"]
+        assert windows
+        for x, y, w, h in windows:
+            assert x >= 4.2 - 1e-9 and y >= 4.2 - 1e-9 and x + w <= sheet.width - 4.2 + 1e-9 and y + h <= sheet.height - 4.2 + 1e-9, (paper, x, y, w, h)
+
+
 def test_the_cover_offers_only_the_other_layouts(shipped_builds):
     report = shipped_builds["dietrick-taking"]
     sheet = Paper("a4", *papers({})["a4"])

@@ -301,7 +301,9 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
         options = []
         for turn, (w, h) in ((0, (full_w, full_h)), (90, (full_h, full_w))):
             ys = _windows(h, sheet.height - 2 * wide)
-            mx = wide if len(ys) > 1 else sheet.margin  # ticks in the side margins only where a page lies below
+            # ticks in the side margins only where a page lies below; and the piece's trim (its
+            # printed edge, with no bleed) no nearer the paper's edge than a printer prints
+            mx = wide if len(ys) > 1 else max(sheet.margin, inset - bleed)
             options.append((len(_windows(w, sheet.width - 2 * mx)) * len(ys), turn, w, h, mx))
         count, turn, full_w, full_h, mx = min(options, key=lambda o: o[0])  # fewer pages turned, else as it is
         margins = (mx, wide)
