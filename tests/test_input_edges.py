@@ -267,6 +267,10 @@ def test_errors_in_a_workbook_of_several_worksheets_name_the_worksheet(tmp_path,
     assert "content/g/things.xlsx:1:1: worksheet 'Notes' (the first): unknown column 'scratch': expected one of id, name" in lines
     lines = problems(tmp_path / "named", monkeypatch, NAMES + "    sheet: Things\n", {"things.xlsx": out.getvalue()})
     assert lines == ["content/g/things.xlsx:3:1: worksheet 'Things': id 'a' appears twice (first on line 2): expected unique values"]
+    monkeypatch.setenv("PNP_TABLE_LIMITS", "rows=2")  # a limit met while reading names the worksheet too
+    lines = problems(tmp_path / "limit", monkeypatch, NAMES + "    sheet: Things\n", {"things.xlsx": out.getvalue()})
+    assert lines == ["content/g/things.xlsx: worksheet 'Things' has 3 rows and 2 columns: expected at most 2 rows "
+                     "(the limit for a data sheet (set PNP_TABLE_LIMITS=rows=N to change it)) and 1000 columns"], lines
 
 
 def test_a_sheet_under_a_key_of_its_yaml_file_and_whole_numbers_of_a_workbook(tmp_path):

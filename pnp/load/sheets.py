@@ -32,17 +32,21 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _checked(path: Path, rows: Iterable[tuple[int, Sequence[Any]]], limits: dict[str, int]) -> list[tuple[int, list[Any]]]:
-    """The rows, refused at the first row past the row limit or cell past the cell limit."""
+def _checked(path: Path, rows: Iterable[tuple[int, Sequence[Any]]], limits: dict[str, int], title: str | None = None,
+             ) -> list[tuple[int, list[Any]]]:
+    """The rows, refused at the first row past the row limit or cell past the cell limit
+    (naming the worksheet `title`, in a workbook of several)."""
+    named = f"worksheet {title}: " if title else ""
     out = []
     for count, (line, cells) in enumerate(rows, start=1):
         if count > limits["rows"]:
-            raise PnpError(ContentError(path, line, None, f"more than {limits['rows']:,} rows: {TABLES.hint('rows')}"))
+            raise PnpError(ContentError(path, line, None, f"{named}more than {limits['rows']:,} rows: {TABLES.hint('rows')}"))
         if len(cells) > MAX_COLUMNS:
-            raise PnpError(ContentError(path, line, None, f"a row of {len(cells):,} cells: expected at most {MAX_COLUMNS} columns"))
+            raise PnpError(ContentError(path, line, None, f"{named}a row of {len(cells):,} cells: expected at most {MAX_COLUMNS} columns"))
         for col, value in enumerate(cells, start=1):
             if isinstance(value, str) and len(value) > limits["cell"]:
-                raise PnpError(ContentError(path, line, col, f"a cell of {len(value):,} characters, more than {limits['cell']:,}: {TABLES.hint('cell')}"))
+                raise PnpError(ContentError(path, line, col, f"{named}a cell of {len(value):,} characters, more than {limits['cell']:,}: "
+                                            f"{TABLES.hint('cell')}"))
         out.append((line, list(cells)))
     return out
 
@@ -104,14 +108,14 @@ def _rows(path: Path, worksheet: str | None, where: ContentError | None = None) 
         title = None if len(book.sheetnames) == 1 else repr(sheet.title) if worksheet is not None else f"{sheet.title!r} (the first)"
         declared = (sheet.max_row or 0, sheet.max_column or 0)  # the sheet's own <dimension>, when it has one
         if declared[0] > limits["rows"] or declared[1] > MAX_COLUMNS:
-            raise PnpError(ContentError(path, None, None, f"a worksheet of {declared[0]:,} rows and {declared[1]:,} columns: "
+            raise PnpError(ContentError(path, None, None, f"{f'worksheet {title} has' if title else 'a worksheet of'} {declared[0]:,} rows and {declared[1]:,} columns: "
                                         f"expected at most {limits['rows']:,} rows ({TABLES.hint('rows')}) and {MAX_COLUMNS} columns"))
         # a <dimension> may understate the rows (openpyxl would stop there, dropping the rest
         # without a word): every row is read, within the row limit (`_checked`)
         if hasattr(sheet, "reset_dimensions"):
             sheet.reset_dimensions()
         try:
-            rows = _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits)
+            rows = _checked(path, enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS), start=1), limits, title)
             if any(cell is None for _, cells in rows for cell in cells):  # an empty cell, or a formula never computed
                 _mark_unsaved(rows, data, worksheet)
             return rows, title
