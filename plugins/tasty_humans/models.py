@@ -416,6 +416,10 @@ class RuleVersion(StrictModel):
         """Basic tile type ids in file order (never damage or leader)."""
         return [name for name, t in self.tiles.items() if t.basic]
 
+    def damage_types(self) -> list[str]:
+        """The tile type ids that are not basic: the Damage tile's."""
+        return [name for name, t in self.tiles.items() if not t.basic]
+
 
 # a number a change may set (points, counts, thresholds): far past any rule, and far inside
 # the engine's 64-bit arithmetic (numpy), where a larger one overflows

@@ -60,6 +60,12 @@ RULE_DAMAGE_A_TURN_MAX = ("a turn's Damage tiles come only from the Swordsmen ne
                           "in the 3 x 3 grid (published rules lines 88-92, 0.2.8 lines 95-99)")
 
 
+def _rounds(phases: int, ending: str) -> int:
+    """The rounds a game of `phases` Leader Phases lasted: one before each, and one more
+    when it ended after a round."""
+    return phases + (1 if ending == ROUND else 0)
+
+
 def _levels_expected(rules: "RuleVersion", suggest: bool = False) -> str:
     """The A.I. levels a sheet may write, from rules.yaml solo (F224-227; O235-237 name
     none: level N is N starting cards); `suggest` adds the first-game level (F222)."""
@@ -505,8 +511,8 @@ class _Checker:
         nothing moves after it (no turn, no leader fits, no Wizard swap)."""
         problems: list[ContentError] = []
         basic = rules.basic_types()
-        damage = [t for t, tile in rules.tiles.items() if not tile.basic]
-        rounds = phases + (1 if ending == ROUND else 0)
+        damage = rules.damage_types()
+        rounds = _rounds(phases, ending)
         for p in players:
             tiles = sum(p.board.count(t) for t in basic)
             # In a Leader-Phase ending a leader filled the stomach (F186/O191): no stomach
@@ -535,10 +541,9 @@ class _Checker:
         after the last stack sets no bound."""
         if ending == ROUND and phases >= rules.leader_stacks(n):
             return []
-        rounds = phases + (1 if ending == ROUND else 0)
-        turns = rules.turns_a_round * rounds
+        turns = rules.turns_a_round * _rounds(phases, ending)
         kinds = [(rules.basic_types(), "basic tile", rules.deck.shape_squares[1], RULE_BASIC_A_TURN_MAX),
-                 ([t for t, tile in rules.tiles.items() if not tile.basic], "Damage tile", rules.damage_a_turn_max, RULE_DAMAGE_A_TURN_MAX)]
+                 (rules.damage_types(), "Damage tile", rules.damage_a_turn_max, RULE_DAMAGE_A_TURN_MAX)]
         problems: list[ContentError] = []
         for p in players:
             for types, word, a_turn, why in kinds:
@@ -559,7 +564,7 @@ class _Checker:
         rounds, odd = divmod(len(solo.ai_cards) - solo.level, 2)
         if odd or rounds < 0:
             return []  # reported by _check_solo
-        want = phases + (1 if ending == ROUND else 0)
+        want = _rounds(phases, ending)
         if rounds == want:
             return []
         # Our ruling (rules.yaml rulings.stacks_run_out): once the stacks run out, rounds

@@ -36,7 +36,7 @@ def _checked(path: Path, rows: Iterable[tuple[int, Sequence[Any]]], limits: dict
              ) -> list[tuple[int, list[Any]]]:
     """The rows, refused at the first row past the row limit or cell past the cell limit
     (naming the worksheet `title`, in a workbook of several)."""
-    named = f"worksheet {title}: " if title else ""
+    named = _in_worksheet(title, "")
     out = []
     for count, (line, cells) in enumerate(rows, start=1):
         if count > limits["rows"]:
@@ -170,7 +170,12 @@ class Sheet(Located):
         return super().error(at, self._named(message))
 
     def _named(self, message: str) -> str:
-        return f"worksheet {self.worksheet}: {message}" if self.worksheet else message
+        return _in_worksheet(self.worksheet, message)
+
+
+def _in_worksheet(title: str | None, message: str) -> str:
+    """`message`, naming the worksheet `title` it is about (a workbook of several's; else as it is)."""
+    return f"worksheet {title}: {message}" if title else message
 
 
 def sheet_of(doc: Located, at: Path_) -> Sheet | None:
