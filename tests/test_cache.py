@@ -105,27 +105,94 @@ def test_changing_one_card_rerenders_that_card_and_only_its_pdf(deck: Project):
     after = stamps(deck.output_dir / "deck")
     touched = {rel for rel in after if after[rel] != before.get(rel)}
     # the list of outputs holds each file's digest (what pnp may later remove): it changes too
-    assert touched == {"deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg", CACHE_FILE, ".pnp-files.json"}
+    # of the book's two typeset documents, the faces' is typeset again (the old one dropped), the labels' kept
+    kept = {rel for rel in after if rel.startswith(".pnp-typeset/")}
+    assert len(kept) == 2 and len(kept & touched) == 1 and len(kept & set(before)) == 1
+    assert touched - kept == {"deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg", CACHE_FILE, ".pnp-files.json"}
     assert "Beta the Second" in (deck.output_dir / "deck/svg/card/beta.svg").read_text()
 
 
 
-@pytest.mark.parametrize("fmt, made", [("pdf", ["Deck: Cards", "Deck: print"]), ("pdf-single", ["Deck: Cards"])])
-def test_an_edit_composes_only_the_pdfs_it_changes_and_they_match_a_full_build(deck: Project, monkeypatch, tmp_path, fmt, made):
+@pytest.mark.parametrize("fmt, made", [("pdf", ["Deck: Cards", "Deck: Tokens", "Deck: print"]), ("pdf-single", ["Deck: Cards", "Deck: Tokens"])])
+def test_an_edit_makes_every_pdf_of_the_game_again_as_a_full_build_makes_it(deck: Project, monkeypatch, tmp_path, fmt, made):
+    """Each PDF of a game embeds the fonts' subsets made over every face of its book: a
+    card's edit that brings a new letter changes the tokens' PDF too (its faces' text is
+    set in the same subset), so every PDF is made again, and each matches a full build."""
     from pnp.formats import pdf_sheets
 
+    (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", '<text x="5" y="28" font-size="4">{{ item.id }}</text>{% endblock %}'))
     rebuild(deck, formats=(fmt,))
     composed: list[str] = []
     compose = pdf_sheets._compose
     monkeypatch.setattr(pdf_sheets, "_compose", lambda plan, *rest: composed.append(plan.title) or compose(plan, *rest))
     write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
     rebuild(deck, formats=(fmt,))
-    assert composed == made  # not the tokens' PDF, which is current
+    assert composed == made
     rebuild(deck, formats=(fmt,), force=True, out=tmp_path / "full")
     edited, full = deck.output_dir / "deck", tmp_path / "full/deck"
     pdfs = sorted(p.relative_to(full) for p in full.rglob("*.pdf"))
     assert len(pdfs) == (3 if fmt == "pdf" else 2)
     assert all((edited / rel).read_bytes() == (full / rel).read_bytes() for rel in pdfs)
+
+
+def _typeset_count(monkeypatch) -> list[int]:
+    """Documents of faces the engine typesets, counted in the processes apart (a book of
+    more than `CHUNK` faces, here 2)."""
+    from pnp.formats import pdf_engine
+
+    monkeypatch.setattr(pdf_engine, "CHUNK", 2)
+    count = [0]
+    child = pdf_engine._in_child
+
+    def counted(job, behind=False):
+        count[0] += job[0] == "typeset"
+        return child(job, behind)
+
+    monkeypatch.setattr(pdf_engine, "_in_child", counted)
+    return count
+
+
+def test_an_edit_typesets_again_only_the_document_of_the_book_that_changed(deck: Project, monkeypatch, tmp_path):
+    """The book's documents an earlier build typeset are kept (sealed) and reused by their
+    source: one card's edit typesets the one document of two faces that holds it, and the
+    PDFs are byte for byte those of a full build."""
+    count = _typeset_count(monkeypatch)
+    rebuild(deck)
+    assert count[0] == 4  # 3 cards, their back and 2 tokens: 6 faces, 3 documents; the labels' document
+    count[0] = 0
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    rebuild(deck)
+    assert count[0] == 1
+    rebuild(deck, force=True, out=tmp_path / "full")  # --force reuses no kept document
+    assert count[0] == 5
+    edited, full = deck.output_dir / "deck", tmp_path / "full/deck"
+    assert sorted(p.name for p in (edited / ".pnp-typeset").iterdir()) == sorted(p.name for p in (full / ".pnp-typeset").iterdir())
+    for rel in ("deck-print.pdf", "pdf/card.pdf", "pdf/token.pdf"):
+        assert (edited / rel).read_bytes() == (full / rel).read_bytes(), rel
+
+
+def test_a_kept_document_is_checked_not_trusted(deck: Project, monkeypatch, tmp_path):
+    """A kept document pnp did not seal under its name (edited, swapped with another, made
+    by another user) is typeset again; a link in its place is never written through."""
+    count = _typeset_count(monkeypatch)
+    rebuild(deck)
+    kept = sorted((deck.output_dir / "deck/.pnp-typeset").iterdir())
+    first, second = kept[0].read_bytes(), kept[1].read_bytes()
+    kept[0].write_bytes(second)  # a sealed document under another's key
+    kept[1].write_bytes(b"%PDF-1.7 not sealed")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    kept[2].unlink()
+    kept[2].symlink_to(outside / "x.pdf")
+    count[0] = 0
+    for pdf in ("deck-print.pdf", "pdf/card.pdf", "pdf/token.pdf"):  # the PDFs made again, from the same book
+        (deck.output_dir / "deck" / pdf).unlink()
+    rebuild(deck)
+    assert count[0] == 3 and not list(outside.iterdir())
+    assert kept[0].read_bytes() == first and kept[1].read_bytes() == second
+    rebuild(deck, force=True, out=tmp_path / "full")
+    assert (deck.output_dir / "deck/deck-print.pdf").read_bytes() == (tmp_path / "full/deck/deck-print.pdf").read_bytes()
+
 
 def test_copies_change_reimposes_without_rendering(deck: Project):
     """`copies` is not shown on the token faces, so only the PDF is made again."""

@@ -118,9 +118,9 @@ def test_a_game_is_typeset_once_for_all_its_pdfs(tmp_path, monkeypatch):
     calls = []
     make = pdf_engine.make_book
 
-    def spy(docs, font_files, plans):
+    def spy(docs, font_files, plans, known):
         calls.append((docs, plans))
-        return make(docs, font_files, plans)
+        return make(docs, font_files, plans, known)
 
     monkeypatch.setattr(pdf_engine, "make_book", spy)
     build(Project(project), None, BuildOptions(formats=("pdf",), bleed=0.0))

@@ -300,7 +300,7 @@ pdf_engine.make_pdf = make_pdf
 page = '#page(width: 20mm, height: 10mm, margin: 0pt, image(bytes(sys.inputs.f), format: "svg", width: 20mm))'
 svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm"/>'
 assert "pikepdf" not in sys.modules
-made, problem = pdf_engine.make_book([(page, {"f": svg})], DEFAULT.paths, [SheetPlan("t", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
+made, problem, _ = pdf_engine.make_book([(page, {"f": svg})], DEFAULT.paths, [SheetPlan("t", 30, 20, [[("face", 0, 5, 5, 0, None)]])])
 print(seen, problem, made[0][:5])
 """
     said = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,

@@ -49,6 +49,11 @@ Content enters as parsed data, so comments and layout of the YAML don't count.
 `--force` reuses no face and no file of the formats it builds; what the cache knows of a
 format not built now (a PNG folder and its dpi) stays, so the preview can still judge it.
 
+The PDFs are made from typst documents of the game's faces (pnp/formats/pdf.py
+`BookPages`); each typeset document is kept, sealed, in `output/<game>/.pnp-typeset/`
+under the digest of what typst reads (the document, its faces' SVGs, and the stamp (1):
+typst's release, the fonts), and reused by a later build whose book holds the same one.
+
 A whole build (pnp/build/witness.py) is answered without loading anything when the
 paths the door let it read, the folders leading to them, pnp's code and its outputs are
 all unchanged.
@@ -58,6 +63,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -70,7 +77,7 @@ from ..load.plugins import plugin_files
 from ..load.manifest import Component
 from ..files import digest, tree_digest
 from ..load.seal import read_sealed, write_sealed
-from .output import CACHE_FILE
+from .output import CACHE_FILE, TYPESET, Inside
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
@@ -80,6 +87,7 @@ if TYPE_CHECKING:
     from .driver import Tally
 
 CACHE_FORMAT = 3
+_KEPT = re.compile(r"[0-9a-f]{32}\.sealed")  # a typeset document's name (`BuildCache.keep_typeset`)
 
 
 def code_stamp(game: GameContent) -> str:
@@ -133,6 +141,9 @@ class BuildCache:
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
         self.touched = False  # some output file was written since the cache was read
+        self.reuse_typeset = True  # not with --force
+        self.typeset_used: set[str] = set()  # the typeset documents this build's book holds
+        self._typeset_new: dict[str, bytes] = {}  # those typeset now, kept when the build commits
         # the dpi each raster format (png, tts) was last made at: what its files' keys were made with
         known = old.get("dpi", {})
         self.dpi: dict[str, int] = {k: v for k, v in known.items() if isinstance(k, str) and type(v) is int} if isinstance(known, dict) else {}
@@ -163,6 +174,7 @@ class BuildCache:
         self.old_files = {rel: rec for rel, rec in self.old_files.items() if not rel.startswith(scope)}
         self.dpi = {fmt: dpi for fmt, dpi in self.dpi.items() if f"{fmt}/" not in scope}
         self.loaded = None
+        self.reuse_typeset = False
 
     def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool]) -> str | None:
         """The cached SVG of a face whose art (`asset()` names) still reads the same and
@@ -178,6 +190,42 @@ class BuildCache:
 
     def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any]) -> None:
         self.faces[key] = [svg, art, templates, facts]
+
+    def typeset(self, text: str, inputs: dict[str, str]) -> tuple[str, bytes | None]:
+        """The key of a typst document of the game's book and its PDF as an earlier build
+        typeset it (pnp.formats.pdf_engine.Kept), or None. The key is what typst reads: the
+        document and its faces' SVGs, and the code stamp (typst's release, the game's fonts).
+        The PDF is one this user's pnp sealed under that key (pnp/load/seal.py)."""
+        key = digest(self.stamp, text, sorted(inputs.items()))
+        self.typeset_used.add(key)
+        checked = Inside(self.root).status(f"{TYPESET}/{key}.sealed") if self.reuse_typeset else None
+        return key, read_sealed(checked[0], f"{TYPESET}/{key}.sealed") if checked and checked[1] else None
+
+    def keep_typeset(self, key: str, data: bytes) -> None:
+        """Keep a document's PDF for later builds (`typeset`), once the build commits (`save`)."""
+        self._typeset_new[key] = data
+
+    def _save_typeset(self, files: dict[str, list]) -> None:
+        """Write the documents typeset now (a folder pnp may not write through keeps none)
+        and remove the kept ones this build's book no longer holds; when no book was typeset
+        (every PDF current, or none made now), all of them once the game has no PDF."""
+        inside = Inside(self.root)
+        for key, data in sorted(self._typeset_new.items()):
+            checked = inside.status(f"{TYPESET}/{key}.sealed")
+            if checked is not None:
+                write_sealed(checked[0], f"{TYPESET}/{key}.sealed", data)
+        self._typeset_new.clear()
+        if not self.typeset_used and any(rel.endswith(".pdf") for rel in files):
+            return
+        try:
+            names = os.listdir(self.root / TYPESET) if inside.status(f"{TYPESET}/x") else []
+        except OSError:
+            return
+        for name in names:
+            checked = inside.status(f"{TYPESET}/{name}")
+            if (checked and checked[1] and stat.S_ISREG(checked[1].st_mode) and _KEPT.fullmatch(name)
+                    and name.partition(".")[0] not in self.typeset_used):
+                checked[0].unlink(missing_ok=True)
 
     def is_current(self, rel: str, key: str) -> bool:
         """True when `rel` was made from inputs with this key and is untouched since."""
@@ -207,6 +255,7 @@ class BuildCache:
         not built now) are kept. True when written."""
         files = {rel: rec for rel, rec in self.old_files.items() if not rel.startswith(scope)}
         files.update(self.files)
+        self._save_typeset(files)
         data: dict[str, Any] = {"format": CACHE_FORMAT, "stamp": self.stamp, "faces": self.faces, "files": files}
         if self.dpi:
             data["dpi"] = dict(sorted(self.dpi.items()))

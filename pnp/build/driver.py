@@ -30,6 +30,7 @@ from ..render.faces import RenderedComponent
 
 if TYPE_CHECKING:
     from ..formats.pdf import BookPages
+    from ..formats.pdf_engine import Kept
 
 
 @dataclass
@@ -78,27 +79,24 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
-              started: "BookPages | None" = None) -> dict[str, Planned]:
+              started: "BookPages | None" = None, kept: "Kept | None" = None) -> dict[str, Planned]:
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
     of the game's faces (pnp/formats/pdf.py): each face goes through the engine once.
-    `started`: the book the game's faces went into as they were rendered (`start_book`)."""
+    `started`: the book the game's faces went into as they were rendered (`start_book`);
+    `kept`: the game's typeset documents of earlier builds (its `BuildCache`)."""
     from ..formats.pdf import SharedBook
-    from ..config import papers
 
     title = game.manifest.title
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started))
-    files = {f"{game.name}-print.pdf": book.planned(_print_key(game, rendered, options), len(printed))}
-    files.update({
-        f"pdf/{comp.spec.id}.pdf": book.planned(
-            digest("pdf", options.paper, papers(options.papers)[options.paper], title, comp.spec.model_dump(mode="json"), comp.bleed, game.fonts.digest,
-                   [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            number,
-        )
-        for number, comp in enumerate(printed)
-    })
+    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started, kept))
+    # every PDF of the book embeds its font subsets, made over all its faces and labels: an
+    # edit of any face or sheet makes them all again, each then what a full build makes (the
+    # print PDF's key holds all that the component PDFs are made from)
+    key = _print_key(game, rendered, options)
+    files = {f"{game.name}-print.pdf": book.planned(key, len(printed))}
+    files.update({f"pdf/{comp.spec.id}.pdf": book.planned(key, number) for number, comp in enumerate(printed)})
     if options.cut_file:
         from ..formats.cutfile import cut_svg
 
@@ -109,23 +107,23 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     return files
 
 
-def start_book(game: GameContent) -> "BookPages":
+def start_book(game: GameContent, kept: "Kept | None" = None) -> "BookPages":
     """A book of the game's faces that typesets each full document of faces at once (in
     fresh processes, pnp/formats/pdf_engine.py `Apart`): fed every piece as it is rendered,
     a big game is typeset while the rest of it renders (a small one, of one document, is
     typeset once rendered, as before)."""
     from ..formats.pdf import BookPages
 
-    return BookPages(game.manifest.title, game.fonts.family, early=game.fonts.paths)
+    return BookPages(game.manifest.title, game.fonts.family, early=game.fonts.paths, kept=kept)
 
 
-def _book(game: GameContent, printed: list[RenderedComponent], started: "BookPages | None") -> "BookPages":
+def _book(game: GameContent, printed: list[RenderedComponent], started: "BookPages | None", kept: "Kept | None") -> "BookPages":
     """The game's book with its printed faces in piece order (each front, then its back),
     as `start_book` was fed them: the same pages in the same documents whether the faces
     were rendered now or came from the cache."""
     from ..formats.pdf import BookPages
 
-    book = started or BookPages(game.manifest.title, game.fonts.family)
+    book = started or BookPages(game.manifest.title, game.fonts.family, kept=kept)
     for comp in printed:
         for piece in comp.pieces:
             book.add_piece(piece)
@@ -336,7 +334,7 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
     if options.force:
         cache.forget(built_folders(options, game.name))
     # with nothing cached every PDF is made: their faces are typeset as they are rendered
-    book = start_book(game) if "pdf" in options.formats and cache.loaded is None else None
+    book = start_book(game, cache) if "pdf" in options.formats and cache.loaded is None else None
     try:
         faces, count = Pipeline(game.project, options).render(game, values, cache, tally, book.add_piece if book else None)
         if "pdf" in options.formats:
@@ -344,7 +342,7 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
         planned: dict[str, Planned] = {}
         located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
         for fmt in options.formats:
-            planned.update(pdf_files(game, faces, located, book) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
+            planned.update(pdf_files(game, faces, located, book, cache) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
     except BaseException:
         if book is not None:
             book.close()

@@ -21,6 +21,7 @@ from ..load.seal import read_sealed, seal
 
 MANIFEST = ".pnp-files.json"
 CACHE_FILE = ".pnp-cache.json"  # pnp/build/cache.py's record of what is made
+TYPESET = ".pnp-typeset"  # pnp/build/cache.py's typeset documents of the game's book
 
 
 @dataclass

@@ -67,12 +67,14 @@ class BookPages:
     every CHUNK faces make a document. With `early` (the font files), each full document
     is typeset at once, apart (`pdf_engine.Apart`), so a big book is typeset while the build
     still renders. The labels follow, in a document of their own, once the layouts are
-    known (`sources`)."""
+    known (`sources`). `kept`: the documents an earlier build typeset, reused where they
+    are the same (pdf_engine.Kept)."""
 
-    def __init__(self, title: str, family: str, early: tuple[str, ...] | None = None):
+    def __init__(self, title: str, family: str, early: tuple[str, ...] | None = None, kept: pdf_engine.Kept | None = None):
         self.title = title
         self.family = family
         self.early = early
+        self.kept = kept
         self.apart: pdf_engine.Apart | None = None  # typesetting the full documents, once there is one
         self.faces: dict[FaceKey, int] = {}  # each face's page
         self.names: dict[str, str] = {}  # each face's input name in the documents -> component/face
@@ -117,7 +119,7 @@ class BookPages:
         self.docs.append(doc)
         self._pages, self._inputs = [], {}
         if full and self.early is not None:
-            self.apart = self.apart or pdf_engine.Apart(self.early)
+            self.apart = self.apart or pdf_engine.Apart(self.early, self.kept)
             self.apart.add(*doc)
 
     def sources(self, layouts: list["Layout"]) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
@@ -193,7 +195,7 @@ def pdfs(title: str, layouts: list["Layout"], fonts: "Fonts | None" = None, book
     if only is not None:
         plans = [plans[n] for n in only]
     try:
-        return pdf_engine.run_book(title, docs, fonts.paths, plans, book.apart, book.names)
+        return pdf_engine.run_book(title, docs, fonts.paths, plans, book.apart, book.names, book.kept)
     except PnpError as exc:
         raise PnpError([_font_named(str(e), fonts) if isinstance(e, str) else e for e in exc.errors]) from None
 
@@ -232,8 +234,7 @@ class SharedBook:
     """The PDFs of one game (each component's and the print PDF), all made by the first
     thread that asks for one of them: one book, one job for the PDF engine. Those claimed
     before (`planned`: the files a build makes, the others being up to date) are made; with
-    none claimed, all of them (an edit of one component's card makes its PDF and the print
-    PDF, not every component's)."""
+    none claimed, all of them (a PDF removed by hand is made alone, the same bytes)."""
 
     def __init__(self, title: str, layouts: Callable[[], list["Layout"]], fonts: "Fonts | None",
                  book: Callable[[], BookPages] | None = None):

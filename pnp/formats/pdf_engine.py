@@ -27,7 +27,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from ..errors import PnpError
 from . import engine_jobs
@@ -39,21 +39,35 @@ PACKAGE = Path(__file__).resolve().parent.parent  # pnp/
 _THREADS = "RAYON_NUM_THREADS"  # how many threads typst's work-stealing pool (rayon) starts
 
 
-def make_book(docs: list[tuple[str, dict[str, str]]], font_files: tuple[str, ...], plans: list) -> tuple[list[bytes], str]:
-    """Typeset each typst document of a book (pnp.formats.pdf.BookPages), then write
-    each sheet plan from it: the PDFs, or [] and the engine's complaint."""
+class Kept(Protocol):
+    """Where a build keeps a game's typeset documents between builds (pnp.build.cache
+    `BuildCache`): an edit of one card typesets again only the document that holds it."""
+
+    def typeset(self, text: str, inputs: dict[str, str]) -> tuple[str, bytes | None]:
+        """The key of a document (what typst reads) and its PDF as typeset before, or None."""
+
+    def keep_typeset(self, key: str, data: bytes) -> None:
+        """Keep a document's PDF under its key."""
+
+
+def make_book(docs: list[tuple[str, dict[str, str]]], font_files: tuple[str, ...], plans: list,
+              known: list[bytes | None] | None = None) -> tuple[list[bytes], str, list[bytes]]:
+    """Typeset each typst document of a book (pnp.formats.pdf.BookPages) but those `known`
+    already, then write each sheet plan from it: the PDFs, or [] and the engine's
+    complaint; and the typeset documents."""
     # typst lets go of the GIL while it compiles: the composer (pikepdf, about 0.05 s to
     # import) is imported meanwhile, off the path of a small game's build
     composer = threading.Thread(target=importlib.import_module, args=(f"{__package__}.pdf_sheets",), daemon=True)
     composer.start()
-    parts = []
-    for text, inputs in docs:
-        data, problem = make_pdf(text, inputs, font_files)
+    parts: list[bytes] = []
+    for number, (text, inputs) in enumerate(docs):
+        found = known[number] if known else None
+        data, problem = (found, "") if found is not None else make_pdf(text, inputs, font_files)
         if problem:
-            return [], problem
+            return [], problem, []
         parts.append(data)
     composer.join()
-    return compose_book(parts, plans), ""
+    return compose_book(parts, plans), "", parts
 
 
 class Apart:
@@ -63,16 +77,27 @@ class Apart:
     would hold half a gigabyte. A build hands in each document of faces as it fills
     (pnp.formats.pdf.BookPages), so typst works while the rest of the game renders; once
     it has rendered, one more process composes every PDF of the book (`compose`), taking
-    each document as it is typeset."""
+    each document as it is typeset. A document `kept` from an earlier build is not typeset
+    again, and one typeset now is kept once the book is composed."""
 
-    def __init__(self, font_files: tuple[str, ...]):
+    def __init__(self, font_files: tuple[str, ...], kept: Kept | None = None):
         self.font_files = font_files
+        self.kept = kept
+        self._new: list[tuple[int, str]] = []  # the documents typeset now: their job and key
         # a thread a typesetter at once, each waiting on its process
         self._waiting = ThreadPoolExecutor(min(os.cpu_count() or 1, _worker_cap()))
         self._jobs: list[Future[tuple[Any, str]]] = []
         self._behind = True  # while the build renders; what is handed in after it, the build waits on
 
     def add(self, text: str, inputs: dict[str, str]) -> None:
+        if self.kept is not None:
+            key, data = self.kept.typeset(text, inputs)
+            if data is not None:
+                done: Future[tuple[Any, str]] = Future()
+                done.set_result(((data, ""), ""))
+                self._jobs.append(done)
+                return
+            self._new.append((len(self._jobs), key))
         self._jobs.append(self._waiting.submit(_in_child, ("typeset", text, inputs, self.font_files), self._behind))
 
     def compose(self, docs: list[tuple[str, dict[str, str]]], plans: list) -> tuple[list[bytes], str]:
@@ -87,9 +112,13 @@ class Apart:
         for text, inputs in docs[len(self._jobs):]:
             self.add(text, inputs)
         try:
-            return _compose_arriving(self._jobs, [_pages(text) for text, _ in docs], plans)
+            made, problem = _compose_arriving(self._jobs, [_pages(text) for text, _ in docs], plans)
         finally:
             self._waiting.shutdown(cancel_futures=True)
+        if not problem and self.kept is not None:
+            for number, key in self._new:
+                self.kept.keep_typeset(key, self._jobs[number].result()[0][0])
+        return made, problem
 
     def close(self) -> None:
         """Typeset nothing more (the build failed): what waits is dropped, what runs ends."""
@@ -165,17 +194,25 @@ def _warm(font_files: tuple[str, ...]) -> None:
 
 
 def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_files: tuple[str, ...], plans: list,
-             apart: Apart | None = None, faces: dict[str, str] | None = None) -> list[bytes]:
+             apart: Apart | None = None, faces: dict[str, str] | None = None, kept: Kept | None = None) -> list[bytes]:
     """The PDFs `make_book` writes, made by a pool worker when a pool is open; a book of
     several documents of faces is typeset and composed apart (by `apart` when the build
     handed it the first documents already). `faces`: the face (component/name) each input
-    of the documents holds, to name the one the engine failed on."""
+    of the documents holds, to name the one the engine failed on. `kept`: the documents
+    typeset by an earlier build, where this one keeps those it typesets."""
     if apart is not None or sum(len(inputs) for _, inputs in docs) > CHUNK:  # the faces fill more than one document
-        made, problem = (apart or Apart(font_files)).compose(docs, plans)
-    elif _POOL is not None:
-        made, problem = _POOL.submit(make_book, docs, font_files, plans).result()
+        made, problem = (apart or Apart(font_files, kept)).compose(docs, plans)
     else:
-        made, problem = make_book(docs, font_files, plans)
+        found = [kept.typeset(text, inputs) for text, inputs in docs] if kept is not None else []
+        known = [data for _, data in found] or None
+        if _POOL is not None:
+            made, problem, parts = _POOL.submit(make_book, docs, font_files, plans, known).result()
+        else:
+            made, problem, parts = make_book(docs, font_files, plans, known)
+        if kept is not None and not problem:
+            for (key, data), part in zip(found, parts):
+                if data is None:
+                    kept.keep_typeset(key, part)
     if problem:
         name, _, said = problem.partition(": ")
         if faces and name in faces:  # the engine named the page it failed on (engine_jobs.make_pdf)

@@ -40,11 +40,8 @@ def pdf_single_files(title: str, rendered: list["RenderedComponent"]) -> dict[st
     if not printed:
         return {}
     book = SharedBook(title, lambda: [single_layout(comp, f"{title}: {comp.spec.name}") for comp in printed], printed[0].pieces[0].front.fonts)
-    return {
-        f"pdf-single/{comp.spec.id}.pdf": book.planned(
-            digest("pdf-single", title, comp.spec.model_dump(mode="json"), comp.bleed, comp.pieces[0].front.fonts.digest,
-                   [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces]),
-            number,
-        )
-        for number, comp in enumerate(printed)
-    }
+    # each PDF embeds the book's font subsets, made over all its faces: one key for them all
+    key = digest("pdf-single", title, printed[0].pieces[0].front.fonts.digest,
+                 [(comp.spec.model_dump(mode="json"), comp.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces])
+                  for comp in printed])
+    return {f"pdf-single/{comp.spec.id}.pdf": book.planned(key, number) for number, comp in enumerate(printed)}
