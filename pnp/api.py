@@ -34,8 +34,8 @@ What a plugin gets
 
 A scorer is `score(game: GameContent, doc: Located) -> ScoreReport`: it raises PnpError
 for a sheet it cannot score (located with `doc.error`), and returns a report otherwise.
-An exception of any other kind raised by a plugin's code is reported as that plugin's
-error, at its file and line (exit 2), not as a bug in pnp. So is a hook pnp cannot call
+An exception of any other kind raised by a plugin's code (`sys.exit()` too) is reported as
+that plugin's error, at its file and line (exit 2), not as a bug in pnp. So is a hook pnp cannot call
 as it does (e.g. `def score(doc)`) or one returning what pnp cannot use (a scorer's value
 that is no ScoreReport, an `exit_code` other than 0 or 1, a `check` returning text rather
 than ContentErrors, a `sheet_schema` JSON cannot write): that plugin's error at the hook's

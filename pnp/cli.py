@@ -97,6 +97,12 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
         fail([f"{exc.filename or 'pnp'}: {exc.strerror or exc}"], EXIT_INPUT, as_json)
+    except SystemExit as exc:  # a plugin's `sys.exit()` where pnp calls its code directly: its error too
+        from .load.plugins import plugin_failure
+
+        if os.environ.get("PNP_DEBUG") or (located := plugin_failure(exc)) is None:
+            raise
+        fail([located], EXIT_INPUT, as_json)
     except Exception as exc:  # a bug in a plugin or in pnp itself: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
@@ -417,6 +423,7 @@ def score_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Check and score finished games, one report per sheet; exit 1 if a claimed total is wrong, 2 if a sheet is impossible (the worst of all sheets)."""
+    from .load.plugins import call_hook
     from .score.dispatch import score_sheet
 
     def one(sheet: Path) -> tuple[int, str, dict]:
@@ -425,7 +432,7 @@ def score_cmd(
         if as_json:
             return report.exit_code, "", report.to_json()
         with console().capture() as captured:  # all or nothing: a failing report prints no half
-            report.render(console())
+            call_hook(report.render, "render(console)", (console(),), lambda _: None)
         return report.exit_code, captured.get(), {}
 
     if len(sheets) == 1:

@@ -138,15 +138,19 @@ def test_a_reloaded_package_plugin_keeps_its_name(tmp_path: Path):
     assert names and set(names.values()) == {"plugins/pkg"}, names
 
 
-def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_template(fruit: Path):
+@pytest.mark.parametrize("body, said", [
+    ("return {'#000000': 'black'}[colour]", "KeyError: '#"),
+    ("raise SystemExit(0)", "sys.exit(0) (SystemExit): a plugin must not end pnp"),  # was: pnp ended, exit 0, nothing checked
+], ids=["KeyError", "SystemExit"])
+def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_template(fruit: Path, body: str, said: str):
     """A helper the plugin gives the templates (`template_globals`) that raises: the template
     line that called it, and the plugin's own file and line, not a template error alone."""
     plugin = fruit / "plugins/fruit_stand.py"
     text = plugin.read_text(encoding="utf-8")
-    helper = "def tint(colour):\n    return {'#000000': 'black'}[colour]\n\n\n"
+    helper = f"def tint(colour):\n    {body}\n\n\n"
     text = text.replace("PLUGIN = GamePlugin(score=score,", helper + "PLUGIN = GamePlugin(score=score, template_globals={'tint': tint},")
     plugin.write_text(text, encoding="utf-8")
-    line = text.splitlines().index("    return {'#000000': 'black'}[colour]") + 1
+    line = text.splitlines().index(f"    {body}") + 1
     template = fruit / "templates/fruit-stand/fruit.svg.j2"
     lines = template.read_text(encoding="utf-8").splitlines()
     lines[4] = lines[4].replace('stroke="{{ colour }}"', 'stroke="{{ tint(colour) }}"')
@@ -156,7 +160,7 @@ def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_temp
     assert result.exit_code == 2, result.output
     first = result.output.strip().splitlines()[0]
     assert first.startswith("templates/fruit-stand/fruit.svg.j2:5: fruit/"), first
-    assert f": plugin plugins/fruit_stand.py failed at plugins/fruit_stand.py:{line}: KeyError: '#" in first, first
+    assert f": plugin plugins/fruit_stand.py failed at plugins/fruit_stand.py:{line}: {said}" in first, first
 
 
 def test_the_readmes_plugin_reference_names_every_hook():

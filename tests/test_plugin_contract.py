@@ -255,3 +255,47 @@ def test_a_hook_that_is_a_callable_object_is_named_by_its_plugin(fruit: Path):
     _edit(fruit, "class Checker:\n    def __call__(self, game):\n        return 'fine'\n", check="Checker()")
     message = _one_line(runner.invoke(app, ["validate"]))
     assert message.startswith("plugin plugins/fruit_stand.py: check returned the text 'fine': expected a list of pnp.api.ContentError"), message
+
+
+@pytest.mark.parametrize("old, new, command", [
+    ("    sheet = doc.data\n", "    sheet = doc.data\n    raise SystemExit(3)\n", ["score", "sheets/example.yaml"]),
+    ("    sheet = doc.data\n", "    sheet = doc.data\n    raise SystemExit(0)\n", ["score", "--json", "sheets/example.yaml"]),
+    ("        table = Table(", "        raise SystemExit(1)\n        table = Table(", ["score", "sheets/example.yaml"]),
+    ("        return {\"game\": self.game,", "        raise SystemExit('no json')\n        return {\"game\": self.game,", ["log", "import", "sheets/example.yaml"]),
+    ("        return 1 if any(", "        raise SystemExit(0)\n        return 1 if any(", ["score", "sheets/example.yaml", "sheets/example.yaml"]),
+    ("SHEET_KEYS = {", "raise SystemExit(0)\nSHEET_KEYS = {", ["build"]),
+], ids=["score", "score-json", "render", "to_json", "exit_code", "import"])
+def test_a_plugins_sys_exit_is_its_error_not_pnps_exit(fruit: Path, old: str, new: str, command: list[str]):
+    """`sys.exit()` in a plugin's code ended pnp with the plugin's code (0: a build that wrote
+    nothing, 1 and 3: other meanings): it is the plugin's error at its line, exit 2."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, old, new)
+    line = next(n for n, text in enumerate(plugin.read_text(encoding="utf-8").splitlines(), 1) if "raise SystemExit" in text)
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2, result.output
+    if "--json" in command:
+        (error,) = json.loads(result.output)["errors"]
+        message = f"{error['file']}:{error['line']}: {error['message']}"
+    else:
+        message = next(text for text in result.output.splitlines() if "SystemExit" in text)
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed"), message
+    assert "(SystemExit): a plugin must not end pnp" in message
+    assert not (fruit / "output").exists()
+
+
+@pytest.mark.parametrize("code, hook, command", [
+    ("def check(game):\n    raise SystemExit(0)\n", "check", ["validate"]),
+    ("def context(game, options):\n    raise SystemExit(0)\n", "context", ["build"]),
+    ("def sheet_template(game, players, options):\n    raise SystemExit(0)\n", "sheet_template", ["sheet", "fruit-stand", "-n", "2", "--template"]),
+], ids=["check", "context", "sheet_template"])
+def test_a_hooks_sys_exit_is_its_error_not_pnps_exit(fruit: Path, code: str, hook: str, command: list[str]):
+    plugin = _edit(fruit, code, **{hook: hook})
+    line = _line(plugin, "    raise SystemExit(0)")
+    message = _one_line(runner.invoke(app, command))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed: sys.exit(0) (SystemExit)"), message
+
+
+def test_a_keyboard_interrupt_in_a_plugin_still_stops_pnp(fruit: Path):
+    _replace(fruit / "plugins/fruit_stand.py", "    sheet = doc.data\n", "    sheet = doc.data\n    raise KeyboardInterrupt\n")
+    result = runner.invoke(app, ["score", "sheets/example.yaml"])
+    assert result.exit_code == 130 and result.output.strip() == "interrupted", result.output

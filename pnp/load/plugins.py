@@ -139,9 +139,9 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
     _LOADED[module_name] = name
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the designer's code: one line naming the file
+    except (Exception, SystemExit) as exc:  # the designer's code (`sys.exit()` too: it must not end pnp): one line naming the file
         del sys.modules[module_name]
-        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {_complaint(exc)}") from None
+        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {exception_text(exc)}") from None
     return module
 
 
@@ -164,8 +164,8 @@ def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleTyp
         _LOADED[entry.module.partition(".")[0]] = name
         try:
             return importlib.import_module(entry.module), entry.attr or "PLUGIN"
-        except Exception as exc:
-            raise _fail(_in_plugin(exc, where), f"plugin {name!r} (entry point {entry.value}) failed to load: {_complaint(exc)}") from None
+        except (Exception, SystemExit) as exc:
+            raise _fail(_in_plugin(exc, where), f"plugin {name!r} (entry point {entry.value}) failed to load: {exception_text(exc)}") from None
     raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named and no entry point {name!r} in group {ENTRY_POINT_GROUP!r}")
 
 
@@ -190,6 +190,19 @@ def plugin_frame(exc: BaseException) -> tuple[str, str, int] | None:
     return None
 
 
+class PluginExit(Exception):
+    """A plugin's code called `sys.exit()` (raised SystemExit): that plugin's error like any
+    other exception of its code (`plugin_failure`), never pnp's end, whose exit code would
+    mean something else (README "Exit codes"). Raised from the SystemExit, which holds the
+    plugin's frames."""
+
+
+def plugin_exit(exc: SystemExit) -> PluginExit | None:
+    """`exc` raised in a plugin's code as a PluginExit, to raise `from exc`; None when no
+    plugin's code raised it."""
+    return PluginExit(exception_text(exc)) if plugin_frame(exc) is not None else None
+
+
 def plugin_failure(exc: BaseException) -> ContentError | None:
     """An exception raised in a plugin's own code as that plugin's located error (its file
     and line, the exception's kind and message; a SyntaxError of a module the plugin
@@ -199,7 +212,7 @@ def plugin_failure(exc: BaseException) -> ContentError | None:
         return None
     name, path, line = found
     where = _in_plugin(exc, ContentError(path, line, None, ""))
-    return ContentError(where.path, where.line, where.column, f"plugin {name} failed: {_complaint(exc)} (set PNP_DEBUG=1 for a traceback)")
+    return ContentError(where.path, where.line, where.column, f"plugin {name} failed: {exception_text(exc)} (set PNP_DEBUG=1 for a traceback)")
 
 
 def _kind(value: Any) -> str:
@@ -241,6 +254,10 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     at = hook if at is None else at
     try:
         value = hook(*args)
+    except SystemExit as exc:  # the plugin's `sys.exit()`: its error, not pnp's end
+        if (error := plugin_exit(exc)) is None:
+            raise
+        raise error from exc
     except TypeError as exc:
         if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
             raise  # raised inside the hook: its own code's error
@@ -315,9 +332,13 @@ def _in_plugin(exc: BaseException, where: ContentError) -> ContentError:
     return ContentError(found[1], found[2], None, "") if found else where
 
 
-def _complaint(exc: BaseException) -> str:
+def exception_text(exc: BaseException) -> str:
     """The exception's kind and message; a SyntaxError's without the file and line it
     appends, which the location already gives."""
+    if isinstance(exc, PluginExit):
+        return str(exc)
+    if isinstance(exc, SystemExit):
+        return f"sys.exit({exc.code!r}) (SystemExit): a plugin must not end pnp; raise PnpError for input it cannot use"
     message = exc.msg if isinstance(exc, SyntaxError) and exc.filename and exc.lineno else str(exc)
     return f"{type(exc).__name__}: {message}"
 

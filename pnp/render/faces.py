@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
+import jinja2.debug
 import jinja2.meta
 from markupsafe import Markup
 
@@ -32,7 +33,7 @@ from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import FontChoice, Fonts
 from ..load.manifest import Component
-from ..load.plugins import plugin_frame
+from ..load.plugins import PluginExit, plugin_exit, plugin_frame
 from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
@@ -159,7 +160,7 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
     if (raised := plugin_frame(exc)) is not None:  # a helper the plugin gave the templates (or its `context`): its line too
         name, file, at = raised
         return ContentError(path, line, None, f"{what}: plugin {name} failed at {locate.project_relative(Path(file), game)}:{at}: "
-                                              f"{type(exc).__name__}: {exc}")
+                                              f"{exc if isinstance(exc, PluginExit) else f'{type(exc).__name__}: {exc}'}")
     return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
 
 
@@ -290,6 +291,11 @@ class ComponentRenderer:
                 svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
+        except SystemExit as exc:  # a plugin's helper calling sys.exit(): its error, not pnp's end
+            if (stop := plugin_exit(exc)) is None:
+                raise
+            # with the template's line (Jinja maps its code to template lines for an Exception only) and the plugin's
+            failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
             error = _render_error(failed, self.game, template, what)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell

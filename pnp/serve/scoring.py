@@ -84,7 +84,7 @@ class Outcome:
             if self.printable is not None:
                 console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, emoji=False)
                 with console.capture() as captured:
-                    self.printable.render(console)
+                    call_hook(self.printable.render, "render(console)", (console,), lambda _: None)
                 self._text = captured.get()
         return self._text
 
@@ -101,7 +101,7 @@ def parse(text: str) -> Located:
     return parse_located(text, SHEET_NAME, limits)
 
 
-def plugin_error(exc: Exception) -> PnpError | None:
+def plugin_error(exc: BaseException) -> PnpError | None:
     """An exception raised in a game plugin's own code as the located line `pnp score` gives
     for it (`plugin_failure`), also said on the server's terminal (its traceback there with
     PNP_DEBUG set); None when no plugin's code raised it (a bug in pnp)."""

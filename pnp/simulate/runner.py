@@ -85,7 +85,7 @@ def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Re
     try:
         sim = _simulation(side)
         return [sim.play(seed, strategies, sheets) for seed, strategies in games]
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a plugin's `sys.exit()` too: its error, not the worker's end
         # A traceback does not cross the process boundary, and with it the plugin's file and
         # line would be lost: a plugin's own failure leaves a worker as its located error
         # (kept whole with PNP_DEBUG, whose traceback the pool passes on).
