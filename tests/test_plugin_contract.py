@@ -299,3 +299,22 @@ def test_a_keyboard_interrupt_in_a_plugin_still_stops_pnp(fruit: Path):
     _replace(fruit / "plugins/fruit_stand.py", "    sheet = doc.data\n", "    sheet = doc.data\n    raise KeyboardInterrupt\n")
     result = runner.invoke(app, ["score", "sheets/example.yaml"])
     assert result.exit_code == 130 and result.output.strip() == "interrupted", result.output
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ('"winners": self.winners,', '"winners": " and ".join(self.winners),', "expected `winners`, a list of player names, but it is 'Ann'"),
+    ('"players": self.rows}', '"players": [{"name": r["name"], "score": r["total"]} for r in self.rows]}',
+     "expected `players`, a list of {\"name\": text, \"total\": number or None} (\"difference\" where there is no total), "
+     "but players[0] is {'name': 'Ann', 'score': "),
+], ids=["winners-text", "no-total"])
+def test_a_report_json_pnp_log_cannot_read_is_the_plugins_error(fruit: Path, old: str, new: str, said: str):
+    """`winners` as a text, or players without `total`: logged by `pnp log import`, after which
+    `pnp log list` and `export` refused every game of the log."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, old, new)
+    line = _line(plugin, "    def to_json(self)")
+    for command in (["score", "sheets/example.yaml"], ["log", "import", "sheets/example.yaml"]):
+        message = _one_line(runner.invoke(app, command))
+        assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: to_json returned a dict: {said}"), message
+    result = runner.invoke(app, ["log", "list"])
+    assert result.exit_code == 0 and "Ann" not in result.output, result.output

@@ -316,11 +316,30 @@ def expect_json_schema(value: Any) -> str | None:
 
 
 def expect_json_report(value: Any) -> str | None:
-    """`call_hook`'s check of a report's `to_json`: a dict JSON can write (`--json`, the log)."""
+    """`call_hook`'s check of a report's `to_json`: a dict JSON can write (`--json`, the log),
+    holding what pnp reads of it (README "Plugin reference"), so that no report the log's
+    readers refuse is ever logged."""
     if not isinstance(value, dict):
         return "a dict (what pnp score --json prints and pnp log keeps)"
     problem = _json_problem(value)
-    return None if problem is None else f"a dict of plain data JSON can write (dict, list, str, number, bool, None), but {problem}"
+    if problem is not None:
+        return f"a dict of plain data JSON can write (dict, list, str, number, bool, None), but {problem}"
+    return _report_shape(value)
+
+
+def _report_shape(report: dict[str, Any]) -> str | None:
+    """Why `pnp log` and its CSV could not read `report` (its `winners` and `players`), or None."""
+    winners, players = report.get("winners"), report.get("players")
+    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+        return f"`winners`, a list of player names, but it is {clip(repr(winners), 60)}"
+    player = '{"name": text, "total": number or None} ("difference" where there is no total)'
+    if not isinstance(players, list):
+        return f"`players`, a list of {player}, but it is {clip(repr(players), 60)}"
+    for i, p in enumerate(players):
+        total = next((p[k] for k in ("total", "difference") if k in p), "missing") if isinstance(p, dict) else None
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not (total is None or isinstance(total, (int, float)) and not isinstance(total, bool)):
+            return f"`players`, a list of {player}, but players[{i}] is {clip(repr(p), 80)}"
+    return None
 
 
 def _in_plugin(exc: BaseException, where: ContentError) -> ContentError:
