@@ -318,3 +318,16 @@ def test_a_report_json_pnp_log_cannot_read_is_the_plugins_error(fruit: Path, old
         assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: to_json returned a dict: {said}"), message
     result = runner.invoke(app, ["log", "list"])
     assert result.exit_code == 0 and "Ann" not in result.output, result.output
+
+
+def test_a_pnp_error_with_no_message_is_the_plugins_error_at_its_raise(fruit: Path):
+    """`raise PnpError([])`: exit 2 with nothing said at all (the CLI, --json, serve)."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "    if errors:\n        raise PnpError(errors)\n    return Report(", "    raise PnpError(errors)\n    return Report(")
+    line = plugin.read_text(encoding="utf-8").splitlines().index("    raise PnpError(errors)") + 1
+    said = "plugin plugins/fruit_stand.py: raised PnpError with no message: expected one ContentError or more (e.g. doc.error(path, message))"
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == f"plugins/fruit_stand.py:{line}: {said}"
+    result = runner.invoke(app, ["score", "--json", "sheets/example.yaml"])
+    assert result.exit_code == 2
+    (error,) = json.loads(result.output)["errors"]
+    assert (error["file"], error["line"], error["message"]) == ("plugins/fruit_stand.py", line, said)

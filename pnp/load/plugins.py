@@ -250,10 +250,17 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     for a good one) accepts it. A hook pnp cannot call so (its parameters), or one returning
     what pnp cannot use, is that plugin's error at the hook's `def` line (or at `at`'s: a
     function or class of the plugin); an exception raised in the hook's own code goes on,
-    to be located there (`plugin_failure`)."""
+    to be located there (`plugin_failure`), its `sys.exit()` as a PluginExit and a PnpError
+    with no error to print as the plugin's error at its raise line."""
     at = hook if at is None else at
     try:
         value = hook(*args)
+    except PnpError as exc:
+        if exc.errors or (found := plugin_frame(exc)) is None:
+            raise
+        name, path, line = found  # `raise PnpError([])`: an error with nothing to print would be a silent exit 2
+        raise PluginError(ContentError(path, line, None, f"plugin {name}: raised PnpError with no message: expected one "
+                                       "ContentError or more (e.g. doc.error(path, message))")) from None
     except SystemExit as exc:  # the plugin's `sys.exit()`: its error, not pnp's end
         if (error := plugin_exit(exc)) is None:
             raise
