@@ -331,3 +331,20 @@ def test_a_pnp_error_with_no_message_is_the_plugins_error_at_its_raise(fruit: Pa
     assert result.exit_code == 2
     (error,) = json.loads(result.output)["errors"]
     assert (error["file"], error["line"], error["message"]) == ("plugins/fruit_stand.py", line, said)
+
+
+@pytest.mark.parametrize("new, kind", [("'fruit_stand'", "the text 'fruit_stand'"), (None, "None")], ids=["another-name", "none"])
+def test_a_report_not_named_by_its_game_is_the_plugins_error(fruit: Path, new: str | None, kind: str):
+    """A report without `game` crashed `pnp log import` (internal error); one naming another
+    game filed the sheet under a game that is not there."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "class Report(ScoreReport):\n    game: str\n", "class Report(ScoreReport):\n    game_name: str\n")
+    _replace(plugin, '"game": self.game,', '"game": self.game_name,')
+    if new is not None:
+        _replace(plugin, "    edition: str\n", f"    edition: str\n    game = {new}\n")
+    line = _line(plugin, "class Report") - 1  # a decorated class starts at its decorator (@dataclass)
+    for command in (["score", "sheets/example.yaml"], ["log", "import", "sheets/example.yaml"]):
+        assert _one_line(runner.invoke(app, command)) == (f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: report.game returned {kind}: "
+                                                          "expected the game's name, 'fruit-stand' (pnp log files the sheet under it)")
+    result = runner.invoke(app, ["log", "list"])
+    assert result.exit_code == 0 and "Ann" not in result.output, result.output

@@ -93,6 +93,9 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     at = getter.fget if isinstance(getter, property) and getter.fget is not None else type(report)
     call_hook(getattr, "exit_code", (report, "exit_code"), _zero_or_one, at=at)  # a wrong claim never exits 0
     call_hook(report.to_json, "to_json()", (), expect_json_report)  # --json and the log write it
+    # the log files the sheet under it: no game, or another's, was pnp's crash or a game that is not there
+    call_hook(getattr, "report.game", (report, "game", None), lambda named: None if named == game.name else
+              f"the game's name, {game.name!r} (pnp log files the sheet under it)", at=type(report))
     return report
 
 
