@@ -348,3 +348,13 @@ def test_a_report_not_named_by_its_game_is_the_plugins_error(fruit: Path, new: s
                                                           "expected the game's name, 'fruit-stand' (pnp log files the sheet under it)")
     result = runner.invoke(app, ["log", "list"])
     assert result.exit_code == 0 and "Ann" not in result.output, result.output
+
+
+def test_a_type_error_of_a_decorators_wrapper_is_not_blamed_on_the_parameters(fruit: Path):
+    """`@functools.cache` on `score` hashes its arguments: its TypeError, raised by the call
+    itself, was taken for a wrong signature, and named no line."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "def score(game, doc) -> Report:", "import functools\n\n\n@functools.cache\ndef score(game, doc) -> Report:")
+    line = _line(plugin, "@functools.cache")  # a decorated function starts at its decorator
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == (
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: score(game, doc) raised TypeError: unhashable type: 'GameContent'")

@@ -230,11 +230,16 @@ def _kind(value: Any) -> str:
 def _hook_error(hook: Any, message: str) -> PluginError:
     """`message` about a plugin's hook (a function, or a class), located at its `def` or
     `class` line and naming the plugin it belongs to."""
+    import inspect  # only for a broken plugin: not on every command's way
+
     target = getattr(hook, "__func__", hook)  # a bound method: its function
+    try:
+        target = inspect.unwrap(target)  # a decorated function (functools.cache): its own
+    except ValueError:  # a loop of __wrapped__
+        pass
     module = str(getattr(target, "__module__", "") or "")
     name = _LOADED.get(module.partition(".")[0], module)
     code = getattr(target, "__code__", None)
-    import inspect  # only for a broken plugin: not on every command's way
 
     try:
         path = inspect.getsourcefile(target) or (code.co_filename if code else None)
@@ -268,10 +273,23 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     except TypeError as exc:
         if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
             raise  # raised inside the hook: its own code's error
+        if _takes(hook, args):  # a wrapper's (e.g. functools.cache's), not the parameters' fault
+            raise _hook_error(at, f"{call} raised TypeError: {exc}") from None
         raise _hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
     if (expected := check(value)) is not None:
         raise _hook_error(at, f"{call.partition('(')[0]} returned {_kind(value)}: expected {expected}")
     return value
+
+
+def _takes(hook: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+    """Whether the hook's parameters (those of the function a decorator wraps) take `args`."""
+    import inspect  # only for a broken plugin
+
+    try:
+        inspect.signature(hook).bind(*args)
+    except (TypeError, ValueError):  # they do not, or there is no signature to tell
+        return False
+    return True
 
 
 def expect_sheet_text(value: Any) -> str | None:
