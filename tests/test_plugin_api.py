@@ -254,3 +254,11 @@ def test_the_example_projects_scorer_names_its_winner_for_the_log(fruit: Path):
     assert runner.invoke(app, ["log", "import", "sheets/example.yaml"]).exit_code == 0
     rows = runner.invoke(app, ["log", "export", "--csv"]).output.splitlines()
     assert [row.split(",")[-3:] for row in rows[1:]] == [["Ann", "10", "yes"], ["Ben", "7", "no"], ["Cleo", "9", "no"]], rows
+
+
+def test_the_report_reference_names_the_public_api_and_what_mismatch_places_hold():
+    """`help(pnp.api.ScoreReport.render)` sent plugins to pnp.safetext (not pnp.api), and the
+    README said mismatch_places gives (sheet path, line) where the second item is the message."""
+    assert "`pnp.api.markup`" in (pnp.api.ScoreReport.render.__doc__ or "")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "`mismatch_places() -> [(sheet\npath, message)]`" in readme and "path, line)]" not in readme

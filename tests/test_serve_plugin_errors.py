@@ -178,7 +178,7 @@ def test_a_report_whose_mismatch_places_are_of_the_wrong_shape_is_the_plugins_er
     assert r.status_code == 200, r.text
     (problem,) = r.json()["outcome"]["problems"]
     assert problem["message"].startswith(f"proj/{report}:{at}: plugin plugins/dietrick_taking: mismatch_places returned a list: "
-                                         "expected a list of (path in the sheet, line) pairs"), problem
+                                         "expected a list of (path in the sheet, message) pairs"), problem
     assert problem["message"] in capsys.readouterr().err
 
 

@@ -32,7 +32,7 @@ class ScoreReport(ABC):
     @abstractmethod
     def render(self, console: "Console") -> None:
         """Print the report for people (rich tables, markup on): every text from a file goes
-        through `pnp.safetext.markup`, so that it shows as written."""
+        through `pnp.api.markup`, so that it shows as written."""
 
     @property
     @abstractmethod

@@ -170,10 +170,10 @@ MOST_PLAYERS = 8  # player counts tried for a game's blank sheet
 
 
 def _mismatch_places(value: Any) -> str | None:
-    """`call_hook`'s check of a report's `mismatch_places`: (path in the sheet, line) pairs."""
+    """`call_hook`'s check of a report's `mismatch_places`: (path in the sheet, message) pairs."""
     good = isinstance(value, (list, tuple)) and all(
         isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], (list, tuple)) and isinstance(p[1], str) for p in value)
-    return None if good else "a list of (path in the sheet, line) pairs, e.g. [((\"players\", 0, \"claimed\"), \"Ana: claimed 12, scored 14\")]"
+    return None if good else "a list of (path in the sheet, message) pairs, e.g. [((\"players\", 0, \"claimed\"), \"Ana: claimed 12, scored 14\")]"
 
 
 def _choices(value: Any) -> bool:
