@@ -408,6 +408,19 @@ def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path
     assert not (out / "cut").exists()  # stale cut files go when the option is off
 
 
+def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_yaml(tmp_path):
+    # a fold sheet is folded and glued before it is cut: a cut file of the unfolded sheet fits no machine
+    project = make(tmp_path, cards=4, tokens=0, tiles=0)
+    typed = runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", "fold", "-p", str(project.root)])
+    assert typed.exit_code == 2 and not project.output_dir.exists()
+    assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("layout fold: no cut file for a folded sheet")
+    assert "use layout tight, standard or scissors" in typed.output and "Traceback" not in typed.output
+    (project.root / "pnp.yaml").write_text("formats: [pdf]\nlayout: fold\n")
+    defaulted = runner.invoke(app, ["build", "-q", "--cut-file", "-p", str(project.root)])
+    assert defaulted.exit_code == 2 and "pnp.yaml:2:1: layout fold: no cut file" in defaulted.output and not project.output_dir.exists()
+    assert runner.invoke(app, ["build", "-q", "--cut-file", "--layout", "tight", "-p", str(project.root)]).exit_code == 0
+
+
 @pytest.mark.parametrize("paper_name", ["letter", "a4"])
 def test_the_default_layout_prints_nine_poker_cards_with_every_cut_line_marked(tmp_path, paper_name):
     rendered = parts(make(tmp_path, cards=9, tokens=0, tiles=0), bleed=3.0)

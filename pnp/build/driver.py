@@ -217,6 +217,17 @@ def check_options(options: BuildOptions) -> None:
         raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {options.dpi}")
 
 
+def check_cut_file(options: BuildOptions, root: Path) -> None:
+    """Fail on a cut file no print-then-cut machine can follow: a cut file matches the print
+    PDF's sheets as printed, and a fold layout's sheet is folded and glued before it is cut."""
+    from ..config import blame, sheet_layout
+
+    if options.cut_file and "pdf" in options.formats and sheet_layout(options.layout, options.layouts).fold:
+        raise PnpError(blame(root, f"layout {options.layout}: no cut file for a folded sheet (a cut file follows the sheet as printed, "
+                                   "before it is folded and glued): for print-then-cut use layout tight, standard or scissors "
+                                   "(--layout, or layout: in pnp.yaml), or leave the cut file off (--no-cut-file)", (("layout",), options.layout), (("cut_file",), "true")))
+
+
 def check_room(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> None:
     """Fail when the paper less its margins leaves no room for the game's pieces (formats/room.py):
     in the print PDF (the layout's margin), then in the component PDFs (impose's own)."""
@@ -401,6 +412,7 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     """Build the named games (all when None) and return one report per game; `progress`
     counts the faces and files as they are done."""
     pipeline = Pipeline(project, options).check()
+    check_cut_file(options, project.root)
     pending: list[tuple[int, Future[Produced]]] = []
     try:
         return _build(project, games, options, progress, pipeline, pending)
