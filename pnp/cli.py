@@ -168,6 +168,8 @@ def options_for(project: Path, **given) -> "BuildOptions":
         given["extra"] = _options(given["extra"])
     chosen = merged(settings, given, {k: getattr(defaults, k) for k in ("formats", "paper", "bleed", "dpi", "layout", "back_offset", "pack", "cut_file")})
     chosen["formats"] = tuple(chosen["formats"])
+    if given.get("cut_file") is None and given.get("formats") is not None and "pdf" not in chosen["formats"]:
+        chosen["cut_file"] = False  # pnp.yaml's cut_file applies where it can: not to formats typed that make no print PDF
     chosen["back_offset"] = tuple(chosen["back_offset"])
     rest = {k: v for k, v in given.items() if k not in chosen}
     return BuildOptions(**chosen, **rest, papers=dict(settings.papers), layouts=dict(settings.layouts))

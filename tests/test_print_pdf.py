@@ -421,6 +421,26 @@ def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_
     assert runner.invoke(app, ["build", "-q", "--cut-file", "--layout", "tight", "-p", str(project.root)]).exit_code == 0
 
 
+@pytest.mark.parametrize("formats", ["tts", "pdf-single", "svg,png"])
+def test_a_cut_file_asked_for_without_a_print_pdf_is_refused(tmp_path, formats):
+    project = make(tmp_path, cards=2, tokens=0, tiles=0)
+    typed = runner.invoke(app, ["build", "-q", "-f", formats, "--cut-file", "-p", str(project.root)])
+    assert typed.exit_code == 2 and not project.output_dir.exists() and "Traceback" not in typed.output
+    assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("cut files need the pdf format")
+
+
+def test_pnp_yamls_cut_file_applies_where_the_formats_make_a_print_pdf(tmp_path):
+    project = make(tmp_path, cards=2, tokens=0, tiles=0)
+    (project.root / "pnp.yaml").write_text("cut_file: true\n")
+    assert runner.invoke(app, ["build", "-q", "-f", "svg", "-p", str(project.root)]).exit_code == 0  # formats typed: no print PDF, no cut file
+    assert not (project.output_dir / "deck/cut").exists()
+    assert runner.invoke(app, ["build", "-q", "-p", str(project.root)]).exit_code == 0  # the default formats: svg, pdf
+    assert (project.output_dir / "deck/cut").is_dir()
+    (project.root / "pnp.yaml").write_text("formats: [svg]\ncut_file: true\n")  # pnp.yaml at odds with itself
+    both = runner.invoke(app, ["build", "-q", "-p", str(project.root)])
+    assert both.exit_code == 2 and "pnp.yaml:2:1: cut files need the pdf format" in both.output
+
+
 @pytest.mark.parametrize("paper_name", ["letter", "a4"])
 def test_the_default_layout_prints_nine_poker_cards_with_every_cut_line_marked(tmp_path, paper_name):
     rendered = parts(make(tmp_path, cards=9, tokens=0, tiles=0), bleed=3.0)

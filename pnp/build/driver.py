@@ -218,10 +218,16 @@ def check_options(options: BuildOptions) -> None:
 
 
 def check_cut_file(options: BuildOptions, root: Path) -> None:
-    """Fail on a cut file no print-then-cut machine can follow: a cut file matches the print
-    PDF's sheets as printed, and a fold layout's sheet is folded and glued before it is cut."""
+    """Fail on a cut file asked for that none can be made for, or that no print-then-cut
+    machine can follow: a cut file matches the print PDF's sheets (of the pdf format) as
+    printed, and a fold layout's sheet is folded and glued before it is cut."""
     from ..config import blame, sheet_layout
 
+    if options.cut_file and "pdf" not in options.formats:
+        made = ", ".join(options.formats)
+        raise PnpError(blame(root, f"cut files need the pdf format (they match the print PDF's sheets), but the formats are {made}: "
+                                   f"add pdf (--format {','.join(options.formats)},pdf, or formats: in pnp.yaml) or leave the cut file off (--no-cut-file)",
+                             (("cut_file",), "true")))
     if options.cut_file and "pdf" in options.formats and sheet_layout(options.layout, options.layouts).fold:
         raise PnpError(blame(root, f"layout {options.layout}: no cut file for a folded sheet (a cut file follows the sheet as printed, "
                                    "before it is folded and glued): for print-then-cut use layout tight, standard or scissors "
