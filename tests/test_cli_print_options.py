@@ -120,8 +120,8 @@ def test_an_image_of_too_many_pixels_is_refused_at_the_piece_before_it_is_drawn(
         "--dpi (or `dpi:` in pnp.yaml) or a smaller piece")
     game.write_text(game.read_text().replace("size: 1990mm x 1990mm", "size: poker\n    bleed: 900mm"))
     bad = pnp(demo, "build", "--format", "tts", "--dpi", "1200")
-    assert bad.exit_code == 2  # the card is drawn at 413 dpi to fit a deck's image, its bleed around it, to be cut off
-    assert "game.yaml:8:5: 'card': a Tabletop Simulator image of 1863 x 1888 mm (with its bleed) at 413 dpi is 30,282" in bad.output
+    assert bad.exit_code == 2  # the card is drawn at 591 dpi to fit a deck's 2 x 2 image, its bleed around it, to be cut off
+    assert "game.yaml:8:5: 'card': a Tabletop Simulator image of 1863 x 1888 mm (with its bleed) at 591 dpi is 43,352" in bad.output
     assert not demo.output_dir.exists()
     monkeypatch.undo()
     game.write_text(game.read_text().replace("\n    bleed: 900mm", ""))

@@ -14,7 +14,7 @@ from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
 from pnp.load.content import Project
 from pnp.tools.scaffold import scaffold
-from pnp.formats.tts import MAX_PX, grid
+from pnp.formats.tts import MAX_PX, fitted as card_pixels_at, grid
 
 BACK = (0x26, 0x46, 0x53)  # the scaffold's card back colour
 
@@ -130,7 +130,7 @@ def test_tts_deck_sheets_hold_at_most_69_cards_and_4096_px(tts_project: Project)
     root = tts_project.output_dir / "demo/tts"
     decks = {d["component"]: d for d in json.loads((root / "decks.json").read_text())["decks"]}
     card = decks["card"]
-    assert [(s["cols"], s["rows"], s["count"], s["hidden_slot"]) for s in card["sheets"]] == [(10, 7, 69, 70), (7, 2, 6, 14)]
+    assert [(s["cols"], s["rows"], s["count"], s["hidden_slot"]) for s in card["sheets"]] == [(10, 7, 69, 70), (4, 2, 6, 8)]
     assert sum(s["count"] for s in card["sheets"]) == card["cards"] == 75
     w, h = card["card_px"]
     assert 10 * w <= MAX_PX and 7 * h <= MAX_PX
@@ -164,15 +164,20 @@ def test_tts_unique_backs_and_components_without_backs(tts_project: Project):
     tile = next(d for d in summary["decks"] if d["component"] == "tile")
     (sheet,) = tile["sheets"]
     assert tile["unique_backs"] and sheet["back"].startswith("tile/backs-1-") and sheet["count"] == 4
+    assert (sheet["cols"], sheet["rows"], tile["card_px"]) == (3, 2, [600, 600])  # 2 in at 300 dpi, unscaled, in the fewest slots
     assert (root / sheet["back"]).is_file() and not list((root / "tile").glob("back-*"))
     kinds = {p["component"]: (p["kind"], [(i["id"], i["copies"]) for i in p["items"]]) for p in summary["pieces"]}
     assert kinds == {"board": ("board", [("main", 1)]), "token": ("token", [("t", 3)]), "plate": ("tile", [("p", 1)])}
 
 
-def test_tts_grid_is_the_smallest_that_fits():
-    assert grid(1) == (2, 2)
-    assert grid(9) == (10, 2)
-    assert grid(69) == (10, 7)
+def test_tts_grid_shows_the_cards_largest_in_the_fewest_slots():
+    poker = (63 / 25.4 * 300, 88 / 25.4 * 300)  # 744 x 1039 px at 300 dpi: 5 across and 3 down fit 4096 px
+    assert grid(1, poker) == (2, 2)  # TTS takes no fewer
+    assert grid(6, poker) == (4, 2) and grid(9, poker) == (5, 2)  # full size (10 x 2 would shrink them to 409 px)
+    assert card_pixels_at(poker, 5, 2) == (744, 1039)
+    assert grid(20, poker) == (6, 4)  # 0.92 of full size, where 10 x 3 gives 0.55
+    assert grid(69, poker) == (10, 7)  # the only grid of 70 slots
+    assert grid(6, (409, 571)) == (4, 2)  # a card size already set: the fewest slots, then the widest
 
 
 def test_tts_rebuild_is_cached(tts_project: Project):

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from pnp.build.driver import BuildOptions, build
-from pnp.formats.tts import MAX_COLS, MAX_PX, MAX_ROWS, card_image, card_pixels, grid, trim_box
+from pnp.formats.tts import MAX_COLS, MAX_PX, MAX_ROWS, card_image, card_pixels, grid, natural, plan_deck, trim_box
 from pnp.load.content import Project
 
 from test_tts_objects import SCHEMA, local, objects
@@ -71,6 +71,16 @@ def test_nicknames_are_the_pieces_names_and_decks_spawn_face_down(built):
     assert ("Custom_Board", "Board") in [(o["Name"], o["Nickname"]) for o in cave["ObjectStates"]]
 
 
+def test_small_decks_keep_their_cards_full_size_at_300_dpi(built):
+    """6 cave characters (poker size) and the hidden card fit 4 x 2 at 744 x 1039 px: no
+    wide grid of empty slots shrinks them."""
+    _, reports = built
+    (cave,) = [r for r in reports if r.game == "cave"]
+    characters = next(c for c in cave.parts if c.spec.id == "characters")
+    deck = plan_deck(characters, "", 300, {})
+    assert deck is not None and deck.card_px == (744, 1039) and [(s.cols, s.rows) for s in deck.sheets] == [(4, 2)]
+
+
 def _faces(reports) -> list:
     return [p.front for r in reports for c in r.parts for p in c.pieces[:1]]
 
@@ -80,7 +90,7 @@ def test_no_dpi_asks_for_pixels_outside_a_face(built, dpi):
     """The renderer rounds the image size either way; the trim box stays inside it."""
     _, reports = built
     for face in _faces(reports):
-        w, h = card_pixels(face, dpi, *grid(1))
+        w, h = card_pixels(face, dpi, *grid(1, natural(face, dpi)))
         s = w / face.width
         for iw in (int((face.width + 2 * face.bleed) * s), int((face.width + 2 * face.bleed) * s) + 1):
             for ih in (int((face.height + 2 * face.bleed) * s), int((face.height + 2 * face.bleed) * s) + 1):

@@ -2,7 +2,7 @@
 
 - A component with a back (smaller than a board) becomes custom-deck sheets: a grid of at
   most 10 x 7 card images (trimmed, no bleed), at most 4096 px a side, every copy in its own
-  slot. The grid's last slot holds the hidden card, the image Tabletop Simulator shows for
+  slot; of the grids that hold them, the one that shows them largest. The grid's last slot holds the hidden card, the image Tabletop Simulator shows for
   cards in other players' hands: the shared back, or a plain grey card when backs differ
   per item (those go on matching back sheets, TTS's "unique backs").
 - Every other component becomes one image per item: a Custom Board (a piece at least
@@ -43,18 +43,29 @@ TOKEN_MM = 40.0  # a piece without a back no longer than this is a token
 HASH = 10  # hex digits of the content hash in image names
 
 
-def grid(count: int) -> tuple[int, int]:
-    """Columns and rows for `count` cards plus the hidden card (TTS wants at least 2 x 2)."""
-    slots = count + 1
-    cols = min(MAX_COLS, max(2, slots))
-    return cols, max(2, math.ceil(slots / cols))
+def grid(count: int, card: tuple[float, float]) -> tuple[int, int]:
+    """Columns and rows for `count` cards plus the hidden card, the cards `card` (w, h) px
+    before any scaling: of the grids TTS takes (2 to 10 columns, 2 to 7 rows), the one that
+    shows them largest within MAX_PX a side; of those, the fewest slots, then the widest."""
+    shapes = [(cols, rows) for cols in range(2, MAX_COLS + 1) for rows in range(2, MAX_ROWS + 1) if cols * rows > count]
+    return max(shapes, key=lambda shape: (fitted(card, *shape), -shape[0] * shape[1], shape[0]))
+
+
+def natural(face: "Face", dpi: int) -> tuple[float, float]:
+    """The card's trimmed size in px at `dpi`, before any scaling down."""
+    return face.width / 25.4 * dpi, face.height / 25.4 * dpi
+
+
+def fitted(card: tuple[float, float], cols: int, rows: int) -> tuple[int, int]:
+    """A `card` (w, h px) scaled down, in whole pixels, so `cols` x `rows` of them stay within MAX_PX a side."""
+    w, h = card
+    scale = min(1.0, MAX_PX / (cols * w), MAX_PX / (rows * h))
+    return max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
 
 
 def card_pixels(face: "Face", dpi: int, cols: int, rows: int) -> tuple[int, int]:
     """Card size in px at `dpi`, scaled down so the sheet stays within MAX_PX a side."""
-    w, h = face.width / 25.4 * dpi, face.height / 25.4 * dpi
-    scale = min(1.0, MAX_PX / (cols * w), MAX_PX / (rows * h))
-    return max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
+    return fitted(natural(face, dpi), cols, rows)
 
 
 def kind(comp: "RenderedComponent") -> str:
@@ -165,7 +176,7 @@ def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, 
         return None
     unique = comp.spec.back_per_item
     chunks = [cards[i : i + PER_SHEET] for i in range(0, len(cards), PER_SHEET)]
-    size = card_pixels(cards[0][1], dpi, *grid(len(chunks[0])))
+    size = card_pixels(cards[0][1], dpi, *grid(len(chunks[0]), natural(cards[0][1], dpi)))
     check_pixels(cards[0][1], drawn_dpi(cards[0][1], size), "a Tabletop Simulator image")
     shared = None if unique else cards[0][2]
     back = ""
@@ -175,7 +186,7 @@ def plan_deck(comp: "RenderedComponent", setup: str, dpi: int, files: dict[str, 
         files[f"tts/{back}"] = Planned(key, partial(_card_png, shared, size))
     sheets = []
     for n, chunk in enumerate(chunks, 1):
-        cols, rows = grid(len(chunk))
+        cols, rows = grid(len(chunk), size)  # the cards' size is set: a later sheet takes the fewest slots that hold it
         face_plan = _plan_sheet(setup, [front for _, front, _ in chunk], shared, cols, rows, size)
         face = f"{cid}/{named(f'faces-{n}', face_plan.key)}"
         files[f"tts/{face}"] = face_plan
