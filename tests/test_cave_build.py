@@ -4,6 +4,7 @@ board coordinates, SVG sizes, PDF pages and byte-identical rebuilds."""
 from __future__ import annotations
 
 import math
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from pnp.build.driver import BuildOptions, build
 from pnp.load.content import Project, load_game
 from pnp.formats.impose import impose, paper, plan_grid
 from pnp.render.faces import render_game
+from game_plugins import link_plugins
 
 NS = "{http://www.w3.org/2000/svg}"
 REPO = Path(__file__).resolve().parent.parent
@@ -299,11 +301,29 @@ def test_summary_card_prints_the_rulings_and_the_dice(full, cave):
     assert "equal to or under your ENERGY" in back and "highest ENERGY" in back
     # meal value from the FOOD card (line 78) over the MEAL card (lines 17, 82)
     assert "gain the FOOD value" in front and "a safe meal gives the FOOD card's value" in back
-    for die in cave.data["summary"].dice:
+    board = cave.data["board"]
+    for die in [*cave.data["summary"].dice, board.row_die, board.column_die]:
         assert die in back
-    assert cave.data["summary"].dice == ["D4", "D8", "D10", "D12", "D20"]
+    assert cave.data["summary"].dice == ["D4", "D10", "D20"]
+    assert "D8 row (1-8 = A-H)" in back and "D12 column (1-12)" in back  # board.yaml's dice and labels
     assert "green +2, yellow +1, red +0" in back  # from characters.yaml's SANITY fields
     assert "1/2/3/3/3 at 2-6 players" in front  # from tiles.yaml's exits_by_players
+
+
+def test_summary_card_states_the_board_dice_of_board_yaml(repo_project: Project, tmp_path: Path):
+    """The summary's coordinates come from board.yaml, the values the board prints: a board
+    of 10 columns rolled with a D10 says so on both."""
+    project = Project(tmp_path / "proj")
+    shutil.copytree(repo_project.content_dir / "cave", project.content_dir / "cave")
+    shutil.copytree(repo_project.templates_dir / "cave", project.templates_dir / "cave")
+    link_plugins(project.root)
+    board, manifest = project.content_dir / "cave/board.yaml", project.content_dir / "cave/game.yaml"
+    board.write_text(board.read_text().replace("11, 12]", "]").replace("column_die: D12", "column_die: D10"))
+    manifest.write_text(manifest.read_text().replace("size: 380mm x 260mm", "size: 320mm x 260mm"))
+    build(project, ["cave"], BuildOptions(out=tmp_path / "out", formats=("svg",)))
+    back = _words(tmp_path / "out/cave/svg/summary/back.svg")
+    assert "D10 column (1-10)" in back and "D12" not in back
+    assert "D10 →" in _words(tmp_path / "out/cave/svg/board/board.svg")
 
 
 def test_summary_text_fits_its_card(full):

@@ -267,6 +267,22 @@ def test_board_square_disagrees_with_the_tile_size(project):
     assert any("expected 404mm x 276mm" in e.message for e in errs)
 
 
+def test_board_die_must_have_a_side_per_label(project):
+    """The column die picks the column (cave-game-rules.txt lines 23-24): a D10 over 12 columns
+    leaves two columns no roll reaches."""
+    line = edit(project, "board.yaml", "column_die: D12", "column_die: D10")
+    one_error(project, "board.yaml", line, "D10 picks one of 10 columns but column_labels gives 12: expected D12")
+    edit(project, "board.yaml", "column_die: D10", "column_die: D12")
+    line = edit(project, "board.yaml", "row_labels: [A, B, C, D, E, F, G, H]", "row_labels: [A, B, C, D, E, F, G]")
+    (err,) = [e for e in errors(project) if Path(e.path).name == "board.yaml"]  # game.yaml's board size too
+    assert err.line == line + 2 and err.message == "D8 picks one of 8 rows but row_labels gives 7: expected D7"
+
+
+def test_board_die_is_a_die(project):
+    line = edit(project, "board.yaml", "row_die: D8", "row_die: d8")
+    one_error(project, "board.yaml", line, "row_die: is 'd8': expected a die written D and its number of sides, e.g. D8")
+
+
 def test_sanity_fields_must_cover_the_meter(project):
     line = edit(project, "characters.yaml", "{name: yellow, colour: \"#fcc419\", from: 4,", "{name: yellow, colour: \"#fcc419\", from: 5,")
     one_error(project, "characters.yaml", line, "field yellow starts at 5: expected 4")

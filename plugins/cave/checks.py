@@ -15,7 +15,7 @@ from pnp.api import num
 
 from . import deck
 from .glyphs import ICONS
-from .models import DIRECTIONS, BoardFile, CharactersFile, EventsFile, FoodFile, TilesFile, TokensFile
+from .models import DIRECTIONS, BoardFile, CharactersFile, EventsFile, FoodFile, TilesFile, TokensFile, sides
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -189,6 +189,12 @@ def check_board(c: Checker, b: BoardFile) -> None:
                 f"expected {num(want[0])}mm x {num(want[1])}mm")))
 
     agree(b.component, len(b.column_labels), len(b.row_labels), 2 * b.border, ("component",))
+    # the row die gives the row (1-8 = A-H) and the column die the column (cave-game-rules.txt
+    # lines 22-24): one side per label, or some rolls name no square, some squares no roll
+    for die, key, what in (("row_die", "row_labels", "row"), ("column_die", "column_labels", "column")):
+        n, labels = sides(getattr(b, die)), len(getattr(b, key))
+        if n != labels:
+            c.fail("board", (die,), f"{getattr(b, die)} picks one of {n} {what}s but {key} gives {labels}: expected D{labels}")
     for cid, sq in b.tile_components.items():
         agree(cid, sq.columns, sq.rows, 0.0, ("tile_components", cid))
     for key in ("row_labels", "column_labels"):

@@ -6,6 +6,7 @@ a file or between files (counts, shapes, item names, player marks) live in `chec
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
@@ -142,6 +143,20 @@ TilesFile.model_rebuild()
 # ---------------------------------------------------------------- board.yaml
 
 
+def _die(v: str) -> str:
+    if not re.fullmatch(r"D[1-9][0-9]*", v):
+        raise ValueError(f"is {v!r}: expected a die written D and its number of sides, e.g. D8")
+    return v
+
+
+Die = Annotated[str, AfterValidator(_die)]
+
+
+def sides(die: str) -> int:
+    """The number of sides of a die written as D8, D12, ..."""
+    return int(die[1:])
+
+
 class SquaresSize(StrictModel):
     columns: Positive
     rows: Positive
@@ -155,8 +170,8 @@ class BoardFile(StrictModel):
     border: Length = Field(description="paper round the grid that carries the coordinates")
     row_labels: list[str] = Field(min_length=1, description="top to bottom, along the short side")
     column_labels: list[str] = Field(min_length=1, description="left to right, along the long side")
-    row_die: str
-    column_die: str
+    row_die: Die = Field(description="the die rolled for a row: one side per row label (checked)")
+    column_die: Die = Field(description="the die rolled for a column: one side per column label (checked)")
     colours: dict[Literal["paper", "grid", "label", "faint"], Colour]
     tile_components: dict[Slug, SquaresSize] = Field(description="components sized in board squares")
 
@@ -312,7 +327,8 @@ class TokensFile(StrictModel):
 
 class SummarySection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "sanity_start", "bonuses", "exits")]
+    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "sanity_start", "bonuses", "exits",
+                                   "row_die", "row_count", "rows", "column_die", "columns")]
 
 
 class SummarySide(StrictModel):
@@ -321,19 +337,24 @@ class SummarySide(StrictModel):
 
 
 class SummaryFile(StrictModel):
-    """summary.yaml: the two-sided rules summary card and the dice the game needs."""
+    """summary.yaml: the two-sided rules summary card and the dice the game needs besides
+    the board's."""
 
     title: str
     front: SummarySide
     back: SummarySide
-    dice: list[str] = Field(min_length=1)
+    dice: list[Die] = Field(min_length=1, description="the dice rolled besides board.yaml's row_die and column_die")
 
-    def side(self, side: str, characters: "CharactersFile", tiles: "TilesFile") -> list[tuple[str, str]]:
-        """(heading, text) of one side, with the meter and exit values filled in."""
+    def side(self, side: str, characters: "CharactersFile", tiles: "TilesFile", board: BoardFile) -> list[tuple[str, str]]:
+        """(heading, text) of one side, with the meter, exit and board values filled in
+        (the board's dice and labels: the same values the board prints)."""
         e, s = characters.energy, characters.sanity
         bonuses = ", ".join(f"{f.name} +{f.bonus}" for f in reversed(s.fields))
         by = tiles.exits_by_players
         exits = "/".join(str(by[n]) for n in sorted(by)) + f" at {min(by)}-{max(by)} players"
         values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "sanity_start": s.start,
-                  "bonuses": bonuses, "exits": exits}
+                  "bonuses": bonuses, "exits": exits,
+                  "row_die": board.row_die, "row_count": len(board.row_labels),
+                  "rows": f"{board.row_labels[0]}-{board.row_labels[-1]}",
+                  "column_die": board.column_die, "columns": f"{board.column_labels[0]}-{board.column_labels[-1]}"}
         return [(x.heading, x.text.format(**values)) for x in getattr(self, side).sections]
