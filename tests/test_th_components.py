@@ -302,6 +302,26 @@ def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
     assert "General: discard" in old and "Captain" not in old
 
 
+def test_reference_card_numbers_follow_rules_yaml(tmp_path: Path, repo_project: Project):
+    """The turns a round and the stomach's width printed on the reference card are the
+    rules.yaml values the scorer uses (turns_a_round, stomach.columns), in both versions."""
+    project = Project(tmp_path)
+    shutil.copytree(repo_project.content_dir / GAME, project.content_dir / GAME)
+    shutil.copytree(repo_project.templates_dir / GAME, project.templates_dir / GAME)
+    link_plugins(project.root)
+    rules_yaml = project.content_dir / GAME / "rules.yaml"
+    text = rules_yaml.read_text(encoding="utf-8")
+    assert text.count("turns_a_round: 2\n") == 1 and text.count("columns: 6\n") == 1  # in 0.2.8, inherited by published
+    rules_yaml.write_text(text.replace("turns_a_round: 2\n", "turns_a_round: 3\n").replace("columns: 6\n", "columns: 5\n"), encoding="utf-8")
+    game = load_game(project, GAME)
+    for version in ("published", "0.2.8"):
+        assert game.data["rules"].version(version).turns_a_round == 3
+        (card,) = render_game(game, {"rules": version}, 3.0, only={"reference-card"})
+        words = " ".join(" ".join(" ".join(texts(ET.fromstring(f.svg))) for f in card.faces).split())
+        assert "Everyone takes three turns a round." in words and "two turns" not in words, version
+        assert "stays over columns 1-5." in words and "1-6" not in words, version
+
+
 def test_texts_from_the_yaml_are_escaped(tmp_path: Path, repo_project: Project):
     project = Project(tmp_path)
     shutil.copytree(repo_project.content_dir / GAME, project.content_dir / GAME)

@@ -767,7 +767,7 @@ class MonstersFile(StrictModel):
 
 class ReferenceSection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space")]
+    text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space", "turns_a_round", "columns")]
 
 
 class SoloSection(StrictModel):
@@ -829,6 +829,7 @@ class ReferenceFile(StrictModel):
 
     title: str
     ties_held_leader: HeldLeaderTies
+    number_words: dict[int, str] = Field(default_factory=dict, description="numbers the texts print as words; others print as digits")
     sections: list[ReferenceSection] = Field(min_length=1)
     solo: SoloReference
 
@@ -838,7 +839,9 @@ class ReferenceFile(StrictModel):
         multi = {n: k for n, k in sorted(by.items()) if n > 1}
         stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
         values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks,
-                  "leader_space": rules.leader_space}
+                  "leader_space": rules.leader_space,
+                  "turns_a_round": self.number_words.get(rules.turns_a_round, str(rules.turns_a_round)),
+                  "columns": rules.stomach.columns}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
 
     def solo_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
