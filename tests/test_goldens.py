@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,15 @@ def test_goldens_cover_the_four_games_and_the_other_rule_version():
     assert {"cave", "dietrick-taking", "human-harvest", "tasty-humans", "tasty-humans@rules=0.2.8"} <= games
     # 0.2.8 has a Round Board where the published rules have the leader board
     assert (REPO / goldens.FOLDER / "tasty-humans@rules=0.2.8" / "leader-board" / "leader-board.png").is_file()
+
+
+def test_readme_counts_the_other_rule_versions_goldens():
+    """The README's "today the N faces Tasty Humans draws otherwise" is the folder's count."""
+    said = re.search(r"today the (\d+) faces\s+Tasty Humans draws otherwise", (REPO / "README.md").read_text(encoding="utf-8"))
+    assert said, "the README's sentence on the 0.2.8 goldens moved: update this test"
+    folder = REPO / goldens.FOLDER / "tasty-humans@rules=0.2.8"
+    assert int(said.group(1)) == len(list(folder.rglob("*.png")))
+    assert {p.name for p in folder.iterdir()} == {"adventurer", "monster-board", "leader-board", "reference-card", "solo-reference", "scoring-sheet"}
 
 
 def test_a_face_only_another_option_draws_is_guarded_too(tmp_path: Path):
