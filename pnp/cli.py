@@ -304,11 +304,12 @@ def diff_cmd(
 ) -> None:
     """List faces whose rendering changed, were added or removed; write output/diff/index.html."""
     from .tools.diff import diff
+    from .units import percent
 
     def job() -> None:
         report = diff(project_at(project), games, options_for(project, out=out_dir, players=players, extra=set_), since, against, dpi)
         for c in report.changes:
-            say(f"{c.status:8} {c.path}" + (f"  ({c.ratio:.1%} of pixels)" if c.status == "changed" else ""))
+            say(f"{c.status:8} {c.path}" + (f"  ({percent(c.ratio)} of pixels)" if c.status == "changed" else ""))
         say(f"{report.count('changed')} changed, {report.count('added')} added, {report.count('removed')} removed, "
             f"{report.unchanged + report.markup_only} unchanged: {display_path(report.page)}")
 

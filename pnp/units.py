@@ -43,6 +43,16 @@ _PRINTED: dict[float, str] = {}
 MAX_PRINTED = 100_000  # bounded: a long watch session prints many numbers
 
 
+def percent(share: float) -> str:
+    """A share (0-1) as a percentage with one decimal; a real change never reads "0.0%" (it
+    is "<0.1%") nor a share short of all "100.0%" (">99.9%")."""
+    if 0 < share < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= share < 1:
+        return ">99.9%"
+    return f"{share:.1%}"
+
+
 def _printed(value: float) -> str:
     text = f"{float(value):.3f}".rstrip("0").rstrip(".")
     return "0" if text in {"-0", ""} else text

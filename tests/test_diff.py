@@ -19,6 +19,7 @@ from pnp.load.content import Project
 from pnp.tools.diff import MARK, diff
 from pnp.errors import PnpError
 from pnp.tools.scaffold import scaffold
+from pnp.units import percent
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -147,6 +148,19 @@ def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
         diff(demo, None, BuildOptions(), against=tmp_path / "empty")
     with pytest.raises(PnpError, match=r"^unknown game 'dmeo': found neither now nor in the other version$"):
         diff(demo, ["dmeo"], BuildOptions(), against=saved)
+
+
+def test_a_small_real_change_never_reads_zero_percent(demo: Project, tmp_path: Path):
+    """A dot of 0.3 mm changes a few pixels of a card at 100 dpi: the share is "<0.1%",
+    on the command line and on the page, never "0.0%"."""
+    saved = saved_then_edited(demo, tmp_path, demo.templates_dir / "demo/card.svg.j2",
+                              '<rect x="3" y="3"', '<rect x="30" y="60" width="0.3" height="0.3" fill="#000"/>\n<rect x="3" y="3"')
+    result = CliRunner().invoke(app, ["diff", "--against", str(saved), "-p", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "changed  demo/card/example  (<0.1% of pixels)"
+    page = (demo.output_dir / "diff/index.html").read_text(encoding="utf-8")
+    assert "&lt;0.1% of pixels differ" in page and "0.0%" not in page
+    assert (percent(0.0004), percent(0.0005), percent(0.5), percent(0.9996), percent(1.0)) == ("<0.1%", "0.1%", "50.0%", ">99.9%", "100.0%")
 
 
 def test_a_resized_card_is_a_change_shown_at_both_sizes(demo: Project, tmp_path: Path):

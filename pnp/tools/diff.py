@@ -28,6 +28,7 @@ from ..render.pages import render_page
 from ..formats.raster import svg_to_image
 from ..load import revision, trust
 from ..load.fonts import DEFAULT, Fonts
+from ..units import percent
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -191,7 +192,7 @@ def compare(before: dict[FaceId, Drawn], after: dict[FaceId, Drawn], root: Path,
                 change.sizes[side] = image.size
         changes.append(change)
     report = DiffReport(before_label, after_label, changes, unchanged, markup_only, root / "index.html")
-    files["index.html"] = render_page("diff.html.j2", report=report, games=_grouped(changes), dpi=dpi)
+    files["index.html"] = render_page("diff.html.j2", report=report, games=_grouped(changes), dpi=dpi, percent=percent)
     commit_files(root, files)
     return report
 

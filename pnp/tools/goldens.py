@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ..units import percent
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -96,7 +98,7 @@ def matches(golden: "Image.Image", fresh: "Image.Image") -> str | None:
     mean = ImageStat.Stat(diff).mean[0]
     far = sum(diff.point(lambda v: 255 if v > 80 else 0).histogram()[255:]) / (diff.width * diff.height)
     if mean > 2.0 or far > 0.005:
-        return f"{far:.1%} of pixels differ strongly (mean difference {mean:.1f})"
+        return f"{percent(far)} of pixels differ strongly (mean difference {mean:.1f})"
     return None
 
 
