@@ -515,6 +515,21 @@ def test_a_deleted_or_edited_output_file_is_made_again(deck: Project):
     assert svg.read_bytes() == good_svg and pdf.read_bytes() == good_pdf
 
 
+def test_an_output_file_is_checked_by_size_and_mtime_and_force_rewrites_it(deck: Project):
+    """What the README promises (Incremental builds): a file's size and modification time are
+    checked, not its bytes; an edit keeping both is kept, and --force writes the file again."""
+    import os
+
+    rebuild(deck)
+    svg = deck.output_dir / "deck/svg/card/alpha.svg"
+    good, st = svg.read_bytes(), svg.stat()
+    svg.write_bytes(good.replace(b"<svg", b"<SVG", 1))
+    os.utime(svg, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert not rebuild(deck).changed and svg.read_bytes() != good
+    report = rebuild(deck, force=True)
+    assert list(report.changed) == ["svg/card/alpha.svg"] and svg.read_bytes() == good
+
+
 def test_other_formats_keep_their_records(deck: Project):
     rebuild(deck, formats=("svg",))
     rebuild(deck, formats=("pdf",))
