@@ -45,10 +45,10 @@ class Lines:
                 self.changed.wait(left)
 
 
-def _watching(project: Project, options: BuildOptions) -> Iterator[Lines]:
-    """Run `watch` on `project` in a thread; stop it (and check it stopped) after."""
+def _watching(project: Project, options: BuildOptions, games: list[str] | None = None) -> Iterator[Lines]:
+    """Run `watch` on `project` (its `games`, all by default) in a thread; stop it (and check it stopped) after."""
     lines, stop = Lines(), threading.Event()
-    worker = threading.Thread(target=watch, args=(project, None, options, lines.echo, stop), kwargs={"debounce_ms": 50}, daemon=True)
+    worker = threading.Thread(target=watch, args=(project, games, options, lines.echo, stop), kwargs={"debounce_ms": 50}, daemon=True)
     safety = threading.Timer(60, stop.set)  # never outlive a stuck test
     worker.start()
     safety.start()
@@ -233,6 +233,28 @@ def test_the_gallery_keeps_the_games_a_rebuild_left_alone(two_games: Project):
     rebuild(two_games, ["demo"], BuildOptions(formats=("svg",)), lambda *_: None, {r.game: r for r in reports})
     page = (two_games.output_dir / PAGE).read_text()
     assert "demo/svg/card/example.svg" in page and "other/svg/card/example.svg" in page
+
+
+def test_watching_one_game_keeps_the_other_games_in_the_gallery(two_games: Project):
+    """`pnp preview` (every game), then `pnp watch demo`: a rebuild rewrites the gallery with
+    the other game still on it, as it was; a page pnp did not write keeps nothing."""
+    from pnp.tools.preview import PAGE, preview
+
+    preview(two_games, None, BuildOptions())
+    page = two_games.output_dir / PAGE
+    before = page.read_text()
+    assert "other/svg/card/example.svg" in before
+    for lines in _watching(two_games, BuildOptions(formats=("svg",)), ["demo"]):
+        save(two_games.content_dir / "demo/cards.yaml", cards("A new text."))
+        lines.wait_for("demo: rebuilt", lines.wait_for("changed:"))
+    after = page.read_text()
+    assert "demo/svg/card/example.svg" in after and "other/svg/card/example.svg" in after
+    assert after.count("other/svg/card/") == before.count("other/svg/card/")
+    (two_games.output_dir / ".pnp-gallery.json").write_text('{"format": 1, "games": [{"name": "x"}]}')  # not pnp's seal
+    from pnp.tools.watch import rebuild
+    save(two_games.content_dir / "demo/cards.yaml", cards("Another text."))
+    rebuild(two_games, ["demo"], BuildOptions(formats=("svg",)), lambda *_: None, others=True)
+    assert "other/svg/card/" not in page.read_text()
 
 
 def _draw(project: Project, markup: str) -> None:

@@ -17,12 +17,15 @@ from ..config import BuildOptions, load_settings
 from ..load.content import Project
 from ..load.project_files import output_folder
 from ..build.output import write_if_changed
+from ..load.seal import read_sealed, seal
 from ..render.pages import render_page
 from ..render.faces import Face, RenderedComponent
 from ..units import num
 
 PAGE = "index.html"
 STAMP = "build-stamp.js"  # rewritten by `pnp watch` after every rebuild that changed files
+SHOWN = ".pnp-gallery.json"  # the games the page shows, sealed: `pnp watch GAME` keeps the others
+SHOWN_FORMAT = 1
 
 
 def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
@@ -36,12 +39,18 @@ def build_dpi(project: Project) -> int:
     return load_settings(project.root).dpi or BuildOptions.dpi
 
 
-def write_gallery(reports: list[GameReport], root: Path, dpi: int = BuildOptions.dpi) -> Path:
+def write_gallery(reports: list[GameReport], root: Path, dpi: int = BuildOptions.dpi, others: bool = False) -> Path:
     """Write `root/index.html` (unless it already holds exactly this page) and the build
-    stamp it loads; return its path. `dpi`: what `pnp build` uses without `--dpi`."""
+    stamp it loads; return its path. `dpi`: what `pnp build` uses without `--dpi`.
+    `others`: the games the page showed that `reports` leave out stay on it as they were
+    (`pnp watch GAME` on a gallery of every game)."""
     page = root / PAGE
-    text = render_page("preview.html.j2", **gallery(reports, root, dpi))
+    context = gallery(reports, root, dpi)
+    if others:
+        context = _with_others(context, _shown(root), root)
+    text = render_page("preview.html.j2", **context)
     write_if_changed(page, text)
+    write_if_changed(root / SHOWN, seal(SHOWN, json.dumps({"format": SHOWN_FORMAT, "games": context["games"]}).encode("utf-8")))
     # the page loads the stamp as a script: pnp writes it too, never one the project shipped
     write_stamp(root, hashlib.sha256(text).hexdigest()[:16])
     return page
@@ -80,6 +89,27 @@ def gallery(reports: list[GameReport], root: Path, dpi: int = BuildOptions.dpi) 
         "totals": {key: sum(g[key] if key != "components" else len(g[key]) for g in games) for key in ("components", "faces", "pieces")},
         "stamp_file": STAMP,
     }
+
+
+def _shown(root: Path) -> list[dict[str, Any]]:
+    """The games the page showed when pnp last wrote it (none when the record is missing,
+    not sealed by this user or of another shape: nothing in output/ is trusted)."""
+    try:
+        data = json.loads(read_sealed(root / SHOWN, SHOWN) or b"")
+    except ValueError:
+        return []
+    games = data.get("games") if isinstance(data, dict) and data.get("format") == SHOWN_FORMAT else None
+    return [g for g in games if isinstance(g, dict) and isinstance(g.get("name"), str)] if isinstance(games, list) else []
+
+
+def _with_others(context: dict[str, Any], shown: list[dict[str, Any]], root: Path) -> dict[str, Any]:
+    """`context` with the games of `shown` it lacks (whose outputs are still there), in the
+    page's order, and the totals counted again."""
+    games = {g["name"]: g for g in context["games"]}
+    merged = [games.pop(g["name"], g) for g in shown if g["name"] in games or (root / g["name"]).is_dir()]
+    merged += games.values()
+    totals = {key: sum(len(g[key]) if key == "components" else g[key] for g in merged) for key in ("components", "faces", "pieces")}
+    return {**context, "games": merged, "totals": totals}
 
 
 def _link(game: str, rel: str) -> str:

@@ -10,8 +10,9 @@ changed, by the rule the build record uses (pnp/build/witness.py `owner`); a cha
 anywhere else rebuilds every game. Within a game the build cache touches only what the
 edit affects. An edit that breaks the content prints its errors and writes nothing, so the
 last good outputs stay in place, and its games stay due until a rebuild succeeds. A
-rebuild that changed files rewrites the gallery (when `pnp preview` made one) and the
-build stamp, so an open gallery page reloads itself.
+rebuild that changed files rewrites the gallery (when `pnp preview` made one; watching
+some games, the other games it showed stay on it as they were) and the build stamp, so an
+open gallery page reloads itself.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
           reload: Callable[[], BuildOptions] | None = None) -> None:
     """Build now and after every change until `stop` is set (or Ctrl-C). `reload` gives the
     options again before each rebuild, from pnp.yaml as it is then."""
-    built = rebuild(project, games, options, echo)
+    others = games is not None  # watching some games: the gallery keeps the others as they are
+    built = rebuild(project, games, options, echo, others=others)
     last = {r.game: r for r in built or []}  # each game's report from its last good build
     due: set[str] | None = None if built is None else set()  # games edited since; None: all
     settings = project.root / FILE
@@ -154,7 +156,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
                 except PnpError as exc:
                     _failed(exc, echo)
                     continue
-            built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last)
+            built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last, others)
             if built is not None:
                 last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
                 due = set()
@@ -212,9 +214,10 @@ def is_content(path: str) -> bool:
 
 
 def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
-            kept: dict[str, GameReport] | None = None) -> list[GameReport] | None:
+            kept: dict[str, GameReport] | None = None, others: bool = False) -> list[GameReport] | None:
     """One build, reported line by line; None when the input is bad (nothing was written).
-    `kept`: the last reports of games not built now, which the gallery still shows."""
+    `kept`: the last reports of games not built now, which the gallery still shows;
+    `others`: the gallery also keeps the games this watch does not build, as they were."""
     try:
         reports = build(project, games, options)
     except PnpError as exc:
@@ -223,7 +226,7 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
     for r in reports:
         echo(describe(r), False)
     if any(r.changed or r.removed for r in reports):
-        _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()))
+        _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()), others)
     return reports
 
 
@@ -233,14 +236,14 @@ def _failed(exc: PnpError, echo: Echo) -> None:
     echo("build failed: the last good outputs are kept", True)
 
 
-def _refresh_gallery(project: Project, options: BuildOptions, reports: list[GameReport]) -> None:
+def _refresh_gallery(project: Project, options: BuildOptions, reports: list[GameReport], others: bool = False) -> None:
     import time
 
     from .preview import PAGE, build_dpi, write_gallery, write_stamp
 
     root = options.out or output_folder(project.root, project.output_dir)
     if "svg" in options.formats and (root / PAGE).is_file():
-        write_gallery(reports, root, build_dpi(project))
+        write_gallery(reports, root, build_dpi(project), others)
     write_stamp(root, str(time.time_ns()))  # any new value makes open pages reload
 
 
