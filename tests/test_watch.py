@@ -307,6 +307,27 @@ def test_an_edit_of_a_plugin_rebuilds_once_it_is_trusted_again(demo: Project, tr
         assert "second" in face.read_text()
 
 
+def test_only_this_projects_trust_record_rebuilds(demo: Project, trusted, tmp_path: Path):
+    """The trust file records every project: another project's `pnp trust` or revoke is no
+    change here; this project's own record changing is (a rebuild with the code trusted)."""
+    from pnp.load.trust import revoke
+
+    _marks(demo, "plugins/marks.py")
+    trusted(demo)
+    other = Project(tmp_path / "other")
+    scaffold(other, "demo")
+    _marks(other, "plugins/marks.py")
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        trusted(other)
+        revoke(other.root)
+        trusted(other)
+        time.sleep(2.5)  # a few polls (POLL_MS): none of them sees a change
+        assert not any(line.startswith("changed:") for line, _ in lines.lines), lines.lines
+        revoke(demo.root)  # this project's record: rebuilt, and the plugin is refused now
+        failed = lines.wait_for("build failed", lines.wait_for("changed:"))
+        assert "is not trusted" in lines.lines[failed - 1][0]
+
+
 def test_an_edit_of_pnp_yaml_takes_effect(demo: Project):
     from pnp.cli import options_for
 

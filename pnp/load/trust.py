@@ -227,6 +227,16 @@ def trust(root: Path) -> tuple[Path, dict[str, str]]:
     return _write(records), digests
 
 
+def record_of(root: Path) -> dict[str, str] | str | None:
+    """The project's own trust record (plugin -> digest; None when it has none), or the
+    trust file's error when it cannot be read: what `pnp watch` compares, so that another
+    project's `pnp trust` rebuilds nothing here."""
+    try:
+        return _records().get(str(root.resolve()))
+    except PnpError as exc:
+        return str(exc)
+
+
 def revoke(root: Path) -> bool:
     """Withdraw the trust in the project at `root`; False when it had none."""
     records = _records()

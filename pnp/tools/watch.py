@@ -2,7 +2,8 @@
 under content/, templates/, assets/ (shared pictures and fonts) and plugins/ (and the folder
 of a plugin a game names elsewhere in the project), and pnp.yaml
 (polled, as are a plugin file in the project folder itself, the coming and going of those
-folders and the user's trust file, which `pnp trust` rewrites after a plugin's edit). An edit of pnp.yaml takes effect at once (the
+folders and this project's record in the user's trust file, which `pnp trust` rewrites after
+a plugin's edit: another project's trust or revoke rebuilds nothing). An edit of pnp.yaml takes effect at once (the
 command line's own options still win).
 
 A rebuild builds only the games whose own folders (content/<game>/, templates/<game>/)
@@ -28,7 +29,7 @@ from ..build.witness import owner
 from ..config import FILE, BuildOptions
 from ..load.content import Project
 from ..load.project_files import output_folder
-from ..load.trust import project_plugins, trust_file
+from ..load.trust import project_plugins, record_of, trust_file
 from ..errors import ContentError, PnpError, counted, display_name, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
@@ -111,9 +112,12 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
     last = {r.game: r for r in built or []}  # each game's report from its last good build
     due: set[str] | None = None if built is None else set()  # games edited since; None: all
     settings = project.root / FILE
-    # polled: an editor that saves by replacing a file ends a watch on it; `pnp trust` run
-    # after a plugin's edit writes the trust file, outside the project
-    polled = {path: _stat(path) for path in (settings, trust_file())}
+    # polled: an editor that saves by replacing a file ends a watch on it
+    polled = {settings: _stat(settings)}
+    # `pnp trust` run after a plugin's edit writes the trust file, outside the project, which
+    # records every project: only a change of this project's own record is a change here
+    trust_at = trust_file()
+    trust_seen = (_stat(trust_at), record_of(project.root))
     while True:
         named = plugins_named(project)
         plugins = plugin_folders(named)
@@ -141,6 +145,11 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
                 if _stat(path) != known:
                     polled[path] = _stat(path)
                     paths.add(str(path))
+            if _stat(trust_at) != trust_seen[0]:  # read again only when the file changed
+                now_trusted = (_stat(trust_at), record_of(project.root))
+                if now_trusted[1] != trust_seen[1]:
+                    paths.add(str(trust_at))
+                trust_seen = now_trusted
             now = real_folders(project, watched(project, plugins))[0]
             if now != each:  # a folder came or went: watched from now on
                 paths.update(str(p) for p in set(now) ^ set(each))
