@@ -84,11 +84,16 @@ def read_record(path: Path) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)  # a pipe must not block
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        found = os.fstat(handle.fileno())
-        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_RECORD:
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_RECORD:  # a folder opens too: it is no record
             return None
-        data = handle.read(MAX_RECORD + 1)  # it may grow while it is read
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_RECORD + 1)  # it may grow while it is read
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     return data if len(data) <= MAX_RECORD else None
 
 

@@ -194,6 +194,44 @@ def test_a_kept_document_is_checked_not_trusted(deck: Project, monkeypatch, tmp_
     assert (deck.output_dir / "deck/deck-print.pdf").read_bytes() == (tmp_path / "full/deck/deck-print.pdf").read_bytes()
 
 
+def test_folders_and_files_of_a_stranger_where_pnp_keeps_its_records_cost_a_full_build_at_most(deck: Project, monkeypatch, tmp_path):
+    """Folders a project ships where pnp keeps its records (the cache, the list of files, a
+    kept typeset document) are no records: the build reads and writes none there, and
+    succeeds; a file named like a kept document that pnp did not seal is left alone."""
+    _typeset_count(monkeypatch)
+    rebuild(deck)
+    out = deck.output_dir / "deck"
+    records = [out / CACHE_FILE, out / ".pnp-files.json", sorted((out / ".pnp-typeset").iterdir())[0]]
+    for record in records:
+        record.unlink()
+        record.mkdir()
+    stranger = out / ".pnp-typeset" / ("0" * 32 + ".sealed")
+    stranger.write_bytes(b"mine")
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 6  # no cache: every face
+    assert all(record.is_dir() for record in records) and stranger.read_bytes() == b"mine"
+    rebuild(deck, force=True, out=tmp_path / "full")
+    for rel in ("deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg"):
+        assert (out / rel).read_bytes() == (tmp_path / "full/deck" / rel).read_bytes(), rel
+
+
+def test_a_record_is_checked_in_place_not_copied():
+    """A forged record as large as a record may be, with a seal's look, is refused without
+    a copy of it (a project may ship one in every game's output folder)."""
+    import tracemalloc
+
+    from pnp.load.seal import MAGIC, unseal
+
+    forged = MAGIC + b"0" * 64 + b"\n" + bytes(32 << 20)
+    tracemalloc.start()
+    try:
+        assert unseal(CACHE_FILE, forged) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
+
+
 def test_copies_change_reimposes_without_rendering(deck: Project):
     """`copies` is not shown on the token faces, so only the PDF is made again."""
     rebuild(deck)

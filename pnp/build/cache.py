@@ -223,8 +223,9 @@ class BuildCache:
             return
         for name in names:
             checked = inside.status(f"{TYPESET}/{name}")
+            # only a document pnp sealed there itself (a file of the user's named alike stays)
             if (checked and checked[1] and stat.S_ISREG(checked[1].st_mode) and _KEPT.fullmatch(name)
-                    and name.partition(".")[0] not in self.typeset_used):
+                    and name.partition(".")[0] not in self.typeset_used and read_sealed(checked[0], f"{TYPESET}/{name}") is not None):
                 checked[0].unlink(missing_ok=True)
 
     def is_current(self, rel: str, key: str) -> bool:

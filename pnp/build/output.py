@@ -17,7 +17,7 @@ from typing import Iterable
 
 from ..errors import PnpError
 from ..files import stage, temp_owner, write_atomic
-from ..load.seal import read_sealed, seal
+from ..load.seal import read_sealed, write_sealed
 
 MANIFEST = ".pnp-files.json"
 CACHE_FILE = ".pnp-cache.json"  # pnp/build/cache.py's record of what is made
@@ -235,7 +235,7 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
             stale.unlink()
             done.removed.append(rel)
             _prune_empty_dirs(stale.parent, root)
-    write_if_changed(root / MANIFEST, seal(MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8")))
+    write_sealed(root / MANIFEST, MANIFEST, (json.dumps(dict(sorted(digests.items())), indent=0) + "\n").encode("utf-8"))
     remove_leftover_temps(inside, made | set(previous) | {MANIFEST, CACHE_FILE})
     if staged is not None:
         staged.discard()  # nothing is left of it but the folders it made, which hold files now

@@ -75,10 +75,12 @@ def _make_key(path: Path) -> bytes | None:
     return key
 
 
-def mac(purpose: str, data: bytes) -> str:
+def mac(purpose: str, data: bytes | memoryview) -> str:
     """The seal (hex) of `data` for one use (`purpose`: a seal made for one kind of record
     is no seal of another)."""
-    return hmac.new(_key(), purpose.encode("utf-8") + b"\0" + data, hashlib.sha256).hexdigest()
+    found = hmac.new(_key(), purpose.encode("utf-8") + b"\0", hashlib.sha256)
+    found.update(data)  # not joined to the purpose: a record of 256 MiB is not copied to be checked
+    return found.hexdigest()
 
 
 def seal(purpose: str, data: bytes) -> bytes:
@@ -92,8 +94,9 @@ def unseal(purpose: str, sealed: bytes | None) -> bytes | None:
     if sealed is None or not sealed.startswith(MAGIC) or sealed[len(MAGIC) + _HEX:len(MAGIC) + _HEX + 1] != b"\n":
         return None
     given = sealed[len(MAGIC):len(MAGIC) + _HEX]
-    data = sealed[len(MAGIC) + _HEX + 1:]
-    return data if hmac.compare_digest(given, mac(purpose, data).encode("ascii")) else None
+    start = len(MAGIC) + _HEX + 1
+    # checked in place, copied only once it is found to be pnp's own
+    return sealed[start:] if hmac.compare_digest(given, mac(purpose, memoryview(sealed)[start:]).encode("ascii")) else None
 
 
 def read_sealed(path: Path, purpose: str) -> bytes | None:
@@ -103,5 +106,17 @@ def read_sealed(path: Path, purpose: str) -> bytes | None:
 
 
 def write_sealed(path: Path, purpose: str, data: bytes) -> None:
-    """Write a record sealed, so that no reader sees it half-written (files.write_atomic)."""
-    write_atomic(path, seal(purpose, data))
+    """Write a record sealed, so that no reader sees it half-written (files.write_atomic),
+    unless the file holds it already (a build that changed nothing writes nothing). A folder
+    in its place (not pnp's: nothing in output/ is trusted) keeps the record from being
+    written, which costs a full build next time and nothing else."""
+    sealed = seal(purpose, data)
+    try:
+        found: os.stat_result | None = os.lstat(path)
+    except OSError:
+        found = None
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        return
+    if found is not None and stat.S_ISREG(found.st_mode) and found.st_size == len(sealed) and read_record(path) == sealed:
+        return
+    write_atomic(path, sealed)

@@ -17,7 +17,7 @@ from ..config import BuildOptions, load_settings
 from ..load.content import Project
 from ..load.project_files import output_folder
 from ..build.output import write_if_changed
-from ..load.seal import read_sealed, seal
+from ..load.seal import read_sealed, write_sealed
 from ..render.pages import render_page
 from ..render.faces import Face, RenderedComponent
 from ..units import num
@@ -50,7 +50,7 @@ def write_gallery(reports: list[GameReport], root: Path, dpi: int = BuildOptions
         context = _with_others(context, _shown(root), root)
     text = render_page("preview.html.j2", **context)
     write_if_changed(page, text)
-    write_if_changed(root / SHOWN, seal(SHOWN, json.dumps({"format": SHOWN_FORMAT, "games": context["games"]}).encode("utf-8")))
+    write_sealed(root / SHOWN, SHOWN, json.dumps({"format": SHOWN_FORMAT, "games": context["games"]}).encode("utf-8"))
     # the page loads the stamp as a script: pnp writes it too, never one the project shipped
     write_stamp(root, hashlib.sha256(text).hexdigest()[:16])
     return page
