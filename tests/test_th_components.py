@@ -302,13 +302,19 @@ def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
     assert "General: discard" in old and "Captain" not in old
 
 
-def test_reference_card_numbers_follow_rules_yaml(tmp_path: Path, repo_project: Project):
-    """The turns a round and the stomach's width printed on the reference card are the
-    rules.yaml values the scorer uses (turns_a_round, stomach.columns), in both versions."""
+def _copy_of_the_game(tmp_path: Path, repo_project: Project) -> Project:
+    """A project of its own holding Tasty Humans' content and templates, to edit."""
     project = Project(tmp_path)
     shutil.copytree(repo_project.content_dir / GAME, project.content_dir / GAME)
     shutil.copytree(repo_project.templates_dir / GAME, project.templates_dir / GAME)
     link_plugins(project.root)
+    return project
+
+
+def test_reference_card_numbers_follow_rules_yaml(tmp_path: Path, repo_project: Project):
+    """The turns a round and the stomach's width printed on the reference card are the
+    rules.yaml values the scorer uses (turns_a_round, stomach.columns), in both versions."""
+    project = _copy_of_the_game(tmp_path, repo_project)
     rules_yaml = project.content_dir / GAME / "rules.yaml"
     text = rules_yaml.read_text(encoding="utf-8")
     assert text.count("turns_a_round: 2\n") == 1 and text.count("columns: 6\n") == 1  # in 0.2.8, inherited by published
@@ -323,10 +329,7 @@ def test_reference_card_numbers_follow_rules_yaml(tmp_path: Path, repo_project: 
 
 
 def test_texts_from_the_yaml_are_escaped(tmp_path: Path, repo_project: Project):
-    project = Project(tmp_path)
-    shutil.copytree(repo_project.content_dir / GAME, project.content_dir / GAME)
-    shutil.copytree(repo_project.templates_dir / GAME, project.templates_dir / GAME)
-    link_plugins(project.root)
+    project = _copy_of_the_game(tmp_path, repo_project)
     leaders = project.content_dir / GAME / "leaders.yaml"
     text = leaders.read_text(encoding="utf-8")
     leaders.write_text(text.replace('title: "Helmet Line"', 'title: "Helm <&> Line"', 1), encoding="utf-8")
