@@ -97,12 +97,6 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
         fail([f"{exc.filename or 'pnp'}: {exc.strerror or exc}"], EXIT_INPUT, as_json)
-    except SystemExit as exc:  # a plugin's `sys.exit()` where pnp calls its code directly: its error too
-        from .load.plugins import plugin_failure
-
-        if os.environ.get("PNP_DEBUG") or (located := plugin_failure(exc)) is None:
-            raise
-        fail([located], EXIT_INPUT, as_json)
     except Exception as exc:  # a bug in a plugin or in pnp itself: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
@@ -111,6 +105,13 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         if (located := plugin_failure(exc)) is not None:  # the game's own Python, not pnp's
             fail([located], EXIT_INPUT, as_json)
         fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
+    except SystemExit as exc:  # `sys.exit()` raised by a plugin's code or a template: its error, never
+        # pnp's end with the plugin's code; pnp's own exits (typer.Exit is an Exception) go on
+        from .load.plugins import stop_failure
+
+        if os.environ.get("PNP_DEBUG") or (stopped := stop_failure(exc)) is None:
+            raise
+        fail([stopped], EXIT_INPUT, as_json)
 
 
 def fail(errors: list[ContentError | str], code: int, as_json: bool) -> NoReturn:

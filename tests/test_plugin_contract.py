@@ -358,3 +358,32 @@ def test_a_type_error_of_a_decorators_wrapper_is_not_blamed_on_the_parameters(fr
     line = _line(plugin, "@functools.cache")  # a decorated function starts at its decorator
     assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == (
         f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: score(game, doc) raised TypeError: unhashable type: 'GameContent'")
+
+
+def _template_line(root: Path, line: str) -> None:
+    """Put `line` first in the body of the fruit cards' template (its line 5)."""
+    template = root / "templates/fruit-stand/fruit.svg.j2"
+    text = template.read_text(encoding="utf-8")
+    assert text.splitlines()[3] == "{% block body %}"
+    template.write_text(text.replace("{% block body %}\n", "{% block body %}\n" + line + "\n", 1), encoding="utf-8")
+
+
+def test_a_template_calling_sys_exit_itself_is_the_templates_error(fruit: Path):
+    """A template global that is sys.exit itself (a functools.partial: no line of the plugin
+    runs) ended `pnp build` with exit 0 having written nothing: it is the template's error
+    at its line, exit 2."""
+    _edit(fruit, "import functools\nimport sys\n", template_globals='{"bye": functools.partial(sys.exit, 0)}')
+    _template_line(fruit, '{% if item.id == "apple-3" %}{{ bye() }}{% endif %}')
+    message = _one_line(runner.invoke(app, ["build"]))
+    assert message.startswith("templates/fruit-stand/fruit.svg.j2:5: fruit/apple-3: sys.exit(0) (SystemExit): a plugin must not end pnp"), message
+    assert not (fruit / "output").exists()
+
+
+def test_an_expression_of_the_content_calling_sys_exit_is_an_input_error(fruit: Path):
+    """The same global called by a `copies:` expression, which pnp runs outside any face: exit 2, not 0."""
+    _edit(fruit, "import functools\nimport sys\n", template_globals='{"bye": functools.partial(sys.exit, 0)}')
+    _replace(fruit / "content/fruit-stand/game.yaml", "    copies: item.copies\n", '    copies: "bye() or 1"\n')
+    message = _one_line(runner.invoke(app, ["build"]))
+    assert message.startswith("a template expression failed: sys.exit(0) (SystemExit)"), message
+    assert not (fruit / "output").exists()
+

@@ -197,10 +197,27 @@ class PluginExit(Exception):
     plugin's frames."""
 
 
+def template_frame(exc: BaseException) -> tuple[str, int] | None:
+    """The template file and line innermost on `exc`'s way (as Jinja ran it, or as its
+    rewritten traceback shows it); None when no template ran."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        names = tb.tb_frame.f_globals
+        template = names.get("__jinja_template__")
+        if template is not None and template.filename:
+            found = (template.filename, template.get_corresponding_lineno(tb.tb_lineno))
+        elif "__jinja_exception__" in names:  # a frame of jinja2.debug's rewritten traceback
+            found = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
 def plugin_exit(exc: SystemExit) -> PluginExit | None:
-    """`exc` raised in a plugin's code as a PluginExit, to raise `from exc`; None when no
-    plugin's code raised it."""
-    return PluginExit(exception_text(exc)) if plugin_frame(exc) is not None else None
+    """`exc` raised in a plugin's code or a template's (which calls only what pnp or the
+    plugin gave it) as a PluginExit, to raise `from exc`; None when neither raised it: pnp's
+    own exit."""
+    return PluginExit(exception_text(exc)) if plugin_frame(exc) is not None or template_frame(exc) is not None else None
 
 
 def plugin_failure(exc: BaseException) -> ContentError | None:
@@ -213,6 +230,23 @@ def plugin_failure(exc: BaseException) -> ContentError | None:
     name, path, line = found
     where = _in_plugin(exc, ContentError(path, line, None, ""))
     return ContentError(where.path, where.line, where.column, f"plugin {name} failed: {exception_text(exc)} (set PNP_DEBUG=1 for a traceback)")
+
+
+def stop_failure(exc: BaseException) -> ContentError | str | None:
+    """A SystemExit or another BaseException that is no Exception (GeneratorExit, a class of
+    the plugin's own), raised in a plugin's code or a template's, as that plugin's or that
+    template's located error (`plugin_failure`); None when neither raised it (pnp's own exit,
+    or a KeyboardInterrupt, which stops pnp wherever it is raised)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return None
+    if isinstance(exc, Exception):
+        return plugin_failure(exc)
+    if (located := plugin_failure(exc)) is not None or (found := template_frame(exc)) is None:
+        return located
+    message = f"failed: {exception_text(exc)} (set PNP_DEBUG=1 for a traceback)"
+    if found[0].startswith("<"):  # an expression of the content (`copies:`, `items:`): no file of its own to name
+        return f"a template expression {message}"
+    return ContentError(found[0], found[1], None, f"the template {message}")
 
 
 def _kind(value: Any) -> str:

@@ -33,7 +33,7 @@ from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import FontChoice, Fonts
 from ..load.manifest import Component
-from ..load.plugins import PluginExit, plugin_exit, plugin_frame
+from ..load.plugins import PluginExit, exception_text, plugin_frame, template_frame
 from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
@@ -144,7 +144,7 @@ def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | No
     return found
 
 
-def _render_error(exc: Exception, game: GameContent, template: str, what: str) -> ContentError:
+def _render_error(exc: BaseException, game: GameContent, template: str, what: str) -> ContentError:
     path, line = _template_location(exc, game)
     path = path or game.templates_dir / template
     if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
@@ -161,7 +161,7 @@ def _render_error(exc: Exception, game: GameContent, template: str, what: str) -
         name, file, at = raised
         return ContentError(path, line, None, f"{what}: plugin {name} failed at {locate.project_relative(Path(file), game)}:{at}: "
                                               f"{exc if isinstance(exc, PluginExit) else f'{type(exc).__name__}: {exc}'}")
-    return ContentError(path, line, None, f"{what}: {type(exc).__name__}: {exc}")
+    return ContentError(path, line, None, f"{what}: {exc if isinstance(exc, PluginExit) else f'{type(exc).__name__}: {exc}'}")
 
 
 def _held(value: Any, ident: Any) -> bool:
@@ -286,14 +286,16 @@ class ComponentRenderer:
         assets.start()
         try:
             tpl = self.env.get_template(template)
-            failed: Exception | None = self._unknown_block(template, tpl)
+            failed: BaseException | None = self._unknown_block(template, tpl)
             if failed is None:
                 svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
-        except SystemExit as exc:  # a plugin's helper calling sys.exit(): its error, not pnp's end
-            if (stop := plugin_exit(exc)) is None:
+        except SystemExit as exc:  # sys.exit() raised by a helper the template called: the template's or
+            # plugin's error, never pnp's end
+            if plugin_frame(exc) is None and template_frame(exc) is None:
                 raise
+            stop = PluginExit(exception_text(exc))
             # with the template's line (Jinja maps its code to template lines for an Exception only) and the plugin's
             failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
