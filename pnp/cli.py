@@ -105,8 +105,8 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         if (located := plugin_failure(exc)) is not None:  # the game's own Python, not pnp's
             fail([located], EXIT_INPUT, as_json)
         fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
-    except SystemExit as exc:  # `sys.exit()` raised by a plugin's code or a template: its error, never
-        # pnp's end with the plugin's code; pnp's own exits (typer.Exit is an Exception) go on
+    except BaseException as exc:  # `sys.exit()` or a BaseException raised by a plugin's code or a template: its
+        # error, never pnp's end with the plugin's code; pnp's own exits (typer.Exit is an Exception) go on
         from .load.plugins import stop_failure
 
         if os.environ.get("PNP_DEBUG") or (stopped := stop_failure(exc)) is None:
@@ -451,7 +451,9 @@ def score_cmd(
                 say(f"== {sheet}")
             try:
                 code, text, data = one(sheet)
-            except Exception as exc:  # this sheet's errors (its plugin's too); the other sheets are still scored
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # this sheet's errors (its plugin's too); the other sheets are still scored
                 errors, code = _sheet_errors(exc)
                 text, data = "", {}
                 if not as_json:
@@ -470,15 +472,15 @@ def score_cmd(
     raise typer.Exit(code)
 
 
-def _sheet_errors(exc: Exception) -> tuple[list[ContentError | str], int]:
+def _sheet_errors(exc: BaseException) -> tuple[list[ContentError | str], int]:
     """One sheet's errors and exit code, as `run` reports them: the sheet's own (PnpError)
-    or its plugin's code's (located there); pnp's own bug, or any exception under
-    PNP_DEBUG, goes on to `run`."""
+    or its plugin's code's (located there, a BaseException of it too); pnp's own bug or
+    exit, or any exception under PNP_DEBUG, goes on to `run`."""
     if isinstance(exc, PnpError):
         return exc.errors, exc.exit_code
-    from .load.plugins import plugin_failure
+    from .load.plugins import stop_failure
 
-    if not os.environ.get("PNP_DEBUG") and (located := plugin_failure(exc)) is not None:
+    if not os.environ.get("PNP_DEBUG") and (located := stop_failure(exc)) is not None:
         return [located], EXIT_INPUT
     raise exc
 

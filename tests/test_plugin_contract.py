@@ -387,3 +387,45 @@ def test_an_expression_of_the_content_calling_sys_exit_is_an_input_error(fruit: 
     assert message.startswith("a template expression failed: sys.exit(0) (SystemExit)"), message
     assert not (fruit / "output").exists()
 
+
+BOOM = "class Boom(BaseException):\n    pass\n"
+
+
+def test_a_base_exception_of_a_scorer_is_that_sheets_error_and_the_others_are_scored(fruit: Path):
+    """A BaseException that is no Exception (a class of the plugin's own) gave a traceback and
+    exit 1 ("a claimed total differs"), no JSON and the later sheets unscored."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "SHEET_KEYS = {", BOOM + "\n\nSHEET_KEYS = {")
+    _replace(plugin, "    sheet = doc.data\n", "    sheet = doc.data\n    if sheet['players'][0]['name'] == 'Ann':\n        raise Boom('odd')\n")
+    line = _line(plugin, "        raise Boom('odd')")
+    other = fruit / "sheets/other.yaml"
+    other.write_text((fruit / "sheets/example.yaml").read_text(encoding="utf-8").replace("name: Ann", "name: Zed"), encoding="utf-8")
+    result = runner.invoke(app, ["score", "--json", "sheets/example.yaml", "sheets/other.yaml"])
+    assert result.exit_code == 2, result.output
+    first, second = json.loads(result.output)
+    (error,) = first["errors"]
+    assert (error["file"], error["line"]) == ("plugins/fruit_stand.py", line)
+    assert error["message"].startswith("plugin plugins/fruit_stand.py failed: Boom: odd"), error
+    assert second["exit_code"] == 0 and second["report"]["winners"] == ["Zed"]
+
+
+@pytest.mark.parametrize("code, hooks, command", [
+    (BOOM + "\ndef context(game, options):\n    raise Boom('odd')\n", {"context": "context"}, ["build"]),
+    ("def check(game):\n    raise GeneratorExit\n", {"check": "check"}, ["validate"]),
+], ids=["context-own-class", "check-generator-exit"])
+def test_a_hooks_base_exception_is_its_error(fruit: Path, code: str, hooks: dict[str, str], command: list[str]):
+    plugin = _edit(fruit, code, **hooks)
+    line = next(n for n, text in enumerate(plugin.read_text(encoding="utf-8").splitlines(), 1) if text.startswith("    raise "))
+    message = _one_line(runner.invoke(app, command))
+    assert message.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed: "), message
+    assert not (fruit / "output").exists()
+
+
+def test_a_base_exception_of_a_template_helper_is_located_at_the_template_and_the_plugin(fruit: Path):
+    plugin = _edit(fruit, BOOM + "\ndef boom():\n    raise Boom('odd')\n", template_globals='{"boom": boom}')
+    line = _line(plugin, "    raise Boom('odd')")
+    _template_line(fruit, "{{ boom() }}")
+    message = _one_line(runner.invoke(app, ["build"]))
+    assert message.startswith("templates/fruit-stand/fruit.svg.j2:5: fruit/"), message
+    assert message.endswith(f"plugin plugins/fruit_stand.py failed at plugins/fruit_stand.py:{line}: Boom: odd"), message
+    assert not (fruit / "output").exists()

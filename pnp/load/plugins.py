@@ -418,7 +418,7 @@ def exception_text(exc: BaseException) -> str:
     if isinstance(exc, SystemExit):
         return f"sys.exit({exc.code!r}) (SystemExit): a plugin must not end pnp; raise PnpError for input it cannot use"
     message = exc.msg if isinstance(exc, SyntaxError) and exc.filename and exc.lineno else str(exc)
-    return f"{type(exc).__name__}: {message}"
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__  # GeneratorExit(): no message
 
 
 def plugin_submodule(name: str, root: Path, submodule: str) -> ModuleType | None:

@@ -291,11 +291,13 @@ class ComponentRenderer:
                 svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
-        except SystemExit as exc:  # sys.exit() raised by a helper the template called: the template's or
-            # plugin's error, never pnp's end
+        except KeyboardInterrupt:  # Ctrl-C (or a plugin's own raise of it) stops pnp
+            raise
+        except BaseException as exc:  # sys.exit() (SystemExit), GeneratorExit or a plugin's own BaseException,
+            # raised by a helper the template called: the template's or plugin's error, never pnp's end
             if plugin_frame(exc) is None and template_frame(exc) is None:
                 raise
-            stop = PluginExit(exception_text(exc))
+            stop = PluginExit(exception_text(exc)) if isinstance(exc, SystemExit) else exc
             # with the template's line (Jinja maps its code to template lines for an Exception only) and the plugin's
             failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
