@@ -426,3 +426,43 @@ def test_a_plugin_named_while_watching_is_watched_from_then_on(demo: Project, mo
         save(plugin, plugin.read_text().replace("'first'", "'second'"))
         lines.wait_for("demo: rebuilt", lines.wait_for("changed:", rebuilt + 1))
         assert "second" in face.read_text()
+
+
+@pytest.mark.parametrize("hook, raised", [("context", "StopIteration"), ("context", "SystemExit(0)"), ("check", "KeyError('x')")])
+def test_a_plugins_error_after_an_edit_is_printed_and_the_watch_goes_on(demo: Project, trusted, hook: str, raised: str):
+    """A plugin's `context` or `check` raising after an edit ended `pnp watch` (exit 2): it is
+    that plugin's located error, the last good outputs stay, and the next good edit rebuilds."""
+    plugin = demo.root / "plugins/boom.py"
+    plugin.parent.mkdir()
+    signature = "game, options" if hook == "context" else "game"
+    plugin.write_text("from pathlib import Path\n\nfrom pnp.api import GamePlugin\n\n\n"
+                      f"def {hook}({signature}):\n"
+                      "    if 'boom' in (Path(__file__).parent.parent / 'content/demo/cards.yaml').read_text():\n"
+                      f"        raise {raised}\n"
+                      f"    return {'{}' if hook == 'context' else '[]'}\n\n\n"
+                      f"PLUGIN = GamePlugin({hook}={hook})\n")
+    game = demo.content_dir / "demo" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Demo\n", "title: Demo\nplugin: plugins/boom.py\n"))
+    trusted(demo)
+    svg = demo.output_dir / "demo/svg/card/example.svg"
+    for lines in _watching(demo, BuildOptions(formats=("svg",))):
+        good = svg.read_bytes()
+        save(demo.content_dir / "demo/cards.yaml", cards("boom"))
+        failed = lines.wait_for("build failed", lines.wait_for("changed:"))
+        said, error = lines.lines[failed - 1]
+        assert error and "boom.py:8: plugin plugins/boom.py failed: " in said and raised.partition("(")[0] in said, said
+        assert svg.read_bytes() == good  # the last good outputs are kept
+        save(demo.content_dir / "demo/cards.yaml", cards("Fixed."))
+        lines.wait_for("demo: rebuilt", failed + 1)
+        assert b"Fixed." in svg.read_bytes()
+
+
+def test_a_bug_in_pnp_still_ends_the_watch(demo: Project, monkeypatch):
+    from pnp.tools import watch as watching
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pnp's own bug")
+
+    monkeypatch.setattr(watching, "build", broken)
+    with pytest.raises(RuntimeError, match="pnp's own bug"):
+        watching.rebuild(demo, None, BuildOptions(formats=("svg",)), lambda line, error: None)

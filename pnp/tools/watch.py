@@ -232,6 +232,14 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
     except PnpError as exc:
         _failed(exc, echo)
         return None
+    except BaseException as exc:  # the project's own Python (a plugin's hook or helper, `sys.exit()` too): its
+        # located error, and the watch goes on; a bug in pnp, Ctrl-C or anything under PNP_DEBUG ends it
+        from ..load.plugins import stop_failure
+
+        if os.environ.get("PNP_DEBUG") or (located := stop_failure(exc)) is None:
+            raise
+        _failed(PnpError(located), echo)
+        return None
     for r in reports:
         echo(describe(r), False)
     if any(r.changed or r.removed for r in reports):
