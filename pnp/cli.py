@@ -826,3 +826,7 @@ def main() -> None:
         # the process ends here: its objects need no last search for cycles while the
         # interpreter shuts down (tens of milliseconds after a build)
         gc.freeze()
+
+
+if __name__ == "__main__":  # `python -m pnp.cli ...` (`python -m pnp` runs pnp/__main__.py)
+    main()

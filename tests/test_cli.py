@@ -118,3 +118,21 @@ def test_build_in_a_terminal_shows_progress_then_the_summary(demo: Project):
     last = result.output.rsplit("\x1b", 1)[-1]  # after the bar's last control sequence
     assert "demo: 1 component, 3 pieces, 4 files (4 written), 1 sheet to print (1 unpacked) in " in last
     assert last.endswith("demo-print.pdf\n") and result.output.count("demo: 1 component") == 1
+
+
+def test_python_dash_m_runs_the_command_line():
+    """`python -m pnp` had no __main__ and `python -m pnp.cli` imported the module and did
+    nothing, exit 0: both run the command line as the `pnp` script does."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from pnp import __version__
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    for module in ("pnp", "pnp.cli"):
+        done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, env=env, timeout=60)
+        assert (done.returncode, done.stdout) == (0, f"pnp {__version__}\n"), (module, done)
+        wrong = subprocess.run([sys.executable, "-m", module, "build", "--bogus"], capture_output=True, text=True, env=env, timeout=60)
+        assert wrong.returncode == 2 and "No such option: --bogus" in wrong.stderr, (module, wrong)

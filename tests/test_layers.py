@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "serve": 7,  # pnp serve: the scoring of `score`, the lab of `simulate`, beside the public API
     "tools": 8,
     "cli": 9,
+    "__main__": 10,  # `python -m pnp`: runs the command line
 }
 OPEN = {0}  # the layer whose parts may import one another (the shared modules)
 
