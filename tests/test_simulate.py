@@ -8,6 +8,7 @@ import math
 import multiprocessing
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 import yaml
@@ -315,3 +316,37 @@ def test_a_game_without_a_rules_engine_is_one_line(demo: Project, fruit):
         result = runner.invoke(app, ["simulate", game, "--games", "2", "--project", str(project)])
         assert (result.exit_code, result.output) == (2, f"{game}: no rules engine to simulate this game\n")
         assert not (project / "output").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers in /proc (Linux)")
+def test_ctrl_c_on_a_terminal_stops_every_process_at_once(tmp_path):
+    """Ctrl-C on a terminal is SIGINT to every process of the group: the workers died with
+    tracebacks and the parent waited forever on their lost chunks. It is one line, exit 130,
+    at once, and the last report stays."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    report = tmp_path / "out" / "tasty-humans" / "simulate" / "index.html"
+    report.parent.mkdir(parents=True)
+    report.write_text("the last run's report")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "simulate", "tasty-humans", "--games", "20000", "--jobs", "2",
+                             "--out", str(tmp_path / "out"), "--project", str(REPO)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and len(children.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1)  # the workers are playing
+        os.killpg(proc.pid, signal.SIGINT)  # what the terminal does
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out, err) == (130, b"", b"interrupted\n")
+    assert report.read_text() == "the last run's report"

@@ -7,6 +7,7 @@ import gc
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -73,9 +74,12 @@ def _simulation(side: Side) -> Simulation:
     return sim
 
 
-def _trust_as_parent(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> None:
-    """A worker's start: trust what the parent trusts. A spawned worker imports pnp afresh,
-    so `pnp --trust` (trust.ALLOW_ALL) and the revisions' folders would otherwise be forgotten there."""
+def _worker_start(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> None:
+    """A worker's start: trust what the parent trusts, and leave Ctrl-C to the parent. A spawned
+    worker imports pnp afresh, so `pnp --trust` (trust.ALLOW_ALL) and the revisions' folders would
+    otherwise be forgotten there. Ctrl-C on a terminal reaches every process of the group: a worker
+    that took it would die with a traceback and its chunk lost, which the pool waits for forever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     trust.ALLOW_ALL = allow_all
     trust.REVISIONS.update(revisions)
 
@@ -123,14 +127,14 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     # while the games allocate (about 1% of a greedy Tasty Humans game), and forked workers
     # do not touch (and so copy) the pages of the content they inherit.
     gc.freeze()
-    if serial:
-        results: Iterator[list[Record]] = map(_play_chunk, chunks)
-        pool = None
-    else:
-        ctx = multiprocessing.get_context("fork" if fork else "spawn")
-        pool = ctx.Pool(min(jobs, len(chunks)), initializer=_trust_as_parent, initargs=(trust.allowed_by_user(), dict(trust.REVISIONS)))
-        results = pool.imap(_play_chunk, chunks)
+    pool = None
     try:
+        if serial:
+            results: Iterator[list[Record]] = map(_play_chunk, chunks)
+        else:
+            ctx = multiprocessing.get_context("fork" if fork else "spawn")
+            pool = ctx.Pool(min(jobs, len(chunks)), initializer=_worker_start, initargs=(trust.allowed_by_user(), dict(trust.REVISIONS)))
+            results = pool.imap(_play_chunk, chunks)
         for k, records in zip(owner, results):
             out[k].extend(records)
             if progress is not None:
@@ -138,7 +142,8 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     finally:
         gc.unfreeze()
         if pool is not None:
-            pool.close()
+            # idle workers when all went well; after an error or Ctrl-C the chunks still queued are dropped, not played to the end
+            pool.terminate()
             pool.join()
     return out
 
