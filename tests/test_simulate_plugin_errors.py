@@ -78,3 +78,16 @@ def test_a_game_whose_plugin_is_one_file_has_no_rules_engine(fruit: Path):
     result = runner.invoke(app, ["--trust", "simulate", "fruit-stand", "--games", "2", "--out", "out"])
     assert (result.exit_code, result.output) == (2, "fruit-stand: no rules engine to simulate this game\n")
     assert not (fruit / "out").exists()
+
+
+def test_a_workers_error_stops_the_run_at_once(root: Path):
+    """The error was told only once every queued game had played (50 s here), or, in a
+    later chunk, once the chunks before it had (10 s here): now as soon as a worker meets it."""
+    import time
+
+    edit_plugin(root, SIM, "def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:",
+                '__import__("time").sleep(0.05) if seed != 203 else [][seed]')  # game 203: the second chunk of 200
+    started = time.monotonic()
+    result = runner.invoke(app, ["simulate", "dietrick-taking", "--games", "2000", "--players", "3", "--out", "out", "-j", "2"])
+    assert time.monotonic() - started < 5
+    assert result.exit_code == 2 and "IndexError: list index out of range" in result.output

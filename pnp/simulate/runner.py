@@ -84,11 +84,12 @@ def _worker_start(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> Non
     trust.REVISIONS.update(revisions)
 
 
-def _play_chunk(args: tuple[Side, list[tuple[int, list[str]]], bool]) -> list[Record]:
-    side, games, sheets = args
+def _play_chunk(args: tuple[int, Side, list[tuple[int, list[str]]], bool]) -> tuple[int, list[Record]]:
+    """Chunk number and its records (the pool gives chunks back as they finish)."""
+    index, side, games, sheets = args
     try:
         sim = _simulation(side)
-        return [sim.play(seed, strategies, sheets) for seed, strategies in games]
+        return index, [sim.play(seed, strategies, sheets) for seed, strategies in games]
     except (Exception, SystemExit) as exc:  # a plugin's `sys.exit()` too: its error, not the worker's end
         # A traceback does not cross the process boundary, and with it the plugin's file and
         # line would be lost: a plugin's own failure leaves a worker as its located error
@@ -114,7 +115,7 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     size = max(1, min(200, games // (jobs * 4) or 1))
     chunks = [(side, plan[i:i + size], sheets) for side in sides for i in range(0, games, size)]
     owner = [k for k in range(len(sides)) for _ in range(0, games, size)]  # side of each chunk
-    out: list[list[Record]] = [[] for _ in sides]
+    done: list[list[Record] | None] = [None] * len(chunks)
     serial = jobs == 1 or len(chunks) == 1
     fork = "fork" in multiprocessing.get_all_start_methods()
     # This process keeps the simulations of this run only: one that runs many (`pnp serve`'s
@@ -127,24 +128,31 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
     # while the games allocate (about 1% of a greedy Tasty Humans game), and forked workers
     # do not touch (and so copy) the pages of the content they inherit.
     gc.freeze()
+    tasks = [(i, *chunk) for i, chunk in enumerate(chunks)]
     pool = None
     try:
         if serial:
-            results: Iterator[list[Record]] = map(_play_chunk, chunks)
+            results: Iterator[tuple[int, list[Record]]] = map(_play_chunk, tasks)
         else:
             ctx = multiprocessing.get_context("fork" if fork else "spawn")
             pool = ctx.Pool(min(jobs, len(chunks)), initializer=_worker_start, initargs=(trust.allowed_by_user(), dict(trust.REVISIONS)))
-            results = pool.imap(_play_chunk, chunks)
-        for k, records in zip(owner, results):
-            out[k].extend(records)
+            # as each chunk finishes, not in order: a plugin's error is told (and the run stopped) as soon as a worker meets it
+            results = pool.imap_unordered(_play_chunk, tasks)
+        played = 0
+        for i, records in results:
+            done[i] = records
+            played += len(records)
             if progress is not None:
-                progress(sum(map(len, out)), games * len(sides))
+                progress(played, games * len(sides))
     finally:
         gc.unfreeze()
         if pool is not None:
             # idle workers when all went well; after an error or Ctrl-C the chunks still queued are dropped, not played to the end
             pool.terminate()
             pool.join()
+    out: list[list[Record]] = [[] for _ in sides]
+    for k, chunk in zip(owner, done):
+        out[k].extend(chunk or ())
     return out
 
 
