@@ -105,6 +105,22 @@ def test_solo_games_start_at_the_rules_first_level(copy_game):
     assert [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
 
 
+def test_the_report_names_the_solo_level_of_each_side(repo_project, tmp_path):
+    """Levels 2, 3 and 4 all read `published`: the level played, given or the rules' own,
+    is in each side's label, on the terminal and in the HTML; more players have no level."""
+    run = simulate(repo_project, "tasty-humans", games=2, players=1, jobs=1, against="solo_level=4")
+    assert (run.base.title, run.ref.title) == ("published, solo_level=2", "solo_level=4")
+    run = simulate(repo_project, "tasty-humans", games=2, jobs=1, options={"solo_level": "3"}, against="rules=0.2.8")
+    assert (run.base.title, run.ref.title) == ("published, solo_level=3", "rules=0.2.8")  # a given level plays both sides
+    assert simulate(repo_project, "tasty-humans", games=2, players=2, jobs=1).base.title == "published"
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", "--players", "1", "--against", "rules=0.2.8",
+                                 "--out", str(out), "--project", str(repo_project.root)], terminal_width=200)
+    assert result.exit_code == 0 and "published, solo_level=2" in result.output and "rules=0.2.8, solo_level=2" in result.output
+    page = (out / "tasty-humans" / "simulate" / "index.html").read_text()
+    assert "<b>published, solo_level=2</b>" in page and "<b>rules=0.2.8, solo_level=2</b>" in page
+
+
 def test_0_2_8_solo_games_play_the_level_rules_yaml_sets(copy_game):
     """0.2.8 suggests no first level (O235): a simulated solo game plays rules.yaml
     solo.simulated_level (our choice), not a number kept in the engine."""

@@ -79,15 +79,22 @@ class TastyHumansSimulation:
         self.player_counts = tuple(sorted(rules.stomach.rows_by_players))
         # The A.I. level is chosen for a solo game (F220, O235): given, it plays one player.
         self.solo_level = None if given is None else level
+        self.level = level
         self.default_players = 1 if given is not None else max(self.player_counts)
         self.setup = Setup.from_game(game, version, rules, level, changes)
-        self.label = version + "".join(f", {k}={v}" for k, v in options.items())
+        named = {**options, **({SOLO_KEY: str(level)} if given is not None else {})}
+        self.label = version + "".join(f", {k}={v}" for k, v in named.items())
 
     def check_players(self, players: int) -> None:
         """The A.I. plays only in a solo game: a level given for more players means nothing."""
         if self.solo_level is not None and players != 1:
             raise PnpError(f"--set {SOLO_KEY}={self.solo_level}: the A.I. level is for a solo game, not {players} players: "
                            f"expected --players 1 (or no {SOLO_KEY})")
+
+    def setting(self, players: int) -> str:
+        """The level a solo game plays when none was given (rules.yaml solo.first_level or
+        solo.simulated_level): named in the report, as a given one is in the label."""
+        return f"{SOLO_KEY}={self.level}" if players == 1 and self.solo_level is None else ""
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:
         r = play(self.setup, seed, strategies)

@@ -49,7 +49,9 @@ class Simulation(Protocol):
     # Optional (read with getattr): names_winners = False for a game whose rules name no
     # winner (no win rates are reported); leaves_out = what the simulation does not play,
     # printed with every report; check_players(players) raises a PnpError when an option
-    # given does not fit the player count (Tasty Humans: an A.I. level, solo only).
+    # given does not fit the player count (Tasty Humans: an A.I. level, solo only);
+    # setting(players) names, for the report, what a side plays at that count that no
+    # option given names (Tasty Humans: the solo A.I. level played when none was given).
 
     def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record: ...
 

@@ -68,9 +68,9 @@ def print_table(run: Run, console: "Console", sections: list[Section] | None = N
                   markup=False, soft_wrap=True)
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("")
-    table.add_column(run.base.label)
+    table.add_column(run.base.title)
     if run.ref:
-        table.add_column(run.ref.label)
+        table.add_column(run.ref.title)
         table.add_column("difference")
     for s in sections:
         if not s.id.startswith(TERMINAL) and s.id != "sources":
@@ -89,7 +89,7 @@ def print_table(run: Run, console: "Console", sections: list[Section] | None = N
     if run.leaves_out:
         console.print(f"not simulated: {run.leaves_out}", markup=False, soft_wrap=True)
     if run.ref:
-        console.print(f"mean ± half the 95% interval; difference = {run.base.label} minus {run.ref.label} on the same seeds; "
+        console.print(f"mean ± half the 95% interval; difference = {run.base.title} minus {run.ref.title} on the same seeds; "
                       "* its interval misses 0", markup=False, soft_wrap=True)
 
 

@@ -34,6 +34,12 @@ class Side:
     root: Path
     game: str
     options: dict[str, str] = field(default_factory=dict)
+    setting: str = ""  # what this side plays at the run's player count that the label does not name (the game's `setting`)
+
+    @property
+    def title(self) -> str:
+        """The label of this side in a report of one player count."""
+        return f"{self.label}, {self.setting}" if self.setting else self.label
 
     def key(self) -> tuple:
         return (str(self.root), self.game, tuple(sorted(self.options.items())))
@@ -183,14 +189,16 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
     name, game, sim, players, strategies = check(project, game_name, games=games, players=players, strategies=strategies,
                                                  options=options)
 
-    base = Side(_label(options, sim), project.root, name, options)
+    base = Side(_label(options, sim), project.root, name, options, _setting(sim, players))
     sides = [base]
     tmp = None
     try:
         if against:
             ref, tmp = _against(project, name, against, options, sim)
             try:  # fail early, in one line
-                _check_players(load_simulation(load_game(Project(ref.root), name), ref.options), players)
+                ref_sim = load_simulation(load_game(Project(ref.root), name), ref.options)
+                _check_players(ref_sim, players)
+                ref.setting = _setting(ref_sim, players)
             except PnpError as exc:  # a game checks its options as --set; here the change is --against's
                 raise PnpError([f"--against {e.removeprefix('--set ')}" if isinstance(e, str) and e.startswith("--set ") else e
                                 for e in exc.errors]) from None
@@ -239,6 +247,12 @@ def _check_players(sim: Simulation, players: int) -> None:
     check = getattr(sim, "check_players", None)
     if check is not None:
         check(players)
+
+
+def _setting(sim: Simulation, players: int) -> str:
+    """The game's own words for what it plays at this count that no option named (optional)."""
+    setting = getattr(sim, "setting", None)
+    return setting(players) if setting is not None else ""
 
 
 def _label(options: dict[str, str], sim: Simulation) -> str:
