@@ -140,6 +140,11 @@ def _split(values: Optional[str]) -> tuple[str, ...]:
     return tuple(v.strip() for v in (values or "").split(",") if v.strip())
 
 
+def _strategies(players_as: Optional[str]) -> Optional[list[str]]:
+    """--players-as by seat; an empty name is kept, to be refused as an unknown strategy."""
+    return None if players_as is None else [v.strip() for v in players_as.split(",")]
+
+
 def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options as typed, pnp.yaml's values where an
     option was not given (None), then the defaults."""
@@ -589,11 +594,11 @@ def simulate_cmd(
             if problem is not None:
                 raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {problem}")
         for n in dict.fromkeys(counts):  # every count's options checked before a game is played
-            check(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None, options=_options(set_))
+            check(proj, game, games=games, players=n, strategies=_strategies(players_as), options=_options(set_))
         played = []
         for n in dict.fromkeys(counts):
             with progress_bar(f"playing {markup(game)}" + (f", {n} players" if n else ""), "games") as shown:
-                result = simulate(proj, game, games=games, players=n, strategies=list(_split(players_as)) or None,
+                result = simulate(proj, game, games=games, players=n, strategies=_strategies(players_as),
                                   options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None, progress=shown)
             played.append((result, summarise(result)))
         runs, written = [], []

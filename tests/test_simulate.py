@@ -255,6 +255,30 @@ def test_cli_several_player_counts_against_a_rule_version(repo_project, tmp_path
     assert turns.count("(") == 2 and turns.count(" ± ") == 4  # each count: figure ± interval (difference ± interval)
 
 
+def test_cli_counts_with_a_solo_game(repo_project, tmp_path):
+    """A solo game's rows of a section (who decided: the A.I.) came after every section, under
+    the section's heading again; a count of 1 read "1 players"."""
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "4", "--players", "1,2,3", "-j", "1",
+                                 "--out", str(tmp_path), "--project", str(repo_project.root)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    headings = [line.split("│")[0].strip() for line in result.output.splitlines() if "│" in line and not line.startswith(" ")]
+    assert "Decided by (share of games)" in headings and len(headings) == len(set(headings)), headings
+    header = next(line for line in result.output.splitlines() if "2 players" in line)
+    assert "1 player " in header and "1 players" not in result.output
+    assert ">1 player</a>" in (tmp_path / "tasty-humans" / "simulate" / "index.html").read_text()
+    solo = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", "--players", "1", "-j", "1",
+                               "--out", str(tmp_path), "--project", str(repo_project.root)], env={"COLUMNS": "200"})
+    assert ", 1 player (greedy)" in solo.output
+
+
+def test_cli_an_empty_strategy_name_is_refused(repo_project, tmp_path):
+    """`greedy,,random` silently played greedy,random."""
+    result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", "--players-as", "greedy,,random",
+                                 "--out", str(tmp_path), "--project", str(repo_project.root)])
+    assert (result.exit_code, result.output) == (2, "--players-as: unknown strategy '': expected greedy, random\n")
+    assert not (tmp_path / "tasty-humans").exists()
+
+
 def test_a_tiny_difference_shows_its_digits_instead_of_zero():
     from pnp.simulate.report import fmt
 

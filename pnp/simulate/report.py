@@ -63,7 +63,7 @@ def print_table(run: Run, console: "Console", sections: list[Section] | None = N
 
     sections = sections if sections is not None else summarise(run)
     speed = run.games * (2 if run.ref else 1) / run.seconds if run.seconds else 0
-    console.print(f"{run.title}: {run.games} games x {counted(2 if run.ref else 1, 'side')}, {run.players} players "
+    console.print(f"{run.title}: {run.games} games x {counted(2 if run.ref else 1, 'side')}, {counted(run.players, 'player')} "
                   f"({', '.join(run.strategies)}), seed {run.seed}, {run.seconds:.1f}s on {run.jobs} process(es), {speed:.0f} games/s",
                   markup=False, soft_wrap=True)
     table = Table(show_edge=False, pad_edge=False)
@@ -145,7 +145,9 @@ def _by_count(runs: list[tuple[Run, list[Section], Path]]) -> list[dict]:
             for r in s.rows:
                 entry = table.setdefault((s.title, r.name), {"section": s.title, "name": r.name, "rate": s.rate, "at": {}})
                 entry["at"][run.players] = r
-    return list(table.values())
+    # a row first seen at a later count (a solo game's "Decided by" rows) goes with its section, not after every other section
+    order = {section: i for i, section in enumerate(dict.fromkeys(entry["section"] for entry in table.values()))}
+    return sorted(table.values(), key=lambda entry: order[entry["section"]])
 
 
 def print_counts(runs: list[tuple[Run, list[Section], Path]], console: "Console") -> None:
@@ -159,7 +161,7 @@ def print_counts(runs: list[tuple[Run, list[Section], Path]], console: "Console"
     table.add_column("")
     counts = [run.players for run, _, _ in runs]
     for n in counts:
-        table.add_column(f"{n} players")
+        table.add_column(counted(n, "player"))
     section = None
     for entry in _by_count(runs):
         if entry["section"] != section:
@@ -184,7 +186,7 @@ def write_counts(runs: list[tuple[Run, list[Section], Path]], out_dir: Path) -> 
     """index.html comparing the player counts, linking each count's own report."""
     charts = []
     for entry in _by_count(runs):
-        rows = [(f"{run.players} players", entry["at"][run.players].base, entry["at"][run.players].ref)
+        rows = [(counted(run.players, "player"), entry["at"][run.players].base, entry["at"][run.players].ref)
                 for run, _, _ in runs if run.players in entry["at"]]
         charts.append({"title": f"{entry['section']}: {entry['name']}",
                        "svg": Markup(plots.bars(rows, entry["rate"], entry["name"]))})
