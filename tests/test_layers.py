@@ -26,7 +26,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 PNP = REPO / "pnp"
 
-SHARED = ("errors", "units", "safetext", "sandbox", "plaindata", "limits", "files", "bytecode")
+SHARED = ("errors", "units", "safetext", "sandbox", "plaindata", "limits", "files", "bytecode", "workers")
 # Layer of each top-level part of pnp; parts with the same number sit side by side and may
 # not import one another (only modules of the same part, or of a lower number).
 LAYERS: dict[str, int] = {

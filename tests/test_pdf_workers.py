@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -357,3 +359,36 @@ def test_a_document_that_fails_while_the_game_renders_is_one_line_and_writes_not
     message, = [str(e) for e in failed.value.errors]
     assert message == "Poker deck benchmark: the PDF engine failed: error: failed to parse SVG"
     assert not (tmp_path / "out" / "poker").exists()
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not Path("/proc").is_dir(), reason="a pool needs two cores; /proc tells a process ended")
+def test_the_pools_workers_end_when_the_build_is_killed_outright():
+    """kill -9 of a build (or the OOM killer) leaves no PDF worker waiting forever on its
+    pool's pipe, holding the terminal's output open (`pnp build | cat` never ending)."""
+    script = """
+import os, signal
+from pnp.formats import pdf_engine
+with pdf_engine.engine_pool():
+    pdf_engine._POOL.submit(int).result()
+    print(" ".join(map(str, pdf_engine._POOL._processes)), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(REPO)})
+    workers = [int(pid) for pid in child.stdout.readline().split()]
+    child.wait(timeout=30)
+    assert len(workers) >= 2
+
+    def running(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+        except (OSError, IndexError):
+            return False
+
+    waited = time.monotonic() + 10
+    while any(map(running, workers)) and time.monotonic() < waited:
+        time.sleep(0.1)
+    alive = [pid for pid in workers if running(pid)]
+    for pid in alive:  # leave nothing behind, whatever the outcome
+        os.kill(pid, signal.SIGKILL)
+    assert not alive

@@ -30,6 +30,7 @@ from multiprocessing import get_context
 from typing import Any, Iterator, Protocol
 
 from ..errors import PnpError
+from ..workers import end_with_parent
 from . import engine_jobs
 from .engine_jobs import behind, compiler, compose_book, make_pdf
 
@@ -221,6 +222,12 @@ def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_files: tup
     return made
 
 
+def _pool_worker() -> None:
+    """A pool worker's start: behind the build, and ending with it (pnp.workers)."""
+    behind()
+    end_with_parent()
+
+
 def _worker_cap() -> int:
     text = os.environ.get("PNP_PDF_WORKERS", "8").strip()
     if not text.isdigit() or int(text) < 1:
@@ -242,7 +249,7 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     if _POOL is not None or workers < 2 or not _can_fork():
         yield
         return
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=behind)
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_pool_worker)
     try:
         # the first submit forks every worker, here on the calling thread, before any other thread starts
         for _ in range(workers):

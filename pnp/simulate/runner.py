@@ -20,6 +20,7 @@ from pnp.limits import SIMULATIONS
 from pnp.load import revision, trust
 from pnp.load.plugins import plugin_failure
 from pnp.load.options import parse_pairs
+from pnp.workers import end_with_parent
 
 from .base import Record, Simulation, load_simulation
 
@@ -86,6 +87,7 @@ def _worker_start(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> Non
     otherwise be forgotten there. Ctrl-C on a terminal reaches every process of the group: a worker
     that took it would die with a traceback and its chunk lost, which the pool waits for forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_parent()  # and not outlive a run killed outright
     trust.ALLOW_ALL = allow_all
     trust.REVISIONS.update(revisions)
 
