@@ -120,3 +120,15 @@ def test_the_numbers_kept_are_bounded_and_numbers_past_the_bound_still_print(mon
     monkeypatch.setattr(units, "MAX_PRINTED", 3)
     assert [units.num(v) for v in (0.1, 0.2, 0.3, 0.4, 0.4567, 0.1)] == ["0.1", "0.2", "0.3", "0.4", "0.457", "0.1"]
     assert len(units._PRINTED) == 3
+
+
+def test_the_templates_bytecode_cache_is_kept_apart_for_another_jinja(monkeypatch):
+    """Code compiled by one Jinja2 is never loaded by another: 3.1.4 refuses a template
+    3.1.6 compiles, and compiled code calls its own Jinja's runtime."""
+    from pnp.render import faces
+
+    here = faces._bytecode_cache()
+    monkeypatch.setattr(jinja2, "__version__", jinja2.__version__ + ".other")
+    other = faces._bytecode_cache()
+    assert here is not None and other is not None
+    assert here.pattern != other.pattern

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -85,6 +86,22 @@ def test_the_readme_installs_only_what_can_be_installed():
     assert "\npip install pnp-kit" not in readme
     version = next(line.split('"')[1] for line in (REPO / "pyproject.toml").read_text().splitlines() if line.startswith("version"))
     assert f"pip install dist/pnp_kit-{version}-py3-none-any.whl" in readme
+
+
+@pytest.mark.parametrize("name, broken", [
+    ("jinja2", "3.1.4"),  # refuses templates/tasty-humans/reference-card.svg.j2:133
+    ("pydantic", "2.10.3"),  # `pnp schema`: KeyError 'pnp__load__spec__FieldSpec-Input__1'
+    ("pydantic", "2.11.3"),  # the same
+    ("typst", "0.15.0"),  # no `pdf_tags`
+    ("typer", "0.12.5"),  # fails with click 8.5 (`pnp --version`: "Secondary flag ...")
+])
+def test_no_floor_admits_a_release_pnp_fails_with(name: str, broken: str):
+    """pip keeps an installed release that meets a floor: each floor is one pnp runs with."""
+    from packaging.requirements import Requirement
+
+    dependencies = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    (wanted,) = [r for r in map(Requirement, dependencies) if r.name == name]
+    assert broken not in wanted.specifier
 
 
 def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):

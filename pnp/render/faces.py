@@ -124,9 +124,10 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     # not Jinja's file names: pnp compiles other code (pnp/sandbox.py `_Code`, `shown`)
-    # for the same source; named by sandbox.py's digest, so a changed pnp never loads it
-    # (pnp/bytecode.py keeps one cache a pattern)
-    code = digest(Path(sandbox.__file__).read_bytes())[:12]
+    # for the same source; named by sandbox.py's digest, so a changed pnp never loads it,
+    # and by Jinja's version: another Jinja compiles (or refuses) the same source otherwise
+    # and its code calls that Jinja's runtime (pnp/bytecode.py keeps one cache a pattern)
+    code = digest(Path(sandbox.__file__).read_bytes(), jinja2.__version__)[:12]
     return bytecode_cache(f"__pnp_{code}_%s.cache")
 
 
