@@ -11,6 +11,19 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 SHIPPED = ("content", "templates", "examples", "plugins")
+# left out of the copies: what a checkout makes and git ignores (.gitignore), never a game's
+# source: a built example's output/, a build's build/, dist/ and *.egg-info/, compiled
+# Python, dot-files (.venv/, .pytest_cache/) and the play-test log's journals; MANIFEST.in
+# leaves out the same
+LEFT_OUT_DIRS = ("output", "build", "dist", "*.egg-info", "__pycache__")
+LEFT_OUT_FILES = ("*.pyc", "*.sqlite-wal", "*.sqlite-shm")
+
+
+def left_out(folder, names):
+    """shutil.copytree's `ignore`: the names in `folder` not to copy."""
+    found = shutil.ignore_patterns(".*", *LEFT_OUT_FILES)(folder, names)
+    dirs = [name for name in names if (Path(folder) / name).is_dir()]
+    return found | shutil.ignore_patterns(*LEFT_OUT_DIRS)(folder, dirs)
 
 
 class BuildWithGames(build_py):
@@ -22,7 +35,7 @@ class BuildWithGames(build_py):
         for name in SHIPPED:
             if (ROOT / name).is_dir():
                 shutil.rmtree(target / name, ignore_errors=True)
-                shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
+                shutil.copytree(ROOT / name, target / name, ignore=left_out)
 
 
 setup(cmdclass={"build_py": BuildWithGames})

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -86,6 +87,33 @@ def test_the_readme_installs_only_what_can_be_installed():
     assert "\npip install pnp-kit" not in readme
     version = next(line.split('"')[1] for line in (REPO / "pyproject.toml").read_text().splitlines() if line.startswith("version"))
     assert f"pip install dist/pnp_kit-{version}-py3-none-any.whl" in readme
+
+
+def test_what_a_checkout_makes_is_not_shipped(tmp_path: Path):
+    """A built example's output/ (git-ignored) and the like stay out of the wheel and the
+    sdist (setup.py's LEFT_OUT, MANIFEST.in), and the sdist has no tests it cannot run;
+    pnp's own package pnp/build/ is kept."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in SOURCES:
+        (shutil.copytree if (REPO / name).is_dir() else shutil.copyfile)(REPO / name, src / name)
+    made = ["examples/projects/fruit-stand/output/fruit-stand/pdf/cards.pdf", "plugins/cave/build/lib/x.py",
+            "examples/dist/x.whl", "content/x.egg-info/PKG-INFO", "templates/cave/__pycache__/x.pyc", "tests/test_x.py",
+            "examples/projects/fruit-stand/.pnp/log.sqlite-wal"]
+    for name in made:
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text("made")
+    dist = tmp_path / "dist"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", dist, src, cwd=src)
+    run(sys.executable, "-c", f"from setuptools import build_meta; build_meta.build_sdist({str(dist)!r})", cwd=src)
+    (wheel,) = dist.glob("*.whl")
+    (sdist,) = dist.glob("*.tar.gz")
+    in_wheel = zipfile.ZipFile(wheel).namelist()
+    in_sdist = [n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n]
+    for names, shipped in ((in_wheel, "pnp/shipped/"), (in_sdist, "")):
+        assert f"{shipped}examples/projects/fruit-stand/RULES.md" in names and "pnp/build/output.py" in names
+        assert [m for m in made if f"{shipped}{m}" in names] == []
+    assert not [n for n in in_sdist if n.startswith("tests/")]
 
 
 @pytest.mark.parametrize("name, broken", [
