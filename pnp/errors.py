@@ -28,6 +28,15 @@ def failure(exc: BaseException) -> str:
     return without_addresses(exc)
 
 
+def pip_extra(extra: str) -> str:
+    """The command adding pnp's optional `extra`, for a checkout and for an installed wheel
+    alike (pnp is on no package index: README "Without the checkout")."""
+    from . import __version__
+
+    return (f"pip install '.[{extra}]' in pnp's checkout, or pip install '<folder>/pnp_kit-{__version__}-py3-none-any.whl[{extra}]' "
+            f"with the wheel pnp was installed from")
+
+
 def did_you_mean(name: str, known: Sequence[str]) -> str:
     """` (did you mean 'x'?)` naming the one of `known` nearest a misspelt `name`, or ""."""
     near = difflib.get_close_matches(name, known, n=1)

@@ -20,6 +20,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from pnp.cli import app as cli  # noqa: E402
 from pnp.load.content import Project  # noqa: E402
+from pnp import __version__  # noqa: E402
 from pnp.serve import INSTALL, qr_text, require_extra  # noqa: E402
 from pnp.serve.app import MAX_BODY, PREDICTIONS_KEPT, make_app  # noqa: E402
 from pnp.serve.log import Log  # noqa: E402
@@ -114,6 +115,10 @@ def test_without_the_extra_one_line_says_how_to_install(monkeypatch: pytest.Monk
     with pytest.raises(Exception) as caught:
         require_extra()
     assert str(caught.value) == INSTALL
+    # a command a checkout's user and a wheel's user can both follow (pnp is on no index)
+    assert INSTALL == ("pnp serve needs the extra `serve`: pip install '.[serve]' in pnp's checkout, or pip install "
+                       f"'<folder>/pnp_kit-{__version__}-py3-none-any.whl[serve]' with the wheel pnp was installed from "
+                       "(or pip install starlette uvicorn segno)")
     result = CliRunner().invoke(cli, ["serve", "--project", str(REPO)])
     assert result.exit_code == 2
     assert result.output.strip() == INSTALL

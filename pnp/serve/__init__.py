@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import PnpError, display_path
+from ..errors import PnpError, display_path, pip_extra
 
 if TYPE_CHECKING:
     from ..load.content import Project
 
-INSTALL = "pnp serve needs the extra `serve`: pip install '.[serve]' in pnp's folder (or pip install starlette uvicorn segno)"
+INSTALL = f"pnp serve needs the extra `serve`: {pip_extra('serve')} (or pip install starlette uvicorn segno)"
 DEFAULT_PORT = 8000
 
 

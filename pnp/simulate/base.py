@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pnp.errors import ContentError, PnpError
+from pnp.errors import ContentError, PnpError, pip_extra
 from pnp.load.plugins import call_hook, plugin_submodule
 
 if TYPE_CHECKING:
@@ -62,9 +64,10 @@ def no_options(game: str, options: dict[str, str]) -> None:
         raise PnpError(f"--set {', '.join(options)}: {game} takes no options")
 
 
-# The modules the balance lab's extra installs (pyproject.toml, `lab`): a rules engine may
-# use them, and one missing is pnp's install, not the plugin's mistake.
-LAB_MODULES = ("numpy",)
+# The modules the balance lab's extra installs (pyproject.toml, `lab`) and the lowest release
+# of each it asks for (numpy 2.0: np.bitwise_count): a rules engine may use them, and one
+# missing or too old is pnp's install, not the plugin's mistake.
+LAB_MODULES = {"numpy": (2, 0)}
 MAKE = "make(game, options)"  # how pnp calls a simulation module's `make`: the GameContent and the --set options (a dict)
 
 
@@ -76,8 +79,9 @@ def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.partition(".")[0] in LAB_MODULES:  # a library of the lab's extra, not installed
             raise PnpError(f"pnp simulate {game.name}: the rules engine needs {exc.name}, which the balance lab's extra installs: "
-                           f"pip install '.[lab]' in pnp's folder (or pip install {exc.name})") from None
+                           f"{pip_extra('lab')} (or pip install {exc.name})") from None
         raise  # any other: the plugin's own import, located as its error (`plugin_failure`), or pnp's bug
+    _check_lab_versions(game.name)
     if module is None:
         raise PnpError(f"{game.name}: no rules engine to simulate this game")
     make = getattr(module, "make", None)
@@ -85,6 +89,17 @@ def load_simulation(game: "GameContent", options: dict[str, str]) -> Simulation:
         raise PnpError(ContentError(module.__file__, None, None, f"plugin {plugin}: expected a function {MAKE} "
                                     f"returning the game's simulation"))
     return call_hook(make, MAKE, (game, dict(options)), _a_simulation)
+
+
+def _check_lab_versions(game: str) -> None:
+    """A PnpError when the rules engine imported a library of the lab's extra older than the
+    extra asks for (pip keeps an installed numpy 1.x: the engine would fail mid-game)."""
+    for name, lowest in LAB_MODULES.items():
+        version = getattr(sys.modules.get(name), "__version__", None)
+        if isinstance(version, str) and tuple(int(n) for n in re.findall(r"\d+", version)[:2]) < lowest:
+            wanted = ".".join(map(str, lowest))
+            raise PnpError(f"pnp simulate {game}: the rules engine needs {name} {wanted} or later, not {version}: "
+                           f"{pip_extra('lab')} (or pip install '{name}>={wanted}')")
 
 
 def _a_simulation(value: Any) -> str | None:
