@@ -493,14 +493,14 @@ def _sheet_errors(exc: BaseException) -> tuple[list[ContentError | str], int]:
 @app.command("init")
 def init_cmd(
     folder: Path = typer.Argument(Path("."), help="Folder to copy the game into (default: the current folder).", file_okay=False),
-    example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy: its content, templates and example scoring sheets."),
+    example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy (its content, templates and example scoring sheets), or example project (all of it)."),
 ) -> None:
-    """Copy a game shipped with pnp into a folder, to build, edit and score there."""
-    from .tools.shipped import init_example, shipped_games
+    """Copy a game or example project shipped with pnp into a folder, to build, edit and score there."""
+    from .tools.shipped import init_example, known_examples
 
     def job() -> None:
         if example is None:
-            raise PnpError(f"--example GAME is required: one of {', '.join(shipped_games()) or '(none shipped)'}")
+            raise PnpError(f"--example GAME is required: one of {', '.join(known_examples()) or '(none shipped)'}")
         for p in init_example(folder, example):
             say(f"created {display_path(p)}")
         where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "

@@ -35,6 +35,24 @@ def test_score_works_from_an_empty_folder(tmp_path: Path):
     assert "Ana wins" in result.output
 
 
+def test_init_example_copies_an_example_project(tmp_path: Path, monkeypatch):
+    """The example project README "A game needs no Python" points at, whole: it builds and
+    scores its sheet where it was copied."""
+    result = runner.invoke(app, ["init", str(tmp_path / "fs"), "--example", "fruit-stand"])
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "fs"
+    project = REPO / "examples/projects/fruit-stand"
+    assert sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file()) == sorted(
+        p.relative_to(project) for p in project.rglob("*") if p.is_file() and not {"output", "__pycache__"} & set(p.parts))
+    assert result.output.strip().endswith(f"next: cd {root} && pnp build fruit-stand")
+    monkeypatch.chdir(root)
+    built = runner.invoke(app, ["build", "-q", "fruit-stand"])
+    assert built.exit_code == 0, built.output
+    assert runner.invoke(app, ["score", "sheets/example.yaml"]).exit_code == 0
+    again = runner.invoke(app, ["init", str(root), "--example", "fruit-stand"])
+    assert again.exit_code == 2 and "already exists; nothing was copied" in again.output
+
+
 def test_a_projects_own_game_wins_over_the_shipped_one(tmp_path: Path):
     project = Project(tmp_path)
     assert load_game(project, "tasty-humans").project.root == shipped_root()
@@ -55,10 +73,10 @@ def test_init_example_copies_content_templates_and_sheets(tmp_path: Path):
     again = runner.invoke(app, ["init", str(root), "--example", "tasty-humans"])  # never overwrites
     assert again.exit_code == 2 and "already exists; nothing was copied" in again.output
     bad = runner.invoke(app, ["init", str(tmp_path / "x"), "--example", "chess"])
-    assert bad.exit_code == 2 and bad.output.strip() == "unknown example 'chess': expected one of cave, dietrick-taking, human-harvest, tasty-humans"
+    assert bad.exit_code == 2 and bad.output.strip() == "unknown example 'chess': expected one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans"
     assert not (tmp_path / "x").exists()
     bare = runner.invoke(app, ["init", str(tmp_path / "x")])  # which game to copy is the one thing init needs
-    assert (bare.exit_code, bare.output) == (2, "--example GAME is required: one of cave, dietrick-taking, human-harvest, tasty-humans\n")
+    assert (bare.exit_code, bare.output) == (2, "--example GAME is required: one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans\n")
     assert not (tmp_path / "x").exists()
 
 

@@ -153,6 +153,10 @@ def test_an_installed_pnp_works_in_an_empty_folder(venv: Path, tmp_path: Path):
     jsonschema.validate(saved, json.loads((REPO / "tests/data/tts-saved-object.schema.json").read_text()))
     run(pnp, "score", "examples/dietrick-taking-3p.yaml", cwd=project)
 
+    run(pnp, "init", "--example", "fruit-stand", "fs", cwd=here)  # the example project the wheel ships, whole
+    run(pnp, "build", "-q", "--format", "pdf", cwd=here / "fs")
+    assert "Winner: Ann" in run(pnp, "score", "sheets/example.yaml", cwd=here / "fs").stdout
+
 
 def test_the_quick_start_needs_no_trust(venv: Path, tmp_path: Path):
     """`pip install . && pnp build` in the checkout: its plugins are byte-identical to the

@@ -33,19 +33,43 @@ def _plugin_folder(root: Path, game: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def example_projects() -> list[str]:
+    """The shipped example projects (`examples/projects/<name>/`, a whole project folder each), sorted."""
+    root = shipped_root()
+    projects = root / "examples" / "projects" if root is not None else None
+    return sorted(p.name for p in projects.iterdir() if p.is_dir()) if projects and projects.is_dir() else []
+
+
+def known_examples() -> list[str]:
+    """What `pnp init --example` copies: the shipped games and example projects, sorted."""
+    return sorted(set(shipped_games()) | set(example_projects()))
+
+
+def _made(path: Path) -> bool:
+    """A file a checkout's example project got by being built or run (output/, compiled
+    Python, dot-files such as the play-test log's): not copied."""
+    return any(part in ("output", "__pycache__") or part.startswith(".") for part in path.parts) or path.suffix == ".pyc"
+
+
 def init_example(target: Path, game: str) -> list[Path]:
-    """Copy a shipped game's content, templates and example sheets into `target`, to build
-    and edit there; refuse (copying nothing) when any of its files already exists."""
-    known = shipped_games()
+    """Copy a shipped game's content, templates and example sheets (or a whole example
+    project) into `target`, to build and edit there; refuse (copying nothing) when any of
+    its files already exists."""
+    known = known_examples()
     if game not in known:
         raise PnpError(f"unknown example {game!r}: expected one of {', '.join(known) or '(none shipped)'}")
     root = shipped_root()
     assert root is not None
-    pairs = [(src, target / src.relative_to(root)) for folder in ("content", "templates") for src in sorted((root / folder / game).rglob("*")) if src.is_file()]
-    pairs += [(src, target / "examples" / src.name) for src in examples(game)]
-    plugin = _plugin_folder(root, game)
-    if plugin is not None:
-        pairs += [(src, target / src.relative_to(root)) for src in sorted(plugin.rglob("*.py")) if "__pycache__" not in src.parts]
+    if game in shipped_games():
+        pairs = [(src, target / src.relative_to(root)) for folder in ("content", "templates") for src in sorted((root / folder / game).rglob("*")) if src.is_file()]
+        pairs += [(src, target / "examples" / src.name) for src in examples(game)]
+        plugin = _plugin_folder(root, game)
+        if plugin is not None:
+            pairs += [(src, target / src.relative_to(root)) for src in sorted(plugin.rglob("*.py")) if "__pycache__" not in src.parts]
+    else:
+        project = root / "examples" / "projects" / game
+        pairs = [(src, target / src.relative_to(project)) for src in sorted(project.rglob("*"))
+                 if src.is_file() and not _made(src.relative_to(project))]
     led_out(target, [dst for _, dst in pairs], "nothing was copied")
     clashes = [dst for _, dst in pairs if dst.exists()]
     if clashes:
