@@ -130,9 +130,13 @@ def _error_json(e: ContentError | str) -> dict[str, object]:
     return {"file": None, "line": None, "column": None, "message": clip(str(e))}
 
 
-def project_at(path: Path) -> Project:
+def project_at(path: Path, *, made: bool = False) -> Project:
+    """The project in the folder `path` (--project): a PnpError when there is no such
+    folder, unless the command makes it (`made`: `pnp new`)."""
     from .load.content import Project
 
+    if not made and not path.is_dir():
+        raise PnpError(f"{path}: the project folder does not exist (--project)")
     return Project(path.resolve())
 
 
@@ -416,7 +420,7 @@ def new_cmd(
     def job() -> None:
         from .load.shipped import shipped_games
 
-        for p in scaffold(project_at(project), game):
+        for p in scaffold(project_at(project, made=True), game):
             say(f"created {display_path(p)}")
         if game in shipped_games():
             say(f"note: pnp ships a game named {game}; in this project, this one is used instead")
@@ -699,13 +703,19 @@ def _logged(project: Path, db: Optional[Path], ids: Optional[list[int]] = None):
     return logged_games(log_path(project, db), ids, named=db is not None)
 
 
+NO_GAMES_LOGGED = "no games logged yet: `pnp serve` logs every game finished at the table, `pnp log import` a scoring sheet"
+
+
 @log_app.command("list")
 def log_list_cmd(db: Optional[Path] = DbOpt, project: Path = ProjectOpt) -> None:
     """List the logged games: id, date, game, rules, rule changes, players, winners, content digest."""
     from .serve.logbook import rows
 
-    for row in run(lambda: rows(_logged(project, db))):
+    listed = run(lambda: rows(_logged(project, db)))
+    for row in listed:
         say("  ".join(row))
+    if not listed:
+        say(NO_GAMES_LOGGED, stderr=True)  # not on stdout: what a script reads stays the list
 
 
 @log_app.command("export")
@@ -721,6 +731,8 @@ def log_export_cmd(
 
     def job() -> None:
         games = _logged(project, db, ids or None)
+        if not games:
+            say(NO_GAMES_LOGGED, stderr=True)
         if csv:
             text = export_csv(games)
             if out_dir is None:

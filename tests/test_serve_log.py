@@ -62,6 +62,17 @@ def test_a_file_that_is_no_database_is_one_line(tmp_path: Path):
     assert code == 2 and len(output.strip().splitlines()) == 1 and "the log cannot be used" in output
 
 
+@pytest.mark.parametrize("command", [["list"], ["export"], ["export", "--csv"]])
+def test_an_empty_log_says_so(tmp_path: Path, command: list[str]):
+    """Not nothing at all, which reads as a command that did not run; on stderr: stdout
+    stays what a script reads (the CSV's header row)."""
+    Log(tmp_path / "log.sqlite")  # a log, no game in it
+    result = runner.invoke(cli, ["log", *command, "--db", str(tmp_path / "log.sqlite"), "--project", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("no games logged yet: ")
+    assert result.stdout.splitlines() == (["game_id,played,game,rules,changes,content_digest,seat,player,total,winner"] if "--csv" in command else [])
+
+
 def test_a_restart_keeps_every_session(tmp_path: Path):
     log = Log(tmp_path / "log.sqlite")
     log.create_session("s1", "tasty-humans", "published", {"a.b": 1}, ["Ana", "Ben"], {"ending": None}, [{"king": False}, {"king": True}])
@@ -199,7 +210,7 @@ def test_listing_the_default_log_before_any_game_lists_nothing_and_creates_nothi
     project = tmp_path / "proj"
     project.mkdir()
     result = runner.invoke(cli, ["log", "list", "--project", str(project)])
-    assert result.exit_code == 0 and result.output == ""
+    assert result.exit_code == 0 and result.stdout == "" and result.stderr.startswith("no games logged yet: ")
     assert list(project.iterdir()) == []
 
 

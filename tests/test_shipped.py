@@ -86,6 +86,15 @@ def test_an_empty_folder_names_the_shipped_games(tmp_path: Path):
     assert "no games found" in result.output and "pnp init --example GAME" in result.output
 
 
+def test_a_project_folder_that_does_not_exist_is_named_so(tmp_path: Path):
+    for args in (["build"], ["build", "tasty-humans"], ["list"]):  # not "content: no games found", nor a shipped game built there
+        result = runner.invoke(app, [*args, "--project", str(tmp_path / "nowhere")])
+        assert (result.exit_code, result.output) == (2, f"{tmp_path / 'nowhere'}: the project folder does not exist (--project)\n")
+    assert not (tmp_path / "nowhere").exists()
+    made = runner.invoke(app, ["new", "g1", "--project", str(tmp_path / "new")])  # `pnp new` makes it
+    assert made.exit_code == 0, made.output
+
+
 def test_score_takes_several_sheets_and_exits_with_the_worst(tmp_path: Path):
     wrong = tmp_path / "wrong.yaml"
     text = SHEET.read_text()
