@@ -225,19 +225,26 @@ def build_cmd(
             return None
         todo = games if known is None else [game for game in known.games if game not in known.lines]  # the games that changed
         started = time.time_ns()
+        from contextlib import ExitStack
+
         from .build.driver import Tally, build
-        from .load.project_files import witnessed
+        from .build.lock import output_lock
+        from .load.project_files import output_folder, witnessed
         from .load.trust import trust_file
 
-        with witnessed() as read:  # pnp.yaml too: its options are the build's input
-            options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir, players=players, extra=set_, dpi=dpi,
-                                  force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
-            proj = project_at(project)
-            out = options.out or proj.output_dir  # where the summary finds the print PDFs
-            with progress_bar("building", "faces and files", quiet) as shown:
-                reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None)
-        if command is not None:
-            witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started)
+        with ExitStack() as locked:
+            with witnessed() as read:  # pnp.yaml too: its options are the build's input
+                options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir, players=players, extra=set_, dpi=dpi,
+                                      force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
+                proj = project_at(project)
+                out = options.out or proj.output_dir  # where the summary finds the print PDFs
+                # the build's lock (build() takes it again) held until its record is written: the
+                # record must note this build's files, not those of a build that followed it
+                locked.enter_context(output_lock(out if options.out else output_folder(proj.root, out)))
+                with progress_bar("building", "faces and files", quiet) as shown:
+                    reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None)
+            if command is not None:
+                witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started)
         if not quiet:
             made = {r.game: _built(r, r.written, r.rendered, r.seconds, out) for r in reports}
             for game in known.games if known is not None else made:

@@ -745,3 +745,74 @@ def test_editing_a_plugin_helper_rerenders(deck: Project, trusted):
     report = rebuild(deck)
     assert report.rendered == 6
     assert "alpha" in (deck.output_dir / "deck/svg/card/alpha.svg").read_text()
+
+
+def test_two_builds_of_one_output_folder_take_turns(demo: Project, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str],
+                                                    tmp_path: Path):
+    """Two builds into one folder at once (`pnp build --out O & pnp build --out O --paper a4`)
+    take turns (pnp/build/lock.py): the second waits, saying so, while the first is slow to
+    record what it committed, so the first never records the second's files as its own and
+    the next letter build makes the letter PDFs again instead of calling the A4 ones current."""
+    import threading
+    import time
+
+    from pnp.build import cache as cache_mod
+
+    out = tmp_path / "out"
+    record = cache_mod.BuildCache.record
+    second_done = threading.Event()
+    calls: list[None] = []
+
+    def slow_record(self, keys, written):  # the first build, its files renamed into place, slow to stat them
+        calls.append(None)
+        if len(calls) == 1:
+            second_done.wait(1.5)  # without the lock the second build commits meanwhile
+        return record(self, keys, written)
+
+    monkeypatch.setattr(cache_mod.BuildCache, "record", slow_record)
+    errors: list[BaseException] = []
+
+    def run(paper: str) -> None:
+        try:
+            build(demo, None, BuildOptions(formats=("svg", "pdf"), paper=paper, out=out))
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            if paper == "a4":
+                second_done.set()
+
+    first = threading.Thread(target=run, args=("letter",))
+    first.start()
+    while first.is_alive() and not (out / "demo/demo-print.pdf").exists():  # the first build is committing
+        time.sleep(0.01)
+    second = threading.Thread(target=run, args=("a4",))
+    second.start()
+    first.join()
+    second.join()
+    assert not errors
+    assert f"waiting for another pnp build of {out}" in capfd.readouterr().err
+    monkeypatch.setattr(cache_mod.BuildCache, "record", record)
+    clean = {paper: tmp_path / f"clean-{paper}" for paper in ("letter", "a4")}
+    for paper, folder in clean.items():
+        build(demo, None, BuildOptions(formats=("svg", "pdf"), paper=paper, out=folder))
+    assert (out / "demo/demo-print.pdf").read_bytes() == (clean["a4"] / "demo/demo-print.pdf").read_bytes()  # the second build's
+    (again,) = build(demo, None, BuildOptions(formats=("svg", "pdf"), paper="letter", out=out))
+    assert "demo-print.pdf" in again.changed
+    assert (out / "demo/demo-print.pdf").read_bytes() == (clean["letter"] / "demo/demo-print.pdf").read_bytes()
+    assert not (out / ".pnp-lock").exists()  # no lock is left behind
+
+
+@pytest.mark.parametrize("kind", ["folder", "link"])
+def test_a_lock_file_that_is_not_a_file_is_refused(demo: Project, tmp_path: Path, kind: str):
+    """`<out>/.pnp-lock` is pnp's like its other records there: a folder or a link in its
+    place is no lock (and no link is followed): one line, nothing built."""
+    out = tmp_path / "out"
+    out.mkdir()
+    if kind == "folder":
+        (out / ".pnp-lock").mkdir()
+    else:
+        (out / ".pnp-lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(PnpError) as caught:
+        build(demo, None, BuildOptions(formats=("svg",), out=out))
+    assert str(caught.value) == f"{out / '.pnp-lock'}: a {kind}, not pnp's lock file: remove it, or pass --out DIR to build elsewhere"
+    assert not (out / "demo").exists() and not (tmp_path / "elsewhere").exists()

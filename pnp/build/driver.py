@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from .cache import CACHE_FILE, BuildCache, code_stamp
+from .lock import output_lock
 from ..config import BuildOptions
 from ..files import Planned, digest
 from ..load.content import GameContent, Project
@@ -420,11 +421,12 @@ def build(project: Project, games: list[str] | None, options: BuildOptions, prog
     pipeline = Pipeline(project, options).check()
     check_cut_file(options, project.root)
     pending: list[tuple[int, Future[Produced]]] = []
-    try:
-        return _build(project, games, options, progress, pipeline, pending)
-    finally:  # what a failed build wrote ahead of its commit goes (a commit leaves nothing staged)
-        made = [future.result() for _, future in pending if future.done() and not future.cancelled() and future.exception() is None]
-        discard_staged(p.staged for p in made if p.staged is not None)
+    with output_lock(options.out or output_folder(project.root, project.output_dir)):  # one build at a time reads and writes a folder
+        try:
+            return _build(project, games, options, progress, pipeline, pending)
+        finally:  # what a failed build wrote ahead of its commit goes (a commit leaves nothing staged)
+            made = [future.result() for _, future in pending if future.done() and not future.cancelled() and future.exception() is None]
+            discard_staged(p.staged for p in made if p.staged is not None)
 
 
 def _build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None, pipeline: Pipeline,
