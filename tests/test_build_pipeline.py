@@ -283,3 +283,32 @@ def test_progress_counts_faces_and_files(demo):
     again = Tally(lambda *_: None)
     build(demo, None, BuildOptions(), progress=again)
     assert (again.done, again.total) == (2, 2)  # faces are still counted (from the cache); no file is made
+
+
+def test_ctrl_c_during_the_commit_leaves_every_game_new(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Ctrl-C while a build commits its games (two at a time) is held back until all are
+    committed, then ends the build as Ctrl-C does: never some games' files new and the others' old."""
+    import signal
+    import time
+
+    from pnp.build import driver
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "proj")
+    for game in ("one", "two", "three", "four"):
+        scaffold(project, game)
+    commit = driver._commit
+
+    def interrupted(p, scope):
+        if p.game.name == "one":
+            signal.raise_signal(signal.SIGINT)  # as a terminal's Ctrl-C: handled on the main thread
+            time.sleep(0.3)  # while the main thread waits for the games' commits
+        return commit(p, scope)
+
+    monkeypatch.setattr(driver, "_commit", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build(project, None, BuildOptions(formats=("svg",)))
+    assert sorted(p.name for p in project.output_dir.iterdir() if (p / "svg").is_dir()) == ["four", "one", "three", "two"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C acts at once again
+    monkeypatch.setattr(driver, "_commit", commit)
+    assert all(report.written == 0 for report in build(project, None, BuildOptions(formats=("svg",))))  # each game's cache recorded

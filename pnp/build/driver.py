@@ -10,13 +10,15 @@ Loading, the options check and rendering are the shared pipeline (pnp/build/pipe
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import ExitStack, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator
 
 from .cache import CACHE_FILE, BuildCache, code_stamp
 from .lock import output_lock
@@ -473,8 +475,29 @@ def _build(project: Project, games: list[str] | None, options: BuildOptions, pro
         raise PnpError([e for found in errors for e in found])
     for p in produced:  # every game's files checked before one is committed: a refusal leaves output/ as it was
         check_files(p.cache.root, p.files, p.staged)
-    with ThreadPoolExecutor(2) as writing:  # writing files is the kernel's work: two games at a time
+    with interrupt_deferred(), ThreadPoolExecutor(2) as writing:  # writing files is the kernel's work: two games at a time
         return list(writing.map(lambda p: _commit(p, built_folders(options, p.game.name)), produced))
+
+
+@contextmanager
+def interrupt_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while the block runs, then act on it: the commit of a
+    build's games is short, and cut in the middle it would leave some games' files new and
+    the others' old. Only on the main thread, where Python handles signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if received:  # now as it would have been at once: KeyboardInterrupt, or the handler that was there
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            elif previous == signal.SIG_DFL:
+                signal.raise_signal(signal.SIGINT)
 
 
 def built_folders(options: BuildOptions, game: str) -> tuple[str, ...]:
