@@ -106,7 +106,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):  # name the file asked for (a folder there?), not the temporary one
-            exc.filename, exc.filename2 = str(path), None
+            raise named(exc, path) from None
         raise
 
 
@@ -145,10 +145,20 @@ def stage(path: Path, data: bytes, folder_made: bool = False) -> str:
             break
         except FileExistsError:  # left by a process that had the same id and died
             continue
+        except OSError as exc:  # a read-only folder: the file asked for, not the temporary one
+            raise named(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):  # a full disk names no file at all
+            raise named(exc, path) from None
         raise
     return tmp
+
+
+def named(exc: OSError, path: Path | str) -> OSError:
+    """`exc` naming `path`, the file pnp meant to write (not its temporary file, or none)."""
+    exc.filename, exc.filename2 = str(path), None
+    return exc

@@ -136,3 +136,42 @@ def test_python_dash_m_runs_the_command_line():
         assert (done.returncode, done.stdout) == (0, f"pnp {__version__}\n"), (module, done)
         wrong = subprocess.run([sys.executable, "-m", module, "build", "--bogus"], capture_output=True, text=True, env=env, timeout=60)
         assert wrong.returncode == 2 and "No such option: --bogus" in wrong.stderr, (module, wrong)
+
+
+def test_a_full_disk_or_a_read_only_folder_names_the_file_pnp_meant_to_write(demo: Project, monkeypatch):
+    """A write that fails names the file pnp was writing: not its temporary file
+    (`.x.svg.123-0.tmp`), and not `pnp` when the error (a full disk) names no file."""
+    import errno
+    import os
+    import re
+
+    fdopen, open_ = os.fdopen, os.open
+
+    class Full:
+        def __init__(self, fd: int):
+            self.handle = fdopen(fd, "wb")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    output = demo.root / "output"
+
+    def read_only(path, flags, *args, **kwargs):
+        if str(path).startswith(str(output)) and str(path).endswith(".tmp"):  # pnp's own, in the output folder
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+        return open_(path, flags, *args, **kwargs)
+
+    for patch, said in ((("fdopen", lambda fd, mode="r", *a, **k: Full(fd) if mode == "wb" else fdopen(fd, mode, *a, **k)), "No space left on device"),
+                        (("open", read_only), "Read-only file system")):
+        with monkeypatch.context() as m:
+            m.setattr(os, *patch)
+            result = pnp(demo, "build")
+        assert result.exit_code == 2, result.output
+        assert re.fullmatch(rf"{re.escape(str(output))}/demo/([\w-]+/)*[\w-]+\.(svg|pdf|json): {said}\n", result.output), result.output
+        assert not list(output.rglob("*.tmp"))

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from ..errors import PnpError
-from ..files import stage, temp_owner, write_atomic
+from ..files import named, stage, temp_owner, write_atomic
 from ..load.seal import read_sealed, write_sealed
 
 MANIFEST = ".pnp-files.json"
@@ -209,7 +209,10 @@ def commit_files(root: Path, files: dict[str, bytes], scope: tuple[str, ...] = (
     digests: dict[str, str] = {}
     for rel in sorted(files):
         if staged is not None and rel in staged.temps:  # checked as it was staged; a rename replaces a link, never follows it
-            os.replace(staged.temps.pop(rel), root / rel)
+            try:
+                os.replace(staged.temps.pop(rel), root / rel)
+            except OSError as exc:  # name the file, not its temporary one
+                raise named(exc, root / rel) from None
             done.written.append(rel)
         else:
             checked = inside.status(rel)
