@@ -175,3 +175,14 @@ def test_a_full_disk_or_a_read_only_folder_names_the_file_pnp_meant_to_write(dem
         assert result.exit_code == 2, result.output
         assert re.fullmatch(rf"{re.escape(str(output))}/demo/([\w-]+/)*[\w-]+\.(svg|pdf|json): {said}\n", result.output), result.output
         assert not list(output.rglob("*.tmp"))
+
+
+def test_out_naming_a_file_is_refused_early(demo: Project, tmp_path):
+    """`--out` naming a plain file: one line saying so, not one about '..' and links under it."""
+    plain = tmp_path / "notes.txt"
+    plain.write_text("mine\n")
+    for command in ("build", "preview"):
+        result = pnp(demo, command, "--out", str(plain))
+        assert result.exit_code == 2, result.output
+        assert result.output == f"{plain}: is a file, not a folder (--out names the output folder)\n"
+    assert plain.read_text() == "mine\n"
