@@ -572,3 +572,18 @@ def test_an_unknown_key_in_a_plugin_models_optional_list_or_tagged_union_lists_t
     assert [str(e) for e in validate(doc, Deck)[1]] == [
         "deck.yaml:2:15: unknown key 'cots' (expected one of: name, cost)",
         "deck.yaml:5:17: unknown key 'lifes' (expected one of: kind, lives)"]
+
+
+def test_an_item_id_of_letters_beyond_ascii_says_ascii(tmp_path, monkeypatch):
+    """`été-carte` is made of letters, but not of those an output file's name may hold: the line says which."""
+    folder = tmp_path / "content/g"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text("title: G\ncomponents:\n  - id: card\n    name: Cards\n    size: poker\n    items: cards.cards\n"
+                                      "    front: card.svg.j2\n")
+    (folder / "cards.yaml").write_text("cards:\n  - id: été-carte\n")
+    (tmp_path / "templates/g").mkdir(parents=True)
+    (tmp_path / "templates/g/card.svg.j2").write_text('{% extends "pnp/base.svg.j2" %}')
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g", "--project", "."])
+    assert result.exit_code == 2, result.output
+    assert "item 'été-carte' of 'card': expected an `id` of ASCII letters (a-z, A-Z), digits, '.', '_' or '-'" in result.output
