@@ -173,8 +173,9 @@ def options_for(project: Path, **given) -> "BuildOptions":
             raise PnpError(f"--back-offset {given['back_offset']!r}: expected X,Y in mm, e.g. --back-offset 0.5,-1") from None
         given["back_offset"] = (x, y)
     if isinstance(given.get("out"), Path):
-        if given["out"].exists() and not given["out"].is_dir():  # early: not a line about paths under it
-            raise PnpError(f"{given['out']}: is a file, not a folder (--out names the output folder)")
+        # early, and the file itself: not a line about a path under it (the out folder, or a folder on its way)
+        if (file := next((f for f in (given["out"], *given["out"].parents) if f.exists() and not f.is_dir()), None)) is not None:
+            raise PnpError(f"{file}: is a file, not a folder (--out names the output folder)")
         given["out"] = given["out"].resolve()
     if isinstance(given.get("extra"), list):
         given["extra"] = _options(given["extra"])

@@ -185,4 +185,6 @@ def test_out_naming_a_file_is_refused_early(demo: Project, tmp_path):
         result = pnp(demo, command, "--out", str(plain))
         assert result.exit_code == 2, result.output
         assert result.output == f"{plain}: is a file, not a folder (--out names the output folder)\n"
+    result = pnp(demo, "build", "--out", str(plain / "under"))  # a folder under the file: the file named, not a lock under it
+    assert result.exit_code == 2 and result.output == f"{plain}: is a file, not a folder (--out names the output folder)\n", result.output
     assert plain.read_text() == "mine\n"
