@@ -3,6 +3,7 @@ costs a full rebuild."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -230,6 +231,48 @@ def test_a_record_is_checked_in_place_not_copied():
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20
+
+
+def test_kept_documents_are_a_cache_a_failed_write_keeps_none_and_a_killed_builds_leftovers_go(deck: Project, monkeypatch):
+    """A kept document that cannot be written (a full disk) costs only the keeping: the build,
+    its files committed already, succeeds; what a build killed while it wrote one left goes."""
+    import errno
+
+    from pnp.build import cache as cache_mod
+
+    _typeset_count(monkeypatch)
+    write = cache_mod.write_sealed
+
+    def full(path, purpose, data):
+        if purpose.startswith(".pnp-typeset/"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return write(path, purpose, data)
+
+    monkeypatch.setattr(cache_mod, "write_sealed", full)
+    rebuild(deck)
+    out = deck.output_dir / "deck"
+    assert (out / "deck-print.pdf").is_file() and (out / CACHE_FILE).is_file() and not list((out / ".pnp-typeset").glob("*"))
+    monkeypatch.setattr(cache_mod, "write_sealed", write)
+    rebuild(deck, force=True)
+    kept = sorted((out / ".pnp-typeset").iterdir())
+    leftover = out / ".pnp-typeset" / f".{kept[0].name}.999999999-0.tmp"  # no such process
+    leftover.write_bytes(b"half")
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    rebuild(deck)
+    assert not leftover.exists()
+
+
+def test_a_build_releasing_its_lock_leaves_another_builds_lock_file(tmp_path):
+    """The output folder removed while a build held its lock, and another build's lock file
+    made in its place: the first build's release removes only its own."""
+    from pnp.build.lock import LOCK, output_lock
+
+    folder = tmp_path / "out"
+    with output_lock(folder):
+        (folder / LOCK).unlink()
+        (folder / LOCK).write_text("")  # another build's
+        other = os.stat(folder / LOCK)
+    assert os.path.samestat(os.stat(folder / LOCK), other)
 
 
 def test_copies_change_reimposes_without_rendering(deck: Project):

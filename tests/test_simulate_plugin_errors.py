@@ -4,6 +4,9 @@ import of a module that is not the lab's is the plugin's, never advice to instal
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -91,3 +94,16 @@ def test_a_workers_error_stops_the_run_at_once(root: Path):
     result = runner.invoke(app, ["simulate", "dietrick-taking", "--games", "2000", "--players", "3", "--out", "out", "-j", "2"])
     assert time.monotonic() - started < 5
     assert result.exit_code == 2 and "IndexError: list index out of range" in result.output
+
+
+@pytest.mark.parametrize("raised", ["GeneratorExit()", "SystemExit(3)"])
+def test_a_workers_base_exception_is_the_plugins_error_not_a_hang(root: Path, raised: str):
+    """A BaseException that is no Exception killed the worker that met it, and a pool waits
+    forever for the games of a worker that died: it is the plugin's located error, exit 2."""
+    line = edit_plugin(root, SIM, "def play(self, seed: int, strategies: list[str], sheet: bool = False) -> Record:",
+                       f"(_ for _ in ()).throw({raised}) if seed == 7 else None")
+    done = subprocess.run([sys.executable, "-m", "pnp", "simulate", "dietrick-taking", "--games", "400", "--players", "3",
+                           "--out", "out", "-j", "2"], capture_output=True, text=True, timeout=120, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2, done.stderr
+    assert f"{SIM}:{line}:" in done.stderr and "Traceback" not in done.stderr

@@ -77,7 +77,7 @@ from ..load.plugins import plugin_files
 from ..load.manifest import Component
 from ..files import digest, tree_digest
 from ..load.seal import read_sealed, write_sealed
-from .output import CACHE_FILE, TYPESET, Inside
+from .output import CACHE_FILE, TYPESET, Inside, remove_leftover_temps
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
@@ -212,8 +212,11 @@ class BuildCache:
         inside = Inside(self.root)
         for key, data in sorted(self._typeset_new.items()):
             checked = inside.status(f"{TYPESET}/{key}.sealed")
-            if checked is not None:
-                write_sealed(checked[0], f"{TYPESET}/{key}.sealed", data)
+            try:
+                if checked is not None:
+                    write_sealed(checked[0], f"{TYPESET}/{key}.sealed", data)
+            except OSError:  # a full disk, a folder pnp may not write: the build's files are committed, its cache only keeps less
+                break
         self._typeset_new.clear()
         if not self.typeset_used and any(rel.endswith(".pdf") for rel in files):
             return
@@ -221,6 +224,9 @@ class BuildCache:
             names = os.listdir(self.root / TYPESET) if inside.status(f"{TYPESET}/x") else []
         except OSError:
             return
+        # what a build killed while it wrote a document left (the file list does not name these)
+        remove_leftover_temps(inside, {f"{TYPESET}/{name}" for name in names if _KEPT.fullmatch(name)} |
+                              {f"{TYPESET}/{key}.sealed" for key in self.typeset_used})
         for name in names:
             checked = inside.status(f"{TYPESET}/{name}")
             # only a document pnp sealed there itself (a file of the user's named alike stays)

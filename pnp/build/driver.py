@@ -488,16 +488,23 @@ def interrupt_deferred() -> Iterator[None]:
         yield
         return
     received: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    previous = signal.getsignal(signal.SIGINT)
+    previous = signal.SIG_DFL if previous is None else previous  # a handler not set from Python: the default
+
+    def held(signum: int, frame: Any) -> None:
+        received.append(signum)
+        signal.signal(signal.SIGINT, previous)  # a second Ctrl-C acts at once (a commit stuck on a hung disk)
+
+    signal.signal(signal.SIGINT, held)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-        if received:  # now as it would have been at once: KeyboardInterrupt, or the handler that was there
-            if callable(previous):
-                previous(signal.SIGINT, None)
-            elif previous == signal.SIG_DFL:
-                signal.raise_signal(signal.SIGINT)
+    if received:  # once the commit is done, as it would have been at once: KeyboardInterrupt, or the handler that was there
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        elif previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 def built_folders(options: BuildOptions, game: str) -> tuple[str, ...]:

@@ -107,7 +107,10 @@ def _lock(fd: int, folder: Path) -> None:
 
 def _release(folder: Path, fd: int, made: bool) -> None:
     try:
-        os.unlink(folder / LOCK)  # while still held: a build waiting on it tries again with a new one
+        # while still held: a build waiting on it tries again with a new one; only this build's
+        # own file (the folder removed meanwhile, another build's lock may stand in its place)
+        if os.path.samestat(os.fstat(fd), os.lstat(folder / LOCK)):
+            os.unlink(folder / LOCK)
     except OSError:
         pass
     finally:

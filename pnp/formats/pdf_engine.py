@@ -222,10 +222,10 @@ def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_files: tup
     return made
 
 
-def _pool_worker() -> None:
+def _pool_worker(parent: int) -> None:
     """A pool worker's start: behind the build, and ending with it (pnp.workers)."""
     behind()
-    end_with_parent()
+    end_with_parent(parent)
 
 
 def _worker_cap() -> int:
@@ -249,7 +249,7 @@ def engine_pool(warm_fonts: tuple[str, ...] = ()) -> Iterator[None]:
     if _POOL is not None or workers < 2 or not _can_fork():
         yield
         return
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_pool_worker)
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_pool_worker, initargs=(os.getpid(),))
     try:
         # the first submit forks every worker, here on the calling thread, before any other thread starts
         for _ in range(workers):

@@ -10,6 +10,7 @@ import shutil
 import signal
 import tempfile
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -18,7 +19,7 @@ from pnp.load.content import GameContent, Project, load_game
 from pnp.errors import PnpError
 from pnp.limits import SIMULATIONS
 from pnp.load import revision, trust
-from pnp.load.plugins import plugin_failure
+from pnp.load.plugins import call_hook, stop_failure
 from pnp.load.options import parse_pairs
 from pnp.workers import end_with_parent
 
@@ -81,13 +82,13 @@ def _simulation(side: Side) -> Simulation:
     return sim
 
 
-def _worker_start(allow_all: bool, revisions: dict[str, tuple[str, str]]) -> None:
+def _worker_start(parent: int, allow_all: bool, revisions: dict[str, tuple[str, str]]) -> None:
     """A worker's start: trust what the parent trusts, and leave Ctrl-C to the parent. A spawned
     worker imports pnp afresh, so `pnp --trust` (trust.ALLOW_ALL) and the revisions' folders would
     otherwise be forgotten there. Ctrl-C on a terminal reaches every process of the group: a worker
     that took it would die with a traceback and its chunk lost, which the pool waits for forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_with_parent()  # and not outlive a run killed outright
+    end_with_parent(parent)  # and not outlive a run killed outright
     trust.ALLOW_ALL = allow_all
     trust.REVISIONS.update(revisions)
 
@@ -98,13 +99,19 @@ def _play_chunk(args: tuple[int, Side, list[tuple[int, list[str]]], bool]) -> tu
     try:
         sim = _simulation(side)
         return index, [sim.play(seed, strategies, sheets) for seed, strategies in games]
-    except (Exception, SystemExit) as exc:  # a plugin's `sys.exit()` too: its error, not the worker's end
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt) and multiprocessing.parent_process() is None:
+            raise  # Ctrl-C in a run without workers
         # A traceback does not cross the process boundary, and with it the plugin's file and
-        # line would be lost: a plugin's own failure leaves a worker as its located error
-        # (kept whole with PNP_DEBUG, whose traceback the pool passes on).
-        if os.environ.get("PNP_DEBUG") or (found := plugin_failure(exc)) is None:
+        # line would be lost: a plugin's own failure (`sys.exit()` and a BaseException too)
+        # leaves a worker as its located error (kept whole with PNP_DEBUG, whose traceback
+        # the pool passes on). Nothing but an Exception may leave a worker: a pool waits
+        # forever for the games of a worker that died.
+        if not os.environ.get("PNP_DEBUG") and (found := stop_failure(exc)) is not None:
+            raise PnpError(found) from None
+        if isinstance(exc, Exception):
             raise
-        raise PnpError(found) from None
+        raise RuntimeError(f"{type(exc).__name__} in a simulation worker:\n{traceback.format_exc()}") from None
 
 
 def seats(strategies: list[str], players: int, g: int) -> list[str]:
@@ -143,7 +150,8 @@ def run_games(sides: list[Side], games: int, players: int, strategies: list[str]
             results: Iterator[tuple[int, list[Record]]] = map(_play_chunk, tasks)
         else:
             ctx = multiprocessing.get_context("fork" if fork else "spawn")
-            pool = ctx.Pool(min(jobs, len(chunks)), initializer=_worker_start, initargs=(trust.allowed_by_user(), dict(trust.REVISIONS)))
+            pool = ctx.Pool(min(jobs, len(chunks)), initializer=_worker_start,
+                            initargs=(os.getpid(), trust.allowed_by_user(), dict(trust.REVISIONS)))
             # as each chunk finishes, not in order: a plugin's error is told (and the run stopped) as soon as a worker meets it
             results = pool.imap_unordered(_play_chunk, tasks)
         played = 0
@@ -254,7 +262,9 @@ def _check_players(sim: Simulation, players: int) -> None:
 def _setting(sim: Simulation, players: int) -> str:
     """The game's own words for what it plays at this count that no option named (optional)."""
     setting = getattr(sim, "setting", None)
-    return setting(players) if setting is not None else ""
+    if setting is None:
+        return ""
+    return call_hook(setting, "setting(players)", (players,), lambda said: None if isinstance(said, str) else "text (\"\" for none)")
 
 
 def _label(options: dict[str, str], sim: Simulation) -> str:
