@@ -429,3 +429,22 @@ def test_a_base_exception_of_a_template_helper_is_located_at_the_template_and_th
     assert message.startswith("templates/fruit-stand/fruit.svg.j2:5: fruit/"), message
     assert message.endswith(f"plugin plugins/fruit_stand.py failed at plugins/fruit_stand.py:{line}: Boom: odd"), message
     assert not (fruit / "output").exists()
+
+
+@pytest.mark.parametrize("old, new, command", [
+    ("SHEET_KEYS = {", "class Boom(BaseException):\n    pass\nraise Boom('at import')\nSHEET_KEYS = {", ["build"]),
+    ("        table = Table(", "        raise GeneratorExit()\n        table = Table(", ["score", "sheets/example.yaml"]),
+], ids=["import", "render"])
+def test_a_plugins_own_base_exception_at_import_or_in_render_is_its_error(fruit: Path, old: str, new: str, command: list[str]):
+    """A BaseException that is no Exception, at import (which left the half-imported module
+    behind) or in `render` (called as a hook): the plugin's located error, exit 2."""
+    import sys
+
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, old, new)
+    line = next(n for n, text in enumerate(plugin.read_text(encoding="utf-8").splitlines(), 1) if text.strip().startswith("raise "))
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2, result.output
+    assert any(text.startswith(f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py failed") for text in result.output.splitlines()), result.output
+    if "Boom" in new:  # not left half-imported
+        assert not [name for name, module in sys.modules.items() if module is not None and getattr(module, "__file__", "") == str(plugin)]

@@ -223,3 +223,17 @@ def test_a_plugins_sys_exit_is_its_located_problem_not_a_500(root: Path, file: s
         f"proj/{file}:{line}: plugin plugins/dietrick_taking failed: sys.exit(3) (SystemExit): a plugin must not end pnp; "
         "raise PnpError for input it cannot use (set PNP_DEBUG=1 for a traceback)"]
     assert c.get("/api/stats").json() == []
+
+
+def test_a_plugins_own_base_exception_is_its_located_problem_not_a_traceback(root: Path):
+    """A BaseException that is no Exception, raised in the plugin's render, escaped the
+    request's handler to uvicorn (a traceback on the host's terminal, no answer)."""
+    file, after = "plugins/dietrick_taking/report.py", "def render(self, console: Console) -> None:"
+    line = edit_plugin(root, file, after, "raise GeneratorExit()")
+    c = client(root)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
+    c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
+    for seat, (yellow, blue) in enumerate([(7, 2), (4, 11), (13, 2)]):
+        r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": True})
+    said = r.text
+    assert f"{file}:{line}:" in said and "GeneratorExit" in said, said

@@ -139,7 +139,10 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
     _LOADED[module_name] = name
     try:
         spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:  # the designer's code (`sys.exit()` too: it must not end pnp): one line naming the file
+    except KeyboardInterrupt:
+        del sys.modules[module_name]
+        raise
+    except BaseException as exc:  # the designer's code (`sys.exit()` too: it must not end pnp): one line naming the file
         del sys.modules[module_name]
         raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {exception_text(exc)}") from None
     return module
@@ -164,7 +167,9 @@ def plugin_module(name: str, root: Path, where: ContentError) -> tuple[ModuleTyp
         _LOADED[entry.module.partition(".")[0]] = name
         try:
             return importlib.import_module(entry.module), entry.attr or "PLUGIN"
-        except (Exception, SystemExit) as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # as a project file's plugin: its code's error, never pnp's end
             raise _fail(_in_plugin(exc, where), f"plugin {name!r} (entry point {entry.value}) failed to load: {exception_text(exc)}") from None
     raise _fail(where, f"unknown plugin {name!r}: no project file plugins/{name}.py named and no entry point {name!r} in group {ENTRY_POINT_GROUP!r}")
 
@@ -213,7 +218,7 @@ def template_frame(exc: BaseException) -> tuple[str, int] | None:
     return found
 
 
-def plugin_exit(exc: SystemExit) -> PluginExit | None:
+def plugin_exit(exc: BaseException) -> PluginExit | None:
     """`exc` raised in a plugin's code or a template's (which calls only what pnp or the
     plugin gave it) as a PluginExit, to raise `from exc`; None when neither raised it: pnp's
     own exit."""
@@ -289,7 +294,7 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     for a good one) accepts it. A hook pnp cannot call so (its parameters), or one returning
     what pnp cannot use, is that plugin's error at the hook's `def` line (or at `at`'s: a
     function or class of the plugin); an exception raised in the hook's own code goes on,
-    to be located there (`plugin_failure`), its `sys.exit()` as a PluginExit and a PnpError
+    to be located there (`plugin_failure`), its `sys.exit()` (or a BaseException of its own) as a PluginExit and a PnpError
     with no error to print as the plugin's error at its raise line."""
     at = hook if at is None else at
     try:
@@ -300,16 +305,18 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
         name, path, line = found  # `raise PnpError([])`: an error with nothing to print would be a silent exit 2
         raise PluginError(ContentError(path, line, None, f"plugin {name}: raised PnpError with no message: expected one "
                                        "ContentError or more (e.g. doc.error(path, message))")) from None
-    except SystemExit as exc:  # the plugin's `sys.exit()`: its error, not pnp's end
-        if (error := plugin_exit(exc)) is None:
-            raise
-        raise error from exc
     except TypeError as exc:
         if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
             raise  # raised inside the hook: its own code's error
         if _takes(hook, args):  # a wrapper's (e.g. functools.cache's), not the parameters' fault
             raise _hook_error(at, f"{call} raised TypeError: {exc}") from None
         raise _hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the plugin's `sys.exit()` or a BaseException of its own: its error, not pnp's end
+        if isinstance(exc, Exception) or (error := plugin_exit(exc)) is None:
+            raise
+        raise error from exc
     if (expected := check(value)) is not None:
         raise _hook_error(at, f"{call.partition('(')[0]} returned {_kind(value)}: expected {expected}")
     return value

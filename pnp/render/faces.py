@@ -161,8 +161,8 @@ def _render_error(exc: BaseException, game: GameContent, template: str, what: st
     if (raised := plugin_frame(exc)) is not None:  # a helper the plugin gave the templates (or its `context`): its line too
         name, file, at = raised
         return ContentError(path, line, None, f"{what}: plugin {name} failed at {locate.project_relative(Path(file), game)}:{at}: "
-                                              f"{exc if isinstance(exc, PluginExit) else f'{type(exc).__name__}: {exc}'}")
-    return ContentError(path, line, None, f"{what}: {exc if isinstance(exc, PluginExit) else f'{type(exc).__name__}: {exc}'}")
+                                              f"{exception_text(exc)}")
+    return ContentError(path, line, None, f"{what}: {exception_text(exc)}")
 
 
 def _held(value: Any, ident: Any) -> bool:

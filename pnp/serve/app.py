@@ -207,9 +207,9 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                 # a bug in pnp: one line to the page and one to the server's terminal
                 print(f"pnp serve: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 return _error(500, f"internal error: {type(exc).__name__}")
-            except SystemExit as exc:  # a plugin's `sys.exit()` where pnp calls its code directly: its error too
-                if (error := plugin_error(exc)) is None:
-                    raise
+            except BaseException as exc:  # a plugin's `sys.exit()` or BaseException of its own: its error too
+                if isinstance(exc, KeyboardInterrupt) or (error := plugin_error(exc)) is None:
+                    raise  # Ctrl-C, a task's cancellation, pnp's own exit: not the plugin's
                 return _error(400, _said(error))
         return wrapped
 
