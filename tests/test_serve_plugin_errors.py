@@ -206,6 +206,17 @@ def test_a_blank_sheet_without_players_is_refused_when_the_table_starts(root: Pa
     assert (r.status_code, r.json()) == (400, {"error": "game 'dietrick-taking': its blank sheet has no players list"})
 
 
+def _a_finished_table(root: Path):
+    """A client and the answer to the last board of a three-player Dietrick-taking table
+    marked done (the game then scored)."""
+    c = client(root)
+    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
+    c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
+    for seat, (yellow, blue) in enumerate([(7, 2), (4, 11), (13, 2)]):
+        r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": True})
+    return c, r
+
+
 @pytest.mark.parametrize("file, after", [
     (INIT, '"""Score a sheet (see `sheet.py` for its format) against the printed scoring cards."""'),
     ("plugins/dietrick_taking/report.py", "def render(self, console: Console) -> None:"),
@@ -213,11 +224,7 @@ def test_a_blank_sheet_without_players_is_refused_when_the_table_starts(root: Pa
 def test_a_plugins_sys_exit_is_its_located_problem_not_a_500(root: Path, file: str, after: str):
     """`sys.exit()` in a plugin's code answered 500 with uvicorn's traceback."""
     line = edit_plugin(root, file, after, "raise SystemExit(3)")
-    c = client(root)
-    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
-    c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
-    for seat, (yellow, blue) in enumerate([(7, 2), (4, 11), (13, 2)]):
-        r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": True})
+    c, r = _a_finished_table(root)
     assert r.status_code == 200, r.text
     assert [p["message"] for p in r.json()["outcome"]["problems"]] == [
         f"proj/{file}:{line}: plugin plugins/dietrick_taking failed: sys.exit(3) (SystemExit): a plugin must not end pnp; "
@@ -230,10 +237,6 @@ def test_a_plugins_own_base_exception_is_its_located_problem_not_a_traceback(roo
     request's handler to uvicorn (a traceback on the host's terminal, no answer)."""
     file, after = "plugins/dietrick_taking/report.py", "def render(self, console: Console) -> None:"
     line = edit_plugin(root, file, after, "raise GeneratorExit()")
-    c = client(root)
-    sid = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
-    c.put(f"/api/sessions/{sid}/table", json={"values": {"scoring_order": [2, 1, 3]}})
-    for seat, (yellow, blue) in enumerate([(7, 2), (4, 11), (13, 2)]):
-        r = c.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": {"yellow": yellow, "blue": blue}, "done": True})
+    _, r = _a_finished_table(root)
     said = r.text
     assert f"{file}:{line}:" in said and "GeneratorExit" in said, said
