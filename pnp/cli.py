@@ -97,21 +97,16 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
         fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
         fail([f"{exc.filename or 'pnp'}: {exc.strerror or exc}"], EXIT_INPUT, as_json)
-    except Exception as exc:  # a bug in a plugin or in pnp itself: one line, unless debugging
+    except BaseException as exc:  # the game's own Python (its `sys.exit()` too), or a bug in pnp: one line, unless debugging
         if os.environ.get("PNP_DEBUG"):
             raise
-        from .load.plugins import plugin_failure
-
-        if (located := plugin_failure(exc)) is not None:  # the game's own Python, not pnp's
-            fail([located], EXIT_INPUT, as_json)
-        fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
-    except BaseException as exc:  # `sys.exit()` or a BaseException raised by a plugin's code or a template: its
-        # error, never pnp's end with the plugin's code; pnp's own exits (typer.Exit is an Exception) go on
         from .load.plugins import stop_failure
 
-        if os.environ.get("PNP_DEBUG") or (stopped := stop_failure(exc)) is None:
+        if (located := stop_failure(exc)) is not None:  # a plugin's code or a template's, not pnp's
+            fail([located], EXIT_INPUT, as_json)
+        if not isinstance(exc, Exception):  # no plugin's and no Exception: pnp's own exit goes on
             raise
-        fail([stopped], EXIT_INPUT, as_json)
+        fail([f"pnp: internal error: {type(exc).__name__}: {exc} (set PNP_DEBUG=1 for a traceback)"], EXIT_INTERNAL, as_json)
 
 
 def fail(errors: list[ContentError | str], code: int, as_json: bool) -> NoReturn:

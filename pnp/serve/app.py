@@ -201,16 +201,14 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                 if isinstance(exc, PluginError):  # the game's plugin, not the request: the host sees it too
                     print(f"pnp serve: {_said(exc)}", file=sys.stderr)
                 return _error(400, _said(exc))
-            except Exception as exc:
-                if (error := plugin_error(exc)) is not None:  # the game's own Python: its line, as `pnp score` says it
-                    return _error(400, _said(error))
+            except BaseException as exc:
+                if not isinstance(exc, KeyboardInterrupt) and (error := plugin_error(exc)) is not None:
+                    return _error(400, _said(error))  # the game's own Python (its `sys.exit()` too): its line, as `pnp score` says it
+                if not isinstance(exc, Exception):
+                    raise  # Ctrl-C, a task's cancellation, pnp's own exit: not the plugin's
                 # a bug in pnp: one line to the page and one to the server's terminal
                 print(f"pnp serve: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 return _error(500, f"internal error: {type(exc).__name__}")
-            except BaseException as exc:  # a plugin's `sys.exit()` or BaseException of its own: its error too
-                if isinstance(exc, KeyboardInterrupt) or (error := plugin_error(exc)) is None:
-                    raise  # Ctrl-C, a task's cancellation, pnp's own exit: not the plugin's
-                return _error(400, _said(error))
         return wrapped
 
     async def index(request: Request) -> Response:
