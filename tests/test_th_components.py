@@ -326,6 +326,10 @@ def test_reference_card_numbers_follow_rules_yaml(tmp_path: Path, repo_project: 
         words = " ".join(" ".join(" ".join(texts(ET.fromstring(f.svg))) for f in card.faces).split())
         assert "Everyone takes three turns a round." in words and "two turns" not in words, version
         assert "stays over columns 1-5." in words and "1-6" not in words, version
+    rules_yaml.write_text(text.replace("turns_a_round: 2\n", "turns_a_round: 1\n"), encoding="utf-8")
+    (card,) = render_game(load_game(project, GAME), {}, 3.0, only={"reference-card"})
+    words = " ".join(" ".join(" ".join(texts(ET.fromstring(f.svg))) for f in card.faces).split())
+    assert "Everyone takes one turn a round." in words  # not "one turns"
 
 
 def test_texts_from_the_yaml_are_escaped(tmp_path: Path, repo_project: Project):

@@ -829,7 +829,7 @@ class ReferenceFile(StrictModel):
 
     title: str
     ties_held_leader: HeldLeaderTies
-    number_words: dict[int, str] = Field(default_factory=dict, description="numbers the texts print as words; others print as digits")
+    turn_counts: dict[int, str] = Field(default_factory=dict, description="how the texts say a count of turns; others print as digits and 'turns'")
     sections: list[ReferenceSection] = Field(min_length=1)
     solo: SoloReference
 
@@ -840,7 +840,7 @@ class ReferenceFile(StrictModel):
         stacks = f"{'/'.join(map(str, multi.values()))} stacks at {'/'.join(map(str, multi))} players"
         values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks,
                   "leader_space": rules.leader_space,
-                  "turns_a_round": self.number_words.get(rules.turns_a_round, str(rules.turns_a_round)),
+                  "turns_a_round": self.turn_counts.get(rules.turns_a_round, f"{rules.turns_a_round} turns"),
                   "columns": rules.stomach.columns}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
 
