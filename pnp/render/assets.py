@@ -24,7 +24,7 @@ from markupsafe import Markup
 from ..errors import ContentError, PnpError, without_addresses
 from ..load import project_files
 from ..limits import PICTURES
-from .textfit import template_frame
+from .textfit import calling_template
 
 if TYPE_CHECKING:
     from ..load.content import GameContent
@@ -148,18 +148,18 @@ class Assets:
                 path = self.game.resolve_file(name, what="image")
                 data = project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES) if path is not None else b""
             except PnpError as exc:
-                self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *template_frame()))
+                self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *calling_template()))
                 return Markup("")
             if path is None:
-                self.problems.append((f"image not found: {name!r} (looked in {where})", *template_frame()))
+                self.problems.append((f"image not found: {name!r} (looked in {where})", *calling_template()))
                 return Markup("")
             kind = media_type(data)
             if kind is None:
-                self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *template_frame()))
+                self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *calling_template()))
                 return Markup("")
             refused = oversize(data, kind) or damaged(data, kind)
             if refused:
-                self.problems.append((f"image {name!r}: {refused}", *template_frame()))
+                self.problems.append((f"image {name!r}: {refused}", *calling_template()))
                 return Markup("")
             self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
         return Markup(self.uris[name])

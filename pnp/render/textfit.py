@@ -28,7 +28,7 @@ class Overflow:
     line: int | None = None
 
 
-def template_frame() -> tuple[Path | None, int | None]:
+def calling_template() -> tuple[Path | None, int | None]:
     """The template file and line calling a helper (the innermost Jinja frame)."""
     frame: FrameType | None = sys._getframe(1)
     while frame is not None:
@@ -54,7 +54,7 @@ class TextFit:
     def _overflow(self, text: str, message: str) -> None:
         if any(o.text == str(text) and o.message == message for o in self.overflows):
             return  # the same text measured again (a template that lays out, then draws)
-        self.overflows.append(Overflow(str(text), message, *template_frame()))
+        self.overflows.append(Overflow(str(text), message, *calling_template()))
 
     def take(self) -> list[Overflow]:
         """The overflows recorded since the last call."""
