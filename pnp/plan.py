@@ -205,8 +205,9 @@ class Plan:
             if isinstance(ident, str) and len(ident) > self.limits["id"]:
                 self.fail(index, "items", f"item id {ident[:20] + '…'!r} of {comp.id!r} has {len(ident):,} characters, more than {self.limits['id']:,}: {BUILD.hint('id')}")
                 continue
-            if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":
-                self.fail(index, "items", f"item {ident!r} of {comp.id!r}: expected an `id` of ASCII letters (a-z, A-Z), digits, '.', '_' or '-' (and not 'back')")
+            if not isinstance(ident, str) or not FILE_ID.match(ident) or ident == "back":  # at the record's `id`, as a repeated one
+                self._at_record(index, self.game.locate(item, "id"),
+                                f"item {ident!r} of {comp.id!r}: expected an `id` of ASCII letters (a-z, A-Z), digits, '.', '_' or '-' (and not 'back')")
                 continue
             if ident in seen:
                 self._twice(index, comp, ident, seen[ident], item)

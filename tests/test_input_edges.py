@@ -587,3 +587,4 @@ def test_an_item_id_of_letters_beyond_ascii_says_ascii(tmp_path, monkeypatch):
     result = runner.invoke(app, ["validate", "g", "--project", "."])
     assert result.exit_code == 2, result.output
     assert "item 'été-carte' of 'card': expected an `id` of ASCII letters (a-z, A-Z), digits, '.', '_' or '-'" in result.output
+    assert result.output.startswith("content/g/cards.yaml:2:"), result.output  # at the record's id, not at game.yaml's items:
