@@ -114,7 +114,8 @@ def test_the_walkthrough_sheet_with_a_stomach_copied_short(sheet):
     assert "Ben: 1 basic tile in the stomach" in lines[0] and "expected at least 10 basic tiles" in lines[0]
 
 
-ONE_PHASE = """\
+# Every sheet below opens alike: a round ending, Ana the troll holding the Village King first.
+ANA_FIRST = """\
 game: tasty-humans
 rules: published
 ending: round
@@ -122,6 +123,8 @@ players:
   - name: Ana
     monster: troll
     king: true
+"""
+ONE_PHASE = ANA_FIRST + """\
     leaders: {1: line-hand}
     stomach: |
       H A B G 1 H
@@ -164,14 +167,7 @@ def test_the_counts_are_singular_when_one(sheet):
 # The audit's reproducers: a full stomach (36 basic tiles) whose leaders show no Leader
 # Phase, so one round: 2 turns, each adding one shape of at most 4 basic tiles.
 FULL = "\n".join(["      H A B G H A", "      A B G H A B"] * 3) + "\n"
-NO_PHASE = f"""\
-game: tasty-humans
-rules: published
-ending: round
-players:
-  - name: Ana
-    monster: troll
-    king: true
+NO_PHASE = ANA_FIRST + f"""\
     held: line-hand
     stomach: |
 {FULL}  - name: Ben
@@ -191,11 +187,15 @@ DAMAGE = ("a turn's Damage tiles come only from the Swordsmen next to the eaten 
 VERSIONS = ["published", '"0.2.8"']
 
 
+def _version(text: str, rules: str) -> str:
+    return text.replace("rules: published", f"rules: {rules}")
+
+
 @pytest.mark.parametrize("rules", VERSIONS)
 def test_more_tiles_than_the_turns_can_add(sheet, rules):
     """Refused in one line at the stomach, under both rule versions (deck.shape_squares
     gives the 4 basic tiles a turn)."""
-    text = NO_PHASE.replace("rules: published", f"rules: {rules}")
+    text = _version(NO_PHASE, rules)
     assert problems(sheet(text)) == [
         f"game.yaml:9: Ana: 36 basic tiles in the stomach, but the leaders show 0 Leader Phases and a game that ends after a "
         f"round, so this player took at most 2 turns, each adding at most 4 basic tiles: {BASIC}: expected at most 8 basic "
@@ -207,14 +207,7 @@ def test_more_tiles_than_the_turns_can_add(sheet, rules):
 # tiles (6 x 4, F110/O131) and at most 24 Damage tiles (6 x 4, F88-92/O95-99), each kind
 # bounded on its own. Ana (filled first, leader 3 held) has exactly 24 basic tiles, Ben
 # (room left, leader 3 eaten last, on top) exactly 24 Damage tiles.
-MAXIMA = """\
-game: tasty-humans
-rules: published
-ending: round
-players:
-  - name: Ana
-    monster: troll
-    king: true
+MAXIMA = ANA_FIRST + """\
     leaders: {1: line-hand, 2: line-boot}
     held: line-armor
     stomach: |
@@ -237,10 +230,6 @@ players:
 """
 ONE_BASIC_MORE = ("      G D H B A G\n", "      G A H B A G\n")
 ONE_DAMAGE_MORE = ("      . . . D 3 D\n", "      . . D D 3 D\n")
-
-
-def _version(text: str, rules: str) -> str:
-    return text.replace("rules: published", f"rules: {rules}")
 
 
 @pytest.mark.parametrize("rules", VERSIONS)
