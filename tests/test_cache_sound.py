@@ -118,3 +118,26 @@ def test_editing_one_csv_row_rerenders_exactly_the_faces_it_changes(tmp_path: Pa
     differ = {f"svg/{name}" for name, data in svgs(project, "cave").items() if before.get(name) != data}
     assert differ == {"svg/events/torch.svg"}
     assert (report.rendered, set(report.changed)) == (len(differ), differ)
+
+
+@pytest.mark.parametrize("old, new, differ", [
+    ("    king_bonus: 2  # O211", "    king_bonus: 3  # O211", 8),  # the king's pieces, the reference card, 3 scoring sheets
+    ("griffin: {points: 3}", "griffin: {points: 4}", 2),  # the griffin's board and the reference card
+])
+def test_a_rule_value_edit_rerenders_the_faces_that_read_it_not_the_game(tmp_path: Path, trusted, old: str, new: str, differ: int):
+    """The Tasty Humans templates hand the plugin's helpers the part of the rule version
+    they read (`rules.tiles`, `rules.cravings[id]`, the stomach's columns), not all of it:
+    a helper's arguments count whole, so every adventurer, leader tile and monster board
+    (96 of the game's 113 faces) was rendered again for any rule value."""
+    for part in ("content", "templates", "plugins"):
+        shutil.copytree(REPO / part, tmp_path / "p" / part, ignore=shutil.ignore_patterns("__pycache__"))
+    project = trusted(Project(tmp_path / "p"))
+    build(project, ["tasty-humans"], BuildOptions(formats=("svg",)))
+    before = svgs(project, "tasty-humans")
+    rules = project.content_dir / "tasty-humans/rules.yaml"
+    assert rules.read_text().count(old) == 1
+    rules.write_text(rules.read_text().replace(old, new))
+    (report,) = build(project, ["tasty-humans"], BuildOptions(formats=("svg",)))
+    assert len([name for name, data in svgs(project, "tasty-humans").items() if before.get(name) != data]) == differ
+    assert report.rendered <= differ + 6  # those, and the few faces that read the value but print it elsewhere
+    assert stale_faces(project, "tasty-humans") == []

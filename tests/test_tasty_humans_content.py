@@ -143,15 +143,15 @@ def test_texts_print_the_scored_numbers(game):
         text = leader.reference_text()
         assert str(leader.points) in text and "{" not in text
     troll = next(m for m in game.data["monsters"].monsters if m.id == "troll")
-    assert troll.craving_text(rules.version()).startswith("4 points")
-    assert troll.craving_text(rules.version("0.2.8")).startswith("3 points")
+    assert troll.craving_text(rules.version().cravings["troll"]).startswith("4 points")
+    assert troll.craving_text(rules.version("0.2.8").cravings["troll"]).startswith("3 points")
 
 
 def test_cells_and_size(game):
     card = next(c for c in game.data["adventurers"].adventurers if c.shape == ["H.", "H.", "AG"])
     assert card.size() == 4
     assert card.cells() == [(0, 0, "helmet"), (1, 0, "helmet"), (2, 0, "armor"), (2, 1, "hand")]
-    assert card.cells(game.data["rules"].version("0.2.8")) == card.cells()
+    assert card.cells(game.data["rules"].version("0.2.8").tiles) == card.cells()
 
 
 # ---------------------------------------------------------------- adventurers.yaml errors

@@ -227,7 +227,7 @@ def test_range_diagram_follows_the_distance(game):
     rules = game.data["rules"].version()
     leader = next(lead for lead in game.data["leaders"].leaders if lead.kind == "range")
     wider = leader.model_copy(update={"distance": 3})
-    assert str(leader_diagram(wider, 0, 0, 21, rules)).count('class="mark"') == 24
+    assert str(leader_diagram(wider, 0, 0, 21, rules.tiles)).count('class="mark"') == 24
 
 
 # ---------------------------------------------------------------- monster boards
@@ -247,7 +247,7 @@ def test_monster_boards_draw_the_stomach_and_texts_from_the_rules(published: Pat
             assert markers == rules.stomach.row_markers
             assert sum(1 for r in root.iter(NS + "rect") if r.get("class") == "leader-space") == 1
             joined = " ".join(texts(root))
-            assert monster.craving_text(rules) in joined
+            assert monster.craving_text(rules.cravings[monster.id]) in joined
             # the monster challenges are published-only (F285-295): 0.2.8 boards print none
             assert (monster.challenge in joined) == rules.solo.monster_challenges
             assert ("SOLO MONSTER CHALLENGE" in joined) == rules.solo.monster_challenges
@@ -282,7 +282,7 @@ def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, 
             first = next(lead for lead in leaders if lead.kind == kind)
             assert first.reference_text() in joined, kind
         for monster in game.data["monsters"].monsters:
-            assert monster.craving_text(rules) in joined
+            assert monster.craving_text(rules.cravings[monster.id]) in joined
         assert f"+{rules.king_bonus} " in joined and f"\u2212{rules.damage_penalty} " in joined
         for heading, text in game.data["reference"].texts(rules):
             assert heading.upper() in joined and " ".join(text.split()[:6]) in joined, heading

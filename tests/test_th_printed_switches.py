@@ -217,7 +217,7 @@ def test_every_printed_number_agrees_with_its_unit(repo_project):
     for version in game.data["rules"].names():
         rules = game.data["rules"].version(version)
         printed = [l.reference_text() for l in game.data["leaders"].leaders]
-        printed += [m.craving_text(rules) for m in game.data["monsters"].monsters]
+        printed += [m.craving_text(rules.cravings[m.id]) for m in game.data["monsters"].monsters]
         for text in printed:
             assert not re.search(r"\b1 (points|steps|tiles)\b", text), text
             assert not re.search(r"\b([02-9]|\d\d+) (point|step|tile)\b", text), text

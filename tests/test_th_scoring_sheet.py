@@ -407,7 +407,7 @@ def test_reference_text_shows_the_number_the_scorer_uses(copy_project):
         assert str(leader.points) in leader.reference_text(), lid
     monsters = {m.id: m for m in game.data["monsters"].monsters}
     for mid, craving in rules.cravings.items():
-        assert str(craving.points) in monsters[mid].craving_text(rules)
+        assert str(craving.points) in monsters[mid].craving_text(rules.cravings[mid])
 
 
 def test_a_gap_does_not_hide_the_other_problems_of_that_board(sheet):

@@ -50,7 +50,7 @@ Drop = tuple[tuple[str, ...], ...]  # per shape column, tile types bottom to top
 def rotations(card: "Adventurer", rules: "RuleVersion") -> list[Drop]:
     """The distinct ways to drop a card's shape: 4 rotations (final: EAT-ADVENTURER), each as
     per-column stacks. Gaps inside a column close as tiles fall, so stacks are all that matter."""
-    cells = card.cells(rules)
+    cells = card.cells(rules.tiles)
     grid = {(r, c): t for r, c, t in cells}
     out: list[Drop] = []
     for _ in range(4):

@@ -294,18 +294,18 @@ class _Diagram:
                 if (r, c) != self.centre and abs(r - r0) == abs(c - c0)]
 
 
-def _symbols(rules: Any) -> dict[str, str]:
-    return {name: t.symbol for name, t in rules.tiles.items()}
+def _symbols(tiles: Any) -> dict[str, str]:
+    return {name: t.symbol for name, t in tiles.items()}
 
 
-def _basic(rules: Any) -> list[str]:
-    return [name for name, t in rules.tiles.items() if t.basic]
+def _basic(tiles: Any) -> list[str]:
+    return [name for name, t in tiles.items() if t.basic]
 
 
-def _plan(leader: Any, rules: Any) -> _Diagram | None:
+def _plan(leader: Any, tiles: Any) -> _Diagram | None:
     """The diagram of a leader's effect, from its kind, type and distance (None: bar chart)."""
     kind, ttype = leader.kind, getattr(leader, "type", None)
-    sym = _symbols(rules)
+    sym = _symbols(tiles)
     letter = sym.get(ttype, "") if ttype else ""
     mark = "leader" if ttype == "leader" else (ttype or "any")
     if kind == "range":
@@ -345,7 +345,7 @@ def _plan(leader: Any, rules: Any) -> _Diagram | None:
         g.paths.append([g.centre, *path])
     elif kind in ("rows-all-four", "columns-all-four"):
         del g.cells[g.centre]  # these count whole rows or columns, wherever the leader is
-        basic = _basic(rules)
+        basic = _basic(tiles)
         cells = [(r0, c) for c in range(g.n)] if kind == "rows-all-four" else [(r, c0) for r in range(g.n)]
         for cell, t in zip(cells, basic):
             g.cells[cell] = (t, sym[t], "basic")
@@ -427,10 +427,10 @@ def _grid_markup(g: _Diagram, x: float, y: float, size: float) -> list[str]:
 BAR_EXAMPLE = (3, 5, 2, 4)
 
 
-def _bars_markup(kind: str, rules: Any, x: float, y: float, size: float) -> list[str]:
+def _bars_markup(kind: str, tiles: Any, x: float, y: float, size: float) -> list[str]:
     """Type counts as bars, the scarcest (and for most-minus-least the most common) in ink."""
-    basic = _basic(rules)
-    sym = _symbols(rules)
+    basic = _basic(tiles)
+    sym = _symbols(tiles)
     counts = [BAR_EXAMPLE[i % len(BAR_EXAMPLE)] for i in range(len(basic))]
     lo, hi = min(counts), max(counts)
     n = len(basic)
@@ -452,11 +452,12 @@ def _bars_markup(kind: str, rules: Any, x: float, y: float, size: float) -> list
     return out
 
 
-def leader_diagram(leader: Any, x: float, y: float, size: float, rules: Any) -> Markup:
+def leader_diagram(leader: Any, x: float, y: float, size: float, tiles: Any) -> Markup:
     """Where `leader` looks when it scores, as a `size` square at (x, y): generated from its
-    kind, type and distance, with the tile letters of `rules`."""
-    g = _plan(leader, rules)
-    parts = _bars_markup(leader.kind, rules, x, y, size) if g is None else _grid_markup(g, x, y, size)
+    kind, type and distance, with the letters of the rule version's `tiles` (a face that
+    draws one reads the tile types alone, so another rule value's edit leaves it cached)."""
+    g = _plan(leader, tiles)
+    parts = _bars_markup(leader.kind, tiles, x, y, size) if g is None else _grid_markup(g, x, y, size)
     return Markup(f'<g class="diagram" data-kind="{escape(leader.kind)}">' + "".join(parts) + "</g>")
 
 
@@ -466,23 +467,24 @@ def leader_diagram(leader: Any, x: float, y: float, size: float, rules: Any) -> 
 Pattern = list[list[str | None]]  # rows of tile types; None: any tile
 
 # monster id -> its craving's example pattern, from the first four basic tile types
-# (h, a, b, g) and the rule version; `needs:` in game.yaml asks every monster for one
-CRAVING_PATTERNS: dict[str, Callable[[list[str], Any], Pattern]] = {
-    "legendary-dragon": lambda t, rules: [[t[0], t[0]], [t[0], t[0]]],
-    "twin-headed-dragon": lambda t, rules: [[t[1]] + [None] * (rules.stomach.columns - 2) + [t[1]]],
-    "griffin": lambda t, rules: [[t[2], t[3], t[2], t[3]]],
-    "troll": lambda t, rules: [[t[0]], [t[1]], [t[2]]],
+# (h, a, b, g) and the stomach's columns; `needs:` in game.yaml asks every monster for one
+CRAVING_PATTERNS: dict[str, Callable[[list[str], int], Pattern]] = {
+    "legendary-dragon": lambda t, columns: [[t[0], t[0]], [t[0], t[0]]],
+    "twin-headed-dragon": lambda t, columns: [[t[1]] + [None] * (columns - 2) + [t[1]]],
+    "griffin": lambda t, columns: [[t[2], t[3], t[2], t[3]]],
+    "troll": lambda t, columns: [[t[0]], [t[1]], [t[2]]],
 }
 
 
-def craving_diagram(monster_id: str, x: float, y: float, cell: float, rules: Any) -> Markup:
-    """A small example of a monster's craving pattern (cells of size `cell`, top-left x, y)."""
-    basic = _basic(rules)
-    sym = _symbols(rules)
+def craving_diagram(monster_id: str, x: float, y: float, cell: float, tiles: Any, columns: int) -> Markup:
+    """A small example of a monster's craving pattern (cells of size `cell`, top-left x, y),
+    from the rule version's `tiles` and the stomach's `columns`."""
+    basic = _basic(tiles)
+    sym = _symbols(tiles)
     if len(basic) < 4:
         return Markup("")
     out = []
-    for r, row in enumerate(CRAVING_PATTERNS[monster_id](basic, rules)):
+    for r, row in enumerate(CRAVING_PATTERNS[monster_id](basic, columns)):
         for c, t in enumerate(row):
             cx, cy = x + c * cell, y + r * cell
             if t is None:
@@ -493,9 +495,9 @@ def craving_diagram(monster_id: str, x: float, y: float, cell: float, rules: Any
     return Markup("".join(out))
 
 
-def craving_size(monster_id: str, rules: Any) -> tuple[int, int]:
-    """(columns, rows) of a craving diagram, so templates can place it."""
-    pattern = CRAVING_PATTERNS[monster_id](["?"] * 4, rules)
+def craving_size(monster_id: str, columns: int) -> tuple[int, int]:
+    """(columns, rows) of a craving diagram in a stomach of `columns`, so templates can place it."""
+    pattern = CRAVING_PATTERNS[monster_id](["?"] * 4, columns)
     return len(pattern[0]), len(pattern)
 
 

@@ -608,15 +608,15 @@ class Adventurer(StrictModel):
         """Number of squares in the shape (what the solo A.I. scores for the card)."""
         return sum(len(row) - row.count(EMPTY) for row in self.shape)
 
-    def cells(self, rules: RuleVersion | None = None) -> list[tuple[int, int, str]]:
+    def cells(self, tiles: dict[str, "TileType"] | None = None) -> list[tuple[int, int, str]]:
         """(row, column, tile type) of every square, top-left first.
 
-        Tile types come from `rules` when given, else from the rule set the content was
-        checked against at load time.
+        Tile types come from a rule version's `tiles` when given (all a card face reads of
+        its rules), else from the rule set the content was checked against at load time.
         """
-        symbols = rules.symbol_to_tile() if rules is not None else self._symbols
+        symbols = {t.symbol: name for name, t in tiles.items()} if tiles is not None else self._symbols
         if symbols is None:
-            raise ValueError("cells(): no rule set bound: load the game with pnp.load.content.load_game or pass rules")
+            raise ValueError("cells(): no rule set bound: load the game with pnp.load.content.load_game or pass tiles")
         return [(r, c, symbols[s]) for r, row in enumerate(self.shape) for c, s in enumerate(row) if s != EMPTY]
 
 
@@ -750,9 +750,9 @@ class Monster(StrictModel):
             raise ValueError("has `overlap` wording that its text does not print: expected {overlap} in text")
         return self
 
-    def craving_text(self, rules: RuleVersion) -> str:
-        """The craving with the points and overlap rule of `rules` filled in."""
-        craving = rules.cravings[self.id]
+    def craving_text(self, craving: "Craving") -> str:
+        """The craving with the points and overlap rule of a rule version's `craving`
+        (`rules.cravings[id]`) filled in."""
         overlap = "" if self.overlap is None else (self.overlap.yes if craving.overlap else self.overlap.no)
         return fill(self.text, points=craving.points, overlap=overlap)
 
