@@ -131,22 +131,16 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     return bytecode_cache(f"__pnp_{code}_%s.cache")
 
 
-def _template_location(exc: BaseException, game: GameContent) -> tuple[Path | None, int | None]:
+def _template_location(exc: BaseException) -> tuple[Path | None, int | None]:
     """The template file and line a rendering exception came from (Jinja rewrites tracebacks)."""
     if isinstance(exc, jinja2.TemplateSyntaxError):
         return (Path(exc.filename) if exc.filename else None), exc.lineno
-    tb = exc.__traceback__
-    found: tuple[Path | None, int | None] = (None, None)
-    while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith(".j2"):
-            found = (Path(filename), tb.tb_lineno)
-        tb = tb.tb_next
-    return found
+    found = template_frame(exc)
+    return (Path(found[0]), found[1]) if found is not None else (None, None)
 
 
 def _render_error(exc: BaseException, game: GameContent, template: str, what: str) -> ContentError:
-    path, line = _template_location(exc, game)
+    path, line = _template_location(exc)
     path = path or game.templates_dir / template
     if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
