@@ -671,3 +671,41 @@ def test_the_sheet_limits_of_pnp_score_bound_a_tables_sheet(client: TestClient, 
                                                         "(set PNP_SHEET_LIMITS=size=N to change it)"})
     monkeypatch.delenv("PNP_SHEET_LIMITS")
     assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_two_pages_on_one_board_each_send_only_what_they_changed_and_both_land(client: TestClient):
+    """The same board open on the player's phone and the host's laptop: a page sends the
+    cells and keys it changed, not its whole (older) copy of the grid, and the server merges
+    them into the stored board; a save without `done` leaves the board's "complete" as it was."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "published")
+    for col, symbol in enumerate("A4BHGD", start=1):  # the phone: the bottom row, a cell a tap
+        r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "cells": {"stomach": [[6, col, symbol]]}})
+        assert r.status_code == 200, r.text
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "parts": {"leaders": {"1": "hand-line"}}})
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "done": True})
+    # the laptop, loaded before all that: one cell and one leader of its own, and a field
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": 42}, "cells": {"stomach": [[5, 1, "H"]]},
+                                                      "parts": {"leaders": {"2": "surround-majority"}}})
+    state = client.get(f"/api/sessions/{sid}").json()
+    rows = state["boards"][0]["stomach"].splitlines()
+    assert rows[4].split()[0] == "H" and rows[5].split() == list("A4BHGD")
+    assert state["boards"][0]["leaders"]["1"] == "hand-line" and state["boards"][0]["leaders"]["2"] == "surround-majority"
+    assert state["boards"][0]["claimed"] == 42 and state["done"] == [True, False]
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "done": False})  # unticked: only then
+    assert client.get(f"/api/sessions/{sid}").json()["done"] == [False, False]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"values": {}, "cells": {"stomach": [[7, 1, "A"]]}}, "cells: stomach: expected [row 1-6, column 1-6, one symbol], not [7, 1, \"A\"]"),
+    ({"values": {}, "cells": {"stomach": [[1, 1, "AB"]]}}, "cells: stomach: expected [row 1-6, column 1-6, one symbol], not [1, 1, \"AB\"]"),
+    ({"values": {}, "cells": {"claimed": [[1, 1, "A"]]}}, "cells: claimed is not a grid"),
+    ({"values": {}, "cells": {"bogus": []}}, "unknown field 'bogus': expected one of claimed, held, king, leaders, monster, stomach"),
+    ({"values": {}, "cells": []}, "cells: expected an object of grids, each a list of [row, column, symbol]"),
+    ({"values": {}, "parts": {"leaders": 3}}, "parts: expected an object of fields, each an object of its keys' values"),
+])
+def test_a_bad_cell_or_part_is_one_line_and_changes_nothing(client: TestClient, body: dict, message: str):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "published")
+    before = client.get(f"/api/sessions/{sid}").json()
+    r = client.put(f"/api/sessions/{sid}/boards/0", json=body)
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get(f"/api/sessions/{sid}").json() == before

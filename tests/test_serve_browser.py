@@ -375,37 +375,95 @@ def test_a_page_sends_its_saves_in_order(browser: Any, tmp_path: Path):
         server.stop()
 
 
-class FirstTableSaveFails:
-    """ASGI middleware: the first save of the table's fields is answered 503 (a server that
-    went away for a moment) without reaching the app."""
+class TableSavesFail:
+    """ASGI middleware: while `down`, every save of the table's fields is answered 503 (a
+    server that went away for a moment) without reaching the app."""
 
     def __init__(self, app: Any):
-        self.app, self.failed = app, False
+        self.app, self.down = app, True
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] == "PUT" and scope["path"].endswith("/table") and not self.failed:
-            self.failed = True
+        if scope["type"] == "http" and scope["method"] == "PUT" and scope["path"].endswith("/table") and self.down:
             await send({"type": "http.response.start", "status": 503, "headers": [(b"content-type", b"application/json")]})
             await send({"type": "http.response.body", "body": b'{"error": "the server is restarting"}'})
             return
         await self.app(scope, receive, send)
 
 
-def test_a_save_that_failed_is_not_called_saved(browser: Any, tmp_path: Path):
-    """A change the server did not take is not "saved": the page says so until a later
-    change is saved."""
-    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table", wrap=FirstTableSaveFails)
+def test_a_save_that_failed_stays_marked_until_it_is_itself_saved(browser: Any, tmp_path: Path):
+    """A change the server did not take is not "saved", and a later change that is saved
+    does not make it so: it stays marked at its field and is sent again (with the next
+    change, or once a poll finds the server back) until the server has it."""
+    down: list = []
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table", wrap=lambda app: down.append(TableSavesFail(app)) or down[0])
     try:
         host = phone(browser)
-        sid = start_game(host, server, "tasty-humans", ["Ana", "Ben"], "published")
+        sid = start_game(host, server, "tasty-humans", ["Pia", "Quin", "Rex"], "0.2.8")
         host.select_option("#t-ending", label="round")
         host.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
-        assert host.inner_text("#save-state") == "The last change is not saved (see above): change it again"
+        assert host.inner_text("#save-state") == "1 change not saved yet (marked): sent again once the server answers"
         assert "the server is restarting" in host.inner_text(".problem[role=alert]")
-        host.select_option("#t-ending", label="leader-phase")
+        assert host.locator(".field.unsaved").evaluate_all("fs => fs.map(f => f.dataset.key)") == ["ending"]
+        down[0].down = False  # back: the next change carries the one that failed
+        host.select_option("#t-king_token", label="Rex")
+        settled(host)
+        assert host.locator(".unsaved").count() == 0 and host.locator(".problem[role=alert]").count() == 0
+        sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+        assert (sheet.get("ending"), sheet.get("king_token")) == ("round", "Rex")
+    finally:
+        server.stop()
+
+
+def test_one_board_open_on_two_pages_keeps_what_each_entered(browser: Any, tmp_path: Path):
+    """Ana's board on her phone and on the host's laptop ("Ana's board"): a tap sends its cell
+    only, so the laptop's tap keeps the phone's cells; polling brings the phone's cells and
+    its "complete" into the laptop's page; and a field saved on the laptop does not untick
+    the board the phone marked complete."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        laptop, ana = phone(browser), phone(browser)
+        sid = start_game(laptop, server, "tasty-humans", ["Ana", "Ben"], "published")
+        open_board(laptop, server, sid, 0, first=False)
+        open_board(ana, server, sid, 0, first=True)
+        for col, symbol in enumerate("A4B", start=1):
+            tap_cell(ana, 6, col, symbol)
+        tap_cell(laptop, 5, 1, "H")  # the laptop's page was loaded before the phone's taps
+        settled(ana), settled(laptop)
+        board = laptop.request.get(server.path(f"api/sessions/{sid}")).json()["boards"][0]
+        assert stomach(board) == [(5, 1, "H"), (6, 1, "A"), (6, 2, "4"), (6, 3, "B")]
+        until(laptop, "document.querySelector(\"#p-stomach .cell[data-row='6'][data-col='3']\").dataset.symbol === 'B'")
+        until(ana, "document.querySelector(\"#p-stomach .cell[data-row='5'][data-col='1']\").dataset.symbol === 'H'")
+        complete(ana)
+        settled(ana)
+        laptop.fill("#p-claimed", "42")
+        settled(laptop)
+        state = laptop.request.get(server.path(f"api/sessions/{sid}")).json()
+        assert state["done"] == [True, False] and state["boards"][0]["claimed"] == 42
+        until(laptop, "document.getElementById('done').checked")
+        until(ana, "document.getElementById('p-claimed').value === '42'")
+    finally:
+        server.stop()
+
+
+def test_the_host_enters_a_long_games_earlier_wins_and_a_claimed_winner(browser: Any, tmp_path: Path):
+    """The optional fields of the table (Dietrick-taking's Long Game `earlier_wins`, a
+    `claimed_winner`) are on the host's page, as on the printed --table sheet; one left
+    empty stays out of the sheet."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+        host.wait_for_selector("#t-earlier_wins", timeout=WAIT)
+        assert "(optional)" in host.inner_text(".field[data-key='claimed_winner'] > label")
+        host.fill("#t-earlier_wins", '{"Ana": 1}')
+        host.fill("#t-claimed_winner", "Ben")
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-        assert sheet["ending"] == "leader-phase"
+        assert (sheet.get("earlier_wins"), sheet.get("claimed_winner")) == ({"Ana": 1}, ["Ben"])
+        host.fill("#t-claimed_winner", "")  # emptied: no claim, not a claim of "no winner"
+        settled(host)
+        sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+        assert "claimed_winner" not in sheet and sheet["earlier_wins"] == {"Ana": 1}
     finally:
         server.stop()
 

@@ -263,24 +263,24 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         def work() -> dict[str, Any]:
             s = table.session(sid)
             fields = sessions.form(games, s.game, s.rules, s.players)["table"]
-            log.save_table(sid, sessions.clean(fields, body.get("values") if isinstance(body, dict) else None))
+            log.save_table(sid, sessions.edit(fields, body if isinstance(body, dict) else {"values": None}))
             return table.state(sid)
         return JSONResponse(await run_in_threadpool(work))
 
     async def put_board(request: Request) -> Response:
         sid, seat = request.path_params["sid"], request.path_params["seat"]
         body = await _body(request)
+        # `done` only when the page's box was ticked or unticked: a save of a field from a page
+        # loaded earlier never takes back another page's "complete"
         if not isinstance(body, dict) or not isinstance(body.get("done", False), bool):
-            raise HTTPException(400, "expected an object with values (object) and done (true or false)")
+            raise HTTPException(400, "expected an object with values (object) and done (true or false, or left out)")
 
         def work() -> dict[str, Any]:
             s = table.session(sid)
             if not 0 <= seat < len(s.players):
                 raise HTTPException(404, f"no seat {seat + 1}: this session has {len(s.players)} players")
             fields = sessions.form(games, s.game, s.rules, s.players)["player"]
-            values = sessions.clean(fields, body.get("values", {}))
-            done = bool(body.get("done", False))
-            log.save_board(sid, seat, values, done)
+            log.save_board(sid, seat, sessions.edit(fields, body), body.get("done"))
             return table.state(sid)
         return JSONResponse(await run_in_threadpool(work))
 

@@ -21,13 +21,15 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Union
 
 from ..load import project_files
 from ..errors import ContentError, PnpError, display_name, display_path
 from . import logcheck
 
 LOG_NAME = "pnp-log.sqlite"
+# fields to set, or how to make them from the stored ones (inside the write transaction)
+Edit = Union[dict[str, Any], Callable[[dict[str, Any]], dict[str, Any]]]
 
 
 def log_path(root: Path, db: Path | None) -> Path:
@@ -246,22 +248,28 @@ class Log:
         return [{"id": str(r[0]), "game": logcheck.game_name(self.path, f"session {r[0]}: game", r[1]),
                  "players": self._players(f"session {r[0]}: players", r[2]), "created": str(r[3]), "logged": r[4]} for r in rows]
 
-    def save_board(self, sid: str, seat: int, values: dict[str, Any], done: bool) -> None:
-        """Set these fields of a board (the others stay) and whether it is complete: read and
-        written in one transaction, so two pages saving different fields at once both land."""
+    def save_board(self, sid: str, seat: int, values: Edit, done: bool | None = None) -> None:
+        """Set these fields of a board (the others stay) and, unless None, whether it is
+        complete: read and written in one transaction, so two pages saving at once both land.
+        `values` may be a function of the stored board giving the fields to set (a page's
+        cells and keys merged into what is stored)."""
         with self._write() as db:
-            row = db.execute("SELECT board FROM boards WHERE session = ? AND seat = ?", (sid, seat)).fetchone()
+            row = db.execute("SELECT board, done FROM boards WHERE session = ? AND seat = ?", (sid, seat)).fetchone()
             if row is not None:
+                board = self._json(f"session {sid}: board {seat}", row[0], dict)
+                board.update(values(board) if callable(values) else values)
                 db.execute("UPDATE boards SET board = ?, done = ? WHERE session = ? AND seat = ?",
-                           (json.dumps({**self._json(f"session {sid}: board {seat}", row[0], dict), **values}), int(done), sid, seat))
+                           (json.dumps(board), row[1] if done is None else int(done), sid, seat))
 
-    def save_table(self, sid: str, values: dict[str, Any]) -> None:
-        """Set these of the fields the table shares (the others stay), in one transaction."""
+    def save_table(self, sid: str, values: Edit) -> None:
+        """Set these of the fields the table shares (the others stay), in one transaction
+        (`values`: as save_board's)."""
         with self._write() as db:
             row = db.execute("SELECT table_values FROM sessions WHERE id = ?", (sid,)).fetchone()
             if row is not None:
-                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?",
-                           (json.dumps({**self._json(f"session {sid}: table values", row[0], dict), **values}), sid))
+                table = self._json(f"session {sid}: table values", row[0], dict)
+                table.update(values(table) if callable(values) else values)
+                db.execute("UPDATE sessions SET table_values = ? WHERE id = ?", (json.dumps(table), sid))
 
     def saved_token(self) -> str | None:
         """The table's token if `pnp serve` made one, else None (nothing is written)."""

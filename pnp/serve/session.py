@@ -3,8 +3,9 @@ fields the table shares and each player's board, put together as one scoring she
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import PnpError
 from . import forms
@@ -66,6 +67,53 @@ def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
             raise PnpError(f"unknown field {key!r}: expected one of {', '.join(sorted(known))}")
         _small(key, value, 0)
     return dict(values)
+
+
+def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A page's save, checked: whole fields (`values`), keys of an object field (`parts`:
+    {field: {key: value}}) and cells of a grid (`cells`: {field: [[row, column, symbol]]},
+    counted from 1). Returns how to apply it to the stored values: a page sends only what it
+    changed, and the rest of a field another page (the same board on another phone) saved
+    stays."""
+    values = clean(fields, body.get("values", {}))
+    parts, cells = body.get("parts", {}), body.get("cells", {})
+    if not isinstance(parts, dict) or not all(isinstance(p, dict) for p in parts.values()):
+        raise PnpError("parts: expected an object of fields, each an object of its keys' values")
+    clean(fields, parts)
+    if not isinstance(cells, dict):
+        raise PnpError("cells: expected an object of grids, each a list of [row, column, symbol]")
+    clean(fields, cells)
+    by_key = {f["key"]: f for f in fields}
+    for key, changed in cells.items():
+        grid = by_key[key]
+        if grid.get("kind") != "grid":
+            raise PnpError(f"cells: {key} is not a grid")
+        for cell in changed if isinstance(changed, list) else [None]:
+            if not (isinstance(cell, list) and len(cell) == 3 and all(type(n) is int for n in cell[:2])
+                    and 1 <= cell[0] <= grid["rows"] and 1 <= cell[1] <= grid["cols"]
+                    and isinstance(cell[2], str) and len(cell[2]) == 1 and not cell[2].isspace()):
+                raise PnpError(f"cells: {key}: expected [row 1-{grid['rows']}, column 1-{grid['cols']}, one symbol], not {json.dumps(cell)}")
+
+    def apply(stored: dict[str, Any]) -> dict[str, Any]:
+        out = dict(values)
+        for key, changed in parts.items():
+            now = out.get(key, stored.get(key))
+            out[key] = {**(now if isinstance(now, dict) else {}), **changed}
+        for key, changed in cells.items():
+            grid = by_key[key]
+            rows = _rows(out.get(key, stored.get(key)), grid)
+            for row, col, symbol in changed:
+                rows[row - 1][col - 1] = symbol
+            out[key] = "".join(" ".join(r) + "\n" for r in rows)
+        return out
+    return apply
+
+
+def _rows(value: Any, grid: dict[str, Any]) -> list[list[str]]:
+    """A stored grid's cells, in the grid's shape (a cell it lacks is empty), as the page reads it."""
+    lines = [line.split() for line in value.splitlines() if line.strip()] if isinstance(value, str) else []
+    return [[lines[r][c] if r < len(lines) and c < len(lines[r]) else grid["empty"] for c in range(grid["cols"])]
+            for r in range(grid["rows"])]
 
 
 def _small(key: str, value: Any, depth: int) -> None:

@@ -7,7 +7,13 @@
 const app = document.getElementById("app");
 let poll = null;
 let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; requests not yet answered
-let refused = false;  // the last request failed: its change is not on the server
+// The changes this page made that the server has not confirmed, by what each changes (a
+// field, one key of a field, one grid cell, `done`): a save carries only these, so another
+// page's saves to the same board stay. A change whose request failed stays here, marked on
+// the page: "retry" (the server was away) is sent again with the next request and when a poll
+// finds the server back; "refused" (the server said why) waits until it is made again.
+let pending = new Map();
+let edits = 0;  // changes made on this page: a poll answered after a change may be older than it
 
 function counted(n, one, many) {
   return `${n} ${n === 1 ? one : many || one + "s"}`;
@@ -15,17 +21,65 @@ function counted(n, one, many) {
 
 function showSync() {
   // "Saving…" until every edit is sent and answered: a player knows when the phone can be put down
-  const state = unsent + sending > 0 ? "saving" : refused ? "failed" : "saved";
+  const failed = [...pending.values()].filter(e => e.failed);
+  const state = unsent + sending > 0 ? "saving" : failed.length ? "failed" : "saved";
   document.documentElement.dataset.sync = state;
   const line = document.getElementById("save-state");
-  if (line) line.textContent = {saving: "Saving…", failed: "The last change is not saved (see above): change it again", saved: "Every change is saved"}[state];
+  if (line) line.textContent = {saving: "Saving…", saved: "Every change is saved",
+    failed: failed.some(e => e.failed === "retry") ? `${counted(failed.length, "change")} not saved yet (marked): sent again once the server answers`
+      : `${counted(failed.length, "change")} not saved (marked, see above): change it again`}[state];
+  marked();
 }
 
-function send(request) {
-  // one request at a time, in the order made: a later change never lands before an earlier one
+function marked() {
+  // every change not saved is marked where it was made: its field, its cell, the box ticked
+  document.querySelectorAll(".unsaved").forEach(e => e.classList.remove("unsaved"));
+  if (![...pending.values()].some(e => e.failed)) document.querySelectorAll("[data-save-error]").forEach(e => e.replaceChildren());  // its reason, told at the top
+  for (const e of pending.values()) {
+    if (!e.failed) continue;
+    const field = e.kind === "done" ? document.getElementById("done") : document.querySelector(`.field[data-key="${CSS.escape(e.key)}"]`);
+    const cell = field && e.kind === "cell" ? field.querySelector(`.cell[data-row="${e.part[0]}"][data-col="${e.part[1]}"]`) : null;
+    if (field) (cell || field).classList.add("unsaved");
+  }
+}
+
+function change(kind, key, part, value) {
+  // a change made on this page: it replaces an unsent one of the same thing
+  pending.set(JSON.stringify([kind, key, part ?? null]), {kind, key, part, value, failed: null});
+  edits++;
+}
+
+function isPending(key, part) {
+  for (const e of pending.values()) if (e.key === key && (part === undefined || JSON.stringify(e.part) === JSON.stringify(part))) return true;
+  return false;
+}
+
+function body(entries) {
+  const out = {values: {}};
+  for (const e of entries) {
+    if (e.kind === "done") out.done = e.value;
+    else if (e.kind === "value") out.values[e.key] = e.value;
+    else if (e.kind === "part") ((out.parts ??= {})[e.key] ??= {})[e.part] = e.value;
+    else ((out.cells ??= {})[e.key] ??= []).push([...e.part, e.value]);
+  }
+  return out;
+}
+
+function send(put) {
+  // one request at a time, in the order made: a later change never lands before an earlier
+  // one. Each carries every change not yet saved (but those refused), failed ones again.
   sending++;
   showSync();
-  queue = queue.then(request).then(() => { refused = false; }, () => { refused = true; }).finally(() => { sending--; showSync(); });
+  queue = queue.then(async () => {
+    const sent = [...pending.entries()].filter(([, e]) => e.failed !== "refused");
+    if (!sent.length) return;
+    try {
+      await put(body(sent.map(([, e]) => e)));
+      for (const [id, e] of sent) if (pending.get(id) === e) pending.delete(id);  // a newer change of it is still to send
+    } catch (err) {
+      for (const [, e] of sent) e.failed = err.status && err.status < 500 ? "refused" : "retry";
+    }
+  }).finally(() => { sending--; showSync(); });
   return queue;
 }
 
@@ -58,7 +112,7 @@ async function api(method, url, body) {
   const res = await fetch(url, {method, headers: body ? {"content-type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined});
   let data;
   try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
-  if (!res.ok) throw new Error(data.error || `${res.status}`);
+  if (!res.ok) throw Object.assign(new Error(data.error || `${res.status}`), {status: res.status});
   return data;
 }
 
@@ -70,7 +124,7 @@ function showError(where, err) {
 
 async function route() {
   if (poll) { clearInterval(poll); poll = null; }
-  refused = false;  // a failed save of the page left behind is told there, not here
+  pending = new Map();  // a failed save of the page left behind is told there, not here
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
     if (parts[0] === "s" && parts[1] && parts[2] === "p") await playerPage(parts[1], Number(parts[3]));
@@ -163,7 +217,9 @@ function gridRows(field, value) {
   return Array.from({length: field.rows}, (_, r) => Array.from({length: field.cols}, (_, c) => (rows[r] && rows[r][c]) || field.empty));
 }
 
-// A widget: an element, its current value, and `set` from outside (polling never calls it).
+// A widget: an element whose `set(value, pendingPart)` shows a value saved elsewhere (polling
+// calls it), leaving what this page is still editing or saving; `changed(value, part)` tells
+// a change of the whole field, or of one key or cell (`part`) of it.
 function widget(field, value, changed, id, ctx) {
   const k = field.kind;
   if (k === "grid") return gridWidget(field, value, changed, id, ctx);
@@ -176,6 +232,7 @@ function widget(field, value, changed, id, ctx) {
         onclick: () => { cur = n; draw(); changed(n); }}, n);
     }));
     draw();
+    box.set = v => { if (v !== cur) { cur = v; draw(); } };
     return box;
   }
   if (k === "order") {
@@ -195,27 +252,59 @@ function widget(field, value, changed, id, ctx) {
           h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")));
     };
     draw();
+    box.set = v => {  // not while an order is half tapped
+      const now = Array.isArray(v) ? v.slice() : [];
+      if ((cur.length === 0 || cur.length === field.choices.length) && JSON.stringify(now) !== JSON.stringify(cur)) { cur = now; draw(); }
+    };
     return box;
   }
-  if (k === "group") {  // a record of its own fields, e.g. the solo opponent
+  if (k === "group") {  // a record of its own fields, e.g. the solo opponent: each saved as a key of it
     const cur = Object.assign({}, value || {});
-    return h("div", {id, class: "group"}, field.fields.map(f => h("div", {class: "field"},
+    const inner = {};
+    const box = h("div", {id, class: "group"}, field.fields.map(f => h("div", {class: "field"},
       h("label", {for: `${id}-${f.key}`}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
-      widget(f, cur[f.key], v => { cur[f.key] = v; changed(Object.assign({}, cur)); }, `${id}-${f.key}`))));
+      inner[f.key] = widget(f, cur[f.key], (v, part) => {
+        cur[f.key] = part === undefined ? v : Object.assign({}, cur[f.key] || {}, {[part]: v});
+        changed(cur[f.key], f.key);
+      }, `${id}-${f.key}`))));
+    box.set = (v, pendingPart) => {
+      for (const f of field.fields) {
+        const now = (v || {})[f.key];
+        if (pendingPart(f.key) || !inner[f.key].set) continue;
+        cur[f.key] = now;
+        inner[f.key].set(now, () => false);
+      }
+    };
+    return box;
   }
-  if (k === "slots") {
+  if (k === "slots") {  // each slot saved as a key of the field
     const cur = Object.assign({}, value || {});
-    return h("div", {id}, field.slots.map(slot => h("div", {class: "row"}, h("span", {class: "tile shape-leader"}, slot),
-      h("select", {"data-slot": slot, style: "flex:1", "aria-label": `leader ${slot}`, onchange: e => { cur[slot] = e.target.value || null; changed(Object.assign({}, cur)); }},
+    const selects = {};
+    const box = h("div", {id}, field.slots.map(slot => h("div", {class: "row"}, h("span", {class: "tile shape-leader"}, slot),
+      selects[slot] = h("select", {"data-slot": slot, style: "flex:1", "aria-label": `leader ${slot}`, onchange: e => { cur[slot] = e.target.value || null; changed(cur[slot], slot); }},
         h("option", {value: ""}, "—"), field.choices.map(c => h("option", {value: c.value, selected: cur[slot] === c.value}, c.label))))));
+    box.set = (v, pendingPart) => {
+      for (const slot of field.slots) {
+        if (pendingPart(slot)) continue;
+        cur[slot] = (v || {})[slot] ?? null;
+        selects[slot].value = cur[slot] ?? "";
+      }
+    };
+    return box;
   }
   if (k === "choice") {
-    return h("select", {id, onchange: e => changed(e.target.value === "" ? null : field.choices[Number(e.target.value)].value)},
+    const sel = h("select", {id, onchange: e => changed(e.target.value === "" ? null : field.choices[Number(e.target.value)].value)},
       field.nullable || value === null || value === undefined ? h("option", {value: ""}, "—") : null,
       field.choices.map((c, i) => h("option", {value: i, selected: c.value === value}, c.label)));
+    sel.set = v => {
+      const i = field.choices.findIndex(c => c.value === v);
+      if (i >= 0) sel.value = String(i);
+      else if (sel.querySelector("option[value='']")) sel.value = "";
+    };
+    return sel;
   }
   if (k === "picks") {  // several of a list (the A.I.'s cards): each tap takes one in or out
-    const cur = new Set(Array.isArray(value) ? value : []);
+    let cur = new Set(Array.isArray(value) ? value : []);
     const count = h("strong", {class: "picked-count"});
     const names = h("span", {class: "help"});
     const shown = () => {
@@ -238,24 +327,39 @@ function widget(field, value, changed, id, ctx) {
       const q = e.target.value.trim().toLowerCase();
       field.choices.forEach((c, i) => { buttons[i].hidden = !!q && !c.label.toLowerCase().includes(q); });
     }});
-    return h("div", {id, class: "picks"}, h("div", {}, count, names), find, h("div", {class: "choices"}, buttons));
+    const box = h("div", {id, class: "picks"}, h("div", {}, count, names), find, h("div", {class: "choices"}, buttons));
+    box.set = v => {
+      cur = new Set(Array.isArray(v) ? v : []);
+      field.choices.forEach((c, i) => mark(buttons[i], cur.has(c.value)));
+      shown();
+    };
+    return box;
   }
   if (k === "bool") {
-    return h("input", {type: "checkbox", id, checked: !!value, onchange: e => changed(e.target.checked)});
+    const box = h("input", {type: "checkbox", id, checked: !!value, onchange: e => changed(e.target.checked)});
+    box.set = v => { box.checked = !!v; };
+    return box;
   }
+  // typed fields: not while the player is typing in it
+  const typed = (input, shown) => { input.set = v => { if (!input.dataset.typing && document.activeElement !== input) input.value = shown(v); }; return input; };
   if (k === "number") {
-    return h("input", {type: "number", id, inputmode: "numeric", value: value ?? "", min: field.min ?? null, max: field.max ?? null,
-      oninput: debounce(e => changed(e.target.value === "" ? null : Number(e.target.value)))});
+    return typed(h("input", {type: "number", id, inputmode: "numeric", value: value ?? "", min: field.min ?? null, max: field.max ?? null,
+      oninput: debounce(e => changed(e.target.value === "" ? null : Number(e.target.value)))}), v => v ?? "");
   }
-  if (k === "list") {  // comma-separated: an item may hold spaces (a name printed on a card)
-    return h("input", {type: "text", id, value: Array.isArray(value) ? value.join(", ") : "", placeholder: "values, comma-separated",
-      oninput: debounce(e => changed(e.target.value.split(/[,\n]/).map(v => v.trim()).filter(Boolean).map(v => /^-?\d+$/.test(v) ? Number(v) : v)))});
+  if (k === "list") {  // comma-separated: an item may hold spaces (a name printed on a card); none is left out of the sheet
+    const shown = v => Array.isArray(v) ? v.join(", ") : "";
+    return typed(h("input", {type: "text", id, value: shown(value), placeholder: "values, comma-separated",
+      oninput: debounce(e => {
+        const items = e.target.value.split(/[,\n]/).map(v => v.trim()).filter(Boolean).map(v => /^-?\d+$/.test(v) ? Number(v) : v);
+        changed(items.length || !field.optional ? items : null);
+      })}), shown);
   }
   if (k === "map") {
-    return h("input", {type: "text", id, value: value ? JSON.stringify(value) : "", placeholder: '{"key": value}',
-      oninput: debounce(e => { try { changed(e.target.value.trim() ? JSON.parse(e.target.value) : null); } catch (err) { /* finished typing later */ } })});
+    const shown = v => v ? JSON.stringify(v) : "";
+    return typed(h("input", {type: "text", id, value: shown(value), placeholder: '{"key": value}',
+      oninput: debounce(e => { try { changed(e.target.value.trim() ? JSON.parse(e.target.value) : null); } catch (err) { /* finished typing later */ } })}), shown);
   }
-  return h("input", {type: "text", id, value: value ?? "", oninput: debounce(e => changed(e.target.value === "" && field.nullable ? null : e.target.value))});
+  return typed(h("input", {type: "text", id, value: value ?? "", oninput: debounce(e => changed(e.target.value === "" && field.nullable ? null : e.target.value))}), v => v ?? "");
 }
 
 function gridWidget(field, value, changed, id, ctx) {
@@ -281,6 +385,11 @@ function gridWidget(field, value, changed, id, ctx) {
     }}));
     drawCell(r, c);
   }
+  const put = symbol => {  // only the cell tapped is sent: another phone's cells of this board stay
+    rows[picked[0]][picked[1]] = symbol;
+    drawCell(...picked);
+    changed(symbol, [picked[0] + 1, picked[1] + 1]);
+  };
   const entries = (field.palette && field.palette.length ? field.palette : []).concat([{symbol: field.empty, label: "empty"}]);
   // a leader's entry reads as the leader chosen for its digit in another field (labels_from)
   const label = p => {
@@ -291,22 +400,26 @@ function gridWidget(field, value, changed, id, ctx) {
   };
   const buttons = entries.map(p => h("button", {type: "button", "data-symbol": p.symbol, onclick: () => {
     if (!picked) return;
-    rows[picked[0]][picked[1]] = p.symbol;
-    drawCell(...picked);
-    changed(rows.map(r => r.join(" ")).join("\n") + "\n");
+    put(p.symbol);
   }}, h("span", {class: `tile ${tileClass(field, p.symbol)}`}, p.symbol === field.empty ? "·" : p.symbol), h("span", {class: "name"}, p.label)));
   const relabel = () => entries.forEach((p, i) => { buttons[i].querySelector(".name").textContent = label(p); });
   palette.append(...buttons);
   if (!field.palette || !field.palette.length) {
     const free = h("input", {type: "text", maxlength: 1, placeholder: "symbol", "aria-label": "symbol for the cell", oninput: e => {
       if (!picked || !e.target.value.trim()) return;
-      rows[picked[0]][picked[1]] = e.target.value.trim();
-      drawCell(...picked);
-      changed(rows.map(r => r.join(" ")).join("\n") + "\n");
+      put(e.target.value.trim());
     }});
     palette.prepend(free);
   }
-  return h("div", {}, grid, palette);
+  const box = h("div", {}, grid, palette);
+  box.set = (v, pendingPart) => {  // another page's cells; this page's own not yet saved stay
+    const now = gridRows(field, v);
+    for (let r = 0; r < field.rows; r++) for (let c = 0; c < field.cols; c++) {
+      if (now[r][c] !== rows[r][c] && !pendingPart([r + 1, c + 1])) { rows[r][c] = now[r][c]; drawCell(r, c); }
+    }
+    relabel();
+  };
+  return box;
 }
 
 function debounce(fn) {
@@ -314,21 +427,40 @@ function debounce(fn) {
   let t = null;
   return e => {
     if (t === null) unsent++; else clearTimeout(t);
+    e.target.dataset.typing = "1";
     showSync();
-    t = setTimeout(() => { t = null; unsent--; fn(e); showSync(); }, 250);
+    t = setTimeout(() => { t = null; unsent--; delete e.target.dataset.typing; fn(e); showSync(); }, 250);
   };
 }
 
-// A form section: each field with its label, help, widget and problem area.
+// A form section: each field with its label, help, widget and problem area. `save(kind, key,
+// part, value)` takes one change; `sync(values)` shows values saved elsewhere.
 function fields(list, values, save, prefix) {
   const ctx = {list, live: Object.assign({}, values)};  // the values as this page has them, for widgets that show another field's
-  return list.map(f => {
+  const widgets = {};
+  const els = list.map(f => {
     const id = `${prefix}-${f.key}`;
+    widgets[f.key] = widget(f, values[f.key], (v, part) => {
+      if (part === undefined) ctx.live[f.key] = v;
+      else if (f.kind !== "grid") ctx.live[f.key] = Object.assign({}, ctx.live[f.key] || {}, {[part]: v});
+      save(part === undefined ? "value" : f.kind === "grid" ? "cell" : "part", f.key, part, v);
+    }, id, ctx);
     return h("div", {class: "field", "data-key": f.key},
       h("label", {for: id}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
-      widget(f, values[f.key], v => { ctx.live[f.key] = v; save({[f.key]: v}); }, id, ctx),
+      widgets[f.key],
       h("div", {class: "problems", "data-for": f.key}));
   });
+  const sync = got => {
+    for (const f of list) {
+      const w = widgets[f.key];
+      if (!w.set) continue;
+      const whole = ["group", "slots", "grid"].includes(f.kind);
+      if (!whole && isPending(f.key)) continue;  // this page's change is not saved yet: it stays as made
+      if (!whole || !isPending(f.key)) ctx.live[f.key] = got[f.key];
+      w.set(got[f.key], part => isPending(f.key, part));
+    }
+  };
+  return {els, sync};
 }
 
 // ---------------------------------------------------------------- problems and results
@@ -415,14 +547,32 @@ function status(s, seat) {
 
 // ---------------------------------------------------------------- a session: host and player pages
 
+// A page's poll: the session as the server has it, unless this page changed something since
+// it asked (the answer may predate that change) or is still saving. A change the server did
+// not get while it was away is sent again once a poll finds it back.
+function polling(sid, shown, resend) {
+  poll = setInterval(async () => {
+    if (unsent + sending > 0) return;
+    const before = edits;
+    try {
+      const got = await api("GET", `/api/sessions/${sid}`);
+      if (edits === before && unsent + sending === 0) shown(got);
+      if ([...pending.values()].some(e => e.failed === "retry")) resend();
+    } catch (e) { /* next time */ }
+  }, 2000);
+}
+
 async function hostPage(sid) {
   let s = await api("GET", `/api/sessions/${sid}`);
-  const err = h("div", {});
-  const save = values => send(async () => {
-    try { s = await api("PUT", `/api/sessions/${sid}/table`, {values}); refresh(); err.replaceChildren(); } catch (e) { showError(err, e); throw e; }
+  const err = h("div", {"data-save-error": true});
+  const put = () => send(async sent => {
+    try { s = await api("PUT", `/api/sessions/${sid}/table`, sent); shown(s); } catch (e) { showError(err, e); throw e; }
   });
+  const save = (kind, key, part, value) => { change(kind, key, part, value); return put(); };
+  // every field of the table, the optional ones too (a Long Game's earlier wins, a claimed winner): left empty, they stay out of the sheet
+  const table = fields(s.form.table, s.table, save, "t");
   const tableBox = h("section", {id: "table"}, h("h2", {}, "The table"), h("div", {class: "problems", "data-for": ""}),
-    fields(s.form.table.filter(f => !f.optional), s.table, save, "t"), h("p", {id: "save-state", class: "help"}));
+    table.els, h("p", {id: "save-state", class: "help"}));
   const seats = h("section", {}, h("h2", {}, "Boards"), h("p", {class: "help"}, "Each player opens their own board on their phone: scan its code below (or the one pnp serve printed, then pick this game and their name)."),
     s.players.map((name, i) => h("a", {class: "button", href: `#/s/${sid}/p/${i}`, "data-seat": i}, `${name}'s board`)),
     h("details", {}, h("summary", {}, "A code to scan for each board"), h("div", {class: "row"},
@@ -434,43 +584,44 @@ async function hostPage(sid) {
     live.replaceChildren(status(s, -1), results(s),
       h("p", {}, h("a", {class: "button", id: "export", href: `/api/sessions/${sid}/sheet.yaml`}, "Export the sheet (YAML for pnp score)")));
   });
+  const shown = got => { s = got; table.sync(s.table); refresh(); };
   app.replaceChildren(h("h1", {}, `${s.title}: ${s.players.join(", ")}`), rulesLine(s), err, tableBox, seats, live);
   showSync();
   refresh();
-  poll = setInterval(async () => { try { s = await api("GET", `/api/sessions/${sid}`); refresh(); } catch (e) { /* next time */ } }, 2000);
+  polling(sid, shown, put);
 }
 
 async function playerPage(sid, seat) {
   let s = await api("GET", `/api/sessions/${sid}`);
   if (!(seat >= 0 && seat < s.players.length)) throw new Error(`no seat ${seat + 1} in this game`);
-  const err = h("div", {});
-  let done = s.done[seat];
-  let saving = 0, saved = 0;
-  const save = values => {
-    saving++;
-    return send(async () => {
-      try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, {values, done}); refresh(); err.replaceChildren(); }
-      catch (e) { showError(err, e); throw e; }
-      finally { saved++; }
-    });
-  };
-  const doneBox = h("input", {type: "checkbox", id: "done", checked: done, onchange: e => { done = e.target.checked; save({}); }});
-  const board = h("section", {id: "board"}, h("div", {class: "problems", "data-for": ""}), fields(s.form.player, s.boards[seat], save, "p"),
+  const err = h("div", {"data-save-error": true});
+  const put = () => send(async sent => {
+    try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, sent); shown(s); }
+    catch (e) { showError(err, e); throw e; }
+  });
+  const save = (kind, key, part, value) => { change(kind, key, part, value); return put(); };
+  // `done` is sent only when the box is ticked or unticked: a field saved from a page loaded
+  // earlier does not take back the board's "complete" ticked on another
+  const doneBox = h("input", {type: "checkbox", id: "done", checked: s.done[seat], onchange: e => save("done", null, undefined, e.target.checked)});
+  const form = fields(s.form.player, s.boards[seat], save, "p");
+  const board = h("section", {id: "board"}, h("div", {class: "problems", "data-for": ""}), form.els,
     h("label", {for: "done", class: "row"}, doneBox, "My board is complete"), h("p", {id: "save-state", class: "help"}));
   const live = h("div", {});
   const refresh = () => steady(() => {
     place(board, s.outcome.problems, at => at[0] !== "players" ? null : at.length < 2 ? null : at[1] !== seat ? undefined : at.length > 2 ? at[2] : null);
     live.replaceChildren(status(s, seat), results(s));
   });
+  const shown = got => {  // this board as saved, from this page or another (the same board open on two phones)
+    s = got;
+    form.sync(s.boards[seat]);
+    if (!isPending(null)) doneBox.checked = s.done[seat];
+    refresh();
+  };
   app.replaceChildren(h("h1", {}, `${s.players[seat]}'s board`), rulesLine(s), err, board, live,
     h("p", {}, h("a", {class: "button", href: `#/s/${sid}`}, "The whole table")));
   showSync();
   refresh();
-  poll = setInterval(async () => {  // the other boards; a poll that crossed a save of this one is stale
-    const before = saving;
-    if (saved < saving) return;
-    try { const got = await api("GET", `/api/sessions/${sid}`); if (saving === before && saved === saving) { s = got; refresh(); } } catch (e) { /* next time */ }
-  }, 2000);
+  polling(sid, shown, put);
 }
 
 // ---------------------------------------------------------------- statistics
