@@ -261,3 +261,28 @@ def test_a_book_fetches_a_document_only_when_a_sheet_first_draws_from_it():
     assert fetched == [1, 0]
     with pytest.raises(ValueError, match="document 1 of the book has 1 pages, not 2"):
         Book(counts=[2, 2], fetch=parts.__getitem__).size(2)
+
+
+def test_a_font_file_edited_in_place_is_typeset_with_its_new_outlines(tmp_path: Path):
+    """`pnp watch` keeps one process: the engine's fonts are keyed by the files' bytes, so a
+    font file saved again under the same name (a designer's font update) is loaded again
+    rather than the outlines typst loaded first being drawn (a reviewer's watch PDFs kept the
+    old font while its PNGs showed the new)."""
+    from fontTools.ttLib import TTFont
+
+    from pnp.formats.engine_jobs import make_pdf
+
+    font = tmp_path / "Main-Regular.ttf"
+    shutil.copyfile(REPO / "pnp/data/fonts/LiberationSans-Regular.ttf", font)
+    doc = '#set document(date: none)\n#set text(font: "Liberation Sans")\n#page(width: 40mm, height: 20mm)[Dusk]\n'
+    first, problem = make_pdf(doc, {}, (str(font),))
+    assert not problem
+    edited = TTFont(font)
+    glyph = edited.getBestCmap()[ord("D")]
+    width, lsb = edited["hmtx"][glyph]
+    edited["hmtx"][glyph] = (width + 150, lsb)
+    edited.save(font)
+    second, _ = make_pdf(doc, {}, (str(font),))
+    assert second != first
+    shutil.copyfile(REPO / "pnp/data/fonts/LiberationSans-Regular.ttf", font)
+    assert make_pdf(doc, {}, (str(font),))[0] == first  # the same bytes again: the same PDF

@@ -7,6 +7,7 @@ starting Python)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import re
@@ -15,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-_COMPILERS: dict[tuple[str, ...], Any] = {}  # font files -> a typst.Compiler with those fonts loaded
+_COMPILERS: dict[tuple[tuple[str, str], ...], Any] = {}  # font files and their digests -> a typst.Compiler with them loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
 NICER = 5  # how far behind the build its PDF workers run (os.nice)
 ROOT = Path(__file__).resolve().parent.parent / "data" / "fonts"
@@ -27,8 +28,11 @@ def compiler(font_files: tuple[str, ...]) -> Any:
     typst loads every font file under the folders it is given (their subfolders too), so it
     is given a folder holding links to these files alone: those pnp checked (a game's named
     fonts: pnp/load/content.py `_check_fonts`), never an unchecked file beside one of them.
-    typst reads the fonts as the compiler is made: the folder is gone before it compiles."""
-    if font_files not in _COMPILERS:
+    typst reads the fonts as the compiler is made: the folder is gone before it compiles. A
+    compiler is kept for the files' bytes, not their names: a font file edited while `pnp
+    watch` runs is loaded again (typst would keep drawing the old outlines)."""
+    key = tuple((path, hashlib.sha256(Path(path).read_bytes()).hexdigest()) for path in font_files)
+    if key not in _COMPILERS:
         import shutil
         import tempfile
 
@@ -43,8 +47,10 @@ def compiler(font_files: tuple[str, ...]) -> Any:
                     shutil.copyfile(path, link)
             # typst's root is pnp's own font folder, never the current folder or the project: the
             # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
-            _COMPILERS[font_files] = typst.Compiler(font_paths=[folder], ignore_system_fonts=True, root=str(ROOT))
-    return _COMPILERS[font_files]
+            if len(_COMPILERS) >= 8:  # a long watch session: the fonts as they are now, not every edit's
+                _COMPILERS.clear()
+            _COMPILERS[key] = typst.Compiler(font_paths=[folder], ignore_system_fonts=True, root=str(ROOT))
+    return _COMPILERS[key]
 
 
 def make_pdf(text: str, inputs: dict[str, str], font_files: tuple[str, ...]) -> tuple[bytes, str]:
