@@ -82,7 +82,7 @@ SOLO_PUBLISHED = [
     ("the King passes between you and the A.I.", 249, "The Village King Token is then passed to the A.I."),
     ("you get no King bonus", 257, "There is no two-point bonus"),
     ("(Peasant cards score none of these)", 261, "Peasant cards are ignored during this step"),
-    ("plus the squares of the shape on every card it holds", 265, "based on the size of the shape on that card"),
+    ("plus 1 point per tile in the shape of every card it holds", 265, "based on the size of the shape on that card"),
     ("You win with a score equal to or above the A.I.'s", 267, "the solo player wins if their score is equal to or greater"),
 ]
 
@@ -121,6 +121,22 @@ def test_solo_card_back_wins_on_a_tie_as_the_front_does():
           "and still score as much as the A.I., then they win the challenge")
     check(faces("tasty-humans", "solo-reference")["solo"], "You win with a score equal to or above the A.I.'s", PUBLISHED, 267,
           "the solo player wins if their score is equal to or greater than the A.I.'s score")
+
+
+@pytest.mark.parametrize("version, book, line", [({}, PUBLISHED, 265), ({"rules": "0.2.8"}, V028, 272)])
+def test_ai_shapes_score_a_point_a_tile_not_squared(version, book, line):
+    """F265, O272: a card's shape scores its size (2 tiles, 2 points). The solo card said
+    "the squares of the shape" and the 1-player sheet "Shape squares", right under "Cards
+    of each class, squared": both read as squaring the size."""
+    card = faces("tasty-humans", "solo-reference", **version)["solo"]
+    sheet = faces("tasty-humans", "scoring-sheet", **version)["players-1"]
+    rule = "a card with a 4-tile shape would score 4 points"
+    check(card, "plus 1 point per tile in the shape of every card it holds", book, line, rule)
+    check(sheet, "Shapes: 1 point per tile in the shape of every A.I. card", book, line, rule)
+    game = load_game(Project(REPO), "tasty-humans")
+    blank = game.plugin.sheet_template(game, 1, version)  # the YAML sheet's note on ai_cards
+    for words in (card, sheet, blank):
+        assert "squares of the shape" not in words and "shape squares" not in words.lower()
 
 
 def test_solo_cards_differ_only_where_the_versions_do():
