@@ -225,9 +225,22 @@ def test_scoring_sheet_028_tie_break_needs_the_seats():
     check(words, "2. fewest empty cells", V028, 215, "the player with the least empty spaces in their stomach is the winner")
     check(words, "3. seat order, clockwise from the King token", V028, 215, "resolve it from the player with the Village King Token")
     check(words, "two Kings: who has it?", V028, 197, "all players that filled their stomach will receive the bonus for the Village King Token")
-    check(words, "fill in the players in seat order, clockwise", V028, 215, "moving clockwise")
+    check(words, "Fill in the players in seat order, clockwise.", V028, 215, "moving clockwise")
     assert "Seat 1" in words and "Seat 3" in words and "lowest first" not in words
 
+
+@pytest.mark.parametrize("version", [{}, {"rules": "0.2.8"}])
+def test_scoring_sheet_says_the_total_and_the_seat_order_apart(version):
+    """The hint ran two instructions into one: "...and the Village King; fill in the
+    players in seat order, clockwise for the total." Two sentences now; solo has no seats."""
+    sheets = faces("tasty-humans", "scoring-sheet", **version)
+    for players in (2, 3, 4):
+        words = sheets[f"players-{players}"]
+        assert ("Add up leaders, craving, damage and the Village King for the total. "
+                "Fill in the players in seat order, clockwise. The game ended") in words
+        assert "clockwise for the total" not in words
+    solo = sheets["players-1"]
+    assert "Add up leaders, craving, damage for the total. The game ended" in solo and "seat order" not in solo
 
 # --- Dietrick-taking: solo card and Beginner Class (item 5) --------------------------------
 
