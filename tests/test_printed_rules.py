@@ -203,6 +203,16 @@ def test_scoring_sheet_published_tie_break(players):
     assert "empty cells" not in words
 
 
+def test_reference_card_ties_compare_up_to_the_leader_limit():
+    """F204 compares leaders "for up to five Leader Tiles (or four in a 4-player game)": the
+    card says so, from rules.yaml leaders_max_by_players (where the scorer stops too)."""
+    check(faces("tasty-humans", "reference-card")["reference"],
+          "then the better lowest-scoring leader, then the next lowest, up to 5 leaders (4 in a 4-player game), then a shared win",
+          PUBLISHED, 204, "up to five Leader Tiles (or four in a 4-player game)")
+    # 0.2.8 compares no leaders (O215)
+    assert "up to 5 leaders" not in faces("tasty-humans", "reference-card", rules="0.2.8")["reference"]
+
+
 def test_scoring_sheet_leader_boxes_follow_the_leader_limit():
     """F204: "up to five Leader Tiles (or four in a 4-player game)": one box per leader."""
     game = load_game(Project(REPO), "tasty-humans")
@@ -241,6 +251,7 @@ def test_scoring_sheet_says_the_total_and_the_seat_order_apart(version):
         assert "clockwise for the total" not in words
     solo = sheets["players-1"]
     assert "Add up leaders, craving, damage for the total. The game ended" in solo and "seat order" not in solo
+
 
 # --- Dietrick-taking: solo card and Beginner Class (item 5) --------------------------------
 
