@@ -82,7 +82,7 @@ SOLO_PUBLISHED = [
     ("the King passes between you and the A.I.", 249, "The Village King Token is then passed to the A.I."),
     ("you get no King bonus", 257, "There is no two-point bonus"),
     ("(Peasant cards score none of these)", 261, "Peasant cards are ignored during this step"),
-    ("plus the squares of the shape on every card it holds", 265, "based on the size of the shape on that card"),
+    ("plus 1 point per tile in the shape of every card it holds", 265, "based on the size of the shape on that card"),
     ("You win with a score equal to or above the A.I.'s", 267, "the solo player wins if their score is equal to or greater"),
 ]
 
@@ -121,6 +121,22 @@ def test_solo_card_back_wins_on_a_tie_as_the_front_does():
           "and still score as much as the A.I., then they win the challenge")
     check(faces("tasty-humans", "solo-reference")["solo"], "You win with a score equal to or above the A.I.'s", PUBLISHED, 267,
           "the solo player wins if their score is equal to or greater than the A.I.'s score")
+
+
+@pytest.mark.parametrize("version, book, line", [({}, PUBLISHED, 265), ({"rules": "0.2.8"}, V028, 272)])
+def test_ai_shapes_score_a_point_a_tile_not_squared(version, book, line):
+    """F265, O272: a card's shape scores its size (2 tiles, 2 points). The solo card said
+    "the squares of the shape" and the 1-player sheet "Shape squares", right under "Cards
+    of each class, squared": both read as squaring the size."""
+    card = faces("tasty-humans", "solo-reference", **version)["solo"]
+    sheet = faces("tasty-humans", "scoring-sheet", **version)["players-1"]
+    rule = "a card with a 4-tile shape would score 4 points"
+    check(card, "plus 1 point per tile in the shape of every card it holds", book, line, rule)
+    check(sheet, "Shapes: 1 point per tile in the shape of every A.I. card", book, line, rule)
+    game = load_game(Project(REPO), "tasty-humans")
+    blank = game.plugin.sheet_template(game, 1, version)  # the YAML sheet's note on ai_cards
+    for words in (card, sheet, blank):
+        assert "squares of the shape" not in words and "shape squares" not in words.lower()
 
 
 def test_solo_cards_differ_only_where_the_versions_do():
@@ -187,6 +203,16 @@ def test_scoring_sheet_published_tie_break(players):
     assert "empty cells" not in words
 
 
+def test_reference_card_ties_compare_up_to_the_leader_limit():
+    """F204 compares leaders "for up to five Leader Tiles (or four in a 4-player game)": the
+    card says so, from rules.yaml leaders_max_by_players (where the scorer stops too)."""
+    check(faces("tasty-humans", "reference-card")["reference"],
+          "then the better lowest-scoring leader, then the next lowest, up to 5 leaders (4 in a 4-player game), then a shared win",
+          PUBLISHED, 204, "up to five Leader Tiles (or four in a 4-player game)")
+    # 0.2.8 compares no leaders (O215)
+    assert "up to 5 leaders" not in faces("tasty-humans", "reference-card", rules="0.2.8")["reference"]
+
+
 def test_scoring_sheet_leader_boxes_follow_the_leader_limit():
     """F204: "up to five Leader Tiles (or four in a 4-player game)": one box per leader."""
     game = load_game(Project(REPO), "tasty-humans")
@@ -209,8 +235,22 @@ def test_scoring_sheet_028_tie_break_needs_the_seats():
     check(words, "2. fewest empty cells", V028, 215, "the player with the least empty spaces in their stomach is the winner")
     check(words, "3. seat order, clockwise from the King token", V028, 215, "resolve it from the player with the Village King Token")
     check(words, "two Kings: who has it?", V028, 197, "all players that filled their stomach will receive the bonus for the Village King Token")
-    check(words, "fill in the players in seat order, clockwise", V028, 215, "moving clockwise")
+    check(words, "Fill in the players in seat order, clockwise.", V028, 215, "moving clockwise")
     assert "Seat 1" in words and "Seat 3" in words and "lowest first" not in words
+
+
+@pytest.mark.parametrize("version", [{}, {"rules": "0.2.8"}])
+def test_scoring_sheet_says_the_total_and_the_seat_order_apart(version):
+    """The hint ran two instructions into one: "...and the Village King; fill in the
+    players in seat order, clockwise for the total." Two sentences now; solo has no seats."""
+    sheets = faces("tasty-humans", "scoring-sheet", **version)
+    for players in (2, 3, 4):
+        words = sheets[f"players-{players}"]
+        assert ("Add up leaders, craving, damage and the Village King for the total. "
+                "Fill in the players in seat order, clockwise. The game ended") in words
+        assert "clockwise for the total" not in words
+    solo = sheets["players-1"]
+    assert "Add up leaders, craving, damage for the total. The game ended" in solo and "seat order" not in solo
 
 
 # --- Dietrick-taking: solo card and Beginner Class (item 5) --------------------------------

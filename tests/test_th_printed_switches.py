@@ -119,6 +119,17 @@ def test_held_leader_switch_changes_the_balanced_diet_text_with_its_verdict(copy
     assert condition[0].upper() + condition[1:] in card
 
 
+def test_reference_card_tie_limit_follows_the_scorers_leader_limit(copy_game):
+    """F204's "up to five Leader Tiles (or four in a 4-player game)" is printed from rules.yaml
+    leaders_max_by_players, the limit scoring._tie_keys cuts the leader comparison at."""
+    project = copy_game(GAME)
+    _set(project, "leaders_max_by_players: {1: 5, 2: 5, 3: 5, 4: 4}", "leaders_max_by_players: {1: 5, 2: 5, 3: 4, 4: 4}")
+    _set(project, "leader_stacks_by_players: {1: 4, 2: 4, 3: 4, 4: 3}", "leader_stacks_by_players: {1: 4, 2: 4, 3: 3, 4: 3}")
+    assert load_game(project, GAME).data["rules"].version("published").leaders_max(3) == 4
+    card = _words(project, {"reference-card"})["reference-card/reference"]
+    assert "then the next lowest, up to 5 leaders (4 in a 3- or 4-player game), then a shared win" in card
+
+
 # ---------------------------------------------------------------- C: the solo challenges on the solo card
 
 

@@ -791,6 +791,14 @@ class HeldLeaderTies(StrictModel):
     zero: str
 
 
+class TiesLeaderLimit(StrictModel):
+    """How many leaders the leader-comparing tie-break looks at (F204), worded from
+    rules.yaml leaders_max_by_players: the most, then each smaller limit and its players."""
+
+    up_to: Annotated[str, text_with("leaders")]
+    fewer: Annotated[str, text_with("leaders", "players")]
+
+
 class BalancedDietWording(StrictModel):
     heading: str
     condition: HeldLeaderWording
@@ -829,6 +837,7 @@ class ReferenceFile(StrictModel):
 
     title: str
     ties_held_leader: HeldLeaderTies
+    ties_leader_limit: TiesLeaderLimit
     turn_counts: dict[int, str] = Field(default_factory=dict, description="how the texts say a count of turns; others print as digits and 'turns'")
     sections: list[ReferenceSection] = Field(min_length=1)
     solo: SoloReference
@@ -888,4 +897,17 @@ class ReferenceFile(StrictModel):
         """What the leader comparison of the tie-break says about a held leader, as
         rules.yaml `held_leader` (the scorer's switch) counts it; empty: nothing."""
         return getattr(self.ties_held_leader, rules.held_leader)
+
+    def ties_limit(self, leaders_max_by_players: dict[int, int]) -> str:
+        """How many leaders the tie-break compares, e.g. 'up to 5 leaders (4 in a 4-player
+        game)', from rules.yaml leaders_max_by_players, where the scorer's comparison stops
+        (scoring._tie_keys). Solo is left out: it has no tie between players."""
+        limits = {n: k for n, k in sorted(leaders_max_by_players.items()) if n > 1}
+        most = max(limits.values())
+        fewer = []
+        for k in sorted(set(limits.values()) - {most}, reverse=True):
+            players = [str(n) for n, v in limits.items() if v == k]
+            said = players[0] if len(players) == 1 else "-, ".join(players[:-1]) + "- or " + players[-1]
+            fewer.append(self.ties_leader_limit.fewer.format(leaders=k, players=said))
+        return self.ties_leader_limit.up_to.format(leaders=most) + (f" ({', '.join(fewer)})" if fewer else "")
 

@@ -810,7 +810,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
             "solo:",
             f"  level: {'null' if first is None else first:<17}# {levels}",
             "  ai_cards: []            # every card the A.I. holds, by the name on it (or id), e.g. [Rolf the Reckless, adv-19]",
-            "                          # (pnp counts classes and shape squares from them, as the printed sheet does by hand)",
+            "                          # (pnp counts classes and shape tiles from them, as the printed sheet does by hand)",
         ]
         if challenges:
             out.append(f"  challenge: null         # {', '.join(challenges)}, or null")
