@@ -279,3 +279,13 @@ def test_cave_character_cards_mark_the_start_and_field_ranges():
     for line, field in ((36, "GREEN FIELD"), (37, "YELLOW FIELD"), (38, "RED FIELD")):
         text = rule_line(CAVE, line)
         assert field.lower() in text and not any(ch.isdigit() and ch not in "12" for ch in text)
+
+
+def test_cave_summary_exit_ends_the_energy_loss_not_a_free_step():
+    """Lines 66-67 under the once-a-round loss of line 19: a character who has left the
+    cave loses no more ENERGY; 'stepping onto an exit costs no ENERGY' contradicted the
+    Round section and is gone."""
+    back = faces("cave", "summary")["back"]
+    check(back, "you have left the cave: from then on you lose no more ENERGY", CAVE, 67, "Cave")
+    assert "does not consume 1 energy" in rule_line(CAVE, 66)
+    assert "costs no ENERGY" not in back
