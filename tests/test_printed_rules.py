@@ -289,3 +289,13 @@ def test_cave_summary_exit_ends_the_energy_loss_not_a_free_step():
     check(back, "you have left the cave: from then on you lose no more ENERGY", CAVE, 67, "Cave")
     assert "does not consume 1 energy" in rule_line(CAVE, 66)
     assert "costs no ENERGY" not in back
+
+
+def test_cave_summary_events_come_when_laid_and_food_rooms_feed_once():
+    """An EVENT room draws when its tile is laid (line 26), a token when entered (line 29),
+    not on every entry; a FOOD room's card on re-entry is our choice (lines 64, 74 silent)."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "You lay an EVENT room: draw an EVENT card.", CAVE, 26, "triggered by flipping a cave tile")
+    check(front, "You walk onto an EVENT token: draw one.", CAVE, 29, "enter a tile containing an EVENT TOKEN")
+    check(front, "take a FOOD card, only the first time (our choice)", CAVE, 64, "receive 1 FOOD CARD")
+    assert "EVENT room or EVENT token" not in front
