@@ -299,3 +299,12 @@ def test_cave_summary_events_come_when_laid_and_food_rooms_feed_once():
     check(front, "You walk onto an EVENT token: draw one.", CAVE, 29, "enter a tile containing an EVENT TOKEN")
     check(front, "take a FOOD card, only the first time (our choice)", CAVE, 64, "receive 1 FOOD CARD")
     assert "EVENT room or EVENT token" not in front
+
+
+def test_cave_summary_keeps_occupied_tiles_and_the_start_after_a_turn():
+    """Read literally, lines 18 and 69 discard the tile you stand on: the card says which
+    tiles stay."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "except your own tile, tiles with a character on them and the start tile (our ruling)",
+          CAVE, 18, "Remove tile(s) out of VISUAL RANGE")
+    assert "1 adjacent space" in rule_line(CAVE, 69)
