@@ -308,3 +308,12 @@ def test_cave_summary_keeps_occupied_tiles_and_the_start_after_a_turn():
     check(front, "except your own tile, tiles with a character on them and the start tile (our ruling)",
           CAVE, 18, "Remove tile(s) out of VISUAL RANGE")
     assert "1 adjacent space" in rule_line(CAVE, 69)
+
+
+def test_cave_summary_places_the_event_tokens_with_the_coordinate_roll():
+    """Line 24 rolls coordinates and line 29 has EVENT tokens, neither says when: our
+    choice is printed as one."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "Roll the D8 and D12 for each EVENT token and put it on that square", CAVE, 24, "Roll D8 and D12 to get coordinates")
+    assert "(our choice: the rules say neither when)" in front
+    assert "event token" in rule_line(CAVE, 29)
