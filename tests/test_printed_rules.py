@@ -317,3 +317,11 @@ def test_cave_summary_places_the_event_tokens_with_the_coordinate_roll():
     check(front, "Roll the D8 and D12 for each EVENT token and put it on that square", CAVE, 24, "Roll D8 and D12 to get coordinates")
     assert "(our choice: the rules say neither when)" in front
     assert "event token" in rule_line(CAVE, 29)
+
+
+def test_cave_summary_eating_discards_to_the_food_pile_and_counts_each_meal():
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "Eaten cards go to the FOOD discard pile, not the tile discard.", CAVE, 82, "FOOD discard pile (not the tile discard)")
+    check(front, "FOOD draw pile empty: no more FOOD.", CAVE, 84, "no more cards in the FOOD draw pile there is no more FOOD")
+    # lines 75-78 give 2 MEAL cards per FOOD card, not how often the FOOD value counts
+    check(front, "Each MEAL card counts on its own: two safe ones give the FOOD value twice (our choice).", CAVE, 75, "2 UNPREPARED MEAL CARDS")
