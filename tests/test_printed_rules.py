@@ -325,3 +325,12 @@ def test_cave_summary_eating_discards_to_the_food_pile_and_counts_each_meal():
     check(front, "FOOD draw pile empty: no more FOOD.", CAVE, 84, "no more cards in the FOOD draw pile there is no more FOOD")
     # lines 75-78 give 2 MEAL cards per FOOD card, not how often the FOOD value counts
     check(front, "Each MEAL card counts on its own: two safe ones give the FOOD value twice (our choice).", CAVE, 75, "2 UNPREPARED MEAL CARDS")
+
+
+def test_cave_summary_prints_the_goal_and_says_the_rules_are_silent_on_winning():
+    back = faces("cave", "summary")["back"]
+    check(back, "Get out of the cave through an EXIT.", CAVE, 57, "to get out")
+    assert "The rules say nothing about winning or about 0 ENERGY. Our suggestion:" in back
+    assert "at 0 ENERGY your character is out of the game" in back
+    # game.yaml claims neither a shared nor a lone win: nor does the card
+    assert "together" not in back.lower() and "co-operative" not in back.lower()
