@@ -166,7 +166,21 @@ def test_character_meters_come_from_their_ranges(full, cave):
     colour = {f.name: f.colour for f in chars.sanity.fields}
     assert [r.get("fill") for r in sanity] == [colour["red"]] * 3 + [colour["yellow"]] * 3 + [colour["green"]] * 4
     numbers = [w for w, *_ in texts(full / "svg/characters/ada.svg")]
-    assert [str(i) for i in range(1, 21)] == [w for w in numbers if w.isdigit()][:20]
+    assert [str(i) for i in range(0, 21)] == [w for w in numbers if w.isdigit()][:21]  # the 0 square first
+
+
+def test_each_meter_has_a_0_square_left_of_its_1(full):
+    """The card says what happens at 0 SANITY (rules 39, 52) and our Goal what 0 ENERGY
+    does: both meters need a square for the marker at 0, before their 1."""
+    root = ET.parse(full / "svg/characters/ada.svg").getroot()
+    rects = list(root.iter(NS + "rect"))
+    zeros = [r for r in rects if r.get("class") == "zero-cell"]
+    assert len(zeros) == 2
+    for zero, cls in zip(zeros, ("energy-cell", "sanity-cell")):
+        first = next(r for r in rects if r.get("class") == cls)
+        assert float(zero.get("x")) + float(zero.get("width")) == pytest.approx(float(first.get("x")))
+        assert float(zero.get("y")) == float(first.get("y"))
+    assert [w for w, *_ in texts(full / "svg/characters/ada.svg")].count("0") == 2
 
 
 def test_items_say_which_exit_needs_them(full):
