@@ -334,3 +334,13 @@ def test_cave_summary_prints_the_goal_and_says_the_rules_are_silent_on_winning()
     assert "at 0 ENERGY your character is out of the game" in back
     # game.yaml claims neither a shared nor a lone win: nor does the card
     assert "together" not in back.lower() and "co-operative" not in back.lower()
+
+
+def test_cave_summary_states_one_challenge_rule():
+    """Challenge and Rulings say the same: ENERGY plus the SANITY bonus (lines 10, 36-37),
+    a tie wins (line 94); a group's bonus is the chosen player's own (line 12 silent)."""
+    back = faces("cave", "summary")["back"]
+    check(back, "equal to or under your ENERGY plus your SANITY bonus", CAVE, 94, "equal to or under")
+    check(back, "a roll equal to your ENERGY plus SANITY bonus wins a challenge", CAVE, 36, "boost to energy during CHALLENGE")
+    check(back, "use the highest ENERGY among them, plus that player's own SANITY bonus (our choice)", CAVE, 12, "highest ENERGY")
+    assert "equal to your ENERGY wins" not in back
