@@ -218,6 +218,26 @@ def test_board_coordinates_are_on_the_right_edges(full, cave):
     assert min(rows, key=lambda r: r[2])[0] == "A" and min(cols, key=lambda c: c[1])[0] == "1"
 
 
+def _contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two #rrggbb colours."""
+    def lum(h: str) -> float:
+        c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_square_labels_print_readably_but_quieter_than_the_edge_labels(full, cave):
+    """The A1... labels were #c9bb9c on #e2d4b7 (1.29:1), near invisible in print."""
+    colours = cave.data["board"].colours
+    root = ET.parse(full / "svg/board/board.svg").getroot()
+    fills = {r.get("fill") for r in root.iter(NS + "rect") if r.get("width") == "30"} - {colours["paper"], "none", None}
+    assert fills, "no shaded squares found"
+    for ground in fills | {colours["paper"]}:
+        assert 3 <= _contrast(colours["faint"], ground) < _contrast(colours["label"], ground), ground
+
+
 def test_board_square_is_the_tile_size(cave):
     sizes = {c.id: c.size for c in cave.manifest.components}
     square = cave.data["board"].square
