@@ -166,7 +166,21 @@ def test_character_meters_come_from_their_ranges(full, cave):
     colour = {f.name: f.colour for f in chars.sanity.fields}
     assert [r.get("fill") for r in sanity] == [colour["red"]] * 3 + [colour["yellow"]] * 3 + [colour["green"]] * 4
     numbers = [w for w, *_ in texts(full / "svg/characters/ada.svg")]
-    assert [str(i) for i in range(1, 21)] == [w for w in numbers if w.isdigit()][:20]
+    assert [str(i) for i in range(0, 21)] == [w for w in numbers if w.isdigit()][:21]  # the 0 square first
+
+
+def test_each_meter_has_a_0_square_left_of_its_1(full):
+    """The card says what happens at 0 SANITY (rules 39, 52) and our Goal what 0 ENERGY
+    does: both meters need a square for the marker at 0, before their 1."""
+    root = ET.parse(full / "svg/characters/ada.svg").getroot()
+    rects = list(root.iter(NS + "rect"))
+    zeros = [r for r in rects if r.get("class") == "zero-cell"]
+    assert len(zeros) == 2
+    for zero, cls in zip(zeros, ("energy-cell", "sanity-cell")):
+        first = next(r for r in rects if r.get("class") == cls)
+        assert float(zero.get("x")) + float(zero.get("width")) == pytest.approx(float(first.get("x")))
+        assert float(zero.get("y")) == float(first.get("y"))
+    assert [w for w, *_ in texts(full / "svg/characters/ada.svg")].count("0") == 2
 
 
 def test_items_say_which_exit_needs_them(full):
@@ -202,6 +216,26 @@ def test_board_coordinates_are_on_the_right_edges(full, cave):
     assert len(rows) == 16 and len(cols) == 24
     # A is the top row, 1 the leftmost column
     assert min(rows, key=lambda r: r[2])[0] == "A" and min(cols, key=lambda c: c[1])[0] == "1"
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two #rrggbb colours."""
+    def lum(h: str) -> float:
+        c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_square_labels_print_readably_but_quieter_than_the_edge_labels(full, cave):
+    """The A1... labels were #c9bb9c on #e2d4b7 (1.29:1), near invisible in print."""
+    colours = cave.data["board"].colours
+    root = ET.parse(full / "svg/board/board.svg").getroot()
+    fills = {r.get("fill") for r in root.iter(NS + "rect") if r.get("width") == "30"} - {colours["paper"], "none", None}
+    assert fills, "no shaded squares found"
+    for ground in fills | {colours["paper"]}:
+        assert 3 <= _contrast(colours["faint"], ground) < _contrast(colours["label"], ground), ground
 
 
 def test_board_square_is_the_tile_size(cave):

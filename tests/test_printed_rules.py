@@ -319,3 +319,68 @@ def test_cave_character_cards_mark_the_start_and_field_ranges():
     for line, field in ((36, "GREEN FIELD"), (37, "YELLOW FIELD"), (38, "RED FIELD")):
         text = rule_line(CAVE, line)
         assert field.lower() in text and not any(ch.isdigit() and ch not in "12" for ch in text)
+
+
+def test_cave_summary_exit_ends_the_energy_loss_not_a_free_step():
+    """Lines 66-67 under the once-a-round loss of line 19: a character who has left the
+    cave loses no more ENERGY; 'stepping onto an exit costs no ENERGY' contradicted the
+    Round section and is gone."""
+    back = faces("cave", "summary")["back"]
+    check(back, "you have left the cave: from then on you lose no more ENERGY", CAVE, 67, "Cave")
+    assert "does not consume 1 energy" in rule_line(CAVE, 66)
+    assert "costs no ENERGY" not in back
+
+
+def test_cave_summary_events_come_when_laid_and_food_rooms_feed_once():
+    """An EVENT room draws when its tile is laid (line 26), a token when entered (line 29),
+    not on every entry; a FOOD room's card on re-entry is our choice (lines 64, 74 silent)."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "You lay an EVENT room: draw an EVENT card.", CAVE, 26, "triggered by flipping a cave tile")
+    check(front, "You walk onto an EVENT token: draw one.", CAVE, 29, "enter a tile containing an EVENT TOKEN")
+    check(front, "take a FOOD card, only the first time (our choice)", CAVE, 64, "receive 1 FOOD CARD")
+    assert "EVENT room or EVENT token" not in front
+
+
+def test_cave_summary_keeps_occupied_tiles_and_the_start_after_a_turn():
+    """Read literally, lines 18 and 69 discard the tile you stand on: the card says which
+    tiles stay."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "except your own tile, tiles with a character on them and the start tile (our ruling)",
+          CAVE, 18, "Remove tile(s) out of VISUAL RANGE")
+    assert "1 adjacent space" in rule_line(CAVE, 69)
+
+
+def test_cave_summary_places_the_event_tokens_with_the_coordinate_roll():
+    """Line 24 rolls coordinates and line 29 has EVENT tokens, neither says when: our
+    choice is printed as one."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "Roll the D8 and D12 for each EVENT token and put it on that square", CAVE, 24, "Roll D8 and D12 to get coordinates")
+    assert "(our choice: the rules say neither when)" in front
+    assert "event token" in rule_line(CAVE, 29)
+
+
+def test_cave_summary_eating_discards_to_the_food_pile_and_counts_each_meal():
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "Eaten cards go to the FOOD discard pile, not the tile discard.", CAVE, 82, "FOOD discard pile (not the tile discard)")
+    check(front, "FOOD draw pile empty: no more FOOD.", CAVE, 84, "no more cards in the FOOD draw pile there is no more FOOD")
+    # lines 75-78 give 2 MEAL cards per FOOD card, not how often the FOOD value counts
+    check(front, "Each MEAL card counts on its own: two safe ones give the FOOD value twice (our choice).", CAVE, 75, "2 UNPREPARED MEAL CARDS")
+
+
+def test_cave_summary_prints_the_goal_and_says_the_rules_are_silent_on_winning():
+    back = faces("cave", "summary")["back"]
+    check(back, "Get out of the cave through an EXIT.", CAVE, 57, "to get out")
+    assert "The rules say nothing about winning or about 0 ENERGY. Our suggestion:" in back
+    assert "at 0 ENERGY your character is out of the game" in back
+    # game.yaml claims neither a shared nor a lone win: nor does the card
+    assert "together" not in back.lower() and "co-operative" not in back.lower()
+
+
+def test_cave_summary_states_one_challenge_rule():
+    """Challenge and Rulings say the same: ENERGY plus the SANITY bonus (lines 10, 36-37),
+    a tie wins (line 94); a group's bonus is the chosen player's own (line 12 silent)."""
+    back = faces("cave", "summary")["back"]
+    check(back, "equal to or under your ENERGY plus your SANITY bonus", CAVE, 94, "equal to or under")
+    check(back, "a roll equal to your ENERGY plus SANITY bonus wins a challenge", CAVE, 36, "boost to energy during CHALLENGE")
+    check(back, "use the highest ENERGY among them, plus that player's own SANITY bonus (our choice)", CAVE, 12, "highest ENERGY")
+    assert "equal to your ENERGY wins" not in back
