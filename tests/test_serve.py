@@ -201,6 +201,33 @@ def test_a_logged_game_made_impossible_leaves_the_log(client: TestClient, where:
     assert r.json()["finished"] and r.json()["logged"] is not None
 
 
+def test_opening_a_logged_game_after_a_content_edit_keeps_it_in_the_log(copy_game, tmp_path: Path):
+    """A GET never changes the log: a game logged before a play-test edit (its claim now wrong)
+    stays logged under the content it was played with; a save at the table logs it afresh."""
+    project = copy_game("tasty-humans")
+    log = Log(tmp_path / "log.sqlite")
+    before = TestClient(make_app(Games(project), log, TOKEN))
+    before.get(f"/?token={TOKEN}")
+    sheet = example("tasty-humans-2p.yaml")
+    sid = start(before, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
+    assert fill(before, sid, sheet)["logged"] == 1
+    rules = project.content_dir / "tasty-humans" / "rules.yaml"
+    rules.write_text(rules.read_text().replace("cravings: {troll: {points: 4}}", "cravings: {troll: {points: 5}}"))
+    after = TestClient(make_app(Games(project), log, TOKEN))  # the server restarted on the edited content
+    after.get(f"/?token={TOKEN}")
+    for _ in range(2):  # the page polls
+        state = after.get(f"/api/sessions/{sid}").json()
+        assert not state["finished"] and state["outcome"]["problems"]  # Ana's claimed 42 is 45 now
+        assert state["logged"] == 1 and state["logged_under_other_content"] is True
+    assert [g.id for g in log.games()] == [1] and after.get("/api/sessions").json()[0]["logged"] == 1
+    # an edit at the table scores under the content of now: a wrong claim leaves the log, a right one is logged
+    r = after.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": 42}, "done": True})
+    assert r.json()["logged"] is None and log.games() == []
+    r = after.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": 45}, "done": True})
+    assert r.json()["finished"] and r.json()["logged"] == 2 and r.json()["logged_under_other_content"] is False
+    assert [g.digest for g in log.games()] == [Games(project).digest("tasty-humans")]
+
+
 def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
     state = client.get(f"/api/sessions/{sid}").json()

@@ -301,13 +301,22 @@ class Log:
 
     def unrecord(self, session: str) -> None:
         """A session's game is no longer finished (a board was reopened, its sheet became
-        impossible): out of the log. Looked for first, so that pages polling a session not
-        logged take no write lock."""
+        impossible): out of the log. Looked for first, so that saving a board of a session
+        not logged takes no write lock."""
         with self._db() as db:
             if db.execute("SELECT 1 FROM games WHERE session = ?", (session,)).fetchone() is None:
                 return
         with self._write() as db:
             db.execute("DELETE FROM games WHERE session = ?", (session,))
+
+    def logged(self, session: str) -> tuple[int, str] | None:
+        """A session's logged game: its id and the content digest it was logged under."""
+        with self._db() as db:
+            row = db.execute("SELECT id, digest FROM games WHERE session = ?", (session,)).fetchone()
+        if row is None:
+            return None
+        return logcheck.value(self.path, f"session {session}: logged game", row[0], int), \
+            logcheck.value(self.path, f"game {row[0]}: digest", row[1], str)
 
     def games(self, ids: list[int] | None = None) -> list[Game]:
         """The logged games in the order played (only `ids` when given)."""
