@@ -19,7 +19,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse as StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -43,6 +44,17 @@ HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-content-type-options", b"nosniff"),
 ]
+
+
+class JSONResponse(StarletteJSON):
+    """Starlette's, but a text that is no valid Unicode (a lone surrogate in a name a log
+    kept before names were checked) goes out escaped, `\\ud83d`, rather than as a 500."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 class TokenGate:
@@ -248,9 +260,10 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         sessions.clean([{"key": str(k)} for k in changes], changes)
 
         def work() -> str:
-            start_table, boards = sessions.start(games, game, rules, changes, players)
+            names = sessions.player_names(players)
+            start_table, boards = sessions.start(games, game, rules, changes, names)
             sid = secrets.token_hex(4)
-            log.create_session(sid, game, rules, changes, [p.strip() for p in players], start_table, boards)
+            log.create_session(sid, game, rules, changes, names, start_table, boards)
             return sid
         return JSONResponse({"id": await run_in_threadpool(work)})
 
