@@ -299,6 +299,20 @@ class Log:
                              (session, *values))
             return int(cur.lastrowid or 0)
 
+    def same_game(self, game: str, changes: dict[str, Any], players: list[str], sheet: str, played: str | None) -> int | None:
+        """The id of a logged game of this sheet text (which names its rules too), game, rule
+        changes, players and, when known, played date: an exported sheet imported again."""
+        with self._db() as db:
+            rows = db.execute("SELECT id, played, changes, players FROM games WHERE game = ? AND sheet = ? ORDER BY id LIMIT ?",
+                              (game, sheet, logcheck.rows_limit())).fetchall()
+        logcheck.check_rows(rows, self.path, "logged games")
+        for r in rows:
+            where = f"game {r[0]}"
+            if self._json(f"{where}: changes", r[2], dict) == changes and self._players(f"{where}: players", r[3]) == players \
+                    and played in (None, r[1]):
+                return logcheck.value(self.path, f"{where}: id", r[0], int)
+        return None
+
     def unrecord(self, session: str) -> None:
         """A session's game is no longer finished (a board was reopened, its sheet became
         impossible): out of the log. Looked for first, so that saving a board of a session
