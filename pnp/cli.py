@@ -766,8 +766,8 @@ def log_import_cmd(
     """Log finished games from sheet files (all of them, or none when one has a problem)."""
     from .serve.logbook import import_sheets
 
-    for game_id in run(lambda: import_sheets(project_at(project), _log(project, db), sheets)):
-        say(f"logged game {game_id}")
+    for game_id, new in run(lambda: import_sheets(project_at(project), _log(project, db), sheets)):
+        say(f"logged game {game_id}" if new else f"game {game_id} is already in the log")
 
 
 def _click_errors() -> type[Exception]:

@@ -201,6 +201,33 @@ def test_a_logged_game_made_impossible_leaves_the_log(client: TestClient, where:
     assert r.json()["finished"] and r.json()["logged"] is not None
 
 
+def test_opening_a_logged_game_after_a_content_edit_keeps_it_in_the_log(copy_game, tmp_path: Path):
+    """A GET never changes the log: a game logged before a play-test edit (its claim now wrong)
+    stays logged under the content it was played with; a save at the table logs it afresh."""
+    project = copy_game("tasty-humans")
+    log = Log(tmp_path / "log.sqlite")
+    before = TestClient(make_app(Games(project), log, TOKEN))
+    before.get(f"/?token={TOKEN}")
+    sheet = example("tasty-humans-2p.yaml")
+    sid = start(before, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
+    assert fill(before, sid, sheet)["logged"] == 1
+    rules = project.content_dir / "tasty-humans" / "rules.yaml"
+    rules.write_text(rules.read_text().replace("cravings: {troll: {points: 4}}", "cravings: {troll: {points: 5}}"))
+    after = TestClient(make_app(Games(project), log, TOKEN))  # the server restarted on the edited content
+    after.get(f"/?token={TOKEN}")
+    for _ in range(2):  # the page polls
+        state = after.get(f"/api/sessions/{sid}").json()
+        assert not state["finished"] and state["outcome"]["problems"]  # Ana's claimed 42 is 45 now
+        assert state["logged"] == 1 and state["logged_under_other_content"] is True
+    assert [g.id for g in log.games()] == [1] and after.get("/api/sessions").json()[0]["logged"] == 1
+    # an edit at the table scores under the content of now: a wrong claim leaves the log, a right one is logged
+    r = after.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": 42}, "done": True})
+    assert r.json()["logged"] is None and log.games() == []
+    r = after.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": 45}, "done": True})
+    assert r.json()["finished"] and r.json()["logged"] == 2 and r.json()["logged_under_other_content"] is False
+    assert [g.digest for g in log.games()] == [Games(project).digest("tasty-humans")]
+
+
 def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"], "0.2.8", {"cravings.troll.points": 5})
     state = client.get(f"/api/sessions/{sid}").json()
@@ -255,7 +282,7 @@ def test_a_game_without_hints_gets_generic_widgets():
     ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
     ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
     ({"game": 3, "players": "A"}, "expected game (text)"),
-    ({"game": "tasty-humans", "players": ["A" * 61, "B"]}, "players: a name is longer than 60 characters"),
+    ({"game": "tasty-humans", "players": ["B", "A" * 61]}, "players: player 2's name ('AAAAAAAAAAAAAAAAAAAA'...) is 61 characters: expected at most 60"),
     ({"game": "dietrick-taking", "changes": {"rounds": 2}, "players": ["A", "B", "C"]}, "changes: dietrick-taking takes no rule changes on its sheet"),
 ])
 def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, message: str):
@@ -263,6 +290,39 @@ def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, mess
     assert r.status_code == 400
     assert message in r.json()["error"]
     assert "Traceback" not in r.text
+
+
+@pytest.mark.parametrize("name, message", [
+    ("A\\ud83d", "player 2's name 'A\\ud83d' has a lone surrogate (half of an emoji), U+D83D"),  # JSON.stringify of a cut emoji
+    ("Ana\\nBen", "player 2's name 'Ana\\nBen' has a control character (a line break, a tab...), U+000A"),
+    ("A\\tB", "player 2's name 'A\\tB' has a control character (a line break, a tab...), U+0009"),
+    ("Ben\\u0007", "player 2's name 'Ben\\x07' has a control character (a line break, a tab...), U+0007"),
+    ("Ana\\u200b", "player 2's name 'Ana\\u200b' has an invisible formatting character, U+200B"),
+    ("An\\u200da", "player 2's name 'An\\u200da' has an invisible formatting character, U+200D"),
+    ("B\\u2028C", "player 2's name 'B\\u2028C' has a line separator, U+2028"),
+    ("Jose\\u0301", "two players have the same name, 'José' (player 1) and 'José' (player 2)"),  # NFD: the same name
+    ("JOSE\\u0301", "two players have the same name, 'José' (player 1) and 'JOSÉ' (player 2)"),
+])
+def test_a_name_that_is_not_one_line_of_visible_text_or_another_players_is_refused(client: TestClient, name: str, message: str):
+    body = '{"game": "tasty-humans", "changes": {}, "players": ["Jos\\u00e9", "%s"]}' % name  # as a page's JSON.stringify sends it
+    r = client.post("/api/sessions", content=body.encode(), headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (400, {"error": f"players: {message}: expected " + (
+        "each name once" if "same name" in message else "one line of visible text")})
+    assert client.get("/api/sessions").json() == []
+
+
+def test_names_are_kept_in_nfc_and_an_emoji_name_is_a_name(client: TestClient):
+    start(client, "tasty-humans", ["Jose\u0301 ", "\U0001F9DF\u200d\u2642\ufe0f", "\U0001F469\U0001F3FD\u200d\U0001F4BB", "\u00a0Ben\n"])
+    assert client.get("/api/sessions").json()[0]["players"] == ["Jos\u00e9", "\U0001F9DF\u200d\u2642\ufe0f", "\U0001F469\U0001F3FD\u200d\U0001F4BB", "Ben"]
+
+
+def test_a_name_a_log_kept_before_names_were_checked_never_makes_a_500(client: TestClient, tmp_path: Path):
+    Log(tmp_path / "log.sqlite").create_session("old", "tasty-humans", None, {}, ["Ana", "A\ud83d"], {}, [{}, {}])
+    for url in ("/api/sessions", "/api/sessions/old"):
+        r = client.get(url)
+        assert r.status_code == 200 and "A\\ud83d" in r.text  # sent escaped: JSON a page reads
+    r = client.put("/api/sessions/old/boards/1", content=b'{"values": {"monster": "tr\\ud800"}}', headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (400, {"error": "monster: 'tr\\ud800' has a lone surrogate (half of an emoji): expected text"})
 
 
 @pytest.mark.parametrize("changes, message", [

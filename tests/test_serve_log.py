@@ -299,6 +299,23 @@ def test_an_export_imported_again_is_the_same_sheet_with_its_played_date(tmp_pat
         assert text.count("# pnp log:") == 1 and text.startswith("# pnp log: game ")
 
 
+def test_an_exported_sheet_imported_again_into_its_log_is_not_logged_twice(tmp_path: Path):
+    db = str(tmp_path / "log.sqlite")
+    sheet = EXAMPLES / "tasty-humans-2p.yaml"
+    Log(tmp_path / "log.sqlite").record("tasty-humans", None, {}, ["Ana", "Ben"], "d", sheet.read_text(), {}, session="s1")  # served, default rules
+    assert pnp("log", "export", "--db", db, "--out", str(tmp_path / "out"))[0] == 0
+    exported = tmp_path / "out" / "tasty-humans-1.yaml"
+    assert pnp("log", "import", str(exported), str(exported), "--db", db) == (0, "game 1 is already in the log\n" * 2)
+    # a sheet typed by hand (no header, no date), imported twice: the second time it is the game the first one logged
+    typed = str(EXAMPLES / "dietrick-taking-3p.yaml")
+    assert pnp("log", "import", typed, typed, "--db", db) == (0, "logged game 2\ngame 2 is already in the log\n")
+    # the export of a game played on another day is another game
+    other_day = tmp_path / "other-day.yaml"
+    other_day.write_text(exported.read_text().replace(Log(tmp_path / "log.sqlite").games([1])[0].played, "2025-01-01T10:00:00Z", 1))
+    assert pnp("log", "import", str(other_day), "--db", db) == (0, "logged game 3\n")
+    assert [g.id for g in Log(tmp_path / "log.sqlite").games()] == [1, 2, 3]
+
+
 @pytest.mark.parametrize("played", ["2025-13-01T19:30:00Z", "2025-03-01 19:30:00", "2025-3-1T19:30:00Z", "yesterday", "2025-03-01T19:30:00+01:00"])
 def test_a_pnp_header_with_a_date_pnp_does_not_write_is_refused_at_line_1(tmp_path: Path, played: str):
     sheet = tmp_path / "sheet.yaml"

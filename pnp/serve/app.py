@@ -19,7 +19,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse as StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -43,6 +44,17 @@ HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-content-type-options", b"nosniff"),
 ]
+
+
+class JSONResponse(StarletteJSON):
+    """Starlette's, but a text that is no valid Unicode (a lone surrogate in a name a log
+    kept before names were checked) goes out escaped, `\\ud83d`, rather than as a 500."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 class TokenGate:
@@ -139,11 +151,14 @@ class Table:
             raise HTTPException(404, f"no session {sid!r}: start one on the first page")
         return s
 
-    def state(self, sid: str) -> dict[str, Any]:
-        """Everything a page shows of a session; logs the game when every board is in and it
-        scores as claimed, and takes it out of the log when it no longer does (a board
-        reopened, or a value changed after that makes the sheet impossible or a claim wrong):
-        the log holds only games whose current sheet `pnp log import` would take."""
+    def state(self, sid: str, saved: bool = True) -> dict[str, Any]:
+        """Everything a page shows of a session. After a save (`saved`: a board or the table)
+        the game is logged when every board is in and it scores as claimed, and taken out of
+        the log when it no longer does (a board reopened, a value that makes the sheet
+        impossible or a claim wrong): the log holds only games whose sheet, as last saved,
+        `pnp log import` would take. A page only reading (`saved` false: it polls) changes
+        nothing: a game logged under content edited since stays logged under its digest,
+        and the page shows how it scores now."""
         s = self.session(sid)
         sheet = sessions.sheet(self.games, s)
         outcome = self.check(sheet)
@@ -151,20 +166,21 @@ class Table:
         if finished:
             outcome = self._drawn(sheet, outcome)
             finished = not outcome.exit_code
-        logged = None
-        if finished:
+        if saved and finished:
             assert outcome.report is not None
-            logged = self.log.record(s.game, s.rules, s.changes, s.players, self.games.digest(s.game), sheet_yaml(sheet),
-                                     outcome.report, session=s.id)
-        else:
+            self.log.record(s.game, s.rules, s.changes, s.players, self.games.digest(s.game), sheet_yaml(sheet),
+                            outcome.report, session=s.id)
+        elif saved:
             self.log.unrecord(s.id)
+        logged = self.log.logged(s.id)
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
             "form": sessions.form(self.games, s.game, s.rules, s.players),
             "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
             "done": [s.done.get(i, False) for i in range(len(s.players))],
-            "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged,
+            "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged and logged[0],
+            "logged_under_other_content": logged is not None and logged[1] != self.games.digest(s.game),
         }
 
 
@@ -244,9 +260,10 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         sessions.clean([{"key": str(k)} for k in changes], changes)
 
         def work() -> str:
-            start_table, boards = sessions.start(games, game, rules, changes, players)
+            names = sessions.player_names(players)
+            start_table, boards = sessions.start(games, game, rules, changes, names)
             sid = secrets.token_hex(4)
-            log.create_session(sid, game, rules, changes, [p.strip() for p in players], start_table, boards)
+            log.create_session(sid, game, rules, changes, names, start_table, boards)
             return sid
         return JSONResponse({"id": await run_in_threadpool(work)})
 
@@ -254,7 +271,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         return JSONResponse(await run_in_threadpool(log.sessions))
 
     async def get_session(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(table.state, request.path_params["sid"]))
+        return JSONResponse(await run_in_threadpool(table.state, request.path_params["sid"], False))
 
     async def put_table(request: Request) -> Response:
         sid = request.path_params["sid"]

@@ -307,15 +307,38 @@ class Log:
                              (session, *values))
             return int(cur.lastrowid or 0)
 
+    def same_game(self, game: str, changes: dict[str, Any], players: list[str], sheet: str, played: str | None) -> int | None:
+        """The id of a logged game of this sheet text (which names its rules too), game, rule
+        changes, players and, when known, played date: an exported sheet imported again."""
+        with self._db() as db:
+            rows = db.execute("SELECT id, played, changes, players FROM games WHERE game = ? AND sheet = ? ORDER BY id LIMIT ?",
+                              (game, sheet, logcheck.rows_limit())).fetchall()
+        logcheck.check_rows(rows, self.path, "logged games")
+        for r in rows:
+            where = f"game {r[0]}"
+            if self._json(f"{where}: changes", r[2], dict) == changes and self._players(f"{where}: players", r[3]) == players \
+                    and played in (None, r[1]):
+                return logcheck.value(self.path, f"{where}: id", r[0], int)
+        return None
+
     def unrecord(self, session: str) -> None:
         """A session's game is no longer finished (a board was reopened, its sheet became
-        impossible): out of the log. Looked for first, so that pages polling a session not
-        logged take no write lock."""
+        impossible): out of the log. Looked for first, so that saving a board of a session
+        not logged takes no write lock."""
         with self._db() as db:
             if db.execute("SELECT 1 FROM games WHERE session = ?", (session,)).fetchone() is None:
                 return
         with self._write() as db:
             db.execute("DELETE FROM games WHERE session = ?", (session,))
+
+    def logged(self, session: str) -> tuple[int, str] | None:
+        """A session's logged game: its id and the content digest it was logged under."""
+        with self._db() as db:
+            row = db.execute("SELECT id, digest FROM games WHERE session = ?", (session,)).fetchone()
+        if row is None:
+            return None
+        return logcheck.value(self.path, f"session {session}: logged game", row[0], int), \
+            logcheck.value(self.path, f"game {row[0]}: digest", row[1], str)
 
     def games(self, ids: list[int] | None = None) -> list[Game]:
         """The logged games in the order played (only `ids` when given)."""

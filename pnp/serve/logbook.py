@@ -126,9 +126,11 @@ def export_csv(games: list[Game]) -> str:
     return out.getvalue()
 
 
-def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
+def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[tuple[int, bool]]:
     """Score every sheet with `pnp score`'s code and log them all, or none when one fails:
-    an impossible sheet (exit 2) or one whose claims are wrong (exit 1, as `pnp score`)."""
+    an impossible sheet (exit 2) or one whose claims are wrong (exit 1, as `pnp score`).
+    Each sheet's game id and whether it is new: a game the log holds already (an exported
+    sheet imported again, `Log.same_game`) is not logged twice."""
     from ..load.yamlio import SHEET, parse_located, read_text
     from ..score.dispatch import score_doc
     from .scoring import Games
@@ -159,4 +161,8 @@ def import_sheets(project: "Project", log: Log, paths: list[Path]) -> list[int]:
         refused = PnpError(errors)
         refused.exit_code = worst
         raise refused
-    return [log.record(*entry) for entry in ready]
+    out = []
+    for entry in ready:  # as record() takes them: game, rules, changes, players, digest, sheet, report, session, played
+        logged = log.same_game(entry[0], entry[2], entry[3], entry[5], entry[8])
+        out.append((logged, False) if logged is not None else (log.record(*entry), True))
+    return out

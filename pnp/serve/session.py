@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any, Callable
 
 from ..errors import PnpError
@@ -15,6 +16,7 @@ from .scoring import Games
 MAX_NAME = 60  # characters of a player's name
 MAX_TEXT = 2000  # characters of any one value sent by a page
 _NUMBER_KEY = re.compile(r"^[0-9]{1,3}$")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def form(games: Games, game: str, rules: str | None, players: list[str]) -> dict[str, Any]:
@@ -35,13 +37,7 @@ def check_rules(games: Games, game: str, rules: str | None, changes: dict[str, A
 def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The starting table fields and boards of a new session (the blank sheet's values);
     PnpError naming what the host chose wrong."""
-    names = [p.strip() if isinstance(p, str) else p for p in players]
-    if not names or not all(isinstance(n, str) and n for n in names):
-        raise PnpError("players: expected a name for every player")
-    if any(len(n) > MAX_NAME for n in names):
-        raise PnpError(f"players: a name is longer than {MAX_NAME} characters")
-    if len({n.casefold() for n in names}) != len(names):
-        raise PnpError("players: two players have the same name: expected each name once")
+    names = player_names(players)
     counts = games.player_counts(game)
     if len(names) not in counts:
         raise PnpError(f"players: {len(names)} players: {game} is played by {', '.join(map(str, counts))}")
@@ -55,6 +51,46 @@ def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], p
     table = {f["key"]: blank[f["key"]] for f in shape["table"] if f["key"] in blank}
     boards = [{f["key"]: p.get(f["key"]) for f in shape["player"] if f["key"] in p} for p in blank["players"]]
     return table, boards
+
+
+# A name is one line of text a page can show: none of these (a lone surrogate is what
+# JSON.stringify makes of an emoji cut in half; it cannot even be written as UTF-8).
+_NOT_TEXT = {"Cs": "a lone surrogate (half of an emoji)", "Cc": "a control character (a line break, a tab...)",
+             "Cf": "an invisible formatting character", "Zl": "a line separator", "Zp": "a paragraph separator"}
+
+
+def player_names(players: Any) -> list[str]:
+    """The host's player names stripped and in NFC (José typed either way is one player);
+    PnpError naming the first name that is empty, not one line of visible text, too long,
+    or another's but for case."""
+    if not isinstance(players, list) or not players or not all(isinstance(n, str) and n.strip() for n in players):
+        raise PnpError("players: expected a name for every player")
+    names = []
+    for seat, typed in enumerate(players, start=1):
+        name = typed.strip()  # a line break pasted after a name is no part of it
+        for at, char in enumerate(name):
+            kind = unicodedata.category(char)
+            if kind in _NOT_TEXT and not _joins_emoji(name, at):
+                raise PnpError(f"players: player {seat}'s name {name!r} has {_NOT_TEXT[kind]}, U+{ord(char):04X}: "
+                               "expected one line of visible text")
+        name = unicodedata.normalize("NFC", name)
+        if len(name) > MAX_NAME:
+            raise PnpError(f"players: player {seat}'s name ({name[:20]!r}...) is {len(name)} characters: expected at most {MAX_NAME}")
+        names.append(name)
+    folded = [unicodedata.normalize("NFC", n.casefold()) for n in names]
+    for seat, name in enumerate(folded):
+        if name in folded[:seat]:
+            first = folded.index(name)
+            raise PnpError(f"players: two players have the same name, {names[first]!r} (player {first + 1}) and {names[seat]!r} "
+                           f"(player {seat + 1}): expected each name once")
+    return names
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether text[at] is a zero-width joiner inside an emoji sequence (🧟‍♂️, 👩🏽‍💻), not
+    between letters, where it would only hide a difference."""
+    return text[at] == "\u200d" and 0 < at < len(text) - 1 and unicodedata.category(text[at - 1]) in ("So", "Sk", "Mn") \
+        and unicodedata.category(text[at + 1]) == "So"
 
 
 def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
@@ -121,6 +157,8 @@ def _small(key: str, value: Any, depth: int) -> None:
         raise PnpError(f"{key}: nested too deep")
     if isinstance(value, str) and len(value) > MAX_TEXT:
         raise PnpError(f"{key}: longer than {MAX_TEXT} characters")
+    if isinstance(value, str) and _SURROGATE.search(value):  # stored, it could never be sent back as UTF-8
+        raise PnpError(f"{key}: {value[:40]!r} has a lone surrogate (half of an emoji): expected text")
     if isinstance(value, list):
         if len(value) > 100:
             raise PnpError(f"{key}: more than 100 values")
@@ -129,7 +167,8 @@ def _small(key: str, value: Any, depth: int) -> None:
     if isinstance(value, dict):
         if len(value) > 100:
             raise PnpError(f"{key}: more than 100 values")
-        for v in value.values():
+        for k, v in value.items():
+            _small(key, k, depth + 1)
             _small(key, v, depth + 1)
 
 
