@@ -13,6 +13,7 @@ commit with the same in its `.venv`. For each, on a copy of its own checkout's f
 - no-op: nothing changed,
 - one card (YAML): one food card's title in content/cave/food.yaml edited,
 - one row (CSV): one row's title in content/cave/events.csv edited,
+- one rule text (YAML): the leader board's stacks heading in content/tasty-humans/rules.yaml,
 
 each the fastest of N rounds (the installs take turns), and the edit's share of the
 cold build: the target is at most a quarter. The same edits are then timed in one Python
@@ -40,6 +41,8 @@ TARGET = 0.25  # an edit's build costs at most this share of a cold build
 EDITS = {
     "one card (YAML)": ("content/cave/food.yaml", "title: Cave Beetles}", "title: Cave Beetles {n}}}"),
     "one row (CSV)": ("content/cave/events.csv", ",Torch,", ",Torch {n},"),
+    # a rule version's text the leader board alone prints (Tasty Humans' rules.yaml)
+    "one rule text (YAML)": ("content/tasty-humans/rules.yaml", 'REVEAL IN NUMBER ORDER"', 'REVEAL IN NUMBER ORDER {n}"'),
 }
 
 
