@@ -341,7 +341,8 @@ def test_summary_card_prints_the_rulings_and_the_dice(full, cave):
     assert cave.data["summary"].dice == ["D4", "D10", "D20"]
     assert "D8 row (1-8 = A-H)" in back and "D12 column (1-12)" in back  # board.yaml's dice and labels
     assert "green +2, yellow +1, red +0" in back  # from characters.yaml's SANITY fields
-    assert "1/2/3/3/3 at 2-6 players" in front  # from tiles.yaml's exits_by_players
+    # which exits, from the exits' back marks (rule 104 gives only how many)
+    assert "exit 1 at 2 players, exits 1-2 at 3, all 3 at 4-6 (which ones: our choice)" in front
 
 
 def test_summary_card_states_the_board_dice_of_board_yaml(repo_project: Project, tmp_path: Path):
@@ -358,6 +359,39 @@ def test_summary_card_states_the_board_dice_of_board_yaml(repo_project: Project,
     back = _words(tmp_path / "out/cave/svg/summary/back.svg")
     assert "D10 column (1-10)" in back and "D12" not in back
     assert "D10 →" in _words(tmp_path / "out/cave/svg/board/board.svg")
+
+
+def test_summary_names_the_exits_the_back_marks_choose(repo_project: Project, tmp_path: Path):
+    """The Setup's exits come from the exits' back marks: exit 2 re-marked 2 (and the
+    count to match) prints exits 1-2 at 2-3 players."""
+    project = Project(tmp_path / "proj")
+    shutil.copytree(repo_project.content_dir / "cave", project.content_dir / "cave")
+    shutil.copytree(repo_project.templates_dir / "cave", project.templates_dir / "cave")
+    link_plugins(project.root)
+    tiles = project.content_dir / "cave/tiles.yaml"
+    text = tiles.read_text().replace("{2: 1, 3: 2,", "{2: 2, 3: 2,").replace("    number: 2\n    players: 3", "    number: 2\n    players: 2")
+    tiles.write_text(text)
+    build(project, ["cave"], BuildOptions(out=tmp_path / "out", formats=("svg",)))
+    assert "exits 1-2 at 2-3 players, all 3 at 4-6 (which ones: our choice)" in _words(tmp_path / "out/cave/svg/summary/rules-summary.svg")
+
+
+def test_meter_marker_shows_the_cell_number_through_its_hole(full):
+    """A marker is a ring over one meter cell: its hole is at least a cell wide, so the
+    cell's number shows, and stops short of the neighbours' numbers; the ring is big
+    enough to cut and pick up (other small pieces are 12 mm and more)."""
+    card = ET.parse(full / "svg/characters/ada.svg").getroot()
+    for cls in ("energy-cell", "sanity-cell"):
+        cell = next(r for r in card.iter(NS + "rect") if r.get("class") == cls)
+        cw, chh = float(cell.get("width")), float(cell.get("height"))
+        for meter in ("energy", "sanity"):
+            root = ET.parse(full / f"svg/meter-markers/ada-{meter}.svg").getroot()
+            side = float(root.get("width").removesuffix("mm"))
+            hole = next(c for c in root.iter(NS + "circle") if c.get("class") == "hole")
+            r = float(hole.get("r"))
+            assert 2 * r >= cw and 2 * r >= chh - 0.5  # the whole number of the cell shows
+            assert r < cw - 1.0  # a neighbour's number (about 2 mm wide, in its cell's middle) does not
+            assert side >= 10 and side - 2 * r >= 3  # a ring with walls to hold it by
+    assert "punch out a marker's dashed hole" in _words(full / "svg/summary/back.svg")
 
 
 def test_summary_text_fits_its_card(full):

@@ -362,7 +362,7 @@ def test_cave_summary_places_the_event_tokens_with_the_coordinate_roll():
 def test_cave_summary_eating_discards_to_the_food_pile_and_counts_each_meal():
     front = faces("cave", "summary")["rules-summary"]
     check(front, "Eaten cards go to the FOOD discard pile, not the tile discard.", CAVE, 82, "FOOD discard pile (not the tile discard)")
-    check(front, "FOOD draw pile empty: no more FOOD.", CAVE, 84, "no more cards in the FOOD draw pile there is no more FOOD")
+    check(front, "FOOD draw pile empty: no more FOOD;", CAVE, 84, "no more cards in the FOOD draw pile there is no more FOOD")
     # lines 75-78 give 2 MEAL cards per FOOD card, not how often the FOOD value counts
     check(front, "Each MEAL card counts on its own: two safe ones give the FOOD value twice (our choice).", CAVE, 75, "2 UNPREPARED MEAL CARDS")
 
@@ -384,3 +384,29 @@ def test_cave_summary_states_one_challenge_rule():
     check(back, "a roll equal to your ENERGY plus SANITY bonus wins a challenge", CAVE, 36, "boost to energy during CHALLENGE")
     check(back, "use the highest ENERGY among them, plus that player's own SANITY bonus (our choice)", CAVE, 12, "highest ENERGY")
     assert "equal to your ENERGY wins" not in back
+
+
+def test_cave_summary_says_which_exits_are_played_as_our_choice():
+    """Lines 105 and 109 give 1 and 2 exits, not which: the back marks choose exit 1, then
+    exits 1-2 (tiles.yaml), and the Setup prints that as our choice."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "exit 1 at 2 players, exits 1-2 at 3, all 3 at 4-6 (which ones: our choice)", CAVE, 105, "use 1 exit tile")
+    assert "use 2 exit tiles" in rule_line(CAVE, 109) and "easiest" in rule_line(CAVE, 55)
+
+
+def test_cave_haunted_locket_is_an_item_that_counts_itself():
+    """A "Haunted Item" (line 45) is an ITEM card: the 1 SANITY per ITEM card you hold
+    (line 46) counts the locket too, on the card and on the summary."""
+    card = faces("cave", "events")["haunted-locket"]
+    assert "HAUNTED ITEM" in card
+    check(card, "lose 1 SANITY for each ITEM card you hold, this one included", CAVE, 46, "1 per item card")
+    back = faces("cave", "summary")["back"]
+    check(back, "Haunted item: lose 1 SANITY per ITEM card you hold, itself included.", CAVE, 45, "haunted item")
+
+
+def test_cave_summary_reshuffles_an_empty_meal_pile_as_our_choice():
+    """The rules end the FOOD with the FOOD pile (lines 84, 91) and reshuffle only tiles
+    (line 61): an empty MEAL pile is shuffled again from the FOOD discard pile (line 82)."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "a MEAL pile empty: shuffle its discards into a new one (our choice)", CAVE, 82, "food discard pile")
+    assert "tile discards" in rule_line(CAVE, 61)

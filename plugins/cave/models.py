@@ -301,10 +301,18 @@ class Character(StrictModel):
     text: str
 
 
+class MeterMarker(StrictModel):
+    """The ENERGY and SANITY markers (game.yaml `meter-markers`): a ring whose hole shows
+    the meter number under it."""
+
+    hole: float = Field(gt=0, description="diameter of the hole to punch, in mm")
+
+
 class CharactersFile(StrictModel):
     back_label: str
     energy: EnergyMeter
     sanity: SanityMeter
+    marker: MeterMarker
     characters: list[Character] = Field(min_length=1)
 
 
@@ -327,13 +335,39 @@ class TokensFile(StrictModel):
 
 class SummarySection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "sanity_start", "bonuses", "exits",
+    text: Annotated[str, text_with("start_energy", "energy_steps", "sanity_max", "sanity_start", "bonuses", "exits", "exit_sets",
                                    "row_die", "row_count", "rows", "column_die", "columns")]
 
 
 class SummarySide(StrictModel):
     heading: str
     sections: list[SummarySection] = Field(min_length=1)
+
+
+def exit_sets(tiles: "TilesFile") -> str:
+    """Which exits each player count plays, read from the exits' back marks (a game for N
+    uses those marked N or less): "exit 1 at 2 players, exits 1-2 at 3, all 3 at 4-6"."""
+
+    def named(numbers: list[int]) -> str:
+        if not numbers:
+            return "no exit"
+        if len(numbers) == 1:
+            return f"exit {numbers[0]}"
+        if len(numbers) == len(tiles.exits):
+            return f"all {len(numbers)}"
+        if numbers == list(range(numbers[0], numbers[-1] + 1)):
+            return f"exits {numbers[0]}-{numbers[-1]}"
+        return "exits " + ", ".join(map(str, numbers))
+
+    runs: list[tuple[list[int], list[int]]] = []  # (player counts, exit numbers), in order
+    for n in range(tiles.players.min, tiles.players.max + 1):
+        numbers = sorted(e.number for e in tiles.exits if e.players <= n)
+        if runs and runs[-1][1] == numbers:
+            runs[-1][0].append(n)
+        else:
+            runs.append(([n], numbers))
+    parts = [f"{named(numbers)} at {ns[0]}" + (f"-{ns[-1]}" if len(ns) > 1 else "") for ns, numbers in runs]
+    return ", ".join([parts[0] + " players", *parts[1:]])
 
 
 class SummaryFile(StrictModel):
@@ -353,7 +387,7 @@ class SummaryFile(StrictModel):
         by = tiles.exits_by_players
         exits = "/".join(str(by[n]) for n in sorted(by)) + f" at {min(by)}-{max(by)} players"
         values = {"start_energy": e.start, "energy_steps": e.steps, "sanity_max": s.max, "sanity_start": s.start,
-                  "bonuses": bonuses, "exits": exits,
+                  "bonuses": bonuses, "exits": exits, "exit_sets": exit_sets(tiles),
                   "row_die": board.row_die, "row_count": len(board.row_labels),
                   "rows": f"{board.row_labels[0]}-{board.row_labels[-1]}",
                   "column_die": board.column_die, "columns": f"{board.column_labels[0]}-{board.column_labels[-1]}"}
