@@ -711,6 +711,7 @@ ALLOWED_READS = {
     "load/trust.py": "digests of plugin Python for trust, pnp's shipped plugins, the user's trust file (game.yaml through the door)",
     "load/fonts.py": "pnp's own fonts, or font paths resolved by GameContent.resolve_file (the door)",
     "formats/raster.py": "PNG bytes pnp rendered",
+    "formats/engine_jobs.py": "digests of the font files load/fonts.py resolved through the door, which typst loads by the same paths",
     "build/witness.py": "digests of the paths the door let a build read (bytes hashed, never output) and of pnp's own code",
     "build/output.py": "files in the output folder (checked by Inside)",
     "build/cache.py": "the cache file and the digest of files the door lets through",
