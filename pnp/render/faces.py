@@ -297,7 +297,7 @@ class ComponentRenderer:
         if failed is not None:
             error = _render_error(failed, self.game, template, what)
             if isinstance(failed, LackingGlyphs):  # at the content that holds the characters, if any does
-                error = self.locator.lacking_at(failed.text, failed.lacking, error.message, error.path, error.line)
+                error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
                 error = _icon_cell(self.game, item, failed.ident, error, what)
             add_folded(self.errors, error, what)
