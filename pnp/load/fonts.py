@@ -42,8 +42,9 @@ def ignorable(ch: str) -> bool:
 
 
 def needs_glyph(ch: str) -> bool:
-    """Whether `ch` is drawn with a glyph of its own: whitespace and default-ignorable characters are not."""
-    return not ch.isspace() and not ignorable(ch)
+    """Whether `ch` is drawn with a glyph of its own: whitespace and default-ignorable characters
+    are not, and a control character is in no SVG (an error of its own, pnp/render/faces.py)."""
+    return not ch.isspace() and not ignorable(ch) and ord(ch) >= 0x20
 
 
 def weight_name(bold: bool, italic: bool) -> str:
