@@ -5,6 +5,7 @@ the PDF and the PNG would draw the regular face, the measure too, and nothing sa
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -254,3 +255,114 @@ def test_a_helper_asked_for_a_weight_that_is_none_is_told_the_four(demo: Project
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
     assert line.endswith("templates/demo/card.svg.j2:5: card/example: unknown weight 'heavy': expected one of normal, bold, italic, bold-italic"), line
+
+
+# --- one text, one font (the i18n review's findings 1, 2 and 5): each run's characters must be
+# in the face its family, weight and style select; no other font stands in for a missing one ---
+
+def kanji_font(path: Path, codes: str = "日本") -> None:
+    """A regular "Kanji" family having only `codes` (each a box 1000 units wide)."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    def glyph(box: bool):
+        pen = TTGlyphPen(None)
+        if box:
+            for x, y in ((50, 0), (50, 700), (950, 700), (950, 0)):
+                (pen.lineTo if x != 50 or y else pen.moveTo)((x, y))
+            pen.closePath()
+        return pen.glyph()
+
+    names = [".notdef", "space", *(f"u{ord(c):04X}" for c in codes)]
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder(names)
+    fb.setupCharacterMap({32: "space", **{ord(c): f"u{ord(c):04X}" for c in codes}})
+    fb.setupGlyf({n: glyph(n != "space") for n in names})
+    fb.setupHorizontalMetrics({n: (1000, 50) for n in names})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Kanji", "styleName": "Regular", "fullName": "Kanji", "psName": "Kanji-Regular",
+                       "uniqueFontIdentifier": "Kanji"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.save(str(path))
+
+
+def with_kanji(demo: Project) -> None:
+    """The demo drawn in Liberation Sans (regular and bold) and a "Kanji" family for 日本."""
+    folder = demo.content_dir / "demo"
+    for name in ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"):
+        (folder / name).write_bytes((DEFAULT_DIR / name).read_bytes())
+    kanji_font(folder / "kanji.ttf")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace(
+        "components:", "fonts: [LiberationSans-Regular.ttf, LiberationSans-Bold.ttf, kanji.ttf]\ncomponents:", 1))
+
+
+def test_each_run_is_checked_against_the_face_it_selects():
+    from pnp.render.font_styles import runs
+
+    fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Serif-Bold.ttf", "Serif", True, False), ("Kanji.ttf", "Kanji", False, False))
+    fonts.faces[2].advances[0x65E5] = 1000
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" font-family="Serif"><text font-weight="bold">A\u65e5'
+           '<tspan font-family="Kanji" font-weight="normal">\u65e5</tspan>A<title>\u2603</title></text></svg>')
+    found = [(run, face.name if face else None, face.lacks(run) if face else None) for _, run, face in runs(ET.fromstring(svg), fonts)]
+    # the tail after the <tspan> is the <text>'s; a <title> is not drawn
+    assert found == [("A\u65e5A", "Serif bold", ["\u65e5"]), ("\u65e5", "Kanji", [])]
+    assert fonts.suggest(["\u65e5"], "bold") == ("Kanji", "normal")
+
+
+def test_a_line_mixing_scripts_must_give_each_its_font(demo: Project):
+    """A <text> whose face lacks some of its characters is an error (typst and resvg would
+    draw them, or the whole line, in another font: the reviewer's Latin + Japanese title came
+    out all in IPAGothic Regular); a <tspan font-family> gives them theirs. The game's title
+    beside characters the template writes is the template's line (finding 5), and ZWJ, a soft
+    hyphen or a variation selector need no glyph (typst and resvg draw nothing for them)."""
+    with_kanji(demo)
+    card = demo.templates_dir / "demo/card.svg.j2"
+    head, _, tail = card.read_text().rpartition("{% endblock %}")
+    card.write_text(head + '<text x="1" y="80">Deck \u65e5\u672c</text>\n'
+                    '<text x="1" y="84">Deck <tspan font-family="Kanji">\u65e5\u672c</tspan>\u200d\u00ad\ufe0f\u200b</text>\n'
+                    '<text x="1" y="88" font-weight="bold">{{ game.title }} \u672c\u65e5</text>\n{% endblock %}' + tail)
+    line = head.count("\n") + 1
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].endswith(f"templates/demo/card.svg.j2:{line}: card/example: Liberation Sans cannot draw '\u65e5' (U+65E5), "
+                             "'\u672c' (U+672C) in 'Deck \u65e5\u672c' (one text, one font: no other font stands in); "
+                             'draw them in Kanji: font-family="Kanji" on that text or on a <tspan> around them'), lines
+    assert lines[1].endswith(f"templates/demo/card.svg.j2:{line + 2}: card/example: Liberation Sans bold cannot draw '\u65e5' (U+65E5), "
+                             "'\u672c' (U+672C) in 'Demo \u672c\u65e5' (one text, one font: no other font stands in); draw them in Kanji: "
+                             'font-family="Kanji" font-weight="normal" on that text or on a <tspan> around them'), lines
+
+
+def test_the_helpers_refuse_to_measure_a_character_their_face_lacks(demo: Project):
+    """A width guessed for a missing glyph (U+FFFD's, or half an em) is not the width printed:
+    the helper's call is an error, at the content that holds the characters."""
+    with_kanji(demo)
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Example Card", "title: Example \u65e5\u672c"))
+    line = next(n for n, text in enumerate(cards.read_text().splitlines(), 1) if "title:" in text)
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2
+    (found,) = result.output.strip().splitlines()
+    assert re.search(rf"content/demo/cards\.yaml:{line}:\d+: card/example: measuring 'Example \u65e5\u672c' in Liberation Sans bold, "
+                     r"which lacks '\u65e5' \(U\+65E5\), '\u672c' \(U\+672C\): pass family=\"Kanji\" and weight=\"normal\" and draw "
+                     r"the text in that family \(placed by templates/demo/card.svg.j2:5\)$", found), found
+
+
+def test_each_helper_checks_its_face_and_ignorables_measure_nothing():
+    from pnp.load.fonts import LackingGlyphs
+    from pnp.render.textfit import TextFit
+
+    fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Kanji.ttf", "Kanji", False, False))
+    fonts.faces[1].advances.update({0x65E5: 1000, 65: 600})
+    fit = TextFit(fonts)
+    for measure in (lambda t: fit.text_width(t, 5), lambda t: fit.fit_size(t, 50, 5), lambda t: fit.wrap(t, 50, 5),
+                    lambda t: fit.fit_lines(t, 50, 50, 5)):
+        with pytest.raises(LackingGlyphs, match="measuring 'A \u65e5' in Serif, which lacks '\u65e5' \\(U\\+65E5\\): pass family=\"Kanji\""):
+            measure("A \u65e5")
+    with pytest.raises(LackingGlyphs, match=r"lacks '☃' \(U\+2603\): add a font that has them \(game.yaml `fonts:`\)"):
+        fit.text_width("\u2603", 5)
+    assert fit.text_width("A\u200dA\u00ad\ufe0f\u200b", 5) == fit.text_width("AA", 5) == 6.0
+    assert fit.text_width("A \u65e5", 5, family="Kanji") > 0

@@ -77,3 +77,25 @@ def test_labels_keep_clear_of_crop_marks_art_and_each_other(shipped_builds, game
                         continue
                     for line in page.lines:  # crop marks, fold lines, registration marks
                         assert not _overlap(box, _line_box(line)), (layout, number, text.text, line)
+
+
+def test_a_title_or_component_name_the_labels_font_lacks_is_an_error_at_its_line(demo):
+    """The print PDF's cover, checklist and sheet labels are drawn in the game's default family
+    (regular): a character it lacks printed as a box with exit 0 (the i18n review's finding 3)."""
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    game = demo.content_dir / "demo/game.yaml"
+    text = game.read_text()
+    game.write_text(text.replace("title: Demo", "title: Demo \u65e5\u672c", 1).replace("name: Cards", "name: \u30ab\u30fc\u30c9", 1))
+    lines = game.read_text().splitlines()
+    title, name = (next(n for n, line in enumerate(lines, 1) if key in line) for key in ("title:", "name: \u30ab"))
+    result = CliRunner().invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    found = result.output.strip().splitlines()
+    assert len(found) == 2, found
+    assert f"game.yaml:{title}:" in found[0] and found[0].endswith(
+        "title 'Demo \u65e5\u672c': the print PDF's labels draw it in Liberation Sans, which lacks '\u65e5' (U+65E5), '\u672c' (U+672C): "
+        "use other characters, or make a font that has them the first of game.yaml `fonts:`"), found
+    assert f"game.yaml:{name}:" in found[1] and "component name '\u30ab\u30fc\u30c9'" in found[1], found

@@ -146,7 +146,7 @@ def test_a_character_a_template_writes_itself_is_an_error_at_the_template_line(d
     line = head.count("\n") + 1
     result = runner.invoke(app, ["build", "-f", "svg", "-p", str(demo.root)])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
-    assert result.output.startswith(f"{card}:{line}: card/example: the game's fonts (Liberation Sans) cannot draw '\u2603' (U+2603)"), result.output
+    assert result.output.startswith(f"{card}:{line}: card/example: Liberation Sans cannot draw '\u2603' (U+2603)"), result.output
     assert not demo.output_dir.exists()
 
 
@@ -155,8 +155,9 @@ def test_a_character_the_fonts_cannot_draw_is_an_error_at_its_line(th: Project):
     line = _edit(adventurers, 'name: "Brunhild the Unbending"', 'name: "Brunhild ✓ 日本"')
     result = runner.invoke(app, ["build", "tasty-humans", "-p", str(th.root)])
     assert result.exit_code == 2
-    assert re.search(rf"adventurers\.yaml:{line}:\d+: adventurer/adv-01: the game's fonts \(Liberation Sans\) cannot draw "
-                     r"'✓' \(U\+2713\), '日' \(U\+65E5\), '本' \(U\+672C\)", result.output), result.output
+    assert re.search(rf"adventurers\.yaml:{line}:\d+: adventurer/adv-01: measuring 'Brunhild ✓ 日本' in Liberation Sans bold, which lacks "
+                     r"'✓' \(U\+2713\), '日' \(U\+65E5\), '本' \(U\+672C\): add a font that has them \(game.yaml `fonts:`\) "
+                     r"\(placed by templates/tasty-humans/adventurer.svg.j2:\d+\)", result.output), result.output
     assert not (th.output_dir / "tasty-humans").exists()
     # letters with accents are in the font
     _edit(adventurers, 'name: "Brunhild ✓ 日本"', 'name: "Ærøskøbing Žofie"')

@@ -19,7 +19,7 @@ from . import generate as generated, icons as icon_sets, plugins, project_files,
 from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
 from .fonts import DEFAULT as DEFAULT_FONTS
-from .fonts import Fonts, load_face
+from .fonts import Fonts, chars_named, load_face
 from .manifest import Manifest, cross_check
 from .plugin import GamePlugin
 from .shipped import MANIFEST, games_in, shipped_games, shipped_root
@@ -275,6 +275,7 @@ def load_game(project: Project, name: str) -> GameContent:
     raise_if_any(records.check_refs(game.docs, manifest.data, manifest_doc))
     _check_templates(game, manifest_doc)
     _check_fonts(game, manifest_doc)
+    _check_labels(game, manifest_doc)
     if plugin.check is not None:
         raise_if_any(plugins.call_hook(plugin.check, "check(game)", (game,), plugins.expect_content_errors))
     if manifest.needs:
@@ -322,4 +323,17 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
             load_face(path, path.stat().st_mtime)
         except Exception as exc:  # fonttools raises many kinds on a broken file
             errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name} ({type(exc).__name__}: {exc}): expected a TrueType or OpenType font (.ttf, .otf)"))
+    raise_if_any(errors)
+
+
+def _check_labels(game: GameContent, manifest_doc: Located) -> None:
+    """The print PDF's cover, checklist and sheet labels draw the game's title and component
+    names in its default family's regular face (pnp/formats/labels.py): a character that face
+    lacks would print as a box, so it is an error at its game.yaml line."""
+    face = game.fonts.face()
+    texts = [(("title",), "title", game.manifest.title)] + [(("components", i, "name"), "component name", c.name)
+                                                            for i, c in enumerate(game.manifest.components)]
+    errors = [manifest_doc.error(at, f"{what} {text!r}: the print PDF's labels draw it in {face.name}, which lacks {chars_named(lacking)}: "
+                                     "use other characters, or make a font that has them the first of game.yaml `fonts:`")
+              for at, what, text in texts if text and (lacking := face.lacks(str(text)))]
     raise_if_any(errors)

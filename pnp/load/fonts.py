@@ -26,6 +26,35 @@ logging.getLogger("fontTools").addHandler(logging.NullHandler())
 DEFAULT_DIR = Path(__file__).parent.parent / "data" / "fonts"
 DEFAULT_FILES = tuple(sorted(DEFAULT_DIR.glob("*.ttf")))
 WEIGHTS = ("normal", "bold", "italic", "bold-italic")
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): ZWJ, ZWSP, soft hyphen,
+# variation selectors, bidi marks... typst and resvg draw nothing for them when the face lacks
+# them (checked: no fallback font, no box), so they need no glyph and measure 0
+IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+             (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+             (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+             (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def ignorable(ch: str) -> bool:
+    """Whether `ch` is a default-ignorable character (drawn as nothing)."""
+    code = ord(ch)
+    return any(low <= code <= high for low, high in IGNORABLE)
+
+
+def needs_glyph(ch: str) -> bool:
+    """Whether `ch` is drawn with a glyph of its own: whitespace and default-ignorable characters
+    are not, and a control character is in no SVG (an error of its own, pnp/render/faces.py)."""
+    return not ch.isspace() and not ignorable(ch) and ord(ch) >= 0x20
+
+
+def weight_name(bold: bool, italic: bool) -> str:
+    """The `weight` the helpers take for a style: normal, bold, italic or bold-italic."""
+    return "-".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "normal"
+
+
+def chars_named(chars: list[str]) -> str:
+    """Characters as an error names them: '日' (U+65E5), ..."""
+    return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in chars)
 
 
 @dataclass(frozen=True)
@@ -56,13 +85,23 @@ class Face:
             missing = self.advances.get(0xFFFD, self.units_per_em // 2)
             for ch in text:
                 code = ord(ch)
-                total += self.advances.get(code, missing)
+                total += self.advances.get(code, 0 if ignorable(ch) else missing)
                 if prev is not None:
                     total += self.kerning.get((prev, code), 0)
                 prev = code
             if len(self.measured) < 100_000:  # bounded: a long watch session measures many texts
                 self.measured[text] = total
         return total
+
+    def lacks(self, text: str) -> list[str]:
+        """The characters of `text` this face has no glyph for (those needing one, see `needs_glyph`)."""
+        advances = self.advances
+        return sorted({ch for ch in text if ord(ch) not in advances and needs_glyph(ch)})
+
+    @property
+    def name(self) -> str:
+        """The face as errors name it: 'IPAGothic', 'DejaVu Sans bold'."""
+        return f"{self.family}{' bold' if self.bold else ''}{' italic' if self.italic else ''}"
 
     def joined(self, left: str, left_units: int, right: str) -> int:
         """`units(left + right)` from `units(left)`: kerning only pairs neighbours, so a line
@@ -182,6 +221,14 @@ class FontChoice(ValueError):
     """A helper asked to measure with a face the game's fonts do not have."""
 
 
+class LackingGlyphs(FontChoice):
+    """A helper asked to measure `text` in a face without glyphs for `lacking` of its characters."""
+
+    def __init__(self, message: str, text: str, lacking: list[str]):
+        super().__init__(message)
+        self.text, self.lacking = text, lacking
+
+
 class MissingStyle(FontChoice):
     """Bold or italic text in a family with no file of that style (or a family the game has
     no file of): `asked` is what asked for it, the message says what each of the files is."""
@@ -257,14 +304,24 @@ class Fonts:
     def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
         return self.face(weight, family).width(str(text), size)
 
-    @cached_property
-    def covered(self) -> frozenset[int]:
-        return frozenset(code for f in self.faces for code in f.advances)
+    def having(self, chars: list[str], weight: str = "normal") -> list[str]:
+        """The families whose `weight` file has every one of `chars`: what an error suggests."""
+        found = []
+        for family in sorted({f.family for f in self.faces}):
+            try:
+                if not self.face(weight, family).lacks("".join(chars)):
+                    found.append(family)
+            except FontChoice:
+                continue
+        return found
 
-    def missing(self, text: str) -> list[str]:
-        """The characters of `text` no font file can draw (whitespace aside)."""
-        covered = self.covered
-        return sorted({ch for ch in text if not ch.isspace() and ord(ch) not in covered})
+    def suggest(self, chars: list[str], weight: str) -> tuple[str, str] | None:
+        """A family that has all of `chars` in its `weight` file, else in its regular file, and
+        that weight: what an error about a face lacking them suggests; None when none has them."""
+        for style in dict.fromkeys((weight, "normal")):
+            if found := self.having(chars, style):
+                return found[0], style
+        return None
 
 
 DEFAULT = Fonts(DEFAULT_FILES, "Liberation Sans")

@@ -31,7 +31,7 @@ from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
-from ..load.fonts import FontChoice, Fonts
+from ..load.fonts import FontChoice, Fonts, LackingGlyphs
 from ..load.manifest import Component
 from ..load.plugins import PluginExit, exception_text, plugin_frame, template_frame
 from ..plan import Plan, item_id, item_name
@@ -187,12 +187,12 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 documen
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
-               ) -> tuple[ContentError | None, list[str], ET.Element | None]:
-    """A problem with the SVG's structure, the texts it draws, and its parsed root (for the
+               ) -> tuple[ContentError | None, ET.Element | None]:
+    """A problem with the SVG's structure, and its parsed root (for the
     other checks: one parse a face). Malformed markup is located at the template line that
     writes the broken output line literally; a control character, at the content it came from."""
     if "<svg" not in svg:  # a template that extends nothing writes its blocks' text alone
-        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), None
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
@@ -202,18 +202,17 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
         if control := CONTROL.search(text):
             message = (f"{what}: the text holds a control character (U+{ord(control.group()):04X}) that no SVG can carry: "
                        "remove it from the content")
-            return locator.text_error(text, message, template, None), [], None
+            return locator.text_error(text, message, template, None), None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
         path, at = written_at(sources, text, template)
         # at the template's line the output's position is noise, and differs from piece to piece;
         # elsewhere the output around the fault is what the designer can search the template for
         near = f"{'…' if column > 40 else ''}{text[max(0, column - 40):column + 20]}{'…' if len(text) > column + 20 else ''}"
         message = f"{what}: the rendered SVG is not well-formed XML{'' if at else f' (output line {line}, near {near!r})'}: {reason}"
-        return ContentError(path, at, None, message), [], None
+        return ContentError(path, at, None, message), None
     if root.tag != "{http://www.w3.org/2000/svg}svg":
-        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), [], None
-    texts = ["".join(el.itertext()) for el in root.iter("{http://www.w3.org/2000/svg}text")]
-    return None, texts, root
+        return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), None
+    return None, root
 
 
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
@@ -297,21 +296,23 @@ class ComponentRenderer:
             failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
             error = _render_error(failed, self.game, template, what)
+            if isinstance(failed, LackingGlyphs):  # at the content that holds the characters, if any does
+                error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
                 error = _icon_cell(self.game, item, failed.ident, error, what)
             add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template
         sources = partial(self._sources, template)
-        problem, texts, root = _check_svg(svg, where, what, sources, self.locator)
-        if problem:  # no SVG to check further
-            problems = [problem]
+        problem, root = _check_svg(svg, where, what, sources, self.locator)
+        if problem or root is None:  # no SVG to check further
+            problems = [problem] if problem else []
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
             problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
-            problems += self.locator.missing_glyphs(texts, what, where, sources)
+            problems += self.locator.missing_glyphs(root, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
-            problems += font_styles(root, self.game.fonts, where, what, sources) if root is not None else []
+            problems += font_styles(root, self.game.fonts, where, what, sources)
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Iterator
 
 from ..errors import ContentError
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
-from ..load.fonts import Fonts, MissingStyle
+from ..load.fonts import Face, FontChoice, Fonts, MissingStyle, weight_name
 from .hrefs import Sources, written_at
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -73,17 +74,13 @@ def _weight(value: str, parent: int) -> int | None:
     return int(number) if 1 <= number <= 1000 else None
 
 
-def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
-    """Bold or italic text needs a file of that style in its family: without one the PDF
-    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts).
-    Follows what each element inherits; `<style>` sheets are not read."""
-    if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
-        return []
-    families = {f.family for f in fonts.faces}
-    have = {(f.family, f.bold, f.italic) for f in fonts.faces}
-    errors, seen = [], set()
-    # (element, family, weight, italic, how the weight and the style were written)
-    waiting: list[tuple[ET.Element, str, int, bool, str, str]] = [(root, fonts.family, NORMAL, False, "", "")]
+Resolved = tuple[ET.Element, str, int, bool, str, str]  # element, family, weight, italic, how the weight and the style were written
+
+
+def resolved(root: ET.Element, families: set[str], family: str) -> Iterator[Resolved]:
+    """Every element with the font family, weight and style it draws in, as it inherits them
+    (`family`: the root's), in document order. `<style>` sheets are not read."""
+    waiting: list[Resolved] = [(root, family, NORMAL, False, "", "")]
     while waiting:
         element, family, weight, italic, weight_written, style_written = waiting.pop()
         for name, value, written in _declarations(element):
@@ -103,6 +100,19 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
                 word = style_value.strip().casefold()
                 if word in ("normal", "initial") or word.split()[:1] in (["italic"], ["oblique"]):
                     italic, style_written = word.split()[0] in ("italic", "oblique"), written
+        yield element, family, weight, italic, weight_written, style_written
+        waiting.extend((child, family, weight, italic, weight_written, style_written) for child in reversed(list(element)))
+
+
+def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
+    """Bold or italic text needs a file of that style in its family: without one the PDF
+    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts).
+    Follows what each element inherits; `<style>` sheets are not read."""
+    if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
+        return []
+    have = {(f.family, f.bold, f.italic) for f in fonts.faces}
+    errors, seen = [], set()
+    for element, family, weight, italic, weight_written, style_written in resolved(root, {f.family for f in fonts.faces}, fonts.family):
         bold = weight > BOLD_ABOVE
         if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
                 and (family, bold, italic) not in have and (family, bold, italic) not in seen:
@@ -111,5 +121,32 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
             path, line = written_at(sources, shown[0], template)
             asked_for = " ".join(re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", w) for w in shown)
             errors.append(ContentError(path, line, None, f"{what}: {MissingStyle(fonts.faces, asked_for, bold, italic, family)}"))
-        waiting.extend((child, family, weight, italic, weight_written, style_written) for child in reversed(list(element)))
     return errors
+
+
+TEXT_CONTENT = {SVG + name for name in ("text", "tspan", "textPath", "a")}  # what a <text> draws its characters in
+
+
+def runs(root: ET.Element, fonts: Fonts) -> Iterator[tuple[ET.Element, str, Face | None]]:
+    """Each run of drawn text: (its <text> element, the run's characters, the face its family,
+    weight and style select; None for a style the family has no file of, which `font_styles`
+    reports). An element's own text and its children's tails are drawn in its font."""
+    families = {f.family for f in fonts.faces}
+    around: dict[ET.Element, ET.Element] = {}  # an element inside a <text> -> that <text>
+    for element, family, weight, italic, _, _ in resolved(root, families, fonts.family):
+        if element.tag == SVG + "text":
+            around[element] = element
+        elif element.tag not in TEXT_CONTENT or element not in around:
+            continue
+        text = around[element]
+        for child in element:
+            if child.tag in TEXT_CONTENT:
+                around[child] = text
+        drawn = (element.text or "") + "".join(child.tail or "" for child in element)
+        if not drawn.strip():
+            continue
+        try:
+            face: Face | None = fonts.face(weight_name(weight > BOLD_ABOVE, italic), family)
+        except FontChoice:
+            face = None
+        yield text, drawn, face

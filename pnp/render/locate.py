@@ -9,11 +9,14 @@ no content file is reported at the template line that placed it.
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import ContentError
+from ..load.fonts import chars_named, weight_name
+from .font_styles import runs
 from .hrefs import Sources, written_at
 
 if TYPE_CHECKING:
@@ -54,17 +57,25 @@ class Locator:
 
     def find(self, text: str) -> ContentError | None:
         """Where `text` (or the content string it was made from) is written."""
+        found = self.found(text)
+        return found[1] if found else None
+
+    def found(self, text: str) -> tuple[str, ContentError] | None:
+        """The content string (casefolded) `text` was made from, and where it is written."""
         wanted = " ".join(str(text).split()).casefold()
         if not wanted:
             return None
         for test in (lambda s: s == wanted, lambda s: wanted in s):
             for value, where in self.strings:
                 if test(value):
-                    return where
+                    return value, where
         # the longest that matches: "int" is in "points", "{n} cards" in many texts
-        matched = [(len(pattern.pattern), where) for pattern, where in self.patterns if pattern.search(wanted)]
-        matched = matched or [(len(value), where) for value, where in self.strings if len(value) > 2 and value in wanted]
-        return max(matched, key=lambda found: found[0])[1] if matched else None
+        matched = [(len(pattern.pattern), pattern.pattern, where) for pattern, where in self.patterns if pattern.search(wanted)]
+        matched = matched or [(len(value), value, where) for value, where in self.strings if len(value) > 2 and value in wanted]
+        if not matched:
+            return None
+        _, value, where = max(matched, key=lambda m: m[0])
+        return value, where
 
     def _at(self, text: str, message: str, template: Path | None, line: int | None) -> ContentError:
         where = self.find(text)
@@ -80,23 +91,50 @@ class Locator:
     def overflow(self, found: "Overflow", what: str) -> ContentError:
         return self._at(found.text, f"{what}: {found.message}", found.template, found.line)
 
-    def missing_glyphs(self, texts: list[str], what: str, template: Path, sources: Sources) -> list[ContentError]:
-        """One error per text holding characters none of the game's fonts can draw: at the
-        content string it came from, else at the template line that writes it."""
+    def missing_glyphs(self, root: ET.Element, what: str, template: Path, sources: Sources) -> list[ContentError]:
+        """One error per run of text (a <text> or <tspan>) holding characters the face its
+        family, weight and style select lacks: typst and resvg would draw those (or the whole
+        line) from another font than the one chosen and measured. At the content string the
+        characters came from, else at the template line that writes them."""
         fonts = self.game.fonts
         errors, seen = [], set()
-        for text in texts:
-            missing = fonts.missing(text)
-            if not missing:
+        for element, run, face in runs(root, fonts):
+            lacking = face.lacks(run) if face is not None else []
+            if not lacking or face is None:
                 continue
-            chars = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
-            written, line = (template, None) if self.find(text) is not None else written_at(sources, text, template)
-            error = self._at(text, f"{what}: the game's fonts ({fonts.family}) cannot draw {chars} in {text.strip()[:60]!r}; "
-                             "use other characters or add a font that has them (game.yaml `fonts:`)", written, line)
+            text = "".join(element.itertext())
+            weight = weight_name(face.bold, face.italic)
+            found = fonts.suggest(lacking, weight)
+            hint = ("use other characters or add a font that has them (game.yaml `fonts:`)" if found is None else
+                    f'draw them in {found[0]}: font-family="{found[0]}"'
+                    + "".join(f' {name}="normal"' for name, on in (("font-weight", face.bold), ("font-style", face.italic))
+                              if on and found[1] != weight)
+                    + " on that text or on a <tspan> around them")
+            message = (f"{what}: {face.name} cannot draw {chars_named(lacking)} in {' '.join(text.split())[:60]!r} "
+                       f"(one text, one font: no other font stands in); {hint}")
+            # the run as written, else the longest word of it holding a lacking character (a run
+            # made around a content string: `{{ game.title }} 山札`), else the character
+            words = sorted((w for w in run.split() if any(ch in w for ch in lacking)), key=len, reverse=True)
+            for written in (run, *words, lacking[0]):
+                path, line = written_at(sources, written, template)
+                if line is not None:
+                    break
+            error = self.lacking_at(text, lacking, message, path, line)
             if str(error) not in seen:
                 seen.add(str(error))
                 errors.append(error)
         return errors
+
+    def lacking_at(self, text: str, lacking: list[str], message: str, template: Path, line: int | None) -> ContentError:
+        """`message` about characters of `text` a face lacks: at the content string that holds
+        them, else at the template line (that writes them, or measures the text). A text that
+        merely contains a content string (the game's title) beside characters the template
+        wrote is the template's."""
+        found = self.found(text)
+        if found is not None and all(ch.casefold() in found[0] for ch in lacking):
+            shown = f" (placed by {project_relative(template, self.game)}{f':{line}' if line else ''})"
+            return ContentError(found[1].path, found[1].line, found[1].column, message + shown)
+        return ContentError(template, line, None, message)
 
 
 def project_relative(path: Path, game: "GameContent") -> str:

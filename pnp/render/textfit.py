@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from ..load.fonts import DEFAULT, Fonts
+from ..load.fonts import DEFAULT, Face, Fonts, LackingGlyphs, chars_named
 from ..units import MM_TO_PT
 
 DEFAULT_FLOOR = 6 / MM_TO_PT  # 6 pt in mm
@@ -64,7 +64,20 @@ class TextFit:
     def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
         """Width of `text` at font size `size`, in `family` (the game's default family when None):
         every helper measures the face the text is drawn in when given the family it is drawn in."""
-        return self.fonts.text_width(str(text), size, weight, family)
+        return self._face(text, weight, family).width(str(text), size)
+
+    def _face(self, text: str, weight: str, family: str | None) -> Face:
+        """The face `text` is measured in, which must have all its characters: a width guessed
+        for a missing one is not the width printed (the renderers draw it from another font)."""
+        face = self.fonts.face(weight, family)
+        if lacking := face.lacks(str(text)):
+            found = self.fonts.suggest(lacking, weight)
+            hint = ("add a font that has them (game.yaml `fonts:`)" if found is None
+                    else f'pass family="{found[0]}"' + ("" if found[1] == weight else f' and weight="{found[1]}"')
+                    + " and draw the text in that family")
+            raise LackingGlyphs(f"measuring {_snippet(text)} in {face.name}, which lacks {chars_named(lacking)}: {hint}",
+                                str(text), lacking)
+        return face
 
     def _lower(self, size: float, minimum: float | None) -> float:
         """How far text of `size` may shrink: the floor, or a template's higher minimum."""
@@ -98,7 +111,7 @@ class TextFit:
         than `width` is an overflow too, unless `long_words="ok"` says the caller fits it
         itself (e.g. with `fit_size` on each line)."""
         lines: list[str] = []
-        face = self.fonts.face(weight, family)
+        face = self._face(text, weight, family)
         for paragraph in str(text).split("\n"):
             line, units = "", 0
             for word in paragraph.split():
@@ -149,7 +162,7 @@ class TextFit:
         apart) fill at most `height`. Gives {"size", "lines", "step"}."""
         lower = self._lower(size, minimum)
         current = size
-        face = self.fonts.face(weight, family)
+        face = self._face(text, weight, family)
         widest = max((face.units(w) for w in str(text).split()), default=0)  # the widest word, at every size
         while True:
             lines = self.wrap(text, width, current, weight, long_words="ok", family=family)  # a wide word is reported below
