@@ -769,3 +769,38 @@ def test_a_bad_cell_or_part_is_one_line_and_changes_nothing(client: TestClient, 
     r = client.put(f"/api/sessions/{sid}/boards/0", json=body)
     assert (r.status_code, r.json()) == (400, {"error": message})
     assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_a_map_of_players_to_numbers_is_a_box_per_player_each_saved_as_its_key(client: TestClient):
+    """Dietrick-taking's Long Game `earlier_wins` (a map player -> wins, dietrick-taking-rules.txt
+    line 87): the form names each player as a key of a map of numbers, up to one win short of
+    the match; two devices' boxes both land, and an emptied box takes its player out, the last
+    one the field (a single game, not a Long Game with no wins)."""
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    field = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["earlier_wins"]
+    assert {k: field[k] for k in ("kind", "values", "min", "max", "optional", "keys")} == {
+        "kind": "map", "values": "number", "min": 0, "max": 1, "optional": True,
+        "keys": [{"value": "Ana", "label": "Ana"}, {"value": "Ben", "label": "Ben"}, {"value": "Cleo", "label": "Cleo"}]}
+    assert client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ana": 1}}}).status_code == 200
+    state = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ben": 0}}}).json()  # the other device
+    assert state["table"]["earlier_wins"] == {"Ana": 1, "Ben": 0}
+    assert yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)["earlier_wins"] == {"Ana": 1, "Ben": 0}
+    assert client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ana": None}}}).json()["table"]["earlier_wins"] == {"Ben": 0}
+    client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ben": None}}})
+    assert "earlier_wins" not in yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
+
+
+def test_a_map_keyed_by_players_needs_the_hint_and_numbers(games: Games):
+    """Generic: any map of numbers hinted `"keys_from": "players"` is keyed by the table's
+    names; a map of anything else stays a map typed as JSON."""
+    from pnp.serve import forms
+
+    schema = {"properties": {"players": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}},
+                             "bids": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 9}},
+                             "notes": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    hints = {"table": {"bids": {"keys_from": "players"}, "notes": {"keys_from": "players"}}}
+    form = forms.name_players(forms.build(schema, {"players": [{"name": "A"}]}, hints), ["Jo", "Al"])
+    bids, notes = form["table"]
+    assert (bids["values"], bids["min"], bids["max"], [k["value"] for k in bids["keys"]]) == ("number", 1, 9, ["Jo", "Al"])
+    assert "values" not in notes
+

@@ -107,7 +107,8 @@ def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
 
 def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A page's save, checked: whole fields (`values`), keys of an object field (`parts`:
-    {field: {key: value}}) and cells of a grid (`cells`: {field: [[row, column, symbol]]},
+    {field: {key: value}}; in a map, a key set to null is taken out, and an optional map
+    left empty leaves the sheet) and cells of a grid (`cells`: {field: [[row, column, symbol]]},
     counted from 1). Returns how to apply it to the stored values: a page sends only what it
     changed, and the rest of a field another page (the same board on another phone) saved
     stays."""
@@ -135,6 +136,8 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
         for key, changed in parts.items():
             now = out.get(key, stored.get(key))
             out[key] = {**(now if isinstance(now, dict) else {}), **changed}
+            if by_key[key].get("kind") == "map":  # a box emptied: its key leaves the map; every box, an optional map the sheet
+                out[key] = {k: v for k, v in out[key].items() if v is not None} or (None if by_key[key].get("optional") else {})
         for key, changed in cells.items():
             grid = by_key[key]
             rows = _rows(out.get(key, stored.get(key)), grid)

@@ -354,6 +354,18 @@ function widget(field, value, changed, id, ctx) {
         changed(items.length || !field.optional ? items : null);
       })}), shown);
   }
+  if (k === "map" && field.keys && field.values === "number") {
+    // a number for each key (a player's earlier wins): each box saved as its key; an empty box leaves it out
+    const cur = value || {};
+    const inputs = {};
+    const box = h("div", {id, class: "keyed"}, field.keys.map((key, i) => h("div", {class: "row"},
+      h("label", {for: `${id}-${i}`}, key.label),
+      inputs[key.value] = typed(h("input", {type: "number", id: `${id}-${i}`, "data-name": key.value, inputmode: "numeric", value: cur[key.value] ?? "",
+        min: field.min ?? null, max: field.max ?? null, style: "width: 6em",
+        oninput: debounce(e => changed(e.target.value === "" ? null : Number(e.target.value), key.value))}), v => v ?? ""))));
+    box.set = (v, pendingPart) => { for (const key of field.keys) if (!pendingPart(key.value)) inputs[key.value].set((v || {})[key.value]); };
+    return box;
+  }
   if (k === "map") {
     const shown = v => v ? JSON.stringify(v) : "";
     return typed(h("input", {type: "text", id, value: shown(value), placeholder: '{"key": value}',
@@ -454,7 +466,7 @@ function fields(list, values, save, prefix) {
     for (const f of list) {
       const w = widgets[f.key];
       if (!w.set) continue;
-      const whole = ["group", "slots", "grid"].includes(f.kind);
+      const whole = ["group", "slots", "grid"].includes(f.kind) || (f.kind === "map" && !!f.keys);  // saved by parts
       if (!whole && isPending(f.key)) continue;  // this page's change is not saved yet: it stays as made
       if (!whole || !isPending(f.key)) ctx.live[f.key] = got[f.key];
       w.set(got[f.key], part => isPending(f.key, part));
