@@ -490,6 +490,33 @@ def test_the_host_enters_a_long_games_earlier_wins_and_a_claimed_winner(browser:
         server.stop()
 
 
+def test_two_pages_tapping_the_ais_cards_at_once_keep_both_taps(browser: Any, tmp_path: Path):
+    """The solo A.I.'s cards tapped on the host's laptop and phone at once: a tap sends that
+    card only (added or removed), so neither page's tap undoes the other's; polling shows
+    each page the other's."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        laptop, other = phone(browser), phone(browser)
+        sid = start_game(laptop, server, "tasty-humans", ["Sam"], "published")
+        other.goto(server.url(f"#/s/{sid}"))
+        for page in (laptop, other):
+            page.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
+        sent = saves(other)
+        laptop.click("#t-solo-ai_cards button[data-value='adv-03']")
+        other.click("#t-solo-ai_cards button[data-value='adv-09']")  # its page has no adv-03 yet
+        settled(laptop), settled(other)
+        assert sorted(laptop.request.get(server.path(f"api/sessions/{sid}")).json()["table"]["solo"]["ai_cards"]) == ["adv-03", "adv-09"]
+        assert sent == [{"values": {}, "items": {"solo": {"ai_cards": {"add": ["adv-09"]}}}}]
+        for page in (laptop, other):
+            until(page, "document.querySelector(\"#t-solo-ai_cards .picked-count\").textContent === '2 chosen'")
+        tap(other, "#t-solo-ai_cards button[data-value='adv-03']")  # out again, from the other page
+        settled(other)
+        until(laptop, "document.querySelector(\"#t-solo-ai_cards button[data-value='adv-03']\").getAttribute('aria-pressed') === 'false'")
+        assert laptop.request.get(server.path(f"api/sessions/{sid}")).json()["table"]["solo"]["ai_cards"] == ["adv-09"]
+    finally:
+        server.stop()
+
+
 def test_a_game_whose_plugin_fails_is_shown_with_its_error_and_the_others_offered(browser: Any, tmp_path: Path,
                                                                                   monkeypatch: pytest.MonkeyPatch):
     """A sheet template that raises: the start page names the plugin's line, and the
