@@ -769,3 +769,76 @@ def test_a_bad_cell_or_part_is_one_line_and_changes_nothing(client: TestClient, 
     r = client.put(f"/api/sessions/{sid}/boards/0", json=body)
     assert (r.status_code, r.json()) == (400, {"error": message})
     assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_a_map_of_players_to_numbers_is_a_box_per_player_each_saved_as_its_key(client: TestClient):
+    """Dietrick-taking's Long Game `earlier_wins` (a map player -> wins, dietrick-taking-rules.txt
+    line 87): the form names each player as a key of a map of numbers, up to one win short of
+    the match; two devices' boxes both land, and an emptied box takes its player out, the last
+    one the field (a single game, not a Long Game with no wins)."""
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    field = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["earlier_wins"]
+    assert {k: field[k] for k in ("kind", "values", "min", "max", "optional", "keys")} == {
+        "kind": "map", "values": "number", "min": 0, "max": 1, "optional": True,
+        "keys": [{"value": "Ana", "label": "Ana"}, {"value": "Ben", "label": "Ben"}, {"value": "Cleo", "label": "Cleo"}]}
+    assert client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ana": 1}}}).status_code == 200
+    state = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ben": 0}}}).json()  # the other device
+    assert state["table"]["earlier_wins"] == {"Ana": 1, "Ben": 0}
+    assert yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)["earlier_wins"] == {"Ana": 1, "Ben": 0}
+    assert client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ana": None}}}).json()["table"]["earlier_wins"] == {"Ben": 0}
+    client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"Ben": None}}})
+    assert "earlier_wins" not in yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
+
+
+def test_a_map_keyed_by_players_needs_the_hint_and_numbers(games: Games):
+    """Generic: any map of numbers hinted `"keys_from": "players"` is keyed by the table's
+    names; a map of anything else stays a map typed as JSON."""
+    from pnp.serve import forms
+
+    schema = {"properties": {"players": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}},
+                             "bids": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 9}},
+                             "notes": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    hints = {"table": {"bids": {"keys_from": "players"}, "notes": {"keys_from": "players"}}}
+    form = forms.name_players(forms.build(schema, {"players": [{"name": "A"}]}, hints), ["Jo", "Al"])
+    bids, notes = form["table"]
+    assert (bids["values"], bids["min"], bids["max"], [k["value"] for k in bids["keys"]]) == ("number", 1, 9, ["Jo", "Al"])
+    assert "values" not in notes
+
+
+def test_two_devices_tapping_the_ais_cards_at_once_both_land(client: TestClient):
+    """The solo A.I.'s cards (a list of picks inside the `solo` group): a tap sends only that
+    card, added or removed, merged with what is stored, in the choices' order; before, each
+    tap sent the page's whole list and the later device's undid the other's."""
+    sid = start(client, "tasty-humans", ["Sam"], "published")
+    put = lambda items: client.put(f"/api/sessions/{sid}/table", json={"items": {"solo": {"ai_cards": items}}})  # noqa: E731
+    solo = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["solo"]
+    order = [c["value"] for c in {f["key"]: f for f in solo["fields"]}["ai_cards"]["choices"]]
+    before = client.get(f"/api/sessions/{sid}").json()["table"]["solo"]
+    assert put({"add": ["adv-09"]}).status_code == 200  # the laptop
+    assert put({"add": ["adv-03"]}).status_code == 200  # the phone, whose page has no adv-09
+    assert put({"add": ["adv-09"]}).json()["table"]["solo"]["ai_cards"] == sorted(["adv-03", "adv-09"], key=order.index)
+    state = put({"remove": ["adv-09", "adv-40"]}).json()
+    assert state["table"]["solo"] == {**before, "ai_cards": ["adv-03"]}  # the group's other fields as they were
+
+
+@pytest.mark.parametrize("items, message", [
+    ({"solo": {"level": {"add": [1]}}}, "items: solo: level is not a list of picks"),
+    ({"ending": {"add": ["round"]}}, "items: ending is not a list of picks"),
+    ({"solo": {"ai_cards": {"add": "adv-01"}}}, 'items: solo: ai_cards: expected {"add": [values], "remove": [values]}, not {"add": "adv-01"}'),
+    ({"solo": {"ai_cards": {"put": ["adv-01"]}}}, 'items: solo: ai_cards: expected {"add": [values], "remove": [values]}, not {"put": ["adv-01"]}'),
+    ({"solo": {"ai_cards": {"add": [["adv-01"]]}}}, "solo: nested too deep"),
+    ({"ai_cards": {"add": [{}]}}, "unknown field 'ai_cards': expected one of ending, solo"),
+    ({"solo": {"bogus": {"add": []}}}, "unknown field 'bogus': expected one of ai_cards, challenge, level"),
+    ({"solo": {"ai_cards": {"add": ["x" * 2001]}}}, "solo: longer than 2000 characters"),
+    ({"solo": {"ai_cards": {"add": [f"c{i}" for i in range(101)]}}}, "solo: more than 100 values"),
+    ({"solo": {"ai_cards": {"add": [f"c{i}" for i in range(50, 101)]}}}, "solo: ai_cards: more than 100 values"),  # merged
+    ([], 'items: expected an object of lists of picks, each {"add": [...], "remove": [...]}'),
+])
+def test_a_bad_toggle_is_one_line_and_changes_nothing(client: TestClient, items, message: str):
+    """The checks of a whole save, the merged list's too."""
+    sid = start(client, "tasty-humans", ["Sam"], "published")
+    client.put(f"/api/sessions/{sid}/table", json={"items": {"solo": {"ai_cards": {"add": [f"c{i}" for i in range(50)]}}}})
+    before = client.get(f"/api/sessions/{sid}").json()
+    r = client.put(f"/api/sessions/{sid}/table", json={"items": items})
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get(f"/api/sessions/{sid}").json() == before

@@ -445,25 +445,74 @@ def test_one_board_open_on_two_pages_keeps_what_each_entered(browser: Any, tmp_p
         server.stop()
 
 
+def saves(page: Any) -> list:
+    """The bodies of the page's saves from now on."""
+    sent: list = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.method == "PUT" else None)
+    return sent
+
+
 def test_the_host_enters_a_long_games_earlier_wins_and_a_claimed_winner(browser: Any, tmp_path: Path):
     """The optional fields of the table (Dietrick-taking's Long Game `earlier_wins`, a
     `claimed_winner`) are on the host's page, as on the printed --table sheet; one left
-    empty stays out of the sheet."""
+    empty stays out of the sheet. The earlier wins are a number box per player, labelled
+    with the name, each saved as its player's key: the host's laptop and phone both land,
+    and an emptied box takes its player out (all emptied: a single game again)."""
     server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
     try:
-        host = phone(browser)
+        host, other = phone(browser), phone(browser)
         sid = start_game(host, server, "dietrick-taking", ["Ana", "Ben", "Cleo"])
-        host.wait_for_selector("#t-earlier_wins", timeout=WAIT)
+        other.goto(server.url(f"#/s/{sid}"))
+        for page in (host, other):
+            page.wait_for_selector("#t-earlier_wins input[data-name='Ana']", timeout=WAIT)
         assert "(optional)" in host.inner_text(".field[data-key='claimed_winner'] > label")
-        host.fill("#t-earlier_wins", '{"Ana": 1}')
+        assert host.locator("#t-earlier_wins label").all_inner_texts() == ["Ana", "Ben", "Cleo"]
+        assert host.get_attribute("#t-earlier_wins input[data-name='Ana']", "max") == "1"  # the Long Game ends at 2 wins
+        sent = saves(host)
+        host.fill("#t-earlier_wins input[data-name='Ana']", "1")
+        other.fill("#t-earlier_wins input[data-name='Ben']", "0")  # a page that has no Ana yet
         host.fill("#t-claimed_winner", "Ben")
-        settled(host)
+        settled(host), settled(other)
+        assert sent[0] == {"values": {}, "parts": {"earlier_wins": {"Ana": 1}}}
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-        assert (sheet.get("earlier_wins"), sheet.get("claimed_winner")) == ({"Ana": 1}, ["Ben"])
+        assert (sheet.get("earlier_wins"), sheet.get("claimed_winner")) == ({"Ana": 1, "Ben": 0}, ["Ben"])
+        until(other, "document.querySelector(\"#t-earlier_wins input[data-name='Ana']\").value === '1'")
         host.fill("#t-claimed_winner", "")  # emptied: no claim, not a claim of "no winner"
+        host.fill("#t-earlier_wins input[data-name='Ana']", "")
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-        assert "claimed_winner" not in sheet and sheet["earlier_wins"] == {"Ana": 1}
+        assert "claimed_winner" not in sheet and sheet["earlier_wins"] == {"Ben": 0}
+        until(host, "document.querySelector(\"#t-earlier_wins input[data-name='Ben']\").value === '0'")
+        host.fill("#t-earlier_wins input[data-name='Ben']", "")
+        settled(host)
+        assert "earlier_wins" not in yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
+    finally:
+        server.stop()
+
+
+def test_two_pages_tapping_the_ais_cards_at_once_keep_both_taps(browser: Any, tmp_path: Path):
+    """The solo A.I.'s cards tapped on the host's laptop and phone at once: a tap sends that
+    card only (added or removed), so neither page's tap undoes the other's; polling shows
+    each page the other's."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        laptop, other = phone(browser), phone(browser)
+        sid = start_game(laptop, server, "tasty-humans", ["Sam"], "published")
+        other.goto(server.url(f"#/s/{sid}"))
+        for page in (laptop, other):
+            page.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
+        sent = saves(other)
+        laptop.click("#t-solo-ai_cards button[data-value='adv-03']")
+        other.click("#t-solo-ai_cards button[data-value='adv-09']")  # its page has no adv-03 yet
+        settled(laptop), settled(other)
+        assert sorted(laptop.request.get(server.path(f"api/sessions/{sid}")).json()["table"]["solo"]["ai_cards"]) == ["adv-03", "adv-09"]
+        assert sent == [{"values": {}, "items": {"solo": {"ai_cards": {"add": ["adv-09"]}}}}]
+        for page in (laptop, other):
+            until(page, "document.querySelector(\"#t-solo-ai_cards .picked-count\").textContent === '2 chosen'")
+        tap(other, "#t-solo-ai_cards button[data-value='adv-03']")  # out again, from the other page
+        settled(other)
+        until(laptop, "document.querySelector(\"#t-solo-ai_cards button[data-value='adv-03']\").getAttribute('aria-pressed') === 'false'")
+        assert laptop.request.get(server.path(f"api/sessions/{sid}")).json()["table"]["solo"]["ai_cards"] == ["adv-09"]
     finally:
         server.stop()
 

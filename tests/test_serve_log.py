@@ -356,6 +356,25 @@ def test_export_csv_keeps_a_line_break_inside_its_cell(tmp_path: Path):
     assert [r["player"] for r in rows] == ["Eve\r=1+1", "Bo\n@x"]
 
 
+def test_a_name_a_log_kept_before_names_were_checked_is_listed_and_exported_escaped(tmp_path: Path):
+    """Half of an emoji in a player's name (logged before `pnp serve` checked names; the log
+    keeps its JSON escaped) cannot be written as UTF-8: `pnp log` prints it escaped, as the
+    page shows it, rather than crash."""
+    db = tmp_path / "log.sqlite"
+    Log(db).record("tasty-humans", None, {"a\ud800": 1}, ["Ana", "A\ud83d"], "d", "game: tasty-humans\n",
+                   {"players": [{"name": "A\ud83d", "total": 3}], "winners": ["A\ud83d"]})
+    code, output = pnp("log", "list", "--db", str(db))
+    assert (code, output.split("  ")[5:7]) == (0, ["Ana, A\\ud83d", "A\\ud83d"])
+    code, output = pnp("log", "export", "--csv", "--db", str(db))
+    assert code == 0 and [r["player"] for r in csv.DictReader(io.StringIO(output))] == ["Ana", "A\\ud83d"]
+    code, output = pnp("log", "export", "--csv", "--db", str(db), "--out", str(tmp_path / "games.csv"))
+    assert code == 0 and "A\\ud83d,3,yes" in (tmp_path / "games.csv").read_text(encoding="utf-8")
+    code, output = pnp("log", "export", "--db", str(db), "--out", str(tmp_path / "sheets"))
+    assert code == 0 and (tmp_path / "sheets" / "tasty-humans-1.yaml").read_text(encoding="utf-8").startswith(
+        "# pnp log: game 1, played ")
+    assert (tmp_path / "sheets" / "tasty-humans-1.yaml").read_text(encoding="utf-8").splitlines()[0].endswith(', rule changes a\\ud800=1')
+
+
 # The shipped solo example's board (Sam, 27) against other A.I. cards: level 0's 2 cards plus
 # 2 in each of 3 rounds, 2 Swordsmen (2^2 = 4) and 6 Peasants, shapes 23: the A.I. scores 27.
 AI_27 = "solo:\n  level: 0\n  ai_cards: [adv-01, adv-09, adv-37, adv-38, adv-39, adv-40, adv-41, adv-44]\n  challenge: {challenge}\n"

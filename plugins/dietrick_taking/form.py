@@ -1,5 +1,5 @@
 """`pnp serve`'s entry form for a Dietrick-taking sheet: the scoring cards to order and
-the score tracks' length, from the content."""
+the score tracks' length and the Long Game's wins, from the content."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
     track = {"kind": "track", "min": 0, "max": scoring.track_length}
     return {
         "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
-                  "fuzz": {"fields": {"yellow": track, "blue": track}}},
+                  "fuzz": {"fields": {"yellow": track, "blue": track}},
+                  # Long Game (dietrick-taking-rules.txt:87): a box for each player's earlier wins,
+                  # fewer than the wins that end the match
+                  "earlier_wins": {"keys_from": "players", "max": scoring.long_game_wins - 1}},
         "player": {"yellow": track, "blue": track},
     }

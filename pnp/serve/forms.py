@@ -6,13 +6,15 @@ plugin's `sheet_form`) add choices from the game's content.
 
 A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
-choice, list, map, group (fields), grid (rows, cols, empty, palette), track (min, max), order, slots,
-picks (choices: a list of several of them, tapped on and off).
+choice, list, map (of numbers: values "number", min, max; with its keys known: keys), group
+(fields), grid (rows, cols, empty, palette), track (min, max), order, slots, picks (choices:
+a list of several of them, tapped on and off).
 
 Fields of the schema that the blank sheet leaves out are offered as optional extras, unless
 the hints say `"blank_is_complete": true`: then the blank sheet lists every field the game's
 sheet has under this rule version and player count, and the form offers exactly those. A
-choice hinted `"choices_from": "players"` offers the table's player names (`name_players`).
+choice hinted `"choices_from": "players"` offers the table's player names (`name_players`),
+and a map hinted `"keys_from": "players"` has a key for each of them.
 """
 
 from __future__ import annotations
@@ -84,6 +86,9 @@ def field(schema: dict[str, Any], key: str, node: dict[str, Any], blank: Any, hi
             hint = {k: v for k, v in (hint or {}).items() if k != "fields"}
         else:
             out["kind"] = "map"
+            values, _ = _variants(schema, shape.get("additionalProperties") or {})
+            if values and values[0].get("type") in ("integer", "number"):  # a number a key: a number box each, with the keys known
+                out.update(values="number", min=values[0].get("minimum"), max=values[0].get("maximum"))
     out.update(hint or {})
     return out
 
@@ -111,11 +116,14 @@ PLAYERS = "players"  # `choices_from` of a choice among the table's players
 
 
 def name_players(form: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """The form with every choice hinted `"choices_from": "players"` offering these names."""
+    """The form with every choice hinted `"choices_from": "players"` offering these names,
+    and every map hinted `"keys_from": "players"` keyed by them (a value a player)."""
     def named(f: dict[str, Any]) -> dict[str, Any]:
         if f.get("choices_from") == PLAYERS:
             f = {**{k: v for k, v in f.items() if k != "choices_from"}, "kind": "choice",
                  "choices": [{"value": n, "label": n} for n in names]}
+        if f.get("keys_from") == PLAYERS and f.get("kind") == "map":
+            f = {**{k: v for k, v in f.items() if k != "keys_from"}, "keys": [{"value": n, "label": n} for n in names]}
         if f.get("kind") == "group":
             f = {**f, "fields": [named(g) for g in f["fields"]]}
         return f

@@ -20,13 +20,23 @@ if TYPE_CHECKING:
 CSV_COLUMNS = ("game_id", "played", "game", "rules", "changes", "content_digest", "seat", "player", "total", "winner")
 
 
+# Half of an emoji: a name a log kept before `pnp serve` checked names may hold one (the
+# log keeps its JSON escaped); it cannot be written as UTF-8, so it is printed escaped.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(value: str) -> str:
+    """A text the log holds, writable as UTF-8: a lone surrogate as JSON writes it, `\\ud83d`."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", value)
+
+
 def rows(games: list[Game]) -> list[list[str]]:
     """`pnp log list`: one line per game."""
     out = []
     for g in games:
         winners = g.report.get("winners") or []
-        out.append([str(g.id), g.played, g.game, g.rules or "-", _changes(g.changes) or "-", ", ".join(g.players),
-                    ", ".join(winners) or "nobody", g.digest])
+        out.append([_text(c) for c in (str(g.id), g.played, g.game, g.rules or "-", _changes(g.changes) or "-", ", ".join(g.players),
+                                       ", ".join(winners) or "nobody", g.digest)])
     return out
 
 
@@ -46,7 +56,7 @@ def sheet_file(g: Game) -> str:
     head = f"# pnp log: game {g.id}, played {g.played}, content digest {g.digest}"
     if g.changes:
         head += f", rule changes {_changes(g.changes)}"
-    return head.replace("\n", " ") + "\n" + g.sheet
+    return _text(head.replace("\n", " ")) + "\n" + g.sheet
 
 
 def exported(text: str, path: Path) -> tuple[str | None, str]:
@@ -104,10 +114,10 @@ _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: Any) -> Any:
-    """A CSV cell: a number as it is, a text never a live formula."""
+    """A CSV cell: a number as it is, a text never a live formula, and writable as UTF-8."""
     if isinstance(value, str) and value.startswith(_FORMULA):
-        return "'" + value
-    return value
+        return "'" + _text(value)
+    return _text(value) if isinstance(value, str) else value
 
 
 def export_csv(games: list[Game]) -> str:

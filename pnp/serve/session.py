@@ -107,12 +107,14 @@ def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
 
 def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A page's save, checked: whole fields (`values`), keys of an object field (`parts`:
-    {field: {key: value}}) and cells of a grid (`cells`: {field: [[row, column, symbol]]},
-    counted from 1). Returns how to apply it to the stored values: a page sends only what it
-    changed, and the rest of a field another page (the same board on another phone) saved
-    stays."""
+    {field: {key: value}}; in a map, a key set to null is taken out, and an optional map
+    left empty leaves the sheet), cells of a grid (`cells`: {field: [[row, column, symbol]]},
+    counted from 1) and choices tapped on or off in a list of picks (`items`: {field: {"add":
+    [...], "remove": [...]}}, or {group: {field: {...}}} for one inside a group). Returns how
+    to apply it to the stored values: a page sends only what it changed, and the rest of a
+    field another page (the same board on another phone) saved stays."""
     values = clean(fields, body.get("values", {}))
-    parts, cells = body.get("parts", {}), body.get("cells", {})
+    parts, cells, items = body.get("parts", {}), body.get("cells", {}), body.get("items", {})
     if not isinstance(parts, dict) or not all(isinstance(p, dict) for p in parts.values()):
         raise PnpError("parts: expected an object of fields, each an object of its keys' values")
     clean(fields, parts)
@@ -129,12 +131,25 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
                     and 1 <= cell[0] <= grid["rows"] and 1 <= cell[1] <= grid["cols"]
                     and isinstance(cell[2], str) and len(cell[2]) == 1 and not cell[2].isspace()):
                 raise PnpError(f"cells: {key}: expected [row 1-{grid['rows']}, column 1-{grid['cols']}, one symbol], not {json.dumps(cell)}")
+    toggles = _toggles(by_key, items)
 
     def apply(stored: dict[str, Any]) -> dict[str, Any]:
         out = dict(values)
         for key, changed in parts.items():
             now = out.get(key, stored.get(key))
             out[key] = {**(now if isinstance(now, dict) else {}), **changed}
+            if by_key[key].get("kind") == "map":  # a box emptied: its key leaves the map; every box, an optional map the sheet
+                out[key] = {k: v for k, v in out[key].items() if v is not None} or (None if by_key[key].get("optional") else {})
+        for (key, inner), (add, remove, order) in toggles.items():
+            now = out.get(key, stored.get(key))
+            if inner is not None:
+                group = dict(now) if isinstance(now, dict) else {}
+                group[inner] = _toggled(group.get(inner), add, remove, order)
+                _small(f"{key}: {inner}", group[inner], 1)  # merged, the list keeps a whole save's limits
+                out[key] = group
+            else:
+                out[key] = _toggled(now, add, remove, order)
+                _small(key, out[key], 0)
         for key, changed in cells.items():
             grid = by_key[key]
             rows = _rows(out.get(key, stored.get(key)), grid)
@@ -143,6 +158,44 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
             out[key] = "".join(" ".join(r) + "\n" for r in rows)
         return out
     return apply
+
+
+_Toggle = tuple[list[Any], list[Any], dict[Any, int]]  # added, removed, each choice's place
+
+
+def _toggles(by_key: dict[str, dict[str, Any]], items: Any) -> dict[tuple[str, str | None], _Toggle]:
+    """A save's `items`, checked: by (field, field inside it or None), the values added and
+    removed and the order of the field's choices."""
+    if not isinstance(items, dict):
+        raise PnpError('items: expected an object of lists of picks, each {"add": [...], "remove": [...]}')
+    clean(list(by_key.values()), items)
+    out = {}
+    for key, changed in items.items():
+        field = by_key[key]
+        if field.get("kind") == "group":
+            inside = {f["key"]: f for f in field["fields"]}
+            if not isinstance(changed, dict):
+                raise PnpError(f"items: {key}: expected an object of its lists of picks")
+            clean(list(inside.values()), changed)
+            targets = [((key, k), inside[k], v, f"{key}: {k}") for k, v in changed.items()]
+        else:
+            targets = [((key, None), field, changed, key)]
+        for at, picks, toggle, name in targets:
+            if picks.get("kind") != "picks":
+                raise PnpError(f"items: {name} is not a list of picks")
+            if not (isinstance(toggle, dict) and set(toggle) <= {"add", "remove"}
+                    and all(isinstance(v, list) and all(isinstance(x, (str, int, float)) for x in v) for v in toggle.values())):
+                raise PnpError(f'items: {name}: expected {{"add": [values], "remove": [values]}}, not {json.dumps(toggle)[:80]}')
+            out[at] = (toggle.get("add", []), toggle.get("remove", []), {c["value"]: i for i, c in enumerate(picks.get("choices", []))})
+    return out
+
+
+def _toggled(now: Any, add: list[Any], remove: list[Any], order: dict[Any, int]) -> list[Any]:
+    """A list of picks with these taken out and these put in (each once), in the choices' order
+    as the page shows them; another page's picks stay."""
+    kept = [v for v in (now if isinstance(now, list) else []) if v not in remove]
+    kept += [v for i, v in enumerate(add) if v not in kept and v not in add[:i]]
+    return sorted(kept, key=lambda v: order.get(v, len(order)))
 
 
 def _rows(value: Any, grid: dict[str, Any]) -> list[list[str]]:

@@ -8,8 +8,8 @@ const app = document.getElementById("app");
 let poll = null;
 let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; requests not yet answered
 // The changes this page made that the server has not confirmed, by what each changes (a
-// field, one key of a field, one grid cell, `done`): a save carries only these, so another
-// page's saves to the same board stay. A change whose request failed stays here, marked on
+// field, one key of a field, one grid cell, one choice of a list of picks, `done`): a save
+// carries only these, so another page's saves to the same board stay. A change whose request failed stays here, marked on
 // the page: "retry" (the server was away) is sent again with the next request and when a poll
 // finds the server back; "refused" (the server said why) waits until it is made again.
 let pending = new Map();
@@ -60,6 +60,12 @@ function body(entries) {
     if (e.kind === "done") out.done = e.value;
     else if (e.kind === "value") out.values[e.key] = e.value;
     else if (e.kind === "part") ((out.parts ??= {})[e.key] ??= {})[e.part] = e.value;
+    else if (e.kind === "item") {  // a choice tapped on or off: part is it, or [field inside a group, it]
+      const [inner, item] = Array.isArray(e.part) ? e.part : [null, e.part];
+      const at = (out.items ??= {})[e.key] ??= {};
+      const toggle = inner === null ? at : (at[inner] ??= {});
+      (toggle[e.value ? "add" : "remove"] ??= []).push(item);
+    }
     else ((out.cells ??= {})[e.key] ??= []).push([...e.part, e.value]);
   }
   return out;
@@ -264,6 +270,11 @@ function widget(field, value, changed, id, ctx) {
     const box = h("div", {id, class: "group"}, field.fields.map(f => h("div", {class: "field"},
       h("label", {for: `${id}-${f.key}`}, f.label, f.optional ? " (optional)" : "", " ", h("span", {class: "help"}, f.help)),
       inner[f.key] = widget(f, cur[f.key], (v, part) => {
+        if (part && part.item !== undefined) {  // a choice of a list of picks: sent alone
+          const list = (cur[f.key] || []).filter(x => x !== part.item);
+          cur[f.key] = v ? list.concat([part.item]) : list;
+          return changed(v, {item: [f.key, part.item]});
+        }
         cur[f.key] = part === undefined ? v : Object.assign({}, cur[f.key] || {}, {[part]: v});
         changed(cur[f.key], f.key);
       }, `${id}-${f.key}`))));
@@ -272,7 +283,7 @@ function widget(field, value, changed, id, ctx) {
         const now = (v || {})[f.key];
         if (pendingPart(f.key) || !inner[f.key].set) continue;
         cur[f.key] = now;
-        inner[f.key].set(now, () => false);
+        inner[f.key].set(now, p => pendingPart([f.key, p]));  // a pick tapped here, not yet saved
       }
     };
     return box;
@@ -316,7 +327,7 @@ function widget(field, value, changed, id, ctx) {
         if (cur.has(c.value)) cur.delete(c.value); else cur.add(c.value);
         mark(b, cur.has(c.value));
         shown();
-        changed(field.choices.map(x => x.value).filter(v => cur.has(v)));
+        changed(cur.has(c.value), {item: c.value});  // only this card: another page's taps stay
       }}, c.label);
       mark(b, cur.has(c.value));
       return b;
@@ -328,8 +339,10 @@ function widget(field, value, changed, id, ctx) {
       field.choices.forEach((c, i) => { buttons[i].hidden = !!q && !c.label.toLowerCase().includes(q); });
     }});
     const box = h("div", {id, class: "picks"}, h("div", {}, count, names), find, h("div", {class: "choices"}, buttons));
-    box.set = v => {
-      cur = new Set(Array.isArray(v) ? v : []);
+    box.set = (v, pendingPart) => {  // the picks saved; a tap of this page not yet saved stays
+      const now = new Set(Array.isArray(v) ? v : []);
+      for (const c of field.choices) if (pendingPart(c.value)) { if (cur.has(c.value)) now.add(c.value); else now.delete(c.value); }
+      cur = now;
       field.choices.forEach((c, i) => mark(buttons[i], cur.has(c.value)));
       shown();
     };
@@ -353,6 +366,18 @@ function widget(field, value, changed, id, ctx) {
         const items = e.target.value.split(/[,\n]/).map(v => v.trim()).filter(Boolean).map(v => /^-?\d+$/.test(v) ? Number(v) : v);
         changed(items.length || !field.optional ? items : null);
       })}), shown);
+  }
+  if (k === "map" && field.keys && field.values === "number") {
+    // a number for each key (a player's earlier wins): each box saved as its key; an empty box leaves it out
+    const cur = value || {};
+    const inputs = {};
+    const box = h("div", {id, class: "keyed"}, field.keys.map((key, i) => h("div", {class: "row"},
+      h("label", {for: `${id}-${i}`}, key.label),
+      inputs[key.value] = typed(h("input", {type: "number", id: `${id}-${i}`, "data-name": key.value, inputmode: "numeric", value: cur[key.value] ?? "",
+        min: field.min ?? null, max: field.max ?? null, style: "width: 6em",
+        oninput: debounce(e => changed(e.target.value === "" ? null : Number(e.target.value), key.value))}), v => v ?? ""))));
+    box.set = (v, pendingPart) => { for (const key of field.keys) if (!pendingPart(key.value)) inputs[key.value].set((v || {})[key.value]); };
+    return box;
   }
   if (k === "map") {
     const shown = v => v ? JSON.stringify(v) : "";
@@ -441,6 +466,8 @@ function fields(list, values, save, prefix) {
   const els = list.map(f => {
     const id = `${prefix}-${f.key}`;
     widgets[f.key] = widget(f, values[f.key], (v, part) => {
+      // a choice of a list of picks (no widget shows one of another field's: ctx.live left as it is)
+      if (part && part.item !== undefined) return save("item", f.key, part.item, v);
       if (part === undefined) ctx.live[f.key] = v;
       else if (f.kind !== "grid") ctx.live[f.key] = Object.assign({}, ctx.live[f.key] || {}, {[part]: v});
       save(part === undefined ? "value" : f.kind === "grid" ? "cell" : "part", f.key, part, v);
@@ -454,7 +481,7 @@ function fields(list, values, save, prefix) {
     for (const f of list) {
       const w = widgets[f.key];
       if (!w.set) continue;
-      const whole = ["group", "slots", "grid"].includes(f.kind);
+      const whole = ["group", "slots", "grid", "picks"].includes(f.kind) || (f.kind === "map" && !!f.keys);  // saved by parts
       if (!whole && isPending(f.key)) continue;  // this page's change is not saved yet: it stays as made
       if (!whole || !isPending(f.key)) ctx.live[f.key] = got[f.key];
       w.set(got[f.key], part => isPending(f.key, part));
