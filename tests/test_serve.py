@@ -842,3 +842,15 @@ def test_a_bad_toggle_is_one_line_and_changes_nothing(client: TestClient, items,
     r = client.put(f"/api/sessions/{sid}/table", json={"items": items})
     assert (r.status_code, r.json()) == (400, {"error": message})
     assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_keys_merged_one_save_at_a_time_keep_a_whole_saves_limit(client: TestClient):
+    """`parts` merges keys into a stored object: saves of a few keys each must not grow it past
+    the 100 values a whole save may hold (each input has a limit, answered in one line)."""
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    for n in range(0, 100, 50):
+        r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {f"p{n + i}": 0 for i in range(50)}}})
+        assert r.status_code == 200
+    r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"one more": 0}}})
+    assert (r.status_code, r.json()) == (400, {"error": "earlier_wins: more than 100 values"})
+    assert len(client.get(f"/api/sessions/{sid}").json()["table"]["earlier_wins"]) == 100

@@ -140,6 +140,7 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
             out[key] = {**(now if isinstance(now, dict) else {}), **changed}
             if by_key[key].get("kind") == "map":  # a box emptied: its key leaves the map; every box, an optional map the sheet
                 out[key] = {k: v for k, v in out[key].items() if v is not None} or (None if by_key[key].get("optional") else {})
+            _small(key, out[key], 0)  # merged, the object keeps a whole save's limits
         for (key, inner), (add, remove, order) in toggles.items():
             now = out.get(key, stored.get(key))
             if inner is not None:
