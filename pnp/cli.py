@@ -739,13 +739,15 @@ def log_export_cmd(
         if not games:
             say(NO_GAMES_LOGGED, stderr=True)
         if csv:
-            text = export_csv(games)
+            data = export_csv(games).encode("utf-8-sig")  # with a BOM: Excel reads UTF-8 as the system's code page without one
             if out_dir is None:
-                sys.stdout.write(text)
+                sys.stdout.flush()
+                sys.stdout.buffer.write(data)  # bytes: the BOM and the names as UTF-8 whatever stdout's encoding
+                sys.stdout.buffer.flush()
             else:
                 from .files import write_atomic
 
-                write_atomic(out_dir, text.encode("utf-8"))
+                write_atomic(out_dir, data)
                 say(out_dir)
             return
         from .load.project_files import output_folder

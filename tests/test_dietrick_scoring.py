@@ -711,3 +711,25 @@ def test_a_game_as_long_as_the_other_reading_of_lines_63_73_is_told_it(game):
     assert err.endswith("(line 77)")
     # 2 players never reshuffle: both readings agree, nothing to say
     assert scoring.other_reading(2, 14) == "" and scoring.other_reading(2, 13) == ""
+
+
+def test_a_name_typed_in_two_unicode_forms_is_one_player(tmp_path):
+    """"Jos\u00e9" (one character) and "Jose\u0301" (e + combining accent) look alike: the
+    sheet's text is read composed (NFC), for every game, so they are one name."""
+    base = "game: dietrick-taking\nscoring_order: [2, 1, 3]\nclaimed_winner: {claim}\nplayers:\n" \
+           "  - {{name: {first}, yellow: 4, blue: 11}}\n  - {{name: {second}, yellow: 7, blue: 2}}\n" \
+           "  - {{name: Ana, yellow: 13, blue: 2}}\n"
+    path = tmp_path / "dt.yaml"
+    path.write_text(base.format(claim='"Jos\\u00e9"', first='"Jose\\u0301"', second="Ben"), encoding="utf-8")
+    result = cli("score", str(path), "--json")
+    assert result.exit_code == 0, result.output  # the claim names the player
+    assert [p["name"] for p in json.loads(result.output)["players"] if p["winner"]] == ["Jos\u00e9"]
+    path.write_text(base.format(claim='"Jose\\u0301"', first='"Jos\\u00e9"', second='"Jose\\u0301"'), encoding="utf-8")
+    result = cli("score", str(path))
+    assert result.exit_code == 2
+    assert result.output.strip() == f"{path}:6: player Jos\u00e9: the name appears twice: expected one entry per player"
+    # a key in two forms is two keys YAML let pass: one key once composed, so a duplicate
+    path.write_text('game: dietrick-taking\n"Jos\\u00e9": 1\n"Jose\\u0301": 2\n', encoding="utf-8")
+    result = cli("score", str(path))
+    assert result.exit_code == 2
+    assert result.output.strip() == f"{path}:3:1: duplicate key 'Jos\u00e9' (written in two Unicode forms)"

@@ -70,7 +70,7 @@ def test_an_empty_log_says_so(tmp_path: Path, command: list[str]):
     result = runner.invoke(cli, ["log", *command, "--db", str(tmp_path / "log.sqlite"), "--project", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("no games logged yet: ")
-    assert result.stdout.splitlines() == (["game_id,played,game,rules,changes,content_digest,seat,player,total,winner"] if "--csv" in command else [])
+    assert result.stdout.splitlines() == (["\ufeffgame_id,played,game,rules,changes,content_digest,seat,player,total,winner"] if "--csv" in command else [])
 
 
 def test_a_restart_keeps_every_session(tmp_path: Path):
@@ -182,11 +182,23 @@ def test_export_csv_has_a_row_per_player(tmp_path: Path):
     pnp("log", "import", str(EXAMPLES / "tasty-humans-2p.yaml"), str(EXAMPLES / "dietrick-taking-3p.yaml"), "--db", db)
     code, output = pnp("log", "export", "--csv", "--db", db)
     assert code == 0, output
-    rows = list(csv.DictReader(io.StringIO(output)))
+    assert output.startswith("\ufeffgame_id,")  # UTF-8 with a BOM, which Excel needs to read it as UTF-8
+    rows = list(csv.DictReader(io.StringIO(output.removeprefix("\ufeff"))))
     assert [(r["game_id"], r["seat"], r["player"], r["total"], r["winner"]) for r in rows[:2]] == [("1", "1", "Ana", "42", "yes"), ("1", "2", "Ben", "28", "no")]
     assert [r["game"] for r in rows] == ["tasty-humans"] * 2 + ["dietrick-taking"] * 3
     code, output = pnp("log", "export", "7", "--db", db)
     assert code == 2 and "no logged game 7" in output
+
+
+def test_the_csv_file_is_utf8_with_a_bom(tmp_path: Path):
+    db, out = str(tmp_path / "log.sqlite"), tmp_path / "played.csv"
+    sheet = tmp_path / "dt.yaml"
+    sheet.write_text((EXAMPLES / "dietrick-taking-3p.yaml").read_text(encoding="utf-8").replace("Ana", "Zo\u00eb"), encoding="utf-8")
+    assert pnp("log", "import", str(sheet), "--db", db)[0] == 0
+    code, output = pnp("log", "export", "--csv", "--db", db, "--out", str(out))
+    assert code == 0, output
+    data = out.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfgame_id,") and "Zo\u00eb".encode() in data
 
 
 def test_import_is_all_or_nothing(tmp_path: Path):

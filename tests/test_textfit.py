@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.load.content import Project
-from pnp.load.fonts import DEFAULT
+from pnp.load.fonts import DEFAULT, Face, Fonts
 from pnp.render.textfit import DEFAULT_FLOOR, TextFit
 from pnp.units import MM_TO_PT
 
@@ -87,6 +87,74 @@ def test_wrap_reports_more_lines_than_allowed():
     fit.wrap("one two three four", 10, 4, max_lines=2)
     (problem,) = fit.take()
     assert "needs 4 lines" in problem.message and "2 more than the 2" in problem.message
+
+
+def _one_em_font() -> Fonts:
+    """A font whose every character is 1 em wide and the hyphen half an em: at size 1 a line
+    of n characters is n mm (no system CJK font needed)."""
+    fonts = Fonts((), "Test")
+    advances = {code: 1000 for code in range(0x20, 0x30000)} | {ord("-"): 500}
+    fonts.__dict__["faces"] = [Face(Path("test.ttf"), "Test", False, False, 1000, advances, {})]
+    return fonts
+
+
+def test_japanese_wraps_between_characters_but_never_before_closing_marks():
+    fit = TextFit(_one_em_font())
+    text = "このカードを使うと、あなたは山札からカードを二枚引く。"
+    lines = fit.wrap(text, 6.5, 1)
+    assert fit.take() == [] and "".join(lines) == text and len(lines) > 1
+    assert all(len(line) <= 6 for line in lines), lines
+    assert not any(line[0] in "、。ー" for line in lines), lines
+    # a line that would end just before 。 gives its last character to the next line, as does one ending after 「
+    assert fit.wrap("二枚引く。", 4, 1) == ["二枚引", "く。"]
+    assert fit.wrap("あいう「えお」", 4, 1) == ["あいう", "「えお」"]
+    assert fit.wrap("日本語", 100, 1) == ["日本語"]  # nothing inserted where the line does not break
+
+
+def test_a_soft_hyphen_breaks_with_a_visible_hyphen_and_is_nothing_where_it_does_not():
+    fit = TextFit()
+    text = "Der Donau\u00addampf\u00adschiffahrts\u00adgesellschafts\u00adkapit\u00e4n darf zweimal ziehen."
+    lines = fit.wrap(text, 30, 3.6)
+    assert fit.take() == []  # the compound is no longer one word too wide for the line
+    assert lines[0] == "Der Donaudampf-" and any(line.endswith("s-") for line in lines), lines
+    assert all(fit.text_width(line, 3.6) <= 30 for line in lines) and not any("\u00ad" in line for line in lines)
+    assert "".join(line.removesuffix("-") + " " * (not line.endswith("-")) for line in lines).split() == \
+        text.replace("\u00ad", "").split()
+    assert fit.wrap(text, 1000, 3.6) == [text.replace("\u00ad", "")]  # unbroken: no hyphen, and measured as nothing
+    # the hyphen a break shows is room the line needs
+    one_em = TextFit(_one_em_font())
+    assert one_em.wrap("aa b\u00adcc", 4.2, 1) == ["aa", "bcc"]  # "aa b-" would be 4.5 mm
+    assert one_em.wrap("aa b\u00adcc", 4.5, 1) == ["aa b-", "cc"] and one_em.take() == []
+    one_em.wrap("ab\u00adcd", 2.4, 1)
+    (problem,) = one_em.take()  # the narrowest line "ab" can end is "ab-"
+    assert "the word 'ab-'" in problem.message
+
+
+def test_a_zero_width_space_is_a_break_of_no_width():
+    fit = TextFit(_one_em_font())
+    assert fit.wrap("abc\u200bdef", 10, 1) == ["abcdef"]
+    assert fit.wrap("abc\u200bdef", 4, 1) == ["abc", "def"] and fit.take() == []
+    assert fit.wrap("x \u200b y", 10, 1) == ["x y"]
+
+
+def test_no_break_spaces_keep_their_neighbours_on_one_line_and_stay_in_the_text():
+    fit = TextFit(_one_em_font())
+    assert fit.wrap("aaaa i w", 6.5, 1) == ["aaaa i", "w"]
+    assert fit.wrap("aaaa i\u00a0w", 6.5, 1) == ["aaaa", "i\u00a0w"]
+    assert fit.wrap("une\u202f; oui", 5.5, 1) == ["une\u202f;", "oui"]
+    got = fit.fit_lines("aa i\u00a0w", 7.5, 30, 3)  # "i w" is one word: shrunk to fit it
+    assert got["lines"] == ["aa", "i\u00a0w"] and got["size"] < 3 and fit.take() == []
+
+
+def test_a_no_break_space_reaches_the_svg(demo: Project):
+    cards = demo.content_dir / "demo" / "cards.yaml"
+    _edit(cards, "text: Every key here reaches the template as item.<key>. Add cards, rebuild, print.",
+          'text: "Gracz zdobywa punkty za karty le\u017c\u0105ce obok siebie i\\u00a0w jednym rz\u0119dzie."')
+    result = runner.invoke(app, ["build", "-f", "svg", "-p", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    svg = (demo.output_dir / "demo" / "svg" / "card" / "example.svg").read_text(encoding="utf-8")
+    assert ">i\u00a0w jednym" in svg or "siebie i\u00a0w" in svg, svg
+    assert " i</text>" not in svg
 
 
 def _edit(path: Path, old: str, new: str) -> int:

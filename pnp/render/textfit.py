@@ -8,6 +8,7 @@ an `Overflow` (the renderer turns it into a located error) and returns the floor
 from __future__ import annotations
 
 import sys
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -114,19 +115,21 @@ class TextFit:
         face = self._face(text, weight, family)
         for paragraph in str(text).split("\n"):
             line, units = "", 0
-            for word in paragraph.split():
+            for joint, piece, end in pieces(paragraph):
                 if not line:
-                    line, units = word, face.units(word)
+                    line, units = piece, face.units(piece)
                     continue
-                longer = face.joined(line, units, " " + word)
-                if longer * size / face.units_per_em > width:  # `Face.width`, to the last bit
-                    lines.append(line)
-                    line, units = word, face.units(word)
+                gap = " " if joint == " " else ""  # a soft hyphen or a zero-width break joins with nothing
+                longer = face.joined(line, units, gap + piece)
+                needed = face.joined(line + gap + piece, longer, end) if end else longer  # and the hyphen a break after it shows
+                if needed * size / face.units_per_em > width:  # `Face.width`, to the last bit
+                    lines.append(line + ("-" if joint == SOFT_HYPHEN else ""))
+                    line, units = piece, face.units(piece)
                 else:
-                    line, units = f"{line} {word}", longer
+                    line, units = line + gap + piece, longer
             lines.append(line)
         if long_words != "ok":
-            widest = max(str(text).split(), key=lambda w: face.width(w, size), default="")
+            widest = max(unbreakable(str(text)), key=lambda w: face.width(w, size), default="")
             wide = face.width(widest, size)
             if wide > width:
                 self._overflow(text, f"the word {widest!r} in {_snippet(text)} does not fit a line of {_mm(width)}: "
@@ -163,7 +166,7 @@ class TextFit:
         lower = self._lower(size, minimum)
         current = size
         face = self._face(text, weight, family)
-        widest = max((face.units(w) for w in str(text).split()), default=0)  # the widest word, at every size
+        widest = max((face.units(w) for w in unbreakable(str(text))), default=0)  # the widest word, at every size
         while True:
             lines = self.wrap(text, width, current, weight, long_words="ok", family=family)  # a wide word is reported below
             wide = widest * current / face.units_per_em  # `Face.width`, to the last bit
@@ -180,6 +183,70 @@ class TextFit:
     def helpers(self) -> dict:
         return {"wrap": self.wrap, "text_width": self.text_width, "fit_size": self.fit_size, "fit_lines": self.fit_lines,
                 "check_room": self.check_room}
+
+
+SOFT_HYPHEN = "\u00ad"  # a break that shows a hyphen when taken, nothing when not
+ZERO_WIDTH_SPACE = "\u200b"  # a break of no width
+_MARKS = {SOFT_HYPHEN: SOFT_HYPHEN, ZERO_WIDTH_SPACE: ""}
+_STRENGTH = (SOFT_HYPHEN, "", " ")
+NO_BREAK_SPACES = frozenset("\u00a0\u202f\u2007")  # no-break, narrow no-break and figure space: spaces, never breaks
+# Japanese line-start and line-end rules (kinsoku), after UAX #14's CL, CP, NS, EX, IS and OP classes:
+# no break before a closing mark, a small kana or the prolonged sound mark, none after an opening mark
+_NO_START = frozenset("、。，．・：；？！ー～〜」』）］｝〉》】〕〗〙〛〟’”ゝゞヽヾ々〻‥…‼⁇⁈⁉｡｣､･ｰﾞﾟ％‰℃°¢"
+                      "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｬｭｮｯ")
+_NO_END = frozenset("「『（［｛〈《【〔〖〘〚〝‘“｢")
+# scripts written without spaces, whose characters may each start a line (UAX #14's ID and H2/H3 classes)
+_CJK = ((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF), (0x3100, 0x312F), (0x3130, 0x318F),
+        (0x31A0, 0x31FF), (0x3200, 0x33FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7AF),
+        (0xF900, 0xFAFF), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
+
+
+def _cjk(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _CJK)
+
+
+def _breaks_between(left: str, right: str) -> bool:
+    """Whether a line may break between two neighbouring characters of a word: next to
+    a CJK character (beside another, a letter or a digit), but never before a closing mark
+    or a combining one, nor after an opening mark."""
+    if right in _NO_START or left in _NO_END or unicodedata.category(right)[0] == "M":
+        return False
+    return (_cjk(left) or _cjk(right)) and (_cjk(left) or left.isalnum()) and (_cjk(right) or right.isalnum())
+
+
+def pieces(paragraph: str) -> list[tuple[str, str, str]]:
+    """The unbreakable pieces of a paragraph in order, as (joint, piece, end): `joint` is what
+    comes before the piece, " " (whitespace, written as one space), "" (a break of no width)
+    or a soft hyphen (written as "-" when the line breaks there, else as nothing); `end` is
+    "-" when a soft hyphen follows the piece (a line ending there shows it). No-break spaces
+    stay inside their piece; soft hyphens and zero-width spaces are never in a piece.
+    Plain text gives its `str.split()` words joined by " "."""
+    found: list[tuple[str, str]] = []
+    piece, joint = "", ""
+    for ch in paragraph:
+        mark = " " if ch.isspace() and ch not in NO_BREAK_SPACES else _MARKS.get(ch)
+        if mark is not None:
+            if piece:
+                found.append((joint, piece))
+                piece, joint = "", mark
+            else:  # marks in a row: a space wins over a zero-width break, which wins over a soft hyphen
+                joint = max(joint, mark, key=_STRENGTH.index)
+            continue
+        if piece and _breaks_between(piece[-1], ch):
+            found.append((joint, piece))
+            piece, joint = "", ""
+        piece += ch
+    if piece:
+        found.append((joint, piece))
+    return [(joint, piece, "-" if i + 1 < len(found) and found[i + 1][0] == SOFT_HYPHEN else "")
+            for i, (joint, piece) in enumerate(found)]
+
+
+def unbreakable(text: str) -> list[str]:
+    """The pieces of `text` no line can break inside, each as wide as a line holding it
+    alone draws it (with the hyphen of a soft hyphen after it)."""
+    return [piece + end for paragraph in str(text).split("\n") for _, piece, end in pieces(paragraph)]
 
 
 def _pt(size: float) -> str:

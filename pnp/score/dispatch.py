@@ -6,6 +6,7 @@ own `ScoreReport`.
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable
@@ -76,6 +77,7 @@ def score_sheet(project: Project, sheet_path: str | os.PathLike) -> ScoreReport:
 def score_doc(project: Project, doc: Located, load: Callable[[Project, str], GameContent] | None = None) -> ScoreReport:
     """Score a sheet already read (a file, or text a server received); raise PnpError
     listing every problem in it. `load` loads the game named (a server keeps them loaded)."""
+    doc = composed(doc)
     if not isinstance(doc.data, dict):
         raise PnpError(doc.error((), "expected a mapping with `game:`, `players:` ..."))
     game_name = doc.data.get("game")
@@ -97,6 +99,32 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     call_hook(getattr, "report.game", (report, "game", None), lambda named: None if named == game.name else
               f"the game's name, {game.name!r} (pnp log files the sheet under it)", at=type(report))
     return report
+
+
+def composed(doc: Located) -> Located:
+    """The sheet with its text in Unicode's composed form (NFC), so that a name typed as
+    "Jos\u00e9" and one typed as "Jose\u0301" (e + combining accent) are one name to every
+    game's scorer. The sheet itself when it is composed already."""
+    def nfc(value: Any) -> Any:
+        return unicodedata.normalize("NFC", value) if isinstance(value, str) else value
+
+    def walk(value: Any, old: tuple, new: tuple) -> Any:
+        if old in doc.marks:
+            marks[new] = doc.marks[old]
+        if isinstance(value, list):
+            return [walk(v, old + (i,), new + (i,)) for i, v in enumerate(value)]
+        if isinstance(value, dict):
+            out: dict[Any, Any] = {}
+            for key, v in value.items():
+                if nfc(key) in out:  # two spellings of one key: YAML saw two keys
+                    raise PnpError(doc.error(old + (key,), f"duplicate key {nfc(key)!r} (written in two Unicode forms)"))
+                out[nfc(key)] = walk(v, old + (key,), new + (nfc(key),))
+            return out
+        return nfc(value)
+
+    marks: dict = {}
+    data = walk(doc.data, (), ())
+    return doc if data == doc.data else Located(doc.path, data, marks)
 
 
 def _a_report(value: Any) -> str | None:
