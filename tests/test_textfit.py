@@ -281,3 +281,10 @@ def test_remaking_the_shipped_metrics_gives_the_shipped_file(tmp_path, monkeypat
     monkeypatch.setattr(fonts, "SHIPPED_METRICS", tmp_path / "metrics.json")
     fonts.write_shipped_metrics()
     assert (tmp_path / "metrics.json").read_bytes() == (fonts.DEFAULT_DIR / "metrics.json").read_bytes()
+
+
+def test_a_soft_hyphen_the_line_does_not_break_at_measures_nothing():
+    """typst and resvg hide U+00AD, though Liberation Sans has a glyph for it: a title with
+    soft hyphens that `fit_size` fits on one line is as wide as without them."""
+    fit = TextFit()
+    assert fit.text_width("Donau\u00addampf\u00adschiff", 4, "bold") == fit.text_width("Donaudampfschiff", 4, "bold")

@@ -85,7 +85,9 @@ class Face:
             missing = self.advances.get(0xFFFD, self.units_per_em // 2)
             for ch in text:
                 code = ord(ch)
-                total += self.advances.get(code, 0 if ignorable(ch) else missing)
+                # a soft hyphen is drawn only where a line breaks (wrap writes a hyphen there):
+                # the renderers hide it, glyph or not
+                total += 0 if code == 0xAD else self.advances.get(code, 0 if ignorable(ch) else missing)
                 if prev is not None:
                     total += self.kerning.get((prev, code), 0)
                 prev = code
