@@ -230,8 +230,9 @@ def build_cmd(
         from .load.project_files import output_folder, witnessed
         from .load.trust import trust_file
 
+        noted, first = witness.noting(project.resolve(), where)
         with ExitStack() as locked:
-            with witnessed() as read:  # pnp.yaml too: its options are the build's input
+            with witnessed(first) as read:  # pnp.yaml too: its options are the build's input
                 options = options_for(project, formats=format, paper=paper, bleed=bleed, out=out_dir, players=players, extra=set_, dpi=dpi,
                                       force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
                 proj = project_at(project)
@@ -242,7 +243,8 @@ def build_cmd(
                 with progress_bar("building", "faces and files", quiet) as shown:
                     reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None)
             if command is not None:
-                witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started)
+                witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started,
+                               noted, {r.game: r.outputs for r in reports})
         if not quiet:
             made = {r.game: _built(r, r.written, r.rendered, r.seconds, out) for r in reports}
             for game in known.games if known is not None else made:

@@ -205,3 +205,65 @@ def test_an_edit_builds_only_the_game_it_belongs_to(tmp_path: Path):
     (project.root / "pnp.yaml").write_text("bleed: 2\n")  # what every game reads
     lines = pnp(project)
     assert not answered(lines) and all("faces rendered" in line and "in 0.00s" not in line for line in lines[:2])
+
+
+def _build_while(demo: Project, monkeypatch, change) -> None:
+    """`pnp build` in this process, `change()` made once the build has read its inputs
+    and made its files, before the record is written (a reviewer did so with a timer)."""
+    from pnp.build import driver
+
+    real = driver.build
+
+    def build(*args, **kwargs):
+        reports = real(*args, **kwargs)
+        change()
+        return reports
+
+    monkeypatch.setattr(driver, "build", build)
+    monkeypatch.setattr(sys, "argv", ["pnp", "build", "-p", str(demo.root)])  # the command pnp() runs: one record
+    monkeypatch.chdir(demo.root)
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code in (0, None)
+
+
+def test_a_file_replaced_while_the_build_ran_by_an_older_copy_is_not_trusted(demo: Project, monkeypatch):
+    """`mv`, `cp -p` or `tar x` put a file back with its older time: the time says nothing, its
+    bytes differ from those the build first reached, so no record is kept (the next build
+    answered 'nothing changed' and left the old faces)."""
+    cards = demo.content_dir / "demo" / "cards.yaml"
+
+    def older_copy() -> None:
+        before = cards.stat().st_mtime_ns
+        cards.write_text(cards.read_text().replace("title:", "title: Old", 1))
+        os.utime(cards, ns=(before - 10**12, before - 10**12))
+
+    _build_while(demo, monkeypatch, older_copy)
+    assert not (demo.output_dir / witness.RECORD).exists()
+    assert not answered(pnp(demo))
+
+
+@pytest.mark.parametrize("where", ["content/demo/notes.yaml", "content/demo2/game.yaml"])
+def test_a_file_or_game_added_while_the_build_ran_is_not_trusted(demo: Project, monkeypatch, where: str):
+    """A folder's entries count as they were when the build first reached it: a data file or
+    a game added while it ran makes the next build a real one (it was answered from the record)."""
+    added = demo.root / where
+
+    def add() -> None:
+        added.parent.mkdir(exist_ok=True)
+        added.write_text("title: Demo 2\n")
+
+    _build_while(demo, monkeypatch, add)
+    assert not (demo.output_dir / witness.RECORD).exists()
+
+
+def test_an_output_file_removed_while_the_build_ran_is_made_again(demo: Project, monkeypatch):
+    """A file the build made and a user removed before it ended: the record would have listed
+    the folder without it, and no later build made it again."""
+    pnp(demo)
+    (demo.content_dir / "demo" / "cards.yaml").write_text((demo.content_dir / "demo" / "cards.yaml").read_text().replace("title:", "title: New", 1))
+    back = next((demo.output_dir / "demo" / "svg").rglob("*back*.svg"))
+    _build_while(demo, monkeypatch, back.unlink)
+    assert not back.exists()
+    assert not answered(pnp(demo))
+    assert back.exists()

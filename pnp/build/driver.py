@@ -71,6 +71,7 @@ class GameReport:
     sheets: tuple[int, int] | None = None  # sheets of the print PDF, and without packing
     stale: tuple[str, ...] = ()  # files of formats not built now not made from these faces (`stale_outputs`)
     made_at: dict[str, int] = field(default_factory=dict)  # the dpi the png/tts files were made at (what `stale` was judged at)
+    outputs: tuple[str, ...] = ()  # every file the build made or found current, relative to output/<game>/
 
 
 # format name -> the files it makes for one game: {relative path: Planned}
@@ -529,5 +530,5 @@ def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     seconds = p.seconds + time.perf_counter() - start
     return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
                       p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets, p.stale,
-                      dict(p.cache.dpi))
+                      dict(p.cache.dpi), tuple(sorted(p.planned)))
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 import importlib.util
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .. import __version__
 from ..files import tree_digest
@@ -83,14 +83,15 @@ def _key(command: Iterable[str]) -> str:
     return _digest(json.dumps([os.getcwd(), list(command), env, sys.version]))
 
 
-def _state(path: str) -> str:
+def _state(path: str, made: str | None = None) -> str:
     """A file's bytes, a folder's entry names, or missing: as one digest. Only a plain file
     is opened (a pipe or a device the loader skipped must not block or fill the memory),
-    and one over MAX_READ only by its size and times (the status change time no one sets)."""
+    and one over MAX_READ only by its size and times (the status change time no one sets).
+    `made`: an entry of the folder left out (the output folder a build makes in it)."""
     try:
         found = os.stat(path)
         if stat.S_ISDIR(found.st_mode):
-            return "d" + _digest(*sorted(os.listdir(path)))
+            return "d" + _digest(*sorted(name for name in os.listdir(path) if name != made))
         if not stat.S_ISREG(found.st_mode):
             return f"o{stat.S_IFMT(found.st_mode)}"
         if found.st_size > MAX_READ:
@@ -182,21 +183,50 @@ def owner(path: str, root: Path, games: list[str]) -> str | None:
     return None
 
 
-def record(out: Path, command: list[str], root: Path, read: Iterable[Path], lines: dict[str, str], started_ns: int) -> bool:
+def noting(root: Path, out: Path) -> tuple[dict[str, str], Callable[[Path], None]]:
+    """The states of what a build reads, each taken the first time the door lets it through
+    (before it is read), with every folder between it and the project folder `root`; and the
+    door's callback that takes them (pnp.load.project_files.witnessed). The output folder
+    `out`, which the build makes, is left out of its folder's entries (`_noted_state`)."""
+    states: dict[str, str] = {}
+
+    def first(path: Path) -> None:
+        for seen in [path, *(parent for parent in path.parents if parent.is_relative_to(root))]:
+            if str(seen) not in states:
+                states[str(seen)] = _noted_state(str(seen), out)
+    return states, first
+
+
+def _noted_state(path: str, out: Path) -> str:
+    return _state(path, out.name if path == str(out.parent) else None)
+
+
+def record(out: Path, command: list[str], root: Path, read: Iterable[Path], lines: dict[str, str], started_ns: int,
+           noted: dict[str, str] | None = None, made: dict[str, Iterable[str]] | None = None) -> bool:
     """Remember a successful build of `command`: for each game built (the keys of `lines`,
     in order), what it read under its own folders, what it left in `out/<game>` and the
     line a no-op answer prints; what every game read (under `root` and beyond: plugin
     code, the trust file) apart. Games the record knew and this build skipped keep their
     entries (answer() found them unchanged). Nothing is written when the record is
-    already there, or when a file read was changed while the build ran (the build may
-    have read either version). True when written."""
+    already there, or when something read changed while the build ran (the build may
+    have read either version): its state now is not the one `noted` when the build first
+    reached it (`noting`: a file moved in with an older time, a folder's entries), or a file
+    was modified since the build started; nor when a file the build made for a game (`made`:
+    relative to `out/<game>`) is gone already. True when written."""
     paths = _paths(root, read)
+    noted = noted or {}
+    now = {path: _state(path) for path in paths}
     for path in paths:
-        try:
+        if path in noted and noted[path] != _noted_state(path, out):
+            return False
+        try:  # and a file saved while it ran, even back as it was (its time says so)
             if os.stat(path).st_mtime_ns >= started_ns and not os.path.isdir(path):
                 return False
         except OSError:
             continue
+    outputs = {game: _outputs(out / game) for game in lines}
+    if any(rel not in outputs[game] for game, rels in (made or {}).items() if game in outputs for rel in rels):
+        return False  # removed while the build ran: the next build makes it again
     old = _load(out)
     builds = dict(old.get("builds", {}))
     key = _key(command)
@@ -210,9 +240,9 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
         games = {game: entry for game, entry in previous.get("games", {}).items() if game not in built}
         shared |= set(previous.get("shared", {}))
     for game in built:
-        games[game] = {"read": {p: _state(p) for p in paths if owner(p, root, built) == game},
-                       "outputs": _outputs(out / game), "line": lines[game]}
-    entry = {"code": own_code(), "shared": {p: _state(p) for p in sorted(shared)}, "order": order,
+        games[game] = {"read": {p: now[p] for p in paths if owner(p, root, built) == game},
+                       "outputs": outputs[game], "line": lines[game]}
+    entry = {"code": own_code(), "shared": {p: now.get(p) or _state(p) for p in sorted(shared)}, "order": order,
              "games": {g: games[g] for g in order if g in games}}
     if builds.get(key) == entry:
         return False

@@ -53,6 +53,7 @@ class Project:
 
     def games(self) -> list[str]:
         """Every folder under content/ that holds a game.yaml, sorted."""
+        project_files.note(self.content_dir)  # before it is listed: a game added while a build runs counts
         return games_in(self.root)
 
     def home(self, name: str) -> "Project":
@@ -192,6 +193,7 @@ def load_plugin(name: str | None, where: ContentError, root: Path | None = None)
 def _data_files(game_dir: Path, skip: set[Path]) -> dict[str, list[Path]]:
     """Data files by stem: `cards.yaml`, `cards.csv`, or a YAML file and a sheet together."""
     out: dict[str, list[Path]] = {}
+    project_files.note(game_dir)  # before it is listed: a data file added while a build runs counts
     for path in sorted(game_dir.iterdir()):
         if path.name.startswith((".", "~$")):  # hidden files and office lock files
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import jinja2
 from jinja2.loaders import split_template_path
@@ -22,25 +22,34 @@ from ..limits import TEMPLATES, Bounds
 from .yamlio import read_capped, size_in_words
 
 
-_witnesses: list[set[Path]] = []  # the builds now noting what they read (pnp/build/witness.py)
+# the builds now noting what they read (pnp/build/witness.py), each with what it does when a
+# path is let through the first time
+_witnesses: list[tuple[set[Path], Callable[[Path], None] | None]] = []
 
 
 @contextmanager
-def witnessed() -> Iterator[set[Path]]:
+def witnessed(first: Callable[[Path], None] | None = None) -> Iterator[set[Path]]:
     """Collect every path the door lets through (found or not) while this lasts: the
-    build cache's witness of what a build read."""
+    build cache's witness of what a build read. `first` is called with each path the first
+    time, before it is read (the witness takes its state then)."""
     seen: set[Path] = set()
-    _witnesses.append(seen)
+    entry = (seen, first)
+    _witnesses.append(entry)
     try:
         yield seen
     finally:
-        _witnesses.remove(seen)
+        _witnesses.remove(entry)
 
 
 def note(*paths: Path) -> None:
     """Tell the witnesses about paths read (the door's own, and plugin code pnp imports)."""
-    for seen in _witnesses:
-        seen.update(Path(os.path.abspath(p)) for p in paths)
+    for seen, first in _witnesses:
+        for p in paths:
+            path = Path(os.path.abspath(p))
+            if path not in seen:
+                seen.add(path)
+                if first is not None:
+                    first(path)
 
 
 def _root(root: Path) -> Path:
