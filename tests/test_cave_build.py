@@ -394,6 +394,31 @@ def test_meter_marker_shows_the_cell_number_through_its_hole(full):
     assert "punch out a marker's dashed hole" in _words(full / "svg/summary/back.svg")
 
 
+def test_meter_markers_name_their_owner_on_both_faces(full, cave):
+    """The twelve markers are cut as one mixed block: each face prints its owner's first
+    name (as the pawn does) and its meter, not colour alone, which greyscale and colour
+    blindness lose (Ada, Bruno and Farah print within 3 L* of each other). The words are
+    at least 1.5 mm (about 4 pt bold caps), fit the marker and keep out of the hole."""
+    from pnp.render.textfit import text_width
+    for ch in cave.data["characters"].characters:
+        first = ch.name.split()[0].upper()
+        for meter in ("ENERGY", "SANITY"):
+            for face in ("", "-back"):
+                svg = full / f"svg/meter-markers/{ch.id}-{meter.lower()}{face}.svg"
+                root = ET.parse(svg).getroot()
+                side = float(root.get("width").removesuffix("mm")) - 2 * 3  # less the 3 mm bleed
+                hole = next(c for c in root.iter(NS + "circle") if c.get("class") == "hole")
+                top, bottom = float(hole.get("cy")) - float(hole.get("r")), float(hole.get("cy")) + float(hole.get("r"))
+                words = {t.get("class"): t for t in root.iter(NS + "text")}
+                assert "".join(words["owner"].itertext()) == first, svg.name
+                assert "".join(words["meter"].itertext()) == meter, svg.name
+                for t in words.values():
+                    size = float(t.get("font-size"))
+                    assert size >= 1.5 and text_width("".join(t.itertext()), size, "bold") <= side - 1, svg.name
+                assert float(words["owner"].get("y")) < top - 0.1  # above the hole
+                assert float(words["meter"].get("y")) - 0.75 * float(words["meter"].get("font-size")) > bottom + 0.1
+
+
 def test_summary_text_fits_its_card(full):
     for name in ("rules-summary.svg", "back.svg"):
         root = ET.parse(full / "svg/summary" / name).getroot()
