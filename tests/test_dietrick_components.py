@@ -117,6 +117,27 @@ def test_end_square_is_white_only_on_card_4(built):
         assert "END" not in (built / "svg" / "scoring-cards" / f"card-{n}.svg").read_text()
 
 
+def test_markers_never_blend_into_the_rows_they_stand_on(built, game):
+    """players.yaml promises a marker never blends into its row. Tomato was the blue row's
+    grey (1.03:1) and Grape looked blue to deuteranopes: what meets the row, the marker's
+    edge (its background, filling the bleed), must stand out from the yellow and the blue
+    row by at least 3:1 (WCAG's contrast for graphics) in colour, greyscale, deuteranopia
+    and protanopia; the player colour is a disc inside it."""
+    from colour_vision import VIEWS, contrast
+    rows = [icon.colour for icon in game.data["deck"].icons.values()]
+    markers = sorted((built / "svg" / "markers").glob("*.svg"))
+    assert len(markers) == 24
+    for path in markers:
+        root = ET.parse(path).getroot()
+        half = float(root.get("width").removesuffix("mm")) / 2 - 3
+        edge = next(root.iter(f"{SVG}rect")).get("fill")  # the background, to the bleed's edge
+        for row in rows:
+            for view in VIEWS:
+                assert contrast(edge, row, view) >= 3, (path.name, row, view)
+        disc = next(c for c in root.iter(f"{SVG}circle") if c.get("class") == "player-colour")
+        assert float(disc.get("r")) <= half - 0.8, path.name  # the player colour stays inside the rim
+
+
 def test_scoring_card_prints_its_numbers(built, game):
     root = ET.parse(built / "svg" / "scoring-cards" / "card-2.svg").getroot()
     big = [t.text for t in root.iter(f"{SVG}text") if t.get("font-size") == "10"]
