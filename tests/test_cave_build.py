@@ -419,6 +419,21 @@ def test_meter_markers_name_their_owner_on_both_faces(full, cave):
                 assert float(words["meter"].get("y")) - 0.75 * float(words["meter"].get("font-size")) > bottom + 0.1
 
 
+def test_sanity_numbers_read_on_their_fields(full, cave):
+    """SANITY 1-3 decides the game (rules 20, 31, 50-52), but its numbers were dark on red,
+    3.4:1 and 2.4:1 to protanopes. Each cell's number must be at least 4.5:1 on its field
+    (WCAG for small text) in colour and greyscale, and 3:1 under deuteranopia/protanopia."""
+    from colour_vision import contrast
+    for ch in cave.data["characters"].characters:
+        shapes = list(ET.parse(full / f"svg/characters/{ch.id}.svg").getroot())
+        cells = [(el, shapes[i + 1]) for i, el in enumerate(shapes) if el.get("class") == "sanity-cell"]
+        assert len(cells) == 10
+        for cell, number in cells:
+            ink, ground = number.get("fill"), cell.get("fill")
+            for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3), ("protan", 3)):
+                assert contrast(ink, ground, view) >= least, (ch.id, number.text, view)
+
+
 def test_summary_text_fits_its_card(full):
     for name in ("rules-summary.svg", "back.svg"):
         root = ET.parse(full / "svg/summary" / name).getroot()
