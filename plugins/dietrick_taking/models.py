@@ -27,6 +27,7 @@ class Icon(StrictModel):
     name: str
     row: Row
     colour: Colour
+    ink: Colour = Field(description="the glyph's colour on a disc of `colour`: at least 3:1 against it")
 
 
 class Suit(StrictModel):
