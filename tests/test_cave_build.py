@@ -434,6 +434,37 @@ def test_sanity_numbers_read_on_their_fields(full, cave):
                 assert contrast(ink, ground, view) >= least, (ch.id, number.text, view)
 
 
+def _ink(text: ET.Element) -> tuple[str, float]:
+    return text.get("fill"), float(text.get("fill-opacity", 1))
+
+
+def test_white_print_on_character_and_event_bands_reads(full, cave):
+    """White small print on coloured bands: a character's name and role (Dagny's orange was
+    3.0:1, her role line at 85 % white 2.6:1) must be at least 4.5:1 in colour and greyscale
+    and 3:1 under deuteranopia/protanopia. An event's kind label (85 % white, FIRE 3.5:1) is
+    full white: at least 4:1 and 3.5:1 simulated, since a darker FIRE orange would come
+    closer to the CHALLENGE OR DAMAGE red in greyscale, which the label tells apart."""
+    from colour_vision import contrast
+    for ch in cave.data["characters"].characters:
+        root = ET.parse(full / f"svg/characters/{ch.id}.svg").getroot()
+        lines = {"".join(t.itertext()): t for t in root.iter(NS + "text")}
+        for line in (ch.name, ch.role.upper()):
+            ink, alpha = _ink(lines[line])
+            for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3), ("protan", 3)):
+                assert contrast(ink, ch.colour, view, alpha) >= least, (ch.id, line, view)
+    kinds = cave.data["events"].kinds
+    seen = set()
+    for path in (full / "svg/events").glob("*.svg"):
+        root = ET.parse(path).getroot()
+        for kind in kinds.values():
+            for t in (t for t in root.iter(NS + "text") if "".join(t.itertext()) == kind.label):
+                seen.add(kind.label)
+                ink, alpha = _ink(t)
+                for view, least in (("normal", 4), ("grey", 4), ("deutan", 3.5), ("protan", 3.5)):
+                    assert contrast(ink, kind.colour, view, alpha) >= least, (path.name, kind.label, view)
+    assert seen == {k.label for k in kinds.values()}
+
+
 def test_summary_text_fits_its_card(full):
     for name in ("rules-summary.svg", "back.svg"):
         root = ET.parse(full / "svg/summary" / name).getroot()
