@@ -26,7 +26,7 @@ EDITS: dict[str, dict[str, list[tuple[str, str, str]]]] = {
         "food title": [("food.yaml", "title: Cave Beetles}", "title: Cave Bugs}")],
         "food text": [("food.yaml", "draw 2 UNPREPARED meal cards", "draw two UNPREPARED meal cards")],
         "character name": [("characters.yaml", "name: Ada Lind,", "name: Ada Linde,")],
-        "meter field (list entry)": [("characters.yaml", 'name: red,    colour: "#e03131"', 'name: red,    colour: "#e03132"')],
+        "meter field (list entry)": [("characters.yaml", 'name: red,    colour: "#d92f2f"', 'name: red,    colour: "#d92f30"')],
         "board labels (list entry)": [("board.yaml", "row_labels: [A, B, C, D, E, F, G, H]", "row_labels: [A, B, C, D, E, F, G, J]")],
         "event kind label": [("events.yaml", "label: FIRE,", "label: FLAME,")],
         "summary heading": [("summary.yaml", "heading: Setup and a round", "heading: Setting up and a round")],

@@ -394,6 +394,77 @@ def test_meter_marker_shows_the_cell_number_through_its_hole(full):
     assert "punch out a marker's dashed hole" in _words(full / "svg/summary/back.svg")
 
 
+def test_meter_markers_name_their_owner_on_both_faces(full, cave):
+    """The twelve markers are cut as one mixed block: each face prints its owner's first
+    name (as the pawn does) and its meter, not colour alone, which greyscale and colour
+    blindness lose (Ada, Bruno and Farah print within 3 L* of each other). The words are
+    at least 1.5 mm (about 4 pt bold caps), fit the marker and keep out of the hole."""
+    from pnp.render.textfit import text_width
+    for ch in cave.data["characters"].characters:
+        first = ch.name.split()[0].upper()
+        for meter in ("ENERGY", "SANITY"):
+            for face in ("", "-back"):
+                svg = full / f"svg/meter-markers/{ch.id}-{meter.lower()}{face}.svg"
+                root = ET.parse(svg).getroot()
+                side = float(root.get("width").removesuffix("mm")) - 2 * 3  # less the 3 mm bleed
+                hole = next(c for c in root.iter(NS + "circle") if c.get("class") == "hole")
+                top, bottom = float(hole.get("cy")) - float(hole.get("r")), float(hole.get("cy")) + float(hole.get("r"))
+                words = {t.get("class"): t for t in root.iter(NS + "text")}
+                assert "".join(words["owner"].itertext()) == first, svg.name
+                assert "".join(words["meter"].itertext()) == meter, svg.name
+                for t in words.values():
+                    size = float(t.get("font-size"))
+                    assert size >= 1.5 and text_width("".join(t.itertext()), size, "bold") <= side - 1, svg.name
+                assert float(words["owner"].get("y")) < top - 0.1  # above the hole
+                assert float(words["meter"].get("y")) - 0.75 * float(words["meter"].get("font-size")) > bottom + 0.1
+
+
+def test_sanity_numbers_read_on_their_fields(full, cave):
+    """SANITY 1-3 decides the game (rules 20, 31, 50-52), but its numbers were dark on red,
+    3.4:1 and 2.4:1 to protanopes. Each cell's number must be at least 4.5:1 on its field
+    (WCAG for small text) in colour and greyscale, and 3:1 under deuteranopia/protanopia."""
+    from colour_vision import contrast
+    for ch in cave.data["characters"].characters:
+        shapes = list(ET.parse(full / f"svg/characters/{ch.id}.svg").getroot())
+        cells = [(el, shapes[i + 1]) for i, el in enumerate(shapes) if el.get("class") == "sanity-cell"]
+        assert len(cells) == 10
+        for cell, number in cells:
+            ink, ground = number.get("fill"), cell.get("fill")
+            for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3), ("protan", 3)):
+                assert contrast(ink, ground, view) >= least, (ch.id, number.text, view)
+
+
+def _ink(text: ET.Element) -> tuple[str, float]:
+    return text.get("fill"), float(text.get("fill-opacity", 1))
+
+
+def test_white_print_on_character_and_event_bands_reads(full, cave):
+    """White small print on coloured bands: a character's name and role (Dagny's orange was
+    3.0:1, her role line at 85 % white 2.6:1) must be at least 4.5:1 in colour and greyscale
+    and 3:1 under deuteranopia/protanopia. An event's kind label (85 % white, FIRE 3.5:1) is
+    full white: at least 4:1 and 3.5:1 simulated, since a darker FIRE orange would come
+    closer to the CHALLENGE OR DAMAGE red in greyscale, which the label tells apart."""
+    from colour_vision import contrast
+    for ch in cave.data["characters"].characters:
+        root = ET.parse(full / f"svg/characters/{ch.id}.svg").getroot()
+        lines = {"".join(t.itertext()): t for t in root.iter(NS + "text")}
+        for line in (ch.name, ch.role.upper()):
+            ink, alpha = _ink(lines[line])
+            for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3), ("protan", 3)):
+                assert contrast(ink, ch.colour, view, alpha) >= least, (ch.id, line, view)
+    kinds = cave.data["events"].kinds
+    seen = set()
+    for path in (full / "svg/events").glob("*.svg"):
+        root = ET.parse(path).getroot()
+        for kind in kinds.values():
+            for t in (t for t in root.iter(NS + "text") if "".join(t.itertext()) == kind.label):
+                seen.add(kind.label)
+                ink, alpha = _ink(t)
+                for view, least in (("normal", 4), ("grey", 4), ("deutan", 3.5), ("protan", 3.5)):
+                    assert contrast(ink, kind.colour, view, alpha) >= least, (path.name, kind.label, view)
+    assert seen == {k.label for k in kinds.values()}
+
+
 def test_summary_text_fits_its_card(full):
     for name in ("rules-summary.svg", "back.svg"):
         root = ET.parse(full / "svg/summary" / name).getroot()

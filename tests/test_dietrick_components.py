@@ -110,11 +110,69 @@ def test_card_shows_number_suit_and_score_icon(built):
     assert "<text" not in re.sub(r"<text[^>]*>[0-9A-Z ]*</text>", "", text)  # icons are drawn, not typed
 
 
+def _score_icons(root: ET.Element):
+    """(glyph colours, ground) of every score icon of a face: the ground is the disc just
+    before the glyph, else the face's background (its first rect, or white paper)."""
+    from plugins.dietrick_taking.glyphs import GLYPHS
+    def key(el: ET.Element) -> tuple:
+        return el.tag.split("}")[-1], tuple(sorted((k, v) for k, v in el.attrib.items() if k not in ("fill", "stroke")))
+    firsts = {key(ET.fromstring(f"<g>{GLYPHS[n].format(c='#000000', bg='#ffffff')}</g>")[0]) for n in ("fork", "runner")}
+    paper = next((r.get("fill") for r in root.iter(f"{SVG}rect")), "#ffffff")
+    for parent in root.iter():
+        kids = list(parent)
+        for i, g in enumerate(kids):
+            if g.tag == f"{SVG}g" and len(g) and key(g[0]) in firsts:
+                before = kids[i - 1] if i else None
+                ground = before.get("fill") if before is not None and before.tag == f"{SVG}circle" else paper
+                inks = {el.get(a) for el in g for a in ("fill", "stroke")} - {None, "none", ground}
+                yield inks, ground
+
+
+def test_score_icons_read_on_cards_scoring_cards_and_sheets(built):
+    """The fork and knife was white on its yellow disc (1.8:1) and yellow on the sheets'
+    white (1.8:1), near invisible in greyscale: every score icon's glyph is at least 3:1
+    (WCAG for graphics) on what it is drawn on, in colour, greyscale, deuteranopia and
+    protanopia."""
+    from colour_vision import VIEWS, contrast
+    seen = 0
+    for part in ("cards", "scoring-cards", "scoring-sheet"):
+        for path in sorted((built / "svg").glob(f"{part}/*.svg")):
+            if path.stem == "back":
+                continue  # the card back's icons sit on half discs drawn before both glyphs
+            for inks, ground in _score_icons(ET.parse(path).getroot()):
+                seen += 1
+                for ink in inks:
+                    for view in VIEWS:
+                        assert contrast(ink, ground, view) >= 3, (path.name, ink, ground, view)
+    assert seen >= 36 * 3 + 4 * 2 + 4 * 4  # cards (3 each), scoring-card legends, sheet heads
+
+
 def test_end_square_is_white_only_on_card_4(built):
     card4 = (built / "svg" / "scoring-cards" / "card-4.svg").read_text()
     assert card4.count("END 13") == 2  # both rows
     for n in (1, 2, 3):
         assert "END" not in (built / "svg" / "scoring-cards" / f"card-{n}.svg").read_text()
+
+
+def test_markers_never_blend_into_the_rows_they_stand_on(built, game):
+    """players.yaml promises a marker never blends into its row. Tomato was the blue row's
+    grey (1.03:1) and Grape looked blue to deuteranopes: what meets the row, the marker's
+    edge (its background, filling the bleed), must stand out from the yellow and the blue
+    row by at least 3:1 (WCAG's contrast for graphics) in colour, greyscale, deuteranopia
+    and protanopia; the player colour is a disc inside it."""
+    from colour_vision import VIEWS, contrast
+    rows = [icon.colour for icon in game.data["deck"].icons.values()]
+    markers = sorted((built / "svg" / "markers").glob("*.svg"))
+    assert len(markers) == 24
+    for path in markers:
+        root = ET.parse(path).getroot()
+        half = float(root.get("width").removesuffix("mm")) / 2 - 3
+        edge = next(root.iter(f"{SVG}rect")).get("fill")  # the background, to the bleed's edge
+        for row in rows:
+            for view in VIEWS:
+                assert contrast(edge, row, view) >= 3, (path.name, row, view)
+        disc = next(c for c in root.iter(f"{SVG}circle") if c.get("class") == "player-colour")
+        assert float(disc.get("r")) <= half - 0.8, path.name  # the player colour stays inside the rim
 
 
 def test_scoring_card_prints_its_numbers(built, game):

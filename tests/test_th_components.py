@@ -360,6 +360,22 @@ def test_leader_board_marks_the_stack_unused_at_four_players(published: Path, ru
     assert [str(n) for n in range(1, 101)] == [n for n in numbers if n.isdigit()]
 
 
+def test_leader_board_stack_numbers_read_but_stay_quieter_than_the_headings(published: Path):
+    """The reveal order numbers were pale lilac on white (1.57:1), lost on a mono printer:
+    at least 4.5:1 on their space (white, or grey when unused) in colour and greyscale,
+    and still less than the accent title's contrast on the board."""
+    from colour_vision import contrast
+    root = svg(published / "leader-board/leader-board.svg")
+    board = next(root.iter(NS + "rect")).get("fill")
+    title = next(t for t in root.iter(NS + "text") if t.text and "BOARD" in t.text)
+    loudest = contrast(title.get("fill"), board)
+    for g in (g for g in root.iter(NS + "g") if g.get("class") == "stack-space"):
+        space = list(g.iter(NS + "rect"))[1].get("fill")  # after its shadow
+        number = next(t for t in g.iter(NS + "text") if t.text == g.get("data-order"))
+        for view in ("normal", "grey"):
+            assert 4.5 <= contrast(number.get("fill"), space, view) < loudest, (g.get("data-order"), view)
+
+
 def test_king_token_prints_the_bonus(published: Path, rules):
     assert f"+{rules.king_bonus}" in texts(svg(published / "king-token/village-king.svg"))
 

@@ -278,6 +278,7 @@ class EnergyMeter(StrictModel):
 class MeterField(StrictModel):
     name: str
     colour: Colour
+    ink: Colour | None = Field(None, description="colour of the numbers on this field (default: the card's dark ink)")
     from_: int = Field(alias="from")
     to: int
     bonus: int = Field(description="added to ENERGY on a challenge roll while SANITY is in this field")

@@ -27,6 +27,7 @@ class Icon(StrictModel):
     name: str
     row: Row
     colour: Colour
+    ink: Colour = Field(description="the glyph's colour on a disc of `colour`: at least 3:1 against it")
 
 
 class Suit(StrictModel):
@@ -283,6 +284,7 @@ class PlayersFile(StrictModel):
     """players.yaml: the player colours and the text of the reference card."""
 
     colours: list[PlayerColour] = Field(min_length=1)
+    marker_rim: Colour = Field(description="the dark rim of every scoring marker: it keeps a marker apart from both rows")
     reference: Reference
 
     def markers(self, per_player: int) -> list[Marker]:
