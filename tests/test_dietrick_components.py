@@ -15,6 +15,7 @@ import resvg_py
 import yaml
 from PIL import Image, ImageChops, ImageStat
 
+from game_plugins import game_module
 from pnp.build.driver import BuildOptions, build
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
@@ -113,7 +114,7 @@ def test_card_shows_number_suit_and_score_icon(built):
 def _score_icons(root: ET.Element):
     """(glyph colours, ground) of every score icon of a face: the ground is the disc just
     before the glyph, else the face's background (its first rect, or white paper)."""
-    from plugins.dietrick_taking.glyphs import GLYPHS
+    GLYPHS = game_module("dietrick_taking", "glyphs").GLYPHS
     def key(el: ET.Element) -> tuple:
         return el.tag.split("}")[-1], tuple(sorted((k, v) for k, v in el.attrib.items() if k not in ("fill", "stroke")))
     firsts = {key(ET.fromstring(f"<g>{GLYPHS[n].format(c='#000000', bg='#ffffff')}</g>")[0]) for n in ("fork", "runner")}
