@@ -38,7 +38,7 @@ IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x11
 def ignorable(ch: str) -> bool:
     """Whether `ch` is a default-ignorable character (drawn as nothing)."""
     code = ord(ch)
-    return any(low <= code <= high for low, high in IGNORABLE)
+    return code >= 0xAD and any(low <= code <= high for low, high in IGNORABLE)
 
 
 def needs_glyph(ch: str) -> bool:
@@ -87,7 +87,10 @@ class Face:
                 code = ord(ch)
                 # a soft hyphen is drawn only where a line breaks (wrap writes a hyphen there):
                 # the renderers hide it, glyph or not
-                total += 0 if code == 0xAD else self.advances.get(code, 0 if ignorable(ch) else missing)
+                advance = self.advances.get(code)
+                if advance is None or code == 0xAD:
+                    advance = 0 if code == 0xAD or ignorable(ch) else missing
+                total += advance
                 if prev is not None:
                     total += self.kerning.get((prev, code), 0)
                 prev = code
@@ -97,8 +100,15 @@ class Face:
 
     def lacks(self, text: str) -> list[str]:
         """The characters of `text` this face has no glyph for (those needing one, see `needs_glyph`)."""
-        advances = self.advances
-        return sorted({ch for ch in text if ord(ch) not in advances and needs_glyph(ch)})
+        chars = set(text)
+        if chars <= self.chars:  # most texts: every character has a glyph (a set's test, at C speed)
+            return []
+        return sorted(ch for ch in chars - self.chars if needs_glyph(ch))
+
+    @cached_property
+    def chars(self) -> frozenset[str]:
+        """The characters this face has a glyph for."""
+        return frozenset(map(chr, self.advances))
 
     @property
     def name(self) -> str:
@@ -305,6 +315,13 @@ class Fonts:
 
     def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
         return self.face(weight, family).width(str(text), size)
+
+    @cached_property
+    def everywhere(self) -> frozenset[str]:
+        """The characters every face of the game has a glyph for, or needs none for: a text
+        of these alone is drawn as measured whatever face it is in."""
+        chars = frozenset.intersection(*(face.chars for face in self.faces)) if self.faces else frozenset()
+        return chars | {ch for ch in map(chr, range(0x3000)) if not needs_glyph(ch)}
 
     def having(self, chars: list[str], weight: str = "normal") -> list[str]:
         """The families whose `weight` file has every one of `chars`: what an error suggests."""

@@ -97,6 +97,8 @@ class Locator:
         line) from another font than the one chosen and measured. At the content string the
         characters came from, else at the template line that writes them."""
         fonts = self.game.fonts
+        if set("".join(root.itertext())) <= fonts.everywhere:  # most faces: every face of the game has every character
+            return []
         errors, seen = [], set()
         for element, run, face in runs(root, fonts):
             lacking = face.lacks(run) if face is not None else []

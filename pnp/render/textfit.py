@@ -7,6 +7,8 @@ an `Overflow` (the renderer turns it into a located error) and returns the floor
 
 from __future__ import annotations
 
+import re
+
 import sys
 import unicodedata
 from dataclasses import dataclass, field
@@ -203,7 +205,12 @@ _CJK = ((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF), 
 
 def _cjk(ch: str) -> bool:
     code = ord(ch)
-    return any(low <= code <= high for low, high in _CJK)
+    return code >= 0x1100 and any(low <= code <= high for low, high in _CJK)
+
+
+# a paragraph without these (no-break spaces, soft hyphen, and whatever lies from the first CJK
+# block on: ZWSP, U+202F too) breaks where `str.split()` splits it, at C speed
+_NOT_PLAIN = re.compile("[\u00a0\u00ad\u1100-\U0010ffff]")
 
 
 def _breaks_between(left: str, right: str) -> bool:
@@ -222,6 +229,8 @@ def pieces(paragraph: str) -> list[tuple[str, str, str]]:
     "-" when a soft hyphen follows the piece (a line ending there shows it). No-break spaces
     stay inside their piece; soft hyphens and zero-width spaces are never in a piece.
     Plain text gives its `str.split()` words joined by " "."""
+    if not _NOT_PLAIN.search(paragraph):
+        return [(" " if i else "", word, "") for i, word in enumerate(paragraph.split())]
     found: list[tuple[str, str]] = []
     piece, joint = "", ""
     for ch in paragraph:
