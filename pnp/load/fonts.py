@@ -47,6 +47,15 @@ def needs_glyph(ch: str) -> bool:
     return not ch.isspace() and not ignorable(ch) and ord(ch) >= 0x20
 
 
+@lru_cache(maxsize=1)
+def _no_glyph() -> frozenset[str]:
+    """The characters below U+3000 that need no glyph (`needs_glyph`): controls, whitespace
+    and the default-ignorable ones."""
+    below = range(0x3000)
+    return frozenset(chr(c) for c in range(0x20)) | frozenset(ch for ch in map(chr, below) if ch.isspace()) \
+        | frozenset(chr(c) for low, high in IGNORABLE for c in range(low, high + 1) if c in below)
+
+
 def weight_name(bold: bool, italic: bool) -> str:
     """The `weight` the helpers take for a style: normal, bold, italic or bold-italic."""
     return "-".join(w for w, on in (("bold", bold), ("italic", italic)) if on) or "normal"
@@ -321,7 +330,7 @@ class Fonts:
         """The characters every face of the game has a glyph for, or needs none for: a text
         of these alone is drawn as measured whatever face it is in."""
         chars = frozenset.intersection(*(face.chars for face in self.faces)) if self.faces else frozenset()
-        return chars | {ch for ch in map(chr, range(0x3000)) if not needs_glyph(ch)}
+        return chars | _no_glyph()
 
     def having(self, chars: list[str], weight: str = "normal") -> list[str]:
         """The families whose `weight` file has every one of `chars`: what an error suggests."""

@@ -210,7 +210,11 @@ def _cjk(ch: str) -> bool:
 
 # a paragraph without these (no-break spaces, soft hyphen, and whatever lies from the first CJK
 # block on: ZWSP, U+202F too) breaks where `str.split()` splits it, at C speed
-_NOT_PLAIN = re.compile("[\u00a0\u00ad\u1100-\U0010ffff]")
+_NOT_PLAIN = "[\u00a0\u00ad\u1100-\U0010ffff]"
+
+
+def _plain(paragraph: str) -> bool:
+    return paragraph.isascii() or not re.search(_NOT_PLAIN, paragraph)  # re keeps the compiled pattern
 
 
 def _breaks_between(left: str, right: str) -> bool:
@@ -229,7 +233,7 @@ def pieces(paragraph: str) -> list[tuple[str, str, str]]:
     "-" when a soft hyphen follows the piece (a line ending there shows it). No-break spaces
     stay inside their piece; soft hyphens and zero-width spaces are never in a piece.
     Plain text gives its `str.split()` words joined by " "."""
-    if not _NOT_PLAIN.search(paragraph):
+    if _plain(paragraph):
         return [(" " if i else "", word, "") for i, word in enumerate(paragraph.split())]
     found: list[tuple[str, str]] = []
     piece, joint = "", ""
