@@ -85,6 +85,13 @@ def stale_faces(project: Project, game: str) -> list[str]:
     return sorted(name for name in cached.keys() | cold.keys() if cached.get(name) != cold.get(name))
 
 
+def shipped_copy(tmp_path: Path, trusted) -> Project:
+    """The shipped games (content, templates, plugins) in a scratch project, trusted."""
+    for part in ("content", "templates", "plugins"):
+        shutil.copytree(REPO / part, tmp_path / "p" / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return trusted(Project(tmp_path / "p"))
+
+
 @pytest.mark.parametrize("game", list(EDITS))
 def test_a_cached_build_equals_a_cold_one_after_each_edit(tmp_path: Path, trusted, game: str):
     if game == "fruit-stand":
@@ -106,9 +113,7 @@ def test_editing_one_csv_row_rerenders_exactly_the_faces_it_changes(tmp_path: Pa
     """The Torch row of the cave's events.csv: every cave tile looks events up with
     `selectattr`, yet only the faces whose output changes are rendered again (issue 24:
     it was 44 faces)."""
-    for part in ("content", "templates", "plugins"):
-        shutil.copytree(REPO / part, tmp_path / "p" / part, ignore=shutil.ignore_patterns("__pycache__"))
-    project = trusted(Project(tmp_path / "p"))
+    project = shipped_copy(tmp_path, trusted)
     build(project, ["cave"], BuildOptions(formats=("svg",)))
     before = svgs(project, "cave")
     events = project.content_dir / "cave/events.csv"
@@ -129,9 +134,7 @@ def test_a_rule_value_edit_rerenders_the_faces_that_read_it_not_the_game(tmp_pat
     they read (`rules.tiles`, `rules.cravings[id]`, the stomach's columns), not all of it:
     a helper's arguments count whole, so every adventurer, leader tile and monster board
     (96 of the game's 113 faces) was rendered again for any rule value."""
-    for part in ("content", "templates", "plugins"):
-        shutil.copytree(REPO / part, tmp_path / "p" / part, ignore=shutil.ignore_patterns("__pycache__"))
-    project = trusted(Project(tmp_path / "p"))
+    project = shipped_copy(tmp_path, trusted)
     build(project, ["tasty-humans"], BuildOptions(formats=("svg",)))
     before = svgs(project, "tasty-humans")
     rules = project.content_dir / "tasty-humans/rules.yaml"
