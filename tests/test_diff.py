@@ -150,6 +150,54 @@ def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
         diff(demo, ["dmeo"], BuildOptions(), against=saved)
 
 
+DISC = '<circle cx="31.5" cy="72" r="7" fill="#2b8a3e"/>'
+
+
+def _with_disc(demo: Project) -> Path:
+    card = demo.templates_dir / "demo/card.svg.j2"
+    head, tail = card.read_text().rsplit("{% endblock %}", 1)  # the disc at the end of the body
+    card.write_text(f"{head}{DISC}\n{{% endblock %}}{tail}")
+    return card
+
+
+@needs_git
+def test_a_recoloured_background_is_a_change(repo: Project):
+    """#f1f3f5 -> #dee2e6: 19 levels a channel, below the edge-noise threshold, but the whole
+    card is another grey."""
+    write_cards(repo, FIRST)
+    card = repo.templates_dir / "demo/card.svg.j2"
+    card.write_text(card.read_text().replace("#fdf6e3", "#f1f3f5"))
+    git(repo.root.parent, "commit", "-q", "-am", "grey cards")
+    card.write_text(card.read_text().replace("#f1f3f5", "#dee2e6"))
+    report = diff(repo, None, BuildOptions(), since="HEAD")
+    assert [(c.path, c.status) for c in report.changes] == [(f"demo/card/{n}", "changed") for n in ("example", "second", "third")]
+    assert all(c.ratio > 0.8 for c in report.changes)
+
+
+@pytest.mark.parametrize("new_disc, changed", [
+    ('fill="#1b7a2e"', True),  # a darker green (16 levels): the whole disc differs a little
+    ('cx="31.501"', False),  # moved a thousandth of a millimetre: only its rim's anti-aliasing differs
+])
+def test_a_recoloured_area_is_a_change_edge_noise_is_not(demo: Project, tmp_path: Path, new_disc: str, changed: bool):
+    card = _with_disc(demo)
+    saved = saved_then_edited(demo, tmp_path, card, 'cx="31.5"' if "cx" in new_disc else 'fill="#2b8a3e"', new_disc)
+    report = diff(demo, None, BuildOptions(), against=saved)
+    assert [c.path for c in report.changes] == (["demo/card/example"] if changed else [])
+    assert report.markup_only == (0 if changed else 1)
+
+
+def test_the_same_face_drawn_again_is_unchanged(demo: Project):
+    from pnp.formats.raster import svg_to_image
+    from pnp.tools.diff import difference
+    from pnp.tools.goldens import DPI
+
+    build(demo, None, BuildOptions(formats=("svg",)))
+    for svg in sorted((demo.output_dir / "demo/svg").glob("*/*.svg")):
+        for dpi in (100, DPI):
+            drawn = [svg_to_image(svg.read_text(encoding="utf-8"), dpi).convert("RGB") for _ in range(2)]
+            assert difference(*drawn) == (None, 0.0)
+
+
 def test_a_small_real_change_never_reads_zero_percent(demo: Project, tmp_path: Path):
     """A dot of 0.3 mm changes a few pixels of a card at 100 dpi: the share is "<0.1%",
     on the command line and on the page, never "0.0%"."""

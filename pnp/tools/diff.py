@@ -6,6 +6,13 @@ and templates/ at REF are exported (pnp/load/revision.py) into a temporary folde
 from there. Faces are compared as pictures; an SVG whose markup changed but whose pixels
 did not counts as unchanged ("markup only"). Faces are drawn with their game's fonts, as
 the PNG output is (a saved tree, which has no game.yaml, with the fonts the game has now).
+
+A pixel counts as different when some channel moved by more than THRESHOLD, or by more
+than FAINT while every pixel around it (3x3) moved by more than FAINT too. Anti-aliasing
+noise (a markup change moving an edge by a fraction of a pixel) lives in lines one pixel
+wide along edges, so it never fills a 3x3 block, however much those pixels change; a
+recoloured area does, however slightly its colour moved (a card background 19 levels
+darker, a disc 16). The whole area is then marked, its border pixels included.
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ if TYPE_CHECKING:
     from ..render.faces import RenderedComponent
 
 DIFF_DIR = "diff"
-THRESHOLD = 24  # per-channel difference up to which a pixel counts as the same (anti-aliasing)
+THRESHOLD = 24  # per-channel difference up to which a lone pixel counts as the same (anti-aliasing)
+FAINT = 2  # a difference above this counts where it covers an area (see the module docstring)
 MARK = (230, 0, 126)  # on the difference image: pixels that got darker (new ink)
 GONE = (0, 122, 255)  # pixels that got lighter (ink gone) or changed colour only
 BOX = (255, 59, 48)
@@ -205,8 +213,7 @@ def difference(before: "Image.Image", after: "Image.Image") -> tuple["Image.Imag
 
     size = max(before.width, after.width), max(before.height, after.height)
     a, b = _pad(after, size), _pad(before, size)
-    r, g, bl = ImageChops.difference(a, b).split()
-    mask = ImageChops.lighter(ImageChops.lighter(r, g), bl).point(lambda v: 255 if v > THRESHOLD else 0)
+    mask = changed_pixels(a, b)
     box = mask.getbbox()
     if box is None:
         return None, 0.0
@@ -219,6 +226,20 @@ def difference(before: "Image.Image", after: "Image.Image") -> tuple["Image.Imag
     pad = 4
     ImageDraw.Draw(picture).rectangle((box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1), outline=BOX, width=2)
     return picture, ratio
+
+
+def changed_pixels(a: "Image.Image", b: "Image.Image") -> "Image.Image":
+    """255 where the pictures differ beyond anti-aliasing (module docstring), else 0."""
+    from PIL import ImageChops, ImageFilter
+
+    r, g, bl = ImageChops.difference(a, b).split()
+    most = ImageChops.lighter(ImageChops.lighter(r, g), bl)
+    strong = most.point(lambda v: 255 if v > THRESHOLD else 0)
+    faint = most.point(lambda v: 255 if v > FAINT else 0)
+    # opening: keep the faint pixels whose 3x3 block all differ, then grow them back by
+    # one pixel within the faint ones (an area's border, not the edge noise beside it)
+    areas = ImageChops.multiply(faint.filter(ImageFilter.MinFilter(3)).filter(ImageFilter.MaxFilter(3)), faint)
+    return ImageChops.lighter(strong, areas)
 
 
 def _pad(image: "Image.Image", size: tuple[int, int]) -> "Image.Image":
