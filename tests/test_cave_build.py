@@ -465,6 +465,27 @@ def test_white_print_on_character_and_event_bands_reads(full, cave):
     assert seen == {k.label for k in kinds.values()}
 
 
+def test_white_print_on_food_and_meal_headers_reads(full, cave):
+    """A food or meal card's header label ("FOOD · MEAT", "MEAL") was 85 % white at 2.3 mm
+    (3.5:1 on the PREPARED meal's FIRE orange, 3.9:1 on the UNPREPARED grey): it is full white,
+    at least 4.5:1 in colour and greyscale and 3.5:1 simulated; only the FIRE orange, kept
+    as the FIRE event's colour, gets 4:1 as the event labels do."""
+    from colour_vision import contrast
+    food = cave.data["food"]
+    fire = cave.data["events"].kinds["fire"].colour
+    bands = {f"food/{f.id}": (f"{food.food_back_label} · {food.types[f.type].label}", food.types[f.type].colour)
+             for f in food.foods}
+    bands |= {f"meals/{m.id}": (food.meal_back_label, food.states[m.state].colour) for m in food.meals}
+    for face, (label, band) in bands.items():
+        root = ET.parse(full / f"svg/{face}.svg").getroot()
+        [text] = [t for t in root.iter(NS + "text") if "".join(t.itertext()) == label]
+        ink, alpha = _ink(text)
+        assert float(text.get("font-size")) >= 2.8, face
+        least = 4 if band == fire else 4.5
+        for view, needed in (("normal", least), ("grey", least), ("deutan", 3.5), ("protan", 3.5)):
+            assert contrast(ink, band, view, alpha) >= needed, (face, label, view)
+
+
 def test_summary_text_fits_its_card(full):
     for name in ("rules-summary.svg", "back.svg"):
         root = ET.parse(full / "svg/summary" / name).getroot()

@@ -341,6 +341,12 @@ def test_cave_summary_events_come_when_laid_and_food_rooms_feed_once():
     assert "EVENT room or EVENT token" not in front
 
 
+def test_cave_summary_moves_one_square_never_diagonally():
+    """Line 59's "Cannot move diagonally" had been cut from Move to make room: it is back."""
+    front = faces("cave", "summary")["rules-summary"]
+    check(front, "One square up, down, left or right, never diagonally.", CAVE, 59, "Cannot move diagonally")
+
+
 def test_cave_summary_keeps_occupied_tiles_and_the_start_after_a_turn():
     """Read literally, lines 18 and 69 discard the tile you stand on: the card says which
     tiles stay."""

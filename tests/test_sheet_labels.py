@@ -57,6 +57,21 @@ def test_a_long_text_wraps_to_its_room_and_a_label_shrinks_to_one_line():
     assert one.size == 4 and labels.DEFAULT.width(one.text, one.size) <= 60 and one.text.endswith("…")
 
 
+def test_a_label_breaks_cjk_text_and_keeps_no_break_spaces_together(tmp_path):
+    """Labels break lines as the faces do (`pieces`): a Japanese component name, which has no
+    spaces, wraps between its characters; a no-break space joins its words, a soft hyphen
+    breaks with a hyphen (str.split() did neither, and broke at the no-break space)."""
+    from test_font_styles import kanji_font
+    from pnp.load.fonts import Fonts
+
+    kanji_font(tmp_path / "kanji.ttf", "日本語カード AB\u00a0-")  # every glyph 1000 units: 1 em
+    measure = labels.Measure(Fonts((tmp_path / "kanji.ttf",)))
+    em = 10 * labels.PT  # at 10 pt
+    assert [line.text for line in measure.block("日本語カード", 0, 0, 3.5 * em, 10)] == ["日本語", "カード"]
+    assert measure.wrap("AB AB\u00a0AB", 5.5 * em, 10) == ["AB", "AB\u00a0AB"]
+    assert measure.wrap("AB\u00adAB\u00adAB", 5.5 * em, 10) == ["ABAB-", "AB"]
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_labels_keep_clear_of_crop_marks_art_and_each_other(shipped_builds, game, paper):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..render.textfit import SOFT_HYPHEN, pieces
 from .impose import Label
 
 if TYPE_CHECKING:
@@ -47,13 +48,19 @@ class Measure:
         return label.x, label.y - ASCENT * size, label.x + self.width(label.text, label.size), label.y + DESCENT * size
 
     def wrap(self, text: str, room: float, size: float) -> list[str]:
-        """`text` in lines no wider than `room` mm at `size` pt (a word longer than that stands alone)."""
+        """`text` in lines no wider than `room` mm at `size` pt (a piece longer than that stands
+        alone). Lines break where the faces' text does (`pieces`): between CJK characters, at
+        soft hyphens and zero-width spaces, never at a no-break space; newlines are spaces."""
         lines: list[str] = []
-        for word in text.split():
-            if lines and self.width(f"{lines[-1]} {word}", size) <= room:
-                lines[-1] += f" {word}"
-            else:
-                lines.append(word)
+        for joint, piece, end in pieces(str(text)):
+            if lines:
+                joined = lines[-1] + (" " if joint == " " else "") + piece
+                if self.width(joined + end, size) <= room:  # with the hyphen a break after it shows
+                    lines[-1] = joined
+                    continue
+                if joint == SOFT_HYPHEN:
+                    lines[-1] += "-"
+            lines.append(piece)
         return lines or [""]
 
     def block(self, text: str, x: float, top: float, room: float, size: float) -> list[Label]:
