@@ -41,7 +41,8 @@ def test_bold_text_of_a_family_without_a_bold_file_is_located(demo: Project):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 2 and "Traceback" not in result.output, lines
-    assert lines[0].endswith("templates/demo/card-back.svg.j2:5: card/back: font-weight bold: " + LACKING
+    # the back fits the game's title in bold (fit_lines), which says so before the SVG check
+    assert lines[0].endswith("templates/demo/card-back.svg.j2:6: card/back: weight 'bold': " + LACKING
                              + ", or draw this text in a family and weight the game has")
     assert "templates/demo/card.svg.j2:5: card/example: weight 'bold': " + LACKING in lines[1]  # fit_size(..., "bold")
     assert "MissingStyle" not in result.output
@@ -128,7 +129,7 @@ def two_families(demo: Project, measure: str) -> None:
     for name in ("card.svg.j2", "card-back.svg.j2"):
         template = demo.templates_dir / "demo" / name
         template.write_text(template.read_text().replace('font-weight="bold"', 'font-family="Display" font-weight="bold"')
-                            .replace('6, "bold")', f"6, {measure})"))
+                            .replace('6, "bold")', f"6, {measure})").replace('8, "bold")', f"8, {measure})"))  # card title, back title
 
 
 def test_a_helper_measures_bold_text_in_the_family_it_is_drawn_in(demo: Project):
@@ -141,7 +142,8 @@ def test_a_helper_measuring_the_default_family_bold_is_told_of_family(demo: Proj
     two_families(demo, '"bold"')
     result = runner.invoke(app, ["validate", "--project", str(demo.root)])
     assert result.exit_code == 2
-    (line,) = result.output.strip().splitlines()
+    back, line = result.output.strip().splitlines()  # the back's title is measured so too
+    assert "card-back.svg.j2:6: card/back: weight 'bold'" in back
     assert line.endswith("templates/demo/card.svg.j2:5: card/example: weight 'bold': the game's fonts have no bold file of "
                          "Liberation Sans (body.ttf is Liberation Sans, display-bold.ttf is Display bold): add one to game.yaml "
                          '`fonts:`, or measure the text in the family it is drawn in (family="Display" has that file)'), line
@@ -308,7 +310,8 @@ def test_each_run_is_checked_against_the_face_it_selects():
     found = [(run, face.name if face else None, face.lacks(run) if face else None) for _, run, face in runs(ET.fromstring(svg), fonts)]
     # the tail after the <tspan> is the <text>'s; a <title> is not drawn
     assert found == [("A\u65e5A", "Serif bold", ["\u65e5"]), ("\u65e5", "Kanji", [])]
-    assert fonts.suggest(["\u65e5"], "bold") == ("Kanji", "normal")
+    assert fonts.suggest(["\u65e5"], "bold") == ("Kanji", "normal", True)
+    assert fonts.suggest(["\u65e5"], "bold", "\u2603\u65e5") == ("Kanji", "normal", False)  # no family has both: two fonts
 
 
 def test_a_line_mixing_scripts_must_give_each_its_font(demo: Project):
@@ -330,10 +333,12 @@ def test_a_line_mixing_scripts_must_give_each_its_font(demo: Project):
     assert len(lines) == 2, lines
     assert lines[0].endswith(f"templates/demo/card.svg.j2:{line}: card/example: Liberation Sans cannot draw '\u65e5' (U+65E5), "
                              "'\u672c' (U+672C) in 'Deck \u65e5\u672c' (one text, one font: no other font stands in); "
-                             'draw them in Kanji: font-family="Kanji" on that text or on a <tspan> around them'), lines
+                             'no font of the game has all of it: put the part Kanji has in a <text> of its own with '
+                             'font-family="Kanji" (a <tspan> of another family inside one <text> is not drawn reliably)'), lines
     assert lines[1].endswith(f"templates/demo/card.svg.j2:{line + 2}: card/example: Liberation Sans bold cannot draw '\u65e5' (U+65E5), "
-                             "'\u672c' (U+672C) in 'Demo \u672c\u65e5' (one text, one font: no other font stands in); draw them in Kanji: "
-                             'font-family="Kanji" font-weight="normal" on that text or on a <tspan> around them'), lines
+                             "'\u672c' (U+672C) in 'Demo \u672c\u65e5' (one text, one font: no other font stands in); no font of the game "
+                             'has all of it: put the part Kanji has in a <text> of its own with font-family="Kanji" font-weight="normal" '
+                             "(a <tspan> of another family inside one <text> is not drawn reliably)"), lines
 
 
 def test_the_helpers_refuse_to_measure_a_character_their_face_lacks(demo: Project):
@@ -347,8 +352,9 @@ def test_the_helpers_refuse_to_measure_a_character_their_face_lacks(demo: Projec
     assert result.exit_code == 2
     (found,) = result.output.strip().splitlines()
     assert re.search(rf"content/demo/cards\.yaml:{line}:\d+: card/example: measuring 'Example \u65e5\u672c' in Liberation Sans bold, "
-                     r"which lacks '\u65e5' \(U\+65E5\), '\u672c' \(U\+672C\): pass family=\"Kanji\" and weight=\"normal\" and draw "
-                     r"the text in that family \(placed by templates/demo/card.svg.j2:5\)$", found), found
+                     r"which lacks '\u65e5' \(U\+65E5\), '\u672c' \(U\+672C\): no font of the game has all of it: measure and draw "
+                     r"the part Kanji has as a <text> of its own \(family=\"Kanji\" and weight=\"normal\"\) "
+                     r"\(placed by templates/demo/card.svg.j2:5\)$", found), found
 
 
 def test_each_helper_checks_its_face_and_ignorables_measure_nothing():

@@ -286,3 +286,31 @@ def test_a_font_file_edited_in_place_is_typeset_with_its_new_outlines(tmp_path: 
     assert second != first
     shutil.copyfile(REPO / "pnp/data/fonts/LiberationSans-Regular.ttf", font)
     assert make_pdf(doc, {}, (str(font),))[0] == first  # the same bytes again: the same PDF
+
+
+class PanicException(BaseException):
+    """What pyo3 raises for a Rust panic in typst or resvg (no Exception): the renderers panic
+    on a flag or a joined emoji after other text in one <text> (usvg's text layout)."""
+
+
+def test_a_renderer_panic_is_the_faces_one_line_error_not_a_traceback(monkeypatch):
+    import resvg_py
+
+    from pnp.errors import PnpError
+    from pnp.formats import engine_jobs
+    from pnp.formats.raster import svg_to_png
+
+    def panics(*args, **kwargs):
+        raise PanicException("removal index (is 6) should be < len (is 6)")
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", panics)
+    with pytest.raises(PnpError, match=r"^face card/a: resvg failed drawing it \(removal index .*\); a known cause is an emoji flag"):
+        svg_to_png('<svg xmlns="http://www.w3.org/2000/svg" width="1mm" height="1mm"/>', 72, where="face card/a")
+
+    class Compiler:
+        def compile(self, **kwargs):
+            panics()
+
+    monkeypatch.setattr(engine_jobs, "compiler", lambda fonts: Compiler())
+    data, problem = engine_jobs.make_pdf("#page[]", {}, ())
+    assert data == b"" and problem.startswith("typst failed (removal index") and "a <text> of its own" in problem

@@ -288,3 +288,16 @@ def test_a_soft_hyphen_the_line_does_not_break_at_measures_nothing():
     soft hyphens that `fit_size` fits on one line is as wide as without them."""
     fit = TextFit()
     assert fit.text_width("Donau\u00addampf\u00adschiff", 4, "bold") == fit.text_width("Donaudampfschiff", 4, "bold")
+
+
+def test_the_new_games_back_fits_a_long_title_on_lines_never_off_the_card(demo: Project):
+    """`pnp new`'s card back drew the game's title at 8 mm bold, unfitted: a long (German,
+    soft-hyphenated) title ran off both edges with exit 0. It is wrapped and shrunk now."""
+    game = demo.content_dir / "demo/game.yaml"
+    title = "Donau\u00addampf\u00adschiff\u00adfahrts\u00adgesellschafts\u00adkapit\u00e4n"
+    game.write_text(re.sub(r"(?m)^title: .*$", f'title: "{title}"', game.read_text(), count=1))
+    result = CliRunner().invoke(app, ["build", "--project", str(demo.root), "--format", "svg"])
+    assert result.exit_code == 0, result.output
+    back = (demo.output_dir / "demo/svg/card/back.svg").read_text()
+    lines = re.findall(r'font-weight="bold" fill="#e9c46a" text-anchor="middle">([^<]*)<', back)
+    assert len(lines) > 1 and lines[0].endswith("-") and "".join(lines).replace("-", "") == title.replace("\u00ad", "")

@@ -64,6 +64,12 @@ def make_pdf(text: str, inputs: dict[str, str], font_files: tuple[str, ...]) -> 
         # typst points at the page it failed on: that page's input names the face ("f12: ...")
         at = _INPUT.search(str(getattr(exc, "diagnostic", "")))
         return b"", f"{at[1]}: {said}" if at else said
+    except BaseException as exc:  # typst's own bug: pyo3's PanicException is no Exception
+        if type(exc).__name__ != "PanicException":
+            raise
+        said = (str(exc).strip().splitlines() or ["a panic"])[0]
+        # the page is not named: the build names the document's faces (pnp/formats/pdf_engine.py)
+        return b"", f"typst failed ({said}); a known cause is an emoji flag or joined emoji after other text in one <text>: give it a <text> of its own"
 
 
 def compose_book(parts: list[bytes], plans: list) -> list[bytes]:

@@ -47,7 +47,24 @@ def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a fac
                                     font_family=fonts.family, sans_serif_family=fonts.family)
     except ValueError as exc:  # an SVG resvg refuses (malformed, or past its limits: a `<use>` bomb)
         raise PnpError(f"{where}: resvg could not draw it: {exc}") from None
+    except BaseException as exc:  # the renderer's own bug: pyo3's PanicException is no Exception
+        if not is_panic(exc):
+            raise
+        raise PnpError(f"{where}: resvg failed drawing it ({panic_text(exc)}); {PANIC_HINT}") from None
     return with_dpi(bytes(png), dpi)
+
+
+# what set off the renderers' panics found so far (usvg's text layout, in resvg and in typst)
+PANIC_HINT = "a known cause is an emoji flag or joined emoji after other text in one <text>: give it a <text> of its own"
+
+
+def is_panic(exc: BaseException) -> bool:
+    """Whether `exc` is a Rust panic inside a renderer (pyo3's PanicException)."""
+    return type(exc).__name__ == "PanicException"
+
+
+def panic_text(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or ["a panic"])[0]
 
 
 def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw") -> "Image.Image":

@@ -343,12 +343,16 @@ class Fonts:
                 continue
         return found
 
-    def suggest(self, chars: list[str], weight: str) -> tuple[str, str] | None:
-        """A family that has all of `chars` in its `weight` file, else in its regular file, and
-        that weight: what an error about a face lacking them suggests; None when none has them."""
-        for style in dict.fromkeys((weight, "normal")):
-            if found := self.having(chars, style):
-                return found[0], style
+    def suggest(self, chars: list[str], weight: str, text: str = "") -> tuple[str, str, bool] | None:
+        """A family that has all of `text`'s characters (True), else all of `chars`, those its
+        face lacks (False: the text needs two fonts), in its `weight` file, else in its regular
+        file, and that weight: what an error about a face lacking them suggests; None when no
+        family has them."""
+        whole = sorted({ch for ch in text if needs_glyph(ch)})
+        for wanted, complete in ((whole, True), (chars, False)) if whole else ((chars, True),):
+            for style in dict.fromkeys((weight, "normal")):
+                if found := self.having(wanted, style):
+                    return found[0], style, complete
         return None
 
 

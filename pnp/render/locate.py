@@ -106,12 +106,13 @@ class Locator:
                 continue
             text = "".join(element.itertext())
             weight = weight_name(face.bold, face.italic)
-            found = fonts.suggest(lacking, weight)
-            hint = ("use other characters or add a font that has them (game.yaml `fonts:`)" if found is None else
-                    f'draw them in {found[0]}: font-family="{found[0]}"'
-                    + "".join(f' {name}="normal"' for name, on in (("font-weight", face.bold), ("font-style", face.italic))
-                              if on and found[1] != weight)
-                    + " on that text or on a <tspan> around them")
+            found = fonts.suggest(lacking, weight, run)
+            family = "" if found is None else f'font-family="{found[0]}"' + "".join(
+                f' {name}="normal"' for name, on in (("font-weight", face.bold), ("font-style", face.italic)) if on and found[1] != weight)
+            hint = ("use other characters or add a font that has them (game.yaml `fonts:`)" if found is None
+                    else f"draw it in {found[0]}: {family} on that <text>" if found[2]
+                    else f"no font of the game has all of it: put the part {found[0]} has in a <text> of its own with {family} "
+                         "(a <tspan> of another family inside one <text> is not drawn reliably)")
             message = (f"{what}: {face.name} cannot draw {chars_named(lacking)} in {' '.join(text.split())[:60]!r} "
                        f"(one text, one font: no other font stands in); {hint}")
             # the run as written, else the longest word of it holding a lacking character (a run
