@@ -566,3 +566,64 @@ def test_a_problem_line_above_the_grid_does_not_move_the_cell_under_the_finger(b
         assert abs(page.locator(cell).bounding_box()["y"] - before) < 1
     finally:
         server.stop()
+
+
+def cell_selector(row: int, col: int) -> str:
+    return f"#p-stomach .cell[data-row='{row}'][data-col='{col}']"
+
+
+def test_changes_not_saved_outlive_a_visit_to_another_page_and_the_page_says_plainly_why(browser: Any, tmp_path: Path):
+    """The server goes away while Ana taps her stomach: the page says so in plain words at
+    the board's sync line (not the browser's "Failed to fetch"), marks the cells apart from a
+    wrong cell's red, and asks before a reload. She looks at the whole table (it cannot be
+    shown: it is, by itself, once the server is back) and comes back: her cells are still
+    there, marked, and are saved when the server takes them; a cell left behind on her board
+    is saved even while she stays on the table's page."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        ana = phone(browser)
+        sid = start_game(ana, server, "tasty-humans", ["Ana", "Ben"], "published")
+        open_board(ana, server, sid, 0, first=False)
+        tap_cell(ana, 6, 1, "A")
+        settled(ana)
+        away = lambda route: route.abort()  # noqa: E731 - the server does not answer at all
+        ana.route("**/api/**", away)
+        for col, symbol in ((2, "B"), (3, "H")):
+            ana.click(cell_selector(6, col))
+            ana.click(f"#p-stomach ~ .palette button[data-symbol='{symbol}']")
+        ana.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
+        assert ana.inner_text("#save-state") == "The server did not answer: your changes are kept and sent again when it does (2 changes, marked)"
+        assert "Failed to fetch" not in ana.inner_text("body")
+        marks = ana.eval_on_selector(cell_selector(6, 2), "c => [getComputedStyle(c).borderTopStyle, getComputedStyle(c).borderTopColor, getComputedStyle(c, '::after').content]")
+        assert marks[0] == "dashed" and marks[2] != "none" and marks[1] != "rgb(208, 0, 0)"  # not the red of a wrong cell
+        assert ana.evaluate("(() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented; })()")
+
+        ana.click("text=The whole table")
+        ana.wait_for_selector("text=The server did not answer: this page is shown again as soon as it does", timeout=WAIT)
+        ana.unroute("**/api/**", away)
+        ana.route("**/api/**", lambda route: route.abort() if route.request.method == "PUT" else route.continue_())
+        ana.wait_for_selector("#table", timeout=WAIT)  # back by itself
+        ana.go_back()
+        ana.wait_for_selector("#board", timeout=WAIT)
+        assert ana.eval_on_selector(cell_selector(6, 3), "c => c.dataset.symbol") == "H"  # as she entered it, not as saved
+        until(ana, f"document.querySelector(\"{cell_selector(6, 2)}\").classList.contains('unsaved')")
+        ana.unroute("**/api/**")
+        settled(ana)
+        board = ana.request.get(server.path(f"api/sessions/{sid}")).json()["boards"][0]
+        assert stomach(board) == [(6, 1, "A"), (6, 2, "B"), (6, 3, "H")]
+        assert not ana.evaluate("(() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented; })()")
+
+        ana.route("**/api/**", away)  # away again: a cell tapped, then the table looked at until the server is back
+        ana.click(cell_selector(6, 4))
+        ana.click("#p-stomach ~ .palette button[data-symbol='G']")
+        ana.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
+        ana.click("text=The whole table")
+        ana.wait_for_selector("text=The server did not answer: this page is shown again as soon as it does", timeout=WAIT)
+        ana.unroute("**/api/**", away)
+        ana.wait_for_selector("#table", timeout=WAIT)
+        deadline = time.monotonic() + WAIT / 1000
+        while (6, 4, "G") not in stomach(ana.request.get(server.path(f"api/sessions/{sid}")).json()["boards"][0]):
+            assert time.monotonic() < deadline, "the cell left behind on the board was not saved"
+            ana.wait_for_timeout(200)
+    finally:
+        server.stop()

@@ -12,7 +12,10 @@ let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; 
 // carries only these, so another page's saves to the same board stay. A change whose request failed stays here, marked on
 // the page: "retry" (the server was away) is sent again with the next request and when a poll
 // finds the server back; "refused" (the server said why) waits until it is made again.
-let pending = new Map();
+// Kept by page (a session's table, one board) while the player looks at another page: a
+// page left behind sends its own again (`resendLeft`), and shows them when it is back.
+const pages = new Map();  // page ("s/ID/table", "s/ID/p/SEAT") -> {pending, url}
+let here = null, pending = new Map();
 let edits = 0;  // changes made on this page: a poll answered after a change may be older than it
 
 function counted(n, one, many) {
@@ -26,7 +29,8 @@ function showSync() {
   document.documentElement.dataset.sync = state;
   const line = document.getElementById("save-state");
   if (line) line.textContent = {saving: "Saving…", saved: "Every change is saved",
-    failed: failed.some(e => e.failed === "retry") ? `${counted(failed.length, "change")} not saved yet (marked): sent again once the server answers`
+    failed: failed.some(e => e.failed === "retry" && !e.status) ? `The server did not answer: your changes are kept and sent again when it does (${counted(failed.length, "change")}, marked)`
+      : failed.some(e => e.failed === "retry") ? `${counted(failed.length, "change")} not saved yet (marked): sent again once the server answers`
       : `${counted(failed.length, "change")} not saved (marked, see above): change it again`}[state];
   marked();
 }
@@ -54,6 +58,30 @@ function isPending(key, part) {
   return false;
 }
 
+function applied(values, list) {
+  // the values as saved with this page's unsaved changes made on them: a page left and come
+  // back to shows what the player entered, not yet saved, as it was
+  const out = Object.assign({}, values);
+  for (const e of pending.values()) {
+    const f = list.find(x => x.key === e.key);
+    if (!f) continue;
+    if (e.kind === "value") out[e.key] = e.value;
+    else if (e.kind === "part") out[e.key] = Object.assign({}, out[e.key] || {}, {[e.part]: e.value});
+    else if (e.kind === "cell") {
+      const rows = gridRows(f, out[e.key]);
+      rows[e.part[0] - 1][e.part[1] - 1] = e.value;
+      out[e.key] = rows.map(r => r.join(" ")).join("\n");
+    } else if (e.kind === "item") {
+      const [inner, item] = Array.isArray(e.part) ? e.part : [null, e.part];
+      const group = inner === null ? out : (out[e.key] = Object.assign({}, out[e.key] || {}));
+      const name = inner === null ? e.key : inner;
+      const now = (group[name] || []).filter(x => x !== item);
+      group[name] = e.value ? now.concat([item]) : now;
+    }
+  }
+  return out;
+}
+
 function body(entries) {
   const out = {values: {}};
   for (const e of entries) {
@@ -71,19 +99,19 @@ function body(entries) {
   return out;
 }
 
-function send(put) {
+function send(put, changes = pending) {
   // one request at a time, in the order made: a later change never lands before an earlier
   // one. Each carries every change not yet saved (but those refused), failed ones again.
   sending++;
   showSync();
   queue = queue.then(async () => {
-    const sent = [...pending.entries()].filter(([, e]) => e.failed !== "refused");
+    const sent = [...changes.entries()].filter(([, e]) => e.failed !== "refused");
     if (!sent.length) return;
     try {
       await put(body(sent.map(([, e]) => e)));
-      for (const [id, e] of sent) if (pending.get(id) === e) pending.delete(id);  // a newer change of it is still to send
+      for (const [id, e] of sent) if (changes.get(id) === e) changes.delete(id);  // a newer change of it is still to send
     } catch (err) {
-      for (const [, e] of sent) e.failed = err.status && err.status < 500 ? "refused" : "retry";
+      for (const [, e] of sent) Object.assign(e, {failed: err.status && err.status < 500 ? "refused" : "retry", status: err.status});
     }
   }).finally(() => { sending--; showSync(); });
   return queue;
@@ -114,8 +142,13 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+const NO_ANSWER = "The server did not answer";
+
 async function api(method, url, body) {
-  const res = await fetch(url, {method, headers: body ? {"content-type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined});
+  let res;
+  try {
+    res = await fetch(url, {method, headers: body ? {"content-type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined});
+  } catch (e) { throw new Error(NO_ANSWER); }  // no status: the browser's own words ("Failed to fetch") tell a player nothing
   let data;
   try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
   if (!res.ok) throw Object.assign(new Error(data.error || `${res.status}`), {status: res.status});
@@ -128,8 +161,23 @@ function showError(where, err) {
 
 // ---------------------------------------------------------------- routing
 
+function at(page, url) {
+  // this page's unsaved changes: those it left when the player went to another page
+  if (!pages.has(page)) pages.set(page, {pending: new Map(), url});
+  here = page;
+  pending = pages.get(page).pending;
+}
+
+function resendLeft() {
+  // the changes of pages left behind that the server did not get: sent again to their own board
+  for (const [page, p] of pages) {
+    if (page !== here && [...p.pending.values()].some(e => e.failed !== "refused")) send(body => api("PUT", p.url, body), p.pending);
+  }
+}
+
 async function route() {
   if (poll) { clearInterval(poll); poll = null; }
+  here = null;
   pending = new Map();  // a failed save of the page left behind is told there, not here
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
@@ -137,9 +185,17 @@ async function route() {
     else if (parts[0] === "s" && parts[1]) await hostPage(parts[1]);
     else if (parts[0] === "stats") await statsPage();
     else await homePage();
-  } catch (err) { showError(app, err); }
+  } catch (err) {
+    showError(app, err.message === NO_ANSWER ? new Error(`${NO_ANSWER}: this page is shown again as soon as it does`) : err);
+    if (err.message === NO_ANSWER) poll = setTimeout(route, 2000);  // recovers by itself once the server is back
+  }
 }
 window.addEventListener("hashchange", route);
+setInterval(() => { if (unsent + sending === 0) resendLeft(); }, 2000);
+// a change not yet saved (on any page of this game) is lost with the page: the browser asks first
+window.addEventListener("beforeunload", e => {
+  if (unsent + sending > 0 || [...pages.values()].some(p => p.pending.size)) { e.preventDefault(); e.returnValue = ""; }
+});
 
 // ---------------------------------------------------------------- home: start a game
 
@@ -591,13 +647,14 @@ function polling(sid, shown, resend) {
 
 async function hostPage(sid) {
   let s = await api("GET", `/api/sessions/${sid}`);
+  at(`s/${sid}/table`, `/api/sessions/${sid}/table`);
   const err = h("div", {"data-save-error": true});
   const put = () => send(async sent => {
     try { s = await api("PUT", `/api/sessions/${sid}/table`, sent); shown(s); } catch (e) { showError(err, e); throw e; }
   });
   const save = (kind, key, part, value) => { change(kind, key, part, value); return put(); };
   // every field of the table, the optional ones too (a Long Game's earlier wins, a claimed winner): left empty, they stay out of the sheet
-  const table = fields(s.form.table, s.table, save, "t");
+  const table = fields(s.form.table, applied(s.table, s.form.table), save, "t");
   const tableBox = h("section", {id: "table"}, h("h2", {}, "The table"), h("div", {class: "problems", "data-for": ""}),
     table.els, h("p", {id: "save-state", class: "help"}));
   const seats = h("section", {}, h("h2", {}, "Boards"), h("p", {class: "help"}, "Each player opens their own board on their phone: scan its code below (or the one pnp serve printed, then pick this game and their name)."),
@@ -621,6 +678,7 @@ async function hostPage(sid) {
 async function playerPage(sid, seat) {
   let s = await api("GET", `/api/sessions/${sid}`);
   if (!(seat >= 0 && seat < s.players.length)) throw new Error(`no seat ${seat + 1} in this game`);
+  at(`s/${sid}/p/${seat}`, `/api/sessions/${sid}/boards/${seat}`);
   const err = h("div", {"data-save-error": true});
   const put = () => send(async sent => {
     try { s = await api("PUT", `/api/sessions/${sid}/boards/${seat}`, sent); shown(s); }
@@ -629,8 +687,9 @@ async function playerPage(sid, seat) {
   const save = (kind, key, part, value) => { change(kind, key, part, value); return put(); };
   // `done` is sent only when the box is ticked or unticked: a field saved from a page loaded
   // earlier does not take back the board's "complete" ticked on another
-  const doneBox = h("input", {type: "checkbox", id: "done", checked: s.done[seat], onchange: e => save("done", null, undefined, e.target.checked)});
-  const form = fields(s.form.player, s.boards[seat], save, "p");
+  const ticked = [...pending.values()].find(e => e.kind === "done");
+  const doneBox = h("input", {type: "checkbox", id: "done", checked: ticked ? ticked.value : s.done[seat], onchange: e => save("done", null, undefined, e.target.checked)});
+  const form = fields(s.form.player, applied(s.boards[seat], s.form.player), save, "p");
   const board = h("section", {id: "board"}, h("div", {class: "problems", "data-for": ""}), form.els,
     h("label", {for: "done", class: "row"}, doneBox, "My board is complete"), h("p", {id: "save-state", class: "help"}));
   const live = h("div", {});
