@@ -511,6 +511,15 @@ def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):
     assert fuzz["kind"] == "group" and [f["kind"] for f in fuzz["fields"]] == ["track", "track"]
 
 
+def test_fuzz_is_offered_only_in_a_solo_game(client: TestClient):
+    """Fuzz's markers are the solo game's (the sheet refuses them with two or more players):
+    a 3-player table's form has no field for them, so nothing tapped there by mistake."""
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    assert "fuzz" not in [f["key"] for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]]
+    r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"fuzz": {"yellow": 3}}})
+    assert r.status_code == 400 and "unknown field 'fuzz'" in r.json()["error"]
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),

@@ -627,3 +627,32 @@ def test_changes_not_saved_outlive_a_visit_to_another_page_and_the_page_says_pla
             ana.wait_for_timeout(200)
     finally:
         server.stop()
+
+
+def test_an_optional_track_tapped_can_be_emptied_again(browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A track left out of the blank sheet (here Fuzz's markers, in a copy of the game whose
+    form does not say they are the solo game's) has a "—" that empties it again: a tap by
+    mistake is not there for good."""
+    from game_plugins import own_copy
+    from pnp.load.trust import trust
+
+    monkeypatch.chdir(tmp_path)
+    root = own_copy(tmp_path / "proj", "dietrick-taking", "dietrick_taking")
+    form = root / "plugins/dietrick_taking/form.py"
+    form.write_text(form.read_text(encoding="utf-8").replace(', "solo_only": True', ""), encoding="utf-8")
+    trust(root)
+    server = Server(tmp_path / "log.sqlite", "tok", root=root)
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+        host.wait_for_selector("#t-fuzz-yellow", timeout=WAIT)
+        assert host.locator("#p-yellow button[data-value='']").count() == 0  # a track the sheet needs has none
+        tap(host, "#t-fuzz-yellow button[data-value='3']")
+        settled(host)
+        assert host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("fuzz") == {"yellow": 3}
+        tap(host, "#t-fuzz-yellow button[data-value='']")
+        settled(host)
+        assert host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("fuzz") is None
+        assert host.get_attribute("#t-fuzz-yellow button[data-value='3']", "aria-pressed") == "false"
+    finally:
+        server.stop()

@@ -14,7 +14,8 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
     track = {"kind": "track", "min": 0, "max": scoring.track_length}
     return {
         "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
-                  "fuzz": {"fields": {"yellow": track, "blue": track}},
+                  # Fuzz's markers: the solo game's only (dietrick-taking-rules.txt:91-93)
+                  "fuzz": {"fields": {"yellow": track, "blue": track}, "solo_only": True},
                   # Long Game (dietrick-taking-rules.txt:87): a box for each player's earlier wins,
                   # fewer than the wins that end the match
                   "earlier_wins": {"keys_from": "players", "max": scoring.long_game_wins - 1}},

@@ -14,7 +14,8 @@ Fields of the schema that the blank sheet leaves out are offered as optional ext
 the hints say `"blank_is_complete": true`: then the blank sheet lists every field the game's
 sheet has under this rule version and player count, and the form offers exactly those. A
 choice hinted `"choices_from": "players"` offers the table's player names (`name_players`),
-and a map hinted `"keys_from": "players"` has a key for each of them.
+and a map hinted `"keys_from": "players"` has a key for each of them. A field hinted
+`"solo_only": true` (a solo opponent's) is offered only when the blank sheet has one player.
 """
 
 from __future__ import annotations
@@ -101,10 +102,13 @@ def build(schema: dict[str, Any], blank: dict[str, Any], hints: dict[str, Any]) 
     player_props = player_node.get("properties", {})
     blank_player = (blank.get("players") or [{}])[0]
     complete = bool(hints.get("blank_is_complete"))
+    solo = len(blank.get("players") or []) == 1
     table = [field(schema, k, v, blank.get(k), hints.get("table", {}).get(k), complete) for k, v in props.items()
              if k not in SESSION_KEYS and (k in blank or not complete)]
     player = [field(schema, k, v, blank_player.get(k), hints.get("player", {}).get(k), complete) for k, v in player_props.items()
               if k != NAME and (k in blank_player or not complete)]
+    table = [f for f in table if solo or not f.get("solo_only")]  # not offered where the sheet refuses it
+    player = [f for f in player if solo or not f.get("solo_only")]
     for f in table:
         f["optional"] = f["key"] not in blank
     for f in player:

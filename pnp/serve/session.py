@@ -107,8 +107,8 @@ def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
 
 def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A page's save, checked: whole fields (`values`), keys of an object field (`parts`:
-    {field: {key: value}}; in a map, a key set to null is taken out, and an optional map
-    left empty leaves the sheet), cells of a grid (`cells`: {field: [[row, column, symbol]]},
+    {field: {key: value}}; in a map, a key set to null is taken out, as is an optional field
+    of a group, and an optional map or group left empty leaves the sheet), cells of a grid (`cells`: {field: [[row, column, symbol]]},
     counted from 1) and choices tapped on or off in a list of picks (`items`: {field: {"add":
     [...], "remove": [...]}}, or {group: {field: {...}}} for one inside a group). Returns how
     to apply it to the stored values: a page sends only what it changed, and the rest of a
@@ -140,6 +140,9 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
             out[key] = {**(now if isinstance(now, dict) else {}), **changed}
             if by_key[key].get("kind") == "map":  # a box emptied: its key leaves the map; every box, an optional map the sheet
                 out[key] = {k: v for k, v in out[key].items() if v is not None} or (None if by_key[key].get("optional") else {})
+            elif by_key[key].get("kind") == "group":  # an optional field inside emptied leaves it; all of an optional group, the sheet
+                left = {f["key"] for f in by_key[key].get("fields", []) if f.get("optional")}
+                out[key] = {k: v for k, v in out[key].items() if v is not None or k not in left} or (None if by_key[key].get("optional") else {})
             _small(key, out[key], 0)  # merged, the object keeps a whole save's limits
         for (key, inner), (add, remove, order) in toggles.items():
             now = out.get(key, stored.get(key))

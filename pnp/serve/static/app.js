@@ -288,7 +288,10 @@ function widget(field, value, changed, id, ctx) {
   if (k === "track") {
     let cur = value;
     const box = h("div", {class: "track", id});
-    const draw = () => box.replaceChildren(...Array.from({length: field.max - field.min + 1}, (_, i) => {
+    // an optional track can be emptied again ("—"), as an optional list can
+    const clear = field.optional || field.nullable ? [h("button", {type: "button", class: "ghost", "data-value": "", "aria-label": `${field.label}: none`,
+      onclick: () => { cur = null; draw(); changed(null); }}, "—")] : [];
+    const draw = () => box.replaceChildren(...clear, ...Array.from({length: field.max - field.min + 1}, (_, i) => {
       const n = field.min + i;
       return h("button", {type: "button", class: n === cur ? "on" : "", "data-value": n, "aria-pressed": n === cur ? "true" : "false",
         onclick: () => { cur = n; draw(); changed(n); }}, n);
