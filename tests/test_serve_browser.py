@@ -656,3 +656,27 @@ def test_an_optional_track_tapped_can_be_emptied_again(browser: Any, tmp_path: P
         assert host.get_attribute("#t-fuzz-yellow button[data-value='3']", "aria-pressed") == "false"
     finally:
         server.stop()
+
+
+def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any, tmp_path: Path):
+    """A solo game has no winner line to show but a verdict: the page says it, with the
+    A.I.'s score and why (here the monster challenge failed), as `pnp score` ends its report,
+    not folded away in the printed text; and no stray "null" line."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sheet = example("tasty-humans-solo.yaml")
+        sid = start_game(host, server, "tasty-humans", ["Sam"], "published")
+        host.wait_for_selector("#t-solo", timeout=WAIT)
+        api = server.path(f"api/sessions/{sid}")
+        assert host.request.put(api + "/table", data={"values": {"solo": sheet["solo"]}}).ok
+        board = {k: v for k, v in sheet["players"][0].items() if k != "name"}
+        assert host.request.put(api + "/boards/0", data={"values": board, "done": True}).ok
+        host.wait_for_selector("#finished", timeout=WAIT)
+        report = scored(host, server, sid, tmp_path)
+        ai = report["solo"]["ai"]
+        assert host.inner_text("#winner") == f"Sam loses: challenge monster failed ({report['solo']['challenge']['reason']})"
+        assert host.inner_text("#ai") == f"A.I. level 2 (Capable Creature): classes {ai['class_points']} + shapes {ai['shape_points']} = {ai['total']}"
+        assert "null" not in host.inner_text("#results").split("\n")
+    finally:
+        server.stop()

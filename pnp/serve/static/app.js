@@ -598,14 +598,29 @@ function partsOf(p) {
   return rows;
 }
 
+function soloVerdict(r, solo) {
+  // the lines `pnp score` ends a solo game with, from its JSON: the A.I.'s score, then the
+  // verdict and why (its score, or the challenge met or failed): not folded away
+  const p = (r.players || [])[0] || {};
+  const ai = solo.ai;
+  const won = (r.winners || []).length > 0;
+  const why = solo.challenge ? `challenge ${solo.challenge.name} ${solo.challenge.met ? "met" : "failed"} (${solo.challenge.reason})`
+    : `${p.total} ${solo.won ? ">=" : "<"} A.I. ${ai.total}`;
+  const level = `A.I. level ${solo.level}${solo.level_name ? ` (${solo.level_name})` : ""}`;
+  return [h("p", {class: "winner", id: "winner"}, `${p.name} ${won ? "wins" : "loses"}: ${why}`),
+    h("p", {id: "ai"}, `${level}: `, "class_points" in ai ? `classes ${ai.class_points} + shapes ${ai.shape_points} = ` : "", h("strong", {}, ai.total))];
+}
+
 function results(s) {
   const r = s.outcome.report;
   const box = h("section", {id: "results"});
   if (!r || !s.finished) return h("div", {id: "results"});
   box.append(h("h2", {}, "Scores"));
   const winners = r.winners || [];
-  box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"),
-    r.decided_by ? h("p", {id: "decided"}, `Decided by: ${r.decided_by}`) : null);
+  const solo = r.solo && typeof r.solo === "object" && r.solo.ai ? r.solo : null;  // a solo game against an A.I. of no seat
+  if (solo) box.append(...soloVerdict(r, solo));
+  else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
+  if (r.decided_by) box.append(h("p", {id: "decided"}, `Decided by: ${r.decided_by}`));  // append(null) would show "null"
   if (r.ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, "total")),
     r.ranking.map(x => h("tr", {}, h("td", {}, x.place), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total)))));
   for (const p of r.players || []) {
