@@ -55,7 +55,7 @@ EDITS: dict[str, dict[str, list[tuple[str, str, str]]]] = {
         "reference section removed": [("reference.yaml", "  - heading: Adventurers\n    # lines 126-146\n    text: >-\n      Wizard: then swap two touching tiles in your stomach. {captain}: discard the\n      other two cards of its row or column, as its banner shows. Cleric: remove one\n      damage tile before eating.\n", "")],
         "reference section added": [("reference.yaml", "  - heading: Game end\n", "  - heading: Scores\n    text: Count them.\n  - heading: Game end\n")],
         "leader title": [("leaders.yaml", 'title: "Helmet Line"', 'title: "Helmet Row"')],
-        "monster name": [("monsters.yaml", "name: Griffin", "name: Gryphon")],
+        "monster name": [("monsters.yaml", "name: Griffin", "name: Wyvern")],
         "reference heading": [("reference.yaml", "heading: Snake draft", "heading: Snake order")],
         "rule version class": [("rules.yaml", "captain: Captain", "captain: Chief")],
         "craving points": [("rules.yaml", "cravings: {troll: {points: 4}}", "cravings: {troll: {points: 5}}")],

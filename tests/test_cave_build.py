@@ -398,8 +398,9 @@ def test_meter_markers_name_their_owner_on_both_faces(full, cave):
     """The twelve markers are cut as one mixed block: each face prints its owner's first
     name (as the pawn does) and its meter, not colour alone, which greyscale and colour
     blindness lose (Ada, Bruno and Farah print within 3 L* of each other). The words are
-    at least 1.5 mm (about 4 pt bold caps), fit the marker and keep out of the hole."""
-    from pnp.render.textfit import text_width
+    at least the 6 pt floor (they were 4.3 pt), 1 mm inside the cut, and keep out of the
+    hole. The SANITY marker's white runs into the bleed (it stopped 0.4 mm short of the cut)."""
+    from pnp.render.textfit import DEFAULT_FLOOR, text_width
     for ch in cave.data["characters"].characters:
         first = ch.name.split()[0].upper()
         for meter in ("ENERGY", "SANITY"):
@@ -414,9 +415,15 @@ def test_meter_markers_name_their_owner_on_both_faces(full, cave):
                 assert "".join(words["meter"].itertext()) == meter, svg.name
                 for t in words.values():
                     size = float(t.get("font-size"))
-                    assert size >= 1.5 and text_width("".join(t.itertext()), size, "bold") <= side - 1, svg.name
-                assert float(words["owner"].get("y")) < top - 0.1  # above the hole
-                assert float(words["meter"].get("y")) - 0.75 * float(words["meter"].get("font-size")) > bottom + 0.1
+                    assert size >= DEFAULT_FLOOR and text_width("".join(t.itertext()), size, "bold") <= side - 2, svg.name
+                owner, meter_size = words["owner"], float(words["meter"].get("font-size"))
+                cap = 0.69  # Liberation Sans Bold's capitals, in font sizes
+                assert float(owner.get("y")) - cap * float(owner.get("font-size")) >= 1.0 - 1e-6  # 1 mm under the cut
+                assert float(owner.get("y")) < top - 0.1  # above the hole
+                assert float(words["meter"].get("y")) - 0.75 * meter_size > bottom + 0.1
+                assert float(words["meter"].get("y")) <= side - 1.0 + 1e-6  # 1 mm over the cut (capitals: no descender)
+                ground = root.find(NS + "rect")  # the face's background, over the bleed too
+                assert ground.get("x") == "-3" and ground.get("fill") == ("#ffffff" if meter == "SANITY" else ch.colour), svg.name
 
 
 def test_sanity_numbers_read_on_their_fields(full, cave):

@@ -70,6 +70,38 @@ def test_fit_size_shrinks_to_the_floor_and_then_reports_by_how_much():
     assert f"{over:.1f} mm too wide" in problem.message and "6.0 pt" in problem.message
 
 
+def test_a_start_size_under_the_floor_is_an_error_even_when_the_text_fits():
+    """The floor is how small text prints: a template asking for 4.8 pt got it silently."""
+    fit = TextFit()
+    asked = 1.7  # mm, 4.8 pt
+    assert fit.fit_size("ADA", 50, asked) == asked
+    (problem,) = fit.take()
+    assert problem.message == "'ADA' asks for 4.8 pt, under the game's 6.0 pt floor (min_font_size): start it at 6.0 pt or more"
+    fit.fit_lines("a few words", 50, 50, asked)
+    fit.wrap("a few words", 50, asked)
+    assert [p.message for p in fit.take()] == ["'a few words' asks for 4.8 pt, under the game's 6.0 pt floor (min_font_size): "
+                                               "start it at 6.0 pt or more"]
+    # a template's `minimum=` may raise the floor, never lower it
+    fit.fit_size("ADA", 50, asked, minimum=1.0)
+    assert "6.0 pt floor (min_font_size)" in fit.take()[0].message
+    fit.fit_size("ADA", 50, 2.5, minimum=3)
+    assert "under its 8.5 pt floor (minimum=)" in fit.take()[0].message
+    assert fit.fit_size("ADA", 50, DEFAULT_FLOOR) == DEFAULT_FLOOR and fit.wrap("ADA", 50, DEFAULT_FLOOR) == ["ADA"]
+    assert fit.take() == []
+    assert TextFit(floor=1.0).fit_size("ADA", 50, asked) == asked  # a game with a lower min_font_size
+
+
+def test_a_template_starting_text_under_the_floor_is_an_error_at_its_line(demo: Project):
+    card = demo.templates_dir / "demo/card.svg.j2"
+    head, _, tail = card.read_text().rpartition("{% endblock %}")
+    card.write_text(head + '<text x="1" y="1" font-size="{{ fit_size(\'tiny\', 50, 1.5) }}">tiny</text>\n{% endblock %}' + tail)
+    line = head.count("\n") + 1
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2, result.output
+    assert result.output == (f"{card}:{line}: card/example: 'tiny' asks for 4.3 pt, under the game's 6.0 pt floor "
+                             "(min_font_size): start it at 6.0 pt or more\n"), result.output
+
+
 def test_fit_lines_shrinks_until_the_lines_fit_the_box():
     fit = TextFit()
     text = "word " * 40
@@ -91,7 +123,7 @@ def test_wrap_reports_more_lines_than_allowed():
 
 def _one_em_font() -> Fonts:
     """A font whose every character is 1 em wide and the hyphen half an em: at size 1 a line
-    of n characters is n mm (no system CJK font needed)."""
+    of n characters is n mm (no system CJK font needed). Its tests pass `floor=0.1`: 1 mm is under 6 pt."""
     fonts = Fonts((), "Test")
     advances = {code: 1000 for code in range(0x20, 0x30000)} | {ord("-"): 500}
     fonts.__dict__["faces"] = [Face(Path("test.ttf"), "Test", False, False, 1000, advances, {})]
@@ -99,7 +131,7 @@ def _one_em_font() -> Fonts:
 
 
 def test_japanese_wraps_between_characters_but_never_before_closing_marks():
-    fit = TextFit(_one_em_font())
+    fit = TextFit(_one_em_font(), floor=0.1)
     text = "このカードを使うと、あなたは山札からカードを二枚引く。"
     lines = fit.wrap(text, 6.5, 1)
     assert fit.take() == [] and "".join(lines) == text and len(lines) > 1
@@ -122,7 +154,7 @@ def test_a_soft_hyphen_breaks_with_a_visible_hyphen_and_is_nothing_where_it_does
         text.replace("\u00ad", "").split()
     assert fit.wrap(text, 1000, 3.6) == [text.replace("\u00ad", "")]  # unbroken: no hyphen, and measured as nothing
     # the hyphen a break shows is room the line needs
-    one_em = TextFit(_one_em_font())
+    one_em = TextFit(_one_em_font(), floor=0.1)
     assert one_em.wrap("aa b\u00adcc", 4.2, 1) == ["aa", "bcc"]  # "aa b-" would be 4.5 mm
     assert one_em.wrap("aa b\u00adcc", 4.5, 1) == ["aa b-", "cc"] and one_em.take() == []
     one_em.wrap("ab\u00adcd", 2.4, 1)
@@ -131,14 +163,14 @@ def test_a_soft_hyphen_breaks_with_a_visible_hyphen_and_is_nothing_where_it_does
 
 
 def test_a_zero_width_space_is_a_break_of_no_width():
-    fit = TextFit(_one_em_font())
+    fit = TextFit(_one_em_font(), floor=0.1)
     assert fit.wrap("abc\u200bdef", 10, 1) == ["abcdef"]
     assert fit.wrap("abc\u200bdef", 4, 1) == ["abc", "def"] and fit.take() == []
     assert fit.wrap("x \u200b y", 10, 1) == ["x y"]
 
 
 def test_no_break_spaces_keep_their_neighbours_on_one_line_and_stay_in_the_text():
-    fit = TextFit(_one_em_font())
+    fit = TextFit(_one_em_font(), floor=0.1)
     assert fit.wrap("aaaa i w", 6.5, 1) == ["aaaa i", "w"]
     assert fit.wrap("aaaa i\u00a0w", 6.5, 1) == ["aaaa", "i\u00a0w"]
     assert fit.wrap("une\u202f; oui", 5.5, 1) == ["une\u202f;", "oui"]

@@ -84,20 +84,28 @@ class TextFit:
                                 str(text), lacking)
         return face
 
-    def _lower(self, size: float, minimum: float | None) -> float:
-        """How far text of `size` may shrink: the floor, or a template's higher minimum."""
-        return min(size, max(self.floor, minimum or 0.0))
+    def _lower(self, text: str, size: float, minimum: float | None = None) -> float:
+        """How far text of `size` may shrink: the floor, or a template's higher minimum (a
+        template cannot lower the game's floor). A `size` already under it is an overflow:
+        the floor is how small any text prints, not just how far fitting shrinks it."""
+        lower = max(self.floor, minimum or 0.0)
+        if size < lower - 1e-6:
+            what = ("the game's" if lower == self.floor else "its")
+            named = "min_font_size" if lower == self.floor else "minimum="
+            self._overflow(text, f"{_snippet(text)} asks for {_pt(size)}, under {what} {_pt(lower)} floor ({named}): "
+                                 f"start it at {_pt(lower)} or more")
+        return min(size, lower)
 
     def fit_size(self, text: str, width: float, size: float, weight: str = "normal", minimum: float | None = None,
                  family: str | None = None) -> float:
         """The largest size <= `size` at which `text` fits on one line of `width`."""
+        lower = self._lower(text, size, minimum)
         measured = self.text_width(text, size, weight, family)
         if measured <= width or measured == 0:
             return size
         fitted = round(size * width / measured, 2)
         while fitted > 0 and self.text_width(text, fitted, weight, family) > width:  # rounding, kerning
             fitted = round(fitted - 0.01, 2)
-        lower = self._lower(size, minimum)
         if fitted >= lower:
             return fitted
         at_floor = self.text_width(text, lower, weight, family)
@@ -115,6 +123,7 @@ class TextFit:
         n x `step`) or with `max_lines`: more lines than that is an overflow. A word wider
         than `width` is an overflow too, unless `long_words="ok"` says the caller fits it
         itself (e.g. with `fit_size` on each line)."""
+        self._lower(text, size)
         lines: list[str] = []
         face = self._face(text, weight, family)
         for paragraph in str(text).split("\n"):
@@ -167,7 +176,7 @@ class TextFit:
                   leading: float = 1.25, minimum: float | None = None, family: str | None = None) -> dict:
         """Wrap `text` into a box: the largest size <= `size` whose lines (`leading` x size
         apart) fill at most `height`. Gives {"size", "lines", "step"}."""
-        lower = self._lower(size, minimum)
+        lower = self._lower(text, size, minimum)
         current = size
         face = self._face(text, weight, family)
         widest = max((face.units(w) for w in unbreakable(str(text))), default=0)  # the widest word, at every size
