@@ -75,11 +75,11 @@ class TextFit:
         face = self.fonts.face(weight, family)
         if lacking := face.lacks(str(text)):
             found = self.fonts.suggest(lacking, weight, str(text))
-            family = "" if found is None else f'family="{found[0]}"' + ("" if found[1] == weight else f' and weight="{found[1]}"')
+            asked = "" if found is None else f'family="{found[0]}"' + ("" if found[1] == weight else f' and weight="{found[1]}"')
             hint = ("add a font that has them (game.yaml `fonts:`)" if found is None
-                    else f"pass {family} and draw the text in that family" if found[2]
+                    else f"pass {asked} and draw the text in that family" if found[2]
                     else f"no font of the game has all of it: measure and draw the part {found[0]} has "
-                         f"as a <text> of its own ({family})")
+                         f"as a <text> of its own ({asked})")
             raise LackingGlyphs(f"measuring {_snippet(text)} in {face.name}, which lacks {chars_named(lacking)}: {hint}",
                                 str(text), lacking)
         return face
