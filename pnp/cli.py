@@ -239,7 +239,7 @@ def build_cmd(
                 out = options.out or proj.output_dir  # where the summary finds the print PDFs
                 # the build's lock (build() takes it again) held until its record is written: the
                 # record must note this build's files, not those of a build that followed it
-                locked.enter_context(output_lock(out if options.out else output_folder(proj.root, out)))
+                locked.enter_context(output_lock(out if options.out else output_folder(proj.root, out), quiet))
                 with progress_bar("building", "faces and files", quiet) as shown:
                     reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None)
             if command is not None:
@@ -594,7 +594,7 @@ def simulate_cmd(
         if jobs is not None and jobs < 1:
             raise PnpError(f"--jobs {jobs}: expected at least 1")
         try:
-            counts = [int(n) for n in _split(players)] or [None]
+            counts = [int(n) for n in ([] if players is None else players.split(","))] or [None]  # 2,,3: an empty count is refused
         except ValueError:
             raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         name = proj.resolve_games([game])[0]

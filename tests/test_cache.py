@@ -859,3 +859,27 @@ def test_a_lock_file_that_is_not_a_file_is_refused(demo: Project, tmp_path: Path
         build(demo, None, BuildOptions(formats=("svg",), out=out))
     assert str(caught.value) == f"{out / '.pnp-lock'}: a {kind}, not pnp's lock file: remove it, or pass --out DIR to build elsewhere"
     assert not (out / "demo").exists() and not (tmp_path / "elsewhere").exists()
+
+
+def test_a_quiet_build_waits_for_the_lock_without_a_line(tmp_path: Path, monkeypatch, capfd):
+    """`pnp build --quiet` prints nothing, the lock's "waiting for another pnp build" line too."""
+    import threading
+    import time
+
+    from pnp.build import lock
+
+    monkeypatch.setattr(lock, "PATIENCE", 0.0)
+    held, waited = threading.Event(), []
+
+    def other() -> None:
+        with lock.output_lock(tmp_path / "out"):
+            held.set()
+            time.sleep(0.3)
+
+    first = threading.Thread(target=other)
+    first.start()
+    held.wait()
+    with lock.output_lock(tmp_path / "out", quiet=True):
+        waited.append(True)
+    first.join()
+    assert waited and "waiting for another pnp build" not in capfd.readouterr().err

@@ -168,6 +168,7 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         # each game's record is kept for the report: a run of billions would fill the memory for hours
         (["--games", "100001"], r"^--games 100,001: expected at most 100,000, the limit for a simulation \(set PNP_SIMULATE_LIMITS=games=N to change it\)$"),
         (["--players", "7"], r"--players 7"),
+        (["--players", "2,,3"], r"^--players 2,,3: expected a number of players, or several such as 2,3,4$"),  # was: 2,3 silently
         (["--set", "cravings.troll.points=[1, 2"], r"--set cravings.troll.points=\[1, 2: expected ',' or '\]', but got '<stream end>': expected a value as rules.yaml writes it"),
         (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
         (["--against", "cravings.troll.pts=3"], r"^--against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),

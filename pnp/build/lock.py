@@ -37,10 +37,10 @@ _held = threading.local()  # per thread: folder -> depth (a build inside `pnp bu
 
 
 @contextmanager
-def output_lock(folder: Path) -> Iterator[None]:
+def output_lock(folder: Path, quiet: bool = False) -> Iterator[None]:
     """Hold the lock of output folder `folder` (made if missing) while the block runs;
-    waiting, with one line on stderr when it takes more than a moment, while another
-    process or thread holds it. Re-entrant within a thread."""
+    waiting, with one line on stderr when it takes more than a moment (unless `quiet`),
+    while another process or thread holds it. Re-entrant within a thread."""
     if fcntl is None:
         yield
         return
@@ -54,7 +54,7 @@ def output_lock(folder: Path) -> Iterator[None]:
             depth[key] -= 1
         return
     made = not os.path.lexists(folder)
-    fd = _acquire(Path(folder))
+    fd = _acquire(Path(folder), quiet)
     depth[key] = 1
     try:
         yield
@@ -63,7 +63,7 @@ def output_lock(folder: Path) -> Iterator[None]:
         _release(Path(folder), fd, made)
 
 
-def _acquire(folder: Path) -> int:
+def _acquire(folder: Path, quiet: bool = False) -> int:
     path = folder / LOCK
     while True:
         try:
@@ -76,7 +76,7 @@ def _acquire(folder: Path) -> int:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise PnpError(_refusal(path, None))
-            _lock(fd, folder)
+            _lock(fd, folder, quiet)
             try:  # the file locked is still the one in place (a build that held it removes it)
                 same = os.path.samestat(os.fstat(fd), os.lstat(path))
             except FileNotFoundError:
@@ -89,7 +89,7 @@ def _acquire(folder: Path) -> int:
         os.close(fd)
 
 
-def _lock(fd: int, folder: Path) -> None:
+def _lock(fd: int, folder: Path, quiet: bool = False) -> None:
     assert fcntl is not None
     waited = time.monotonic() + PATIENCE
     while True:
@@ -101,7 +101,8 @@ def _lock(fd: int, folder: Path) -> None:
         if time.monotonic() >= waited:
             break
         time.sleep(0.02)
-    print(f"waiting for another pnp build of {folder}", file=sys.stderr, flush=True)
+    if not quiet:
+        print(f"waiting for another pnp build of {folder}", file=sys.stderr, flush=True)
     fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C still ends the wait (the handler's exception ends the call)
 
 
