@@ -17,6 +17,14 @@ _UNSAFE_IN_JSON = re.compile(f"[{_WIDE}]")  # json.dumps escapes C0 itself
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# half of an emoji (a lone surrogate): what JSON.stringify makes of one cut in two; no UTF-8
+# can hold it, so it is refused where text comes in and escaped where an old record is printed
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogates_escaped(text: str) -> str:
+    """`text` writable as UTF-8: a lone surrogate as JSON writes it, `\\ud83d`."""
+    return SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
 def _visible(match: re.Match[str]) -> str:

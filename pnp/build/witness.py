@@ -217,7 +217,7 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
     noted = noted or {}
     now = {path: _state(path) for path in paths}
     for path in paths:
-        if path in noted and noted[path] != _noted_state(path, out):
+        if path in noted and noted[path] != (_noted_state(path, out) if path == str(out.parent) else now[path]):
             return False
         try:  # and a file saved while it ran, even back as it was (its time says so)
             if os.stat(path).st_mtime_ns >= started_ns and not os.path.isdir(path):

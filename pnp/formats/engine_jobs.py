@@ -65,11 +65,22 @@ def make_pdf(text: str, inputs: dict[str, str], font_files: tuple[str, ...]) -> 
         at = _INPUT.search(str(getattr(exc, "diagnostic", "")))
         return b"", f"{at[1]}: {said}" if at else said
     except BaseException as exc:  # typst's own bug: pyo3's PanicException is no Exception
-        if type(exc).__name__ != "PanicException":
+        if not is_panic(exc):
             raise
-        said = (str(exc).strip().splitlines() or ["a panic"])[0]
-        # the page is not named: the build names the document's faces (pnp/formats/pdf_engine.py)
-        return b"", f"typst failed ({said}); a known cause is an emoji flag or joined emoji after other text in one <text>: give it a <text> of its own"
+        return b"", f"typst failed ({panic_text(exc)}); {PANIC_HINT}"  # no page named: the engine says no more
+
+
+# what set off the renderers' panics found so far (usvg's text layout, in resvg and in typst)
+PANIC_HINT = "a known cause is an emoji flag or joined emoji after other text in one <text>: give it a <text> of its own"
+
+
+def is_panic(exc: BaseException) -> bool:
+    """Whether `exc` is a Rust panic inside a renderer (pyo3's PanicException)."""
+    return type(exc).__name__ == "PanicException"
+
+
+def panic_text(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or ["a panic"])[0]
 
 
 def compose_book(parts: list[bytes], plans: list) -> list[bytes]:

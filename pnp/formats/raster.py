@@ -19,7 +19,7 @@ from ..files import Planned, digest
 from ..limits import RASTER
 from ..load.fonts import DEFAULT, Fonts
 from ..render.hrefs import refused
-from .engine_jobs import ROOT as ENGINE_ROOT
+from .engine_jobs import PANIC_HINT, ROOT as ENGINE_ROOT, is_panic, panic_text
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -52,19 +52,6 @@ def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a fac
             raise
         raise PnpError(f"{where}: resvg failed drawing it ({panic_text(exc)}); {PANIC_HINT}") from None
     return with_dpi(bytes(png), dpi)
-
-
-# what set off the renderers' panics found so far (usvg's text layout, in resvg and in typst)
-PANIC_HINT = "a known cause is an emoji flag or joined emoji after other text in one <text>: give it a <text> of its own"
-
-
-def is_panic(exc: BaseException) -> bool:
-    """Whether `exc` is a Rust panic inside a renderer (pyo3's PanicException)."""
-    return type(exc).__name__ == "PanicException"
-
-
-def panic_text(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or ["a panic"])[0]
 
 
 def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw") -> "Image.Image":

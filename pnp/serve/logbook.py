@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ContentError, PnpError, display_path
+from ..safetext import surrogates_escaped
 from .log import PLAYED_FORMAT, Game, Log
 
 if TYPE_CHECKING:
@@ -20,14 +21,8 @@ if TYPE_CHECKING:
 CSV_COLUMNS = ("game_id", "played", "game", "rules", "changes", "content_digest", "seat", "player", "total", "winner")
 
 
-# Half of an emoji: a name a log kept before `pnp serve` checked names may hold one (the
-# log keeps its JSON escaped); it cannot be written as UTF-8, so it is printed escaped.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _text(value: str) -> str:
-    """A text the log holds, writable as UTF-8: a lone surrogate as JSON writes it, `\\ud83d`."""
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", value)
+# a name a log kept before `pnp serve` checked names may hold half an emoji: printed escaped
+_text = surrogates_escaped
 
 
 def rows(games: list[Game]) -> list[list[str]]:

@@ -9,6 +9,7 @@ import unicodedata
 from typing import Any, Callable
 
 from ..errors import PnpError
+from ..safetext import SURROGATE
 from . import forms
 from .log import Session
 from .scoring import Games
@@ -16,7 +17,6 @@ from .scoring import Games
 MAX_NAME = 60  # characters of a player's name
 MAX_TEXT = 2000  # characters of any one value sent by a page
 _NUMBER_KEY = re.compile(r"^[0-9]{1,3}$")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def form(games: Games, game: str, rules: str | None, players: list[str]) -> dict[str, Any]:
@@ -214,7 +214,7 @@ def _small(key: str, value: Any, depth: int) -> None:
         raise PnpError(f"{key}: nested too deep")
     if isinstance(value, str) and len(value) > MAX_TEXT:
         raise PnpError(f"{key}: longer than {MAX_TEXT} characters")
-    if isinstance(value, str) and _SURROGATE.search(value):  # stored, it could never be sent back as UTF-8
+    if isinstance(value, str) and SURROGATE.search(value):  # stored, it could never be sent back as UTF-8
         raise PnpError(f"{key}: {value[:40]!r} has a lone surrogate (half of an emoji): expected text")
     if isinstance(value, list):
         if len(value) > 100:
