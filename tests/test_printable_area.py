@@ -143,3 +143,113 @@ def test_the_no_pieces_label_of_a_components_pdf_prints_inside_the_inset(shipped
             assert isinstance(text, Label) and text.text.endswith(("no pieces to print", "…")), text.text
             left, top, right, bottom = labels.DEFAULT.box(text)
             assert 4.2 <= left and right <= sheet.width - 4.2 and 4.2 <= top and bottom <= sheet.height - 4.2, (title, text)
+
+
+def _trim_edges(place, bleed: float):
+    """The piece's trim box (left, top, right, bottom) on the page."""
+    return place.x + bleed, place.y + bleed, place.x + place.w - bleed, place.y + place.h - bleed
+
+
+def _split_pages(report, sheet):
+    """(where, page) of every page of the cave board split over pages: its own PDF and the
+    print PDF in every sheet layout."""
+    from pnp.formats.impose import layout
+
+    board = next(p for p in report.parts if p.spec.id == "board")
+    yield "board.pdf", layout(board, sheet, "board").pages, board.bleed
+    for name in table():
+        made = plan(report.title, report.parts, sheet, sheet_layout(name), layout_name=name)
+        yield name, made.layout.pages, board.bleed
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_outer_trim_line_of_a_split_board_has_a_crop_mark_at_both_ends(shipped_builds, paper):
+    """Print review: a split board's pages had no crop marks on its outer trim lines (only
+    the dashed overlap lines and the landing ticks), so no ruler could be laid on them."""
+    sheet = Paper(paper, *papers({})[paper])
+    pages_seen = 0
+    for where, pages, bleed in _split_pages(shipped_builds["cave"], sheet):
+        for number, page in enumerate(pages, 1):
+            tiles = [p for p in page.places if p.clip and p.face.component == "board" and p.face.name == "board"]
+            if not tiles:
+                continue
+            (tile,) = tiles
+            cx, cy, cw, ch = tile.clip
+            left, top, right, bottom = _trim_edges(tile, bleed)
+            marks = [ln for ln in page.lines if ln.dash is None and ln.colour != "#ffffff" and ln.width < 0.5]
+            vertical = [ln for ln in marks if ln.x1 == ln.x2]
+            horizontal = [ln for ln in marks if ln.y1 == ln.y2]
+            if any(isinstance(m, Label) and "Cut on the dashed" in m.text for m in page.marks) is False:
+                continue  # a back
+            pages_seen += 1
+            for x in (left, right):
+                if cx - 1e-6 <= x <= cx + cw + 1e-6:
+                    assert any(abs(ln.x1 - x) < 1e-6 and max(ln.y1, ln.y2) <= cy for ln in vertical), (where, number, "above", x)
+                    assert any(abs(ln.x1 - x) < 1e-6 and min(ln.y1, ln.y2) >= cy + ch for ln in vertical), (where, number, "below", x)
+            for y in (top, bottom):
+                if cy - 1e-6 <= y <= cy + ch + 1e-6:
+                    assert any(abs(ln.y1 - y) < 1e-6 and max(ln.x1, ln.x2) <= cx for ln in horizontal), (where, number, "left", y)
+                    assert any(abs(ln.y1 - y) < 1e-6 and min(ln.x1, ln.x2) >= cx + cw for ln in horizontal), (where, number, "right", y)
+            boxes = [labels.DEFAULT.box(m) for m in page.marks if isinstance(m, Label)]
+            for ln in page.lines:
+                for l_, t_, r_, b_ in boxes:
+                    crosses = l_ < max(ln.x1, ln.x2) and min(ln.x1, ln.x2) < r_ and t_ < max(ln.y1, ln.y2) and min(ln.y1, ln.y2) < b_
+                    assert not crosses, (where, number, ln)
+                length = abs(ln.x2 - ln.x1) + abs(ln.y2 - ln.y1)
+                assert _inside(ln, sheet, 4.2) >= min(PRINTED_MARK, length) - 1e-6, (where, number, ln)
+    assert pages_seen >= 10
+
+
+def _all_labels(report, sheet):
+    from pnp.formats.impose import layout
+
+    for name in table():
+        for pack in (True, False):
+            made = plan(report.title, report.parts, sheet, sheet_layout(name), layout_name=name, pack=pack)
+            for number, page in enumerate(made.layout.pages, 1):
+                yield (name, pack, number), [m for m in page.marks if isinstance(m, Label)]
+    for part in report.parts:
+        for number, page in enumerate(layout(part, sheet, part.spec.name).pages, 1):
+            yield (part.spec.name, number), [m for m in page.marks if isinstance(m, Label)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_label_pnp_prints_is_at_least_the_faces_6_pt_floor(shipped_builds, game, paper):
+    """pnp's own text (sheet labels, a split piece's instruction line) meets the floor a
+    face's text must (pnp/render/textfit.py): it used to print at 5 pt, shrinking to 3.5."""
+    sheet = Paper(paper, *papers({})[paper])
+    for where, found in _all_labels(shipped_builds[game], sheet):
+        for text in found:
+            assert text.size >= 6, (where, text)
+            assert not text.text.endswith("…"), (where, text)  # shortened words, never cut ones
+
+
+@pytest.mark.parametrize("paper", list(papers({})))
+def test_the_calibration_sheet_prints_no_text_under_6_pt(paper):
+    from pnp.formats.calibration import calibration_pages
+
+    sheet = Paper(paper, *papers({})[paper])
+    for page in calibration_pages(sheet, (0.5, -1)):
+        sizes = {m.text: m.size for m in page.marks if isinstance(m, Label)}
+        assert {"X", "Y", "0", "5", "-5"} <= set(sizes) or page is not calibration_pages(sheet)[0]
+        assert min(sizes.values()) >= 6, sizes
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_crop_marks_beside_a_sheet_label_keep_a_printed_length(shipped_builds, game, paper):
+    """Where a sheet's label takes the bottom margin, the crop marks above it kept ~1.1 mm:
+    each is PRINTED_MARK mm long or more inside the printable area (packed sheets too)."""
+    sheet = Paper(paper, *papers({})[paper])
+    report = shipped_builds[game]
+    for name in table():
+        for pack in (True, False):
+            made = plan(report.title, report.parts, sheet, sheet_layout(name), layout_name=name, pack=pack)
+            for number, page in enumerate(made.layout.pages, 1):
+                for text in (m for m in page.marks if isinstance(m, Label) and m.turn == 0 and m.y > sheet.height / 2):
+                    left, top, right, _ = labels.DEFAULT.box(text)
+                    for ln in page.lines:  # the marks stopped above the label
+                        if ln.dash is None and ln.x1 == ln.x2 and left - 0.5 <= ln.x1 <= right + 0.5 and \
+                                top - 1.5 <= max(ln.y1, ln.y2) <= top:
+                            assert _inside(ln, sheet, 4.2) >= PRINTED_MARK - 1e-6, (name, pack, number, ln)

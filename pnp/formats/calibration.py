@@ -14,6 +14,7 @@ from .impose import Bookmark, Label, Line, Page, Paper
 SPAN = 5.0  # mm each side of zero
 STEP = 0.5
 INSET = 40.0  # mm from the paper's edges to the corner scales' zero
+NUMBERS = 6.0  # pt: the scales' numbers and X/Y, at the faces' floor (pnp/render/textfit.py)
 
 
 def _spots(sheet: Paper) -> list[tuple[float, float]]:
@@ -43,7 +44,7 @@ def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0
     height = (len(lines) - 1) * labels.step(8) + (labels.ASCENT + labels.DESCENT) * 8 * labels.PT
     shift = max(above, (above + below - height) / 2)
     front.marks += [Label(line.text, line.x, line.y + shift, line.size) for line in lines]
-    back.add(measure.line("Back of the duplex calibration sheet", m, sheet.height - m, sheet.width - 2 * m, 6, 4))
+    back.add(measure.line("Back of the duplex calibration sheet", m, sheet.height - m, sheet.width - 2 * m, 6, 6))
     return front, back
 
 
@@ -58,15 +59,15 @@ def _scale(page: Page, x: float, y: float, horizontal: bool, measure: labels.Mea
             tick = 5.0
         if horizontal:
             page.add(Line(x + at, y, x + at, y + tick, 0.2))
-            if i % 4 == 0:
-                page.add(measure.centred(f"{at:g}", x + at, y + 7.5, 4))
+            if i % 10 == 0:  # every 5 mm: 6 pt numbers (the faces' floor) are too wide for every 2 mm
+                page.add(measure.centred(f"{at:g}", x + at, y + 7.5, NUMBERS))
         else:
             page.add(Line(x, y + at, x + tick, y + at, 0.2))
-            if i % 4 == 0:
-                page.add(Label(f"{-at + 0:g}", x + 6, y + at + 0.6, 4))
+            if i % 10 == 0:
+                page.add(Label(f"{-at + 0:g}", x + 6, y + at + 0.75, NUMBERS))
     if horizontal:
         page.add(Line(x - SPAN, y, x + SPAN, y, 0.2))
-        page.add(Label("X", x + SPAN + 1.5, y + 2, 5))
+        page.add(Label("X", x + SPAN + 1.5, y + 2, NUMBERS))
     else:
         page.add(Line(x, y - SPAN, x, y + SPAN, 0.2))
-        page.add(Label("Y", x - 0.8, y - SPAN - 1.5, 5))
+        page.add(Label("Y", x - 1, y - SPAN - 1.5, NUMBERS))

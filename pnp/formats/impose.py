@@ -252,11 +252,11 @@ def layout(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
     pages: list[Page] = []
     if not copies:  # one measured line inside the printable inset, like every other sheet label
         left = max(sheet.margin, sheet_layout("standard").inset)
-        pages.append(Page([measure.line(f"{title}: no pieces to print", left, left + 5, sheet.width - 2 * left, 9, 5)]))
+        pages.append(Page([measure.line(f"{title}: no pieces to print", left, left + 5, sheet.width - 2 * left, 9, 6)]))
         return Layout(sheet, title, pages)
     grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
     if grid is None:
-        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard").inset, measure))
+        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard"), measure))
     has_backs = any(back is not None for _, back in copies)
     turn = 90 if grid.rotated else 0
     for chunk in _chunks(copies, grid.per_page):
@@ -287,23 +287,29 @@ def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
     return write_pdf(layout(rendered, sheet, title, fonts), fonts)
 
 
-def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, inset: float = 0.0,
+def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, style: SheetLayout | None = None,
                     measure: "Measure | None" = None) -> list[Page]:
-    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm. With `inset`
-    (mm at each edge a printer may not print) the top and bottom margins are wide enough
-    that the instruction line and PRINTED_TICK mm of each landing tick there print, and
-    the side margins too when a piece takes more than one row of pages (their ticks).
+    """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm. The top and
+    bottom margins are wide enough that the instruction line and PRINTED_TICK mm of each
+    landing tick there print inside `style`'s printable inset (none when None), and the side
+    margins too when a piece takes more than one row of pages (their ticks); else the side
+    margins hold PRINTED_MARK mm of the crop marks of the piece's top and bottom trim lines.
+    Every outer trim line has crop marks in `style` (the `standard` layout's when None).
     `measure` lays out the instruction lines (pnp's default fonts when None)."""
+    inset = style.inset if style is not None else 0.0
+    style = style or sheet_layout("standard")
     wide = max(sheet.margin, inset + MARK_OFFSET + PRINTED_TICK) if inset else sheet.margin
+    # a crop mark beside the art, or over its bleed short of the trim line (see `margin_marks`)
+    side = max(sheet.margin, inset + PRINTED_MARK + min(style.mark_offset, 0.5 - bleed)) if inset else sheet.margin
     pages: list[Page] = []
     for front, back in copies:
         full_w, full_h = front.width + 2 * bleed, front.height + 2 * bleed
         options = []
         for turn, (w, h) in ((0, (full_w, full_h)), (90, (full_h, full_w))):
             ys = _windows(h, sheet.height - 2 * wide)
-            # ticks in the side margins only where a page lies below; and the piece's trim (its
-            # printed edge, with no bleed) no nearer the paper's edge than a printer prints
-            mx = wide if len(ys) > 1 else max(sheet.margin, inset - bleed)
+            # ticks in the side margins only where a page lies below; else room for the marks
+            # of the piece's top and bottom trim lines, which also keeps the trim printable
+            mx = wide if len(ys) > 1 else side
             options.append((len(_windows(w, sheet.width - 2 * mx)) * len(ys), turn, w, h, mx))
         count, turn, full_w, full_h, mx = min(options, key=lambda o: o[0])  # fewer pages turned, else as it is
         margins = (mx, wide)
@@ -315,15 +321,29 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
                                cut=_tile_cut(margins, bleed, col, row, xs, ys)))
                 _overlap_marks(page, margins, col > 0, row > 0, win_w, win_h)
                 _landing_marks(page, margins, col < len(xs) - 1, row < len(ys) - 1, win_w, win_h, inset)
+                _trim_marks(page, sheet, margins, bleed, (col, row), (len(xs), len(ys)), win_w, win_h, style, inset)
                 piece = front.component if front.name == front.component else f"{front.component}/{front.name}"
-                page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count} "
-                                     f"(row {row + 1}, column {col + 1}). Cut on the dashed lines, lay each page over its "
-                                     "neighbour up to the solid ticks and glue.", col < len(xs) - 1, win_w, inset, measure))
+                where = f" (row {row + 1}, column {col + 1})" if len(xs) > 1 and len(ys) > 1 else ""
+                page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count}{where}. Cut on the "
+                                     "dashed lines; lay over the neighbour up to the solid ticks and glue.",
+                                     (col, row, len(xs)), win_w, bleed, inset, measure))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, margins, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn,
                                              mirror=True)]))
     return pages
+
+
+def _trim_marks(page: Page, sheet: Paper, margins: tuple[float, float], bleed: float, at: tuple[int, int],
+                pages: tuple[int, int], win_w: float, win_h: float, style: SheetLayout, inset: float) -> None:
+    """Crop marks on the extension of the piece's outer trim lines this page shows, at
+    both ends of each (a user lays a ruler on them), in `style` (see `margin_marks`)."""
+    mx, my = margins
+    (col, row), (cols, rows) = at, pages
+    box = (mx, my, mx + win_w, my + win_h)
+    xs = ([mx + bleed] if col == 0 else []) + ([mx + win_w - bleed] if col == cols - 1 else [])
+    ys = ([my + bleed] if row == 0 else []) + ([my + win_h - bleed] if row == rows - 1 else [])
+    margin_marks(page, sheet, xs, ys, box, style.model_copy(update={"inset": inset}), inner=bleed - 0.5)
 
 
 def _tile(sheet: Paper, margins: tuple[float, float], face: Face, ox: float, oy: float, win_w: float, win_h: float,
@@ -336,18 +356,32 @@ def _tile(sheet: Paper, margins: tuple[float, float], face: Face, ox: float, oy:
     return Place(face, left - ox, my - oy, full_w, full_h, turn, clip=(left, my, win_w, win_h), cut=cut)
 
 
-def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, right: bool, win_w: float, inset: float = 0.0,
-                measure: "Measure | None" = None) -> Label:
-    """One measured line in the top margin (the print PDF labels the bottom one), clear of
-    the landing ticks there and of the registration marks 10 mm from the edge, and `inset`
-    mm or more from the paper edge."""
+TILE_LABEL = 6.0  # pt: the split piece's instruction line, at the faces' floor (pnp/render/textfit.py)
+
+
+def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple[int, int, int], win_w: float,
+                bleed: float = 0.0, inset: float = 0.0, measure: "Measure | None" = None) -> Label:
+    """One measured line in the top margin (the print PDF labels the bottom one), between
+    the crop marks of the piece's side trim lines and the landing ticks there, clear of the
+    registration marks 10 mm from the edge, and `inset` mm or more from the paper edge;
+    `at` is the page's (column, row, columns)."""
     from . import labels
 
     mx, my = margins
-    left = max(mx, inset)
-    end = mx + win_w - TILE_OVERLAP / 2 - 1 if right else sheet.width - left
+    col, _, cols = at
+    measure = measure or labels.DEFAULT
+    edge = max(mx, inset)
+    left = edge if col > 0 else max(mx + bleed + 0.5, inset)
+    end = mx + win_w - (TILE_OVERLAP / 2 + 1 if col < cols - 1 else bleed + 0.5)
+    spans = [(left, end)]
+    if col == cols - 1:  # a narrow last page: the line may run on past the right trim's mark
+        spans.append((end + 1, sheet.width - edge))
+    fits = [s for s in spans if measure.width(text, TILE_LABEL) <= s[1] - s[0]]
+    if not fits:  # no room for the instructions (the first page has them): the page's place only
+        text = text[: text.index(". ") + 1]
+    left, end = fits[0] if fits else max(spans, key=lambda s: s[1] - s[0])
     top = max(1.5, inset, my / 2 - 2.5)
-    return (measure or labels.DEFAULT).line(text, left, top + labels.ASCENT * 5 * labels.PT, end - left, 5, 3.5)
+    return measure.line(text, left, top + labels.ASCENT * TILE_LABEL * labels.PT, end - left, TILE_LABEL, TILE_LABEL)
 
 
 def _tile_cut(margins: tuple[float, float], bleed: float, col: int, row: int, xs: list[tuple[float, float]],

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
-from .impose import PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
+from .impose import HALO, PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
@@ -68,7 +68,7 @@ def _copies(comp: RenderedComponent) -> list[tuple[Face, Face | None]]:
     return [(p.front, p.back) for p in comp.pieces for _ in range(p.copies)]
 
 
-LABEL_SIZE, LABEL_SMALLEST = 5.0, 4.0  # pt: a sheet's label, shrunk down to the smaller size to fit its margin
+LABEL_SIZE = LABEL_SMALLEST = 6.0  # pt: a sheet's label, never under the faces' floor (pnp/render/textfit.py)
 LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # mm: its line and a gap (0.5 mm, and some) above it
 
 
@@ -289,7 +289,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
             by_hand.update((id(page), base_sheet.margin) for page in section.pages)
         elif grid is None:
-            section.pages = _oversize_pages(copies, sheet, comp.bleed, style.inset, measure)
+            section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure)
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
                              for page in section.pages]
@@ -408,46 +408,76 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
                  measure: labels.Measure = labels.DEFAULT) -> Label:
     """The sheet's label, `inset` mm or more from the paper edge, in the first free strip
     of the bottom, top, right and left margins (turned, read from the bottom up, at the
-    sides): clear of the art and of every line. When none is free, at the bottom with the
-    crop marks under it shortened (see `_clear_of`)."""
+    sides), in the first stretch of it clear of the art, every line and other text. When
+    none is free, at the bottom with the crop marks under it shortened (see `_clear_of`)."""
     size, smallest = LABEL_SIZE, LABEL_SMALLEST
     end = max(margin, inset)  # where the text may start and must end along its edge
     w, h = sheet.width, sheet.height
     ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
-    tries = [
-        measure.line(text, end, h - inset - descent, w - 2 * end, size, smallest),
-        measure.line(text, end, inset + ascent, w - 2 * end, size, smallest),
-        measure.line(text, w - inset - descent, h - end, h - 2 * end, size, smallest, turn=90),
-        measure.line(text, inset + ascent, h - end, h - 2 * end, size, smallest, turn=90),
-    ]
     taken = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
     boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in taken]
     boxes += [(min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)) for ln in page.lines]
-    for label in tries:
-        left, top, right, bottom = measure.box(label)
-        if not any(left < b[2] + 0.5 and b[0] < right + 0.5 and top < b[3] + 0.5 and b[1] < bottom + 0.5 for b in boxes):
-            return label
-    _clear_of(page, measure.box(tries[0]))
-    return tries[0]
+    boxes += [measure.box(m) for m in page.marks if isinstance(m, Label)]
+    strips = [  # (across: the band's extent across its edge, along: which box coordinates run along it, turn)
+        ((h - inset - descent - ascent, h - inset), (0, 2), 0),
+        ((inset, inset + ascent + descent), (0, 2), 0),
+        ((w - inset - descent - ascent, w - inset), (1, 3), 90),
+        ((inset, inset + ascent + descent), (1, 3), 90),
+    ]
+    width = measure.width(text, size)
+    for (low, high), (a, b), turn in strips:
+        cross = (1, 3) if turn == 0 else (0, 2)
+        blocked = sorted((bx[a] - 0.5, bx[b] + 0.5) for bx in boxes if bx[cross[0]] < high + 0.5 and low - 0.5 < bx[cross[1]])
+        start, stop = end, (w if turn == 0 else h) - end
+        for block_start, block_end in blocked + [(stop, stop)]:
+            if min(block_start, stop) - start >= width:
+                if turn == 0:
+                    return Label(text, start, high - descent, size)
+                return Label(text, high - descent, start + width, size, turn)  # read from the bottom up
+            start = max(start, block_end)
+    label = measure.line(text, end, h - inset - descent, w - 2 * end, size, smallest)
+    _clear_of(page, measure.box(label))
+    return label
 
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
     """Shorten the crop marks (and a fold line) that would run into `area` (left, top,
-    right, bottom) so they stop `room` mm short of it; drop those left shorter than that."""
+    right, bottom) so they stop `room` mm short of it; drop those left shorter than that.
+    A crop mark left shorter than PRINTED_MARK mm grows back up over the bleed of the
+    piece above it (cut away), short of its trim line, on a white halo (see `margin_marks`)."""
     left, top, right, bottom = area
     kept: list = []
     for mark in page.marks:
         if isinstance(mark, Line) and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
             low, high = sorted((mark.y1, mark.y2))
             if high > top - room and low < bottom + room:
-                if low >= top - room:
-                    continue  # wholly in the label's band
+                if low >= top - room or mark.colour == "#ffffff":
+                    continue  # wholly in the label's band, or a halo (drawn again under its mark)
                 high = top - room
+                if mark.dash is None and high - low < PRINTED_MARK:
+                    low = min(low, max(high - PRINTED_MARK, _trim_above(page, mark.x1, low) + room))
                 if high - low < room:
                     continue
+                art = _art_above(page, mark.x1, low)
+                if mark.dash is None and art > low:  # over the bleed: on a white halo, so it shows on dark art
+                    kept.append(Line(mark.x1, low, mark.x2, min(high, art), HALO, colour="#ffffff"))
                 mark = Line(mark.x1, low, mark.x2, high, mark.width, mark.dash, mark.colour)
         kept.append(mark)
     page.marks[:] = kept
+
+
+def _art_above(page: Page, x: float, y: float) -> float:
+    """The bottom edge (mm) of the art just above (x, y) (1.5 mm up at most), or -inf."""
+    edges = [e[1] + e[3] for e in (p.clip or (p.x, p.y, p.w, p.h) for p in page.places)
+             if e[0] <= x <= e[0] + e[2] and y - 1.5 <= e[1] + e[3] <= y + 1.5]
+    return max(edges, default=float("-inf"))
+
+
+def _trim_above(page: Page, x: float, y: float) -> float:
+    """The trim line under which the art just above (x, y) has only bleed; y when none."""
+    found = [(e[1] + e[3], p.face.bleed) for p in page.places for e in [p.clip or (p.x, p.y, p.w, p.h)]
+             if e[0] <= x <= e[0] + e[2] and y - 1.5 <= e[1] + e[3] <= y + 1.5]
+    return max((bottom - bleed for bottom, bleed in found), default=y)
 
 
 # the built-in layouts (pnp/data/presets.yaml) as the title page offers them
