@@ -323,13 +323,13 @@ def test_the_ais_cards_are_tapped_from_the_cards_names(browser: Any, tmp_path: P
         sid = start_game(host, server, "tasty-humans", ["Sam"], "published")
         host.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
         assert host.locator("#t-solo-ai_cards button").count() == 50
-        assert host.inner_text("#t-solo-ai_cards button[data-value='adv-03']") == "Dame Oswin of the Ford (swordsman)"
+        assert host.inner_text("#t-solo-ai_cards button[data-value='adv-03']") == "Dame Oswin of the Ford (Swordsman)"
         for card in ("adv-37", "adv-03", "adv-09", "adv-37"):  # adv-37 in, then out again
             tap(host, f"#t-solo-ai_cards button[data-value='{card}']")
         assert host.get_attribute("#t-solo-ai_cards button[data-value='adv-03']", "aria-pressed") == "true"
         assert host.get_attribute("#t-solo-ai_cards button[data-value='adv-37']", "aria-pressed") == "false"
         assert host.inner_text("#t-solo-ai_cards .picked-count") == "2 chosen"
-        assert host.inner_text("#t-solo-ai_cards .help") == ": Dame Oswin of the Ford (swordsman), Squire Nob (swordsman)"
+        assert host.inner_text("#t-solo-ai_cards .help") == ": Dame Oswin of the Ford (Swordsman), Squire Nob (Swordsman)"
         host.fill("#t-solo-ai_cards input[type=search]", "dame")  # a long list: part of a name finds the card
         assert [b.get_attribute("data-value") for b in host.locator("#t-solo-ai_cards button:visible").all()] == ["adv-03"]
         host.fill("#t-solo-ai_cards input[type=search]", "")
