@@ -680,3 +680,29 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         assert "null" not in host.inner_text("#results").split("\n")
     finally:
         server.stop()
+
+
+def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: Any, tmp_path: Path):
+    """A finished Dietrick-taking game of a Long Game: the match's tally and its winner, and
+    the game's ranking, are on the result as `pnp score` prints them, not only folded away in
+    its printed text (as a Tasty Humans result shows its ranking)."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sheet = example("dietrick-taking-3p.yaml")
+        sid = start_game(host, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        api = server.path(f"api/sessions/{sid}")
+        assert host.request.put(api + "/table", data={"values": {"scoring_order": sheet["scoring_order"], "earlier_wins": {"Ana": 1, "Ben": 1}}}).ok
+        for seat, player in enumerate(sheet["players"]):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": {"yellow": player["yellow"], "blue": player["blue"]}, "done": True}).ok
+        host.wait_for_selector("#finished", timeout=WAIT)
+        report = scored(host, server, sid, tmp_path)
+        assert report["long_game"] == {"wins": {"Ana": 1, "Ben": 2, "Cleo": 0}, "winners": ["Ben"]}
+        assert host.is_visible("#match") and host.inner_text("#match") == "Long Game: wins Ana 1, Ben 2, Cleo 0; won by Ben"
+        assert host.is_visible("#ranking")
+        rows = host.eval_on_selector_all("#ranking tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+        by_rank = sorted(report["players"], key=lambda p: p["rank"])
+        assert rows == [["place", "player", "difference"]] + [[str(p["rank"]), p["name"], str(p["difference"])] for p in by_rank]
+    finally:
+        server.stop()

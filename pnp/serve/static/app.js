@@ -611,6 +611,17 @@ function soloVerdict(r, solo) {
     h("p", {id: "ai"}, `${level}: `, "class_points" in ai ? `classes ${ai.class_points} + shapes ${ai.shape_points} = ` : "", h("strong", {}, ai.total))];
 }
 
+function rankingOf(r) {
+  // the game's ranking: the report's own, or its players' ranks (a player out of the ranking,
+  // e.g. disqualified, last with no place), each with the number it is scored by
+  if (r.ranking) return {score: "total", rows: r.ranking};
+  const players = r.players || [];
+  if (players.length < 2 || !players.some(p => typeof p.rank === "number")) return null;
+  const score = players.every(p => "total" in p) ? "total" : "difference";
+  const rows = players.map(p => ({place: p.rank, name: p.name, total: p[score]}));
+  return {score, rows: rows.sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))};
+}
+
 function results(s) {
   const r = s.outcome.report;
   const box = h("section", {id: "results"});
@@ -621,8 +632,14 @@ function results(s) {
   if (solo) box.append(...soloVerdict(r, solo));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
   if (r.decided_by) box.append(h("p", {id: "decided"}, `Decided by: ${r.decided_by}`));  // append(null) would show "null"
-  if (r.ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, "total")),
-    r.ranking.map(x => h("tr", {}, h("td", {}, x.place), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total)))));
+  if (r.long_game) {  // a match of several games (the Long Game): its tally, as `pnp score` ends with it
+    const won = r.long_game.winners || [];
+    box.append(h("p", {id: "match"}, `Long Game: wins ${Object.entries(r.long_game.wins || {}).map(([n, w]) => `${n} ${w}`).join(", ")}; `,
+      h("strong", {}, won.length ? `won by ${won.join(" and ")}` : "nobody has won it yet: play again")));
+  }
+  const ranking = rankingOf(r);
+  if (ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, ranking.score)),
+    ranking.rows.map(x => h("tr", {}, h("td", {}, x.place ?? "—"), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total ?? "—")))));
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
