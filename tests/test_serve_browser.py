@@ -253,8 +253,9 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         # Dietrick-taking, 3 players: the scoring order on the host page, boards on two phones
         sheet = example("dietrick-taking-3p.yaml")
         sid = start_game(ana, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
-        for card in sheet["scoring_order"]:
-            tap(ana, f"#t-scoring_order button[data-value='{card}']")
+        settled(ana)
+        for card in sheet["scoring_order"]:  # one order: not saved (nor settled) until its last card
+            ana.click(f"#t-scoring_order button[data-value='{card}']")
         settled(ana)
         open_board(ana, server, sid, 0, first=False)
         open_board(ben, server, sid, 1, first=False)
@@ -704,5 +705,53 @@ def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: A
         rows = host.eval_on_selector_all("#ranking tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
         by_rank = sorted(report["players"], key=lambda p: p["rank"])
         assert rows == [["place", "player", "difference"]] + [[str(p["rank"]), p["name"], str(p["difference"])] for p in by_rank]
+    finally:
+        server.stop()
+
+
+def test_an_order_tapped_again_is_unsaved_until_complete_and_the_saved_one_stays_shown(browser: Any, tmp_path: Path):
+    """Dietrick-taking's scoring order saved as 2, 1, 3, then tapped "again" and one card: the
+    page shows the order the server holds, says the new one is not saved and how many taps
+    are left; left half done (the page left, or "keep the saved order"), the saved order stays.
+    Before, the page showed the half order and said every change was saved."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        held = lambda: host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("scoring_order")  # noqa: E731
+        order = "#t-scoring_order button[data-value='{}']"
+        for card in (2, 1):
+            host.click(order.format(card))
+        assert host.get_attribute("html", "data-sync") == "unsaved" and "1 tap left" in host.inner_text("#save-state")
+        host.click(order.format(3))
+        settled(host)
+        assert held() == [2, 1, 3] and host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3"
+
+        host.click("#t-scoring_order button:text('again')")
+        host.click(order.format(3))
+        host.wait_for_timeout(2500)  # a poll comes and goes: the half order is still not sent
+        assert held() == [2, 1, 3]
+        assert host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3"  # what the server holds
+        assert host.get_attribute("html", "data-sync") == "unsaved"
+        assert host.inner_text("#save-state") == "New scoring order: 2 taps left, not saved until complete (saved: 2 → 1 → 3)"
+        assert "3 → …" in host.inner_text("#t-scoring_order .order-draft")
+        assert "unsaved" in host.get_attribute(".field[data-key='scoring_order']", "class")
+        host.click("#t-scoring_order button.keep")  # taken back: the saved order, settled
+        settled(host)
+        assert host.locator("#t-scoring_order .order-draft").count() == 0
+
+        host.click(order.format(1))  # a card tapped starts a new order too; the page is left half done
+        host.click(f"a[data-seat='0']")
+        host.wait_for_selector("#board", timeout=WAIT)
+        host.go_back()
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        settled(host)
+        assert host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3" and held() == [2, 1, 3]
+
+        for card in (3, 1, 2):  # a new order, complete: saved
+            host.click(order.format(card))
+        settled(host)
+        assert held() == [3, 1, 2] and host.inner_text("#t-scoring_order .order-now") == "3 → 1 → 2"
     finally:
         server.stop()

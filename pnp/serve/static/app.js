@@ -17,6 +17,14 @@ let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; 
 const pages = new Map();  // page ("s/ID/table", "s/ID/p/SEAT") -> {pending, url}
 let here = null, pending = new Map();
 let edits = 0;  // changes made on this page: a poll answered after a change may be older than it
+// Entries begun but not complete (an order half tapped), by widget id: what the page says of
+// each. Not sent, so not saved: the page says so, and they go with the page when it is left.
+const drafts = new Map();
+
+function draft(id, line) {
+  if (line === null) drafts.delete(id); else drafts.set(id, line);
+  showSync();
+}
 
 function counted(n, one, many) {
   return `${n} ${n === 1 ? one : many || one + "s"}`;
@@ -25,10 +33,10 @@ function counted(n, one, many) {
 function showSync() {
   // "Saving…" until every edit is sent and answered: a player knows when the phone can be put down
   const failed = [...pending.values()].filter(e => e.failed);
-  const state = unsent + sending > 0 ? "saving" : failed.length ? "failed" : "saved";
+  const state = unsent + sending > 0 ? "saving" : failed.length ? "failed" : drafts.size ? "unsaved" : "saved";
   document.documentElement.dataset.sync = state;
   const line = document.getElementById("save-state");
-  if (line) line.textContent = {saving: "Saving…", saved: "Every change is saved",
+  if (line) line.textContent = {saving: "Saving…", saved: "Every change is saved", unsaved: [...drafts.values()].join("; "),
     failed: failed.some(e => e.failed === "retry" && !e.status) ? `The server did not answer: your changes are kept and sent again when it does (${counted(failed.length, "change")}, marked)`
       : failed.some(e => e.failed === "retry") ? `${counted(failed.length, "change")} not saved yet (marked): sent again once the server answers`
       : `${counted(failed.length, "change")} not saved (marked, see above): change it again`}[state];
@@ -44,6 +52,10 @@ function marked() {
     const field = e.kind === "done" ? document.getElementById("done") : document.querySelector(`.field[data-key="${CSS.escape(e.key)}"]`);
     const cell = field && e.kind === "cell" ? field.querySelector(`.cell[data-row="${e.part[0]}"][data-col="${e.part[1]}"]`) : null;
     if (field) (cell || field).classList.add("unsaved");
+  }
+  for (const id of drafts.keys()) {
+    const field = document.getElementById(id)?.closest(".field");
+    if (field) field.classList.add("unsaved");
   }
 }
 
@@ -179,6 +191,7 @@ async function route() {
   if (poll) { clearInterval(poll); poll = null; }
   here = null;
   pending = new Map();  // a failed save of the page left behind is told there, not here
+  drafts.clear();  // an entry left half done is dropped: what was saved stays
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
     if (parts[0] === "s" && parts[1] && parts[2] === "p") await playerPage(parts[1], Number(parts[3]));
@@ -301,25 +314,33 @@ function widget(field, value, changed, id, ctx) {
     return box;
   }
   if (k === "order") {
-    let cur = Array.isArray(value) ? value.slice() : [];
+    // The order shown is the one saved (or being saved); a new one is tapped apart from it and
+    // sent only once complete. Until then it is a draft: the page says it is not saved and how
+    // many taps are left, and the saved order stays shown (and kept, if it is left half done).
+    let saved = Array.isArray(value) ? value.slice() : [], cur = null;
+    const all = field.choices.length;
     const box = h("div", {id});
+    const tapped = v => {
+      if (cur === null) cur = [];  // a tap on a card starts a new order: tap them left to right
+      cur.push(v);
+      if (cur.length === all) { saved = cur; cur = null; draft(id, null); changed(saved.slice()); }
+      else draft(id, `New ${field.label}: ${counted(all - cur.length, "tap")} left, not saved until complete (saved: ${saved.length ? saved.join(" → ") : "none"})`);
+      draw();
+    };
     const draw = () => {
       box.replaceChildren(
-        h("div", {}, "Order: ", h("strong", {class: "order-now"}, cur.length ? cur.join(" → ") : "tap the cards left to right")),
-        // a full order is replaced by the next tap: tap the cards again left to right
+        h("div", {}, "Order: ", h("strong", {class: "order-now"}, saved.length ? saved.join(" → ") : "tap the cards left to right")),
+        cur === null ? null : h("div", {class: "order-draft"}, "New order: ", h("strong", {}, [...cur, "…"].join(" → ")),
+          ` ${counted(all - cur.length, "tap")} left: not saved until complete`),
         h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value,
-          disabled: cur.includes(c.value) && cur.length < field.choices.length,
-          onclick: () => {
-            if (cur.length === field.choices.length) cur = [];
-            cur.push(c.value); draw();
-            if (cur.length === field.choices.length) changed(cur.slice());
-          }}, c.label)),
-          h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")));
+          disabled: cur !== null && cur.includes(c.value), onclick: () => tapped(c.value)}, c.label)),
+          cur === null ? h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")
+            : h("button", {type: "button", class: "ghost keep", onclick: () => { cur = null; draft(id, null); draw(); }}, "keep the saved order")));
     };
     draw();
-    box.set = v => {  // not while an order is half tapped
+    box.set = v => {  // the order saved elsewhere; a new one half tapped here stays a draft beside it
       const now = Array.isArray(v) ? v.slice() : [];
-      if ((cur.length === 0 || cur.length === field.choices.length) && JSON.stringify(now) !== JSON.stringify(cur)) { cur = now; draw(); }
+      if (JSON.stringify(now) !== JSON.stringify(saved)) { saved = now; draw(); }
     };
     return box;
   }
