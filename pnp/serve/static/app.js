@@ -123,10 +123,22 @@ function send(put, changes = pending) {
       await put(body(sent.map(([, e]) => e)));
       for (const [id, e] of sent) if (changes.get(id) === e) changes.delete(id);  // a newer change of it is still to send
     } catch (err) {
-      for (const [, e] of sent) Object.assign(e, {failed: err.status && err.status < 500 ? "refused" : "retry", status: err.status});
+      // refused for one change it names (`at`): that one alone waits to be made again, the
+      // others of the batch are sent again without it; refused unnamed, or away: all of them
+      const named = err.status && err.status < 500 && err.at ? sent.filter(([, e]) => refusedBy(err.at, e)) : [];
+      for (const [, e] of named.length ? named : sent) Object.assign(e, {failed: err.status && err.status < 500 ? "refused" : "retry", status: err.status});
+      if (named.length && named.length < sent.length) send(put, changes);
     }
   }).finally(() => { sending--; showSync(); });
   return queue;
+}
+
+function refusedBy(at, e) {
+  // whether a refusal's `at` (["values", field], ["parts", field], ["cells", grid, [row, col]],
+  // ["items", field]: as `body` sends it) names this change
+  const [section, key, part] = at;
+  const kind = {values: "value", parts: "part", cells: "cell", items: "item"}[section];
+  return e.kind === kind && e.key === key && (part === undefined || JSON.stringify(e.part) === JSON.stringify(part));
 }
 
 // The control last tapped. A save's answer can add or remove a problem line above it (at a
@@ -163,7 +175,7 @@ async function api(method, url, body) {
   } catch (e) { throw new Error(NO_ANSWER); }  // no status: the browser's own words ("Failed to fetch") tell a player nothing
   let data;
   try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
-  if (!res.ok) throw Object.assign(new Error(data.error || `${res.status}`), {status: res.status});
+  if (!res.ok) throw Object.assign(new Error(data.error || `${res.status}`), {status: res.status, at: data.at});
   return data;
 }
 
@@ -330,7 +342,8 @@ function widget(field, value, changed, id, ctx) {
     const draw = () => {
       box.replaceChildren(
         h("div", {}, "Order: ", h("strong", {class: "order-now"}, saved.length ? saved.join(" → ") : "tap the cards left to right")),
-        cur === null ? null : h("div", {class: "order-draft"}, "New order: ", h("strong", {}, [...cur, "…"].join(" → ")),
+        // no draft: "", not null, which replaceChildren would show as "null"
+        cur === null ? "" : h("div", {class: "order-draft"}, "New order: ", h("strong", {}, [...cur, "…"].join(" → ")),
           ` ${counted(all - cur.length, "tap")} left: not saved until complete`),
         h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value,
           disabled: cur !== null && cur.includes(c.value), onclick: () => tapped(c.value)}, c.label)),
