@@ -275,6 +275,499 @@ def test_a_game_without_hints_gets_generic_widgets():
 # ------------------------------------------------------------ bad requests
 
 
+@pytest.mark.parametrize("body, message", [
+    ({"game": "chess", "players": ["A", "B"]}, "unknown game 'chess'"),
+    ({"game": "tasty-humans", "players": ["A", "A"]}, "two players have the same name"),
+    ({"game": "tasty-humans", "players": ["A"] * 0}, "expected a name for every player"),
+    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
+    ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
+    ({"game": 3, "players": "A"}, "expected game (text)"),
+    ({"game": "tasty-humans", "players": ["B", "A" * 61]}, "players: player 2's name ('AAAAAAAAAAAAAAAAAAAA'...) is 61 characters: expected at most 60"),
+    ({"game": "dietrick-taking", "changes": {"rounds": 2}, "players": ["A", "B", "C"]}, "changes: dietrick-taking takes no rule changes on its sheet"),
+])
+def test_a_bad_new_game_gets_one_clear_line(client: TestClient, body: dict, message: str):
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 400
+    assert message in r.json()["error"]
+    assert "Traceback" not in r.text
+
+
+@pytest.mark.parametrize("name, message", [
+    ("A\\ud83d", "player 2's name 'A\\ud83d' has a lone surrogate (half of an emoji), U+D83D"),  # JSON.stringify of a cut emoji
+    ("Ana\\nBen", "player 2's name 'Ana\\nBen' has a control character (a line break, a tab...), U+000A"),
+    ("A\\tB", "player 2's name 'A\\tB' has a control character (a line break, a tab...), U+0009"),
+    ("Ben\\u0007", "player 2's name 'Ben\\x07' has a control character (a line break, a tab...), U+0007"),
+    ("Ana\\u200b", "player 2's name 'Ana\\u200b' has an invisible formatting character, U+200B"),
+    ("An\\u200da", "player 2's name 'An\\u200da' has an invisible formatting character, U+200D"),
+    ("B\\u2028C", "player 2's name 'B\\u2028C' has a line separator, U+2028"),
+    ("Jose\\u0301", "two players have the same name, 'José' (player 1) and 'José' (player 2)"),  # NFD: the same name
+    ("JOSE\\u0301", "two players have the same name, 'José' (player 1) and 'JOSÉ' (player 2)"),
+])
+def test_a_name_that_is_not_one_line_of_visible_text_or_another_players_is_refused(client: TestClient, name: str, message: str):
+    body = '{"game": "tasty-humans", "changes": {}, "players": ["Jos\\u00e9", "%s"]}' % name  # as a page's JSON.stringify sends it
+    r = client.post("/api/sessions", content=body.encode(), headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (400, {"error": f"players: {message}: expected " + (
+        "each name once" if "same name" in message else "one line of visible text")})
+    assert client.get("/api/sessions").json() == []
+
+
+def test_names_are_kept_in_nfc_and_an_emoji_name_is_a_name(client: TestClient):
+    start(client, "tasty-humans", ["Jose\u0301 ", "\U0001F9DF\u200d\u2642\ufe0f", "\U0001F469\U0001F3FD\u200d\U0001F4BB", "\u00a0Ben\n"])
+    assert client.get("/api/sessions").json()[0]["players"] == ["Jos\u00e9", "\U0001F9DF\u200d\u2642\ufe0f", "\U0001F469\U0001F3FD\u200d\U0001F4BB", "Ben"]
+
+
+def test_a_name_a_log_kept_before_names_were_checked_never_makes_a_500(client: TestClient, tmp_path: Path):
+    Log(tmp_path / "log.sqlite").create_session("old", "tasty-humans", None, {}, ["Ana", "A\ud83d"], {}, [{}, {}])
+    for url in ("/api/sessions", "/api/sessions/old"):
+        r = client.get(url)
+        assert r.status_code == 200 and "A\\ud83d" in r.text  # sent escaped: JSON a page reads
+    r = client.put("/api/sessions/old/boards/1", content=b'{"values": {"monster": "tr\\ud800"}}', headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (400, {"error": "monster: 'tr\\ud800' has a lone surrogate (half of an emoji): expected text"})
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"cravings.troll.points": "x"}, "changes: cravings.troll.points: input should be a valid integer, unable to parse string as an integer, got 'x'"),
+    ({"king_bonus": [1, 2]}, "changes: king_bonus: input should be a valid integer, got [1, 2]"),
+    ({"cravings.troll.pts": 3}, "changes: cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+])
+def test_a_bad_rule_change_is_refused_when_the_session_starts(client: TestClient, changes: dict, message: str):
+    """As `pnp simulate --set` refuses it: before any board is sent, one line, no session made."""
+    r = client.post("/api/sessions", json={"game": "tasty-humans", "rules": None, "changes": changes, "players": ["A", "B"]})
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get("/api/sessions").json() == []
+
+
+def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    cases = [
+        client.put(f"/api/sessions/{sid}/boards/0", content=b"{not json"),
+        client.put(f"/api/sessions/{sid}/boards/0", content=b'{"values": {"claimed": Infinity}}'),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"bogus": 1}}),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "x" * 5000}}),
+        client.put(f"/api/sessions/{sid}/boards/0", json={"values": [], "done": "yes"}),
+        client.put(f"/api/sessions/{sid}/boards/7", json={"values": {}}),
+        client.put("/api/sessions/nope/boards/0", json={"values": {}}),
+        client.put(f"/api/sessions/{sid}/boards/0", content=b"x" * (MAX_BODY + 1)),
+        client.put(f"/api/sessions/{sid}/boards/0", content=iter([b"x" * MAX_BODY, b"x"])),  # chunked: no length said
+        client.post("/api/sessions", json=["tasty-humans", "Ana", "Ben"]),
+        client.post("/api/predict", json={"game": "cave", "players": "three"}),
+        client.get("/api/sessions/nope"),
+        client.get("/no/such/page"),
+        client.delete("/api/sessions"),
+    ]
+    assert [r.status_code for r in cases] == [400, 400, 400, 400, 400, 404, 404, 413, 413, 400, 400, 404, 404, 405]
+    assert cases[9].json()["error"] == "expected an object with game, rules, changes and players"
+    assert cases[10].json()["error"].startswith("expected game (text), rules (text or null), changes (object), players and games")
+    for r in cases:
+        assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
+
+
+def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"stomach": "\x00\x01", "claimed": "many", "leaders": {"x": [1, {"a": 2}]}}})
+    assert r.status_code == 200
+    assert r.json()["outcome"]["problems"]
+
+
+def test_no_request_reaches_the_projects_files(client: TestClient):
+    for url in ("/static/../log.py", "/static/..%2f..%2fpyproject.toml", "/static/%2e%2e/app.py", "/api/sessions/..%2f..%2fpyproject.toml/sheet.yaml"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+        assert "[project]" not in r.text and "import" not in r.text
+
+
+def test_statistics_over_the_logged_games(client: TestClient):
+    for name in ("tasty-humans-2p.yaml", "tasty-humans-2p.yaml", "dietrick-taking-3p.yaml"):
+        sheet = example(name)
+        fill(client, start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules")), sheet)
+    stats = {(s["game"], s["players"]): s for s in client.get("/api/stats").json()}
+    tasty = stats[("tasty-humans", 2)]
+    assert tasty["games"] == 2 and tasty["wins_by_seat"] == [2, 0]
+    assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
+    assert tasty["by_leader"]["least-type"]["max"] == 14
+    assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
+
+
+def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import uvicorn
+
+    import pnp.serve as serve_module
+
+    ran: list = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: ran.append((app, host, port)))
+    monkeypatch.setattr(serve_module, "lan_address", lambda: "127.0.0.1")  # the table's network, here the loopback
+    for lan in (False, True):
+        lines: list[str] = []
+        serve_module.serve(Project(REPO), tmp_path / "log.sqlite", lan, 8123, lines.append)
+        app, host, port = ran[-1]
+        url = next(line for line in lines if line.startswith("open: ")).removeprefix("open: ")
+        token = url.split("?token=", 1)[1]
+        assert (host, port) == ("127.0.0.1", 8123) and url == f"http://127.0.0.1:8123/?token={token}" and len(token) >= 32
+        assert (sum("█" in line for line in lines) > 10) == lan
+        c = TestClient(app)
+        assert c.get("/api/games").status_code == 403
+        assert c.get(f"/?token={token}").status_code == 200 and c.get("/api/games").status_code == 200
+    assert ran[0][0] is not ran[1][0]
+    tokens = []  # the link stays after a restart; --new-token makes another
+    for new in (False, False, True):
+        lines = []
+        serve_module.serve(Project(REPO), tmp_path / "log.sqlite", False, 8123, lines.append, new_token=new)
+        tokens.append(next(line for line in lines if line.startswith("open: ")).split("?token=")[1])
+    assert tokens[0] == tokens[1] != tokens[2]
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
+    assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
+
+
+
+def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path):
+    """Another program (or another `pnp serve`) listens there: refused before the server
+    starts, in one line, not uvicorn's traceback."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
+    assert result.exit_code == 2
+    assert result.output == f"--port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+@pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
+def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
+    sheet = example(name)
+    sid = start(client, "tasty-humans", [sheet["players"][0]["name"]], str(sheet.get("rules") or "published"))
+    table = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}
+    solo = {f["key"]: f for f in table["solo"]["fields"]}
+    assert table["solo"]["kind"] == "group" and solo["ai_cards"]["kind"] == "picks"
+    # the A.I.'s cards by the names printed on them, in name order: all 50, their ids the values
+    cards = solo["ai_cards"]["choices"]
+    assert len(cards) == 50 and {"value": "adv-03", "label": "Dame Oswin of the Ford (Swordsman)"} in cards
+    assert [c["label"].casefold() for c in cards] == sorted(c["label"].casefold() for c in cards)
+    # each class in its version's words: 0.2.8 says General (O109) and No Type (O237)
+    labels = {c["value"]: c["label"] for c in cards}
+    assert (labels["adv-25"], labels["adv-37"]) == (("Commander Hale (Captain)", "Farmer Giles (Peasant)") if name == "tasty-humans-solo.yaml"
+                                                    else ("Commander Hale (General)", "Farmer Giles (No Type)"))
+    if name == "tasty-humans-solo.yaml":  # published: named levels, the Balanced Diet and monster challenges
+        assert solo["level"]["kind"] == "choice" and solo["level"]["choices"][0] == {"value": 0, "label": "0: Baby Beast"}
+        assert [c["value"] for c in solo["challenge"]["choices"]] == ["balanced-diet/beginner", "balanced-diet/normal", "balanced-diet/expert", "monster"]
+    else:  # 0.2.8: any level, and no challenge to choose (its blank sheet has none)
+        assert solo["level"]["kind"] == "number" and "challenge" not in solo
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == [] and state["finished"]
+    path = tmp_path / "solo.yaml"
+    path.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    assert {**cli_score(path), "sheet": None} == {**state["outcome"]["report"], "sheet": None}
+
+
+@pytest.mark.parametrize("holder", ["Rex", None])
+def test_a_028_table_names_the_king_token_holder_and_scores_as_pnp_score_does(client: TestClient, holder: str | None, tmp_path: Path):
+    """Quin and Rex fill together in the Leader Phase and tie down to seat order (0.2.8
+    lines 197, 215): the host picks who holds the token among the table's players, and the
+    table scores as `pnp score` does on the same sheet file, the default only when unnamed."""
+    sheet = yaml.safe_load(TIE)
+    if holder is not None:
+        sheet["king_token"] = holder
+    names = [p["name"] for p in sheet["players"]]
+    sid = start(client, "tasty-humans", names, "0.2.8")
+    table = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}
+    assert list(table) == ["ending", "king_token"]
+    assert table["king_token"]["kind"] == "choice" and table["king_token"]["nullable"]
+    assert [c["value"] for c in table["king_token"]["choices"]] == names
+    assert [c["value"] for c in table["ending"]["choices"]] == ["round", "leader-phase"]
+    state = fill(client, sid, sheet)
+    assert state["outcome"]["problems"] == [] and state["finished"]
+    report = state["outcome"]["report"]
+    assert report["winners"] == [holder or "Quin"] and report["king_token"] == {"name": holder or "Quin", "stated": holder is not None}
+    assert report["ending"] == "leader-phase" and report["ending_stated"]
+    exported, original = tmp_path / "exported.yaml", tmp_path / "original.yaml"
+    exported.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    original.write_text(sheet_yaml(sheet), encoding="utf-8")
+    assert {**cli_score(exported), "sheet": None} == {**report, "sheet": None} == {**cli_score(original), "sheet": None}
+
+
+@pytest.mark.parametrize("rules", ["published", "0.2.8"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_tasty_humans_form_offers_exactly_the_blank_sheets_fields(games: Games, rules: str, players: int):
+    """The form comes from the blank sheet (`pnp sheet --template`): a field the sheet of
+    this version and player count has not (king_token outside 0.2.8's multi-player games,
+    king and king_token in a solo game, challenge in a 0.2.8 solo game) is not offered."""
+    names = ["Ana", "Ben", "Cy", "Dee"][:players]
+    form = sessions.form(games, "tasty-humans", rules, names)
+    blank = games.blank("tasty-humans", players, rules)
+    assert {f["key"] for f in form["table"]} == set(blank) - {"game", "rules", "players"}  # in the schema's order
+    assert {f["key"] for f in form["player"]} == set(blank["players"][0]) - {"name"}
+    for f in form["table"]:
+        if f["kind"] == "group":
+            assert {g["key"] for g in f["fields"]} == set(blank[f["key"]])
+    assert ("king_token" in blank) is (rules == "0.2.8" and players > 1)
+
+
+def test_a_field_the_sheet_has_not_is_refused_at_the_table(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "published")
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"king_token": "Ana"}})
+    assert r.status_code == 400 and r.json()["error"] == "unknown field 'king_token': expected one of ending"
+
+
+def test_a_dietrick_taking_solo_game_enters_fuzz_on_tracks(client: TestClient):
+    sid = start(client, "dietrick-taking", ["Ana"])
+    fuzz = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["fuzz"]
+    assert fuzz["kind"] == "group" and [f["kind"] for f in fuzz["fields"]] == ["track", "track"]
+
+
+def test_fuzz_is_offered_only_in_a_solo_game(client: TestClient):
+    """Fuzz's markers are the solo game's (the sheet refuses them with two or more players):
+    a 3-player table's form has no field for them, so nothing tapped there by mistake."""
+    sid = start(client, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+    assert "fuzz" not in [f["key"] for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]]
+    r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"fuzz": {"yellow": 3}}})
+    assert r.status_code == 400 and "unknown field 'fuzz'" in r.json()["error"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.dictionaries(st.sampled_from(["monster", "king", "leaders", "held", "stomach", "claimed", "other"]), json_values, max_size=4),
+       done=json_values)
+def test_any_board_a_page_sends_gets_a_state_or_one_line(client: TestClient, values: dict, done: object):
+    sid = client.get("/api/sessions").json()[0]["id"] if client.get("/api/sessions").json() else start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values, "done": done})
+    assert r.status_code in (200, 400), r.text
+    data = r.json()
+    assert ("outcome" in data) if r.status_code == 200 else (set(data) == {"error"} and "\n" not in data["error"])
+
+
+def test_statistics_stand_beside_what_pnp_simulate_predicts(client: TestClient):
+    from pnp.simulate import simulate
+
+    sheet = example("dietrick-taking-3p.yaml")
+    fill(client, start(client, "dietrick-taking", [p["name"] for p in sheet["players"]]), sheet)
+    (group,) = client.get("/api/stats").json()
+    assert group["current"] and group["changes"] == {}
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3, "games": 30}
+    predicted = client.post("/api/predict", json=body).json()
+    run = simulate(Project(REPO), "dietrick-taking", games=30, players=3, seed=0, jobs=1)
+    wins = [sum(p.win / sum(q.win for q in r.players) for r in run.records for p in r.players if p.seat == seat and p.win) / 30 for seat in range(3)]
+    assert predicted["games"] == 30 and predicted["win_rate_by_seat"] == [round(w, 3) for w in wins]
+    assert client.post("/api/predict", json={**body, "games": 10_000}).json() == {"error": "games: 10000: expected 1 to 200"}
+    assert "unknown game" in client.post("/api/predict", json={**body, "game": "chess"}).json()["error"]
+    # a choice the game cannot take, in the words the new game's form uses (not `--set`'s)
+    assert client.post("/api/predict", json={**body, "rules": "0.2.8"}).json() == {"error": "rules: dietrick-taking has one rule set: expected no rule version"}
+    assert client.post("/api/predict", json={**body, "changes": {"rounds": 2}}).json() == {"error": "changes: dietrick-taking takes no rule changes on its sheet"}
+
+
+
+def test_an_edit_to_the_games_content_is_predicted_afresh(copy_game, tmp_path: Path):
+    """The designer edits the YAML while `pnp serve` runs: the next prediction plays the new content."""
+    project = copy_game("dietrick-taking")
+    client = TestClient(make_app(Games(project), Log(tmp_path / "log.sqlite"), TOKEN))
+    client.get(f"/?token={TOKEN}")
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3, "games": 10}
+    before = client.post("/api/predict", json=body).json()
+    assert client.post("/api/predict", json=body).json() == before
+    scoring = project.content_dir / "dietrick-taking" / "scoring.yaml"
+    scoring.write_text(scoring.read_text().replace("end_square: 13", "end_square: 16"))  # a longer race
+    after = client.post("/api/predict", json=body).json()
+    assert after["games"] == 10 and after["mean_score_by"] != before["mean_score_by"]
+
+
+def test_statistics_say_when_the_content_changed_since_the_games_were_played(copy_game, tmp_path: Path):
+    """An edit while `pnp serve` runs: a prediction would play the new content, so the games
+    logged before no longer count as current."""
+    project = copy_game("dietrick-taking")
+    client = TestClient(make_app(Games(project), Log(tmp_path / "log.sqlite"), TOKEN))
+    client.get(f"/?token={TOKEN}")
+    sheet = example("dietrick-taking-3p.yaml")
+    fill(client, start(client, "dietrick-taking", [p["name"] for p in sheet["players"]]), sheet)
+    assert [g["current"] for g in client.get("/api/stats").json()] == [True]
+    scoring = project.content_dir / "dietrick-taking" / "scoring.yaml"
+    scoring.write_text(scoring.read_text().replace("end_square: 13", "end_square: 16"))
+    assert [g["current"] for g in client.get("/api/stats").json()] == [False]
+
+
+def test_the_server_remembers_at_most_so_many_predictions(client: TestClient, monkeypatch):
+    import pnp.serve.predict
+
+    played: list[int] = []
+
+    def predict(project, game, rules, changes, players, games):  # the request, not a game played: fast
+        played.append(games)
+        return {"games": games}
+
+    monkeypatch.setattr(pnp.serve.predict, "predict", predict)
+    body = {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 3}
+
+    def ask(n: int) -> int:
+        """Ask for a prediction of n games: 1 when it was made, 0 when it was remembered."""
+        was = len(played)
+        assert client.post("/api/predict", json={**body, "games": n}).json() == {"games": n}
+        return len(played) - was
+
+    assert [ask(n) for n in range(1, PREDICTIONS_KEPT + 1)] == [1] * PREDICTIONS_KEPT
+    assert ask(1) == 0  # remembered, and now the most recently asked
+    assert ask(PREDICTIONS_KEPT + 1) == 1  # one too many: the least recently asked (2) is dropped
+    assert [ask(1), ask(PREDICTIONS_KEPT + 1), ask(3)] == [0, 0, 0]
+    assert ask(2) == 1
+
+
+def test_games_before_and_after_a_rule_change_are_told_apart(client: TestClient):
+    sheet = example("tasty-humans-2p.yaml")
+    names = [p["name"] for p in sheet["players"]]
+    fill(client, start(client, "tasty-humans", names, "published"), sheet)
+    changed = start(client, "tasty-humans", names, "published", {"cravings.troll.points": 5})
+    unclaimed = {**sheet, "players": [{k: v for k, v in p.items() if k != "claimed"} for p in sheet["players"]]}
+    fill(client, changed, unclaimed)  # the example claims its totals under the unchanged rules: a wrong claim is not logged
+    groups = client.get("/api/stats").json()
+    # the troll's craving scores 3 times in Ana's stomach: 4 points each (published, F317), then 5
+    assert [(g["changes"], g["by_monster"]["troll"]["max"]) for g in groups] == [({"cravings.troll.points": 5}, 45), ({}, 42)]
+
+
+def test_each_board_has_a_qr_code_of_its_tokened_link(client: TestClient):
+    from pnp.serve.app import seat_qr_svg
+
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.get(f"/api/sessions/{sid}/boards/1/qr.svg")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.content == seat_qr_svg("http://testserver/", TOKEN, sid, 1)
+    assert r.content != seat_qr_svg("http://testserver/", TOKEN, sid, 0) and r.content.startswith(b"<?xml")
+    assert client.get(f"/api/sessions/{sid}/boards/2/qr.svg").status_code == 404
+
+
+def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
+    """The hostile-project report's defect 15: a 35-digit rule value overflowed the engine's
+    64-bit arithmetic (500 OverflowError); a body of 30,000 nested lists overflowed the JSON
+    reader's recursion (500 RecursionError). Both are a 400 with one line."""
+    body = {"game": "tasty-humans", "rules": None, "changes": {"cravings.troll.points": 99999999999999999999999999999999999},
+            "players": 2, "games": 2}
+    r = client.post("/api/predict", json=body)
+    assert r.status_code == 400 and r.json() == {"error": "--set cravings.troll.points: 99999999999999999999999999999999999 is out of range: "
+                                                          "expected a number from -1,000,000 to 1,000,000"}
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", content="[" * 30000 + "]" * 30000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json() == {"error": "expected a JSON body: lists or objects nested too deeply (hundreds deep)"}
+
+
+# ------------------------------------------------------------ claims the sheet does not score
+
+
+@pytest.mark.parametrize("name, wrong, place, right", [
+    # Ben's board scores 28: the claim is shown at his claimed field, in `pnp score`'s words
+    ("tasty-humans-2p.yaml", ("board", 1, {"claimed": 20}), ["players", 1, "claimed"], {"claimed": 28}),
+    ("tasty-humans-2p.yaml", ("board", 1, {"claimed": 20}), ["players", 1, "claimed"], {"claimed": None}),
+    # Ben wins: a claimed winner the sheet does not score is shown at claimed_winner
+    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), ["claimed_winner"], {"claimed_winner": None}),
+    ("dietrick-taking-3p.yaml", ("table", None, {"claimed_winner": "Cleo"}), ["claimed_winner"], {"claimed_winner": "Ben"}),
+    # Cleo's difference is not 99: shown at her claimed field
+    ("dietrick-taking-3p.yaml", ("board", 2, {"claimed": 99}), ["players", 2, "claimed"], {"claimed": None}),
+])
+def test_a_game_claiming_what_its_sheet_does_not_score_is_logged_only_once_the_claim_agrees(
+        client: TestClient, tmp_path: Path, name: str, wrong: tuple, place: list, right: dict):
+    sheet = example(name)
+    where, seat, values = wrong
+    if where == "table":
+        sheet.update(values)
+    else:
+        sheet["players"][seat].update(values)
+    sid = start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules"))
+    state = fill(client, sid, sheet)
+    wrong_file = tmp_path / "wrong.yaml"
+    wrong_file.write_text(client.get(f"/api/sessions/{sid}/sheet.yaml").text, encoding="utf-8")
+    scored = CliRunner().invoke(cli, ["score", str(wrong_file), "--project", str(REPO)])
+    (problem,) = state["outcome"]["problems"]
+    assert scored.exit_code == 1 and problem["at"] == place and problem["message"] in scored.output.replace("\n", " ")
+    assert not state["finished"] and state["logged"] is None and state["outcome"]["exit_code"] == 1
+    assert client.get("/api/sessions").json()[0]["logged"] is None and client.get("/api/stats").json() == []
+    if where == "table":  # put right (or cleared), the game is logged
+        r = client.put(f"/api/sessions/{sid}/table", json={"values": right})
+    else:
+        r = client.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": right, "done": True})
+    state = r.json()
+    assert state["finished"] and state["logged"] == 1 and state["outcome"]["problems"] == []
+    # the logged game exported imports again as the same game (README: pnp log)
+    db, again = tmp_path / "log.sqlite", tmp_path / "again.sqlite"
+    exported = CliRunner().invoke(cli, ["log", "export", "--db", str(db), "--out", str(tmp_path / "out"), "--project", str(REPO)])
+    assert exported.exit_code == 0, exported.output
+    (path,) = (tmp_path / "out").iterdir()
+    imported = CliRunner().invoke(cli, ["log", "import", str(path), "--db", str(again), "--project", str(REPO)])
+    assert imported.exit_code == 0, imported.output
+    (first,), (second,) = Log(db).games(), Log(again).games()
+    assert (second.sheet, second.played, second.players) == (first.sheet, first.played, first.players)
+    assert {**second.report, "sheet": None} == {**first.report, "sheet": None}
+
+
+def test_a_prediction_plays_the_rule_version_the_host_chose(client: TestClient):
+    """As `pnp simulate --set rules=0.2.8` plays it (seed 0), not the published rules."""
+    from pnp.simulate import simulate
+
+    body = {"game": "tasty-humans", "rules": "0.2.8", "changes": {}, "players": 2, "games": 3}
+    predicted = client.post("/api/predict", json=body).json()
+    run = simulate(Project(REPO), "tasty-humans", games=3, players=2, options={"rules": "0.2.8"}, seed=0, jobs=1)
+    scores: dict = {}
+    for p in (p for r in run.records for p in r.players):
+        for tag, value in p.tags.items():
+            scores.setdefault(tag, {}).setdefault(value, []).append(p.score)
+    assert predicted["rules"] == "0.2.8" and predicted["mean_score_by"] == {
+        tag: {value: round(sum(v) / len(v), 2) for value, v in sorted(by.items())} for tag, by in sorted(scores.items())}
+    published = client.post("/api/predict", json={**body, "rules": None}).json()
+    assert published["mean_score_by"] != predicted["mean_score_by"]
+
+
+
+@pytest.mark.parametrize("values, message", [
+    ("Ana's board", "expected an object of field values"),
+    ({"monster": [[[["troll"]]]]}, "monster: nested too deep"),
+    ({"monster": ["troll"] * 101}, "monster: more than 100 values"),
+    ({"monster": {str(i): "troll" for i in range(101)}}, "monster: more than 100 values"),
+])
+def test_a_board_of_the_wrong_shape_or_size_is_one_line(client: TestClient, values: object, message: str):
+    """What a page (or anything that has the table's link) sends as a board: bounded before it is kept."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    before = client.get(f"/api/sessions/{sid}").json()
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values})
+    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_the_sheet_limits_of_pnp_score_bound_a_tables_sheet(client: TestClient, monkeypatch: pytest.MonkeyPatch):
+    """PNP_SHEET_LIMITS lowered (as for `pnp score`): a board making the table's sheet
+    larger than it is refused in one line, and the board is not kept."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    before = client.get(f"/api/sessions/{sid}").json()
+    monkeypatch.setenv("PNP_SHEET_LIMITS", "size=100")
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"monster": "troll"}})
+    assert (r.status_code, r.json()) == (400, {"error": "sheet.yaml: more than 100 bytes: the limit for a scoring sheet "
+                                                        "(set PNP_SHEET_LIMITS=size=N to change it)"})
+    monkeypatch.delenv("PNP_SHEET_LIMITS")
+    assert client.get(f"/api/sessions/{sid}").json() == before
+
+
+def test_two_pages_on_one_board_each_send_only_what_they_changed_and_both_land(client: TestClient):
+    """The same board open on the player's phone and the host's laptop: a page sends the
+    cells and keys it changed, not its whole (older) copy of the grid, and the server merges
+    them into the stored board; a save without `done` leaves the board's "complete" as it was."""
+    sid = start(client, "tasty-humans", ["Ana", "Ben"], "published")
+    for col, symbol in enumerate("A4BHGD", start=1):  # the phone: the bottom row, a cell a tap
+        r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "cells": {"stomach": [[6, col, symbol]]}})
+        assert r.status_code == 200, r.text
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "parts": {"leaders": {"1": "hand-line"}}})
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "done": True})
+    # the laptop, loaded before all that: one cell and one leader of its own, and a field
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": 42}, "cells": {"stomach": [[5, 1, "H"]]},
+                                                      "parts": {"leaders": {"2": "surround-majority"}}})
+    state = client.get(f"/api/sessions/{sid}").json()
+    rows = state["boards"][0]["stomach"].splitlines()
+    assert rows[4].split()[0] == "H" and rows[5].split() == list("A4BHGD")
+    assert state["boards"][0]["leaders"]["1"] == "hand-line" and state["boards"][0]["leaders"]["2"] == "surround-majority"
+    assert state["boards"][0]["claimed"] == 42 and state["done"] == [True, False]
+    client.put(f"/api/sessions/{sid}/boards/0", json={"values": {}, "done": False})  # unticked: only then
+    assert client.get(f"/api/sessions/{sid}").json()["done"] == [False, False]
+
+
 # `at`: the change refused, named as the save sends it, so that the page marks that one
 # alone and sends the others of its batch again; none where the save itself is malformed
 @pytest.mark.parametrize("body, message, at", [
