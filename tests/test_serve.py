@@ -322,7 +322,7 @@ def test_a_name_a_log_kept_before_names_were_checked_never_makes_a_500(client: T
         r = client.get(url)
         assert r.status_code == 200 and "A\\ud83d" in r.text  # sent escaped: JSON a page reads
     r = client.put("/api/sessions/old/boards/1", content=b'{"values": {"monster": "tr\\ud800"}}', headers={"content-type": "application/json"})
-    assert (r.status_code, r.json()) == (400, {"error": "monster: 'tr\\ud800' has a lone surrogate (half of an emoji): expected text"})
+    assert (r.status_code, r.json()) == (400, {"error": "monster: 'tr\\ud800' has a lone surrogate (half of an emoji): expected text", "at": ["values", "monster"]})
 
 
 @pytest.mark.parametrize("changes, message", [
@@ -359,7 +359,7 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
     assert cases[9].json()["error"] == "expected an object with game, rules, changes and players"
     assert cases[10].json()["error"].startswith("expected game (text), rules (text or null), changes (object), players and games")
     for r in cases:
-        assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
+        assert set(r.json()) <= {"error", "at"} and "Traceback" not in r.text and r.json()["error"]
 
 
 def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
@@ -725,11 +725,12 @@ def test_a_prediction_plays_the_rule_version_the_host_chose(client: TestClient):
     ({"monster": {str(i): "troll" for i in range(101)}}, "monster: more than 100 values"),
 ])
 def test_a_board_of_the_wrong_shape_or_size_is_one_line(client: TestClient, values: object, message: str):
-    """What a page (or anything that has the table's link) sends as a board: bounded before it is kept."""
+    """What a page (or anything that has the table's link) sends as a board: bounded before it
+    is kept; a value refused names its field (`at`), a board that is no object none."""
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     before = client.get(f"/api/sessions/{sid}").json()
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values})
-    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert (r.status_code, r.json()) == (400, {"error": message} | ({"at": ["values", "monster"]} if isinstance(values, dict) else {}))
     assert client.get(f"/api/sessions/{sid}").json() == before
 
 
