@@ -322,7 +322,7 @@ def test_a_name_a_log_kept_before_names_were_checked_never_makes_a_500(client: T
         r = client.get(url)
         assert r.status_code == 200 and "A\\ud83d" in r.text  # sent escaped: JSON a page reads
     r = client.put("/api/sessions/old/boards/1", content=b'{"values": {"monster": "tr\\ud800"}}', headers={"content-type": "application/json"})
-    assert (r.status_code, r.json()) == (400, {"error": "monster: 'tr\\ud800' has a lone surrogate (half of an emoji): expected text"})
+    assert (r.status_code, r.json()) == (400, {"error": "monster: 'tr\\ud800' has a lone surrogate (half of an emoji): expected text", "at": ["values", "monster"]})
 
 
 @pytest.mark.parametrize("changes, message", [
@@ -359,7 +359,7 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
     assert cases[9].json()["error"] == "expected an object with game, rules, changes and players"
     assert cases[10].json()["error"].startswith("expected game (text), rules (text or null), changes (object), players and games")
     for r in cases:
-        assert set(r.json()) == {"error"} and "Traceback" not in r.text and r.json()["error"]
+        assert set(r.json()) <= {"error", "at"} and "Traceback" not in r.text and r.json()["error"]
 
 
 def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
@@ -442,8 +442,12 @@ def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_sco
     assert table["solo"]["kind"] == "group" and solo["ai_cards"]["kind"] == "picks"
     # the A.I.'s cards by the names printed on them, in name order: all 50, their ids the values
     cards = solo["ai_cards"]["choices"]
-    assert len(cards) == 50 and {"value": "adv-03", "label": "Dame Oswin of the Ford (swordsman)"} in cards
+    assert len(cards) == 50 and {"value": "adv-03", "label": "Dame Oswin of the Ford (Swordsman)"} in cards
     assert [c["label"].casefold() for c in cards] == sorted(c["label"].casefold() for c in cards)
+    # each class in its version's words: 0.2.8 says General (O109) and No Type (O237)
+    labels = {c["value"]: c["label"] for c in cards}
+    assert (labels["adv-25"], labels["adv-37"]) == (("Commander Hale (Captain)", "Farmer Giles (Peasant)") if name == "tasty-humans-solo.yaml"
+                                                    else ("Commander Hale (General)", "Farmer Giles (No Type)"))
     if name == "tasty-humans-solo.yaml":  # published: named levels, the Balanced Diet and monster challenges
         assert solo["level"]["kind"] == "choice" and solo["level"]["choices"][0] == {"value": 0, "label": "0: Baby Beast"}
         assert [c["value"] for c in solo["challenge"]["choices"]] == ["balanced-diet/beginner", "balanced-diet/normal", "balanced-diet/expert", "monster"]
@@ -721,11 +725,12 @@ def test_a_prediction_plays_the_rule_version_the_host_chose(client: TestClient):
     ({"monster": {str(i): "troll" for i in range(101)}}, "monster: more than 100 values"),
 ])
 def test_a_board_of_the_wrong_shape_or_size_is_one_line(client: TestClient, values: object, message: str):
-    """What a page (or anything that has the table's link) sends as a board: bounded before it is kept."""
+    """What a page (or anything that has the table's link) sends as a board: bounded before it
+    is kept; a value refused names its field (`at`), a board that is no object none."""
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     before = client.get(f"/api/sessions/{sid}").json()
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": values})
-    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert (r.status_code, r.json()) == (400, {"error": message} | ({"at": ["values", "monster"]} if isinstance(values, dict) else {}))
     assert client.get(f"/api/sessions/{sid}").json() == before
 
 
@@ -764,19 +769,23 @@ def test_two_pages_on_one_board_each_send_only_what_they_changed_and_both_land(c
     assert client.get(f"/api/sessions/{sid}").json()["done"] == [False, False]
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"values": {}, "cells": {"stomach": [[7, 1, "A"]]}}, "cells: stomach: expected [row 1-6, column 1-6, one symbol], not [7, 1, \"A\"]"),
-    ({"values": {}, "cells": {"stomach": [[1, 1, "AB"]]}}, "cells: stomach: expected [row 1-6, column 1-6, one symbol], not [1, 1, \"AB\"]"),
-    ({"values": {}, "cells": {"claimed": [[1, 1, "A"]]}}, "cells: claimed is not a grid"),
-    ({"values": {}, "cells": {"bogus": []}}, "unknown field 'bogus': expected one of claimed, held, king, leaders, monster, stomach"),
-    ({"values": {}, "cells": []}, "cells: expected an object of grids, each a list of [row, column, symbol]"),
-    ({"values": {}, "parts": {"leaders": 3}}, "parts: expected an object of fields, each an object of its keys' values"),
+# `at`: the change refused, named as the save sends it, so that the page marks that one
+# alone and sends the others of its batch again; none where the save itself is malformed
+@pytest.mark.parametrize("body, message, at", [
+    ({"values": {}, "cells": {"stomach": [[7, 1, "A"]]}}, "cells: stomach: expected [row 1-6, column 1-6, one symbol], not [7, 1, \"A\"]", ["cells", "stomach", [7, 1]]),
+    ({"values": {"claimed": 3}, "cells": {"stomach": [[2, 1, "H"], [1, 1, "AB"]]}},
+     "cells: stomach: expected [row 1-6, column 1-6, one symbol], not [1, 1, \"AB\"]", ["cells", "stomach", [1, 1]]),
+    ({"values": {}, "cells": {"claimed": [[1, 1, "A"]]}}, "cells: claimed is not a grid", ["cells", "claimed"]),
+    ({"values": {}, "cells": {"bogus": []}}, "unknown field 'bogus': expected one of claimed, held, king, leaders, monster, stomach", ["cells", "bogus"]),
+    ({"values": {"claimed": 1, "held": "x" * 2001}}, "held: longer than 2000 characters", ["values", "held"]),
+    ({"values": {}, "cells": []}, "cells: expected an object of grids, each a list of [row, column, symbol]", None),
+    ({"values": {}, "parts": {"leaders": 3}}, "parts: expected an object of fields, each an object of its keys' values", None),
 ])
-def test_a_bad_cell_or_part_is_one_line_and_changes_nothing(client: TestClient, body: dict, message: str):
+def test_a_bad_cell_or_part_is_one_line_and_changes_nothing(client: TestClient, body: dict, message: str, at: list | None):
     sid = start(client, "tasty-humans", ["Ana", "Ben"], "published")
     before = client.get(f"/api/sessions/{sid}").json()
     r = client.put(f"/api/sessions/{sid}/boards/0", json=body)
-    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert (r.status_code, r.json()) == (400, {"error": message} | ({"at": at} if at else {}))
     assert client.get(f"/api/sessions/{sid}").json() == before
 
 
@@ -849,7 +858,7 @@ def test_a_bad_toggle_is_one_line_and_changes_nothing(client: TestClient, items,
     client.put(f"/api/sessions/{sid}/table", json={"items": {"solo": {"ai_cards": {"add": [f"c{i}" for i in range(50)]}}}})
     before = client.get(f"/api/sessions/{sid}").json()
     r = client.put(f"/api/sessions/{sid}/table", json={"items": items})
-    assert (r.status_code, r.json()) == (400, {"error": message})
+    assert (r.status_code, r.json()["error"]) == (400, message)
     assert client.get(f"/api/sessions/{sid}").json() == before
 
 
@@ -861,5 +870,5 @@ def test_keys_merged_one_save_at_a_time_keep_a_whole_saves_limit(client: TestCli
         r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {f"p{n + i}": 0 for i in range(50)}}})
         assert r.status_code == 200
     r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"one more": 0}}})
-    assert (r.status_code, r.json()) == (400, {"error": "earlier_wins: more than 100 values"})
+    assert (r.status_code, r.json()) == (400, {"error": "earlier_wins: more than 100 values", "at": ["parts", "earlier_wins"]})
     assert len(client.get(f"/api/sessions/{sid}").json()["table"]["earlier_wins"]) == 100

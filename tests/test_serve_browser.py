@@ -253,8 +253,9 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
         # Dietrick-taking, 3 players: the scoring order on the host page, boards on two phones
         sheet = example("dietrick-taking-3p.yaml")
         sid = start_game(ana, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
-        for card in sheet["scoring_order"]:
-            tap(ana, f"#t-scoring_order button[data-value='{card}']")
+        settled(ana)
+        for card in sheet["scoring_order"]:  # one order: not saved (nor settled) until its last card
+            ana.click(f"#t-scoring_order button[data-value='{card}']")
         settled(ana)
         open_board(ana, server, sid, 0, first=False)
         open_board(ben, server, sid, 1, first=False)
@@ -323,13 +324,13 @@ def test_the_ais_cards_are_tapped_from_the_cards_names(browser: Any, tmp_path: P
         sid = start_game(host, server, "tasty-humans", ["Sam"], "published")
         host.wait_for_selector("#t-solo-ai_cards", timeout=WAIT)
         assert host.locator("#t-solo-ai_cards button").count() == 50
-        assert host.inner_text("#t-solo-ai_cards button[data-value='adv-03']") == "Dame Oswin of the Ford (swordsman)"
+        assert host.inner_text("#t-solo-ai_cards button[data-value='adv-03']") == "Dame Oswin of the Ford (Swordsman)"
         for card in ("adv-37", "adv-03", "adv-09", "adv-37"):  # adv-37 in, then out again
             tap(host, f"#t-solo-ai_cards button[data-value='{card}']")
         assert host.get_attribute("#t-solo-ai_cards button[data-value='adv-03']", "aria-pressed") == "true"
         assert host.get_attribute("#t-solo-ai_cards button[data-value='adv-37']", "aria-pressed") == "false"
         assert host.inner_text("#t-solo-ai_cards .picked-count") == "2 chosen"
-        assert host.inner_text("#t-solo-ai_cards .help") == ": Dame Oswin of the Ford (swordsman), Squire Nob (swordsman)"
+        assert host.inner_text("#t-solo-ai_cards .help") == ": Dame Oswin of the Ford (Swordsman), Squire Nob (Swordsman)"
         host.fill("#t-solo-ai_cards input[type=search]", "dame")  # a long list: part of a name finds the card
         assert [b.get_attribute("data-value") for b in host.locator("#t-solo-ai_cards button:visible").all()] == ["adv-03"]
         host.fill("#t-solo-ai_cards input[type=search]", "")
@@ -678,5 +679,114 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         assert host.inner_text("#winner") == f"Sam loses: challenge monster failed ({report['solo']['challenge']['reason']})"
         assert host.inner_text("#ai") == f"A.I. level 2 (Capable Creature): classes {ai['class_points']} + shapes {ai['shape_points']} = {ai['total']}"
         assert "null" not in host.inner_text("#results").split("\n")
+    finally:
+        server.stop()
+
+
+def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: Any, tmp_path: Path):
+    """A finished Dietrick-taking game of a Long Game: the match's tally and its winner, and
+    the game's ranking, are on the result as `pnp score` prints them, not only folded away in
+    its printed text (as a Tasty Humans result shows its ranking)."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sheet = example("dietrick-taking-3p.yaml")
+        sid = start_game(host, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        api = server.path(f"api/sessions/{sid}")
+        assert host.request.put(api + "/table", data={"values": {"scoring_order": sheet["scoring_order"], "earlier_wins": {"Ana": 1, "Ben": 1}}}).ok
+        for seat, player in enumerate(sheet["players"]):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": {"yellow": player["yellow"], "blue": player["blue"]}, "done": True}).ok
+        host.wait_for_selector("#finished", timeout=WAIT)
+        report = scored(host, server, sid, tmp_path)
+        assert report["long_game"] == {"wins": {"Ana": 1, "Ben": 2, "Cleo": 0}, "winners": ["Ben"]}
+        assert host.is_visible("#match") and host.inner_text("#match") == "Long Game: wins Ana 1, Ben 2, Cleo 0; won by Ben"
+        assert host.is_visible("#ranking")
+        rows = host.eval_on_selector_all("#ranking tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+        by_rank = sorted(report["players"], key=lambda p: p["rank"])
+        assert rows == [["place", "player", "difference"]] + [[str(p["rank"]), p["name"], str(p["difference"])] for p in by_rank]
+    finally:
+        server.stop()
+
+
+def test_an_order_tapped_again_is_unsaved_until_complete_and_the_saved_one_stays_shown(browser: Any, tmp_path: Path):
+    """Dietrick-taking's scoring order saved as 2, 1, 3, then tapped "again" and one card: the
+    page shows the order the server holds, says the new one is not saved and how many taps
+    are left; left half done (the page left, or "keep the saved order"), the saved order stays.
+    Before, the page showed the half order and said every change was saved."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        held = lambda: host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("scoring_order")  # noqa: E731
+        order = "#t-scoring_order button[data-value='{}']"
+        for card in (2, 1):
+            host.click(order.format(card))
+        assert host.get_attribute("html", "data-sync") == "unsaved" and "1 tap left" in host.inner_text("#save-state")
+        host.click(order.format(3))
+        settled(host)
+        assert held() == [2, 1, 3] and host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3"
+        assert "null" not in host.inner_text("#t-scoring_order").split("\n")  # no draft: no line for it
+
+        host.click("#t-scoring_order button:text('again')")
+        host.click(order.format(3))
+        host.wait_for_timeout(2500)  # a poll comes and goes: the half order is still not sent
+        assert held() == [2, 1, 3]
+        assert host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3"  # what the server holds
+        assert host.get_attribute("html", "data-sync") == "unsaved"
+        assert host.inner_text("#save-state") == "New scoring order: 2 taps left, not saved until complete (saved: 2 → 1 → 3)"
+        assert "3 → …" in host.inner_text("#t-scoring_order .order-draft")
+        assert "unsaved" in host.get_attribute(".field[data-key='scoring_order']", "class")
+        host.click("#t-scoring_order button.keep")  # taken back: the saved order, settled
+        settled(host)
+        assert host.locator("#t-scoring_order .order-draft").count() == 0
+
+        host.click(order.format(1))  # a card tapped starts a new order too; the page is left half done
+        host.click(f"a[data-seat='0']")
+        host.wait_for_selector("#board", timeout=WAIT)
+        host.go_back()
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        settled(host)
+        assert host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3" and held() == [2, 1, 3]
+
+        for card in (3, 1, 2):  # a new order, complete: saved
+            host.click(order.format(card))
+        settled(host)
+        assert held() == [3, 1, 2] and host.inner_text("#t-scoring_order .order-now") == "3 → 1 → 2"
+    finally:
+        server.stop()
+
+
+def test_a_refusal_naming_one_change_of_a_batch_leaves_the_others_to_be_saved(browser: Any, tmp_path: Path):
+    """Two changes of the table sent in one save while the server was away (a Long Game's
+    earlier win, and a claimed winner too long to keep): the server refuses the save naming
+    the claimed winner (`at`). That change alone is marked refused; the earlier win is sent
+    again without it and saved. Before, both were marked refused and the win never sent."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sid = start_game(host, server, "dietrick-taking", ["Ana", "Ben", "Cleo"])
+        host.wait_for_selector("#t-earlier_wins input[data-name='Ana']", timeout=WAIT)
+        away = lambda route: route.abort() if route.request.method == "PUT" else route.continue_()  # noqa: E731
+        host.route("**/api/**", away)
+        host.fill("#t-earlier_wins input[data-name='Ana']", "1")
+        host.fill("#t-claimed_winner", "B" * 2001)
+        host.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
+        sent = saves(host)
+        host.unroute("**/api/**", away)  # back: a poll sends both again, in one save
+        until(host, "document.querySelector('.problem[role=alert]') && /longer than 2000/.test(document.querySelector('.problem[role=alert]').textContent)")
+        deadline = time.monotonic() + WAIT / 1000
+        while host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("earlier_wins") != {"Ana": 1}:
+            assert time.monotonic() < deadline, "the earlier win refused with the claimed winner was not saved"
+            host.wait_for_timeout(200)
+        assert sent[0] == {"values": {"claimed_winner": ["B" * 2001]}, "parts": {"earlier_wins": {"Ana": 1}}}
+        host.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
+        assert host.inner_text("#save-state") == "1 change not saved (marked, see above): change it again"
+        assert "unsaved" in host.get_attribute(".field[data-key='claimed_winner']", "class")
+        assert "unsaved" not in host.get_attribute(".field[data-key='earlier_wins']", "class")
+        host.fill("#t-claimed_winner", "Ben")  # made again: saved
+        settled(host)
+        assert host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("claimed_winner") == ["Ben"]
     finally:
         server.stop()

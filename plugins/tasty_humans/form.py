@@ -55,10 +55,12 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
     palette += [{"symbol": str(k), "label": f"leader {k}", "leader": k} for k in range(1, slots + 1)]
     challenges = [f"balanced-diet/{d}" for d in version.solo.balanced_diet or {}] + (["monster"] if version.solo.monster_challenges else [])
     levels = version.solo.levels
-    # the A.I.'s cards as printed (name and class), tapped from a list in name order
+    # the A.I.'s cards as printed (name and class), tapped from a list in name order; the class
+    # in this version's words (rules.yaml `classes`: 0.2.8 says General and No Type, O109, O237)
     cards = sorted(game.data["adventurers"].adventurers, key=lambda a: a.name.casefold())
+    names = version.classes
     solo: dict[str, Any] = {"challenge": {"kind": "choice", "choices": [{"value": c, "label": c} for c in challenges]},
-                            "ai_cards": {"kind": "picks", "choices": [{"value": a.id, "label": f"{a.name} ({a.class_})"} for a in cards]}}
+                            "ai_cards": {"kind": "picks", "choices": [{"value": a.id, "label": f"{a.name} ({names.get(a.class_, a.class_)})"} for a in cards]}}
     if levels:
         solo["level"] = {"kind": "choice", "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
     return {

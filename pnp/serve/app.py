@@ -86,8 +86,9 @@ class TokenGate:
         await PlainTextResponse(REFUSED, status_code=403)(scope, receive, with_headers)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, at: list[Any] | None = None) -> JSONResponse:
+    """An error answer; `at`, where one thing of a save was refused, names it (session.Refused)."""
+    return JSONResponse({"error": message} | ({"at": at} if at else {}), status_code=status)
 
 
 def _said(exc: PnpError) -> str:
@@ -216,7 +217,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             except PnpError as exc:
                 if isinstance(exc, PluginError):  # the game's plugin, not the request: the host sees it too
                     print(f"pnp serve: {_said(exc)}", file=sys.stderr)
-                return _error(400, _said(exc))
+                return _error(400, _said(exc), getattr(exc, "at", None))
             except BaseException as exc:
                 if not isinstance(exc, KeyboardInterrupt) and (error := plugin_error(exc)) is not None:
                     return _error(400, _said(error))  # the game's own Python (its `sys.exit()` too): its line, as `pnp score` says it

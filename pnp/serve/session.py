@@ -93,15 +93,34 @@ def _joins_emoji(text: str, at: int) -> bool:
         and unicodedata.category(text[at + 1]) == "So"
 
 
-def clean(fields: list[dict[str, Any]], values: Any) -> dict[str, Any]:
-    """A page's values for these fields: only known keys and plain, small values."""
+class Refused(PnpError):
+    """A save refused for one thing it sends, named by `at` as the save sends it (["values",
+    field], ["parts", field], ["cells", grid, [row, column]], ["items", field]): the page marks
+    that change alone refused and sends the others of its batch again."""
+
+    def __init__(self, message: str, at: list[Any]):
+        super().__init__(message)
+        self.at = at
+
+
+def _small_at(at: list[Any], key: str, value: Any, depth: int) -> None:
+    """`_small`, its refusal naming what the save sent (`at`)."""
+    try:
+        _small(key, value, depth)
+    except PnpError as exc:
+        raise Refused(str(exc), at) from None
+
+
+def clean(fields: list[dict[str, Any]], values: Any, section: str = "values") -> dict[str, Any]:
+    """A page's values for these fields (or a save's `section` of them, by field): only known
+    keys and plain, small values."""
     if not isinstance(values, dict):
         raise PnpError("expected an object of field values")
     known = {f["key"] for f in fields}
     for key, value in values.items():
         if key not in known:
-            raise PnpError(f"unknown field {key!r}: expected one of {', '.join(sorted(known))}")
-        _small(key, value, 0)
+            raise Refused(f"unknown field {key!r}: expected one of {', '.join(sorted(known))}", [section, key])
+        _small_at([section, key], key, value, 0)
     return dict(values)
 
 
@@ -117,20 +136,22 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
     parts, cells, items = body.get("parts", {}), body.get("cells", {}), body.get("items", {})
     if not isinstance(parts, dict) or not all(isinstance(p, dict) for p in parts.values()):
         raise PnpError("parts: expected an object of fields, each an object of its keys' values")
-    clean(fields, parts)
+    clean(fields, parts, "parts")
     if not isinstance(cells, dict):
         raise PnpError("cells: expected an object of grids, each a list of [row, column, symbol]")
-    clean(fields, cells)
+    clean(fields, cells, "cells")
     by_key = {f["key"]: f for f in fields}
     for key, changed in cells.items():
         grid = by_key[key]
         if grid.get("kind") != "grid":
-            raise PnpError(f"cells: {key} is not a grid")
+            raise Refused(f"cells: {key} is not a grid", ["cells", key])
         for cell in changed if isinstance(changed, list) else [None]:
             if not (isinstance(cell, list) and len(cell) == 3 and all(type(n) is int for n in cell[:2])
                     and 1 <= cell[0] <= grid["rows"] and 1 <= cell[1] <= grid["cols"]
                     and isinstance(cell[2], str) and len(cell[2]) == 1 and not cell[2].isspace()):
-                raise PnpError(f"cells: {key}: expected [row 1-{grid['rows']}, column 1-{grid['cols']}, one symbol], not {json.dumps(cell)}")
+                where = cell[:2] if isinstance(cell, list) and len(cell) >= 2 and all(type(n) is int for n in cell[:2]) else None
+                raise Refused(f"cells: {key}: expected [row 1-{grid['rows']}, column 1-{grid['cols']}, one symbol], not {json.dumps(cell)}",
+                              ["cells", key] + ([where] if where else []))
     toggles = _toggles(by_key, items)
 
     def apply(stored: dict[str, Any]) -> dict[str, Any]:
@@ -143,17 +164,17 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
             elif by_key[key].get("kind") == "group":  # an optional field inside emptied leaves it; all of an optional group, the sheet
                 left = {f["key"] for f in by_key[key].get("fields", []) if f.get("optional")}
                 out[key] = {k: v for k, v in out[key].items() if v is not None or k not in left} or (None if by_key[key].get("optional") else {})
-            _small(key, out[key], 0)  # merged, the object keeps a whole save's limits
+            _small_at(["parts", key], key, out[key], 0)  # merged, the object keeps a whole save's limits
         for (key, inner), (add, remove, order) in toggles.items():
             now = out.get(key, stored.get(key))
             if inner is not None:
                 group = dict(now) if isinstance(now, dict) else {}
                 group[inner] = _toggled(group.get(inner), add, remove, order)
-                _small(f"{key}: {inner}", group[inner], 1)  # merged, the list keeps a whole save's limits
+                _small_at(["items", key], f"{key}: {inner}", group[inner], 1)  # merged, the list keeps a whole save's limits
                 out[key] = group
             else:
                 out[key] = _toggled(now, add, remove, order)
-                _small(key, out[key], 0)
+                _small_at(["items", key], key, out[key], 0)
         for key, changed in cells.items():
             grid = by_key[key]
             rows = _rows(out.get(key, stored.get(key)), grid)
@@ -172,24 +193,27 @@ def _toggles(by_key: dict[str, dict[str, Any]], items: Any) -> dict[tuple[str, s
     removed and the order of the field's choices."""
     if not isinstance(items, dict):
         raise PnpError('items: expected an object of lists of picks, each {"add": [...], "remove": [...]}')
-    clean(list(by_key.values()), items)
+    clean(list(by_key.values()), items, "items")
     out = {}
     for key, changed in items.items():
         field = by_key[key]
         if field.get("kind") == "group":
             inside = {f["key"]: f for f in field["fields"]}
             if not isinstance(changed, dict):
-                raise PnpError(f"items: {key}: expected an object of its lists of picks")
-            clean(list(inside.values()), changed)
+                raise Refused(f"items: {key}: expected an object of its lists of picks", ["items", key])
+            try:
+                clean(list(inside.values()), changed)
+            except PnpError as exc:
+                raise Refused(str(exc), ["items", key]) from None
             targets = [((key, k), inside[k], v, f"{key}: {k}") for k, v in changed.items()]
         else:
             targets = [((key, None), field, changed, key)]
         for at, picks, toggle, name in targets:
             if picks.get("kind") != "picks":
-                raise PnpError(f"items: {name} is not a list of picks")
+                raise Refused(f"items: {name} is not a list of picks", ["items", key])
             if not (isinstance(toggle, dict) and set(toggle) <= {"add", "remove"}
                     and all(isinstance(v, list) and all(isinstance(x, (str, int, float)) for x in v) for v in toggle.values())):
-                raise PnpError(f'items: {name}: expected {{"add": [values], "remove": [values]}}, not {json.dumps(toggle)[:80]}')
+                raise Refused(f'items: {name}: expected {{"add": [values], "remove": [values]}}, not {json.dumps(toggle)[:80]}', ["items", key])
             out[at] = (toggle.get("add", []), toggle.get("remove", []), {c["value"]: i for i, c in enumerate(picks.get("choices", []))})
     return out
 

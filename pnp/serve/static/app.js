@@ -17,6 +17,14 @@ let unsent = 0, sending = 0, queue = Promise.resolve();  // edits not yet sent; 
 const pages = new Map();  // page ("s/ID/table", "s/ID/p/SEAT") -> {pending, url}
 let here = null, pending = new Map();
 let edits = 0;  // changes made on this page: a poll answered after a change may be older than it
+// Entries begun but not complete (an order half tapped), by widget id: what the page says of
+// each. Not sent, so not saved: the page says so, and they go with the page when it is left.
+const drafts = new Map();
+
+function draft(id, line) {
+  if (line === null) drafts.delete(id); else drafts.set(id, line);
+  showSync();
+}
 
 function counted(n, one, many) {
   return `${n} ${n === 1 ? one : many || one + "s"}`;
@@ -25,10 +33,10 @@ function counted(n, one, many) {
 function showSync() {
   // "Saving…" until every edit is sent and answered: a player knows when the phone can be put down
   const failed = [...pending.values()].filter(e => e.failed);
-  const state = unsent + sending > 0 ? "saving" : failed.length ? "failed" : "saved";
+  const state = unsent + sending > 0 ? "saving" : failed.length ? "failed" : drafts.size ? "unsaved" : "saved";
   document.documentElement.dataset.sync = state;
   const line = document.getElementById("save-state");
-  if (line) line.textContent = {saving: "Saving…", saved: "Every change is saved",
+  if (line) line.textContent = {saving: "Saving…", saved: "Every change is saved", unsaved: [...drafts.values()].join("; "),
     failed: failed.some(e => e.failed === "retry" && !e.status) ? `The server did not answer: your changes are kept and sent again when it does (${counted(failed.length, "change")}, marked)`
       : failed.some(e => e.failed === "retry") ? `${counted(failed.length, "change")} not saved yet (marked): sent again once the server answers`
       : `${counted(failed.length, "change")} not saved (marked, see above): change it again`}[state];
@@ -44,6 +52,10 @@ function marked() {
     const field = e.kind === "done" ? document.getElementById("done") : document.querySelector(`.field[data-key="${CSS.escape(e.key)}"]`);
     const cell = field && e.kind === "cell" ? field.querySelector(`.cell[data-row="${e.part[0]}"][data-col="${e.part[1]}"]`) : null;
     if (field) (cell || field).classList.add("unsaved");
+  }
+  for (const id of drafts.keys()) {
+    const field = document.getElementById(id)?.closest(".field");
+    if (field) field.classList.add("unsaved");
   }
 }
 
@@ -111,10 +123,22 @@ function send(put, changes = pending) {
       await put(body(sent.map(([, e]) => e)));
       for (const [id, e] of sent) if (changes.get(id) === e) changes.delete(id);  // a newer change of it is still to send
     } catch (err) {
-      for (const [, e] of sent) Object.assign(e, {failed: err.status && err.status < 500 ? "refused" : "retry", status: err.status});
+      // refused for one change it names (`at`): that one alone waits to be made again, the
+      // others of the batch are sent again without it; refused unnamed, or away: all of them
+      const named = err.status && err.status < 500 && err.at ? sent.filter(([, e]) => refusedBy(err.at, e)) : [];
+      for (const [, e] of named.length ? named : sent) Object.assign(e, {failed: err.status && err.status < 500 ? "refused" : "retry", status: err.status});
+      if (named.length && named.length < sent.length) send(put, changes);
     }
   }).finally(() => { sending--; showSync(); });
   return queue;
+}
+
+function refusedBy(at, e) {
+  // whether a refusal's `at` (["values", field], ["parts", field], ["cells", grid, [row, col]],
+  // ["items", field]: as `body` sends it) names this change
+  const [section, key, part] = at;
+  const kind = {values: "value", parts: "part", cells: "cell", items: "item"}[section];
+  return e.kind === kind && e.key === key && (part === undefined || JSON.stringify(e.part) === JSON.stringify(part));
 }
 
 // The control last tapped. A save's answer can add or remove a problem line above it (at a
@@ -151,7 +175,7 @@ async function api(method, url, body) {
   } catch (e) { throw new Error(NO_ANSWER); }  // no status: the browser's own words ("Failed to fetch") tell a player nothing
   let data;
   try { data = await res.json(); } catch (e) { data = {error: `${res.status} ${res.statusText}`}; }
-  if (!res.ok) throw Object.assign(new Error(data.error || `${res.status}`), {status: res.status});
+  if (!res.ok) throw Object.assign(new Error(data.error || `${res.status}`), {status: res.status, at: data.at});
   return data;
 }
 
@@ -179,6 +203,7 @@ async function route() {
   if (poll) { clearInterval(poll); poll = null; }
   here = null;
   pending = new Map();  // a failed save of the page left behind is told there, not here
+  drafts.clear();  // an entry left half done is dropped: what was saved stays
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
     if (parts[0] === "s" && parts[1] && parts[2] === "p") await playerPage(parts[1], Number(parts[3]));
@@ -301,25 +326,34 @@ function widget(field, value, changed, id, ctx) {
     return box;
   }
   if (k === "order") {
-    let cur = Array.isArray(value) ? value.slice() : [];
+    // The order shown is the one saved (or being saved); a new one is tapped apart from it and
+    // sent only once complete. Until then it is a draft: the page says it is not saved and how
+    // many taps are left, and the saved order stays shown (and kept, if it is left half done).
+    let saved = Array.isArray(value) ? value.slice() : [], cur = null;
+    const all = field.choices.length;
     const box = h("div", {id});
+    const tapped = v => {
+      if (cur === null) cur = [];  // a tap on a card starts a new order: tap them left to right
+      cur.push(v);
+      if (cur.length === all) { saved = cur; cur = null; draft(id, null); changed(saved.slice()); }
+      else draft(id, `New ${field.label}: ${counted(all - cur.length, "tap")} left, not saved until complete (saved: ${saved.length ? saved.join(" → ") : "none"})`);
+      draw();
+    };
     const draw = () => {
       box.replaceChildren(
-        h("div", {}, "Order: ", h("strong", {class: "order-now"}, cur.length ? cur.join(" → ") : "tap the cards left to right")),
-        // a full order is replaced by the next tap: tap the cards again left to right
+        h("div", {}, "Order: ", h("strong", {class: "order-now"}, saved.length ? saved.join(" → ") : "tap the cards left to right")),
+        // no draft: "", not null, which replaceChildren would show as "null"
+        cur === null ? "" : h("div", {class: "order-draft"}, "New order: ", h("strong", {}, [...cur, "…"].join(" → ")),
+          ` ${counted(all - cur.length, "tap")} left: not saved until complete`),
         h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value,
-          disabled: cur.includes(c.value) && cur.length < field.choices.length,
-          onclick: () => {
-            if (cur.length === field.choices.length) cur = [];
-            cur.push(c.value); draw();
-            if (cur.length === field.choices.length) changed(cur.slice());
-          }}, c.label)),
-          h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")));
+          disabled: cur !== null && cur.includes(c.value), onclick: () => tapped(c.value)}, c.label)),
+          cur === null ? h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")
+            : h("button", {type: "button", class: "ghost keep", onclick: () => { cur = null; draft(id, null); draw(); }}, "keep the saved order")));
     };
     draw();
-    box.set = v => {  // not while an order is half tapped
+    box.set = v => {  // the order saved elsewhere; a new one half tapped here stays a draft beside it
       const now = Array.isArray(v) ? v.slice() : [];
-      if ((cur.length === 0 || cur.length === field.choices.length) && JSON.stringify(now) !== JSON.stringify(cur)) { cur = now; draw(); }
+      if (JSON.stringify(now) !== JSON.stringify(saved)) { saved = now; draw(); }
     };
     return box;
   }
@@ -611,6 +645,17 @@ function soloVerdict(r, solo) {
     h("p", {id: "ai"}, `${level}: `, "class_points" in ai ? `classes ${ai.class_points} + shapes ${ai.shape_points} = ` : "", h("strong", {}, ai.total))];
 }
 
+function rankingOf(r) {
+  // the game's ranking: the report's own, or its players' ranks (a player out of the ranking,
+  // e.g. disqualified, last with no place), each with the number it is scored by
+  if (r.ranking) return {score: "total", rows: r.ranking};
+  const players = r.players || [];
+  if (players.length < 2 || !players.some(p => typeof p.rank === "number")) return null;
+  const score = players.every(p => "total" in p) ? "total" : "difference";
+  const rows = players.map(p => ({place: p.rank, name: p.name, total: p[score]}));
+  return {score, rows: rows.sort((a, b) => (a.place ?? Infinity) - (b.place ?? Infinity))};
+}
+
 function results(s) {
   const r = s.outcome.report;
   const box = h("section", {id: "results"});
@@ -621,8 +666,14 @@ function results(s) {
   if (solo) box.append(...soloVerdict(r, solo));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
   if (r.decided_by) box.append(h("p", {id: "decided"}, `Decided by: ${r.decided_by}`));  // append(null) would show "null"
-  if (r.ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, "total")),
-    r.ranking.map(x => h("tr", {}, h("td", {}, x.place), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total)))));
+  if (r.long_game) {  // a match of several games (the Long Game): its tally, as `pnp score` ends with it
+    const won = r.long_game.winners || [];
+    box.append(h("p", {id: "match"}, `Long Game: wins ${Object.entries(r.long_game.wins || {}).map(([n, w]) => `${n} ${w}`).join(", ")}; `,
+      h("strong", {}, won.length ? `won by ${won.join(" and ")}` : "nobody has won it yet: play again")));
+  }
+  const ranking = rankingOf(r);
+  if (ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, ranking.score)),
+    ranking.rows.map(x => h("tr", {}, h("td", {}, x.place ?? "—"), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total ?? "—")))));
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
