@@ -30,6 +30,13 @@ def is_helper(value: Any) -> bool:
     return isinstance(value, FunctionType) and getattr(value, "__pnp_helper__", False) is True
 
 
+class HelperStopped(Exception):
+    """A helper raised StopIteration (e.g. `next()` of an empty iterator): Jinja would turn it
+    into an undefined value, dropping where it was raised. Raised from it instead, so it is
+    located like any other exception of a helper (pnp/load/plugins.py `plugin_frame` follows
+    `__cause__`) and said as the StopIteration (`exception_text`)."""
+
+
 def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[..., Any]:
     """`fn` as a template helper: it returns plain data; the template cannot reach `fn`.
     With `copier`, an argument that is its copy of an object is given to `fn` as that
@@ -41,7 +48,11 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
         if copier is not None:
             args = tuple(copier.original(a) for a in args)
             kwargs = {k: copier.original(v) for k, v in kwargs.items()}
-        return plain(fn(*args, **kwargs))
+        try:
+            value = fn(*args, **kwargs)
+        except StopIteration as exc:
+            raise HelperStopped() from exc
+        return plain(value)
 
     call.__name__ = call.__qualname__ = str(getattr(fn, "__name__", "helper"))
     call.__pnp_helper__ = True  # type: ignore[attr-defined]

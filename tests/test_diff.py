@@ -150,6 +150,32 @@ def test_against_a_saved_output_tree(demo: Project, tmp_path: Path):
         diff(demo, ["dmeo"], BuildOptions(), against=saved)
 
 
+def test_a_diff_waits_for_another_diff_writing_its_folder(demo: Project, tmp_path: Path, capfd):
+    """Two `pnp diff` runs at once both wrote output/diff/: the page, its pictures and their
+    record could come from either. The second waits (with one line) until the first is done."""
+    pytest.importorskip("fcntl")
+    import threading
+    import time
+
+    from pnp.build.lock import output_lock
+
+    saved = saved_then_edited(demo, tmp_path, demo.templates_dir / "demo/card.svg.j2",
+                              'font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"')
+    page = demo.output_dir / "diff/index.html"
+    done: list[object] = []
+    second = threading.Thread(target=lambda: done.append(diff(demo, None, BuildOptions(), against=saved)), daemon=True)
+    said = ""
+    with output_lock(demo.output_dir / "diff"):  # as the first diff holds it, writing
+        second.start()
+        deadline = time.monotonic() + 60
+        while "waiting for another pnp diff" not in said and second.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+            said += capfd.readouterr().err
+        assert "waiting for another pnp diff of " in said and not page.exists() and not done, said
+    second.join(60)
+    assert done and page.is_file()
+
+
 DISC = '<circle cx="31.5" cy="72" r="7" fill="#2b8a3e"/>'
 
 

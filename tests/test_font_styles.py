@@ -169,6 +169,25 @@ def test_each_helper_measures_the_family_given():
         fit.wrap("A", 6, 10, family="Mono")
 
 
+def test_the_family_suggested_for_a_missing_bold_file_has_the_texts_characters():
+    """No bold file of the family measured: the advice named the first family with a bold
+    file, though that face lacked some of the text's characters (measured with guesses)."""
+    from pnp.render.textfit import TextFit
+
+    fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Arial-Bold.ttf", "Arial", True, False), ("Sans-Bold.ttf", "Sans", True, False))
+    fonts.faces[0].advances[0xE9] = fonts.faces[2].advances[0xE9] = 600  # é: in Serif and bold Sans, not in bold Arial
+    fit = TextFit(fonts, floor=0.1)
+    with pytest.raises(MissingStyle, match='family="Sans" has that file'):
+        fit.fit_size("Aé", 6, 10, "bold")
+    with pytest.raises(MissingStyle, match='family="Arial" has that file'):  # a text both have: the first
+        fit.fit_size("A", 6, 10, "bold")
+    fonts.faces[0].advances[0x65E5] = 600  # 日: in Serif alone
+    with pytest.raises(MissingStyle) as raised:
+        fit.wrap("A 日", 60, 10, "bold")
+    assert str(raised.value).endswith(", or draw this text in a family and weight the game has (no other family's file of that "
+                                      "weight has all of its characters)") and 'family="' not in str(raised.value), raised.value
+
+
 def variable_font(target: Path, reaching: int = 900) -> Path:
     """Liberation Sans made a variable font with a weight axis 100-`reaching` (default 400):
     its "I" and that glyph's advance grow by 400 units (of 2048 an em) at the axis's end."""

@@ -146,7 +146,8 @@ def test_a_reloaded_package_plugin_keeps_its_name(tmp_path: Path):
 @pytest.mark.parametrize("body, said", [
     ("return {'#000000': 'black'}[colour]", "KeyError: '#"),
     ("raise SystemExit(0)", "sys.exit(0) (SystemExit): a plugin must not end pnp"),  # was: pnp ended, exit 0, nothing checked
-], ids=["KeyError", "SystemExit"])
+    ("return next(iter([]))", "StopIteration"),
+], ids=["KeyError", "SystemExit", "StopIteration"])
 def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_template(fruit: Path, body: str, said: str):
     """A helper the plugin gives the templates (`template_globals`) that raises: the template
     line that called it, and the plugin's own file and line, not a template error alone."""

@@ -147,6 +147,52 @@ def test_a_rebuild_refreshes_the_gallery_and_the_build_stamp(demo: Project):
     assert stamp.read_text() != first
 
 
+def _locked(folder: Path) -> bool:
+    """Whether a build holds the output lock of `folder` (another open of the lock file cannot take it)."""
+    import fcntl
+
+    from pnp.build.lock import LOCK
+
+    try:
+        fd = os.open(folder / LOCK, os.O_RDWR)
+    except FileNotFoundError:  # a held lock's file is in place
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def test_preview_and_a_rebuild_write_the_gallery_while_the_build_holds_the_output_lock(demo: Project, monkeypatch):
+    """The gallery's page, record and stamp were written after the build released the
+    lock: a build that followed at once could change the files between them, or write beside them."""
+    pytest.importorskip("fcntl")
+    from pnp.tools import preview as previewing
+    from pnp.tools.watch import rebuild
+
+    written: list[tuple[str, bool]] = []
+
+    def noting(write):
+        def wrapped(path, *args, **kwargs):
+            written.append((Path(path).name, _locked(demo.output_dir)))
+            return write(path, *args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(previewing, "write_if_changed", noting(previewing.write_if_changed))
+    monkeypatch.setattr(previewing, "write_sealed", noting(previewing.write_sealed))
+    previewing.preview(demo, None, BuildOptions())
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "  - {id: extra, title: Extra, text: New card., copies: 1}\n")
+    rebuild(demo, None, BuildOptions(), lambda *_: None)
+    names = [name for name, _ in written]
+    assert names.count(previewing.PAGE) == 2 and names.count(previewing.SHOWN) == 2 and names.count(previewing.STAMP) >= 3, names
+    assert all(held for _, held in written), written
+    assert not _locked(demo.output_dir)
+
+
 def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project, trusted):
     """A plugin package is imported again when any of its files changes, not only its
     `__init__.py`: a glyph helper edited in its own module shows in the next rebuild (and

@@ -10,6 +10,7 @@ only when it is a plain file; it is removed when released (a build that waits ch
 the file it locked is still the one in place, so removing it is safe). The output folder is
 made for the lock and removed again when the build that made it leaves nothing in it.
 Where `fcntl` is missing (Windows) there is no lock: builds there are not serialised.
+`pnp diff` locks the folder of its page (output/diff/) the same way while it writes there.
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ _held = threading.local()  # per thread: folder -> depth (a build inside `pnp bu
 
 
 @contextmanager
-def output_lock(folder: Path, quiet: bool = False) -> Iterator[None]:
+def output_lock(folder: Path, quiet: bool = False, holder: str = "pnp build") -> Iterator[None]:
     """Hold the lock of output folder `folder` (made if missing) while the block runs;
     waiting, with one line on stderr when it takes more than a moment (unless `quiet`),
-    while another process or thread holds it. Re-entrant within a thread."""
+    while another process or thread holds it. Re-entrant within a thread. `holder`: the
+    command the line says is writing the folder (the lock's other holders run the same)."""
     if fcntl is None:
         yield
         return
@@ -54,7 +56,7 @@ def output_lock(folder: Path, quiet: bool = False) -> Iterator[None]:
             depth[key] -= 1
         return
     made = not os.path.lexists(folder)
-    fd = _acquire(Path(folder), quiet)
+    fd = _acquire(Path(folder), quiet, holder)
     depth[key] = 1
     try:
         yield
@@ -63,7 +65,7 @@ def output_lock(folder: Path, quiet: bool = False) -> Iterator[None]:
         _release(Path(folder), fd, made)
 
 
-def _acquire(folder: Path, quiet: bool = False) -> int:
+def _acquire(folder: Path, quiet: bool = False, holder: str = "pnp build") -> int:
     path = folder / LOCK
     while True:
         try:
@@ -76,7 +78,7 @@ def _acquire(folder: Path, quiet: bool = False) -> int:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise PnpError(_refusal(path, None))
-            _lock(fd, folder, quiet)
+            _lock(fd, folder, quiet, holder)
             try:  # the file locked is still the one in place (a build that held it removes it)
                 same = os.path.samestat(os.fstat(fd), os.lstat(path))
             except FileNotFoundError:
@@ -89,7 +91,7 @@ def _acquire(folder: Path, quiet: bool = False) -> int:
         os.close(fd)
 
 
-def _lock(fd: int, folder: Path, quiet: bool = False) -> None:
+def _lock(fd: int, folder: Path, quiet: bool = False, holder: str = "pnp build") -> None:
     assert fcntl is not None
     waited = time.monotonic() + PATIENCE
     while True:
@@ -102,7 +104,7 @@ def _lock(fd: int, folder: Path, quiet: bool = False) -> None:
             break
         time.sleep(0.02)
     if not quiet:
-        print(f"waiting for another pnp build of {folder}", file=sys.stderr, flush=True)
+        print(f"waiting for another {holder} of {folder}", file=sys.stderr, flush=True)
     fcntl.flock(fd, fcntl.LOCK_EX)  # Ctrl-C still ends the wait (the handler's exception ends the call)
 
 

@@ -298,11 +298,12 @@ class Fonts:
         """Changes when any font file does (for cache keys)."""
         return tree_digest(self.files)
 
-    def face(self, weight: str = "normal", family: str | None = None) -> Face:
+    def face(self, weight: str = "normal", family: str | None = None, text: str = "") -> Face:
         """The file for `weight` (normal, bold, italic, bold-italic) of `family` (the default
         family when None); a family the game has no file of, or a weight the family has no
         file of, is an error (MissingStyle), as the PDF and the PNG would draw another face
-        than the one measured."""
+        than the one measured. `text`: what is to be measured, whose characters the family
+        that error suggests instead must have."""
         key = (weight, family)
         if key not in self._chosen:
             if weight not in WEIGHTS:
@@ -315,15 +316,18 @@ class Fonts:
             candidates = [f for f in self.faces if f.family == name]
             chosen = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))
             if (want_bold and not chosen.bold) or (want_italic and not chosen.italic):  # regular text may take a styled file
-                others = sorted({f.family for f in self.faces if f.bold == want_bold and f.italic == want_italic})
+                styled = [f for f in self.faces if f.bold == want_bold and f.italic == want_italic]
+                # a family to suggest has all of the text's characters in that file, or it would be measured with guesses
+                others = sorted({f.family for f in styled if not f.lacks(text)})
                 hint = (f"measure the text in the family it is drawn in (family=\"{others[0]}\" has that file)" if others
-                        else "")
+                        else "draw this text in a family and weight the game has (no other family's file of that weight "
+                             "has all of its characters)" if styled else "")
                 raise MissingStyle(self.faces, f"weight {weight!r}", want_bold, want_italic, name, hint)
             self._chosen[key] = chosen
         return self._chosen[key]
 
     def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
-        return self.face(weight, family).width(str(text), size)
+        return self.face(weight, family, str(text)).width(str(text), size)
 
     @cached_property
     def everywhere(self) -> frozenset[str]:

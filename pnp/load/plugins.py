@@ -31,6 +31,7 @@ from pydantic import BaseModel
 from ..bytecode import WholeBucket, bytecode_cache
 from ..errors import ContentError, PluginError, PnpError
 from ..files import digest
+from ..plaindata import HelperStopped
 from ..safetext import clip
 from . import trust
 from .plugin import GamePlugin
@@ -422,6 +423,8 @@ def exception_text(exc: BaseException) -> str:
     appends, which the location already gives."""
     if isinstance(exc, PluginExit):
         return str(exc)
+    if isinstance(exc, HelperStopped) and exc.__cause__ is not None:  # the helper's own StopIteration
+        exc = exc.__cause__
     if isinstance(exc, SystemExit):
         return f"sys.exit({exc.code!r}) (SystemExit): a plugin must not end pnp; raise PnpError for input it cannot use"
     message = exc.msg if isinstance(exc, SyntaxError) and exc.filename and exc.lineno else str(exc)

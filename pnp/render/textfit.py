@@ -72,7 +72,7 @@ class TextFit:
     def _face(self, text: str, weight: str, family: str | None) -> Face:
         """The face `text` is measured in, which must have all its characters: a width guessed
         for a missing one is not the width printed (the renderers draw it from another font)."""
-        face = self.fonts.face(weight, family)
+        face = self.fonts.face(weight, family, str(text))
         if lacking := face.lacks(str(text)):
             found = self.fonts.suggest(lacking, weight, str(text))
             asked = "" if found is None else f'family="{found[0]}"' + ("" if found[1] == weight else f' and weight="{found[1]}"')

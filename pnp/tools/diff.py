@@ -29,6 +29,7 @@ from ..config import DPI_RANGE, BuildOptions
 from ..build.pipeline import Pipeline
 from ..load.content import GameContent, Project, load_game
 from ..errors import PnpError, display_path
+from ..build.lock import output_lock
 from ..build.output import commit_files
 from ..load.project_files import output_folder
 from ..render.pages import render_page
@@ -201,7 +202,10 @@ def compare(before: dict[FaceId, Drawn], after: dict[FaceId, Drawn], root: Path,
         changes.append(change)
     report = DiffReport(before_label, after_label, changes, unchanged, markup_only, root / "index.html")
     files["index.html"] = render_page("diff.html.j2", report=report, games=_grouped(changes), dpi=dpi, percent=percent)
-    commit_files(root, files)
+    # one writer at a time: another `pnp diff` of this folder commits before or after this one,
+    # never interleaved with it (the page, its pictures and their record would not match)
+    with output_lock(root, holder="pnp diff"):
+        commit_files(root, files)
     return report
 
 

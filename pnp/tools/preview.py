@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..build.driver import GameReport, build
+from ..build.lock import output_lock
 from ..config import BuildOptions, load_settings
 from ..load.content import Project
 from ..load.project_files import output_folder
@@ -30,8 +31,12 @@ SHOWN_FORMAT = 1
 
 def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
     """Build SVG and PDF for the games (cached), write the gallery and return its path."""
-    reports = build(project, games, replace(options, formats=("svg", "pdf")))
-    return write_gallery(reports, options.out or output_folder(project.root, project.output_dir), build_dpi(project))
+    root = options.out or output_folder(project.root, project.output_dir)
+    # the build's lock (build() takes it again) held until the gallery is written: a build
+    # that follows must not change the files between them, nor write beside the page
+    with output_lock(root):
+        reports = build(project, games, replace(options, formats=("svg", "pdf")))
+        return write_gallery(reports, root, build_dpi(project))
 
 
 def build_dpi(project: Project) -> int:

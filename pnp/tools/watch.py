@@ -21,10 +21,12 @@ from __future__ import annotations
 import os
 import re
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from ..build.driver import GameReport, build
+from ..build.lock import output_lock
 from ..build.witness import owner
 from ..config import FILE, BuildOptions
 from ..load.content import Project
@@ -227,24 +229,28 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
     """One build, reported line by line; None when the input is bad (nothing was written).
     `kept`: the last reports of games not built now, which the gallery still shows;
     `others`: the gallery also keeps the games this watch does not build, as they were."""
-    try:
-        reports = build(project, games, options)
-    except PnpError as exc:
-        _failed(exc, echo)
-        return None
-    except BaseException as exc:  # the project's own Python (a plugin's hook or helper, `sys.exit()` too): its
-        # located error, and the watch goes on; a bug in pnp, Ctrl-C or anything under PNP_DEBUG ends it
-        from ..load.plugins import stop_failure
+    with ExitStack() as held:
+        try:
+            # the build's lock (build() takes it again) held until the gallery is written: a
+            # build that follows must not change the files between them, nor write beside the page
+            held.enter_context(output_lock(options.out or output_folder(project.root, project.output_dir)))
+            reports = build(project, games, options)
+        except PnpError as exc:
+            _failed(exc, echo)
+            return None
+        except BaseException as exc:  # the project's own Python (a plugin's hook or helper, `sys.exit()` too): its
+            # located error, and the watch goes on; a bug in pnp, Ctrl-C or anything under PNP_DEBUG ends it
+            from ..load.plugins import stop_failure
 
-        if os.environ.get("PNP_DEBUG") or (located := stop_failure(exc)) is None:
-            raise
-        _failed(PnpError(located), echo)
-        return None
-    for r in reports:
-        echo(describe(r), False)
-    if any(r.changed or r.removed for r in reports):
-        _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()), others)
-    return reports
+            if os.environ.get("PNP_DEBUG") or (located := stop_failure(exc)) is None:
+                raise
+            _failed(PnpError(located), echo)
+            return None
+        for r in reports:
+            echo(describe(r), False)
+        if any(r.changed or r.removed for r in reports):
+            _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()), others)
+        return reports
 
 
 def _failed(exc: PnpError, echo: Echo) -> None:
