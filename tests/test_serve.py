@@ -127,7 +127,8 @@ def test_without_the_extra_one_line_says_how_to_install(monkeypatch: pytest.Monk
 # ------------------------------------------------------------ scoring: the same as `pnp score`
 
 
-@pytest.mark.parametrize("name", ["tasty-humans-2p.yaml", "tasty-humans-3p-leader-phase.yaml", "dietrick-taking-3p.yaml"])
+@pytest.mark.parametrize("name", ["tasty-humans-2p.yaml", "tasty-humans-3p-leader-phase.yaml", "dietrick-taking-3p.yaml",
+                                  "human-harvest-3p.yaml", "human-harvest-4p-advanced.yaml"])
 def test_a_session_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
     sheet = example(name)
     names = [p["name"] for p in sheet["players"]]

@@ -1,4 +1,4 @@
-"""Human Harvest on a piecepack: content schemas, checks and vector glyphs."""
+"""Human Harvest on a piecepack: content schemas, checks, vector glyphs and the end-of-game checker."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pnp.api import GamePlugin
 
 from . import checks
 from .glyphs import glyph, pawn
-from .models import ExtrasFile, PiecepackFile, SummaryFile
+from .models import ExtrasFile, PiecepackFile, ScoringFile, SummaryFile
 
 if TYPE_CHECKING:
-    from pnp.api import GameContent
+    from pnp.api import GameContent, Located, ScoreReport
 
 
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
@@ -28,9 +28,40 @@ def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The checker is imported when `pnp score` / `pnp sheet` / `pnp serve` call it: a build needs none of it.
+# There is no printable sheet (no `sheet_component`): `pnp sheet --template` writes the YAML one.
+def score(game: "GameContent", doc: "Located") -> "ScoreReport":
+    """Check a finished game's sheet (see `scoring.py` for its format) and name the winner."""
+    from .scoring import score as score_sheet
+
+    return score_sheet(game, doc)
+
+
+def sheet_template(game: "GameContent", players: int, options: dict[str, str] | None = None) -> str:
+    from .scoring import template
+
+    return template(game, players)
+
+
+def sheet_schema() -> dict[str, Any]:
+    from .scoring import json_schema
+
+    return json_schema()
+
+
+def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
+    from .scoring import form
+
+    return form(game, rules, players)
+
+
 PLUGIN = GamePlugin(
-    models={"piecepack": PiecepackFile, "extras": ExtrasFile, "summary": SummaryFile},
+    models={"piecepack": PiecepackFile, "extras": ExtrasFile, "summary": SummaryFile, "scoring": ScoringFile},
     check=checks.check,
     template_globals={"glyph": glyph, "pawn": pawn},
     context=context,
+    score=score,
+    sheet_template=sheet_template,
+    sheet_schema=sheet_schema,
+    sheet_form=sheet_form,
 )

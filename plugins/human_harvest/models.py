@@ -1,11 +1,12 @@
-"""Schemas of the Human Harvest content files: piecepack.yaml, extras.yaml, summary.yaml."""
+"""Schemas of the Human Harvest content files: piecepack.yaml, extras.yaml, summary.yaml,
+scoring.yaml."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from pnp.api import Colour, Slug, StrictModel, one_of
 
@@ -109,3 +110,31 @@ class SummaryFile(StrictModel):
     title: str
     subtitle: str = ""
     sections: list[Section] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------- scoring.yaml
+
+
+class Ruling(StrictModel):
+    """A reading of pnp's where the rule book is silent: what the scorer prints."""
+
+    says: str
+
+
+class Rulings(StrictModel):
+    board_tie: Ruling
+
+
+class ScoringFile(StrictModel):
+    """scoring.yaml: the counts that end a game and decide its winner."""
+
+    cyborgs_per_player: int = Field(ge=1, description="Cyborgs each player owns (human-harvest-rules.txt line 17)")
+    cyborgs_to_win: int = Field(ge=1, description="Cyborgs on the board that win the basic game (line 30)")
+    humans_to_win: int = Field(ge=1, description="Humans stored that win once the DNA Collection Point is in play (lines 116, 151)")
+    rulings: Rulings
+
+    @model_validator(mode="after")
+    def _reachable(self) -> "ScoringFile":
+        if self.cyborgs_to_win > self.cyborgs_per_player:
+            raise ValueError(f"cyborgs_to_win {self.cyborgs_to_win} is more than the {self.cyborgs_per_player} Cyborgs a player has (cyborgs_per_player)")
+        return self
