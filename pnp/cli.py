@@ -76,7 +76,7 @@ SetOpt = typer.Option([], "--set", help="Game option KEY=VALUE, e.g. --set rules
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing but errors.")
 
 
-# Exit codes (README, "Exit codes").
+# Exit codes (docs/writing-games.md, "Exit codes").
 EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 

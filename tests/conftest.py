@@ -18,6 +18,13 @@ from game_plugins import link_plugins
 REPO = Path(__file__).resolve().parent.parent
 
 
+def docs_text(*names: str) -> str:
+    """The user documentation as the tests check it: the named files (`"docs/security.md"`), or
+    README.md and every guide in docs/ when none is named (a fact may move between them)."""
+    paths = [REPO / name for name in names] or [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    return "\n".join(path.read_text(encoding="utf-8") for path in paths)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The session's temporary folder, for what pnp keeps there (Jinja's bytecode cache of

@@ -597,7 +597,7 @@ def test_a_deleted_or_edited_output_file_is_made_again(deck: Project):
 
 
 def test_an_output_file_is_checked_by_size_and_mtime_and_force_rewrites_it(deck: Project):
-    """What the README promises (Incremental builds): a file's size and modification time are
+    """What docs/iteration.md promises (Incremental builds): a file's size and modification time are
     checked, not its bytes; an edit keeping both is kept, and --force writes the file again."""
     import os
 

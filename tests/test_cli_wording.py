@@ -1,5 +1,5 @@
 """The w10 new designer's smaller findings: `pnp watch` stopped with Ctrl-C exits 130 as the
-README's exit codes say (and prints no watchfiles line); the build summary counts in good
+exit codes in docs/writing-games.md say (and prints no watchfiles line); the build summary counts in good
 English ("1 component", "1 sheet to print"); `pnp schema` and `pnp new` name the files they
 write from the working folder, as every other command does."""
 

@@ -287,7 +287,7 @@ def test_generated_fields_see_the_product_names(tmp_path: Path, monkeypatch):
 
 
 def test_the_readme_generate_example_with_fields(fruit: Project):
-    """README "Generated lists", `fields: {colour: fruit.colour}` as printed there."""
+    """docs/writing-games.md "Generated lists", `fields: {colour: fruit.colour}` as printed there."""
     edit(fruit.content_dir / "fruit-stand/game.yaml", "    where: \"options", "    fields: {colour: fruit.colour}             # optional extra fields\n    where: \"options")
     deck = load_game(fruit, "fruit-stand").namespace({"players": 2})["deck"]
     assert deck[0]["colour"] == "#c92a2a" and deck[0]["value"] == 1 and deck[-1]["colour"] == "#f59f00"

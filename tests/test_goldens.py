@@ -26,9 +26,11 @@ def test_goldens_cover_the_four_games_and_the_other_rule_version():
 
 
 def test_readme_counts_the_other_rule_versions_goldens():
-    """The README's "today the N faces Tasty Humans draws otherwise" is the folder's count."""
-    said = re.search(r"today the (\d+) faces\s+Tasty Humans draws otherwise", (REPO / "README.md").read_text(encoding="utf-8"))
-    assert said, "the README's sentence on the 0.2.8 goldens moved: update this test"
+    """docs/HACKING.md's "today the N faces Tasty Humans draws otherwise" is the folder's count."""
+    from conftest import docs_text
+
+    said = re.search(r"today the (\d+) faces\s+Tasty Humans draws otherwise", docs_text("docs/HACKING.md"))
+    assert said, "docs/HACKING.md's sentence on the 0.2.8 goldens moved: update this test"
     folder = REPO / goldens.FOLDER / "tasty-humans@rules=0.2.8"
     assert int(said.group(1)) == len(list(folder.rglob("*.png")))
     assert {p.name for p in folder.iterdir()} == {"adventurer", "monster-board", "leader-board", "reference-card", "solo-reference", "scoring-sheet"}

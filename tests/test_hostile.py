@@ -323,10 +323,11 @@ def test_content_expressions_and_templates_cannot_reach_python(demo: Project, tm
 
 
 def test_exit_codes_and_limits_are_documented():
+    from conftest import docs_text
     from pnp import cli
     from pnp.load.yamlio import CONTENT, size_in_words as _size
 
-    readme = (REPO / "README.md").read_text()
+    readme = docs_text("docs/writing-games.md", "docs/security.md")
     for code in (cli.EXIT_OK, cli.EXIT_MISMATCH, cli.EXIT_INPUT, cli.EXIT_INTERNAL, cli.EXIT_INTERRUPTED):
         assert f"\n| {code} | " in readme
     assert f"| {_size(SHEET.size)} | {_size(CONTENT.size)} | `size` |" in readme

@@ -77,11 +77,11 @@ def test_the_cave_meter_markers_stay_together(shipped_builds):
 
 
 def test_the_readme_table_of_letter_sheets_is_what_builds_print(shipped_builds):
-    """README "What a build writes": the sheets each game takes on Letter, packed and not,
-    with the tight and the standard layout, as the build's summary line says."""
-    from pathlib import Path
+    """docs/printing.md "What a build writes": the sheets each game takes on Letter, packed and
+    not, with the tight and the standard layout, as the build's summary line says."""
+    from conftest import docs_text
 
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    text = docs_text("docs/printing.md")
     rows = {line.split("|")[1].strip(" `"): [int(n) for n in line.split("|")[2:6]]
             for line in text.splitlines() if line.startswith("| `") and line.count("|") == 6 and line.split("|")[1].strip(" `") in GAMES}
     assert set(rows) == set(GAMES)

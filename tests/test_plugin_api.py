@@ -84,11 +84,11 @@ def test_a_bug_outside_any_plugin_is_still_an_internal_error(fruit: Path, monkey
 
 
 def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch):
-    """The README's example plugin, as printed, scores a sheet and locates a bad value."""
+    """docs/writing-games.md's example plugin, as printed, scores a sheet and locates a bad value."""
     from pnp.load.content import Project
     from pnp.tools.scaffold import scaffold
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
     code = readme.split("# plugins/rounds.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
     project = Project(tmp_path / "proj")
     scaffold(project, "rounds")
@@ -170,13 +170,13 @@ def test_an_exception_in_a_plugins_template_helper_names_the_plugin_and_the_temp
 
 
 def test_the_readmes_plugin_reference_names_every_hook():
-    """The README's plugin reference: one row per GamePlugin field, and every attribute of
+    """docs/writing-games.md's plugin reference: one row per GamePlugin field, and every attribute of
     the Simulation protocol, so a field added to either is documented there."""
     import dataclasses
     import re
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    reference = readme.split("#### Plugin reference", 1)[1].split("\n### ", 1)[0]
+    readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
+    reference = readme.split("### Plugin reference", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `(\w+)` \|", reference, re.MULTILINE)
     assert rows == [f.name for f in dataclasses.fields(pnp.api.GamePlugin)]
     simulate = reference.split("**`pnp simulate`**", 1)[1]
@@ -219,12 +219,12 @@ def make(game: GameContent, options: dict[str, str]) -> Simulation:
 
 
 def test_a_simulation_written_as_the_readme_says_plays_with_pnp_api_alone(tmp_path: Path, monkeypatch):
-    """README "Plugin reference", `pnp simulate`: a package's `simulation` module built from
-    pnp.api alone plays, and the sheets it writes score with the README's scorer."""
+    """docs/writing-games.md "Plugin reference", `pnp simulate`: a package's `simulation` module built from
+    pnp.api alone plays, and the sheets it writes score with the guide's scorer."""
     from pnp.load.content import Project
     from pnp.tools.scaffold import scaffold
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
     scorer = readme.split("# plugins/rounds.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
     project = Project(tmp_path / "proj")
     scaffold(project, "rounds")
@@ -259,7 +259,7 @@ def test_the_example_projects_scorer_names_its_winner_for_the_log(fruit: Path):
 
 def test_the_report_reference_names_the_public_api_and_what_mismatch_places_hold():
     """`help(pnp.api.ScoreReport.render)` sent plugins to pnp.safetext (not pnp.api), and the
-    README said mismatch_places gives (sheet path, line) where the second item is the message."""
+    README (now docs/writing-games.md) said mismatch_places gives (sheet path, line) where the second item is the message."""
     assert "`pnp.api.markup`" in (pnp.api.ScoreReport.render.__doc__ or "")
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
     assert "`mismatch_places() -> [(sheet\npath, message)]`" in readme and "path, line)]" not in readme

@@ -185,7 +185,7 @@ def test_a_bug_outside_any_plugin_still_stops_several_sheets_as_an_internal_erro
 
 
 def test_a_syntax_error_in_a_submodule_imported_by_the_scorer_is_located_there(tmp_path: Path, monkeypatch):
-    """The README's advice: import the scorer inside `score`. Its syntax error is at its own
+    """docs/writing-games.md's advice: import the scorer inside `score`. Its syntax error is at its own
     file, line and column, as at load time, not at the importing line."""
     from pnp.load.content import Project
     from pnp.tools.scaffold import scaffold

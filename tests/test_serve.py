@@ -689,7 +689,7 @@ def test_a_game_claiming_what_its_sheet_does_not_score_is_logged_only_once_the_c
         r = client.put(f"/api/sessions/{sid}/boards/{seat}", json={"values": right, "done": True})
     state = r.json()
     assert state["finished"] and state["logged"] == 1 and state["outcome"]["problems"] == []
-    # the logged game exported imports again as the same game (README: pnp log)
+    # the logged game exported imports again as the same game (docs/scoring.md: pnp log)
     db, again = tmp_path / "log.sqlite", tmp_path / "again.sqlite"
     exported = CliRunner().invoke(cli, ["log", "export", "--db", str(db), "--out", str(tmp_path / "out"), "--project", str(REPO)])
     assert exported.exit_code == 0, exported.output

@@ -245,7 +245,7 @@ def test_two_phones_score_a_tasty_humans_game_and_a_dietrick_taking_game(browser
             assert totals == {p["name"]: str(p["total"]) for p in report["players"]}
             assert winner == f"Winner: {' and '.join(report['winners'])}"
         assert report["winners"] == ["Ana"] and totals == {"Ana": "42", "Ben": "28"}
-        if os.environ.get("PNP_SERVE_SCREENSHOT"):  # the README's picture: `PNP_SERVE_SCREENSHOT=docs/serve.png pytest ...`
+        if os.environ.get("PNP_SERVE_SCREENSHOT"):  # the README's picture: `PNP_SERVE_SCREENSHOT=docs/serve-board.png pytest ...`
             ben.click("#p-stomach .cell[data-row='1'][data-col='1']")  # opens the palette; changes nothing
             ben.eval_on_selector(".field[data-key='stomach']", "e => e.scrollIntoView()")
             ben.screenshot(path=os.environ["PNP_SERVE_SCREENSHOT"], full_page=False)

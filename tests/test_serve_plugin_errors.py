@@ -98,7 +98,7 @@ def test_a_table_seats_only_the_player_counts_the_game_declares(root: Path):
 
 
 def test_an_entry_form_of_the_wrong_kind_is_the_plugins_error_at_its_def(root: Path):
-    """`sheet_form` must return a dict of hints (the README's plugin reference); a list is the
+    """`sheet_form` must return a dict of hints (docs/writing-games.md's plugin reference); a list is the
     plugin's error at the hook's `def` line, as `pnp score` reports a scorer's wrong value."""
     form = "plugins/dietrick_taking/form.py"
     edit_plugin(root, form, 'def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:', "return []")

@@ -36,7 +36,7 @@ def test_score_works_from_an_empty_folder(tmp_path: Path):
 
 
 def test_init_example_copies_an_example_project(tmp_path: Path, monkeypatch):
-    """The example project README "A game needs no Python" points at, whole: it builds and
+    """The example project docs/writing-games.md points at ("A game needs no Python"), whole: it builds and
     scores its sheet where it was copied."""
     result = runner.invoke(app, ["init", str(tmp_path / "fs"), "--example", "fruit-stand"])
     assert result.exit_code == 0, result.output

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,9 +24,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import REPO
+from conftest import REPO, docs_text
 
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "pnp", "content", "templates", "examples", "plugins")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "docs", "pnp", "content", "templates", "examples", "plugins")
 
 
 def run(*args, cwd: Path, **kw) -> subprocess.CompletedProcess:
@@ -84,7 +85,7 @@ def test_the_wheel_carries_the_licence(wheel: Path):
 def test_the_readme_installs_only_what_can_be_installed():
     """No `pip install pnp-kit` while pnp is not on an index; the wheel it names is the one built."""
     readme = (REPO / "README.md").read_text()
-    assert "\npip install pnp-kit" not in readme
+    assert "\npip install pnp-kit" not in docs_text()
     version = next(line.split('"')[1] for line in (REPO / "pyproject.toml").read_text().splitlines() if line.startswith("version"))
     assert f"pip install dist/pnp_kit-{version}-py3-none-any.whl" in readme
 
@@ -92,7 +93,8 @@ def test_the_readme_installs_only_what_can_be_installed():
 def test_what_a_checkout_makes_is_not_shipped(tmp_path: Path):
     """A built example's output/ (git-ignored) and the like stay out of the wheel and the
     sdist (setup.py's LEFT_OUT, MANIFEST.in), and the sdist has no tests it cannot run;
-    pnp's own package pnp/build/ is kept."""
+    pnp's own package pnp/build/ is kept. The sdist holds every file the README links to (the
+    guides in docs/, their pictures)."""
     src = tmp_path / "src"
     src.mkdir()
     for name in SOURCES:
@@ -114,6 +116,10 @@ def test_what_a_checkout_makes_is_not_shipped(tmp_path: Path):
         assert f"{shipped}examples/projects/fruit-stand/RULES.md" in names and "pnp/build/output.py" in names
         assert [m for m in made if f"{shipped}{m}" in names] == []
     assert not [n for n in in_sdist if n.startswith("tests/")]
+    linked = {(page.parent / target).resolve().relative_to(REPO).as_posix()
+              for page in (REPO / "README.md", *sorted((REPO / "docs").glob("*.md")))
+              for target in re.findall(r"\]\(([^)#\s]+)", page.read_text(encoding="utf-8")) if "://" not in target}
+    assert "docs/printing.md" in linked and sorted(linked - set(in_sdist)) == []
 
 
 @pytest.mark.parametrize("name, broken", [

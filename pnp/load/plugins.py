@@ -199,7 +199,7 @@ def plugin_frame(exc: BaseException) -> tuple[str, str, int] | None:
 class PluginExit(Exception):
     """A plugin's code called `sys.exit()` (raised SystemExit): that plugin's error like any
     other exception of its code (`plugin_failure`), never pnp's end, whose exit code would
-    mean something else (README "Exit codes"). Raised from the SystemExit, which holds the
+    mean something else (docs/writing-games.md "Exit codes"). Raised from the SystemExit, which holds the
     plugin's frames."""
 
 
@@ -384,7 +384,7 @@ def expect_json_schema(value: Any) -> str | None:
 
 def expect_json_report(value: Any) -> str | None:
     """`call_hook`'s check of a report's `to_json`: a dict JSON can write (`--json`, the log),
-    holding what pnp reads of it (README "Plugin reference"), so that no report the log's
+    holding what pnp reads of it (docs/writing-games.md "Plugin reference"), so that no report the log's
     readers refuse is ever logged."""
     if not isinstance(value, dict):
         return "a dict (what pnp score --json prints and pnp log keeps)"

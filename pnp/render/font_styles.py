@@ -106,7 +106,7 @@ def resolved(root: ET.Element, families: set[str], family: str) -> Iterator[Reso
 
 def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Bold or italic text needs a file of that style in its family: without one the PDF
-    engine and the rasteriser draw the regular face, and nothing says so (README, Fonts).
+    engine and the rasteriser draw the regular face, and nothing says so (docs/printing.md, "Fonts and images").
     Follows what each element inherits; `<style>` sheets are not read."""
     if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
         return []
