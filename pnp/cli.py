@@ -504,7 +504,7 @@ def _sheet_errors(exc: BaseException) -> tuple[list[ContentError | str], int]:
 @app.command("init")
 def init_cmd(
     folder: Path = typer.Argument(Path("."), help="Folder to copy the game into (default: the current folder).", file_okay=False),
-    example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy (its content, templates and example scoring sheets), or example project (all of it)."),
+    example: Optional[str] = typer.Option(None, "--example", "-e", help="Shipped game to copy (its content, templates, plugins and example scoring sheets), or example project (all of it)."),
 ) -> None:
     """Copy a game or example project shipped with pnp into a folder, to build, edit and score there."""
     from .tools.shipped import init_example, known_examples
