@@ -119,6 +119,18 @@ def test_a_player_with_no_cyborgs_is_out(game):
     assert winners == [] and "line 86" in why
 
 
+def test_nobody_wins_a_board_where_every_player_is_out_by_our_ruling(game):
+    # line 86 puts each player out, line 30 names no winner then: our reading, printed as such
+    report = score(game, sheet(("Ana", 0), ("Ben", 0), ("Cleo", 0)))
+    says = yaml.safe_load((REPO / "content/human-harvest/scoring.yaml").read_text())["rulings"]["all_out"]["says"]
+    assert report.to_json()["winners"] == [] and report.to_json()["ruling"] == says
+    from rich.console import Console
+
+    console = Console(record=True, width=400)
+    report.render(console)
+    assert f"ruling: {says}" in console.export_text()
+
+
 # ---------------------------------------------------------------- lines 116, 151: the advanced game
 
 

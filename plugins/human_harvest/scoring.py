@@ -12,8 +12,8 @@
 
 The rules (human-harvest-rules.txt; the counts are scoring.yaml's, the player counts
 game.yaml's): line 30, the first player with all 6 Cyborgs on the board wins at once, and
-if the last tile is played first the most Cyborgs wins (a tie is shared: our ruling,
-scoring.yaml rulings.board_tie). Advanced, lines 116 and 151: once the DNA Collection
+if the last tile is played first the most Cyborgs wins (a tie is shared, and nobody wins
+when every player is out: our rulings, scoring.yaml rulings.board_tie and all_out). Advanced, lines 116 and 151: once the DNA Collection
 Point is in play Cyborgs no longer win; the first to store 6 Humans does, and play goes on
 past the last tile. `parse_sheet` raises one PnpError listing every impossible value, each
 at its line.
@@ -242,8 +242,8 @@ def decide(sheet: Sheet, rules: ScoringFile) -> Result:
         (winner,) = [e.name for e in entries if e.humans == rules.humans_to_win]
         return Result(sheet, (winner,), f"first to store {rules.humans_to_win} Humans: {RULES} lines 116, 151")
     most = max(e.cyborgs for e in entries)
-    if most == 0:  # line 86: a player whose Cyborgs were all deactivated is out
-        return Result(sheet, (), f"every player is out, with no Cyborgs on the board: {RULES} line 86")
+    if most == 0:  # line 86 puts each out; the book names no winner then: our ruling
+        return Result(sheet, (), f"every player is out, with no Cyborgs on the board: {RULES} line 86", rules.rulings.all_out.says)
     winners = tuple(e.name for e in entries if e.cyborgs == most)
     if len(winners) > 1:
         return Result(sheet, winners, f"shared: equal most Cyborgs, {most}, when the board was finished", rules.rulings.board_tie.says)
