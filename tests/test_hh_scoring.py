@@ -235,7 +235,18 @@ def test_every_problem_is_one_located_line(game):
         "sheet.yaml:6:29: player Ana: unknown key 'colour' (expected one of: name, cyborgs, humans)",
         "sheet.yaml:7:6: player ana: the name appears twice: expected one entry per player",
         "sheet.yaml:8:5: player 3: missing 'name': expected the player's name",
-        "sheet.yaml:9:1: claimed_winner names 'Zed': expected one of Ana, ana, player 3, or none",
+        "sheet.yaml:9:1: claimed_winner names 'Zed': expected one of Ana, ana, or none",
+    ]
+
+
+def test_a_player_without_a_name_is_named_by_seat_once(game):
+    # the seat stands in for the name in the player's messages, and is no name to claim
+    text = "game: human-harvest\nending: board-finished\nplayers:\n  - {name: Ana, cyborgs: 2}\n  - {name: [Ben], cyborgs: 9}\nclaimed_winner: Ben\n"
+    assert errors(game, text) == [
+        "sheet.yaml:5:6: player 2: name is ['Ben']: expected the player's name",
+        "sheet.yaml:5:19: player 2: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
+        "(a player has 6, human-harvest-rules.txt line 17)",
+        "sheet.yaml:6:1: claimed_winner names 'Ben': expected one of Ana, or none",
     ]
 
 

@@ -107,7 +107,7 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
             errors.append(doc.error(("dna_point",), f"dna_point is {data['dna_point']!r}: expected true (the DNA Collection "
                                     "Point came into play) or false"))
     entries = _players(doc, rules, players, advanced, errors)
-    claimed = _claimed_winner(doc, [e.name for e in entries], errors)
+    claimed = _claimed_winner(doc, [e.name for e in entries if e.name], errors)
     if not errors:
         _check_ending(doc, Sheet(variant, ending, tuple(entries), claimed), rules, errors)
     if errors:
@@ -131,15 +131,16 @@ def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advance
             errors.append(doc.error(at, f"player {i + 1} is {p!r}: expected a mapping with name and cyborgs"))
             continue
         name = p.get("name")
-        if not isinstance(name, str) or not name.strip():
+        if isinstance(name, str) and name.strip():
+            name = name.strip()
+            if name.casefold() in seen:
+                errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
+            seen.add(name.casefold())
+        else:
             what = f"name is {name!r}" if "name" in p else "missing 'name'"
             errors.append(doc.error(at + ("name",) if "name" in p else at, f"player {i + 1}: {what}: expected the player's name"))
-            name = f"player {i + 1}"
-        name = name.strip()
-        if name.casefold() in seen:
-            errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
-        seen.add(name.casefold())
-        who = f"player {name}: "
+            name = ""  # no name to offer claimed_winner; messages name the seat
+        who = f"player {name or i + 1}: "
         for key in p:
             if key not in PLAYER_KEYS:
                 errors.append(doc.error(at + (key,), f"{who}unknown key {key!r} (expected one of: {', '.join(PLAYER_KEYS)})"))
