@@ -250,6 +250,15 @@ def test_a_player_without_a_name_is_named_by_seat_once(game):
     ]
 
 
+def test_a_mistyped_claim_or_key_does_not_hide_what_the_ending_cannot_leave(game):
+    # two players with all 6 Cyborgs (line 30) is found beside a claim and a key that are wrong too
+    text = sheet(("Ana", 6), ("Ben", 6), ending="six-cyborgs") + "claimed_winner: ana\nwinner: Ana\n"
+    six, claim, key = errors(game, text)
+    assert six.startswith(f"sheet.yaml:{line_of(text, 'cyborgs:', 2)}:5: player Ben: 6 Cyborgs, and so has Ana")
+    assert claim.startswith(f"sheet.yaml:{line_of(text, 'claimed_winner')}:1: claimed_winner names 'ana'")
+    assert key.startswith(f"sheet.yaml:{line_of(text, 'winner: Ana')}:1: unknown key 'winner'")
+
+
 def test_cli_refuses_an_impossible_sheet_with_exit_2(tmp_path):
     path = tmp_path / "game.yaml"
     text = sheet(("Ana", 6), ("Ben", 6), ending="six-cyborgs")

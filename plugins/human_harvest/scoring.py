@@ -86,9 +86,6 @@ def seats(game: "GameContent") -> tuple[int, int]:
 def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) -> Sheet:
     errors: list[ContentError] = []
     data = doc.data
-    for key in data:
-        if key not in TOP_KEYS:
-            errors.append(doc.error((key,), f"unknown key {key!r} (expected one of: {', '.join(TOP_KEYS)})"))
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
         errors.append(doc.error(("variant",), f"variant is {variant!r}: expected {' or '.join(VARIANTS)}"))
@@ -107,9 +104,10 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
             errors.append(doc.error(("dna_point",), f"dna_point is {data['dna_point']!r}: expected true (the DNA Collection "
                                     "Point came into play) or false"))
     entries = _players(doc, rules, players, advanced, errors)
+    if not errors:  # the game's counts read well: what can the stated ending leave? (a stray key or claim does not hide it)
+        _check_ending(doc, Sheet(variant, ending, tuple(entries), None), rules, errors)
     claimed = _claimed_winner(doc, [e.name for e in entries if e.name], errors)
-    if not errors:
-        _check_ending(doc, Sheet(variant, ending, tuple(entries), claimed), rules, errors)
+    errors += [doc.error((key,), f"unknown key {key!r} (expected one of: {', '.join(TOP_KEYS)})") for key in data if key not in TOP_KEYS]
     if errors:
         raise PnpError(sorted_errors(errors))
     return Sheet(variant, ending, tuple(entries), claimed)
