@@ -329,6 +329,7 @@ def test_cyborgs_per_player_must_fit_one_suits_coins(copy_game, trusted):
 
 @pytest.mark.skipif(not RULES.is_file(), reason="the rule book is not in this checkout")
 @pytest.mark.parametrize("line, words", [(17, "stack of six Cyborgs"), (30, "all 6 of his Cyborgs on the board"),
-                                         (116, "the first player with 6 Humans stored"), (151, "no longer win by getting 6 Cyborgs")])
+                                         (116, "the first player with 6 Humans stored"), (151, "no longer win by getting 6 Cyborgs"),
+                                         (23, "18 Humans can come into play"), (143, "unlimited source of Humans")])
 def test_the_cited_lines_say_what_the_checker_reads(line, words):
     assert words in RULES.read_text().splitlines()[line - 1]
