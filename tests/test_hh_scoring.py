@@ -119,6 +119,18 @@ def test_a_player_with_no_cyborgs_is_out(game):
     assert winners == [] and "line 86" in why
 
 
+def test_nobody_wins_a_board_where_every_player_is_out_by_our_ruling(game):
+    # line 86 puts each player out, line 30 names no winner then: our reading, printed as such
+    report = score(game, sheet(("Ana", 0), ("Ben", 0), ("Cleo", 0)))
+    says = yaml.safe_load((REPO / "content/human-harvest/scoring.yaml").read_text())["rulings"]["all_out"]["says"]
+    assert report.to_json()["winners"] == [] and report.to_json()["ruling"] == says
+    from rich.console import Console
+
+    console = Console(record=True, width=400)
+    report.render(console)
+    assert f"ruling: {says}" in console.export_text()
+
+
 # ---------------------------------------------------------------- lines 116, 151: the advanced game
 
 
@@ -223,8 +235,28 @@ def test_every_problem_is_one_located_line(game):
         "sheet.yaml:6:29: player Ana: unknown key 'colour' (expected one of: name, cyborgs, humans)",
         "sheet.yaml:7:6: player ana: the name appears twice: expected one entry per player",
         "sheet.yaml:8:5: player 3: missing 'name': expected the player's name",
-        "sheet.yaml:9:1: claimed_winner names 'Zed': expected one of Ana, ana, player 3, or none",
+        "sheet.yaml:9:1: claimed_winner names 'Zed': expected one of Ana, ana, or none",
     ]
+
+
+def test_a_player_without_a_name_is_named_by_seat_once(game):
+    # the seat stands in for the name in the player's messages, and is no name to claim
+    text = "game: human-harvest\nending: board-finished\nplayers:\n  - {name: Ana, cyborgs: 2}\n  - {name: [Ben], cyborgs: 9}\nclaimed_winner: Ben\n"
+    assert errors(game, text) == [
+        "sheet.yaml:5:6: player 2: name is ['Ben']: expected the player's name",
+        "sheet.yaml:5:19: player 2: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
+        "(a player has 6, human-harvest-rules.txt line 17)",
+        "sheet.yaml:6:1: claimed_winner names 'Ben': expected one of Ana, or none",
+    ]
+
+
+def test_a_mistyped_claim_or_key_does_not_hide_what_the_ending_cannot_leave(game):
+    # two players with all 6 Cyborgs (line 30) is found beside a claim and a key that are wrong too
+    text = sheet(("Ana", 6), ("Ben", 6), ending="six-cyborgs") + "claimed_winner: ana\nwinner: Ana\n"
+    six, claim, key = errors(game, text)
+    assert six.startswith(f"sheet.yaml:{line_of(text, 'cyborgs:', 2)}:5: player Ben: 6 Cyborgs, and so has Ana")
+    assert claim.startswith(f"sheet.yaml:{line_of(text, 'claimed_winner')}:1: claimed_winner names 'ana'")
+    assert key.startswith(f"sheet.yaml:{line_of(text, 'winner: Ana')}:1: unknown key 'winner'")
 
 
 def test_cli_refuses_an_impossible_sheet_with_exit_2(tmp_path):
@@ -297,6 +329,7 @@ def test_cyborgs_per_player_must_fit_one_suits_coins(copy_game, trusted):
 
 @pytest.mark.skipif(not RULES.is_file(), reason="the rule book is not in this checkout")
 @pytest.mark.parametrize("line, words", [(17, "stack of six Cyborgs"), (30, "all 6 of his Cyborgs on the board"),
-                                         (116, "the first player with 6 Humans stored"), (151, "no longer win by getting 6 Cyborgs")])
+                                         (116, "the first player with 6 Humans stored"), (151, "no longer win by getting 6 Cyborgs"),
+                                         (23, "18 Humans can come into play"), (143, "unlimited source of Humans")])
 def test_the_cited_lines_say_what_the_checker_reads(line, words):
     assert words in RULES.read_text().splitlines()[line - 1]

@@ -123,6 +123,7 @@ class Ruling(StrictModel):
 
 class Rulings(StrictModel):
     board_tie: Ruling
+    all_out: Ruling
 
 
 class ScoringFile(StrictModel):

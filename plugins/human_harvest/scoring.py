@@ -12,8 +12,8 @@
 
 The rules (human-harvest-rules.txt; the counts are scoring.yaml's, the player counts
 game.yaml's): line 30, the first player with all 6 Cyborgs on the board wins at once, and
-if the last tile is played first the most Cyborgs wins (a tie is shared: our ruling,
-scoring.yaml rulings.board_tie). Advanced, lines 116 and 151: once the DNA Collection
+if the last tile is played first the most Cyborgs wins (a tie is shared, and nobody wins
+when every player is out: our rulings, scoring.yaml rulings.board_tie and all_out). Advanced, lines 116 and 151: once the DNA Collection
 Point is in play Cyborgs no longer win; the first to store 6 Humans does, and play goes on
 past the last tile. `parse_sheet` raises one PnpError listing every impossible value, each
 at its line.
@@ -86,9 +86,6 @@ def seats(game: "GameContent") -> tuple[int, int]:
 def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) -> Sheet:
     errors: list[ContentError] = []
     data = doc.data
-    for key in data:
-        if key not in TOP_KEYS:
-            errors.append(doc.error((key,), f"unknown key {key!r} (expected one of: {', '.join(TOP_KEYS)})"))
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
         errors.append(doc.error(("variant",), f"variant is {variant!r}: expected {' or '.join(VARIANTS)}"))
@@ -107,9 +104,10 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
             errors.append(doc.error(("dna_point",), f"dna_point is {data['dna_point']!r}: expected true (the DNA Collection "
                                     "Point came into play) or false"))
     entries = _players(doc, rules, players, advanced, errors)
-    claimed = _claimed_winner(doc, [e.name for e in entries], errors)
-    if not errors:
-        _check_ending(doc, Sheet(variant, ending, tuple(entries), claimed), rules, errors)
+    if not errors:  # the game's counts read well: what can the stated ending leave? (a stray key or claim does not hide it)
+        _check_ending(doc, Sheet(variant, ending, tuple(entries), None), rules, errors)
+    claimed = _claimed_winner(doc, [e.name for e in entries if e.name], errors)
+    errors += [doc.error((key,), f"unknown key {key!r} (expected one of: {', '.join(TOP_KEYS)})") for key in data if key not in TOP_KEYS]
     if errors:
         raise PnpError(sorted_errors(errors))
     return Sheet(variant, ending, tuple(entries), claimed)
@@ -131,15 +129,16 @@ def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advance
             errors.append(doc.error(at, f"player {i + 1} is {p!r}: expected a mapping with name and cyborgs"))
             continue
         name = p.get("name")
-        if not isinstance(name, str) or not name.strip():
+        if isinstance(name, str) and name.strip():
+            name = name.strip()
+            if name.casefold() in seen:
+                errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
+            seen.add(name.casefold())
+        else:
             what = f"name is {name!r}" if "name" in p else "missing 'name'"
             errors.append(doc.error(at + ("name",) if "name" in p else at, f"player {i + 1}: {what}: expected the player's name"))
-            name = f"player {i + 1}"
-        name = name.strip()
-        if name.casefold() in seen:
-            errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
-        seen.add(name.casefold())
-        who = f"player {name}: "
+            name = ""  # no name to offer claimed_winner; messages name the seat
+        who = f"player {name or i + 1}: "
         for key in p:
             if key not in PLAYER_KEYS:
                 errors.append(doc.error(at + (key,), f"{who}unknown key {key!r} (expected one of: {', '.join(PLAYER_KEYS)})"))
@@ -242,8 +241,8 @@ def decide(sheet: Sheet, rules: ScoringFile) -> Result:
         (winner,) = [e.name for e in entries if e.humans == rules.humans_to_win]
         return Result(sheet, (winner,), f"first to store {rules.humans_to_win} Humans: {RULES} lines 116, 151")
     most = max(e.cyborgs for e in entries)
-    if most == 0:  # line 86: a player whose Cyborgs were all deactivated is out
-        return Result(sheet, (), f"every player is out, with no Cyborgs on the board: {RULES} line 86")
+    if most == 0:  # line 86 puts each out; the book names no winner then: our ruling
+        return Result(sheet, (), f"every player is out, with no Cyborgs on the board: {RULES} line 86", rules.rulings.all_out.says)
     winners = tuple(e.name for e in entries if e.cyborgs == most)
     if len(winners) > 1:
         return Result(sheet, winners, f"shared: equal most Cyborgs, {most}, when the board was finished", rules.rulings.board_tie.says)
