@@ -200,6 +200,27 @@ def test_every_outer_trim_line_of_a_split_board_has_a_crop_mark_at_both_ends(shi
     assert pages_seen >= 10
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_split_boards_instruction_line_keeps_a_gap_from_the_crop_marks_beside_it(shipped_builds, paper):
+    """Print review: the line began 0.5 mm after the left trim line's crop mark, which read
+    as a letter of it ("|board: page 1 of 2"); it keeps TEXT_ROOM mm from every mark."""
+    from pnp.formats.impose import TEXT_ROOM
+
+    sheet = Paper(paper, *papers({})[paper])
+    seen = 0
+    for where, pages, _ in _split_pages(shipped_builds["cave"], sheet):
+        for number, page in enumerate(pages, 1):
+            for text in (m for m in page.marks if isinstance(m, Label) and "Cut on the dashed" in m.text):
+                seen += 1
+                left, top, right, bottom = labels.DEFAULT.box(text)
+                for ln in page.lines:
+                    x1, x2 = sorted((ln.x1, ln.x2))
+                    y1, y2 = sorted((ln.y1, ln.y2))
+                    if y1 < bottom and top < y2:  # beside the text: as far from it as TEXT_ROOM
+                        assert x2 <= left - TEXT_ROOM + 1e-6 or x1 >= right + TEXT_ROOM - 1e-6, (where, number, ln)
+    assert seen >= 10
+
+
 def _all_labels(report, sheet):
     from pnp.formats.impose import layout
 

@@ -357,6 +357,7 @@ def _tile(sheet: Paper, margins: tuple[float, float], face: Face, ox: float, oy:
 
 
 TILE_LABEL = 6.0  # pt: the split piece's instruction line, at the faces' floor (pnp/render/textfit.py)
+TEXT_ROOM = 1.5  # mm between a crop mark and the text beside it: 0.5 mm read as a letter ("|board: page 1")
 
 
 def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple[int, int, int], win_w: float,
@@ -371,11 +372,12 @@ def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple
     col, _, cols = at
     measure = measure or labels.DEFAULT
     edge = max(mx, inset)
-    left = edge if col > 0 else max(mx + bleed + 0.5, inset)
-    end = mx + win_w - (TILE_OVERLAP / 2 + 1 if col < cols - 1 else bleed + 0.5)
+    trim_left, trim_right = mx + bleed, mx + win_w - bleed  # where the side trim lines' crop marks are
+    left = edge if col > 0 else max(trim_left + TEXT_ROOM, inset)
+    end = mx + win_w - TILE_OVERLAP / 2 - 1 if col < cols - 1 else trim_right - TEXT_ROOM
     spans = [(left, end)]
     if col == cols - 1:  # a narrow last page: the line may run on past the right trim's mark
-        spans.append((end + 1, sheet.width - edge))
+        spans.append((trim_right + TEXT_ROOM, sheet.width - edge))
     fits = [s for s in spans if measure.width(text, TILE_LABEL) <= s[1] - s[0]]
     if not fits:  # no room for the instructions (the first page has them): the page's place only
         text = text[: text.index(". ") + 1]
