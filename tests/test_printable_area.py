@@ -221,6 +221,34 @@ def test_a_split_boards_instruction_line_keeps_a_gap_from_the_crop_marks_beside_
     assert seen >= 10
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_packed_blocks_crop_marks_reach_across_the_gap_between_blocks(shipped_builds, game):
+    """Print review: a packed block's marks stopped in its half of the gap (pack_gap 6: 1.5 mm
+    of mark); each is PRINTED_MARK mm or more and none runs onto other art (only over its
+    own piece's bleed, on a white halo)."""
+    seen = 0
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        for name in table():
+            made = plan(shipped_builds[game].title, shipped_builds[game].parts, sheet, sheet_layout(name), layout_name=name)
+            for section in (s for s in made.sections if s.name.startswith("Packed")):
+                for page in section.pages:
+                    art = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+                    halos = {(ln.x1, ln.y1, ln.x2) for ln in page.lines if ln.colour == "#ffffff"}
+                    for ln in page.lines:
+                        if ln.dash is not None or ln.colour == "#ffffff" or ln.width >= 0.5:
+                            continue
+                        seen += 1
+                        assert abs(ln.x2 - ln.x1) + abs(ln.y2 - ln.y1) >= PRINTED_MARK - 1e-6, (paper, name, ln)
+                        if (ln.x1, ln.y1, ln.x2) in halos:
+                            continue
+                        x1, x2 = sorted((ln.x1, ln.x2))
+                        y1, y2 = sorted((ln.y1, ln.y2))
+                        for ax, ay, aw, ah in art:
+                            assert not (ax - 0.4 < x2 and x1 < ax + aw + 0.4 and ay - 0.4 < y2 and y1 < ay + ah + 0.4), (paper, name, ln)
+    assert seen
+
+
 def _all_labels(report, sheet):
     from pnp.formats.impose import layout
 
