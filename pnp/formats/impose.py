@@ -177,7 +177,9 @@ def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box
     up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
     `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
     `floor`, the marks below `box` stop there (above the sheet's label); with `others` (the
-    areas of other art, as `box`), a mark stops 0.5 mm short of the first it would run into."""
+    areas of other art, as `box`), a mark stops 0.5 mm short of the middle of the gap
+    between `box` and the first it would run into: it stays on its own side, so that it is
+    read as `box`'s mark, not the other art's."""
     lowest = sheet.height - style.inset if floor is None else floor
     left, top, right, bottom = box
     right_edge = sheet.width / 2 if fold else sheet.width
@@ -187,9 +189,9 @@ def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box
             low, high, start, stop = (o[0], o[2], o[1], o[3]) if vertical else (o[1], o[3], o[0], o[2])
             if low - 0.5 < at < high + 0.5:
                 if outward > 0 and start >= edge - 1e-9:
-                    limit = min(limit, start)
+                    limit = min(limit, (edge + start) / 2)
                 elif outward < 0 and stop <= edge + 1e-9:
-                    limit = max(limit, stop)
+                    limit = max(limit, (edge + stop) / 2)
         if reach is not None:
             limit = edge + outward * min(reach + 0.5, abs(limit - edge))
         end = limit - outward * 0.5

@@ -245,16 +245,18 @@ def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group],
 
 def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block, bleed: float, style: SheetLayout,
                  others: list[tuple[float, float, float, float]]) -> None:
-    """Crop marks on the extension of every cut line of a packed block, each stopping 0.5 mm
-    short of the `others` blocks' art it would run into: across the gap between blocks, not
-    in its half of it (pack_gap 6 left 1.5 mm of mark there, under PRINTED_MARK)."""
+    """Crop marks on the extension of every cut line of a packed block, each in its own half
+    of the gap to the `others` blocks' art it would run into (read as this block's), and
+    starting at most 0.5 mm from the block: pack_gap 6 leaves PRINTED_MARK mm of each (a
+    1 mm offset left 1.5 mm), and toward the paper's edge the full mark_length."""
     xs, ys = [], []
     for spot in block.spots:
         x, y = left + spot.x, top + spot.y
         xs += [x + bleed, x + spot.w - bleed]
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
-    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), style, inner=bleed - 0.5, others=others)
+    near = style.model_copy(update={"mark_offset": min(style.mark_offset, 0.5)})
+    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), near, inner=bleed - 0.5, others=others)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
