@@ -200,6 +200,65 @@ def test_every_outer_trim_line_of_a_split_board_has_a_crop_mark_at_both_ends(shi
     assert pages_seen >= 10
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_split_boards_instruction_line_keeps_a_gap_from_the_crop_marks_beside_it(shipped_builds, paper):
+    """Print review: the line began 0.5 mm after the left trim line's crop mark, which read
+    as a letter of it ("|board: page 1 of 2"); it keeps TEXT_ROOM mm from every mark."""
+    from pnp.formats.impose import TEXT_ROOM
+
+    sheet = Paper(paper, *papers({})[paper])
+    seen = 0
+    for where, pages, _ in _split_pages(shipped_builds["cave"], sheet):
+        for number, page in enumerate(pages, 1):
+            for text in (m for m in page.marks if isinstance(m, Label) and "Cut on the dashed" in m.text):
+                seen += 1
+                left, top, right, bottom = labels.DEFAULT.box(text)
+                for ln in page.lines:
+                    x1, x2 = sorted((ln.x1, ln.x2))
+                    y1, y2 = sorted((ln.y1, ln.y2))
+                    if y1 < bottom and top < y2:  # beside the text: as far from it as TEXT_ROOM
+                        assert x2 <= left - TEXT_ROOM + 1e-6 or x1 >= right + TEXT_ROOM - 1e-6, (where, number, ln)
+    assert seen >= 10
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_packed_blocks_crop_marks_print_2_mm_each_in_its_own_half_of_the_gap(shipped_builds, game):
+    """Print review: a packed block's marks stopped in its half of the gap 1 mm from its art
+    (pack_gap 6: 1.5 mm of mark); each is PRINTED_MARK mm or more, none runs onto other art
+    (only over its own piece's bleed, on a white halo), and a mark between two pieces' art
+    stays on one side of the gap's middle, so it reads as one block's mark."""
+    seen = 0
+    for paper in ("letter", "a4"):
+        sheet = Paper(paper, *papers({})[paper])
+        for name in table():
+            made = plan(shipped_builds[game].title, shipped_builds[game].parts, sheet, sheet_layout(name), layout_name=name)
+            for section in (s for s in made.sections if s.name.startswith("Packed")):
+                for page in section.pages:
+                    art = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
+                    halos = {(ln.x1, ln.y1, ln.x2) for ln in page.lines if ln.colour == "#ffffff"}
+                    for ln in page.lines:
+                        if ln.dash is not None or ln.colour == "#ffffff" or ln.width >= 0.5:
+                            continue
+                        seen += 1
+                        assert abs(ln.x2 - ln.x1) + abs(ln.y2 - ln.y1) >= PRINTED_MARK - 1e-6, (paper, name, ln)
+                        if (ln.x1, ln.y1, ln.x2) in halos:
+                            continue
+                        x1, x2 = sorted((ln.x1, ln.x2))
+                        y1, y2 = sorted((ln.y1, ln.y2))
+                        for ax, ay, aw, ah in art:
+                            assert not (ax - 0.4 < x2 and x1 < ax + aw + 0.4 and ay - 0.4 < y2 and y1 < ay + ah + 0.4), (paper, name, ln)
+                        vertical = x1 == x2
+                        at, low, high = (x1, y1, y2) if vertical else (y1, x1, x2)
+                        across = [(ay, ay + ah) if vertical else (ax, ax + aw) for ax, ay, aw, ah in art
+                                  if ((ax <= at <= ax + aw) if vertical else (ay <= at <= ay + ah))]
+                        before = max((end for _, end in across if end <= low + 1e-6), default=None)
+                        after = min((start for start, _ in across if start >= high - 1e-6), default=None)
+                        if before is not None and after is not None:  # between two pieces' art: on one side of the middle
+                            middle = (before + after) / 2
+                            assert high <= middle - 0.4 or low >= middle + 0.4, (paper, name, ln, before, after)
+    assert seen
+
+
 def _all_labels(report, sheet):
     from pnp.formats.impose import layout
 
@@ -240,7 +299,8 @@ def test_the_calibration_sheet_prints_no_text_under_6_pt(paper):
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_crop_marks_beside_a_sheet_label_keep_a_printed_length(shipped_builds, game, paper):
     """Where a sheet's label takes the bottom margin, the crop marks above it kept ~1.1 mm:
-    each is PRINTED_MARK mm long or more inside the printable area (packed sheets too)."""
+    each is PRINTED_MARK mm long or more inside the printable area (packed sheets too; a
+    white halo lies only under the part of a mark over the bleed)."""
     sheet = Paper(paper, *papers({})[paper])
     report = shipped_builds[game]
     for name in table():
@@ -250,6 +310,6 @@ def test_crop_marks_beside_a_sheet_label_keep_a_printed_length(shipped_builds, g
                 for text in (m for m in page.marks if isinstance(m, Label) and m.turn == 0 and m.y > sheet.height / 2):
                     left, top, right, _ = labels.DEFAULT.box(text)
                     for ln in page.lines:  # the marks stopped above the label
-                        if ln.dash is None and ln.x1 == ln.x2 and left - 0.5 <= ln.x1 <= right + 0.5 and \
+                        if ln.dash is None and ln.colour != "#ffffff" and ln.x1 == ln.x2 and left - 0.5 <= ln.x1 <= right + 0.5 and \
                                 top - 1.5 <= max(ln.y1, ln.y2) <= top:
                             assert _inside(ln, sheet, 4.2) >= PRINTED_MARK - 1e-6, (name, pack, number, ln)

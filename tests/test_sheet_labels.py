@@ -57,6 +57,18 @@ def test_a_long_text_wraps_to_its_room_and_a_label_shrinks_to_one_line():
     assert one.size == 4 and labels.DEFAULT.width(one.text, one.size) <= 60 and one.text.endswith("…")
 
 
+def test_a_label_too_long_even_at_its_smallest_size_ends_at_a_whole_word():
+    """Print review: a label shortened with an ellipsis was cut mid-word ("Packed do…")."""
+    text = "The Cave · Packed double-sided sheets · sheet 1 of 3 · front (print double-sided, flip on long edge)"
+    room = labels.DEFAULT.width(text, 6) * 0.6
+    one = labels.DEFAULT.line(text, 5, 100, room, 6, 6)
+    assert one.size == 6 and one.text.endswith("…") and labels.DEFAULT.width(one.text, 6) <= room
+    kept = one.text[:-1]
+    assert text.startswith(kept) and text[len(kept)] == " " and not kept.endswith((" ", "·")), one.text
+    tied = labels.DEFAULT.line("sheet\u00a0one two three four", 5, 100, labels.DEFAULT.width("sheet one two…", 6) + 0.1, 6, 6)
+    assert tied.text == "sheet\u00a0one two…"  # a no-break space is kept, as the label's wrapping keeps it
+
+
 def test_a_label_breaks_cjk_text_and_keeps_no_break_spaces_together(tmp_path):
     """Labels break lines as the faces do (`pieces`): a Japanese component name, which has no
     spaces, wraps between its characters; a no-break space joins its words, a soft hyphen

@@ -170,18 +170,28 @@ HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed,
 
 def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
                  style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
-                 floor: float | None = None) -> None:
+                 floor: float | None = None, others: list[tuple[float, float, float, float]] | None = None) -> None:
     """Crop marks in the margins, on the extension of every cut line, outside `box` (at
     most `reach` mm from it, when given). A mark stops at the printable inset; where the
     margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
     up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
     `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
-    `floor`, the marks below `box` stop there (above the sheet's label)."""
+    `floor`, the marks below `box` stop there (above the sheet's label); with `others` (the
+    areas of other art, as `box`), a mark stops 0.5 mm short of the middle of the gap
+    between `box` and the first it would run into: it stays on its own side, so that it is
+    read as `box`'s mark, not the other art's."""
     lowest = sheet.height - style.inset if floor is None else floor
     left, top, right, bottom = box
     right_edge = sheet.width / 2 if fold else sheet.width
 
-    def span(edge: float, outward: int, limit: float, printable: float) -> tuple[float, float] | None:
+    def span(edge: float, outward: int, limit: float, printable: float, at: float, vertical: bool) -> tuple[float, float] | None:
+        for o in others or []:  # art across the mark's line, beyond `edge`: the mark stops before it
+            low, high, start, stop = (o[0], o[2], o[1], o[3]) if vertical else (o[1], o[3], o[0], o[2])
+            if low - 0.5 < at < high + 0.5:
+                if outward > 0 and start >= edge - 1e-9:
+                    limit = min(limit, (edge + start) / 2)
+                elif outward < 0 and stop <= edge + 1e-9:
+                    limit = max(limit, (edge + stop) / 2)
         if reach is not None:
             limit = edge + outward * min(reach + 0.5, abs(limit - edge))
         end = limit - outward * 0.5
@@ -207,12 +217,12 @@ def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box
     inset = style.inset
     for x in sorted({round(v, 4) for v in xs}):  # one mark for neighbours' shared cut line
         for edge, outward, limit, printable in ((top, -1, 0.0, inset), (bottom, 1, sheet.height, lowest)):
-            if s := span(edge, outward, limit, printable):
+            if s := span(edge, outward, limit, printable, x, True):
                 add(x, s[0], x, s[1])
     for y in sorted({round(v, 4) for v in ys}):
         for edge, outward, limit, printable in ((left, -1, 0.0, inset),
                                                 (right, 1, right_edge, right_edge + 1 if fold else sheet.width - inset)):
-            if s := span(edge, outward, limit, printable):
+            if s := span(edge, outward, limit, printable, y, False):
                 add(s[0], y, s[1], y)
 
 
@@ -357,6 +367,7 @@ def _tile(sheet: Paper, margins: tuple[float, float], face: Face, ox: float, oy:
 
 
 TILE_LABEL = 6.0  # pt: the split piece's instruction line, at the faces' floor (pnp/render/textfit.py)
+TEXT_ROOM = 1.5  # mm between a crop mark and the text beside it: 0.5 mm read as a letter ("|board: page 1")
 
 
 def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple[int, int, int], win_w: float,
@@ -371,11 +382,12 @@ def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple
     col, _, cols = at
     measure = measure or labels.DEFAULT
     edge = max(mx, inset)
-    left = edge if col > 0 else max(mx + bleed + 0.5, inset)
-    end = mx + win_w - (TILE_OVERLAP / 2 + 1 if col < cols - 1 else bleed + 0.5)
+    trim_left, trim_right = mx + bleed, mx + win_w - bleed  # where the side trim lines' crop marks are
+    left = edge if col > 0 else max(trim_left + TEXT_ROOM, inset)
+    end = mx + win_w - TILE_OVERLAP / 2 - 1 if col < cols - 1 else trim_right - TEXT_ROOM
     spans = [(left, end)]
     if col == cols - 1:  # a narrow last page: the line may run on past the right trim's mark
-        spans.append((end + 1, sheet.width - edge))
+        spans.append((trim_right + TEXT_ROOM, sheet.width - edge))
     fits = [s for s in spans if measure.width(text, TILE_LABEL) <= s[1] - s[0]]
     if not fits:  # no room for the instructions (the first page has them): the page's place only
         text = text[: text.index(". ") + 1]

@@ -70,10 +70,20 @@ class Measure:
 
     def line(self, text: str, x: float, baseline: float, room: float, size: float, smallest: float, turn: int = 0) -> Label:
         """One line of `text` at `size` pt, shrunk (down to `smallest`) to fit `room` mm, and
-        shortened with an ellipsis when even that is too wide (turned by `turn`, see Label)."""
+        shortened with an ellipsis when even that is too wide (turned by `turn`, see Label):
+        after its last whole word that fits, so no word is cut (a first word too long for
+        `room` is cut where it must)."""
         fitted = size
         while fitted > smallest and self.width(text, fitted) > room:
             fitted = max(smallest, fitted - 0.25)
+        if self.width(text, fitted) <= room:
+            return Label(text, x, baseline, fitted, turn)
+        words = text.split(" ")  # at spaces only: a no-break space holds its words together
+        while len(words) > 1:
+            words.pop()
+            kept = " ".join(words).rstrip(" ,;:·-–—") + "…"
+            if self.width(kept, fitted) <= room:
+                return Label(kept, x, baseline, fitted, turn)
         while self.width(text, fitted) > room and len(text) > 1:
             text = text[:-2].rstrip() + "…"
         return Label(text, x, baseline, fitted, turn)
