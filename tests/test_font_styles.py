@@ -391,3 +391,36 @@ def test_each_helper_checks_its_face_and_ignorables_measure_nothing():
         fit.text_width("\u2603", 5)
     assert fit.text_width("A\u200dA\u00ad\ufe0f\u200b", 5) == fit.text_width("AA", 5) == 6.0
     assert fit.text_width("A \u65e5", 5, family="Kanji") > 0
+
+
+# --- a <style> sheet's font properties: resvg and typst apply them, pnp reads no sheet ---
+
+SHEET_TEMPLATE = ('{% extends "pnp/base.svg.j2" %}\n{% block body %}\n<style>\n  rect { fill: #264653 }\n'
+                  '  /* titles */ text.title {{ "{" }} {rule} }\n</style>\n<text class="title" x="5" y="9">Title</text>\n{% endblock %}\n')
+
+
+@pytest.mark.parametrize("rule, words", [
+    ("font-weight: bold", "sets font-weight (bold)"),
+    ("fill: red; Font-Family: 'Liberation Sans'", "sets font-family ('Liberation Sans')"),
+    ("FONT-STYLE:italic", "sets font-style (italic)"),
+    ("font: bold 4px serif", "sets font (bold 4px serif)"),
+])
+def test_a_style_sheet_setting_a_font_is_refused_at_its_line(demo: Project, rule: str, words: str):
+    """Drawn in the sheet's font, checked and measured in the element's: one line, at the sheet's rule."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(SHEET_TEMPLATE.replace("{rule}", rule))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (line,) = result.output.strip().splitlines()
+    assert f"templates/demo/card.svg.j2:5: card/example: a <style> sheet {words}, which pnp does not read" in line, line
+    assert line.endswith("set it on the element (or a <g> around it) instead"), line
+    assert not demo.output_dir.exists()
+
+
+def test_a_style_sheet_setting_no_font_builds(demo: Project):
+    """Colours, sizes and words that only look like a font property stay allowed."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(SHEET_TEMPLATE.replace("{rule}", "fill: #e76f51; font-size: 4px } .font:first-child { fill: red } "
+                                               "/* font-weight: bold */ text { -inkscape-font-specification: Sans"))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
