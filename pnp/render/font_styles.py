@@ -150,7 +150,7 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
     if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
         return []
     have = {(f.family, f.bold, f.italic) for f in fonts.faces}
-    errors, seen = [], set()
+    errors, seen, off = [], set(), set()
     for element, family, weight, italic, weight_written, style_written in resolved(root, {f.family for f in fonts.faces}, fonts.family):
         bold = weight > BOLD_ABOVE
         if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
@@ -160,7 +160,33 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
             path, line = written_at(sources, shown[0], template)
             asked_for = " ".join(re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", w) for w in shown)
             errors.append(ContentError(path, line, None, f"{what}: {MissingStyle(fonts.faces, asked_for, bold, italic, family)}"))
+        elif element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() and (family, weight, italic) not in off \
+                and (error := _off_the_axis(fonts, family, weight, italic, weight_written, template, what, sources)):
+            off.add((family, weight, italic))
+            errors.append(error)
     return errors
+
+
+def _off_the_axis(fonts: Fonts, family: str, weight: int, italic: bool, written: str, template: Path, what: str,
+                  sources: Sources) -> ContentError | None:
+    """Text of a variable font at a weight its face was not measured at: typst and resvg draw
+    weight w at w on the weight axis (600 between the regular and the bold), where the face
+    holds the metrics of the file's default or of 700 (`bold_instance`); and for weight 400
+    typst draws the file's default, resvg 400 on the axis."""
+    try:
+        face = fonts.face(weight_name(weight > BOLD_ABOVE, italic), family)
+    except FontChoice:  # no file of that style: `font_styles` says so
+        return None
+    if face.wght is None or weight == face.wght:
+        return None
+    measured = sorted({int(f.wght if f.wght is not None else BOLD if f.bold else NORMAL) for f in fonts.faces
+                       if f.family == family and f.italic == italic})
+    asked = re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", written) if written else f"weight {weight} (no font-weight set)"
+    apart = f" (typst draws the file's default, {face.wght:g}, resvg {weight})" if weight == NORMAL else ""
+    path, line = written_at(sources, written, template)
+    return ContentError(path, line, None, f"{what}: {asked}: {face.path.name} is a variable font, drawn at weight {weight} "
+                                          f"of its weight axis{apart}, but pnp measures it at {face.wght:g}: write font-weight "
+                                          f"{' or '.join(map(str, measured))} for this text (the weights pnp measures {family} at)")
 
 
 TEXT_CONTENT = {SVG + name for name in ("text", "tspan", "textPath", "a")}  # what a <text> draws its characters in
