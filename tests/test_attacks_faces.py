@@ -130,7 +130,7 @@ def test_the_report_s_face_is_refused_at_its_first_problem(demo: Project):
     '<a href="#back"><rect id="back" width="3" height="3"/></a>',
     '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs>'
     '<rect width="5" height="5" style="fill: url(#g)" stroke="url( \'#g\' )"/>',
-    '<style>rect { fill: #264653 } text { font-family: "Liberation Sans"; }</style><text x="1" y="5">C:\\ and a \\ back</text>',
+    '<style>rect { fill: #264653 } text { fill: #2a9d8f; }</style><text x="1" y="5">C:\\ and a \\ back</text>',
     '<text x="1" y="5" aria-label="\\not css\\">set, animate and discard are words; so are image and src</text>',
 ])
 def test_a_face_that_stays_inside_still_builds(demo: Project, body: str):

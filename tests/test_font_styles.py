@@ -188,9 +188,10 @@ def test_the_family_suggested_for_a_missing_bold_file_has_the_texts_characters()
                                       "weight has all of its characters)") and 'family="' not in str(raised.value), raised.value
 
 
-def variable_font(target: Path, reaching: int = 900) -> Path:
-    """Liberation Sans made a variable font with a weight axis 100-`reaching` (default 400):
-    its "I" and that glyph's advance grow by 400 units (of 2048 an em) at the axis's end."""
+def variable_font(target: Path, reaching: int = 900, default: int = 400) -> Path:
+    """Liberation Sans made a variable font with a weight axis 100-`reaching` (its default
+    `default`): its "I" and that glyph's advance grow by 400 units (of 2048 an em) from the
+    default to the axis's end."""
     from fontTools.ttLib import TTFont, newTable
     from fontTools.ttLib.tables._f_v_a_r import Axis
     from fontTools.ttLib.tables.TupleVariation import TupleVariation
@@ -200,7 +201,7 @@ def variable_font(target: Path, reaching: int = 900) -> Path:
             if record.nameID in (1, 4, 6, 16):
                 record.string = "VarSans"
         axis = Axis()
-        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, 400, reaching, 2
+        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, default, reaching, 2
         font["fvar"] = newTable("fvar")
         font["fvar"].axes, font["fvar"].instances = [axis], []
         gvar = font["gvar"] = newTable("gvar")
@@ -259,6 +260,84 @@ def test_a_variable_font_draws_bold_and_measures_its_bold_instance(tmp_path: Pat
     svg = '<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans"><text font-weight="bold">I</text></svg>'
     template = Path("/t/card.svg.j2")
     assert _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)]) == []
+
+
+def drawn_widths(font: Path, weight: str) -> tuple[int, int]:
+    """The inked width of an "I" 100 px high, drawn by resvg (the PNG) and by typst (the PDF)."""
+    import pypdfium2
+    import resvg_py
+    from pnp.formats.engine_jobs import make_pdf
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100"><rect width="200" '
+           f'height="100" fill="white"/><text x="10" y="80" font-family="VarSans" font-size="100" font-weight="{weight}">I</text></svg>')
+    png = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=[str(font)]))
+    pdf, problem = make_pdf('#set page(width: 200pt, height: 100pt, margin: 0pt)\n'
+                            '#image(bytes(sys.inputs.face), format: "svg", width: 200pt)\n', {"face": svg}, (str(font),))
+    assert not problem, problem
+    page = io.BytesIO()
+    pypdfium2.PdfDocument(pdf)[0].render(scale=1).to_pil().save(page, "PNG")
+    return inked_width(png), inked_width(page.getvalue())
+
+
+def test_typst_and_resvg_draw_a_variable_font_at_the_weight_asked(tmp_path: Path):
+    """What refusing the other weights rests on: font-weight 600 is drawn at 600 on the axis,
+    not at the 700 pnp measures bold text at; and for weight 400 typst draws the file's
+    default, resvg 400 on the axis."""
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+
+    def inked(font: Path, weight: int) -> float:
+        with TTFont(str(font)) as variable:
+            glyph = instancer.instantiateVariableFont(variable, {"wght": weight})["glyf"]["I"]
+            return (glyph.xMax - glyph.xMin) * 100 / variable["head"].unitsPerEm
+
+    font = variable_font(tmp_path / "VarSans[wght].ttf")
+    assert inked(font, 700) > inked(font, 600) + 3
+    assert all(abs(drawn - inked(font, 600)) <= 1.5 for drawn in drawn_widths(font, "600"))
+    light = variable_font(tmp_path / "Light[wght].ttf", default=300)
+    png, pdf = drawn_widths(light, "400")
+    assert abs(png - inked(light, 400)) <= 1.5 and abs(pdf - inked(light, 300)) <= 1.5 and png > pdf + 1
+
+
+@pytest.mark.parametrize("default, body, problem", [
+    (400, '<text font-weight="600">I</text>', "font-weight 600: VarSans[wght].ttf is a variable font, drawn at weight 600 of its "
+                                              "weight axis, but pnp measures it at 700: write font-weight 400 or 700 for this text"),
+    (400, '<text style="font-weight: 300">I</text>', "font-weight 300: VarSans[wght].ttf is a variable font, drawn at weight 300 of its "
+                                                     "weight axis, but pnp measures it at 400: write font-weight 400 or 700"),
+    (400, '<g font-weight="bold"><text font-weight="bolder">I</text></g>', "drawn at weight 900"),
+    (300, '<text>I</text>', "weight 400 (no font-weight set): VarSans[wght].ttf is a variable font, drawn at weight 400 of its weight axis "
+                            "(typst draws the file's default, 300, resvg 400), but pnp measures it at 300: write font-weight 300 or 700"),
+    (400, '<text>I</text><text font-weight="bold">I</text><text font-weight="400">I</text><text font-weight="700">I</text>', None),
+    (300, '<text font-weight="300">I</text><text font-weight="bold">I</text>', None),
+])
+def test_a_variable_font_is_drawn_only_at_the_weights_it_is_measured_at(tmp_path: Path, default: int, body: str, problem: str | None):
+    fonts = Fonts((variable_font(tmp_path / "VarSans[wght].ttf", default=default),))
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans">\n<rect/>\n{body}</svg>'
+    template = Path("/t/card.svg.j2")
+    errors = _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)])
+    if problem is None:
+        assert errors == []
+    else:
+        (error,) = errors
+        assert error.message.startswith("card/a: ") and problem in error.message, error.message
+        assert (error.path, error.line) == (template, None if "no font-weight set" in problem else 3), error
+
+
+def test_a_variable_font_drawn_between_its_weights_is_a_located_error(demo: Project):
+    folder = demo.content_dir / "demo"
+    variable_font(folder / "VarSans[wght].ttf")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: ['VarSans[wght].ttf']\ncomponents:", 1))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace('font-weight="bold"', 'font-weight="600"', 1))
+    line = next(n for n, text in enumerate(template.read_text().splitlines(), 1) if 'font-weight="600"' in text)
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (found,) = result.output.strip().splitlines()
+    assert f"templates/demo/card.svg.j2:{line}: card/example: font-weight 600: VarSans[wght].ttf is a variable font, drawn at " \
+           "weight 600 of its weight axis, but pnp measures it at 700" in found, found
 
 
 def test_a_variable_font_lacking_a_style_is_named_so(tmp_path: Path):
@@ -391,3 +470,36 @@ def test_each_helper_checks_its_face_and_ignorables_measure_nothing():
         fit.text_width("\u2603", 5)
     assert fit.text_width("A\u200dA\u00ad\ufe0f\u200b", 5) == fit.text_width("AA", 5) == 6.0
     assert fit.text_width("A \u65e5", 5, family="Kanji") > 0
+
+
+# --- a <style> sheet's font properties: resvg and typst apply them, pnp reads no sheet ---
+
+SHEET_TEMPLATE = ('{% extends "pnp/base.svg.j2" %}\n{% block body %}\n<style>\n  rect { fill: #264653 }\n'
+                  '  /* titles */ text.title {{ "{" }} {rule} }\n</style>\n<text class="title" x="5" y="9">Title</text>\n{% endblock %}\n')
+
+
+@pytest.mark.parametrize("rule, words", [
+    ("font-weight: bold", "sets font-weight (bold)"),
+    ("fill: red; Font-Family: 'Liberation Sans'", "sets font-family ('Liberation Sans')"),
+    ("FONT-STYLE:italic", "sets font-style (italic)"),
+    ("font: bold 4px serif", "sets font (bold 4px serif)"),
+])
+def test_a_style_sheet_setting_a_font_is_refused_at_its_line(demo: Project, rule: str, words: str):
+    """Drawn in the sheet's font, checked and measured in the element's: one line, at the sheet's rule."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(SHEET_TEMPLATE.replace("{rule}", rule))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (line,) = result.output.strip().splitlines()
+    assert f"templates/demo/card.svg.j2:5: card/example: a <style> sheet {words}, which pnp does not read" in line, line
+    assert line.endswith("set it on the element (or a <g> around it) instead"), line
+    assert not demo.output_dir.exists()
+
+
+def test_a_style_sheet_setting_no_font_builds(demo: Project):
+    """Colours, sizes and words that only look like a font property stay allowed."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(SHEET_TEMPLATE.replace("{rule}", "fill: #e76f51; font-size: 4px } .font:first-child { fill: red } "
+                                               "/* font-weight: bold */ text { -inkscape-font-specification: Sans"))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output

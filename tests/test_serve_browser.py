@@ -709,6 +709,35 @@ def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: A
         server.stop()
 
 
+def test_a_ruling_that_decided_the_game_is_shown_open_and_the_rank_only_in_the_ranking(browser: Any, tmp_path: Path):
+    """A Beginner Class tie broken by the markers' squares (pnp's reading where the book is
+    silent, scoring.yaml rulings.beginner_tie): the ruling is said under "Decided by", as
+    `pnp score` prints it, not only in the folded text; and each player's breakdown leaves
+    out the rank the ranking table shows."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sheet = example("dietrick-taking-3p.yaml")
+        sid = start_game(host, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
+        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+        api = server.path(f"api/sessions/{sid}")
+        assert host.request.put(api + "/table", data={"values": {"scoring_order": sheet["scoring_order"], "variant": "beginner"}}).ok
+        # Ana and Ben 5 squares apart; Ben's blue marker on the higher square
+        for seat, (yellow, blue) in enumerate([(7, 2), (10, 5), (13, 2)]):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": {"yellow": yellow, "blue": blue}, "done": True}).ok
+        host.wait_for_selector("#finished", timeout=WAIT)
+        report = scored(host, server, sid, tmp_path)
+        assert report["winners"] == ["Ben"] and report["ruling"], report
+        assert host.inner_text("#decided") == f"Decided by: {report['decided_by']}"
+        assert host.is_visible("#decided + #ruling") and host.inner_text("#ruling") == f"Ruling: {report['ruling']}"
+        assert host.is_visible("#ranking")
+        for player in report["players"]:
+            rows = host.eval_on_selector_all(f"table[data-player='{player['name']}'] tr", "rs => rs.map(r => r.cells[0].textContent)")
+            assert "difference" in rows and "rank" not in rows, rows
+    finally:
+        server.stop()
+
+
 def test_an_order_tapped_again_is_unsaved_until_complete_and_the_saved_one_stays_shown(browser: Any, tmp_path: Path):
     """Dietrick-taking's scoring order saved as 2, 1, 3, then tapped "again" and one card: the
     page shows the order the server holds, says the new one is not saved and how many taps

@@ -78,6 +78,9 @@ class Face:
     advances: dict[int, int]  # code point -> advance width
     kerning: dict[tuple[int, int], int]
     variable: bool = False  # a file with an `fvar` table (its default instance, or `bold_instance`)
+    # where on its weight axis these metrics are (a variable font with one): typst and resvg draw
+    # text of weight w at w on the axis, so this face measures text of that weight alone
+    wght: float | None = None
     # text -> its advance in font units: fitting measures one text at many sizes
     measured: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
@@ -177,7 +180,9 @@ def read_face(path: Path) -> Face:
         metrics = font["hmtx"].metrics
         advances = {code: metrics[glyph][0] for code, glyph in cmap.items() if glyph in metrics}
         kerning = _kerning(font, cmap)
-        return Face(path, family, bold, italic, font["head"].unitsPerEm, advances, kerning, "fvar" in font)
+        axis = next((a for a in font["fvar"].axes if a.axisTag == "wght"), None) if "fvar" in font else None
+        return Face(path, family, bold, italic, font["head"].unitsPerEm, advances, kerning, "fvar" in font,
+                    axis.defaultValue if axis is not None else None)
     finally:
         font.close()
 
@@ -203,7 +208,7 @@ def bold_instance(path: Path, stamp: float) -> Face | None:
         cmap = bold.getBestCmap() or {}
         metrics = bold["hmtx"].metrics
         advances = {code: metrics[glyph][0] for code, glyph in cmap.items() if glyph in metrics}
-        return Face(path, regular.family, True, regular.italic, bold["head"].unitsPerEm, advances, _kerning(bold, cmap), True)
+        return Face(path, regular.family, True, regular.italic, bold["head"].unitsPerEm, advances, _kerning(bold, cmap), True, BOLD_WEIGHT)
 
 
 def broken_outlines(path: Path) -> bool:

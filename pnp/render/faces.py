@@ -22,7 +22,7 @@ from ..plaindata import helper
 from ..units import num
 from ..files import digest
 from .assets import Assets
-from .font_styles import font_styles
+from .font_styles import font_styles, sheet_fonts
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
 from ..errors import ContentError, add_folded, raise_if_any
@@ -309,7 +309,8 @@ class ComponentRenderer:
             problems = [problem] if problem else []
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
-            problems += [e for e in [check_face(svg, where, sources, what, root)] if e is not None]
+            # a face refused for what its sheet loads is not told about that sheet's fonts too
+            problems += [e for e in [check_face(svg, where, sources, what, root) or sheet_fonts(root, where, what, sources)] if e is not None]
             problems += self.locator.missing_glyphs(root, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources)

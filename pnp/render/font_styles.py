@@ -1,6 +1,7 @@
 """Bold or italic text needs a font file of that style: the font properties an SVG face
 sets, read as CSS reads them (attributes, `style`, the `font` shorthand, relative weights,
-inheritance), checked against the files the game declares."""
+inheritance), checked against the files the game declares. A `<style>` sheet setting them is
+refused: pnp reads no style sheet, and the renderers apply it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,44 @@ BOLD_ABOVE = 500
 # the shorthand's size: a length (a bare number is a weight) or a size keyword
 SIZE_TOKEN = re.compile(r"^(?:[\d.]+(?:px|pt|pc|mm|cm|in|em|ex|rem|%|q)(?:/\S+)?|(?:xx?-|x?x-)?(?:small|large)|medium|smaller|larger)$",
                         re.IGNORECASE)
+
+
+# a font property a style sheet sets: `font-weight:` (not `font-size:`, nor a selector's `.font:hover`)
+SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style)?)\s*:\s*([^;}]*)", re.IGNORECASE)
+SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
+COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
+
+
+def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -> ContentError | None:
+    """A `<style>` sheet setting a font property: resvg and typst apply it, and pnp, which
+    reads no style sheet (no CSS reader is at hand), would check and measure the text in the
+    font its elements set: drawn in one font, measured in another. At the template line that
+    sets it when a template's sheet does."""
+    for element in root.iter(SVG + "style"):
+        sheet = COMMENT.sub(" ", (element.text or "") + "".join(child.tail or "" for child in element))
+        if found := SHEET_FONT.search(sheet):
+            name, value = found.group(1).casefold(), " ".join(found.group(2).split())[:60]
+            path, line = _in_a_sheet(sources, template)
+            return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}), which pnp does not read: "
+                                                  "the text would be checked and measured in another font than the one drawn; "
+                                                  "set it on the element (or a <g> around it) instead")
+    return None
+
+
+def _in_a_sheet(sources: Sources, template: Path) -> tuple[Path, int | None]:
+    """The first template line inside a `<style>` element that sets a font property (the
+    same words elsewhere, a `style=` attribute, are allowed); the template without a line
+    when no template writes it (a sheet from the content)."""
+    try:
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
+    for path, text in found:
+        for sheet in SHEET.finditer(text):
+            body = COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), sheet.group(1))  # a comment's lines kept
+            if setting := SHEET_FONT.search(body):
+                return path, text.count("\n", 0, sheet.start(1) + setting.start()) + 1
+    return template, None
 
 
 def _declarations(element: ET.Element) -> list[tuple[str, str, str]]:
@@ -79,7 +118,7 @@ Resolved = tuple[ET.Element, str, int, bool, str, str]  # element, family, weigh
 
 def resolved(root: ET.Element, families: set[str], family: str) -> Iterator[Resolved]:
     """Every element with the font family, weight and style it draws in, as it inherits them
-    (`family`: the root's), in document order. `<style>` sheets are not read."""
+    (`family`: the root's), in document order. `<style>` sheets are not read (`sheet_fonts`)."""
     waiting: list[Resolved] = [(root, family, NORMAL, False, "", "")]
     while waiting:
         element, family, weight, italic, weight_written, style_written = waiting.pop()
@@ -107,11 +146,11 @@ def resolved(root: ET.Element, families: set[str], family: str) -> Iterator[Reso
 def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Bold or italic text needs a file of that style in its family: without one the PDF
     engine and the rasteriser draw the regular face, and nothing says so (docs/printing.md, "Fonts and images").
-    Follows what each element inherits; `<style>` sheets are not read."""
+    Follows what each element inherits; `<style>` sheets are not read (`sheet_fonts`)."""
     if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
         return []
     have = {(f.family, f.bold, f.italic) for f in fonts.faces}
-    errors, seen = [], set()
+    errors, seen, off = [], set(), set()
     for element, family, weight, italic, weight_written, style_written in resolved(root, {f.family for f in fonts.faces}, fonts.family):
         bold = weight > BOLD_ABOVE
         if (bold or italic) and element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() \
@@ -121,7 +160,33 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
             path, line = written_at(sources, shown[0], template)
             asked_for = " ".join(re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", w) for w in shown)
             errors.append(ContentError(path, line, None, f"{what}: {MissingStyle(fonts.faces, asked_for, bold, italic, family)}"))
+        elif element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() and (family, weight, italic) not in off \
+                and (error := _off_the_axis(fonts, family, weight, italic, weight_written, template, what, sources)):
+            off.add((family, weight, italic))
+            errors.append(error)
     return errors
+
+
+def _off_the_axis(fonts: Fonts, family: str, weight: int, italic: bool, written: str, template: Path, what: str,
+                  sources: Sources) -> ContentError | None:
+    """Text of a variable font at a weight its face was not measured at: typst and resvg draw
+    weight w at w on the weight axis (600 between the regular and the bold), where the face
+    holds the metrics of the file's default or of 700 (`bold_instance`); and for weight 400
+    typst draws the file's default, resvg 400 on the axis."""
+    try:
+        face = fonts.face(weight_name(weight > BOLD_ABOVE, italic), family)
+    except FontChoice:  # no file of that style: `font_styles` says so
+        return None
+    if face.wght is None or weight == face.wght:
+        return None
+    measured = sorted({int(f.wght if f.wght is not None else BOLD if f.bold else NORMAL) for f in fonts.faces
+                       if f.family == family and f.italic == italic})
+    asked = re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", written) if written else f"weight {weight} (no font-weight set)"
+    apart = f" (typst draws the file's default, {face.wght:g}, resvg {weight})" if weight == NORMAL else ""
+    path, line = written_at(sources, written, template)
+    return ContentError(path, line, None, f"{what}: {asked}: {face.path.name} is a variable font, drawn at weight {weight} "
+                                          f"of its weight axis{apart}, but pnp measures it at {face.wght:g}: write font-weight "
+                                          f"{' or '.join(map(str, measured))} for this text (the weights pnp measures {family} at)")
 
 
 TEXT_CONTENT = {SVG + name for name in ("text", "tspan", "textPath", "a")}  # what a <text> draws its characters in

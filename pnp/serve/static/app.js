@@ -619,12 +619,14 @@ function rulesLine(s) {
     versionDifferences(s.rule_version));
 }
 
-function partsOf(p) {
+function partsOf(p, ranked) {
   // a report's player as rows of (what, points): leaders itemised, then every other scored part
+  // (`ranked`: the ranking table shows each player's rank, which is then no row of theirs)
   const rows = [];
   for (const l of p.leaders || []) rows.push([l.title ? `${l.slot ? l.slot + ". " : ""}${l.title}` : l.id, l.points]);
   for (const [k, v] of Object.entries(p)) {
     if (["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"].includes(k) || v === null) continue;
+    if (ranked && k === "rank") continue;
     if (typeof v === "boolean") continue;  // flags (fuzz, king held) are told by the rows they change
     if (typeof v === "object" && !Array.isArray(v)) { if ("points" in v) rows.push([k, v.points]); continue; }
     if (typeof v !== "object") rows.push([k, v]);
@@ -666,6 +668,8 @@ function results(s) {
   if (solo) box.append(...soloVerdict(r, solo));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
   if (r.decided_by) box.append(h("p", {id: "decided"}, `Decided by: ${r.decided_by}`));  // append(null) would show "null"
+  // pnp's reading of a rule the book is silent on, when it decided the game: said beside what it decided, as `pnp score` does
+  if (r.ruling) box.append(h("p", {id: "ruling"}, `Ruling: ${r.ruling}`));
   if (r.long_game) {  // a match of several games (the Long Game): its tally, as `pnp score` ends with it
     const won = r.long_game.winners || [];
     box.append(h("p", {id: "match"}, `Long Game: wins ${Object.entries(r.long_game.wins || {}).map(([n, w]) => `${n} ${w}`).join(", ")}; `,
@@ -677,7 +681,7 @@ function results(s) {
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
-      h("table", {"data-player": p.name}, partsOf(p).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
+      h("table", {"data-player": p.name}, partsOf(p, ranking !== null).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
   }
   box.append(h("details", {}, h("summary", {}, "as pnp score prints it"), h("pre", {}, s.outcome.text)));
   return box;
