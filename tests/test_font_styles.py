@@ -483,6 +483,7 @@ SHEET_TEMPLATE = ('{% extends "pnp/base.svg.j2" %}\n{% block body %}\n<style>\n 
     ("fill: red; Font-Family: 'Liberation Sans'", "sets font-family ('Liberation Sans')"),
     ("FONT-STYLE:italic", "sets font-style (italic)"),
     ("font: bold 4px serif", "sets font (bold 4px serif)"),
+    ("fill: #e76f51; font-size: 4px", "sets font-size (4px)"),  # over a fitting helper's size, and under the 6 pt floor
 ])
 def test_a_style_sheet_setting_a_font_is_refused_at_its_line(demo: Project, rule: str, words: str):
     """Drawn in the sheet's font, checked and measured in the element's: one line, at the sheet's rule."""
@@ -497,9 +498,9 @@ def test_a_style_sheet_setting_a_font_is_refused_at_its_line(demo: Project, rule
 
 
 def test_a_style_sheet_setting_no_font_builds(demo: Project):
-    """Colours, sizes and words that only look like a font property stay allowed."""
+    """Colours and words that only look like a font property stay allowed."""
     template = demo.templates_dir / "demo/card.svg.j2"
-    template.write_text(SHEET_TEMPLATE.replace("{rule}", "fill: #e76f51; font-size: 4px } .font:first-child { fill: red } "
+    template.write_text(SHEET_TEMPLATE.replace("{rule}", "fill: #e76f51; stroke-width: 4px } .font:first-child { fill: red } "
                                                "/* font-weight: bold */ text { -inkscape-font-specification: Sans"))
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
     assert result.exit_code == 0, result.output

@@ -26,8 +26,9 @@ SIZE_TOKEN = re.compile(r"^(?:[\d.]+(?:px|pt|pc|mm|cm|in|em|ex|rem|%|q)(?:/\S+)?
                         re.IGNORECASE)
 
 
-# a font property a style sheet sets: `font-weight:` (not `font-size:`, nor a selector's `.font:hover`)
-SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style)?)\s*:\s*([^;}]*)", re.IGNORECASE)
+# a font property a style sheet sets: `font-weight:` (not a selector's `.font:hover`); `font-size`
+# too: a sheet's size wins over the one a fitting helper writes on the element, and over the 6 pt floor
+SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style|-size)?)\s*:\s*([^;}]*)", re.IGNORECASE)
 SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 
