@@ -194,6 +194,12 @@ def test_stored_humans_only_with_the_dna_point(game):
     assert err.startswith("sheet.yaml:4:1: dna_point is for the advanced game")
 
 
+def test_no_humans_stored_in_the_basic_game_is_no_error(game):
+    """Code review: the table's Humans track offers 0 in a basic game too; 0 stored says nothing."""
+    winners, _ = result(game, sheet(("Ana", 4, 0), ("Ben", 5, 0)))
+    assert winners == ["Ben"]
+
+
 # ---------------------------------------------------------------- counts the game cannot hold
 
 

@@ -840,26 +840,26 @@ def test_two_devices_tapping_the_ais_cards_at_once_both_land(client: TestClient)
     assert state["table"]["solo"] == {**before, "ai_cards": ["adv-03"]}  # the group's other fields as they were
 
 
-@pytest.mark.parametrize("items, message", [
-    ({"solo": {"level": {"add": [1]}}}, "items: solo: level is not a list of picks"),
-    ({"ending": {"add": ["round"]}}, "items: ending is not a list of picks"),
-    ({"solo": {"ai_cards": {"add": "adv-01"}}}, 'items: solo: ai_cards: expected {"add": [values], "remove": [values]}, not {"add": "adv-01"}'),
-    ({"solo": {"ai_cards": {"put": ["adv-01"]}}}, 'items: solo: ai_cards: expected {"add": [values], "remove": [values]}, not {"put": ["adv-01"]}'),
-    ({"solo": {"ai_cards": {"add": [["adv-01"]]}}}, "solo: nested too deep"),
-    ({"ai_cards": {"add": [{}]}}, "unknown field 'ai_cards': expected one of ending, solo"),
-    ({"solo": {"bogus": {"add": []}}}, "unknown field 'bogus': expected one of ai_cards, challenge, level"),
-    ({"solo": {"ai_cards": {"add": ["x" * 2001]}}}, "solo: longer than 2000 characters"),
-    ({"solo": {"ai_cards": {"add": [f"c{i}" for i in range(101)]}}}, "solo: more than 100 values"),
-    ({"solo": {"ai_cards": {"add": [f"c{i}" for i in range(50, 101)]}}}, "solo: ai_cards: more than 100 values"),  # merged
-    ([], 'items: expected an object of lists of picks, each {"add": [...], "remove": [...]}'),
+@pytest.mark.parametrize("items, message, at", [
+    ({"solo": {"level": {"add": [1]}}}, "items: solo: level is not a list of picks", ["items", "solo"]),
+    ({"ending": {"add": ["round"]}}, "items: ending is not a list of picks", ["items", "ending"]),
+    ({"solo": {"ai_cards": {"add": "adv-01"}}}, 'items: solo: ai_cards: expected {"add": [values], "remove": [values]}, not {"add": "adv-01"}', ["items", "solo"]),
+    ({"solo": {"ai_cards": {"put": ["adv-01"]}}}, 'items: solo: ai_cards: expected {"add": [values], "remove": [values]}, not {"put": ["adv-01"]}', ["items", "solo"]),
+    ({"solo": {"ai_cards": {"add": [["adv-01"]]}}}, "solo: nested too deep", ["items", "solo"]),
+    ({"ai_cards": {"add": [{}]}}, "unknown field 'ai_cards': expected one of ending, solo", ["items", "ai_cards"]),
+    ({"solo": {"bogus": {"add": []}}}, "unknown field 'bogus': expected one of ai_cards, challenge, level", ["items", "solo"]),
+    ({"solo": {"ai_cards": {"add": ["x" * 2001]}}}, "solo: longer than 2000 characters", ["items", "solo"]),
+    ({"solo": {"ai_cards": {"add": [f"c{i}" for i in range(101)]}}}, "solo: more than 100 values", ["items", "solo"]),
+    ({"solo": {"ai_cards": {"add": [f"c{i}" for i in range(50, 101)]}}}, "solo: ai_cards: more than 100 values", ["items", "solo"]),  # merged
+    ([], 'items: expected an object of lists of picks, each {"add": [...], "remove": [...]}', None),
 ])
-def test_a_bad_toggle_is_one_line_and_changes_nothing(client: TestClient, items, message: str):
-    """The checks of a whole save, the merged list's too."""
+def test_a_bad_toggle_is_one_line_and_changes_nothing(client: TestClient, items, message: str, at: list | None):
+    """The checks of a whole save, the merged list's too; `at` names the field the page marks."""
     sid = start(client, "tasty-humans", ["Sam"], "published")
     client.put(f"/api/sessions/{sid}/table", json={"items": {"solo": {"ai_cards": {"add": [f"c{i}" for i in range(50)]}}}})
     before = client.get(f"/api/sessions/{sid}").json()
     r = client.put(f"/api/sessions/{sid}/table", json={"items": items})
-    assert (r.status_code, r.json()["error"]) == (400, message)
+    assert (r.status_code, r.json()) == (400, {"error": message} | ({"at": at} if at else {}))
     assert client.get(f"/api/sessions/{sid}").json() == before
 
 

@@ -758,7 +758,8 @@ def test_an_order_tapped_again_is_unsaved_until_complete_and_the_saved_one_stays
         assert held() == [2, 1, 3] and host.inner_text("#t-scoring_order .order-now") == "2 → 1 → 3"
         assert "null" not in host.inner_text("#t-scoring_order").split("\n")  # no draft: no line for it
 
-        host.click("#t-scoring_order button:text('again')")
+        host.click("#t-scoring_order button:text('again')")  # no card tapped yet: a draft already, as the widget says
+        assert host.get_attribute("html", "data-sync") == "unsaved" and "3 taps left" in host.inner_text("#save-state")
         host.click(order.format(3))
         host.wait_for_timeout(2500)  # a poll comes and goes: the half order is still not sent
         assert held() == [2, 1, 3]

@@ -150,7 +150,7 @@ def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advance
                                     f"{rules.cyborgs_per_player} (a player has {rules.cyborgs_per_player}, {RULES} line 17)"))
             cyborgs = 0
         humans: Any = p.get("humans", 0)
-        if "humans" in p and not advanced:
+        if p.get("humans") not in (None, 0) and not advanced:  # 0 stored says nothing (the table's track offers it)
             errors.append(doc.error(at + ("humans",), f"{who}humans are stored only in the advanced game ({RULES} line 163): "
                                     "expected variant: advanced, or no humans"))
         elif not _is_int(humans) or not 0 <= humans <= rules.humans_to_win:

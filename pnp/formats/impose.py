@@ -169,10 +169,9 @@ HALO = 1.0  # pt: the white stroke under a crop mark drawn over a piece's bleed,
 
 
 def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box: tuple[float, float, float, float],
-                 style: SheetLayout, reach: float | None = None, inner: float = 0.0, fold: bool = False,
+                 style: SheetLayout, inner: float = 0.0, fold: bool = False,
                  floor: float | None = None, others: list[tuple[float, float, float, float]] | None = None) -> None:
-    """Crop marks in the margins, on the extension of every cut line, outside `box` (at
-    most `reach` mm from it, when given). A mark stops at the printable inset; where the
+    """Crop marks in the margins, on the extension of every cut line, outside `box`. A mark stops at the printable inset; where the
     margin leaves less than PRINTED_MARK mm of it printable, it moves in over the bleed,
     up to `inner` mm inside `box` (where the bleed is cut away), on a white halo. With
     `fold`, the right-hand marks stop at the fold line down the middle of the sheet; with
@@ -192,8 +191,6 @@ def margin_marks(page: Page, sheet: Paper, xs: list[float], ys: list[float], box
                     limit = min(limit, (edge + start) / 2)
                 elif outward < 0 and stop <= edge + 1e-9:
                     limit = max(limit, (edge + stop) / 2)
-        if reach is not None:
-            limit = edge + outward * min(reach + 0.5, abs(limit - edge))
         end = limit - outward * 0.5
         clipped = (printable - end) * outward < 0
         if clipped:
@@ -336,7 +333,7 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
                 where = f" (row {row + 1}, column {col + 1})" if len(xs) > 1 and len(ys) > 1 else ""
                 page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count}{where}. Cut on the "
                                      "dashed lines; lay over the neighbour up to the solid ticks and glue.",
-                                     (col, row, len(xs)), win_w, bleed, inset, measure))
+                                     (col, len(xs)), win_w, bleed, inset, measure))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, margins, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn,
@@ -370,16 +367,16 @@ TILE_LABEL = 6.0  # pt: the split piece's instruction line, at the faces' floor 
 TEXT_ROOM = 1.5  # mm between a crop mark and the text beside it: 0.5 mm read as a letter ("|board: page 1")
 
 
-def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple[int, int, int], win_w: float,
+def _tile_label(sheet: Paper, margins: tuple[float, float], text: str, at: tuple[int, int], win_w: float,
                 bleed: float = 0.0, inset: float = 0.0, measure: "Measure | None" = None) -> Label:
     """One measured line in the top margin (the print PDF labels the bottom one), between
     the crop marks of the piece's side trim lines and the landing ticks there, clear of the
     registration marks 10 mm from the edge, and `inset` mm or more from the paper edge;
-    `at` is the page's (column, row, columns)."""
+    `at` is the page's (column, columns)."""
     from . import labels
 
     mx, my = margins
-    col, _, cols = at
+    col, cols = at
     measure = measure or labels.DEFAULT
     edge = max(mx, inset)
     trim_left, trim_right = mx + bleed, mx + win_w - bleed  # where the side trim lines' crop marks are

@@ -459,30 +459,29 @@ def _clear_of(page: Page, area: tuple[float, float, float, float], room: float =
                 if low >= top - room or mark.colour == "#ffffff":
                     continue  # wholly in the label's band, or a halo (drawn again under its mark)
                 high = top - room
-                if mark.dash is None and high - low < PRINTED_MARK:
-                    low = min(low, max(high - PRINTED_MARK, _trim_above(page, mark.x1, low) + room))
+                piece = _piece_above(page, mark.x1, low)
+                if mark.dash is None and high - low < PRINTED_MARK and piece is not None:
+                    low = min(low, max(high - PRINTED_MARK, piece[1] + room))
                 if high - low < room:
                     continue
-                art = _art_above(page, mark.x1, low)
-                if mark.dash is None and art > low:  # over the bleed: on a white halo, so it shows on dark art
-                    kept.append(Line(mark.x1, low, mark.x2, min(high, art), HALO, colour="#ffffff"))
+                if mark.dash is None and piece is not None and piece[0] > low:  # over the bleed: on a white halo, so it shows on dark art
+                    kept.append(Line(mark.x1, low, mark.x2, min(high, piece[0]), HALO, colour="#ffffff"))
                 mark = Line(mark.x1, low, mark.x2, high, mark.width, mark.dash, mark.colour)
         kept.append(mark)
     page.marks[:] = kept
 
 
-def _art_above(page: Page, x: float, y: float) -> float:
-    """The bottom edge (mm) of the art just above (x, y) (1.5 mm up at most), or -inf."""
-    edges = [e[1] + e[3] for e in (p.clip or (p.x, p.y, p.w, p.h) for p in page.places)
-             if e[0] <= x <= e[0] + e[2] and y - 1.5 <= e[1] + e[3] <= y + 1.5]
-    return max(edges, default=float("-inf"))
-
-
-def _trim_above(page: Page, x: float, y: float) -> float:
-    """The trim line under which the art just above (x, y) has only bleed; y when none."""
+def _piece_above(page: Page, x: float, y: float) -> tuple[float, float] | None:
+    """The bottom edge (mm) of the art over (x, y), or ending at most 1.5 mm above it, and
+    that piece's trim line (the edge less its bleed); None when there is no such art. A
+    mark `margin_marks` moved in over the bleed starts inside the art, up to a bleed above
+    its edge."""
     found = [(e[1] + e[3], p.face.bleed) for p in page.places for e in [p.clip or (p.x, p.y, p.w, p.h)]
-             if e[0] <= x <= e[0] + e[2] and y - 1.5 <= e[1] + e[3] <= y + 1.5]
-    return max((bottom - bleed for bottom, bleed in found), default=y)
+             if e[0] <= x <= e[0] + e[2] and e[1] <= y <= e[1] + e[3] + 1.5]
+    if not found:
+        return None
+    bottom, bleed = max(found)
+    return bottom, bottom - bleed
 
 
 # the built-in layouts (pnp/data/presets.yaml) as the title page offers them

@@ -159,13 +159,19 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
             seen.add((family, bold, italic))
             shown = [w for w in dict.fromkeys([weight_written if bold else "", style_written if italic else ""]) if w]
             path, line = written_at(sources, shown[0], template)
-            asked_for = " ".join(re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", w) for w in shown)
+            asked_for = " ".join(_as_said(w) for w in shown)
             errors.append(ContentError(path, line, None, f"{what}: {MissingStyle(fonts.faces, asked_for, bold, italic, family)}"))
         elif element.tag in (SVG + "text", SVG + "tspan") and (element.text or "").strip() and (family, weight, italic) not in off \
                 and (error := _off_the_axis(fonts, family, weight, italic, weight_written, template, what, sources)):
             off.add((family, weight, italic))
             errors.append(error)
     return errors
+
+
+def _as_said(written: str) -> str:
+    """A property as the template writes it (`font-weight="600"`, `font-weight: 600`), said
+    as "font-weight 600"."""
+    return re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", written)
 
 
 def _off_the_axis(fonts: Fonts, family: str, weight: int, italic: bool, written: str, template: Path, what: str,
@@ -182,7 +188,7 @@ def _off_the_axis(fonts: Fonts, family: str, weight: int, italic: bool, written:
         return None
     measured = sorted({int(f.wght if f.wght is not None else BOLD if f.bold else NORMAL) for f in fonts.faces
                        if f.family == family and f.italic == italic})
-    asked = re.sub(r'^([\w-]+)(?:="|\s*:\s*)(.*?)"?$', r"\1 \2", written) if written else f"weight {weight} (no font-weight set)"
+    asked = _as_said(written) if written else f"weight {weight} (no font-weight set)"
     apart = f" (typst draws the file's default, {face.wght:g}, resvg {weight})" if weight == NORMAL else ""
     path, line = written_at(sources, written, template)
     return ContentError(path, line, None, f"{what}: {asked}: {face.path.name} is a variable font, drawn at weight {weight} "

@@ -258,7 +258,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
         game, rules, changes, players = body.get("game"), body.get("rules") or None, body.get("changes") or {}, body.get("players")
         if not isinstance(game, str) or not isinstance(players, list) or not isinstance(changes, dict) or not (rules is None or isinstance(rules, str)):
             raise HTTPException(400, "expected game (text), rules (text or null), changes (object) and players (list of names)")
-        sessions.clean([{"key": str(k)} for k in changes], changes)
+        sessions.clean([{"key": str(k)} for k in changes], changes, "changes")
 
         def work() -> str:
             names = sessions.player_names(players)
@@ -334,7 +334,7 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                 or not isinstance(body.get("changes", {}), dict) or not isinstance(body.get("rules"), (str, type(None))) \
                 or not isinstance(body.get("games", 100), int):
             raise HTTPException(400, "expected game (text), rules (text or null), changes (object), players and games (numbers)")
-        sessions.clean([{"key": str(k)} for k in body.get("changes", {})], body.get("changes", {}))
+        sessions.clean([{"key": str(k)} for k in body.get("changes", {})], body.get("changes", {}), "changes")
         key = json.dumps(body, sort_keys=True)
 
         def work() -> dict[str, Any]:

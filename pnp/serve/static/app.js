@@ -335,11 +335,12 @@ function widget(field, value, changed, id, ctx) {
     const tapped = v => {
       if (cur === null) cur = [];  // a tap on a card starts a new order: tap them left to right
       cur.push(v);
-      if (cur.length === all) { saved = cur; cur = null; draft(id, null); changed(saved.slice()); }
-      else draft(id, `New ${field.label}: ${counted(all - cur.length, "tap")} left, not saved until complete (saved: ${saved.length ? saved.join(" → ") : "none"})`);
+      if (cur.length === all) { saved = cur; cur = null; changed(saved.slice()); }
       draw();
     };
     const draw = () => {
+      // what the save line says of the draft, from the same state as the widget (a poll may bring another saved order)
+      draft(id, cur === null ? null : `New ${field.label}: ${counted(all - cur.length, "tap")} left, not saved until complete (saved: ${saved.length ? saved.join(" → ") : "none"})`);
       box.replaceChildren(
         h("div", {}, "Order: ", h("strong", {class: "order-now"}, saved.length ? saved.join(" → ") : "tap the cards left to right")),
         // no draft: "", not null, which replaceChildren would show as "null"
@@ -348,7 +349,7 @@ function widget(field, value, changed, id, ctx) {
         h("div", {class: "row"}, field.choices.map(c => h("button", {type: "button", "data-value": c.value,
           disabled: cur !== null && cur.includes(c.value), onclick: () => tapped(c.value)}, c.label)),
           cur === null ? h("button", {type: "button", class: "ghost", onclick: () => { cur = []; draw(); }}, "again")
-            : h("button", {type: "button", class: "ghost keep", onclick: () => { cur = null; draft(id, null); draw(); }}, "keep the saved order")));
+            : h("button", {type: "button", class: "ghost keep", onclick: () => { cur = null; draw(); }}, "keep the saved order")));
     };
     draw();
     box.set = v => {  // the order saved elsewhere; a new one half tapped here stays a draft beside it
