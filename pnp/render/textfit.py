@@ -7,8 +7,8 @@ an `Overflow` (the renderer turns it into a located error) and returns the floor
 
 from __future__ import annotations
 
+import math
 import re
-
 import sys
 import unicodedata
 from dataclasses import dataclass, field
@@ -92,8 +92,11 @@ class TextFit:
         if size < lower - 1e-6:
             what = ("the game's" if lower == self.floor else "its")
             named = "min_font_size" if lower == self.floor else "minimum="
-            self._overflow(text, f"{_snippet(text)} asks for {_pt(size)}, under {what} {_pt(lower)} floor ({named}): "
-                                 f"start it at {_pt(lower)} or more")
+            # a template's sizes are mm: the size to write is given in mm (rounded up, so it is not
+            # under the floor again), with the points the floor is set in
+            least = math.ceil(lower * 100 - 1e-6) / 100
+            self._overflow(text, f"{_snippet(text)} asks for {round(size, 3):g} mm ({_pt(size)}), under {what} {_pt(lower)} floor "
+                                 f"({named}): start it at {least:g} mm ({_pt(lower)}) or more")
         return min(size, lower)
 
     def fit_size(self, text: str, width: float, size: float, weight: str = "normal", minimum: float | None = None,
