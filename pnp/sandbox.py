@@ -555,9 +555,16 @@ Sandbox.code_generator_class = _Code
 Sandbox.template_class = OutlinedTemplate
 
 
+NONE_PRINTED = ("an empty value (None) would print as 'None': a YAML key with nothing after it is null; "
+                "expected a value there, or `| default('', true)` where it may be empty")
+
+
 @jinja2.pass_environment
 def shown(env: Sandbox, value: Any) -> Any:
-    """A template's `finalize`: what `{{ }}` prints is read in full."""
+    """A template's `finalize`: what `{{ }}` prints is read in full. `None` is refused:
+    printed, it is the word "None" on a face (a YAML key left empty is null)."""
+    if value is None:
+        raise jinja2.TemplateRuntimeError(NONE_PRINTED)
     if type(value) not in _SCALARS:
         if env.reads is not None:
             env.reads.whole(value)

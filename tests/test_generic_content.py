@@ -173,6 +173,20 @@ def test_an_optional_field_left_empty_is_named_so_in_the_template_error(fruit: P
     assert runner.invoke(app, ["validate", "fruit-stand"]).exit_code == 0
 
 
+@pytest.mark.parametrize("draw", ["{{ blurb.tagline }}", "{% for l in wrap(blurb.tagline, 40, 3) %}{{ l }}{% endfor %}",
+                                  "{{ fit_size(blurb.tagline, 40, 3) }}"])
+def test_a_yaml_key_left_empty_is_an_error_not_the_word_none_on_the_face(fruit: Project, monkeypatch, draw: str):
+    """Before: `tagline:` (null in YAML) printed "None" on every back, and exit 0."""
+    (fruit.content_dir / "fruit-stand/blurb.yaml").write_text("tagline:\n")
+    back = fruit.templates_dir / "fruit-stand/back.svg.j2"
+    edit(back, "{{ game.title }}", draw)
+    line = next(n for n, text in enumerate(back.read_text().splitlines(), 1) if draw in text)
+    monkeypatch.chdir(fruit.root)
+    result = runner.invoke(app, ["validate", "fruit-stand"])
+    assert result.exit_code == 2, result.output
+    assert f"back.svg.j2:{line}: " in result.output and "an empty value (None) would print as 'None'" in result.output, result.output
+
+
 def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):
     from openpyxl import Workbook
 

@@ -76,16 +76,18 @@ def test_a_start_size_under_the_floor_is_an_error_even_when_the_text_fits():
     asked = 1.7  # mm, 4.8 pt
     assert fit.fit_size("ADA", 50, asked) == asked
     (problem,) = fit.take()
-    assert problem.message == "'ADA' asks for 4.8 pt, under the game's 6.0 pt floor (min_font_size): start it at 6.0 pt or more"
+    # sizes are given in mm, the unit the template writes (6 pt is 2.1167 mm: 2.12 is not under it)
+    assert problem.message == ("'ADA' asks for 1.7 mm (4.8 pt), under the game's 6.0 pt floor (min_font_size): "
+                               "start it at 2.12 mm (6.0 pt) or more")
     fit.fit_lines("a few words", 50, 50, asked)
     fit.wrap("a few words", 50, asked)
-    assert [p.message for p in fit.take()] == ["'a few words' asks for 4.8 pt, under the game's 6.0 pt floor (min_font_size): "
-                                               "start it at 6.0 pt or more"]
+    assert [p.message for p in fit.take()] == ["'a few words' asks for 1.7 mm (4.8 pt), under the game's 6.0 pt floor "
+                                               "(min_font_size): start it at 2.12 mm (6.0 pt) or more"]
     # a template's `minimum=` may raise the floor, never lower it
     fit.fit_size("ADA", 50, asked, minimum=1.0)
     assert "6.0 pt floor (min_font_size)" in fit.take()[0].message
     fit.fit_size("ADA", 50, 2.5, minimum=3)
-    assert "under its 8.5 pt floor (minimum=)" in fit.take()[0].message
+    assert "under its 8.5 pt floor (minimum=): start it at 3 mm (8.5 pt)" in fit.take()[0].message
     assert fit.fit_size("ADA", 50, DEFAULT_FLOOR) == DEFAULT_FLOOR and fit.wrap("ADA", 50, DEFAULT_FLOOR) == ["ADA"]
     assert fit.take() == []
     assert TextFit(floor=1.0).fit_size("ADA", 50, asked) == asked  # a game with a lower min_font_size
@@ -98,8 +100,8 @@ def test_a_template_starting_text_under_the_floor_is_an_error_at_its_line(demo: 
     line = head.count("\n") + 1
     result = runner.invoke(app, ["validate", "-p", str(demo.root)])
     assert result.exit_code == 2, result.output
-    assert result.output == (f"{card}:{line}: card/example: 'tiny' asks for 4.3 pt, under the game's 6.0 pt floor "
-                             "(min_font_size): start it at 6.0 pt or more\n"), result.output
+    assert result.output == (f"{card}:{line}: card/example: 'tiny' asks for 1.5 mm (4.3 pt), under the game's 6.0 pt "
+                             "floor (min_font_size): start it at 2.12 mm (6.0 pt) or more\n"), result.output
 
 
 def test_fit_lines_shrinks_until_the_lines_fit_the_box():

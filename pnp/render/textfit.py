@@ -7,15 +7,18 @@ an `Overflow` (the renderer turns it into a located error) and returns the floor
 
 from __future__ import annotations
 
+import math
 import re
-
 import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
+from jinja2 import TemplateRuntimeError
+
 from ..load.fonts import DEFAULT, Face, Fonts, LackingGlyphs, chars_named
+from ..sandbox import NONE_PRINTED
 from ..units import MM_TO_PT
 
 DEFAULT_FLOOR = 6 / MM_TO_PT  # 6 pt in mm
@@ -67,6 +70,7 @@ class TextFit:
     def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
         """Width of `text` at font size `size`, in `family` (the game's default family when None):
         every helper measures the face the text is drawn in when given the family it is drawn in."""
+        _given(text)
         return self._face(text, weight, family).width(str(text), size)
 
     def _face(self, text: str, weight: str, family: str | None) -> Face:
@@ -88,12 +92,16 @@ class TextFit:
         """How far text of `size` may shrink: the floor, or a template's higher minimum (a
         template cannot lower the game's floor). A `size` already under it is an overflow:
         the floor is how small any text prints, not just how far fitting shrinks it."""
+        _given(text)
         lower = max(self.floor, minimum or 0.0)
         if size < lower - 1e-6:
             what = ("the game's" if lower == self.floor else "its")
             named = "min_font_size" if lower == self.floor else "minimum="
-            self._overflow(text, f"{_snippet(text)} asks for {_pt(size)}, under {what} {_pt(lower)} floor ({named}): "
-                                 f"start it at {_pt(lower)} or more")
+            # a template's sizes are mm: the size to write is given in mm (rounded up, so it is not
+            # under the floor again), with the points the floor is set in
+            least = math.ceil(lower * 100 - 1e-6) / 100
+            self._overflow(text, f"{_snippet(text)} asks for {round(size, 3):g} mm ({_pt(size)}), under {what} {_pt(lower)} floor "
+                                 f"({named}): start it at {least:g} mm ({_pt(lower)}) or more")
         return min(size, lower)
 
     def fit_size(self, text: str, width: float, size: float, weight: str = "normal", minimum: float | None = None,
@@ -271,6 +279,12 @@ def unbreakable(text: str) -> list[str]:
     """The pieces of `text` no line can break inside, each as wide as a line holding it
     alone draws it (with the hyphen of a soft hyphen after it)."""
     return [piece + end for paragraph in str(text).split("\n") for _, piece, end in pieces(paragraph)]
+
+
+def _given(text: object) -> None:
+    """Refuse to measure `None`: it would be laid out, and drawn, as the word "None"."""
+    if text is None:
+        raise TemplateRuntimeError(NONE_PRINTED)
 
 
 def _pt(size: float) -> str:
