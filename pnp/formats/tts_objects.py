@@ -7,7 +7,8 @@ entries name the sheets (`BackIsHidden: false`: the last slot of each sheet is t
 card); a card's `CardID` is its sheet's key times 100 plus its slot. Landscape cards are
 `SidewaysCard`. Other pieces are `Custom_Board`, `Custom_Token` or `Custom_Tile` objects
 with a `CustomImage`, gathered in a `Bag` when a component has several. Every object's
-`Nickname` (shown on hover) is its piece's name; decks and cards spawn face down.
+`Nickname` (shown on hover) is its piece's name; decks and cards spawn face down. The
+objects spawn in rows at most ROW_IN wide, the whole centred on the table's centre.
 
 Sizes: a TTS unit is about an inch; a card of scale 1 is a poker card (2.5 x 3.5 in), and
 a custom tile, token or board of scale 1 is taken as one unit on its long side.
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 POKER_LONG_IN = 3.5
 GAP_IN = 1.0  # between components as they spawn
+ROW_IN = 36.0  # a row of components no wider than this: one long row ran off the table (60 units for Tasty Humans)
+BAG_IN = 3.0  # the least room a bag takes, however small the pieces in it
 LIFT = 1.0  # spawn height above the table
 THICKNESS = {"tile": 0.1, "token": 0.1}
 
@@ -33,22 +36,54 @@ def saved_object(game: "GameContent", parts: list["Deck | Images"], base: str) -
     """The whole file; `base` is the URL prefix of the images (the tts/ folder)."""
     from .tts import Deck
 
-    objects, x, next_key, guids = [], 0.0, 1, Guids(game.name)
-    for part in parts:
-        spec = part.component.spec
-        w, h = spec.size.width / 25.4, spec.size.height / 25.4
-        where = transform(x + w / 2, scale=1.0)
+    objects, next_key, guids = [], 1, Guids(game.name)
+    for part, (x, z) in zip(parts, layout([footprint(part) for part in parts])):
+        where = transform(x, scale=1.0, z=z)
         if isinstance(part, Deck):
             obj, next_key = deck(guids, part, base, next_key, where)
         else:
             obj = pieces(guids, part, base, where)
         objects.append(obj)
-        x += w + GAP_IN
     return {
         "SaveName": game.manifest.title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
         "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
         "TabStates": {}, "VersionNumber": "", "ObjectStates": objects,
     }
+
+
+def footprint(part: "Deck | Images") -> tuple[float, float]:
+    """The room (width, depth in TTS units) a component takes on the table as it spawns."""
+    from .tts import Images
+
+    size = part.component.spec.size
+    w, d = size.width / 25.4, size.height / 25.4
+    in_bag = isinstance(part, Images) and sum(copies for *_, copies in part.pieces) > 1
+    return (max(w, BAG_IN), max(d, BAG_IN)) if in_bag else (w, d)
+
+
+def layout(sizes: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The centres (x, z) of footprints `sizes` (w, d) laid left to right, GAP_IN apart, in
+    rows at most ROW_IN wide (a wider one alone), each row centred, the rows centred on z = 0."""
+    rows: list[list[int]] = []
+    width = 0.0
+    for i, (w, _) in enumerate(sizes):
+        if rows and width + GAP_IN + w <= ROW_IN:
+            rows[-1].append(i)
+            width += GAP_IN + w
+        else:
+            rows.append([i])
+            width = w
+    centres = [(0.0, 0.0)] * len(sizes)
+    z = 0.0
+    for row in rows:
+        depth = max(sizes[i][1] for i in row)
+        x = -(sum(sizes[i][0] for i in row) + GAP_IN * (len(row) - 1)) / 2
+        for i in row:
+            centres[i] = (x + sizes[i][0] / 2, z - depth / 2)
+            x += sizes[i][0] + GAP_IN
+        z -= depth + GAP_IN
+    middle = (z + GAP_IN) / 2  # the rows run from 0 down to z + GAP_IN
+    return [(x, z - middle) for x, z in centres]
 
 
 def transform(x: float = 0.0, scale: float = 1.0, z: float = 0.0) -> dict[str, float]:
