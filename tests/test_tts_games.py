@@ -71,6 +71,16 @@ def test_nicknames_are_the_pieces_names_and_decks_spawn_face_down(built):
     assert ("Custom_Board", "Board") in [(o["Name"], o["Nickname"]) for o in cave["ObjectStates"]]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_spawns_around_the_table_centre(built, game):
+    """Components spawn in rows at most 36 units wide, centred on the table: in one row from
+    the centre, Tasty Humans reached 59 units out and the Cave 46, past a table's edge."""
+    out, _ = built
+    states = json.loads((out / game / "tts" / f"{game}.json").read_text())["ObjectStates"]
+    xs, zs = [o["Transform"]["posX"] for o in states], [o["Transform"]["posZ"] for o in states]
+    assert max(map(abs, xs)) < 18 and max(map(abs, zs)) < 18, (xs, zs)
+
+
 def test_small_decks_keep_their_cards_full_size_at_300_dpi(built):
     """6 cave characters (poker size) and the hidden card fit 4 x 2 at 744 x 1039 px: no
     wide grid of empty slots shrinks them."""

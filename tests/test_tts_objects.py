@@ -104,3 +104,27 @@ def test_an_edit_renames_only_the_images_it_changes(tmp_path: Path):
     assert faces and faces[0] not in after  # the edited sheet has a new name, the old file is gone
     assert [n for n in before if n.startswith("back-")] == [n for n in after if n.startswith("back-")]
     assert saved(project)["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"].endswith("/" + next(n for n in after if n.startswith("faces-1-")))
+
+
+def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():
+    """20 000 objects: 6 hex digits of their hashes repeat (a 1 in 400 chance for 300 objects
+    already); each GUID is still unique, and the same on every build."""
+    from pnp.formats.tts_objects import Guids
+
+    first, again = Guids("g"), Guids("g")
+    made = [first.new("piece", n) for n in range(20_000)]
+    assert len(set(made)) == len(made) and all(len(g) == 6 for g in made)
+    assert made == [again.new("piece", n) for n in range(20_000)]
+
+
+def test_components_spawn_in_rows_that_do_not_overlap():
+    from pnp.formats.tts_objects import GAP_IN, ROW_IN, layout
+
+    sizes = [(2.5, 3.5), (15.0, 10.0), (20.0, 1.0), (3.0, 3.0), (40.0, 20.0), (1.0, 1.0), (8.0, 8.0)]
+    boxes = [(x - w / 2, z - d / 2, x + w / 2, z + d / 2) for (x, z), (w, d) in zip(layout(sizes), sizes)]
+    for i, a in enumerate(boxes):
+        assert a[2] - a[0] > ROW_IN or (a[0] >= -ROW_IN / 2 and a[2] <= ROW_IN / 2)  # only a wider piece sticks out
+        for b in boxes[i + 1:]:
+            apart = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+            assert apart >= GAP_IN - 1e-9, (a, b)
+    assert abs(min(b[1] for b in boxes) + max(b[3] for b in boxes)) < 1e-9  # centred on the table
