@@ -49,6 +49,17 @@ def test_must_follow_the_lead_suit(setup):
     assert g.legal(hand, cards(setup, "vegetable-9")) == hand
 
 
+def test_a_card_moves_the_row_deck_yaml_gives_its_icon(setup):
+    """Rules line 53: the winner moves along the row of each card's score icon; which row
+    an icon moves is deck.yaml's `icons.*.row`, which the scorer's limits read too."""
+    g = Game(setup, [RandomPlayer(random.Random(0))] * 3, random.Random(0))
+    fork, runner = cards(setup, "meat-1", "meat-2")  # rules line 54: a fork and a runner
+    assert g.moved(0, 0, [fork, fork, runner]) == (2, 1)
+    swapped = Setup(setup.deck, setup.scoring, {"fork": "blue", "runner": "yellow"})
+    g = Game(swapped, [RandomPlayer(random.Random(0))] * 3, random.Random(0))
+    assert g.moved(0, 0, [fork, fork, runner]) == (1, 2)
+
+
 def _play(setup, n, strategy, seed):
     rng = random.Random(seed)
     kind = GreedyPlayer if strategy == "greedy" else RandomPlayer

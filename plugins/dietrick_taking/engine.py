@@ -23,18 +23,16 @@ from .scoring import Result as Verdict
 from .scoring import score
 from .sheet import FUZZ, Entry, Sheet
 
-ICON_ROW = {"fork": "yellow", "runner": "blue"}
-
-
 @dataclass
 class Setup:
     deck: list[Card]
     scoring: ScoringFile
+    rows: dict[str, str]  # score icon -> the row it moves (deck.yaml `icons`, rules line 53)
 
     @classmethod
     def from_game(cls, game) -> "Setup":
         deck: DeckFile = game.data["deck"]
-        return cls(deck.cards, game.data["scoring"])
+        return cls(deck.cards, game.data["scoring"], {key: icon.row for key, icon in deck.icons.items()})
 
 
 def rank(trick: Sequence[Card]) -> tuple[int, int]:
@@ -168,7 +166,7 @@ class Game:
         """Markers after winning `cards`: one square per card on its icon's row."""
         end = self.setup.scoring.track_length
         for c in cards:
-            if ICON_ROW[c.icon] == "yellow":
+            if self.setup.rows[c.icon] == "yellow":
                 yellow = min(end, yellow + 1)
             else:
                 blue = min(end, blue + 1)
