@@ -60,6 +60,18 @@ def test_a_card_moves_the_row_deck_yaml_gives_its_icon(setup):
     assert g.moved(0, 0, [fork, fork, runner]) == (1, 2)
 
 
+def test_solo_goes_on_while_fuzz_can_reveal_the_next_tricks_cards(setup):
+    """Our reading (engine docstring): the solo game also ends when Fuzz's deck cannot reveal
+    the next trick's cards, one when Fuzz leads it and two when you do (rules line 97)."""
+    g = Game(setup, [RandomPlayer(random.Random(0))], random.Random(0))
+    spare, lead = cards(setup, "vegetable-4", "meat-9")
+    g.deck, g.personal, g.hands = [spare, lead], [], [cards(setup, "shoes-1", "shoes-2")]
+    assert g.lead == 1 and g._solo_trick() is False  # Fuzz won and leads: its one card is enough
+    assert g.lead == 1 and g.deck == [spare]
+    g.deck, g.lead, g.hands = [spare], 0, [cards(setup, "vegetable-9", "shoes-3")]
+    assert g._solo_trick() is True  # you lead next but Fuzz's deck is empty
+
+
 def _play(setup, n, strategy, seed):
     rng = random.Random(seed)
     kind = GreedyPlayer if strategy == "greedy" else RandomPlayer

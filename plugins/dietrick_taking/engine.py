@@ -257,7 +257,10 @@ class Game:
             self.hands[0].append(self.personal.pop())
         self.discard.extend(trick)
         self.lead = winner
-        return not self.hands[0] or len(self.deck) < 2
+        # the next trick reveals one card if Fuzz leads it, two if you do (rules line 97)
+        scoring = self.setup.scoring
+        reveal = (scoring.solo_fewest_trick_cards if winner == 1 else scoring.solo_trick_cards) - 1
+        return not self.hands[0] or len(self.deck) < reveal
 
     def result(self, ending: str) -> Result:
         names = [f"P{i + 1} {p.name}" for i, p in enumerate(self.players)]
