@@ -330,6 +330,19 @@ def test_reference_back_gives_both_endings_and_the_long_game(built, game):
     assert "Play" in _texts(built / "svg" / "reference" / "tomato.svg")
 
 
+def test_reference_numbers_come_from_scoring_yaml(scratch):
+    """The hand size and the solo deal (rules lines 23, 93) are printed from the values the
+    scorer uses, not written twice."""
+    _edit(scratch, "scoring.yaml", "hand_size: 5", "hand_size: 6")
+    _edit(scratch, "scoring.yaml", "solo_personal_deck: 12", "solo_personal_deck: 14")
+    game = load_game(scratch, GAME)
+    reference, scoring = game.data["players"].reference, game.data["scoring"]
+    solo = " ".join(text for _, text in reference.side("solo", scoring))
+    front = " ".join(text for _, text in reference.side("front", scoring))
+    assert "deal yourself 14 cards" in solo and "draw 6 cards from your deck" in solo
+    assert "Deal 6 cards each" in front and "draws up to 6" in front
+
+
 def test_reference_placeholder_must_be_known(scratch):
     _edit(scratch, "players.yaml", "square {end_square}", "square {last_square}")
     (err,) = _errors(scratch)

@@ -49,6 +49,29 @@ def test_must_follow_the_lead_suit(setup):
     assert g.legal(hand, cards(setup, "vegetable-9")) == hand
 
 
+def test_a_card_moves_the_row_deck_yaml_gives_its_icon(setup):
+    """Rules line 53: the winner moves along the row of each card's score icon; which row
+    an icon moves is deck.yaml's `icons.*.row`, which the scorer's limits read too."""
+    g = Game(setup, [RandomPlayer(random.Random(0))] * 3, random.Random(0))
+    fork, runner = cards(setup, "meat-1", "meat-2")  # rules line 54: a fork and a runner
+    assert g.moved(0, 0, [fork, fork, runner]) == (2, 1)
+    swapped = Setup(setup.deck, setup.scoring, {"fork": "blue", "runner": "yellow"})
+    g = Game(swapped, [RandomPlayer(random.Random(0))] * 3, random.Random(0))
+    assert g.moved(0, 0, [fork, fork, runner]) == (1, 2)
+
+
+def test_solo_goes_on_while_fuzz_can_reveal_the_next_tricks_cards(setup):
+    """Our reading (engine docstring): the solo game also ends when Fuzz's deck cannot reveal
+    the next trick's cards, one when Fuzz leads it and two when you do (rules line 97)."""
+    g = Game(setup, [RandomPlayer(random.Random(0))], random.Random(0))
+    spare, lead = cards(setup, "vegetable-4", "meat-9")
+    g.deck, g.personal, g.hands = [spare, lead], [], [cards(setup, "shoes-1", "shoes-2")]
+    assert g.lead == 1 and g._solo_trick() is False  # Fuzz won and leads: its one card is enough
+    assert g.lead == 1 and g.deck == [spare]
+    g.deck, g.lead, g.hands = [spare], 0, [cards(setup, "vegetable-9", "shoes-3")]
+    assert g._solo_trick() is True  # you lead next but Fuzz's deck is empty
+
+
 def _play(setup, n, strategy, seed):
     rng = random.Random(seed)
     kind = GreedyPlayer if strategy == "greedy" else RandomPlayer

@@ -566,7 +566,7 @@ def test_two_players_cannot_move_more_yellow_squares_than_the_deck_has_forks(gam
 
 
 def test_a_reshuffle_doubles_the_limit_at_three_players(game):
-    # one reshuffle (line 73) of the 21 cards left after dealing: every one of the 18 forks
+    # one reshuffle (line 73) of the 21 cards played by then: every one of the 18 forks
     # can be played twice, 36 yellow squares; the trick limit (15 tricks of 3 cards, 45
     # squares) allows more, the deck does not
     assert score(game, players(("Ann", 15, 0), ("Bob", 12, 0), ("Cy", 9, 0))).exit_code == 0
@@ -574,21 +574,24 @@ def test_a_reshuffle_doubles_the_limit_at_three_players(game):
     err = errors(game, text)
     assert err == [
         "sheet.yaml:3: the yellow markers moved 37 squares in all: a card moves its trick's winner one yellow square "
-        "(line 53), the discards are shuffled into a new deck with 3 players (dietrick-taking-rules.txt line 73) once the "
-        "21 cards left after dealing 5 each (line 23) are played, so at most 21 cards are played twice, and the deck has "
+        "(line 53), the discards are shuffled into a new deck with 3 players (dietrick-taking-rules.txt line 73) once "
+        "21 cards have been played, as many as the deck held after dealing 5 each (line 23), so at most 21 cards are "
+        "played twice, and the deck has "
         "18 cards with the yellow icon: at most 36 yellow squares"
     ]
 
 
-def test_four_players_play_at_most_the_sixteen_undealt_cards_twice(game, tmp_path):
-    # 4 players are dealt 20 of the 36 cards (line 23): only the other 16 are played before
-    # the reshuffle (line 73), so a colour's 18 cards move its markers at most 18 + 16 = 34
-    # squares, not 36 (the play-tester's yellow35-4p.yaml: 9 tricks, 36 squares)
+def test_four_players_play_at_most_sixteen_cards_twice(game, tmp_path):
+    # 4 players are dealt 20 of the 36 cards (line 23): the 16 others are drawn, and after
+    # 16 cards (any of the 36) are played the reshuffle (line 73) brings only those back, so
+    # a colour's 18 cards move its markers at most 18 + 16 = 34 squares, not 36 (the
+    # play-tester's yellow35-4p.yaml: 9 tricks, 36 squares)
     text = players(("Ana", 12, 0), ("Ben", 12, 0), ("Cleo", 7, 1), ("Dan", 4, 0))
     assert errors(game, text) == [
         "sheet.yaml:3: the yellow markers moved 35 squares in all: a card moves its trick's winner one yellow square "
-        "(line 53), the discards are shuffled into a new deck with 4 players (dietrick-taking-rules.txt line 73) once the "
-        "16 cards left after dealing 5 each (line 23) are played, so at most 16 cards are played twice, and the deck has "
+        "(line 53), the discards are shuffled into a new deck with 4 players (dietrick-taking-rules.txt line 73) once "
+        "16 cards have been played, as many as the deck held after dealing 5 each (line 23), so at most 16 cards are "
+        "played twice, and the deck has "
         "18 cards with the yellow icon: at most 34 yellow squares"
     ]
     path = tmp_path / "yellow35-4p.yaml"

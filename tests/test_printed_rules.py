@@ -287,6 +287,26 @@ def test_dietrick_solo_scoring_sheet_gives_only_the_solo_tie_rule():
               "the winner is the one with the highest number on the bottom scoring card")
 
 
+# The rule book is not reprinted (game.yaml's contents): the reference front carries the
+# 2-4 player set-up, which no printed piece gave.
+DIETRICK_SETUP = [
+    ("Whoever last stood on a scale leads (or pick at random)", 23, "most recently stepped on a scale is the lead player (or determine randomly)"),
+    ("Deal 5 cards each; the rest is the deck", 23, "deal 5 cards to each player as a hand"),
+    ("Lay scoring cards 1-4 left to right", 23, "from left to right in ascending order (1-4)"),
+    ("(after a first game 1-3 in any order, 4 always last)", 23, "you can arrange 1 to 3 in any order you like (4 must always be last)"),
+    ("Put a marker just left of each row", 25, "one on the top left and one on the bottom left outside edge"),
+    ("the third stays in front of you", 25, "Keep the final one in front of yourself"),
+    ("then draws up to 5", 63, "draw cards from the top of the deck until they have 5 cards"),
+]
+
+
+@pytest.mark.parametrize("phrase, line, rule", DIETRICK_SETUP, ids=[p for p, _, _ in DIETRICK_SETUP])
+def test_dietrick_reference_front_gives_the_set_up(phrase, line, rule):
+    fronts = faces("dietrick-taking", "reference")
+    for colour in ("tomato", "mint", "grape", "liquorice"):
+        check(fronts[colour], phrase, DIETRICK, line, rule)
+
+
 def test_dietrick_reference_back_gives_the_beginner_class_and_marks_our_count():
     backs = faces("dietrick-taking", "reference")
     for colour in ("tomato", "mint", "grape", "liquorice"):

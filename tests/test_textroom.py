@@ -97,7 +97,7 @@ def test_tasty_humans_reference_text_taller_than_a_column(copy_game):
 
 def test_dietrick_taking_reference_text_runs_off_the_card(copy_game):
     dt = copy_game("dietrick-taking")
-    line = _lengthen(dt.content_dir / "dietrick-taking" / "players.yaml", "then draws up to five.", STORY * 8, "text:")
+    line = _lengthen(dt.content_dir / "dietrick-taking" / "players.yaml", "then draws up to {hand_size}.", STORY * 8, "text:")
     # the same text on every player's card: one line for the four of them
     out = _fails_at(dt, "dietrick-taking", "players.yaml", line, "reference/tomato (and 3 more pieces)")
     assert len(out.strip().splitlines()) == 1, out
@@ -113,7 +113,7 @@ def test_human_harvest_summary_point_past_the_foot_of_the_page(copy_game):
 def test_a_word_wider_than_its_line_is_an_error(copy_game, game):
     project = copy_game(game)
     old = {"cave": "Cannot name the way out.", "tasty-humans": "turns run back (1 2 3 4 4 3 2 1).",
-           "dietrick-taking": "then draws up to five.", "human-harvest": "steal Drones like Humans."}[game]
+           "dietrick-taking": "then draws up to {hand_size}.", "human-harvest": "steal Drones like Humans."}[game]
     path = next(p for p in (project.content_dir / game).iterdir() if p.is_file() and old in p.read_text(encoding="utf-8"))
     _lengthen(path, old, " Pneumonoultramicroscopicsilicovolcanoconiosis-Supercalifragilistic.")
     result = runner.invoke(app, ["validate", game, "-p", str(project.root)])

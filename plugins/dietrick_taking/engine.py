@@ -23,18 +23,16 @@ from .scoring import Result as Verdict
 from .scoring import score
 from .sheet import FUZZ, Entry, Sheet
 
-ICON_ROW = {"fork": "yellow", "runner": "blue"}
-
-
 @dataclass
 class Setup:
     deck: list[Card]
     scoring: ScoringFile
+    rows: dict[str, str]  # score icon -> the row it moves (deck.yaml `icons`, rules line 53)
 
     @classmethod
     def from_game(cls, game) -> "Setup":
         deck: DeckFile = game.data["deck"]
-        return cls(deck.cards, game.data["scoring"])
+        return cls(deck.cards, game.data["scoring"], {key: icon.row for key, icon in deck.icons.items()})
 
 
 def rank(trick: Sequence[Card]) -> tuple[int, int]:
@@ -168,7 +166,7 @@ class Game:
         """Markers after winning `cards`: one square per card on its icon's row."""
         end = self.setup.scoring.track_length
         for c in cards:
-            if ICON_ROW[c.icon] == "yellow":
+            if self.setup.rows[c.icon] == "yellow":
                 yellow = min(end, yellow + 1)
             else:
                 blue = min(end, blue + 1)
@@ -259,7 +257,10 @@ class Game:
             self.hands[0].append(self.personal.pop())
         self.discard.extend(trick)
         self.lead = winner
-        return not self.hands[0] or len(self.deck) < 2
+        # the next trick reveals one card if Fuzz leads it, two if you do (rules line 97)
+        scoring = self.setup.scoring
+        reveal = (scoring.solo_fewest_trick_cards if winner == 1 else scoring.solo_trick_cards) - 1
+        return not self.hands[0] or len(self.deck) < reveal
 
     def result(self, ending: str) -> Result:
         names = [f"P{i + 1} {p.name}" for i, p in enumerate(self.players)]

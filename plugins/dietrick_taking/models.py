@@ -237,8 +237,8 @@ class PlayerColour(StrictModel):
 
 class Section(StrictModel):
     heading: str
-    text: Annotated[str, text_with("end_square", "tricks", "long_game_wins")]
-    solo: Annotated[str, text_with("end_square", "tricks", "long_game_wins")] | None = Field(
+    text: Annotated[str, text_with("end_square", "tricks", "long_game_wins", "hand_size", "solo_personal_deck")]
+    solo: Annotated[str, text_with("end_square", "tricks", "long_game_wins", "hand_size", "solo_personal_deck")] | None = Field(
         None, description="a back section the solo scoring sheet prints too, in these words (the solo game's own rule)")
 
 
@@ -268,7 +268,8 @@ def _fill(text: str, scoring: "ScoringFile") -> str:
     book = scoring.tricks_in_book
     tricks = ", ".join(f"{t} tricks at {n}" + (f" (our count; the book says {book[n]})" if book.get(n, t) != t else "")
                        for n, t in sorted(scoring.tricks_by_players.items()))
-    return text.format(end_square=scoring.end_square, tricks=tricks, long_game_wins=scoring.long_game_wins)
+    return text.format(end_square=scoring.end_square, tricks=tricks, long_game_wins=scoring.long_game_wins,
+                       hand_size=scoring.hand_size, solo_personal_deck=scoring.solo_personal_deck)
 
 
 @dataclass(frozen=True)

@@ -325,9 +325,10 @@ def _check_icon_cards(entries: list[Entry], scoring: ScoringFile, icon_cards: di
     """A trick moves its winner one square per card along the row of that card's icon
     (dietrick-taking-rules.txt line 53), and a card is played once, or twice if it was among
     the discards shuffled into a new deck: never at 2 players (line 71), once at 3-4 (line
-    73), when the deck left after dealing (line 23) has been played. So a row's markers move
-    in all at most its icon's cards, plus as many of them as that deck's worth of discards
-    can hold. The solo game is left out: a card the player wins goes back to the hand (line 99)."""
+    73), when as many cards as the deck held after dealing (line 23) have been played (any
+    of the cards, dealt ones too: a trick draws as many as it plays). So a row's markers
+    move in all at most its icon's cards, plus as many of them as that many discards can
+    hold. The solo game is left out: a card the player wins goes back to the hand (line 99)."""
     if any(e.fuzz for e in entries):
         return
     n = len(entries)
@@ -339,9 +340,9 @@ def _check_icon_cards(entries: list[Entry], scoring: ScoringFile, icon_cards: di
     again = reshuffles * (sum(icon_cards.values()) - scoring.hand_size * n)
     why = ("the deck is never reshuffled with 2 players (dietrick-taking-rules.txt line 71), so each card is played at most once"
            if reshuffles == 0 else
-           f"the discards are shuffled into a new deck with {n} players (dietrick-taking-rules.txt line 73) once the "
-           f"{again} cards left after dealing {scoring.hand_size} each (line 23) are played, so at most {again} cards "
-           f"are played twice")
+           f"the discards are shuffled into a new deck with {n} players (dietrick-taking-rules.txt line 73) once "
+           f"{again} cards have been played, as many as the deck held after dealing {scoring.hand_size} each (line 23), "
+           f"so at most {again} cards are played twice")
     for row, cards in icon_cards.items():
         most = cards + min(cards, again)
         moved = sum(getattr(e, row) for e in entries)
