@@ -129,6 +129,26 @@ def _score_icons(root: ET.Element):
                 yield inks, ground
 
 
+def test_reference_cards_text_in_the_players_colour_reads(built):
+    """Print review: Mint's reference card printed its white subtitle on the mint band and its
+    headings on the cream ground at 3.3-3.5:1. The band and the headings are in the colour's
+    `ink` (players.yaml), at least 4.5:1 (WCAG for text) in colour and greyscale."""
+    from colour_vision import contrast
+    seen = 0
+    for path in sorted((built / "svg" / "reference").glob("*.svg")):
+        root = ET.parse(path).getroot()
+        band = next(r.get("fill") for r in root.iter(f"{SVG}rect") if r.get("fill", "").startswith("#") and r.get("fill") != "#fffaf0")
+        for text in root.iter(f"{SVG}text"):
+            fill, bold = text.get("fill"), text.get("font-weight") == "bold"
+            if not bold or fill is None:
+                continue
+            ground = band if fill == "#ffffff" else "#fffaf0"  # white on the band; the colour on the card's ground
+            seen += 1
+            for view in ("normal", "grey"):
+                assert contrast(fill, ground, view) >= 4.5, (path.name, text.text, fill, ground, view)
+    assert seen >= 8 * 5
+
+
 def test_score_icons_read_on_cards_scoring_cards_and_sheets(built):
     """The fork and knife was white on its yellow disc (1.8:1) and yellow on the sheets'
     white (1.8:1), near invisible in greyscale: every score icon's glyph is at least 3:1

@@ -233,6 +233,7 @@ class PlayerColour(StrictModel):
     id: Slug
     name: str
     colour: Colour
+    ink: Colour | None = None  # a darker shade for text in the colour (players.yaml); the colour itself when None
 
 
 class Section(StrictModel):
