@@ -149,6 +149,21 @@ def test_reference_cards_text_in_the_players_colour_reads(built):
     assert seen >= 8 * 5
 
 
+def test_a_6_and_a_9_are_told_apart_on_the_scoring_cards_too(built):
+    """Dietrick-taking review: the cards underline 6 and 9; the scoring cards, read from every
+    side of the table, did not. Each 6 and 9 of a scoring card's rows has a bar under it."""
+    seen = 0
+    for path in sorted((built / "svg" / "scoring-cards").glob("*.svg")):
+        root = ET.parse(path).getroot()
+        bars = [(float(r.get("x")) + float(r.get("width")) / 2, float(r.get("y"))) for r in root.iter(f"{SVG}rect") if r.get("class") == "underline"]
+        for text in root.iter(f"{SVG}text"):
+            if text.get("font-size") == "10" and (text.text or "").strip() in ("6", "9"):
+                seen += 1
+                x, y = float(text.get("x")), float(text.get("y"))
+                assert any(abs(bx - x) < 0.01 and 0.5 < by - y < 2 for bx, by in bars), (path.name, text.text)
+    assert seen == 6  # the 6s of cards 2 and 3 and the 9s of card 4, in both rows (scoring.yaml)
+
+
 def test_score_icons_read_on_cards_scoring_cards_and_sheets(built):
     """The fork and knife was white on its yellow disc (1.8:1) and yellow on the sheets'
     white (1.8:1), near invisible in greyscale: every score icon's glyph is at least 3:1
