@@ -80,7 +80,9 @@ def test_fonts_are_embedded_subsets_and_nothing_names_the_build_machine(pdfs):
 
 def _face_region(place: Place, dpi: float) -> tuple[Image.Image, tuple[float, float, float, float]]:
     """The face's PNG as laid on the page (turned), and the page box (mm) where it shows."""
-    image = svg_to_image(place.face.svg, dpi, place.face.fonts).convert("RGB")
+    drawn = svg_to_image(place.face.svg, dpi, place.face.fonts).convert("RGBA")
+    image = Image.new("RGB", drawn.size, "white")  # the paper, where a round token leaves its corners transparent
+    image.paste(drawn, mask=drawn.getchannel("A"))
     if place.turn:
         image = image.rotate(place.turn, expand=True)  # PIL turns counter-clockwise for positive angles
     box = place.clip or (place.x, place.y, place.w, place.h)

@@ -115,3 +115,39 @@ def test_the_tall_pawn_face_crops_at_the_dpis_that_failed(built, dpi):
     pawn = next(c for c in harvest.parts if c.spec.id == "pawns").pieces[0].front
     size = card_pixels(pawn, dpi, 1, 1)
     assert card_image(pawn, size).size == size
+
+
+def _is_disc(face) -> bool:
+    """The face draws a circle filling it (a round piece, cut along that circle)."""
+    import xml.etree.ElementTree as ET
+
+    c, r = face.width / 2, min(face.width, face.height) / 2
+    circles = ET.fromstring(face.svg.encode("utf-8")).iter("{http://www.w3.org/2000/svg}circle")
+    return any(abs(float(e.get("cx", 0)) - c) < 0.01 and abs(float(e.get("cy", 0)) - face.height / 2) < 0.01
+               and float(e.get("r", 0)) >= r - 0.01 for e in circles)
+
+
+def test_round_tokens_are_cut_round_in_tabletop_simulator(built):
+    """A Custom Token is cut to its image's outline: a round token's image is transparent at
+    its four corners (they painted their colour over the whole face and bleed, and showed
+    square) and opaque at its centre."""
+    out, reports = built
+    faces = {(r.game, c.spec.id, p.item_id): p.front for r in reports for c in r.parts for p in c.pieces}
+    checked = set()
+    for game in GAMES:
+        summary = json.loads((out / game / "tts" / "decks.json").read_text())
+        for part in summary["pieces"]:
+            for item in part["items"] if part["kind"] == "token" else []:
+                if not _is_disc(faces[game, part["component"], item["id"]]):
+                    continue
+                image = Image.open(out / game / "tts" / item["image"]).convert("RGBA")
+                w, h = image.size
+                corners = [image.getpixel(xy)[3] for xy in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1))]
+                assert corners == [0, 0, 0, 0], (part["component"], item["id"], corners)
+                # a tenth in from a corner lies outside the cut circle but inside its disc drawn
+                # into the bleed, which the image leaves out: else TTS cuts a rounded square
+                inset = [image.getpixel(xy)[3] for xy in ((w // 10, h // 10), (w - 1 - w // 10, h - 1 - h // 10))]
+                assert inset == [0, 0], (part["component"], item["id"], inset)
+                assert image.getpixel((w // 2, h // 2))[3] == 255, (part["component"], item["id"])
+                checked.add(part["component"])
+    assert checked == {"humans", "drones", "king-token", "king-placeholder"}
