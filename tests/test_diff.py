@@ -176,6 +176,20 @@ def test_a_diff_waits_for_another_diff_writing_its_folder(demo: Project, tmp_pat
     assert done and page.is_file()
 
 
+def test_a_diff_into_out_dir_refuses_a_link_leading_out_of_it(demo: Project, tmp_path: Path):
+    """`pnp diff --out DIR` wrote its page (and now its lock) through DIR/diff when that was
+    a link to elsewhere; a build refuses DIR/<game> so. One line, nothing written there."""
+    saved = saved_then_edited(demo, tmp_path, demo.templates_dir / "demo/card.svg.j2",
+                              'font-weight="bold" text-anchor="middle"', 'font-weight="bold" fill="#c00" text-anchor="middle"')
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "diff").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(PnpError, match="leads outside the output folder"):
+        diff(demo, None, BuildOptions(out=out), against=saved)
+    assert list(elsewhere.iterdir()) == []
+
+
 DISC = '<circle cx="31.5" cy="72" r="7" fill="#2b8a3e"/>'
 
 

@@ -29,9 +29,9 @@ from ..config import DPI_RANGE, BuildOptions
 from ..build.pipeline import Pipeline
 from ..load.content import GameContent, Project, load_game
 from ..errors import PnpError, display_path
+from ..build.driver import out_root
 from ..build.lock import output_lock
 from ..build.output import commit_files
-from ..load.project_files import output_folder
 from ..render.pages import render_page
 from ..formats.raster import svg_to_image
 from ..load import revision, trust
@@ -91,8 +91,9 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
         raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {dpi}")
     Pipeline(project, options).check()
     out = options.out or project.output_dir
-    # checked before the work: a link on the way to output/diff is refused, never written through
-    page_dir = out / DIFF_DIR if options.out else output_folder(project.root, out / DIFF_DIR)
+    # checked before the work, as a build checks a game's folder: a link on the way to
+    # output/diff (or out of --out DIR) is refused, never written through, nor its lock
+    page_dir = out_root(project, options, DIFF_DIR)
     with ExitStack() as stack:  # the exported revision's font files are drawn with until the end
         if since is not None:
             old, label = stack.enter_context(exported(project, since))
