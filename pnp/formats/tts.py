@@ -88,24 +88,18 @@ def trim_box(face: "Face", image_size: tuple[int, int]) -> tuple[float, float, f
     return bx, by, iw - bx, ih - by
 
 
-BLEED_ONLY = "<style>.bleed{display:none}</style>"
-
-
-def without_bleed(svg: str) -> str:
-    """`svg` with its elements of class "bleed" hidden: a round token's disc drawn past its
-    cut line into the bleed, which a token's image must leave out to show its outline."""
-    start = svg.find("<svg")
-    end = svg.find(">", start) + 1
-    return svg[:end] + BLEED_ONLY + svg[end:] if start >= 0 and end > 0 else svg
+# a round token's disc drawn past its cut line into the bleed (class "bleed"), which a
+# token's image leaves out to show its outline: resvg applies this as it reads the face
+BLEED_HIDDEN = ".bleed { display: none }"
 
 
 def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image.Image":
     """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline, and
-    leaves out what is drawn for the bleed alone: `without_bleed`)."""
+    leaves out what is drawn for the bleed alone: BLEED_HIDDEN)."""
     from PIL import Image
 
-    svg = without_bleed(face.svg) if mode == "RGBA" else face.svg
-    full = svg_to_image(svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}").convert(mode)
+    full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}",
+                        style_sheet=BLEED_HIDDEN if mode == "RGBA" else None).convert(mode)
     return full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
 
 
