@@ -329,6 +329,8 @@ CARD = "{id: c, name: C, size: poker, items: [], front: f.svg.j2}"
     ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:29: width: expected a length such as 63mm or 2.5in, got true"),
     ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:39: height: a length cannot be negative, got -5"),
     ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:63: copies: copies cannot be negative"),
+    ("  - {id: c, name: C, size: 20mm x 30mm, shape: round, items: [], front: f.svg.j2}\n",
+     "game.yaml:3:41: shape: round needs a square size (its circle's diameter), got 20 x 30 mm"),
     (f"  - {{id: {'a' * 101}, name: C, size: poker, items: [], front: f.svg.j2}}\n", "game.yaml:3:6: id: id of 101 characters: expected at most 100 (it names the component's files)"),
     ("  []\noptions:\n  2players: {type: int}\n", "game.yaml:4:1: options: '2players' is not a name templates can use: expected letters, digits and '_', not starting with a digit"),
 ])

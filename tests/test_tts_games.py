@@ -151,3 +151,39 @@ def test_round_tokens_are_cut_round_in_tabletop_simulator(built):
                 assert image.getpixel((w // 2, h // 2))[3] == 255, (part["component"], item["id"])
                 checked.add(part["component"])
     assert checked == {"humans", "drones", "king-token", "king-placeholder"}
+
+
+def _alpha(image: Image.Image, *points: tuple[int, int]) -> list[int]:
+    return [image.getpixel(xy)[3] for xy in points]
+
+
+def test_round_two_sided_pieces_are_circle_tiles_with_both_sides(built):
+    """A round piece with a back (`shape: round`) was a deck of rectangular cards; it is a
+    circle Custom_Tile (Type 2) with its front as ImageURL and its back as
+    ImageSecondaryURL, in a Bag when there are several, both images transparent outside
+    the circle as the one-sided round tokens are."""
+    out, reports = built
+    round_two_sided = {(r.game, c.spec.id) for r in reports for c in r.parts if c.spec.shape == "round" and c.spec.back}
+    assert round_two_sided == {("tasty-humans", "scoring-token"), ("cave", "tokens"), ("cave", "pawns"),
+                               ("dietrick-taking", "markers"), ("human-harvest", "coins")}
+    for game, cid in sorted(round_two_sided):
+        summary = json.loads((out / game / "tts" / "decks.json").read_text())
+        assert cid not in [d["component"] for d in summary["decks"]]
+        (part,) = [p for p in summary["pieces"] if p["component"] == cid]
+        assert (part["kind"], part["shape"]) == ("tile", "round")
+        states = json.loads((out / game / "tts" / f"{game}.json").read_text())["ObjectStates"]
+        (bag,) = [o for o in states if o["Nickname"] == part["name"]]
+        assert bag["Name"] == "Bag"
+        tiles = bag["ContainedObjects"]
+        assert len(tiles) == sum(item["copies"] for item in part["items"])
+        for tile in tiles:
+            custom = tile["CustomImage"]
+            assert tile["Name"] == "Custom_Tile" and custom["CustomTile"]["Type"] == 2, (cid, custom)
+            front, back = local(custom["ImageURL"]), local(custom["ImageSecondaryURL"])
+            assert front != back and front.is_file() and back.is_file(), (cid, front, back)
+            for path in (front, back):
+                image = Image.open(path).convert("RGBA")
+                w, h = image.size
+                assert _alpha(image, (0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)) == [0] * 4, path
+                assert _alpha(image, (w // 10, h // 10), (w - 1 - w // 10, h - 1 - h // 10)) == [0, 0], path
+                assert _alpha(image, (w // 2, h // 2), (w // 2, h // 5), (w // 5, h // 2)) == [255] * 3, path

@@ -7,7 +7,9 @@
   per item (those go on matching back sheets, TTS's "unique backs").
 - Every other component becomes one image per item: a Custom Board (a piece at least
   BOARD_MM long without a back), a Custom Token (at most TOKEN_MM on its long side, cut to
-  its image's shape) or a Custom Tile (the rest; two-sided when it has a back).
+  its image's shape) or a Custom Tile (the rest; two-sided when it has a back). A round
+  piece (`shape: round`) with a back is a round two-sided Custom Tile, never a card; a
+  round piece's images are transparent outside its circle.
 - `tts/<game>.json` is a saved object holding all of them (pnp/tts_objects.py);
   `tts/decks.json` lists the sheets and images for importing by hand.
 
@@ -73,8 +75,8 @@ def kind(comp: "RenderedComponent") -> str:
     longest = max(comp.spec.size.width, comp.spec.size.height)
     if longest >= BOARD_MM:
         return "tile" if comp.spec.back else "board"
-    if comp.spec.back:
-        return "deck"
+    if comp.spec.back:  # a card is a rounded rectangle: a round two-sided piece is a circle tile
+        return "tile" if comp.spec.shape == "round" else "deck"
     return "token" if longest <= TOKEN_MM else "tile"
 
 
@@ -93,14 +95,28 @@ def trim_box(face: "Face", image_size: tuple[int, int]) -> tuple[float, float, f
 BLEED_HIDDEN = ".bleed { display: none }"
 
 
-def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB") -> "Image.Image":
+def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: bool = False) -> "Image.Image":
     """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline, and
-    leaves out what is drawn for the bleed alone: BLEED_HIDDEN)."""
-    from PIL import Image
+    leaves out what is drawn for the bleed alone: BLEED_HIDDEN); `round_`: transparent
+    outside the circle filling it, as the piece is cut."""
+    from PIL import Image, ImageChops
 
     full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}",
                         style_sheet=BLEED_HIDDEN if mode == "RGBA" else None).convert(mode)
-    return full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
+    image = full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
+    if round_:
+        image.putalpha(ImageChops.multiply(image.getchannel("A"), disc(size)))
+    return image
+
+
+def disc(size: tuple[int, int]) -> "Image.Image":
+    """An alpha mask of `size` px: opaque inside the circle (ellipse) filling it, its edge
+    smoothed (drawn at 4 times the size, then scaled down)."""
+    from PIL import Image, ImageDraw
+
+    big = Image.new("L", (size[0] * 4, size[1] * 4), 0)
+    ImageDraw.Draw(big).ellipse((0, 0, big.width - 1, big.height - 1), fill=255)
+    return big.resize(size, Image.Resampling.LANCZOS)
 
 
 def drawn_dpi(face: "Face", size: tuple[int, int]) -> float:
@@ -114,8 +130,8 @@ def _png(image: "Image.Image") -> bytes:
     return buffer.getvalue()
 
 
-def _card_png(face: "Face", size: tuple[int, int], mode: str = "RGB") -> bytes:
-    return _png(card_image(face, size, mode))
+def _card_png(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: bool = False) -> bytes:
+    return _png(card_image(face, size, mode, round_))
 
 
 def sheet_png(faces: list["Face"], hidden: "Face | None", cols: int, rows: int, size: tuple[int, int]) -> bytes:
@@ -213,12 +229,13 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
         return None
     size = card_pixels(pieces[0].front, dpi, 1, 1)
     check_pixels(pieces[0].front, drawn_dpi(pieces[0].front, size), "a Tabletop Simulator image")
-    mode = "RGBA" if what == "token" else "RGB"
+    round_ = comp.spec.shape == "round"
+    mode = "RGBA" if what == "token" or round_ else "RGB"
 
     def image(face: "Face", stem: str) -> str:
-        key = digest("tts-piece", setup, size, mode, face.svg)
+        key = digest("tts-piece", setup, size, mode, face.svg, *(["round"] if round_ else []))
         rel = f"{comp.spec.id}/{named(stem, key)}"
-        files[f"tts/{rel}"] = Planned(key, partial(_card_png, face, size, mode))
+        files[f"tts/{rel}"] = Planned(key, partial(_card_png, face, size, mode, round_))
         return rel
 
     out = [(p.item_id, image(p.front, p.item_id), image(p.back, f"{p.item_id}-back") if p.back else None, p.copies) for p in pieces]
@@ -259,7 +276,7 @@ def summary(game: "GameContent", parts: list[Deck | Images]) -> dict:
             decks.append({"component": spec.id, "name": spec.name, "cards": sum(len(s.cards) for s in part.sheets),
                           "card_px": list(part.card_px), "unique_backs": part.unique_backs, "sheets": sheets})
         else:
-            pieces.append({"component": spec.id, "name": spec.name, "kind": part.kind,
+            pieces.append({"component": spec.id, "name": spec.name, "kind": part.kind, "shape": spec.shape,
                            "items": [{"id": i, "image": img, "back": back, "copies": n} for i, img, back, n in part.pieces]})
     return {"game": game.name, "title": game.manifest.title, "saved_object": f"{game.name}.json",
             "max_grid": [MAX_COLS, MAX_ROWS], "decks": decks, "pieces": pieces}

@@ -6,7 +6,8 @@ object per component, side by side. A deck is a `Deck` of `Card`s whose `CustomD
 entries name the sheets (`BackIsHidden: false`: the last slot of each sheet is the hidden
 card); a card's `CardID` is its sheet's key times 100 plus its slot. Landscape cards are
 `SidewaysCard`. Other pieces are `Custom_Board`, `Custom_Token` or `Custom_Tile` objects
-with a `CustomImage`, gathered in a `Bag` when a component has several. Every object's
+with a `CustomImage`, gathered in a `Bag` when a component has several; a round piece
+(`shape: round`) that is a tile is a circle tile, two-sided when it has a back. Every object's
 `Nickname` (shown on hover) is its piece's name; decks and cards spawn face down. The
 objects spawn in rows at most ROW_IN wide, the whole centred on the table's centre.
 
@@ -30,6 +31,12 @@ ROW_IN = 36.0  # a row of components no wider than this: one long row ran off th
 BAG_IN = 3.0  # the least room a bag takes, however small the pieces in it
 LIFT = 1.0  # spawn height above the table
 THICKNESS = {"tile": 0.1, "token": 0.1}
+# CustomTile.Type, as the Knowledge Base's Custom Tile page lists the shapes (Berserk-Games/
+# Tabletop-Simulator-Knowledge-Base, docs/custom-content/custom-tile.md: Type, Top Image,
+# Bottom Image "for the other side") and @typed-tabletop-simulator/lib numbers
+# them (TileType Box 0, Hex 1, Circle 2, Rounded 3; its createTile writes the top image as
+# ImageURL and the bottom as ImageSecondaryURL)
+TILE_TYPE = {"rectangle": 0, "round": 2}
 
 
 def saved_object(game: "GameContent", parts: list["Deck | Images"], base: str) -> dict[str, Any]:
@@ -145,7 +152,7 @@ def pieces(guids: Guids, part: "Images", base: str, where: dict[str, float]) -> 
     made = []
     for (item, image, back, copies), name in zip(part.pieces, part.names):
         for n in range(copies):
-            made.append(piece(guids, part.kind, name, base + image, back and base + back, where, spec.id, item, n))
+            made.append(piece(guids, part.kind, name, base + image, back and base + back, where, spec.id, item, n, shape=spec.shape))
     if len(made) == 1:
         return made[0]
     bag = _base(guids, "Bag", spec.name, {**where, "scaleX": 1.0, "scaleZ": 1.0}, spec.id, "bag")
@@ -153,12 +160,13 @@ def pieces(guids: Guids, part: "Images", base: str, where: dict[str, float]) -> 
     return bag
 
 
-def piece(guids: Guids, what: str, nickname: str, image: str, back: str | None, where: dict[str, float], *ident: Any) -> dict[str, Any]:
+def piece(guids: Guids, what: str, nickname: str, image: str, back: str | None, where: dict[str, float], *ident: Any,
+          shape: str = "rectangle") -> dict[str, Any]:
     name = {"board": "Custom_Board", "token": "Custom_Token", "tile": "Custom_Tile"}[what]
     obj = _base(guids, name, nickname, where, *ident)
     custom: dict[str, Any] = {"ImageURL": image, "ImageSecondaryURL": back or "", "ImageScalar": 1.0, "WidthScale": 0.0}
     if what == "tile":  # Stretch off: the tile takes its image's proportions
-        custom["CustomTile"] = {"Type": 0, "Thickness": THICKNESS["tile"], "Stackable": False, "Stretch": False}
+        custom["CustomTile"] = {"Type": TILE_TYPE[shape], "Thickness": THICKNESS["tile"], "Stackable": False, "Stretch": False}
     elif what == "token":
         custom["CustomToken"] = {"Thickness": THICKNESS["token"], "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
     obj["CustomImage"] = custom

@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BeforeValidator, Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from ..limits import PIECES
 from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
@@ -84,6 +84,10 @@ class Component(StrictModel):
     back: str | None = Field(None, description="template for the back face, if any")
     back_per_item: bool = Field(False, description="render one back per item instead of one shared back")
     copies: int | Expression = Field(1, description="copies of each item: a number or a Jinja expression using `item`")
+    shape: Literal["rectangle", "round"] = Field(
+        "rectangle", description="round: the piece is cut along the circle filling its size (Tabletop Simulator makes it a "
+        "round token or tile, its image transparent outside the circle)"
+    )
     rotate: Literal["auto", "never"] = Field("auto", description="turn pieces 90° on the sheet when more fit")
     gap: Length = Field(0.0, description="space between neighbouring pieces on a sheet, outside the bleed")
     bleed: Length | None = Field(None, description="bleed for this component, overriding --bleed (e.g. 0 for a paper sheet)")
@@ -102,6 +106,14 @@ class Component(StrictModel):
     def _copies(cls, v: int | str) -> int | str:
         if isinstance(v, int) and v < 0:
             raise ValueError("copies cannot be negative")
+        return v
+
+    @field_validator("shape")
+    @classmethod
+    def _round_is_square(cls, v: str, info: ValidationInfo) -> str:
+        size = info.data.get("size")  # validated before `shape`; absent when it was wrong
+        if v == "round" and size is not None and size.width != size.height:
+            raise ValueError(f"round needs a square size (its circle's diameter), got {size.width:g} x {size.height:g} mm")
         return v
 
 
