@@ -187,3 +187,23 @@ def test_round_two_sided_pieces_are_circle_tiles_with_both_sides(built):
                 assert _alpha(image, (0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)) == [0] * 4, path
                 assert _alpha(image, (w // 10, h // 10), (w - 1 - w // 10, h - 1 - h // 10)) == [0, 0], path
                 assert _alpha(image, (w // 2, h // 2), (w // 2, h // 5), (w // 5, h // 2)) == [255] * 3, path
+
+
+def test_only_identical_tiles_stack(built):
+    """Tiles never stacked. A Custom_Tile is Stackable ("can form a stack with others of
+    the same type", TTS Knowledge Base) when the bag holds another tile with the same images
+    (a component's tiles share one size): a pile of the Cave's food tokens or Tasty
+    Humans' four reference cards; never tiles that differ (scoring tokens, coins)."""
+    out, _ = built
+    seen = {}
+    for game in GAMES:
+        for obj in objects(json.loads((out / game / "tts" / f"{game}.json").read_text())["ObjectStates"]):
+            if obj["Name"] != "Custom_Tile":
+                continue
+            sides = (obj["CustomImage"]["ImageURL"], obj["CustomImage"]["ImageSecondaryURL"])
+            seen.setdefault(sides, []).append((obj["Nickname"], obj["CustomImage"]["CustomTile"]["Stackable"]))
+    for sides, tiles in seen.items():
+        assert all(stackable == (len(tiles) > 1) for _, stackable in tiles), (sides, tiles)
+    stacking = {name for tiles in seen.values() for name, stackable in tiles if stackable}
+    assert {"Reference cards", "Tokens food", "Marine Assault Force"} <= stacking, stacking
+    assert not stacking & {"Griffin", "Solo", "Board markers"}, stacking

@@ -33,7 +33,7 @@ LIFT = 1.0  # spawn height above the table
 THICKNESS = {"tile": 0.1, "token": 0.1}
 # CustomTile.Type, as the Knowledge Base's Custom Tile page lists the shapes (Berserk-Games/
 # Tabletop-Simulator-Knowledge-Base, docs/custom-content/custom-tile.md: Type, Top Image,
-# Bottom Image "for the other side") and @typed-tabletop-simulator/lib numbers
+# Bottom Image "for the other side", Stackable) and @typed-tabletop-simulator/lib numbers
 # them (TileType Box 0, Hex 1, Circle 2, Rounded 3; its createTile writes the top image as
 # ImageURL and the bottom as ImageSecondaryURL)
 TILE_TYPE = {"rectangle": 0, "round": 2}
@@ -149,10 +149,14 @@ def pieces(guids: Guids, part: "Images", base: str, where: dict[str, float]) -> 
     spec = part.component.spec
     scale = max(spec.size.width, spec.size.height) / 25.4
     where = {**where, "scaleX": round(scale, 4), "scaleZ": round(scale, 4)}
+    # "Stackable: if this tile can form a stack with others of the same type" (custom-tile.md):
+    # only identical pieces (the same images; a component's are all one size) are worth a stack
+    sides = [(image, back) for _, image, back, copies in part.pieces for _ in range(copies)]
     made = []
     for (item, image, back, copies), name in zip(part.pieces, part.names):
         for n in range(copies):
-            made.append(piece(guids, part.kind, name, base + image, back and base + back, where, spec.id, item, n, shape=spec.shape))
+            made.append(piece(guids, part.kind, name, base + image, back and base + back, where, spec.id, item, n,
+                              shape=spec.shape, stackable=sides.count((image, back)) > 1))
     if len(made) == 1:
         return made[0]
     bag = _base(guids, "Bag", spec.name, {**where, "scaleX": 1.0, "scaleZ": 1.0}, spec.id, "bag")
@@ -161,12 +165,12 @@ def pieces(guids: Guids, part: "Images", base: str, where: dict[str, float]) -> 
 
 
 def piece(guids: Guids, what: str, nickname: str, image: str, back: str | None, where: dict[str, float], *ident: Any,
-          shape: str = "rectangle") -> dict[str, Any]:
+          shape: str = "rectangle", stackable: bool = False) -> dict[str, Any]:
     name = {"board": "Custom_Board", "token": "Custom_Token", "tile": "Custom_Tile"}[what]
     obj = _base(guids, name, nickname, where, *ident)
     custom: dict[str, Any] = {"ImageURL": image, "ImageSecondaryURL": back or "", "ImageScalar": 1.0, "WidthScale": 0.0}
     if what == "tile":  # Stretch off: the tile takes its image's proportions
-        custom["CustomTile"] = {"Type": TILE_TYPE[shape], "Thickness": THICKNESS["tile"], "Stackable": False, "Stretch": False}
+        custom["CustomTile"] = {"Type": TILE_TYPE[shape], "Thickness": THICKNESS["tile"], "Stackable": stackable, "Stretch": False}
     elif what == "token":
         custom["CustomToken"] = {"Thickness": THICKNESS["token"], "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
     obj["CustomImage"] = custom
