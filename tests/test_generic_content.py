@@ -174,9 +174,10 @@ def test_an_optional_field_left_empty_is_named_so_in_the_template_error(fruit: P
 
 
 @pytest.mark.parametrize("draw", ["{{ blurb.tagline }}", "{% for l in wrap(blurb.tagline, 40, 3) %}{{ l }}{% endfor %}",
-                                  "{{ fit_size(blurb.tagline, 40, 3) }}"])
+                                  "{{ fit_size(blurb.tagline, 40, 3) }}", "{{ none }}"])
 def test_a_yaml_key_left_empty_is_an_error_not_the_word_none_on_the_face(fruit: Project, monkeypatch, draw: str):
-    """Before: `tagline:` (null in YAML) printed "None" on every back, and exit 0."""
+    """Before: `tagline:` (null in YAML) printed "None" on every back, and exit 0; a literal
+    `{{ none }}`, folded as Jinja compiles, did too."""
     (fruit.content_dir / "fruit-stand/blurb.yaml").write_text("tagline:\n")
     back = fruit.templates_dir / "fruit-stand/back.svg.j2"
     edit(back, "{{ game.title }}", draw)
