@@ -11,16 +11,19 @@ itself (its closure is out of the sandbox's reach, as every name starting with `
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from enum import Enum
 from functools import cached_property
 from os import PathLike
 from types import FunctionType
 from typing import Any, Callable
 
+from jinja2 import TemplateRuntimeError
 from markupsafe import Markup
 
 SCALARS = (str, int, float, bool, type(None))
 _AS_IS = frozenset({*SCALARS, Markup})
+_NUMBER_HINTS = {"int", "float"}  # a helper's parameter annotated so takes a number
 MAX_DEPTH = 64  # a property that makes a new object on every call must not loop forever
 _SKIP_MODULES = ("pydantic", "builtins", "typing")
 
@@ -52,6 +55,11 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
             value = fn(*args, **kwargs)
         except StopIteration as exc:
             raise HelperStopped() from exc
+        except (TypeError, ValueError) as exc:  # Python's own words ("could not convert string to float") name no argument
+            wrong = not_a_number(fn, args, kwargs)
+            if wrong is None:
+                raise
+            raise TemplateRuntimeError(wrong) from exc
         return plain(value)
 
     call.__name__ = call.__qualname__ = str(getattr(fn, "__name__", "helper"))
@@ -59,6 +67,26 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
     if hasattr(fn, "jinja_pass_arg"):  # @pass_context and the like: Jinja passes it on
         call.jinja_pass_arg = fn.jinja_pass_arg  # type: ignore[attr-defined]
     return call
+
+
+def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str | None:
+    """`name(): size must be a number, got 'big'` for the first argument of a call of `fn`
+    that its annotation says is a number (`float`, `int`, maybe `| None`) and is not; None
+    when there is none (or the call does not fit `fn`). Asked only once a helper failed."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    for name, value in bound.arguments.items():
+        hint = bound.signature.parameters[name].annotation
+        kinds = {k.strip() for k in (hint if isinstance(hint, str) else getattr(hint, "__name__", str(hint))).split("|")}
+        if not kinds & _NUMBER_HINTS or not kinds <= _NUMBER_HINTS | {"None"}:
+            continue
+        if (value is None and "None" in kinds) or (type(value) in (int, float)):
+            continue
+        shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
+        return f"{getattr(fn, '__name__', 'helper')}(): {name} must be a number, got {shown}"
+    return None
 
 
 def plain(value: Any) -> Any:

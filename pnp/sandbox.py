@@ -364,6 +364,13 @@ class _Code(CodeGenerator):
             self.write(", ")
         self.write("))")
 
+    def _output_child_to_const(self, node: nodes.Expr, frame: Frame, finalize: Any) -> str:
+        # Jinja folds a constant `{{ none }}` as it compiles, escaping it ('None') before
+        # `finalize` sees it, which so never refuses it: left to run time, `shown` does
+        if not isinstance(node, nodes.TemplateData) and node.as_const(frame.eval_ctx) is None:
+            raise nodes.Impossible()
+        return super()._output_child_to_const(node, frame, finalize)
+
     # every piece of output, literal or computed, in a block, macro or `{% set %}` body too,
     # is counted by `environment.wrote` as it is written
     def _output_const_repr(self, group: Any) -> str:

@@ -174,9 +174,10 @@ def test_an_optional_field_left_empty_is_named_so_in_the_template_error(fruit: P
 
 
 @pytest.mark.parametrize("draw", ["{{ blurb.tagline }}", "{% for l in wrap(blurb.tagline, 40, 3) %}{{ l }}{% endfor %}",
-                                  "{{ fit_size(blurb.tagline, 40, 3) }}"])
+                                  "{{ fit_size(blurb.tagline, 40, 3) }}", "{{ none }}"])
 def test_a_yaml_key_left_empty_is_an_error_not_the_word_none_on_the_face(fruit: Project, monkeypatch, draw: str):
-    """Before: `tagline:` (null in YAML) printed "None" on every back, and exit 0."""
+    """Before: `tagline:` (null in YAML) printed "None" on every back, and exit 0; a literal
+    `{{ none }}`, folded as Jinja compiles, did too."""
     (fruit.content_dir / "fruit-stand/blurb.yaml").write_text("tagline:\n")
     back = fruit.templates_dir / "fruit-stand/back.svg.j2"
     edit(back, "{{ game.title }}", draw)
@@ -281,6 +282,18 @@ def test_broken_extends_chains_are_located(fruit: Project):
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert any(m.endswith("editions.yaml:14:3: extends 'familly', which is not a variant here: expected one of standard, family, loop-a, loop-b") for m in messages), messages
     assert any("editions.yaml:16:3: variants extend each other in a cycle (loop-a -> loop-b -> loop-a)" in m for m in messages), messages
+
+
+def test_a_key_the_parent_lacks_is_refused_at_its_line(fruit: Project):
+    """A misspelt key in a variant would be added, leaving the parent's value in force;
+    it is refused at its line, at any depth the merge reaches, with the parent's nearest key."""
+    editions = fruit.content_dir / "fruit-stand/editions.yaml"
+    edit(editions, "  set_bonus: 5\n", "  set_bonsu: 5\n  top_value_by_players: {2: 5, 6: 6}\n  tokens: 3\n")
+    messages = [m.split("fruit-stand/")[-1] for m in errors_of(lambda: load_game(fruit, "fruit-stand"))]
+    tail = ", which 'family' extends{}: expected a key the parent has (to add a key, give the parent it too)"
+    assert messages == ["editions.yaml:12:3: 'set_bonsu' is not a key of 'standard'" + tail.format(" (did you mean 'set_bonus'?)"),
+                        "editions.yaml:13:32: 6 is not a key of 'standard' under top_value_by_players" + tail.format(""),
+                        "editions.yaml:14:3: 'tokens' is not a key of 'standard'" + tail.format("")], messages
 
 
 def test_a_generated_id_made_twice_is_an_error(fruit: Project):

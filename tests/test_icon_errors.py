@@ -59,3 +59,17 @@ def test_an_id_the_template_wrote_is_at_the_template_though_a_field_holds_it(mar
     ident = "m1" if field == "id" else "moon"
     line = one_error(validate(marks), f"card.svg.j2:1: card/m1 (and 3 more pieces): no icon '{ident}' in set 'marks': expected one of dot, ring")
     assert "cards.yaml" not in line
+
+
+@pytest.mark.parametrize("call, message", [
+    ("icon('marks', 'dot', 0, 0, 'big')", "icon(): size must be a number, got 'big'"),
+    ("wrap('a b', 'wide', 3) | join", "wrap(): width must be a number, got 'wide'"),
+    ("fit_size('a', 10, none)", "fit_size(): size must be a number, got None"),
+    ("'3mm' | num", "num(): value must be a number, got '3mm'"),
+])
+def test_a_helper_given_text_for_a_number_names_itself_and_the_argument(marks: Project, call: str, message: str):  # noqa: F811
+    """Before: Python's own words (`could not convert string to float: 'big'`), naming no argument."""
+    template = marks.templates_dir / "marks/card.svg.j2"
+    template.write_text(template.read_text().replace("{% endblock %}", "{{ " + call + " }}{% endblock %}"))
+    line = one_error(validate(marks), "card.svg.j2:1: card/m1 (and 3 more pieces): " + message)
+    assert "Error" not in line

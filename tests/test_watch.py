@@ -193,6 +193,50 @@ def test_preview_and_a_rebuild_write_the_gallery_while_the_build_holds_the_outpu
     assert not _locked(demo.output_dir)
 
 
+@pytest.mark.parametrize("command", ["watch", "preview"])
+def test_a_typo_is_said_at_once_while_another_build_holds_the_output_lock(demo: Project, command: str):
+    """Both took the output lock before build() checked the input: a typo was said only once
+    the build holding the lock had finished. The input is checked first now (once: build()
+    is handed what was checked)."""
+    pytest.importorskip("fcntl")
+    from pnp.build.lock import output_lock
+    from pnp.errors import PnpError
+    from pnp.tools.preview import preview
+    from pnp.tools.watch import rebuild
+
+    (demo.content_dir / "demo/cards.yaml").write_text("cards:\n  - {id: one\n")  # the mapping is never closed
+    held, release = threading.Event(), threading.Event()
+
+    def other_build() -> None:
+        with output_lock(demo.output_dir, quiet=True):
+            held.set()
+            release.wait(WAIT)
+
+    said: list[str] = []
+
+    def run() -> None:
+        try:
+            if command == "watch":
+                rebuild(demo, None, BuildOptions(), lambda line, error: said.append(line))
+            else:
+                preview(demo, None, BuildOptions())
+        except PnpError as exc:
+            said.extend(str(e) for e in exc.errors)
+
+    holder = threading.Thread(target=other_build, daemon=True)
+    holder.start()
+    assert held.wait(WAIT)
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(WAIT)
+    waited = worker.is_alive()
+    release.set()
+    worker.join(WAIT)
+    holder.join(WAIT)
+    assert not waited, "the typo was said only after the lock was let go"
+    assert said and "demo/cards.yaml:" in said[0], said
+
+
 def test_an_edit_to_a_module_of_a_plugin_package_is_rebuilt_with(demo: Project, trusted):
     """A plugin package is imported again when any of its files changes, not only its
     `__init__.py`: a glyph helper edited in its own module shows in the next rebuild (and

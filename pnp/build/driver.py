@@ -418,25 +418,44 @@ def _engine(options: BuildOptions) -> ContextManager[None]:
     return engine_pool(DEFAULT.paths)
 
 
-def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None) -> list[GameReport]:
-    """Build the named games (all when None) and return one report per game; `progress`
-    counts the faces and files as they are done."""
+@dataclass
+class Checked:
+    """A build's input, checked: the options, and the games loaded with their option values."""
+
+    pipeline: Pipeline
+    games: list[GameContent]
+    values: dict[str, dict[str, Any]]
+
+
+def check_input(project: Project, games: list[str] | None, options: BuildOptions) -> Checked:
+    """What `build` checks first, reading the project alone (no output folder, so no lock):
+    a command that takes the lock itself checks this first, and a typo is reported at once,
+    not after another build that holds the lock has finished (`pnp watch`, `pnp preview`)."""
     pipeline = Pipeline(project, options).check()
     check_cut_file(options, project.root)
+    loaded = pipeline.load(project.resolve_games(games))
+    return Checked(pipeline, loaded, pipeline.values(loaded))
+
+
+def build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None = None,
+          checked: Checked | None = None) -> list[GameReport]:
+    """Build the named games (all when None) and return one report per game; `progress`
+    counts the faces and files as they are done. `checked`: `check_input` of the same
+    arguments, done already (not done again)."""
+    checked = checked or check_input(project, games, options)
     pending: list[tuple[int, Future[Produced]]] = []
     with output_lock(options.out or output_folder(project.root, project.output_dir)):  # one build at a time reads and writes a folder
         try:
-            return _build(project, games, options, progress, pipeline, pending)
+            return _build(project, options, progress, checked, pending)
         finally:  # what a failed build wrote ahead of its commit goes (a commit leaves nothing staged)
             made = [future.result() for _, future in pending if future.done() and not future.cancelled() and future.exception() is None]
             discard_staged(p.staged for p in made if p.staged is not None)
 
 
-def _build(project: Project, games: list[str] | None, options: BuildOptions, progress: Tally | None, pipeline: Pipeline,
+def _build(project: Project, options: BuildOptions, progress: Tally | None, checked: Checked,
            pending: list[tuple[int, Future[Produced]]]) -> list[GameReport]:
     with ExitStack() as engine:
-        loaded = pipeline.load(project.resolve_games(games))
-        values = pipeline.values(loaded)
+        loaded, values = checked.games, checked.values
         roots = [out_root(project, options, game.name) for game in loaded]
         # a game built for the first time makes all its PDFs: the workers start now, on this
         # thread, and get ready while the games render; otherwise only once it is known that

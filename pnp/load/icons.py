@@ -92,9 +92,15 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                 if not folder.is_dir():
                     errors.append(manifest.error(("icons", name, "folder"), f"folder not found: {spec.folder}"))
                     continue
-                for path in project_files.listing(project, folder, "*.svg"):
-                    icons[path.stem] = _svg_file(project, path, at)
-                if not icons:
+                strays = []
+                # hidden files (.DS_Store, macOS's ._star.svg) are the system's, not icons
+                for path in project_files.listing(project, folder, "[!.]*"):
+                    if path.suffix == ".svg":
+                        icons[path.stem] = _svg_file(project, path, at)
+                    elif not path.is_dir():  # a .png left here would be ignored, and its icon missed
+                        strays.append(ContentError(path, None, None, "not an SVG file: an icon folder holds one <id>.svg file per icon"))
+                errors.extend(strays)
+                if not icons and not strays:
                     errors.append(manifest.error(("icons", name, "folder"), f"no .svg files in {spec.folder}: expected one file per icon, named <id>.svg"))
             else:
                 assert spec.file is not None

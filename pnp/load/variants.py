@@ -3,14 +3,16 @@ a variant may `extends` another, overriding parts of it.
 
 The variant in use is picked by a game option; it is deep-merged over its ancestors
 (mappings merge key by key, anything else is replaced), so a new edition lists only what
-changes. Broken chains (an unknown parent, a cycle) are located at their `extends` line.
+changes. Broken chains (an unknown parent, a cycle) are located at their `extends` line;
+a key the parent lacks is an error at that key (a misspelt key would otherwise be added,
+leaving the parent's value in force): a variant meaning to add a key gives its parent the key too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ContentError
+from ..errors import ContentError, did_you_mean
 from .yamlio import Located
 
 EXTENDS = "extends"
@@ -51,7 +53,26 @@ def chains(doc: Located) -> tuple[dict[str, list[str]], list[ContentError]]:
             chain.append(parent)
         else:
             out[name] = chain
+    for name, chain in out.items():
+        if len(chain) > 1:
+            own = {k: v for k, v in variants[name].items() if k != EXTENDS}
+            errors += _unknown_keys(doc, (name,), own, resolve(doc, chain[1:]), chain[1])
     return out, errors
+
+
+def _unknown_keys(doc: Located, at: tuple, over: dict, base: dict, parent: str) -> list[ContentError]:
+    """An error at each key of `over` that `base` (what the parent resolves to) lacks, at
+    every depth deep_merge reaches."""
+    errors = []
+    for key, value in over.items():
+        if key not in base:
+            inside = f" under {'.'.join(map(str, at[1:]))}" if len(at) > 1 else ""
+            near = did_you_mean(str(key), [str(k) for k in base])
+            errors.append(doc.error(at + (key,), f"{key!r} is not a key of {parent!r}{inside}, which {at[0]!r} extends{near}: "
+                                                 "expected a key the parent has (to add a key, give the parent it too)"))
+        elif isinstance(value, dict) and isinstance(base[key], dict):
+            errors += _unknown_keys(doc, at + (key,), value, base[key], parent)
+    return errors
 
 
 def resolve(doc: Located, chain: list[str]) -> dict[str, Any]:

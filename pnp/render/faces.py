@@ -112,7 +112,7 @@ def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: A
         bytecode_cache=_bytecode_cache(),
         finalize=sandbox.shown,  # what a face prints counts for the build cache (pnp/build/trace.py)
     )
-    env.filters["num"] = num
+    env.filters["num"] = helper(num)  # as the global: a text given says so, naming num()
     env.filters["product"] = product
     env.globals["icon"] = icon_helper()  # a plugin's own `icon` takes precedence
     fit = fit or textfit.TextFit(game.fonts, game.manifest.min_font_size)

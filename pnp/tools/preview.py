@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..build.driver import GameReport, build
+from ..build.driver import GameReport, build, check_input
 from ..build.lock import output_lock
 from ..config import BuildOptions, load_settings
 from ..load.content import Project
@@ -32,10 +32,12 @@ SHOWN_FORMAT = 1
 def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
     """Build SVG and PDF for the games (cached), write the gallery and return its path."""
     root = options.out or output_folder(project.root, project.output_dir)
+    options = replace(options, formats=("svg", "pdf"))
+    checked = check_input(project, games, options)  # a typo is said at once, not once another build lets go
     # the build's lock (build() takes it again) held until the gallery is written: a build
     # that follows must not change the files between them, nor write beside the page
     with output_lock(root):
-        reports = build(project, games, replace(options, formats=("svg", "pdf")))
+        reports = build(project, games, options, checked=checked)
         return write_gallery(reports, root, build_dpi(project))
 
 

@@ -25,7 +25,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from ..build.driver import GameReport, build
+from ..build.driver import GameReport, build, check_input
 from ..build.lock import output_lock
 from ..build.witness import owner
 from ..config import FILE, BuildOptions
@@ -231,10 +231,11 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
     `others`: the gallery also keeps the games this watch does not build, as they were."""
     with ExitStack() as held:
         try:
+            checked = check_input(project, games, options)  # a typo is said at once, not once another build lets go
             # the build's lock (build() takes it again) held until the gallery is written: a
             # build that follows must not change the files between them, nor write beside the page
             held.enter_context(output_lock(options.out or output_folder(project.root, project.output_dir)))
-            reports = build(project, games, options)
+            reports = build(project, games, options, checked=checked)
         except PnpError as exc:
             _failed(exc, echo)
             return None
