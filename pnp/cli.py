@@ -225,7 +225,7 @@ def build_cmd(
         started = time.time_ns()
         from contextlib import ExitStack
 
-        from .build.driver import Tally, build
+        from .build.driver import Tally, build, check_input
         from .build.lock import output_lock
         from .load.project_files import output_folder, witnessed
         from .load.trust import trust_file
@@ -237,11 +237,13 @@ def build_cmd(
                                       force=force, layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
                 proj = project_at(project)
                 out = options.out or proj.output_dir  # where the summary finds the print PDFs
+                checked = check_input(proj, todo, options)  # a typo is said at once, not once another build lets go
                 # the build's lock (build() takes it again) held until its record is written: the
                 # record must note this build's files, not those of a build that followed it
                 locked.enter_context(output_lock(out if options.out else output_folder(proj.root, out), quiet))
                 with progress_bar("building", "faces and files", quiet) as shown:
-                    reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None)
+                    reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None,
+                                    checked=checked)
             if command is not None:
                 witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started,
                                noted, {r.game: r.outputs for r in reports})

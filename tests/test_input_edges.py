@@ -290,9 +290,9 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
 
 @pytest.mark.parametrize("game_yaml, files, expected", [
     ("icons:\n  marks: {folder: pics}\n", {}, "game.yaml:4:11: folder not found: pics"),
-    ("icons:\n  marks: {folder: pics}\n", {"pics/.DS_Store": "hidden"}, "game.yaml:4:11: no .svg files in pics: expected one file per icon, named <id>.svg"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/.DS_Store": "hidden", "pics/LICENSE.txt": "CC BY 3.0"}, "game.yaml:4:11: no .svg files in pics: expected one file per icon, named <id>.svg"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'viewBox="0 0 4 4"', "pics/moon.png": "PNG"},
-     "pics/moon.png: not an SVG file: an icon folder holds one <id>.svg file per icon"),
+     "pics/moon.png: not an SVG file: an icon folder holds one <id>.svg file per icon (convert it to SVG)"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:13: not well-formed SVG: mismatched tag"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": '<svg viewBox="0 0 4 4"/>'}, "pics/star.svg:1: expected an <svg> root element in the SVG namespace"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4"'}, "pics/star.svg:1: expected a viewBox (or width and height) on the <svg> element"),

@@ -193,11 +193,11 @@ def test_preview_and_a_rebuild_write_the_gallery_while_the_build_holds_the_outpu
     assert not _locked(demo.output_dir)
 
 
-@pytest.mark.parametrize("command", ["watch", "preview"])
+@pytest.mark.parametrize("command", ["watch", "preview", "build"])
 def test_a_typo_is_said_at_once_while_another_build_holds_the_output_lock(demo: Project, command: str):
-    """Both took the output lock before build() checked the input: a typo was said only once
-    the build holding the lock had finished. The input is checked first now (once: build()
-    is handed what was checked)."""
+    """All three took the output lock before build() checked the input: a typo was said only
+    once the build holding the lock had finished. The input is checked first now (once:
+    build() is handed what was checked)."""
     pytest.importorskip("fcntl")
     from pnp.build.lock import output_lock
     from pnp.errors import PnpError
@@ -218,6 +218,13 @@ def test_a_typo_is_said_at_once_while_another_build_holds_the_output_lock(demo: 
         try:
             if command == "watch":
                 rebuild(demo, None, BuildOptions(), lambda line, error: said.append(line))
+            elif command == "build":
+                from typer.testing import CliRunner
+
+                from pnp.cli import app
+
+                result = CliRunner().invoke(app, ["build", "-q", "-p", str(demo.root)])
+                said.extend(result.output.splitlines())
             else:
                 preview(demo, None, BuildOptions())
         except PnpError as exc:

@@ -78,6 +78,10 @@ def _bad_path(path: Path, data: bytes) -> ContentError | None:
     return found[0] if found else None
 
 
+# pictures that are not icons in an icon folder: refused, where a pack's LICENSE or README is left alone
+PICTURES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".svgz", ".eps", ".ai", ".pdf"})
+
+
 def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
     """Every declared icon set, the errors, and the files read (not data files)."""
     sets: dict[str, dict[str, Icon]] = {}
@@ -97,8 +101,9 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                 for path in project_files.listing(project, folder, "[!.]*"):
                     if path.suffix == ".svg":
                         icons[path.stem] = _svg_file(project, path, at)
-                    elif not path.is_dir():  # a .png left here would be ignored, and its icon missed
-                        strays.append(ContentError(path, None, None, "not an SVG file: an icon folder holds one <id>.svg file per icon"))
+                    elif path.suffix.lower() in PICTURES:  # a .png left here would be ignored, and its icon missed
+                        strays.append(ContentError(path, None, None, "not an SVG file: an icon folder holds one <id>.svg file per icon "
+                                                                     "(convert it to SVG)"))
                 errors.extend(strays)
                 if not icons and not strays:
                     errors.append(manifest.error(("icons", name, "folder"), f"no .svg files in {spec.folder}: expected one file per icon, named <id>.svg"))
