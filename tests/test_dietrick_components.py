@@ -378,6 +378,25 @@ def test_reference_numbers_come_from_scoring_yaml(scratch):
     assert "Deal 6 cards each" in front and "draws up to 6" in front
 
 
+def test_reference_prints_the_ranking_upset_from_scoring_yaml(scratch):
+    """Rules line 45: the card that beats a higher one of the led suit is printed from
+    scoring.yaml `upset`, the values the engine ranks by."""
+    _edit(scratch, "scoring.yaml", "upset: {low: 1, beats: 9}", "upset: {low: 2, beats: 8}")
+    game = load_game(scratch, GAME)
+    front = " ".join(text for _, text in game.data["players"].reference.side("front", game.data["scoring"]))
+    assert "a led-suit 2 beats a led-suit 8" in front and "unless it is a 2 that beat a 8" in front
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("upset: {low: 1, beats: 9}", "upset: {low: 9, beats: 1}", "expected low below beats"),
+    ("upset: {low: 1, beats: 9}", "upset: {low: 1, beats: 10}", "10 is not one of the deck's numbers"),
+])
+def test_upset_must_name_two_deck_numbers_low_first(scratch, old, new, expected):
+    path = _edit(scratch, "scoring.yaml", old, new)
+    (err,) = _errors(scratch)
+    assert f"scoring.yaml:{_line(path, new)}:" in err and expected in err
+
+
 def test_reference_placeholder_must_be_known(scratch):
     _edit(scratch, "players.yaml", "square {end_square}", "square {last_square}")
     (err,) = _errors(scratch)
