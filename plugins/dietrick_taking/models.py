@@ -259,6 +259,8 @@ class Section(StrictModel):
     text: Annotated[str, text_with(*REFERENCE_FIELDS)]
     solo: Annotated[str, text_with(*REFERENCE_FIELDS)] | None = Field(
         None, description="a back section the solo scoring sheet prints too, in these words (the solo game's own rule)")
+    solo_sheet: bool = Field(False, description="a back section the solo scoring sheet prints too, as it is (a rule the "
+                             "solo game shares, such as a variant the sheet has a box or column for)")
 
 
 class Reference(StrictModel):
@@ -278,8 +280,11 @@ class Reference(StrictModel):
     def solo_sheet(self, scoring: "ScoringFile") -> list[tuple[str, str]]:
         """(heading, text) the solo scoring sheet prints: the solo card's last section (its
         end), then the back's sections that have a solo wording, in that wording (the
-        back's tie-break is not the solo game's: dietrick-taking-rules.txt line 103)."""
-        return self.side("solo", scoring)[-1:] + [(s.heading, _fill(s.solo, scoring)) for s in self.back if s.solo is not None]
+        back's tie-break is not the solo game's: dietrick-taking-rules.txt line 103), or
+        are marked `solo_sheet` (the variants, whose box and column the sheet has)."""
+        back = [(s.heading, _fill(s.solo if s.solo is not None else s.text, scoring))
+                for s in self.back if s.solo is not None or s.solo_sheet]
+        return self.side("solo", scoring)[-1:] + back
 
 
 def _fill(text: str, scoring: "ScoringFile") -> str:
