@@ -25,6 +25,44 @@ def docs_text(*names: str) -> str:
     return "\n".join(path.read_text(encoding="utf-8") for path in paths)
 
 
+# The rule books (dietrick-taking-rules.txt, ...): ../shared/rules beside the checkout, or $PNP_RULE_BOOKS.
+RULE_BOOKS = Path(os.environ.get("PNP_RULE_BOOKS", REPO.parent / "shared" / "rules"))
+
+
+def copied_from_book(project: Project, game: str, book: str, run: int = 8) -> list[str]:
+    """Runs of `run` words of the rule book `book` that a face of `game` prints: the text
+    read back from every rendered face, so with every placeholder filled in (skipped when
+    the book is not here). "Card/reference text is in our own words" is checked on this."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from pnp.load.content import load_game
+    from pnp.render.faces import render_game
+
+    path = RULE_BOOKS / book
+    if not path.is_file():
+        pytest.skip(f"rule book {path} not here")
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9']+", text.replace("\u2019", "'").lower())
+
+    in_book = " ".join(words(path.read_text(encoding="utf-8")))
+    copied = set()
+    for component in render_game(load_game(project, game), {}, 0.0):
+        for face in component.faces:
+            texts = ET.fromstring(face.svg).iter("{http://www.w3.org/2000/svg}text")
+            ours = words(" ".join("".join(t.itertext()) for t in texts))
+            copied |= {" ".join(ours[i:i + run]) for i in range(len(ours) - run + 1)} & _runs(in_book, run)
+    return sorted(copied)
+
+
+@functools.lru_cache(maxsize=None)
+def _runs(text: str, run: int) -> frozenset[str]:
+    """Every run of `run` consecutive words of `text` (words separated by single spaces)."""
+    words = text.split()
+    return frozenset(" ".join(words[i:i + run]) for i in range(len(words) - run + 1))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def bytecode_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The session's temporary folder, for what pnp keeps there (Jinja's bytecode cache of

@@ -15,6 +15,7 @@ import resvg_py
 import yaml
 from PIL import Image, ImageChops, ImageStat
 
+from conftest import copied_from_book
 from game_plugins import game_module
 from pnp.build.driver import BuildOptions, build
 from pnp.load.content import Project, load_game
@@ -378,6 +379,25 @@ def test_reference_numbers_come_from_scoring_yaml(scratch):
     assert "Deal 6 cards each" in front and "draws up to 6" in front
 
 
+def test_reference_prints_the_ranking_upset_from_scoring_yaml(scratch):
+    """Rules line 45: the card that beats a higher one of the led suit is printed from
+    scoring.yaml `upset`, the values the engine ranks by."""
+    _edit(scratch, "scoring.yaml", "upset: {low: 1, beats: 9}", "upset: {low: 2, beats: 8}")
+    game = load_game(scratch, GAME)
+    front = " ".join(text for _, text in game.data["players"].reference.side("front", game.data["scoring"]))
+    assert "a led-suit 2 beats a led-suit 8" in front and "unless it is a 2 that beat a 8" in front
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("upset: {low: 1, beats: 9}", "upset: {low: 9, beats: 1}", "expected low below beats"),
+    ("upset: {low: 1, beats: 9}", "upset: {low: 1, beats: 10}", "10 is not one of the deck's numbers"),
+])
+def test_upset_must_name_two_deck_numbers_low_first(scratch, old, new, expected):
+    path = _edit(scratch, "scoring.yaml", old, new)
+    (err,) = _errors(scratch)
+    assert f"scoring.yaml:{_line(path, new)}:" in err and expected in err
+
+
 def test_reference_placeholder_must_be_known(scratch):
     _edit(scratch, "players.yaml", "square {end_square}", "square {last_square}")
     (err,) = _errors(scratch)
@@ -385,14 +405,17 @@ def test_reference_placeholder_must_be_known(scratch):
 
 
 def test_reference_text_is_our_own():
-    """No run of eight words of the rule book is copied onto the reference cards."""
-    rules = REPO.parent / "shared" / "rules" / "dietrick-taking-rules.txt"
-    if not rules.is_file():
-        pytest.skip("rule book not available")
-    book = " ".join(re.findall(r"[a-z0-9']+", rules.read_text().lower()))
-    ours = re.findall(r"[a-z0-9']+", (REPO / "content" / GAME / "players.yaml").read_text().lower())
-    copied = [" ".join(ours[i:i + 8]) for i in range(len(ours) - 8) if " ".join(ours[i:i + 8]) in book]
-    assert not copied, copied[:3]
+    """No run of eight words of the rule book is printed on any face (the reference cards,
+    the solo card, the scoring sheets), read as printed: with its placeholders filled in."""
+    assert copied_from_book(Project(REPO), GAME, "dietrick-taking-rules.txt") == []
+
+
+def test_our_own_words_are_checked_as_printed(scratch):
+    """A placeholder does not hide a copied sentence: "Deal {hand_size} cards to each
+    player as a hand" prints line 23's words."""
+    _edit(scratch, "players.yaml", "Whoever last stood on a scale leads (or pick at random). Deal {hand_size} cards\n        each;",
+          "Deal {hand_size} cards to each player as a hand;")
+    assert copied_from_book(scratch, GAME, "dietrick-taking-rules.txt") == ["5 cards to each player as a hand", "deal 5 cards to each player as a"]
 
 
 def test_all_text_is_printable_size(built):

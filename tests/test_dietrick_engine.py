@@ -39,7 +39,16 @@ def cards(setup, *names):
     (["meat-1", "meat-2"], 1, 0),  # without a 9 the 1 is just low
 ])
 def test_trick_ranking_follows_the_rules_examples(setup, played, first, last):
-    assert rank(cards(setup, *played)) == (first, last)
+    assert rank(cards(setup, *played), setup.scoring.upset) == (first, last)
+
+
+def test_the_card_that_beats_a_higher_one_is_scoring_yaml_upset(setup):
+    """Rules line 45 (a led 1 beats a led 9) is data: scoring.yaml `upset`, read by the ranking."""
+    upset = setup.scoring.upset.model_copy(update={"low": 2, "beats": 8})
+    assert rank(cards(setup, "meat-8", "meat-2", "meat-3"), upset) == (1, 2)  # the 2 beats the 8, the 3 is lowest
+    assert rank(cards(setup, "meat-9", "meat-1", "meat-2"), upset) == (0, 1)  # a 1 and a 9 are now just numbers
+    # the low card tops the trick even when a card above the one it beats is there too
+    assert rank(cards(setup, "meat-9", "meat-8", "meat-2"), upset) == (2, 1)
 
 
 def test_must_follow_the_lead_suit(setup):

@@ -66,6 +66,23 @@ def test_a_printable_sheet_for_every_player_count(tmp_path, game, players):
         assert "Ties:" not in text and "higher bottom number" not in text and "shared win" not in text
 
 
+@pytest.mark.parametrize("players", [1, 3])
+def test_every_sheet_prints_the_variants_it_has_a_column_and_a_box_for(tmp_path, copy_game, players):
+    """The Long Game column (rules line 87) and the Beginner Class box (line 89) come with
+    their rules, the solo sheet's too, the number of wins from scoring.yaml as the scorer
+    reads it."""
+    project = copy_game("dietrick-taking")
+    path = project.content_dir / "dietrick-taking" / "scoring.yaml"
+    path.write_text(path.read_text().replace("long_game_wins: 2", "long_game_wins: 3", 1))
+    result = CliRunner().invoke(app, ["sheet", "dietrick-taking", "-n", str(players), "--out", str(tmp_path / "out"),
+                                      "--project", str(project.root)])
+    assert result.exit_code == 0, result.output
+    words = texts(ET.parse(tmp_path / "out" / f"scoring-sheet-{players}p.svg").getroot())
+    text = " ".join(words)
+    assert "Long Game: earlier wins" in words and "Long Game" in words and "first to 3 wins" in text
+    assert "Beginner Class" in words and "smallest gap in squares" in text
+
+
 def test_no_printable_sheet_for_five(tmp_path):
     result = cli("sheet", "dietrick-taking", "-n", "5", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2 and "--players 5" in result.output and "Traceback" not in result.output

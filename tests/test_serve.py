@@ -809,6 +809,23 @@ def test_a_map_of_players_to_numbers_is_a_box_per_player_each_saved_as_its_key(c
     assert "earlier_wins" not in yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
 
 
+@pytest.mark.parametrize("name", ["human-harvest-3p.yaml", "human-harvest-4p-advanced.yaml"])
+def test_a_box_ticked_then_unticked_leaves_the_sheet_as_if_never_ticked(client: TestClient, name: str):
+    """Human Harvest's optional `dna_point` box (human-harvest-rules.txt line 133): unticked
+    again it is left out, not saved `false`, which a basic game's sheet is refused for and
+    an advanced game's six-humans ending contradicts."""
+    sheet = {k: v for k, v in example(name).items() if k != "dna_point"}  # the box left as it ends up
+    names = [p["name"] for p in sheet["players"]]
+    never, again = start(client, "human-harvest", names), start(client, "human-harvest", names)
+    fill(client, never, sheet)
+    assert client.put(f"/api/sessions/{again}/table", json={"values": {"dna_point": True}}).status_code == 200
+    assert client.put(f"/api/sessions/{again}/table", json={"values": {"dna_point": False}}).json()["table"].get("dna_point") is None
+    state = fill(client, again, sheet)
+    assert state["outcome"]["problems"] == [] and state["finished"]
+    exported = client.get(f"/api/sessions/{again}/sheet.yaml").text
+    assert "dna_point" not in yaml.safe_load(exported) and exported == client.get(f"/api/sessions/{never}/sheet.yaml").text
+
+
 def test_a_map_keyed_by_players_needs_the_hint_and_numbers(games: Games):
     """Generic: any map of numbers hinted `"keys_from": "players"` is keyed by the table's
     names; a map of anything else stays a map typed as JSON."""

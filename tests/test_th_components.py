@@ -288,6 +288,17 @@ def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, 
             assert heading.upper() in joined and " ".join(text.split()[:6]) in joined, heading
 
 
+def test_the_snake_drafts_example_comes_from_turns_a_round(copy_game):
+    """The printed turn order (published line 72's example) is made from rules.yaml
+    `turns_a_round` and the largest table, so it follows a changed value."""
+    project = copy_game(GAME)
+    path = project.content_dir / GAME / "rules.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("turns_a_round: 2", "turns_a_round: 3", 1), encoding="utf-8")
+    game = load_game(project, GAME)
+    snake = dict(game.data["reference"].texts(game.data["rules"].version()))["Snake draft"]
+    assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in " ".join(snake.split())
+
+
 def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
     """Snake draft (published lines 68-72), draft order (lines 170-172), the two endings
     (lines 184-186) and the shared King (line 190), with 0.2.8's class name."""

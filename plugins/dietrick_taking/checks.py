@@ -21,6 +21,10 @@ def check(game: "GameContent") -> list[ContentError]:
     errors = _suits(game, deck)
     errors += _duplicates(game, "deck", "suits", [s.id for s in deck.suits], "suit")
     errors += _duplicates(game, "players", "colours", [c.id for c in players.colours], "colour")
+    for key in ("low", "beats"):  # the ranking's upset (line 45) names two of the deck's numbers
+        n = getattr(scoring.upset, key)
+        if n not in deck.numbers:
+            errors.append(game.error("scoring", ("upset", key), f"{n} is not one of the deck's numbers {deck.numbers}"))
     most = max(scoring.tricks_by_players)
     if len(players.colours) < most:
         errors.append(game.error("players", ("colours",), f"has {len(players.colours)} colours: expected at least {most}, one per player"))

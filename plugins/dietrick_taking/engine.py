@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from .models import Card, DeckFile, ScoringFile
+from .models import Card, DeckFile, ScoringFile, Upset
 from .scoring import Result as Verdict
 from .scoring import score
 from .sheet import FUZZ, Entry, Sheet
@@ -35,19 +35,20 @@ class Setup:
         return cls(deck.cards, game.data["scoring"], {key: icon.row for key, icon in deck.icons.items()})
 
 
-def rank(trick: Sequence[Card]) -> tuple[int, int]:
+def rank(trick: Sequence[Card], upset: Upset) -> tuple[int, int]:
     """(first, last) positions in a trick, `trick[0]` being the lead (rules: Game Flow).
 
-    Lead-suit cards rank highest, higher numbers first, except that a 1 beats a 9 of the
-    lead suit when both are in the trick. Last is the lowest off-suit card (the earliest
-    played of equal ones), or with none off-suit the lowest-ranked lead-suit card."""
+    Lead-suit cards rank highest, higher numbers first, except that the led suit's
+    `upset.low` beats its `upset.beats` when both are in the trick (rules line 45, the 1
+    and the 9 in scoring.yaml). Last is the lowest off-suit card (the earliest played of
+    equal ones), or with none off-suit the lowest-ranked lead-suit card."""
     lead = trick[0].suit.id
     numbers = [c.number for c in trick if c.suit.id == lead]
-    one_tops = 1 in numbers and 9 in numbers
+    low_tops = upset.low in numbers and upset.beats in numbers
 
-    def strength(i: int) -> int:
+    def strength(i: int) -> tuple[bool, int]:
         n = trick[i].number
-        return 100 if one_tops and n == 1 else n
+        return (low_tops and n == upset.low, n)  # line 45: the low card "always at the top"
 
     follow = [i for i, c in enumerate(trick) if c.suit.id == lead]
     first = max(follow, key=lambda i: (strength(i), -i))
@@ -101,7 +102,7 @@ class GreedyPlayer:
             best = None
             for card in legal:
                 full = trick + [card]
-                first, _ = rank(full)
+                first, _ = rank(full, game.setup.scoring.upset)
                 yy, bb = y, b
                 if first == len(trick):
                     yy, bb = game.moved(yy, bb, full)
@@ -209,7 +210,7 @@ class Game:
             card = self.players[seat].play(self, seat, self.legal(self.hands[seat], trick), trick)
             self.hands[seat].remove(card)
             trick.append(card)
-        first, last = rank(trick)
+        first, last = rank(trick, self.setup.scoring.upset)
         winner, loser = seats[first], seats[last]
         self.yellow[winner], self.blue[winner] = self.moved(self.yellow[winner], self.blue[winner], trick)
         # the last-ranked player gives one card to each other player, then draws to 5
@@ -244,7 +245,7 @@ class Game:
                 if self.deck:
                     trick.append(self.deck.pop())
                     owners.append(1)
-        first, _ = rank(trick)
+        first, _ = rank(trick, self.setup.scoring.upset)
         winner = owners[first]
         self.yellow[winner], self.blue[winner] = self.moved(self.yellow[winner], self.blue[winner], trick)
         if winner == 0:

@@ -137,6 +137,19 @@ class Ruling(StrictModel):
     says: str
 
 
+class Upset(StrictModel):
+    """Line 45: a led-suit `low` ranks first when the led suit's `beats` is in the trick too."""
+
+    low: int
+    beats: int
+
+    @model_validator(mode="after")
+    def _order(self) -> "Upset":
+        if self.low >= self.beats:
+            raise ValueError(f"low {self.low} and beats {self.beats}: expected low below beats (the low card beats a higher one)")
+        return self
+
+
 class Rulings(StrictModel):
     game_length: GameLengthRuling
     beginner_tie: Ruling
@@ -151,6 +164,7 @@ class ScoringFile(StrictModel):
     tricks_in_book: dict[int, int] = Field(description="the game lengths line 75 prints (the 4-player one contradicts the procedure)")
     reshuffles_by_players: dict[int, int] = Field(description="times the discards become a new deck, per player count")
     hand_size: int = Field(ge=1, description="cards dealt to each player as a hand (line 23)")
+    upset: Upset = Field(description="the led-suit card that ranks first when a higher one of its suit is played too (line 45)")
     long_game_wins: int = Field(ge=1)
     solo_trick_cards: int = Field(ge=1)
     solo_fewest_trick_cards: int = Field(ge=1, description="cards of a solo trick Fuzz leads (line 97)")
@@ -236,11 +250,17 @@ class PlayerColour(StrictModel):
     ink: Colour | None = None  # a darker shade for text in the colour (players.yaml); the colour itself when None
 
 
+# The placeholders a reference text may hold, filled in by `_fill` from scoring.yaml.
+REFERENCE_FIELDS = ("end_square", "tricks", "long_game_wins", "hand_size", "solo_personal_deck", "upset_low", "upset_beats")
+
+
 class Section(StrictModel):
     heading: str
-    text: Annotated[str, text_with("end_square", "tricks", "long_game_wins", "hand_size", "solo_personal_deck")]
-    solo: Annotated[str, text_with("end_square", "tricks", "long_game_wins", "hand_size", "solo_personal_deck")] | None = Field(
+    text: Annotated[str, text_with(*REFERENCE_FIELDS)]
+    solo: Annotated[str, text_with(*REFERENCE_FIELDS)] | None = Field(
         None, description="a back section the solo scoring sheet prints too, in these words (the solo game's own rule)")
+    solo_sheet: bool = Field(False, description="a back section the solo scoring sheet prints too, as it is (a rule the "
+                             "solo game shares, such as a variant the sheet has a box or column for)")
 
 
 class Reference(StrictModel):
@@ -260,8 +280,11 @@ class Reference(StrictModel):
     def solo_sheet(self, scoring: "ScoringFile") -> list[tuple[str, str]]:
         """(heading, text) the solo scoring sheet prints: the solo card's last section (its
         end), then the back's sections that have a solo wording, in that wording (the
-        back's tie-break is not the solo game's: dietrick-taking-rules.txt line 103)."""
-        return self.side("solo", scoring)[-1:] + [(s.heading, _fill(s.solo, scoring)) for s in self.back if s.solo is not None]
+        back's tie-break is not the solo game's: dietrick-taking-rules.txt line 103), or
+        are marked `solo_sheet` (the variants, whose box and column the sheet has)."""
+        back = [(s.heading, _fill(s.solo if s.solo is not None else s.text, scoring))
+                for s in self.back if s.solo is not None or s.solo_sheet]
+        return self.side("solo", scoring)[-1:] + back
 
 
 def _fill(text: str, scoring: "ScoringFile") -> str:
@@ -270,7 +293,8 @@ def _fill(text: str, scoring: "ScoringFile") -> str:
     tricks = ", ".join(f"{t} tricks at {n}" + (f" (our count; the book says {book[n]})" if book.get(n, t) != t else "")
                        for n, t in sorted(scoring.tricks_by_players.items()))
     return text.format(end_square=scoring.end_square, tricks=tricks, long_game_wins=scoring.long_game_wins,
-                       hand_size=scoring.hand_size, solo_personal_deck=scoring.solo_personal_deck)
+                       hand_size=scoring.hand_size, solo_personal_deck=scoring.solo_personal_deck,
+                       upset_low=scoring.upset.low, upset_beats=scoring.upset.beats)
 
 
 @dataclass(frozen=True)

@@ -765,9 +765,16 @@ class MonstersFile(StrictModel):
 
 # ---------------------------------------------------------------- reference.yaml
 
+def snake_order(rules: RuleVersion) -> str:
+    """A round's turns at the largest table, seats from 1: clockwise, then back, for each of
+    `turns_a_round` (published lines 68-72: "1 2 3 4 4 3 2 1" with 4 players and 2 turns)."""
+    seats = [str(n) for n in range(1, max(rules.leader_stacks_by_players) + 1)]
+    return " ".join(" ".join(seats if turn % 2 == 0 else seats[::-1]) for turn in range(rules.turns_a_round))
+
+
 class ReferenceSection(StrictModel):
     heading: str
-    text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space", "turns_a_round", "columns")]
+    text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space", "turns_a_round", "columns", "snake")]
 
 
 class SoloSection(StrictModel):
@@ -850,7 +857,7 @@ class ReferenceFile(StrictModel):
         values = {"captain": rules.classes.get("captain", "Captain"), "king_bonus": rules.king_bonus, "stacks": stacks,
                   "leader_space": rules.leader_space,
                   "turns_a_round": self.turn_counts.get(rules.turns_a_round, f"{rules.turns_a_round} turns"),
-                  "columns": rules.stomach.columns}
+                  "columns": rules.stomach.columns, "snake": snake_order(rules)}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
 
     def solo_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:

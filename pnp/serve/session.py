@@ -155,14 +155,16 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
     toggles = _toggles(by_key, items)
 
     def apply(stored: dict[str, Any]) -> dict[str, Any]:
-        out = dict(values)
+        out: dict[str, Any] = {key: None if _unticked(by_key[key], value) else value for key, value in values.items()}
         for key, changed in parts.items():
             now = out.get(key, stored.get(key))
             out[key] = {**(now if isinstance(now, dict) else {}), **changed}
             if by_key[key].get("kind") == "map":  # a box emptied: its key leaves the map; every box, an optional map the sheet
                 out[key] = {k: v for k, v in out[key].items() if v is not None} or (None if by_key[key].get("optional") else {})
             elif by_key[key].get("kind") == "group":  # an optional field inside emptied leaves it; all of an optional group, the sheet
-                left = {f["key"] for f in by_key[key].get("fields", []) if f.get("optional")}
+                inside = {f["key"]: f for f in by_key[key].get("fields", [])}
+                out[key] = {k: None if k in inside and _unticked(inside[k], v) else v for k, v in out[key].items()}
+                left = {k for k, f in inside.items() if f.get("optional")}
                 out[key] = {k: v for k, v in out[key].items() if v is not None or k not in left} or (None if by_key[key].get("optional") else {})
             _small_at(["parts", key], key, out[key], 0)  # merged, the object keeps a whole save's limits
         for (key, inner), (add, remove, order) in toggles.items():
@@ -183,6 +185,13 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
             out[key] = "".join(" ".join(r) + "\n" for r in rows)
         return out
     return apply
+
+
+def _unticked(field: dict[str, Any], value: Any) -> bool:
+    """An optional box unticked: it leaves the sheet as if never ticked (a box has no third
+    state, and `false` is not the same: Human Harvest refuses `dna_point: false` in a basic
+    game, and in an advanced one it contradicts a six-humans ending)."""
+    return field.get("kind") == "bool" and bool(field.get("optional")) and value is False
 
 
 _Toggle = tuple[list[Any], list[Any], dict[Any, int]]  # added, removed, each choice's place
