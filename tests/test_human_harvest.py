@@ -147,6 +147,29 @@ def test_dice_faces_in_suit_colour(built):
         assert len(tabs) == 7  # one glue tab for each pair of edges that meet
 
 
+def test_dice_show_their_suit_without_colour(built, game):
+    """The four dice nets differed by numeral colour only: a colour-blind player could not
+    tell the suits' dice apart. As piecepack dice (and our tiles) do, every face carries its
+    suit's glyph (piecepack.yaml) in its top-left corner: the tile's suit mark."""
+    def shape(g: ET.Element) -> tuple[str | None, ...]:
+        return tuple(p.get("d") for p in g.iter(f"{SVG}path"))
+
+    marks = {}
+    for suit in game.data["piecepack"].suits:
+        root = ET.parse(built / "svg" / "dice" / f"{suit.id}.svg").getroot()
+        faces = [(float(r.get("x")), float(r.get("y"))) for r in root.iter(f"{SVG}rect") if r.get("width") == "12.7"]
+        glyphs = [g for g in root.iter(f"{SVG}g") if list(g.iter(f"{SVG}path"))]
+        assert len(glyphs) == 6, suit.id  # one on each face, the blank null face too
+        for (x, y), g in zip(faces, glyphs):
+            cx, cy = map(float, re.match(r"translate\(([-\d.]+),([-\d.]+)\)", g.get("transform")).groups())
+            assert x < cx < x + 12.7 / 3 and y < cy < y + 12.7 / 3, (suit.id, x, y)  # the face's top-left corner
+        tile = ET.parse(built / "svg" / "tiles" / f"{suit.id}-ace.svg").getroot()
+        [mark] = [g for g in tile.iter(f"{SVG}g") if g.get("fill") == suit.colour]
+        assert {shape(g) for g in glyphs} == {shape(mark)}, suit.id
+        marks[suit.id] = shape(mark)
+    assert len(set(marks.values())) == 4  # four different shapes, whatever the colours
+
+
 def test_standees_show_two_figures(built):
     for comp, item in (("pawns", "suns"), ("marines", "marine")):
         root = ET.parse(built / "svg" / comp / f"{item}.svg").getroot()
