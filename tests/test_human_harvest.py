@@ -21,7 +21,7 @@ from pnp.formats.raster import svg_to_image
 REPO = Path(__file__).resolve().parent.parent
 GAME = "human-harvest"
 SVG = "{http://www.w3.org/2000/svg}"
-SUIT_COLOURS = {"suns": "#d0312d", "moons": "#1f1f1f", "crowns": "#23893b", "arms": "#1f5fb8"}
+SUIT_COLOURS = {"suns": "#cf312d", "moons": "#1f1f1f", "crowns": "#23883b", "arms": "#1f5fb8"}
 RANKS = ["null", "ace", "2", "3", "4", "5"]
 INCH = 25.4
 
@@ -170,6 +170,24 @@ def test_dice_show_their_suit_without_colour(built, game):
     assert len(set(marks.values())) == 4  # four different shapes, whatever the colours
 
 
+def test_small_print_reads_on_its_face(built):
+    """Text below WCAG's large size (18 pt, 14 pt bold) is at least 4.5:1 on the face's ground
+    in colour and greyscale: the Crowns green (die and pawn names, 4.46:1) and the Suns red
+    (the DNA Collection Point's name, 4.48:1) were just under."""
+    from colour_vision import contrast
+    seen = 0
+    for path in sorted((built / "svg").rglob("*.svg")):
+        root = ET.parse(path).getroot()
+        ground = next(root.iter(f"{SVG}rect")).get("fill")  # the face's background, over the bleed
+        for text in root.iter(f"{SVG}text"):
+            if float(text.get("font-size")) >= (4.94 if text.get("font-weight") == "bold" else 6.35):
+                continue
+            seen += 1
+            for view in ("normal", "grey"):
+                assert contrast(text.get("fill"), ground, view) >= 4.5, (path.name, "".join(text.itertext()), view)
+    assert seen > 50
+
+
 def test_standees_show_two_figures(built):
     for comp, item in (("pawns", "suns"), ("marines", "marine")):
         root = ET.parse(built / "svg" / comp / f"{item}.svg").getroot()
@@ -288,7 +306,7 @@ def _errors(project: Project) -> list[str]:
 
 
 def test_bad_suit_colour_and_glyph(scratch):
-    path = _edit(scratch, "piecepack.yaml", 'colour: "#23893b"', "colour: green")
+    path = _edit(scratch, "piecepack.yaml", 'colour: "#23883b"', "colour: green")
     _edit(scratch, "piecepack.yaml", "glyph: arms", "glyph: star")
     errs = _errors(scratch)
     assert any(re.search(rf"piecepack\.yaml:{_line(path, 'colour: green')}:\d+: colour: 'green' is not a colour", e) for e in errs), errs
