@@ -498,6 +498,24 @@ def test_white_print_on_food_and_meal_headers_reads(full, cave):
             assert contrast(ink, band, view, alpha) >= needed, (face, label, view)
 
 
+def test_meal_backs_name_their_state_readably(full, cave):
+    """A meal back prints MEAL and its state's name (4 mm bold, under WCAG's large size) on
+    the state's colour: at least 4.5:1 in colour and greyscale (in the paper colour they were
+    3.7:1 on the PREPARED orange and 4.0:1 on the UNPREPARED grey)."""
+    from colour_vision import contrast
+    food = cave.data["food"]
+    backs = sorted((full / "svg/meals").glob("*-back.svg"))
+    assert {p.name.split("-")[0] for p in backs} == set(food.states)
+    for path in backs:
+        state = food.states[path.name.split("-")[0]]
+        root = ET.parse(path).getroot()
+        words = {"".join(t.itertext()): t for t in root.iter(NS + "text")}
+        for word in (food.meal_back_label, state.label):
+            ink, alpha = _ink(words[word])
+            for view in ("normal", "grey"):
+                assert contrast(ink, state.colour, view, alpha) >= 4.5, (path.name, word, view)
+
+
 def test_white_labels_on_room_badges_and_tokens_read(full, cave):
     """A room's badge (FOOD, EVENT, CHALLENGE) and a token's label are white small print on
     the room's or token's colour: at least 4.5:1 in colour and greyscale and 3.5:1 simulated
