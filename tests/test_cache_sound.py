@@ -30,7 +30,7 @@ EDITS: dict[str, dict[str, list[tuple[str, str, str]]]] = {
         "board labels (list entry)": [("board.yaml", "row_labels: [A, B, C, D, E, F, G, H]", "row_labels: [A, B, C, D, E, F, G, J]")],
         "event kind label": [("events.yaml", "label: FIRE,", "label: FLAME,")],
         "summary heading": [("summary.yaml", "heading: Setup and a round", "heading: Setting up and a round")],
-        "room colour": [("tiles.yaml", 'colours: ["#2b8a3e"]}', 'colours: ["#2b8a3f"]}')],
+        "room colour": [("tiles.yaml", 'colours: ["#2a873d"]}', 'colours: ["#2a873e"]}')],
         "token label": [("tokens.yaml", "label: MAPPED,", "label: CHARTED,")],
         "token added": [("tokens.yaml", "  - {id: mapped,", '  - {id: torch, label: TORCH, colour: "#d9480f", icon: flame, copies: 1}\n  - {id: mapped,')],
         "event removed": [("events.csv", "rope,item,Rope,rope,true,,Thirty metres of knotted climbing rope.\n", ""),

@@ -450,9 +450,10 @@ def _ink(text: ET.Element) -> tuple[str, float]:
 def test_white_print_on_character_and_event_bands_reads(full, cave):
     """White small print on coloured bands: a character's name and role (Dagny's orange was
     3.0:1, her role line at 85 % white 2.6:1) must be at least 4.5:1 in colour and greyscale
-    and 3:1 under deuteranopia/protanopia. An event's kind label (85 % white, FIRE 3.5:1) is
-    full white: at least 4:1 and 3.5:1 simulated, since a darker FIRE orange would come
-    closer to the CHALLENGE OR DAMAGE red in greyscale, which the label tells apart."""
+    and 3:1 under deuteranopia/protanopia. Every white word on an event card (the kind label,
+    the title, the ITEM badge) is on the kind's colour: at least 4.5:1 and 3.5:1 simulated
+    (FIRE's #d9480f was let through at 4.3:1; the label, not the band, tells it from the
+    CHALLENGE OR DAMAGE red in greyscale)."""
     from colour_vision import contrast
     for ch in cave.data["characters"].characters:
         root = ET.parse(full / f"svg/characters/{ch.id}.svg").getroot()
@@ -461,27 +462,30 @@ def test_white_print_on_character_and_event_bands_reads(full, cave):
             ink, alpha = _ink(lines[line])
             for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3), ("protan", 3)):
                 assert contrast(ink, ch.colour, view, alpha) >= least, (ch.id, line, view)
-    kinds = cave.data["events"].kinds
+    kinds = {k.label: k for k in cave.data["events"].kinds.values()}
     seen = set()
     for path in (full / "svg/events").glob("*.svg"):
         root = ET.parse(path).getroot()
-        for kind in kinds.values():
-            for t in (t for t in root.iter(NS + "text") if "".join(t.itertext()) == kind.label):
-                seen.add(kind.label)
-                ink, alpha = _ink(t)
-                for view, least in (("normal", 4), ("grey", 4), ("deutan", 3.5), ("protan", 3.5)):
-                    assert contrast(ink, kind.colour, view, alpha) >= least, (path.name, kind.label, view)
-    assert seen == {k.label for k in kinds.values()}
+        words = [t for t in root.iter(NS + "text") if t.get("fill") == "#ffffff"]
+        [kind] = [kinds[w] for w in ("".join(t.itertext()) for t in words) if w in kinds] or [None]
+        if kind is None:
+            continue  # the back
+        seen.add(kind.label)
+        assert len(words) >= 2, path.name  # the label and the title at least
+        for t in words:
+            ink, alpha = _ink(t)
+            for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3.5), ("protan", 3.5)):
+                assert contrast(ink, kind.colour, view, alpha) >= least, (path.name, "".join(t.itertext()), view)
+    assert seen == set(kinds)
 
 
 def test_white_print_on_food_and_meal_headers_reads(full, cave):
     """A food or meal card's header label ("FOOD · MEAT", "MEAL") was 85 % white at 2.3 mm
     (3.5:1 on the PREPARED meal's FIRE orange, 3.9:1 on the UNPREPARED grey): it is full white,
-    at least 4.5:1 in colour and greyscale and 3.5:1 simulated; only the FIRE orange, kept
-    as the FIRE event's colour, gets 4:1 as the event labels do."""
+    at least 4.5:1 in colour and greyscale and 3.5:1 simulated, on the FIRE orange too (the
+    PREPARED state's colour is the FIRE event's: #d9480f was let through at 4.3:1)."""
     from colour_vision import contrast
     food = cave.data["food"]
-    fire = cave.data["events"].kinds["fire"].colour
     bands = {f"food/{f.id}": (f"{food.food_back_label} · {food.types[f.type].label}", food.types[f.type].colour)
              for f in food.foods}
     bands |= {f"meals/{m.id}": (food.meal_back_label, food.states[m.state].colour) for m in food.meals}
@@ -490,9 +494,47 @@ def test_white_print_on_food_and_meal_headers_reads(full, cave):
         [text] = [t for t in root.iter(NS + "text") if "".join(t.itertext()) == label]
         ink, alpha = _ink(text)
         assert float(text.get("font-size")) >= 2.8, face
-        least = 4 if band == fire else 4.5
-        for view, needed in (("normal", least), ("grey", least), ("deutan", 3.5), ("protan", 3.5)):
+        for view, needed in (("normal", 4.5), ("grey", 4.5), ("deutan", 3.5), ("protan", 3.5)):
             assert contrast(ink, band, view, alpha) >= needed, (face, label, view)
+
+
+def test_meal_backs_name_their_state_readably(full, cave):
+    """A meal back prints MEAL and its state's name (4 mm bold, under WCAG's large size) on
+    the state's colour: at least 4.5:1 in colour and greyscale (in the paper colour they were
+    3.7:1 on the PREPARED orange and 4.0:1 on the UNPREPARED grey)."""
+    from colour_vision import contrast
+    food = cave.data["food"]
+    backs = sorted((full / "svg/meals").glob("*-back.svg"))
+    assert {p.name.split("-")[0] for p in backs} == set(food.states)
+    for path in backs:
+        state = food.states[path.name.split("-")[0]]
+        root = ET.parse(path).getroot()
+        words = {"".join(t.itertext()): t for t in root.iter(NS + "text")}
+        for word in (food.meal_back_label, state.label):
+            ink, alpha = _ink(words[word])
+            for view in ("normal", "grey"):
+                assert contrast(ink, state.colour, view, alpha) >= 4.5, (path.name, word, view)
+
+
+def test_white_labels_on_room_badges_and_tokens_read(full, cave):
+    """A room's badge (FOOD, EVENT, CHALLENGE) and a token's label are white small print on
+    the room's or token's colour: at least 4.5:1 in colour and greyscale and 3.5:1 simulated
+    (the FOOD green #2b8a3e was 4.4:1)."""
+    from colour_vision import contrast
+    grounds = {label: colour for room in cave.data["tiles"].rooms.values()
+               for label, colour in zip(room.labels, room.colours)}
+    grounds |= {f"token {t.label}": t.colour for t in cave.data["tokens"].tokens}
+    seen = set()
+    for folder, prefix in (("tiles", ""), ("tokens", "token ")):
+        for path in (full / "svg" / folder).glob("*.svg"):
+            for t in ET.parse(path).getroot().iter(NS + "text"):
+                label = prefix + "".join(t.itertext())
+                if t.get("fill") == "#ffffff" and label in grounds:
+                    seen.add(label)
+                    ink, alpha = _ink(t)
+                    for view, least in (("normal", 4.5), ("grey", 4.5), ("deutan", 3.5), ("protan", 3.5)):
+                        assert contrast(ink, grounds[label], view, alpha) >= least, (path.name, label, view)
+    assert seen == set(grounds)
 
 
 def test_summary_text_fits_its_card(full):

@@ -112,6 +112,19 @@ def test_card_shows_number_suit_and_score_icon(built):
     assert "<text" not in re.sub(r"<text[^>]*>[0-9A-Z ]*</text>", "", text)  # icons are drawn, not typed
 
 
+def test_cards_small_print_in_the_suit_colour_reads(built, game):
+    """A card's "VEGETABLE 3" line (3.4 mm) is in the suit's colour on the cream panel: at
+    least 4.5:1 in colour and greyscale (the Vegetable green was 4.1:1)."""
+    from colour_vision import contrast
+    for suit in game.data["deck"].suits:
+        root = ET.parse(built / "svg" / "cards" / f"{suit.id}-3.svg").getroot()
+        panel = [r.get("fill") for r in root.iter(f"{SVG}rect")][1]  # after the suit-coloured ground
+        [line] = [t for t in root.iter(f"{SVG}text") if t.text == f"{suit.name.upper()} 3"]
+        assert panel == "#fffaf0" and line.get("fill") == suit.colour and float(line.get("font-size")) < 4.94
+        for view in ("normal", "grey"):
+            assert contrast(suit.colour, panel, view) >= 4.5, (suit.id, view)
+
+
 def _score_icons(root: ET.Element):
     """(glyph colours, ground) of every score icon of a face: the ground is the disc just
     before the glyph, else the face's background (its first rect, or white paper)."""
@@ -320,7 +333,7 @@ def test_number_under_both_icons(scratch):
 
 
 def test_bad_colour_and_unknown_glyph(scratch):
-    path = _edit(scratch, "deck.yaml", 'colour: "#3c8a35"', "colour: green")
+    path = _edit(scratch, "deck.yaml", 'colour: "#398332"', "colour: green")
     _edit(scratch, "deck.yaml", "glyph: shoes", "glyph: boots")
     errs = _errors(scratch)
     assert any(re.search(rf"deck\.yaml:{_line(path, 'colour: green')}:\d+: colour: 'green' is not a colour: expected #rrggbb", e) for e in errs), errs

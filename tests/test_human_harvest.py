@@ -22,7 +22,7 @@ from pnp.formats.raster import svg_to_image
 REPO = Path(__file__).resolve().parent.parent
 GAME = "human-harvest"
 SVG = "{http://www.w3.org/2000/svg}"
-SUIT_COLOURS = {"suns": "#d0312d", "moons": "#1f1f1f", "crowns": "#23893b", "arms": "#1f5fb8"}
+SUIT_COLOURS = {"suns": "#cf312d", "moons": "#1f1f1f", "crowns": "#23883b", "arms": "#1f5fb8"}
 RANKS = ["null", "ace", "2", "3", "4", "5"]
 INCH = 25.4
 
@@ -148,6 +148,47 @@ def test_dice_faces_in_suit_colour(built):
         assert len(tabs) == 7  # one glue tab for each pair of edges that meet
 
 
+def test_dice_show_their_suit_without_colour(built, game):
+    """The four dice nets differed by numeral colour only: a colour-blind player could not
+    tell the suits' dice apart. As piecepack dice (and our tiles) do, every face carries its
+    suit's glyph (piecepack.yaml) in its top-left corner: the tile's suit mark."""
+    def shape(g: ET.Element) -> tuple[str | None, ...]:
+        return tuple(p.get("d") for p in g.iter(f"{SVG}path"))
+
+    marks = {}
+    for suit in game.data["piecepack"].suits:
+        root = ET.parse(built / "svg" / "dice" / f"{suit.id}.svg").getroot()
+        faces = [(float(r.get("x")), float(r.get("y"))) for r in root.iter(f"{SVG}rect") if r.get("width") == "12.7"]
+        glyphs = [g for g in root.iter(f"{SVG}g") if list(g.iter(f"{SVG}path"))]
+        assert len(glyphs) == 6, suit.id  # one on each face, the blank null face too
+        for (x, y), g in zip(faces, glyphs):
+            cx, cy = map(float, re.match(r"translate\(([-\d.]+),([-\d.]+)\)", g.get("transform")).groups())
+            assert x < cx < x + 12.7 / 3 and y < cy < y + 12.7 / 3, (suit.id, x, y)  # the face's top-left corner
+        tile = ET.parse(built / "svg" / "tiles" / f"{suit.id}-ace.svg").getroot()
+        [mark] = [g for g in tile.iter(f"{SVG}g") if g.get("fill") == suit.colour]
+        assert {shape(g) for g in glyphs} == {shape(mark)}, suit.id
+        marks[suit.id] = shape(mark)
+    assert len(set(marks.values())) == 4  # four different shapes, whatever the colours
+
+
+def test_small_print_reads_on_its_face(built):
+    """Text below WCAG's large size (18 pt, 14 pt bold) is at least 4.5:1 on the face's ground
+    in colour and greyscale: the Crowns green (die and pawn names, 4.46:1) and the Suns red
+    (the DNA Collection Point's name, 4.48:1) were just under."""
+    from colour_vision import contrast
+    seen = 0
+    for path in sorted((built / "svg").rglob("*.svg")):
+        root = ET.parse(path).getroot()
+        ground = next(root.iter(f"{SVG}rect")).get("fill")  # the face's background, over the bleed
+        for text in root.iter(f"{SVG}text"):
+            if float(text.get("font-size")) >= (4.94 if text.get("font-weight") == "bold" else 6.35):
+                continue
+            seen += 1
+            for view in ("normal", "grey"):
+                assert contrast(text.get("fill"), ground, view) >= 4.5, (path.name, "".join(text.itertext()), view)
+    assert seen > 50
+
+
 def test_standees_show_two_figures(built):
     for comp, item in (("pawns", "suns"), ("marines", "marine")):
         root = ET.parse(built / "svg" / comp / f"{item}.svg").getroot()
@@ -266,7 +307,7 @@ def _errors(project: Project) -> list[str]:
 
 
 def test_bad_suit_colour_and_glyph(scratch):
-    path = _edit(scratch, "piecepack.yaml", 'colour: "#23893b"', "colour: green")
+    path = _edit(scratch, "piecepack.yaml", 'colour: "#23883b"', "colour: green")
     _edit(scratch, "piecepack.yaml", "glyph: arms", "glyph: star")
     errs = _errors(scratch)
     assert any(re.search(rf"piecepack\.yaml:{_line(path, 'colour: green')}:\d+: colour: 'green' is not a colour", e) for e in errs), errs

@@ -371,6 +371,21 @@ def test_leader_board_marks_the_stack_unused_at_four_players(published: Path, ru
     assert [str(n) for n in range(1, 101)] == [n for n in numbers if n.isdigit()]
 
 
+def test_basic_tile_names_read_on_their_tint(published: Path):
+    """A basic tile's name (2.6 mm bold) is in its type's accent on the tile's tint: at least
+    4.5:1 in colour and greyscale (HAND's ochre was 3.6:1, ARMOR 4.2:1, BOOT 4.3:1)."""
+    from colour_vision import contrast
+    tiles = sorted((published / "basic-tile").glob("*.svg"))
+    assert len(tiles) >= 5
+    for path in tiles:
+        root = svg(path)
+        tint = [r.get("fill") for r in root.iter(NS + "rect")][1]  # the frame, over the background
+        name = [t for t in root.iter(NS + "text")][-1]
+        assert name.text == path.stem.upper(), path.name
+        for view in ("normal", "grey"):
+            assert contrast(name.get("fill"), tint, view) >= 4.5, (path.name, view)
+
+
 def test_leader_board_stack_numbers_read_but_stay_quieter_than_the_headings(published: Path):
     """The reveal order numbers were pale lilac on white (1.57:1), lost on a mono printer:
     at least 4.5:1 on their space (white, or grey when unused) in colour and greyscale,

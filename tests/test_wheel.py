@@ -90,24 +90,34 @@ def test_the_readme_installs_only_what_can_be_installed():
     assert f"pip install dist/pnp_kit-{version}-py3-none-any.whl" in readme
 
 
+def _warnings(done: subprocess.CompletedProcess) -> list[str]:
+    """A setuptools run's warnings, but for byte-compiling being off (PYTHONDONTWRITEBYTECODE)."""
+    return [line for line in (done.stdout + done.stderr).splitlines()
+            if "warning" in line.lower() and "byte-compiling is disabled" not in line]
+
+
 def test_what_a_checkout_makes_is_not_shipped(tmp_path: Path):
-    """A built example's output/ (git-ignored) and the like stay out of the wheel and the
-    sdist (setup.py's LEFT_OUT, MANIFEST.in), and the sdist has no tests it cannot run;
-    pnp's own package pnp/build/ is kept. The sdist holds every file the README links to (the
-    guides in docs/, their pictures)."""
+    """A built example's output/ (git-ignored), dot-files (.DS_Store, .mypy_cache/) and the
+    like stay out of the wheel and the sdist (setup.py's LEFT_OUT), docs/ included, and the
+    sdist has no tests it cannot run; pnp's own package pnp/build/ is kept, and a module an
+    earlier build left in build/lib/ is not shipped. Neither build warns (MANIFEST.in's excludes
+    warned for each pattern a clean checkout does not match), nor does a wheel built from the
+    sdist (as `python -m build` does), which holds what the checkout's wheel holds. The sdist
+    holds every file the README links to (the guides in docs/, their pictures)."""
     src = tmp_path / "src"
     src.mkdir()
     for name in SOURCES:
         (shutil.copytree if (REPO / name).is_dir() else shutil.copyfile)(REPO / name, src / name)
     made = ["examples/projects/fruit-stand/output/fruit-stand/pdf/cards.pdf", "plugins/cave/build/lib/x.py",
             "examples/dist/x.whl", "content/x.egg-info/PKG-INFO", "templates/cave/__pycache__/x.pyc", "tests/test_x.py",
-            "examples/projects/fruit-stand/.pnp/log.sqlite-wal"]
-    for name in made:
+            "examples/projects/fruit-stand/.pnp/log.sqlite-wal", "content/cave/.DS_Store", "plugins/cave/.mypy_cache/x.json",
+            "docs/output/x.png", "docs/__pycache__/x.pyc", "templates/cave/.#event.svg.j2"]
+    for name in (*made, "build/lib/pnp/removed.py"):
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text("made")
     dist = tmp_path / "dist"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", dist, src, cwd=src)
-    run(sys.executable, "-c", f"from setuptools import build_meta; build_meta.build_sdist({str(dist)!r})", cwd=src)
+    build = "from setuptools import build_meta; build_meta.build_{}({!r})"
+    built = [run(sys.executable, "-c", build.format(kind, str(dist)), cwd=src) for kind in ("wheel", "sdist")]
     (wheel,) = dist.glob("*.whl")
     (sdist,) = dist.glob("*.tar.gz")
     in_wheel = zipfile.ZipFile(wheel).namelist()
@@ -115,7 +125,14 @@ def test_what_a_checkout_makes_is_not_shipped(tmp_path: Path):
     for names, shipped in ((in_wheel, "pnp/shipped/"), (in_sdist, "")):
         assert f"{shipped}examples/projects/fruit-stand/RULES.md" in names and "pnp/build/output.py" in names
         assert [m for m in made if f"{shipped}{m}" in names] == []
+    assert "pnp/removed.py" not in in_wheel
     assert not [n for n in in_sdist if n.startswith("tests/")]
+    tarfile.open(sdist).extractall(tmp_path / "unpacked", filter="data")
+    (unpacked,) = (tmp_path / "unpacked").iterdir()
+    built.append(run(sys.executable, "-c", build.format("wheel", str(tmp_path / "again")), cwd=unpacked))
+    (again,) = (tmp_path / "again").glob("*.whl")
+    assert sorted(zipfile.ZipFile(again).namelist()) == sorted(in_wheel)
+    assert [w for done in built for w in _warnings(done)] == []
     linked = {(page.parent / target).resolve().relative_to(REPO).as_posix()
               for page in (REPO / "README.md", *sorted((REPO / "docs").glob("*.md")))
               for target in re.findall(r"\]\(([^)#\s]+)", page.read_text(encoding="utf-8")) if "://" not in target}
