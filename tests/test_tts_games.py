@@ -128,17 +128,21 @@ def _is_disc(face) -> bool:
 
 
 def test_round_tokens_are_cut_round_in_tabletop_simulator(built):
-    """A Custom Token is cut to its image's outline: a round token's image is transparent at
-    its four corners (they painted their colour over the whole face and bleed, and showed
-    square) and opaque at its centre."""
+    """A Custom Token is cut to its image's outline: a round token's image (`shape: round`)
+    is transparent at its four corners (they painted their colour over the whole face and
+    bleed, and showed square) and opaque at its centre."""
     out, reports = built
-    faces = {(r.game, c.spec.id, p.item_id): p.front for r in reports for c in r.parts for p in c.pieces}
+    round_ = {(r.game, c.spec.id) for r in reports for c in r.parts if c.spec.shape == "round"}
+    # the declaration holds: every face of a round piece, front or back, draws the circle filling it
+    drawn = [(r.game, f) for r in reports for c in r.parts if (r.game, c.spec.id) in round_ for f in c.faces]
+    assert len(drawn) > 10
+    assert [(game, f.relpath) for game, f in drawn if not _is_disc(f)] == []
     checked = set()
     for game in GAMES:
         summary = json.loads((out / game / "tts" / "decks.json").read_text())
         for part in summary["pieces"]:
             for item in part["items"] if part["kind"] == "token" else []:
-                if not _is_disc(faces[game, part["component"], item["id"]]):
+                if (game, part["component"]) not in round_:
                     continue
                 image = Image.open(out / game / "tts" / item["image"]).convert("RGBA")
                 w, h = image.size
