@@ -80,3 +80,22 @@ def test_paper_forms_print_whole_to_cut_by_hand(shipped):
     assert made.sheets <= plain.sheets + 8  # was 42 against 28: the forms are no longer split
     forms = sum(made.sheets_per_component[c.spec.name] for c in report.parts if c.spec.id in ("monster-board", "scoring-sheet", "leader-board"))
     assert forms == sum(plain.sheets_per_component[c.spec.name] for c in report.parts if c.spec.id in ("monster-board", "scoring-sheet", "leader-board"))
+
+
+def test_round_pieces_are_cut_along_their_circle(shipped):
+    """A `shape: round` piece's outline is the circle in its trim box; the square ones stay paths."""
+    report = shipped["tasty-humans"]
+    sheet = Paper("letter", *papers({})["letter"])
+    made = plan(report.title, report.parts, sheet, sheet_layout("standard"), registration=True)
+    circles = 0
+    for _, page in made.cut_pages:
+        svg = cut_svg(page, made.layout.sheet, "t")
+        round_ = [p for p in page.places if p.face.shape == "round"]
+        for place in round_:
+            b, size = place.face.bleed, place.face.width
+            cx, cy, r = (f"{v:.3f}".rstrip("0").rstrip(".") for v in (place.x + b + size / 2, place.y + b + size / 2, size / 2))
+            assert f'<circle cx="{cx}" cy="{cy}" r="{r}"/>' in svg
+        assert svg.count("<circle") == len(round_)
+        assert svg.count('<path d="M') == len(page.places) - len(round_)
+        circles += len(round_)
+    assert circles == sum(p.copies for c in report.parts if c.spec.shape == "round" for p in c.pieces)  # king, placeholders, scoring tokens

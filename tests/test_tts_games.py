@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from pnp.build.driver import BuildOptions, build
-from pnp.formats.tts import MAX_COLS, MAX_PX, MAX_ROWS, card_image, card_pixels, grid, natural, plan_deck, trim_box
+from pnp.formats.tts import MAX_COLS, MAX_PX, MAX_ROWS, TITLE, card_image, card_pixels, grid, natural, plan_deck, trim_box
 from pnp.load.content import Project
 
 from test_tts_objects import SCHEMA, local, objects
@@ -128,17 +128,21 @@ def _is_disc(face) -> bool:
 
 
 def test_round_tokens_are_cut_round_in_tabletop_simulator(built):
-    """A Custom Token is cut to its image's outline: a round token's image is transparent at
-    its four corners (they painted their colour over the whole face and bleed, and showed
-    square) and opaque at its centre."""
+    """A Custom Token is cut to its image's outline: a round token's image (`shape: round`)
+    is transparent at its four corners (they painted their colour over the whole face and
+    bleed, and showed square) and opaque at its centre."""
     out, reports = built
-    faces = {(r.game, c.spec.id, p.item_id): p.front for r in reports for c in r.parts for p in c.pieces}
+    round_ = {(r.game, c.spec.id) for r in reports for c in r.parts if c.spec.shape == "round"}
+    # the declaration holds: every face of a round piece, front or back, draws the circle filling it
+    drawn = [(r.game, f) for r in reports for c in r.parts if (r.game, c.spec.id) in round_ for f in c.faces]
+    assert len(drawn) > 10
+    assert [(game, f.relpath) for game, f in drawn if not _is_disc(f)] == []
     checked = set()
     for game in GAMES:
         summary = json.loads((out / game / "tts" / "decks.json").read_text())
         for part in summary["pieces"]:
             for item in part["items"] if part["kind"] == "token" else []:
-                if not _is_disc(faces[game, part["component"], item["id"]]):
+                if (game, part["component"]) not in round_:
                     continue
                 image = Image.open(out / game / "tts" / item["image"]).convert("RGBA")
                 w, h = image.size
@@ -171,6 +175,11 @@ def test_round_two_sided_pieces_are_circle_tiles_with_both_sides(built):
         assert cid not in [d["component"] for d in summary["decks"]]
         (part,) = [p for p in summary["pieces"] if p["component"] == cid]
         assert (part["kind"], part["shape"]) == ("tile", "round")
+        # the back's own image, or the front's file when both sides are drawn the same (Cave pawns)
+        pieces = {p.item_id: p for r in reports if r.game == game for c in r.parts if c.spec.id == cid for p in c.pieces}
+        for item in part["items"]:
+            piece = pieces[item["id"]]
+            assert (item["image"] == item["back"]) == (TITLE.sub("", piece.front.svg) == TITLE.sub("", piece.back.svg)), item
         states = json.loads((out / game / "tts" / f"{game}.json").read_text())["ObjectStates"]
         (bag,) = [o for o in states if o["Nickname"] == part["name"]]
         assert bag["Name"] == "Bag"
@@ -180,7 +189,7 @@ def test_round_two_sided_pieces_are_circle_tiles_with_both_sides(built):
             custom = tile["CustomImage"]
             assert tile["Name"] == "Custom_Tile" and custom["CustomTile"]["Type"] == 2, (cid, custom)
             front, back = local(custom["ImageURL"]), local(custom["ImageSecondaryURL"])
-            assert front != back and front.is_file() and back.is_file(), (cid, front, back)
+            assert front.is_file() and back.is_file(), (cid, front, back)
             for path in (front, back):
                 image = Image.open(path).convert("RGBA")
                 w, h = image.size
@@ -207,3 +216,26 @@ def test_only_identical_tiles_stack(built):
     stacking = {name for tiles in seen.values() for name, stackable in tiles if stackable}
     assert {"Reference cards", "Tokens food", "Marine Assault Force"} <= stacking, stacking
     assert not stacking & {"Griffin", "Solo", "Board markers"}, stacking
+
+
+def test_pieces_drawn_the_same_share_one_image_and_stack(built):
+    """Dietrick-taking's 3 markers of a colour are 3 items (their faces differ only in their
+    <title>, which is never drawn): each got image files of its own and, not sharing
+    images, they did not stack. Faces drawn the same now share one file (here front and
+    back too), so no two image files of a game's pieces are the same picture."""
+    out, _ = built
+    summary = json.loads((out / "dietrick-taking" / "tts" / "decks.json").read_text())
+    (part,) = [p for p in summary["pieces"] if p["component"] == "markers"]
+    colours = {item["id"].rsplit("-", 1)[0]: (item["image"], item["back"]) for item in part["items"]}
+    assert len(part["items"]) == 12 and len(colours) == 4
+    for item in part["items"]:
+        assert (item["image"], item["back"]) == colours[item["id"].rsplit("-", 1)[0]], item
+    assert len(set(colours.values())) == 4 and len(list((out / "dietrick-taking" / "tts" / "markers").iterdir())) == 4
+    states = json.loads((out / "dietrick-taking" / "tts" / "dietrick-taking.json").read_text())["ObjectStates"]
+    (bag,) = [o for o in states if o["Nickname"] == part["name"]]
+    assert [t["CustomImage"]["CustomTile"]["Stackable"] for t in bag["ContainedObjects"]] == [True] * 12
+    for game in GAMES:
+        summary = json.loads((out / game / "tts" / "decks.json").read_text())
+        files = {f for p in summary["pieces"] for item in p["items"] for f in (item["image"], item["back"]) if f}
+        pictures = [(out / game / "tts" / f).read_bytes() for f in sorted(files)]
+        assert len(set(pictures)) == len(pictures), game

@@ -318,7 +318,8 @@ class CachedRenderer(ComponentRenderer):
         context = context if context is not None else self.context(comp, name, item, side, bleed)  # made once: checked, traced, rendered
         svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
         if svg is not None:
-            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)  # BuildCache.face checked it
+            return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True,
+                        shape=comp.shape)  # BuildCache.face checked it
         self.rendered += 1
         self.trace.start(context)
         try:

@@ -5,7 +5,8 @@ The marks follow the common Silhouette type-1 pattern: a filled 5 mm square at t
 left and 20 mm L-shaped corners at the top right and bottom left, each 10 mm in from the
 paper edge; pieces stay at least `MARGIN` mm from the edges so no mark touches the art.
 A cut file has the paper's size in mm, the same marks (filled, not cut, for lining up
-in the cutting software) and one closed path per piece along its trim line.
+in the cutting software) and one closed path per piece along its trim line: a circle for a
+round piece (`shape: round`).
 """
 
 from __future__ import annotations
@@ -45,16 +46,24 @@ def trim_boxes(page: Page, sheet: Paper) -> list[tuple[float, float, float, floa
     """The rectangle (x, y, w, h) to cut of every piece on the page: its trim line, or for
     a part of a piece split over pages, that part (pnp.formats.impose.Place.cut), always
     inside what the page prints (its clip) and the paper."""
-    boxes = []
+    return [box for box, _ in _outlines(page, sheet)]
+
+
+def _outlines(page: Page, sheet: Paper) -> list[tuple[tuple[float, float, float, float], bool]]:
+    """`trim_boxes`, each with whether it is cut as the circle filling it: a whole round
+    piece (`shape: round`); the part of a piece split over pages keeps its rectangle."""
+    outlines = []
     for place in page.places:
         bleed = place.face.bleed
         box = place.cut or (place.x + bleed, place.y + bleed, place.w - 2 * bleed, place.h - 2 * bleed)
+        whole = box
         for limit in (place.clip, (0.0, 0.0, sheet.width, sheet.height)):
             if limit is not None:
                 box = _within(box, limit)
         if box[2] > 0 and box[3] > 0:
-            boxes.append(box)
-    return boxes
+            cut_short = any(abs(a - b) > 1e-6 for a, b in zip(box, whole))  # a window's part of a split piece
+            outlines.append((box, place.face.shape == "round" and place.cut is None and not cut_short))
+    return outlines
 
 
 def _within(box: tuple[float, float, float, float], limit: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
@@ -77,6 +86,10 @@ def cut_svg(page: Page, sheet: Paper, title: str) -> str:
            '<g id="registration" fill="#000000" stroke="none">']
     out += [f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(rw)}" height="{_n(rh)}"/>' for x, y, rw, rh in _mark_rects(sheet)]
     out.append('</g>\n<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">')
-    out += [f'<path d="M{_n(x)} {_n(y)}h{_n(bw)}v{_n(bh)}h{_n(-bw)}z"/>' for x, y, bw, bh in sorted(trim_boxes(page, sheet))]
+    for (x, y, bw, bh), round_ in sorted(_outlines(page, sheet)):
+        if round_:  # its trim box is square (pnp/load/manifest.py): the circle's diameter
+            out.append(f'<circle cx="{_n(x + bw / 2)}" cy="{_n(y + bh / 2)}" r="{_n(bw / 2)}"/>')
+        else:
+            out.append(f'<path d="M{_n(x)} {_n(y)}h{_n(bw)}v{_n(bh)}h{_n(-bw)}z"/>')
     out.append("</g>\n</svg>\n")
     return "\n".join(out)

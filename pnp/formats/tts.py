@@ -9,7 +9,8 @@
   BOARD_MM long without a back), a Custom Token (at most TOKEN_MM on its long side, cut to
   its image's shape) or a Custom Tile (the rest; two-sided when it has a back). A round
   piece (`shape: round`) with a back is a round two-sided Custom Tile, never a card; a
-  round piece's images are transparent outside its circle.
+  round piece's images are transparent outside its circle. Items that look the same share
+  their image files (and stack).
 - `tts/<game>.json` is a saved object holding all of them (pnp/tts_objects.py);
   `tts/decks.json` lists the sheets and images for importing by hand.
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -43,6 +45,8 @@ EMPTY = (255, 255, 255)
 BOARD_MM = 150.0  # a piece this long (or longer) is a board, never a card
 TOKEN_MM = 40.0  # a piece without a back no longer than this is a token
 HASH = 10  # hex digits of the content hash in image names
+# a face's <title> (pnp/templates/base.svg.j2: its component and item id) is never drawn
+TITLE = re.compile(r"<title\b[^>]*>[^<]*</title>")
 
 
 def grid(count: int, card: tuple[float, float]) -> tuple[int, int]:
@@ -232,9 +236,13 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     round_ = comp.spec.shape == "round"
     mode = "RGBA" if what == "token" or round_ else "RGB"
 
+    made: dict[str, str] = {}  # image key -> its file
+
     def image(face: "Face", stem: str) -> str:
-        key = digest("tts-piece", setup, size, mode, face.svg, *(["round"] if round_ else []))
-        rel = f"{comp.spec.id}/{named(stem, key)}"
+        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round"] if round_ else []))
+        if key in made:  # a face drawn the same (3 markers of a colour): one file, so the pieces also stack
+            return made[key]
+        rel = made[key] = f"{comp.spec.id}/{named(stem, key)}"
         files[f"tts/{rel}"] = Planned(key, partial(_card_png, face, size, mode, round_))
         return rel
 

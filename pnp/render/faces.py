@@ -54,6 +54,7 @@ class Face:
     # its SVG was found to name nothing outside itself (pnp/render/hrefs.py) when it was
     # rendered or taken from the cache: the PDF book need not parse it again
     checked: bool = field(default=False, compare=False, repr=False)
+    shape: str = "rectangle"  # its component's `shape`: a round piece is cut along its circle (pnp/formats/cutfile.py)
 
     @property
     def relpath(self) -> str:
@@ -320,7 +321,7 @@ class ComponentRenderer:
             add_folded(self.errors, found, what)
         if problems:
             return None
-        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True)
+        return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True, shape=comp.shape)
 
     def _unknown_block(self, name: str, template: jinja2.Template) -> jinja2.TemplateAssertionError | None:
         """A block of the face's template (or one it extends) that is never drawn
