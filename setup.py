@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parent
 SHIPPED = ("content", "templates", "examples", "plugins")
 # left out of the copies: what a checkout makes and git ignores (.gitignore), never a game's
 # source: a built example's output/, a build's build/, dist/ and *.egg-info/, compiled
-# Python, dot-files (.venv/, .mypy_cache/, .DS_Store) and the play-test log's journals;
+# Python, dot-files (.venv/, .mypy_cache/, .DS_Store), editors' backups and the play-test log's journals;
 # MANIFEST.in leaves out the same from the sdist
 LEFT_OUT_DIRS = ("output", "build", "dist", "*.egg-info", "__pycache__")
-LEFT_OUT_FILES = ("*.pyc", "*.sqlite-wal", "*.sqlite-shm")
+LEFT_OUT_FILES = ("*.pyc", "*.sqlite-wal", "*.sqlite-shm", "*~")
 
 
 def left_out(folder, names):

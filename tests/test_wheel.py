@@ -104,7 +104,7 @@ def test_what_a_checkout_makes_is_not_shipped(tmp_path: Path):
     made = ["examples/projects/fruit-stand/output/fruit-stand/pdf/cards.pdf", "plugins/cave/build/lib/x.py",
             "examples/dist/x.whl", "content/x.egg-info/PKG-INFO", "templates/cave/__pycache__/x.pyc", "tests/test_x.py",
             "examples/projects/fruit-stand/.pnp/log.sqlite-wal", "content/cave/.DS_Store", "plugins/cave/.mypy_cache/x.json",
-            "docs/output/x.png", "docs/__pycache__/x.pyc", "templates/cave/.#event.svg.j2"]
+            "docs/output/x.png", "docs/__pycache__/x.pyc", "templates/cave/.#event.svg.j2", "templates/cave/event.svg.j2~"]
     for name in (*made, "build/lib/pnp/removed.py"):
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text("made")
