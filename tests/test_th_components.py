@@ -20,6 +20,7 @@ from pnp.load.content import Project, load_game
 from pnp.formats.impose import paper, plan_grid
 from pnp.render.faces import render_game
 from pnp.render.textfit import text_width
+from conftest import copied_from_book
 from game_plugins import game_module, link_plugins
 
 
@@ -297,6 +298,26 @@ def test_the_snake_drafts_example_comes_from_turns_a_round(copy_game):
     game = load_game(project, GAME)
     snake = dict(game.data["reference"].texts(game.data["rules"].version()))["Snake draft"]
     assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in " ".join(snake.split())
+
+
+@pytest.mark.parametrize("book, options", [("tasty-humans-rules-final.txt", {}), ("tasty-humans-rules-0.2.8.txt", {"rules": "0.2.8"})])
+def test_printed_text_is_our_own(repo_project: Project, book, options):
+    """No run of eight words of a rule book is printed on any face of the build of that
+    book's version (cards, boards, reference cards, scoring sheets), read as printed."""
+    assert copied_from_book(repo_project, GAME, book, options) == []
+
+
+def test_our_own_words_are_checked_in_the_versions_build(copy_game):
+    """0.2.8's book says the "Grip" space where the published one says Leader Space
+    ({leader_space}): a copied 0.2.8 sentence shows only in the build of rules=0.2.8."""
+    project = copy_game(GAME)
+    path = project.content_dir / GAME / "reference.yaml"
+    old = "Put\n      the new leader in your {leader_space}"
+    assert old in path.read_text(encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace(old, "Put it face-up in the {leader_space} space on the top-right corner of their Monster Board,"), encoding="utf-8")
+    copied = copied_from_book(project, GAME, "tasty-humans-rules-0.2.8.txt", {"rules": "0.2.8"})
+    assert "the grip space on the top right corner" in copied
+    assert not any("grip" in run for run in copied_from_book(project, GAME, "tasty-humans-rules-0.2.8.txt"))
 
 
 def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
