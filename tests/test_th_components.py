@@ -291,13 +291,16 @@ def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, 
 
 def test_the_snake_drafts_example_comes_from_turns_a_round(copy_game):
     """The printed turn order (published line 72's example) is made from rules.yaml
-    `turns_a_round` and the largest table, so it follows a changed value."""
+    `turns_a_round` and the largest table, so it follows a changed value, and the sentence
+    around it is true of any number of passes."""
     project = copy_game(GAME)
     path = project.content_dir / GAME / "rules.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("turns_a_round: 2", "turns_a_round: 3", 1), encoding="utf-8")
     game = load_game(project, GAME)
-    snake = dict(game.data["reference"].texts(game.data["rules"].version()))["Snake draft"]
-    assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in " ".join(snake.split())
+    snake = " ".join(dict(game.data["reference"].texts(game.data["rules"].version()))["Snake draft"].split())
+    assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in snake
+    # the words are true of three passes too: no "twice", no "there and back" of two turns
+    assert "turns go clockwise, then back, and so on" in snake and "twice" not in snake and "Everyone takes three turns" in snake
 
 
 @pytest.mark.parametrize("book, options", [("tasty-humans-rules-final.txt", {}), ("tasty-humans-rules-0.2.8.txt", {"rules": "0.2.8"})])
