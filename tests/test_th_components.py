@@ -426,6 +426,31 @@ def test_leader_board_stack_numbers_read_but_stay_quieter_than_the_headings(publ
             assert 4.5 <= contrast(number.get("fill"), space, view) < loudest, (g.get("data-order"), view)
 
 
+def test_small_grey_print_reads_on_its_ground(published: Path, v028: Path, rules):
+    """The monster boards' stomach column numbers (2.4 mm grey, 4.29-4.38:1 on three of the
+    four tints) and the reference cards' footer (2.2 mm grey, 3.2:1): at least 4.5:1 on the
+    face's background, which is what they are drawn on, in colour and greyscale."""
+    from colour_vision import contrast
+    boards = sorted((published / "monster-board").glob("*.svg"))
+    assert len(boards) == 4
+    for path in boards:
+        root = svg(path)
+        ground = next(root.iter(NS + "rect")).get("fill")
+        numbers = [t for t in root.iter(NS + "text") if t.get("class") == "column-number"]
+        assert [t.text for t in numbers] == [str(c) for c in range(1, rules.stomach.columns + 1)], path.name
+        for number in numbers:
+            for view in ("normal", "grey"):
+                assert contrast(number.get("fill"), ground, view) >= 4.5, (path.name, view)
+    cards = [path for out in (published, v028) for part in ("reference-card", "solo-reference") for path in (out / part).glob("*.svg")]
+    assert len(cards) == 8
+    for path in cards:
+        root = svg(path)
+        ground = next(root.iter(NS + "rect")).get("fill")
+        (footer,) = [t for t in root.iter(NS + "text") if t.get("class") == "footer"]
+        for view in ("normal", "grey"):
+            assert contrast(footer.get("fill"), ground, view) >= 4.5, (path.name, view)
+
+
 def test_king_token_prints_the_bonus(published: Path, rules):
     assert f"+{rules.king_bonus}" in texts(svg(published / "king-token/village-king.svg"))
 
