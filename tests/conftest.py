@@ -29,10 +29,12 @@ def docs_text(*names: str) -> str:
 RULE_BOOKS = Path(os.environ.get("PNP_RULE_BOOKS", REPO.parent / "shared" / "rules"))
 
 
-def copied_from_book(project: Project, game: str, book: str, run: int = 8) -> list[str]:
-    """Runs of `run` words of the rule book `book` that a face of `game` prints: the text
-    read back from every rendered face, so with every placeholder filled in (skipped when
-    the book is not here). "Card/reference text is in our own words" is checked on this."""
+def copied_from_book(project: Project, game: str, book: str, options: dict[str, str] | None = None, run: int = 8) -> list[str]:
+    """Runs of `run` words of the rule book `book` that a face of `game` prints, built with
+    `options` (e.g. {"rules": "0.2.8"} for that version's book): the text read back from
+    every rendered face (the printable scoring sheets included), so with every placeholder
+    filled in (skipped when the book is not here). "Card/reference text is in our own
+    words" is checked on this."""
     import re
     import xml.etree.ElementTree as ET
 
@@ -48,7 +50,7 @@ def copied_from_book(project: Project, game: str, book: str, run: int = 8) -> li
 
     in_book = " ".join(words(path.read_text(encoding="utf-8")))
     copied = set()
-    for component in render_game(load_game(project, game), {}, 0.0):
+    for component in render_game(load_game(project, game), dict(options or {}), 0.0):
         for face in component.faces:
             texts = ET.fromstring(face.svg).iter("{http://www.w3.org/2000/svg}text")
             ours = words(" ".join("".join(t.itertext()) for t in texts))

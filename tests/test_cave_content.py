@@ -14,6 +14,7 @@ from pnp.build.driver import BuildOptions, build
 from pnp.cli import app
 from pnp.load.content import Project, load_game
 from pnp.errors import ContentError, PnpError
+from conftest import copied_from_book
 from game_plugins import game_module, link_plugins
 
 deck = game_module("cave", "deck")
@@ -328,3 +329,9 @@ def test_summary_placeholder_must_be_known(project):
     edit(project, "summary.yaml", "({bonuses})", "({bonus})")
     (err,) = errors(project)
     assert Path(err.path).name == "summary.yaml" and "unknown placeholder {bonus}" in err.message, str(err)
+
+
+def test_printed_text_is_our_own(repo_project: Project):
+    """No run of eight words of cave-game-rules.txt is printed on any face (tiles, events,
+    food, characters, the board, the summary card), read as printed."""
+    assert copied_from_book(repo_project, "cave", "cave-game-rules.txt") == []

@@ -5,7 +5,6 @@ located line each), the claimed winner's exit code, the blank sheet and the exam
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -15,10 +14,11 @@ import yaml
 from pnp.errors import PnpError
 from pnp.load.content import Project, load_game
 from pnp.load.yamlio import parse_located
+from conftest import RULE_BOOKS
 
 REPO = Path(__file__).resolve().parent.parent
-# the rule book, as tests/test_printed_rules.py finds it
-RULES = Path(os.environ.get("PNP_RULE_BOOKS", REPO.parent / "shared" / "rules")) / "human-harvest-rules.txt"
+# the rule book, where every test finds it (conftest.RULE_BOOKS: $PNP_RULE_BOOKS or ../shared/rules)
+RULES = RULE_BOOKS / "human-harvest-rules.txt"
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ reading" / "our count").
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,9 +17,10 @@ import pytest
 
 from pnp.load.content import Project, load_game
 from pnp.render.faces import render_game
+from conftest import RULE_BOOKS
 
 REPO = Path(__file__).resolve().parent.parent
-BOOKS = Path(os.environ.get("PNP_RULE_BOOKS", REPO.parent / "shared" / "rules"))
+BOOKS = RULE_BOOKS
 NS = "{http://www.w3.org/2000/svg}"
 PUBLISHED, V028 = "tasty-humans-rules-final.txt", "tasty-humans-rules-0.2.8.txt"
 DIETRICK, CAVE = "dietrick-taking-rules.txt", "cave-game-rules.txt"

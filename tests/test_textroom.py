@@ -89,7 +89,7 @@ def test_tasty_humans_craving_too_long_for_the_monster_board(copy_game):
 
 def test_tasty_humans_reference_text_taller_than_a_column(copy_game):
     th = copy_game("tasty-humans")
-    line = _lengthen(th.content_dir / "tasty-humans" / "reference.yaml", "turns run back ({snake}).", STORY * 30, "text:")
+    line = _lengthen(th.content_dir / "tasty-humans" / "reference.yaml", "starting the next ({snake}).", STORY * 30, "text:")
     out = _fails_at(th, "tasty-humans", "reference.yaml", line, "reference-card/reference")
     assert "of height where" in out and "reference-card.svg.j2" in out
     assert out.count("reference-card/reference:") == 1, "the entries it pushes off the card are not reported again"
@@ -112,7 +112,7 @@ def test_human_harvest_summary_point_past_the_foot_of_the_page(copy_game):
 @pytest.mark.parametrize("game", ["cave", "tasty-humans", "dietrick-taking", "human-harvest"])
 def test_a_word_wider_than_its_line_is_an_error(copy_game, game):
     project = copy_game(game)
-    old = {"cave": "Cannot name the way out.", "tasty-humans": "turns run back ({snake}).",
+    old = {"cave": "Cannot name the way out.", "tasty-humans": "starting the next ({snake}).",
            "dietrick-taking": "then draws up to {hand_size}.", "human-harvest": "steal Drones like Humans."}[game]
     path = next(p for p in (project.content_dir / game).iterdir() if p.is_file() and old in p.read_text(encoding="utf-8"))
     _lengthen(path, old, " Pneumonoultramicroscopicsilicovolcanoconiosis-Supercalifragilistic.")

@@ -20,6 +20,7 @@ from pnp.load.content import Project, load_game
 from pnp.formats.impose import paper, plan_grid
 from pnp.render.faces import render_game
 from pnp.render.textfit import text_width
+from conftest import copied_from_book
 from game_plugins import game_module, link_plugins
 
 
@@ -290,13 +291,36 @@ def test_reference_cards_cover_every_leader_effect_and_craving(published: Path, 
 
 def test_the_snake_drafts_example_comes_from_turns_a_round(copy_game):
     """The printed turn order (published line 72's example) is made from rules.yaml
-    `turns_a_round` and the largest table, so it follows a changed value."""
+    `turns_a_round` and the largest table, so it follows a changed value, and the sentence
+    around it is true of any number of passes."""
     project = copy_game(GAME)
     path = project.content_dir / GAME / "rules.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("turns_a_round: 2", "turns_a_round: 3", 1), encoding="utf-8")
     game = load_game(project, GAME)
-    snake = dict(game.data["reference"].texts(game.data["rules"].version()))["Snake draft"]
-    assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in " ".join(snake.split())
+    snake = " ".join(dict(game.data["reference"].texts(game.data["rules"].version()))["Snake draft"].split())
+    assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in snake
+    # the words are true of three passes too: no "twice", no "there and back" of two turns
+    assert "turns go clockwise, then back, and so on" in snake and "twice" not in snake and "Everyone takes three turns" in snake
+
+
+@pytest.mark.parametrize("book, options", [("tasty-humans-rules-final.txt", {}), ("tasty-humans-rules-0.2.8.txt", {"rules": "0.2.8"})])
+def test_printed_text_is_our_own(repo_project: Project, book, options):
+    """No run of eight words of a rule book is printed on any face of the build of that
+    book's version (cards, boards, reference cards, scoring sheets), read as printed."""
+    assert copied_from_book(repo_project, GAME, book, options) == []
+
+
+def test_our_own_words_are_checked_in_the_versions_build(copy_game):
+    """0.2.8's book says the "Grip" space where the published one says Leader Space
+    ({leader_space}): a copied 0.2.8 sentence shows only in the build of rules=0.2.8."""
+    project = copy_game(GAME)
+    path = project.content_dir / GAME / "reference.yaml"
+    old = "Put\n      the new leader in your {leader_space}"
+    assert old in path.read_text(encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace(old, "Put it face-up in the {leader_space} space on the top-right corner of their Monster Board,"), encoding="utf-8")
+    copied = copied_from_book(project, GAME, "tasty-humans-rules-0.2.8.txt", {"rules": "0.2.8"})
+    assert "the grip space on the top right corner" in copied
+    assert not any("grip" in run for run in copied_from_book(project, GAME, "tasty-humans-rules-0.2.8.txt"))
 
 
 def test_reference_card_gives_the_turn_summary(published: Path, v028: Path):
@@ -400,6 +424,31 @@ def test_leader_board_stack_numbers_read_but_stay_quieter_than_the_headings(publ
         number = next(t for t in g.iter(NS + "text") if t.text == g.get("data-order"))
         for view in ("normal", "grey"):
             assert 4.5 <= contrast(number.get("fill"), space, view) < loudest, (g.get("data-order"), view)
+
+
+def test_small_grey_print_reads_on_its_ground(published: Path, v028: Path, rules):
+    """The monster boards' stomach column numbers (2.4 mm grey, 4.29-4.38:1 on three of the
+    four tints) and the reference cards' footer (2.2 mm grey, 3.2:1): at least 4.5:1 on the
+    face's background, which is what they are drawn on, in colour and greyscale."""
+    from colour_vision import contrast
+    boards = sorted((published / "monster-board").glob("*.svg"))
+    assert len(boards) == 4
+    for path in boards:
+        root = svg(path)
+        ground = next(root.iter(NS + "rect")).get("fill")
+        numbers = [t for t in root.iter(NS + "text") if t.get("class") == "column-number"]
+        assert [t.text for t in numbers] == [str(c) for c in range(1, rules.stomach.columns + 1)], path.name
+        for number in numbers:
+            for view in ("normal", "grey"):
+                assert contrast(number.get("fill"), ground, view) >= 4.5, (path.name, view)
+    cards = [path for out in (published, v028) for part in ("reference-card", "solo-reference") for path in (out / part).glob("*.svg")]
+    assert len(cards) == 8
+    for path in cards:
+        root = svg(path)
+        ground = next(root.iter(NS + "rect")).get("fill")
+        (footer,) = [t for t in root.iter(NS + "text") if t.get("class") == "footer"]
+        for view in ("normal", "grey"):
+            assert contrast(footer.get("fill"), ground, view) >= 4.5, (path.name, view)
 
 
 def test_king_token_prints_the_bonus(published: Path, rules):
