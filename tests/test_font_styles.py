@@ -410,6 +410,63 @@ def test_a_style_sheet_setting_font_stretch_is_refused(demo: Project):
     assert result.exit_code == 2 and "font-stretch expanded: pnp measures" in result.output, result.output
 
 
+def named_font(target: Path, family: str) -> Path:
+    """Liberation Sans's regular file with its family named `family`."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(DEFAULT_DIR / "LiberationSans-Regular.ttf")) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 16):
+                record.string = family
+            elif record.nameID == 6:
+                record.string = family.replace(" ", "")
+        font.save(str(target))
+    return target
+
+
+def test_a_family_the_pdf_engine_names_otherwise_is_a_located_error(demo: Project, tmp_path: Path):
+    """typst drops style words from a family's name ("Liberation Sans Narrow" is its "Liberation
+    Sans") and drew the SVG's text in that family in its own fallback font, Libertinus Serif,
+    with exit 0; resvg and the measures used the file."""
+    from pnp.formats.engine_jobs import make_pdf
+
+    narrow = named_font(tmp_path / "Narrow.ttf", "Liberation Sans Narrow")
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text y="15" font-family="Liberation Sans Narrow">Hi</text></svg>'
+    pdf, problem = make_pdf('#image(bytes(sys.inputs.face), format: "svg")\n', {"face": svg}, (str(narrow),))
+    assert not problem and b"LibertinusSerif" in pdf and b"LiberationSansNarrow" not in pdf
+    folder = demo.content_dir / "demo"
+    named_font(folder / "Narrow.ttf", "Liberation Sans Narrow")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Narrow.ttf]\ncomponents:", 1))
+    line = next(n for n, text in enumerate(game.read_text().splitlines(), 1) if text.startswith("fonts:"))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (found,) = result.output.strip().splitlines()
+    assert f"game.yaml:{line}:9: font file Narrow.ttf: the PDF engine (typst) knows its family 'Liberation Sans Narrow' as " \
+           "'Liberation Sans'" in found, found
+    named_font(folder / "Narrow.ttf", "LiberationSansNarrow")  # a name typst keeps (the demo's bold text needs a bold file)
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert "PDF engine" not in result.output and "no bold file of LiberationSansNarrow" in result.output, result.output
+
+
+def test_two_files_of_one_familys_style_are_a_located_error(demo: Project, tmp_path: Path):
+    """pnp measured a style with the first of its files, the renderers draw the one of normal
+    width (a family's condensed file named first was measured, the normal one drawn)."""
+    regular = DEFAULT_DIR / "LiberationSans-Regular.ttf"
+    condensed = condensed_font(tmp_path / "Condensed.ttf")
+    assert drawn_widths(condensed, "400", "Liberation Sans", "I", regular) == drawn_widths(regular, "400", "Liberation Sans")
+    folder = demo.content_dir / "demo"
+    condensed_font(folder / "Condensed.ttf")
+    (folder / "Regular.ttf").write_bytes(regular.read_bytes())
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Condensed.ttf, Regular.ttf]\ncomponents:", 1))
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (found,) = result.output.strip().splitlines()
+    assert re.search(r"game\.yaml:\d+:\d+: font file Regular\.ttf is Liberation Sans, as Condensed\.ttf is: pnp would measure "
+                     r"that text with Condensed\.ttf", found), found
+
+
 def test_a_variable_font_lacking_a_style_is_named_so(tmp_path: Path):
     """Its weight axis is drawn for bold at 700; an axis short of that, or italic, needs a static file."""
     fonts = Fonts((variable_font(tmp_path / "Sans[wght].ttf", reaching=600),))
