@@ -403,7 +403,8 @@ def test_a_style_sheet_setting_font_stretch_is_refused(demo: Project):
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     (found,) = result.output.strip().splitlines()
-    assert "templates/demo/card.svg.j2:4: card/example: a <style> sheet sets font-stretch (condensed)" in found, found
+    assert "templates/demo/card.svg.j2:4: card/example: a <style> sheet sets font-stretch (condensed): pnp measures text at its " \
+           "font's normal width and default axes" in found and "set it on the element" not in found, found
     template.write_text(template.read_text().replace("<style>text { font-stretch: condensed }</style>", "", 1)
                         .replace('font-weight="bold"', 'font-weight="bold" font-stretch="expanded"', 1))
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])

@@ -36,6 +36,8 @@ SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style|-size|-stre
 # variable font's width axis; font-variation-settings sets any axis of a variable font (wght too,
 # past the weight check below); pnp measures the file's default instance, or its bold one
 UNMEASURED = ("font-stretch", "font-variation-settings")
+UNMEASURED_WHY = ("pnp measures text at its font's normal width and default axes, and the renderers would draw it wider "
+                  "or narrower than measured; remove it (to fit text, a smaller font-size)")
 STRETCH = re.compile(r"^(?:ultra-|extra-|semi-)?(?:condensed|expanded)$", re.IGNORECASE)
 SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
@@ -51,6 +53,8 @@ def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -
         if found := SHEET_FONT.search(sheet):
             name, value = found.group(1).casefold(), " ".join(found.group(2).split())[:60]
             path, line = _in_a_sheet(sources, template)
+            if name in UNMEASURED:  # refused on an element too (`unmeasured`)
+                return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}): {UNMEASURED_WHY}")
             return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}), which pnp does not read: "
                                                   "the text would be checked and measured in another font than the one drawn; "
                                                   "set it on the element (or a <g> around it) instead")
@@ -101,9 +105,7 @@ def unmeasured(root: ET.Element, template: Path, what: str, sources: Sources) ->
                 path, line = written_at(sources, as_written, template)
                 if line is None:  # written otherwise (in single quotes, over lines): where the property is
                     path, line = written_at(sources, name, template)
-                return ContentError(path, line, None, f"{what}: {name} {value[:60]}: pnp measures text at its font's normal "
-                                                      "width and default axes, and the renderers would draw it wider or "
-                                                      "narrower than measured; remove it (to fit text, a smaller font-size)")
+                return ContentError(path, line, None, f"{what}: {name} {value[:60]}: {UNMEASURED_WHY}")
     return None
 
 
