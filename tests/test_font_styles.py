@@ -188,10 +188,10 @@ def test_the_family_suggested_for_a_missing_bold_file_has_the_texts_characters()
                                       "weight has all of its characters)") and 'family="' not in str(raised.value), raised.value
 
 
-def variable_font(target: Path, reaching: int = 900, default: int = 400) -> Path:
+def variable_font(target: Path, reaching: int = 900, default: int = 400, tag: str = "wght", least: int = 100) -> Path:
     """Liberation Sans made a variable font with a weight axis 100-`reaching` (its default
-    `default`): its "I" and that glyph's advance grow by 400 units (of 2048 an em) from the
-    default to the axis's end."""
+    `default`; another axis with `tag`, from `least`): its "I" and that glyph's advance grow
+    by 400 units (of 2048 an em) from the default to the axis's end."""
     from fontTools.ttLib import TTFont, newTable
     from fontTools.ttLib.tables._f_v_a_r import Axis
     from fontTools.ttLib.tables.TupleVariation import TupleVariation
@@ -201,7 +201,7 @@ def variable_font(target: Path, reaching: int = 900, default: int = 400) -> Path
             if record.nameID in (1, 4, 6, 16):
                 record.string = "VarSans"
         axis = Axis()
-        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = "wght", 100, default, reaching, 2
+        axis.axisTag, axis.minValue, axis.defaultValue, axis.maxValue, axis.axisNameID = tag, least, default, reaching, 2
         font["fvar"] = newTable("fvar")
         font["fvar"].axes, font["fvar"].instances = [axis], []
         gvar = font["gvar"] = newTable("gvar")
@@ -209,7 +209,7 @@ def variable_font(target: Path, reaching: int = 900, default: int = 400) -> Path
         coordinates, _, _ = font["glyf"]["I"].getCoordinates(font["glyf"])
         middle = (min(x for x, _ in coordinates) + max(x for x, _ in coordinates)) / 2
         deltas = [(400 if x > middle else 0, 0) for x, _ in coordinates] + [(0, 0), (400, 0), (0, 0), (0, 0)]  # + advance
-        gvar.variations["I"] = [TupleVariation({"wght": (0, 1.0, 1.0)}, deltas)]
+        gvar.variations["I"] = [TupleVariation({tag: (0, 1.0, 1.0)}, deltas)]
         font.save(str(target))
     return target
 
@@ -262,17 +262,20 @@ def test_a_variable_font_draws_bold_and_measures_its_bold_instance(tmp_path: Pat
     assert _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)]) == []
 
 
-def drawn_widths(font: Path, weight: str) -> tuple[int, int]:
-    """The inked width of an "I" 100 px high, drawn by resvg (the PNG) and by typst (the PDF)."""
+def drawn_widths(font: Path, weight: str, family: str = "VarSans", text: str = "I", *more: Path) -> tuple[int, int]:
+    """The inked width of `text` 100 px high, drawn by resvg (the PNG) and by typst (the PDF)
+    in the files `font` and `more`; `weight` is the <text>'s font-weight, or more attributes."""
     import pypdfium2
     import resvg_py
     from pnp.formats.engine_jobs import make_pdf
 
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100"><rect width="200" '
-           f'height="100" fill="white"/><text x="10" y="80" font-family="VarSans" font-size="100" font-weight="{weight}">I</text></svg>')
-    png = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=[str(font)]))
-    pdf, problem = make_pdf('#set page(width: 200pt, height: 100pt, margin: 0pt)\n'
-                            '#image(bytes(sys.inputs.face), format: "svg", width: 200pt)\n', {"face": svg}, (str(font),))
+    attributes = weight if "=" in weight else f'font-weight="{weight}"'
+    files = [str(font), *map(str, more)]
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100" viewBox="0 0 400 100"><rect width="400" '
+           f'height="100" fill="white"/><text x="10" y="80" font-family="{family}" font-size="100" {attributes}>{text}</text></svg>')
+    png = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=files))
+    pdf, problem = make_pdf('#set page(width: 400pt, height: 100pt, margin: 0pt)\n'
+                            '#image(bytes(sys.inputs.face), format: "svg", width: 400pt)\n', {"face": svg}, tuple(files))
     assert not problem, problem
     page = io.BytesIO()
     pypdfium2.PdfDocument(pdf)[0].render(scale=1).to_pil().save(page, "PNG")
@@ -338,6 +341,131 @@ def test_a_variable_font_drawn_between_its_weights_is_a_located_error(demo: Proj
     (found,) = result.output.strip().splitlines()
     assert f"templates/demo/card.svg.j2:{line}: card/example: font-weight 600: VarSans[wght].ttf is a variable font, drawn at " \
            "weight 600 of its weight axis, but pnp measures it at 700" in found, found
+
+
+def condensed_font(target: Path) -> Path:
+    """Liberation Sans's condensed file (OS/2 width class 3), told apart by an "I" 400 units wider."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(DEFAULT_DIR / "LiberationSans-Regular.ttf")) as font:
+        font["OS/2"].usWidthClass = 3
+        glyph = font["glyf"]["I"]
+        middle = (glyph.xMin + glyph.xMax) / 2
+        glyph.coordinates = type(glyph.coordinates)([(x + 400 if x > middle else x, y) for x, y in glyph.coordinates])
+        font.save(str(target))
+    return target
+
+
+def test_typst_and_resvg_draw_font_stretch_and_font_variation_settings(tmp_path: Path):
+    """What refusing them rests on: both renderers draw a variable font's width axis for
+    font-stretch, any axis for font-variation-settings (its weight axis too), and a family's
+    condensed file for font-stretch, where pnp measures the default instance, the normal file."""
+    wide = variable_font(tmp_path / "VarSans[wdth].ttf", reaching=200, default=100, tag="wdth", least=50)
+    plain = drawn_widths(wide, "400")
+    assert plain[0] == plain[1]
+    for setting in ('font-stretch="ultra-expanded"', "style=\"font-variation-settings: 'wdth' 200\"",
+                    "style=\"font: ultra-expanded 100px VarSans\""):
+        png, pdf = drawn_widths(wide, setting)
+        assert png == pdf > plain[0] + 15, (setting, png, pdf, plain)
+    heavy = variable_font(tmp_path / "VarSans[wght].ttf")
+    png, pdf = drawn_widths(heavy, "font-variation-settings=\"'wght' 900\"")
+    assert png == pdf > drawn_widths(heavy, "400")[0] + 15
+    regular = DEFAULT_DIR / "LiberationSans-Regular.ttf"
+    condensed = condensed_font(tmp_path / "Condensed.ttf")
+    normal = drawn_widths(regular, "400", "Liberation Sans", "I", condensed)
+    png, pdf = drawn_widths(regular, 'font-stretch="condensed"', "Liberation Sans", "I", condensed)
+    assert png == pdf > normal[0] + 15 and normal[0] == normal[1], (png, pdf, normal)
+
+
+@pytest.mark.parametrize("body, problem, line", [
+    ('<text font-stretch="condensed">I</text>', "font-stretch condensed: pnp measures text at its font's normal width", 3),
+    ('<text style="fill: red; font-variation-settings: \'wdth\' 75">I</text>', "font-variation-settings 'wdth' 75: pnp", 3),
+    ('<g>\n<text style="font: bold semi-expanded 3px VarSans">I</text></g>', "font bold semi-expanded 3px VarSans: pnp", 4),
+    ("<g font-variation-settings='\"wght\" 700'><text>I</text></g>", "font-variation-settings \"wght\" 700: pnp", 3),
+    ('<text font-stretch="normal" style="font-variation-settings: normal; font: 3px VarSans">I</text>', None, None),
+])
+def test_font_stretch_and_font_variation_settings_are_refused_at_their_line(tmp_path: Path, body: str, problem: str | None,
+                                                                            line: int | None):
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans">\n<rect/>\n{body}</svg>'
+    template = Path("/t/card.svg.j2")
+    for fonts in (Fonts((variable_font(tmp_path / "VarSans[wght].ttf"),)), Fonts()):
+        errors = _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)])
+        if problem is None:
+            assert errors == []
+        else:
+            (error,) = errors
+            assert error.message.startswith(f"card/a: {problem}") and (error.path, error.line) == (template, line), error
+
+
+def test_a_style_sheet_setting_font_stretch_is_refused(demo: Project):
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{% block body %}", "{% block body %}\n<style>text { font-stretch: condensed }</style>", 1))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (found,) = result.output.strip().splitlines()
+    assert "templates/demo/card.svg.j2:4: card/example: a <style> sheet sets font-stretch (condensed): pnp measures text at its " \
+           "font's normal width and default axes" in found and "set it on the element" not in found, found
+    template.write_text(template.read_text().replace("<style>text { font-stretch: condensed }</style>", "", 1)
+                        .replace('font-weight="bold"', 'font-weight="bold" font-stretch="expanded"', 1))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "font-stretch expanded: pnp measures" in result.output, result.output
+
+
+def named_font(target: Path, family: str) -> Path:
+    """Liberation Sans's regular file with its family named `family`."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(DEFAULT_DIR / "LiberationSans-Regular.ttf")) as font:
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 16):
+                record.string = family
+            elif record.nameID == 6:
+                record.string = family.replace(" ", "")
+        font.save(str(target))
+    return target
+
+
+def test_a_family_the_pdf_engine_names_otherwise_is_a_located_error(demo: Project, tmp_path: Path):
+    """typst drops style words from a family's name ("Liberation Sans Narrow" is its "Liberation
+    Sans") and drew the SVG's text in that family in its own fallback font, Libertinus Serif,
+    with exit 0; resvg and the measures used the file."""
+    from pnp.formats.engine_jobs import make_pdf
+
+    narrow = named_font(tmp_path / "Narrow.ttf", "Liberation Sans Narrow")
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text y="15" font-family="Liberation Sans Narrow">Hi</text></svg>'
+    pdf, problem = make_pdf('#image(bytes(sys.inputs.face), format: "svg")\n', {"face": svg}, (str(narrow),))
+    assert not problem and b"LibertinusSerif" in pdf and b"LiberationSansNarrow" not in pdf
+    folder = demo.content_dir / "demo"
+    named_font(folder / "Narrow.ttf", "Liberation Sans Narrow")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Narrow.ttf]\ncomponents:", 1))
+    line = next(n for n, text in enumerate(game.read_text().splitlines(), 1) if text.startswith("fonts:"))
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (found,) = result.output.strip().splitlines()
+    assert f"game.yaml:{line}:9: font file Narrow.ttf: the PDF engine (typst) knows its family 'Liberation Sans Narrow' as " \
+           "'Liberation Sans'" in found, found
+    named_font(folder / "Narrow.ttf", "LiberationSansNarrow")  # a name typst keeps (the demo's bold text needs a bold file)
+    result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
+    assert "PDF engine" not in result.output and "no bold file of LiberationSansNarrow" in result.output, result.output
+
+
+def test_two_files_of_one_familys_style_are_a_located_error(demo: Project, tmp_path: Path):
+    """pnp measured a style with the first of its files, the renderers draw the one of normal
+    width (a family's condensed file named first was measured, the normal one drawn)."""
+    regular = DEFAULT_DIR / "LiberationSans-Regular.ttf"
+    condensed = condensed_font(tmp_path / "Condensed.ttf")
+    assert drawn_widths(condensed, "400", "Liberation Sans", "I", regular) == drawn_widths(regular, "400", "Liberation Sans")
+    folder = demo.content_dir / "demo"
+    condensed_font(folder / "Condensed.ttf")
+    (folder / "Regular.ttf").write_bytes(regular.read_bytes())
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Condensed.ttf, Regular.ttf]\ncomponents:", 1))
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    (found,) = result.output.strip().splitlines()
+    assert re.search(r"game\.yaml:\d+:\d+: font file Regular\.ttf is Liberation Sans, as Condensed\.ttf is: pnp would measure "
+                     r"that text with Condensed\.ttf", found), found
 
 
 def test_a_variable_font_lacking_a_style_is_named_so(tmp_path: Path):

@@ -69,6 +69,21 @@ def test_a_label_too_long_even_at_its_smallest_size_ends_at_a_whole_word():
     assert tied.text == "sheet\u00a0one two…"  # a no-break space is kept, as the label's wrapping keeps it
 
 
+def test_a_first_word_too_long_for_its_room_ends_with_an_ellipsis():
+    """No whole word fits: the longest start of the first word that fits with "…", no hyphen
+    or comma left before it; a one-letter label too wide is the ellipsis alone, not the letter
+    unmarked (a text of one character was returned as it was)."""
+    measure = labels.DEFAULT
+    word = "Supercalifragilisticexpialidocious"
+    long = measure.line(word + " sheets", 5, 100, 20, 6, 6)
+    kept = long.text[:-1]
+    assert long.text.endswith("…") and word.startswith(kept) and measure.width(long.text, 6) <= 20
+    assert measure.width(word[:len(kept) + 1] + "…", 6) > 20  # the longest start that fits
+    hyphened = measure.line("Double-sided sheets", 5, 100, measure.width("Double-s…", 6) - 0.01, 6, 6)
+    assert hyphened.text == "Double…"
+    assert measure.line("W", 5, 100, 0.5, 6, 6).text == "…"
+
+
 def test_a_label_breaks_cjk_text_and_keeps_no_break_spaces_together(tmp_path):
     """Labels break lines as the faces do (`pieces`): a Japanese component name, which has no
     spaces, wraps between its characters; a no-break space joins its words, a soft hyphen

@@ -21,6 +21,7 @@ PT = 25.4 / 72  # mm per point
 ASCENT = 0.75  # of the size: how far capitals and ascenders reach above the baseline
 DESCENT = 0.25  # and descenders below it
 LEADING = 1.3  # baseline to baseline, of the size
+PUNCTUATION = " ,;:·-–—"  # not left before a shortened label's ellipsis
 
 
 def step(size: float) -> float:
@@ -71,8 +72,8 @@ class Measure:
     def line(self, text: str, x: float, baseline: float, room: float, size: float, smallest: float, turn: int = 0) -> Label:
         """One line of `text` at `size` pt, shrunk (down to `smallest`) to fit `room` mm, and
         shortened with an ellipsis when even that is too wide (turned by `turn`, see Label):
-        after its last whole word that fits, so no word is cut (a first word too long for
-        `room` is cut where it must)."""
+        after its last whole word that fits, so no word is cut; a first word too long for
+        `room` is cut, with the ellipsis too (the ellipsis alone when not a letter fits)."""
         fitted = size
         while fitted > smallest and self.width(text, fitted) > room:
             fitted = max(smallest, fitted - 0.25)
@@ -81,12 +82,15 @@ class Measure:
         words = text.split(" ")  # at spaces only: a no-break space holds its words together
         while len(words) > 1:
             words.pop()
-            kept = " ".join(words).rstrip(" ,;:·-–—") + "…"
+            kept = " ".join(words).rstrip(PUNCTUATION) + "…"
             if self.width(kept, fitted) <= room:
                 return Label(kept, x, baseline, fitted, turn)
-        while self.width(text, fitted) > room and len(text) > 1:
-            text = text[:-2].rstrip() + "…"
-        return Label(text, x, baseline, fitted, turn)
+        word = words[0]  # the longest start of the first word that fits with the ellipsis
+        for end in range(len(word) - 1, 0, -1):
+            kept = word[:end].rstrip(PUNCTUATION) + "…"
+            if kept != "…" and self.width(kept, fitted) <= room:
+                return Label(kept, x, baseline, fitted, turn)
+        return Label("…", x, baseline, fitted, turn)  # a sign that the text is cut, rather than a letter of it
 
     def centred(self, text: str, middle: float, baseline: float, size: float) -> Label:
         """A label whose middle is at `middle` (numbers under a scale's ticks)."""

@@ -19,7 +19,7 @@ from . import generate as generated, icons as icon_sets, plugins, project_files,
 from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
 from .fonts import DEFAULT as DEFAULT_FONTS
-from .fonts import Fonts, chars_named, load_face
+from .fonts import Fonts, chars_named, engine_family, load_face
 from .manifest import Manifest, cross_check
 from .plugin import GamePlugin
 from .shipped import MANIFEST, games_in, shipped_games, shipped_root
@@ -307,8 +307,10 @@ def _check_templates(game: GameContent, manifest_doc: Located) -> None:
 
 
 def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
-    """Every font file named exists and is a font fonttools can read."""
+    """Every font file named exists and is a font fonttools can read, whose family the PDF
+    engine knows by the same name, and no two are one family's same style."""
     errors: list[ContentError] = []
+    styles: dict[tuple[str, bool, bool], str] = {}  # a family and style -> the first file of it
     for i, name in enumerate(game.manifest.fonts):
         try:
             path = game.resolve_file(name, manifest_doc.error(("fonts", i), ""), "font file")
@@ -322,9 +324,25 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
             errors.append(manifest_doc.error(("fonts", i), large))
             continue
         try:
-            load_face(path, path.stat().st_mtime)
+            face = load_face(path, path.stat().st_mtime)
         except Exception as exc:  # fonttools raises many kinds on a broken file
             errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name} ({type(exc).__name__}: {exc}): expected a TrueType or OpenType font (.ttf, .otf)"))
+            continue
+        typst_family = engine_family(path, path.stat().st_mtime)
+        if typst_family is not None and typst_family.casefold() != face.family.casefold():
+            errors.append(manifest_doc.error(("fonts", i), f"font file {name}: the PDF engine (typst) knows its family {face.family!r} as "
+                                                            f"{typst_family!r} (it drops words such as Narrow, Condensed or Light from a "
+                                                            f"family's name), so the PDF would draw text in {face.family!r} in another "
+                                                            "font: use a font whose family name has no such word, or rename the "
+                                                            "family in the file (its name table's IDs 1 and 16)"))
+        # pnp measures a style with the first of its files, the renderers draw the one nearest normal width and weight
+        elif first := styles.get(style := (face.family, face.bold, face.italic)):
+            errors.append(manifest_doc.error(("fonts", i), f"font file {name} is {face.name}, as {first} is: pnp would measure that "
+                                                            f"text with {first}, and the renderers draw whichever is nearest normal width "
+                                                            "and weight; name one file for each of a family's styles (regular, bold, "
+                                                            "italic, bold italic)"))
+        else:
+            styles[style] = name
     raise_if_any(errors)
 
 

@@ -1,7 +1,8 @@
 """Bold or italic text needs a font file of that style: the font properties an SVG face
 sets, read as CSS reads them (attributes, `style`, the `font` shorthand, relative weights,
 inheritance), checked against the files the game declares. A `<style>` sheet setting them is
-refused: pnp reads no style sheet, and the renderers apply it."""
+refused: pnp reads no style sheet, and the renderers apply it; so is font-stretch or
+font-variation-settings anywhere, which pnp does not measure (`unmeasured`)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,17 @@ SIZE_TOKEN = re.compile(r"^(?:[\d.]+(?:px|pt|pc|mm|cm|in|em|ex|rem|%|q)(?:/\S+)?
 
 
 # a font property a style sheet sets: `font-weight:` (not a selector's `.font:hover`); `font-size`
-# too: a sheet's size wins over the one a fitting helper writes on the element, and over the 6 pt floor
-SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style|-size)?)\s*:\s*([^;}]*)", re.IGNORECASE)
+# too: a sheet's size wins over the one a fitting helper writes on the element, and over the 6 pt floor;
+# and the two pnp never measures (`UNMEASURED`)
+SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style|-size|-stretch|-variation-settings)?)\s*:\s*([^;}]*)",
+                        re.IGNORECASE)
+# resvg and typst draw both (checked): font-stretch picks a family's condensed or expanded file, or a
+# variable font's width axis; font-variation-settings sets any axis of a variable font (wght too,
+# past the weight check below); pnp measures the file's default instance, or its bold one
+UNMEASURED = ("font-stretch", "font-variation-settings")
+UNMEASURED_WHY = ("pnp measures text at its font's normal width and default axes, and the renderers would draw it wider "
+                  "or narrower than measured; remove it (to fit text, a smaller font-size)")
+STRETCH = re.compile(r"^(?:ultra-|extra-|semi-)?(?:condensed|expanded)$", re.IGNORECASE)
 SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 
@@ -43,6 +53,8 @@ def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -
         if found := SHEET_FONT.search(sheet):
             name, value = found.group(1).casefold(), " ".join(found.group(2).split())[:60]
             path, line = _in_a_sheet(sources, template)
+            if name in UNMEASURED:  # refused on an element too (`unmeasured`)
+                return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}): {UNMEASURED_WHY}")
             return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}), which pnp does not read: "
                                                   "the text would be checked and measured in another font than the one drawn; "
                                                   "set it on the element (or a <g> around it) instead")
@@ -75,6 +87,26 @@ def _declarations(element: ET.Element) -> list[tuple[str, str, str]]:
         if colon and name in FONT_PROPERTIES:
             found.append((name, value, declaration.strip()))
     return found
+
+
+def unmeasured(root: ET.Element, template: Path, what: str, sources: Sources) -> ContentError | None:
+    """The first element setting font-stretch or font-variation-settings (an attribute, in
+    `style`, or a stretch in the `font` shorthand) to other than normal: the renderers draw
+    text wider or narrower than pnp measures it. At the template line that writes it."""
+    for element in root.iter():
+        written = [(name, value, f'{name}="{value}"') for name, value in element.attrib.items()]
+        written += [(d.partition(":")[0], d.partition(":")[2], d.strip()) for d in element.get("style", "").split(";")]
+        for name, value, as_written in written:
+            name, value = name.strip().casefold(), " ".join(value.split())
+            words = value.split()
+            size_at = next((i for i, w in enumerate(words) if SIZE_TOKEN.match(w)), 0)
+            if (name in UNMEASURED and value.casefold() not in ("normal", "initial", "inherit", "unset")) \
+                    or (name == "font" and any(STRETCH.match(w) for w in words[:size_at])):
+                path, line = written_at(sources, as_written, template)
+                if line is None:  # written otherwise (in single quotes, over lines): where the property is
+                    path, line = written_at(sources, name, template)
+                return ContentError(path, line, None, f"{what}: {name} {value[:60]}: {UNMEASURED_WHY}")
+    return None
 
 
 def _shorthand(value: str) -> tuple[str, str, str] | None:
@@ -148,6 +180,8 @@ def font_styles(root: ET.Element, fonts: Fonts, template: Path, what: str, sourc
     """Bold or italic text needs a file of that style in its family: without one the PDF
     engine and the rasteriser draw the regular face, and nothing says so (docs/printing.md, "Fonts and images").
     Follows what each element inherits; `<style>` sheets are not read (`sheet_fonts`)."""
+    if (error := unmeasured(root, template, what, sources)) is not None:
+        return [error]
     if fonts is DEFAULT_FONTS:  # Liberation Sans: all four styles
         return []
     have = {(f.family, f.bold, f.italic) for f in fonts.faces}
