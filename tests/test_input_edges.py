@@ -293,7 +293,7 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {folder: pics}\n", {"pics/.DS_Store": "hidden", "pics/LICENSE.txt": "CC BY 3.0"}, "game.yaml:4:11: no .svg files in pics: expected one file per icon, named <id>.svg"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'viewBox="0 0 4 4"', "pics/moon.png": "PNG"},
      "pics/moon.png: not an SVG file: an icon folder holds one <id>.svg file per icon (convert it to SVG)"),
-    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:13: not well-formed SVG: mismatched tag"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:14: not well-formed SVG: mismatched tag"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": '<svg viewBox="0 0 4 4"/>'}, "pics/star.svg:1: expected an <svg> root element in the SVG namespace"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4"'}, "pics/star.svg:1: expected a viewBox (or width and height) on the <svg> element"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "- M0 0h4\n"}, "marks.yaml:1:1: expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"),
@@ -306,6 +306,12 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
 def test_a_broken_icon_set_is_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
     (line,) = problems(tmp_path, monkeypatch, game_yaml, files)
     assert line.startswith(f"content/g/{expected}"), line
+
+
+def test_a_png_saved_as_an_icon_svg_is_located_from_column_1_once(tmp_path, monkeypatch):
+    """expat counts columns from 0 and ends its message with the position: the line says it once, from 1."""
+    (line,) = problems(tmp_path, monkeypatch, "icons:\n  marks: {folder: pics}\n", {"pics/star.svg": b"\x89PNG\r\n\x1a\n"})
+    assert line == "content/g/pics/star.svg:1:1: not well-formed SVG: not well-formed (invalid token)", line
 
 
 def test_an_svg_icon_with_only_width_and_height_takes_them_as_its_viewbox(tmp_path):
