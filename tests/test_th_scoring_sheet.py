@@ -301,6 +301,13 @@ def test_cli_score_ok_mismatch_and_impossible(sheet):
     assert result.output.strip() == "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X' (U+0058): expected H A B G D, 1-5 (leaders) or ."
 
 
+def test_cli_report_names_the_held_leader_as_its_tile_does(sheet):
+    """The held leader's row reads like the eaten ones': the title printed on the tile, then its id."""
+    result = cli("score", str(sheet(BASE)))
+    assert result.exit_code == 0, result.output
+    assert "held: Straight Chain (chain-orthogonal)" in result.output, result.output
+
+
 def test_cli_score_json(sheet):
     result = cli("score", str(sheet(BASE.replace("claimed: 23", "claimed: 24"))), "--json")
     assert result.exit_code == 1
