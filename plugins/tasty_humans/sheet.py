@@ -341,11 +341,12 @@ class _Checker:
             if p.name in names:
                 self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
             names.setdefault(p.name, i)
+            written = self.written.players[i]
             if p.monster and p.monster.strip():  # an empty one is reported by _check_player
                 if p.monster in monsters:
-                    self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
+                    text = as_written(written.monster or p.monster, p.monster)  # as the leaders' message below
+                    self.fail(("players", i, "monster"), f"monster {text} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
                 monsters.setdefault(p.monster, i)
-            written = self.written.players[i]
             # an empty leader or held is reported by _check_player: it names no tile
             tiles: list[tuple[tuple, str, str]] = [(("players", i, "leaders", slot), lid, written.leaders[slot] or lid)
                                                    for slot, lid in p.leaders.items() if lid and lid.strip()]
