@@ -384,6 +384,13 @@ def test_a_variants_file_that_is_not_a_mapping_of_mappings(tmp_path, monkeypatch
         "content/g/eds.yaml:1:1: expected a mapping of variant name -> its content (a mapping, with an optional `extends`)"]
 
 
+def test_a_misspelt_extends_is_named_at_its_key(tmp_path, monkeypatch):
+    """`extend: std` read as content would leave `big` without std's keys: an error at that key."""
+    files = {"eds.yaml": "std: {top: 3, low: 1}\nbig:\n  extend: std\n  top: 5\n"}
+    assert problems(tmp_path, monkeypatch, "data:\n  eds: {variants: ed}\n", files) == [
+        "content/g/eds.yaml:3:3: 'extend' names the variant 'std' (did you mean 'extends'?): expected `extends: std` to build on it"]
+
+
 def test_a_variant_no_option_picks_is_the_first_and_a_listed_choice_must_exist(tmp_path, monkeypatch):
     from pnp.load.content import Project, load_game
 
