@@ -404,7 +404,8 @@ class _Checker:
             room = p.board.count(EMPTY)
             if ending == ROUND and p.held and room:
                 # F184/O193: after the final round a held leader is eaten if it fits.
-                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {counted(room, 'empty cell')} ({RULE_HELD_EATEN})")
+                held = as_written(self.written.players[p.seat].held or p.held, p.held)  # the sheet's words, as elsewhere
+                fail(at + ("held",), f"{p.name}: held: {held} would have been eaten after the final round: the stomach has {counted(room, 'empty cell')} ({RULE_HELD_EATEN})")
             elif ending == ROUND and room and not p.board.uncovered_leaders():
                 # F184/O193: a player with room eats the held leader after the final
                 # round, as the very last tile: nothing can lie on it.
@@ -634,7 +635,8 @@ class _Checker:
         placed = set(board.leaders.values())
         for lid, slot in slots.items():
             if lid not in placed and lid != held_id:
-                self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
+                text = as_written(self.written.players[i].leaders[slot] or lid, lid)
+                self.fail(at + ("leaders", slot), f"leader {slot}: {text} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
                 self.refused.add((i, lid))
                 ok = False
         if held_id is not None and held_id in placed:
