@@ -293,7 +293,7 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {folder: pics}\n", {"pics/.DS_Store": "hidden", "pics/LICENSE.txt": "CC BY 3.0"}, "game.yaml:4:11: no .svg files in pics: expected one file per icon, named <id>.svg"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'viewBox="0 0 4 4"', "pics/moon.png": "PNG"},
      "pics/moon.png: not an SVG file: an icon folder holds one <id>.svg file per icon (convert it to SVG)"),
-    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:13: not well-formed SVG: mismatched tag"),
+    ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:14: not well-formed SVG: mismatched tag"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": '<svg viewBox="0 0 4 4"/>'}, "pics/star.svg:1: expected an <svg> root element in the SVG namespace"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4"'}, "pics/star.svg:1: expected a viewBox (or width and height) on the <svg> element"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "- M0 0h4\n"}, "marks.yaml:1:1: expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"),
@@ -306,6 +306,12 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
 def test_a_broken_icon_set_is_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
     (line,) = problems(tmp_path, monkeypatch, game_yaml, files)
     assert line.startswith(f"content/g/{expected}"), line
+
+
+def test_a_png_saved_as_an_icon_svg_is_located_from_column_1_once(tmp_path, monkeypatch):
+    """expat counts columns from 0 and ends its message with the position: the line says it once, from 1."""
+    (line,) = problems(tmp_path, monkeypatch, "icons:\n  marks: {folder: pics}\n", {"pics/star.svg": b"\x89PNG\r\n\x1a\n"})
+    assert line == "content/g/pics/star.svg:1:1: not well-formed SVG: not well-formed (invalid token)", line
 
 
 def test_an_svg_icon_with_only_width_and_height_takes_them_as_its_viewbox(tmp_path):
@@ -376,6 +382,13 @@ EDITIONS = {"eds.yaml": "std: {top: 3}\nbig: {extends: std, top: 5}\n"}
 def test_a_variants_file_that_is_not_a_mapping_of_mappings(tmp_path, monkeypatch):
     assert problems(tmp_path, monkeypatch, "data:\n  eds: {variants: ed}\n", {"eds.yaml": "- std\n"}) == [
         "content/g/eds.yaml:1:1: expected a mapping of variant name -> its content (a mapping, with an optional `extends`)"]
+
+
+def test_a_misspelt_extends_is_named_at_its_key(tmp_path, monkeypatch):
+    """`extend: std` read as content would leave `big` without std's keys: an error at that key."""
+    files = {"eds.yaml": "std: {top: 3, low: 1}\nbig:\n  extend: std\n  top: 5\n"}
+    assert problems(tmp_path, monkeypatch, "data:\n  eds: {variants: ed}\n", files) == [
+        "content/g/eds.yaml:3:3: 'extend' names the variant 'std' (did you mean 'extends'?): expected `extends: std` to build on it"]
 
 
 def test_a_variant_no_option_picks_is_the_first_and_a_listed_choice_must_exist(tmp_path, monkeypatch):

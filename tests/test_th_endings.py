@@ -70,6 +70,9 @@ def test_round_ending_rules(sheet):
         "(two kings come only from stomachs filled together in the Leader Phase)",
         "game.yaml:37: Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)",
     ]
+    # the held leader as the sheet names it, title then id, as the other leader messages do
+    titled = _swap(text, "    held: rows-all-four\n", "    held: Full Rows\n")
+    assert problems(sheet(titled))[1].startswith("game.yaml:37: Eve: held: 'Full Rows' (rows-all-four) would have been eaten after the final round")
     # not stated: the hint names the ending the messages assume, the one with fewer problems
     # (here a leader-phase board with one slip: Cleo's leader moved down from the top row)
     text = _swap(LEADER_PHASE, "      H H A A 1 G\n      H H A A B G\n", "      H H A A B G\n      H H A A 1 G\n")

@@ -107,7 +107,7 @@ def test_held_leader_switch_changes_the_balanced_diet_text_with_its_verdict(copy
     # Dee's leaders score 8, 0 and 1: beginner (10) fails either way; so test the reason.
     solo = DRAGON.format(rules="published").replace("adv-09]}", "adv-09], challenge: balanced-diet/beginner}")
     reason = score_sheet(project, sheet(solo)).to_json()["solo"]["challenge"]["reason"]
-    assert ("sight-hand was not eaten (0)" in reason) is not verdict
+    assert ("Hand Sight was not eaten (0)" in reason) is not verdict  # by its title, as the eaten leaders are
     faces = _words(project, {"scoring-sheet", "solo-reference", "reference-card"})
     assert printed in faces["scoring-sheet/players-1"]
     # the tie-break's leader comparison (F204) reads the same switch (scoring.compared_leaders)

@@ -144,6 +144,8 @@ IMPOSSIBLE = [
     (("    king: true\n", "    king: false\n"), ["game.yaml:4: Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first"]),
     (("    monster: griffin\n", "    monster: griffin\n    king: true\n"), ["game.yaml:19: Bo: king: the Village King bonus needs a full stomach, this one has 17 empty cells"]),
     (("    monster: griffin", "    monster: troll"), ["game.yaml:18: Bo: monster 'troll' is also Ana's: each monster board is used once"]),
+    # named as printed on the board: the message quotes the sheet's words, then the id (as for leaders)
+    (("    monster: griffin", "    monster: Troll"), ["game.yaml:18: Bo: monster 'Troll' (troll) is also Ana's: each monster board is used once"]),
     (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected the name printed on the monster board, or its id from monsters.yaml: "
       "Legendary Dragon (legendary-dragon), Twin-Headed Dragon (twin-headed-dragon), Griffin (griffin), Troll (troll)"]),
     (("rules: published", "rules: 0.3"), ["game.yaml:2: rules: unknown rule version '0.3': expected one of published, 0.2.8"]),
@@ -299,6 +301,13 @@ def test_cli_score_ok_mismatch_and_impossible(sheet):
     result = cli("score", str(path))
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.output.strip() == "game.yaml:13: Ana, row 4 column 6: unknown symbol 'X' (U+0058): expected H A B G D, 1-5 (leaders) or ."
+
+
+def test_cli_report_names_the_held_leader_as_its_tile_does(sheet):
+    """The held leader's row reads like the eaten ones': the title printed on the tile, then its id."""
+    result = cli("score", str(sheet(BASE)))
+    assert result.exit_code == 0, result.output
+    assert "held: Straight Chain (chain-orthogonal)" in result.output, result.output
 
 
 def test_cli_score_json(sheet):

@@ -93,6 +93,9 @@ def test_lower_case_stomach_row_reads_as_upper_case(sheet, repo_project):
     # listed, but not on this board, and on another board: the tile is the other's
     (("4: sight-leader}", "4: sight-leader, 5: feast-hand}"),
      ["game.yaml:7: Ana: leader 5: 'feast-hand' is neither in the stomach nor held: expected digit 5 on the board, or held: feast-hand"]),
+    # the same, named by its title: the line quotes it, with the id
+    (("4: sight-leader}", "4: sight-leader, 5: Hand Feast}"),
+     ["game.yaml:7: Ana: leader 5: 'Hand Feast' (feast-hand) is neither in the stomach nor held: expected digit 5 on the board, or held: feast-hand"]),
 ])
 def test_one_slip_one_line(sheet, change, expected):
     old, new = change

@@ -106,6 +106,32 @@ def test_an_edit_renames_only_the_images_it_changes(tmp_path: Path):
     assert saved(project)["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"].endswith("/" + next(n for n in after if n.startswith("faces-1-")))
 
 
+COIN = """\
+{% extends "pnp/base.svg.j2" %}
+{% block background %}none{% endblock %}
+{% block body %}<circle cx="10" cy="10" r="10" fill="{{ colour }}"/>{% endblock %}
+"""
+
+
+def test_a_round_pieces_shared_back_is_named_back_not_after_its_first_item(tmp_path: Path):
+    """Two coins with one back drawn for both: the back's file is `back-…`, as a deck's
+    shared back is, not `gold-back-…` that the silver coin would point at too."""
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + "  - {id: coin, name: Coins, size: 20mm x 20mm, shape: round, "
+                    "items: \"[{'id': 'gold'}, {'id': 'silver'}]\", front: coin.svg.j2, back: coin-back.svg.j2}\n")
+    templates = project.root / "templates/demo"
+    (templates / "coin.svg.j2").write_text(COIN.replace("{{ colour }}", "{{ '#e9c46a' if item.id == 'gold' else '#cccccc' }}"))
+    (templates / "coin-back.svg.j2").write_text(COIN.replace("{{ colour }}", "#264653"))
+    build(project, None, BuildOptions(formats=("tts",), dpi=40))
+    summary = json.loads((project.output_dir / "demo/tts/decks.json").read_text())
+    (coins,) = [p for p in summary["pieces"] if p["component"] == "coin"]
+    backs = {item["back"] for item in coins["items"]}
+    assert len(backs) == 1 and backs.pop().startswith("coin/back-"), coins
+    assert sorted(p.name.split("-")[0] for p in (project.output_dir / "demo/tts/coin").glob("*.png")) == ["back", "gold", "silver"]
+
+
 def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():
     """20 000 objects: 6 hex digits of their hashes repeat (a 1 in 400 chance for 300 objects
     already); each GUID is still unique, and the same on every build."""

@@ -73,6 +73,7 @@ class PlayerScore:
     empty_cells: int
     held: str | None = None
     claimed: int | None = None
+    held_title: str | None = None  # as printed on its tile, for the report
 
     def parts(self) -> list[int]:
         """The printed parts: each leader, craving, damage, king."""
@@ -126,6 +127,7 @@ def score_player(
         empty_cells=board.count(EMPTY),
         held=held,
         claimed=claimed,
+        held_title=leaders[held].title if held is not None and held in leaders else None,
     )
 
 
@@ -311,7 +313,7 @@ def score_solo(
             need = (rules.solo.balanced_diet or {})[level_name]  # None was refused above
             low = [f"{l.title} scored {l.points}" for l in player.leaders if l.points < need]
             if player.held and len(compared_leaders(player, rules)) > len(player.leaders):
-                low.append(f"{player.held} was not eaten (0)")
+                low.append(f"{player.held_title or player.held} was not eaten (0)")
             if low:
                 met, reason = False, f"below {need}: " + ", ".join(low)
             else:
@@ -425,7 +427,8 @@ class TastyHumansReport(ScoreReport):
             for l in p.leaders:
                 table.add_row(str(l.slot or ""), m(f"{l.title} ({l.id})"), f"row {l.row} col {l.column}", str(l.points))
             if p.held:
-                table.add_row("", m(f"{p.held} (held, not eaten)"), "", "-")
+                # `held:` as on the sheet; never eaten, so it scores nothing (rules.yaml held_leader)
+                table.add_row("", m(f"held: {p.held_title} ({p.held})"), "", "-")
             table.add_row("", m(f"craving: {monster}"), "", str(p.craving))
             table.add_row("", f"damage: {counted(p.damage_tiles, 'tile')}, {p.damage_adjacent} touching", "", str(p.damage_points))
             table.add_row("", "Village King" if p.king else "Village King: no", "", str(p.king_points))

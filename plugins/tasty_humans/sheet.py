@@ -341,11 +341,12 @@ class _Checker:
             if p.name in names:
                 self.fail(("players", i, "name"), f"player name is also player {names[p.name] + 1}'s: expected each name once", p.name)
             names.setdefault(p.name, i)
+            written = self.written.players[i]
             if p.monster and p.monster.strip():  # an empty one is reported by _check_player
                 if p.monster in monsters:
-                    self.fail(("players", i, "monster"), f"monster {p.monster!r} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
+                    text = as_written(written.monster or p.monster, p.monster)  # as the leaders' message below
+                    self.fail(("players", i, "monster"), f"monster {text} is also {sheet.players[monsters[p.monster]].name}'s: each monster board is used once", p.name)
                 monsters.setdefault(p.monster, i)
-            written = self.written.players[i]
             # an empty leader or held is reported by _check_player: it names no tile
             tiles: list[tuple[tuple, str, str]] = [(("players", i, "leaders", slot), lid, written.leaders[slot] or lid)
                                                    for slot, lid in p.leaders.items() if lid and lid.strip()]
@@ -403,7 +404,8 @@ class _Checker:
             room = p.board.count(EMPTY)
             if ending == ROUND and p.held and room:
                 # F184/O193: after the final round a held leader is eaten if it fits.
-                fail(at + ("held",), f"{p.name}: held: {p.held!r} would have been eaten after the final round: the stomach has {counted(room, 'empty cell')} ({RULE_HELD_EATEN})")
+                held = as_written(self.written.players[p.seat].held or p.held, p.held)  # the sheet's words, as elsewhere
+                fail(at + ("held",), f"{p.name}: held: {held} would have been eaten after the final round: the stomach has {counted(room, 'empty cell')} ({RULE_HELD_EATEN})")
             elif ending == ROUND and room and not p.board.uncovered_leaders():
                 # F184/O193: a player with room eats the held leader after the final
                 # round, as the very last tile: nothing can lie on it.
@@ -633,7 +635,8 @@ class _Checker:
         placed = set(board.leaders.values())
         for lid, slot in slots.items():
             if lid not in placed and lid != held_id:
-                self.fail(at + ("leaders", slot), f"leader {slot}: {lid!r} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
+                text = as_written(self.written.players[i].leaders[slot] or lid, lid)
+                self.fail(at + ("leaders", slot), f"leader {slot}: {text} is neither in the stomach nor held: expected digit {slot} on the board, or held: {lid}", who)
                 self.refused.add((i, lid))
                 ok = False
         if held_id is not None and held_id in placed:

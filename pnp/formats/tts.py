@@ -246,7 +246,10 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
         files[f"tts/{rel}"] = Planned(key, partial(_card_png, face, size, mode, round_))
         return rel
 
-    out = [(p.item_id, image(p.front, p.item_id), image(p.back, f"{p.item_id}-back") if p.back else None, p.copies) for p in pieces]
+    # a back shared by every item is named `back-…` (as a deck's is), not after the first item
+    back = "back" if not comp.spec.back_per_item else None
+    out = [(p.item_id, image(p.front, p.item_id), image(p.back, back or f"{p.item_id}-back") if p.back else None, p.copies)
+           for p in pieces]
     return Images(comp, what, out, [piece_name(comp, p) for p in pieces])
 
 

@@ -45,7 +45,11 @@ def _svg_file(project: Path, path: Path, where: ContentError) -> Icon:
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:
-        raise PnpError(ContentError(path, *(exc.position if exc.position else (None, None)), f"not well-formed SVG: {exc}")) from None
+        # expat counts columns from 0, every other located error from 1; its message ends in
+        # the position the error line already gives
+        line, column = exc.position if exc.position else (None, None)
+        raise PnpError(ContentError(path, line, None if column is None else column + 1,
+                                    f"not well-formed SVG: {expat.ErrorString(exc.code)}")) from None
     if root.tag != f"{{{SVG_NS}}}svg":
         raise PnpError(ContentError(path, 1, None, "expected an <svg> root element in the SVG namespace"))
     viewbox = root.get("viewBox")

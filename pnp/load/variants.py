@@ -6,6 +6,7 @@ The variant in use is picked by a game option; it is deep-merged over its ancest
 changes. Broken chains (an unknown parent, a cycle) are located at their `extends` line;
 a key the parent lacks is an error at that key (a misspelt key would otherwise be added,
 leaving the parent's value in force): a variant meaning to add a key gives its parent the key too.
+A misspelt `extends` (`extend: standard`) is an error at its key too.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def chains(doc: Located) -> tuple[dict[str, list[str]], list[ContentError]]:
     out: dict[str, list[str]] = {}
     errors: list[ContentError] = []
     for name in names:
+        errors += _misspelt_extends(doc, name, names)
         chain = [name]
         while EXTENDS in variants[chain[-1]]:
             parent = variants[chain[-1]][EXTENDS]
@@ -58,6 +60,18 @@ def chains(doc: Located) -> tuple[dict[str, list[str]], list[ContentError]]:
             own = {k: v for k, v in variants[name].items() if k != EXTENDS}
             errors += _unknown_keys(doc, (name,), own, resolve(doc, chain[1:]), chain[1])
     return out, errors
+
+
+def _misspelt_extends(doc: Located, name: str, names: list[str]) -> list[ContentError]:
+    """An error at a key near `extends` naming another variant (`extend: standard`): read as
+    content, it would leave the variant with none of its parent's keys."""
+    own = doc.data[name]
+    if EXTENDS in own:
+        return []
+    return [doc.error((name, key), f"{key!r} names the variant {value!r}{did_you_mean(str(key), [EXTENDS])}: "
+                                   f"expected `{EXTENDS}: {value}` to build on it")
+            for key, value in own.items()
+            if isinstance(value, str) and value in names and value != name and did_you_mean(str(key), [EXTENDS])]
 
 
 def _unknown_keys(doc: Located, at: tuple, over: dict, base: dict, parent: str) -> list[ContentError]:
