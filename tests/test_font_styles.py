@@ -448,6 +448,14 @@ def test_a_family_the_pdf_engine_names_otherwise_is_a_located_error(demo: Projec
     named_font(folder / "Narrow.ttf", "LiberationSansNarrow")  # a name typst keeps (the demo's bold text needs a bold file)
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])
     assert "PDF engine" not in result.output and "no bold file of LiberationSansNarrow" in result.output, result.output
+    # a build that makes PDFs asks the engine where it runs, once the faces are rendered (the
+    # demo's bold text, which needs a bold file, made plain) and before any file is made
+    named_font(folder / "Narrow.ttf", "Liberation Sans Narrow")
+    for template in (demo.templates_dir / "demo").iterdir():
+        template.write_text(template.read_text().replace(' font-weight="bold"', "").replace(', "bold")', ")"))
+    result = runner.invoke(app, ["build", "--format", "svg,pdf", "--project", str(demo.root)])
+    assert result.exit_code == 2 and result.output.strip().splitlines() == [found], result.output
+    assert not [p for p in demo.output_dir.rglob("*") if p.is_file()]
 
 
 def test_two_files_of_one_familys_style_are_a_located_error(demo: Project, tmp_path: Path):

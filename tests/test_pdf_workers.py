@@ -172,6 +172,79 @@ def test_workers_start_for_a_first_build_of_several_games_and_only_when_two_game
     assert opened == [1, 1, 1]
 
 
+# a build in a fresh interpreter, telling whether typst was loaded here as the pool opened and
+# whether it forked (into the file named by $SEEN)
+WATCHED_BUILD = """
+import json, os, sys
+from contextlib import contextmanager
+from pnp.formats import pdf_engine
+
+opened, seen = pdf_engine.engine_pool, []
+
+@contextmanager
+def watched(*args, **kwargs):
+    typst_here = "typst" in sys.modules
+    with opened(*args, **kwargs):
+        seen.append({"typst_here": typst_here, "pooled": pdf_engine._POOL is not None})
+        yield
+
+pdf_engine.engine_pool = watched
+from pnp.cli import main
+try:
+    main()
+finally:
+    with open(os.environ["SEEN"], "w") as out:
+        json.dump(seen, out)
+"""
+
+
+def test_a_game_naming_its_own_fonts_leaves_the_engine_to_the_workers(tmp_path: Path):
+    """Loading a game that names its own fonts asked typst here what it names each file, so
+    the pool never forked (typst loaded) and every PDF was made in this process: the engine
+    names them where it runs, and a family it names otherwise is one located line as before,
+    with nothing written."""
+    from fontTools.ttLib import TTFont
+
+    from pnp.load.content import Project
+    from pnp.load.fonts import DEFAULT_DIR
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "one")
+    scaffold(project, "two")
+    for template in (project.templates_dir / "one").iterdir():  # its text plain: one regular file draws it
+        template.write_text(template.read_text().replace(' font-weight="bold"', "").replace(', "bold")', ")"))
+    game = project.content_dir / "one" / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Sans.ttf]\ncomponents:", 1))
+    font = project.content_dir / "one" / "Sans.ttf"
+    font.write_bytes((DEFAULT_DIR / "LiberationSans-Regular.ttf").read_bytes())
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "2", "SEEN": str(tmp_path / "seen.json")}
+
+    def build() -> tuple[subprocess.CompletedProcess, list[dict]]:
+        done = subprocess.run([sys.executable, "-c", WATCHED_BUILD, "build", "-q", "--force", "--format", "pdf", "--project", str(project.root)],
+                              capture_output=True, text=True, env=env, timeout=300)
+        return done, json.loads((tmp_path / "seen.json").read_text())
+
+    done, seen = build()
+    assert done.returncode == 0, done.stderr
+    assert [s["typst_here"] for s in seen] == [False]  # two games built first: the pool opens before they render
+    pooled = (os.cpu_count() or 1) >= 2 and sys.platform.startswith("linux")
+    assert seen[0]["pooled"] == pooled
+    made = {p: p.read_bytes() for p in project.output_dir.rglob("*") if p.is_file()}
+    with TTFont(str(font)) as named:  # a family typst knows as Liberation Sans
+        for record in named["name"].names:
+            if record.nameID in (1, 4, 16):
+                record.string = "Liberation Sans Narrow"
+        named.save(str(font))
+    done, seen = build()
+    assert done.returncode == 2 and seen == [{"typst_here": False, "pooled": pooled}], done.stderr
+    line = next(n for n, text in enumerate(game.read_text().splitlines(), 1) if text.startswith("fonts:"))
+    (found,) = (done.stdout + done.stderr).strip().splitlines()
+    assert f"game.yaml:{line}:9: font file Sans.ttf: the PDF engine (typst) knows its family 'Liberation Sans Narrow' as " \
+           "'Liberation Sans'" in found, found
+    assert {p: p.read_bytes() for p in project.output_dir.rglob("*") if p.is_file()} == made
+
+
 def test_a_bad_worker_count_is_one_line_and_exit_2(tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "lots"}
     done = subprocess.run([sys.executable, "-c", "from pnp.cli import main; main()", "build", "-q", "--out", str(tmp_path / "out")],

@@ -24,7 +24,7 @@ from .cache import CACHE_FILE, BuildCache, code_stamp
 from .lock import output_lock
 from ..config import BuildOptions
 from ..files import Planned, digest
-from ..load.content import GameContent, Project
+from ..load.content import GameContent, Project, check_engine_families
 from ..errors import ContentError, PnpError
 from ..load.project_files import output_folder, outside
 from .output import Staged, check_files, commit_files, discard_staged
@@ -310,7 +310,13 @@ class Rendered:
         start = time.perf_counter()
         staged = Staged(self.cache.root)
         try:
-            files = make_all(self.todo, self.tally, staged)
+            todo = self.todo
+            if self.game.manifest.fonts and any(plan.costly for plan in todo.values()):  # PDFs to make (by typst)
+                # before any file is made, the engine names the game's fonts where it runs (a worker, else here)
+                from ..formats.pdf_engine import font_families
+
+                check_engine_families(self.game, font_families(self.game.fonts.paths))
+            files = make_all(todo, self.tally, staged)
             sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
         except BaseException:
             staged.discard()
@@ -433,7 +439,9 @@ def check_input(project: Project, games: list[str] | None, options: BuildOptions
     not after another build that holds the lock has finished (`pnp watch`, `pnp preview`)."""
     pipeline = Pipeline(project, options).check()
     check_cut_file(options, project.root)
-    loaded = pipeline.load(project.resolve_games(games))
+    # a build that makes PDFs has its engine name the game's fonts (`Rendered.make`): typst
+    # loaded here would keep the PDF workers from forking (pnp/formats/pdf_engine.py)
+    loaded = pipeline.load(project.resolve_games(games), engine_fonts="pdf" not in options.formats)
     return Checked(pipeline, loaded, pipeline.values(loaded))
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..errors import PnpError
-from ..load.content import GameContent, Project, load_game
+from ..load.content import GameContent, Project, check_engine_families, load_game
 
 if TYPE_CHECKING:
     from ..render.faces import ComponentRenderer, Piece, RenderedComponent
@@ -40,12 +40,19 @@ class Pipeline:
         check_options(self.options)
         return self
 
-    def load(self, names: list[str]) -> list[GameContent]:
-        """Load every named game, collecting all games' errors before failing."""
+    def load(self, names: list[str], engine_fonts: bool = True) -> list[GameContent]:
+        """Load every named game, collecting all games' errors before failing. `engine_fonts`:
+        check here what the PDF engine names each game's font files; a build that makes PDFs
+        asks its engine instead, where it runs, as it makes them (pnp/build/driver.py)."""
         loaded, errors = [], []
         for name in names:
             try:
-                loaded.append(load_game(self.project, name))
+                game = load_game(self.project, name)
+                if engine_fonts and game.manifest.fonts:
+                    from ..formats.engine_jobs import families
+
+                    check_engine_families(game, families(game.fonts.paths))
+                loaded.append(game)
             except PnpError as exc:
                 errors.extend(exc.errors)
         if errors:

@@ -1,9 +1,9 @@
-"""The PDF engine's two jobs, light to import: typeset a typst document (typst) and compose
-a book's PDFs from its typeset documents (`pdf_sheets`, pikepdf). A big book's fresh
-processes (`pdf_engine.Apart`) run this module as a program, one job each (the composer
-fed each document as it is typeset): it imports no more than the job needs
-(pnp.formats.pdf_engine's process machinery costs each of them about as much CPU as
-starting Python)."""
+"""The PDF engine's jobs, light to import: typeset a typst document (typst), compose a
+book's PDFs from its typeset documents (`pdf_sheets`, pikepdf), and name font files as
+typst loads them (`families`). A big book's fresh processes (`pdf_engine.Apart`) run this
+module as a program, one job each (the composer fed each document as it is typeset): it
+imports no more than the job needs (pnp.formats.pdf_engine's process machinery costs each
+of them about as much CPU as starting Python)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pickle
 import re
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 _COMPILERS: dict[tuple[tuple[str, str], ...], Any] = {}  # font files and their digests -> a typst.Compiler with them loaded
 _ONE_AT_A_TIME = threading.Lock()  # a Compiler refuses a second caller while one compiles
@@ -33,24 +34,48 @@ def compiler(font_files: tuple[str, ...]) -> Any:
     watch` runs is loaded again (typst would keep drawing the old outlines)."""
     key = tuple((path, hashlib.sha256(Path(path).read_bytes()).hexdigest()) for path in font_files)
     if key not in _COMPILERS:
-        import shutil
-        import tempfile
-
         import typst
 
-        with tempfile.TemporaryDirectory(prefix="pnp-fonts-") as folder:
-            for number, path in enumerate(font_files):
-                link = os.path.join(folder, f"{number:05d}{os.path.splitext(path)[1].lower()}")  # in order; typst goes by the suffix
-                try:
-                    os.symlink(os.path.abspath(path), link)
-                except OSError:  # a system that allows no links: a copy
-                    shutil.copyfile(path, link)
+        with _linked(font_files) as folder:
             # typst's root is pnp's own font folder, never the current folder or the project: the
             # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
             if len(_COMPILERS) >= 8:  # a long watch session: the fonts as they are now, not every edit's
                 _COMPILERS.clear()
             _COMPILERS[key] = typst.Compiler(font_paths=[folder], ignore_system_fonts=True, root=str(ROOT))
     return _COMPILERS[key]
+
+
+def families(font_files: tuple[str, ...]) -> dict[str, str | None]:
+    """The family typst knows each font file by, as the compiler loads it (None where it
+    reads no font from the file): pnp/load/content.py `check_engine_families` compares them
+    with pnp's. Asked of the process that runs the engine (pdf_engine.font_families)."""
+    import typst
+
+    with _linked(font_files) as folder:
+        found = typst.Fonts(include_system_fonts=False, include_embedded_fonts=False, font_paths=[folder]).fonts()
+        # typst names the file a link leads to
+        named = {os.path.realpath(str(font.path)): str(font.family) for font in found if font.index == 0}
+        return {path: named.get(os.path.realpath(link)) for path, link in zip(font_files, _links(folder, font_files))}
+
+
+@contextmanager
+def _linked(font_files: tuple[str, ...]) -> Iterator[str]:
+    """A folder holding a link to each of `font_files` alone (typst reads folders, not files)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="pnp-fonts-") as folder:
+        for path, link in zip(font_files, _links(folder, font_files)):
+            try:
+                os.symlink(os.path.abspath(path), link)
+            except OSError:  # a system that allows no links: a copy
+                shutil.copyfile(path, link)
+        yield folder
+
+
+def _links(folder: str, font_files: tuple[str, ...]) -> list[str]:
+    # in order; typst goes by the suffix
+    return [os.path.join(folder, f"{number:05d}{os.path.splitext(path)[1].lower()}") for number, path in enumerate(font_files)]
 
 
 def make_pdf(text: str, inputs: dict[str, str], font_files: tuple[str, ...]) -> tuple[bytes, str]:

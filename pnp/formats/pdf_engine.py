@@ -32,7 +32,7 @@ from typing import Any, Iterator, Protocol
 from ..errors import PnpError
 from ..workers import end_with_parent
 from . import engine_jobs
-from .engine_jobs import behind, compiler, compose_book, make_pdf
+from .engine_jobs import behind, compiler, compose_book, families, make_pdf
 
 _POOL: ProcessPoolExecutor | None = None
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
@@ -220,6 +220,15 @@ def run_book(title: str, docs: list[tuple[str, dict[str, str]]], font_files: tup
             raise PnpError(f"{title}: the PDF engine failed on face {faces[name]}: {said}")
         raise PnpError(f"{title}: the PDF engine failed: {problem}")
     return made
+
+
+def font_families(font_files: tuple[str, ...]) -> dict[str, str | None]:
+    """The family typst knows each font file by (`engine_jobs.families`), asked of a pool
+    worker when a pool is open: typst loaded in this process would keep a later build's
+    pool from forking (`_can_fork`)."""
+    if _POOL is not None:
+        return _POOL.submit(families, font_files).result()
+    return families(font_files)
 
 
 def _pool_worker(parent: int) -> None:

@@ -19,7 +19,7 @@ from . import generate as generated, icons as icon_sets, plugins, project_files,
 from .needs import check_needs
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
 from .fonts import DEFAULT as DEFAULT_FONTS
-from .fonts import Fonts, chars_named, engine_family, load_face
+from .fonts import Fonts, chars_named, load_face
 from .manifest import Manifest, cross_check
 from .plugin import GamePlugin
 from .shipped import MANIFEST, games_in, shipped_games, shipped_root
@@ -227,7 +227,8 @@ def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
 
 def load_game(project: Project, name: str) -> GameContent:
     """Load, validate and cross-check one game (the project's own, else the shipped one of
-    that name); raise PnpError listing every problem."""
+    that name); raise PnpError listing every problem. What the PDF engine names its font
+    files is checked above this layer (`check_engine_families`)."""
     project = project.home(name)
     game_dir = project.content_dir / name
     manifest_doc = load_located(project_files.inside(project.root, game_dir / MANIFEST, None, "game file"))
@@ -307,8 +308,8 @@ def _check_templates(game: GameContent, manifest_doc: Located) -> None:
 
 
 def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
-    """Every font file named exists and is a font fonttools can read, whose family the PDF
-    engine knows by the same name, and no two are one family's same style."""
+    """Every font file named exists and is a font fonttools can read, and no two are one
+    family's same style (the PDF engine's names of them: `check_engine_families`)."""
     errors: list[ContentError] = []
     styles: dict[tuple[str, bool, bool], str] = {}  # a family and style -> the first file of it
     for i, name in enumerate(game.manifest.fonts):
@@ -328,21 +329,32 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
         except Exception as exc:  # fonttools raises many kinds on a broken file
             errors.append(manifest_doc.error(("fonts", i), f"cannot read font file {name} ({type(exc).__name__}: {exc}): expected a TrueType or OpenType font (.ttf, .otf)"))
             continue
-        typst_family = engine_family(path, path.stat().st_mtime)
-        if typst_family is not None and typst_family.casefold() != face.family.casefold():
-            errors.append(manifest_doc.error(("fonts", i), f"font file {name}: the PDF engine (typst) knows its family {face.family!r} as "
-                                                            f"{typst_family!r} (it drops words such as Narrow, Condensed or Light from a "
-                                                            f"family's name), so the PDF would draw text in {face.family!r} in another "
-                                                            "font: use a font whose family name has no such word, or rename the "
-                                                            "family in the file (its name table's IDs 1 and 16)"))
         # pnp measures a style with the first of its files, the renderers draw the one nearest normal width and weight
-        elif first := styles.get(style := (face.family, face.bold, face.italic)):
+        if first := styles.get(style := (face.family, face.bold, face.italic)):
             errors.append(manifest_doc.error(("fonts", i), f"font file {name} is {face.name}, as {first} is: pnp would measure that "
                                                             f"text with {first}, and the renderers draw whichever is nearest normal width "
                                                             "and weight; name one file for each of a family's styles (regular, bold, "
                                                             "italic, bold italic)"))
         else:
             styles[style] = name
+    raise_if_any(errors)
+
+
+def check_engine_families(game: GameContent, families: dict[str, str | None]) -> None:
+    """The PDF engine (typst) knows each of the game's font files by pnp's family name:
+    `families`, its name of each file (pnp.formats.engine_jobs.families). typst drops words
+    such as Narrow, Condensed or Light from a family's name, and draws an SVG's text in a
+    family it does not know in its fallback font (Libertinus Serif; checked), with exit 0."""
+    errors: list[ContentError] = []
+    for i, (name, path) in enumerate(zip(game.manifest.fonts, game.fonts.files)):  # every file named was found (`_check_fonts`)
+        family = load_face(path, path.stat().st_mtime).family
+        typst_family = families.get(str(path))
+        if typst_family is not None and typst_family.casefold() != family.casefold():
+            errors.append(game.manifest_doc.error(("fonts", i), f"font file {name}: the PDF engine (typst) knows its family {family!r} as "
+                                                                 f"{typst_family!r} (it drops words such as Narrow, Condensed or Light from a "
+                                                                 f"family's name), so the PDF would draw text in {family!r} in another "
+                                                                 "font: use a font whose family name has no such word, or rename the "
+                                                                 "family in the file (its name table's IDs 1 and 16)"))
     raise_if_any(errors)
 
 

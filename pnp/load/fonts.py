@@ -211,30 +211,6 @@ def bold_instance(path: Path, stamp: float) -> Face | None:
         return Face(path, regular.family, True, regular.italic, bold["head"].unitsPerEm, advances, _kerning(bold, cmap), True, BOLD_WEIGHT)
 
 
-@lru_cache(maxsize=32)
-def engine_family(path: Path, stamp: float) -> str | None:
-    """The family the PDF engine (typst) knows the font file by. typst drops words naming a
-    style or a width from a family's name ("Liberation Sans Narrow" is its "Liberation Sans",
-    condensed), and draws an SVG's text in a family it does not know in its own fallback font
-    (Libertinus Serif; checked), where resvg and pnp's measures use the file. None when typst
-    reads no font from it."""
-    import os
-    import tempfile
-
-    import typst
-
-    with tempfile.TemporaryDirectory(prefix="pnp-font-") as folder:  # typst reads folders, not files
-        link = os.path.join(folder, "font" + path.suffix.lower())
-        try:
-            os.symlink(path.resolve(), link)
-        except OSError:  # a system that allows no links
-            import shutil
-
-            shutil.copyfile(path, link)
-        found = typst.Fonts(include_system_fonts=False, include_embedded_fonts=False, font_paths=[folder]).fonts()
-        return next((str(f.family) for f in found if f.index == 0), None)
-
-
 def broken_outlines(path: Path) -> bool:
     """Whether fontTools fails to read a glyph outline of the font file (a corrupt `glyf`
     table): read only after the PDF engine failed on the font's family, as it reads them all."""
