@@ -220,6 +220,12 @@ def test_stomach_as_a_list_points_at_each_item(sheet):
     assert problems(sheet(text)) == ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]
 
 
+def test_a_misspelt_stomach_is_one_line(sheet):
+    """Before: "missing required key 'stomach'" at Ana's record and "unknown key 'stomch'" below it."""
+    text = BASE.replace("    stomach: |", "    stomch: |", 1)
+    assert problems(sheet(text)) == ["game.yaml:9:5: unknown key 'stomch': did you mean 'stomach' (required)?"]
+
+
 SOLO = """\
 game: tasty-humans
 players:
