@@ -62,6 +62,16 @@ def test_list_shows_components_and_counts(demo: Project):
     assert "card" in result.output and "63 x 88" in result.output and "3" in result.output
 
 
+def test_list_shows_a_round_piece_as_round(demo: Project):
+    """Before: "25 x 25", as if the piece were a square."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("size: poker ", "size: 25mm x 25mm\n    shape: round\n   "))
+    result = pnp(demo, "list")
+    assert result.exit_code == 0, result.output
+    (row,) = [line for line in result.output.splitlines() if "card" in line]
+    assert "│ 25 round " in row and "25 x 25" not in row, result.output
+
+
 def test_validate_and_list_take_the_game_options_a_build_takes(demo: Project):
     """A template error that shows only under an option, and the piece counts under it, are
     what `validate` and `list` report given the same --players and --set as the build."""
