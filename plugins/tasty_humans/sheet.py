@@ -761,9 +761,9 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     rules = rule_set.version(name)
     counts = sorted(rules.stomach.rows_by_players)
     if players not in counts:
-        from pnp.api import PnpError
+        from pnp.api import OptionError
 
-        raise PnpError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
+        raise OptionError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
     rows, cols = rules.rows(players), rules.stomach.columns
     slots = rules.leaders_max(players)
     legend = ", ".join(f"{t.symbol} {t.name.lower()}" for t in rules.tiles.values())
