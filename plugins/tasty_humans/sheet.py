@@ -592,7 +592,8 @@ class _Checker:
             self.fail(at + ("monster",), self.names["monster"].unknown(p.monster), who)
             ok = False
         elif p.monster not in CRAVINGS or p.monster not in rules.cravings:
-            self.fail(at + ("monster",), f"monster {p.monster!r} has no craving to score in rules {self.sheet.rules or 'default'}", who)
+            text = as_written(self.written.players[i].monster or p.monster, p.monster)  # the sheet's words, as elsewhere
+            self.fail(at + ("monster",), f"monster {text} has no craving to score in rules {self.sheet.rules or 'default'}", who)
             ok = False
 
         max_slot = max(rules.leaders_max_by_players.values())
