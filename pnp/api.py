@@ -13,7 +13,8 @@ What a plugin gets
 - `Located`: a parsed YAML file that knows where every value stands; `doc.error(path,
   message)` makes a `ContentError` at the value under `path` (a tuple of keys and indexes).
 - `ContentError` (one located problem), `PnpError` (raise it with one or many
-  ContentErrors: the CLI prints each as `file:line:col: message` and exits 2),
+  ContentErrors: the CLI prints each as `file:line:col: message` and exits 2), `OptionError`
+  (a PnpError about an option as typed, e.g. `--players`: printed after the command's name),
   `raise_if_any`, `sorted_errors`, `display_path`, `did_you_mean` (the nearest known name),
   `counted` ("1 point", "2 points").
 - `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`, and
@@ -44,7 +45,7 @@ than ContentErrors, a `sheet_schema` JSON cannot write): that plugin's error at 
 
 from __future__ import annotations
 
-from .errors import ContentError, PnpError, counted, did_you_mean, display_path, raise_if_any, sorted_errors
+from .errors import ContentError, OptionError, PnpError, counted, did_you_mean, display_path, raise_if_any, sorted_errors
 from .load.content import GameContent
 from .limits import GRIDS
 from .load.manifest import Length
@@ -69,6 +70,7 @@ __all__ = [
     "Length",
     "Located",
     "PlayerRecord",
+    "OptionError",
     "PnpError",
     "Record",
     "ScoreReport",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, Optional, TypeVa
 
 import typer
 
-from .errors import ContentError, PnpError, counted, display_path
+from .errors import ContentError, OptionError, PnpError, counted, display_path
 from .safetext import clip, json_text, markup, plain
 from .serve import DEFAULT_PORT
 
@@ -92,7 +92,8 @@ def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
     try:
         return fn()
     except PnpError as exc:
-        fail(exc.errors, exc.exit_code, as_json)
+        named = _command_running() if isinstance(exc, OptionError) else None  # an option's mistake: after its command's name
+        fail([f"{named}: {e}" if named and isinstance(e, str) else e for e in exc.errors], exc.exit_code, as_json)
     except KeyboardInterrupt:
         fail(["interrupted"], EXIT_INTERRUPTED, as_json)
     except OSError as exc:
@@ -131,7 +132,7 @@ def project_at(path: Path, *, made: bool = False) -> Project:
     from .load.content import Project
 
     if not made and not path.is_dir():
-        raise PnpError(f"{path}: the project folder does not exist (--project)")
+        raise OptionError(f"{path}: the project folder does not exist (--project)")
     return Project(path.resolve())
 
 
@@ -156,7 +157,7 @@ def options_for(project: Path, **given) -> "BuildOptions":
         try:
             given["bleed"] = to_mm(given["bleed"])
         except ValueError:
-            raise PnpError(f"--bleed {given['bleed']!r}: expected a length of 0 or more, in mm or with a unit, e.g. --bleed 3 or --bleed 0.125in") from None
+            raise OptionError(f"--bleed {given['bleed']!r}: expected a length of 0 or more, in mm or with a unit, e.g. --bleed 3 or --bleed 0.125in") from None
     if isinstance(given.get("paper"), str):  # paper names are lower-case: --paper A4 is a4
         given["paper"] = given["paper"].strip().lower()
     if isinstance(given.get("formats"), str):
@@ -165,12 +166,12 @@ def options_for(project: Path, **given) -> "BuildOptions":
         try:
             x, y = (float(v) for v in given["back_offset"].split(","))
         except ValueError:
-            raise PnpError(f"--back-offset {given['back_offset']!r}: expected X,Y in mm, e.g. --back-offset 0.5,-1") from None
+            raise OptionError(f"--back-offset {given['back_offset']!r}: expected X,Y in mm, e.g. --back-offset 0.5,-1") from None
         given["back_offset"] = (x, y)
     if isinstance(given.get("out"), Path):
         # early, and the file itself: not a line about a path under it (the out folder, or a folder on its way)
         if (file := next((f for f in (given["out"], *given["out"].parents) if f.exists() and not f.is_dir()), None)) is not None:
-            raise PnpError(f"{file}: is a file, not a folder (--out names the output folder)")
+            raise OptionError(f"{file}: is a file, not a folder (--out names the output folder)")
         given["out"] = given["out"].resolve()
     if isinstance(given.get("extra"), list):
         given["extra"] = _options(given["extra"])
@@ -513,7 +514,7 @@ def init_cmd(
 
     def job() -> None:
         if example is None:
-            raise PnpError(f"--example GAME is required: one of {', '.join(known_examples()) or '(none shipped)'}")
+            raise OptionError(f"--example GAME is required: one of {', '.join(known_examples()) or '(none shipped)'}")
         for p in init_example(folder, example):
             say(f"created {display_path(p)}")
         where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "
@@ -541,11 +542,11 @@ def sheet_cmd(
 
     def job() -> None:
         if table and (template or schema):
-            raise PnpError("--table prints the code on the printable sheet: leave out --template and --schema")
+            raise OptionError("--table prints the code on the printable sheet: leave out --template and --schema")
         if template and schema:
-            raise PnpError("--template and --schema each write one file: give one of them")
+            raise OptionError("--template and --schema each write one file: give one of them")
         if not table and (port is not None or db is not None):
-            raise PnpError(f"{'--port' if port is not None else '--db'} names the table's server: it goes with --table")
+            raise OptionError(f"{'--port' if port is not None else '--db'} names the table's server: it goes with --table")
         if not (template or schema):
             chosen = options_for(project, paper=paper)  # --paper, else pnp.yaml's, with its own papers
             code = None
@@ -594,11 +595,11 @@ def simulate_cmd(
     def job():
         proj = project_at(project)
         if jobs is not None and jobs < 1:
-            raise PnpError(f"--jobs {jobs}: expected at least 1")
+            raise OptionError(f"--jobs {jobs}: expected at least 1")
         try:
             counts = [int(n) for n in ([] if players is None else players.split(","))] or [None]  # 2,,3: an empty count is refused
         except ValueError:
-            raise PnpError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
+            raise OptionError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         name = proj.resolve_games([game])[0]
         base = out_dir.resolve() / name / "simulate" if out_dir else output_folder(proj.root, proj.output_dir / name / "simulate")
         for option, folder in (("--out", base), ("--sheets", sheets)):
@@ -796,6 +797,22 @@ def usage_error(exc) -> NoReturn:
     message = " ".join(exc.format_message().split()).rstrip(".")
     say(clip(f"{command}: {message} (see {command} --help)"), stderr=True)
     sys.exit(EXIT_INPUT)
+
+
+def _command_running() -> str:
+    """The command running (`pnp build`, `pnp log export`), as a usage error names it."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # Typers before 0.29 run on Click itself (`_click_errors`)
+        from click import get_current_context  # type: ignore[no-redef]
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return _command_typed()
+    words: list[str] = []
+    while ctx.parent is not None:  # the root's own name is the program's as started ('root' under a test's runner)
+        words.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["pnp", *words])
 
 
 def _command_typed() -> str:

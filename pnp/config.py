@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from .errors import ContentError, PnpError
+from .errors import ContentError, OptionError, PnpError
 from .load import project_files
 from .load.content import GameContent
 from .load.manifest import Length, presets
@@ -109,7 +109,7 @@ def table(extra: dict[str, SheetLayout] | None = None) -> dict[str, SheetLayout]
 def sheet_layout(name: str, extra: dict[str, SheetLayout] | None = None) -> SheetLayout:
     layouts = table(extra)
     if name not in layouts:
-        raise PnpError(f"unknown layout {name!r}: expected one of {', '.join(layouts)}")
+        raise OptionError(f"unknown layout {name!r}: expected one of {', '.join(layouts)}")
     return layouts[name]
 
 

@@ -97,6 +97,12 @@ class PnpError(Exception):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
+class OptionError(PnpError):
+    """A mistake in a command's options as typed, not in a file: the command line names the
+    command in front of it (`pnp build: unknown paper 'b5': ...`), as the option parser's
+    own errors do."""
+
+
 class PluginError(PnpError):
     """A game plugin's own fault (a hook pnp cannot call, or one returning what pnp cannot
     use), located at the plugin: what `pnp serve` also says in its terminal, for the host."""

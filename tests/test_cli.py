@@ -46,6 +46,21 @@ def test_unknown_game_format_and_paper_are_errors(demo: Project):
     assert result.exit_code == 2 and "unknown paper 'b5'" in result.output
 
 
+def test_an_option_error_names_its_command_as_the_option_parsers_do(demo: Project):
+    """Before: `unknown paper 'b5'` and `cut files need ...` alone, without the `pnp build:`
+    that Click's own errors (`pnp build: No such option: ...`) carry."""
+    paper = pnp(demo, "build", "--paper", "b5")
+    assert (paper.exit_code, paper.output) == (2, "pnp build: unknown paper 'b5': expected one of letter, a4, a3, tabloid, legal\n")
+    cut = pnp(demo, "build", "--cut-file", "--format", "svg")
+    assert cut.exit_code == 2 and cut.output.startswith("pnp build: cut files need the pdf format "), cut.output
+    pairs = pnp(demo, "list", "--set", "x")
+    assert (pairs.exit_code, pairs.output) == (2, "pnp list: --set 'x': expected KEY=VALUE, e.g. --set rules=0.2.8\n")
+    # the same choice made in pnp.yaml is blamed there, at its line, with no command named
+    (demo.root / "pnp.yaml").write_text("formats: [svg]\ncut_file: true\n")
+    located = pnp(demo, "build")
+    assert (located.exit_code, located.output.startswith(f"{demo.root / 'pnp.yaml'}:2:1: cut files need")) == (2, True), located.output
+
+
 def test_validate_ok_and_errors(demo: Project):
     assert pnp(demo, "validate").output.strip() == "ok"
     (demo.content_dir / "demo/game.yaml").write_text(
@@ -60,6 +75,16 @@ def test_list_shows_components_and_counts(demo: Project):
     result = pnp(demo, "list")
     assert result.exit_code == 0
     assert "card" in result.output and "63 x 88" in result.output and "3" in result.output
+
+
+def test_list_shows_a_round_piece_as_round(demo: Project):
+    """Before: "25 x 25", as if the piece were a square."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("size: poker ", "size: 25mm x 25mm\n    shape: round\n   "))
+    result = pnp(demo, "list")
+    assert result.exit_code == 0, result.output
+    (row,) = [line for line in result.output.splitlines() if "card" in line]
+    assert "│ 25 round " in row and "25 x 25" not in row, result.output
 
 
 def test_validate_and_list_take_the_game_options_a_build_takes(demo: Project):
@@ -184,7 +209,7 @@ def test_out_naming_a_file_is_refused_early(demo: Project, tmp_path):
     for command in ("build", "preview"):
         result = pnp(demo, command, "--out", str(plain))
         assert result.exit_code == 2, result.output
-        assert result.output == f"{plain}: is a file, not a folder (--out names the output folder)\n"
+        assert result.output == f"pnp {command}: {plain}: is a file, not a folder (--out names the output folder)\n"
     result = pnp(demo, "build", "--out", str(plain / "under"))  # a folder under the file: the file named, not a lock under it
-    assert result.exit_code == 2 and result.output == f"{plain}: is a file, not a folder (--out names the output folder)\n", result.output
+    assert result.exit_code == 2 and result.output == f"pnp build: {plain}: is a file, not a folder (--out names the output folder)\n", result.output
     assert plain.read_text() == "mine\n"

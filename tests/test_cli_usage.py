@@ -48,5 +48,5 @@ def test_help_and_the_version_are_as_before(tmp_path):
 
 def test_a_commands_own_exit_code_passes_through(tmp_path):
     done = pnp(tmp_path, "build", "--dpi", "5")
-    assert (done.returncode, done.stderr) == (2, "--dpi must be between 10 and 1200, got 5\n")
+    assert (done.returncode, done.stderr) == (2, "pnp build: --dpi must be between 10 and 1200, got 5\n")
     assert pnp(tmp_path, "new", "g").returncode == 0

@@ -33,7 +33,7 @@ def test_a_pnp_yaml_dpi_out_of_range_names_the_file(demo: Project, dpi: int):
 
 def test_the_command_line_dpi_is_still_blamed_on_the_option(demo: Project):
     result = runner.invoke(app, ["build", "--dpi", "5", "--project", str(demo.root)])
-    assert result.exit_code == 2 and result.output.strip() == "--dpi must be between 10 and 1200, got 5"
+    assert result.exit_code == 2 and result.output.strip() == "pnp build: --dpi must be between 10 and 1200, got 5"
 
 
 def test_no_formats_in_pnp_yaml_is_located(demo: Project):

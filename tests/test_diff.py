@@ -121,7 +121,7 @@ def test_without_git_since_is_one_line(repo: Project, tmp_path: Path, monkeypatc
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # a machine without git
     result = CliRunner().invoke(app, ["diff", "--since", "HEAD", "-p", str(repo.root)])
-    assert (result.exit_code, result.output) == (2, "--since HEAD: git was not found\n")
+    assert (result.exit_code, result.output) == (2, "pnp diff: --since HEAD: git was not found\n")
 
 
 def saved_then_edited(demo: Project, tmp_path: Path, file: Path, old: str, new: str) -> Path:
@@ -402,4 +402,4 @@ def test_a_trusted_project_is_compared_with_its_own_history(repo: Project, trust
 @pytest.mark.parametrize("dpi", ["0", "5000"])
 def test_a_dpi_out_of_range_is_one_line(repo: Project, dpi: str):
     result = CliRunner().invoke(app, ["diff", "--since", "HEAD", "--dpi", dpi, "-p", str(repo.root)])
-    assert result.exit_code == 2 and result.output.strip() == f"--dpi must be between 10 and 1200, got {dpi}", result.output
+    assert result.exit_code == 2 and result.output.strip() == f"pnp diff: --dpi must be between 10 and 1200, got {dpi}", result.output

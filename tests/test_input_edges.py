@@ -142,8 +142,8 @@ def build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game_yaml: str, files
 
 @pytest.mark.parametrize("given, expected", [
     ("fancy=maybe", "content/g/game.yaml:4:3: --set fancy=maybe: expected true or false (g option 'fancy')"),
-    ("fancy", "--set 'fancy': expected KEY=VALUE, e.g. --set rules=0.2.8"),
-    ("=yes", "--set '=yes': expected KEY=VALUE, e.g. --set rules=0.2.8"),
+    ("fancy", "pnp build: --set 'fancy': expected KEY=VALUE, e.g. --set rules=0.2.8"),
+    ("=yes", "pnp build: --set '=yes': expected KEY=VALUE, e.g. --set rules=0.2.8"),
     ("level=3", "content/g/game.yaml:5:3: --set level=3: expected one of 1, 2 (g option 'level')"),
 ])
 def test_a_wrong_set_option_is_one_line(tmp_path, monkeypatch, given, expected):

@@ -32,7 +32,7 @@ def test_players_on_a_game_without_the_option_is_refused_like_set(demo: Project)
 
 def test_a_negative_player_count_is_refused_before_any_game(demo: Project):
     result = runner.invoke(app, ["build", "--players", "-1", "--project", str(demo.root)])
-    assert one_error(result) == "--players cannot be negative, got -1"
+    assert one_error(result) == "pnp build: --players cannot be negative, got -1"
     assert not demo.output_dir.exists()
 
 

@@ -283,7 +283,7 @@ def test_a_layout_option_that_is_none_and_an_empty_settings_file(tmp_path):
     project = make(tmp_path, cards=1, tokens=0, tiles=0)
     (project.root / "pnp.yaml").write_text("# nothing set yet\n")
     result = runner.invoke(app, ["build", "-q", "--layout", "nope", "-p", str(project.root)])
-    assert (result.exit_code, result.output) == (2, "unknown layout 'nope': expected one of standard, tight, fold, scissors\n")
+    assert (result.exit_code, result.output) == (2, "pnp build: unknown layout 'nope': expected one of standard, tight, fold, scissors\n")
     assert not project.output_dir.exists()
     assert runner.invoke(app, ["build", "-q", "-f", "svg", "-p", str(project.root)]).exit_code == 0
 
@@ -413,7 +413,7 @@ def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_
     project = make(tmp_path, cards=4, tokens=0, tiles=0)
     typed = runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", "fold", "-p", str(project.root)])
     assert typed.exit_code == 2 and not project.output_dir.exists()
-    assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("layout fold: no cut file for a folded sheet")
+    assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("pnp build: layout fold: no cut file for a folded sheet")
     assert "use layout tight, standard or scissors" in typed.output and "Traceback" not in typed.output
     (project.root / "pnp.yaml").write_text("formats: [pdf]\nlayout: fold\n")
     defaulted = runner.invoke(app, ["build", "-q", "--cut-file", "-p", str(project.root)])
@@ -426,7 +426,7 @@ def test_a_cut_file_asked_for_without_a_print_pdf_is_refused(tmp_path, formats):
     project = make(tmp_path, cards=2, tokens=0, tiles=0)
     typed = runner.invoke(app, ["build", "-q", "-f", formats, "--cut-file", "-p", str(project.root)])
     assert typed.exit_code == 2 and not project.output_dir.exists() and "Traceback" not in typed.output
-    assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("cut files need the pdf format")
+    assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("pnp build: cut files need the pdf format")
 
 
 def test_pnp_yamls_cut_file_applies_where_the_formats_make_a_print_pdf(tmp_path):

@@ -416,7 +416,7 @@ def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pyte
         tokens.append(next(line for line in lines if line.startswith("open: ")).split("?token=")[1])
     assert tokens[0] == tokens[1] != tokens[2]
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
-    assert result.exit_code == 2 and result.output.strip() == "--port 0: expected 1 to 65535"
+    assert result.exit_code == 2 and result.output.strip() == "pnp serve: --port 0: expected 1 to 65535"
 
 
 
@@ -431,7 +431,7 @@ def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path):
         port = taken.getsockname()[1]
         result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
     assert result.exit_code == 2
-    assert result.output == f"--port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert result.output == f"pnp serve: --port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
 @pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])

@@ -107,7 +107,7 @@ def test_without_a_table_one_line_says_to_start_the_server_first(tmp_path: Path,
     db = tmp_path / "log.sqlite"
     result = sheet(tmp_path, "-n", "2", "--table", "--db", str(db), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.output.strip() == f"--table: no table in {db} yet: run `pnp serve --lan` once (it makes the table's link), then print the sheet"
+    assert result.output.strip() == f"pnp sheet: --table: no table in {db} yet: run `pnp serve --lan` once (it makes the table's link), then print the sheet"
     assert not db.exists() and not (tmp_path / "out").exists()  # nothing written
     Log(db)  # a log without a token yet
     again = sheet(tmp_path, "-n", "2", "--table", "--db", str(db), "--out", str(tmp_path / "out"))
@@ -118,10 +118,10 @@ def test_bad_table_options_get_one_line(tmp_path: Path, lan: None):
     db = tmp_path / "log.sqlite"
     Log(db).token()
     port = sheet(tmp_path, "-n", "2", "--table", "--port", "0", "--db", str(db), "--out", str(tmp_path / "out"))
-    assert port.exit_code == 2 and port.output.strip() == "--port 0: expected 1 to 65535"
+    assert port.exit_code == 2 and port.output.strip() == "pnp sheet: --port 0: expected 1 to 65535"
     template = sheet(tmp_path, "-n", "2", "--table", "--template", "--db", str(db))
     assert template.exit_code == 2
-    assert template.output.strip() == "--table prints the code on the printable sheet: leave out --template and --schema"
+    assert template.output.strip() == "pnp sheet: --table prints the code on the printable sheet: leave out --template and --schema"
 
 
 @pytest.mark.parametrize("args,said", [
@@ -131,7 +131,7 @@ def test_bad_table_options_get_one_line(tmp_path: Path, lan: None):
 ])
 def test_options_that_would_be_ignored_are_refused(tmp_path: Path, args: list[str], said: str):
     result = sheet(tmp_path, "-n", "2", *args, "--out", str(tmp_path / "out"))
-    assert result.exit_code == 2 and result.output.strip() == said, result.output
+    assert result.exit_code == 2 and result.output.strip() == f"pnp sheet: {said}", result.output
     assert not (tmp_path / "out").exists()
 
 
@@ -147,7 +147,7 @@ def test_without_a_network_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(socket, "socket", NoRoute)
     result = sheet(tmp_path, "-n", "2", "--table", "--db", str(db), "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.output.strip() == "--table: no local network found: connect to the table's Wi-Fi (the code holds this computer's address on it)"
+    assert result.output.strip() == "pnp sheet: --table: no local network found: connect to the table's Wi-Fi (the code holds this computer's address on it)"
 
 
 def test_without_the_extra_the_install_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

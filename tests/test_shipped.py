@@ -73,10 +73,10 @@ def test_init_example_copies_content_templates_and_sheets(tmp_path: Path):
     again = runner.invoke(app, ["init", str(root), "--example", "tasty-humans"])  # never overwrites
     assert again.exit_code == 2 and "already exists; nothing was copied" in again.output
     bad = runner.invoke(app, ["init", str(tmp_path / "x"), "--example", "chess"])
-    assert bad.exit_code == 2 and bad.output.strip() == "unknown example 'chess': expected one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans"
+    assert bad.exit_code == 2 and bad.output.strip() == "pnp init: unknown example 'chess': expected one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans"
     assert not (tmp_path / "x").exists()
     bare = runner.invoke(app, ["init", str(tmp_path / "x")])  # which game to copy is the one thing init needs
-    assert (bare.exit_code, bare.output) == (2, "--example GAME is required: one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans\n")
+    assert (bare.exit_code, bare.output) == (2, "pnp init: --example GAME is required: one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans\n")
     assert not (tmp_path / "x").exists()
 
 
@@ -89,7 +89,7 @@ def test_an_empty_folder_names_the_shipped_games(tmp_path: Path):
 def test_a_project_folder_that_does_not_exist_is_named_so(tmp_path: Path):
     for args in (["build"], ["build", "tasty-humans"], ["list"]):  # not "content: no games found", nor a shipped game built there
         result = runner.invoke(app, [*args, "--project", str(tmp_path / "nowhere")])
-        assert (result.exit_code, result.output) == (2, f"{tmp_path / 'nowhere'}: the project folder does not exist (--project)\n")
+        assert (result.exit_code, result.output) == (2, f"pnp {args[0]}: {tmp_path / 'nowhere'}: the project folder does not exist (--project)\n")
     assert not (tmp_path / "nowhere").exists()
     made = runner.invoke(app, ["new", "g1", "--project", str(tmp_path / "new")])  # `pnp new` makes it
     assert made.exit_code == 0, made.output

@@ -163,29 +163,29 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--set", "rules=9.9"], r"unknown rule version"),
         (["--against", "no-such-thing-at-all"], r"--against 'no-such-thing-at-all': expected KEY=VALUE"),
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
-        (["--players", "2", "--players-as", "greedy,random,greedy"], r"^--players-as names 3 strategies for 2 players: expected at most 2$"),
-        (["--games", "0"], r"^--games 0: expected at least 1$"),
+        (["--players", "2", "--players-as", "greedy,random,greedy"], r"^pnp simulate: --players-as names 3 strategies for 2 players: expected at most 2$"),
+        (["--games", "0"], r"^pnp simulate: --games 0: expected at least 1$"),
         # each game's record is kept for the report: a run of billions would fill the memory for hours
-        (["--games", "100001"], r"^--games 100,001: expected at most 100,000, the limit for a simulation \(set PNP_SIMULATE_LIMITS=games=N to change it\)$"),
+        (["--games", "100001"], r"^pnp simulate: --games 100,001: expected at most 100,000, the limit for a simulation \(set PNP_SIMULATE_LIMITS=games=N to change it\)$"),
         (["--players", "7"], r"--players 7"),
-        (["--players", "2,,3"], r"^--players 2,,3: expected a number of players, or several such as 2,3,4$"),  # was: 2,3 silently
+        (["--players", "2,,3"], r"^pnp simulate: --players 2,,3: expected a number of players, or several such as 2,3,4$"),  # was: 2,3 silently
         (["--set", "cravings.troll.points=[1, 2"], r"--set cravings.troll.points=\[1, 2: expected ',' or '\]', but got '<stream end>': expected a value as rules.yaml writes it"),
-        (["--against", "cravings.troll.points='open"], r"^--against cravings.troll.points='open: found unexpected end of stream: expected a value"),
-        (["--against", "cravings.troll.pts=3"], r"^--against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
-        (["--against", "rules=9.9"], r"^--against rules=9.9: unknown rule version"),
+        (["--against", "cravings.troll.points='open"], r"^pnp simulate: --against cravings.troll.points='open: found unexpected end of stream: expected a value"),
+        (["--against", "cravings.troll.pts=3"], r"^pnp simulate: --against cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+        (["--against", "rules=9.9"], r"^pnp simulate: --against rules=9.9: unknown rule version"),
         # rules.yaml turns_a_round is what the sheet check counts; the engine's snake draft is two
         (["--set", "turns_a_round=3"], r"^turns_a_round: 3: the engine plays the snake draft \(published rules line 70, 0.2.8 line 75\), 2 turns a round: expected 2$"),
         # past the engine's 64-bit arithmetic (was: internal error OverflowError)
-        (["--set", "cravings.troll.points=" + "9" * 35], r"^--set cravings.troll.points: 9{35} is out of range: expected a number from -1,000,000 to 1,000,000$"),
-        (["--set", "cravings.troll={points: -2000000, overlap: false}"], r"^--set cravings.troll: -2000000 is out of range"),
-        (["--set", "cravings.troll.points=" + "9" * 5000], r"^--set cravings.troll.points=9{100}.*expected a value as rules.yaml writes it"),
+        (["--set", "cravings.troll.points=" + "9" * 35], r"^pnp simulate: --set cravings.troll.points: 9{35} is out of range: expected a number from -1,000,000 to 1,000,000$"),
+        (["--set", "cravings.troll={points: -2000000, overlap: false}"], r"^pnp simulate: --set cravings.troll: -2000000 is out of range"),
+        (["--set", "cravings.troll.points=" + "9" * 5000], r"^pnp simulate: --set cravings.troll.points=9{100}.*expected a value as rules.yaml writes it"),
         # the A.I. level is for a solo game only (F220, O235), and one of the version's levels
-        (["--set", "solo_level=3", "--players", "2"], r"^--set solo_level=3: the A.I. level is for a solo game, not 2 players: expected --players 1"),
-        (["--set", "rules=0.2.8", "--set", "solo_level=3", "--players", "4"], r"^--set solo_level=3: the A.I. level is for a solo game, not 4 players"),
-        (["--players", "2", "--against", "solo_level=3"], r"^--against solo_level=3: the A.I. level is for a solo game, not 2 players"),
-        (["--set", "solo_level=7", "--players", "1"], r"^--set solo_level=7: expected an A.I. level 0-6$"),
-        (["--set", "rules=0.2.8", "--set", "solo_level=-1"], r"^--set solo_level=-1: expected the A.I.'s starting cards, 0 or more$"),
-        (["--set", "solo_level=two"], r"^--set solo_level=two: expected a whole number$"),
+        (["--set", "solo_level=3", "--players", "2"], r"^pnp simulate: --set solo_level=3: the A.I. level is for a solo game, not 2 players: expected --players 1"),
+        (["--set", "rules=0.2.8", "--set", "solo_level=3", "--players", "4"], r"^pnp simulate: --set solo_level=3: the A.I. level is for a solo game, not 4 players"),
+        (["--players", "2", "--against", "solo_level=3"], r"^pnp simulate: --against solo_level=3: the A.I. level is for a solo game, not 2 players"),
+        (["--set", "solo_level=7", "--players", "1"], r"^pnp simulate: --set solo_level=7: expected an A.I. level 0-6$"),
+        (["--set", "rules=0.2.8", "--set", "solo_level=-1"], r"^pnp simulate: --set solo_level=-1: expected the A.I.'s starting cards, 0 or more$"),
+        (["--set", "solo_level=two"], r"^pnp simulate: --set solo_level=two: expected a whole number$"),
     ]:
         result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", *args, "--project", str(repo_project.root)])
         assert result.exit_code == 2, (args, result.output)
@@ -203,7 +203,7 @@ def test_cli_every_player_count_is_checked_before_a_game_is_played(repo_project,
     result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "100000", "--players", "1,2", "--set", "solo_level=3",
                                  "--project", str(repo_project.root)])
     assert result.exit_code == 2, result.output
-    assert result.output.startswith("--set solo_level=3: the A.I. level is for a solo game, not 2 players")
+    assert result.output.startswith("pnp simulate: --set solo_level=3: the A.I. level is for a solo game, not 2 players")
     assert played == []
 
 
@@ -239,7 +239,7 @@ def test_cli_several_player_counts(repo_project, tmp_path):
     bad = runner.invoke(app, ["simulate", "cave", "--players", "two", "--project", str(repo_project.root)])
     assert bad.exit_code == 2 and "--players two: expected a number of players" in bad.output
     none = runner.invoke(app, ["simulate", "cave", "--jobs", "0", "--project", str(repo_project.root)])
-    assert (none.exit_code, none.output) == (2, "--jobs 0: expected at least 1\n")
+    assert (none.exit_code, none.output) == (2, "pnp simulate: --jobs 0: expected at least 1\n")
 
 
 def test_cli_several_player_counts_against_a_rule_version(repo_project, tmp_path):
@@ -276,7 +276,7 @@ def test_cli_an_empty_strategy_name_is_refused(repo_project, tmp_path):
     """`greedy,,random` silently played greedy,random."""
     result = runner.invoke(app, ["simulate", "tasty-humans", "--games", "2", "--players-as", "greedy,,random",
                                  "--out", str(tmp_path), "--project", str(repo_project.root)])
-    assert (result.exit_code, result.output) == (2, "--players-as: unknown strategy '': expected greedy, random\n")
+    assert (result.exit_code, result.output) == (2, "pnp simulate: --players-as: unknown strategy '': expected greedy, random\n")
     assert not (tmp_path / "tasty-humans").exists()
 
 

@@ -4,6 +4,7 @@ claims, JSON output, the CLI, templates, and scores that follow the content YAML
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -220,6 +221,12 @@ def test_stomach_as_a_list_points_at_each_item(sheet):
     assert problems(sheet(text)) == ["game.yaml:24: Bo, row 4 column 1: empty cell below a tile"]
 
 
+def test_a_misspelt_stomach_is_one_line(sheet):
+    """Before: "missing required key 'stomach'" at Ana's record and "unknown key 'stomch'" below it."""
+    text = BASE.replace("    stomach: |", "    stomch: |", 1)
+    assert problems(sheet(text)) == ["game.yaml:9:5: unknown key 'stomch': did you mean 'stomach' (required)?"]
+
+
 SOLO = """\
 game: tasty-humans
 players:
@@ -394,6 +401,19 @@ def test_changing_the_content_changes_the_score(sheet, copy_project):
     assert after["damage"]["points"] == -2 * 3
     assert after["leaders"][0]["points"] == 2 * 6
     assert after["total"] == before["total"] + (28 - 16) + (5 - 2) - (6 - 2) + (12 - 4)
+
+
+def test_a_monster_without_a_craving_is_named_as_the_sheet_writes_it(sheet, copy_project):
+    """Before: "monster 'kraken' has no craving ...", the id, where the sheet says Great Kraken."""
+    monsters = copy_project.content_dir / "tasty-humans" / "monsters.yaml"
+    _edit(monsters, "monsters:\n", "monsters:\n  - {id: kraken, name: Great Kraken, text: \"{points:point} for nothing.\", challenge: None.}\n")
+    _edit(copy_project.content_dir / "tasty-humans" / "rules.yaml", "      troll: {points: 3}  # O292\n",
+          "      troll: {points: 3}  # O292\n      kraken: {points: 1}\n")  # a rule the scorer has no code for
+    game = copy_project.content_dir / "tasty-humans" / "game.yaml"  # without `needs:`, which refuses such a monster at load
+    game.write_text(re.sub(r"\nneeds:\n(  .*\n)+", "\n", game.read_text()))
+    text = BASE.replace("    monster: troll", "    monster: Great Kraken")
+    assert problems(sheet(text), copy_project) == [
+        "game.yaml:5: Ana: monster 'Great Kraken' (kraken) has no craving to score in rules published"]
 
 
 def test_grid_size_comes_from_the_rules(sheet, copy_project):

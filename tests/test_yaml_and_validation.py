@@ -7,7 +7,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from typer.testing import CliRunner
+
+from pnp.cli import app
 from pnp.errors import ContentError, PnpError
+from pnp.load.content import Project
 from pnp.load.manifest import Manifest
 from pnp.units import to_mm
 from pnp.load.validation import Named, StrictModel, validate
@@ -165,8 +169,39 @@ def test_a_mapping_two_models_could_take_gets_the_errors_of_the_nearer_one():
     assert messages("pet: {name: Rex, bark: woof, colour: x}\n", Home) == [
         "deck.yaml:1:30: unknown key 'colour' (expected one of: name, bark)"]
     # as near to both: the first declared
-    assert messages("pet: {name: Tom, lifes: 9}\n", Home) == [
-        "deck.yaml:1:1: missing required key 'lives'", "deck.yaml:1:18: unknown key 'lifes' (expected one of: name, lives)"]
+    assert messages("pet: {name: Tom}\n", Home) == ["deck.yaml:1:1: missing required key 'lives'"]
+    # a misspelt required key is one line (before: "missing required key 'lives'" beside
+    # "unknown key 'lifes' (expected one of: name, lives)"), and makes the cat the nearer
+    assert messages("pet: {name: Tom, lifes: 9}\n", Home) == ["deck.yaml:1:18: unknown key 'lifes': did you mean 'lives' (required)?"]
+
+
+class Token(StrictModel):
+    name: str
+    colour: str = "red"
+
+
+def test_a_misspelt_required_key_is_one_line_at_the_misspelling():
+    """Before: "missing required key 'cards'" at the mapping and "unknown key 'crads'" at the key."""
+    assert messages("crads: []\n") == ["deck.yaml:1:1: unknown key 'crads': did you mean 'cards' (required)?"]
+    assert messages("cards:\n  - {id: a, cost: 1}\n  - {idd: b, cost: 2}\n") == [
+        "deck.yaml:3:6: unknown key 'idd': did you mean 'id' (required)?"]
+    # a key that is optional, or present, or far from every missing key: today's lines
+    assert messages("cards:\n  - {id: a, cost: 1, cots: 1}\n") == ["deck.yaml:2:22: unknown key 'cots' (expected one of: id, cost)"]
+    assert messages("name: x\ncolor: red\n", Token) == ["deck.yaml:2:1: unknown key 'color' (expected one of: name, colour)"]
+    assert messages("cards:\n  - {cost: 1, colour: red}\n") == [
+        "deck.yaml:2:5: missing required key 'id'", "deck.yaml:2:15: unknown key 'colour' (expected one of: id, cost)"]
+    # one misspelling per missing key: the first one written is told
+    assert messages("cards:\n  - {cost: 1, idd: a, iid: b}\n") == [
+        "deck.yaml:2:15: unknown key 'idd': did you mean 'id' (required)?", "deck.yaml:2:23: unknown key 'iid' (expected one of: id, cost)"]
+
+
+def test_a_misspelt_required_key_of_a_game_file_is_one_line(demo: Project):
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("    name: Cards", "    nmae: Cards"))
+    result = CliRunner().invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("game.yaml:6:5: unknown key 'nmae': did you mean 'name' (required)?")
+    assert len(result.output.strip().splitlines()) == 1
 
 
 def test_a_components_copies_of_the_wrong_kind_is_one_line():

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, PnpError, sorted_errors
+from pnp.api import ContentError, OptionError, PnpError, sorted_errors
 from pnp.api import Located
 
 from .models import ScoringFile
@@ -365,7 +365,7 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     scoring: ScoringFile = game.data["scoring"]
     most = max(scoring.tricks_by_players)
     if not 1 <= players <= most:
-        raise PnpError(f"--players {players}: expected 1 (solo against {FUZZ}) to {most}")
+        raise OptionError(f"--players {players}: expected 1 (solo against {FUZZ}) to {most}")
     free = scoring.free_cards
     out = [
         "# Dietrick-taking scoring sheet: fill in, then run `pnp score <this file>`.",

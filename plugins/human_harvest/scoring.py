@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, PnpError, ScoreReport, markup, sorted_errors
+from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, sorted_errors
 
 from .models import ScoringFile
 
@@ -330,7 +330,7 @@ def template(game: "GameContent", players: int) -> str:
     rules: ScoringFile = game.data["scoring"]
     low, high = seats(game)
     if not low <= players <= high:
-        raise PnpError(f"--players {players}: expected {low} to {high}")
+        raise OptionError(f"--players {players}: expected {low} to {high}")
     out = [
         "# Human Harvest scoring sheet: fill in, then run `pnp score <this file>`.",
         f"game: {game.name}",

@@ -592,7 +592,8 @@ class _Checker:
             self.fail(at + ("monster",), self.names["monster"].unknown(p.monster), who)
             ok = False
         elif p.monster not in CRAVINGS or p.monster not in rules.cravings:
-            self.fail(at + ("monster",), f"monster {p.monster!r} has no craving to score in rules {self.sheet.rules or 'default'}", who)
+            text = as_written(self.written.players[i].monster or p.monster, p.monster)  # the sheet's words, as elsewhere
+            self.fail(at + ("monster",), f"monster {text} has no craving to score in rules {self.sheet.rules or 'default'}", who)
             ok = False
 
         max_slot = max(rules.leaders_max_by_players.values())
@@ -761,9 +762,9 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     rules = rule_set.version(name)
     counts = sorted(rules.stomach.rows_by_players)
     if players not in counts:
-        from pnp.api import PnpError
+        from pnp.api import OptionError
 
-        raise PnpError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
+        raise OptionError(f"--players {players}: expected {counts[0]} to {counts[-1]}")
     rows, cols = rules.rows(players), rules.stomach.columns
     slots = rules.leaders_max(players)
     legend = ", ".join(f"{t.symbol} {t.name.lower()}" for t in rules.tiles.values())

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from pnp.api import PnpError
+from pnp.api import OptionError, PnpError
 from pnp.api import PlayerRecord, Record
 
 from .engine import SNAKE_TURNS, STRATEGIES, Setup, play
@@ -30,7 +30,7 @@ def _value(key: str, text: str) -> Any:
         return yaml.safe_load(text)
     except (yaml.YAMLError, ValueError) as exc:  # ValueError: Python refuses a number of 4,300 digits or more
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise PnpError(f"--set {key}={text}: {problem}: expected a value as rules.yaml writes it "
+        raise OptionError(f"--set {key}={text}: {problem}: expected a value as rules.yaml writes it "
                        "(a number, true or false, a name, [a, list]; quote it to keep it text)") from None
 
 
@@ -53,7 +53,7 @@ class TastyHumansSimulation:
         options = dict(options)
         version = options.pop(VERSION_KEY, None) or rule_set.default
         if version not in self.versions:
-            raise PnpError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
+            raise OptionError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
         given = options.pop(SOLO_KEY, None)
         rules = rule_set.version(version)
         # Not given: the level the rules suggest for a first solo game (rules.yaml
@@ -62,16 +62,16 @@ class TastyHumansSimulation:
         try:
             level = first if given is None else int(given)
         except ValueError:
-            raise PnpError(f"--set {SOLO_KEY}={given}: expected a whole number") from None
+            raise OptionError(f"--set {SOLO_KEY}={given}: expected a whole number") from None
         levels = rules.solo.levels  # named levels; a rule set may leave them open (any N >= 0)
         if level < 0 or (levels is not None and level not in levels):
             expected = f"an A.I. level {min(levels)}-{max(levels)}" if levels else "the A.I.'s starting cards, 0 or more"
-            raise PnpError(f"--set {SOLO_KEY}={level}: expected {expected}")
+            raise OptionError(f"--set {SOLO_KEY}={level}: expected {expected}")
         changes = {key: _value(key, value) for key, value in options.items()}
         try:
             rules = rules.with_changes(changes) if changes else rules
         except ValueError as exc:
-            raise PnpError(f"--set {exc}") from None
+            raise OptionError(f"--set {exc}") from None
         if rules.turns_a_round != SNAKE_TURNS:
             # The engine plays the books' snake draft (F70, O75), which gives each player two turns.
             raise PnpError(f"turns_a_round: {rules.turns_a_round}: the engine plays the snake draft (published rules line 70, "
@@ -88,7 +88,7 @@ class TastyHumansSimulation:
     def check_players(self, players: int) -> None:
         """The A.I. plays only in a solo game: a level given for more players means nothing."""
         if self.solo_level is not None and players != 1:
-            raise PnpError(f"--set {SOLO_KEY}={self.solo_level}: the A.I. level is for a solo game, not {players} players: "
+            raise OptionError(f"--set {SOLO_KEY}={self.solo_level}: the A.I. level is for a solo game, not {players} players: "
                            f"expected --players 1 (or no {SOLO_KEY})")
 
     def setting(self, players: int) -> str:

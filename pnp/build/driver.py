@@ -25,7 +25,7 @@ from .lock import output_lock
 from ..config import BuildOptions
 from ..files import Planned, digest
 from ..load.content import GameContent, Project, check_engine_families
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, OptionError, PnpError
 from ..load.project_files import output_folder, outside
 from .output import Staged, check_files, commit_files, discard_staged
 from .pipeline import Pipeline
@@ -203,7 +203,7 @@ FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_fil
 def check_formats(formats: tuple[str, ...]) -> None:
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
-        raise PnpError(f"unknown format {', '.join(unknown) or '(none)'}: expected some of {', '.join(FORMATS)}")
+        raise OptionError(f"unknown format {', '.join(unknown) or '(none)'}: expected some of {', '.join(FORMATS)}")
 
 
 def check_options(options: BuildOptions) -> None:
@@ -213,12 +213,12 @@ def check_options(options: BuildOptions) -> None:
 
     known = papers(options.papers)
     if options.paper not in known:
-        raise PnpError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
+        raise OptionError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
     sheet_layout(options.layout, options.layouts)
     if options.players is not None and options.players < 0:  # a game checks its own range
-        raise PnpError(f"--players cannot be negative, got {options.players}")
+        raise OptionError(f"--players cannot be negative, got {options.players}")
     if not DPI_RANGE[0] <= options.dpi <= DPI_RANGE[1]:
-        raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {options.dpi}")
+        raise OptionError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {options.dpi}")
 
 
 def check_cut_file(options: BuildOptions, root: Path) -> None:
@@ -229,11 +229,11 @@ def check_cut_file(options: BuildOptions, root: Path) -> None:
 
     if options.cut_file and "pdf" not in options.formats:
         made = ", ".join(options.formats)
-        raise PnpError(blame(root, f"cut files need the pdf format (they match the print PDF's sheets), but the formats are {made}: "
+        raise OptionError(blame(root, f"cut files need the pdf format (they match the print PDF's sheets), but the formats are {made}: "
                                    f"add pdf (--format {','.join(options.formats)},pdf, or formats: in pnp.yaml) or leave the cut file off (--no-cut-file)",
                              (("cut_file",), "true")))
     if options.cut_file and "pdf" in options.formats and sheet_layout(options.layout, options.layouts).fold:
-        raise PnpError(blame(root, f"layout {options.layout}: no cut file for a folded sheet (a cut file follows the sheet as printed, "
+        raise OptionError(blame(root, f"layout {options.layout}: no cut file for a folded sheet (a cut file follows the sheet as printed, "
                                    "before it is folded and glued): for print-then-cut use layout tight, standard or scissors "
                                    "(--layout, or layout: in pnp.yaml), or leave the cut file off (--no-cut-file)", (("layout",), options.layout), (("cut_file",), "true")))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, OptionError, PnpError
 from .paths import lookup, member_ids
 from .spec import OptionSpec
 
@@ -26,7 +26,7 @@ def parse_pairs(pairs: list[str], flag: str = "--set") -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise PnpError(f"{flag} {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
+            raise OptionError(f"{flag} {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
         out[key.strip()] = value.strip()
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import string
 from dataclasses import dataclass
@@ -169,6 +170,8 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     loc = err["loc"]
     got = err.get("input")
     field = next((str(p) for p in reversed(loc) if isinstance(p, str)), None)
+    if kind == "extra_forbidden" and err.get("near"):
+        return f"unknown key {loc[-1]!r}: did you mean {err['near']!r} (required)?"
     if kind == "extra_forbidden":
         allowed = _allowed_keys(model, loc, data)
         hint = f" (expected one of: {', '.join(allowed)})" if allowed else ""
@@ -297,8 +300,27 @@ def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, li
         for err in exc.errors(include_url=False):
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
             found.append({**err, "loc": loc})
+        found = _misspelt(found)
         errors = [doc.error(at + _in_data(data, loc), message) for loc, message in _lines(found, model, data)]
         return None, list(dict.fromkeys(errors))  # alternatives of a union may say the same twice
+
+
+def _misspelt(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`errors` with an unknown key close to a required key missing beside it told as one
+    misspelling (`stomch:` for `stomach:`) at the unknown key, without the missing line."""
+    missing = [e["loc"] for e in errors if e["type"] == "missing" and e["loc"] and isinstance(e["loc"][-1], str)]
+    out = []
+    for err in errors:
+        loc = err["loc"]
+        if err["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
+            free = [at[-1] for at in missing if at[:-1] == loc[:-1]]
+            near = difflib.get_close_matches(loc[-1], free, n=1)  # as `did_you_mean`
+            if near:
+                missing.remove(loc[:-1] + (near[0],))  # one misspelling per missing key
+                err = {**err, "near": near[0]}
+        out.append(err)
+    told = {e["loc"][:-1] + (e["near"],) for e in out if "near" in e}
+    return [e for e in out if not (e["type"] == "missing" and e["loc"] in told)]
 
 
 def _in_data(data: Any, loc: tuple) -> tuple:

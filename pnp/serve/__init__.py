@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import PnpError, display_path, pip_extra
+from ..errors import OptionError, PnpError, display_path, pip_extra
 
 if TYPE_CHECKING:
     from ..load.content import Project
@@ -38,7 +38,7 @@ def lan_address() -> str:
         probe.connect(("10.254.254.254", 1))  # UDP: nothing is sent, the kernel picks the interface
         return str(probe.getsockname()[0])
     except OSError:
-        raise PnpError("--lan: no local network found: connect to the table's Wi-Fi, or leave --lan out") from None
+        raise OptionError("--lan: no local network found: connect to the table's Wi-Fi, or leave --lan out") from None
     finally:
         probe.close()
 
@@ -67,7 +67,7 @@ def qr_text(url: str) -> str:
 
 def check_port(port: int) -> None:
     if not 1 <= port <= 65535:
-        raise PnpError(f"--port {port}: expected 1 to 65535")
+        raise OptionError(f"--port {port}: expected 1 to 65535")
 
 
 def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callable[[str], None], new_token: bool = False) -> None:
@@ -91,7 +91,7 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind((served.host, port))
     except OSError as exc:
-        raise PnpError(f"--port {port}: cannot listen on {served.host}:{port}: {exc.strerror or exc}") from None
+        raise OptionError(f"--port {port}: cannot listen on {served.host}:{port}: {exc.strerror or exc}") from None
     say(f"log: {display_path(log.path)}")
     if lan:
         for line in qr_text(served.url).splitlines():

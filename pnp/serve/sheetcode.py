@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PnpError, display_path
+from ..errors import OptionError, PnpError, display_path
 from . import Served, check_port, lan_address, require_extra
 
 if TYPE_CHECKING:
@@ -25,12 +25,12 @@ def table_url(project: "Project", db: Path | None, port: int) -> str:
     path = log_path(project.root, db)
     token = Log(path).saved_token() if path.is_file() else None
     if token is None:
-        raise PnpError(f"--table: no table in {display_path(path)} yet: run `pnp serve --lan` once (it makes the table's link), "
+        raise OptionError(f"--table: no table in {display_path(path)} yet: run `pnp serve --lan` once (it makes the table's link), "
                        "then print the sheet")
     try:
         host = lan_address()
     except PnpError:
-        raise PnpError("--table: no local network found: connect to the table's Wi-Fi (the code holds this computer's address on it)") from None
+        raise OptionError("--table: no local network found: connect to the table's Wi-Fi (the code holds this computer's address on it)") from None
     return Served(host, port, token).url
 
 

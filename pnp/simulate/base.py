@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pnp.errors import ContentError, PnpError, pip_extra
+from pnp.errors import ContentError, OptionError, PnpError, pip_extra
 from pnp.load.plugins import call_hook, plugin_submodule
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class Simulation(Protocol):
 def no_options(game: str, options: dict[str, str]) -> None:
     """For games whose simulation takes no --set options: a one-line error if given any."""
     if options:
-        raise PnpError(f"--set {', '.join(options)}: {game} takes no options")
+        raise OptionError(f"--set {', '.join(options)}: {game} takes no options")
 
 
 # The modules the balance lab's extra installs (pyproject.toml, `lab`) and the lowest release

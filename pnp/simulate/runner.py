@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from pnp.load.content import GameContent, Project, load_game
-from pnp.errors import PnpError
+from pnp.errors import OptionError, PnpError
 from pnp.limits import SIMULATIONS
 from pnp.load import revision, trust
 from pnp.load.plugins import call_hook, stop_failure
@@ -183,7 +183,7 @@ def _git_content(project: Project, game: str, rev: str, into: Path) -> Path | No
     except revision.NoRevision:
         return None
     if not (root / "content" / game).is_dir():
-        raise PnpError(f"--against {rev}: the revision has no content/{game}")
+        raise OptionError(f"--against {rev}: the revision has no content/{game}")
     if (project.root / "plugins").is_dir():
         (root / "plugins").symlink_to((project.root / "plugins").resolve(), target_is_directory=True)
     return root
@@ -210,7 +210,7 @@ def simulate(project: Project, game_name: str, *, games: int = 1000, players: in
                 _check_players(ref_sim, players)
                 ref.setting = _setting(ref_sim, players)
             except PnpError as exc:  # a game checks its options as --set; here the change is --against's
-                raise PnpError([f"--against {e.removeprefix('--set ')}" if isinstance(e, str) and e.startswith("--set ") else e
+                raise type(exc)([f"--against {e.removeprefix('--set ')}" if isinstance(e, str) and e.startswith("--set ") else e
                                 for e in exc.errors]) from None
             sides.append(ref)
         started = time.perf_counter()
@@ -237,18 +237,18 @@ def check(project: Project, game_name: str, *, games: int = 1000, players: int |
     sim = load_simulation(game, dict(options or {}))  # checks the options before any process starts
     players = players if players is not None else sim.default_players
     if players not in sim.player_counts:
-        raise PnpError(f"--players {players}: {name} simulates {', '.join(map(str, sim.player_counts))} players")
+        raise OptionError(f"--players {players}: {name} simulates {', '.join(map(str, sim.player_counts))} players")
     _check_players(sim, players)
     strategies = list(strategies or [sim.strategies[0]])
     unknown = [s for s in strategies if s not in sim.strategies]
     if unknown:
-        raise PnpError(f"--players-as: unknown strategy {unknown[0]!r}: expected {', '.join(sim.strategies)}")
+        raise OptionError(f"--players-as: unknown strategy {unknown[0]!r}: expected {', '.join(sim.strategies)}")
     if len(strategies) > players:
-        raise PnpError(f"--players-as names {len(strategies)} strategies for {players} players: expected at most {players}")
+        raise OptionError(f"--players-as names {len(strategies)} strategies for {players} players: expected at most {players}")
     if games < 1:
-        raise PnpError(f"--games {games}: expected at least 1")
+        raise OptionError(f"--games {games}: expected at least 1")
     if games > SIMULATIONS["games"]:  # each game's record is kept for the report: about 16 KB of memory
-        raise PnpError(f"--games {games:,}: expected at most {SIMULATIONS['games']:,}, {SIMULATIONS.hint('games')}")
+        raise OptionError(f"--games {games:,}: expected at most {SIMULATIONS['games']:,}, {SIMULATIONS.hint('games')}")
     return name, game, sim, players, strategies
 
 
@@ -285,6 +285,6 @@ def _against(project: Project, name: str, ref: str, options: dict[str, str], sim
     if root is None:
         shutil.rmtree(tmp, ignore_errors=True)
         known = f"a rule version ({', '.join(versions)}), " if versions else ""
-        raise PnpError(f"--against {ref!r}: expected KEY=VALUE, {known}or a git revision of the project")
+        raise OptionError(f"--against {ref!r}: expected KEY=VALUE, {known}or a git revision of the project")
     trust.revision_of(root, project.root, ref)
     return Side(f"git {ref}", root, name, dict(options)), tmp

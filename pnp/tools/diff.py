@@ -28,7 +28,7 @@ from urllib.parse import quote
 from ..config import DPI_RANGE, BuildOptions
 from ..build.pipeline import Pipeline
 from ..load.content import GameContent, Project, load_game
-from ..errors import PnpError, display_path
+from ..errors import OptionError, PnpError, display_path
 from ..build.driver import out_root
 from ..build.lock import output_lock
 from ..build.output import commit_files
@@ -88,7 +88,7 @@ def diff(project: Project, games: list[str] | None, options: BuildOptions, since
     if (since is None) == (against is None):
         raise PnpError("pnp diff: give either --since GIT_REF or --against DIR")
     if not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]:  # a face is drawn at this resolution, twice
-        raise PnpError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {dpi}")
+        raise OptionError(f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {dpi}")
     Pipeline(project, options).check()
     out = options.out or project.output_dir
     # checked before the work, as a build checks a game's folder: a link on the way to
@@ -126,7 +126,7 @@ def exported(project: Project, ref: str) -> Iterator[tuple[Project, str]]:
         try:
             root, commit = revision.export(project.root, ref, ["content", "templates", "plugins", "assets"], Path(tmp))
         except revision.NoRevision as exc:
-            raise PnpError(f"--since {ref}: {exc}") from None
+            raise OptionError(f"--since {ref}: {exc}") from None
         trust.revision_of(root, project.root, ref)
         try:
             yield Project(root), f"{ref} ({commit})"

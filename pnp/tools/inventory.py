@@ -11,7 +11,7 @@ from ..units import num
 
 def inventory(project: Project, games: list[str] | None, options: BuildOptions | None = None) -> list[tuple[str, ...]]:
     """One row per component, as a build with `options` (the default ones) plans it: game,
-    component, size, item count, piece count, back kind."""
+    component, size (a round piece's diameter), item count, piece count, back kind."""
     rows: list[tuple[str, ...]] = []
     pipeline = Pipeline(project, options or BuildOptions())
     for name in project.resolve_games(games):
@@ -21,7 +21,8 @@ def inventory(project: Project, games: list[str] | None, options: BuildOptions |
             items = renderer.plan.items(i, comp)
             pieces = sum(renderer.plan.copies(i, comp, item) for item in items)
             back = "per item" if comp.back and comp.back_per_item else ("shared" if comp.back else "-")
-            size = f"{num(comp.size.width)} x {num(comp.size.height)}"
+            # a round piece's size is its circle's diameter (its width and height are equal)
+            size = f"{num(comp.size.width)} round" if comp.shape == "round" else f"{num(comp.size.width)} x {num(comp.size.height)}"
             rows.append((name, comp.id, size, str(len(items)), str(pieces), back))
         raise_if_any(renderer.errors)
     return rows

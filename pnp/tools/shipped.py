@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import PnpError
+from ..errors import OptionError, PnpError
 from ..load.project_files import led_out
 from ..load.shipped import MANIFEST, shipped_games, shipped_root
 
@@ -57,7 +57,7 @@ def init_example(target: Path, game: str) -> list[Path]:
     its files already exists."""
     known = known_examples()
     if game not in known:
-        raise PnpError(f"unknown example {game!r}: expected one of {', '.join(known) or '(none shipped)'}")
+        raise OptionError(f"unknown example {game!r}: expected one of {', '.join(known) or '(none shipped)'}")
     root = shipped_root()
     assert root is not None
     if game in shipped_games():
