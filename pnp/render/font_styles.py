@@ -38,6 +38,8 @@ SHEET_FONT = re.compile(r"(?<![\w.#-])(font(?:-family|-weight|-style|-size|-stre
 UNMEASURED = ("font-stretch", "font-variation-settings")
 UNMEASURED_WHY = ("pnp measures text at its font's normal width and default axes, and the renderers would draw it wider "
                   "or narrower than measured; remove it (to fit text, a smaller font-size)")
+_SETS_STRETCH = frozenset({*UNMEASURED, "font"})  # the attributes that can, in any case (XML names are exact)
+_STYLE_STRETCH = re.compile(r"stretch|variation|font\s*:", re.IGNORECASE)
 STRETCH = re.compile(r"^(?:ultra-|extra-|semi-)?(?:condensed|expanded)$", re.IGNORECASE)
 SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
@@ -94,8 +96,11 @@ def unmeasured(root: ET.Element, template: Path, what: str, sources: Sources) ->
     `style`, or a stretch in the `font` shorthand) to other than normal: the renderers draw
     text wider or narrower than pnp measures it. At the template line that writes it."""
     for element in root.iter():
+        style = element.get("style", "")
+        if not element.attrib.keys() & _SETS_STRETCH and not (style and _STYLE_STRETCH.search(style)):
+            continue  # most elements: looked at this way, a 5,400-card deck's check costs nothing a user can feel
         written = [(name, value, f'{name}="{value}"') for name, value in element.attrib.items()]
-        written += [(d.partition(":")[0], d.partition(":")[2], d.strip()) for d in element.get("style", "").split(";")]
+        written += [(d.partition(":")[0], d.partition(":")[2], d.strip()) for d in style.split(";")]
         for name, value, as_written in written:
             name, value = name.strip().casefold(), " ".join(value.split())
             words = value.split()
