@@ -391,6 +391,23 @@ def test_a_misspelt_extends_is_named_at_its_key(tmp_path, monkeypatch):
         "content/g/eds.yaml:3:3: 'extend' names the variant 'std' (did you mean 'extends'?): expected `extends: std` to build on it"]
 
 
+def test_a_content_key_merely_like_extends_is_content(tmp_path, monkeypatch):
+    """A variant's own key that only resembles `extends` (`exits`, `events`, `extras`, `ends`:
+    difflib's 0.6 likeness) and names another variant as its value was refused as a misspelt
+    `extends`; a misspelling is one edit or two away (`extend`, `extnds`, `exetnds`)."""
+    from pnp.load.content import Project, load_game
+
+    files = {"eds.yaml": "std: {top: 3, exits: std, events: big, extras: std, ends: std}\n"
+                         "big: {top: 5, exits: std, events: std, extras: big, ends: big}\n"}
+    write_game(tmp_path / "project", "data:\n  eds: {variants: ed}\noptions:\n  ed: {choices: [std, big]}\n", files)
+    game = load_game(Project(tmp_path / "project"), "g")
+    assert game.namespace({"ed": "big"})["eds"] == {"top": 5, "exits": "std", "events": "std", "extras": "big", "ends": "big"}
+    for key in ("extnds", "exetnds"):
+        files = {"eds.yaml": f"std: {{top: 3}}\nbig:\n  {key}: std\n  top: 5\n"}
+        assert problems(tmp_path / key, monkeypatch, "data:\n  eds: {variants: ed}\n", files) == [
+            f"content/g/eds.yaml:3:3: '{key}' names the variant 'std' (did you mean 'extends'?): expected `extends: std` to build on it"]
+
+
 def test_a_variant_no_option_picks_is_the_first_and_a_listed_choice_must_exist(tmp_path, monkeypatch):
     from pnp.load.content import Project, load_game
 

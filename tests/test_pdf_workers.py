@@ -245,6 +245,42 @@ def test_a_game_naming_its_own_fonts_leaves_the_engine_to_the_workers(tmp_path: 
     assert {p: p.read_bytes() for p in project.output_dir.rglob("*") if p.is_file()} == made
 
 
+CHECKED_INPUT = """
+import sys
+from pathlib import Path
+from pnp.build.driver import check_input
+from pnp.cli import options_for
+from pnp.load.content import Project
+
+root = Path(sys.argv[1])
+check_input(Project(root), None, options_for(root, formats=sys.argv[2]))
+print("typst" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("formats, asked_here", [("pdf-single", False), ("svg,pdf", False), ("svg", True)])
+def test_checking_the_input_of_a_build_making_print_shop_pdfs_leaves_typst_to_the_workers(tmp_path: Path, formats: str,
+                                                                                           asked_here: bool):
+    """`--format pdf-single` makes its PDFs with typst as `pdf` does, but the check of the input
+    asked typst here what it names the game's fonts: the pool could not fork any more."""
+    from pnp.load.content import Project
+    from pnp.load.fonts import DEFAULT_DIR
+    from pnp.tools.scaffold import scaffold
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "one")
+    game = project.content_dir / "one" / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Sans.ttf]\ncomponents:", 1))
+    (project.content_dir / "one" / "Sans.ttf").write_bytes((DEFAULT_DIR / "LiberationSans-Regular.ttf").read_bytes())
+    for template in (project.templates_dir / "one").iterdir():  # its text plain: one regular file draws it
+        template.write_text(template.read_text().replace(' font-weight="bold"', "").replace(', "bold")', ")"))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", CHECKED_INPUT, str(project.root), formats], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(asked_here)], done.stdout
+
+
 def test_a_bad_worker_count_is_one_line_and_exit_2(tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": str(REPO), "PNP_PDF_WORKERS": "lots"}
     done = subprocess.run([sys.executable, "-c", "from pnp.cli import main; main()", "build", "-q", "--out", str(tmp_path / "out")],

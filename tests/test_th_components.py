@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pnp.build.driver import BuildOptions, build
+from pnp.errors import ContentError, PnpError
 from pnp.load.content import Project, load_game
 from pnp.formats.impose import paper, plan_grid
 from pnp.render.faces import render_game
@@ -301,6 +302,42 @@ def test_the_snake_drafts_example_comes_from_turns_a_round(copy_game):
     assert "(1 2 3 4 4 3 2 1 1 2 3 4)" in snake
     # the words are true of three passes too: no "twice", no "there and back" of two turns
     assert "turns go clockwise, then back, and so on" in snake and "twice" not in snake and "Everyone takes three turns" in snake
+
+
+def test_turns_a_round_beyond_the_stomachs_cells_is_a_located_error(copy_game):
+    """The reference card's snake order names every seat of the largest table for each of
+    `turns_a_round`: a huge count built a text of billions of numbers (the build ran out of
+    memory). A round cannot have more turns than the largest stomach pnp allows has cells
+    (each drops a tile that stays), so more is refused at its line."""
+    project = copy_game(GAME)
+    path = project.content_dir / GAME / "rules.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "turns_a_round: 2" in row)
+    path.write_text(text.replace("turns_a_round: 2", "turns_a_round: 1000000000000", 1), encoding="utf-8")
+    with pytest.raises(PnpError) as raised:
+        load_game(project, GAME)
+    (error,) = raised.value.errors
+    assert isinstance(error, ContentError) and error.line == line, error
+    assert "turns_a_round: is 1000000000000: expected at most 144, the cells of the largest stomach" in error.message, error
+
+
+def test_a_table_larger_than_the_leaders_is_a_located_error(copy_game):
+    """The snake order names every seat of the largest table: a player count of a billion
+    made a list of a billion seats (out of memory). Each player takes a leader at setup, so
+    a table has no more players than the deck has leaders."""
+    project = copy_game(GAME)
+    path = project.content_dir / GAME / "rules.yaml"
+    text = path.read_text(encoding="utf-8")
+    for key, count in (("rows_by_players", 4), ("leaders_max_by_players", 4), ("leader_stacks_by_players", 3)):
+        assert f"{key}: {{1: " in text and f", 4: {count}}}" in text, key
+        text = text.replace(f", 4: {count}}}", f", 4: {count}, 1000000000: {count}}}", 1)
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.strip().startswith("stomach:"))
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PnpError) as raised:
+        load_game(project, GAME)
+    (error,) = raised.value.errors
+    assert isinstance(error, ContentError) and error.line == line, error
+    assert "rows_by_players covers 1000000000 players: expected at most 30" in error.message, error
 
 
 @pytest.mark.parametrize("book, options", [("tasty-humans-rules-final.txt", {}), ("tasty-humans-rules-0.2.8.txt", {"rules": "0.2.8"})])

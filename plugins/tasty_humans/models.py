@@ -304,6 +304,29 @@ class RuleVersion(StrictModel):
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
     _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
 
+    @field_validator("stomach")
+    @classmethod
+    def _a_leader_each(cls, v: Stomach, info: ValidationInfo) -> Stomach:
+        # Every player draws a leader tile at setup (published rules line 40): no table is larger
+        # than the leaders. Also bounds the seats of the snake order the reference card prints.
+        deck = info.data.get("deck")
+        if deck is not None and max(v.rows_by_players) > deck.leaders:
+            raise ValueError(f"rows_by_players covers {max(v.rows_by_players)} players: expected at most {deck.leaders}, "
+                             "the deck's leaders (every player takes one at setup)")
+        return v
+
+    @field_validator("turns_a_round")
+    @classmethod
+    def _turns_fit_a_stomach(cls, v: int) -> int:
+        # Every turn drops a basic tile into the stomach and basic tiles never leave it (sheet.py
+        # RULE_TILE_A_TURN): no round has more turns than the largest stomach pnp allows has
+        # cells. Also bounds the snake order the reference card prints (`snake_order`).
+        cells = GRIDS["side"] ** 2
+        if v > cells:
+            raise ValueError(f"is {v}: expected at most {cells}, the cells of the largest stomach (every turn drops a tile "
+                             f"into it, and none leaves; {GRIDS.hint('side')})")
+        return v
+
     @field_validator("classes")
     @classmethod
     def _classes(cls, v: dict[str, str]) -> dict[str, str]:

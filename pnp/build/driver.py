@@ -197,6 +197,8 @@ def pdf_single_files(game: GameContent, rendered: list[RenderedComponent], optio
     return plan(game.manifest.title, rendered)
 
 
+# the formats typst makes (by the PDF engine's workers, when there are several PDFs to make)
+PDF_FORMATS = ("pdf", "pdf-single")
 FORMATS: dict[str, Writer] = {"svg": svg_files, "pdf": pdf_files, "png": png_files, "tts": tts_files, "pdf-single": pdf_single_files}
 
 
@@ -416,7 +418,7 @@ POOL_FROM = 2
 
 def _engine(options: BuildOptions) -> ContextManager[None]:
     """PDF engine workers for a build that makes PDFs."""
-    if not {"pdf", "pdf-single"} & set(options.formats):
+    if not set(PDF_FORMATS) & set(options.formats):
         return nullcontext()
     from ..formats.pdf_engine import engine_pool
     from ..load.fonts import DEFAULT
@@ -441,7 +443,7 @@ def check_input(project: Project, games: list[str] | None, options: BuildOptions
     check_cut_file(options, project.root)
     # a build that makes PDFs has its engine name the game's fonts (`Rendered.make`): typst
     # loaded here would keep the PDF workers from forking (pnp/formats/pdf_engine.py)
-    loaded = pipeline.load(project.resolve_games(games), engine_fonts="pdf" not in options.formats)
+    loaded = pipeline.load(project.resolve_games(games), engine_fonts=not set(PDF_FORMATS) & set(options.formats))
     return Checked(pipeline, loaded, pipeline.values(loaded))
 
 

@@ -11,12 +11,17 @@ A misspelt `extends` (`extend: standard`) is an error at its key too.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from ..errors import ContentError, did_you_mean
 from .yamlio import Located
 
 EXTENDS = "extends"
+# how like `extends` a key must be to be taken for its misspelling: one or two edits of it
+# (`extend` 0.92, `exetnds` 0.86), not a word of content (`exits` 0.67, `ends` 0.73, `extras`
+# 0.62: difflib's own 0.6 took them, and refused a variant naming another in such a key)
+EXTENDS_LIKE = 0.8
 
 
 def deep_merge(base: Any, over: Any) -> Any:
@@ -71,7 +76,8 @@ def _misspelt_extends(doc: Located, name: str, names: list[str]) -> list[Content
     return [doc.error((name, key), f"{key!r} names the variant {value!r}{did_you_mean(str(key), [EXTENDS])}: "
                                    f"expected `{EXTENDS}: {value}` to build on it")
             for key, value in own.items()
-            if isinstance(value, str) and value in names and value != name and did_you_mean(str(key), [EXTENDS])]
+            if isinstance(value, str) and value in names and value != name
+            and difflib.get_close_matches(str(key), [EXTENDS], n=1, cutoff=EXTENDS_LIKE)]
 
 
 def _unknown_keys(doc: Located, at: tuple, over: dict, base: dict, parent: str) -> list[ContentError]:
