@@ -398,7 +398,7 @@ def test_reference_prints_the_ranking_upset_from_scoring_yaml(scratch):
     _edit(scratch, "scoring.yaml", "upset: {low: 1, beats: 9}", "upset: {low: 2, beats: 8}")
     game = load_game(scratch, GAME)
     front = " ".join(text for _, text in game.data["players"].reference.side("front", game.data["scoring"]))
-    assert "a led-suit 2 beats a led-suit 8" in front and "unless it is a 2 that beat a 8" in front
+    assert "the led suit's 2 beats its 8" in front and "unless it is the 2 that beat the 8" in front
 
 
 @pytest.mark.parametrize("old,new,expected", [

@@ -428,7 +428,7 @@ class TastyHumansReport(ScoreReport):
                 table.add_row(str(l.slot or ""), m(f"{l.title} ({l.id})"), f"row {l.row} col {l.column}", str(l.points))
             if p.held:
                 # `held:` as on the sheet; never eaten, so it scores nothing (rules.yaml held_leader)
-                table.add_row("", m(f"held: {p.held_title} ({p.held})"), "", "-")
+                table.add_row("", m(f"held: {p.held_title or p.held} ({p.held})"), "", "-")
             table.add_row("", m(f"craving: {monster}"), "", str(p.craving))
             table.add_row("", f"damage: {counted(p.damage_tiles, 'tile')}, {p.damage_adjacent} touching", "", str(p.damage_points))
             table.add_row("", "Village King" if p.king else "Village King: no", "", str(p.king_points))

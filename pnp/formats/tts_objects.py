@@ -17,6 +17,7 @@ a custom tile, token or board of scale 1 is taken as one unit on its long side.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ..files import digest
@@ -151,12 +152,12 @@ def pieces(guids: Guids, part: "Images", base: str, where: dict[str, float]) -> 
     where = {**where, "scaleX": round(scale, 4), "scaleZ": round(scale, 4)}
     # "Stackable: if this tile can form a stack with others of the same type" (custom-tile.md):
     # only identical pieces (the same images; a component's are all one size) are worth a stack
-    sides = [(image, back) for _, image, back, copies in part.pieces for _ in range(copies)]
+    sides = Counter((image, back) for _, image, back, copies in part.pieces for _ in range(copies))
     made = []
     for (item, image, back, copies), name in zip(part.pieces, part.names):
         for n in range(copies):
             made.append(piece(guids, part.kind, name, base + image, back and base + back, where, spec.id, item, n,
-                              shape=spec.shape, stackable=sides.count((image, back)) > 1))
+                              shape=spec.shape, stackable=sides[(image, back)] > 1))
     if len(made) == 1:
         return made[0]
     bag = _base(guids, "Bag", spec.name, {**where, "scaleX": 1.0, "scaleZ": 1.0}, spec.id, "bag")

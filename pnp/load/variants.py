@@ -82,10 +82,12 @@ def _misspelt_extends(doc: Located, name: str, names: list[str]) -> list[Content
 
 def _unknown_keys(doc: Located, at: tuple, over: dict, base: dict, parent: str) -> list[ContentError]:
     """An error at each key of `over` that `base` (what the parent resolves to) lacks, at
-    every depth deep_merge reaches."""
+    every depth deep_merge reaches; but a new number in a mapping keyed by numbers alone
+    (a count by players: no name to misspell)."""
     errors = []
+    counted = bool(base) and all(type(k) is int for k in base)  # by player count ({2: 6, 3: 5}): an edition may add a count
     for key, value in over.items():
-        if key not in base:
+        if key not in base and not (counted and type(key) is int):
             inside = f" under {'.'.join(map(str, at[1:]))}" if len(at) > 1 else ""
             near = did_you_mean(str(key), [str(k) for k in base])
             errors.append(doc.error(at + (key,), f"{key!r} is not a key of {parent!r}{inside}, which {at[0]!r} extends{near}: "
