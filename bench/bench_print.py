@@ -58,11 +58,13 @@ def big_deck(root: Path, times: int) -> Path:
 
 
 def edit_card(root: Path, n: int) -> None:
-    """The big deck's first card given another title."""
+    """The big deck's first card given another title (in place of the last edit's: prefixes
+    piling up overflowed the card by the fifth round)."""
     cards = root / "content" / "poker" / "cards.yaml"
     text = cards.read_text()
     first = text.index("title: ") + len("title: ")
-    cards.write_text(text[:first] + f"Edited {n} " + text[first:])
+    kept = text[first:].split(" ", 2)[2] if text[first:].startswith("Edited ") else text[first:]
+    cards.write_text(text[:first] + f"Edited {n} " + kept)
 
 
 def four_games(tree: Path, root: Path) -> Path:
