@@ -67,6 +67,13 @@ def marks(tmp_path: Path) -> Project:
     return project
 
 
+def test_an_icon_file_named_in_capitals_is_an_icon(marks: Project):
+    """`tri.SVG` (as some tools save it) was neither read nor refused: the icon was then unknown."""
+    icons = marks.content_dir / "marks" / "icons"
+    (icons / "tri.svg").rename(icons / "tri.SVG")
+    assert "tri" in load_game(marks, "marks").icons["shapes"]
+
+
 def svg_build(project: Project) -> int:
     """Faces rendered by an SVG build."""
     (report,) = build(project, None, BuildOptions(formats=("svg",)))

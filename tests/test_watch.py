@@ -563,3 +563,20 @@ def test_a_bug_in_pnp_still_ends_the_watch(demo: Project, monkeypatch):
     monkeypatch.setattr(watching, "build", broken)
     with pytest.raises(RuntimeError, match="pnp's own bug"):
         watching.rebuild(demo, None, BuildOptions(formats=("svg",)), lambda line, error: None)
+
+
+def test_an_option_typed_wrong_ends_the_watch_as_build_does(demo: Project):
+    """`pnp watch --paper b5` said "unknown paper" and went on watching, though no edit can
+    mend a command line: it ends with exit 2 and the command's name, as `pnp build` does
+    (pnp.yaml's choices are checked, and located, as they are read: an edit there is a
+    located line and the watch goes on)."""
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+    from pnp.errors import OptionError
+    from pnp.tools.watch import rebuild
+
+    with pytest.raises(OptionError):  # first: where it went on, the watch below would never end
+        rebuild(demo, None, BuildOptions(paper="b5"), lambda *_: None)
+    result = CliRunner().invoke(app, ["watch", "-q", "--paper", "b5", "-p", str(demo.root)])
+    assert result.exit_code == 2 and result.output.startswith("pnp watch: unknown paper 'b5'"), result.output

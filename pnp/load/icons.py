@@ -103,7 +103,7 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                 strays = []
                 # hidden files (.DS_Store, macOS's ._star.svg) are the system's, not icons
                 for path in project_files.listing(project, folder, "[!.]*"):
-                    if path.suffix == ".svg":
+                    if path.suffix.lower() == ".svg":  # `kiwi.SVG` too: it was skipped, and its icon unknown
                         icons[path.stem] = _svg_file(project, path, at)
                     elif path.suffix.lower() in PICTURES:  # a .png left here would be ignored, and its icon missed
                         strays.append(ContentError(path, None, None, "not an SVG file: an icon folder holds one <id>.svg file per icon "

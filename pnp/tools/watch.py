@@ -32,7 +32,7 @@ from ..config import FILE, BuildOptions
 from ..load.content import Project
 from ..load.project_files import output_folder
 from ..load.trust import project_plugins, record_of, trust_file
-from ..errors import ContentError, PnpError, counted, display_name, display_path
+from ..errors import ContentError, OptionError, PnpError, counted, display_name, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
 SHOWN = 8  # files listed per game and rebuild; more are counted
@@ -236,6 +236,11 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
             # build that follows must not change the files between them, nor write beside the page
             held.enter_context(output_lock(options.out or output_folder(project.root, project.output_dir)))
             reports = build(project, games, options, checked=checked)
+        except OptionError as exc:
+            if any(isinstance(e, str) for e in exc.errors):  # typed on the command line: no edit mends it, so the watch ends
+                raise
+            _failed(exc, echo)  # chosen in pnp.yaml (a located line): an edit there mends it
+            return None
         except PnpError as exc:
             _failed(exc, echo)
             return None
