@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
 from .impose import HALO, PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
-from ..config import SheetLayout
+from ..config import SheetLayout, sheet_layout
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
@@ -273,7 +273,9 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
+    narrow = sheet_layout("standard")  # the margin a piece too big for a wider one prints at
     by_hand: dict[int, float] = {}  # pages of paper forms (too big for the registration marks, never split for them): their margin
+    narrowed: dict[int, float] = {}  # pages of pieces too big for the layout's margin printed at `narrow`'s: their margin
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     unpacked = 0
@@ -285,14 +287,20 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         section = Section(name)
         has_backs = any(b is not None for _, b in copies)
         grid, fold = laid_grid(comp, sheet, style, has_backs)
-        form = None
+        form, form_sheet, form_style = None, base_sheet, base_style
         if grid is None and registration:
             form, fold = laid_grid(comp, base_sheet, base_style, has_backs)
-        if form is not None:  # fits the paper, not inside the registration marks: printed to cut by hand
+        if grid is None and form is None and base_style.margin > narrow.margin:
+            # too big for a wide margin (scissors' 8 mm: Tasty Humans' monster boards, Dietrick-taking's
+            # scoring sheets on Letter), not for the standard layout's: whole at that margin, not split
+            form_style = base_style.model_copy(update={"margin": narrow.margin})
+            form_sheet = Paper(sheet.name, sheet.width, sheet.height, narrow.margin)
+            form, fold = laid_grid(comp, form_sheet, form_style, has_backs)
+        if form is not None:  # fits the paper, not inside the registration marks (or margins): printed on its own
             unpacked += -(-len(copies) // form.per_page)
             for start in range(0, len(copies), form.per_page):
-                _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
-            by_hand.update((id(page), base_sheet.margin) for page in section.pages)
+                _grid_pages(section, copies[start:start + form.per_page], form_sheet, form, comp.bleed, form_style, back_offset, fold)
+            (by_hand if registration else narrowed).update((id(page), form_sheet.margin) for page in section.pages)
         elif grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure)
             backs = {id(b) for _, b in copies if b is not None}
@@ -338,7 +346,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
-                                   style.inset, measure, style.fold)
+                                   style.inset, measure, style.fold, narrowed)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -371,7 +379,8 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
               unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
               layout_name: str = "", inset: float = 0.0,
               measure: labels.Measure = labels.DEFAULT,
-              one_sided: bool = False) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              one_sided: bool = False,
+              narrowed: dict[int, float] | None = None) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component; `one_sided`: the layout is for a one-sided printer."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
@@ -393,7 +402,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
     by_hand = by_hand or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
-            m = by_hand.get(id(page), sheet.margin)
+            m = by_hand.get(id(page), (narrowed or {}).get(id(page), sheet.margin))
             if s.name == CALIBRATION:
                 pages.append(page)
                 continue
