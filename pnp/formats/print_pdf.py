@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
-from .impose import HALO, PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
+from .impose import HALO, PRINTED_MARK, TEXT_ROOM, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout, sheet_layout
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
@@ -429,9 +429,10 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
     w, h = sheet.width, sheet.height
     ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
     taken = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
-    boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in taken]
-    boxes += [(min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)) for ln in page.lines]
-    boxes += [measure.box(m) for m in page.marks if isinstance(m, Label)]
+    # (box, room kept along the strip): TEXT_ROOM from a line, whose mark 0.5 mm off reads as a letter ("|Game")
+    boxes = [((x, y, x + bw, y + bh), 0.5) for x, y, bw, bh in taken]
+    boxes += [((min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)), TEXT_ROOM) for ln in page.lines]
+    boxes += [(measure.box(m), 0.5) for m in page.marks if isinstance(m, Label)]
     strips = [  # (across: the band's extent across its edge, along: which box coordinates run along it, turn)
         ((h - inset - descent - ascent, h - inset), (0, 2), 0),
         ((inset, inset + ascent + descent), (0, 2), 0),
@@ -441,7 +442,7 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
     width = measure.width(text, size)
     for (low, high), (a, b), turn in strips:
         cross = (1, 3) if turn == 0 else (0, 2)
-        blocked = sorted((bx[a] - 0.5, bx[b] + 0.5) for bx in boxes if bx[cross[0]] < high + 0.5 and low - 0.5 < bx[cross[1]])
+        blocked = sorted((bx[a] - room, bx[b] + room) for bx, room in boxes if bx[cross[0]] < high + 0.5 and low - 0.5 < bx[cross[1]])
         start, stop = end, (w if turn == 0 else h) - end
         for block_start, block_end in blocked + [(stop, stop)]:
             if min(block_start, stop) - start >= width:
@@ -456,13 +457,15 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
     """Shorten the crop marks (and a fold line) that would run into `area` (left, top,
-    right, bottom) so they stop `room` mm short of it; drop those left shorter than that.
+    right, bottom), or pass within TEXT_ROOM mm beside it, so they stop `room` mm short of it;
+    drop those left shorter than that.
     A crop mark left shorter than PRINTED_MARK mm grows back up over the bleed of the
     piece above it (cut away), short of its trim line, on a white halo (see `margin_marks`)."""
     left, top, right, bottom = area
     kept: list = []
     for mark in page.marks:
-        if isinstance(mark, Line) and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
+        # and those TEXT_ROOM mm beside it: closer, a mark reads as a letter of it ("edge)|")
+        if isinstance(mark, Line) and mark.x1 == mark.x2 and left - TEXT_ROOM <= mark.x1 <= right + TEXT_ROOM:
             low, high = sorted((mark.y1, mark.y2))
             if high > top - room and low < bottom + room:
                 if low >= top - room or mark.colour == "#ffffff":
