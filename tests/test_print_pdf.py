@@ -242,6 +242,24 @@ def test_layout_marks_use_the_layouts_colour_and_margin(tmp_path):
     assert drawn[1][0] - drawn[0][2] == pytest.approx(4)  # the layout's gap
 
 
+@pytest.mark.parametrize("registration", [False, True])
+def test_a_piece_too_big_for_a_wide_layout_margin_prints_whole_at_the_standard_margin(shipped_builds, registration):
+    """Print review: in the scissors layout (8 mm margins) on Letter, Tasty Humans' monster
+    boards (266 mm with bleed, 263.4 mm of room) were split over two pages each to glue, and
+    Dietrick-taking's 200 mm scoring sheets (199.9 mm of room, `rotate: never`) went turned
+    one to a page; at the standard layout's 5 mm margins they print whole, as there (with a
+    cut file, on sheets without registration marks, to cut by hand)."""
+    sheet = Paper("letter", *papers({})["letter"])
+    for game, component, sheets in (("tasty-humans", "monster-board", 4), ("dietrick-taking", "scoring-sheet", 2)):
+        report = shipped_builds[game]
+        made = plan(report.title, report.parts, sheet, sheet_layout("scissors"), registration=registration)
+        pages = [page for page in made.layout.pages if any(p.face.component == component for p in page.places)]
+        assert len(pages) == sheets, game
+        assert all(p.clip is None for page in pages for p in page.places), game  # whole, not a window of a split piece
+        assert all(min(b[0] for b in boxes(page)) >= 5 - 1e-6 for page in pages)
+        assert not any(page is cut for _, cut in made.cut_pages for page in pages)
+
+
 runner = CliRunner()
 
 

@@ -337,3 +337,20 @@ def test_crop_marks_beside_a_sheet_label_keep_a_printed_length(shipped_builds, g
                         if ln.dash is None and ln.colour != "#ffffff" and ln.x1 == ln.x2 and left - 0.5 <= ln.x1 <= right + 0.5 and \
                                 top - 1.5 <= max(ln.y1, ln.y2) <= top:
                             assert _inside(ln, sheet, 4.2) >= PRINTED_MARK - 1e-6, (name, pack, number, ln)
+
+
+@pytest.mark.parametrize("layout", ["standard", "scissors"])
+def test_a_piece_printed_whole_on_one_page_has_no_split_instruction(shipped_builds, layout):
+    """Print review: Dietrick-taking's 200 mm wide scoring sheet (`rotate: never`), wider
+    than a sheet's margins leave (here a 205 mm wide paper), went the split-board way, turned
+    and whole on one page, under 'page 1 of 1. Cut on the dashed lines; lay over the
+    neighbour ... and glue': there is no dashed line and no neighbour."""
+    report = shipped_builds["dietrick-taking"]
+    sheet = Paper("narrow", 205, 279.4)
+    made = plan(report.title, report.parts, sheet, sheet_layout(layout))
+    whole = [page for page in made.layout.pages if any(p.face.component == "scoring-sheet" for p in page.places)]
+    assert len(whole) == 4 and all(len(page.places) == 1 for page in whole)
+    for page in whole:
+        texts = [m.text for m in page.marks if isinstance(m, Label)]
+        assert not any("Cut on the dashed" in t or "page 1 of 1" in t for t in texts), texts
+        assert not any(line.dash for line in page.lines)

@@ -141,3 +141,26 @@ def test_a_title_or_component_name_the_labels_font_lacks_is_an_error_at_its_line
         "title 'Demo \u65e5\u672c': the print PDF's labels draw it in Liberation Sans, which lacks '\u65e5' (U+65E5), '\u672c' (U+672C): "
         "use other characters, or make a font that has them the first of game.yaml `fonts:`"), found
     assert f"game.yaml:{name}:" in found[1] and "component name '\u30ab\u30fc\u30c9'" in found[1], found
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_sheet_label_keeps_a_gap_from_the_crop_marks_beside_it(shipped_builds, game, paper):
+    """Print review: Dietrick-taking's scoring sheets in the standard layout on Letter had the
+    label start 0.5 mm after the left trim line's crop mark, which read as a letter of it
+    ("|Dietrick-taking · Scoring sheets"): it keeps TEXT_ROOM mm from every line beside it."""
+    from pnp.formats.impose import TEXT_ROOM
+
+    report = shipped_builds[game]
+    sheet = Paper(paper, *papers({})[paper])
+    for layout in ("standard", "tight", "fold", "scissors"):
+        for cut in (False, True):
+            made = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=cut)
+            for number, page in enumerate(made.layout.pages[1:], 2):
+                for text, (left, top, right, bottom) in _texts(page):
+                    if not text.text.startswith(f"{report.title} · ") or text.turn:
+                        continue
+                    for line in page.lines:
+                        x1, y1, x2, y2 = _line_box(line)
+                        if y1 < bottom and top < y2:  # beside the text: as far from it as TEXT_ROOM
+                            assert x2 <= left - TEXT_ROOM + 1e-6 or x1 >= right + TEXT_ROOM - 1e-6, (layout, cut, number, text.text, line)

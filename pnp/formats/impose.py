@@ -331,9 +331,10 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
                 _trim_marks(page, sheet, margins, bleed, (col, row), (len(xs), len(ys)), win_w, win_h, style, inset)
                 piece = front.component if front.name == front.component else f"{front.component}/{front.name}"
                 where = f" (row {row + 1}, column {col + 1})" if len(xs) > 1 and len(ys) > 1 else ""
-                page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count}{where}. Cut on the "
-                                     "dashed lines; lay over the neighbour up to the solid ticks and glue.",
-                                     (col, len(xs)), win_w, bleed, inset, measure))
+                if count > 1:  # a piece that fits one page turned is whole: no dashed line, no neighbour to glue
+                    page.add(_tile_label(sheet, margins, f"{piece}: page {row * len(xs) + col + 1} of {count}{where}. Cut on the "
+                                         "dashed lines; lay over the neighbour up to the solid ticks and glue.",
+                                         (col, len(xs)), win_w, bleed, inset, measure))
                 pages.append(page)
                 if back is not None:
                     pages.append(Page([_tile(sheet, margins, back, full_w - ox - win_w, oy, win_w, win_h, full_w, full_h, -turn,

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
-from .impose import HALO, PRINTED_MARK, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
-from ..config import SheetLayout
+from .impose import HALO, PRINTED_MARK, TEXT_ROOM, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
+from ..config import SheetLayout, sheet_layout
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
@@ -273,7 +273,9 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
+    narrow = sheet_layout("standard")  # the margin a piece too big for a wider one prints at
     by_hand: dict[int, float] = {}  # pages of paper forms (too big for the registration marks, never split for them): their margin
+    narrowed: dict[int, float] = {}  # pages of pieces too big for the layout's margin printed at `narrow`'s: their margin
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     unpacked = 0
@@ -285,14 +287,20 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         section = Section(name)
         has_backs = any(b is not None for _, b in copies)
         grid, fold = laid_grid(comp, sheet, style, has_backs)
-        form = None
+        form, form_sheet, form_style = None, base_sheet, base_style
         if grid is None and registration:
             form, fold = laid_grid(comp, base_sheet, base_style, has_backs)
-        if form is not None:  # fits the paper, not inside the registration marks: printed to cut by hand
+        if grid is None and form is None and base_style.margin > narrow.margin:
+            # too big for a wide margin (scissors' 8 mm: Tasty Humans' monster boards, Dietrick-taking's
+            # scoring sheets on Letter), not for the standard layout's: whole at that margin, not split
+            form_style = base_style.model_copy(update={"margin": narrow.margin})
+            form_sheet = Paper(sheet.name, sheet.width, sheet.height, narrow.margin)
+            form, fold = laid_grid(comp, form_sheet, form_style, has_backs)
+        if form is not None:  # fits the paper, not inside the registration marks (or margins): printed on its own
             unpacked += -(-len(copies) // form.per_page)
             for start in range(0, len(copies), form.per_page):
-                _grid_pages(section, copies[start:start + form.per_page], base_sheet, form, comp.bleed, base_style, back_offset, fold)
-            by_hand.update((id(page), base_sheet.margin) for page in section.pages)
+                _grid_pages(section, copies[start:start + form.per_page], form_sheet, form, comp.bleed, form_style, back_offset, fold)
+            (by_hand if registration else narrowed).update((id(page), form_sheet.margin) for page in section.pages)
         elif grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure)
             backs = {id(b) for _, b in copies if b is not None}
@@ -338,7 +346,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
-                                   style.inset, measure, style.fold)
+                                   style.inset, measure, style.fold, narrowed)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -371,7 +379,8 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
               unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
               layout_name: str = "", inset: float = 0.0,
               measure: labels.Measure = labels.DEFAULT,
-              one_sided: bool = False) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              one_sided: bool = False,
+              narrowed: dict[int, float] | None = None) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component; `one_sided`: the layout is for a one-sided printer."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
@@ -393,7 +402,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
     by_hand = by_hand or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
-            m = by_hand.get(id(page), sheet.margin)
+            m = by_hand.get(id(page), (narrowed or {}).get(id(page), sheet.margin))
             if s.name == CALIBRATION:
                 pages.append(page)
                 continue
@@ -420,9 +429,10 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
     w, h = sheet.width, sheet.height
     ascent, descent = labels.ASCENT * size * labels.PT, labels.DESCENT * size * labels.PT
     taken = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
-    boxes = [(x, y, x + bw, y + bh) for x, y, bw, bh in taken]
-    boxes += [(min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)) for ln in page.lines]
-    boxes += [measure.box(m) for m in page.marks if isinstance(m, Label)]
+    # (box, room kept along the strip): TEXT_ROOM from a line, whose mark 0.5 mm off reads as a letter ("|Game")
+    boxes = [((x, y, x + bw, y + bh), 0.5) for x, y, bw, bh in taken]
+    boxes += [((min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2)), TEXT_ROOM) for ln in page.lines]
+    boxes += [(measure.box(m), 0.5) for m in page.marks if isinstance(m, Label)]
     strips = [  # (across: the band's extent across its edge, along: which box coordinates run along it, turn)
         ((h - inset - descent - ascent, h - inset), (0, 2), 0),
         ((inset, inset + ascent + descent), (0, 2), 0),
@@ -432,7 +442,7 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
     width = measure.width(text, size)
     for (low, high), (a, b), turn in strips:
         cross = (1, 3) if turn == 0 else (0, 2)
-        blocked = sorted((bx[a] - 0.5, bx[b] + 0.5) for bx in boxes if bx[cross[0]] < high + 0.5 and low - 0.5 < bx[cross[1]])
+        blocked = sorted((bx[a] - room, bx[b] + room) for bx, room in boxes if bx[cross[0]] < high + 0.5 and low - 0.5 < bx[cross[1]])
         start, stop = end, (w if turn == 0 else h) - end
         for block_start, block_end in blocked + [(stop, stop)]:
             if min(block_start, stop) - start >= width:
@@ -447,13 +457,15 @@ def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: floa
 
 def _clear_of(page: Page, area: tuple[float, float, float, float], room: float = 0.5) -> None:
     """Shorten the crop marks (and a fold line) that would run into `area` (left, top,
-    right, bottom) so they stop `room` mm short of it; drop those left shorter than that.
+    right, bottom), or pass within TEXT_ROOM mm beside it, so they stop `room` mm short of it;
+    drop those left shorter than that.
     A crop mark left shorter than PRINTED_MARK mm grows back up over the bleed of the
     piece above it (cut away), short of its trim line, on a white halo (see `margin_marks`)."""
     left, top, right, bottom = area
     kept: list = []
     for mark in page.marks:
-        if isinstance(mark, Line) and mark.x1 == mark.x2 and left - room <= mark.x1 <= right + room:
+        # and those TEXT_ROOM mm beside it: closer, a mark reads as a letter of it ("edge)|")
+        if isinstance(mark, Line) and mark.x1 == mark.x2 and left - TEXT_ROOM <= mark.x1 <= right + TEXT_ROOM:
             low, high = sorted((mark.y1, mark.y2))
             if high > top - room and low < bottom + room:
                 if low >= top - room or mark.colour == "#ffffff":
