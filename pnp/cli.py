@@ -158,8 +158,9 @@ def options_for(project: Path, **given) -> "BuildOptions":
             given["bleed"] = to_mm(given["bleed"])
         except ValueError:
             raise OptionError(f"--bleed {given['bleed']!r}: expected a length of 0 or more, in mm or with a unit, e.g. --bleed 3 or --bleed 0.125in") from None
-    if isinstance(given.get("paper"), str):  # paper names are lower-case: --paper A4 is a4
-        given["paper"] = given["paper"].strip().lower()
+    for key in ("paper", "layout"):  # their names are lower-case: --paper A4 is a4, --layout TIGHT tight
+        if isinstance(given.get(key), str):
+            given[key] = given[key].strip().lower()
     if isinstance(given.get("formats"), str):
         given["formats"] = _split(given["formats"])
     if isinstance(given.get("back_offset"), str):

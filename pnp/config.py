@@ -17,6 +17,7 @@ score, tools, cli): see tests/test_layers.py.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -93,6 +94,19 @@ class PaperSize(StrictModel):
         return self
 
 
+# the most a back may be shifted, each way: the calibration sheet reads up to 5 mm, and a
+# printer further off than this was fed the sheet the wrong way, which no shift mends
+BACK_OFFSET_MAX = 10.0
+
+
+def back_offset_problem(offset: tuple[float, float]) -> str | None:
+    """Why a back offset (across, down) is refused, or None."""
+    if any(not math.isfinite(v) or abs(v) > BACK_OFFSET_MAX for v in offset):
+        return (f"back offset {offset[0]:g},{offset[1]:g}: expected each within {BACK_OFFSET_MAX:g} mm either way "
+                "(the duplex calibration sheet reads up to 5 mm; further off, the sheet was fed the wrong way)")
+    return None
+
+
 def _pair(value: Any) -> Any:
     """`back_offset` as two numbers, or one message saying so (not pydantic's about tuples)."""
     if not isinstance(value, (list, tuple)) or len(value) != 2:
@@ -156,6 +170,8 @@ def load_settings(root: Path) -> Settings:
         for i, name in enumerate(settings.formats or []):
             if name not in FORMAT_NAMES:
                 errors.append(doc.error(("formats", i), f"unknown format {name!r}: expected some of {', '.join(FORMAT_NAMES)}"))
+        if settings.back_offset is not None and (problem := back_offset_problem(settings.back_offset)):
+            errors.append(doc.error(("back_offset",), problem))
         if settings.layout is not None and settings.layout not in table(settings.layouts):
             errors.append(doc.error(("layout",), f"unknown layout {settings.layout!r}: expected one of {', '.join(table(settings.layouts))}"))
     if errors:

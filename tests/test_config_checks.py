@@ -48,6 +48,23 @@ def test_a_back_offset_of_other_than_two_numbers_says_what_it_takes(demo: Projec
     assert "tuple" not in line and "missing required key" not in line
 
 
+@pytest.mark.parametrize("yaml, args, start", [("", ("--back-offset", "400,0"), "pnp build: back offset 400,0:"),
+                                               ("", ("--back-offset", "nan,0"), "pnp build: back offset nan,0:"),
+                                               ("back_offset: [0, -11]\n", (), "pnp.yaml:1:1: back offset 0,-11:")])
+def test_a_back_offset_past_any_printer_is_refused(demo: Project, yaml: str, args: tuple[str, ...], start: str):
+    """Every input has a limit: `--back-offset 400,0` was taken, and the backs printed off the
+    paper. The calibration sheet reads up to 5 mm; more than 10 mm is a sheet fed the wrong way."""
+    line = refused(demo, yaml, *args)
+    assert line.split(str(demo.root) + "/")[-1].startswith(start), line
+    assert line.endswith("expected each within 10 mm either way (the duplex calibration sheet reads up to 5 mm; "
+                         "further off, the sheet was fed the wrong way)")
+
+
+def test_layout_names_are_read_in_any_case_as_paper_names_are(demo: Project):
+    result = runner.invoke(app, ["build", "--format", "svg", "--layout", "TIGHT", "--paper", "A4", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+
+
 def test_a_back_offset_of_two_numbers_is_taken(demo: Project):
     (demo.root / "pnp.yaml").write_text("back_offset: [0.5, -1]\n")
     result = runner.invoke(app, ["build", "--format", "svg", "--project", str(demo.root)])

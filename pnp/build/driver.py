@@ -211,12 +211,14 @@ def check_formats(formats: tuple[str, ...]) -> None:
 def check_options(options: BuildOptions) -> None:
     """Fail on bad options before any work."""
     check_formats(options.formats)
-    from ..config import DPI_RANGE, papers, sheet_layout
+    from ..config import DPI_RANGE, back_offset_problem, papers, sheet_layout
 
     known = papers(options.papers)
     if options.paper not in known:
         raise OptionError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
     sheet_layout(options.layout, options.layouts)
+    if problem := back_offset_problem(options.back_offset):
+        raise OptionError(problem)
     if options.players is not None and options.players < 0:  # a game checks its own range
         raise OptionError(f"--players cannot be negative, got {options.players}")
     if not DPI_RANGE[0] <= options.dpi <= DPI_RANGE[1]:
