@@ -274,8 +274,9 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
     narrow = sheet_layout("standard")  # the margin a piece too big for a wider one prints at
-    by_hand: dict[int, float] = {}  # pages of paper forms (too big for the registration marks, never split for them): their margin
-    narrowed: dict[int, float] = {}  # pages of pieces too big for the layout's margin printed at `narrow`'s: their margin
+    # pages printed whole at a margin of their own (paper forms too big for the registration marks,
+    # never split for them; pieces too big for the layout's margin, at `narrow`'s): their margin
+    own_margin: dict[int, float] = {}
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     unpacked = 0
@@ -300,7 +301,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             unpacked += -(-len(copies) // form.per_page)
             for start in range(0, len(copies), form.per_page):
                 _grid_pages(section, copies[start:start + form.per_page], form_sheet, form, comp.bleed, form_style, back_offset, fold)
-            (by_hand if registration else narrowed).update((id(page), form_sheet.margin) for page in section.pages)
+            own_margin.update((id(page), form_sheet.margin) for page in section.pages)
         elif grid is None:
             section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure)
             backs = {id(b) for _, b in copies if b is not None}
@@ -345,8 +346,8 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         calibration.sides = ["front", "back"]
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, by_hand, layout_name,
-                                   style.inset, measure, style.fold, narrowed)
+    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, own_margin, layout_name,
+                                   style.inset, measure, style.fold, registration)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -354,7 +355,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         number = {id(page): n for n, page in enumerate(pages, 1)}
         for s in sections:
             for page, side in zip(s.pages, s.sides):
-                if s.name != CALIBRATION and side != "back" and id(page) not in by_hand:
+                if s.name != CALIBRATION and side != "back" and id(page) not in own_margin:
                     add_registration(page, sheet)
                     cut.append((number[id(page)], page))
     return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
@@ -376,13 +377,14 @@ def _holdings(sections: list[Section], rendered: list[RenderedComponent], start:
 
 
 def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[RenderedComponent], pieces: dict[str, int],
-              unpacked: int, back_offset: tuple[float, float], by_hand: dict[int, float] | None = None,
+              unpacked: int, back_offset: tuple[float, float], own_margin: dict[int, float] | None = None,
               layout_name: str = "", inset: float = 0.0,
               measure: labels.Measure = labels.DEFAULT,
               one_sided: bool = False,
-              narrowed: dict[int, float] | None = None) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              registration: bool = False) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
-    of the sheets holding each component; `one_sided`: the layout is for a one-sided printer."""
+    of the sheets holding each component; `one_sided`: the layout is for a one-sided printer;
+    `registration`: the other pages carry cutting-machine marks, those in `own_margin` none."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
     # how many title pages there are: lay them out again with the count they took until it
     # holds. A larger count only widens the numbers printed (never fewer lines), so this settles.
@@ -399,10 +401,10 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
         if len(pages) == count:
             break
         count = len(pages)
-    by_hand = by_hand or {}
+    own_margin = own_margin or {}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
-            m = by_hand.get(id(page), (narrowed or {}).get(id(page), sheet.margin))
+            m = own_margin.get(id(page), sheet.margin)
             if s.name == CALIBRATION:
                 pages.append(page)
                 continue
@@ -410,7 +412,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
                 page.add(Bookmark(s.name))
             where = {"front": "front (print double-sided, flip on long edge)", "back": "back", "single": "one side",
                      "fold": "one side: fold along the dashed line, glue, then cut"}[side]
-            if id(page) in by_hand:
+            if registration and id(page) in own_margin:
                 where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
             page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, inset, measure))
