@@ -21,6 +21,14 @@ runner = CliRunner()
 LACKING = "the game's fonts have no bold file of Liberation Sans (own.ttf is Liberation Sans): add one to game.yaml `fonts:`"
 
 
+TEMPLATE = Path("/t/card.svg.j2")
+
+
+def checked(svg: str, fonts: Fonts) -> list:
+    """The font-style problems of `svg`, as written by TEMPLATE."""
+    return _font_styles(ET.fromstring(svg), fonts, TEMPLATE, "card/a", lambda: [(TEMPLATE, svg)])
+
+
 def fonts_of(*faces: tuple[str, str, bool, bool]) -> Fonts:
     """Fonts of made-up files: (file name, family, bold, italic)."""
     fonts = Fonts((Path("/f/x.ttf"),))
@@ -96,13 +104,12 @@ def test_the_helpers_measure_no_weight_the_family_lacks():
 def test_the_svg_check_follows_inherited_family_weight_and_style(body: str, problem: str | None):
     fonts = fonts_of(("Serif.ttf", "Serif", False, False), ("Sans-Bold.ttf", "Sans", True, False))
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" font-family="Serif">{body}</svg>'
-    template = Path("/t/card.svg.j2")
-    errors = _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)])
+    errors = checked(svg, fonts)
     if problem is None:
         assert errors == []
     else:
         (error,) = errors
-        assert error.message.startswith(f"card/a: {problem} (") and error.path == template
+        assert error.message.startswith(f"card/a: {problem} (") and error.path == TEMPLATE
 
 
 # --- the w10 review's finding 2: a bold-only display family beside a regular body family ---
@@ -258,8 +265,7 @@ def test_a_variable_font_draws_bold_and_measures_its_bold_instance(tmp_path: Pat
     fonts = Fonts((variable_font(tmp_path / "VarSans[wght].ttf"),))
     assert fonts.face("bold").bold and fonts.face("bold").advances[ord("I")] == fonts.face().advances[ord("I")] + 240
     svg = '<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans"><text font-weight="bold">I</text></svg>'
-    template = Path("/t/card.svg.j2")
-    assert _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)]) == []
+    assert checked(svg, fonts) == []
 
 
 def drawn_widths(font: Path, weight: str, family: str = "VarSans", text: str = "I", *more: Path) -> tuple[int, int]:
@@ -316,14 +322,13 @@ def test_typst_and_resvg_draw_a_variable_font_at_the_weight_asked(tmp_path: Path
 def test_a_variable_font_is_drawn_only_at_the_weights_it_is_measured_at(tmp_path: Path, default: int, body: str, problem: str | None):
     fonts = Fonts((variable_font(tmp_path / "VarSans[wght].ttf", default=default),))
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans">\n<rect/>\n{body}</svg>'
-    template = Path("/t/card.svg.j2")
-    errors = _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)])
+    errors = checked(svg, fonts)
     if problem is None:
         assert errors == []
     else:
         (error,) = errors
         assert error.message.startswith("card/a: ") and problem in error.message, error.message
-        assert (error.path, error.line) == (template, None if "no font-weight set" in problem else 3), error
+        assert (error.path, error.line) == (TEMPLATE, None if "no font-weight set" in problem else 3), error
 
 
 def test_a_variable_font_drawn_between_its_weights_is_a_located_error(demo: Project):
@@ -387,14 +392,13 @@ def test_typst_and_resvg_draw_font_stretch_and_font_variation_settings(tmp_path:
 def test_font_stretch_and_font_variation_settings_are_refused_at_their_line(tmp_path: Path, body: str, problem: str | None,
                                                                             line: int | None):
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" font-family="VarSans">\n<rect/>\n{body}</svg>'
-    template = Path("/t/card.svg.j2")
     for fonts in (Fonts((variable_font(tmp_path / "VarSans[wght].ttf"),)), Fonts()):
-        errors = _font_styles(ET.fromstring(svg), fonts, template, "card/a", lambda: [(template, svg)])
+        errors = checked(svg, fonts)
         if problem is None:
             assert errors == []
         else:
             (error,) = errors
-            assert error.message.startswith(f"card/a: {problem}") and (error.path, error.line) == (template, line), error
+            assert error.message.startswith(f"card/a: {problem}") and (error.path, error.line) == (TEMPLATE, line), error
 
 
 def test_a_style_sheet_setting_font_stretch_is_refused(demo: Project):
