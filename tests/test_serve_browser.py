@@ -683,6 +683,22 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         server.stop()
 
 
+def _finished_dietrick_game(host: Any, server: Server, tmp_path: Path, table: dict[str, Any],
+                            boards: list[tuple[int, int]] | None = None) -> dict[str, Any]:
+    """The example 3-player Dietrick-taking game played to its end at the table, with `table`'s
+    values besides its scoring order and each seat's (yellow, blue) of `boards` (the example's
+    by default): `pnp score`'s report of the game saved."""
+    sheet = example("dietrick-taking-3p.yaml")
+    sid = start_game(host, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
+    host.wait_for_selector("#t-scoring_order", timeout=WAIT)
+    api = server.path(f"api/sessions/{sid}")
+    assert host.request.put(api + "/table", data={"values": {"scoring_order": sheet["scoring_order"], **table}}).ok
+    for seat, (yellow, blue) in enumerate(boards or [(p["yellow"], p["blue"]) for p in sheet["players"]]):
+        assert host.request.put(api + f"/boards/{seat}", data={"values": {"yellow": yellow, "blue": blue}, "done": True}).ok
+    host.wait_for_selector("#finished", timeout=WAIT)
+    return scored(host, server, sid, tmp_path)
+
+
 def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: Any, tmp_path: Path):
     """A finished Dietrick-taking game of a Long Game: the match's tally and its winner, and
     the game's ranking, are on the result as `pnp score` prints them, not only folded away in
@@ -690,15 +706,7 @@ def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: A
     server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
     try:
         host = phone(browser)
-        sheet = example("dietrick-taking-3p.yaml")
-        sid = start_game(host, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
-        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
-        api = server.path(f"api/sessions/{sid}")
-        assert host.request.put(api + "/table", data={"values": {"scoring_order": sheet["scoring_order"], "earlier_wins": {"Ana": 1, "Ben": 1}}}).ok
-        for seat, player in enumerate(sheet["players"]):
-            assert host.request.put(api + f"/boards/{seat}", data={"values": {"yellow": player["yellow"], "blue": player["blue"]}, "done": True}).ok
-        host.wait_for_selector("#finished", timeout=WAIT)
-        report = scored(host, server, sid, tmp_path)
+        report = _finished_dietrick_game(host, server, tmp_path, {"earlier_wins": {"Ana": 1, "Ben": 1}})
         assert report["long_game"] == {"wins": {"Ana": 1, "Ben": 2, "Cleo": 0}, "winners": ["Ben"]}
         assert host.is_visible("#match") and host.inner_text("#match") == "Long Game: wins Ana 1, Ben 2, Cleo 0; won by Ben"
         assert host.is_visible("#ranking")
@@ -717,16 +725,8 @@ def test_a_ruling_that_decided_the_game_is_shown_open_and_the_rank_only_in_the_r
     server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
     try:
         host = phone(browser)
-        sheet = example("dietrick-taking-3p.yaml")
-        sid = start_game(host, server, "dietrick-taking", [p["name"] for p in sheet["players"]])
-        host.wait_for_selector("#t-scoring_order", timeout=WAIT)
-        api = server.path(f"api/sessions/{sid}")
-        assert host.request.put(api + "/table", data={"values": {"scoring_order": sheet["scoring_order"], "variant": "beginner"}}).ok
         # Ana and Ben 5 squares apart; Ben's blue marker on the higher square
-        for seat, (yellow, blue) in enumerate([(7, 2), (10, 5), (13, 2)]):
-            assert host.request.put(api + f"/boards/{seat}", data={"values": {"yellow": yellow, "blue": blue}, "done": True}).ok
-        host.wait_for_selector("#finished", timeout=WAIT)
-        report = scored(host, server, sid, tmp_path)
+        report = _finished_dietrick_game(host, server, tmp_path, {"variant": "beginner"}, [(7, 2), (10, 5), (13, 2)])
         assert report["winners"] == ["Ben"] and report["ruling"], report
         assert host.inner_text("#decided") == f"Decided by: {report['decided_by']}"
         assert host.is_visible("#decided + #ruling") and host.inner_text("#ruling") == f"Ruling: {report['ruling']}"
