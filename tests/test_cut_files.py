@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pnp.build.driver import BuildOptions, build
-from pnp.formats.cutfile import MARGIN, _mark_rects, cut_svg, trim_boxes
+from pnp.formats.cutfile import MARGIN, _mark_rects, cut_svg, outlines
 from pnp.formats.impose import Label, Paper
 from pnp.formats.print_pdf import plan
 from pnp.config import papers, sheet_layout
@@ -40,7 +40,7 @@ def test_every_cut_path_lies_inside_what_its_page_prints(shipped, game, paper):
         made = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=True)
         assert made.cut_pages
         for number, page in made.cut_pages:
-            cuts = trim_boxes(page, made.layout.sheet)
+            cuts = [box for box, _ in outlines(page, made.layout.sheet)]
             assert len(cuts) == len(page.places), (layout, number)  # every piece, whole or split, has its path
             printed = [p.clip or (p.x, p.y, p.w, p.h) for p in page.places]
             for cut in cuts:
@@ -57,7 +57,7 @@ def test_a_split_board_is_cut_page_by_page_along_its_dashed_lines(shipped):
     assert len(board) > 1
     for _, page in board:
         (place,) = page.places
-        (cut,) = trim_boxes(page, made.layout.sheet)
+        ((cut, _),) = outlines(page, made.layout.sheet)
         dashed = {round(ln.x1, 3) for ln in page.lines if ln.dash and ln.x1 == ln.x2}
         if dashed:  # a page to the left: the cut starts at the dashed line, not at the window's edge
             assert round(cut[0], 3) in dashed

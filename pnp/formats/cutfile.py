@@ -42,16 +42,11 @@ def add_registration(page: Page, sheet: Paper) -> None:
             page.add(Line(x + rw / 2, y, x + rw / 2, y + rh, rw * MM_TO_PT))
 
 
-def trim_boxes(page: Page, sheet: Paper) -> list[tuple[float, float, float, float]]:
+def outlines(page: Page, sheet: Paper) -> list[tuple[tuple[float, float, float, float], bool]]:
     """The rectangle (x, y, w, h) to cut of every piece on the page: its trim line, or for
     a part of a piece split over pages, that part (pnp.formats.impose.Place.cut), always
-    inside what the page prints (its clip) and the paper."""
-    return [box for box, _ in _outlines(page, sheet)]
-
-
-def _outlines(page: Page, sheet: Paper) -> list[tuple[tuple[float, float, float, float], bool]]:
-    """`trim_boxes`, each with whether it is cut as the circle filling it: a whole round
-    piece (`shape: round`); the part of a piece split over pages keeps its rectangle."""
+    inside what the page prints (its clip) and the paper; each with whether it is cut as the
+    circle filling it: a whole round piece (`shape: round`), never a part of a split one."""
     outlines = []
     for place in page.places:
         bleed = place.face.bleed
@@ -86,7 +81,7 @@ def cut_svg(page: Page, sheet: Paper, title: str) -> str:
            '<g id="registration" fill="#000000" stroke="none">']
     out += [f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(rw)}" height="{_n(rh)}"/>' for x, y, rw, rh in _mark_rects(sheet)]
     out.append('</g>\n<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">')
-    for (x, y, bw, bh), round_ in sorted(_outlines(page, sheet)):
+    for (x, y, bw, bh), round_ in sorted(outlines(page, sheet)):
         if round_:  # its trim box is square (pnp/load/manifest.py): the circle's diameter
             out.append(f'<circle cx="{_n(x + bw / 2)}" cy="{_n(y + bh / 2)}" r="{_n(bw / 2)}"/>')
         else:
