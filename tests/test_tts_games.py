@@ -239,3 +239,20 @@ def test_pieces_drawn_the_same_share_one_image_and_stack(built):
         files = {f for p in summary["pieces"] for item in p["items"] for f in (item["image"], item["back"]) if f}
         pictures = [(out / game / "tts" / f).read_bytes() for f in sorted(files)]
         assert len(set(pictures)) == len(pictures), game
+
+
+def test_a_round_pieces_mask_is_never_drawn_past_its_pixel_bound(monkeypatch: pytest.MonkeyPatch):
+    """A round piece's mask was drawn at 4 times its sides: for the biggest image a project
+    may ask for (250 million pixels) that was 4 GB. Big masks are drawn at less; small ones
+    keep their smoothed edge."""
+    from pnp.formats import tts
+
+    drawn: list[tuple[int, int]] = []
+    new = Image.new
+    monkeypatch.setattr(Image, "new", lambda mode, size, *rest: drawn.append(size) or new(mode, size, *rest))
+    small = tts.disc((100, 100))
+    assert drawn == [(400, 400)] and sum(small.histogram()[1:255]) > 0  # a smoothed edge
+    drawn.clear()
+    monkeypatch.setattr(tts, "DISC_PIXELS", 10_000)  # the bound, scaled down to test
+    tts.disc((100, 100))
+    assert drawn == [(100, 100)]

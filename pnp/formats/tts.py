@@ -113,12 +113,18 @@ def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: b
     return image
 
 
+DISC_PIXELS = 64_000_000  # the most a round piece's mask is drawn at before it is scaled down
+
+
 def disc(size: tuple[int, int]) -> "Image.Image":
     """An alpha mask of `size` px: opaque inside the circle (ellipse) filling it, its edge
-    smoothed (drawn at 4 times the size, then scaled down)."""
+    smoothed (drawn at up to 4 times the size, then scaled down). A big image's mask is drawn
+    at less, never past DISC_PIXELS: 4 times a 250-million-pixel image's sides took 4 GB,
+    and at that size a pixel of the edge is too small to see."""
     from PIL import Image, ImageDraw
 
-    big = Image.new("L", (size[0] * 4, size[1] * 4), 0)
+    scale = next(f for f in (4, 2, 1) if f == 1 or size[0] * size[1] * f * f <= DISC_PIXELS)
+    big = Image.new("L", (size[0] * scale, size[1] * scale), 0)
     ImageDraw.Draw(big).ellipse((0, 0, big.width - 1, big.height - 1), fill=255)
     return big.resize(size, Image.Resampling.LANCZOS)
 
