@@ -56,7 +56,7 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
         except StopIteration as exc:
             raise HelperStopped() from exc
         except (TypeError, ValueError) as exc:  # Python's own words ("could not convert string to float") name no argument
-            wrong = not_a_number(fn, args, kwargs)
+            wrong = not_a_number(fn, args, kwargs, exc)
             if wrong is None:
                 raise
             raise TemplateRuntimeError(wrong) from exc
@@ -69,14 +69,17 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
     return call
 
 
-def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str | None:
+def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict, error: Exception) -> str | None:
     """`name(): size must be a number, got 'big'` for the first argument of a call of `fn`
     that its annotation says is a number (`float`, `int`, maybe `| None`) and is not; None
-    when there is none (or the call does not fit `fn`). Asked only once a helper failed."""
+    when there is none (or the call does not fit `fn`). Asked only once a helper failed
+    (with `error`). A bool is named only when it is what failed: Python counts True as 1, so
+    a helper given one mostly works, and fails, if at all, for another reason."""
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return None
+    flags: list[str] = []
     for name, value in bound.arguments.items():
         hint = bound.signature.parameters[name].annotation
         kinds = {k.strip() for k in (hint if isinstance(hint, str) else getattr(hint, "__name__", str(hint))).split("|")}
@@ -84,9 +87,33 @@ def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str | Non
             continue
         if (value is None and "None" in kinds) or (type(value) in (int, float)):
             continue
-        shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
-        return f"{getattr(fn, '__name__', 'helper')}(): {name} must be a number, got {shown}"
+        if type(value) is bool:
+            flags.append(name)
+            continue
+        return _named(fn, name, value)
+    for name in flags:
+        if _fails_for(fn, bound, name, error):
+            return _named(fn, name, bound.arguments[name])
     return None
+
+
+def _named(fn: Callable[..., Any], name: str, value: Any) -> str:
+    shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
+    return f"{getattr(fn, '__name__', 'helper')}(): {name} must be a number, got {shown}"
+
+
+def _fails_for(fn: Callable[..., Any], bound: inspect.BoundArguments, name: str, error: Exception) -> bool:
+    """Whether the call failed for the bool `name`: given as the number Python counts it as
+    (True as 1), the call ends otherwise than with the same error. The helper is called
+    again, on this error path only (helpers are functions of their arguments)."""
+    arguments = dict(bound.arguments)
+    arguments[name] = int(arguments[name])
+    again = inspect.BoundArguments(bound.signature, arguments)
+    try:
+        fn(*again.args, **again.kwargs)
+    except Exception as exc:  # noqa: BLE001 - any other ending means the bool changed it
+        return type(exc) is not type(error) or str(exc) != str(error)
+    return True
 
 
 def plain(value: Any) -> Any:
