@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from pnp.build.driver import BuildOptions, build
+from pnp.formats.tts import stack_names
 from pnp.load.content import Project
 from pnp.tools.scaffold import scaffold
 
@@ -154,3 +155,9 @@ def test_components_spawn_in_rows_that_do_not_overlap():
             apart = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
             assert apart >= GAP_IN - 1e-9, (a, b)
     assert abs(min(b[1] for b in boxes) + max(b[3] for b in boxes)) < 1e-9  # centred on the table
+
+
+def test_pieces_drawn_the_same_are_named_by_what_their_names_share():
+    sides = [("a.png", None), ("a.png", None), ("b.png", "c.png"), ("d.png", None), ("d.png", None), ("e.png", None), ("e.png", None)]
+    names = ["Marker red-10", "Marker red-11", "Marker blue-1", "Coin", "Coin", "Gold", "Silver"]
+    assert stack_names("Pieces", sides, names) == ["Marker red", "Marker red", "Marker blue-1", "Coin", "Coin", "Pieces", "Pieces"]
