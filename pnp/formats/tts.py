@@ -102,11 +102,12 @@ BLEED_HIDDEN = ".bleed { display: none }"
 def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: bool = False) -> "Image.Image":
     """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline, and
     leaves out what is drawn for the bleed alone: BLEED_HIDDEN); `round_`: transparent
-    outside the circle filling it, as the piece is cut."""
+    outside the circle filling it, as the piece is cut, and inside it all that is printed
+    there (a back whose colour is a class "bleed" disc alone came out nearly invisible)."""
     from PIL import Image, ImageChops
 
     full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}",
-                        style_sheet=BLEED_HIDDEN if mode == "RGBA" else None).convert(mode)
+                        style_sheet=BLEED_HIDDEN if mode == "RGBA" and not round_ else None).convert(mode)
     image = full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
     if round_:
         image.putalpha(ImageChops.multiply(image.getchannel("A"), disc(size)))
@@ -245,7 +246,9 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     made: dict[str, str] = {}  # image key -> its file
 
     def image(face: "Face", stem: str) -> str:
-        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round"] if round_ else []))
+        # a round image shows its class "bleed" drawing inside the circle (it did not): drawn
+        # otherwise, it is named otherwise, so no Tabletop Simulator cache shows the old one
+        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round", "bleed shown"] if round_ else []))
         if key in made:  # a face drawn the same (3 markers of a colour): one file, so the pieces also stack
             return made[key]
         rel = made[key] = f"{comp.spec.id}/{named(stem, key)}"
