@@ -73,8 +73,9 @@ def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict, error: Excep
     """`name(): size must be a number, got 'big'` for the first argument of a call of `fn`
     that its annotation says is a number (`float`, `int`, maybe `| None`) and is not; None
     when there is none (or the call does not fit `fn`). Asked only once a helper failed
-    (with `error`). A bool is named only when it is what failed: Python counts True as 1, so
-    a helper given one mostly works, and fails, if at all, for another reason."""
+    (with `error`). A bool is not named as the cause: Python counts True as 1, so a helper
+    given one mostly works, and fails, if at all, for a reason its own words say; they are
+    kept, and the bool is mentioned beside them."""
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
@@ -88,32 +89,15 @@ def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict, error: Excep
         if (value is None and "None" in kinds) or (type(value) in (int, float)):
             continue
         if type(value) is bool:
-            flags.append(name)
+            flags.append(f"{name} is {str(value).lower()}")
             continue
-        return _named(fn, name, value)
-    for name in flags:
-        if _fails_for(fn, bound, name, error):
-            return _named(fn, name, bound.arguments[name])
-    return None
+        shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
+        return f"{_name(fn)}(): {name} must be a number, got {shown}"
+    return f"{_name(fn)}(): {error} ({', '.join(flags)}, where a number belongs)" if flags else None
 
 
-def _named(fn: Callable[..., Any], name: str, value: Any) -> str:
-    shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
-    return f"{getattr(fn, '__name__', 'helper')}(): {name} must be a number, got {shown}"
-
-
-def _fails_for(fn: Callable[..., Any], bound: inspect.BoundArguments, name: str, error: Exception) -> bool:
-    """Whether the call failed for the bool `name`: given as the number Python counts it as
-    (True as 1), the call ends otherwise than with the same error. The helper is called
-    again, on this error path only (helpers are functions of their arguments)."""
-    arguments = dict(bound.arguments)
-    arguments[name] = int(arguments[name])
-    again = inspect.BoundArguments(bound.signature, arguments)
-    try:
-        fn(*again.args, **again.kwargs)
-    except Exception as exc:  # noqa: BLE001 - any other ending means the bool changed it
-        return type(exc) is not type(error) or str(exc) != str(error)
-    return True
+def _name(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__name__", "helper")
 
 
 def plain(value: Any) -> Any:
