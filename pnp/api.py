@@ -24,7 +24,8 @@ What a plugin gets
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.
 - Options: `check_value(game, name, spec, given)`, a game option's typed value or its
-  located error (for a sheet that names an option, e.g. an edition).
+  located error (for a sheet that names an option, e.g. an edition); `choice_named(allowed,
+  given)`, the choice a typed name means, in any case (`Published` is "published"), or None.
 - Helpers: `num` (a number as a template prints it), `markup` (a file's text made safe for
   Rich), `deep_merge` (how variants merge mappings).
 - Limits: `GRIDS`, the largest grid side a scoring sheet (or its `changes:`) may ask for
@@ -49,7 +50,7 @@ from .errors import ContentError, OptionError, PnpError, counted, did_you_mean, 
 from .load.content import GameContent
 from .limits import GRIDS
 from .load.manifest import Length
-from .load.options import check_value
+from .load.options import check_value, choice_named
 from .load.plugin import GamePlugin
 from .load.validation import Colour, Slug, StrictModel, complaint, one_of, text_with, validate
 from .load.variants import deep_merge
@@ -62,6 +63,7 @@ from .simulate.base import PlayerRecord, Record, Simulation, no_options
 __all__ = [
     "GRIDS",
     "check_value",
+    "choice_named",
     "complaint",
     "Colour",
     "ContentError",

@@ -56,7 +56,7 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
         except StopIteration as exc:
             raise HelperStopped() from exc
         except (TypeError, ValueError) as exc:  # Python's own words ("could not convert string to float") name no argument
-            wrong = not_a_number(fn, args, kwargs)
+            wrong = not_a_number(fn, args, kwargs, exc)
             if wrong is None:
                 raise
             raise TemplateRuntimeError(wrong) from exc
@@ -69,14 +69,18 @@ def helper(fn: Callable[..., Any], copier: "Copier | None" = None) -> Callable[.
     return call
 
 
-def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str | None:
+def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict, error: Exception) -> str | None:
     """`name(): size must be a number, got 'big'` for the first argument of a call of `fn`
     that its annotation says is a number (`float`, `int`, maybe `| None`) and is not; None
-    when there is none (or the call does not fit `fn`). Asked only once a helper failed."""
+    when there is none (or the call does not fit `fn`). Asked only once a helper failed
+    (with `error`). A bool is not named as the cause: Python counts True as 1, so a helper
+    given one mostly works, and fails, if at all, for a reason its own words say; they are
+    kept, and the bool is mentioned beside them."""
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return None
+    flags: list[str] = []
     for name, value in bound.arguments.items():
         hint = bound.signature.parameters[name].annotation
         kinds = {k.strip() for k in (hint if isinstance(hint, str) else getattr(hint, "__name__", str(hint))).split("|")}
@@ -84,9 +88,16 @@ def not_a_number(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str | Non
             continue
         if (value is None and "None" in kinds) or (type(value) in (int, float)):
             continue
+        if type(value) is bool:
+            flags.append(f"{name} is {str(value).lower()}")
+            continue
         shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
-        return f"{getattr(fn, '__name__', 'helper')}(): {name} must be a number, got {shown}"
-    return None
+        return f"{_name(fn)}(): {name} must be a number, got {shown}"
+    return f"{_name(fn)}(): {error} ({', '.join(flags)}, where a number belongs)" if flags else None
+
+
+def _name(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__name__", "helper")
 
 
 def plain(value: Any) -> Any:

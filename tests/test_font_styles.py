@@ -462,6 +462,28 @@ def test_a_family_the_pdf_engine_names_otherwise_is_a_located_error(demo: Projec
     assert not [p for p in demo.output_dir.rglob("*") if p.is_file()]
 
 
+def line_at(path: Path, start: str) -> int:
+    return next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith(start))
+
+
+def test_a_printable_scoring_sheet_checks_the_family_the_pdf_engine_names(copy_game, tmp_path: Path):
+    """`pnp sheet` typesets its PDF with typst in the game's fonts, as a build does: it wrote
+    the sheet's text in typst's fallback font, with exit 0, where a build refused the font."""
+    project = copy_game("dietrick-taking")
+    folder = project.content_dir / "dietrick-taking"
+    named_font(folder / "Narrow.ttf", "Liberation Sans Narrow")
+    renamed(DEFAULT_DIR / "LiberationSans-Bold.ttf", folder / "Narrow-Bold.ttf", "Liberation Sans Narrow")  # the sheet's bold text
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("components:", "fonts: [Narrow.ttf, Narrow-Bold.ttf]\ncomponents:", 1))
+    out = tmp_path / "sheets"
+    result = runner.invoke(app, ["--trust", "sheet", "dietrick-taking", "-n", "2", "--out", str(out), "--project", str(project.root)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2 and all(f"game.yaml:{line_at(game, 'fonts:')}:" in line and f"font file {name}: the PDF engine (typst) knows its family "
+                                   "'Liberation Sans Narrow' as 'Liberation Sans'" in line for line, name in zip(lines, ("Narrow.ttf", "Narrow-Bold.ttf"))), lines
+    assert not out.exists()
+
+
 def test_two_files_of_one_familys_style_are_a_located_error(demo: Project, tmp_path: Path):
     """pnp measured a style with the first of its files, the renderers draw the one of normal
     width (a family's condensed file named first was measured, the normal one drawn)."""

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from pnp.build.driver import BuildOptions
 from pnp.cli import app
 from pnp.load.content import Project, load_game
+from pnp.load.options import choice_named
 from pnp.errors import PnpError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,6 +60,19 @@ def test_choices_come_from_the_content_and_are_listed(repo_project: Project):
     assert "tasty-humans/game.yaml:" in message and "--set rules=0.3: expected one of published, 0.2.8" in message
     assert BuildOptions(extra={"rules": "0.2.8"}).game_options([game])["tasty-humans"]["rules"] == "0.2.8"
     assert BuildOptions().game_options([game])["tasty-humans"]["rules"] == "published"  # the default
+
+
+def test_a_choice_is_read_in_any_case_and_spelt_as_the_content_spells_it(repo_project: Project):
+    game = load_game(repo_project, "tasty-humans")
+    assert BuildOptions(extra={"rules": "Published"}).game_options([game])["tasty-humans"]["rules"] == "published"
+    assert BuildOptions(extra={"rules": "PUBLISHED"}).game_options([game])["tasty-humans"]["rules"] == "published"
+    (message,) = errors_of(lambda: BuildOptions(extra={"rules": "Publishd"}).game_options([game]))
+    assert "--set rules=Publishd: expected one of published, 0.2.8 (did you mean 'published'?)" in message
+
+
+def test_two_choices_differing_only_in_case_are_told_apart_by_case_alone():
+    assert choice_named(["Fast", "fast"], "fast") == "fast" and choice_named(["Fast", "fast"], "Fast") == "Fast"
+    assert choice_named(["Fast", "fast"], "FAST") is None and choice_named([1, 2], "2") == 2
 
 
 def test_a_key_one_game_declares_goes_to_that_game_only(repo_project: Project):

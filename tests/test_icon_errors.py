@@ -5,10 +5,12 @@ the template; never with a Python exception's name."""
 from __future__ import annotations
 
 import pytest
+from jinja2 import TemplateRuntimeError
 from typer.testing import CliRunner
 
 from pnp.cli import app
 from pnp.load.content import Project
+from pnp.plaindata import helper
 from test_hostile import one_error
 from test_icon_sets import marks  # noqa: F401 (the fixture)
 
@@ -73,3 +75,34 @@ def test_a_helper_given_text_for_a_number_names_itself_and_the_argument(marks: P
     template.write_text(template.read_text().replace("{% endblock %}", "{{ " + call + " }}{% endblock %}"))
     line = one_error(validate(marks), "card.svg.j2:1: card/m1 (and 3 more pieces): " + message)
     assert "Error" not in line
+
+
+def test_text_given_for_a_number_is_named_before_a_bool_given_for_another(marks: Project):  # noqa: F811
+    """`size` True prints as 1; the call failed for max_lines 'x' (was: size blamed)."""
+    template = marks.templates_dir / "marks/card.svg.j2"
+    template.write_text(template.read_text().replace("{% endblock %}", "{{ wrap('a b', 30, true, max_lines='x') | join }}{% endblock %}"))
+    one_error(validate(marks), "card.svg.j2:1: card/m1 (and 3 more pieces): wrap(): max_lines must be a number, got 'x'")
+
+
+def _pips(n: int, style: str = "dots") -> str:
+    if style not in ("dots", "bars"):
+        raise ValueError(f"unknown style {style!r}: expected dots or bars")
+    return "." * n
+
+
+def _strict(n: int) -> str:
+    if type(n) is not int:  # refuses a bool, as pydantic's strict ints do
+        raise TypeError("expected an int")
+    return "." * n
+
+
+def test_a_helper_failing_for_another_reason_keeps_its_words_and_mentions_the_bool():
+    """Was: `_pips(): n must be a number, got True`, hiding the style's mistake."""
+    with pytest.raises(TemplateRuntimeError, match=r"^_pips\(\): unknown style 'x': expected dots or bars \(n is true, where a number belongs\)$"):
+        helper(_pips)(True, style="x")
+    assert helper(_pips)(True) == "."  # a bool works as the number Python counts it as
+
+
+def test_a_bool_a_helper_refuses_where_a_number_belongs_is_mentioned():
+    with pytest.raises(TemplateRuntimeError, match=r"^_strict\(\): expected an int \(n is true, where a number belongs\)$"):
+        helper(_strict)(True)

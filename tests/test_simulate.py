@@ -95,6 +95,11 @@ def test_an_ai_level_plays_solo_games(repo_project, rules):
     assert run.players == 1 and [r.sheet["solo"]["level"] for r in run.records] == [3, 3]
 
 
+def test_the_rule_version_is_read_in_any_case(repo_project):
+    run = simulate(repo_project, "tasty-humans", games=1, jobs=1, sheets=True, options={"rules": "Published", "solo_level": "3"})
+    assert run.records[0].sheet["rules"] == "published"
+
+
 def test_solo_games_start_at_the_rules_first_level(copy_game):
     """Without solo_level, the A.I. level is the one the rules suggest for a first solo game
     (rules.yaml solo.first_level, F222), as on the blank solo sheet."""
@@ -161,6 +166,7 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
     for args, message in [
         (["--set", "cravings.troll.pts=3"], r"cravings.troll has no 'pts': expected one of points, overlap"),
         (["--set", "rules=9.9"], r"unknown rule version"),
+        (["--set", "rules=publishd"], r"unknown rule version: expected one of published, 0.2.8 \(did you mean 'published'\?\)$"),
         (["--against", "no-such-thing-at-all"], r"--against 'no-such-thing-at-all': expected KEY=VALUE"),
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
         (["--players", "2", "--players-as", "greedy,random,greedy"], r"^pnp simulate: --players-as names 3 strategies for 2 players: expected at most 2$"),

@@ -150,6 +150,7 @@ IMPOSSIBLE = [
     (("    monster: griffin", "    monster: gryphon"), ["game.yaml:18: Bo: unknown monster 'gryphon': expected the name printed on the monster board, or its id from monsters.yaml: "
       "Legendary Dragon (legendary-dragon), Twin-Headed Dragon (twin-headed-dragon), Griffin (griffin), Troll (troll)"]),
     (("rules: published", "rules: 0.3"), ["game.yaml:2: rules: unknown rule version '0.3': expected one of published, 0.2.8"]),
+    (("rules: published", "rules: publishd"), ["game.yaml:2: rules: unknown rule version 'publishd': expected one of published, 0.2.8 (did you mean 'published'?)"]),
 ]
 
 
@@ -162,6 +163,12 @@ def _mutate(old_new: tuple[str, str]) -> str:
 @pytest.mark.parametrize("change, expected", IMPOSSIBLE)
 def test_impossible_board_messages(sheet, change, expected):
     assert problems(sheet(_mutate(change))) == expected
+
+
+def test_the_rule_version_is_read_in_any_case(sheet):
+    """`rules: Published` is the published rules, as monsters and leaders are read in any case."""
+    report = score_sheet(Project(REPO), sheet(_mutate(("rules: published", "rules: Published")))).to_json()
+    assert report["rules"] == "published" and [p["total"] for p in report["players"]] == [38, 23]
 
 
 def test_held_leader_checks(sheet):

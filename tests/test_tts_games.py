@@ -234,6 +234,9 @@ def test_pieces_drawn_the_same_share_one_image_and_stack(built):
     states = json.loads((out / "dietrick-taking" / "tts" / "dietrick-taking.json").read_text())["ObjectStates"]
     (bag,) = [o for o in states if o["Nickname"] == part["name"]]
     assert [t["CustomImage"]["CustomTile"]["Stackable"] for t in bag["ContainedObjects"]] == [True] * 12
+    # TTS keeps one name for a stack: each of a colour's markers is named for the colour (was
+    # "Scoring markers tomato-1" for all three, once stacked and as each was taken off it)
+    assert [t["Nickname"] for t in bag["ContainedObjects"]][:4] == ["Scoring markers tomato"] * 3 + ["Scoring markers mint"]
     for game in GAMES:
         summary = json.loads((out / game / "tts" / "decks.json").read_text())
         files = {f for p in summary["pieces"] for item in p["items"] for f in (item["image"], item["back"]) if f}

@@ -5,6 +5,7 @@ that point at real sheet slots, image names that change when the image does."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -13,6 +14,7 @@ import pytest
 from PIL import Image
 
 from pnp.build.driver import BuildOptions, build
+from pnp.formats.tts import stack_names
 from pnp.load.content import Project
 from pnp.tools.scaffold import scaffold
 
@@ -132,6 +134,32 @@ def test_a_round_pieces_shared_back_is_named_back_not_after_its_first_item(tmp_p
     assert sorted(p.name.split("-")[0] for p in (project.output_dir / "demo/tts/coin").glob("*.png")) == ["back", "gold", "silver"]
 
 
+def test_a_round_back_coloured_by_its_bleed_disc_shows_that_colour(tmp_path: Path):
+    """A coin's back coloured only by a class "bleed" disc, as a round token's colour runs into
+    the bleed (docs/iteration.md), prints that colour inside the cut; its image left the disc
+    out and was transparent but for the letter (a 1% opaque back). A round image is cut by
+    its circle, so it shows all that is printed inside it."""
+    from PIL import ImageStat
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + "  - {id: coin, name: Coins, size: 20mm x 20mm, shape: round, "
+                    "items: \"[{'id': 'gold'}]\", front: coin.svg.j2, back: coin-back.svg.j2}\n")
+    templates = project.root / "templates/demo"
+    (templates / "coin.svg.j2").write_text(COIN.replace("{{ colour }}", "#e9c46a"))
+    (templates / "coin-back.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}{% block body %}'
+        '<circle class="bleed" cx="10" cy="10" r="{{ (10 + bleed) | num }}" fill="#264653"/>'
+        '<text x="10" y="12" font-size="6" fill="#ffffff" text-anchor="middle">B</text>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=100))
+    (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
+    back = Image.open(project.output_dir / "demo/tts" / coin["items"][0]["back"])
+    w, h = back.size
+    assert ImageStat.Stat(back.getchannel("A")).mean[0] > 0.75 * 255 * math.pi / 4  # the whole disc (was 1%)
+    assert back.getpixel((w // 5, h // 2))[:3] == (0x26, 0x46, 0x53) and back.getpixel((0, 0))[3] == 0
+
+
 def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():
     """20 000 objects: 6 hex digits of their hashes repeat (a 1 in 400 chance for 300 objects
     already); each GUID is still unique, and the same on every build."""
@@ -154,3 +182,9 @@ def test_components_spawn_in_rows_that_do_not_overlap():
             apart = max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
             assert apart >= GAP_IN - 1e-9, (a, b)
     assert abs(min(b[1] for b in boxes) + max(b[3] for b in boxes)) < 1e-9  # centred on the table
+
+
+def test_pieces_drawn_the_same_are_named_by_what_their_names_share():
+    sides = [("a.png", None), ("a.png", None), ("b.png", "c.png"), ("d.png", None), ("d.png", None), ("e.png", None), ("e.png", None)]
+    names = ["Marker red-10", "Marker red-11", "Marker blue-1", "Coin", "Coin", "Gold", "Silver"]
+    assert stack_names("Pieces", sides, names) == ["Marker red", "Marker red", "Marker blue-1", "Coin", "Coin", "Pieces", "Pieces"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from pnp.api import ContentError, counted, raise_if_any
+from pnp.api import ContentError, choice_named, counted, did_you_mean, raise_if_any
 from pnp.api import StrictModel, validate
 from pnp.api import Located
 
@@ -242,10 +242,12 @@ class _Checker:
     def run(self) -> CheckedSheet:
         sheet = self.sheet
         rule_set = self.game.data["rules"]
-        version = sheet.rules if sheet.rules is not None else rule_set.default
-        if version not in rule_set.names():
-            self.fail(("rules",), f"rules: unknown rule version {version!r}: expected one of {', '.join(rule_set.names())}")
+        # `rules: Published` is the version "published": names on a sheet are read in any case
+        version = choice_named(rule_set.names(), sheet.rules) if sheet.rules is not None else rule_set.default
+        if version is None:
+            self.fail(("rules",), f"rules: unknown rule version {sheet.rules!r}: expected one of {', '.join(rule_set.names())}{did_you_mean(str(sheet.rules), rule_set.names())}")
             raise_if_any(self.errors)
+        assert version is not None  # raise_if_any raised
         rules = rule_set.version(version)
         if sheet.changes:
             try:

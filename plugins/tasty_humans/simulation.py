@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from pnp.api import OptionError, PnpError
+from pnp.api import OptionError, PnpError, choice_named, did_you_mean
 from pnp.api import PlayerRecord, Record
 
 from .engine import SNAKE_TURNS, STRATEGIES, Setup, play
@@ -51,9 +51,11 @@ class TastyHumansSimulation:
         rule_set = game.data["rules"]
         self.versions = tuple(rule_set.names())
         options = dict(options)
-        version = options.pop(VERSION_KEY, None) or rule_set.default
-        if version not in self.versions:
-            raise OptionError(f"--set {VERSION_KEY}={version}: unknown rule version: expected one of {', '.join(self.versions)}")
+        given_version = options.pop(VERSION_KEY, None) or rule_set.default
+        version = choice_named(self.versions, given_version)  # `rules=Published` is "published"
+        if version is None:
+            raise OptionError(f"--set {VERSION_KEY}={given_version}: unknown rule version: expected one of {', '.join(self.versions)}"
+                              f"{did_you_mean(str(given_version), self.versions)}")
         given = options.pop(SOLO_KEY, None)
         rules = rule_set.version(version)
         # Not given: the level the rules suggest for a first solo game (rules.yaml

@@ -102,11 +102,12 @@ BLEED_HIDDEN = ".bleed { display: none }"
 def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: bool = False) -> "Image.Image":
     """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline, and
     leaves out what is drawn for the bleed alone: BLEED_HIDDEN); `round_`: transparent
-    outside the circle filling it, as the piece is cut."""
+    outside the circle filling it, as the piece is cut, and inside it all that is printed
+    there (a back whose colour is a class "bleed" disc alone came out nearly invisible)."""
     from PIL import Image, ImageChops
 
     full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}",
-                        style_sheet=BLEED_HIDDEN if mode == "RGBA" else None).convert(mode)
+                        style_sheet=BLEED_HIDDEN if mode == "RGBA" and not round_ else None).convert(mode)
     image = full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
     if round_:
         image.putalpha(ImageChops.multiply(image.getchannel("A"), disc(size)))
@@ -245,7 +246,9 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     made: dict[str, str] = {}  # image key -> its file
 
     def image(face: "Face", stem: str) -> str:
-        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round"] if round_ else []))
+        # a round image shows its class "bleed" drawing inside the circle (it did not): drawn
+        # otherwise, it is named otherwise, so no Tabletop Simulator cache shows the old one
+        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round", "bleed shown"] if round_ else []))
         if key in made:  # a face drawn the same (3 markers of a colour): one file, so the pieces also stack
             return made[key]
         rel = made[key] = f"{comp.spec.id}/{named(stem, key)}"
@@ -256,7 +259,34 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     back = "back" if not comp.spec.back_per_item else None
     out = [(p.item_id, image(p.front, p.item_id), image(p.back, back or f"{p.item_id}-back") if p.back else None, p.copies)
            for p in pieces]
-    return Images(comp, what, out, [piece_name(comp, p) for p in pieces])
+    return Images(comp, what, out, stack_names(comp.spec.name, [(image, back) for _, image, back, _ in out], [piece_name(comp, p) for p in pieces]))
+
+
+_SEPARATORS = " -_"
+
+
+def stack_names(component: str, sides: list[tuple[str, str | None]], names: list[str]) -> list[str]:
+    """Each piece's name, those drawn the same (one stack in Tabletop Simulator, which keeps
+    one name for a stack and every piece taken off it) named by what they share: the words
+    their names begin with ("Scoring markers tomato" for tomato-1 to tomato-3), else the
+    component's name."""
+    alike: dict[tuple[str, str | None], list[str]] = {}
+    for side, name in zip(sides, names):
+        alike.setdefault(side, []).append(name)
+    return [shared_words(alike[side]) or component for side in sides]
+
+
+def shared_words(names: list[str]) -> str:
+    """The whole words (split at spaces, - and _) every name begins with; the name itself
+    when all are one name."""
+    first = names[0]
+    if all(n == first for n in names):
+        return first
+    end = min(len(n) for n in names)
+    common = next((i for i in range(end) if any(n[i] != first[i] for n in names)), end)
+    # back to a word's end: a cut where every name has a separator (or ends)
+    cut = next((i for i in range(common, 0, -1) if all(i == len(n) or n[i] in _SEPARATORS for n in names)), 0)
+    return first[:cut].rstrip(_SEPARATORS)
 
 
 def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int, root: Path) -> dict[str, Planned]:

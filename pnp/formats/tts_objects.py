@@ -8,7 +8,8 @@ card); a card's `CardID` is its sheet's key times 100 plus its slot. Landscape c
 `SidewaysCard`. Other pieces are `Custom_Board`, `Custom_Token` or `Custom_Tile` objects
 with a `CustomImage`, gathered in a `Bag` when a component has several; a round piece
 (`shape: round`) that is a tile is a circle tile, two-sided when it has a back. Every object's
-`Nickname` (shown on hover) is its piece's name; decks and cards spawn face down. The
+`Nickname` (shown on hover) is its piece's name (pieces drawn the same, which stack, the
+name they share: pnp/formats/tts.py `stack_names`); decks and cards spawn face down. The
 objects spawn in rows at most ROW_IN wide, the whole centred on the table's centre.
 
 Sizes: a TTS unit is about an inch; a card of scale 1 is a poker card (2.5 x 3.5 in), and

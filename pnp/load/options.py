@@ -7,9 +7,9 @@ game.yaml line that declares the option (or the `options:` section, for an unkno
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
-from ..errors import ContentError, OptionError, PnpError
+from ..errors import ContentError, OptionError, PnpError, did_you_mean
 from .paths import lookup, member_ids
 from .spec import OptionSpec
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .content import GameContent
 
 PLAYERS = "players"
+T = TypeVar("T")
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
 
@@ -42,6 +43,17 @@ def choices(game: "GameContent", name: str, spec: OptionSpec) -> list[Any] | Non
     if ids is None:
         raise PnpError(game.manifest_doc.error(("options", name, "choices"), f"choices {spec.choices!r} names no list or mapping in the content: expected a path such as 'rules.versions'"))
     return ids
+
+
+def choice_named(allowed: Sequence[T], given: Any) -> T | None:
+    """The choice `given` names: the one spelt the same as text (`0.2.8` names "0.2.8"),
+    else the one spelt the same in any case (`Published` names "published"), or None."""
+    same = [c for c in allowed if str(c) == str(given)]
+    if same:
+        return same[0]
+    folded = [c for c in allowed if str(c).casefold() == str(given).casefold()]
+    # two choices differing only in case: a third spelling names neither
+    return folded[0] if len(folded) == 1 else None
 
 
 def _read(spec: OptionSpec, value: Any) -> Any:
@@ -75,10 +87,13 @@ def check_value(game: "GameContent", name: str, spec: OptionSpec, given: Any) ->
     except ValueError as exc:
         return fail(str(exc))
     allowed = choices(game, name, spec)
-    if allowed is not None and value not in allowed and str(value) not in [str(c) for c in allowed]:
-        return fail(f"expected one of {', '.join(str(c) for c in allowed)}")
-    if allowed is not None and value not in allowed:  # `--set rules=0.2.8` names the choice "0.2.8"
-        value = next(c for c in allowed if str(c) == str(value))
+    if allowed is not None and value not in allowed:
+        # `--set rules=0.2.8` names the choice "0.2.8", `--set rules=Published` the choice "published"
+        found = choice_named(allowed, value)
+        if found is None:
+            names = [str(c) for c in allowed]
+            return fail(f"expected one of {', '.join(names)}{did_you_mean(str(value), names)}")
+        value = found
     low, high = spec.min, spec.max
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if (low is not None and value < low) or (high is not None and value > high):
