@@ -36,6 +36,17 @@ def item_name(item: Any) -> str:
     return ""
 
 
+def _is_number(value: Any) -> bool:
+    """Whether `value` is a number, or text that reads as one (a CSV cell)."""
+    if isinstance(value, bool):
+        return False
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _shown(value: Any) -> str:
     """A value as a designer wrote it: a text quoted, a number as is, and anything else
     (a list, a record, a method) by what it is, not Python's name for it."""
@@ -132,12 +143,24 @@ class Plan:
             if count < 0:
                 raise ValueError("negative")
         except Exception:  # int() of what is no number: its message names Python's types
-            self._piece_failed(index, comp, item, f" gave {_shown(value)}: expected a whole number >= 0")
-            return 0
-        if isinstance(value, bool) or count != (float(value) if isinstance(value, str) else value):  # int() makes 2.5 two, True one
-            self._piece_failed(index, comp, item, f" gave {_shown(value)}: expected a whole number >= 0")
+            count = -1
+        if count < 0 or isinstance(value, bool) or count != (float(value) if isinstance(value, str) else value):  # int() makes 2.5 two, True one
+            problem = f" gave {_shown(value)}: expected a whole number >= 0"
+            # a wrong number (-1, 2.5) was typed in the record; text is more likely the expression's mistake (`item.title`)
+            if not (_is_number(value) and self._at_copies(item, comp, f"copies expression {comp.copies!r} for item {item_id(item)!r}{problem}")):
+                self._piece_failed(index, comp, item, problem)
             return 0
         return count
+
+    def _at_copies(self, item: Any, comp: Component, message: str) -> bool:
+        """Report `message`, about an item's count, at the field `copies: item.FIELD` reads,
+        where the designer typed the number (a CSV cell): whether a content file holds it."""
+        field = re.fullmatch(r"\s*item\.(\w+)\s*", comp.copies) if isinstance(comp.copies, str) else None
+        found = self.game.locate(item, field.group(1)) if field else None
+        if found is None or found.line is None:
+            return False
+        self.errors.append(ContentError(found.path, found.line, found.column, message))
+        return True
 
     def _piece_failed(self, index: int, comp: Component, item: Any, problem: str) -> None:
         """A `copies:` failure of one item, folded with the same failure of the others: one
@@ -146,10 +169,12 @@ class Plan:
         located = self.game.manifest_doc.error(("components", index, "copies"), what + problem)
         add_folded(self.errors, located, what)
 
-    def _too_many(self, index: int, comp: Component, ident: str, copies: int) -> bool:
+    def _too_many(self, index: int, comp: Component, item: Any, ident: str, copies: int) -> bool:
         """Whether a piece's copies break a limit (then reported, and planning stops)."""
         if copies > self.limits["copies"]:
-            self.fail(index, "copies", f"{copies:,} copies of {ident!r} in {comp.id!r}, more than {self.limits['copies']:,}: {BUILD.hint('copies')}")
+            message = f"{copies:,} copies of {ident!r} in {comp.id!r}, more than {self.limits['copies']:,}: {BUILD.hint('copies')}"
+            if not self._at_copies(item, comp, message):
+                self.fail(index, "copies", message)
             return True
         self._counts[index] = self._counts.get(index, 0) + copies
         if sum(self._counts.values()) > self.limits["pieces"]:
@@ -214,7 +239,7 @@ class Plan:
                 continue
             seen[ident] = item
             copies = self.copies(index, comp, item)
-            if self._too_many(index, comp, ident, copies):
+            if self._too_many(index, comp, item, ident, copies):
                 raise_if_any(self.errors)  # now: rendering what was planned would only waste time
             out.append(Planned(ident, item, copies))
         if lacking:

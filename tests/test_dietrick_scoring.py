@@ -321,6 +321,24 @@ def test_every_problem_is_reported_with_its_line(game):
         assert err.startswith(f"sheet.yaml:{line}: ") and message in err, (err, message)
 
 
+@pytest.mark.parametrize("typo, error", [
+    ("yellow: 6", "player Ben: unknown key 'yelow': did you mean 'yellow' (required)?"),
+    ("scoring_order:", "unknown key 'scoring_ordr': did you mean 'scoring_order' (required)?"),
+    ("players:", "unknown key 'playres': did you mean 'players' (required)?"),
+    ("name: Ann", "player 1: unknown key 'nme': did you mean 'name' (required)?"),
+    ("claimed_winner:", "unknown key 'claimed_winer': did you mean 'claimed_winner'?"),
+])
+def test_a_misspelt_key_is_one_line_at_the_misspelling(game, typo, error):
+    """Before: `yelow: 6` was two lines (yellow missing, 'yelow' unknown), `playres:` three
+    (the last: "claimed_winner names 'Cleo': expected one of  or none"); one line now, the
+    one pnp gives for a misspelt key in a content file (docs/writing-games.md "Errors")."""
+    good = players(("Ann", 12, 3), ("Ben", 6, 9), ("Cleo", 10, 5), extra="claimed_winner: Cleo\n")
+    misspelt = {"yellow: 6": "yelow: 6", "scoring_order:": "scoring_ordr:", "players:": "playres:",
+                "name: Ann": "nme: Ann", "claimed_winner:": "claimed_winer:"}[typo]
+    text = good.replace(typo, misspelt, 1)
+    assert errors(game, text) == [f"sheet.yaml:{line_of(text, misspelt)}: {error}"]
+
+
 def test_missing_marker_position(game):
     (err,) = errors(game, sheet("""
         scoring_order: [1, 2, 3]

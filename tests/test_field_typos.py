@@ -52,16 +52,36 @@ def test_copies_that_are_no_number_are_named_without_python_types(demo: Project)
 
 
 def test_copies_that_fail_are_negative_or_a_record_are_one_located_line(demo: Project):
-    """A record's negative count, the record itself, an expression that fails outside Jinja
-    (`/ 0`): the designer's line, in their words."""
+    """A record's negative count (at the record's `copies`, read by `copies: item.copies`),
+    the record itself, an expression that fails outside Jinja (`/ 0`): the designer's line,
+    in their words."""
     cards = demo.content_dir / "demo/cards.yaml"
     cards.write_text(cards.read_text().replace("copies: 3", "copies: -1"))
-    one_error(validate(demo), "game.yaml:", "copies expression 'item.copies' for item 'example' gave -1: expected a whole number >= 0")
+    one_error(validate(demo), "cards.yaml:5:5: ", "copies expression 'item.copies' for item 'example' gave -1: expected a whole number >= 0")
     game = demo.content_dir / "demo/game.yaml"
     original = game.read_text()
     for expression, problem in [("item", "gave a record"), ("item.copies / 0", "failed: division by zero")]:
         game.write_text(original.replace("copies: item.copies", f"copies: {expression}"))
         one_error(validate(demo), "game.yaml:", f"copies expression {expression!r} for item 'example' {problem}: expected a whole number >= 0")
+
+
+@pytest.mark.parametrize("cell, words", [
+    ("1000000", "1,000,000 copies of 'example' in 'card', more than 1,000: the limit for a build"),
+    ("-2", "copies expression 'item.copies' for item 'example' gave '-2': expected a whole number >= 0"),
+])
+def test_a_wrong_count_in_a_csv_is_told_at_its_cell(demo: Project, cell: str, words: str):
+    """A new designer's deck from a CSV: a count typed wrong in a row was told at game.yaml's
+    `copies: item.copies`, where nothing is wrong; it is told at the row's cell now (and
+    an expression's wrong count, `copies: item.copies * 1000`, still at game.yaml)."""
+    (demo.content_dir / "demo/cards.yaml").unlink()
+    (demo.content_dir / "demo/cards.csv").write_text(f"id,title,text,copies\r\nexample,Example,Some text.,{cell}\r\n")
+    set_copies(demo, "item.copies")
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards"))
+    one_error(validate(demo), "cards.csv:2:4: ", words)
+    if cell == "1000000":
+        set_copies(demo, "item.copies * 1")
+        one_error(validate(demo), "game.yaml:", words)
 
 
 def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Project):

@@ -245,6 +245,21 @@ def test_every_problem_is_one_located_line(game):
     ]
 
 
+@pytest.mark.parametrize("typo, misspelt, error", [
+    ("cyborgs: 5", "cyborg: 5", "player Ben: unknown key 'cyborg': did you mean 'cyborgs' (required)?"),
+    ("ending:", "endng:", "unknown key 'endng': did you mean 'ending' (required)?"),
+    ("players:", "playres:", "unknown key 'playres': did you mean 'players' (required)?"),
+    ("name: Ana", "nam: Ana", "player 1: unknown key 'nam': did you mean 'name' (required)?"),
+])
+def test_a_misspelt_key_is_one_line_at_the_misspelling(game, typo, misspelt, error):
+    """Before: `cyborg: 5` was two lines (cyborgs missing, 'cyborg' unknown), `playres:` three
+    (the last: "claimed_winner names 'Ben': expected one of , or none"); one line now, the
+    one pnp gives for a misspelt key in a content file (docs/writing-games.md "Errors")."""
+    text = (sheet(("Ana", 4), ("Ben", 5), ("Cleo", 3)) + "claimed_winner: Ben\n").replace(typo, misspelt, 1)
+    (err,) = errors(game, text)
+    assert err.startswith(f"sheet.yaml:{line_of(text, misspelt)}:") and err.endswith(f": {error}"), err
+
+
 def test_a_player_without_a_name_is_named_by_seat_once(game):
     # the seat stands in for the name in the player's messages, and is no name to claim
     text = "game: human-harvest\nending: board-finished\nplayers:\n  - {name: Ana, cyborgs: 2}\n  - {name: [Ben], cyborgs: 9}\nclaimed_winner: Ben\n"

@@ -273,6 +273,29 @@ def test_what_a_macro_writes_is_at_the_macro_files_line(demo: Project, markup: s
     assert f"card.svg.j2:{line}" not in found
 
 
+@pytest.mark.parametrize("markup,message", [
+    ('<rect width="5" height="5" fill="#d4a01"/>', "fill '#d4a01' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, "
+                                                  "or none (the renderers would draw black)"),
+    ('<rect width="5" height="5" fill="none" stroke="gold-ish"/>', "stroke 'gold-ish' is not a colour"),
+    ('<rect width="5" height="5" style="stroke-width: 1; fill:#12345g"/>', "fill '#12345g' is not a colour"),
+])
+def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
+    """A new designer's typo in a colour painted the shape black (a number on it gone), or
+    its line not at all, without a word: the renderers draw what they cannot read so."""
+    refused(demo, card(demo), in_body(demo, markup), message)
+
+
+def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
+    assert "(placed by templates/demo/card.svg.j2)" in found
+    for ink in ("blue", "#28B", "#2980b9", "#2980b980", "none", "currentColor", "rgb(1, 2, 3)", "Transparent"):
+        cards.write_text(re.sub(r"ink: .*", f"ink: '{ink}'", cards.read_text()))
+        drawn(demo)
+
+
 def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project):
     card(demo).write_text('<g xmlns="http://www.w3.org/2000/svg"><text>{{ item.title }}</text></g>\n')
     found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")

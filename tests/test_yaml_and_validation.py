@@ -207,3 +207,14 @@ def test_a_misspelt_required_key_of_a_game_file_is_one_line(demo: Project):
 def test_a_components_copies_of_the_wrong_kind_is_one_line():
     text = "title: T\ncomponents:\n  - id: c\n    name: C\n    size: poker\n    items: cards.cards\n    front: f.svg.j2\n    copies: [1]\n"
     assert messages(text, Manifest) == ["deck.yaml:8:5: copies: expected a whole number or an expression, got a list"]
+
+
+def test_manifest_size_with_one_unit_applies_it_to_both_sides():
+    # "2.5 x 3.5 in" is how a poker card's size is written: it once gave 2.5 mm x 88.9 mm, silently
+    text = "title: T\ncomponents:\n  - {id: a, name: A, size: SIZE, items: x, front: a.svg.j2}\n"
+    for size, expected in [("2.5 x 3.5 in", (63.5, 88.9)), ("6 x 9cm", (60, 90)), ("2.5in x 3.5", (63.5, 88.9)),
+                           ("63 x 88", (63, 88)), ("63mm x 1in", (63, 25.4))]:
+        manifest, errors = validate(parse_located(text.replace("SIZE", size), "game.yaml"), Manifest)
+        assert not errors, size
+        got = manifest.components[0].size
+        assert (got.width, got.height) == (pytest.approx(expected[0]), pytest.approx(expected[1])), size

@@ -20,6 +20,7 @@ Only a finished game is scored: the deck ran out (the full length of scoring.yam
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ FUZZ = "Fuzz"
 VARIANTS = ("standard", "beginner")
 TOP_KEYS = ("game", "scoring_order", "variant", "players", "fuzz", "claimed_winner", "earlier_wins")
 PLAYER_KEYS = ("name", "yellow", "blue", "claimed")
+REQUIRED = ("game", "scoring_order", "players", "name", "yellow", "blue")
 
 
 @dataclass(frozen=True)
@@ -67,10 +69,15 @@ class _Errors:
     def __init__(self, doc: Located):
         self.doc = doc
         self.items: list[ContentError] = []
+        self.misspelt: set[tuple] = set()  # where a key is missing because it was misspelt (said once, at the misspelling)
 
     def add(self, at: tuple, message: str) -> None:
         line, _ = self.doc.where(at)
         self.items.append(ContentError(self.doc.path, line, None, message))
+
+    def missing(self, at: tuple, key: str, message: str) -> None:
+        if at + (key,) not in self.misspelt:
+            self.add(at, message)
 
 
 def _is_int(v: Any) -> bool:
@@ -78,14 +85,23 @@ def _is_int(v: Any) -> bool:
 
 
 def _unknown_keys(data: dict, allowed: tuple[str, ...], at: tuple, prefix: str, errors: _Errors) -> None:
+    """One line per unknown key; one near a key the mapping lacks is that key misspelt
+    (`yelow`), said at the misspelling, as pnp says it of content files, instead of
+    also reporting the key as missing."""
     for key in data:
         if key not in allowed:
-            errors.add(at + (key,), f"{prefix}unknown key {key!r} (expected one of: {', '.join(allowed)})")
+            near = difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1)
+            if near:
+                errors.misspelt.add(at + (near[0],))
+                required = " (required)" if near[0] in REQUIRED else ""
+                errors.add(at + (key,), f"{prefix}unknown key {key!r}: did you mean {near[0]!r}{required}?")
+            else:
+                errors.add(at + (key,), f"{prefix}unknown key {key!r} (expected one of: {', '.join(allowed)})")
 
 
 def _position(data: dict, key: str, at: tuple, who: str, scoring: ScoringFile, errors: _Errors) -> int | None:
     if key not in data:
-        errors.add(at, f"{who}missing {key!r}: expected the squares the {key} marker moved (0 if it never moved)")
+        errors.missing(at, key, f"{who}missing {key!r}: expected the squares the {key} marker moved (0 if it never moved)")
         return None
     value = data[key]
     if not _is_int(value) or not 0 <= value <= scoring.track_length:
@@ -99,7 +115,7 @@ def _order(doc: Located, scoring: ScoringFile, errors: _Errors) -> tuple[int, ..
     free = scoring.free_cards
     expected = f"expected cards {', '.join(map(str, free))} each once, in the order laid at the table (card {scoring.last_card} is always last)"
     if "scoring_order" not in data:
-        errors.add((), f"missing 'scoring_order': {expected}, e.g. scoring_order: {free}")
+        errors.missing((), "scoring_order", f"missing 'scoring_order': {expected}, e.g. scoring_order: {free}")
         return None
     value = data["scoring_order"]
     if not isinstance(value, list) or not all(_is_int(v) for v in value):
@@ -117,27 +133,25 @@ def _order(doc: Located, scoring: ScoringFile, errors: _Errors) -> tuple[int, ..
 
 def _entry(data: Any, at: tuple, scoring: ScoringFile, errors: _Errors, fuzz: bool = False) -> Entry | None:
     name: str | None
-    allowed: tuple[str, ...]
     if fuzz:
-        who, allowed = f"{FUZZ}: ", ("yellow", "blue")
         if not isinstance(data, dict):
             errors.add(at, f"fuzz is {data!r}: expected Fuzz's final markers, e.g. fuzz: {{yellow: 5, blue: 4}}")
             return None
-        name = FUZZ
+        name, who = FUZZ, f"{FUZZ}: "
+        _unknown_keys(data, ("yellow", "blue"), at, who, errors)
     else:
         if not isinstance(data, dict):
             errors.add(at, f"player {at[-1] + 1} is {data!r}: expected a mapping with name, yellow and blue")
             return None
         name = data.get("name")
-        if "name" not in data:
-            errors.add(at, f"player {at[-1] + 1}: missing 'name': expected the player's name")
-        elif not isinstance(name, str) or not name.strip():
-            errors.add(at + ("name",), f"player {at[-1] + 1}: name is {name!r}: expected the player's name")
         if not isinstance(name, str) or not name.strip():
             name = None
         who = f"player {name if name else at[-1] + 1}: "
-        allowed = PLAYER_KEYS
-    _unknown_keys(data, allowed, at, who, errors)
+        _unknown_keys(data, PLAYER_KEYS, at, who, errors)  # first: a misspelt key is not also missing
+        if "name" not in data:
+            errors.missing(at, "name", f"player {at[-1] + 1}: missing 'name': expected the player's name")
+        elif name is None:
+            errors.add(at + ("name",), f"player {at[-1] + 1}: name is {data['name']!r}: expected the player's name")
     yellow = _position(data, "yellow", at, who, scoring, errors)
     blue = _position(data, "blue", at, who, scoring, errors)
     claimed = data.get("claimed")
@@ -150,7 +164,7 @@ def _entry(data: Any, at: tuple, scoring: ScoringFile, errors: _Errors, fuzz: bo
 
 
 def _claimed_winner(doc: Located, names: list[str], errors: _Errors) -> tuple[str, ...] | None:
-    if "claimed_winner" not in doc.data:
+    if "claimed_winner" not in doc.data or not names:  # no players read: their error says why
         return None
     value = doc.data["claimed_winner"]
     listed = value if isinstance(value, list) else [value]
@@ -200,7 +214,7 @@ def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking
 def _earlier_wins(doc: Located, names: list[str], scoring: ScoringFile, errors: _Errors) -> dict[str, int] | None:
     """Long Game (dietrick-taking-rules.txt line 87): the games each participant won
     before this one; nobody may already have the wins that end the match."""
-    if "earlier_wins" not in doc.data:
+    if "earlier_wins" not in doc.data or not names:  # no players read: their error says why
         return None
     value = doc.data["earlier_wins"]
     most = scoring.long_game_wins - 1
@@ -224,8 +238,11 @@ def _players(doc: Located, scoring: ScoringFile, errors: _Errors) -> list[Entry]
     players = data.get("players")
     most = max(scoring.tricks_by_players)
     fewest = min(scoring.tricks_by_players)
+    if "players" not in data:
+        errors.missing((), "players", f"missing 'players': expected a list of 1 to {most} players, each with name, yellow and blue")
+        return []
     if not isinstance(players, list) or not players:
-        errors.add(("players",) if "players" in data else (), f"players is {players!r}: expected a list of 1 to {most} players, each with name, yellow and blue")
+        errors.add(("players",), f"players is {players!r}: expected a list of 1 to {most} players, each with name, yellow and blue")
         return []
     entries = [e for i, p in enumerate(players) if (e := _entry(p, ("players", i), scoring, errors)) is not None]
     seen: dict[str, str] = {}

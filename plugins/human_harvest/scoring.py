@@ -21,6 +21,7 @@ at its line.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ SIX_CYBORGS, BOARD_FINISHED, SIX_HUMANS = "six-cyborgs", "board-finished", "six-
 ENDINGS = (SIX_CYBORGS, BOARD_FINISHED, SIX_HUMANS)
 TOP_KEYS = ("game", "variant", "ending", "dna_point", "players", "claimed_winner")
 PLAYER_KEYS = ("name", "cyborgs", "humans")
+REQUIRED = ("game", "ending", "players", "name", "cyborgs")
 RULES = "human-harvest-rules.txt"
 
 
@@ -86,12 +88,14 @@ def seats(game: "GameContent") -> tuple[int, int]:
 def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) -> Sheet:
     errors: list[ContentError] = []
     data = doc.data
+    stray: list[ContentError] = []  # unknown keys: added last, so that a stray one hides no check of the game
+    typos = _unknown_keys(doc, data, TOP_KEYS, (), "", stray)
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
         errors.append(doc.error(("variant",), f"variant is {variant!r}: expected {' or '.join(VARIANTS)}"))
     advanced = variant == "advanced"
     ending = data.get("ending")
-    if ending not in ENDINGS:
+    if ending not in ENDINGS and "ending" not in typos:
         what = f"ending is {ending!r}" if "ending" in data else "missing 'ending'"
         errors.append(doc.error(("ending",) if "ending" in data else (), f"{what}: expected how the game ended: {SIX_CYBORGS} "
                                 f"(a player got all {rules.cyborgs_to_win} Cyborgs on the board), {BOARD_FINISHED} (the last "
@@ -103,19 +107,39 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
         elif not isinstance(data["dna_point"], bool):
             errors.append(doc.error(("dna_point",), f"dna_point is {data['dna_point']!r}: expected true (the DNA Collection "
                                     "Point came into play) or false"))
-    entries = _players(doc, rules, players, advanced, errors)
-    if not errors:  # the game's counts read well: what can the stated ending leave? (a stray key or claim does not hide it)
+    entries = _players(doc, rules, players, advanced, errors, "players" in typos)
+    if not errors and not typos & set(REQUIRED):  # the game's counts read well: what can the stated ending leave? (a stray key or claim does not hide it)
         _check_ending(doc, Sheet(variant, ending, tuple(entries), None), rules, errors)
     claimed = _claimed_winner(doc, [e.name for e in entries if e.name], errors)
-    errors += [doc.error((key,), f"unknown key {key!r} (expected one of: {', '.join(TOP_KEYS)})") for key in data if key not in TOP_KEYS]
+    errors += stray
     if errors:
         raise PnpError(sorted_errors(errors))
     return Sheet(variant, ending, tuple(entries), claimed)
 
 
-def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advanced: bool, errors: list[ContentError]) -> list[Entry]:
+def _unknown_keys(doc: "Located", data: dict, allowed: tuple[str, ...], at: tuple, who: str, errors: list[ContentError]) -> set[str]:
+    """One line per unknown key; one near a key the mapping lacks is that key misspelt
+    (`cyborg`), said at the misspelling as pnp says it of content files. Returns the keys
+    misspelt, which are then not also reported missing."""
+    meant = set()
+    for key in data:
+        if key not in allowed:
+            near = difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1)
+            if near:
+                meant.add(near[0])
+                required = " (required)" if near[0] in REQUIRED else ""
+                errors.append(doc.error(at + (key,), f"{who}unknown key {key!r}: did you mean {near[0]!r}{required}?"))
+            else:
+                errors.append(doc.error(at + (key,), f"{who}unknown key {key!r} (expected one of: {', '.join(allowed)})"))
+    return meant
+
+
+def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advanced: bool, errors: list[ContentError],
+             misspelt: bool = False) -> list[Entry]:
     listed = doc.data.get("players")
     low, high = seats
+    if misspelt:  # `playres:`: said at the misspelling
+        return []
     if not isinstance(listed, list) or not low <= len(listed) <= high:
         got = f"{len(listed)} players" if isinstance(listed, list) else repr(listed)
         errors.append(doc.error(("players",) if "players" in doc.data else (),
@@ -128,22 +152,21 @@ def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advance
         if not isinstance(p, dict):
             errors.append(doc.error(at, f"player {i + 1} is {p!r}: expected a mapping with name and cyborgs"))
             continue
-        name = p.get("name")
-        if isinstance(name, str) and name.strip():
-            name = name.strip()
+        given = p.get("name")
+        name = given.strip() if isinstance(given, str) else ""  # "": no name to offer claimed_winner; messages name the seat
+        who = f"player {name or i + 1}: "
+        typos = _unknown_keys(doc, p, PLAYER_KEYS, at, who, errors)
+        if name:
             if name.casefold() in seen:
                 errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
             seen.add(name.casefold())
-        else:
-            what = f"name is {name!r}" if "name" in p else "missing 'name'"
+        elif "name" not in typos:
+            what = f"name is {given!r}" if "name" in p else "missing 'name'"
             errors.append(doc.error(at + ("name",) if "name" in p else at, f"player {i + 1}: {what}: expected the player's name"))
-            name = ""  # no name to offer claimed_winner; messages name the seat
-        who = f"player {name or i + 1}: "
-        for key in p:
-            if key not in PLAYER_KEYS:
-                errors.append(doc.error(at + (key,), f"{who}unknown key {key!r} (expected one of: {', '.join(PLAYER_KEYS)})"))
         cyborgs: Any = p.get("cyborgs")
-        if not _is_int(cyborgs) or not 0 <= cyborgs <= rules.cyborgs_per_player:
+        if "cyborgs" in typos:
+            cyborgs = 0
+        elif not _is_int(cyborgs) or not 0 <= cyborgs <= rules.cyborgs_per_player:
             what = f"cyborgs is {cyborgs!r}" if "cyborgs" in p else "missing 'cyborgs'"
             errors.append(doc.error(at + ("cyborgs",) if "cyborgs" in p else at,
                                     f"{who}{what}: expected the Cyborgs on the board, Cyborg Factory included, 0 to "
@@ -162,7 +185,7 @@ def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advance
 
 
 def _claimed_winner(doc: "Located", names: list[str], errors: list[ContentError]) -> tuple[str, ...] | None:
-    if "claimed_winner" not in doc.data:
+    if "claimed_winner" not in doc.data or not names:  # no players read: their error says why
         return None
     value = doc.data["claimed_winner"]
     if value is None or value == "none":

@@ -55,13 +55,18 @@ class Size(StrictModel):
 
 
 def _size(value: Any) -> Any:
-    """Accept a preset name, `63mm x 88mm`, or a mapping."""
+    """Accept a preset name, `63mm x 88mm` (or `2.5 x 3.5 in`), or a mapping."""
     if isinstance(value, str):
         table = presets()["sizes"]
         if value in table:
             return table[value]
         parts = re.split(r"\s*[x×]\s*", value.strip())
         if len(parts) == 2:
+            # "2.5 x 3.5 in" means inches both ways, as people write it: a side without a
+            # unit takes the other's (read alone, the bare 2.5 would be 2.5 mm)
+            units = [m.group() if (m := re.search(r"(mm|cm|in|pt)$", part)) else "" for part in parts]
+            if bool(units[0]) != bool(units[1]):
+                parts = [part + (units[0] or units[1]) if not unit else part for part, unit in zip(parts, units)]
             return {"width": parts[0], "height": parts[1]}
         raise ValueError(
             f"unknown size {value!r}: expected a preset ({', '.join(table)}), "
