@@ -9,6 +9,8 @@ see typed records.
 
 from __future__ import annotations
 
+import math
+
 import difflib
 from typing import Any
 
@@ -52,9 +54,12 @@ def convert(spec: FieldSpec, value: Any) -> Any:
         raise ValueError(f"{str(value).lower()}: expected a number")
     if isinstance(value, str):
         try:
-            value = float(value.strip())
+            number = float(value.strip())
         except ValueError:
             raise ValueError(f"{value!r}: expected {'a whole number' if kind == 'int' else 'a number'}") from None
+        if not math.isfinite(number):  # float() reads "nan", "inf" and "1e999": no size, count or score is one
+            raise ValueError(f"{value!r}: expected a finite number")
+        value = number
     if not isinstance(value, (int, float)):
         raise ValueError(f"{value!r}: expected a number")
     if kind == "int":
