@@ -40,7 +40,9 @@ def test_bad_yaml_gives_one_line_and_exit_2_without_traceback(demo: Project):
 
 
 def test_unknown_game_format_and_paper_are_errors(demo: Project):
-    assert pnp(demo, "build", "nope").output.strip().startswith("unknown game 'nope': expected one of demo, or a game shipped with pnp: cave, ")
+    assert pnp(demo, "build", "nope").output.strip().startswith("pnp build: unknown game 'nope': expected one of demo, or a game shipped with pnp: cave, ")
+    typo = pnp(demo, "build", "dmeo")  # a typo: the nearest name, said once
+    assert typo.exit_code == 2 and typo.output.strip().startswith("pnp build: unknown game 'dmeo' (did you mean 'demo'?): expected one of demo,")
     assert pnp(demo, "build", "--format", "gif").exit_code == 2
     result = pnp(demo, "build", "--paper", "b5")
     assert result.exit_code == 2 and "unknown paper 'b5'" in result.output

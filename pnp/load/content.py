@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..errors import ContentError, PnpError, raise_if_any
+from ..errors import ContentError, OptionError, PnpError, did_you_mean, raise_if_any
 from ..limits import FONTS, TEMPLATES
 from ..plaindata import Copier
 from . import generate as generated, icons as icon_sets, plugins, project_files, records, variants
@@ -80,7 +80,9 @@ class Project:
         unknown = [n for n in names if n not in known and n not in shipped]
         if unknown:
             also = f", or a game shipped with pnp: {', '.join(shipped)}" if shipped else ""
-            raise PnpError([f"unknown game {n!r}: expected one of {', '.join(known) or '(none in this project)'}{also}" for n in unknown])
+            # a command line's mistake (said after the command's name), with the nearest name
+            raise OptionError([f"unknown game {n!r}{did_you_mean(n, known + shipped)}: expected one of {', '.join(known) or '(none in this project)'}{also}"
+                               for n in unknown])
         return list(dict.fromkeys(names))
 
 
