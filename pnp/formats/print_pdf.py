@@ -397,7 +397,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             number += len(s.pages)
         held = _holdings(sections, rendered, count + 1)
         pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure,
-                             one_sided)
+                             one_sided, max((c.bleed for c in rendered), default=0.0), registration)
         if len(pages) == count:
             break
         count = len(pages)
@@ -498,9 +498,25 @@ def _piece_above(page: Page, x: float, y: float) -> tuple[float, float] | None:
     return bottom, bottom - bleed
 
 
-# the built-in layouts (pnp/data/presets.yaml) as the title page offers them
-LAYOUTS = {"tight": "9 poker cards a sheet, neighbours share cut lines", "standard": "each piece with its bleed",
+# the built-in layouts (pnp/data/presets.yaml) as the title page offers them; "{poker}" is
+# how many poker cards that layout puts on a sheet of the build (see `_poker_cards`)
+LAYOUTS = {"tight": "{poker}neighbours share cut lines", "standard": "each piece with its bleed",
            "fold": "one-sided printers", "scissors": "room to cut"}
+POKER = (63.0, 88.0)  # mm, pnp/data/presets.yaml `sizes: poker`
+
+
+def _poker_cards(sheet: Paper, bleed: float, registration: bool) -> str:
+    """"N poker cards a sheet, " for the built-in `tight` layout (shared cuts) on `sheet`
+    as this build would lay it (a cut file's registration marks widen the margin: 4 on
+    Letter, not 9); empty when none fits."""
+    style = sheet_layout("tight")
+    if registration:
+        from .cutfile import MARGIN
+
+        style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
+    inner = Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed)  # shared cuts: bleed only outside
+    grid = plan_grid(*POKER, 0.0, 0.0, inner, True)
+    return f"{grid.per_page} poker cards a sheet, " if grid is not None else ""
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
 
 
@@ -558,10 +574,12 @@ class _TitleFlow:
 
 def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
                  first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "",
-                 measure: labels.Measure = labels.DEFAULT, one_sided: bool = False) -> list[Page]:
+                 measure: labels.Measure = labels.DEFAULT, one_sided: bool = False, bleed: float = 0.0,
+                 registration: bool = False) -> list[Page]:
     """The title page (title, how to print, the ruler, the checklist of components), and
     as many further pages as what does not fit on it needs; `one_sided`: a layout for a
-    one-sided printer, told how to print the double-sided pages all the same."""
+    one-sided printer, told how to print the double-sided pages all the same; `bleed` and
+    `registration` (cut-file marks): the build's, which the other layouts are described for."""
     m = max(sheet.margin, TITLE_MARGIN)
     # a title too long for a line is shrunk, never wrapped by the engine over the text below it
     heading = measure.line(title, m, m + 10, sheet.width - 2 * m, 20, 10)
@@ -576,7 +594,8 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"{counted(total, 'sheet')} in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
-        others = [f"{name} ({about})" for name, about in LAYOUTS.items() if name != layout_name]
+        poker = _poker_cards(sheet, bleed, registration)
+        others = [f"{name} ({about.format(poker=poker)})" for name, about in LAYOUTS.items() if name != layout_name]
         lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
