@@ -5,7 +5,8 @@ a 50 mm calibration ruler; what does not fit runs onto further pages), then each
 component's sheets drawn with a named sheet layout (pnp.config), every page labelled in
 its margin and bookmarked per component. A component's full grid sheets print as in its
 own PDF; what is left of every component is
-packed together (pnp.formats.packing; double-sided pieces apart, with their backs) instead of
+packed together (pnp.formats.packing; double-sided pieces apart, with their backs, one-sided
+ones in their free space where that saves a sheet) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
@@ -21,7 +22,7 @@ from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
 from . import labels
-from .packing import Block, Group, pack
+from .packing import Block, Group, fill, pack
 
 if TYPE_CHECKING:
     from ..load.fonts import Fonts
@@ -183,22 +184,29 @@ def laid_grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout, backs: 
 Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
-def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout,
-            back_offset: tuple[float, float]) -> tuple[Section, list[RenderedComponent]]:
+def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float],
+            fillers: list[Leftover] | None = None) -> tuple[Section, list[RenderedComponent], list[Leftover]]:
     """What is left of several components packed onto shared sheets, each component's
     pieces as a block with crop marks around it (pnp.formats.packing); where they have
     backs, each sheet is followed by its backs mirrored for long-edge duplex. A sheet that
     would hold one component only is left out: that component is returned, to print on
-    a sheet of its own as its own grid lays it."""
+    a sheet of its own as its own grid lays it (all of them are, when that takes fewer
+    sheets than packing). Then each component of `fillers` (one-sided leftovers) goes
+    whole into the free space of the packed sheets, where there is room, its back left
+    blank. Returns the section, the components left alone and the fillers left out."""
     section = Section(name)
-    alone: list[RenderedComponent] = []
     duplex = any(back is not None for _, _, back in leftovers)
-    groups, pieces = _groups(leftovers, style)
+    groups, pieces = _groups(leftovers + (fillers or []), style)
+    ours = {id(comp) for comp, _, _ in leftovers}
+    main = [g for g in groups if id(pieces[cast(int, g.key)][0][0]) in ours]
     area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
-    for blocks in pack(groups, area_w, area_h, style.pack_gap):
-        if len({b.key for b in blocks}) == 1:
-            alone.append(pieces[cast(int, blocks[0].key)][0][0])
-            continue
+    sheets = pack(main, area_w, area_h, style.pack_gap)
+    kept = [blocks for blocks in sheets if len({b.key for b in blocks}) > 1]
+    alone = [pieces[cast(int, blocks[0].key)][0][0] for blocks in sheets if len({b.key for b in blocks}) == 1]
+    if len(sheets) > len(main):  # never more sheets than each component's leftovers on a sheet of its own
+        kept, alone = [], [pieces[cast(int, g.key)][0][0] for g in main]
+    kept, out = fill(kept, [g for g in groups if g not in main], area_w, area_h, style.pack_gap)
+    for blocks in kept:
         used_w = max(b.x + b.width for b in blocks)
         used_h = max(b.y + b.height for b in blocks)
         left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
@@ -211,14 +219,26 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
                 page.add(Place(face, x, y, spot.w, spot.h, turn))
                 if back is not None:
                     backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
-            boxes = [(left + b.x, top + b.y, left + b.x + b.width, top + b.y + b.height) for b in blocks if b is not block]
+            boxes = [box for b in blocks if b is not block for box in _art_boxes(b, block, left, top)]
             _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style, boxes)
         section.pages.append(page)
         section.sides.append("front" if duplex else "single")
         if duplex:
             section.pages.append(backs)
             section.sides.append("back")
-    return section, alone
+    return section, alone, [item for g in out for item in pieces[cast(int, g.key)]]
+
+
+def _art_boxes(block: Block, inner: Block, left: float, top: float) -> list[tuple[float, float, float, float]]:
+    """The area (left, top, right, bottom) of `block`'s art on a sheet whose packing area
+    starts at (left, top): its box; or, around a block `inner` filling the hole of its
+    short last row (pnp.formats.packing.fill), its full rows and its last row apart."""
+    x, y, right, bottom = left + block.x, top + block.y, left + block.x + block.width, top + block.y + block.height
+    if not (x <= left + inner.x and left + inner.x + inner.width <= right and y <= top + inner.y < bottom):
+        return [(x, y, right, bottom)]
+    short = block.count - (block.rows - 1) * block.cols
+    last = bottom - block.h
+    return [(x, y, right, last - block.gap), (x, last, x + short * block.w + (short - 1) * block.gap, bottom)]
 
 
 def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
@@ -322,21 +342,22 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             leftovers += [(comp, front, back) for front, back in rest]
         sections.append(section)
     owned = {id(c): section for c, section in zip([c for c in rendered if _copies(c)], sections)}
-    packed_sections = []
     one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
     two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
-    for name, items in (("Packed sheets", one_sided), ("Packed double-sided sheets", two_sided)):
-        if not items:
-            continue
-        packed, alone = _packed(name, items, sheet, style, back_offset)
-        components = list({id(c): c for c, _, _ in items}.values())
-        if packed.sheets + len(alone) > len(components):  # never more sheets than each component's leftovers on a sheet of its own
-            alone, packed = components, Section(name)
-        for comp in alone:
-            grid = component_grid(comp, sheet, style)
-            assert grid is not None  # leftovers are what a grid sheet was not full of
-            _grid_pages(owned[id(comp)], [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
-        packed_sections.append(packed)
+    double, alone, _ = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset)
+    single, alone_single, _ = _packed("Packed sheets", one_sided, sheet, style, back_offset)
+    # one-sided leftovers in the free space of the double-sided sheets (their backs blank), where that
+    # saves a sheet (Tasty Humans' Village King token and shared-King markers had an A4 sheet of their own)
+    filled, filled_alone, unfilled = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset, one_sided)
+    if len(unfilled) < len(one_sided):
+        rest_single, rest_alone, _ = _packed("Packed sheets", unfilled, sheet, style, back_offset)
+        if rest_single.sheets + len(rest_alone) < single.sheets + len(alone_single):
+            double, alone, single, alone_single = filled, filled_alone, rest_single, rest_alone
+    for comp in alone + alone_single:
+        grid = component_grid(comp, sheet, style)
+        assert grid is not None  # leftovers are what a grid sheet was not full of
+        _grid_pages(owned[id(comp)], [(f, b) for c, f, b in leftovers if c is comp], sheet, grid, comp.bleed, style, back_offset)
+    packed_sections = [single, double]
     sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
