@@ -85,6 +85,31 @@ def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds)
         [[(p.face.name, p.x, p.y) for p in page.places] for page in made.layout.pages]
 
 
+def test_the_fold_layout_packs_leftovers_fronts_left_backs_mirrored_right(shipped_builds):
+    """The fold layout never packed: Tasty Humans' four 12 mm scoring tokens took a whole A4
+    sheet of their own (and 4 adventurer cards, 28 leader tiles another each). Now what is
+    left of the folding components shares fold sheets: fronts on the left half, each back
+    mirrored about the fold line on the same page; one-sided leftovers (the King token
+    and markers) in the free space, their backs blank."""
+    report = shipped_builds["tasty-humans"]
+    sheet = Paper("a4", *papers({})["a4"])
+    made = plan(report.title, report.parts, sheet, sheet_layout("fold"))
+    assert made.sheets == 34  # 36 before
+    (packed,) = [s for s in made.sections if s.name.startswith("Packed")]
+    assert packed.sides == ["fold"]
+    (page,) = packed.pages
+    names = {c.spec.id: c.spec.name for c in report.parts}
+    tokens = [p for p in page.places if p.face.component == "scoring-token"]
+    assert len(tokens) == 8 and made.sheets_per_component[names["scoring-token"]] == 1  # 4 fronts, 4 backs
+    fronts = [p for p in page.places if p.x + p.w <= sheet.width / 2]
+    backs = [p for p in page.places if p.x >= sheet.width / 2]
+    assert len(fronts) + len(backs) == len(page.places)
+    mirrored = sorted((round(sheet.width - b.x - b.w, 6), b.y, b.w, b.h, -b.turn) for b in backs)
+    two_sided = sorted((round(f.x, 6), f.y, f.w, f.h, f.turn) for f in fronts if f.face.component not in ("king-token", "king-placeholder"))
+    assert mirrored == two_sided and len(fronts) - len(two_sided) == 4  # the King and 3 markers: no back
+    assert any(ln.dash and ln.x1 == ln.x2 == sheet.width / 2 for ln in page.lines)  # the fold line
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_packed_sheets_never_outnumber_unpacked_ones(shipped_builds, game, paper):

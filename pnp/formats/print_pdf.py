@@ -5,8 +5,8 @@ a 50 mm calibration ruler; what does not fit runs onto further pages), then each
 component's sheets drawn with a named sheet layout (pnp.config), every page labelled in
 its margin and bookmarked per component. A component's full grid sheets print as in its
 own PDF; what is left of every component is
-packed together (pnp.formats.packing; double-sided pieces apart, with their backs, one-sided
-ones in their free space where that saves a sheet) instead of
+packed together (pnp.formats.packing; double-sided pieces apart, with their backs, folded
+ones on fold sheets, one-sided ones in their free space where that saves a sheet) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
@@ -185,10 +185,12 @@ Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
 def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float],
-            fillers: list[Leftover] | None = None) -> tuple[Section, list[RenderedComponent], list[Leftover]]:
+            fillers: list[Leftover] | None = None, fold: bool = False) -> tuple[Section, list[RenderedComponent], list[Leftover]]:
     """What is left of several components packed onto shared sheets, each component's
     pieces as a block with crop marks around it (pnp.formats.packing); where they have
-    backs, each sheet is followed by its backs mirrored for long-edge duplex. A sheet that
+    backs, each sheet is followed by its backs mirrored for long-edge duplex (with `fold`:
+    the blocks on the left half, their backs mirrored on the right, as `_grid_pages` folds
+    a component's grid). A sheet that
     would hold one component only is left out: that component is returned, to print on
     a sheet of its own as its own grid lays it (all of them are, when that takes fewer
     sheets than packing). Then each component of `fillers` (one-sided leftovers) goes
@@ -199,7 +201,8 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
     groups, pieces = _groups(leftovers + (fillers or []), style)
     ours = {id(comp) for comp, _, _ in leftovers}
     main = [g for g in groups if id(pieces[cast(int, g.key)][0][0]) in ours]
-    area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
+    width = sheet.width / 2 if fold else sheet.width
+    area_w, area_h = _pack_area(sheet, style, fold)
     sheets = pack(main, area_w, area_h, style.pack_gap)
     kept = [blocks for blocks in sheets if len({b.key for b in blocks}) > 1]
     alone = [pieces[cast(int, blocks[0].key)][0][0] for blocks in sheets if len({b.key for b in blocks}) == 1]
@@ -209,8 +212,9 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
     for blocks in kept:
         used_w = max(b.x + b.width for b in blocks)
         used_h = max(b.y + b.height for b in blocks)
-        left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
+        left, top = (width - used_w) / 2, min((sheet.height - used_h) / 2, style.margin + area_h - used_h)
         page, backs = Page(), Page()
+        offset = (0.0, 0.0) if fold else back_offset  # one side printed: nothing to misalign
         for block in blocks:
             for spot in block.spots:
                 comp, face, back = pieces[cast(int, spot.key)][spot.index]
@@ -218,10 +222,15 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
                 turn = 90 if spot.turned else 0
                 page.add(Place(face, x, y, spot.w, spot.h, turn))
                 if back is not None:
-                    backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
+                    backs.add(Place(back, sheet.width - x - spot.w + offset[0], y + offset[1], spot.w, spot.h, -turn))
             boxes = [box for b in blocks if b is not block for box in _art_boxes(b, block, left, top)]
-            _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style, boxes)
+            _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style, boxes, fold)
         section.pages.append(page)
+        if fold:
+            page.marks += backs.marks
+            page.add(Line(sheet.width / 2, 0, sheet.width / 2, sheet.height, 0.5, dash=(4, 3), colour=style.mark_colour))
+            section.sides.append("fold")
+            continue
         section.sides.append("front" if duplex else "single")
         if duplex:
             section.pages.append(backs)
@@ -241,12 +250,23 @@ def _art_boxes(block: Block, inner: Block, left: float, top: float) -> list[tupl
     return [(x, y, right, last - block.gap), (x, last, x + short * block.w + (short - 1) * block.gap, bottom)]
 
 
-def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
-    """Whether `count` pieces of `comp` go on one packed sheet as a block."""
+def _pack_area(sheet: Paper, style: SheetLayout, fold: bool = False) -> tuple[float, float]:
+    """The width and height (mm) packed blocks may take on `sheet`: inside its margins;
+    with `fold`, on the left half and above a foot deep enough for the sheet's label beside
+    the crop marks (`_label_lift`): the art of both halves leaves it no side margin."""
+    foot = max(style.margin, style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5) if fold else style.margin
+    return (sheet.width / 2 if fold else sheet.width) - 2 * style.margin, sheet.height - style.margin - foot
+
+
+def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout, fold: bool = False) -> bool:
+    """Whether `count` pieces of `comp` go on one packed sheet (a fold sheet's left half with `fold`) as a block."""
     face = comp.pieces[0].front
     gap = comp.spec.gap if style.gap is None else style.gap
     group = Group(0, count, face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto")
-    return len(pack([group], sheet.width - 2 * style.margin, sheet.height - 2 * style.margin, style.pack_gap)) == 1
+    try:
+        return len(pack([group], *_pack_area(sheet, style, fold), style.pack_gap)) == 1
+    except ValueError:  # a piece too big for the area (a fold sheet's foot): its own grid lays it
+        return False
 
 
 def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group], list[list[Leftover]]]:
@@ -264,7 +284,7 @@ def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group],
 
 
 def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block, bleed: float, style: SheetLayout,
-                 others: list[tuple[float, float, float, float]]) -> None:
+                 others: list[tuple[float, float, float, float]], fold: bool = False) -> None:
     """Crop marks on the extension of every cut line of a packed block, each in its own half
     of the gap to the `others` blocks' art it would run into (read as this block's), and
     starting at most 0.5 mm from the block: pack_gap 6 leaves PRINTED_MARK mm of each (a
@@ -276,7 +296,7 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
     near = style.model_copy(update={"mark_offset": min(style.mark_offset, 0.5)})
-    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), near, inner=bleed - 0.5, others=others)
+    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), near, inner=bleed - 0.5, fold=fold, others=others)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
@@ -299,6 +319,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     own_margin: dict[int, float] = {}
     sections: list[Section] = []
     leftovers: list[Leftover] = []
+    folding: set[int] = set()  # the components whose pieces fold (their leftovers pack on fold sheets)
     unpacked = 0
     for comp in rendered:
         copies = _copies(comp)
@@ -330,11 +351,13 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             unpacked += section.sheets
         else:
             unpacked += -(-len(copies) // grid.per_page)
-            full = len(copies) - len(copies) % grid.per_page if pack and not fold else len(copies)
+            full = len(copies) - len(copies) % grid.per_page if pack else len(copies)
             for start in range(0, full, grid.per_page):
                 _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
             rest = copies[full:]
-            if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style):
+            if fold:
+                folding.add(id(comp))
+            if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style, fold):
                 # its own grid holds them on one sheet where a packed block (each piece with
                 # its bleed, under shared cuts) would not
                 _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
@@ -343,21 +366,27 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(section)
     owned = {id(c): section for c, section in zip([c for c in rendered if _copies(c)], sections)}
     one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
-    two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
-    double, alone, _ = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset)
-    single, alone_single, _ = _packed("Packed sheets", one_sided, sheet, style, back_offset)
-    # one-sided leftovers in the free space of the double-sided sheets (their backs blank), where that
-    # saves a sheet (Tasty Humans' Village King token and shared-King markers had an A4 sheet of their own)
-    filled, filled_alone, unfilled = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset, one_sided)
-    if len(unfilled) < len(one_sided):
-        rest_single, rest_alone, _ = _packed("Packed sheets", unfilled, sheet, style, back_offset)
-        if rest_single.sheets + len(rest_alone) < single.sheets + len(alone_single):
-            double, alone, single, alone_single = filled, filled_alone, rest_single, rest_alone
-    for comp in alone + alone_single:
-        grid = component_grid(comp, sheet, style)
+    folded = [item for item in leftovers if id(item[0]) in folding]
+    two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces) and id(item[0]) not in folding]
+
+    def leftover_sheets(fillers: list[Leftover]) -> tuple[list[Section], list[RenderedComponent], int]:
+        """The packed sections, the components left alone and the sheets the one-sided
+        leftovers take, with `fillers` (one-sided) first tried in the free space of the
+        double-sided and fold sheets (their backs blank)."""
+        double, alone, rest = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset, fillers)
+        fold, fold_alone, rest = _packed("Packed sheets to fold", folded, sheet, style, back_offset, rest, fold=True)
+        single, single_alone, _ = _packed("Packed sheets", rest if fillers else one_sided, sheet, style, back_offset)
+        return [single, double, fold], alone + fold_alone + single_alone, single.sheets + len(single_alone)
+
+    packed_sections, alone, taken = leftover_sheets([])
+    # where that saves a sheet (Tasty Humans' Village King token and shared-King markers had an A4 sheet of their own)
+    filled = leftover_sheets(one_sided)
+    if filled[2] < taken:
+        packed_sections, alone, _ = filled
+    for comp in alone:
+        grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
         assert grid is not None  # leftovers are what a grid sheet was not full of
-        _grid_pages(owned[id(comp)], [(f, b) for c, f, b in leftovers if c is comp], sheet, grid, comp.bleed, style, back_offset)
-    packed_sections = [single, double]
+        _grid_pages(owned[id(comp)], [(f, b) for c, f, b in leftovers if c is comp], sheet, grid, comp.bleed, style, back_offset, fold)
     sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
