@@ -344,7 +344,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, copies[start:start + form.per_page], form_sheet, form, comp.bleed, form_style, back_offset, fold)
             own_margin.update((id(page), form_sheet.margin) for page in section.pages)
         elif grid is None:
-            section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure)
+            section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure, comp.spec.rotate == "auto")
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
                              for page in section.pages]
