@@ -64,7 +64,7 @@ BleedOpt = typer.Option(None, "--bleed", help="Bleed around every piece: mm, or 
 OutOpt = typer.Option(None, "--out", help="Output folder (default: <project>/output).")
 FormatOpt = typer.Option(None, "--format", "-f", show_default=False,
                          help="Comma-separated output formats: svg, pdf (per component and the per-game print PDF), pdf-single (one face per page for print shops), png, tts (Tabletop Simulator deck sheets); default svg,pdf or pnp.yaml.")
-LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: tight (9 poker cards a sheet, shared cut lines), standard, fold, scissors or one of pnp.yaml (default tight).",
+LayoutOpt = typer.Option(None, "--layout", help="Sheet layout of the print PDF: tight (shared cut lines: up to 9 poker cards on Letter or A4), standard, fold, scissors or one of pnp.yaml (default tight).",
                          show_default=False)
 BackOffsetOpt = typer.Option(None, "--back-offset", help="X,Y: mm to shift backs in the print PDF, for a printer that misaligns them.",
                              show_default=False)

@@ -50,7 +50,7 @@ class BuildOptions:
     extra: dict[str, Any] = field(default_factory=dict)  # game options, e.g. {"rules": "0.2.8"}
     dpi: int = 300  # for raster formats (png, tts)
     force: bool = False  # ignore the build cache: render and produce everything again
-    layout: str = "tight"  # sheet layout of the per-game print PDF (`table` below): 9 poker cards a Letter or A4 sheet
+    layout: str = "tight"  # sheet layout of the per-game print PDF (`table` below): 9 poker cards a Letter or A4 sheet (4 with cut-file marks)
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm the print PDF shifts backs (across, down)
     pack: bool = True  # pack the pieces no component sheet is full of onto shared sheets
     cut_file: bool = False  # print-then-cut: registration marks in the print PDF and an SVG cut file per sheet

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pnp.formats.impose import Label, Paper
-from pnp.formats.packing import Group, pack
+from pnp.formats.packing import Group, fill, pack
 from pnp.formats.print_pdf import plan
 from pnp.config import papers, sheet_layout
 
@@ -43,6 +43,71 @@ def test_pieces_of_a_group_keep_their_own_gap_and_groups_the_pack_gap():
     assert b.x == pytest.approx(a.x + a.width + 6)
     with pytest.raises(ValueError):
         pack([Group("big", 1, 120, 120, turnable=False)], 100, 100, 0)
+
+
+def test_fill_adds_whole_groups_to_started_sheets_and_the_hole_of_a_short_row_never_a_sheet():
+    """5 cards in 3 columns leave one card's room: a 25 mm token goes there, `gap` from
+    the cards; a group with no room anywhere is given back, and no sheet is started."""
+    sheets = pack([Group("cards", 5, 30, 40, turnable=False)], 100, 90, 5)
+    (cards,) = sheets[0]
+    assert (cards.cols, cards.rows) == (3, 2)  # the hole: x 60-90, y 40-80, less the 5 mm gap to the cards
+    filled, out = fill(sheets, [Group("big", 1, 50, 50), Group("token", 1, 25, 25)], 100, 90, 5)
+    assert len(filled) == 1 and [g.key for g in out] == ["big"]
+    token = next(b for b in filled[0] if b.key == "token")
+    assert (token.x, token.y) == (65, 45)  # 5 mm right of the last card, 5 mm below the first row
+    assert fill(sheets, [Group("wide", 1, 30, 30)], 100, 90, 5)[1] == [Group("wide", 1, 30, 30)]  # 30 mm: the hole is 25
+
+
+def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds):
+    """Tasty Humans on A4: the Village King token and the three shared-King markers took a
+    packed sheet of their own, a tenth full, while the double-sided packed sheets had room
+    (the King in the hole of 5 adventurer cards laid 2 by 3). They go there, backs blank."""
+    report = shipped_builds["tasty-humans"]
+    sheet = Paper("a4", *papers({})["a4"])
+    made = plan(report.title, report.parts, sheet, sheet_layout("tight"))
+    assert made.sheets == 23  # 24 before
+    assert [s.name for s in made.sections if s.name.startswith("Packed")] == ["Packed double-sided sheets"]
+    packed = next(s for s in made.sections if s.name == "Packed double-sided sheets")
+    one_sided = {c.spec.id for c in report.parts if all(p.back is None for p in c.pieces)}
+    fillers = 0
+    for fronts, backs in zip(packed.pages[::2], packed.pages[1::2]):
+        ours = [p for p in fronts.places if p.face.component not in one_sided]
+        fillers += len(fronts.places) - len(ours)
+        assert len(backs.places) == len(ours)  # a one-sided piece's back stays blank
+        for f, b in zip(ours, backs.places):  # every back behind its front (long-edge duplex)
+            assert (round(sheet.width - f.x - f.w, 6), f.y, f.w, f.h) == (round(b.x, 6), b.y, b.w, b.h)
+        boxes = [(p.x, p.y, p.x + p.w, p.y + p.h) for p in fronts.places]
+        for i, a in enumerate(boxes):  # no piece over another
+            assert all(a[2] <= o[0] + 1e-6 or o[2] <= a[0] + 1e-6 or a[3] <= o[1] + 1e-6 or o[3] <= a[1] + 1e-6 for o in boxes[i + 1:])
+    assert fillers == 4  # the King and its 3 markers
+    again = plan(report.title, report.parts, sheet, sheet_layout("tight"))  # the same sheets every build
+    assert [[(p.face.name, p.x, p.y) for p in page.places] for page in again.layout.pages] == \
+        [[(p.face.name, p.x, p.y) for p in page.places] for page in made.layout.pages]
+
+
+def test_the_fold_layout_packs_leftovers_fronts_left_backs_mirrored_right(shipped_builds):
+    """The fold layout never packed: Tasty Humans' four 12 mm scoring tokens took a whole A4
+    sheet of their own (and 4 adventurer cards, 28 leader tiles another each). Now what is
+    left of the folding components shares fold sheets: fronts on the left half, each back
+    mirrored about the fold line on the same page; one-sided leftovers (the King token
+    and markers) in the free space, their backs blank."""
+    report = shipped_builds["tasty-humans"]
+    sheet = Paper("a4", *papers({})["a4"])
+    made = plan(report.title, report.parts, sheet, sheet_layout("fold"))
+    assert made.sheets == 34  # 36 before
+    (packed,) = [s for s in made.sections if s.name.startswith("Packed")]
+    assert packed.sides == ["fold"]
+    (page,) = packed.pages
+    names = {c.spec.id: c.spec.name for c in report.parts}
+    tokens = [p for p in page.places if p.face.component == "scoring-token"]
+    assert len(tokens) == 8 and made.sheets_per_component[names["scoring-token"]] == 1  # 4 fronts, 4 backs
+    fronts = [p for p in page.places if p.x + p.w <= sheet.width / 2]
+    backs = [p for p in page.places if p.x >= sheet.width / 2]
+    assert len(fronts) + len(backs) == len(page.places)
+    mirrored = sorted((round(sheet.width - b.x - b.w, 6), b.y, b.w, b.h, -b.turn) for b in backs)
+    two_sided = sorted((round(f.x, 6), f.y, f.w, f.h, f.turn) for f in fronts if f.face.component not in ("king-token", "king-placeholder"))
+    assert mirrored == two_sided and len(fronts) - len(two_sided) == 4  # the King and 3 markers: no back
+    assert any(ln.dash and ln.x1 == ln.x2 == sheet.width / 2 for ln in page.lines)  # the fold line
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -426,6 +426,21 @@ def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path
     assert not (out / "cut").exists()  # stale cut files go when the option is off
 
 
+@pytest.mark.parametrize("paper_name", ["letter", "a3"])
+def test_the_title_page_counts_the_tight_layouts_poker_cards_as_this_build_lays_them(tmp_path, paper_name):
+    """The title page offered `tight` as "9 poker cards a sheet" whatever the build: with a
+    cut file's registration marks (art 17 mm in) Letter takes 4, and A3 takes 18 without."""
+    project = make(tmp_path, cards=20, tokens=0, tiles=0)
+    for cut in (True, False):
+        build(project, None, BuildOptions(formats=("pdf",), paper=paper_name, layout="standard", cut_file=cut))
+        title = " ".join(pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0].get_textpage().get_text_range().split())
+        width, height = papers()[paper_name]
+        tight = plan("Deck", parts(project), Paper(paper_name, width, height), sheet_layout("tight"), registration=cut)
+        real = len(tight.sections[0].pages[0].places)  # the cards on the tight layout's first sheet
+        assert real == {("letter", True): 4, ("letter", False): 9, ("a3", False): 18, ("a3", True): 16}[paper_name, cut]
+        assert f"tight ({real} poker cards a sheet, neighbours share cut lines)" in title
+
+
 def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_yaml(tmp_path):
     # a fold sheet is folded and glued before it is cut: a cut file of the unfolded sheet fits no machine
     project = make(tmp_path, cards=4, tokens=0, tiles=0)

@@ -5,6 +5,8 @@ tick and fold line has PRINTED_MARK mm (or all of itself, when shorter) inside t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pnp.config import papers, sheet_layout, table
@@ -340,17 +342,30 @@ def test_crop_marks_beside_a_sheet_label_keep_a_printed_length(shipped_builds, g
 
 
 @pytest.mark.parametrize("layout", ["standard", "scissors"])
-def test_a_piece_printed_whole_on_one_page_has_no_split_instruction(shipped_builds, layout):
-    """Print review: Dietrick-taking's 200 mm wide scoring sheet (`rotate: never`), wider
-    than a sheet's margins leave (here a 205 mm wide paper), went the split-board way, turned
-    and whole on one page, under 'page 1 of 1. Cut on the dashed lines; lay over the
-    neighbour ... and glue': there is no dashed line and no neighbour."""
+def test_a_rotate_never_piece_too_wide_for_the_paper_is_split_unturned(shipped_builds, layout):
+    """Dietrick-taking's 200 mm wide scoring sheet says `rotate: never`; wider than a
+    205 mm paper's margins leave, it was split the turned way round (whole on one page)
+    all the same. Now it is split as it stands, over two pages each, each telling its place
+    (print review: never "page 1 of 1", a page with no neighbour to glue)."""
     report = shipped_builds["dietrick-taking"]
     sheet = Paper("narrow", 205, 279.4)
     made = plan(report.title, report.parts, sheet, sheet_layout(layout))
-    whole = [page for page in made.layout.pages if any(p.face.component == "scoring-sheet" for p in page.places)]
-    assert len(whole) == 4 and all(len(page.places) == 1 for page in whole)
-    for page in whole:
+    split = [page for page in made.layout.pages if any(p.face.component == "scoring-sheet" for p in page.places)]
+    assert len(split) == 8 and all(len(page.places) == 1 and page.places[0].turn == 0 for page in split)
+    for k, page in enumerate(split):
         texts = [m.text for m in page.marks if isinstance(m, Label)]
-        assert not any("Cut on the dashed" in t or "page 1 of 1" in t for t in texts), texts
-        assert not any(line.dash for line in page.lines)
+        assert any(f"page {k % 2 + 1} of 2. Cut on the dashed" in t for t in texts), texts
+        assert not any("page 1 of 1" in t for t in texts), texts
+
+
+def test_a_rotate_never_piece_is_split_unturned_in_its_own_pdf_too(shipped_builds):
+    """The component's own PDF (pnp.formats.impose.layout) splits it the same way."""
+    from pnp.formats.impose import layout
+
+    report = shipped_builds["dietrick-taking"]
+    (sheets,) = [c for c in report.parts if c.spec.id == "scoring-sheet"]
+    pages = layout(sheets, Paper("narrow", 205, 279.4, 5.0), "Scoring sheets").pages
+    assert len(pages) == 2 * sum(p.copies for p in sheets.pieces)
+    assert all(p.turn == 0 for page in pages for p in page.places)
+    turned = replace(sheets, spec=sheets.spec.model_copy(update={"rotate": "auto"}))  # free to turn: whole, one page each
+    assert len(layout(turned, Paper("narrow", 205, 279.4, 5.0), "Scoring sheets").pages) == sum(p.copies for p in sheets.pieces)

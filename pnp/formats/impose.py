@@ -263,7 +263,7 @@ def layout(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
         return Layout(sheet, title, pages)
     grid = plan_grid(spec.size.width, spec.size.height, bleed, spec.gap, sheet, spec.rotate == "auto")
     if grid is None:
-        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard"), measure))
+        return Layout(sheet, title, _oversize_pages(copies, sheet, bleed, sheet_layout("standard"), measure, spec.rotate == "auto"))
     has_backs = any(back is not None for _, back in copies)
     turn = 90 if grid.rotated else 0
     for chunk in _chunks(copies, grid.per_page):
@@ -295,14 +295,15 @@ def impose(rendered: RenderedComponent, sheet: Paper, title: str, fonts: "Fonts 
 
 
 def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed: float, style: SheetLayout | None = None,
-                    measure: "Measure | None" = None) -> list[Page]:
+                    measure: "Measure | None" = None, turnable: bool = True) -> list[Page]:
     """Split each piece over a grid of pages that overlap by TILE_OVERLAP mm. The top and
     bottom margins are wide enough that the instruction line and PRINTED_TICK mm of each
     landing tick there print inside `style`'s printable inset (none when None), and the side
     margins too when a piece takes more than one row of pages (their ticks); else the side
     margins hold PRINTED_MARK mm of the crop marks of the piece's top and bottom trim lines.
     Every outer trim line has crop marks in `style` (the `standard` layout's when None).
-    `measure` lays out the instruction lines (pnp's default fonts when None)."""
+    `measure` lays out the instruction lines (pnp's default fonts when None). A piece is
+    turned where that takes fewer pages, unless not `turnable` (`rotate: never`)."""
     inset = style.inset if style is not None else 0.0
     style = style or sheet_layout("standard")
     wide = max(sheet.margin, inset + MARK_OFFSET + PRINTED_TICK) if inset else sheet.margin
@@ -312,7 +313,7 @@ def _oversize_pages(copies: list[tuple[Face, Face | None]], sheet: Paper, bleed:
     for front, back in copies:
         full_w, full_h = front.width + 2 * bleed, front.height + 2 * bleed
         options = []
-        for turn, (w, h) in ((0, (full_w, full_h)), (90, (full_h, full_w))):
+        for turn, (w, h) in ((0, (full_w, full_h)), (90, (full_h, full_w)))[: 2 if turnable else 1]:
             ys = _windows(h, sheet.height - 2 * wide)
             # ticks in the side margins only where a page lies below; else room for the marks
             # of the piece's top and bottom trim lines, which also keeps the trim printable

@@ -10,8 +10,9 @@ spread over the free space of the sheets already started if that holds it all; o
 then is a sheet started, and the group put on it whole. So a group that fits one sheet
 stays on one sheet, in one block where a started sheet has room for one, no sheet is
 started for pieces the free space could hold, and the sheets never outnumber the groups
-(each group fitting an empty sheet). The result depends only on the input order, so
-builds stay byte-identical.
+(each group fitting an empty sheet). `fill` adds groups to sheets already packed, only
+where they have room (also in the hole a block's short last row leaves). The result
+depends only on the input order, so builds stay byte-identical.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class _Shelf:
     y: float
     h: float
     used: float = 0.0
+    end: float | None = None  # where its room ends on the right (None: the area's edge); a block's hole has one
 
 
 @dataclass
@@ -99,7 +101,7 @@ class _Sheet:
 
     @property
     def bottom(self) -> float:
-        return self.shelves[-1].y + self.shelves[-1].h if self.shelves else 0.0
+        return max((s.y + s.h for s in self.shelves), default=0.0)
 
 
 def pack(groups: list[Group], width: float, height: float, gap: float) -> list[list[Block]]:
@@ -110,8 +112,47 @@ def pack(groups: list[Group], width: float, height: float, gap: float) -> list[l
         shapes = _shapes(group, width, height)
         if not shapes:
             raise ValueError(f"{group.key}: {group.w} x {group.h} mm does not fit {width} x {height} mm")
-        sheets = _place(sheets, group, shapes, width, height, gap)
+        placed = _place(sheets, group, shapes, width, height, gap)
+        assert placed is not None  # a new sheet holds it
+        sheets = placed
     return [s.blocks for s in sheets]
+
+
+def fill(sheets: list[list[Block]], groups: list[Group], width: float, height: float, gap: float) -> tuple[list[list[Block]], list[Group]]:
+    """`sheets` (as `pack` gives them) with each of `groups` added whole where their free
+    space holds it, tried as `pack` tries a started sheet, in `pack`'s order; never a sheet
+    more. Returns the sheets and the groups left out, in their order."""
+    started = [_started(blocks, gap) for blocks in sheets]
+    out: list[Group] = []
+    for group in sorted(groups, key=lambda g: (-max(g.w, g.h), -min(g.w, g.h))):
+        placed = _place(started, group, _shapes(group, width, height), width, height, gap, new=False)
+        if placed is None:
+            out.append(group)
+        else:
+            started = placed
+    return [s.blocks for s in started], [g for g in groups if g in out]
+
+
+def _started(blocks: list[Block], gap: float) -> _Sheet:
+    """The shelves of a sheet `pack` laid: a block at the left starts one (as tall as it
+    is); those beside it, at its height, fill its free end. And the hole a block's short
+    last row leaves (5 cards in 3 columns: one card's room), `gap` from its pieces, as a
+    shelf of its own."""
+    sheet = _Sheet(blocks=list(blocks))
+    holes = []
+    for block in sorted(blocks, key=lambda b: (b.y, b.x)):
+        if block.x <= EPS:
+            sheet.shelves.append(_Shelf(block.y, block.height, block.width))
+        else:
+            shelf = next(s for s in sheet.shelves if abs(s.y - block.y) <= EPS)
+            shelf.used = max(shelf.used, block.x + block.width)
+        short = block.count - (block.rows - 1) * block.cols  # pieces in the last row
+        if block.rows > 1 and short < block.cols:
+            top = block.y + (block.rows - 1) * (block.h + block.gap) - block.gap + gap
+            used = block.x + short * block.w + (short - 1) * block.gap
+            holes.append(_Shelf(top, block.y + block.height - top, used, block.x + block.width))
+    sheet.shelves += holes  # after the shelves: a block goes at a shelf's end first, as `pack` would put it
+    return sheet
 
 
 def _shapes(group: Group, width: float, height: float) -> list[tuple[float, float, bool]]:
@@ -124,8 +165,9 @@ def _shapes(group: Group, width: float, height: float) -> list[tuple[float, floa
 
 
 def _place(sheets: list[_Sheet], group: Group, shapes: list[tuple[float, float, bool]], width: float, height: float,
-           gap: float) -> list[_Sheet]:
-    """The sheets with `group` added (see the module's docstring for the order of tries)."""
+           gap: float, new: bool = True) -> list[_Sheet] | None:
+    """The sheets with `group` added (see the module's docstring for the order of tries);
+    unless `new`, None where that would start a sheet."""
     for n, sheet in enumerate(sheets):  # one block, on a started sheet: the fewest cuts
         for shape in shapes:
             trial = copy.deepcopy(sheet)
@@ -142,6 +184,8 @@ def _place(sheets: list[_Sheet], group: Group, shapes: list[tuple[float, float, 
             done += _fill(sheet, group, done, group.count - done, shape, width, height, gap)
     if done == group.count:
         return spread
+    if not new:
+        return None
     for shape in shapes:  # whole, on a new sheet
         trial = _Sheet()
         if _fill(trial, group, 0, group.count, shape, width, height, gap) == group.count:
@@ -164,7 +208,7 @@ def _fill(sheet: _Sheet, group: Group, first: int, count: int, shape: tuple[floa
         if placed == count:
             return placed
         x = shelf.used + gap
-        cols = int((width - x + g + EPS) // (w + g))
+        cols = int(((width if shelf.end is None else shelf.end) - x + g + EPS) // (w + g))
         rows = int((shelf.h + g + EPS) // (h + g))
         if cols < 1 or rows < 1:
             continue
@@ -192,7 +236,7 @@ def _one_block(sheet: _Sheet, group: Group, shape: tuple[float, float, bool], wi
     ends = [(shelf.used + gap, shelf.y, shelf.h, shelf) for shelf in sheet.shelves]
     below = sheet.bottom + (gap if sheet.shelves else 0.0)
     for x, y, room, shelf in ends + [(0.0, below, height - below, None)]:
-        cols = int((width - x + g + EPS) // (w + g))
+        cols = int(((width if shelf is None or shelf.end is None else shelf.end) - x + g + EPS) // (w + g))
         rows = int((room + g + EPS) // (h + g))
         if cols >= 1 and rows >= 1 and cols * rows >= group.count:
             block = _block(group, 0, group.count, cols, x, y, shape)

@@ -5,7 +5,8 @@ a 50 mm calibration ruler; what does not fit runs onto further pages), then each
 component's sheets drawn with a named sheet layout (pnp.config), every page labelled in
 its margin and bookmarked per component. A component's full grid sheets print as in its
 own PDF; what is left of every component is
-packed together (pnp.formats.packing; double-sided pieces apart, with their backs) instead of
+packed together (pnp.formats.packing; double-sided pieces apart, with their backs, folded
+ones on fold sheets, one-sided ones in their free space where that saves a sheet) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
@@ -21,7 +22,7 @@ from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
 from . import labels
-from .packing import Block, Group, pack
+from .packing import Block, Group, fill, pack
 
 if TYPE_CHECKING:
     from ..load.fonts import Fonts
@@ -183,26 +184,37 @@ def laid_grid(comp: RenderedComponent, sheet: Paper, style: SheetLayout, backs: 
 Leftover = tuple[RenderedComponent, Face, "Face | None"]
 
 
-def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout,
-            back_offset: tuple[float, float]) -> tuple[Section, list[RenderedComponent]]:
+def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float],
+            fillers: list[Leftover] | None = None, fold: bool = False) -> tuple[Section, list[RenderedComponent], list[Leftover]]:
     """What is left of several components packed onto shared sheets, each component's
     pieces as a block with crop marks around it (pnp.formats.packing); where they have
-    backs, each sheet is followed by its backs mirrored for long-edge duplex. A sheet that
+    backs, each sheet is followed by its backs mirrored for long-edge duplex (with `fold`:
+    the blocks on the left half, their backs mirrored on the right, as `_grid_pages` folds
+    a component's grid). A sheet that
     would hold one component only is left out: that component is returned, to print on
-    a sheet of its own as its own grid lays it."""
+    a sheet of its own as its own grid lays it (all of them are, when that takes fewer
+    sheets than packing). Then each component of `fillers` (one-sided leftovers) goes
+    whole into the free space of the packed sheets, where there is room, its back left
+    blank. Returns the section, the components left alone and the fillers left out."""
     section = Section(name)
-    alone: list[RenderedComponent] = []
     duplex = any(back is not None for _, _, back in leftovers)
-    groups, pieces = _groups(leftovers, style)
-    area_w, area_h = sheet.width - 2 * style.margin, sheet.height - 2 * style.margin
-    for blocks in pack(groups, area_w, area_h, style.pack_gap):
-        if len({b.key for b in blocks}) == 1:
-            alone.append(pieces[cast(int, blocks[0].key)][0][0])
-            continue
+    groups, pieces = _groups(leftovers + (fillers or []), style)
+    ours = {id(comp) for comp, _, _ in leftovers}
+    main = [g for g in groups if id(pieces[cast(int, g.key)][0][0]) in ours]
+    width = sheet.width / 2 if fold else sheet.width
+    area_w, area_h = _pack_area(sheet, style, fold)
+    sheets = pack(main, area_w, area_h, style.pack_gap)
+    kept = [blocks for blocks in sheets if len({b.key for b in blocks}) > 1]
+    alone = [pieces[cast(int, blocks[0].key)][0][0] for blocks in sheets if len({b.key for b in blocks}) == 1]
+    if len(sheets) > len(main):  # never more sheets than each component's leftovers on a sheet of its own
+        kept, alone = [], [pieces[cast(int, g.key)][0][0] for g in main]
+    kept, out = fill(kept, [g for g in groups if g not in main], area_w, area_h, style.pack_gap)
+    for blocks in kept:
         used_w = max(b.x + b.width for b in blocks)
         used_h = max(b.y + b.height for b in blocks)
-        left, top = (sheet.width - used_w) / 2, (sheet.height - used_h) / 2
+        left, top = (width - used_w) / 2, min((sheet.height - used_h) / 2, style.margin + area_h - used_h)
         page, backs = Page(), Page()
+        offset = (0.0, 0.0) if fold else back_offset  # one side printed: nothing to misalign
         for block in blocks:
             for spot in block.spots:
                 comp, face, back = pieces[cast(int, spot.key)][spot.index]
@@ -210,23 +222,51 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
                 turn = 90 if spot.turned else 0
                 page.add(Place(face, x, y, spot.w, spot.h, turn))
                 if back is not None:
-                    backs.add(Place(back, sheet.width - x - spot.w + back_offset[0], y + back_offset[1], spot.w, spot.h, -turn))
-            boxes = [(left + b.x, top + b.y, left + b.x + b.width, top + b.y + b.height) for b in blocks if b is not block]
-            _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style, boxes)
+                    backs.add(Place(back, sheet.width - x - spot.w + offset[0], y + offset[1], spot.w, spot.h, -turn))
+            boxes = [box for b in blocks if b is not block for box in _art_boxes(b, block, left, top)]
+            _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style, boxes, fold)
         section.pages.append(page)
+        if fold:
+            page.marks += backs.marks
+            page.add(Line(sheet.width / 2, 0, sheet.width / 2, sheet.height, 0.5, dash=(4, 3), colour=style.mark_colour))
+            section.sides.append("fold")
+            continue
         section.sides.append("front" if duplex else "single")
         if duplex:
             section.pages.append(backs)
             section.sides.append("back")
-    return section, alone
+    return section, alone, [item for g in out for item in pieces[cast(int, g.key)]]
 
 
-def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout) -> bool:
-    """Whether `count` pieces of `comp` go on one packed sheet as a block."""
+def _art_boxes(block: Block, inner: Block, left: float, top: float) -> list[tuple[float, float, float, float]]:
+    """The area (left, top, right, bottom) of `block`'s art on a sheet whose packing area
+    starts at (left, top): its box; or, around a block `inner` filling the hole of its
+    short last row (pnp.formats.packing.fill), its full rows and its last row apart."""
+    x, y, right, bottom = left + block.x, top + block.y, left + block.x + block.width, top + block.y + block.height
+    if not (x <= left + inner.x and left + inner.x + inner.width <= right and y <= top + inner.y < bottom):
+        return [(x, y, right, bottom)]
+    short = block.count - (block.rows - 1) * block.cols
+    last = bottom - block.h
+    return [(x, y, right, last - block.gap), (x, last, x + short * block.w + (short - 1) * block.gap, bottom)]
+
+
+def _pack_area(sheet: Paper, style: SheetLayout, fold: bool = False) -> tuple[float, float]:
+    """The width and height (mm) packed blocks may take on `sheet`: inside its margins;
+    with `fold`, on the left half and above a foot deep enough for the sheet's label beside
+    the crop marks (`_label_lift`): the art of both halves leaves it no side margin."""
+    foot = max(style.margin, style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5) if fold else style.margin
+    return (sheet.width / 2 if fold else sheet.width) - 2 * style.margin, sheet.height - style.margin - foot
+
+
+def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout, fold: bool = False) -> bool:
+    """Whether `count` pieces of `comp` go on one packed sheet (a fold sheet's left half with `fold`) as a block."""
     face = comp.pieces[0].front
     gap = comp.spec.gap if style.gap is None else style.gap
     group = Group(0, count, face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto")
-    return len(pack([group], sheet.width - 2 * style.margin, sheet.height - 2 * style.margin, style.pack_gap)) == 1
+    try:
+        return len(pack([group], *_pack_area(sheet, style, fold), style.pack_gap)) == 1
+    except ValueError:  # a piece too big for the area (a fold sheet's foot): its own grid lays it
+        return False
 
 
 def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group], list[list[Leftover]]]:
@@ -244,7 +284,7 @@ def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group],
 
 
 def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block, bleed: float, style: SheetLayout,
-                 others: list[tuple[float, float, float, float]]) -> None:
+                 others: list[tuple[float, float, float, float]], fold: bool = False) -> None:
     """Crop marks on the extension of every cut line of a packed block, each in its own half
     of the gap to the `others` blocks' art it would run into (read as this block's), and
     starting at most 0.5 mm from the block: pack_gap 6 leaves PRINTED_MARK mm of each (a
@@ -256,7 +296,7 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
         ys += [y + bleed, y + spot.h - bleed]
     x, y = left + block.x, top + block.y
     near = style.model_copy(update={"mark_offset": min(style.mark_offset, 0.5)})
-    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), near, inner=bleed - 0.5, others=others)
+    margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), near, inner=bleed - 0.5, fold=fold, others=others)
 
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
@@ -279,6 +319,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     own_margin: dict[int, float] = {}
     sections: list[Section] = []
     leftovers: list[Leftover] = []
+    folding: set[int] = set()  # the components whose pieces fold (their leftovers pack on fold sheets)
     unpacked = 0
     for comp in rendered:
         copies = _copies(comp)
@@ -303,18 +344,20 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
                 _grid_pages(section, copies[start:start + form.per_page], form_sheet, form, comp.bleed, form_style, back_offset, fold)
             own_margin.update((id(page), form_sheet.margin) for page in section.pages)
         elif grid is None:
-            section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure)
+            section.pages = _oversize_pages(copies, sheet, comp.bleed, style, measure, comp.spec.rotate == "auto")
             backs = {id(b) for _, b in copies if b is not None}
             section.sides = ["back" if any(id(p.face) in backs for p in page.places) else ("front" if backs else "single")
                              for page in section.pages]
             unpacked += section.sheets
         else:
             unpacked += -(-len(copies) // grid.per_page)
-            full = len(copies) - len(copies) % grid.per_page if pack and not fold else len(copies)
+            full = len(copies) - len(copies) % grid.per_page if pack else len(copies)
             for start in range(0, full, grid.per_page):
                 _grid_pages(section, copies[start:start + grid.per_page], sheet, grid, comp.bleed, style, back_offset, fold)
             rest = copies[full:]
-            if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style):
+            if fold:
+                folding.add(id(comp))
+            if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style, fold):
                 # its own grid holds them on one sheet where a packed block (each piece with
                 # its bleed, under shared cuts) would not
                 _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
@@ -322,21 +365,28 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             leftovers += [(comp, front, back) for front, back in rest]
         sections.append(section)
     owned = {id(c): section for c, section in zip([c for c in rendered if _copies(c)], sections)}
-    packed_sections = []
     one_sided = [item for item in leftovers if all(p.back is None for p in item[0].pieces)]
-    two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces)]
-    for name, items in (("Packed sheets", one_sided), ("Packed double-sided sheets", two_sided)):
-        if not items:
-            continue
-        packed, alone = _packed(name, items, sheet, style, back_offset)
-        components = list({id(c): c for c, _, _ in items}.values())
-        if packed.sheets + len(alone) > len(components):  # never more sheets than each component's leftovers on a sheet of its own
-            alone, packed = components, Section(name)
-        for comp in alone:
-            grid = component_grid(comp, sheet, style)
-            assert grid is not None  # leftovers are what a grid sheet was not full of
-            _grid_pages(owned[id(comp)], [(f, b) for c, f, b in items if c is comp], sheet, grid, comp.bleed, style, back_offset)
-        packed_sections.append(packed)
+    folded = [item for item in leftovers if id(item[0]) in folding]
+    two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces) and id(item[0]) not in folding]
+
+    def leftover_sheets(fillers: list[Leftover]) -> tuple[list[Section], list[RenderedComponent], int]:
+        """The packed sections, the components left alone and the sheets the one-sided
+        leftovers take, with `fillers` (one-sided) first tried in the free space of the
+        double-sided and fold sheets (their backs blank)."""
+        double, alone, rest = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset, fillers)
+        fold, fold_alone, rest = _packed("Packed sheets to fold", folded, sheet, style, back_offset, rest, fold=True)
+        single, single_alone, _ = _packed("Packed sheets", rest if fillers else one_sided, sheet, style, back_offset)
+        return [single, double, fold], alone + fold_alone + single_alone, single.sheets + len(single_alone)
+
+    packed_sections, alone, taken = leftover_sheets([])
+    # where that saves a sheet (Tasty Humans' Village King token and shared-King markers had an A4 sheet of their own)
+    filled = leftover_sheets(one_sided)
+    if filled[2] < taken:
+        packed_sections, alone, _ = filled
+    for comp in alone:
+        grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
+        assert grid is not None  # leftovers are what a grid sheet was not full of
+        _grid_pages(owned[id(comp)], [(f, b) for c, f, b in leftovers if c is comp], sheet, grid, comp.bleed, style, back_offset, fold)
     sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
@@ -397,7 +447,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             number += len(s.pages)
         held = _holdings(sections, rendered, count + 1)
         pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure,
-                             one_sided)
+                             one_sided, max((c.bleed for c in rendered), default=0.0), registration)
         if len(pages) == count:
             break
         count = len(pages)
@@ -498,9 +548,25 @@ def _piece_above(page: Page, x: float, y: float) -> tuple[float, float] | None:
     return bottom, bottom - bleed
 
 
-# the built-in layouts (pnp/data/presets.yaml) as the title page offers them
-LAYOUTS = {"tight": "9 poker cards a sheet, neighbours share cut lines", "standard": "each piece with its bleed",
+# the built-in layouts (pnp/data/presets.yaml) as the title page offers them; "{poker}" is
+# how many poker cards that layout puts on a sheet of the build (see `_poker_cards`)
+LAYOUTS = {"tight": "{poker}neighbours share cut lines", "standard": "each piece with its bleed",
            "fold": "one-sided printers", "scissors": "room to cut"}
+POKER = (63.0, 88.0)  # mm, pnp/data/presets.yaml `sizes: poker`
+
+
+def _poker_cards(sheet: Paper, bleed: float, registration: bool) -> str:
+    """"N poker cards a sheet, " for the built-in `tight` layout (shared cuts) on `sheet`
+    as this build would lay it (a cut file's registration marks widen the margin: 4 on
+    Letter, not 9); empty when none fits."""
+    style = sheet_layout("tight")
+    if registration:
+        from .cutfile import MARGIN
+
+        style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
+    inner = Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed)  # shared cuts: bleed only outside
+    grid = plan_grid(*POKER, 0.0, 0.0, inner, True)
+    return f"{grid.per_page} poker cards a sheet, " if grid is not None else ""
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
 
 
@@ -558,10 +624,12 @@ class _TitleFlow:
 
 def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
                  first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "",
-                 measure: labels.Measure = labels.DEFAULT, one_sided: bool = False) -> list[Page]:
+                 measure: labels.Measure = labels.DEFAULT, one_sided: bool = False, bleed: float = 0.0,
+                 registration: bool = False) -> list[Page]:
     """The title page (title, how to print, the ruler, the checklist of components), and
     as many further pages as what does not fit on it needs; `one_sided`: a layout for a
-    one-sided printer, told how to print the double-sided pages all the same."""
+    one-sided printer, told how to print the double-sided pages all the same; `bleed` and
+    `registration` (cut-file marks): the build's, which the other layouts are described for."""
     m = max(sheet.margin, TITLE_MARGIN)
     # a title too long for a line is shrunk, never wrapped by the engine over the text below it
     heading = measure.line(title, m, m + 10, sheet.width - 2 * m, 20, 10)
@@ -576,7 +644,8 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"{counted(total, 'sheet')} in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
-        others = [f"{name} ({about})" for name, about in LAYOUTS.items() if name != layout_name]
+        poker = _poker_cards(sheet, bleed, registration)
+        others = [f"{name} ({about.format(poker=poker)})" for name, about in LAYOUTS.items() if name != layout_name]
         lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
