@@ -126,6 +126,15 @@ class Rulings(StrictModel):
     all_out: Ruling
 
 
+class SheetWords(StrictModel):
+    """`sheet:` in scoring.yaml: the paper scoring sheet's fields, in the scoring-sheet
+    file's order and names (checks.py holds them to the scorer's), with their reminders."""
+
+    fields: dict[str, str] = Field(description="the file's top-level keys in order, each with a short hint")
+    player_fields: dict[str, str] = Field(description="a player's keys in order, each with a short hint")
+    choices: dict[str, dict[str, str]] = Field(description="per field, its values with what each means")
+
+
 class ScoringFile(StrictModel):
     """scoring.yaml: the counts that end a game and decide its winner."""
 
@@ -133,9 +142,22 @@ class ScoringFile(StrictModel):
     cyborgs_to_win: int = Field(ge=1, description="Cyborgs on the board that win the basic game (line 30)")
     humans_to_win: int = Field(ge=1, description="Humans stored that win once the DNA Collection Point is in play (lines 116, 151)")
     rulings: Rulings
+    sheet: SheetWords
 
     @model_validator(mode="after")
     def _reachable(self) -> "ScoringFile":
         if self.cyborgs_to_win > self.cyborgs_per_player:
             raise ValueError(f"cyborgs_to_win {self.cyborgs_to_win} is more than the {self.cyborgs_per_player} Cyborgs a player has (cyborgs_per_player)")
+        words = self.sheet
+        for text in [*words.fields.values(), *words.player_fields.values(), *(t for c in words.choices.values() for t in c.values())]:
+            try:
+                self.say(text)
+            except (KeyError, IndexError, ValueError) as exc:
+                raise ValueError(f"sheet text {text!r}: expected only the placeholders {{cyborgs_per_player}}, "
+                                 f"{{cyborgs_to_win}} and {{humans_to_win}} ({type(exc).__name__}: {exc})") from None
         return self
+
+    def say(self, text: str) -> str:
+        """A sheet text with the counts it names filled in."""
+        return text.format(cyborgs_per_player=self.cyborgs_per_player, cyborgs_to_win=self.cyborgs_to_win,
+                           humans_to_win=self.humans_to_win)
