@@ -119,7 +119,7 @@ def test_a_sheet_missing_a_field_of_the_file_is_refused_at_its_line(copy_game):
     (err,) = [str(e) for e in exc.value.errors]
     line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("  player_fields:"))
     assert err.endswith(f"scoring.yaml:{line}:3: sheet.player_fields lists name, cyborgs, stored: expected name, cyborgs, "
-                        "humans, in that order, as the scoring-sheet file has them (plugins/human_harvest/scoring.py)"), err
+                        "humans, in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)"), err
     result = cli("validate", project=project.root)
     assert result.exit_code == 2 and "Traceback" not in result.output
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
     """Template names: every suit-and-rank piece, the suits, the extras by kind, and a
     scoring sheet per player count the `players` option allows."""
-    from .scoring import seats
+    from .fields import seats
 
     low, high = seats(game)
     pack: PiecepackFile = game.data["piecepack"]
@@ -34,8 +34,8 @@ def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# The checker is imported when `pnp score` / `pnp sheet` / `pnp serve` call it; a build reads
-# only its field names and player counts (checks.py, `context`) for the printable sheet.
+# The checker is imported when `pnp score` / `pnp sheet` / `pnp serve` call it: a build needs none
+# of it (the printable sheet's fields and player counts are fields.py's).
 def score(game: "GameContent", doc: "Located") -> "ScoreReport":
     """Check a finished game's sheet (see `scoring.py` for its format) and name the winner."""
     from .scoring import score as score_sheet

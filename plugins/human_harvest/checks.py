@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from pnp.api import ContentError
 
-from .scoring import ENDINGS, PLAYER_KEYS, TOP_KEYS, VARIANTS
+from .fields import ENDINGS, PLAYER_KEYS, TOP_KEYS, VARIANTS
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -35,7 +35,7 @@ def check(game: "GameContent") -> list[ContentError]:
     return errors
 
 
-# What the scoring-sheet file takes (scoring.py): the keys of scoring.yaml's `sheet:` must be these, in this order.
+# What the scoring-sheet file takes (fields.py, as scoring.py reads it): the keys of scoring.yaml's `sheet:` must be these, in this order.
 SHEET_KEYS = {"fields": TOP_KEYS, "player_fields": PLAYER_KEYS}
 SHEET_CHOICES = {"variant": VARIANTS, "ending": ENDINGS, "dna_point": ("true", "false")}
 
@@ -50,5 +50,5 @@ def _sheet(game: "GameContent") -> list[ContentError]:
     wanted += [(("sheet", "choices", key), list(words.choices.get(key, {})), list(keys)) for key, keys in SHEET_CHOICES.items()
                if key in words.choices]
     return [game.error("scoring", at, f"{'.'.join(at)} lists {', '.join(got) or 'nothing'}: expected {', '.join(keys)}, "
-                       "in that order, as the scoring-sheet file has them (plugins/human_harvest/scoring.py)")
+                       "in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)")
             for at, got, keys in wanted if got != keys]
