@@ -124,13 +124,18 @@ def test_a_sheet_missing_a_field_of_the_file_is_refused_at_its_line(copy_game):
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
-def test_a_sheet_text_with_an_unknown_count_is_refused(copy_game):
+@pytest.mark.parametrize("placeholder", ["{humans}", "{humans_to_win.real}", "{cyborgs_to_win[0]}", "{"])
+def test_a_sheet_text_with_an_unknown_count_is_refused(copy_game, placeholder):
     project = copy_game(GAME)
     path = project.content_dir / GAME / "scoring.yaml"
-    path.write_text(path.read_text().replace("0-{humans_to_win}", "0-{humans}", 1))
+    text = path.read_text()
+    path.write_text(text.replace("0-{humans_to_win}", f"0-{placeholder}", 1))
     with pytest.raises(PnpError) as exc:
         load_game(project, GAME)
-    assert "expected only the placeholders {cyborgs_per_player}, {cyborgs_to_win} and {humans_to_win}" in str(exc.value.errors[0])
+    (err,) = [str(e) for e in exc.value.errors]
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if "0-{humans_to_win}" in s)
+    assert f"scoring.yaml:{line}:" in err and "expected only the placeholders {cyborgs_per_player}, {cyborgs_to_win}, {humans_to_win}" in err
+    assert cli("validate", project=project.root).exit_code == 2
 
 
 def test_the_table_code_stands_beside_the_players(tmp_path, copy_game):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pnp.api import ContentError
 
 from .fields import ENDINGS, PLAYER_KEYS, TOP_KEYS, VARIANTS
+from .models import SHEET_COUNTS
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -42,13 +43,18 @@ SHEET_CHOICES = {"variant": VARIANTS, "ending": ENDINGS, "dna_point": ("true", "
 
 def _sheet(game: "GameContent") -> list[ContentError]:
     """The paper sheet shows every field of the file under its name, in its order, so a
-    table copies it line by line; a field the scorer gains or renames is named here."""
-    words = game.data["scoring"].sheet
+    table copies it line by line; a field the scorer gains or renames is named here. Its
+    texts name only the counts they print (`ScoringFile.say`)."""
+    scoring = game.data["scoring"]
+    words = scoring.sheet
+    errors = [game.error("scoring", at, f"sheet text {text!r}: expected only the placeholders "
+                         f"{', '.join('{%s}' % n for n in SHEET_COUNTS)} (a lone brace is written {{{{ or }}}})")
+              for at, text in scoring.texts() if not scoring.placeholders_ok(text)]
     wanted: list[tuple[tuple[str, ...], list[str], list[str]]]  # (where, as written, as the file has it)
     wanted = [(("sheet", key), list(getattr(words, key)), list(keys)) for key, keys in SHEET_KEYS.items()]
     wanted += [(("sheet", "choices"), list(words.choices), list(SHEET_CHOICES))]
     wanted += [(("sheet", "choices", key), list(words.choices.get(key, {})), list(keys)) for key, keys in SHEET_CHOICES.items()
                if key in words.choices]
-    return [game.error("scoring", at, f"{'.'.join(at)} lists {', '.join(got) or 'nothing'}: expected {', '.join(keys)}, "
-                       "in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)")
-            for at, got, keys in wanted if got != keys]
+    return errors + [game.error("scoring", at, f"{'.'.join(at)} lists {', '.join(got) or 'nothing'}: expected {', '.join(keys)}, "
+                                "in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)")
+                     for at, got, keys in wanted if got != keys]

@@ -3,6 +3,7 @@ scoring.yaml."""
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -126,6 +127,10 @@ class Rulings(StrictModel):
     all_out: Ruling
 
 
+# the counts a sheet text may print, as {name}
+SHEET_COUNTS = ("cyborgs_per_player", "cyborgs_to_win", "humans_to_win")
+
+
 class SheetWords(StrictModel):
     """`sheet:` in scoring.yaml: the paper scoring sheet's fields, in the scoring-sheet
     file's order and names (checks.py holds them to the scorer's), with their reminders."""
@@ -148,16 +153,23 @@ class ScoringFile(StrictModel):
     def _reachable(self) -> "ScoringFile":
         if self.cyborgs_to_win > self.cyborgs_per_player:
             raise ValueError(f"cyborgs_to_win {self.cyborgs_to_win} is more than the {self.cyborgs_per_player} Cyborgs a player has (cyborgs_per_player)")
-        words = self.sheet
-        for text in [*words.fields.values(), *words.player_fields.values(), *(t for c in words.choices.values() for t in c.values())]:
-            try:
-                self.say(text)
-            except (KeyError, IndexError, ValueError) as exc:
-                raise ValueError(f"sheet text {text!r}: expected only the placeholders {{cyborgs_per_player}}, "
-                                 f"{{cyborgs_to_win}} and {{humans_to_win}} ({type(exc).__name__}: {exc})") from None
         return self
+
+    def texts(self) -> list[tuple[tuple[str, ...], str]]:
+        """Every text of `sheet:` and where it is written."""
+        words = self.sheet
+        found = [(("sheet", group, key), text) for group in ("fields", "player_fields") for key, text in getattr(words, group).items()]
+        return found + [(("sheet", "choices", field, value), text) for field, values in words.choices.items() for value, text in values.items()]
+
+    @staticmethod
+    def placeholders_ok(text: str) -> bool:
+        """Only plain names of SHEET_COUNTS: `{x.attr}` or `{x[0]}` would reach past the number."""
+        try:
+            named = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+        except ValueError:  # a lone brace
+            return False
+        return named <= set(SHEET_COUNTS)
 
     def say(self, text: str) -> str:
         """A sheet text with the counts it names filled in."""
-        return text.format(cyborgs_per_player=self.cyborgs_per_player, cyborgs_to_win=self.cyborgs_to_win,
-                           humans_to_win=self.humans_to_win)
+        return text.format(**{name: getattr(self, name) for name in SHEET_COUNTS})
