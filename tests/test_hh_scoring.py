@@ -329,10 +329,14 @@ def test_the_blank_sheet_is_a_sheet_the_checker_reads(game, players):
     assert data["ending"] == "board-finished" and data["variant"] == "basic"
 
 
-def test_no_printable_sheet_but_a_template(tmp_path):
-    # no sheet_component: the printable sheet is the YAML one
+def test_a_printable_sheet_beside_the_template(tmp_path):
+    # sheet_component: the paper sheet (tests/test_hh_printable_sheet.py), as well as the YAML one
     out = cli("sheet", "human-harvest", "-n", "2", "--out", str(tmp_path / "out"))
-    assert out.exit_code == 2 and out.output == "human-harvest: this game has no printable scoring sheet; try --template\n"
+    assert out.exit_code == 0, out.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["scoring-sheet-2p.pdf", "scoring-sheet-2p.svg"]
+    five = cli("sheet", "human-harvest", "-n", "5", "--out", str(tmp_path / "five"))
+    assert five.exit_code == 2 and five.output.endswith("--players 5: expected a number of players from 2 to 4 (human-harvest option 'players')\n")
+    assert not (tmp_path / "five").exists()
     assert cli("sheet", "human-harvest", "-n", "5", "--template").exit_code == 2
 
 

@@ -65,9 +65,11 @@ def test_extras_counts(game):
     copies = {cid: sum(p.copies for p in comp.pieces) for cid, comp in rendered.items()}
     assert copies == {
         "tiles": 24, "coins": 24, "dice": 4, "pawns": 4,
-        "humans": 69, "drones": 4, "marines": 2, "markers": 3, "summary": 1,
+        "humans": 69, "drones": 4, "marines": 2, "markers": 3, "summary": 1, "scoring-sheet": 3,
     }
     assert [p.item_id for p in rendered["markers"].pieces] == ["cyborg-factory", "dna-collection-point", "human-settlement"]
+    # a scoring sheet per player count of game.yaml's `players` option (2-4, rules line 7)
+    assert [p.item_id for p in rendered["scoring-sheet"].pieces] == ["players-2", "players-3", "players-4"]
 
 
 def test_sizes(game):
@@ -85,7 +87,7 @@ def test_suit_colours_come_from_yaml(game):
 
 def test_svgs_are_well_formed_with_mm_sizes(built, game):
     files = list((built / "svg").rglob("*.svg"))
-    assert len(files) == 24 + 1 + 24 + 24 + 4 + 4 + 1 + 1 + 1 + 3 + 1
+    assert len(files) == 24 + 1 + 24 + 24 + 4 + 4 + 1 + 1 + 1 + 3 + 1 + 3  # ... scoring sheets for 2-4
     for path in files:
         root = ET.parse(path).getroot()
         assert root.tag == f"{SVG}svg"
@@ -176,8 +178,9 @@ def test_small_print_reads_on_its_face(built):
     in colour and greyscale: the Crowns green (die and pawn names, 4.46:1) and the Suns red
     (the DNA Collection Point's name, 4.48:1) were just under."""
     from colour_vision import contrast
-    seen = 0
+    seen, components = 0, set()
     for path in sorted((built / "svg").rglob("*.svg")):
+        components.add(path.parent.name)
         root = ET.parse(path).getroot()
         ground = next(root.iter(f"{SVG}rect")).get("fill")  # the face's background, over the bleed
         for text in root.iter(f"{SVG}text"):
@@ -186,7 +189,7 @@ def test_small_print_reads_on_its_face(built):
             seen += 1
             for view in ("normal", "grey"):
                 assert contrast(text.get("fill"), ground, view) >= 4.5, (path.name, "".join(text.itertext()), view)
-    assert seen > 50
+    assert seen > 50 and "scoring-sheet" in components  # the paper scoring sheets' hints too
 
 
 def test_standees_show_two_figures(built):
@@ -212,7 +215,7 @@ def test_pdf_page_counts(built):
     # letter, 3 mm bleed: 12 tiles and 24 coins a sheet, each sheet followed by its backs
     assert pages == {
         "tiles": 4, "coins": 2, "dice": 1, "pawns": 1, "humans": 1,
-        "drones": 1, "marines": 1, "markers": 1, "summary": 1,
+        "drones": 1, "marines": 1, "markers": 1, "summary": 1, "scoring-sheet": 2,
     }
 
 
@@ -274,7 +277,7 @@ def test_builds_are_deterministic(built, tmp_path):
     build(Project(REPO), [GAME], BuildOptions(out=tmp_path))
     again = tmp_path / GAME
     files = sorted(p for p in built.rglob("*") if p.is_file() and p.suffix in {".svg", ".pdf"})
-    assert len(files) == 98  # with the print PDF
+    assert len(files) == 102  # with the print PDF
     for path in files:
         assert path.read_bytes() == (again / path.relative_to(built)).read_bytes(), path
 
@@ -346,6 +349,7 @@ def test_rules_text_is_our_own():
 
 
 def test_all_text_is_printable_size(built):
+    assert list((built / "svg" / "scoring-sheet").glob("*.svg"))  # the scoring sheets' small print too
     for path in (built / "svg").rglob("*.svg"):
         for t in ET.parse(path).getroot().iter(f"{SVG}text"):
             assert float(t.get("font-size")) >= 2.2, (path, t.text)

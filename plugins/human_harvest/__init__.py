@@ -15,7 +15,11 @@ if TYPE_CHECKING:
 
 
 def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
-    """Template names: every suit-and-rank piece, the suits, and the extras by kind."""
+    """Template names: every suit-and-rank piece, the suits, the extras by kind, and a
+    scoring sheet per player count the `players` option allows."""
+    from .fields import seats
+
+    low, high = seats(game)
     pack: PiecepackFile = game.data["piecepack"]
     extras: ExtrasFile = game.data["extras"]
     return {
@@ -25,11 +29,13 @@ def context(game: "GameContent", options: dict[str, Any]) -> dict[str, Any]:
         "tokens": {t.id: t for t in extras.tokens},
         "standees": extras.standees,
         "markers": extras.markers,
+        "sheets": [{"id": f"players-{n}", "players": n} for n in range(low, high + 1)],
+        "game_id": game.name,  # what a sheet file names as `game:`
     }
 
 
-# The checker is imported when `pnp score` / `pnp sheet` / `pnp serve` call it: a build needs none of it.
-# There is no printable sheet (no `sheet_component`): `pnp sheet --template` writes the YAML one.
+# The checker is imported when `pnp score` / `pnp sheet` / `pnp serve` call it: a build needs none
+# of it (the printable sheet's fields and player counts are fields.py's).
 def score(game: "GameContent", doc: "Located") -> "ScoreReport":
     """Check a finished game's sheet (see `scoring.py` for its format) and name the winner."""
     from .scoring import score as score_sheet
@@ -64,4 +70,5 @@ PLUGIN = GamePlugin(
     sheet_template=sheet_template,
     sheet_schema=sheet_schema,
     sheet_form=sheet_form,
+    sheet_component="scoring-sheet",
 )

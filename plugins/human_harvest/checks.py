@@ -1,11 +1,15 @@
 """Checks of the Human Harvest content beyond single values: unique ids everywhere (they
-become file names), and the Cyborgs scoring.yaml counts fit in one suit's coins."""
+become file names), the Cyborgs scoring.yaml counts fit in one suit's coins, and the paper
+scoring sheet (scoring.yaml `sheet:`) names the scorer's fields and values, in its order."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from pnp.api import ContentError
+
+from .fields import ENDINGS, PLAYER_KEYS, TOP_KEYS, VARIANTS
+from .models import SHEET_COUNTS
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
@@ -28,4 +32,29 @@ def check(game: "GameContent") -> list[ContentError]:
     if cyborgs > coins:
         errors.append(game.error("scoring", ("cyborgs_per_player",), f"cyborgs_per_player is {cyborgs}: expected at most {coins}, "
                                  f"the coins of one suit (piecepack.yaml ranks), as a player's Cyborgs are (human-harvest-rules.txt line 17)"))
+    errors += _sheet(game)
     return errors
+
+
+# What the scoring-sheet file takes (fields.py, as scoring.py reads it): the keys of scoring.yaml's `sheet:` must be these, in this order.
+SHEET_KEYS = {"fields": TOP_KEYS, "player_fields": PLAYER_KEYS}
+SHEET_CHOICES = {"variant": VARIANTS, "ending": ENDINGS, "dna_point": ("true", "false")}
+
+
+def _sheet(game: "GameContent") -> list[ContentError]:
+    """The paper sheet shows every field of the file under its name, in its order, so a
+    table copies it line by line; a field the scorer gains or renames is named here. Its
+    texts name only the counts they print (`ScoringFile.say`)."""
+    scoring = game.data["scoring"]
+    words = scoring.sheet
+    errors = [game.error("scoring", at, f"sheet text {text!r}: expected only the placeholders "
+                         f"{', '.join('{%s}' % n for n in SHEET_COUNTS)} (a lone brace is written {{{{ or }}}})")
+              for at, text in scoring.texts() if not scoring.placeholders_ok(text)]
+    wanted: list[tuple[tuple[str, ...], list[str], list[str]]]  # (where, as written, as the file has it)
+    wanted = [(("sheet", key), list(getattr(words, key)), list(keys)) for key, keys in SHEET_KEYS.items()]
+    wanted += [(("sheet", "choices"), list(words.choices), list(SHEET_CHOICES))]
+    wanted += [(("sheet", "choices", key), list(words.choices.get(key, {})), list(keys)) for key, keys in SHEET_CHOICES.items()
+               if key in words.choices]
+    return errors + [game.error("scoring", at, f"{'.'.join(at)} lists {', '.join(got) or 'nothing'}: expected {', '.join(keys)}, "
+                                "in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)")
+                     for at, got, keys in wanted if got != keys]

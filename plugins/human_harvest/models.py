@@ -3,6 +3,7 @@ scoring.yaml."""
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -126,6 +127,19 @@ class Rulings(StrictModel):
     all_out: Ruling
 
 
+# the counts a sheet text may print, as {name}
+SHEET_COUNTS = ("cyborgs_per_player", "cyborgs_to_win", "humans_to_win")
+
+
+class SheetWords(StrictModel):
+    """`sheet:` in scoring.yaml: the paper scoring sheet's fields, in the scoring-sheet
+    file's order and names (checks.py holds them to the scorer's), with their reminders."""
+
+    fields: dict[str, str] = Field(description="the file's top-level keys in order, each with a short hint")
+    player_fields: dict[str, str] = Field(description="a player's keys in order, each with a short hint")
+    choices: dict[str, dict[str, str]] = Field(description="per field, its values with what each means")
+
+
 class ScoringFile(StrictModel):
     """scoring.yaml: the counts that end a game and decide its winner."""
 
@@ -133,9 +147,29 @@ class ScoringFile(StrictModel):
     cyborgs_to_win: int = Field(ge=1, description="Cyborgs on the board that win the basic game (line 30)")
     humans_to_win: int = Field(ge=1, description="Humans stored that win once the DNA Collection Point is in play (lines 116, 151)")
     rulings: Rulings
+    sheet: SheetWords
 
     @model_validator(mode="after")
     def _reachable(self) -> "ScoringFile":
         if self.cyborgs_to_win > self.cyborgs_per_player:
             raise ValueError(f"cyborgs_to_win {self.cyborgs_to_win} is more than the {self.cyborgs_per_player} Cyborgs a player has (cyborgs_per_player)")
         return self
+
+    def texts(self) -> list[tuple[tuple[str, ...], str]]:
+        """Every text of `sheet:` and where it is written."""
+        words = self.sheet
+        found = [(("sheet", group, key), text) for group in ("fields", "player_fields") for key, text in getattr(words, group).items()]
+        return found + [(("sheet", "choices", field, value), text) for field, values in words.choices.items() for value, text in values.items()]
+
+    @staticmethod
+    def placeholders_ok(text: str) -> bool:
+        """Only plain names of SHEET_COUNTS: `{x.attr}` or `{x[0]}` would reach past the number."""
+        try:
+            named = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+        except ValueError:  # a lone brace
+            return False
+        return named <= set(SHEET_COUNTS)
+
+    def say(self, text: str) -> str:
+        """A sheet text with the counts it names filled in."""
+        return text.format(**{name: getattr(self, name) for name in SHEET_COUNTS})

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, sorted_errors
 
+from .fields import BOARD_FINISHED, ENDINGS, PLAYER_KEYS, SIX_CYBORGS, SIX_HUMANS, TOP_KEYS, VARIANTS, seats
 from .models import ScoringFile
 
 if TYPE_CHECKING:
@@ -34,12 +35,7 @@ if TYPE_CHECKING:
 
     from pnp.api import GameContent, Located
 
-VARIANTS = ("basic", "advanced")
-SIX_CYBORGS, BOARD_FINISHED, SIX_HUMANS = "six-cyborgs", "board-finished", "six-humans"
-ENDINGS = (SIX_CYBORGS, BOARD_FINISHED, SIX_HUMANS)
-TOP_KEYS = ("game", "variant", "ending", "dna_point", "players", "claimed_winner")
-PLAYER_KEYS = ("name", "cyborgs", "humans")
-REQUIRED = ("game", "ending", "players", "name", "cyborgs")
+REQUIRED = ("game", "ending", "players", "name", "cyborgs")  # keys a sheet cannot leave out
 RULES = "human-harvest-rules.txt"
 
 
@@ -72,14 +68,6 @@ class Result:
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def seats(game: "GameContent") -> tuple[int, int]:
-    """The player counts game.yaml's `players` option allows (line 7: 2-4)."""
-    spec = game.manifest.options.get("players")
-    low = int(spec.min) if spec is not None and spec.min is not None else 1
-    high = int(spec.max) if spec is not None and spec.max is not None else len(game.data["piecepack"].suits)
-    return low, high
 
 
 # ---------------------------------------------------------------- reading the sheet
