@@ -162,7 +162,8 @@ def test_back_offset_shifts_every_back(tmp_path):
 
 
 def test_title_page_labels_and_bookmarks(tmp_path):
-    project = make(tmp_path, cards=6, tokens=2, tiles=0)
+    # a full sheet of cards: 6 left the tokens room on the cards' own sheet (one sheet fewer), and a bookmark fewer
+    project = make(tmp_path, cards=9, tokens=2, tiles=0)
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     toc = [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()]
@@ -171,7 +172,7 @@ def test_title_page_labels_and_bookmarks(tmp_path):
     assert "Print at 100%" in title and "pages 2-3" in title and "50 mm" in title
     assert "Sheet layout: tight. Others: --layout standard (" in title  # the default, named, and only the others offered
     assert "tight (" not in title and "fold (" in title and "scissors (" in title
-    assert "Cards: 6 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
+    assert "Cards: 9 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
     assert "Deck · Cards · sheet 1 of 1 · front" in pdf[1].get_textpage().get_text_range()
     assert "Deck · Cards · sheet 1 of 1 · back" in pdf[2].get_textpage().get_text_range()
     assert pdf[0].get_size() == pytest.approx((215.9 * MM, 279.4 * MM), abs=0.01)
@@ -397,8 +398,9 @@ def test_print_pdf_ends_with_the_calibration_sheet_when_anything_is_duplex(tmp_p
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     assert [b.get_title() for b in pdf.get_toc()][-1] == "Duplex calibration"
-    assert len(pdf) == 1 + 2 + 1 + 2 and report.sheets == (2, 2)  # the calibration sheet is not a game sheet
-    assert "print pages 5-6 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
+    # the token shares the 2 cards' sheet (its back blank); the calibration sheet is not a game sheet
+    assert len(pdf) == 1 + 2 + 2 and report.sheets == (1, 2)
+    assert "print pages 4-5 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
 
 
 def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path):

@@ -6,7 +6,8 @@ component's sheets drawn with a named sheet layout (pnp.config), every page labe
 its margin and bookmarked per component. A component's full grid sheets print as in its
 own PDF; what is left of every component is
 packed together (pnp.formats.packing; double-sided pieces apart, with their backs, folded
-ones on fold sheets, one-sided ones in their free space where that saves a sheet) instead of
+ones on fold sheets, one-sided ones in their free space where that saves a sheet, then in
+that of a double-sided component's leftover sheet laid alone on its grid) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
@@ -74,11 +75,13 @@ LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # 
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
-                style: SheetLayout, back_offset: tuple[float, float], fold: bool = False) -> None:
+                style: SheetLayout, back_offset: tuple[float, float], fold: bool = False,
+                fillers: "_Fillers | None" = None) -> None:
     """One sheet of fronts (and its mirrored backs) on `grid`. With shared cuts the grid's
     cells are trim size and a piece's bleed shows only where no neighbour abuts it. With
     `fold` the grid fills the left half and the backs, mirrored about the fold line in the
-    middle, the right half of the same page: fold, glue and cut."""
+    middle, the right half of the same page: fold, glue and cut. `fillers`: one-sided
+    pieces in its free space (see `_lone_fill`), their backs left blank."""
     if fold:
         back_offset = (0.0, 0.0)  # one side printed: nothing to misalign
     shared = style.cut == "shared"
@@ -117,8 +120,10 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
             page.marks[:] = [_lifted(p, lift) for p in page.places]
         ys = [y - lift for y in ys]
         outer = _art_box(fronts)
+    ours = [p.clip or (p.x, p.y, p.w, p.h) for p in fronts.places]
+    theirs = _add_fillers(fronts, sheet, fillers, ours, style, fold) if fillers else []
     margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
-                 floor=sheet.height - style.inset - LABEL_BAND if lift else None)
+                 floor=sheet.height - style.inset - LABEL_BAND if lift else None, others=theirs)
     section.pages.append(fronts)
     if fold:
         fronts.marks += backs.marks
@@ -254,8 +259,64 @@ def _pack_area(sheet: Paper, style: SheetLayout, fold: bool = False) -> tuple[fl
     """The width and height (mm) packed blocks may take on `sheet`: inside its margins;
     with `fold`, on the left half and above a foot deep enough for the sheet's label beside
     the crop marks (`_label_lift`): the art of both halves leaves it no side margin."""
-    foot = max(style.margin, style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5) if fold else style.margin
+    foot = _foot(style) if fold else style.margin
     return (sheet.width / 2 if fold else sheet.width) - 2 * style.margin, sheet.height - style.margin - foot
+
+
+def _foot(style: SheetLayout) -> float:
+    """The bottom margin (mm) deep enough for a sheet's label beside the crop marks (`_label_lift`)."""
+    return max(style.margin, style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5)
+
+
+@dataclass(frozen=True)
+class _Fillers:
+    """One-sided pieces on a component's own leftover sheet: `blocks` (pnp.formats.packing)
+    in an area whose top-left is (`left`, `top`) on the page, each block's pieces in
+    `pieces` under its key."""
+
+    left: float
+    top: float
+    blocks: list[Block]
+    pieces: list[list[Leftover]]
+
+
+def _lone_fill(chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float, style: SheetLayout,
+               fold: bool, items: list[Leftover]) -> tuple[_Fillers | None, list[Leftover]]:
+    """Which of the one-sided leftovers `items` go, whole components, into the free space of
+    the sheet `chunk` takes alone on `grid`: beside its pieces, in the hole of its short last
+    row and under them, inside the margins (the left half with `fold`) and above a foot deep
+    enough for the sheet's label; and the items left out. None when none goes."""
+    scratch = Section("")
+    _grid_pages(scratch, chunk, sheet, grid, bleed, style, (0.0, 0.0), fold)
+    first = scratch.pages[0].places[0]  # where the grid starts after `_label_lift`
+    pad = bleed if style.cut == "shared" else 0.0  # shared cuts: trim-size cells, the bleed around them
+    left, top = first.x + pad, first.y + pad
+    ours = Block(None, 0, len(chunk), min(grid.cols, len(chunk)), 0.0, 0.0, grid.cell_w, grid.cell_h, grid.gap, False)
+    bottom = sheet.height - _foot(style)
+    if top + ours.height + pad > bottom:  # its pieces take the label's strip under them
+        return None, items
+    groups, pieces = _groups(items, style)
+    right = (sheet.width / 2 if fold else sheet.width) - style.margin
+    sheets, out = fill([[ours]], groups, right - left, bottom - top, style.pack_gap + pad)
+    blocks = [b for b in sheets[0] if b.key is not None]
+    if not blocks:
+        return None, items
+    return _Fillers(left, top, blocks, pieces), [item for g in out for item in pieces[cast(int, g.key)]]
+
+
+def _add_fillers(page: Page, sheet: Paper, fillers: _Fillers, grid_art: list[tuple[float, float, float, float]],
+                 style: SheetLayout, fold: bool) -> list[tuple[float, float, float, float]]:
+    """Put `fillers` on `page`, with crop marks that stop short of the grid's art `grid_art`
+    (x, y, w, h each) and of each other; returns their art areas (left, top, right, bottom)."""
+    left, top = fillers.left, fillers.top
+    boxes = [(left + b.x, top + b.y, left + b.x + b.width, top + b.y + b.height) for b in fillers.blocks]
+    around = [(x, y, x + w, y + h) for x, y, w, h in grid_art]
+    for block, box in zip(fillers.blocks, boxes):
+        items = fillers.pieces[cast(int, block.key)]
+        for spot in block.spots:
+            page.add(Place(items[spot.index][1], left + spot.x, top + spot.y, spot.w, spot.h, 90 if spot.turned else 0))
+        _block_marks(page, sheet, left, top, block, items[0][0].bleed, style, around + [b for b in boxes if b is not box], fold)
+    return boxes
 
 
 def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout, fold: bool = False) -> bool:
@@ -320,6 +381,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     folding: set[int] = set()  # the components whose pieces fold (their leftovers pack on fold sheets)
+    lone: list[tuple[RenderedComponent, list[tuple[Face, Face | None]]]] = []  # leftovers on a sheet of their own
     unpacked = 0
     for comp in rendered:
         copies = _copies(comp)
@@ -360,7 +422,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style, fold):
                 # its own grid holds them on one sheet where a packed block (each piece with
                 # its bleed, under shared cuts) would not
-                _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
+                lone.append((comp, rest))
                 rest = []
             leftovers += [(comp, front, back) for front, back in rest]
         sections.append(section)
@@ -369,24 +431,47 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     folded = [item for item in leftovers if id(item[0]) in folding]
     two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces) and id(item[0]) not in folding]
 
-    def leftover_sheets(fillers: list[Leftover]) -> tuple[list[Section], list[RenderedComponent], int]:
-        """The packed sections, the components left alone and the sheets the one-sided
-        leftovers take, with `fillers` (one-sided) first tried in the free space of the
-        double-sided and fold sheets (their backs blank)."""
+    def leftover_sheets(fillers: list[Leftover]) -> tuple[list[Section], list[RenderedComponent], list[Leftover], int]:
+        """The packed sections, the components left alone, the one-sided leftovers on the
+        packed one-sided sheets (or alone) and the sheets those take, with `fillers`
+        (one-sided) first tried in the free space of the double-sided and fold sheets (their
+        backs blank)."""
         double, alone, rest = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset, fillers)
         fold, fold_alone, rest = _packed("Packed sheets to fold", folded, sheet, style, back_offset, rest, fold=True)
-        single, single_alone, _ = _packed("Packed sheets", rest if fillers else one_sided, sheet, style, back_offset)
-        return [single, double, fold], alone + fold_alone + single_alone, single.sheets + len(single_alone)
+        rest = rest if fillers else one_sided
+        single, single_alone, _ = _packed("Packed sheets", rest, sheet, style, back_offset)
+        return [single, double, fold], alone + fold_alone + single_alone, rest, single.sheets + len(single_alone)
 
-    packed_sections, alone, taken = leftover_sheets([])
+    packed_sections, alone, singles, taken = leftover_sheets([])
     # where that saves a sheet (Tasty Humans' Village King token and shared-King markers had an A4 sheet of their own)
     filled = leftover_sheets(one_sided)
-    if filled[2] < taken:
-        packed_sections, alone, _ = filled
-    for comp in alone:
+    if filled[3] < taken:
+        packed_sections, alone, singles, taken = filled
+    lone += [(comp, [(f, b) for c, f, b in leftovers if c is comp]) for comp in alone]
+    # then in the free space of the two-sided components' leftover sheets laid alone on their grids,
+    # where that saves a sheet too (Human Harvest on A4 with a cut file: its 9 leftover tiles had a
+    # sheet to themselves, the pawns and marines another)
+    fillers: dict[int, _Fillers] = {}
+    spare = singles
+    for comp, chunk in lone:
+        if spare and any(p.back is not None for p in comp.pieces):
+            grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
+            assert grid is not None  # leftovers are what a grid sheet was not full of
+            found, spare = _lone_fill(chunk, sheet, grid, comp.bleed, style, fold, spare)
+            if found is not None:
+                fillers[id(comp)] = found
+    if fillers:
+        single, single_alone, _ = _packed("Packed sheets", spare, sheet, style, back_offset)
+        if single.sheets + len(single_alone) < taken:
+            packed_sections[0] = single
+            lone = [(comp, chunk) for comp, chunk in lone if id(comp) not in {id(c) for c, _, _ in singles}]
+            lone += [(comp, [(f, b) for c, f, b in leftovers if c is comp]) for comp in single_alone]
+        else:
+            fillers = {}
+    for comp, chunk in lone:
         grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
         assert grid is not None  # leftovers are what a grid sheet was not full of
-        _grid_pages(owned[id(comp)], [(f, b) for c, f, b in leftovers if c is comp], sheet, grid, comp.bleed, style, back_offset, fold)
+        _grid_pages(owned[id(comp)], chunk, sheet, grid, comp.bleed, style, back_offset, fold, fillers.get(id(comp)))
     sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
