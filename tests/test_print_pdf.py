@@ -443,6 +443,20 @@ def test_the_title_page_counts_the_tight_layouts_poker_cards_as_this_build_lays_
         assert f"tight ({real} poker cards a sheet, neighbours share cut lines)" in title
 
 
+def test_with_a_cut_file_the_title_page_offers_no_layout_that_refuses_one(tmp_path):
+    """The title page offered `--layout fold` to a build with a cut file, which fold refuses
+    (test below): it offers only the layouts this build's options allow."""
+    project = make(tmp_path, cards=4, tokens=0, tiles=0)
+    for cut, offered in ((True, "--layout standard (each piece with its bleed), scissors (room to cut), or"),
+                         (False, "--layout standard (each piece with its bleed), fold (one-sided printers), scissors (room to cut), or")):
+        build(project, None, BuildOptions(formats=("pdf",), cut_file=cut))
+        title = " ".join(pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0].get_textpage().get_text_range().split())
+        assert "Sheet layout: tight. Others: " + offered in title
+        assert ("fold (" in title) is not cut
+    # what it offers works: scissors with a cut file builds
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", "scissors", "-p", str(project.root)]).exit_code == 0
+
+
 def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_yaml(tmp_path):
     # a fold sheet is folded and glued before it is cut: a cut file of the unfolded sheet fits no machine
     project = make(tmp_path, cards=4, tokens=0, tiles=0)

@@ -730,7 +730,10 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
     ]
     if layout_name:
         poker = _poker_cards(sheet, bleed, registration)
-        others = [f"{name} ({about.format(poker=poker)})" for name, about in LAYOUTS.items() if name != layout_name]
+        # only those this build's options allow: a cut file follows the sheet as printed, never a
+        # folded one (pnp/build/driver.py, check_cut_file)
+        others = [f"{name} ({about.format(poker=poker)})" for name, about in LAYOUTS.items()
+                  if name != layout_name and not (registration and sheet_layout(name).fold)]
         lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
