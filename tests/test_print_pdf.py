@@ -443,6 +443,36 @@ def test_the_title_page_counts_the_tight_layouts_poker_cards_as_this_build_lays_
         assert f"tight ({real} poker cards a sheet, neighbours share cut lines)" in title
 
 
+@pytest.mark.parametrize("tight, count", [({"margin": 30, "cut": "shared", "gap": 0}, 4), ({"margin": 4, "gap": 12}, 6),
+                                          ({"fold": True}, None)])
+def test_the_title_page_counts_poker_cards_for_the_projects_own_tight_layout(tmp_path, tight, count):
+    """A project's pnp.yaml may replace `tight` (layouts:); the title page still said "9 poker
+    cards a sheet, neighbours share cut lines", the built-in one. It describes the layout
+    `--layout tight` gives this project, the count as that layout lays the cards (none where
+    no one number holds: a fold layout lays cards with backs on half a sheet)."""
+    import yaml
+
+    from pnp.config import SheetLayout
+
+    project = make(tmp_path, cards=20, tokens=0, tiles=0)
+    build_standard = ["build", "-q", "-f", "pdf", "--layout", "standard", "-p", str(project.root)]
+
+    def title() -> str:
+        return " ".join(pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0].get_textpage().get_text_range().split())
+
+    assert runner.invoke(app, build_standard).exit_code == 0
+    assert "tight (9 poker cards a sheet, neighbours share cut lines)" in title()
+    (project.root / "pnp.yaml").write_text(yaml.safe_dump({"layouts": {"tight": tight}}))
+    assert runner.invoke(app, build_standard).exit_code == 0  # made again: its title page changed
+    if count is None:
+        assert "tight (as pnp.yaml sets it)" in title()
+        return
+    own = sheet_layout("tight", {"tight": SheetLayout.model_validate(tight)})
+    made = plan("Deck", parts(project), Paper("letter", *papers()["letter"]), own)
+    assert len(made.sections[0].pages[0].places) == count  # what --layout tight puts on a sheet
+    assert f"tight ({count} poker cards a sheet, as pnp.yaml sets it)" in title()
+
+
 def test_with_a_cut_file_the_title_page_offers_no_layout_that_refuses_one(tmp_path):
     """The title page offered `--layout fold` to a build with a cut file, which fold refuses
     (test below): it offers only the layouts this build's options allow."""

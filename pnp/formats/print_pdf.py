@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
 from .impose import HALO, PRINTED_MARK, TEXT_ROOM, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
-from ..config import SheetLayout, sheet_layout
+from ..config import SheetLayout, sheet_layout, table
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
@@ -362,11 +362,12 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
          back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False, layout_name: str = "",
-         fonts: "Fonts | None" = None) -> Plan:
-    """The print PDF of one game: title page (naming `layout_name`, the layout `style` is),
-    then every component's sheets; with `registration`, print-then-cut marks on every sheet
-    that is cut (pnp.formats.cutfile). Its text is measured in `fonts`, the game's fonts
-    that draw it (pnp's default fonts when None)."""
+         fonts: "Fonts | None" = None, layouts: dict[str, SheetLayout] | None = None) -> Plan:
+    """The print PDF of one game: title page (naming `layout_name`, the layout `style` is,
+    and the others as the project's `layouts` in pnp.yaml make them), then every component's
+    sheets; with `registration`, print-then-cut marks on every sheet that is cut
+    (pnp.formats.cutfile). Its text is measured in `fonts`, the game's fonts that draw it
+    (pnp's default fonts when None)."""
     measure = labels.Measure(fonts)
     base_style, base_sheet = style, Paper(sheet.name, sheet.width, sheet.height, style.margin)
     if registration:
@@ -482,7 +483,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, own_margin, layout_name,
-                                   style.inset, measure, style.fold, registration)
+                                   style.inset, measure, style.fold, registration, layouts)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -516,10 +517,12 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
               layout_name: str = "", inset: float = 0.0,
               measure: labels.Measure = labels.DEFAULT,
               one_sided: bool = False,
-              registration: bool = False) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              registration: bool = False,
+              layouts: dict[str, SheetLayout] | None = None) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component; `one_sided`: the layout is for a one-sided printer;
-    `registration`: the other pages carry cutting-machine marks, those in `own_margin` none."""
+    `registration`: the other pages carry cutting-machine marks, those in `own_margin` none;
+    `layouts`: the project's own, as the title page describes them."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
     # how many title pages there are: lay them out again with the count they took until it
     # holds. A larger count only widens the numbers printed (never fewer lines), so this settles.
@@ -532,7 +535,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             number += len(s.pages)
         held = _holdings(sections, rendered, count + 1)
         pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure,
-                             one_sided, max((c.bleed for c in rendered), default=0.0), registration)
+                             one_sided, max((c.bleed for c in rendered), default=0.0), registration, layouts)
         if len(pages) == count:
             break
         count = len(pages)
@@ -637,21 +640,39 @@ def _piece_above(page: Page, x: float, y: float) -> tuple[float, float] | None:
 # how many poker cards that layout puts on a sheet of the build (see `_poker_cards`)
 LAYOUTS = {"tight": "{poker}neighbours share cut lines", "standard": "each piece with its bleed",
            "fold": "one-sided printers", "scissors": "room to cut"}
+OWN = "{poker}as pnp.yaml sets it"  # a built-in name a project's `layouts:` replaces
 POKER = (63.0, 88.0)  # mm, pnp/data/presets.yaml `sizes: poker`
 
 
-def _poker_cards(sheet: Paper, bleed: float, registration: bool) -> str:
-    """"N poker cards a sheet, " for the built-in `tight` layout (shared cuts) on `sheet`
-    as this build would lay it (a cut file's registration marks widen the margin: 4 on
-    Letter, not 9); empty when none fits."""
-    style = sheet_layout("tight")
+def _offered(layout_name: str, sheet: Paper, bleed: float, registration: bool, layouts: dict[str, SheetLayout] | None) -> str:
+    """The title page's line naming the layout `layout_name` and the others this build's
+    options allow (with a cut file, none that folds: pnp/build/driver.py, check_cut_file),
+    each as `--layout NAME` would give it: a project's own `layouts:` replace built-in ones."""
+    styles = table(layouts)
+    poker = _poker_cards(sheet, bleed, registration, styles["tight"])
+    others = [f"{name} ({(OWN if name in (layouts or {}) else about).format(poker=poker)})" for name, about in LAYOUTS.items()
+              if name != layout_name and not (registration and styles[name].fold)]
+    return f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml."
+
+
+def _poker_cards(sheet: Paper, bleed: float, registration: bool, style: SheetLayout) -> str:
+    """"N poker cards a sheet, " for the layout `style` (`tight`, the project's own where it
+    has one) on `sheet` as this build would lay it (a cut file's registration marks widen the
+    margin: 4 on Letter, not 9); empty when none fits, or no one number holds (a fold layout
+    puts cards with backs on half a sheet, others on a whole one)."""
+    if style.fold:
+        return ""
     if registration:
         from .cutfile import MARGIN
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
-    inner = Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed)  # shared cuts: bleed only outside
-    grid = plan_grid(*POKER, 0.0, 0.0, inner, True)
+    if style.cut == "shared":  # cells at trim size, the bleed only outside them
+        grid = plan_grid(*POKER, 0.0, 0.0, Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed), True)
+    else:  # a card's own gap is 0 unless its component sets one (pnp/load/manifest.py)
+        grid = plan_grid(*POKER, bleed, style.gap or 0.0, Paper(sheet.name, sheet.width, sheet.height, style.margin), True)
     return f"{grid.per_page} poker cards a sheet, " if grid is not None else ""
+
+
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
 
 
@@ -710,11 +731,12 @@ class _TitleFlow:
 def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
                  first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "",
                  measure: labels.Measure = labels.DEFAULT, one_sided: bool = False, bleed: float = 0.0,
-                 registration: bool = False) -> list[Page]:
+                 registration: bool = False, layouts: dict[str, SheetLayout] | None = None) -> list[Page]:
     """The title page (title, how to print, the ruler, the checklist of components), and
     as many further pages as what does not fit on it needs; `one_sided`: a layout for a
     one-sided printer, told how to print the double-sided pages all the same; `bleed` and
-    `registration` (cut-file marks): the build's, which the other layouts are described for."""
+    `registration` (cut-file marks): the build's, which the other layouts are described for,
+    as the project's `layouts` (pnp.yaml) define them."""
     m = max(sheet.margin, TITLE_MARGIN)
     # a title too long for a line is shrunk, never wrapped by the engine over the text below it
     heading = measure.line(title, m, m + 10, sheet.width - 2 * m, 20, 10)
@@ -729,12 +751,7 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"{counted(total, 'sheet')} in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
-        poker = _poker_cards(sheet, bleed, registration)
-        # only those this build's options allow: a cut file follows the sheet as printed, never a
-        # folded one (pnp/build/driver.py, check_cut_file)
-        others = [f"{name} ({about.format(poker=poker)})" for name, about in LAYOUTS.items()
-                  if name != layout_name and not (registration and sheet_layout(name).fold)]
-        lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
+        lines.append(_offered(layout_name, sheet, bleed, registration, layouts))
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if duplex and one_sided:  # pieces too big for half a folded sheet have their backs on the next page
