@@ -85,6 +85,55 @@ def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds)
         [[(p.face.name, p.x, p.y) for p in page.places] for page in made.layout.pages]
 
 
+@pytest.mark.parametrize("game, paper, layout, cut, sheets, fillers", [
+    ("human-harvest", "a4", "tight", True, 5, {"pawns", "marines", "dice", "drones"}),  # 6 before
+    ("dietrick-taking", "a4", "standard", False, 8, {"scoring-cards", "solo-reference"}),  # 9 before
+])
+def test_one_sided_leftovers_fill_a_two_sided_components_own_leftover_sheet(shipped_builds, game, paper, layout, cut,
+                                                                          sheets, fillers):
+    """What is left of a two-sided component printed alone on its grid (Human Harvest's 9
+    tiles, Dietrick-taking's 12 scoring markers) left most of that sheet blank while
+    one-sided leftovers took a sheet of their own. They go into its free space where that
+    saves a sheet: inside the margins (the cut file's too), their backs blank, the
+    component's backs still mirrored behind its fronts."""
+    from pnp.formats.cutfile import MARGIN
+    from pnp.formats.print_pdf import LABEL_BAND
+
+    report = shipped_builds[game]
+    sheet = Paper(paper, *papers({})[paper])
+    style = sheet_layout(layout)
+    made = plan(report.title, report.parts, sheet, style, registration=cut)
+    assert made.sheets == sheets
+    one_sided = {c.spec.id for c in report.parts if all(p.back is None for p in c.pieces)}
+    margin = MARGIN if cut else style.margin
+    found = set()
+    for section in made.sections:
+        if section.name.startswith("Packed"):
+            continue
+        for k, side in enumerate(section.sides):
+            if side != "front":
+                continue
+            fronts, backs = section.pages[k], section.pages[k + 1]
+            ours = [p for p in fronts.places if p.face.component not in one_sided]
+            theirs = [p for p in fronts.places if p.face.component in one_sided]
+            found |= {p.face.component for p in theirs}
+            assert len(backs.places) == len(ours)  # a filler's back stays blank
+            for f, b in zip(ours, backs.places):  # every back behind its front (long-edge duplex)
+                assert (round(sheet.width - f.x - f.w, 6), round(f.y, 6)) == (round(b.x, 6), round(b.y, 6))
+            drawn = [p.clip or (p.x, p.y, p.w, p.h) for p in ours + theirs]  # shared cuts: as clipped
+            boxes = [(x, y, x + w, y + h) for x, y, w, h in drawn]
+            for i, a in enumerate(boxes):  # no piece over another
+                assert all(a[2] <= o[0] + 1e-6 or o[2] <= a[0] + 1e-6 or a[3] <= o[1] + 1e-6 or o[3] <= a[1] + 1e-6
+                           for o in boxes[i + 1:])
+            for x, y, right, bottom in boxes[len(ours):]:  # inside the margins, the sheet's label under them
+                assert x >= margin - 1e-6 and y >= margin - 1e-6 and right <= sheet.width - margin + 1e-6
+                assert bottom <= sheet.height - style.inset - LABEL_BAND
+    assert found == fillers
+    again = plan(report.title, report.parts, sheet, style, registration=cut)  # the same sheets every build
+    assert [[(p.face.name, p.x, p.y) for p in page.places] for page in again.layout.pages] == \
+        [[(p.face.name, p.x, p.y) for p in page.places] for page in made.layout.pages]
+
+
 def test_the_fold_layout_packs_leftovers_fronts_left_backs_mirrored_right(shipped_builds):
     """The fold layout never packed: Tasty Humans' four 12 mm scoring tokens took a whole A4
     sheet of their own (and 4 adventurer cards, 28 leader tiles another each). Now what is

@@ -162,7 +162,8 @@ def test_back_offset_shifts_every_back(tmp_path):
 
 
 def test_title_page_labels_and_bookmarks(tmp_path):
-    project = make(tmp_path, cards=6, tokens=2, tiles=0)
+    # a full sheet of cards: 6 left the tokens room on the cards' own sheet (one sheet fewer), and a bookmark fewer
+    project = make(tmp_path, cards=9, tokens=2, tiles=0)
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     toc = [(b.get_title(), b.get_dest().get_index()) for b in pdf.get_toc()]
@@ -171,7 +172,7 @@ def test_title_page_labels_and_bookmarks(tmp_path):
     assert "Print at 100%" in title and "pages 2-3" in title and "50 mm" in title
     assert "Sheet layout: tight. Others: --layout standard (" in title  # the default, named, and only the others offered
     assert "tight (" not in title and "fold (" in title and "scissors (" in title
-    assert "Cards: 6 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
+    assert "Cards: 9 pieces on 1 sheet (page 2)" in title and "Tokens: 2 pieces on 1 sheet (page 4)" in title
     assert "Deck · Cards · sheet 1 of 1 · front" in pdf[1].get_textpage().get_text_range()
     assert "Deck · Cards · sheet 1 of 1 · back" in pdf[2].get_textpage().get_text_range()
     assert pdf[0].get_size() == pytest.approx((215.9 * MM, 279.4 * MM), abs=0.01)
@@ -397,8 +398,9 @@ def test_print_pdf_ends_with_the_calibration_sheet_when_anything_is_duplex(tmp_p
     (report,) = build(project, None, BuildOptions(formats=("pdf",)))
     pdf = pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")
     assert [b.get_title() for b in pdf.get_toc()][-1] == "Duplex calibration"
-    assert len(pdf) == 1 + 2 + 1 + 2 and report.sheets == (2, 2)  # the calibration sheet is not a game sheet
-    assert "print pages 5-6 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
+    # the token shares the 2 cards' sheet (its back blank); the calibration sheet is not a game sheet
+    assert len(pdf) == 1 + 2 + 2 and report.sheets == (1, 2)
+    assert "print pages 4-5 (duplex calibration)" in pdf[0].get_textpage().get_text_range()
 
 
 def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path):
@@ -439,6 +441,50 @@ def test_the_title_page_counts_the_tight_layouts_poker_cards_as_this_build_lays_
         real = len(tight.sections[0].pages[0].places)  # the cards on the tight layout's first sheet
         assert real == {("letter", True): 4, ("letter", False): 9, ("a3", False): 18, ("a3", True): 16}[paper_name, cut]
         assert f"tight ({real} poker cards a sheet, neighbours share cut lines)" in title
+
+
+@pytest.mark.parametrize("tight, count", [({"margin": 30, "cut": "shared", "gap": 0}, 4), ({"margin": 4, "gap": 12}, 6),
+                                          ({"fold": True}, None)])
+def test_the_title_page_counts_poker_cards_for_the_projects_own_tight_layout(tmp_path, tight, count):
+    """A project's pnp.yaml may replace `tight` (layouts:); the title page still said "9 poker
+    cards a sheet, neighbours share cut lines", the built-in one. It describes the layout
+    `--layout tight` gives this project, the count as that layout lays the cards (none where
+    no one number holds: a fold layout lays cards with backs on half a sheet)."""
+    import yaml
+
+    from pnp.config import SheetLayout
+
+    project = make(tmp_path, cards=20, tokens=0, tiles=0)
+    build_standard = ["build", "-q", "-f", "pdf", "--layout", "standard", "-p", str(project.root)]
+
+    def title() -> str:
+        return " ".join(pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0].get_textpage().get_text_range().split())
+
+    assert runner.invoke(app, build_standard).exit_code == 0
+    assert "tight (9 poker cards a sheet, neighbours share cut lines)" in title()
+    (project.root / "pnp.yaml").write_text(yaml.safe_dump({"layouts": {"tight": tight}}))
+    assert runner.invoke(app, build_standard).exit_code == 0  # made again: its title page changed
+    if count is None:
+        assert "tight (as pnp.yaml sets it)" in title()
+        return
+    own = sheet_layout("tight", {"tight": SheetLayout.model_validate(tight)})
+    made = plan("Deck", parts(project), Paper("letter", *papers()["letter"]), own)
+    assert len(made.sections[0].pages[0].places) == count  # what --layout tight puts on a sheet
+    assert f"tight ({count} poker cards a sheet, as pnp.yaml sets it)" in title()
+
+
+def test_with_a_cut_file_the_title_page_offers_no_layout_that_refuses_one(tmp_path):
+    """The title page offered `--layout fold` to a build with a cut file, which fold refuses
+    (test below): it offers only the layouts this build's options allow."""
+    project = make(tmp_path, cards=4, tokens=0, tiles=0)
+    for cut, offered in ((True, "--layout standard (each piece with its bleed), scissors (room to cut), or"),
+                         (False, "--layout standard (each piece with its bleed), fold (one-sided printers), scissors (room to cut), or")):
+        build(project, None, BuildOptions(formats=("pdf",), cut_file=cut))
+        title = " ".join(pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0].get_textpage().get_text_range().split())
+        assert "Sheet layout: tight. Others: " + offered in title
+        assert ("fold (" in title) is not cut
+    # what it offers works: scissors with a cut file builds
+    assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", "scissors", "-p", str(project.root)]).exit_code == 0
 
 
 def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_yaml(tmp_path):

@@ -146,12 +146,14 @@ def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list
 def _print_key(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> str:
     """The cache key of output/<game>/<game>-print.pdf (every component in one PDF,
     pnp/formats/print_pdf.py): what its sheets are made from."""
-    from ..config import papers, sheet_layout
+    from ..config import papers, sheet_layout, table
 
     width, height = papers(options.papers)[options.paper]
     style = sheet_layout(options.layout, options.layouts)
+    # the title page names the layout and describes the others, as pnp.yaml's `layouts:` make them
+    offered = [options.layout, {name: s.model_dump(mode="json") for name, s in table(options.layouts).items()}, sorted(options.layouts)]
     return digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
-                  game.manifest.title, game.fonts.digest,
+                  offered, game.manifest.title, game.fonts.digest,
                   [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
                    for c in rendered])
 
@@ -164,7 +166,7 @@ def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: B
     width, height = papers(options.papers)[options.paper]
     return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
                 pack=options.pack, back_offset=options.back_offset, registration=options.cut_file, layout_name=options.layout,
-                fonts=game.fonts)
+                fonts=game.fonts, layouts=options.layouts)
 
 
 def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:

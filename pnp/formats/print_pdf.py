@@ -6,7 +6,8 @@ component's sheets drawn with a named sheet layout (pnp.config), every page labe
 its margin and bookmarked per component. A component's full grid sheets print as in its
 own PDF; what is left of every component is
 packed together (pnp.formats.packing; double-sided pieces apart, with their backs, folded
-ones on fold sheets, one-sided ones in their free space where that saves a sheet) instead of
+ones on fold sheets, one-sided ones in their free space where that saves a sheet, then in
+that of a double-sided component's leftover sheet laid alone on its grid) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
 from .impose import HALO, PRINTED_MARK, TEXT_ROOM, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
-from ..config import SheetLayout, sheet_layout
+from ..config import SheetLayout, sheet_layout, table
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
 
@@ -74,11 +75,13 @@ LABEL_BAND = (labels.ASCENT + labels.DESCENT) * LABEL_SIZE * labels.PT + 0.6  # 
 
 
 def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float,
-                style: SheetLayout, back_offset: tuple[float, float], fold: bool = False) -> None:
+                style: SheetLayout, back_offset: tuple[float, float], fold: bool = False,
+                fillers: "_Fillers | None" = None) -> None:
     """One sheet of fronts (and its mirrored backs) on `grid`. With shared cuts the grid's
     cells are trim size and a piece's bleed shows only where no neighbour abuts it. With
     `fold` the grid fills the left half and the backs, mirrored about the fold line in the
-    middle, the right half of the same page: fold, glue and cut."""
+    middle, the right half of the same page: fold, glue and cut. `fillers`: one-sided
+    pieces in its free space (see `_lone_fill`), their backs left blank."""
     if fold:
         back_offset = (0.0, 0.0)  # one side printed: nothing to misalign
     shared = style.cut == "shared"
@@ -117,8 +120,10 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
             page.marks[:] = [_lifted(p, lift) for p in page.places]
         ys = [y - lift for y in ys]
         outer = _art_box(fronts)
+    ours = [p.clip or (p.x, p.y, p.w, p.h) for p in fronts.places]
+    theirs = _add_fillers(fronts, sheet, fillers, ours, style, fold) if fillers else []
     margin_marks(fronts, sheet, xs, ys, outer, style, inner=bleed - 0.5, fold=fold,
-                 floor=sheet.height - style.inset - LABEL_BAND if lift else None)
+                 floor=sheet.height - style.inset - LABEL_BAND if lift else None, others=theirs)
     section.pages.append(fronts)
     if fold:
         fronts.marks += backs.marks
@@ -254,8 +259,64 @@ def _pack_area(sheet: Paper, style: SheetLayout, fold: bool = False) -> tuple[fl
     """The width and height (mm) packed blocks may take on `sheet`: inside its margins;
     with `fold`, on the left half and above a foot deep enough for the sheet's label beside
     the crop marks (`_label_lift`): the art of both halves leaves it no side margin."""
-    foot = max(style.margin, style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5) if fold else style.margin
+    foot = _foot(style) if fold else style.margin
     return (sheet.width / 2 if fold else sheet.width) - 2 * style.margin, sheet.height - style.margin - foot
+
+
+def _foot(style: SheetLayout) -> float:
+    """The bottom margin (mm) deep enough for a sheet's label beside the crop marks (`_label_lift`)."""
+    return max(style.margin, style.inset + LABEL_BAND + style.mark_offset + PRINTED_MARK + 0.5)
+
+
+@dataclass(frozen=True)
+class _Fillers:
+    """One-sided pieces on a component's own leftover sheet: `blocks` (pnp.formats.packing)
+    in an area whose top-left is (`left`, `top`) on the page, each block's pieces in
+    `pieces` under its key."""
+
+    left: float
+    top: float
+    blocks: list[Block]
+    pieces: list[list[Leftover]]
+
+
+def _lone_fill(chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, bleed: float, style: SheetLayout,
+               fold: bool, items: list[Leftover]) -> tuple[_Fillers | None, list[Leftover]]:
+    """Which of the one-sided leftovers `items` go, whole components, into the free space of
+    the sheet `chunk` takes alone on `grid`: beside its pieces, in the hole of its short last
+    row and under them, inside the margins (the left half with `fold`) and above a foot deep
+    enough for the sheet's label; and the items left out. None when none goes."""
+    scratch = Section("")
+    _grid_pages(scratch, chunk, sheet, grid, bleed, style, (0.0, 0.0), fold)
+    first = scratch.pages[0].places[0]  # where the grid starts after `_label_lift`
+    pad = bleed if style.cut == "shared" else 0.0  # shared cuts: trim-size cells, the bleed around them
+    left, top = first.x + pad, first.y + pad
+    ours = Block(None, 0, len(chunk), min(grid.cols, len(chunk)), 0.0, 0.0, grid.cell_w, grid.cell_h, grid.gap, False)
+    bottom = sheet.height - _foot(style)
+    if top + ours.height + pad > bottom:  # its pieces take the label's strip under them
+        return None, items
+    groups, pieces = _groups(items, style)
+    right = (sheet.width / 2 if fold else sheet.width) - style.margin
+    sheets, out = fill([[ours]], groups, right - left, bottom - top, style.pack_gap + pad)
+    blocks = [b for b in sheets[0] if b.key is not None]
+    if not blocks:
+        return None, items
+    return _Fillers(left, top, blocks, pieces), [item for g in out for item in pieces[cast(int, g.key)]]
+
+
+def _add_fillers(page: Page, sheet: Paper, fillers: _Fillers, grid_art: list[tuple[float, float, float, float]],
+                 style: SheetLayout, fold: bool) -> list[tuple[float, float, float, float]]:
+    """Put `fillers` on `page`, with crop marks that stop short of the grid's art `grid_art`
+    (x, y, w, h each) and of each other; returns their art areas (left, top, right, bottom)."""
+    left, top = fillers.left, fillers.top
+    boxes = [(left + b.x, top + b.y, left + b.x + b.width, top + b.y + b.height) for b in fillers.blocks]
+    around = [(x, y, x + w, y + h) for x, y, w, h in grid_art]
+    for block, box in zip(fillers.blocks, boxes):
+        items = fillers.pieces[cast(int, block.key)]
+        for spot in block.spots:
+            page.add(Place(items[spot.index][1], left + spot.x, top + spot.y, spot.w, spot.h, 90 if spot.turned else 0))
+        _block_marks(page, sheet, left, top, block, items[0][0].bleed, style, around + [b for b in boxes if b is not box], fold)
+    return boxes
 
 
 def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout, fold: bool = False) -> bool:
@@ -301,11 +362,12 @@ def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block
 
 def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, *, pack: bool = True,
          back_offset: tuple[float, float] = (0.0, 0.0), registration: bool = False, layout_name: str = "",
-         fonts: "Fonts | None" = None) -> Plan:
-    """The print PDF of one game: title page (naming `layout_name`, the layout `style` is),
-    then every component's sheets; with `registration`, print-then-cut marks on every sheet
-    that is cut (pnp.formats.cutfile). Its text is measured in `fonts`, the game's fonts
-    that draw it (pnp's default fonts when None)."""
+         fonts: "Fonts | None" = None, layouts: dict[str, SheetLayout] | None = None) -> Plan:
+    """The print PDF of one game: title page (naming `layout_name`, the layout `style` is,
+    and the others as the project's `layouts` in pnp.yaml make them), then every component's
+    sheets; with `registration`, print-then-cut marks on every sheet that is cut
+    (pnp.formats.cutfile). Its text is measured in `fonts`, the game's fonts that draw it
+    (pnp's default fonts when None)."""
     measure = labels.Measure(fonts)
     base_style, base_sheet = style, Paper(sheet.name, sheet.width, sheet.height, style.margin)
     if registration:
@@ -320,6 +382,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     folding: set[int] = set()  # the components whose pieces fold (their leftovers pack on fold sheets)
+    lone: list[tuple[RenderedComponent, list[tuple[Face, Face | None]]]] = []  # leftovers on a sheet of their own
     unpacked = 0
     for comp in rendered:
         copies = _copies(comp)
@@ -360,7 +423,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style, fold):
                 # its own grid holds them on one sheet where a packed block (each piece with
                 # its bleed, under shared cuts) would not
-                _grid_pages(section, rest, sheet, grid, comp.bleed, style, back_offset, fold)
+                lone.append((comp, rest))
                 rest = []
             leftovers += [(comp, front, back) for front, back in rest]
         sections.append(section)
@@ -369,24 +432,47 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     folded = [item for item in leftovers if id(item[0]) in folding]
     two_sided = [item for item in leftovers if any(p.back is not None for p in item[0].pieces) and id(item[0]) not in folding]
 
-    def leftover_sheets(fillers: list[Leftover]) -> tuple[list[Section], list[RenderedComponent], int]:
-        """The packed sections, the components left alone and the sheets the one-sided
-        leftovers take, with `fillers` (one-sided) first tried in the free space of the
-        double-sided and fold sheets (their backs blank)."""
+    def leftover_sheets(fillers: list[Leftover]) -> tuple[list[Section], list[RenderedComponent], list[Leftover], int]:
+        """The packed sections, the components left alone, the one-sided leftovers on the
+        packed one-sided sheets (or alone) and the sheets those take, with `fillers`
+        (one-sided) first tried in the free space of the double-sided and fold sheets (their
+        backs blank)."""
         double, alone, rest = _packed("Packed double-sided sheets", two_sided, sheet, style, back_offset, fillers)
         fold, fold_alone, rest = _packed("Packed sheets to fold", folded, sheet, style, back_offset, rest, fold=True)
-        single, single_alone, _ = _packed("Packed sheets", rest if fillers else one_sided, sheet, style, back_offset)
-        return [single, double, fold], alone + fold_alone + single_alone, single.sheets + len(single_alone)
+        rest = rest if fillers else one_sided
+        single, single_alone, _ = _packed("Packed sheets", rest, sheet, style, back_offset)
+        return [single, double, fold], alone + fold_alone + single_alone, rest, single.sheets + len(single_alone)
 
-    packed_sections, alone, taken = leftover_sheets([])
+    packed_sections, alone, singles, taken = leftover_sheets([])
     # where that saves a sheet (Tasty Humans' Village King token and shared-King markers had an A4 sheet of their own)
     filled = leftover_sheets(one_sided)
-    if filled[2] < taken:
-        packed_sections, alone, _ = filled
-    for comp in alone:
+    if filled[3] < taken:
+        packed_sections, alone, singles, taken = filled
+    lone += [(comp, [(f, b) for c, f, b in leftovers if c is comp]) for comp in alone]
+    # then in the free space of the two-sided components' leftover sheets laid alone on their grids,
+    # where that saves a sheet too (Human Harvest on A4 with a cut file: its 9 leftover tiles had a
+    # sheet to themselves, the pawns and marines another)
+    fillers: dict[int, _Fillers] = {}
+    spare = singles
+    for comp, chunk in lone:
+        if spare and any(p.back is not None for p in comp.pieces):
+            grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
+            assert grid is not None  # leftovers are what a grid sheet was not full of
+            found, spare = _lone_fill(chunk, sheet, grid, comp.bleed, style, fold, spare)
+            if found is not None:
+                fillers[id(comp)] = found
+    if fillers:
+        single, single_alone, _ = _packed("Packed sheets", spare, sheet, style, back_offset)
+        if single.sheets + len(single_alone) < taken:
+            packed_sections[0] = single
+            lone = [(comp, chunk) for comp, chunk in lone if id(comp) not in {id(c) for c, _, _ in singles}]
+            lone += [(comp, [(f, b) for c, f, b in leftovers if c is comp]) for comp in single_alone]
+        else:
+            fillers = {}
+    for comp, chunk in lone:
         grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
         assert grid is not None  # leftovers are what a grid sheet was not full of
-        _grid_pages(owned[id(comp)], [(f, b) for c, f, b in leftovers if c is comp], sheet, grid, comp.bleed, style, back_offset, fold)
+        _grid_pages(owned[id(comp)], chunk, sheet, grid, comp.bleed, style, back_offset, fold, fillers.get(id(comp)))
     sections = [s for s in sections + packed_sections if s.pages]
     if any(s.duplex for s in sections):
         from .calibration import calibration_pages
@@ -397,7 +483,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         sections.append(calibration)
     pieces = {c.spec.name: len(_copies(c)) for c in rendered}
     pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, own_margin, layout_name,
-                                   style.inset, measure, style.fold, registration)
+                                   style.inset, measure, style.fold, registration, layouts)
     cut: list[tuple[int, Page]] = []
     if registration:
         from .cutfile import add_registration
@@ -431,10 +517,12 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
               layout_name: str = "", inset: float = 0.0,
               measure: labels.Measure = labels.DEFAULT,
               one_sided: bool = False,
-              registration: bool = False) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
+              registration: bool = False,
+              layouts: dict[str, SheetLayout] | None = None) -> tuple[list[Page], dict[str, int], dict[str, list[int]]]:
     """The pages of the print PDF, each section's first page number and the page numbers
     of the sheets holding each component; `one_sided`: the layout is for a one-sided printer;
-    `registration`: the other pages carry cutting-machine marks, those in `own_margin` none."""
+    `registration`: the other pages carry cutting-machine marks, those in `own_margin` none;
+    `layouts`: the project's own, as the title page describes them."""
     # The title pages print the numbers of the pages after them, so those numbers depend on
     # how many title pages there are: lay them out again with the count they took until it
     # holds. A larger count only widens the numbers printed (never fewer lines), so this settles.
@@ -447,7 +535,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             number += len(s.pages)
         held = _holdings(sections, rendered, count + 1)
         pages = _title_pages(title, sections, sheet, held, pieces, first, unpacked, back_offset, layout_name, measure,
-                             one_sided, max((c.bleed for c in rendered), default=0.0), registration)
+                             one_sided, max((c.bleed for c in rendered), default=0.0), registration, layouts)
         if len(pages) == count:
             break
         count = len(pages)
@@ -552,21 +640,39 @@ def _piece_above(page: Page, x: float, y: float) -> tuple[float, float] | None:
 # how many poker cards that layout puts on a sheet of the build (see `_poker_cards`)
 LAYOUTS = {"tight": "{poker}neighbours share cut lines", "standard": "each piece with its bleed",
            "fold": "one-sided printers", "scissors": "room to cut"}
+OWN = "{poker}as pnp.yaml sets it"  # a built-in name a project's `layouts:` replaces
 POKER = (63.0, 88.0)  # mm, pnp/data/presets.yaml `sizes: poker`
 
 
-def _poker_cards(sheet: Paper, bleed: float, registration: bool) -> str:
-    """"N poker cards a sheet, " for the built-in `tight` layout (shared cuts) on `sheet`
-    as this build would lay it (a cut file's registration marks widen the margin: 4 on
-    Letter, not 9); empty when none fits."""
-    style = sheet_layout("tight")
+def _offered(layout_name: str, sheet: Paper, bleed: float, registration: bool, layouts: dict[str, SheetLayout] | None) -> str:
+    """The title page's line naming the layout `layout_name` and the others this build's
+    options allow (with a cut file, none that folds: pnp/build/driver.py, check_cut_file),
+    each as `--layout NAME` would give it: a project's own `layouts:` replace built-in ones."""
+    styles = table(layouts)
+    poker = _poker_cards(sheet, bleed, registration, styles["tight"])
+    others = [f"{name} ({(OWN if name in (layouts or {}) else about).format(poker=poker)})" for name, about in LAYOUTS.items()
+              if name != layout_name and not (registration and styles[name].fold)]
+    return f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml."
+
+
+def _poker_cards(sheet: Paper, bleed: float, registration: bool, style: SheetLayout) -> str:
+    """"N poker cards a sheet, " for the layout `style` (`tight`, the project's own where it
+    has one) on `sheet` as this build would lay it (a cut file's registration marks widen the
+    margin: 4 on Letter, not 9); empty when none fits, or no one number holds (a fold layout
+    puts cards with backs on half a sheet, others on a whole one)."""
+    if style.fold:
+        return ""
     if registration:
         from .cutfile import MARGIN
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
-    inner = Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed)  # shared cuts: bleed only outside
-    grid = plan_grid(*POKER, 0.0, 0.0, inner, True)
+    if style.cut == "shared":  # cells at trim size, the bleed only outside them
+        grid = plan_grid(*POKER, 0.0, 0.0, Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed), True)
+    else:  # a card's own gap is 0 unless its component sets one (pnp/load/manifest.py)
+        grid = plan_grid(*POKER, bleed, style.gap or 0.0, Paper(sheet.name, sheet.width, sheet.height, style.margin), True)
     return f"{grid.per_page} poker cards a sheet, " if grid is not None else ""
+
+
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
 
 
@@ -625,11 +731,12 @@ class _TitleFlow:
 def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[str, list[int]], pieces: dict[str, int],
                  first: dict[str, int], unpacked: int, back_offset: tuple[float, float], layout_name: str = "",
                  measure: labels.Measure = labels.DEFAULT, one_sided: bool = False, bleed: float = 0.0,
-                 registration: bool = False) -> list[Page]:
+                 registration: bool = False, layouts: dict[str, SheetLayout] | None = None) -> list[Page]:
     """The title page (title, how to print, the ruler, the checklist of components), and
     as many further pages as what does not fit on it needs; `one_sided`: a layout for a
     one-sided printer, told how to print the double-sided pages all the same; `bleed` and
-    `registration` (cut-file marks): the build's, which the other layouts are described for."""
+    `registration` (cut-file marks): the build's, which the other layouts are described for,
+    as the project's `layouts` (pnp.yaml) define them."""
     m = max(sheet.margin, TITLE_MARGIN)
     # a title too long for a line is shrunk, never wrapped by the engine over the text below it
     heading = measure.line(title, m, m + 10, sheet.width - 2 * m, 20, 10)
@@ -644,9 +751,7 @@ def _title_pages(title: str, sections: list[Section], sheet: Paper, held: dict[s
         f"{counted(total, 'sheet')} in all ({unpacked} if every component had its own sheets; small pieces are packed together).",
     ]
     if layout_name:
-        poker = _poker_cards(sheet, bleed, registration)
-        others = [f"{name} ({about.format(poker=poker)})" for name, about in LAYOUTS.items() if name != layout_name]
-        lines.append(f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml.")
+        lines.append(_offered(layout_name, sheet, bleed, registration, layouts))
     if any("fold" in s.sides for s in sections):
         lines.append("Pages with a dashed line down the middle: fold on it, printed side out, glue the halves, then cut.")
     if duplex and one_sided:  # pieces too big for half a folded sheet have their backs on the next page
