@@ -86,7 +86,7 @@ def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds)
 
 
 @pytest.mark.parametrize("game, paper, layout, cut, sheets, fillers", [
-    ("human-harvest", "a4", "tight", True, 5, {"pawns", "marines", "dice", "drones"}),  # 6 before
+    ("human-harvest", "a4", "tight", True, 7, {"pawns", "marines", "dice", "drones"}),  # 8 before (2 of them the scoring sheets)
     ("dietrick-taking", "a4", "standard", False, 8, {"scoring-cards", "solo-reference"}),  # 9 before
 ])
 def test_one_sided_leftovers_fill_a_two_sided_components_own_leftover_sheet(shipped_builds, game, paper, layout, cut,
@@ -175,10 +175,10 @@ def test_packed_sheets_never_outnumber_unpacked_ones(shipped_builds, game, paper
             assert printed == packed.sheets
 
 
-def test_human_harvest_takes_eight_letter_sheets_with_all_humans_on_one(shipped_builds):
+def test_human_harvest_takes_seven_letter_sheets_with_all_humans_on_one(shipped_builds):
     report = shipped_builds["human-harvest"]
     made = plan(report.title, report.parts, Paper("letter", *papers({})["letter"]), sheet_layout("standard"))
-    assert made.sheets == 8  # 6, and 2 for the three scoring sheets (2-4 players), two to a sheet
+    assert made.sheets == 7  # 5 (one-sided leftovers in the tiles' own sheet), and 2 for the three scoring sheets (2-4 players)
     humans = next(c.spec.name for c in report.parts if c.spec.id == "humans")
     assert made.sheets_per_component[humans] == 1
 
