@@ -29,6 +29,7 @@ from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
 from .svgpath import path_problem
+from .validation import unknown_key
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -82,6 +83,8 @@ def _bad_path(path: Path, data: bytes) -> ContentError | None:
     return found[0] if found else None
 
 
+ICON_KEYS = ("d", "fill", "viewbox")  # of an icon in an icon set's YAML file
+
 # pictures that are not icons in an icon folder: refused, where a pack's LICENSE or README is left alone
 PICTURES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".svgz", ".eps", ".ai", ".pdf"})
 
@@ -121,7 +124,10 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                     continue
                 for key, value in doc.data.items():
                     value = {"d": value} if isinstance(value, str) else value
-                    if not isinstance(value, dict) or not isinstance(value.get("d"), str) or set(value) - {"d", "fill", "viewbox"}:
+                    if isinstance(value, dict) and (stray := [k for k in value if k not in ICON_KEYS]):
+                        errors.append(doc.error((key, stray[0]), f"icon {key!r}: {unknown_key(stray[0], ICON_KEYS, value, required=('d',))}"))
+                        continue
+                    if not isinstance(value, dict) or not isinstance(value.get("d"), str):
                         errors.append(doc.error((key,), f"icon {key!r}: expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"))
                         continue
                     problem = path_problem(value["d"])
