@@ -94,6 +94,20 @@ def test_an_option_declaration_error_is_located_in_game_yaml(fruit: Project):
     assert "game.yaml:11:" in message and "min 6 is greater than max 5" in message
 
 
+@pytest.mark.parametrize("old, new, end", [
+    ("default: standard", "default: standrd", "game.yaml:12:32: default 'standrd': expected one of standard, family (did you mean 'standard'?) (fruit-stand option 'edition')"),
+    ("choices: editions, default: standard", "choices: [standard, family], default: deluxe",
+     "game.yaml:12:42: default 'deluxe': expected one of standard, family (fruit-stand option 'edition')"),
+    ("max: 5,", "max: 5, default: 6,", "game.yaml:11:40: default 6: expected a number of players from 2 to 5 (fruit-stand option 'players')"),
+    ("max: 5,", "max: 5, default: two,", "game.yaml:11:40: default 'two': expected a whole number (type: int) (fruit-stand option 'players')"),
+])
+def test_an_option_default_the_option_refuses_is_located_at_the_default(fruit: Project, old: str, new: str, end: str):
+    """Before: never checked; a default none of the choices (or past max) reached the templates."""
+    edit(fruit.content_dir / "fruit-stand/game.yaml", old, new)
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith(end), message
+
+
 # ------------------------------------------------------------------ project plugin, generated deck, CSV, icons
 
 
