@@ -28,6 +28,7 @@ from . import project_files
 from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
+from .paint import is_colour, not_a_colour, paints
 from .svgpath import path_problem
 from .validation import unknown_key
 
@@ -68,15 +69,22 @@ def _svg_file(project: Path, path: Path, where: ContentError) -> Icon:
 
 
 def _bad_path(path: Path, data: bytes) -> ContentError | None:
-    """The error at the first <path> of a well-formed SVG file whose `d` is malformed, if
-    any (ElementTree keeps no positions: expat, which it parses with, reports them)."""
+    """The error at the first element of a well-formed SVG file with a malformed path `d`
+    or a fill or stroke the renderers cannot read (drawn black, or no line, in every face
+    placing the icon), if any (ElementTree keeps no positions: expat, which it parses with,
+    reports them)."""
     parser = expat.ParserCreate(namespace_separator=" ")
     found: list[ContentError] = []
 
     def start(name: str, attrs: dict[str, str]) -> None:
         problem = path_problem(attrs["d"]) if name == f"{SVG_NS} path" and "d" in attrs else None
+        tag = name.rpartition(" ")[2]
+        if problem is not None:
+            problem = f"<path> d: SVG path data: {problem}"
+        elif bad := next(((n, v) for n, v, _ in paints(attrs) if not is_colour(v)), None):
+            problem = f"<{tag}> {not_a_colour(*bad)}"
         if problem is not None and not found:
-            found.append(ContentError(path, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, f"<path> d: SVG path data: {problem}"))
+            found.append(ContentError(path, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, problem))
 
     parser.StartElementHandler = start
     parser.Parse(data, True)
