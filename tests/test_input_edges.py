@@ -304,6 +304,8 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
      "marks.yaml:2:18: icon 'dot': unknown key 'colour' (expected one of: d, fill, viewbox)"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fil: red}\n"},
      "marks.yaml:1:18: icon 'dot': unknown key 'fil': did you mean 'fill'?"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fill: '#12345g'}\n"},
+     "marks.yaml:1:18: icon 'dot': fill '#12345g' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, or none (the renderers would draw black)"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {dd: M0 0h4}\n"},
      "marks.yaml:1:7: icon 'dot': unknown key 'dd': did you mean 'd' (required)?"),
     ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:3: marks: give exactly one of `folder` or `file`"),
