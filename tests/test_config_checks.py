@@ -24,6 +24,17 @@ def refused(project: Project, yaml: str, *args: str) -> str:
     return lines[0]
 
 
+@pytest.mark.parametrize("yaml, end", [
+    ("layuot: fold\n", "pnp.yaml:1:1: unknown key 'layuot': did you mean 'layout'?"),
+    ("layouts:\n  mine: {magrin: 3}\n", "pnp.yaml:2:10: unknown key 'magrin': did you mean 'margin'?"),
+    ("papers:\n  big: {width: 300, height: 400, colour: white}\n", "pnp.yaml:2:34: unknown key 'colour' (expected one of: width, height)"),
+])
+def test_a_misspelt_pnp_yaml_key_names_the_key_meant_in_every_section(demo: Project, yaml: str, end: str):
+    """Before: `layuot` and `magrin` listed every allowed key, where game.yaml's `nmae` named
+    the key meant; a key near none still lists them."""
+    assert refused(demo, yaml).endswith(end)
+
+
 @pytest.mark.parametrize("dpi", [0, 5000])
 def test_a_pnp_yaml_dpi_out_of_range_names_the_file(demo: Project, dpi: int):
     line = refused(demo, f"paper: a4\ndpi: {dpi}\n")

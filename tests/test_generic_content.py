@@ -94,6 +94,20 @@ def test_an_option_declaration_error_is_located_in_game_yaml(fruit: Project):
     assert "game.yaml:11:" in message and "min 6 is greater than max 5" in message
 
 
+@pytest.mark.parametrize("old, new, end", [
+    ("default: standard", "default: standrd", "game.yaml:12:32: default 'standrd': expected one of standard, family (did you mean 'standard'?) (fruit-stand option 'edition')"),
+    ("choices: editions, default: standard", "choices: [standard, family], default: deluxe",
+     "game.yaml:12:42: default 'deluxe': expected one of standard, family (fruit-stand option 'edition')"),
+    ("max: 5,", "max: 5, default: 6,", "game.yaml:11:40: default 6: expected a number of players from 2 to 5 (fruit-stand option 'players')"),
+    ("max: 5,", "max: 5, default: two,", "game.yaml:11:40: default 'two': expected a whole number (type: int) (fruit-stand option 'players')"),
+])
+def test_an_option_default_the_option_refuses_is_located_at_the_default(fruit: Project, old: str, new: str, end: str):
+    """Before: never checked; a default none of the choices (or past max) reached the templates."""
+    edit(fruit.content_dir / "fruit-stand/game.yaml", old, new)
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith(end), message
+
+
 # ------------------------------------------------------------------ project plugin, generated deck, CSV, icons
 
 
@@ -224,8 +238,14 @@ def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):
 def test_a_yaml_typo_is_located_in_the_data_file_not_the_template(fruit: Project):
     edit(fruit.content_dir / "fruit-stand/fruits.yaml", "{id: pear, name: Pear,", "{id: pear, nmae: Pear,")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert any(m.endswith("fruits.yaml:4:16: unknown field 'nmae': expected one of id, name, colour") for m in messages), messages
-    assert any(m.endswith("fruits.yaml:4:5: missing field 'name'") for m in messages), messages
+    (line,) = [m for m in messages if "fruits.yaml" in m]  # the field meant is not also said to be missing
+    assert line.endswith("fruits.yaml:4:16: unknown field 'nmae': did you mean 'name' (required)?"), messages
+
+
+def test_an_unknown_field_far_from_every_field_lists_them(fruit: Project):
+    edit(fruit.content_dir / "fruit-stand/fruits.yaml", "{id: pear, name: Pear,", "{id: pear, name: Pear, weight: 3,")
+    messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert any(m.endswith("fruits.yaml:4:28: unknown field 'weight': expected one of id, name, colour") for m in messages), messages
 
 
 def test_record_count_is_checked(fruit: Project):
@@ -465,6 +485,18 @@ def test_a_plugin_name_that_is_neither_a_module_nor_a_path(demo: Project):
     assert message.endswith("plugin 'my-plugin': expected a module name (letters, digits, '_') or a path such as plugins/my-plugin.py"), message
 
 
+@pytest.mark.parametrize("section, end", [
+    ("options:\n  speed: {type: int, defualt: 1}\n", "game.yaml:2:22: unknown key 'defualt': did you mean 'default'?"),
+    ("icons:\n  marks: {fiel: marks.yaml}\n", "game.yaml:2:11: unknown key 'fiel': did you mean 'file'?"),
+    ("data:\n  cards: {recods: cards}\n", "game.yaml:2:11: unknown key 'recods': did you mean 'records'?"),
+])
+def test_a_misspelt_optional_key_of_a_game_yaml_section_names_the_key_meant(demo: Project, section: str, end: str):
+    """Before: the allowed keys listed, where a misspelt required key (`nmae`) was named."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(section + game.read_text())
+    assert [m for m in errors_of(lambda: load_game(demo, "demo")) if "unknown key" in m][0].endswith(end)
+
+
 def test_an_unknown_plugin_name_lists_where_it_was_looked_for(demo: Project):
     edit(demo.content_dir / "demo/game.yaml", "components:", "plugin: nosuch\ncomponents:")
     (message,) = errors_of(lambda: load_game(demo, "demo"))
@@ -475,5 +507,5 @@ def test_a_typo_in_a_field_declaration_is_located_in_game_yaml(fruit: Project):
     edit(fruit.content_dir / "fruit-stand/game.yaml", "points: {type: int, min: 1, max: 12}", "points: {tpye: int}")
     edit(fruit.content_dir / "fruit-stand/game.yaml", "name: text", "name: txt")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert any("game.yaml:26:16: unknown key 'tpye'" in m for m in messages), messages
+    assert any("game.yaml:26:16: unknown key 'tpye': did you mean 'type'?" in m for m in messages), messages
     assert any("game.yaml:19:7:" in m and "'txt'" in m for m in messages), messages

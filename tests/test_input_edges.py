@@ -301,7 +301,13 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4"'}, "pics/star.svg:1: expected a viewBox (or width and height) on the <svg> element"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "- M0 0h4\n"}, "marks.yaml:1:1: expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: M0 0h4\ndot: {d: M0 0h4, colour: red}\n"},
-     "marks.yaml:2:1: icon 'dot': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
+     "marks.yaml:2:18: icon 'dot': unknown key 'colour' (expected one of: d, fill, viewbox)"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fil: red}\n"},
+     "marks.yaml:1:18: icon 'dot': unknown key 'fil': did you mean 'fill'?"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fill: '#12345g'}\n"},
+     "marks.yaml:1:18: icon 'dot': fill '#12345g' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, or none (the renderers would draw black)"),
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {dd: M0 0h4}\n"},
+     "marks.yaml:1:7: icon 'dot': unknown key 'dd': did you mean 'd' (required)?"),
     ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:3: marks: give exactly one of `folder` or `file`"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: [M0 0h4]\n"},
      "marks.yaml:1:1: icon 'star': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
@@ -541,7 +547,7 @@ def test_validate_part_of_a_document_points_into_the_file():
 
     doc = parse_located("title: T\nrules:\n  rounds: 3\n  bonsu: 2\n", "game/rules.yaml")
     rules, errors = validate(doc, Rules, ("rules",))
-    assert rules is None and [str(e) for e in errors] == ["game/rules.yaml:4:3: unknown key 'bonsu' (expected one of: rounds, bonus)"]
+    assert rules is None and [str(e) for e in errors] == ["game/rules.yaml:4:3: unknown key 'bonsu': did you mean 'bonus'?"]
     doc = parse_located("title: T\nrules:\n  rounds: 3\n  bonus: 2\n", "game/rules.yaml")
     assert validate(doc, Rules, ("rules",)) == (Rules(rounds=3, bonus=2), [])
 
@@ -607,8 +613,11 @@ def test_an_unknown_key_in_a_plugin_models_optional_list_or_tagged_union_lists_t
 
     doc = parse_located("cards:\n  - {name: a, cots: 2}\npets:\n  - {kind: dog}\n  - {kind: cat, lifes: 3}\n", "deck.yaml")
     assert [str(e) for e in validate(doc, Deck)[1]] == [
-        "deck.yaml:2:15: unknown key 'cots' (expected one of: name, cost)",
-        "deck.yaml:5:17: unknown key 'lifes' (expected one of: kind, lives)"]
+        "deck.yaml:2:15: unknown key 'cots': did you mean 'cost'?",
+        "deck.yaml:5:17: unknown key 'lifes': did you mean 'lives'?"]
+    # far from every key: the keys of the alternative meant
+    doc = parse_located("pets:\n  - {kind: cat, whiskers: 3}\n", "deck.yaml")
+    assert [str(e) for e in validate(doc, Deck)[1]] == ["deck.yaml:2:17: unknown key 'whiskers' (expected one of: kind, lives)"]
 
 
 def test_an_item_id_of_letters_beyond_ascii_says_ascii(tmp_path, monkeypatch):

@@ -344,15 +344,22 @@ def test_craving_without_monster(game_dir):
 
 def test_unknown_key_in_override_points_at_the_override(game_dir):
     edit(game_dir, "rules", "damage: {supply: 32}", "damage: {supply: 32, colour: red}")
-    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'colour')}: colour: unknown key (expected one of: symbol, name, basic, supply)"]
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'colour')}: unknown key 'colour' (expected one of: symbol, name, basic, supply)"]
 
 
 def test_unknown_top_key_in_override(game_dir):
     edit(game_dir, "rules", "    title: Published rules\n", "    title: Published rules\n    titel: x\n")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'rules', 'titel')}: titel: unknown key (expected one of: title, deck, stomach, leaders_max_by_players, "
+        f"{at(game_dir, 'rules', 'titel')}: unknown key 'titel' (expected one of: title, deck, stomach, leaders_max_by_players, "
         "leader_stacks_by_players, turns_a_round, damage_a_turn_max, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, held_leader, leader_space, solo, kit, rulings, extends)"
     ]
+
+
+def test_misspelt_key_in_override_names_the_key_meant(game_dir):
+    """A key the version does not write itself is the one meant (inherited or not): said as
+    every validated file says it, not as the list of allowed keys."""
+    edit(game_dir, "rules", "damage: {supply: 32}", "damage: {suply: 32}")
+    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'suply')}: unknown key 'suply': did you mean 'supply'?"]
 
 
 def test_inherited_error_points_at_the_base_once(game_dir):

@@ -288,12 +288,39 @@ def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Proje
 def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):
     cards = demo.content_dir / "demo/cards.yaml"
     cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
-    in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
-    assert "(placed by templates/demo/card.svg.j2)" in found
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
     for ink in ("blue", "#28B", "#2980b9", "#2980b980", "none", "currentColor", "rgb(1, 2, 3)", "Transparent"):
         cards.write_text(re.sub(r"ink: .*", f"ink: '{ink}'", cards.read_text()))
         drawn(demo)
+
+
+@pytest.mark.parametrize("markup", [
+    '<rect width="5" height="5" fill="none" stroke-width="1" style="stroke: {{ item.ink }}"/>',
+    '{% set c = 5 %}<rect width="{{ c }}" height="5"\n      fill="{{ item.title | length and item.ink }}"/>',
+])
+def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo: Project, markup: str):
+    """Before: "(placed by templates/demo/card.svg.j2)", the line to look for left to the reader;
+    the line is the one painting with an expression that reads the field."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    line = in_body(demo, '<text y="9">{{ item.title }}</text>\n' + markup) + 1 + markup.count("\n")
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: ")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_colour_in_an_icon_file_is_told_at_the_icon_file(demo: Project):
+    """Before: at the template placing the icon, without a line, though the template wrote no colour."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
+    (demo.content_dir / "demo/icons").mkdir()
+    star = demo.content_dir / "demo/icons/star.svg"
+    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n'
+                    '  <path d="M2 2h20v20z" style="stroke-width: 1; fill:#12345g"/>\n</svg>\n')
+    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
+    found = one_error(build(demo), "star.svg:2:3: <path> fill '#12345g' is not a colour")
+    assert found.startswith(f"{star}:2:3: ") and not demo.output_dir.exists(), found
 
 
 def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project):

@@ -234,6 +234,12 @@ def test_a_misspelt_stomach_is_one_line(sheet):
     assert problems(sheet(text)) == ["game.yaml:9:5: unknown key 'stomch': did you mean 'stomach' (required)?"]
 
 
+def test_a_misspelt_optional_sheet_key_names_the_key_meant(sheet):
+    """Before: "unknown key 'kingtoken' (expected one of: game, rules, ...)", every key of the sheet."""
+    text = BASE.replace("rules: published\n", "rules: published\nkingtoken: Ana\n", 1)
+    assert problems(sheet(text)) == ["game.yaml:3:1: unknown key 'kingtoken': did you mean 'king_token'?"]
+
+
 SOLO = """\
 game: tasty-humans
 players:

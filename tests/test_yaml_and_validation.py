@@ -185,9 +185,10 @@ def test_a_misspelt_required_key_is_one_line_at_the_misspelling():
     assert messages("crads: []\n") == ["deck.yaml:1:1: unknown key 'crads': did you mean 'cards' (required)?"]
     assert messages("cards:\n  - {id: a, cost: 1}\n  - {idd: b, cost: 2}\n") == [
         "deck.yaml:3:6: unknown key 'idd': did you mean 'id' (required)?"]
-    # a key that is optional, or present, or far from every missing key: today's lines
+    # a key near one already written, or far from every key: the keys allowed
     assert messages("cards:\n  - {id: a, cost: 1, cots: 1}\n") == ["deck.yaml:2:22: unknown key 'cots' (expected one of: id, cost)"]
-    assert messages("name: x\ncolor: red\n", Token) == ["deck.yaml:2:1: unknown key 'color' (expected one of: name, colour)"]
+    # near an optional key not written: that key, without "(required)"
+    assert messages("name: x\ncolor: red\n", Token) == ["deck.yaml:2:1: unknown key 'color': did you mean 'colour'?"]
     assert messages("cards:\n  - {cost: 1, colour: red}\n") == [
         "deck.yaml:2:5: missing required key 'id'", "deck.yaml:2:15: unknown key 'colour' (expected one of: id, cost)"]
     # one misspelling per missing key: the first one written is told

@@ -17,6 +17,7 @@ from ..limits import FONTS, TEMPLATES
 from ..plaindata import Copier
 from . import generate as generated, icons as icon_sets, plugins, project_files, records, variants
 from .needs import check_needs
+from .options import default_errors as option_default_errors
 from .sheets import SHEET_SUFFIXES, combine, load_sheet
 from .fonts import DEFAULT as DEFAULT_FONTS
 from .fonts import Fonts, chars_named, load_face
@@ -278,6 +279,7 @@ def load_game(project: Project, name: str) -> GameContent:
         errors.append(manifest_doc.error(("data", stem), f"data file {stem!r} not found: expected content/{name}/{stem}.yaml, .csv or .xlsx"))
     raise_if_any(errors)
     raise_if_any(records.check_refs(game.docs, manifest.data, manifest_doc))
+    raise_if_any(option_default_errors(game))  # after the data: `choices` may name a list in it
     _check_templates(game, manifest_doc)
     _check_fonts(game, manifest_doc)
     _check_labels(game, manifest_doc)

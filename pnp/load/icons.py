@@ -28,7 +28,9 @@ from . import project_files
 from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
+from .paint import is_colour, not_a_colour, paints
 from .svgpath import path_problem
+from .validation import unknown_key
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -67,20 +69,29 @@ def _svg_file(project: Path, path: Path, where: ContentError) -> Icon:
 
 
 def _bad_path(path: Path, data: bytes) -> ContentError | None:
-    """The error at the first <path> of a well-formed SVG file whose `d` is malformed, if
-    any (ElementTree keeps no positions: expat, which it parses with, reports them)."""
+    """The error at the first element of a well-formed SVG file with a malformed path `d`
+    or a fill or stroke the renderers cannot read (drawn black, or no line, in every face
+    placing the icon), if any (ElementTree keeps no positions: expat, which it parses with,
+    reports them)."""
     parser = expat.ParserCreate(namespace_separator=" ")
     found: list[ContentError] = []
 
     def start(name: str, attrs: dict[str, str]) -> None:
         problem = path_problem(attrs["d"]) if name == f"{SVG_NS} path" and "d" in attrs else None
+        tag = name.rpartition(" ")[2]
+        if problem is not None:
+            problem = f"<path> d: SVG path data: {problem}"
+        elif bad := next(((n, v) for n, v, _ in paints(attrs) if not is_colour(v)), None):
+            problem = f"<{tag}> {not_a_colour(*bad)}"
         if problem is not None and not found:
-            found.append(ContentError(path, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, f"<path> d: SVG path data: {problem}"))
+            found.append(ContentError(path, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, problem))
 
     parser.StartElementHandler = start
     parser.Parse(data, True)
     return found[0] if found else None
 
+
+ICON_KEYS = ("d", "fill", "viewbox")  # of an icon in an icon set's YAML file
 
 # pictures that are not icons in an icon folder: refused, where a pack's LICENSE or README is left alone
 PICTURES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".svgz", ".eps", ".ai", ".pdf"})
@@ -121,12 +132,18 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                     continue
                 for key, value in doc.data.items():
                     value = {"d": value} if isinstance(value, str) else value
-                    if not isinstance(value, dict) or not isinstance(value.get("d"), str) or set(value) - {"d", "fill", "viewbox"}:
+                    if isinstance(value, dict) and (stray := [k for k in value if k not in ICON_KEYS]):
+                        errors.append(doc.error((key, stray[0]), f"icon {key!r}: {unknown_key(stray[0], ICON_KEYS, value, required=('d',))}"))
+                        continue
+                    if not isinstance(value, dict) or not isinstance(value.get("d"), str):
                         errors.append(doc.error((key,), f"icon {key!r}: expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"))
                         continue
                     problem = path_problem(value["d"])
                     if problem is not None:
                         errors.append(doc.error((key, "d") if isinstance(doc.data[key], dict) else (key,), f"icon {key!r}: SVG path data: {problem}"))
+                        continue
+                    if isinstance(value.get("fill"), str) and not is_colour(value["fill"]):  # its default fill, drawn black in every face
+                        errors.append(doc.error((key, "fill"), f"icon {key!r}: {not_a_colour('fill', value['fill'])}"))
                         continue
                     d = escape(value["d"])
                     icons[str(key)] = Icon(str(value.get("viewbox", spec.viewbox)), f'<path d="{d}"/>', value.get("fill"))

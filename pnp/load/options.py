@@ -91,15 +91,51 @@ def check_value(game: "GameContent", name: str, spec: OptionSpec, given: Any) ->
         # `--set rules=0.2.8` names the choice "0.2.8", `--set rules=Published` the choice "published"
         found = choice_named(allowed, value)
         if found is None:
-            names = [str(c) for c in allowed]
-            return fail(f"expected one of {', '.join(names)}{did_you_mean(str(value), names)}")
+            return fail(_not_a_choice(allowed, value))
         value = found
+    span = _outside(name, spec, value)
+    return (value, None) if span is None else fail(span)
+
+
+def _not_a_choice(allowed: list[Any], value: Any) -> str:
+    names = [str(c) for c in allowed]
+    return f"expected one of {', '.join(names)}{did_you_mean(str(value), names)}"
+
+
+def _outside(name: str, spec: OptionSpec, value: Any) -> str | None:
+    """What a number outside the option's min and max was expected to be, or None."""
     low, high = spec.min, spec.max
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if (low is not None and value < low) or (high is not None and value > high):
             span = f"from {low:g} to {high:g}" if low is not None and high is not None else (f"{low:g} or more" if low is not None else f"{high:g} or less")
-            return fail(f"expected a number {'of players ' if name == PLAYERS else ''}{span}")
-    return value, None
+            return f"expected a number {'of players ' if name == PLAYERS else ''}{span}"
+    return None
+
+
+# what a default of each type must be: templates see it as written, unread (`_read` is for
+# the command line's text); a text option's choices may be numbers, so any scalar will do
+_DEFAULT_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "int": ((int,), "a whole number"), "number": ((int, float), "a number"), "bool": ((bool,), "true or false")}
+
+
+def default_errors(game: "GameContent") -> list[ContentError]:
+    """Each option whose `default:` the option itself would refuse (of another type, none
+    of its `choices`, outside its `min`/`max`), at the default's line in game.yaml."""
+    errors = []
+    for name, spec in game.manifest.options.items():
+        value = spec.default
+        if value is None:
+            continue
+        allowed = choices(game, name, spec)
+        if spec.type in _DEFAULT_TYPES and (not isinstance(value, _DEFAULT_TYPES[spec.type][0]) or isinstance(value, bool) != (spec.type == "bool")):
+            problem: str | None = f"expected {_DEFAULT_TYPES[spec.type][1]} (type: {spec.type})"
+        elif allowed is not None and not any(str(c) == str(value) for c in allowed):  # exactly a choice, as templates see it
+            problem = _not_a_choice(allowed, value)
+        else:
+            problem = _outside(name, spec, value)
+        if problem is not None:
+            errors.append(game.manifest_doc.error(("options", name, "default"), f"default {value!r}: {problem} ({game.name} option {name!r})"))
+    return errors
 
 
 def resolve(game: "GameContent", players: int | None, extra: dict[str, Any]) -> tuple[dict[str, Any], list[ContentError], set[str]]:

@@ -106,15 +106,21 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
         if not isinstance(record, dict):
             errors.append(doc.error(here, f"record {i + 1}: expected a mapping of field: value"))
             continue
+        meant: set[str] = set()  # fields misspelt: told at the misspelling, not also missing
         if not spec.extra_fields and fields and columns is None:
             for key in record:
                 if key not in fields:
-                    errors.append(doc.error(here + (key,), f"unknown field {key!r}: expected one of {', '.join(fields)}"))
+                    # as `unknown_key` says it of every validated file: the nearest field the record lacks
+                    near = difflib.get_close_matches(str(key), [f for f in fields if f not in record and f not in meant], n=1)
+                    needed = bool(near) and fields[near[0]].required and fields[near[0]].default is None
+                    hint = f"did you mean {near[0]!r}{' (required)' if needed else ''}?" if near else f"expected one of {', '.join(fields)}"
+                    meant.update(near)
+                    errors.append(doc.error(here + (key,), f"unknown field {key!r}: {hint}"))
         for name, fspec in fields.items():
             if name not in record or record[name] is None:
                 if fspec.default is not None:
                     record[name] = fspec.default
-                elif fspec.required and (columns is None or name in columns):
+                elif fspec.required and (columns is None or name in columns) and name not in meant:
                     errors.append(doc.error(here + (name,), f"missing field {name!r}"))  # a sheet's empty cell, a YAML `name:`
                 continue
             try:

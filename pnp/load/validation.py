@@ -6,7 +6,7 @@ import difflib
 import re
 import string
 from dataclasses import dataclass
-from typing import Annotated, Any, Iterable, Literal, Mapping, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -171,11 +171,9 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     got = err.get("input")
     field = next((str(p) for p in reversed(loc) if isinstance(p, str)), None)
     if kind == "extra_forbidden" and err.get("near"):
-        return f"unknown key {loc[-1]!r}: did you mean {err['near']!r} (required)?"
+        return unknown_key(loc[-1], [err["near"]], required=[err["near"]])
     if kind == "extra_forbidden":
-        allowed = _allowed_keys(model, loc, data)
-        hint = f" (expected one of: {', '.join(allowed)})" if allowed else ""
-        return f"unknown key {loc[-1]!r}{hint}"
+        return unknown_key(loc[-1], _allowed_keys(model, loc, data), _mapping_at(data, loc[:-1]) + err.get("told", []))
     if kind == "missing":
         return f"missing required key {loc[-1]!r}"
     if kind in {"model_type", "dict_type"}:
@@ -184,9 +182,32 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
         return f"{field + ': ' if field else ''}expected a list of `- item` lines, got {_kind(got)}"
     msg = err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     prefix = f"{field}: " if field else ""
-    if kind in {"value_error", "assertion_error"}:
-        return prefix + msg
+    if kind in {"value_error", "assertion_error"}:  # an `unknown_key` sentence names its key already
+        return msg if loc and msg.startswith(f"unknown key {loc[-1]!r}") else prefix + msg
     return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
+
+
+def unknown_key(key: Any, allowed: Sequence[str], present: Iterable[Any] = (), required: Iterable[str] = ()) -> str:
+    """The sentence every validated file says of an unknown key: the allowed key it is
+    nearest to, among those its mapping lacks (`unknown key 'layuot': did you mean
+    'layout'?`), else the allowed keys (none known: the key alone)."""
+    near = difflib.get_close_matches(str(key), [k for k in allowed if k not in set(present)], n=1)  # as `did_you_mean`
+    if near:
+        return f"unknown key {key!r}: did you mean {near[0]!r}{' (required)' if near[0] in set(required) else ''}?"
+    return f"unknown key {key!r}" + (f" (expected one of: {', '.join(allowed)})" if allowed else "")
+
+
+def _mapping_at(data: Any, loc: tuple) -> list[Any]:
+    """The keys of the mapping at `loc` in `data` (a step naming no key, a union's tag, is
+    skipped as `_in_data` does); none when it cannot be found."""
+    for part in loc:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        elif not isinstance(part, str):
+            return []
+    return list(data) if isinstance(data, dict) else []
 
 
 def complaint(err: Mapping[str, Any]) -> str:
@@ -309,7 +330,7 @@ def _misspelt(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`errors` with an unknown key close to a required key missing beside it told as one
     misspelling (`stomch:` for `stomach:`) at the unknown key, without the missing line."""
     missing = [e["loc"] for e in errors if e["type"] == "missing" and e["loc"] and isinstance(e["loc"][-1], str)]
-    out = []
+    out: list[dict[str, Any]] = []
     for err in errors:
         loc = err["loc"]
         if err["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
@@ -318,6 +339,8 @@ def _misspelt(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if near:
                 missing.remove(loc[:-1] + (near[0],))  # one misspelling per missing key
                 err = {**err, "near": near[0]}
+            else:  # nor is a later unknown key beside it said to be that key (`describe`)
+                err = {**err, "told": [e["near"] for e in out if "near" in e and e["loc"][:-1] == loc[:-1]]}
         out.append(err)
     told = {e["loc"][:-1] + (e["near"],) for e in out if "near" in e}
     return [e for e in out if not (e["type"] == "missing" and e["loc"] in told)]

@@ -23,7 +23,7 @@ from ..units import num
 from ..files import digest
 from .assets import Assets
 from .font_styles import font_styles, sheet_fonts
-from .paints import bad_paint
+from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
 from ..errors import ContentError, add_folded, raise_if_any
@@ -173,15 +173,18 @@ def _held(value: Any, ident: Any) -> bool:
 
 
 def _icon_cell(game: GameContent, item: Any, ident: Any, error: ContentError, what: str,
-               held: Callable[[Any, Any], bool] = _held) -> ContentError:
+               held: Callable[[Any, Any], bool] = _held,
+               placed_at: Callable[[str], tuple[Path, int | None]] | None = None) -> ContentError:
     """An unknown icon's error at the field of the piece's record that holds the id (a
-    field, or an item of a list field), naming the template line that placed it; at the
-    template when the id did not come from the record (an id the template wrote itself)."""
+    field, or an item of a list field), naming the template line that placed it (when the
+    error has none, `placed_at` finds it from the field's name); at the template when the id
+    did not come from the record (an id the template wrote itself)."""
     fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
     for key, value in fields:
         at = game.locate(item, key) if held(value, ident) else None
         if at is not None and at.line is not None:
-            placed = locate.project_relative(Path(error.path or ""), game) + (f":{error.line}" if error.line else "")
+            path, line = (Path(error.path or ""), error.line) if error.line is not None or placed_at is None else placed_at(key)
+            placed = locate.project_relative(path, game) + (f":{line}" if line else "")
             return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
     return error
 
@@ -318,9 +321,10 @@ class ComponentRenderer:
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources)
             if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
-                error, colour = paint
+                error, colour, painted = paint
                 problems.append(error if error.line is not None else
-                                _icon_cell(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c))
+                                _icon_cell(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c,
+                                           lambda key: placed_at(sources, painted, key, where)))
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line

@@ -8,43 +8,37 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from PIL import ImageColor
-
 from ..errors import ContentError
+from ..load.paint import is_colour, not_a_colour, paints
 from .hrefs import Sources, written_at
 
-PAINTED = ("fill", "stroke")
-HEX = re.compile(r"#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
-WORD = re.compile(r"[a-z-]+")
-# a word must be a CSS colour name (Pillow's table of them) or one of SVG's paint keywords;
-# a function (rgb(), hsl(), url(#gradient)) is left to the renderers
-KEYWORDS = frozenset(ImageColor.colormap) | {"none", "transparent", "currentcolor", "inherit", "initial", "unset",
-                                             "context-fill", "context-stroke"}
-EXPECTED = "expected #rrggbb (or #rgb), a colour name such as red, or none"
 
-
-def _is_colour(value: str) -> bool:
-    word = value.strip().casefold()
-    if word.startswith("#"):
-        return HEX.fullmatch(word) is not None
-    return word in KEYWORDS if WORD.fullmatch(word) else True
-
-
-def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> tuple[ContentError, str] | None:
+def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> tuple[ContentError, str, str] | None:
     """The first fill or stroke (an attribute, or in `style`) that is not a colour, at the
-    template line that writes it, with the value (the caller may find it in the record)."""
+    template line that writes it, with the value and the paint's name (the caller may find
+    the value in the record)."""
     for element in root.iter():
-        written = [(name, value, f'{name}="{value}"') for name in PAINTED if (value := element.get(name)) is not None]
-        for declaration in element.get("style", "").split(";"):
-            name, _, value = declaration.partition(":")
-            if name.strip().casefold() in PAINTED:
-                written.append((name.strip().casefold(), value.strip(), declaration.strip()))
-        for name, value, as_written in written:
-            if not _is_colour(value):
+        for name, value, as_written in paints(dict(element.attrib)):
+            if not is_colour(value):
                 path, line = written_at(sources, as_written, template)
                 if line is None:  # written by a helper (icon(fill=...)) or from content: where the value is
                     path, line = written_at(sources, value, template)
-                drawn = "black" if name == "fill" else "no line"
-                return ContentError(path, line, None, f"{what}: {name} {value!r} is not a colour: {EXPECTED} "
-                                    f"(the renderers would draw {drawn})"), value
+                return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
     return None
+
+
+def placed_at(sources: Sources, name: str, key: str, template: Path) -> tuple[Path, int | None]:
+    """The template line that paints `name` with an expression reading the record's field
+    `key` (`fill="{{ item.ink }}"`, `style="fill: {{ item.ink }}"`), else the first line with
+    an expression reading it (`icon(..., fill=item.ink)`); `template` without a line when none does."""
+    reads = r"\{\{[^}]*(?:\." + re.escape(key) + r"\b|\[\s*['\"]" + re.escape(key) + r"['\"]\s*\])"
+    try:
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
+    for pattern in (re.compile(rf"\b{name}\s*[=:][^\n]*?{reads}", re.IGNORECASE), re.compile(reads)):
+        for path, text in found:
+            for n, line in enumerate(text.splitlines(), start=1):
+                if pattern.search(line):
+                    return path, n
+    return template, None

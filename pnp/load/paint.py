@@ -1,0 +1,49 @@
+"""What a fill or stroke may be: the renderers draw one they cannot read without a word
+(a fill black, a stroke not at all), so a face (pnp/render/paints.py) and an icon file
+(pnp/load/icons.py) are checked with this one reading of a colour."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+PAINTED = ("fill", "stroke")
+HEX = re.compile(r"#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
+WORD = re.compile(r"[a-z-]+")
+EXPECTED = "expected #rrggbb (or #rgb), a colour name such as red, or none"
+
+
+@functools.cache
+def _keywords() -> frozenset[str]:
+    """A word must be a CSS colour name (Pillow's table of them) or one of SVG's paint
+    keywords (Pillow is imported when first needed: `pnp score` never draws)."""
+    from PIL import ImageColor
+
+    return frozenset(ImageColor.colormap) | {"none", "transparent", "currentcolor", "inherit", "initial", "unset",
+                                             "context-fill", "context-stroke"}
+
+
+def is_colour(value: str) -> bool:
+    """Whether the renderers read `value` as a paint; a function (rgb(), hsl(), url(#gradient))
+    is left to them."""
+    word = value.strip().casefold()
+    if word.startswith("#"):
+        return HEX.fullmatch(word) is not None
+    return word in _keywords() if WORD.fullmatch(word) else True
+
+
+def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Each fill and stroke of an element's attributes, as an attribute or in `style`:
+    (name, value, as written)."""
+    written = [(name, value, f'{name}="{value}"') for name in PAINTED if (value := attrs.get(name)) is not None]
+    for declaration in attrs.get("style", "").split(";"):
+        name, _, value = declaration.partition(":")
+        if name.strip().casefold() in PAINTED:
+            written.append((name.strip().casefold(), value.strip(), declaration.strip()))
+    return written
+
+
+def not_a_colour(name: str, value: str) -> str:
+    """What is wrong with the paint `name` of `value`, which `is_colour` refused."""
+    drawn = "black" if name == "fill" else "no line"
+    return f"{name} {value!r} is not a colour: {EXPECTED} (the renderers would draw {drawn})"
