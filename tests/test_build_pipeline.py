@@ -39,6 +39,19 @@ def test_build_writes_one_svg_per_face_and_one_pdf_per_component(demo: Project):
     assert (report.components, report.pieces, report.files) == (1, 3, 4)
 
 
+def test_the_print_pdf_is_planned_once_a_build(demo: Project, monkeypatch):
+    """The print PDF's plan (its sheets, packed) serves the PDF, its cut files and the
+    summary's sheet count: made once a build, not once for each (a few ms a game)."""
+    from pnp.formats import print_pdf
+
+    made = []
+    real = print_pdf.plan
+    monkeypatch.setattr(print_pdf, "plan", lambda *args, **kwargs: made.append(1) or real(*args, **kwargs))
+    (report,) = build(demo, None, BuildOptions(cut_file=True))
+    assert len(made) == 1 and report.sheets is not None
+    assert (demo.output_dir / "demo" / "cut").is_dir()
+
+
 @pytest.mark.parametrize("bleed, size", [(3.0, ("69mm", "94mm")), (0.0, ("63mm", "88mm"))])
 def test_svg_has_physical_size_including_bleed(demo: Project, bleed, size):
     build(demo, ["demo"], BuildOptions(formats=("svg",), bleed=bleed))

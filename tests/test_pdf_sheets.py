@@ -263,6 +263,23 @@ def test_a_book_fetches_a_document_only_when_a_sheet_first_draws_from_it():
         Book(counts=[2, 2], fetch=parts.__getitem__).size(2)
 
 
+def test_a_book_looks_each_page_up_once():
+    """A sheet asks a face's page for its size, then for its form: the page is looked up in
+    its document once (pikepdf's lookup is about 15 us, twice a face of every PDF)."""
+    import pikepdf
+
+    from pnp.formats.pdf_sheets import Book
+
+    source = pikepdf.Pdf.new()
+    for _ in range(3):
+        source.add_blank_page(page_size=(36, 36))
+    made = io.BytesIO()
+    source.save(made)
+    book = Book([made.getvalue()])
+    assert book._page(2) is book._page(2)
+    assert book.size(2) == (36.0, 36.0) and book.form(2) is book.form(2)
+
+
 def test_a_font_file_edited_in_place_is_typeset_with_its_new_outlines(tmp_path: Path):
     """`pnp watch` keeps one process: the engine's fonts are keyed by the files' bytes, so a
     font file saved again under the same name (a designer's font update) is loaded again

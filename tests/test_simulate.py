@@ -397,3 +397,21 @@ def test_ctrl_c_on_a_terminal_stops_every_process_at_once(tmp_path):
             proc.wait()
     assert (proc.returncode, out, err) == (130, b"", b"interrupted\n")
     assert report.read_text() == "the last run's report"
+
+
+def test_a_plugin_importing_the_api_leaves_the_runner_unimported():
+    """A build imports pnp.api for its plugins (`Record`, `Simulation` come from the lab's
+    `base`): the runner (2-3 ms of every build's start) is imported when first named."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, pnp.api; print('pnp.simulate.runner' in sys.modules); "
+            "from pnp.simulate import simulate, Run; print(simulate.__module__, Run.__module__)")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.split() == ["False", "pnp.simulate.runner", "pnp.simulate.runner"]
+    import pnp.simulate
+
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        pnp.simulate.nothing  # noqa: B018

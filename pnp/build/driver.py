@@ -83,18 +83,19 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 
 
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
-              started: "BookPages | None" = None, kept: "Kept | None" = None) -> dict[str, Planned]:
+              started: "BookPages | None" = None, kept: "Kept | None" = None, plans: dict[str, Any] | None = None) -> dict[str, Planned]:
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
     of the game's faces (pnp/formats/pdf.py): each face goes through the engine once.
     `started`: the book the game's faces went into as they were rendered (`start_book`);
-    `kept`: the game's typeset documents of earlier builds (its `BuildCache`)."""
+    `kept`: the game's typeset documents of earlier builds (its `BuildCache`); `plans`:
+    where the print PDF's plan is kept once made (`_print_plan`)."""
     from ..formats.pdf import SharedBook
 
     title = game.manifest.title
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    book = SharedBook(title, partial(_layouts, game, printed, rendered, options), game.fonts, partial(_book, game, printed, started, kept))
+    book = SharedBook(title, partial(_layouts, game, printed, rendered, options, plans), game.fonts, partial(_book, game, printed, started, kept))
     # every PDF of the book embeds its font subsets, made over all its faces and labels: an
     # edit of any face or sheet makes them all again, each then what a full build makes (the
     # print PDF's key holds all that the component PDFs are made from)
@@ -104,7 +105,7 @@ def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
     if options.cut_file:
         from ..formats.cutfile import cut_svg
 
-        made = _print_plan(game, rendered, options)
+        made = _print_plan(game, rendered, options, plans)
         for number, page in made.cut_pages:
             svg = cut_svg(page, made.layout.sheet, f"{game.manifest.title}: cut file of page {number}")
             files[f"cut/{game.name}-page-{number:03d}.svg"] = Planned(digest(svg), partial(str.encode, svg, "utf-8"))
@@ -134,13 +135,14 @@ def _book(game: GameContent, printed: list[RenderedComponent], started: "BookPag
     return book
 
 
-def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list[RenderedComponent], options: BuildOptions) -> list:
+def _layouts(game: GameContent, printed: list[RenderedComponent], rendered: list[RenderedComponent], options: BuildOptions,
+             plans: dict[str, Any] | None = None) -> list:
     """The sheets of each printed component's PDF, then those of the print PDF."""
     from ..formats.impose import Paper, layout
     from ..config import papers
 
     sheet = Paper(options.paper, *papers(options.papers)[options.paper])
-    return [layout(comp, sheet, f"{game.manifest.title}: {comp.spec.name}", game.fonts) for comp in printed] + [_print_plan(game, rendered, options).layout]
+    return [layout(comp, sheet, f"{game.manifest.title}: {comp.spec.name}", game.fonts) for comp in printed] + [_print_plan(game, rendered, options, plans).layout]
 
 
 def _print_key(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> str:
@@ -158,22 +160,32 @@ def _print_key(game: GameContent, rendered: list[RenderedComponent], options: Bu
                    for c in rendered])
 
 
-def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions):
+def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions, plans: dict[str, Any] | None = None):
+    """The print PDF's plan of `rendered` (formats/print_pdf.py), made once for the PDF, its
+    cut files and the summary's sheet count when they share `plans` (one game's build: the
+    same faces and sheet options; the output folder, all its options differ in, plays no part)."""
+    if plans is not None and "print" in plans:
+        return plans["print"]
     from ..formats.impose import Paper
     from ..config import papers, sheet_layout
     from ..formats.print_pdf import plan
 
     width, height = papers(options.papers)[options.paper]
-    return plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
+    made = plan(game.manifest.title, rendered, Paper(options.paper, width, height), sheet_layout(options.layout, options.layouts),
                 pack=options.pack, back_offset=options.back_offset, registration=options.cut_file, layout_name=options.layout,
                 fonts=game.fonts, layouts=options.layouts)
+    if plans is not None:
+        plans["print"] = made
+    return made
 
 
-def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> tuple[int, int] | None:
-    """Sheets the print PDF takes, and how many without packing (None without pieces)."""
+def print_sheets(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
+                 plans: dict[str, Any] | None = None) -> tuple[int, int] | None:
+    """Sheets the print PDF takes, and how many without packing (None without pieces);
+    `plans`: the print PDF's plan, when its PDF made it already (`_print_plan`)."""
     if not any(comp.pieces for comp in rendered):
         return None
-    made = _print_plan(game, rendered, options)
+    made = _print_plan(game, rendered, options, plans)
     return made.sheets, made.sheets_unpacked
 
 
@@ -307,6 +319,7 @@ class Rendered:
     seconds: float
     tally: Tally | None
     book: "BookPages | None" = None  # typesetting the game's faces since they were rendered
+    plans: dict[str, Any] = field(default_factory=dict)  # the print PDF's plan, made once (`_print_plan`)
 
     @property
     def todo(self) -> dict[str, Planned]:
@@ -323,7 +336,7 @@ class Rendered:
 
                 check_engine_families(self.game, font_families(self.game.fonts.paths))
             files = make_all(todo, self.tally, staged)
-            sheets = print_sheets(self.game, self.faces, self.options) if "pdf" in self.options.formats else None
+            sheets = print_sheets(self.game, self.faces, self.options, self.plans) if "pdf" in self.options.formats else None
         except BaseException:
             staged.discard()
             raise
@@ -373,14 +386,15 @@ def render_game(game: GameContent, options: BuildOptions, root: Path, values: di
         if "pdf" in options.formats:
             check_room(game, faces, options)
         planned: dict[str, Planned] = {}
+        plans: dict[str, Any] = {}
         located = replace(options, out=root.parent)  # writers that name absolute paths (tts) see where
         for fmt in options.formats:
-            planned.update(pdf_files(game, faces, located, book, cache) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
+            planned.update(pdf_files(game, faces, located, book, cache, plans) if fmt == "pdf" else FORMATS[fmt](game, faces, located))
     except BaseException:
         if book is not None:
             book.close()
         raise
-    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally, book)
+    return Rendered(game, options, faces, count, cache, planned, time.perf_counter() - start, tally, book, plans)
 
 
 def make_all(plans: dict[str, Planned], tally: Tally | None = None, staged: Staged | None = None) -> dict[str, bytes]:

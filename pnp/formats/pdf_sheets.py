@@ -51,6 +51,7 @@ class Book:
             counts = self._counts = [len(self._open(n).pages) for n in range(len(parts or []))]
         self._starts = list(accumulate([0, *counts]))  # the book's number of each document's first page
         self._forms: dict[int, pikepdf.Object] = {}
+        self._pages: dict[int, pikepdf.Page] = {}  # a sheet asks each page its size, then its form
         self._sizes: dict[int, tuple[float, float]] = {}
 
     def _open(self, part: int) -> Pdf:
@@ -61,8 +62,10 @@ class Book:
         return self._pdfs[part]
 
     def _page(self, page: int) -> pikepdf.Page:
-        part = bisect_right(self._starts, page) - 1
-        return self._open(part).pages[page - self._starts[part]]
+        if page not in self._pages:  # pikepdf finds a page of a document in about 15 us
+            part = bisect_right(self._starts, page) - 1
+            self._pages[page] = self._open(part).pages[page - self._starts[part]]
+        return self._pages[page]
 
     def whole(self) -> tuple[str, str]:
         """The engine that typeset the book (typst names itself the creator) and the PDF
