@@ -23,6 +23,7 @@ def _keywords() -> frozenset[str]:
                                              "context-fill", "context-stroke"}
 
 
+@functools.lru_cache(maxsize=1024)  # every face of a deck repeats a few colours (bounded: values are a project's)
 def is_colour(value: str) -> bool:
     """Whether the renderers read `value` as a paint; a function (rgb(), hsl(), url(#gradient))
     is left to them."""

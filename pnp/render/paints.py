@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..errors import ContentError
-from ..load.paint import is_colour, not_a_colour, paints
+from ..load.paint import PAINTED, is_colour, not_a_colour, paints
 from .hrefs import Sources, written_at
 
 
@@ -18,7 +18,11 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
     template line that writes it, with the value and the paint's name (the caller may find
     the value in the record)."""
     for element in root.iter():
-        for name, value, as_written in paints(dict(element.attrib)):
+        attrib = element.attrib
+        # the common element, colours as attributes alone, is settled without `paints`' list
+        if "style" not in attrib and all(is_colour(v) for n in PAINTED if (v := attrib.get(n)) is not None):
+            continue
+        for name, value, as_written in paints(attrib):
             if not is_colour(value):
                 path, line = written_at(sources, as_written, template)
                 if line is None:  # written by a helper (icon(fill=...)) or from content: where the value is
