@@ -6,6 +6,7 @@ template, a block no template it extends has (pnp/sandbox.py `unknown_block`).""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import jinja2
@@ -307,6 +308,18 @@ def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo
     cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
     line = in_body(demo, '<text y="9">{{ item.title }}</text>\n' + markup) + 1 + markup.count("\n")
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: ")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: Project):
+    """Before: one pattern with a lazy gap between `fill=` and the expression took cubic time:
+    a 21,000-character comment line of them held the build over a minute before its error."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    line = in_body(demo, "{# " + "fill={{ " * 2600 + '#}\n<rect width="5" height="5" fill="{{ item.ink }}"/>') + 1
+    started = time.perf_counter()
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 

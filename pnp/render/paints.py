@@ -35,14 +35,25 @@ def placed_at(sources: Sources, name: str, key: str, template: Path) -> tuple[Pa
     """The template line that paints `name` with an expression reading the record's field
     `key` (`fill="{{ item.ink }}"`, `style="fill: {{ item.ink }}"`), else the first line with
     an expression reading it (`icon(..., fill=item.ink)`); `template` without a line when none does."""
-    reads = r"\{\{[^}]*(?:\." + re.escape(key) + r"\b|\[\s*['\"]" + re.escape(key) + r"['\"]\s*\])"
     try:
         found = sources()
     except Exception:  # a template could not be read again: the face is named without a line
         return template, None
-    for pattern in (re.compile(rf"\b{name}\s*[=:][^\n]*?{reads}", re.IGNORECASE), re.compile(reads)):
+    # each part searched alone, in one pass over the line: one pattern of them all, with a lazy
+    # gap between the paint's name and the expression, took cubic time on a long template line
+    painted = re.compile(rf"\b{re.escape(name)}\s*[=:]", re.IGNORECASE)
+    reads = re.compile(r"\." + re.escape(key) + r"\b|\[\s*['\"]" + re.escape(key) + r"['\"]\s*\]")
+
+    def reading(line: str, after: int = 0) -> bool:
+        return any(reads.search(m.group()) for m in EXPRESSION.finditer(line, after))
+
+    for painting in (True, False):
         for path, text in found:
             for n, line in enumerate(text.splitlines(), start=1):
-                if pattern.search(line):
+                at = painted.search(line) if painting else None
+                if (at is not None or not painting) and reading(line, at.end() if at else 0):
                     return path, n
     return template, None
+
+
+EXPRESSION = re.compile(r"\{\{[^}]*")  # a Jinja expression, up to its first `}`
