@@ -61,6 +61,9 @@ THINGS = "data:\n  things:\n    fields:\n      id: id\n      {field}\n"
     ("n: int", "1e999", "n: '1e999': expected a finite number"),  # was an internal error (OverflowError)
     ("n: number", "nan", "n: 'nan': expected a finite number"),  # was taken as a number
     ("n: number", "-inf", "n: '-inf': expected a finite number"),
+    ("n: int", ".inf", "n: .inf: expected a finite number"),  # was an internal error (OverflowError): YAML's own spelling
+    ("n: number", ".nan", "n: .nan: expected a finite number"),  # was taken as a number
+    ("n: number", "-1.0e+999", "n: -.inf: expected a finite number"),
     ("n: {type: int, min: 1}", "0", "n: 0 is too small: expected 1 or more"),
     ("n: {type: number, max: 2.5}", "2.75", "n: 2.75 is too large: expected 2.5 or less"),
     ("size: {one_of: [S, M]}", "L", "size: 'L' is not allowed: expected one of S, M"),
