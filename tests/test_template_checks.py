@@ -279,6 +279,11 @@ def test_what_a_macro_writes_is_at_the_macro_files_line(demo: Project, markup: s
                                                   "or none (the renderers would draw black)"),
     ('<rect width="5" height="5" fill="none" stroke="gold-ish"/>', "stroke 'gold-ish' is not a colour"),
     ('<rect width="5" height="5" style="stroke-width: 1; fill:#12345g"/>', "fill '#12345g' is not a colour"),
+    # before: passed as not a word, and drawn black all the same
+    ('<rect width="5" height="5" fill="red;"/>', "fill 'red;' is not a colour"),
+    ('<rect width="5" height="5" fill="dark red"/>', "fill 'dark red' is not a colour"),
+    ('<rect width="5" height="5" style="fill: 12"/>', "fill '12' is not a colour"),
+    ('<rect width="5" height="5" fill=""/>', "fill '' is not a colour"),
 ])
 def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
     """A new designer's typo in a colour painted the shape black (a number on it gone), or
@@ -295,6 +300,12 @@ def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Pr
     for ink in ("blue", "#28B", "#2980b9", "#2980b980", "none", "currentColor", "rgb(1, 2, 3)", "Transparent"):
         cards.write_text(re.sub(r"ink: .*", f"ink: '{ink}'", cards.read_text()))
         drawn(demo)
+
+
+def test_an_important_colour_in_a_style_is_a_colour(demo: Project):
+    """CSS's `!important` is no part of the colour in `style` (the renderers draw it red)."""
+    in_body(demo, '<rect width="5" height="5" style="fill: red !important; stroke: #123 !IMPORTANT"/>')
+    drawn(demo)
 
 
 @pytest.mark.parametrize("markup", [
