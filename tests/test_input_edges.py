@@ -309,6 +309,8 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
      "marks.yaml:1:18: icon 'dot': unknown key 'fil': did you mean 'fill'?"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fill: '#12345g'}\n"},
      "marks.yaml:1:18: icon 'dot': fill '#12345g' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, or none (the renderers would draw black)"),
+    # before: passed here, then blamed on the template placing the icon, with no line
+    ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fill: 12}\n"}, "marks.yaml:1:18: icon 'dot': fill 12 is not a colour"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {dd: M0 0h4}\n"},
      "marks.yaml:1:7: icon 'dot': unknown key 'dd': did you mean 'd' (required)?"),
     ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:3: marks: give exactly one of `folder` or `file`"),

@@ -48,7 +48,7 @@ def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
     return written
 
 
-def not_a_colour(name: str, value: str) -> str:
+def not_a_colour(name: str, value: object) -> str:
     """What is wrong with the paint `name` of `value`, which `is_colour` refused."""
     drawn = "black" if name == "fill" else "no line"
     return f"{name} {value!r} is not a colour: {EXPECTED} (the renderers would draw {drawn})"
