@@ -219,3 +219,11 @@ def test_manifest_size_with_one_unit_applies_it_to_both_sides():
         assert not errors, size
         got = manifest.components[0].size
         assert (got.width, got.height) == (pytest.approx(expected[0]), pytest.approx(expected[1])), size
+
+
+@pytest.mark.parametrize("size, got", [("2.5in x 3.5 IN", "'3.5 IN'"), ("x in", "''")])
+def test_a_size_side_that_is_no_bare_number_is_told_as_written(size: str, got: str):
+    """Before: the other side's unit was added to it too ('3.5 INin', 'in' for an empty side)."""
+    text = f"title: T\ncomponents:\n  - {{id: a, name: A, size: '{size}', items: x, front: a.svg.j2}}\n"
+    _, errors = validate(parse_located(text, "game.yaml"), Manifest)
+    assert len(errors) == 1 and f"got {got}" in str(errors[0]), errors
