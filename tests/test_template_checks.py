@@ -322,6 +322,15 @@ def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
+def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
+    """Before: an internal error (TypeError) looking for the template line reading `item[7]`."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    7: blu"))
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ item[7] }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: 7: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: Project):
     """Before: one pattern with a lazy gap between `fill=` and the expression took cubic time:
     a 21,000-character comment line of them held the build over a minute before its error."""

@@ -31,7 +31,7 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
     return None
 
 
-def placed_at(sources: Sources, name: str, key: str, template: Path) -> tuple[Path, int | None]:
+def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple[Path, int | None]:
     """The template line that paints `name` with an expression reading the record's field
     `key` (`fill="{{ item.ink }}"`, `style="fill: {{ item.ink }}"`), else the first line with
     an expression reading it (`icon(..., fill=item.ink)`); `template` without a line when none does."""
@@ -42,7 +42,8 @@ def placed_at(sources: Sources, name: str, key: str, template: Path) -> tuple[Pa
     # each part searched alone, in one pass over the line: one pattern of them all, with a lazy
     # gap between the paint's name and the expression, took cubic time on a long template line
     painted = re.compile(rf"\b{re.escape(name)}\s*[=:]", re.IGNORECASE)
-    reads = re.compile(r"\." + re.escape(key) + r"\b|\[\s*['\"]" + re.escape(key) + r"['\"]\s*\]")
+    field = re.escape(str(key))  # a record of a YAML file may have a number for a key (`item[7]`)
+    reads = re.compile(r"\." + field + r"\b|\[\s*['\"]?" + field + r"['\"]?\s*\]")
 
     def reading(line: str, after: int = 0) -> bool:
         return any(reads.search(m.group()) for m in EXPRESSION.finditer(line, after))
