@@ -322,6 +322,21 @@ def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
+def test_a_colour_from_a_record_is_not_blamed_on_a_template_line_holding_a_longer_word(demo: Project):
+    """Before: 'blu' was found inside the template's `fill="blue"` and told there, as if written there."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    line = in_body(demo, '<rect width="5" height="5" fill="blue"/>\n<rect width="5" height="5" fill="{{ item.ink }}"/>') + 1
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_colour_a_helper_is_given_in_the_template_is_told_at_its_line(demo: Project):
+    in_body(demo, '{% set ink = "blu" %}\n<rect width="5" height="5" fill="{{ ink }}"/>')
+    line = in_body(demo, "")  # the line `{% set %}` took
+    one_error(build(demo), f"card.svg.j2:{line - 2}: card/example: fill 'blu' is not a colour")
+
+
 def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
     """Before: an internal error (TypeError) looking for the template line reading `item[7]`."""
     cards = demo.content_dir / "demo/cards.yaml"

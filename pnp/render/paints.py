@@ -25,8 +25,12 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
         for name, value, as_written in paints(attrib):
             if not is_colour(value):
                 path, line = written_at(sources, as_written, template)
-                if line is None:  # written by a helper (icon(fill=...)) or from content: where the value is
-                    path, line = written_at(sources, value, template)
+                # written by a helper (icon(fill=...)) or `{% set %}`: where the value is, quoted (bare,
+                # a record's `blu` was found in the template's `blue` and blamed on that line)
+                for quoted in (f"'{value}'", f'"{value}"') if line is None and value else ():
+                    path, line = written_at(sources, quoted, template)
+                    if line is not None:
+                        break
                 return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
     return None
 
