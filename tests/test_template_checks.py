@@ -274,6 +274,13 @@ def test_what_a_macro_writes_is_at_the_macro_files_line(demo: Project, markup: s
     assert f"card.svg.j2:{line}" not in found
 
 
+def with_field(demo: Project, field: str) -> Path:
+    """The demo card's record given `field` (`ink: blu`); its file."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", f"copies: 3\n    {field}"))
+    return cards
+
+
 @pytest.mark.parametrize("markup,message", [
     ('<rect width="5" height="5" fill="#d4a01"/>', "fill '#d4a01' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, "
                                                   "or none (the renderers would draw black)"),
@@ -292,8 +299,7 @@ def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Proje
 
 
 def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    cards = with_field(demo, "ink: blu")
     line = in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
@@ -315,8 +321,7 @@ def test_an_important_colour_in_a_style_is_a_colour(demo: Project):
 def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo: Project, markup: str):
     """Before: "(placed by templates/demo/card.svg.j2)", the line to look for left to the reader;
     the line is the one painting with an expression that reads the field."""
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    with_field(demo, "ink: blu")
     line = in_body(demo, '<text y="9">{{ item.title }}</text>\n' + markup) + 1 + markup.count("\n")
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: ")
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
@@ -324,8 +329,7 @@ def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo
 
 def test_a_colour_from_a_record_is_not_blamed_on_a_template_line_holding_a_longer_word(demo: Project):
     """Before: 'blu' was found inside the template's `fill="blue"` and told there, as if written there."""
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    with_field(demo, "ink: blu")
     line = in_body(demo, '<rect width="5" height="5" fill="blue"/>\n<rect width="5" height="5" fill="{{ item.ink }}"/>') + 1
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
@@ -339,8 +343,7 @@ def test_a_colour_a_helper_is_given_in_the_template_is_told_at_its_line(demo: Pr
 
 def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
     """Before: an internal error (TypeError) looking for the template line reading `item[7]`."""
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    7: blu"))
+    with_field(demo, "7: blu")
     line = in_body(demo, '<rect width="5" height="5" fill="{{ item[7] }}"/>')
     found = one_error(build(demo), "cards.yaml:6:5: card/example: 7: fill 'blu' is not a colour")
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
@@ -349,8 +352,7 @@ def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
 def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: Project):
     """Before: one pattern with a lazy gap between `fill=` and the expression took cubic time:
     a 21,000-character comment line of them held the build over a minute before its error."""
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    with_field(demo, "ink: blu")
     line = in_body(demo, "{# " + "fill={{ " * 2600 + '#}\n<rect width="5" height="5" fill="{{ item.ink }}"/>') + 1
     started = time.perf_counter()
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
