@@ -341,6 +341,14 @@ def test_a_colour_a_helper_is_given_in_the_template_is_told_at_its_line(demo: Pr
     one_error(build(demo), f"card.svg.j2:{line - 2}: card/example: fill 'blu' is not a colour")
 
 
+def test_a_colour_with_a_space_from_a_record_is_told_at_its_field(demo: Project):
+    """Before: `"blu "` was not matched to the field holding it (compared stripped to unstripped)."""
+    with_field(demo, 'ink: "blu "')
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu ' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
     """Before: an internal error (TypeError) looking for the template line reading `item[7]`."""
     with_field(demo, "7: blu")
