@@ -124,7 +124,8 @@ def test_a_sheet_missing_a_field_of_the_file_is_refused_at_its_line(copy_game):
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("placeholder", ["{humans}", "{humans_to_win.real}", "{cyborgs_to_win[0]}", "{"])
+@pytest.mark.parametrize("placeholder", ["{humans}", "{humans_to_win.real}", "{cyborgs_to_win[0]}", "{",
+                                         "{humans_to_win:>999999999}", "{humans_to_win:s}", "{humans_to_win!r}"])  # a giant text, a failure
 def test_a_sheet_text_with_an_unknown_count_is_refused(copy_game, placeholder):
     project = copy_game(GAME)
     path = project.content_dir / GAME / "scoring.yaml"

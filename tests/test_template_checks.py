@@ -6,6 +6,7 @@ template, a block no template it extends has (pnp/sandbox.py `unknown_block`).""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import jinja2
@@ -273,11 +274,23 @@ def test_what_a_macro_writes_is_at_the_macro_files_line(demo: Project, markup: s
     assert f"card.svg.j2:{line}" not in found
 
 
+def with_field(demo: Project, field: str) -> Path:
+    """The demo card's record given `field` (`ink: blu`); its file."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 3", f"copies: 3\n    {field}"))
+    return cards
+
+
 @pytest.mark.parametrize("markup,message", [
     ('<rect width="5" height="5" fill="#d4a01"/>', "fill '#d4a01' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, "
                                                   "or none (the renderers would draw black)"),
     ('<rect width="5" height="5" fill="none" stroke="gold-ish"/>', "stroke 'gold-ish' is not a colour"),
     ('<rect width="5" height="5" style="stroke-width: 1; fill:#12345g"/>', "fill '#12345g' is not a colour"),
+    # before: passed as not a word, and drawn black all the same
+    ('<rect width="5" height="5" fill="red;"/>', "fill 'red;' is not a colour"),
+    ('<rect width="5" height="5" fill="dark red"/>', "fill 'dark red' is not a colour"),
+    ('<rect width="5" height="5" style="fill: 12"/>', "fill '12' is not a colour"),
+    ('<rect width="5" height="5" fill=""/>', "fill '' is not a colour"),
 ])
 def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
     """A new designer's typo in a colour painted the shape black (a number on it gone), or
@@ -286,14 +299,19 @@ def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Proje
 
 
 def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    cards = with_field(demo, "ink: blu")
     line = in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
     for ink in ("blue", "#28B", "#2980b9", "#2980b980", "none", "currentColor", "rgb(1, 2, 3)", "Transparent"):
         cards.write_text(re.sub(r"ink: .*", f"ink: '{ink}'", cards.read_text()))
         drawn(demo)
+
+
+def test_an_important_colour_in_a_style_is_a_colour(demo: Project):
+    """CSS's `!important` is no part of the colour in `style` (the renderers draw it red)."""
+    in_body(demo, '<rect width="5" height="5" style="fill: red !important; stroke: #123 !IMPORTANT"/>')
+    drawn(demo)
 
 
 @pytest.mark.parametrize("markup", [
@@ -303,10 +321,50 @@ def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Pr
 def test_a_colour_from_a_record_names_the_template_line_that_paints_with_it(demo: Project, markup: str):
     """Before: "(placed by templates/demo/card.svg.j2)", the line to look for left to the reader;
     the line is the one painting with an expression that reads the field."""
-    cards = demo.content_dir / "demo/cards.yaml"
-    cards.write_text(cards.read_text().replace("copies: 3", "copies: 3\n    ink: blu"))
+    with_field(demo, "ink: blu")
     line = in_body(demo, '<text y="9">{{ item.title }}</text>\n' + markup) + 1 + markup.count("\n")
     found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: ")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_colour_from_a_record_is_not_blamed_on_a_template_line_holding_a_longer_word(demo: Project):
+    """Before: 'blu' was found inside the template's `fill="blue"` and told there, as if written there."""
+    with_field(demo, "ink: blu")
+    line = in_body(demo, '<rect width="5" height="5" fill="blue"/>\n<rect width="5" height="5" fill="{{ item.ink }}"/>') + 1
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_colour_a_helper_is_given_in_the_template_is_told_at_its_line(demo: Project):
+    in_body(demo, '{% set ink = "blu" %}\n<rect width="5" height="5" fill="{{ ink }}"/>')
+    line = in_body(demo, "")  # the line `{% set %}` took
+    one_error(build(demo), f"card.svg.j2:{line - 2}: card/example: fill 'blu' is not a colour")
+
+
+def test_a_colour_with_a_space_from_a_record_is_told_at_its_field(demo: Project):
+    """Before: `"blu "` was not matched to the field holding it (compared stripped to unstripped)."""
+    with_field(demo, 'ink: "blu "')
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ item.ink }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu ' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
+    """Before: an internal error (TypeError) looking for the template line reading `item[7]`."""
+    with_field(demo, "7: blu")
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ item[7] }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: 7: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: Project):
+    """Before: one pattern with a lazy gap between `fill=` and the expression took cubic time:
+    a 21,000-character comment line of them held the build over a minute before its error."""
+    with_field(demo, "ink: blu")
+    line = in_body(demo, "{# " + "fill={{ " * 2600 + '#}\n<rect width="5" height="5" fill="{{ item.ink }}"/>') + 1
+    started = time.perf_counter()
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 

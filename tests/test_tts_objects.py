@@ -115,17 +115,25 @@ COIN = """\
 """
 
 
-def test_a_round_pieces_shared_back_is_named_back_not_after_its_first_item(tmp_path: Path):
-    """Two coins with one back drawn for both: the back's file is `back-…`, as a deck's
-    shared back is, not `gold-back-…` that the silver coin would point at too."""
+def coin_project(tmp_path: Path, items: str, colour: str, back: str) -> Project:
+    """The demo project with round two-sided coins: `items` (an expression), fronts of COIN
+    in `colour`, and the back template `back`."""
     project = Project(tmp_path / "proj")
     scaffold(project, "demo")
     game = project.content_dir / "demo/game.yaml"
     game.write_text(game.read_text() + "  - {id: coin, name: Coins, size: 20mm x 20mm, shape: round, "
-                    "items: \"[{'id': 'gold'}, {'id': 'silver'}]\", front: coin.svg.j2, back: coin-back.svg.j2}\n")
+                    f"items: \"{items}\", front: coin.svg.j2, back: coin-back.svg.j2}}\n")
     templates = project.root / "templates/demo"
-    (templates / "coin.svg.j2").write_text(COIN.replace("{{ colour }}", "{{ '#e9c46a' if item.id == 'gold' else '#cccccc' }}"))
-    (templates / "coin-back.svg.j2").write_text(COIN.replace("{{ colour }}", "#264653"))
+    (templates / "coin.svg.j2").write_text(COIN.replace("{{ colour }}", colour))
+    (templates / "coin-back.svg.j2").write_text(back)
+    return project
+
+
+def test_a_round_pieces_shared_back_is_named_back_not_after_its_first_item(tmp_path: Path):
+    """Two coins with one back drawn for both: the back's file is `back-…`, as a deck's
+    shared back is, not `gold-back-…` that the silver coin would point at too."""
+    project = coin_project(tmp_path, "[{'id': 'gold'}, {'id': 'silver'}]", "{{ '#e9c46a' if item.id == 'gold' else '#cccccc' }}",
+                           COIN.replace("{{ colour }}", "#264653"))
     build(project, None, BuildOptions(formats=("tts",), dpi=40))
     summary = json.loads((project.output_dir / "demo/tts/decks.json").read_text())
     (coins,) = [p for p in summary["pieces"] if p["component"] == "coin"]
@@ -141,17 +149,10 @@ def test_a_round_back_coloured_by_its_bleed_disc_shows_that_colour(tmp_path: Pat
     its circle, so it shows all that is printed inside it."""
     from PIL import ImageStat
 
-    project = Project(tmp_path / "proj")
-    scaffold(project, "demo")
-    game = project.content_dir / "demo/game.yaml"
-    game.write_text(game.read_text() + "  - {id: coin, name: Coins, size: 20mm x 20mm, shape: round, "
-                    "items: \"[{'id': 'gold'}]\", front: coin.svg.j2, back: coin-back.svg.j2}\n")
-    templates = project.root / "templates/demo"
-    (templates / "coin.svg.j2").write_text(COIN.replace("{{ colour }}", "#e9c46a"))
-    (templates / "coin-back.svg.j2").write_text(
-        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}{% block body %}'
-        '<circle class="bleed" cx="10" cy="10" r="{{ (10 + bleed) | num }}" fill="#264653"/>'
-        '<text x="10" y="12" font-size="6" fill="#ffffff" text-anchor="middle">B</text>{% endblock %}')
+    project = coin_project(tmp_path, "[{'id': 'gold'}]", "#e9c46a",
+                           '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}{% block body %}'
+                           '<circle class="bleed" cx="10" cy="10" r="{{ (10 + bleed) | num }}" fill="#264653"/>'
+                           '<text x="10" y="12" font-size="6" fill="#ffffff" text-anchor="middle">B</text>{% endblock %}')
     build(project, None, BuildOptions(formats=("tts",), dpi=100))
     (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
     back = Image.open(project.output_dir / "demo/tts" / coin["items"][0]["back"])

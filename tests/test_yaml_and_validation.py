@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import pytest
 from typing import Annotated, Literal
 
@@ -219,3 +220,22 @@ def test_manifest_size_with_one_unit_applies_it_to_both_sides():
         assert not errors, size
         got = manifest.components[0].size
         assert (got.width, got.height) == (pytest.approx(expected[0]), pytest.approx(expected[1])), size
+
+
+@pytest.mark.parametrize("size, got", [("2.5in x 3.5 IN", "'3.5 IN'"), ("x in", "''")])
+def test_a_size_side_that_is_no_bare_number_is_told_as_written(size: str, got: str):
+    """Before: the other side's unit was added to it too ('3.5 INin', 'in' for an empty side)."""
+    text = f"title: T\ncomponents:\n  - {{id: a, name: A, size: '{size}', items: x, front: a.svg.j2}}\n"
+    _, errors = validate(parse_located(text, "game.yaml"), Manifest)
+    assert len(errors) == 1 and f"got {got}" in str(errors[0]), errors
+
+
+def test_thousands_of_stray_keys_are_told_in_linear_time():
+    """Before: each unknown key's sentence copied its whole mapping's keys for every allowed
+    key, and looked through every earlier error: 8,000 stray keys took 6 s, 20,000 some 40."""
+    extra = ", ".join(f"k{i}: 1" for i in range(20_000))
+    text = f"title: T\noptions:\n  speed: {{type: int, defualt: 1, {extra}}}\ncomponents: []\n"
+    started = time.perf_counter()
+    _, errors = validate(parse_located(text, "game.yaml"), Manifest)
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
+    assert len(errors) == 20_001 and "unknown key 'defualt': did you mean 'default'?" in str(errors[0]), errors[0]

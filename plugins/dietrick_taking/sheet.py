@@ -24,7 +24,7 @@ import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, OptionError, PnpError, sorted_errors
+from pnp.api import ContentError, OptionError, PnpError, sorted_errors, unknown_key
 from pnp.api import Located
 
 from .models import ScoringFile
@@ -90,13 +90,9 @@ def _unknown_keys(data: dict, allowed: tuple[str, ...], at: tuple, prefix: str, 
     also reporting the key as missing."""
     for key in data:
         if key not in allowed:
-            near = difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1)
-            if near:
-                errors.misspelt.add(at + (near[0],))
-                required = " (required)" if near[0] in REQUIRED else ""
-                errors.add(at + (key,), f"{prefix}unknown key {key!r}: did you mean {near[0]!r}{required}?")
-            else:
-                errors.add(at + (key,), f"{prefix}unknown key {key!r} (expected one of: {', '.join(allowed)})")
+            near = difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1)  # as `unknown_key` finds it
+            errors.misspelt.update(at + (k,) for k in near)
+            errors.add(at + (key,), prefix + unknown_key(key, allowed, data, REQUIRED))
 
 
 def _position(data: dict, key: str, at: tuple, who: str, scoring: ScoringFile, errors: _Errors) -> int | None:

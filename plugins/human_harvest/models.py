@@ -163,12 +163,13 @@ class ScoringFile(StrictModel):
 
     @staticmethod
     def placeholders_ok(text: str) -> bool:
-        """Only plain names of SHEET_COUNTS: `{x.attr}` or `{x[0]}` would reach past the number."""
+        """Only plain names of SHEET_COUNTS: `{x.attr}` or `{x[0]}` would reach past the number, and
+        a format (`{x:>999999999}`, `{x:s}`) would make a giant text or fail in the template."""
         try:
-            named = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+            fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(text) if name is not None]
         except ValueError:  # a lone brace
             return False
-        return named <= set(SHEET_COUNTS)
+        return all(name in SHEET_COUNTS and not spec and conversion is None for name, spec, conversion in fields)
 
     def say(self, text: str) -> str:
         """A sheet text with the counts it names filled in."""

@@ -25,7 +25,7 @@ import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, sorted_errors
+from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, sorted_errors, unknown_key
 
 from .fields import BOARD_FINISHED, ENDINGS, PLAYER_KEYS, SIX_CYBORGS, SIX_HUMANS, TOP_KEYS, VARIANTS, seats
 from .models import ScoringFile
@@ -112,13 +112,8 @@ def _unknown_keys(doc: "Located", data: dict, allowed: tuple[str, ...], at: tupl
     meant = set()
     for key in data:
         if key not in allowed:
-            near = difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1)
-            if near:
-                meant.add(near[0])
-                required = " (required)" if near[0] in REQUIRED else ""
-                errors.append(doc.error(at + (key,), f"{who}unknown key {key!r}: did you mean {near[0]!r}{required}?"))
-            else:
-                errors.append(doc.error(at + (key,), f"{who}unknown key {key!r} (expected one of: {', '.join(allowed)})"))
+            meant.update(difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1))  # as `unknown_key` finds it
+            errors.append(doc.error(at + (key,), who + unknown_key(key, allowed, data, REQUIRED)))
     return meant
 
 

@@ -502,11 +502,11 @@ def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     return []
 
 
-def _keys_at(data: Any, loc: tuple) -> list[Any]:
-    """The keys of the mapping at `loc` in `data` (none when there is none)."""
+def _keys_at(data: Any, loc: tuple) -> dict[Any, Any]:
+    """The mapping at `loc` in `data` (an empty one when there is none)."""
     for part in loc:
         data = data.get(part) if isinstance(data, dict) else data[part] if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data) else None
-    return list(data) if isinstance(data, dict) else []
+    return data if isinstance(data, dict) else {}
 
 
 class RuleSet(StrictModel):

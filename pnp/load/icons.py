@@ -142,8 +142,9 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                     if problem is not None:
                         errors.append(doc.error((key, "d") if isinstance(doc.data[key], dict) else (key,), f"icon {key!r}: SVG path data: {problem}"))
                         continue
-                    if isinstance(value.get("fill"), str) and not is_colour(value["fill"]):  # its default fill, drawn black in every face
-                        errors.append(doc.error((key, "fill"), f"icon {key!r}: {not_a_colour('fill', value['fill'])}"))
+                    fill = value.get("fill")  # its default fill, drawn black in every face (a number or a list too, once written)
+                    if fill is not None and not (isinstance(fill, str) and is_colour(fill)):
+                        errors.append(doc.error((key, "fill"), f"icon {key!r}: {not_a_colour('fill', str(fill).lower() if isinstance(fill, bool) else fill)}"))
                         continue
                     d = escape(value["d"])
                     icons[str(key)] = Icon(str(value.get("viewbox", spec.viewbox)), f'<path d="{d}"/>', value.get("fill"))

@@ -65,8 +65,9 @@ def _size(value: Any) -> Any:
             # "2.5 x 3.5 in" means inches both ways, as people write it: a side without a
             # unit takes the other's (read alone, the bare 2.5 would be 2.5 mm)
             units = [m.group() if (m := re.search(r"(mm|cm|in|pt)$", part)) else "" for part in parts]
-            if bool(units[0]) != bool(units[1]):
-                parts = [part + (units[0] or units[1]) if not unit else part for part, unit in zip(parts, units)]
+            if bool(units[0]) != bool(units[1]):  # only to a bare number: `3.5 IN` or nothing is told as written
+                parts = [part + (units[0] or units[1]) if not unit and part.isascii() and part.replace(".", "", 1).isdigit() else part
+                         for part, unit in zip(parts, units)]
             return {"width": parts[0], "height": parts[1]}
         raise ValueError(
             f"unknown size {value!r}: expected a preset ({', '.join(table)}), "

@@ -8,8 +8,8 @@ import functools
 import re
 
 PAINTED = ("fill", "stroke")
+IMPORTANT = "!important"
 HEX = re.compile(r"#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
-WORD = re.compile(r"[a-z-]+")
 EXPECTED = "expected #rrggbb (or #rgb), a colour name such as red, or none"
 
 
@@ -23,13 +23,15 @@ def _keywords() -> frozenset[str]:
                                              "context-fill", "context-stroke"}
 
 
+@functools.lru_cache(maxsize=1024)  # every face of a deck repeats a few colours (bounded: values are a project's)
 def is_colour(value: str) -> bool:
     """Whether the renderers read `value` as a paint; a function (rgb(), hsl(), url(#gradient))
-    is left to them."""
+    is left to them. Anything else not a hex colour or a keyword (`red;`, `12`, `dark red`,
+    nothing) they draw as they draw a misspelt name."""
     word = value.strip().casefold()
     if word.startswith("#"):
         return HEX.fullmatch(word) is not None
-    return word in _keywords() if WORD.fullmatch(word) else True
+    return "(" in word or word in _keywords()
 
 
 def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
@@ -39,11 +41,14 @@ def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
     for declaration in attrs.get("style", "").split(";"):
         name, _, value = declaration.partition(":")
         if name.strip().casefold() in PAINTED:
-            written.append((name.strip().casefold(), value.strip(), declaration.strip()))
+            value = value.strip()
+            if value.casefold().endswith(IMPORTANT):  # CSS's, no part of the colour (in `style` alone: an attribute's is drawn black)
+                value = value[:-len(IMPORTANT)].strip()
+            written.append((name.strip().casefold(), value, declaration.strip()))
     return written
 
 
-def not_a_colour(name: str, value: str) -> str:
+def not_a_colour(name: str, value: object) -> str:
     """What is wrong with the paint `name` of `value`, which `is_colour` refused."""
     drawn = "black" if name == "fill" else "no line"
     return f"{name} {value!r} is not a colour: {EXPECTED} (the renderers would draw {drawn})"

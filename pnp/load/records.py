@@ -28,6 +28,9 @@ def records_at(spec: DataSpec) -> tuple[Any, ...]:
     return (spec.records,) if spec.records else ()
 
 
+_YAML_FLOATS = {"inf": ".inf", "-inf": "-.inf", "nan": ".nan"}  # as a YAML file spells them, not Python
+
+
 def convert(spec: FieldSpec, value: Any) -> Any:
     """`value` as the field's type; ValueError saying what was expected."""
     kind = spec.type
@@ -62,6 +65,8 @@ def convert(spec: FieldSpec, value: Any) -> Any:
         value = number
     if not isinstance(value, (int, float)):
         raise ValueError(f"{value!r}: expected a number")
+    if isinstance(value, float) and not math.isfinite(value):  # YAML's .inf, .nan and 1.0e+999 (int() of one was an internal error)
+        raise ValueError(f"{_YAML_FLOATS.get(str(value), value)}: expected a finite number")
     if kind == "int":
         if float(value) != int(value):
             raise ValueError(f"{value!r}: expected a whole number")

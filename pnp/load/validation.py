@@ -6,7 +6,7 @@ import difflib
 import re
 import string
 from dataclasses import dataclass
-from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Container, Iterable, Literal, Mapping, Sequence, TypeVar, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -173,7 +173,8 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     if kind == "extra_forbidden" and err.get("near"):
         return unknown_key(loc[-1], [err["near"]], required=[err["near"]])
     if kind == "extra_forbidden":
-        return unknown_key(loc[-1], _allowed_keys(model, loc, data), _mapping_at(data, loc[:-1]) + err.get("told", []))
+        allowed, mapping, told = _allowed_keys(model, loc, data), _mapping_at(data, loc[:-1]), err.get("told", [])
+        return unknown_key(loc[-1], allowed, [k for k in allowed if k in mapping or k in told])
     if kind == "missing":
         return f"missing required key {loc[-1]!r}"
     if kind in {"model_type", "dict_type"}:
@@ -187,27 +188,28 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
 
 
-def unknown_key(key: Any, allowed: Sequence[str], present: Iterable[Any] = (), required: Iterable[str] = ()) -> str:
+def unknown_key(key: Any, allowed: Sequence[str], present: Container[Any] = (), required: Iterable[str] = ()) -> str:
     """The sentence every validated file says of an unknown key: the allowed key it is
-    nearest to, among those its mapping lacks (`unknown key 'layuot': did you mean
-    'layout'?`), else the allowed keys (none known: the key alone)."""
-    near = difflib.get_close_matches(str(key), [k for k in allowed if k not in set(present)], n=1)  # as `did_you_mean`
+    nearest to, among those its mapping lacks (`present`: the mapping itself, looked up,
+    not copied, as a file may hold thousands of stray keys), as `unknown key 'layuot': did
+    you mean 'layout'?`, else the allowed keys (none known: the key alone)."""
+    near = difflib.get_close_matches(str(key), [k for k in allowed if k not in present], n=1)  # as `did_you_mean`
     if near:
         return f"unknown key {key!r}: did you mean {near[0]!r}{' (required)' if near[0] in set(required) else ''}?"
     return f"unknown key {key!r}" + (f" (expected one of: {', '.join(allowed)})" if allowed else "")
 
 
-def _mapping_at(data: Any, loc: tuple) -> list[Any]:
-    """The keys of the mapping at `loc` in `data` (a step naming no key, a union's tag, is
-    skipped as `_in_data` does); none when it cannot be found."""
+def _mapping_at(data: Any, loc: tuple) -> Mapping[Any, Any]:
+    """The mapping at `loc` in `data` (a step naming no key, a union's tag, is skipped as
+    `_in_data` does); an empty one when it cannot be found."""
     for part in loc:
         if isinstance(data, dict) and part in data:
             data = data[part]
         elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
             data = data[part]
         elif not isinstance(part, str):
-            return []
-    return list(data) if isinstance(data, dict) else []
+            return {}
+    return data if isinstance(data, dict) else {}
 
 
 def complaint(err: Mapping[str, Any]) -> str:
@@ -329,18 +331,25 @@ def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, li
 def _misspelt(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`errors` with an unknown key close to a required key missing beside it told as one
     misspelling (`stomch:` for `stomach:`) at the unknown key, without the missing line."""
-    missing = [e["loc"] for e in errors if e["type"] == "missing" and e["loc"] and isinstance(e["loc"][-1], str)]
+    # by the mapping they are in: a file of thousands of records, each with a stray key, is
+    # read in linear time (a scan of every error for each took minutes)
+    missing: dict[tuple, list[str]] = {}
+    for e in errors:
+        if e["type"] == "missing" and e["loc"] and isinstance(e["loc"][-1], str):
+            missing.setdefault(tuple(e["loc"][:-1]), []).append(e["loc"][-1])
+    meant: dict[tuple, list[str]] = {}
     out: list[dict[str, Any]] = []
     for err in errors:
         loc = err["loc"]
         if err["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
-            free = [at[-1] for at in missing if at[:-1] == loc[:-1]]
-            near = difflib.get_close_matches(loc[-1], free, n=1)  # as `did_you_mean`
+            mapping = tuple(loc[:-1])
+            near = difflib.get_close_matches(loc[-1], missing.get(mapping, []), n=1)  # as `did_you_mean`
             if near:
-                missing.remove(loc[:-1] + (near[0],))  # one misspelling per missing key
+                missing[mapping].remove(near[0])  # one misspelling per missing key
+                meant.setdefault(mapping, []).append(near[0])
                 err = {**err, "near": near[0]}
             else:  # nor is a later unknown key beside it said to be that key (`describe`)
-                err = {**err, "told": [e["near"] for e in out if "near" in e and e["loc"][:-1] == loc[:-1]]}
+                err = {**err, "told": list(meant.get(mapping, []))}
         out.append(err)
     told = {e["loc"][:-1] + (e["near"],) for e in out if "near" in e}
     return [e for e in out if not (e["type"] == "missing" and e["loc"] in told)]

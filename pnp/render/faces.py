@@ -323,7 +323,7 @@ class ComponentRenderer:
             if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
                 problems.append(error if error.line is not None else
-                                _icon_cell(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c,
+                                _icon_cell(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
                                            lambda key: placed_at(sources, painted, key, where)))
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..errors import ContentError
-from ..load.paint import is_colour, not_a_colour, paints
+from ..load.paint import PAINTED, is_colour, not_a_colour, paints
 from .hrefs import Sources, written_at
 
 
@@ -18,27 +18,47 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
     template line that writes it, with the value and the paint's name (the caller may find
     the value in the record)."""
     for element in root.iter():
-        for name, value, as_written in paints(dict(element.attrib)):
+        attrib = element.attrib
+        # the common element, colours as attributes alone, is settled without `paints`' list
+        if "style" not in attrib and all(is_colour(v) for n in PAINTED if (v := attrib.get(n)) is not None):
+            continue
+        for name, value, as_written in paints(attrib):
             if not is_colour(value):
                 path, line = written_at(sources, as_written, template)
-                if line is None:  # written by a helper (icon(fill=...)) or from content: where the value is
-                    path, line = written_at(sources, value, template)
+                # written by a helper (icon(fill=...)) or `{% set %}`: where the value is, quoted (bare,
+                # a record's `blu` was found in the template's `blue` and blamed on that line)
+                for quoted in (f"'{value}'", f'"{value}"') if line is None and value else ():
+                    path, line = written_at(sources, quoted, template)
+                    if line is not None:
+                        break
                 return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
     return None
 
 
-def placed_at(sources: Sources, name: str, key: str, template: Path) -> tuple[Path, int | None]:
+def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple[Path, int | None]:
     """The template line that paints `name` with an expression reading the record's field
     `key` (`fill="{{ item.ink }}"`, `style="fill: {{ item.ink }}"`), else the first line with
     an expression reading it (`icon(..., fill=item.ink)`); `template` without a line when none does."""
-    reads = r"\{\{[^}]*(?:\." + re.escape(key) + r"\b|\[\s*['\"]" + re.escape(key) + r"['\"]\s*\])"
     try:
         found = sources()
     except Exception:  # a template could not be read again: the face is named without a line
         return template, None
-    for pattern in (re.compile(rf"\b{name}\s*[=:][^\n]*?{reads}", re.IGNORECASE), re.compile(reads)):
+    # each part searched alone, in one pass over the line: one pattern of them all, with a lazy
+    # gap between the paint's name and the expression, took cubic time on a long template line
+    painted = re.compile(rf"\b{re.escape(name)}\s*[=:]", re.IGNORECASE)
+    field = re.escape(str(key))  # a record of a YAML file may have a number for a key (`item[7]`)
+    reads = re.compile(r"\." + field + r"\b|\[\s*['\"]?" + field + r"['\"]?\s*\]")
+
+    def reading(line: str, after: int = 0) -> bool:
+        return any(reads.search(m.group()) for m in EXPRESSION.finditer(line, after))
+
+    for painting in (True, False):
         for path, text in found:
             for n, line in enumerate(text.splitlines(), start=1):
-                if pattern.search(line):
+                at = painted.search(line) if painting else None
+                if (at is not None or not painting) and reading(line, at.end() if at else 0):
                     return path, n
     return template, None
+
+
+EXPRESSION = re.compile(r"\{\{[^}]*")  # a Jinja expression, up to its first `}`
