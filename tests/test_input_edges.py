@@ -316,6 +316,14 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:3: marks: give exactly one of `folder` or `file`"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: [M0 0h4]\n"},
      "marks.yaml:1:1: icon 'star': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
+    # before: passed here, then the icon drawn nowhere (a viewBox the renderers cannot read), with no word why
+    *[("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": f"star: M0 0h4\ndot: {{d: M0 0h4, viewbox: {box}}}\n"},
+       f"marks.yaml:2:18: icon 'dot': viewbox {shown} is not a viewBox: expected four numbers, min-x min-y width height, the width and height above 0")
+      for box, shown in (("'0 0 24'", "'0 0 24'"), ("'a b c d'", "'a b c d'"), ("'0 0 -5 10'", "'0 0 -5 10'"), ("24", "24"),
+                         ("[0, 0, 24, 24]", "[0, 0, 24, 24]"))],
+    *[(f"icons:\n  marks: {{file: marks.yaml, viewbox: {box}}}\n", {"marks.yaml": "star: M0 0h4\n"},
+       f"game.yaml:4:29: viewbox: {shown} is not a viewBox: expected four numbers")
+      for box, shown in (("'0 0 24'", "'0 0 24'"), ("'0 0 10 0'", "'0 0 10 0'"), ("12", "12"), ("[0, 0, 1, 1]", "[0, 0, 1, 1]"))],
 ])
 def test_a_broken_icon_set_is_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
     (line,) = problems(tmp_path, monkeypatch, game_yaml, files)

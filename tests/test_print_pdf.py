@@ -473,6 +473,32 @@ def test_the_title_page_counts_poker_cards_for_the_projects_own_tight_layout(tmp
     assert f"tight ({count} poker cards a sheet, as pnp.yaml sets it)" in title()
 
 
+def test_the_title_page_offers_the_projects_layouts_under_new_names(tmp_path):
+    """The title page offered only the built-in layouts: one a project's pnp.yaml adds under a
+    new name (`layouts: {wide: ...}`) was left out. They follow the built-in ones, sorted, each
+    with its own count of poker cards (as is a built-in one a project replaces: it gave tight's
+    count); with a cut file, a folding one is left out as fold is."""
+    import yaml
+
+    project = make(tmp_path, cards=4, tokens=0, tiles=0)
+    layouts = {"wide": {"margin": 10, "gap": 3}, "folded": {"fold": True}, "airy": {"margin": 30, "gap": 12},
+               "standard": {"margin": 30, "gap": 12}}  # replaced: its own count, not tight's
+    (project.root / "pnp.yaml").write_text(yaml.safe_dump({"layouts": layouts}))
+
+    def title(*options: str) -> str:
+        assert runner.invoke(app, ["build", "-q", "-f", "pdf", *options, "-p", str(project.root)]).exit_code == 0
+        return " ".join(pypdfium2.PdfDocument(project.output_dir / "deck/deck-print.pdf")[0].get_textpage().get_text_range().split())
+
+    built_in = "standard (4 poker cards a sheet, as pnp.yaml sets it), fold (one-sided printers), scissors (room to cut)"
+    own = "airy (4 poker cards a sheet, as pnp.yaml sets it), folded (as pnp.yaml sets it), wide (6 poker cards a sheet, as pnp.yaml sets it)"
+    assert f"Sheet layout: tight. Others: --layout {built_in}, {own}, or layout: in pnp.yaml." in title()
+    wide = title("--layout", "wide")
+    assert "Sheet layout: wide. Others: --layout tight (9 poker cards a sheet, neighbours share cut lines), standard" in wide
+    assert "scissors (room to cut), airy (4 poker cards a sheet, as pnp.yaml sets it), folded (as pnp.yaml sets it), or" in wide
+    cut = title("--cut-file")
+    assert "folded (" not in cut and "fold (" not in cut and "wide (" in cut
+
+
 def test_with_a_cut_file_the_title_page_offers_no_layout_that_refuses_one(tmp_path):
     """The title page offered `--layout fold` to a build with a cut file, which fold refuses
     (test below): it offers only the layouts this build's options allow."""

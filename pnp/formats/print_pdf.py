@@ -647,18 +647,22 @@ POKER = (63.0, 88.0)  # mm, pnp/data/presets.yaml `sizes: poker`
 def _offered(layout_name: str, sheet: Paper, bleed: float, registration: bool, layouts: dict[str, SheetLayout] | None) -> str:
     """The title page's line naming the layout `layout_name` and the others this build's
     options allow (with a cut file, none that folds: pnp/build/driver.py, check_cut_file),
-    each as `--layout NAME` would give it: a project's own `layouts:` replace built-in ones."""
+    each as `--layout NAME` would give it: a project's own `layouts:` replace built-in ones,
+    and those under new names follow them, sorted."""
     styles = table(layouts)
-    poker = _poker_cards(sheet, bleed, registration, styles["tight"])
-    others = [f"{name} ({(OWN if name in (layouts or {}) else about).format(poker=poker)})" for name, about in LAYOUTS.items()
-              if name != layout_name and not (registration and styles[name].fold)]
+    own = layouts or {}
+    described = {name: OWN if name in own else about for name, about in LAYOUTS.items()}
+    described.update((name, OWN) for name in sorted(own) if name not in LAYOUTS)
+    # each counts the poker cards it lays itself (of the built-in ones, only tight's text has a count)
+    others = [f"{name} ({about.format(poker=_poker_cards(sheet, bleed, registration, styles[name]))})"
+              for name, about in described.items() if name != layout_name and not (registration and styles[name].fold)]
     return f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml."
 
 
 def _poker_cards(sheet: Paper, bleed: float, registration: bool, style: SheetLayout) -> str:
-    """"N poker cards a sheet, " for the layout `style` (`tight`, the project's own where it
-    has one) on `sheet` as this build would lay it (a cut file's registration marks widen the
-    margin: 4 on Letter, not 9); empty when none fits, or no one number holds (a fold layout
+    """"N poker cards a sheet, " for the layout `style` (`tight`, or a project's own) on
+    `sheet` as this build would lay it (a cut file's registration marks widen the margin: 4
+    on Letter, not 9); empty when none fits, or no one number holds (a fold layout
     puts cards with backs on half a sheet, others on a whole one)."""
     if style.fold:
         return ""

@@ -29,7 +29,7 @@ from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
 from .paint import is_colour, not_a_colour, paints
-from .svgpath import path_problem
+from .svgpath import path_problem, viewbox_problem
 from .validation import unknown_key
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -146,8 +146,11 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                     if fill is not None and not (isinstance(fill, str) and is_colour(fill)):
                         errors.append(doc.error((key, "fill"), f"icon {key!r}: {not_a_colour('fill', str(fill).lower() if isinstance(fill, bool) else fill)}"))
                         continue
+                    if "viewbox" in value and (problem := viewbox_problem(value["viewbox"])) is not None:  # a set's own: spec.py
+                        errors.append(doc.error((key, "viewbox"), f"icon {key!r}: viewbox {problem}"))
+                        continue
                     d = escape(value["d"])
-                    icons[str(key)] = Icon(str(value.get("viewbox", spec.viewbox)), f'<path d="{d}"/>', value.get("fill"))
+                    icons[str(key)] = Icon(value.get("viewbox", spec.viewbox), f'<path d="{d}"/>', value.get("fill"))
         except PnpError as exc:
             errors.extend(e for e in exc.errors if isinstance(e, ContentError))
             continue

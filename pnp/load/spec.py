@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from .svgpath import viewbox_problem
 from .validation import StrictModel
 
 Scalar = str | int | float | bool
@@ -80,12 +81,19 @@ class GenerateSpec(StrictModel):
     fields: dict[str, str] = Field(default_factory=dict, description="extra field -> Jinja expression over the product names")
 
 
+def _viewbox(value: Any) -> Any:
+    """A set's `viewbox`, refused here unless it is four numbers (an icon's own: icons.py)."""
+    if (problem := viewbox_problem(value)) is not None:
+        raise ValueError(problem)
+    return value
+
+
 class IconSetSpec(StrictModel):
     """Icons by id: a folder of SVG files (the id is the file name) or a YAML file of paths."""
 
     folder: str | None = Field(None, description="folder under content/<game>/ holding <id>.svg files")
     file: str | None = Field(None, description="YAML file under content/<game>/: id -> SVG path data, or {d, fill, viewbox}")
-    viewbox: str = Field("0 0 24 24", description="viewBox of path data icons")
+    viewbox: Annotated[str, BeforeValidator(_viewbox)] = Field("0 0 24 24", description="viewBox of path data icons")
 
     @model_validator(mode="after")
     def _one(self) -> "IconSetSpec":

@@ -19,6 +19,20 @@ _SPACE = re.compile(r"[ \t\r\n\f]*")
 _SEPARATOR = re.compile(r"[ \t\r\n\f]*(?:,[ \t\r\n\f]*)?")
 
 
+_LIST = re.compile(r"[ \t\r\n\f]*,[ \t\r\n\f]*|[ \t\r\n\f]+")  # between a viewBox's numbers: "0 0 24" is three
+
+
+def viewbox_problem(value: object) -> str | None:
+    """What is wrong with an icon's `viewbox` (SVG's viewBox attribute: four numbers, the
+    width and height above 0; renderers draw no icon in one they cannot read), or None.
+    The text follows the key's name: "viewbox '0 0 24' is not a viewBox: ..."."""
+    numbers = _LIST.split(value.strip(" \t\r\n\f")) if isinstance(value, str) else []
+    if len(numbers) == 4 and all(_NUMBER.fullmatch(n) for n in numbers) and float(numbers[2]) > 0 and float(numbers[3]) > 0:
+        return None
+    shown = str(value).lower() if isinstance(value, bool) else value  # as YAML wrote it
+    return f"{shown!r} is not a viewBox: expected four numbers, min-x min-y width height, the width and height above 0"
+
+
 def path_problem(d: str) -> str | None:
     """What is wrong with path data `d` (what was expected, and where), or None when it is
     well formed."""
