@@ -416,6 +416,24 @@ def test_a_colour_in_an_icon_file_is_told_at_the_icon_file(demo: Project):
     assert found.startswith(f"{star}:2:3: ") and not demo.output_dir.exists(), found
 
 
+@pytest.mark.parametrize("sheet,at,message", [
+    ("  <style>\n    /* marks */ path { stroke: red; fill: #d4a01 !important }\n  </style>\n", "3:37", "<style> fill '#d4a01' is not a colour"),
+    ("  <style><![CDATA[\n    path{STROKE:gold-ish}]]></style>\n", "3:10", "<style> stroke 'gold-ish' is not a colour"),
+])
+def test_a_colour_in_an_icon_files_style_sheet_is_told_at_the_icon_file(demo: Project, sheet: str, at: str, message: str):
+    """Before: an icon file's sheet was not read, and its colour drawn black in every face placing it."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
+    (demo.content_dir / "demo/icons").mkdir()
+    star = demo.content_dir / "demo/icons/star.svg"
+    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n' + sheet + '  <path d="M2 2h20v20z"/>\n</svg>\n')
+    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
+    found = one_error(build(demo), f"star.svg:{at}: {message}")
+    assert found.startswith(f"{star}:{at}: ") and not demo.output_dir.exists(), found
+    star.write_text(star.read_text().replace("#d4a01", "#D4A017").replace("gold-ish", "var(--gold)"))
+    drawn(demo)
+
+
 def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project):
     card(demo).write_text('<g xmlns="http://www.w3.org/2000/svg"><text>{{ item.title }}</text></g>\n')
     found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
