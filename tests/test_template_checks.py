@@ -314,6 +314,41 @@ def test_an_important_colour_in_a_style_is_a_colour(demo: Project):
     drawn(demo)
 
 
+@pytest.mark.parametrize("sheet,message", [
+    (".price { fill: #d4a01 }", "fill '#d4a01' is not a colour: expected #rrggbb (or #rgb), a colour name such as red, "
+                                "or none (the renderers would draw black)"),
+    ("rect, .a > text {\n  fill: red; STROKE: gold-ish !important }", "stroke 'gold-ish' is not a colour"),
+    ("/* fill: blue */ rect { fill:#12345g;stroke:none }", "fill '#12345g' is not a colour"),
+    ("@media print { rect { fill: dark red } }", "fill 'dark red' is not a colour"),
+])
+def test_a_colour_no_renderer_reads_in_a_style_sheet_is_one_line_at_its_declaration(demo: Project, sheet: str, message: str):
+    """Before: a sheet's colours were not read, and `.price { fill: #d4a01 }` drew the price black."""
+    line = in_body(demo, "<style>\n" + sheet + "\n</style>") + 1 + sheet.count("\n")
+    refused(demo, card(demo), line, message)
+
+
+@pytest.mark.parametrize("sheet", [
+    "rect { fill: var(--ink, red) }",  # a function, as rgb(), is left to the renderers
+    "rect { fill: red !important; stroke: #123 !IMPORTANT }",
+    ".a, .b, rect:first-child { fill: #2980B9; stroke: #ABC }",
+    "/* fill: #d4a01; a note */ rect { fill:none; stroke: rgb(1, 2, 3) }",
+    "rect { fill-opacity: 0.5; stroke-width: 2; --fill: what; } .fill:hover { fill: currentColor }",
+    "rect { FILL: Transparent }",
+])
+def test_valid_colours_in_a_style_sheet_pass(demo: Project, sheet: str):
+    in_body(demo, "<style>\n" + sheet + "\n</style>\n" + '<rect width="5" height="5"/>')
+    drawn(demo)
+
+
+def test_a_colour_in_a_style_sheet_from_a_record_is_told_at_its_field(demo: Project):
+    """No template line declares `blu`: the record's field that holds it, and the template
+    line painting with it."""
+    with_field(demo, "ink: blu")
+    line = in_body(demo, "<style>\n  rect { fill: {{ item.ink }} }\n</style>") + 1
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 @pytest.mark.parametrize("markup", [
     '<rect width="5" height="5" fill="none" stroke-width="1" style="stroke: {{ item.ink }}"/>',
     '{% set c = 5 %}<rect width="{{ c }}" height="5"\n      fill="{{ item.title | length and item.ink }}"/>',
@@ -379,6 +414,24 @@ def test_a_colour_in_an_icon_file_is_told_at_the_icon_file(demo: Project):
     in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
     found = one_error(build(demo), "star.svg:2:3: <path> fill '#12345g' is not a colour")
     assert found.startswith(f"{star}:2:3: ") and not demo.output_dir.exists(), found
+
+
+@pytest.mark.parametrize("sheet,at,message", [
+    ("  <style>\n    /* marks */ path { stroke: red; fill: #d4a01 !important }\n  </style>\n", "3:37", "<style> fill '#d4a01' is not a colour"),
+    ("  <style><![CDATA[\n    path{STROKE:gold-ish}]]></style>\n", "3:10", "<style> stroke 'gold-ish' is not a colour"),
+])
+def test_a_colour_in_an_icon_files_style_sheet_is_told_at_the_icon_file(demo: Project, sheet: str, at: str, message: str):
+    """Before: an icon file's sheet was not read, and its colour drawn black in every face placing it."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
+    (demo.content_dir / "demo/icons").mkdir()
+    star = demo.content_dir / "demo/icons/star.svg"
+    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n' + sheet + '  <path d="M2 2h20v20z"/>\n</svg>\n')
+    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
+    found = one_error(build(demo), f"star.svg:{at}: {message}")
+    assert found.startswith(f"{star}:{at}: ") and not demo.output_dir.exists(), found
+    star.write_text(star.read_text().replace("#d4a01", "#D4A017").replace("gold-ish", "var(--gold)"))
+    drawn(demo)
 
 
 def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project):

@@ -28,7 +28,8 @@ from . import project_files
 from ..units import num
 from .yamlio import Located, load_located
 from .spec import IconSetSpec
-from .paint import is_colour, not_a_colour, paints
+from .paint import SHEET_PAINT, is_colour, not_a_colour, paints, sheet_paint
+from .stylesheets import in_sheets
 from .svgpath import path_problem, viewbox_problem
 from .validation import unknown_key
 
@@ -71,12 +72,15 @@ def _svg_file(project: Path, path: Path, where: ContentError) -> Icon:
 def _bad_path(path: Path, data: bytes) -> ContentError | None:
     """The error at the first element of a well-formed SVG file with a malformed path `d`
     or a fill or stroke the renderers cannot read (drawn black, or no line, in every face
-    placing the icon), if any (ElementTree keeps no positions: expat, which it parses with,
-    reports them)."""
+    placing the icon; an attribute, `style`, or its `<style>` sheet's), if any (ElementTree keeps
+    no positions: expat, which it parses with, reports them)."""
     parser = expat.ParserCreate(namespace_separator=" ")
     found: list[ContentError] = []
+    sheets: list[str] = []  # the file's <style> elements: most icons have none, and cost nothing more
 
     def start(name: str, attrs: dict[str, str]) -> None:
+        if name == f"{SVG_NS} style":
+            sheets.append(name)
         problem = path_problem(attrs["d"]) if name == f"{SVG_NS} path" and "d" in attrs else None
         tag = name.rpartition(" ")[2]
         if problem is not None:
@@ -88,6 +92,13 @@ def _bad_path(path: Path, data: bytes) -> ContentError | None:
 
     parser.StartElementHandler = start
     parser.Parse(data, True)
+    # a sheet is read as text, as a template's is (pnp/render/paints.py): its lines and columns
+    for declared, line, column in in_sheets(data.decode("utf-8", "replace"), SHEET_PAINT) if sheets else ():
+        name, value = sheet_paint(declared)
+        if not is_colour(value):
+            if not found or (found[0].line or 0) > line:  # the first in the file
+                return ContentError(path, line, column, f"<style> {not_a_colour(name, value)}")
+            break
     return found[0] if found else None
 
 

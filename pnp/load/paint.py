@@ -1,6 +1,7 @@
 """What a fill or stroke may be: the renderers draw one they cannot read without a word
 (a fill black, a stroke not at all), so a face (pnp/render/paints.py) and an icon file
-(pnp/load/icons.py) are checked with this one reading of a colour."""
+(pnp/load/icons.py) are checked with this one reading of a colour, as an attribute, in
+`style`, or in a `<style>` sheet (read as pnp/load/stylesheets.py reads one)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import re
 
 PAINTED = ("fill", "stroke")
 IMPORTANT = "!important"
+# a fill or stroke a sheet sets: `fill:` (not `fill-opacity:`, a custom `--fill:`, a selector's `.fill:hover`)
+SHEET_PAINT = re.compile(r"(?<![\w.#-])(fill|stroke)\s*:\s*([^;}]*)", re.IGNORECASE)
 HEX = re.compile(r"#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
 EXPECTED = "expected #rrggbb (or #rgb), a colour name such as red, or none"
 
@@ -41,11 +44,20 @@ def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
     for declaration in attrs.get("style", "").split(";"):
         name, _, value = declaration.partition(":")
         if name.strip().casefold() in PAINTED:
-            value = value.strip()
-            if value.casefold().endswith(IMPORTANT):  # CSS's, no part of the colour (in `style` alone: an attribute's is drawn black)
-                value = value[:-len(IMPORTANT)].strip()
-            written.append((name.strip().casefold(), value, declaration.strip()))
+            written.append((name.strip().casefold(), _unimportant(value), declaration.strip()))
     return written
+
+
+def sheet_paint(found: re.Match[str]) -> tuple[str, str]:
+    """A sheet's declaration matched by `SHEET_PAINT`, as (name, value)."""
+    return found.group(1).casefold(), _unimportant(found.group(2))
+
+
+def _unimportant(value: str) -> str:
+    """A declared value without CSS's `!important`, no part of the colour (in `style` and a
+    sheet alone: an attribute's is drawn black)."""
+    value = value.strip()
+    return value[:-len(IMPORTANT)].strip() if value.casefold().endswith(IMPORTANT) else value
 
 
 def not_a_colour(name: str, value: object) -> str:

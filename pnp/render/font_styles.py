@@ -14,6 +14,7 @@ from typing import Iterator
 from ..errors import ContentError
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import Face, FontChoice, Fonts, MissingStyle, weight_name
+from ..load.stylesheets import in_sheets, sheet_text
 from .hrefs import Sources, written_at
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -41,8 +42,6 @@ UNMEASURED_WHY = ("pnp measures text at its font's normal width and default axes
 _SETS_STRETCH = frozenset({*UNMEASURED, "font"})  # the attributes that can, in any case (XML names are exact)
 _STYLE_STRETCH = re.compile(r"stretch|variation|font\s*:", re.IGNORECASE)
 STRETCH = re.compile(r"^(?:ultra-|extra-|semi-)?(?:condensed|expanded)$", re.IGNORECASE)
-SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
-COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 
 
 def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -> ContentError | None:
@@ -51,8 +50,7 @@ def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -
     font its elements set: drawn in one font, measured in another. At the template line that
     sets it when a template's sheet does."""
     for element in root.iter(SVG + "style"):
-        sheet = COMMENT.sub(" ", (element.text or "") + "".join(child.tail or "" for child in element))
-        if found := SHEET_FONT.search(sheet):
+        if found := SHEET_FONT.search(sheet_text(element)):
             name, value = found.group(1).casefold(), " ".join(found.group(2).split())[:60]
             path, line = _in_a_sheet(sources, template)
             if name in UNMEASURED:  # refused on an element too (`unmeasured`)
@@ -72,10 +70,8 @@ def _in_a_sheet(sources: Sources, template: Path) -> tuple[Path, int | None]:
     except Exception:  # a template could not be read again: the face is named without a line
         return template, None
     for path, text in found:
-        for sheet in SHEET.finditer(text):
-            body = COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), sheet.group(1))  # a comment's lines kept
-            if setting := SHEET_FONT.search(body):
-                return path, text.count("\n", 0, sheet.start(1) + setting.start()) + 1
+        for _, line, _ in in_sheets(text, SHEET_FONT):
+            return path, line
     return template, None
 
 

@@ -1,6 +1,7 @@
 """A fill or stroke the renderers cannot read is drawn without a word from them: a fill
 black, a stroke not at all. `fill="#d4a01"` (a digit short) would black out a card's number
-in the PDF and the PNG alike; so such a colour is an error at the line that writes it."""
+in the PDF and the PNG alike; so such a colour is an error at the line that writes it (an
+attribute, `style`, or a `<style>` sheet's declaration)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,25 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..errors import ContentError
-from ..load.paint import PAINTED, is_colour, not_a_colour, paints
+from ..load.paint import PAINTED, SHEET_PAINT, is_colour, not_a_colour, paints, sheet_paint
+from ..load.stylesheets import in_sheets, sheet_text
 from .hrefs import Sources, written_at
+
+STYLE = "{http://www.w3.org/2000/svg}style"
 
 
 def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> tuple[ContentError, str, str] | None:
-    """The first fill or stroke (an attribute, or in `style`) that is not a colour, at the
+    """The first fill or stroke (a `<style>` sheet's, an attribute, or in `style`) that is not a colour, at the
     template line that writes it, with the value and the paint's name (the caller may find
     the value in the record)."""
+    for sheet in root.iter(STYLE):  # a face without a sheet: one pass over its elements, in C
+        for found in SHEET_PAINT.finditer(sheet_text(sheet)):
+            name, value = sheet_paint(found)
+            if not is_colour(value):
+                path, line = _in_a_sheet(sources, name, value, template)
+                if line is None:
+                    path, line = _quoted_at(sources, value, template)
+                return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
     for element in root.iter():
         attrib = element.attrib
         # the common element, colours as attributes alone, is settled without `paints`' list
@@ -25,14 +37,34 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
         for name, value, as_written in paints(attrib):
             if not is_colour(value):
                 path, line = written_at(sources, as_written, template)
-                # written by a helper (icon(fill=...)) or `{% set %}`: where the value is, quoted (bare,
-                # a record's `blu` was found in the template's `blue` and blamed on that line)
-                for quoted in (f"'{value}'", f'"{value}"') if line is None and value else ():
-                    path, line = written_at(sources, quoted, template)
-                    if line is not None:
-                        break
+                if line is None:
+                    path, line = _quoted_at(sources, value, template)
                 return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
     return None
+
+
+def _quoted_at(sources: Sources, value: str, template: Path) -> tuple[Path, int | None]:
+    """A colour written by a helper (icon(fill=...)) or `{% set %}`: where the value is, quoted
+    (bare, a record's `blu` was found in the template's `blue` and blamed on that line)."""
+    for quoted in (f"'{value}'", f'"{value}"') if value else ():
+        path, line = written_at(sources, quoted, template)
+        if line is not None:
+            return path, line
+    return template, None
+
+
+def _in_a_sheet(sources: Sources, name: str, value: str, template: Path) -> tuple[Path, int | None]:
+    """The template line inside a `<style>` element declaring the paint `name` as
+    `value`; the template without a line when none does (a sheet written by an expression)."""
+    try:
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
+    for path, text in found:
+        for declared, line, _ in in_sheets(text, SHEET_PAINT):
+            if sheet_paint(declared) == (name, value):
+                return path, line
+    return template, None
 
 
 def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple[Path, int | None]:
