@@ -526,6 +526,25 @@ def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_
     assert runner.invoke(app, ["build", "-q", "--cut-file", "--layout", "tight", "-p", str(project.root)]).exit_code == 0
 
 
+def test_the_fold_refusal_names_the_projects_own_layouts_that_do_not_fold(tmp_path):
+    """The refusal named only the built-in tight, standard and scissors: a project's own layouts
+    (pnp.yaml `layouts:`) that do not fold follow them, sorted; a folding one, or a built-in one
+    the project makes fold, is not named."""
+    import yaml
+
+    project = make(tmp_path, cards=4, tokens=0, tiles=0)
+    layouts = {"wide": {"margin": 10}, "folded": {"fold": True}, "airy": {"gap": 12}, "standard": {"fold": True}}
+    (project.root / "pnp.yaml").write_text(yaml.safe_dump({"layouts": layouts}))
+    for layout in ("fold", "folded"):
+        refused = runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", layout, "-p", str(project.root)])
+        assert refused.exit_code == 2 and not project.output_dir.exists() and refused.output.splitlines() == [refused.output.strip()]
+        assert f"layout {layout}: no cut file for a folded sheet" in refused.output
+        assert "for print-then-cut use layout tight, scissors, airy or wide (--layout" in refused.output
+    # each one named builds with the cut file
+    for layout in ("scissors", "airy"):
+        assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", layout, "-p", str(project.root)]).exit_code == 0
+
+
 @pytest.mark.parametrize("formats", ["tts", "pdf-single", "svg,png"])
 def test_a_cut_file_asked_for_without_a_print_pdf_is_refused(tmp_path, formats):
     project = make(tmp_path, cards=2, tokens=0, tiles=0)
