@@ -153,6 +153,38 @@ def test_leftover_two_sided_pieces_are_packed_with_their_backs_mirrored(tmp_path
         assert (round(215.9 - f.x - f.w, 6), f.y, f.w, f.h, -f.turn) == (round(b.x, 6), b.y, b.w, b.h, b.turn)
 
 
+@pytest.mark.parametrize("cards, tiles, tokens, paper, cut, sections", [
+    (0, 14, 2, "letter", False, [("Tiles", ["single"])]),  # 2 before: the tokens on a sheet of their own
+    (3, 11, 4, "a4", True, [("Cards", ["front", "back"]), ("Tiles", ["single"]), ("Duplex calibration", ["front", "back"])]),  # 3
+])
+def test_one_sided_leftovers_fill_a_one_sided_components_own_leftover_sheet(tmp_path, cards, tiles, tokens, paper, cut, sections):
+    """What is left of a one-sided component printed alone on its grid (14 tiles: its grid holds
+    them, a packed block would not) left the rest of that sheet blank while the tokens took a
+    sheet of their own; only a two-sided one's took fillers. They go into its free space where
+    that saves a sheet: inside the margins (the cut file's too), above the sheet's label."""
+    from pnp.formats.cutfile import MARGIN
+    from pnp.formats.print_pdf import LABEL_BAND
+
+    rendered = parts(make(tmp_path, cards=cards, tokens=tokens, tiles=tiles))
+    sheet, style = Paper(paper, *papers()[paper]), sheet_layout("tight")
+    made = plan("Deck", rendered, sheet, style, registration=cut)
+    assert [(s.name, s.sides) for s in made.sections] == sections
+    assert made.sheets == len(sections) - (1 if cards else 0)  # the calibration sheet aside
+    (page,) = next(s for s in made.sections if s.name == "Tiles").pages
+    kinds = [p.face.component for p in page.places]
+    assert kinds == ["tile"] * tiles + ["token"] * tokens
+    drawn = boxes(page)
+    for i, a in enumerate(drawn[tiles:], tiles):  # no token over a tile or another token
+        assert all(a[2] <= b[0] + 1e-6 or b[2] <= a[0] + 1e-6 or a[3] <= b[1] + 1e-6 or b[3] <= a[1] + 1e-6 for b in drawn[:i])
+    margin = MARGIN if cut else style.margin
+    for left, top, right, bottom in drawn[tiles:]:
+        assert left >= margin and top >= margin and right <= sheet.width - margin
+        assert bottom <= sheet.height - style.inset - LABEL_BAND
+    again = plan("Deck", rendered, sheet, style, registration=cut)  # the same sheets every build
+    assert [[(p.face.name, p.x, p.y) for p in pg.places] for pg in again.layout.pages] == \
+        [[(p.face.name, p.x, p.y) for p in pg.places] for pg in made.layout.pages]
+
+
 def test_back_offset_shifts_every_back(tmp_path):
     rendered = parts(make(tmp_path, cards=4, tokens=0, tiles=0))
     sheet = Paper("letter", 215.9, 279.4)
@@ -524,6 +556,25 @@ def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_
     defaulted = runner.invoke(app, ["build", "-q", "--cut-file", "-p", str(project.root)])
     assert defaulted.exit_code == 2 and "pnp.yaml:2:1: layout fold: no cut file" in defaulted.output and not project.output_dir.exists()
     assert runner.invoke(app, ["build", "-q", "--cut-file", "--layout", "tight", "-p", str(project.root)]).exit_code == 0
+
+
+def test_the_fold_refusal_names_the_projects_own_layouts_that_do_not_fold(tmp_path):
+    """The refusal named only the built-in tight, standard and scissors: a project's own layouts
+    (pnp.yaml `layouts:`) that do not fold follow them, sorted; a folding one, or a built-in one
+    the project makes fold, is not named."""
+    import yaml
+
+    project = make(tmp_path, cards=4, tokens=0, tiles=0)
+    layouts = {"wide": {"margin": 10}, "folded": {"fold": True}, "airy": {"gap": 12}, "standard": {"fold": True}}
+    (project.root / "pnp.yaml").write_text(yaml.safe_dump({"layouts": layouts}))
+    for layout in ("fold", "folded"):
+        refused = runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", layout, "-p", str(project.root)])
+        assert refused.exit_code == 2 and not project.output_dir.exists() and refused.output.splitlines() == [refused.output.strip()]
+        assert f"layout {layout}: no cut file for a folded sheet" in refused.output
+        assert "for print-then-cut use layout tight, scissors, airy or wide (--layout" in refused.output
+    # each one named builds with the cut file
+    for layout in ("scissors", "airy"):
+        assert runner.invoke(app, ["build", "-q", "-f", "pdf", "--cut-file", "--layout", layout, "-p", str(project.root)]).exit_code == 0
 
 
 @pytest.mark.parametrize("formats", ["tts", "pdf-single", "svg,png"])

@@ -252,8 +252,23 @@ def check_cut_file(options: BuildOptions, root: Path) -> None:
                              (("cut_file",), "true")))
     if options.cut_file and "pdf" in options.formats and sheet_layout(options.layout, options.layouts).fold:
         raise OptionError(blame(root, f"layout {options.layout}: no cut file for a folded sheet (a cut file follows the sheet as printed, "
-                                   "before it is folded and glued): for print-then-cut use layout tight, standard or scissors "
+                                   f"before it is folded and glued): for print-then-cut use {_unfolded(options.layouts)} "
                                    "(--layout, or layout: in pnp.yaml), or leave the cut file off (--no-cut-file)", (("layout",), options.layout), (("cut_file",), "true")))
+
+
+def _unfolded(layouts: dict[str, Any] | None) -> str:
+    """"layout tight, standard or scissors": the layouts that do not fold, as the project
+    defines them: the built-in ones first, in the title page's order, then a project's own
+    under new names, sorted (as the title page offers them)."""
+    from ..config import table
+    from ..formats.print_pdf import LAYOUTS
+
+    styles = table(layouts)
+    built_in = list(LAYOUTS)
+    names = [n for n in built_in if not styles[n].fold] + sorted(n for n in styles if n not in built_in and not styles[n].fold)
+    if not names:
+        return "a layout that does not fold"
+    return "layout " + (f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0])
 
 
 def check_room(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions) -> None:

@@ -7,7 +7,7 @@ its margin and bookmarked per component. A component's full grid sheets print as
 own PDF; what is left of every component is
 packed together (pnp.formats.packing; double-sided pieces apart, with their backs, folded
 ones on fold sheets, one-sided ones in their free space where that saves a sheet, then in
-that of a double-sided component's leftover sheet laid alone on its grid) instead of
+that of a component's leftover sheet laid alone on its grid, double-sided ones first) instead of
 wasting a nearly empty sheet each. Backs can be shifted by `back_offset` mm for a printer
 that misaligns its second side; a duplex calibration sheet at the end measures that.
 """
@@ -449,26 +449,35 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
     if filled[3] < taken:
         packed_sections, alone, singles, taken = filled
     lone += [(comp, [(f, b) for c, f, b in leftovers if c is comp]) for comp in alone]
-    # then in the free space of the two-sided components' leftover sheets laid alone on their grids,
-    # where that saves a sheet too (Human Harvest on A4 with a cut file: its 9 leftover tiles had a
-    # sheet to themselves, the pawns and marines another)
+    # then in the free space of the components' leftover sheets laid alone on their grids, where
+    # that saves a sheet too (Human Harvest on A4 with a cut file: its 9 leftover tiles had a
+    # sheet to themselves, the pawns and marines another): first the two-sided components'
+    # sheets, then the one-sided ones', each kept only where it saves a sheet on its own
     fillers: dict[int, _Fillers] = {}
-    spare = singles
-    for comp, chunk in lone:
-        if spare and any(p.back is not None for p in comp.pieces):
+    for backed in (True, False):
+        spare = singles
+        packed_alone = {id(c) for c, _, _ in singles}  # alone on "Packed sheets" (when in `lone`): their items are in `spare`
+        found: dict[int, _Fillers] = {}
+        for comp, chunk in lone:
+            hosting = [item for item in spare if item[0] is not comp]
+            if any(p.back is not None for p in comp.pieces) is not backed or not hosting:
+                continue
+            if id(comp) in packed_alone and len(hosting) == len(spare):
+                continue  # a filler already: it has no sheet of its own now
             grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
             assert grid is not None  # leftovers are what a grid sheet was not full of
-            found, spare = _lone_fill(chunk, sheet, grid, comp.bleed, style, fold, spare)
-            if found is not None:
-                fillers[id(comp)] = found
-    if fillers:
+            got, left_out = _lone_fill(chunk, sheet, grid, comp.bleed, style, fold, hosting)
+            if got is not None:
+                found[id(comp)], spare = got, left_out  # a host keeps its own sheet: its items leave `spare`
+        if not found:
+            continue
         single, single_alone, _ = _packed("Packed sheets", spare, sheet, style, back_offset)
-        if single.sheets + len(single_alone) < taken:
-            packed_sections[0] = single
-            lone = [(comp, chunk) for comp, chunk in lone if id(comp) not in {id(c) for c, _, _ in singles}]
+        hosts = packed_alone & found.keys()  # had a sheet of their own among the one-sided ones, and keep it
+        if single.sheets + len(single_alone) + len(hosts) < taken:
+            packed_sections[0], singles, taken = single, spare, single.sheets + len(single_alone)
+            lone = [(comp, chunk) for comp, chunk in lone if id(comp) not in packed_alone - hosts]
             lone += [(comp, [(f, b) for c, f, b in leftovers if c is comp]) for comp in single_alone]
-        else:
-            fillers = {}
+            fillers.update(found)
     for comp, chunk in lone:
         grid, fold = laid_grid(comp, sheet, style, id(comp) in folding)
         assert grid is not None  # leftovers are what a grid sheet was not full of
