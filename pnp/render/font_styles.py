@@ -14,8 +14,8 @@ from typing import Iterator
 from ..errors import ContentError
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import Face, FontChoice, Fonts, MissingStyle, weight_name
-from ..load.stylesheets import in_sheets, sheet_text
-from .hrefs import Sources, written_at
+from ..load.stylesheets import sheet_text
+from .hrefs import Sources, declared_at, written_at
 
 SVG = "{http://www.w3.org/2000/svg}"
 FONT_PROPERTIES = ("font", "font-family", "font-weight", "font-style")  # presentation attributes too (SVG 1.1)
@@ -52,27 +52,13 @@ def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -
     for element in root.iter(SVG + "style"):
         if found := SHEET_FONT.search(sheet_text(element)):
             name, value = found.group(1).casefold(), " ".join(found.group(2).split())[:60]
-            path, line = _in_a_sheet(sources, template)
+            path, line = declared_at(sources, SHEET_FONT, template)
             if name in UNMEASURED:  # refused on an element too (`unmeasured`)
                 return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}): {UNMEASURED_WHY}")
             return ContentError(path, line, None, f"{what}: a <style> sheet sets {name} ({value}), which pnp does not read: "
                                                   "the text would be checked and measured in another font than the one drawn; "
                                                   "set it on the element (or a <g> around it) instead")
     return None
-
-
-def _in_a_sheet(sources: Sources, template: Path) -> tuple[Path, int | None]:
-    """The first template line inside a `<style>` element that sets a font property (the
-    same words elsewhere, a `style=` attribute, are allowed); the template without a line
-    when no template writes it (a sheet from the content)."""
-    try:
-        found = sources()
-    except Exception:  # a template could not be read again: the face is named without a line
-        return template, None
-    for path, text in found:
-        for _, line, _ in in_sheets(text, SHEET_FONT):
-            return path, line
-    return template, None
 
 
 def _declarations(element: ET.Element) -> list[tuple[str, str, str]]:

@@ -25,6 +25,7 @@ from typing import Callable
 from urllib.parse import unquote_to_bytes
 
 from ..errors import ContentError, PnpError
+from ..load.stylesheets import in_sheets
 
 RASTER = ("data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp")
 HEADER = 1 << 16  # base64 characters read for a picture's header (a multiple of 4)
@@ -282,4 +283,20 @@ def written_at(sources: Sources, written: str, template: Path) -> tuple[Path, in
         for n, line in enumerate(text.splitlines(), start=1):
             if wanted in line.casefold():
                 return path, n
+    return template, None
+
+
+def declared_at(sources: Sources, pattern: re.Pattern[str], template: Path,
+                wanted: Callable[[re.Match[str]], bool] = lambda found: True) -> tuple[Path, int | None]:
+    """The first template line inside a `<style>` element where `pattern` matches as `wanted`
+    (the same words elsewhere, a `style=` attribute, are not looked at); `template` without a
+    line when none does (a sheet written by an expression, or from the content)."""
+    try:
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
+    for path, text in found:
+        for match, line, _ in in_sheets(text, pattern):
+            if wanted(match):
+                return path, line
     return template, None

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..errors import ContentError
 from ..load.paint import PAINTED, SHEET_PAINT, is_colour, not_a_colour, paints, sheet_paint
-from ..load.stylesheets import in_sheets, sheet_text
-from .hrefs import Sources, written_at
+from ..load.stylesheets import sheet_text
+from .hrefs import Sources, declared_at, written_at
 
 STYLE = "{http://www.w3.org/2000/svg}style"
 
@@ -25,7 +25,7 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
         for found in SHEET_PAINT.finditer(sheet_text(sheet)):
             name, value = sheet_paint(found)
             if not is_colour(value):
-                path, line = _in_a_sheet(sources, name, value, template)
+                path, line = declared_at(sources, SHEET_PAINT, template, lambda declared: sheet_paint(declared) == (name, value))
                 if line is None:
                     path, line = _quoted_at(sources, value, template)
                 return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
@@ -50,20 +50,6 @@ def _quoted_at(sources: Sources, value: str, template: Path) -> tuple[Path, int 
         path, line = written_at(sources, quoted, template)
         if line is not None:
             return path, line
-    return template, None
-
-
-def _in_a_sheet(sources: Sources, name: str, value: str, template: Path) -> tuple[Path, int | None]:
-    """The template line inside a `<style>` element declaring the paint `name` as
-    `value`; the template without a line when none does (a sheet written by an expression)."""
-    try:
-        found = sources()
-    except Exception:  # a template could not be read again: the face is named without a line
-        return template, None
-    for path, text in found:
-        for declared, line, _ in in_sheets(text, SHEET_PAINT):
-            if sheet_paint(declared) == (name, value):
-                return path, line
     return template, None
 
 
