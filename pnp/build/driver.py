@@ -261,11 +261,10 @@ def _unfolded(layouts: dict[str, Any] | None) -> str:
     defines them: the built-in ones first, in the title page's order, then a project's own
     under new names, sorted (as the title page offers them)."""
     from ..config import table
-    from ..formats.print_pdf import LAYOUTS
+    from ..formats.print_pdf import layout_names
 
     styles = table(layouts)
-    built_in = list(LAYOUTS)
-    names = [n for n in built_in if not styles[n].fold] + sorted(n for n in styles if n not in built_in and not styles[n].fold)
+    names = [name for name in layout_names(layouts) if not styles[name].fold]
     if not names:
         return "a layout that does not fold"
     return "layout " + (f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0])

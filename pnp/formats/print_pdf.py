@@ -653,18 +653,25 @@ OWN = "{poker}as pnp.yaml sets it"  # a built-in name a project's `layouts:` rep
 POKER = (63.0, 88.0)  # mm, pnp/data/presets.yaml `sizes: poker`
 
 
+def layout_names(layouts: dict[str, SheetLayout] | None) -> list[str]:
+    """The layouts a build may use, in the order pnp offers them: the built-in ones as the
+    title page lists them, then a project's own under new names, sorted."""
+    return list(LAYOUTS) + sorted(name for name in layouts or {} if name not in LAYOUTS)
+
+
 def _offered(layout_name: str, sheet: Paper, bleed: float, registration: bool, layouts: dict[str, SheetLayout] | None) -> str:
     """The title page's line naming the layout `layout_name` and the others this build's
     options allow (with a cut file, none that folds: pnp/build/driver.py, check_cut_file),
     each as `--layout NAME` would give it: a project's own `layouts:` replace built-in ones,
     and those under new names follow them, sorted."""
     styles = table(layouts)
-    own = layouts or {}
-    described = {name: OWN if name in own else about for name, about in LAYOUTS.items()}
-    described.update((name, OWN) for name in sorted(own) if name not in LAYOUTS)
-    # each counts the poker cards it lays itself (of the built-in ones, only tight's text has a count)
-    others = [f"{name} ({about.format(poker=_poker_cards(sheet, bleed, registration, styles[name]))})"
-              for name, about in described.items() if name != layout_name and not (registration and styles[name].fold)]
+    others = []
+    for name in layout_names(layouts):
+        if name == layout_name or (registration and styles[name].fold):
+            continue
+        about = OWN if name in (layouts or {}) else LAYOUTS[name]
+        # each counts the poker cards it lays itself (of the built-in ones, only tight's text has a count)
+        others.append(f"{name} ({about.format(poker=_poker_cards(sheet, bleed, registration, styles[name]))})")
     return f"Sheet layout: {layout_name}. Others: --layout {', '.join(others)}, or layout: in pnp.yaml."
 
 
