@@ -23,6 +23,7 @@ What a plugin gets
 - Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),
+  `meant_key` (that nearest key, for a checker that does not also report it missing),
   and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.
 - Options: `check_value(game, name, spec, given)`, a game option's typed value or its
   located error (for a sheet that names an option, e.g. an edition); `choice_named(allowed,
@@ -53,7 +54,7 @@ from .limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value, choice_named
 from .load.plugin import GamePlugin
-from .load.validation import Colour, Slug, StrictModel, complaint, one_of, text_with, unknown_key, validate
+from .load.validation import Colour, Slug, StrictModel, complaint, meant_key, one_of, text_with, unknown_key, validate
 from .load.variants import deep_merge
 from .load.yamlio import Located
 from .units import num
@@ -67,6 +68,7 @@ __all__ = [
     "choice_named",
     "complaint",
     "unknown_key",
+    "meant_key",
     "Colour",
     "ContentError",
     "GameContent",

@@ -20,11 +20,10 @@ Only a finished game is scored: the deck ran out (the full length of scoring.yam
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, OptionError, PnpError, sorted_errors, unknown_key
+from pnp.api import ContentError, OptionError, PnpError, meant_key, sorted_errors, unknown_key
 from pnp.api import Located
 
 from .models import ScoringFile
@@ -90,8 +89,9 @@ def _unknown_keys(data: dict, allowed: tuple[str, ...], at: tuple, prefix: str, 
     also reporting the key as missing."""
     for key in data:
         if key not in allowed:
-            near = difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1)  # as `unknown_key` finds it
-            errors.misspelt.update(at + (k,) for k in near)
+            near = meant_key(key, allowed, data)
+            if near is not None:
+                errors.misspelt.add(at + (near,))
             errors.add(at + (key,), prefix + unknown_key(key, allowed, data, REQUIRED))
 
 

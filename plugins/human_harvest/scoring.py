@@ -21,11 +21,10 @@ at its line.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, sorted_errors, unknown_key
+from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, meant_key, sorted_errors, unknown_key
 
 from .fields import BOARD_FINISHED, ENDINGS, PLAYER_KEYS, SIX_CYBORGS, SIX_HUMANS, TOP_KEYS, VARIANTS, seats
 from .models import ScoringFile
@@ -112,7 +111,8 @@ def _unknown_keys(doc: "Located", data: dict, allowed: tuple[str, ...], at: tupl
     meant = set()
     for key in data:
         if key not in allowed:
-            meant.update(difflib.get_close_matches(str(key), [k for k in allowed if k not in data], n=1))  # as `unknown_key` finds it
+            if (near := meant_key(key, allowed, data)) is not None:
+                meant.add(near)
             errors.append(doc.error(at + (key,), who + unknown_key(key, allowed, data, REQUIRED)))
     return meant
 

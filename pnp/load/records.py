@@ -15,7 +15,7 @@ import difflib
 from typing import Any
 
 from ..errors import ContentError
-from .validation import SLUG, check_colour
+from .validation import SLUG, check_colour, meant_key
 from .yamlio import Located
 from .paths import lookup, member_ids, split
 from .sheets import Sheet, columns_of, sheet_of
@@ -116,10 +116,11 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
             for key in record:
                 if key not in fields:
                     # as `unknown_key` says it of every validated file: the nearest field the record lacks
-                    near = difflib.get_close_matches(str(key), [f for f in fields if f not in record and f not in meant], n=1)
-                    needed = bool(near) and fields[near[0]].required and fields[near[0]].default is None
-                    hint = f"did you mean {near[0]!r}{' (required)' if needed else ''}?" if near else f"expected one of {', '.join(fields)}"
-                    meant.update(near)
+                    near = meant_key(key, [f for f in fields if f not in meant], record)
+                    needed = near is not None and fields[near].required and fields[near].default is None
+                    hint = f"did you mean {near!r}{' (required)' if needed else ''}?" if near is not None else f"expected one of {', '.join(fields)}"
+                    if near is not None:
+                        meant.add(near)
                     errors.append(doc.error(here + (key,), f"unknown field {key!r}: {hint}"))
         for name, fspec in fields.items():
             if name not in record or record[name] is None:

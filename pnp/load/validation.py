@@ -193,10 +193,18 @@ def unknown_key(key: Any, allowed: Sequence[str], present: Container[Any] = (), 
     nearest to, among those its mapping lacks (`present`: the mapping itself, looked up,
     not copied, as a file may hold thousands of stray keys), as `unknown key 'layuot': did
     you mean 'layout'?`, else the allowed keys (none known: the key alone)."""
-    near = difflib.get_close_matches(str(key), [k for k in allowed if k not in present], n=1)  # as `did_you_mean`
-    if near:
-        return f"unknown key {key!r}: did you mean {near[0]!r}{' (required)' if near[0] in set(required) else ''}?"
+    near = meant_key(key, allowed, present)
+    if near is not None:
+        return f"unknown key {key!r}: did you mean {near!r}{' (required)' if near in set(required) else ''}?"
     return f"unknown key {key!r}" + (f" (expected one of: {', '.join(allowed)})" if allowed else "")
+
+
+def meant_key(key: Any, allowed: Iterable[str], present: Container[Any] = ()) -> str | None:
+    """The allowed key an unknown `key` is nearest to among those its mapping (`present`)
+    lacks, as `did_you_mean` finds it; None when none is near. A checker that reports a
+    misspelt key once, not also as missing, asks it which key was meant."""
+    near = difflib.get_close_matches(str(key), [k for k in allowed if k not in present], n=1)
+    return near[0] if near else None
 
 
 def _mapping_at(data: Any, loc: tuple) -> Mapping[Any, Any]:
