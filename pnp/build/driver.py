@@ -24,7 +24,7 @@ from .cache import CACHE_FILE, BuildCache, code_stamp
 from .lock import output_lock
 from ..config import BuildOptions
 from ..files import Planned, digest
-from ..load.content import GameContent, Project, check_engine_families
+from ..load.content import GameContent, Project
 from ..errors import ContentError, OptionError, PnpError
 from ..load.project_files import output_folder, outside
 from .output import Staged, check_files, commit_files, discard_staged
@@ -344,11 +344,11 @@ class Rendered:
         staged = Staged(self.cache.root)
         try:
             todo = self.todo
-            if self.game.manifest.fonts and any(plan.costly for plan in todo.values()):  # PDFs to make (by typst)
+            if any(plan.costly for plan in todo.values()):  # PDFs to make (by typst)
                 # before any file is made, the engine names the game's fonts where it runs (a worker, else here)
-                from ..formats.pdf_engine import font_families
+                from ..formats.pdf_engine import check_font_names
 
-                check_engine_families(self.game, font_families(self.game.fonts.paths))
+                check_font_names(self.game)
             files = make_all(todo, self.tally, staged)
             sheets = print_sheets(self.game, self.faces, self.options, self.plans) if "pdf" in self.options.formats else None
         except BaseException:

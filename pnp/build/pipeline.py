@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..errors import PnpError
-from ..load.content import GameContent, Project, check_engine_families, load_game
+from ..load.content import GameContent, Project, load_game
 
 if TYPE_CHECKING:
     from ..render.faces import ComponentRenderer, Piece, RenderedComponent
@@ -48,10 +48,10 @@ class Pipeline:
         for name in names:
             try:
                 game = load_game(self.project, name)
-                if engine_fonts and game.manifest.fonts:
-                    from ..formats.engine_jobs import families
+                if engine_fonts:
+                    from ..formats.pdf_engine import check_font_names
 
-                    check_engine_families(game, families(game.fonts.paths))
+                    check_font_names(game)
                 loaded.append(game)
             except PnpError as exc:
                 errors.extend(exc.errors)

@@ -27,12 +27,15 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from multiprocessing import get_context
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from ..errors import PnpError
 from ..workers import end_with_parent
 from . import engine_jobs
 from .engine_jobs import behind, compiler, compose_book, families, make_pdf
+
+if TYPE_CHECKING:
+    from ..load.content import GameContent
 
 _POOL: ProcessPoolExecutor | None = None
 CHUNK = 500  # faces typeset in one document of a book (pnp.formats.pdf.BookPages)
@@ -229,6 +232,16 @@ def font_families(font_files: tuple[str, ...]) -> dict[str, str | None]:
     if _POOL is not None:
         return _POOL.submit(families, font_files).result()
     return families(font_files)
+
+
+def check_font_names(game: "GameContent") -> None:
+    """A PnpError at the `fonts:` line of each of the game's own font files typst knows by
+    another family than pnp measured it as (load/content.py `check_engine_families`): its
+    text would print in typst's fallback font. Nothing to ask for a game without fonts."""
+    if game.manifest.fonts:
+        from ..load.content import check_engine_families
+
+        check_engine_families(game, font_families(game.fonts.paths))
 
 
 def _pool_worker(parent: int) -> None:

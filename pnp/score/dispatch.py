@@ -11,7 +11,7 @@ from pathlib import Path
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..load.content import GameContent, Project, check_engine_families, load_game
+from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
 from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_sheet_text
 from ..load.project_files import output_folder
@@ -200,10 +200,9 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
 
     (name,) = project.resolve_games([game_name])
     game = load_game(project, name)
-    if game.manifest.fonts:  # the PDF is typst's, as a build's: its names of the game's fonts, checked as a build checks them
-        from ..formats.pdf_engine import font_families
+    from ..formats.pdf_engine import check_font_names
 
-        check_engine_families(game, font_families(game.fonts.paths))
+    check_font_names(game)  # the PDF is typst's, as a build's: its names of the game's fonts, checked as a build checks them
     build_options = BuildOptions(paper=paper_name, players=_declared(game, players), extra=dict(options or {}), bleed=0.0)
     sheet = paper(paper_name, extra=papers)
     # the options a build sees: declared ones checked and typed, unknown `--set` keys refused
