@@ -55,18 +55,18 @@ def convert(spec: FieldSpec, value: Any) -> Any:
         raise ValueError(f"{value!r}: expected a list (in a sheet: values separated by ';')")
     if isinstance(value, bool):  # as the file spells it, not Python's True
         raise ValueError(f"{str(value).lower()}: expected a number")
+    written = repr(value) if isinstance(value, str) else None  # a cell's text, as typed
     if isinstance(value, str):
         try:
-            number = float(value.strip())
+            value = float(value.strip())
         except ValueError:
             raise ValueError(f"{value!r}: expected {'a whole number' if kind == 'int' else 'a number'}") from None
-        if not math.isfinite(number):  # float() reads "nan", "inf" and "1e999": no size, count or score is one
-            raise ValueError(f"{value!r}: expected a finite number")
-        value = number
     if not isinstance(value, (int, float)):
         raise ValueError(f"{value!r}: expected a number")
-    if isinstance(value, float) and not math.isfinite(value):  # YAML's .inf, .nan and 1.0e+999 (int() of one was an internal error)
-        raise ValueError(f"{_YAML_FLOATS.get(str(value), value)}: expected a finite number")
+    # float() reads "nan", "inf" and "1e999", YAML .inf and .nan: no size, count or score is
+    # one (int() of one was an internal error)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{written or _YAML_FLOATS.get(str(value), value)}: expected a finite number")
     if kind == "int":
         if float(value) != int(value):
             raise ValueError(f"{value!r}: expected a whole number")
