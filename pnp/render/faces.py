@@ -172,18 +172,18 @@ def _held(value: Any, ident: Any) -> bool:
     return False
 
 
-def _icon_cell(game: GameContent, item: Any, ident: Any, error: ContentError, what: str,
-               held: Callable[[Any, Any], bool] = _held,
-               placed_at: Callable[[str], tuple[Path, int | None]] | None = None) -> ContentError:
-    """An unknown icon's error at the field of the piece's record that holds the id (a
-    field, or an item of a list field), naming the template line that placed it (when the
-    error has none, `placed_at` finds it from the field's name); at the template when the id
-    did not come from the record (an id the template wrote itself)."""
+def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentError, what: str,
+                     held: Callable[[Any, Any], bool] = _held,
+                     placing: Callable[[str], tuple[Path, int | None]] | None = None) -> ContentError:
+    """A face's error about a value (an unknown icon's id, a colour) at the field of the
+    piece's record that holds it (a field, or an item of a list field), naming the template
+    line that placed it (when the error has none, `placing` finds it from the field's
+    name); at the template when the value did not come from the record (the template wrote it)."""
     fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
     for key, value in fields:
         at = game.locate(item, key) if held(value, ident) else None
         if at is not None and at.line is not None:
-            path, line = (Path(error.path or ""), error.line) if error.line is not None or placed_at is None else placed_at(key)
+            path, line = (Path(error.path or ""), error.line) if error.line is not None or placing is None else placing(key)
             placed = locate.project_relative(path, game) + (f":{line}" if line else "")
             return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
     return error
@@ -305,7 +305,7 @@ class ComponentRenderer:
             if isinstance(failed, LackingGlyphs):  # at the content that holds the characters, if any does
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
-                error = _icon_cell(self.game, item, failed.ident, error, what)
+                error = _at_record_field(self.game, item, failed.ident, error, what)
             add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template
@@ -323,8 +323,8 @@ class ComponentRenderer:
             if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
                 problems.append(error if error.line is not None else
-                                _icon_cell(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
-                                           lambda key: placed_at(sources, painted, key, where)))
+                                _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
+                                                 lambda key: placed_at(sources, painted, key, where)))
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line
