@@ -168,6 +168,7 @@ def test_cli_bad_options_are_one_line_and_exit_2(repo_project):
         (["--set", "rules=9.9"], r"unknown rule version"),
         (["--set", "rules=publishd"], r"unknown rule version: expected one of published, 0.2.8 \(did you mean 'published'\?\)$"),
         (["--against", "no-such-thing-at-all"], r"--against 'no-such-thing-at-all': expected KEY=VALUE"),
+        (["--against", "=3"], r"^pnp simulate: --against '=3': expected KEY=VALUE, e.g. --against rules=0.2.8$"),  # was: --set '=3'
         (["--players-as", "clever"], r"unknown strategy 'clever'"),
         (["--players", "2", "--players-as", "greedy,random,greedy"], r"^pnp simulate: --players-as names 3 strategies for 2 players: expected at most 2$"),
         (["--games", "0"], r"^pnp simulate: --games 0: expected at least 1$"),

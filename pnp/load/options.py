@@ -27,7 +27,7 @@ def parse_pairs(pairs: list[str], flag: str = "--set") -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"{flag} {pair!r}: expected KEY=VALUE, e.g. --set rules=0.2.8")
+            raise OptionError(f"{flag} {pair!r}: expected KEY=VALUE, e.g. {flag} rules=0.2.8")
         out[key.strip()] = value.strip()
     return out
 

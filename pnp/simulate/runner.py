@@ -274,7 +274,7 @@ def _label(options: dict[str, str], sim: Simulation) -> str:
 
 def _against(project: Project, name: str, ref: str, options: dict[str, str], sim: Simulation) -> tuple[Side, Path | None]:
     if "=" in ref:
-        changed = {**options, **parse_pairs([ref])}
+        changed = {**options, **parse_pairs([ref], flag="--against")}
         return Side(ref, project.root, name, changed), None
     versions: tuple[str, ...] = getattr(sim, "versions", ())  # optional: a game with rule versions
     if ref in versions:
