@@ -136,10 +136,6 @@ def project_at(path: Path, *, made: bool = False) -> Project:
     return Project(path.resolve())
 
 
-def _split(values: Optional[str]) -> tuple[str, ...]:
-    return tuple(v.strip() for v in (values or "").split(",") if v.strip())
-
-
 def _strategies(players_as: Optional[str]) -> Optional[list[str]]:
     """--players-as by seat; an empty name is kept, to be refused as an unknown strategy."""
     return None if players_as is None else [v.strip() for v in players_as.split(",")]
@@ -162,7 +158,7 @@ def options_for(project: Path, **given) -> "BuildOptions":
         if isinstance(given.get(key), str):
             given[key] = given[key].strip().lower()
     if isinstance(given.get("formats"), str):
-        given["formats"] = _split(given["formats"])
+        given["formats"] = tuple(v.strip() for v in given["formats"].split(",") if v.strip())
     if isinstance(given.get("back_offset"), str):
         try:
             x, y = (float(v) for v in given["back_offset"].split(","))
