@@ -698,12 +698,6 @@ log_app = typer.Typer(no_args_is_help=True, help="The play-test log: games finis
 app.add_typer(log_app, name="log")
 
 
-def _log(project: Path, db: Optional[Path]):
-    from .serve.log import Log, log_path
-
-    return Log(log_path(project, db))
-
-
 def _logged(project: Path, db: Optional[Path], ids: Optional[list[int]] = None):
     from .serve.log import log_path, logged_games
 
@@ -768,9 +762,10 @@ def log_import_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Log finished games from sheet files (all of them, or none when one has a problem)."""
+    from .serve.log import Log, log_path
     from .serve.logbook import import_sheets
 
-    for game_id, new in run(lambda: import_sheets(project_at(project), _log(project, db), sheets)):
+    for game_id, new in run(lambda: import_sheets(project_at(project), Log(log_path(project, db)), sheets)):
         say(f"logged game {game_id}" if new else f"game {game_id} is already in the log")
 
 
