@@ -136,11 +136,6 @@ def project_at(path: Path, *, made: bool = False) -> Project:
     return Project(path.resolve())
 
 
-def _strategies(players_as: Optional[str]) -> Optional[list[str]]:
-    """--players-as by seat; an empty name is kept, to be refused as an unknown strategy."""
-    return None if players_as is None else [v.strip() for v in players_as.split(",")]
-
-
 def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options as typed, pnp.yaml's values where an
     option was not given (None), then the defaults."""
@@ -598,6 +593,8 @@ def simulate_cmd(
         except ValueError:
             raise OptionError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         name = proj.resolve_games([game])[0]
+        # --players-as by seat; an empty name is kept, to be refused as an unknown strategy
+        strategies = None if players_as is None else [v.strip() for v in players_as.split(",")]
         base = out_dir.resolve() / name / "simulate" if out_dir else output_folder(proj.root, proj.output_dir / name / "simulate")
         for option, folder in (("--out", base), ("--sheets", sheets)):
             # checked before the games, which may take minutes; made only once they all succeeded
@@ -605,11 +602,11 @@ def simulate_cmd(
             if problem is not None:
                 raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {problem}")
         for n in dict.fromkeys(counts):  # every count's options checked before a game is played
-            check(proj, game, games=games, players=n, strategies=_strategies(players_as), options=_options(set_))
+            check(proj, game, games=games, players=n, strategies=strategies, options=_options(set_))
         played = []
         for n in dict.fromkeys(counts):
             with progress_bar(f"playing {markup(game)}" + (f", {n} players" if n else ""), "games") as shown:
-                result = simulate(proj, game, games=games, players=n, strategies=_strategies(players_as),
+                result = simulate(proj, game, games=games, players=n, strategies=strategies,
                                   options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None, progress=shown)
             played.append((result, summarise(result)))
         runs, written = [], []
