@@ -576,7 +576,6 @@ def simulate_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
-    from .errors import display_path
     from .files import unmakeable
     from .load.project_files import output_folder
     from .simulate import check, simulate
