@@ -136,15 +136,6 @@ def project_at(path: Path, *, made: bool = False) -> Project:
     return Project(path.resolve())
 
 
-def _split(values: Optional[str]) -> tuple[str, ...]:
-    return tuple(v.strip() for v in (values or "").split(",") if v.strip())
-
-
-def _strategies(players_as: Optional[str]) -> Optional[list[str]]:
-    """--players-as by seat; an empty name is kept, to be refused as an unknown strategy."""
-    return None if players_as is None else [v.strip() for v in players_as.split(",")]
-
-
 def options_for(project: Path, **given) -> "BuildOptions":
     """BuildOptions from the command line's options as typed, pnp.yaml's values where an
     option was not given (None), then the defaults."""
@@ -162,7 +153,7 @@ def options_for(project: Path, **given) -> "BuildOptions":
         if isinstance(given.get(key), str):
             given[key] = given[key].strip().lower()
     if isinstance(given.get("formats"), str):
-        given["formats"] = _split(given["formats"])
+        given["formats"] = tuple(v.strip() for v in given["formats"].split(",") if v.strip())
     if isinstance(given.get("back_offset"), str):
         try:
             x, y = (float(v) for v in given["back_offset"].split(","))
@@ -585,7 +576,6 @@ def simulate_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
-    from .errors import display_path
     from .files import unmakeable
     from .load.project_files import output_folder
     from .simulate import check, simulate
@@ -602,6 +592,8 @@ def simulate_cmd(
         except ValueError:
             raise OptionError(f"--players {players}: expected a number of players, or several such as 2,3,4") from None
         name = proj.resolve_games([game])[0]
+        # --players-as by seat; an empty name is kept, to be refused as an unknown strategy
+        strategies = None if players_as is None else [v.strip() for v in players_as.split(",")]
         base = out_dir.resolve() / name / "simulate" if out_dir else output_folder(proj.root, proj.output_dir / name / "simulate")
         for option, folder in (("--out", base), ("--sheets", sheets)):
             # checked before the games, which may take minutes; made only once they all succeeded
@@ -609,11 +601,11 @@ def simulate_cmd(
             if problem is not None:
                 raise PnpError(f"{option} {display_path(folder)}: cannot make the folder: {problem}")
         for n in dict.fromkeys(counts):  # every count's options checked before a game is played
-            check(proj, game, games=games, players=n, strategies=_strategies(players_as), options=_options(set_))
+            check(proj, game, games=games, players=n, strategies=strategies, options=_options(set_))
         played = []
         for n in dict.fromkeys(counts):
             with progress_bar(f"playing {markup(game)}" + (f", {n} players" if n else ""), "games") as shown:
-                result = simulate(proj, game, games=games, players=n, strategies=_strategies(players_as),
+                result = simulate(proj, game, games=games, players=n, strategies=strategies,
                                   options=_options(set_), against=against, seed=seed, jobs=jobs, sheets=sheets is not None, progress=shown)
             played.append((result, summarise(result)))
         runs, written = [], []
@@ -702,12 +694,6 @@ log_app = typer.Typer(no_args_is_help=True, help="The play-test log: games finis
 app.add_typer(log_app, name="log")
 
 
-def _log(project: Path, db: Optional[Path]):
-    from .serve.log import Log, log_path
-
-    return Log(log_path(project, db))
-
-
 def _logged(project: Path, db: Optional[Path], ids: Optional[list[int]] = None):
     from .serve.log import log_path, logged_games
 
@@ -772,9 +758,10 @@ def log_import_cmd(
     project: Path = ProjectOpt,
 ) -> None:
     """Log finished games from sheet files (all of them, or none when one has a problem)."""
+    from .serve.log import Log, log_path
     from .serve.logbook import import_sheets
 
-    for game_id, new in run(lambda: import_sheets(project_at(project), _log(project, db), sheets)):
+    for game_id, new in run(lambda: import_sheets(project_at(project), Log(log_path(project, db)), sheets)):
         say(f"logged game {game_id}" if new else f"game {game_id} is already in the log")
 
 

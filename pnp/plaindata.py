@@ -171,7 +171,7 @@ class Copier:
             return self._keep(value, bytes(value).decode("utf-8", "replace"))
         if callable(value):  # a function, a method, a class, a callable object: a helper
             return self._keep(value, helper(value, self))
-        if _has_fields(value):
+        if hasattr(type(value), "model_fields") or dataclasses.is_dataclass(value) or hasattr(value, "_fields") or hasattr(value, "__dict__"):
             return self._record(value, depth)
         return self._keep(value, str(value))  # a date, a Decimal: as the text a template printed
 
@@ -201,10 +201,6 @@ class Copier:
                 elif isinstance(attr, (FunctionType, classmethod, staticmethod)):
                     out[name] = helper(getattr(obj, name), self)
         return out
-
-
-def _has_fields(value: Any) -> bool:
-    return hasattr(type(value), "model_fields") or dataclasses.is_dataclass(value) or hasattr(value, "_fields") or hasattr(value, "__dict__")
 
 
 def _fields(obj: Any) -> dict[str, Any]:

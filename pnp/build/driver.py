@@ -424,7 +424,7 @@ def make_all(plans: dict[str, Planned], tally: Tally | None = None, staged: Stag
     costly = [rel for rel, plan in plans.items() if plan.costly]
     made: dict[str, bytes] = {}
     with ThreadPoolExecutor(max(1, min(len(costly), os.cpu_count() or 1))) as pool:
-        pending = {rel: pool.submit(_make, plans[rel]) for rel in costly}
+        pending = {rel: pool.submit(plans[rel].make) for rel in costly}
         for rel, plan in plans.items():
             if rel not in pending:
                 made[rel] = plan.make()
@@ -437,10 +437,6 @@ def make_all(plans: dict[str, Planned], tally: Tally | None = None, staged: Stag
             if tally:
                 tally.tick(rel)
     return {rel: made[rel] for rel in plans}
-
-
-def _make(plan: Planned) -> bytes:
-    return plan.make()
 
 
 # a game's PDFs are one job for the PDF engine (one book of its faces): workers pay off

@@ -63,12 +63,11 @@ class Pipeline:
         """Each game's checked options, as its templates and `items:` expressions see them."""
         return self.options.game_options(games)
 
-    def planner(self, game: GameContent, values: dict[str, Any] | None = None) -> "ComponentRenderer":
-        """The game's renderer, for its plan of pieces (`.plan`) or single faces; `values`
-        default to the game's checked options."""
+    def planner(self, game: GameContent) -> "ComponentRenderer":
+        """The game's renderer under its checked options, for its plan of pieces (`.plan`) or single faces."""
         from ..render.faces import ComponentRenderer
 
-        return ComponentRenderer(game, self._values(game, values), self.options.bleed)
+        return ComponentRenderer(game, self.values([game])[game.name], self.options.bleed)
 
     def render(self, game: GameContent, values: dict[str, Any] | None = None, cache: "BuildCache | None" = None,
                tally: "Tally | None" = None, each_piece: "Callable[[Piece], None] | None" = None) -> "tuple[list[RenderedComponent], int]":

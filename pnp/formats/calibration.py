@@ -17,18 +17,15 @@ INSET = 40.0  # mm from the paper's edges to the corner scales' zero
 NUMBERS = 6.0  # pt: the scales' numbers and X/Y, at the faces' floor (pnp/render/textfit.py)
 
 
-def _spots(sheet: Paper) -> list[tuple[float, float]]:
-    return [(sheet.width / 2, sheet.height / 2), (INSET, INSET), (sheet.width - INSET, INSET),
-            (INSET, sheet.height - INSET), (sheet.width - INSET, sheet.height - INSET)]
-
-
 def calibration_pages(sheet: Paper, back_offset: tuple[float, float] = (0.0, 0.0),
                       measure: labels.Measure = labels.DEFAULT) -> tuple[Page, Page]:
     """The front and back page; backs already shifted by `back_offset`; text laid out by `measure`."""
     front = Page([Bookmark("Duplex calibration")])
     back = Page()
     dx, dy = back_offset
-    for cx, cy in _spots(sheet):
+    spots = [(sheet.width / 2, sheet.height / 2), (INSET, INSET), (sheet.width - INSET, INSET),
+             (INSET, sheet.height - INSET), (sheet.width - INSET, sheet.height - INSET)]  # the middle and the four corners
+    for cx, cy in spots:
         _scale(front, cx, cy + 10, True, measure)
         _scale(front, cx + 10, cy, False, measure)
         bx = sheet.width - cx + dx  # long-edge duplex mirrors x

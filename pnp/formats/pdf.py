@@ -49,10 +49,6 @@ FaceKey = tuple[str, float, float]  # the SVG and its size with bleed (mm)
 LabelKey = tuple[str, float, float]  # the text, its size (pt) and the width it may take (mm)
 
 
-def face_key(face: "Face") -> FaceKey:
-    return face.svg, face.width + 2 * face.bleed, face.height + 2 * face.bleed
-
-
 def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
     # a label wraps at the page's right margin, as the text beside a sheet always did (a
     # turned one at the top edge)
@@ -85,7 +81,7 @@ class BookPages:
 
     def add(self, face: "Face") -> int:
         """The page of `face` in the book."""
-        key = face_key(face)
+        key: FaceKey = (face.svg, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
         if key not in self.faces:
             if not face.checked:  # a face pnp rendered or took from its cache was checked then
                 refused(face.svg, f"{self.title}: face {face.component}/{face.name}")

@@ -16,7 +16,7 @@ from bisect import bisect_right
 from decimal import Decimal
 from functools import lru_cache
 from itertools import accumulate
-from typing import Callable, cast
+from typing import Callable
 
 import pikepdf
 from pikepdf import Array, ContentStreamInstruction, Dictionary, Name, Operator, Pdf

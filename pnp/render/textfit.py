@@ -232,10 +232,6 @@ def _cjk(ch: str) -> bool:
 _NOT_PLAIN = "[\u00a0\u00ad\u1100-\U0010ffff]"
 
 
-def _plain(paragraph: str) -> bool:
-    return paragraph.isascii() or not re.search(_NOT_PLAIN, paragraph)  # re keeps the compiled pattern
-
-
 def _breaks_between(left: str, right: str) -> bool:
     """Whether a line may break between two neighbouring characters of a word: next to
     a CJK character (beside another, a letter or a digit), but never before a closing mark
@@ -252,7 +248,7 @@ def pieces(paragraph: str) -> list[tuple[str, str, str]]:
     "-" when a soft hyphen follows the piece (a line ending there shows it). No-break spaces
     stay inside their piece; soft hyphens and zero-width spaces are never in a piece.
     Plain text gives its `str.split()` words joined by " "."""
-    if _plain(paragraph):
+    if paragraph.isascii() or not re.search(_NOT_PLAIN, paragraph):  # re keeps the compiled pattern
         return [(" " if i else "", word, "") for i, word in enumerate(paragraph.split())]
     found: list[tuple[str, str]] = []
     piece, joint = "", ""
