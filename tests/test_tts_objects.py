@@ -161,6 +161,32 @@ def test_a_round_back_coloured_by_its_bleed_disc_shows_that_colour(tmp_path: Pat
     assert back.getpixel((w // 5, h // 2))[:3] == (0x26, 0x46, 0x53) and back.getpixel((0, 0))[3] == 0
 
 
+def test_a_square_token_coloured_by_its_bleed_rectangle_shows_that_colour(tmp_path: Path):
+    """A square token (no back, at most 40 mm: a Custom_Token, cut by its image's alpha)
+    whose only fill is a class "bleed" rectangle running past its cut, as a round token's
+    disc does: its image left that rectangle out and was transparent but for its letter, so
+    Tabletop Simulator cut a token of the letter alone. What is printed inside the cut line
+    is what the image shows."""
+    from PIL import ImageStat
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + "  - {id: chit, name: Chits, size: 20mm x 20mm, items: \"[{'id': 'a'}]\", front: chit.svg.j2}\n")
+    (project.root / "templates/demo/chit.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}{% block body %}'
+        '<rect class="bleed" x="{{ (-bleed) | num }}" y="{{ (-bleed) | num }}" width="{{ (20 + 2 * bleed) | num }}" '
+        'height="{{ (20 + 2 * bleed) | num }}" fill="#264653"/>'
+        '<text x="10" y="12" font-size="6" fill="#ffffff" text-anchor="middle">C</text>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=100))
+    (chit,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "chit"]
+    assert chit["kind"] == "token"
+    image = Image.open(project.output_dir / "demo/tts" / chit["items"][0]["image"])
+    w, h = image.size
+    assert ImageStat.Stat(image.getchannel("A")).mean[0] > 0.99 * 255  # the whole square (was 1%)
+    assert image.getpixel((1, 1)) == (0x26, 0x46, 0x53, 255) and image.getpixel((w - 2, h // 2))[3] == 255
+
+
 def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():
     """20 000 objects: 6 hex digits of their hashes repeat (a 1 in 400 chance for 300 objects
     already); each GUID is still unique, and the same on every build."""

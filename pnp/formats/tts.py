@@ -94,20 +94,15 @@ def trim_box(face: "Face", image_size: tuple[int, int]) -> tuple[float, float, f
     return bx, by, iw - bx, ih - by
 
 
-# a round token's disc drawn past its cut line into the bleed (class "bleed"), which a
-# token's image leaves out to show its outline: resvg applies this as it reads the face
-BLEED_HIDDEN = ".bleed { display: none }"
-
-
 def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: bool = False) -> "Image.Image":
-    """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline, and
-    leaves out what is drawn for the bleed alone: BLEED_HIDDEN); `round_`: transparent
-    outside the circle filling it, as the piece is cut, and inside it all that is printed
-    there (a back whose colour is a class "bleed" disc alone came out nearly invisible)."""
+    """The face at `size` px, bleed cut off: all that is printed inside its cut line, a
+    class "bleed" drawing included (a token coloured by its bleed shape alone came out
+    transparent, and Tabletop Simulator cut it to its text). RGBA keeps a token's
+    transparent outline; `round_`: transparent outside the circle filling it, as the piece
+    is cut."""
     from PIL import Image, ImageChops
 
-    full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}",
-                        style_sheet=BLEED_HIDDEN if mode == "RGBA" and not round_ else None).convert(mode)
+    full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}").convert(mode)
     image = full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
     if round_:
         image.putalpha(ImageChops.multiply(image.getchannel("A"), disc(size)))
@@ -246,9 +241,10 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     made: dict[str, str] = {}  # image key -> its file
 
     def image(face: "Face", stem: str) -> str:
-        # a round image shows its class "bleed" drawing inside the circle (it did not): drawn
+        # a token's image shows its class "bleed" drawing inside its cut (it did not): drawn
         # otherwise, it is named otherwise, so no Tabletop Simulator cache shows the old one
-        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round", "bleed shown"] if round_ else []))
+        shown = ["round", "bleed shown"] if round_ else ["bleed shown"] if mode == "RGBA" else []
+        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *shown)
         if key in made:  # a face drawn the same (3 markers of a colour): one file, so the pieces also stack
             return made[key]
         rel = made[key] = f"{comp.spec.id}/{named(stem, key)}"
