@@ -187,6 +187,31 @@ def test_a_square_token_coloured_by_its_bleed_rectangle_shows_that_colour(tmp_pa
     assert image.getpixel((1, 1)) == (0x26, 0x46, 0x53, 255) and image.getpixel((w - 2, h // 2))[3] == 255
 
 
+def test_what_a_tile_or_card_leaves_transparent_is_white_paper_not_black(tmp_path: Path):
+    """A tile's or a card's image has no alpha: what its face leaves transparent (`background`
+    none, nothing drawn there) printed as the paper's white but came out black in Tabletop
+    Simulator."""
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + "  - {id: plate, name: Plates, size: 60mm x 60mm, items: \"[{'id': 'a'}]\", front: plate.svg.j2}\n"
+                    "  - {id: chit, name: Chits, size: 60mm x 60mm, items: \"[{'id': 'a'}]\", front: plate.svg.j2, back: plate.svg.j2}\n")
+    (project.root / "templates/demo/plate.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}'
+        '{% block body %}<rect x="20" y="20" width="20" height="20" fill="#264653"/>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=50))
+    summary = json.loads((project.output_dir / "demo/tts/decks.json").read_text())
+    (plate,) = [p for p in summary["pieces"] if p["component"] == "plate"]
+    (chit,) = [d for d in summary["decks"] if d["component"] == "chit"]
+    assert plate["kind"] == "tile"
+    tile = Image.open(project.output_dir / "demo/tts" / plate["items"][0]["image"])
+    sheet = Image.open(project.output_dir / "demo/tts" / chit["sheets"][0]["face"])
+    for image in (tile, sheet):
+        assert image.mode == "RGB" and image.getpixel((2, 2)) == (255, 255, 255), image.getpixel((2, 2))
+    w, h = tile.size
+    assert tile.getpixel((w // 2, h // 2)) == (0x26, 0x46, 0x53)
+
+
 def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():
     """20 000 objects: 6 hex digits of their hashes repeat (a 1 in 400 chance for 300 objects
     already); each GUID is still unique, and the same on every build."""
