@@ -62,6 +62,18 @@ def test_every_piece_is_there_with_its_kind(tts_project: Project):  # noqa: F811
     assert len(guids) == len(set(guids))
 
 
+def test_a_face_down_deck_shows_its_name_and_a_face_down_card_hides_its_own(tts_project: Project):  # noqa: F811
+    """A deck spawns face down; TTS hides a face-down object's name when its Hide Face Down
+    toggle is on (knowledge base, Context Menu: Toggles; HideWhenFaceDown in the save
+    format), as saves have it for decks and cards: the deck's name, the component's, was
+    hidden as it spawned. A card's name would tell what it is, so it stays hidden face down."""
+    for obj in objects(saved(tts_project)["ObjectStates"]):
+        if obj["Name"] == "Deck":
+            assert obj["HideWhenFaceDown"] is False and obj["Transform"]["rotZ"] == 180.0, obj["Nickname"]
+        if obj["Name"] == "Card":
+            assert obj["HideWhenFaceDown"] is True, obj["Nickname"]
+
+
 def test_card_ids_point_at_sheet_slots_and_the_hidden_card_is_the_last(tts_project: Project):  # noqa: F811
     for deck in (o for o in saved(tts_project)["ObjectStates"] if o["Name"] == "Deck"):
         cards = deck["ContainedObjects"]
