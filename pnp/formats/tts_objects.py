@@ -13,8 +13,11 @@ name they share: pnp/formats/tts.py `stack_names`); decks and cards spawn face d
 showing its name so, a card hiding its own (`HideWhenFaceDown`). The
 objects spawn in rows at most ROW_IN wide, the whole centred on the table's centre.
 
-Sizes: a TTS unit is about an inch; a card of scale 1 is a poker card (2.5 x 3.5 in), and
-a custom tile, token or board of scale 1 is taken as one unit on its long side.
+Sizes: a TTS unit is about an inch (Knowledge Base: docs/game-tools/line-tool.md measures
+"in inches", custom-tile.md and custom-token.md give Thickness "in in-game units (about an
+inch)"). A card of scale 1 is taken as a poker card (2.5 x 3.5 in), and a custom tile, token
+or board of scale 1 as one unit on its long side: neither the Knowledge Base nor the API
+documentation says what size a scale-1 object is, so these two stay unverified.
 """
 
 from __future__ import annotations
