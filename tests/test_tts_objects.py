@@ -224,6 +224,21 @@ def test_what_a_tile_or_card_leaves_transparent_is_white_paper_not_black(tmp_pat
     assert tile.getpixel((w // 2, h // 2)) == (0x26, 0x46, 0x53)
 
 
+def test_what_a_round_face_leaves_transparent_inside_its_circle_is_white_paper(tmp_path: Path):
+    """A coin whose face draws a mark alone (no disc): inside its cut circle it prints the
+    paper's white, and its image was transparent there (a ring of holes TTS does not cut)."""
+    project = coin_project(tmp_path, "[{'id': 'gold'}]", "#e9c46a", COIN.replace("{{ colour }}", "#264653"))
+    (project.root / "templates/demo/coin.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}'
+        '{% block body %}<rect x="8" y="8" width="4" height="4" fill="#264653"/>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=100))
+    (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
+    front = Image.open(project.output_dir / "demo/tts" / coin["items"][0]["image"])
+    w, h = front.size
+    assert front.getpixel((w // 2, h // 5)) == (255, 255, 255, 255) and front.getpixel((w // 2, h // 2)) == (0x26, 0x46, 0x53, 255)
+    assert front.getpixel((0, 0))[3] == 0  # still cut round
+
+
 def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():
     """20 000 objects: 6 hex digits of their hashes repeat (a 1 in 400 chance for 300 objects
     already); each GUID is still unique, and the same on every build."""

@@ -42,10 +42,10 @@ MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden card
 HIDDEN_GREY = (96, 96, 96)
 EMPTY = (255, 255, 255)
-PAPER = (255, 255, 255, 255)  # under an image without alpha: what a face leaves transparent prints as paper
+PAPER = (255, 255, 255, 255)  # what a face leaves transparent inside a card's, tile's or round piece's cut prints as
 # how pnp draws its images, beyond the renderer's settings: part of every image's name, so
 # a change to it (transparency on PAPER, not black) renames them and no TTS cache shows the old
-DRAWING = "rgb on white paper"
+DRAWING = "transparency inside the cut on white paper"
 BOARD_MM = 150.0  # a piece this long (or longer) is a board, never a card
 TOKEN_MM = 40.0  # a piece without a back no longer than this is a token
 HASH = 10  # hex digits of the content hash in image names
@@ -102,18 +102,17 @@ def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: b
     """The face at `size` px, bleed cut off: all that is printed inside its cut line, a
     class "bleed" drawing included (a token coloured by its bleed shape alone came out
     transparent, and Tabletop Simulator cut it to its text). RGBA keeps a token's
-    transparent outline; RGB shows what the face leaves transparent as the white paper it
-    prints on (it came out black); `round_`: transparent outside the circle filling it, as
-    the piece is cut."""
-    from PIL import Image, ImageChops
+    transparent outline; RGB, and a round piece inside its circle, show what the face leaves
+    transparent as the white paper it prints on (it came out black, or as holes); `round_`:
+    transparent outside the circle filling it, as the piece is cut."""
+    from PIL import Image
 
     full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}").convert("RGBA")
-    if mode == "RGB":
+    if mode == "RGB" or round_:
         full = Image.alpha_composite(Image.new("RGBA", full.size, PAPER), full)
-    full = full.convert(mode)
-    image = full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
+    image = full.convert(mode).resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
     if round_:
-        image.putalpha(ImageChops.multiply(image.getchannel("A"), disc(size)))
+        image.putalpha(disc(size))
     return image
 
 
