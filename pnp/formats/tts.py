@@ -248,10 +248,7 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     made: dict[str, str] = {}  # image key -> its file
 
     def image(face: "Face", stem: str) -> str:
-        # a token's image shows its class "bleed" drawing inside its cut (it did not): drawn
-        # otherwise, it is named otherwise, so no Tabletop Simulator cache shows the old one
-        shown = ["round", "bleed shown"] if round_ else ["bleed shown"] if mode == "RGBA" else []
-        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *shown)
+        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), round_)  # setup: DRAWING too
         if key in made:  # a face drawn the same (3 markers of a colour): one file, so the pieces also stack
             return made[key]
         rel = made[key] = f"{comp.spec.id}/{named(stem, key)}"
