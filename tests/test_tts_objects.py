@@ -62,6 +62,18 @@ def test_every_piece_is_there_with_its_kind(tts_project: Project):  # noqa: F811
     assert len(guids) == len(set(guids))
 
 
+def test_a_face_down_deck_shows_its_name_and_a_face_down_card_hides_its_own(tts_project: Project):  # noqa: F811
+    """A deck spawns face down; TTS hides a face-down object's name when its Hide Face Down
+    toggle is on (knowledge base, Context Menu: Toggles; HideWhenFaceDown in the save
+    format), as saves have it for decks and cards: the deck's name, the component's, was
+    hidden as it spawned. A card's name would tell what it is, so it stays hidden face down."""
+    for obj in objects(saved(tts_project)["ObjectStates"]):
+        if obj["Name"] == "Deck":
+            assert obj["HideWhenFaceDown"] is False and obj["Transform"]["rotZ"] == 180.0, obj["Nickname"]
+        if obj["Name"] == "Card":
+            assert obj["HideWhenFaceDown"] is True, obj["Nickname"]
+
+
 def test_card_ids_point_at_sheet_slots_and_the_hidden_card_is_the_last(tts_project: Project):  # noqa: F811
     for deck in (o for o in saved(tts_project)["ObjectStates"] if o["Name"] == "Deck"):
         cards = deck["ContainedObjects"]
@@ -159,6 +171,72 @@ def test_a_round_back_coloured_by_its_bleed_disc_shows_that_colour(tmp_path: Pat
     w, h = back.size
     assert ImageStat.Stat(back.getchannel("A")).mean[0] > 0.75 * 255 * math.pi / 4  # the whole disc (was 1%)
     assert back.getpixel((w // 5, h // 2))[:3] == (0x26, 0x46, 0x53) and back.getpixel((0, 0))[3] == 0
+
+
+def test_a_square_token_coloured_by_its_bleed_rectangle_shows_that_colour(tmp_path: Path):
+    """A square token (no back, at most 40 mm: a Custom_Token, cut by its image's alpha)
+    whose only fill is a class "bleed" rectangle running past its cut, as a round token's
+    disc does: its image left that rectangle out and was transparent but for its letter, so
+    Tabletop Simulator cut a token of the letter alone. What is printed inside the cut line
+    is what the image shows."""
+    from PIL import ImageStat
+
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + "  - {id: chit, name: Chits, size: 20mm x 20mm, items: \"[{'id': 'a'}]\", front: chit.svg.j2}\n")
+    (project.root / "templates/demo/chit.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}{% block body %}'
+        '<rect class="bleed" x="{{ (-bleed) | num }}" y="{{ (-bleed) | num }}" width="{{ (20 + 2 * bleed) | num }}" '
+        'height="{{ (20 + 2 * bleed) | num }}" fill="#264653"/>'
+        '<text x="10" y="12" font-size="6" fill="#ffffff" text-anchor="middle">C</text>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=100))
+    (chit,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "chit"]
+    assert chit["kind"] == "token"
+    image = Image.open(project.output_dir / "demo/tts" / chit["items"][0]["image"])
+    w, h = image.size
+    assert ImageStat.Stat(image.getchannel("A")).mean[0] > 0.99 * 255  # the whole square (was 1%)
+    assert image.getpixel((1, 1)) == (0x26, 0x46, 0x53, 255) and image.getpixel((w - 2, h // 2))[3] == 255
+
+
+def test_what_a_tile_or_card_leaves_transparent_is_white_paper_not_black(tmp_path: Path):
+    """A tile's or a card's image has no alpha: what its face leaves transparent (`background`
+    none, nothing drawn there) printed as the paper's white but came out black in Tabletop
+    Simulator."""
+    project = Project(tmp_path / "proj")
+    scaffold(project, "demo")
+    game = project.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text() + "  - {id: plate, name: Plates, size: 60mm x 60mm, items: \"[{'id': 'a'}]\", front: plate.svg.j2}\n"
+                    "  - {id: chit, name: Chits, size: 60mm x 60mm, items: \"[{'id': 'a'}]\", front: plate.svg.j2, back: plate.svg.j2}\n")
+    (project.root / "templates/demo/plate.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}'
+        '{% block body %}<rect x="20" y="20" width="20" height="20" fill="#264653"/>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=50))
+    summary = json.loads((project.output_dir / "demo/tts/decks.json").read_text())
+    (plate,) = [p for p in summary["pieces"] if p["component"] == "plate"]
+    (chit,) = [d for d in summary["decks"] if d["component"] == "chit"]
+    assert plate["kind"] == "tile"
+    tile = Image.open(project.output_dir / "demo/tts" / plate["items"][0]["image"])
+    sheet = Image.open(project.output_dir / "demo/tts" / chit["sheets"][0]["face"])
+    for image in (tile, sheet):
+        assert image.mode == "RGB" and image.getpixel((2, 2)) == (255, 255, 255), image.getpixel((2, 2))
+    w, h = tile.size
+    assert tile.getpixel((w // 2, h // 2)) == (0x26, 0x46, 0x53)
+
+
+def test_what_a_round_face_leaves_transparent_inside_its_circle_is_white_paper(tmp_path: Path):
+    """A coin whose face draws a mark alone (no disc): inside its cut circle it prints the
+    paper's white, and its image was transparent there (a ring of holes TTS does not cut)."""
+    project = coin_project(tmp_path, "[{'id': 'gold'}]", "#e9c46a", COIN.replace("{{ colour }}", "#264653"))
+    (project.root / "templates/demo/coin.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}'
+        '{% block body %}<rect x="8" y="8" width="4" height="4" fill="#264653"/>{% endblock %}')
+    build(project, None, BuildOptions(formats=("tts",), dpi=100))
+    (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
+    front = Image.open(project.output_dir / "demo/tts" / coin["items"][0]["image"])
+    w, h = front.size
+    assert front.getpixel((w // 2, h // 5)) == (255, 255, 255, 255) and front.getpixel((w // 2, h // 2)) == (0x26, 0x46, 0x53, 255)
+    assert front.getpixel((0, 0))[3] == 0  # still cut round
 
 
 def test_guids_stay_unique_when_six_hex_digits_of_a_hash_repeat():

@@ -35,9 +35,8 @@ def settings(fonts: Fonts = DEFAULT) -> str:
     return f"resvg-py {getattr(resvg_py, '__version__', '?')}; fonts {fonts.digest}"
 
 
-def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw as PNG", style_sheet: str | None = None) -> bytes:
-    """PNG bytes of `svg` (`where`: what it is, for an error) at its physical size and `dpi`;
-    `style_sheet`: CSS of pnp's own that resvg applies as it reads the SVG."""
+def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw as PNG") -> bytes:
+    """PNG bytes of `svg` (`where`: what it is, for an error) at its physical size and `dpi`."""
     import resvg_py
 
     refused(svg, where)  # resvg would read the files it names
@@ -45,7 +44,7 @@ def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a fac
         # resources_dir: pnp's own font folder, never the current folder (and the face names no file)
         png = resvg_py.svg_to_bytes(svg_string=svg, dpi=float(dpi), skip_system_fonts=True, font_files=[str(p) for p in fonts.files],
                                     resources_dir=str(ENGINE_ROOT),
-                                    font_family=fonts.family, sans_serif_family=fonts.family, style_sheet=style_sheet)
+                                    font_family=fonts.family, sans_serif_family=fonts.family)
     except ValueError as exc:  # an SVG resvg refuses (malformed, or past its limits: a `<use>` bomb)
         raise PnpError(f"{where}: resvg could not draw it: {exc}") from None
     except BaseException as exc:  # the renderer's own bug: pyo3's PanicException is no Exception
@@ -55,10 +54,10 @@ def svg_to_png(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a fac
     return with_dpi(bytes(png), dpi)
 
 
-def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw", style_sheet: str | None = None) -> "Image.Image":
+def svg_to_image(svg: str, dpi: float, fonts: Fonts = DEFAULT, where: str = "a face to draw") -> "Image.Image":
     from PIL import Image
 
-    image = Image.open(io.BytesIO(svg_to_png(svg, dpi, fonts, where, style_sheet)))
+    image = Image.open(io.BytesIO(svg_to_png(svg, dpi, fonts, where)))
     image.load()
     return image
 

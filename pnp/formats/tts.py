@@ -42,6 +42,10 @@ MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot is the hidden card
 HIDDEN_GREY = (96, 96, 96)
 EMPTY = (255, 255, 255)
+PAPER = (255, 255, 255, 255)  # what a face leaves transparent inside a card's, tile's or round piece's cut prints as
+# how pnp draws its images, beyond the renderer's settings: part of every image's name, so
+# a change to it (transparency on PAPER, not black) renames them and no TTS cache shows the old
+DRAWING = "transparency inside the cut on white paper"
 BOARD_MM = 150.0  # a piece this long (or longer) is a board, never a card
 TOKEN_MM = 40.0  # a piece without a back no longer than this is a token
 HASH = 10  # hex digits of the content hash in image names
@@ -94,23 +98,21 @@ def trim_box(face: "Face", image_size: tuple[int, int]) -> tuple[float, float, f
     return bx, by, iw - bx, ih - by
 
 
-# a round token's disc drawn past its cut line into the bleed (class "bleed"), which a
-# token's image leaves out to show its outline: resvg applies this as it reads the face
-BLEED_HIDDEN = ".bleed { display: none }"
-
-
 def card_image(face: "Face", size: tuple[int, int], mode: str = "RGB", round_: bool = False) -> "Image.Image":
-    """The face at `size` px, bleed cut off (RGBA keeps a token's transparent outline, and
-    leaves out what is drawn for the bleed alone: BLEED_HIDDEN); `round_`: transparent
-    outside the circle filling it, as the piece is cut, and inside it all that is printed
-    there (a back whose colour is a class "bleed" disc alone came out nearly invisible)."""
-    from PIL import Image, ImageChops
+    """The face at `size` px, bleed cut off: all that is printed inside its cut line, a
+    class "bleed" drawing included (a token coloured by its bleed shape alone came out
+    transparent, and Tabletop Simulator cut it to its text). RGBA keeps a token's
+    transparent outline; RGB, and a round piece inside its circle, show what the face leaves
+    transparent as the white paper it prints on (it came out black, or as holes); `round_`:
+    transparent outside the circle filling it, as the piece is cut."""
+    from PIL import Image
 
-    full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}",
-                        style_sheet=BLEED_HIDDEN if mode == "RGBA" and not round_ else None).convert(mode)
-    image = full.resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
+    full = svg_to_image(face.svg, dpi=drawn_dpi(face, size), fonts=face.fonts, where=f"face {face.component}/{face.name}").convert("RGBA")
+    if mode == "RGB" or round_:
+        full = Image.alpha_composite(Image.new("RGBA", full.size, PAPER), full)
+    image = full.convert(mode).resize(size, Image.Resampling.LANCZOS, box=trim_box(face, full.size))
     if round_:
-        image.putalpha(ImageChops.multiply(image.getchannel("A"), disc(size)))
+        image.putalpha(disc(size))
     return image
 
 
@@ -246,9 +248,7 @@ def plan_images(comp: "RenderedComponent", what: str, setup: str, dpi: int, file
     made: dict[str, str] = {}  # image key -> its file
 
     def image(face: "Face", stem: str) -> str:
-        # a round image shows its class "bleed" drawing inside the circle (it did not): drawn
-        # otherwise, it is named otherwise, so no Tabletop Simulator cache shows the old one
-        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), *(["round", "bleed shown"] if round_ else []))
+        key = digest("tts-piece", setup, size, mode, TITLE.sub("", face.svg), round_)  # setup: DRAWING too
         if key in made:  # a face drawn the same (3 markers of a colour): one file, so the pieces also stack
             return made[key]
         rel = made[key] = f"{comp.spec.id}/{named(stem, key)}"
@@ -294,7 +294,7 @@ def tts_files(game: "GameContent", rendered: list["RenderedComponent"], dpi: int
     and `tts/decks.json`."""
     from .tts_objects import saved_object
 
-    setup = settings(game.fonts)
+    setup = f"{settings(game.fonts)}; {DRAWING}"
     files: dict[str, Planned] = {}
     parts: list[Deck | Images] = []
     for comp in rendered:

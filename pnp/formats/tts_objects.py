@@ -9,11 +9,15 @@ card); a card's `CardID` is its sheet's key times 100 plus its slot. Landscape c
 with a `CustomImage`, gathered in a `Bag` when a component has several; a round piece
 (`shape: round`) that is a tile is a circle tile, two-sided when it has a back. Every object's
 `Nickname` (shown on hover) is its piece's name (pieces drawn the same, which stack, the
-name they share: pnp/formats/tts.py `stack_names`); decks and cards spawn face down. The
+name they share: pnp/formats/tts.py `stack_names`); decks and cards spawn face down, a deck
+showing its name so, a card hiding its own (`HideWhenFaceDown`). The
 objects spawn in rows at most ROW_IN wide, the whole centred on the table's centre.
 
-Sizes: a TTS unit is about an inch; a card of scale 1 is a poker card (2.5 x 3.5 in), and
-a custom tile, token or board of scale 1 is taken as one unit on its long side.
+Sizes: a TTS unit is about an inch (Knowledge Base: docs/game-tools/line-tool.md measures
+"in inches", custom-tile.md and custom-token.md give Thickness "in in-game units (about an
+inch)"). A card of scale 1 is taken as a poker card (2.5 x 3.5 in), and a custom tile, token
+or board of scale 1 as one unit on its long side: neither the Knowledge Base nor the API
+documentation says what size a scale-1 object is, so these two stay unverified.
 """
 
 from __future__ import annotations
@@ -135,14 +139,19 @@ def deck(guids: Guids, part: "Deck", base: str, key: int, where: dict[str, float
         custom[str(key)] = entry
         for slot, name in enumerate(sheet.names):
             card = _base(guids, "Card", name, face_down, spec.id, key, slot)
-            card.update({"CardID": key * 100 + slot, "SidewaysCard": sideways, "Hands": True, "CustomDeck": {str(key): entry}})
+            card.update({"CardID": key * 100 + slot, "SidewaysCard": sideways, "Hands": True, "HideWhenFaceDown": True,
+                         "CustomDeck": {str(key): entry}})
             cards.append(card)
         key += 1
     if len(cards) == 1:
         return cards[0], key
     obj = _base(guids, "Deck", spec.name, face_down, spec.id)
-    obj.update({"SidewaysCard": sideways, "Hands": False, "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": custom,
-                "ContainedObjects": cards})
+    # Hide Face Down hides a face-down object's name and description (knowledge base,
+    # docs/player-guides/context-menu.md, Toggles; save-file-format.md, HideWhenFaceDown),
+    # on in TTS's saves of decks and cards: the deck spawns face down and its name, the
+    # component's, was hidden; each card's name stays hidden face down (it tells the card)
+    obj.update({"SidewaysCard": sideways, "Hands": False, "HideWhenFaceDown": False, "DeckIDs": [c["CardID"] for c in cards],
+                "CustomDeck": custom, "ContainedObjects": cards})
     return obj, key
 
 
