@@ -6,6 +6,7 @@ template, a block no template it extends has (pnp/sandbox.py `unknown_block`).""
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -340,6 +341,32 @@ def test_valid_colours_in_a_style_sheet_pass(demo: Project, sheet: str):
     drawn(demo)
 
 
+def test_a_style_sheet_commented_out_is_not_where_a_colour_is_told(demo: Project):
+    """Before: the `<style>` in the XML comment above held the same declaration, and the error
+    was put at the comment's line."""
+    in_body(demo, "<!-- old: <style> rect { fill: blu } </style> -->")
+    line = in_body(demo, "<style>\n  rect { fill: blu }\n</style>") + 1
+    refused(demo, card(demo), line, "card/example: fill 'blu' is not a colour")
+
+
+def test_a_semicolon_in_quotes_is_part_of_a_style_sheets_colour(demo: Project):
+    """Before: the value was cut at the quoted `;` (`url("#g`), and the rest of the address
+    read as a declaration of its own, `fill:blu")`, refused though no sheet declares it."""
+    in_body(demo, '<style>\n  rect { fill: url("#g;fill:blu") !important; stroke: red }\n</style>\n<rect width="5" height="5"/>')
+    drawn(demo)
+    shutil.rmtree(demo.output_dir)
+    line = in_body(demo, "<style>\n  rect { stroke: 'a;b' }\n</style>") + 1
+    refused(demo, card(demo), line, "card/example: stroke \"'a;b'\" is not a colour")
+
+
+def test_a_long_style_sheet_line_is_read_in_linear_time(demo: Project):
+    """The quoted strings a sheet's value may hold (above) are one way to read it: no runaway."""
+    line = in_body(demo, "<style>\n  rect { fill: var(--ink, " + "'a;' \"b\" " * 2000 + ") }\n  text { stroke: blu }\n</style>") + 2
+    started = time.perf_counter()
+    refused(demo, card(demo), line, "card/example: stroke 'blu' is not a colour")
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
+
+
 def test_a_colour_in_a_style_sheet_from_a_record_is_told_at_its_field(demo: Project):
     """No template line declares `blu`: the record's field that holds it, and the template
     line painting with it."""
@@ -431,6 +458,18 @@ def test_a_colour_in_an_icon_files_style_sheet_is_told_at_the_icon_file(demo: Pr
     found = one_error(build(demo), f"star.svg:{at}: {message}")
     assert found.startswith(f"{star}:{at}: ") and not demo.output_dir.exists(), found
     star.write_text(star.read_text().replace("#d4a01", "#D4A017").replace("gold-ish", "var(--gold)"))
+    drawn(demo)
+
+
+def test_a_style_sheet_commented_out_in_an_icon_file_is_no_sheet(demo: Project):
+    """Before: the commented-out sheet's colour was refused though the icon's own sheet draws it well."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
+    (demo.content_dir / "demo/icons").mkdir()
+    star = demo.content_dir / "demo/icons/star.svg"
+    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n  <!-- <style>path { fill: blu }</style> -->\n'
+                    '  <style>path { fill: blue }</style>\n  <path d="M2 2h20v20z"/>\n</svg>\n')
+    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
     drawn(demo)
 
 

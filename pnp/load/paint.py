@@ -10,8 +10,11 @@ import re
 
 PAINTED = ("fill", "stroke")
 IMPORTANT = "!important"
-# a fill or stroke a sheet sets: `fill:` (not `fill-opacity:`, a custom `--fill:`, a selector's `.fill:hover`)
-SHEET_PAINT = re.compile(r"(?<![\w.#-])(fill|stroke)\s*:\s*([^;}]*)", re.IGNORECASE)
+# a fill or stroke a sheet sets: `fill:` (not `fill-opacity:`, a custom `--fill:`, a selector's `.fill:hover`),
+# its value up to a `;` or `}` outside quotes (`url("a;b")` is one value); a string CSS leaves open ends at its line
+# (each alternative starts with its own character: one way to match, in linear time)
+SHEET_PAINT = re.compile(r"""(?<![\w.#-])(fill|stroke)\s*:\s*((?:[^;}"']|"[^"\n]*(?:"|(?=\n)|$)|'[^'\n]*(?:'|(?=\n)|$))*)""",
+                         re.IGNORECASE)
 HEX = re.compile(r"#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
 EXPECTED = "expected #rrggbb (or #rgb), a colour name such as red, or none"
 
