@@ -419,6 +419,16 @@ def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
+@pytest.mark.parametrize("reading", ["item[7]", "item.7"])
+def test_a_number_key_is_not_found_in_a_number_the_template_writes(demo: Project, reading: str):
+    """Before: `.7` of `0.7`, on a line painting another shape, was taken for the field 7 read."""
+    with_field(demo, "7: blu")
+    in_body(demo, '<rect width="5" height="5" fill="red" opacity="{{ 0.7 }}"/>')
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ ' + reading + ' }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: 7: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: Project):
     """Before: one pattern with a lazy gap between `fill=` and the expression took cubic time:
     a 21,000-character comment line of them held the build over a minute before its error."""

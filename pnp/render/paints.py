@@ -65,7 +65,8 @@ def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple
     # gap between the paint's name and the expression, took cubic time on a long template line
     painted = re.compile(rf"\b{re.escape(name)}\s*[=:]", re.IGNORECASE)
     field = re.escape(str(key))  # a record of a YAML file may have a number for a key (`item[7]`)
-    reads = re.compile(r"\." + field + r"\b|\[\s*['\"]?" + field + r"['\"]?\s*\]")
+    # `.7` read from a name or a bracket (`item.7`, `x[0].7`), not a number's decimals (`0.7`)
+    reads = re.compile(r"(?:(?<![\w.])[A-Za-z_]\w*|[)\]])\." + field + r"\b|\[\s*['\"]?" + field + r"['\"]?\s*\]")
 
     def reading(line: str, after: int = 0) -> bool:
         return any(reads.search(m.group()) for m in EXPRESSION.finditer(line, after))
