@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -292,11 +294,60 @@ def with_field(demo: Project, field: str) -> Path:
     ('<rect width="5" height="5" fill="dark red"/>', "fill 'dark red' is not a colour"),
     ('<rect width="5" height="5" style="fill: 12"/>', "fill '12' is not a colour"),
     ('<rect width="5" height="5" fill=""/>', "fill '' is not a colour"),
+    # before: passed, and drawn black (the renderers lack CSS Color 4's name, read keywords spelled one way)
+    ('<rect width="5" height="5" fill="RebeccaPurple"/>', "fill 'RebeccaPurple' is a CSS colour the renderers do not know (they would draw "
+                                                          "black): write it as #663399"),
+    ('<rect width="5" height="5" style="stroke: rebeccapurple"/>', "stroke 'rebeccapurple' is a CSS colour the renderers do not know "
+                                                                   "(they would draw no line): write it as #663399"),
+    ('<rect width="5" height="5" fill="None"/>', "fill 'None' is not a paint the renderers read (they would draw black): write 'none'"),
+    ('<rect width="5" height="5" fill="currentcolor"/>', "fill 'currentcolor' is not a paint the renderers read (they would draw black): "
+                                                         "write 'currentColor'"),
+    ('<rect width="5" height="5" fill="unset"/>', "fill 'unset' is not a paint the renderers read (they would draw black): write 'inherit'"),
 ])
 def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
     """A new designer's typo in a colour painted the shape black (a number on it gone), or
     its line not at all, without a word: the renderers draw what they cannot read so."""
     refused(demo, card(demo), in_body(demo, markup), message)
+
+
+PROBE = """\
+import io, sys, typst
+from PIL import Image
+png = typst.compile(sys.argv[1], format="png", ppi=72.0)
+Image.open(io.BytesIO(png)).convert("RGB").save(sys.argv[2])
+"""
+
+
+def test_the_colour_check_accepts_exactly_what_the_renderers_draw(tmp_path: Path):
+    """Each paint drawn by resvg (the PNG) and typst (the PDF), one stripe each, on a blue
+    ground in a group filled orange with colour green: every colour name and keyword the check
+    accepts draws what it says, and what it refuses draws black (before: `rebeccapurple`,
+    `None`, `currentcolor` passed)."""
+    from PIL import Image, ImageColor
+
+    from pnp.formats.raster import svg_to_image
+    from pnp.load.paint import KEYWORDS, _names, is_colour
+
+    ground, inherited, current = (18, 52, 86), (255, 136, 0), (0, 255, 0)
+    meant = {"none": ground, "transparent": ground, "currentColor": current, "inherit": inherited, "initial": (0, 0, 0),
+             "context-fill": ground, "context-stroke": ground}  # outside a marker, context paints are none
+    accepted = sorted(_names()) + [k for k in KEYWORDS if k not in meant] + ["DarkGrey", " red "] + list(meant)
+    refused = ["rebeccapurple", "RebeccaPurple", "None", "NONE", "currentcolor", "CurrentColor", "Inherit", "unset"]
+    paints = accepted + refused
+    stripes = "".join(f'<rect y="{4 * n}" width="10" height="4" fill="{p}"/>' for n, p in enumerate(paints))
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="10pt" height="{4 * len(paints)}pt" viewBox="0 0 10 {4 * len(paints)}">'
+           f'<rect width="10" height="{4 * len(paints)}" fill="#123456"/><g fill="#ff8800" color="#00ff00">{stripes}</g></svg>')
+    (tmp_path / "probe.svg").write_text(svg)
+    (tmp_path / "probe.typ").write_text(f'#set page(width: 10pt, height: {4 * len(paints)}pt, margin: 0pt)\n'
+                                        f'#image("probe.svg", width: 100%, height: 100%)\n')
+    # typst in a process of its own: a process that loaded it forks no PDF workers (tests/test_pdf_workers.py)
+    subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "probe.typ"), str(tmp_path / "pdf.png")], check=True)
+    for image in (svg_to_image(svg, 72.0), Image.open(tmp_path / "pdf.png")):
+        image = image.convert("RGB")
+        drawn = [image.getpixel((5, round((4 * n + 2) * image.height / (4 * len(paints))))) for n in range(len(paints))]
+        for paint, colour in zip(paints, drawn):
+            expected = meant.get(paint) or (ImageColor.getrgb(paint.strip())[:3] if paint in accepted else (0, 0, 0))
+            assert (is_colour(paint), colour) == (paint in accepted, expected), paint
 
 
 def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):
