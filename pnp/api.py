@@ -24,6 +24,7 @@ What a plugin gets
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),
   `meant_key` (that nearest key, for a checker that does not also report it missing),
+  `mapping_at` (the mapping at a pydantic error's `loc` in the data: the keys present there),
   and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with`.
 - Options: `check_value(game, name, spec, given)`, a game option's typed value or its
   located error (for a sheet that names an option, e.g. an edition); `choice_named(allowed,
@@ -54,7 +55,7 @@ from .limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value, choice_named
 from .load.plugin import GamePlugin
-from .load.validation import Colour, Slug, StrictModel, complaint, meant_key, one_of, text_with, unknown_key, validate
+from .load.validation import Colour, Slug, StrictModel, complaint, mapping_at, meant_key, one_of, text_with, unknown_key, validate
 from .load.variants import deep_merge
 from .load.yamlio import Located
 from .units import num
@@ -69,6 +70,7 @@ __all__ = [
     "complaint",
     "unknown_key",
     "meant_key",
+    "mapping_at",
     "Colour",
     "ContentError",
     "GameContent",

@@ -302,6 +302,15 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": "<svg><path></svg>"}, "pics/star.svg:1:14: not well-formed SVG: mismatched tag"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": '<svg viewBox="0 0 4 4"/>'}, "pics/star.svg:1: expected an <svg> root element in the SVG namespace"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'width="4"'}, "pics/star.svg:1: expected a viewBox (or width and height) on the <svg> element"),
+    # before: loaded, then the icon drawn nowhere (a box the renderers cannot read), with no word why
+    *[("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": '<?xml version="1.0"?>\n<!-- star -->\n' + SVG % box},
+       f"pics/star.svg:3:1: <svg> {problem}")
+      for box, problem in (('viewBox="0 0 24"', "viewBox '0 0 24' is not a viewBox: expected four numbers, min-x min-y width height, "
+                                                "the width and height above 0"),
+                           ('viewBox="0 0 0 24"', "viewBox '0 0 0 24' is not a viewBox"),
+                           ('width="24px" height="24px"', "width '24px' and height '24px' make no viewBox: expected a viewBox on the "
+                                                          "<svg> element (or a width and height that are plain numbers above 0)"),
+                           ('width="0" height="6"', "width '0' and height '6' make no viewBox"))],
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "- M0 0h4\n"}, "marks.yaml:1:1: expected a mapping of icon id -> SVG path data (or {d, fill, viewbox})"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: M0 0h4\ndot: {d: M0 0h4, colour: red}\n"},
      "marks.yaml:2:18: icon 'dot': unknown key 'colour' (expected one of: d, fill, viewbox)"),

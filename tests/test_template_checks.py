@@ -6,6 +6,9 @@ template, a block no template it extends has (pnp/sandbox.py `unknown_block`).""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -291,11 +294,60 @@ def with_field(demo: Project, field: str) -> Path:
     ('<rect width="5" height="5" fill="dark red"/>', "fill 'dark red' is not a colour"),
     ('<rect width="5" height="5" style="fill: 12"/>', "fill '12' is not a colour"),
     ('<rect width="5" height="5" fill=""/>', "fill '' is not a colour"),
+    # before: passed, and drawn black (the renderers lack CSS Color 4's name, read keywords spelled one way)
+    ('<rect width="5" height="5" fill="RebeccaPurple"/>', "fill 'RebeccaPurple' is a CSS colour the renderers do not know (they would draw "
+                                                          "black): write it as #663399"),
+    ('<rect width="5" height="5" style="stroke: rebeccapurple"/>', "stroke 'rebeccapurple' is a CSS colour the renderers do not know "
+                                                                   "(they would draw no line): write it as #663399"),
+    ('<rect width="5" height="5" fill="None"/>', "fill 'None' is not a paint the renderers read (they would draw black): write 'none'"),
+    ('<rect width="5" height="5" fill="currentcolor"/>', "fill 'currentcolor' is not a paint the renderers read (they would draw black): "
+                                                         "write 'currentColor'"),
+    ('<rect width="5" height="5" fill="unset"/>', "fill 'unset' is not a paint the renderers read (they would draw black): write 'inherit'"),
 ])
 def test_a_colour_no_renderer_reads_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
     """A new designer's typo in a colour painted the shape black (a number on it gone), or
     its line not at all, without a word: the renderers draw what they cannot read so."""
     refused(demo, card(demo), in_body(demo, markup), message)
+
+
+PROBE = """\
+import io, sys, typst
+from PIL import Image
+png = typst.compile(sys.argv[1], format="png", ppi=72.0)
+Image.open(io.BytesIO(png)).convert("RGB").save(sys.argv[2])
+"""
+
+
+def test_the_colour_check_accepts_exactly_what_the_renderers_draw(tmp_path: Path):
+    """Each paint drawn by resvg (the PNG) and typst (the PDF), one stripe each, on a blue
+    ground in a group filled orange with colour green: every colour name and keyword the check
+    accepts draws what it says, and what it refuses draws black (before: `rebeccapurple`,
+    `None`, `currentcolor` passed)."""
+    from PIL import Image, ImageColor
+
+    from pnp.formats.raster import svg_to_image
+    from pnp.load.paint import KEYWORDS, _names, is_colour
+
+    ground, inherited, current = (18, 52, 86), (255, 136, 0), (0, 255, 0)
+    meant = {"none": ground, "transparent": ground, "currentColor": current, "inherit": inherited, "initial": (0, 0, 0),
+             "context-fill": ground, "context-stroke": ground}  # outside a marker, context paints are none
+    accepted = sorted(_names()) + [k for k in KEYWORDS if k not in meant] + ["DarkGrey", " red "] + list(meant)
+    refused = ["rebeccapurple", "RebeccaPurple", "None", "NONE", "currentcolor", "CurrentColor", "Inherit", "unset"]
+    paints = accepted + refused
+    stripes = "".join(f'<rect y="{4 * n}" width="10" height="4" fill="{p}"/>' for n, p in enumerate(paints))
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="10pt" height="{4 * len(paints)}pt" viewBox="0 0 10 {4 * len(paints)}">'
+           f'<rect width="10" height="{4 * len(paints)}" fill="#123456"/><g fill="#ff8800" color="#00ff00">{stripes}</g></svg>')
+    (tmp_path / "probe.svg").write_text(svg)
+    (tmp_path / "probe.typ").write_text(f'#set page(width: 10pt, height: {4 * len(paints)}pt, margin: 0pt)\n'
+                                        f'#image("probe.svg", width: 100%, height: 100%)\n')
+    # typst in a process of its own: a process that loaded it forks no PDF workers (tests/test_pdf_workers.py)
+    subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "probe.typ"), str(tmp_path / "pdf.png")], check=True)
+    for image in (svg_to_image(svg, 72.0), Image.open(tmp_path / "pdf.png")):
+        image = image.convert("RGB")
+        drawn = [image.getpixel((5, round((4 * n + 2) * image.height / (4 * len(paints))))) for n in range(len(paints))]
+        for paint, colour in zip(paints, drawn):
+            expected = meant.get(paint) or (ImageColor.getrgb(paint.strip())[:3] if paint in accepted else (0, 0, 0))
+            assert (is_colour(paint), colour) == (paint in accepted, expected), paint
 
 
 def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):
@@ -338,6 +390,32 @@ def test_a_colour_no_renderer_reads_in_a_style_sheet_is_one_line_at_its_declarat
 def test_valid_colours_in_a_style_sheet_pass(demo: Project, sheet: str):
     in_body(demo, "<style>\n" + sheet + "\n</style>\n" + '<rect width="5" height="5"/>')
     drawn(demo)
+
+
+def test_a_style_sheet_commented_out_is_not_where_a_colour_is_told(demo: Project):
+    """Before: the `<style>` in the XML comment above held the same declaration, and the error
+    was put at the comment's line."""
+    in_body(demo, "<!-- old: <style> rect { fill: blu } </style> -->")
+    line = in_body(demo, "<style>\n  rect { fill: blu }\n</style>") + 1
+    refused(demo, card(demo), line, "card/example: fill 'blu' is not a colour")
+
+
+def test_a_semicolon_in_quotes_is_part_of_a_style_sheets_colour(demo: Project):
+    """Before: the value was cut at the quoted `;` (`url("#g`), and the rest of the address
+    read as a declaration of its own, `fill:blu")`, refused though no sheet declares it."""
+    in_body(demo, '<style>\n  rect { fill: url("#g;fill:blu") !important; stroke: red }\n</style>\n<rect width="5" height="5"/>')
+    drawn(demo)
+    shutil.rmtree(demo.output_dir)
+    line = in_body(demo, "<style>\n  rect { stroke: 'a;b' }\n</style>") + 1
+    refused(demo, card(demo), line, "card/example: stroke \"'a;b'\" is not a colour")
+
+
+def test_a_long_style_sheet_line_is_read_in_linear_time(demo: Project):
+    """The quoted strings a sheet's value may hold (above) are one way to read it: no runaway."""
+    line = in_body(demo, "<style>\n  rect { fill: var(--ink, " + "'a;' \"b\" " * 2000 + ") }\n  text { stroke: blu }\n</style>") + 2
+    started = time.perf_counter()
+    refused(demo, card(demo), line, "card/example: stroke 'blu' is not a colour")
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
 
 
 def test_a_colour_in_a_style_sheet_from_a_record_is_told_at_its_field(demo: Project):
@@ -392,6 +470,16 @@ def test_a_colour_under_a_number_key_is_told_at_its_field(demo: Project):
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
+@pytest.mark.parametrize("reading", ["item[7]", "item.7"])
+def test_a_number_key_is_not_found_in_a_number_the_template_writes(demo: Project, reading: str):
+    """Before: `.7` of `0.7`, on a line painting another shape, was taken for the field 7 read."""
+    with_field(demo, "7: blu")
+    in_body(demo, '<rect width="5" height="5" fill="red" opacity="{{ 0.7 }}"/>')
+    line = in_body(demo, '<rect width="5" height="5" fill="{{ ' + reading + ' }}"/>')
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: 7: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: Project):
     """Before: one pattern with a lazy gap between `fill=` and the expression took cubic time:
     a 21,000-character comment line of them held the build over a minute before its error."""
@@ -431,6 +519,18 @@ def test_a_colour_in_an_icon_files_style_sheet_is_told_at_the_icon_file(demo: Pr
     found = one_error(build(demo), f"star.svg:{at}: {message}")
     assert found.startswith(f"{star}:{at}: ") and not demo.output_dir.exists(), found
     star.write_text(star.read_text().replace("#d4a01", "#D4A017").replace("gold-ish", "var(--gold)"))
+    drawn(demo)
+
+
+def test_a_style_sheet_commented_out_in_an_icon_file_is_no_sheet(demo: Project):
+    """Before: the commented-out sheet's colour was refused though the icon's own sheet draws it well."""
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
+    (demo.content_dir / "demo/icons").mkdir()
+    star = demo.content_dir / "demo/icons/star.svg"
+    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n  <!-- <style>path { fill: blu }</style> -->\n'
+                    '  <style>path { fill: blue }</style>\n  <path d="M2 2h20v20z"/>\n</svg>\n')
+    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
     drawn(demo)
 
 

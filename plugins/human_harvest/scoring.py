@@ -117,10 +117,10 @@ def _unknown_keys(doc: "Located", data: dict, allowed: tuple[str, ...], at: tupl
     return meant
 
 
-def _players(doc: "Located", rules: ScoringFile, seats: tuple[int, int], advanced: bool, errors: list[ContentError],
+def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanced: bool, errors: list[ContentError],
              misspelt: bool = False) -> list[Entry]:
     listed = doc.data.get("players")
-    low, high = seats
+    low, high = counts  # the player counts allowed, as seats() reads them
     if misspelt:  # `playres:`: said at the misspelling
         return []
     if not isinstance(listed, list) or not low <= len(listed) <= high:

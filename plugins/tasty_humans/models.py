@@ -23,7 +23,7 @@ from pydantic import (
 from pnp.api import PnpError, counted
 from pnp.api import GRIDS
 from pnp.api import deep_merge
-from pnp.api import StrictModel, complaint, text_with, unknown_key
+from pnp.api import StrictModel, complaint, mapping_at, text_with, unknown_key
 
 if TYPE_CHECKING:
     from pydantic_core import InitErrorDetails
@@ -502,13 +502,6 @@ def _allowed_keys(model: type[BaseModel], loc: tuple) -> list[str]:
     return []
 
 
-def _keys_at(data: Any, loc: tuple) -> dict[Any, Any]:
-    """The mapping at `loc` in `data` (an empty one when there is none)."""
-    for part in loc:
-        data = data.get(part) if isinstance(data, dict) else data[part] if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data) else None
-    return data if isinstance(data, dict) else {}
-
-
 class RuleSet(StrictModel):
     """rules.yaml: named rule versions; a version may `extends` another and override parts."""
 
@@ -560,7 +553,7 @@ class RuleSet(StrictModel):
                     if err["type"] == "extra_forbidden":
                         allowed = _allowed_keys(RuleVersion, loc) + (["extends"] if len(loc) == 1 else [])
                         # the keys the version writing it has there itself: `titel:` beside an inherited `title:` meant to override it
-                        fail(where, unknown_key(loc[-1], allowed, _keys_at(self.versions[str(where[1])], loc[:-1])), err.get("input"))
+                        fail(where, unknown_key(loc[-1], allowed, mapping_at(self.versions[str(where[1])], loc[:-1])), err.get("input"))
                     else:
                         problems.append({k: err[k] for k in ("type", "input", "ctx") if k in err} | {"loc": where})
         if problems:

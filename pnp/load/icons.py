@@ -69,23 +69,42 @@ def _svg_file(project: Path, path: Path, where: ContentError) -> Icon:
     return Icon(viewbox, body.replace(f' xmlns="{SVG_NS}"', ""))
 
 
+def _box_problem(attrs: dict[str, str]) -> str | None:
+    """What is wrong with the box of an icon file's <svg> root: its viewBox, or the one its
+    width and height make (the renderers draw nothing in a box they cannot read: `0 0 24`, a
+    width of 0), or None (a root with neither: _svg_file)."""
+    if (box := attrs.get("viewBox")) is not None:
+        problem = viewbox_problem(box)
+        return None if problem is None else f"<svg> viewBox {problem}"
+    w, h = attrs.get("width"), attrs.get("height")
+    if w and h and viewbox_problem(f"0 0 {w} {h}") is not None:
+        return (f"<svg> width {w!r} and height {h!r} make no viewBox: expected a viewBox on the <svg> element "
+                "(or a width and height that are plain numbers above 0)")
+    return None
+
+
 def _bad_path(path: Path, data: bytes) -> ContentError | None:
-    """The error at the first element of a well-formed SVG file with a malformed path `d`
-    or a fill or stroke the renderers cannot read (drawn black, or no line, in every face
-    placing the icon; an attribute, `style`, or its `<style>` sheet's), if any (ElementTree keeps
-    no positions: expat, which it parses with, reports them)."""
+    """The error at the first element of a well-formed SVG file with a box the icon cannot be
+    drawn in, a malformed path `d`, or a fill or stroke the renderers cannot read (drawn black,
+    or no line, in every face placing the icon; an attribute, `style`, or its `<style>` sheet's),
+    if any (ElementTree keeps no positions: expat, which it parses with, reports them)."""
     parser = expat.ParserCreate(namespace_separator=" ")
     found: list[ContentError] = []
     sheets: list[str] = []  # the file's <style> elements: most icons have none, and cost nothing more
+    first = True  # the next element is the <svg> root (_svg_file checked that), whose box the icon is scaled from
 
     def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal first
         if name == f"{SVG_NS} style":
             sheets.append(name)
         problem = path_problem(attrs["d"]) if name == f"{SVG_NS} path" and "d" in attrs else None
         tag = name.rpartition(" ")[2]
         if problem is not None:
             problem = f"<path> d: SVG path data: {problem}"
-        elif bad := next(((n, v) for n, v, _ in paints(attrs) if not is_colour(v)), None):
+        elif first:
+            problem = _box_problem(attrs)
+        first = False
+        if problem is None and (bad := next(((n, v) for n, v, _ in paints(attrs) if not is_colour(v)), None)):
             problem = f"<{tag}> {not_a_colour(*bad)}"
         if problem is not None and not found:
             found.append(ContentError(path, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, problem))

@@ -10,31 +10,44 @@ import re
 
 PAINTED = ("fill", "stroke")
 IMPORTANT = "!important"
-# a fill or stroke a sheet sets: `fill:` (not `fill-opacity:`, a custom `--fill:`, a selector's `.fill:hover`)
-SHEET_PAINT = re.compile(r"(?<![\w.#-])(fill|stroke)\s*:\s*([^;}]*)", re.IGNORECASE)
+# a fill or stroke a sheet sets: `fill:` (not `fill-opacity:`, a custom `--fill:`, a selector's `.fill:hover`),
+# its value up to a `;` or `}` outside quotes (`url("a;b")` is one value); a string CSS leaves open ends at its line
+# (each alternative starts with its own character: one way to match, in linear time)
+SHEET_PAINT = re.compile(r"""(?<![\w.#-])(fill|stroke)\s*:\s*((?:[^;}"']|"[^"\n]*(?:"|(?=\n)|$)|'[^'\n]*(?:'|(?=\n)|$))*)""",
+                         re.IGNORECASE)
 HEX = re.compile(r"#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
 EXPECTED = "expected #rrggbb (or #rgb), a colour name such as red, or none"
 
 
+# What the renderers draw is what usvg (in resvg and in typst) reads, checked by drawing each
+# (tests/test_template_checks.py): a colour name in any case, but its paint keywords spelled as
+# here alone (`None`, `currentcolor`, `Inherit` are drawn black). `initial` draws what CSS says
+# (a black fill, no stroke); `unset` is drawn so too, though CSS would have it inherit: refused.
+KEYWORDS = ("none", "currentColor", "inherit", "context-fill", "context-stroke", "initial")
+# CSS Color 4 names in Pillow's table that usvg lacks (it knows SVG 1.1's): drawn black
+UNDRAWN = frozenset({"rebeccapurple"})
+
+
 @functools.cache
-def _keywords() -> frozenset[str]:
-    """A word must be a CSS colour name (Pillow's table of them) or one of SVG's paint
-    keywords (Pillow is imported when first needed: `pnp score` never draws)."""
+def _names() -> frozenset[str]:
+    """The colour names the renderers draw: Pillow's table of CSS names but those usvg lacks
+    (Pillow is imported when first needed: `pnp score` never draws)."""
     from PIL import ImageColor
 
-    return frozenset(ImageColor.colormap) | {"none", "transparent", "currentcolor", "inherit", "initial", "unset",
-                                             "context-fill", "context-stroke"}
+    return frozenset(ImageColor.colormap) - UNDRAWN | {"transparent"}
 
 
 @functools.lru_cache(maxsize=1024)  # every face of a deck repeats a few colours (bounded: values are a project's)
 def is_colour(value: str) -> bool:
     """Whether the renderers read `value` as a paint; a function (rgb(), hsl(), url(#gradient))
-    is left to them. Anything else not a hex colour or a keyword (`red;`, `12`, `dark red`,
-    nothing) they draw as they draw a misspelt name."""
-    word = value.strip().casefold()
+    is left to them. Anything else not a hex colour, a colour name or a keyword as spelled
+    (`red;`, `12`, `dark red`, `rebeccapurple`, `None`, nothing) they draw as they draw a
+    misspelt name."""
+    stripped = value.strip()
+    word = stripped.casefold()
     if word.startswith("#"):
         return HEX.fullmatch(word) is not None
-    return "(" in word or word in _keywords()
+    return "(" in word or word in _names() or stripped in KEYWORDS
 
 
 def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
@@ -61,6 +74,16 @@ def _unimportant(value: str) -> str:
 
 
 def not_a_colour(name: str, value: object) -> str:
-    """What is wrong with the paint `name` of `value`, which `is_colour` refused."""
+    """What is wrong with the paint `name` of `value`, which `is_colour` refused: with what to
+    write instead, when a renderer lacks a name or reads a keyword in one spelling alone."""
     drawn = "black" if name == "fill" else "no line"
+    word = value.strip().casefold() if isinstance(value, str) else ""
+    if word in UNDRAWN:
+        from PIL import ImageColor
+
+        return (f"{name} {value!r} is a CSS colour the renderers do not know (they would draw {drawn}): "
+                f"write it as {'#%02x%02x%02x' % ImageColor.getrgb(word)[:3]}")
+    if (spelled := next((k for k in KEYWORDS if k.casefold() == word), None)) or word == "unset":
+        instead = spelled or "inherit"
+        return f"{name} {value!r} is not a paint the renderers read (they would draw {drawn}): write {instead!r}"
     return f"{name} {value!r} is not a colour: {EXPECTED} (the renderers would draw {drawn})"

@@ -9,7 +9,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Iterator
 
-SHEET = re.compile(r"<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
+# a <style> element's sheet (group 1), or an XML comment, passed over whole: a <style> commented out is no sheet
+SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 
 
@@ -23,6 +24,8 @@ def in_sheets(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[st
     or an SVG file, not parsed), with its 1-based line and column; the same words elsewhere (a
     `style=` attribute) are not looked at."""
     for sheet in SHEET.finditer(text):
+        if sheet.group(1) is None:  # a comment
+            continue
         body = COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), sheet.group(1))  # a comment's lines kept
         for found in pattern.finditer(body):
             at = sheet.start(1) + found.start()

@@ -173,7 +173,7 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     if kind == "extra_forbidden" and err.get("near"):
         return unknown_key(loc[-1], [err["near"]], required=[err["near"]])
     if kind == "extra_forbidden":
-        allowed, mapping, told = _allowed_keys(model, loc, data), _mapping_at(data, loc[:-1]), err.get("told", [])
+        allowed, mapping, told = _allowed_keys(model, loc, data), mapping_at(data, loc[:-1]), err.get("told", [])
         return unknown_key(loc[-1], allowed, [k for k in allowed if k in mapping or k in told])
     if kind == "missing":
         return f"missing required key {loc[-1]!r}"
@@ -207,9 +207,10 @@ def meant_key(key: Any, allowed: Iterable[str], present: Container[Any] = ()) ->
     return near[0] if near else None
 
 
-def _mapping_at(data: Any, loc: tuple) -> Mapping[Any, Any]:
-    """The mapping at `loc` in `data` (a step naming no key, a union's tag, is skipped as
-    `_in_data` does); an empty one when it cannot be found."""
+def mapping_at(data: Any, loc: tuple) -> Mapping[Any, Any]:
+    """The mapping at `loc` (keys and list indexes, as a pydantic error's) in `data` (a step
+    naming no key, a union's tag, is skipped as `_in_data` does); an empty one when it cannot
+    be found. The keys an unknown key's mapping has: `unknown_key`'s `present`."""
     for part in loc:
         if isinstance(data, dict) and part in data:
             data = data[part]

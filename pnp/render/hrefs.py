@@ -269,19 +269,20 @@ def check_face(svg: str, template: Path, sources: Sources, what: str, parsed: ET
 Sources = Callable[[], list[tuple[Path, str]]]
 
 
-def written_at(sources: Sources, written: str, template: Path) -> tuple[Path, int | None]:
-    """The first template of `sources()` with a line that holds `written` (in any case), and
-    that line; `template` without a line when none does."""
+def written_at(sources: Sources, written: str, template: Path, exact: bool = False) -> tuple[Path, int | None]:
+    """The first template of `sources()` with a line that holds `written` (in any case, or
+    `exact`ly as written), and that line; `template` without a line when none does."""
     if not written.strip():
         return template, None
     try:
         found = sources()
     except Exception:  # a template could not be read again: the face is named without a line
         return template, None
-    wanted = written.strip().casefold()
+    fold = str if exact else str.casefold
+    wanted = fold(written.strip())
     for path, text in found:
         for n, line in enumerate(text.splitlines(), start=1):
-            if wanted in line.casefold():
+            if wanted in fold(line):
                 return path, n
     return template, None
 

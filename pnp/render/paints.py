@@ -36,18 +36,25 @@ def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> 
             continue
         for name, value, as_written in paints(attrib):
             if not is_colour(value):
-                path, line = written_at(sources, as_written, template)
+                path, line = _written_at(sources, as_written, template)
                 if line is None:
                     path, line = _quoted_at(sources, value, template)
                 return ContentError(path, line, None, f"{what}: {not_a_colour(name, value)}"), value, name
     return None
 
 
+def _written_at(sources: Sources, written: str, template: Path) -> tuple[Path, int | None]:
+    """`written_at`, as written first: a keyword's case matters (`fill="None"` is refused,
+    and is not at the line of a `fill="none"`)."""
+    path, line = written_at(sources, written, template, exact=True)
+    return (path, line) if line is not None else written_at(sources, written, template)
+
+
 def _quoted_at(sources: Sources, value: str, template: Path) -> tuple[Path, int | None]:
     """A colour written by a helper (icon(fill=...)) or `{% set %}`: where the value is, quoted
     (bare, a record's `blu` was found in the template's `blue` and blamed on that line)."""
     for quoted in (f"'{value}'", f'"{value}"') if value else ():
-        path, line = written_at(sources, quoted, template)
+        path, line = _written_at(sources, quoted, template)
         if line is not None:
             return path, line
     return template, None
@@ -65,7 +72,8 @@ def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple
     # gap between the paint's name and the expression, took cubic time on a long template line
     painted = re.compile(rf"\b{re.escape(name)}\s*[=:]", re.IGNORECASE)
     field = re.escape(str(key))  # a record of a YAML file may have a number for a key (`item[7]`)
-    reads = re.compile(r"\." + field + r"\b|\[\s*['\"]?" + field + r"['\"]?\s*\]")
+    # `.7` read from a name or a bracket (`item.7`, `x[0].7`), not a number's decimals (`0.7`)
+    reads = re.compile(r"(?:(?<![\w.])[A-Za-z_]\w*|[)\]])\." + field + r"\b|\[\s*['\"]?" + field + r"['\"]?\s*\]")
 
     def reading(line: str, after: int = 0) -> bool:
         return any(reads.search(m.group()) for m in EXPRESSION.finditer(line, after))
