@@ -418,6 +418,27 @@ def test_a_long_style_sheet_line_is_read_in_linear_time(demo: Project):
     assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
 
 
+@pytest.mark.parametrize("text", [
+    "<style x\n" * 50_000,  # tags never closed: each read the rest of the text again
+    "<style>\n" + "r { fill: red }\n" * 100_000 + "</style>",  # lines counted from the start per declaration
+    "<style>" + "r { fill: red } " * 100_000 + "</style>",  # a column counted back to a long line's start
+])
+def test_style_sheets_are_read_in_linear_time(text: str):
+    """A project's template or icon file is read for its sheets' declarations: before, these
+    took 6 to 25 seconds (quadratic), now a fraction of one."""
+    from pnp.load.paint import SHEET_PAINT
+    from pnp.load.stylesheets import in_sheets
+
+    started = time.perf_counter()
+    found = list(in_sheets(text, SHEET_PAINT))
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
+    assert len(found) == text.count("fill")
+    if found:
+        _, line, column = found[-1]
+        last = text.rindex("fill")
+        assert (line, column) == (text.count("\n", 0, last) + 1, last - text.rfind("\n", 0, last))
+
+
 def test_a_colour_in_a_style_sheet_from_a_record_is_told_at_its_field(demo: Project):
     """No template line declares `blu`: the record's field that holds it, and the template
     line painting with it."""

@@ -9,8 +9,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Iterator
 
-# a <style> element's sheet (group 1), or an XML comment, passed over whole: a <style> commented out is no sheet
-SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b[^>]*>(.*?)(?:</style>|$)", re.IGNORECASE | re.DOTALL)
+# a <style> element's sheet (group 1), or an XML comment, passed over whole: a <style> commented out is no sheet;
+# a `<style` whose tag never closes runs to the end (else each such one read the rest again: quadratic time)
+SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b[^>]*(?:>(.*?)(?:</style>|$)|$)", re.IGNORECASE | re.DOTALL)
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 
 
@@ -23,10 +24,15 @@ def in_sheets(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[st
     """Each match of `pattern` inside a `<style>` element of a document's `text` (a template
     or an SVG file, not parsed), with its 1-based line and column; the same words elsewhere (a
     `style=` attribute) are not looked at."""
+    # lines counted up to `counted`, the last starting after `newline`: once each (counting
+    # from the start, or back to a long line's start, per match took quadratic time)
+    line, counted, newline = 1, 0, -1
     for sheet in SHEET.finditer(text):
-        if sheet.group(1) is None:  # a comment
+        if sheet.group(1) is None:  # a comment, or a tag never closed
             continue
         body = COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), sheet.group(1))  # a comment's lines kept
         for found in pattern.finditer(body):
             at = sheet.start(1) + found.start()
-            yield found, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+            line, newline = line + text.count("\n", counted, at), max(newline, text.rfind("\n", counted, at))
+            counted = at
+            yield found, line, at - newline
