@@ -155,7 +155,8 @@ def test_leftover_two_sided_pieces_are_packed_with_their_backs_mirrored(tmp_path
 
 @pytest.mark.parametrize("cards, tiles, tokens, paper, cut, sections", [
     (0, 14, 2, "letter", False, [("Tiles", ["single"])]),  # 2 before: the tokens on a sheet of their own
-    (3, 11, 4, "a4", True, [("Cards", ["front", "back"]), ("Tiles", ["single"]), ("Duplex calibration", ["front", "back"])]),  # 3
+    # 2 before; with the cut file's marks, whose L corners keep the pieces 32 mm off two opposite edges
+    (0, 10, 1, "letter", True, [("Tiles", ["single"])]),
 ])
 def test_one_sided_leftovers_fill_a_one_sided_components_own_leftover_sheet(tmp_path, cards, tiles, tokens, paper, cut, sections):
     """What is left of a one-sided component printed alone on its grid (14 tiles: its grid holds
@@ -463,7 +464,8 @@ def test_cut_file_matches_the_pieces_and_registration_marks_are_printed(tmp_path
 @pytest.mark.parametrize("paper_name", ["letter", "a3"])
 def test_the_title_page_counts_the_tight_layouts_poker_cards_as_this_build_lays_them(tmp_path, paper_name):
     """The title page offered `tight` as "9 poker cards a sheet" whatever the build: with a
-    cut file's registration marks (art 17 mm in) Letter takes 4, and A3 takes 18 without."""
+    cut file's registration marks (art 17 mm in, 32 mm off two opposite edges) Letter takes 4,
+    A3 12, and A3 takes 18 without."""
     project = make(tmp_path, cards=20, tokens=0, tiles=0)
     for cut in (True, False):
         build(project, None, BuildOptions(formats=("pdf",), paper=paper_name, layout="standard", cut_file=cut))
@@ -471,7 +473,7 @@ def test_the_title_page_counts_the_tight_layouts_poker_cards_as_this_build_lays_
         width, height = papers()[paper_name]
         tight = plan("Deck", parts(project), Paper(paper_name, width, height), sheet_layout("tight"), registration=cut)
         real = len(tight.sections[0].pages[0].places)  # the cards on the tight layout's first sheet
-        assert real == {("letter", True): 4, ("letter", False): 9, ("a3", False): 18, ("a3", True): 16}[paper_name, cut]
+        assert real == {("letter", True): 4, ("letter", False): 9, ("a3", False): 18, ("a3", True): 12}[paper_name, cut]
         assert f"tight ({real} poker cards a sheet, neighbours share cut lines)" in title
 
 
