@@ -774,3 +774,23 @@ for attempt in range(2):
     if second:  # a typst that forgets the failed font builds the second time
         assert second[0].endswith("the family's files read well now, but the PDF engine keeps a font it failed on until pnp stops: "
                                   "restart `pnp watch`"), second
+
+
+@pytest.mark.parametrize("cards", [5, 7, 8])
+def test_shared_cuts_over_a_short_row_show_no_piece_inside_anothers_trim_line(tmp_path, cards):
+    """Shared cut lines with a short last row: the full row's last piece bleeds down and the short
+    row's last piece right, into the same bleed x bleed square beyond both corners (the later one
+    shows there). Harmless as long as that square, and every bleed drawn, lies outside every other
+    piece's trim line: a clean cut never shows another piece's art."""
+    rendered = parts(make(tmp_path, cards=cards, tokens=0, tiles=0), bleed=3.0)
+    page = plan("Deck", rendered, Paper("letter", 215.9, 279.4), sheet_layout("tight")).sections[0].pages[0]
+    drawn = boxes(page)
+    trims = [(round(p.x + 3, 3), round(p.y + 3, 3), round(p.x + p.w - 3, 3), round(p.y + p.h - 3, 3)) for p in page.places]
+    overlaps = 0
+    for i, a in enumerate(drawn):
+        for j, b in enumerate(drawn):
+            if i != j:
+                trim = trims[j]
+                assert a[2] <= trim[0] + 1e-6 or trim[2] <= a[0] + 1e-6 or a[3] <= trim[1] + 1e-6 or trim[3] <= a[1] + 1e-6, (i, j)
+                overlaps += i < j and not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+    assert overlaps == 1  # the one corner square, under the full row's last piece

@@ -94,6 +94,10 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
         x, y = grid.slot(i)
         row, col = divmod(i, grid.cols)
         if shared:
+            # bleed where no neighbour abuts. Over a short last row, the full row's last piece bleeds
+            # down and the short row's last piece right into the same bleed x bleed square beyond both
+            # corners; the later one shows there. Harmless: the square is outside both trim lines (cut
+            # away), and a cut that strays into it shows a neighbour's colour as any shared cut line does
             right = col + 1 < grid.cols and i + 1 < len(chunk)
             below = i + grid.cols < len(chunk)
             cx, cy = x - (bleed if col == 0 else 0), y - (bleed if row == 0 else 0)
