@@ -99,3 +99,39 @@ def test_round_pieces_are_cut_along_their_circle(shipped):
         assert svg.count('<path d="M') == len(page.places) - len(round_)
         circles += len(round_)
     assert circles == sum(p.copies for c in report.parts if c.spec.shape == "round" for p in c.pieces)  # king, placeholders, scoring tokens
+
+
+def _mark_squares(sheet, room=2.0):
+    """Each registration mark's square (the 5 mm square; an L's 20 x 20 mm corner), `room`
+    mm wider all round, as (left, top, right, bottom): where the machine looks for it."""
+    square, *arms = _mark_rects(sheet)
+    marks = [[square], arms[:2], arms[2:]]
+    return [(min(x for x, *_ in m) - room, min(y for _, y, *_ in m) - room,
+             max(x + w for x, _, w, _ in m) + room, max(y + h for _, y, _, h in m) + room) for m in marks]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_nothing_prints_in_a_registration_marks_square(shipped, game, paper):
+    """Print review: the top-right piece of a full sheet (Cave's tiles on Letter) and its crop
+    marks sat inside the square of the L mark beside it, where the cutting machine's sensor
+    looks for the mark. No piece (bleed included), crop mark or label comes within 2 mm of a
+    mark's square on any sheet that is cut, packed ones and those holding fillers included."""
+    from pnp.formats import labels
+
+    report = shipped[game]
+    sheet = Paper(paper, *papers({})[paper])
+    for layout in ("standard", "tight", "scissors"):
+        made = plan(report.title, report.parts, sheet, sheet_layout(layout), registration=True)
+        squares = _mark_squares(sheet)
+        for number, page in made.cut_pages:
+            marks = [(x, y, x + w, y + h) for x, y, w, h in _mark_rects(sheet)]
+            drawn = [(p.face.component, p.clip or (p.x, p.y, p.w, p.h)) for p in page.places]
+            drawn = [(what, (x, y, x + w, y + h)) for what, (x, y, w, h) in drawn]
+            drawn += [(text.text, labels.DEFAULT.box(text)) for text in page.marks if isinstance(text, Label)]
+            drawn += [("line", (min(ln.x1, ln.x2), min(ln.y1, ln.y2), max(ln.x1, ln.x2), max(ln.y1, ln.y2))) for ln in page.lines]
+            for what, (left, top, right, bottom) in drawn:
+                if what == "line" and any(_inside((left, top, 0, 0), (a, b, c - a, d - b), 0.3) for a, b, c, d in marks):
+                    continue  # a registration mark itself (drawn along the middle of its rectangle)
+                for a, b, c, d in squares:
+                    assert not (left < c - 1e-6 and a < right - 1e-6 and top < d - 1e-6 and b < bottom - 1e-6), (layout, number, what)

@@ -86,13 +86,15 @@ def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds)
 
 
 @pytest.mark.parametrize("game, paper, layout, cut, sheets, fillers", [
-    ("human-harvest", "a4", "tight", True, 7, {"pawns", "marines", "dice", "drones"}),  # 8 before (2 of them the scoring sheets)
+    # 8 before (2 of them the scoring sheets); then 7 (the tiles' sheet took the dice too), until the cut file's L marks
+    # kept the pieces 32 mm off two opposite edges: the coins' sheet takes these
+    ("human-harvest", "a4", "tight", True, 8, {"pawns", "marines", "drones"}),
     ("dietrick-taking", "a4", "standard", False, 8, {"scoring-cards", "solo-reference"}),  # 9 before
 ])
 def test_one_sided_leftovers_fill_a_two_sided_components_own_leftover_sheet(shipped_builds, game, paper, layout, cut,
                                                                           sheets, fillers):
-    """What is left of a two-sided component printed alone on its grid (Human Harvest's 9
-    tiles, Dietrick-taking's 12 scoring markers) left most of that sheet blank while
+    """What is left of a two-sided component printed alone on its grid (Human Harvest's
+    coins, Dietrick-taking's 12 scoring markers) left most of that sheet blank while
     one-sided leftovers took a sheet of their own. They go into its free space where that
     saves a sheet: inside the margins (the cut file's too), their backs blank, the
     component's backs still mirrored behind its fronts."""

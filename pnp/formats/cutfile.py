@@ -3,7 +3,12 @@ cut file of the piece outlines for each of them.
 
 The marks follow the common Silhouette type-1 pattern: a filled 5 mm square at the top
 left and 20 mm L-shaped corners at the top right and bottom left, each 10 mm in from the
-paper edge; pieces stay at least `MARGIN` mm from the edges so no mark touches the art.
+paper edge. The machine's optical sensor looks for each mark around where it expects it,
+so nothing else is printed there: art (bleed included), crop marks and labels stay out of each mark's
+square grown by `CLEAR` mm (`clear_zones`). Pieces stay at least `MARGIN` mm from the
+edges, and `MARGIN + CORNER` mm from the two side edges or from the top and bottom edges
+(pnp.formats.print_pdf.plan takes the one that needs fewer sheets), which keeps them out of
+the L marks' squares.
 A cut file has the paper's size in mm, the same marks (filled, not cut, for lining up
 in the cutting software) and one closed path per piece along its trim line: a circle for a
 round piece (`shape: round`).
@@ -11,16 +16,25 @@ round piece (`shape: round`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from xml.sax.saxutils import quoteattr
 
 from ..units import MM_TO_PT
-from .impose import Line, Page, Paper
+from .impose import PRINTED_MARK, Line, Page, Paper
 
 INSET = 10.0  # mm from the paper edge to a mark's outer edge
 SQUARE = 5.0
 ARM = 20.0
 THICK = 0.5  # mm, the L-shaped marks' line width
-MARGIN = INSET + ARM / 4 + 2  # mm kept clear of art at every edge (17)
+# Nothing else is printed within CLEAR mm of a mark's square, where the sensor looks for it.
+# Silhouette Card Maker (github.com/Alan-Cha/silhouette-card-maker: SPECIFICATION.md and
+# page_manager.py, "corner exclusion zones where NOTHING may appear (neither cards nor
+# bleed)") keeps art out of each L mark's length x length corner square and 1.5 mm more
+# around the marks (REG_PADDING_MM); for Cricut's own marks a user reports 14 mm kept clear
+# at every edge (github.com/luziferius/MTGProxyPrinter, discussion 4). We keep 2 mm.
+CLEAR = 2.0
+MARGIN = INSET + SQUARE + CLEAR  # mm kept clear of art at every edge (17)
+CORNER = ARM - SQUARE  # mm more on two opposite sides, clear of the L marks' squares (art 32 mm in)
 
 
 def _mark_rects(sheet: Paper) -> list[tuple[float, float, float, float]]:
@@ -33,8 +47,34 @@ def _mark_rects(sheet: Paper) -> list[tuple[float, float, float, float]]:
     ]
 
 
+def clear_zones(sheet: Paper) -> list[tuple[float, float, float, float]]:
+    """The areas (x, y, w, h) nothing else may print in: each mark's square, `CLEAR` mm wider all round."""
+    w, h = sheet.width, sheet.height
+    squares = [(INSET, INSET, SQUARE), (w - INSET - ARM, INSET, ARM), (INSET, h - INSET - ARM, ARM)]
+    return [(x - CLEAR, y - CLEAR, side + 2 * CLEAR, side + 2 * CLEAR) for x, y, side in squares]
+
+
+def _outside(line: Line, zone: tuple[float, float, float, float]) -> list[Line]:
+    """The parts of a crop mark (`line`, across or down) outside `zone`, each kept when
+    PRINTED_MARK mm or longer (a shorter stub reads as no mark)."""
+    zx, zy, zw, zh = zone
+    across = line.y1 == line.y2
+    if not across and line.x1 != line.x2:
+        return [line]
+    at, ends = (line.y1, (line.x1, line.x2)) if across else (line.x1, (line.y1, line.y2))
+    (low, high), (side_low, side_high) = ((zx, zx + zw), (zy, zy + zh)) if across else ((zy, zy + zh), (zx, zx + zw))
+    a, b = min(ends), max(ends)
+    if not side_low < at < side_high or b <= low or high <= a:
+        return [line]
+    parts = [(s, e) for s, e in ((a, min(b, low)), (max(a, high), b)) if e - s >= PRINTED_MARK - 1e-9]
+    return [replace(line, x1=s, x2=e) if across else replace(line, y1=s, y2=e) for s, e in parts]
+
+
 def add_registration(page: Page, sheet: Paper) -> None:
-    """Draw the marks as thick lines (a line of width t along the middle of each rectangle)."""
+    """Clear the marks' zones of crop marks (a part of one outside them stays), then draw
+    the marks as thick lines (a line of width t along the middle of each rectangle)."""
+    for zone in clear_zones(sheet):
+        page.marks[:] = [part for m in page.marks for part in (_outside(m, zone) if isinstance(m, Line) else [m])]
     for x, y, rw, rh in _mark_rects(sheet):
         if rw >= rh:
             page.add(Line(x, y + rh / 2, x + rw, y + rh / 2, rh * MM_TO_PT))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
-from .impose import HALO, PRINTED_MARK, TEXT_ROOM, Bookmark, Grid, Label, Layout, Line, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
+from .impose import HALO, PRINTED_MARK, TEXT_ROOM, Bookmark, Grid, Label, Layout, Line, Mark, Page, Paper, Place, _oversize_pages, margin_marks, plan_grid
 from ..config import SheetLayout, sheet_layout, table
 from ..errors import counted
 from ..render.faces import Face, RenderedComponent
@@ -94,6 +94,10 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
         x, y = grid.slot(i)
         row, col = divmod(i, grid.cols)
         if shared:
+            # bleed where no neighbour abuts. Over a short last row, the full row's last piece bleeds
+            # down and the short row's last piece right into the same bleed x bleed square beyond both
+            # corners; the later one shows there. Harmless: the square is outside both trim lines (cut
+            # away), and a cut that strays into it shows a neighbour's colour as any shared cut line does
             right = col + 1 < grid.cols and i + 1 < len(chunk)
             below = i + grid.cols < len(chunk)
             cx, cy = x - (bleed if col == 0 else 0), y - (bleed if row == 0 else 0)
@@ -375,10 +379,62 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
     sheet = Paper(sheet.name, sheet.width, sheet.height, style.margin)
+    if registration:
+        # the L marks' squares reach CORNER mm further in than the margin keeps clear: the
+        # pieces keep that much more off the top and bottom edges, else (fewer sheets) off the
+        # sides; a piece too big for that room goes in the other, or in the top-left part of the
+        # sheet, CORNER mm more off its right and bottom edges (clear of both L marks)
+        from .cutfile import CORNER
+
+        def room(narrower: float, shorter: float) -> Paper:
+            return Paper(sheet.name, sheet.width - narrower, sheet.height - shorter, style.margin)
+
+        tall, wide, corner = (room(0.0, 2 * CORNER), 0.0, CORNER), (room(2 * CORNER, 0.0), CORNER, 0.0), (room(CORNER, CORNER), 0.0, 0.0)
+        tries = [_laid(rendered, main[0], style, base_sheet, base_style, pack, back_offset, registration, measure, main[1:], [other, corner])
+                 for main, other in ((tall, wide), (wide, tall))]
+        sections, own_margin, _ = min(tries, key=lambda laid: sum(s.sheets for s in laid[0]))  # the first of equals
+        unpacked = min(laid[2] for laid in tries)  # one component a sheet (--no-pack) takes the room needing fewest
+    else:
+        sections, own_margin, unpacked = _laid(rendered, sheet, style, base_sheet, base_style, pack, back_offset, registration, measure)
+    if any(s.duplex for s in sections):
+        from .calibration import calibration_pages
+
+        calibration = Section(CALIBRATION)
+        calibration.pages = list(calibration_pages(sheet, back_offset, measure))
+        calibration.sides = ["front", "back"]
+        sections.append(calibration)
+    pieces = {c.spec.name: len(_copies(c)) for c in rendered}
+    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, own_margin, layout_name,
+                                   style.inset, measure, style.fold, registration, layouts)
+    cut: list[tuple[int, Page]] = []
+    if registration:
+        from .cutfile import add_registration
+
+        number = {id(page): n for n, page in enumerate(pages, 1)}
+        for s in sections:
+            for page, side in zip(s.pages, s.sides):
+                if s.name != CALIBRATION and side != "back" and id(page) not in own_margin:
+                    add_registration(page, sheet)
+                    cut.append((number[id(page)], page))
+    return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
+
+
+def _laid(rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, base_sheet: Paper, base_style: SheetLayout,
+          pack: bool, back_offset: tuple[float, float], registration: bool,
+          measure: labels.Measure, at: tuple[float, float] = (0.0, 0.0),
+          others: list[tuple[Paper, float, float]] | None = None) -> tuple[list[Section], dict[int, float], int]:
+    """The sheets of the components' pieces laid in `sheet`'s room (its margins), in the
+    layout `style` (`base_style` on `base_sheet`: the paper and layout without the cut
+    file's marks), the instructions of split pieces measured in `measure`; the margin of
+    each page printed whole at a margin of its own (by page id), and the sheets the
+    per-component PDFs take. `sheet` is a room `at` (mm across, down) from the paper's top
+    left corner; a component too big for it goes whole on sheets of their own in the first
+    of `others` (rooms, each with where it lies) that holds most of it a sheet."""
     narrow = sheet_layout("standard")  # the margin a piece too big for a wider one prints at
     # pages printed whole at a margin of their own (paper forms too big for the registration marks,
     # never split for them; pieces too big for the layout's margin, at `narrow`'s): their margin
     own_margin: dict[int, float] = {}
+    moved: set[int] = set()  # pages laid in one of `others`, where they lie on the paper
     sections: list[Section] = []
     leftovers: list[Leftover] = []
     folding: set[int] = set()  # the components whose pieces fold (their leftovers pack on fold sheets)
@@ -392,6 +448,19 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         section = Section(name)
         has_backs = any(b is not None for _, b in copies)
         grid, fold = laid_grid(comp, sheet, style, has_backs)
+        if grid is None and others:
+            fits = [(g, f, room, x, y) for room, x, y in others for g, f in [laid_grid(comp, room, style, has_backs)] if g is not None]
+            if fits:
+                grid, fold, room, x, y = max(fits, key=lambda fit: fit[0].per_page)
+                unpacked += -(-len(copies) // grid.per_page)
+                for start in range(0, len(copies), grid.per_page):
+                    _grid_pages(section, copies[start:start + grid.per_page], room, grid, comp.bleed, style, back_offset, fold)
+                for page, side in zip(section.pages, section.sides):  # a back is mirrored about the paper's middle
+                    across = base_sheet.width - room.width - x if side == "back" else x
+                    page.marks[:] = [_moved(m, across, y) for m in page.marks]
+                    moved.add(id(page))
+                sections.append(section)
+                continue
         form, form_sheet, form_style = None, base_sheet, base_style
         if grid is None and registration:
             form, fold = laid_grid(comp, base_sheet, base_style, has_backs)
@@ -399,7 +468,7 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
             # too big for a wide margin (scissors' 8 mm: Tasty Humans' monster boards, Dietrick-taking's
             # scoring sheets on Letter), not for the standard layout's: whole at that margin, not split
             form_style = base_style.model_copy(update={"margin": narrow.margin})
-            form_sheet = Paper(sheet.name, sheet.width, sheet.height, narrow.margin)
+            form_sheet = Paper(base_sheet.name, base_sheet.width, base_sheet.height, narrow.margin)
             form, fold = laid_grid(comp, form_sheet, form_style, has_backs)
         if form is not None:  # fits the paper, not inside the registration marks (or margins): printed on its own
             unpacked += -(-len(copies) // form.per_page)
@@ -483,27 +552,22 @@ def plan(title: str, rendered: list[RenderedComponent], sheet: Paper, style: She
         assert grid is not None  # leftovers are what a grid sheet was not full of
         _grid_pages(owned[id(comp)], chunk, sheet, grid, comp.bleed, style, back_offset, fold, fillers.get(id(comp)))
     sections = [s for s in sections + packed_sections if s.pages]
-    if any(s.duplex for s in sections):
-        from .calibration import calibration_pages
+    if at != (0.0, 0.0):  # the room centred on the paper
+        for page in (page for s in sections for page in s.pages if id(page) not in own_margin and id(page) not in moved):
+            page.marks[:] = [_moved(m, *at) for m in page.marks]
+    return sections, own_margin, unpacked
 
-        calibration = Section(CALIBRATION)
-        calibration.pages = list(calibration_pages(sheet, back_offset, measure))
-        calibration.sides = ["front", "back"]
-        sections.append(calibration)
-    pieces = {c.spec.name: len(_copies(c)) for c in rendered}
-    pages, first, held = _assemble(title, sections, sheet, rendered, pieces, unpacked, back_offset, own_margin, layout_name,
-                                   style.inset, measure, style.fold, registration, layouts)
-    cut: list[tuple[int, Page]] = []
-    if registration:
-        from .cutfile import add_registration
 
-        number = {id(page): n for n, page in enumerate(pages, 1)}
-        for s in sections:
-            for page, side in zip(s.pages, s.sides):
-                if s.name != CALIBRATION and side != "back" and id(page) not in own_margin:
-                    add_registration(page, sheet)
-                    cut.append((number[id(page)], page))
-    return Plan(Layout(sheet, f"{title}: print", pages), sections, first, {k: len(v) for k, v in held.items()}, unpacked, cut)
+def _moved(mark: Mark, dx: float, dy: float) -> Mark:
+    """`mark` moved `dx`, `dy` mm."""
+    if isinstance(mark, Place):
+        move = lambda box: None if box is None else (box[0] + dx, box[1] + dy, box[2], box[3])  # noqa: E731
+        return replace(mark, x=mark.x + dx, y=mark.y + dy, clip=move(mark.clip), cut=move(mark.cut))
+    if isinstance(mark, Line):
+        return replace(mark, x1=mark.x1 + dx, y1=mark.y1 + dy, x2=mark.x2 + dx, y2=mark.y2 + dy)
+    if isinstance(mark, Label):
+        return replace(mark, x=mark.x + dx, y=mark.y + dy)
+    return mark
 
 
 def _holdings(sections: list[Section], rendered: list[RenderedComponent], start: int) -> dict[str, list[int]]:
@@ -677,20 +741,25 @@ def _offered(layout_name: str, sheet: Paper, bleed: float, registration: bool, l
 
 def _poker_cards(sheet: Paper, bleed: float, registration: bool, style: SheetLayout) -> str:
     """"N poker cards a sheet, " for the layout `style` (`tight`, or a project's own) on
-    `sheet` as this build would lay it (a cut file's registration marks widen the margin: 4
+    `sheet` as this build would lay it (a cut file's registration marks widen the margins: 4
     on Letter, not 9); empty when none fits, or no one number holds (a fold layout
     puts cards with backs on half a sheet, others on a whole one)."""
     if style.fold:
         return ""
-    if registration:
-        from .cutfile import MARGIN
+    rooms = [(sheet.width, sheet.height)]
+    if registration:  # as `plan` lays them: 32 mm off the top and bottom, or the sides
+        from .cutfile import CORNER, MARGIN
 
         style = style.model_copy(update={"margin": max(style.margin, MARGIN)})
-    if style.cut == "shared":  # cells at trim size, the bleed only outside them
-        grid = plan_grid(*POKER, 0.0, 0.0, Paper(sheet.name, sheet.width, sheet.height, style.margin + bleed), True)
-    else:  # a card's own gap is 0 unless its component sets one (pnp/load/manifest.py)
-        grid = plan_grid(*POKER, bleed, style.gap or 0.0, Paper(sheet.name, sheet.width, sheet.height, style.margin), True)
-    return f"{grid.per_page} poker cards a sheet, " if grid is not None else ""
+        rooms = [(sheet.width, sheet.height - 2 * CORNER), (sheet.width - 2 * CORNER, sheet.height)]
+    grids = []
+    for width, height in rooms:
+        if style.cut == "shared":  # cells at trim size, the bleed only outside them
+            grids.append(plan_grid(*POKER, 0.0, 0.0, Paper(sheet.name, width, height, style.margin + bleed), True))
+        else:  # a card's own gap is 0 unless its component sets one (pnp/load/manifest.py)
+            grids.append(plan_grid(*POKER, bleed, style.gap or 0.0, Paper(sheet.name, width, height, style.margin), True))
+    most = max((grid.per_page for grid in grids if grid is not None), default=0)
+    return f"{most} poker cards a sheet, " if most else ""
 
 
 TITLE_MARGIN = 12.0  # mm, at least, around the title pages' text
