@@ -76,7 +76,8 @@ class Project:
         if not names:
             if not known:
                 hint = f"; `pnp init --example GAME` copies a shipped game ({', '.join(shipped)})" if shipped else ""
-                raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST}{hint}"))
+                raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST} "
+                                                                        f"(`pnp new GAME` starts one){hint}"))
             return known
         unknown = [n for n in names if n not in known and n not in shipped]
         if unknown:
