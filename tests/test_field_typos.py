@@ -117,6 +117,25 @@ def test_a_template_field_typo_names_the_nearest_field(demo: Project):
     one_error(validate(demo), "card.svg.j2:6: card/example (and 4 more pieces): no field 'titel' (did you mean 'title'?)")
 
 
+@pytest.mark.parametrize("filter_", ["first", "last"])
+def test_a_lookup_that_matches_no_record_says_so_in_the_designers_words(demo: Project, filter_: str):
+    """`selectattr(...) | first`, the lookup writing-games.md teaches, of an id no record has
+    (a misspelt cell): Jinja's 'No first item, sequence was empty.' said what, not why."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace(
+        "{{ item.title }}", f"{{{{ (cards.cards | selectattr('id', 'equalto', 'exampel') | {filter_}).title }}}}"))
+    line = one_error(validate(demo), f"card.svg.j2:6: card/example: `| {filter_}` of an empty list gave nothing",
+                     "a `selectattr` that matched no record")
+    assert "sequence was empty" not in line
+
+
+def test_last_takes_what_selectattr_gives_as_first_does():
+    env = sandbox.environment()
+    records = [{"id": "a", "kind": "x"}, {"id": "b", "kind": "y"}, {"id": "c", "kind": "x"}]
+    assert env.from_string("{{ (rs | selectattr('kind', 'equalto', 'x') | last).id }}").render(rs=records) == "c"
+    assert env.from_string("{{ 'abc' | last }}{{ (1, 2) | last }}").render() == "c2"
+
+
 @pytest.mark.parametrize("name", ["copy", "items", "keys", "values", "get", "pop"])
 def test_a_dict_method_name_is_no_field_unless_called(name: str):
     env = sandbox.environment()
