@@ -370,6 +370,17 @@ def test_a_colour_from_a_record_is_not_blamed_on_a_template_line_holding_a_longe
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
+def test_a_colour_from_a_record_the_template_looked_up_is_told_at_its_field(demo: Project):
+    """Before: `templates/demo/card.svg.j2: card/example: fill 'blu' ...`, with no line at all,
+    for a colour of another file's record (`selectattr(...) | first`), not the piece's own."""
+    (demo.content_dir / "demo/inks.yaml").write_text("inks:\n  - id: sea\n    colour: blu\n")
+    with_field(demo, "ink: sea")
+    line = in_body(demo, '{% set ink = inks.inks | selectattr("id", "equalto", item.ink) | first %}\n'
+                         '<rect width="5" height="5" fill="{{ ink.colour }}"/>') + 1
+    found = one_error(build(demo), "inks.yaml:3:5: card/example: colour: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 def test_a_colour_a_helper_is_given_in_the_template_is_told_at_its_line(demo: Project):
     in_body(demo, '{% set ink = "blu" %}\n<rect width="5" height="5" fill="{{ ink }}"/>')
     line = in_body(demo, "")  # the line `{% set %}` took

@@ -322,9 +322,17 @@ class ComponentRenderer:
             problems += font_styles(root, self.game.fonts, where, what, sources)
             if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
-                problems.append(error if error.line is not None else
-                                _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
-                                                 lambda key: placed_at(sources, painted, key, where)))
+                if error.line is None:
+                    error = _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
+                                             lambda key: placed_at(sources, painted, key, where))
+                if error.line is None and colour.strip() and (held := self.locator.fields.get(colour.strip())) is not None:
+                    # a record the template looked up (`selectattr(...) | first`), not the piece's own: at the content that holds it
+                    key, at = held
+                    path, line = placed_at(sources, painted, key, where) if isinstance(key, str) else (where, None)
+                    placed = locate.project_relative(path, self.game) + (f":{line}" if line else "")
+                    named = f"{key}: " if isinstance(key, str) else ""
+                    error = ContentError(at.path, at.line, at.column, f"{what}: {named}{error.message[len(what) + 2:]} (placed by {placed})")
+                problems.append(error)
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line
