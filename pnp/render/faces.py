@@ -211,6 +211,8 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
             return locator.text_error(text, message, template, None), None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
         path, at = written_at(sources, text, template)
+        if at is None:  # a line with values in it (`<text y="{{ y }}">{{ line }}</txt>`): the template line that made it
+            path, at = _made_at(sources, text, template)
         # at the template's line the output's position is noise, and differs from piece to piece;
         # elsewhere the output around the fault is what the designer can search the template for
         near = f"{'…' if column > 40 else ''}{text[max(0, column - 40):column + 20]}{'…' if len(text) > column + 20 else ''}"
@@ -219,6 +221,36 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), None
     return None, root
+
+
+TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")  # what a template line fills in or leaves out
+
+
+def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int | None]:
+    """The first template line whose literal text, around its `{{ }}` and `{% %}`, is the
+    output line's in order (checked part by part: no pattern to backtrack over a long line);
+    a line that is all code could have made anything, and is passed over."""
+    try:
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
+    wanted = output.strip()
+    for path, text in found:
+        for n, line in enumerate(text.splitlines(), start=1):
+            parts = TEMPLATE_CODE.split(line.strip())
+            if len(parts) < 2 or sum(len(p.strip()) for p in parts) < 3:
+                continue
+            if not (wanted.startswith(parts[0]) and wanted.endswith(parts[-1]) and len(parts[0]) + len(parts[-1]) <= len(wanted)):
+                continue
+            at, end = len(parts[0]), len(wanted) - len(parts[-1])
+            for part in parts[1:-1]:
+                at = wanted.find(part, at, end)
+                if at < 0:
+                    break
+                at += len(part)
+            else:
+                return path, n
+    return template, None
 
 
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
