@@ -70,7 +70,10 @@ def test_validate_ok_and_errors(demo: Project):
     )
     result = pnp(demo, "validate")
     assert result.exit_code == 2
-    assert "game.yaml:10:5: template not found: templates/demo/missing.svg.j2" in result.output
+    assert "game.yaml:10:5: template not found: templates/demo/missing.svg.j2\n" in result.output
+    (demo.content_dir / "demo/game.yaml").write_text(
+        (demo.content_dir / "demo/game.yaml").read_text().replace("front: missing.svg.j2", "front: crad.svg.j2"))
+    assert "template not found: templates/demo/crad.svg.j2 (did you mean 'card.svg.j2'?)" in pnp(demo, "validate").output
 
 
 def test_list_shows_components_and_counts(demo: Project):
