@@ -34,7 +34,7 @@ def test_bad_yaml_gives_one_line_and_exit_2_without_traceback(demo: Project):
     result = pnp(demo, "build")
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and "cards.yaml:4:1: malformed YAML" in lines[0]
+    assert len(lines) == 1 and "cards.yaml:3:12: malformed YAML: the '[' here is not closed" in lines[0], lines
     assert "Traceback" not in result.output
     assert not demo.output_dir.exists()
 
