@@ -158,7 +158,9 @@ class Sandbox(SandboxedEnvironment):
         if self.given is not None and name in self.given.blank(obj):
             return self.undefined(f"field {name!r} is empty in this record (its file has that field): "
                                   "expected `| default(...)` where a record may leave it empty", obj=obj, name=name)
-        fields = [k for k in obj if isinstance(k, str)]
+        # with the fields its file has and it leaves empty: every record of a sheet lacking a column says the same (one line)
+        blank = self.given.blank(obj) if self.given is not None else frozenset()
+        fields = [k for k in obj if isinstance(k, str)] + sorted(blank.difference(obj))
         near = did_you_mean(name, fields)
         if not near:
             shown = ", ".join(fields[:12]) + (", …" if len(fields) > 12 else "")

@@ -84,6 +84,18 @@ def test_a_wrong_count_in_a_csv_is_told_at_its_cell(demo: Project, cell: str, wo
         one_error(validate(demo), "game.yaml:", words)
 
 
+def test_a_csv_without_the_count_column_is_one_line_for_every_row(demo: Project):
+    """Before: one line for the rows with text and another for those leaving it empty, their
+    field lists differing (`fields: id, title` and `fields: id, title, text`)."""
+    (demo.content_dir / "demo/cards.yaml").unlink()
+    (demo.content_dir / "demo/cards.csv").write_text("id,title,text\r\na,A,Some text.\r\nb,B,\r\nc,C,More.\r\n")
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards"))
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("wrap(item.text,", "wrap(item.text | default(''),"))
+    one_error(validate(demo), "game.yaml:", "for item 'a' (and 2 more pieces) failed: no field 'copies' (fields: id, title, text)")
+
+
 def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Project):
     """Records written in `items:` itself have no line of their own: the repeat is told at `items:`."""
     game = demo.content_dir / "demo/game.yaml"
