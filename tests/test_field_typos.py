@@ -122,6 +122,17 @@ def test_a_record_without_an_id_is_told_at_the_record_with_what_it_holds(demo: P
     one_error(validate(demo), "cards.yaml:", "item 1 of 'card' has no `id` (its keys: name, ", "(and 30 more items without one): expected every record")
 
 
+def test_a_misspelt_name_names_the_one_meant(demo: Project):
+    """Before: `'itme' is undefined`, `'card' is undefined`, where a misspelt field names the field meant."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", "{{ itme.title }}"))
+    one_error(validate(demo), "card.svg.j2:6: card/example: 'itme' is undefined (did you mean 'item'?)")
+    template.write_text(template.read_text().replace("{{ itme.title }}", "{{ item.title }}"))
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: card.cards"))
+    one_error(validate(demo), "game.yaml:", "items expression 'card.cards' failed: 'card' is undefined (did you mean 'cards'?)")
+
+
 def test_a_template_field_typo_names_the_nearest_field(demo: Project):
     more_cards(demo, 4)
     template = demo.templates_dir / "demo/card.svg.j2"

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import jinja2
 import jinja2.debug
@@ -26,7 +26,7 @@ from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, raise_if_any
+from ..errors import ContentError, add_folded, raise_if_any, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
@@ -141,13 +141,13 @@ def _template_location(exc: BaseException) -> tuple[Path | None, int | None]:
     return (Path(found[0]), found[1]) if found is not None else (None, None)
 
 
-def _render_error(exc: BaseException, game: GameContent, template: str, what: str) -> ContentError:
+def _render_error(exc: BaseException, game: GameContent, template: str, what: str, names: Iterable[str] = ()) -> ContentError:
     path, line = _template_location(exc)
     path = path or game.templates_dir / template
     if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
-        return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
+        return ContentError(path, line, None, f"{what}: {undefined_named(exc.message or 'template error', names)}")
     if isinstance(exc, FontChoice):  # a helper measuring a face the fonts lack: the message is the designer's
         return ContentError(path, line, None, f"{what}: {exc}")
     if isinstance(exc, MemoryError):  # the limits (pnp/sandbox.py) stop what they can foresee, not all
@@ -187,6 +187,9 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
             placed = locate.project_relative(path, game) + (f":{line}" if line else "")
             return ContentError(at.path, at.line, at.column, f"{what}: {key}: {error.message[len(what) + 2:]} (placed by {placed})")
     return error
+
+
+FACE_NAMES = ("item", "item_id", "component", "side", "width", "height", "bleed")  # a face's own names (`context`)
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
@@ -333,7 +336,8 @@ class ComponentRenderer:
             # with the template's line (Jinja maps its code to template lines for an Exception only) and the plugin's
             failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
-            error = _render_error(failed, self.game, template, what)
+            seen = (*self.names, *self.env.globals, *FACE_NAMES)  # what a face's template may name
+            error = _render_error(failed, self.game, template, what, seen)
             if isinstance(failed, LackingGlyphs):  # at the content that holds the characters, if any does
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
@@ -380,7 +384,7 @@ class ComponentRenderer:
             self._blocks_checked[name] = sandbox.unknown_block(template)
         return self._blocks_checked[name]
 
-    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:
+    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:  # names: FACE_NAMES
         """The names a face's template sees besides the environment's globals: plain data."""
         return {**self.names, "item": self.game.plain.copy(item), "item_id": item_id(item) if item is not None else name,
                 "component": self.component_data(comp), "side": side, "width": comp.size.width, "height": comp.size.height, "bleed": bleed}
