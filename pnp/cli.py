@@ -506,7 +506,9 @@ def init_cmd(
 
     def job() -> None:
         if example is None:
-            raise OptionError(f"--example GAME is required: one of {', '.join(known_examples()) or '(none shipped)'}")
+            # a designer starting a game of their own types `pnp init` too: tell them the command that starts one
+            raise OptionError(f"--example GAME is required: one of {', '.join(known_examples()) or '(none shipped)'} "
+                              "(a new game of your own: pnp new GAME)")
         for p in init_example(folder, example):
             say(f"created {display_path(p)}")
         where = "" if folder.resolve() == Path.cwd() else f"cd {folder} && "

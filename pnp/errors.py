@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -41,6 +41,16 @@ def did_you_mean(name: str, known: Sequence[str]) -> str:
     """` (did you mean 'x'?)` naming the one of `known` nearest a misspelt `name`, or ""."""
     near = difflib.get_close_matches(name, known, n=1)
     return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+UNDEFINED_NAME = re.compile(r"'(\w+)' is undefined")  # Jinja's words for a name nothing defines
+
+
+def undefined_named(message: str, names: Iterable[str]) -> str:
+    """Jinja's `'tile' is undefined` with the name of `names` (what the template or expression
+    sees) meant: `'tile' is undefined (did you mean 'tiles'?)`; any other message as it is."""
+    found = UNDEFINED_NAME.fullmatch(message)
+    return message + did_you_mean(found.group(1), sorted({n for n in names if isinstance(n, str)})) if found else message
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import ContentError, add_folded, counted, display_path, failure, raise_if_any
+from .errors import ContentError, add_folded, counted, display_path, failure, raise_if_any, undefined_named
 from .limits import BUILD
 from .load.content import GameContent
 from .load.manifest import Component
@@ -116,7 +116,7 @@ class Plan:
             if isinstance(value, jinja2.Undefined):
                 value._fail_with_undefined_error()
         except Exception as exc:  # any failure of a designer's expression is an input error
-            self.fail(index, "items", f"items expression {comp.items!r} failed: {failure(exc)}")
+            self.fail(index, "items", f"items expression {comp.items!r} failed: {undefined_named(failure(exc), self.names)}")
             return []
         if isinstance(value, dict):
             value = list(value.values())
@@ -133,7 +133,8 @@ class Plan:
             if isinstance(value, jinja2.Undefined):  # `item.copy`, no such field: say which
                 value._fail_with_undefined_error()
         except jinja2.TemplateError as exc:  # its message is the designer's ("no field 'copy'", "'six' is undefined")
-            self._piece_failed(index, comp, item, f" failed: {exc.message or 'template error'}: expected a whole number >= 0")
+            message = undefined_named(exc.message or "template error", (*self.names, "item"))
+            self._piece_failed(index, comp, item, f" failed: {message}: expected a whole number >= 0")
             return 0
         except Exception as exc:  # any other failure of a designer's expression (`1 / 0`) is an input error too
             self._piece_failed(index, comp, item, f" failed: {failure(exc)}: expected a whole number >= 0")

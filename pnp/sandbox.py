@@ -158,7 +158,9 @@ class Sandbox(SandboxedEnvironment):
         if self.given is not None and name in self.given.blank(obj):
             return self.undefined(f"field {name!r} is empty in this record (its file has that field): "
                                   "expected `| default(...)` where a record may leave it empty", obj=obj, name=name)
-        fields = [k for k in obj if isinstance(k, str)]
+        # with the fields its file has and it leaves empty: every record of a sheet lacking a column says the same (one line)
+        blank = self.given.blank(obj) if self.given is not None else frozenset()
+        fields = [k for k in obj if isinstance(k, str)] + sorted(blank.difference(obj))
         near = did_you_mean(name, fields)
         if not near:
             shown = ", ".join(fields[:12]) + (", …" if len(fields) > 12 else "")
@@ -694,7 +696,29 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
         env.filters[name] = _sized(env, env.filters[name], size, iterates=name in _ITERATING)
     env.filters["map"] = _counted(env, env.filters["map"])
     env.filters["attr"] = _attr
+    for name in ("first", "last"):
+        env.filters[name] = _said_empty(env, name, env.filters[name])
     return env
+
+
+def _said_empty(env: Sandbox, name: str, fn: Any) -> Any:
+    """Filter `first` or `last`, whose result of an empty list says why in the designer's words:
+    Jinja's 'No first item, sequence was empty.' surfaces at the line reading a field of it,
+    most often after a `selectattr` that matched no record (a misspelt id in a data file).
+    `last` takes what `selectattr` gives as `first` does (Jinja's fails: 'generator' object is not reversible)."""
+    passes = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
+
+    @functools.wraps(fn)
+    def said(*args: Any, **kwargs: Any) -> Any:
+        if name == "last" and len(args) > passes and not hasattr(args[passes], "__reversed__") and hasattr(args[passes], "__iter__"):
+            args = (*args[:passes], list(args[passes]), *args[passes + 1:])
+        found = fn(*args, **kwargs)
+        if isinstance(found, jinja2.Undefined):
+            return env.undefined(f"`| {name}` of an empty list gave nothing (a `selectattr` that matched no record, "
+                                 "e.g. an id misspelt in a data file?)")
+        return found
+
+    return said
 
 
 @jinja2.pass_environment

@@ -64,6 +64,17 @@ def test_a_missing_picture_is_an_error_at_the_template_line(art: Project):
     assert not art.output_dir.exists()
 
 
+@pytest.mark.parametrize("written, meant", [("art/sun.PNG", "art/sun.png"), ("art/sn.png", "art/sun.png"), ("art/emblm.svg", "art/emblem.svg")])
+def test_a_picture_not_found_names_the_file_meant(art: Project, written: str, meant: str):
+    """Before: `image not found: 'art/sun.PNG'` alone; a name differing in case only (which a
+    Mac's disk finds, and Linux's does not) or misspelt names the file of that folder meant,
+    in the game's folder or assets/."""
+    cards = art.content_dir / "gallery" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("picture: art/sun.png", f"picture: {written}", 1))
+    result = runner.invoke(app, ["validate", "-p", str(art.root)])
+    assert f"card/dawn: image not found: {written!r} (looked in content/gallery/ or assets/) (did you mean {meant!r}?)" in result.output, result.output
+
+
 def test_a_file_that_is_no_picture_is_an_error(art: Project):
     (art.root / "assets" / "art" / "emblem.svg").write_text("not a picture")
     result = runner.invoke(app, ["validate", "-p", str(art.root)])

@@ -225,7 +225,7 @@ def test_bad_content_writes_nothing(demo: Project):
     (demo.content_dir / "demo/game.yaml").write_text("title: Demo\ncomponents:\n  - id: card\n    size: [oops\n")
     with pytest.raises(PnpError) as info:
         build(demo, None, BuildOptions())
-    assert [str(e).split(": ", 1)[0].endswith("game.yaml:5:1") for e in info.value.errors] == [True]
+    assert [str(e).split(": ", 1)[0].endswith("game.yaml:4:11") for e in info.value.errors] == [True]
     after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in demo.output_dir.rglob("*") if p.is_file()}
     assert after == before
 

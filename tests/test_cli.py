@@ -34,7 +34,7 @@ def test_bad_yaml_gives_one_line_and_exit_2_without_traceback(demo: Project):
     result = pnp(demo, "build")
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and "cards.yaml:4:1: malformed YAML" in lines[0]
+    assert len(lines) == 1 and "cards.yaml:3:12: malformed YAML: the '[' here is not closed" in lines[0], lines
     assert "Traceback" not in result.output
     assert not demo.output_dir.exists()
 
@@ -70,7 +70,10 @@ def test_validate_ok_and_errors(demo: Project):
     )
     result = pnp(demo, "validate")
     assert result.exit_code == 2
-    assert "game.yaml:10:5: template not found: templates/demo/missing.svg.j2" in result.output
+    assert "game.yaml:10:5: template not found: templates/demo/missing.svg.j2\n" in result.output
+    (demo.content_dir / "demo/game.yaml").write_text(
+        (demo.content_dir / "demo/game.yaml").read_text().replace("front: missing.svg.j2", "front: crad.svg.j2"))
+    assert "template not found: templates/demo/crad.svg.j2 (did you mean 'card.svg.j2'?)" in pnp(demo, "validate").output
 
 
 def test_list_shows_components_and_counts(demo: Project):

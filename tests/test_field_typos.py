@@ -84,6 +84,18 @@ def test_a_wrong_count_in_a_csv_is_told_at_its_cell(demo: Project, cell: str, wo
         one_error(validate(demo), "game.yaml:", words)
 
 
+def test_a_csv_without_the_count_column_is_one_line_for_every_row(demo: Project):
+    """Before: one line for the rows with text and another for those leaving it empty, their
+    field lists differing (`fields: id, title` and `fields: id, title, text`)."""
+    (demo.content_dir / "demo/cards.yaml").unlink()
+    (demo.content_dir / "demo/cards.csv").write_text("id,title,text\r\na,A,Some text.\r\nb,B,\r\nc,C,More.\r\n")
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards"))
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("wrap(item.text,", "wrap(item.text | default(''),"))
+    one_error(validate(demo), "game.yaml:", "for item 'a' (and 2 more pieces) failed: no field 'copies' (fields: id, title, text)")
+
+
 def test_a_literal_items_list_with_a_repeated_id_names_the_items_line(demo: Project):
     """Records written in `items:` itself have no line of their own: the repeat is told at `items:`."""
     game = demo.content_dir / "demo/game.yaml"
@@ -110,11 +122,41 @@ def test_a_record_without_an_id_is_told_at_the_record_with_what_it_holds(demo: P
     one_error(validate(demo), "cards.yaml:", "item 1 of 'card' has no `id` (its keys: name, ", "(and 30 more items without one): expected every record")
 
 
+def test_a_misspelt_name_names_the_one_meant(demo: Project):
+    """Before: `'itme' is undefined`, `'card' is undefined`, where a misspelt field names the field meant."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", "{{ itme.title }}"))
+    one_error(validate(demo), "card.svg.j2:6: card/example: 'itme' is undefined (did you mean 'item'?)")
+    template.write_text(template.read_text().replace("{{ itme.title }}", "{{ item.title }}"))
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: card.cards"))
+    one_error(validate(demo), "game.yaml:", "items expression 'card.cards' failed: 'card' is undefined (did you mean 'cards'?)")
+
+
 def test_a_template_field_typo_names_the_nearest_field(demo: Project):
     more_cards(demo, 4)
     template = demo.templates_dir / "demo/card.svg.j2"
     template.write_text(template.read_text().replace("{{ item.title }}", "{{ item.titel }}"))
     one_error(validate(demo), "card.svg.j2:6: card/example (and 4 more pieces): no field 'titel' (did you mean 'title'?)")
+
+
+@pytest.mark.parametrize("filter_", ["first", "last"])
+def test_a_lookup_that_matches_no_record_says_so_in_the_designers_words(demo: Project, filter_: str):
+    """`selectattr(...) | first`, the lookup writing-games.md teaches, of an id no record has
+    (a misspelt cell): Jinja's 'No first item, sequence was empty.' said what, not why."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace(
+        "{{ item.title }}", f"{{{{ (cards.cards | selectattr('id', 'equalto', 'exampel') | {filter_}).title }}}}"))
+    line = one_error(validate(demo), f"card.svg.j2:6: card/example: `| {filter_}` of an empty list gave nothing",
+                     "a `selectattr` that matched no record")
+    assert "sequence was empty" not in line
+
+
+def test_last_takes_what_selectattr_gives_as_first_does():
+    env = sandbox.environment()
+    records = [{"id": "a", "kind": "x"}, {"id": "b", "kind": "y"}, {"id": "c", "kind": "x"}]
+    assert env.from_string("{{ (rs | selectattr('kind', 'equalto', 'x') | last).id }}").render(rs=records) == "c"
+    assert env.from_string("{{ 'abc' | last }}{{ (1, 2) | last }}").render() == "c2"
 
 
 @pytest.mark.parametrize("name", ["copy", "items", "keys", "values", "get", "pop"])

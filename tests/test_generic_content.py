@@ -54,6 +54,14 @@ def test_dietrick_rejects_bad_players_and_unknown_set_key():
     assert any("has no option 'rulez'" in line for line in lines)
 
 
+def test_a_misspelt_set_key_names_the_option_meant():
+    """Before: `--set varient=swarm: ... has no option 'varient': expected one of variant`, where a
+    misspelt value (`--set variant=swram`) and every misspelt key in a file name the one meant."""
+    result = runner.invoke(app, ["validate", "tasty-humans", "--set", "rulse=0.2.8", "--project", str(REPO)])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("--set rulse=0.2.8: tasty-humans has no option 'rulse': expected one of rules (did you mean 'rules'?)"), result.output
+
+
 def test_choices_come_from_the_content_and_are_listed(repo_project: Project):
     game = load_game(repo_project, "tasty-humans")
     (message,) = errors_of(lambda: BuildOptions(extra={"rules": "0.3"}).game_options([game]))

@@ -76,7 +76,8 @@ def test_init_example_copies_content_templates_and_sheets(tmp_path: Path):
     assert bad.exit_code == 2 and bad.output.strip() == "pnp init: unknown example 'chess': expected one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans"
     assert not (tmp_path / "x").exists()
     bare = runner.invoke(app, ["init", str(tmp_path / "x")])  # which game to copy is the one thing init needs
-    assert (bare.exit_code, bare.output) == (2, "pnp init: --example GAME is required: one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans\n")
+    assert (bare.exit_code, bare.output) == (2, "pnp init: --example GAME is required: one of cave, dietrick-taking, fruit-stand, human-harvest, tasty-humans "
+                                             "(a new game of your own: pnp new GAME)\n")
     assert not (tmp_path / "x").exists()
 
 
@@ -84,6 +85,7 @@ def test_an_empty_folder_names_the_shipped_games(tmp_path: Path):
     result = runner.invoke(app, ["build", "--project", str(tmp_path)])
     assert result.exit_code == 2
     assert "no games found" in result.output and "pnp init --example GAME" in result.output
+    assert "`pnp new GAME` starts one" in result.output  # a designer's own game, the other way to begin
 
 
 def test_a_project_folder_that_does_not_exist_is_named_so(tmp_path: Path):

@@ -469,6 +469,17 @@ def test_a_colour_from_a_record_is_not_blamed_on_a_template_line_holding_a_longe
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
+def test_a_colour_from_a_record_the_template_looked_up_is_told_at_its_field(demo: Project):
+    """Before: `templates/demo/card.svg.j2: card/example: fill 'blu' ...`, with no line at all,
+    for a colour of another file's record (`selectattr(...) | first`), not the piece's own."""
+    (demo.content_dir / "demo/inks.yaml").write_text("inks:\n  - id: sea\n    colour: blu\n")
+    with_field(demo, "ink: sea")
+    line = in_body(demo, '{% set ink = inks.inks | selectattr("id", "equalto", item.ink) | first %}\n'
+                         '<rect width="5" height="5" fill="{{ ink.colour }}"/>') + 1
+    found = one_error(build(demo), "inks.yaml:3:5: card/example: colour: fill 'blu' is not a colour")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
 def test_a_colour_a_helper_is_given_in_the_template_is_told_at_its_line(demo: Project):
     in_body(demo, '{% set ink = "blu" %}\n<rect width="5" height="5" fill="{{ ink }}"/>')
     line = in_body(demo, "")  # the line `{% set %}` took
@@ -570,11 +581,25 @@ def test_a_template_that_extends_nothing_says_to_extend_the_base(demo: Project):
 
 
 def test_malformed_output_no_template_line_writes_is_quoted_around_the_fault(demo: Project):
-    """Markup broken by what a tag's value became is at no template line that writes it
-    literally: the message quotes the output around the fault, to search the template for."""
-    in_body(demo, '<rect width="{{ 5 }}"< height="2"/>')
+    """Markup no template line could make (a record's text drawn `| safe`): the message quotes
+    the output around the fault, to search the template for."""
+    with_field(demo, 'mark: "<rect width=\\"5\\"\\n< height=\\"2\\"/>"')
+    in_body(demo, "{{ item.mark | safe }}")
     found = one_error(build(demo), "card/example: the rendered SVG is not well-formed XML (output line ")
-    assert "near '<rect width=\"5\"< height=\"2\"/>'): not well-formed (invalid token)" in found, found
+    assert "near '< height=\"2\"/>'): not well-formed (invalid token)" in found, found
+
+
+@pytest.mark.parametrize("markup", ['<rect width="{{ 5 }}"< height="2"/>',
+                                    '<text y="{{ 3 | num }}" font-size="3">{{ item.title }}</txt>'])
+def test_malformed_output_of_a_line_with_values_is_at_that_line(demo: Project, markup: str):
+    """Before: `card.svg.j2: card/example: ... (output line 10, near '…')`, no template line, since
+    the output (values filled in) is written literally on none: the line whose text around its
+    `{{ }}` is the output's. One line for every piece, as at a literal line."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "  - {id: second, title: Second, text: Another., copies: 1}\n")
+    line = in_body(demo, '<text y="{{ 9 }}" font-size="3">{{ item.title }}</text>\n' + markup) + 1
+    found = refused(demo, card(demo), line, "card/example (and 1 more piece): the rendered SVG is not well-formed XML: ")
+    assert "output line" not in found
 
 
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):

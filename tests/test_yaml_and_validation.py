@@ -47,7 +47,21 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("a: [1\n", "f.yaml:2:1: malformed YAML: did not find expected ',' or ']'"),
+        # before: at line 2, column 1, where the parser gave up: at the bracket left open
+        ("a: [1\n", "f.yaml:1:4: malformed YAML: the '[' here is not closed (did not find expected ',' or ']' at line 2, column 1): "
+                    "expected a ']' at the end of what it holds"),
+        ("x:\n  - {id: a, b: 2\n  - {id: c}\n", "f.yaml:2:5: malformed YAML: the '{' here is not closed (did not find expected ',' or '}' "
+                                              "at line 3, column 5): expected a '}' at the end of what it holds"),
+        # before: at the end of the file ("found unexpected end of stream"), or where the quoted text
+        # ended at the next line's quote ("did not find expected key", with a hint about indentation)
+        ('a: "abc\nb: 1\n', 'f.yaml:1:4: malformed YAML: the text in quotes begun here is never closed: expected a closing "'),
+        ('a: "M1 Z\nb: "M2 Z"\n', "f.yaml:1:4: malformed YAML: the text in quotes begun here runs on to line 2, where the YAML breaks "
+                                 "(did not find expected key at line 2, column 5): expected its closing \" on this line"),
+        ("a: 'x\nb: >-\n  it's here.\n", "f.yaml:1:4: malformed YAML: the text in quotes begun here runs on to line 3, where the YAML "
+                                       "breaks (did not find expected key at line 3, column 6): expected its closing ' on this line"),
+        # a text in quotes run over lines on purpose is no mistake: a later one is told where it is
+        ('a: "x\n  y"\nb: c: d\n', "f.yaml:3:5: malformed YAML: mapping values are not allowed in this context: "
+                                  "expected a text holding ': ' in quotes (\"...\")"),
         ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a'"),
         # before: the parser's words alone ("did not find expected key")
         ("a:\n  - b\n c: 1\n", f"f.yaml:3:2: malformed YAML: did not find expected key: {INDENT}"),

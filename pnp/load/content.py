@@ -76,7 +76,8 @@ class Project:
         if not names:
             if not known:
                 hint = f"; `pnp init --example GAME` copies a shipped game ({', '.join(shipped)})" if shipped else ""
-                raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST}{hint}"))
+                raise PnpError(ContentError(self.content_dir, None, None, f"no games found: expected content/<game>/{MANIFEST} "
+                                                                        f"(`pnp new GAME` starts one){hint}"))
             return known
         unknown = [n for n in names if n not in known and n not in shipped]
         if unknown:
@@ -305,10 +306,20 @@ def _check_templates(game: GameContent, manifest_doc: Located) -> None:
                 errors.extend(e for e in exc.errors if isinstance(e, ContentError))
                 continue
             if not path.is_file():
-                errors.append(manifest_doc.error(("components", i, key), f"template not found: templates/{game.name}/{template}"))
+                near = did_you_mean(template, _template_names(game.project.root, game.templates_dir))
+                errors.append(manifest_doc.error(("components", i, key), f"template not found: templates/{game.name}/{template}{near}"))
             elif large := project_files.too_large(path, TEMPLATES, "template"):  # before Jinja reads it
                 errors.append(manifest_doc.error(("components", i, key), large))
     raise_if_any(errors)
+
+
+def _template_names(root: Path, folder: Path) -> list[str]:
+    """The templates directly in a game's templates folder (`tiles.svg.j2` was meant as one of these)."""
+    try:
+        inside = project_files.inside(root, folder, None, "templates folder")
+        return sorted(p.name for p in inside.iterdir() if p.name.endswith(".j2") and p.is_file())
+    except (OSError, PnpError):  # no folder yet, or one leading out of the project: nothing to suggest
+        return []
 
 
 def _check_fonts(game: GameContent, manifest_doc: Located) -> None:

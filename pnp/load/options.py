@@ -171,7 +171,8 @@ def unknown_error(game: "GameContent", name: str, value: Any) -> ContentError:
         expected = ("this game builds the same pieces for any number of players "
                     "(declare `players: {type: int, min: 2, max: 5}` under `options:` in game.yaml for templates to see `options.players`)")
     else:
-        expected = f"expected one of {', '.join(known)}" if known else "this game declares no --set options (add them under `options:` in game.yaml)"
+        expected = (f"expected one of {', '.join(known)}{did_you_mean(name, known)}" if known
+                    else "this game declares no --set options (add them under `options:` in game.yaml)")
     return ContentError(where.path, where.line, where.column, f"{_flag(name, value)}: {game.name} has no option {name!r}: {expected}")
 
 

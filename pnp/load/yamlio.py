@@ -351,6 +351,8 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         if line is not None and _char_at(text, line, col) == "\t":
             problem = "a tab character: YAML indents with spaces only"
+        elif (opened := _unclosed(exc, text)) is not None:  # at the quote or bracket left open, not where the parser gave up
+            (line, col), problem = opened
         elif line is not None and problem in _INDENT_PROBLEMS:
             problem += ": " + _indent_hint(text, line, col)
         raise PnpError(ContentError(path, line, col, f"malformed YAML: {problem}")) from None
@@ -372,6 +374,44 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
 # the parser's words for a line indented unlike its neighbours; a designer needs the fix in plain words
 _INDENT_PROBLEMS = {"mapping values are not allowed in this context", "did not find expected key",
                     "did not find expected '-' indicator", "did not find expected <block end>"}
+
+
+_SCANNED = 1 << 20  # characters before a failure scanned again for a text in quotes run over lines
+_FLOW_CONTEXTS = {"while parsing a flow mapping": ("{", "}"), "while parsing a flow sequence": ("[", "]")}
+
+
+def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], str] | None:
+    """A quote or bracket left open, the likely mistake where the parser failed lines later (at
+    the end of the file, or where the quoted text ends at a quote meant for another line): its
+    position and what is wrong there. None when the failure is on the line it opened on."""
+    problem, at = exc.problem or "", exc.problem_mark
+    if at is None:
+        return None
+    where = f"line {at.line + 1}, column {at.column + 1}"
+    if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
+        quote = _char_at(text, exc.context_mark.line + 1, exc.context_mark.column + 1) or '"'
+        return (exc.context_mark.line + 1, exc.context_mark.column + 1), f"the text in quotes begun here is never closed: expected a closing {quote}"
+    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line:
+        opening, closing = _FLOW_CONTEXTS[exc.context]
+        return ((exc.context_mark.line + 1, exc.context_mark.column + 1),
+                f"the {opening!r} here is not closed ({problem} at {where}): expected a {closing!r} at the end of what it holds")
+    if at.index > _SCANNED:  # the pure-Python scanner reads about 1 MiB a second: a hint is not worth more
+        return None
+    quoted = None  # the last text in quotes before the failure that ran over lines, ending on the failing line
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if token.start_mark.index >= at.index:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') and token.start_mark.line < token.end_mark.line:
+                quoted = token
+    except yaml.YAMLError:  # the scanner's own failure lies past the tokens read
+        pass
+    if quoted is None or quoted.end_mark.line != at.line:
+        return None
+    start = quoted.start_mark
+    return ((start.line + 1, start.column + 1),
+            f"the text in quotes begun here runs on to line {at.line + 1}, where the YAML breaks ({problem} at {where}): "
+            f"expected its closing {quoted.style} on this line")
 
 
 def _indent_hint(text: str, line: int, column: int | None) -> str:

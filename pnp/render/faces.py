@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import jinja2
 import jinja2.debug
@@ -26,7 +26,7 @@ from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, raise_if_any
+from ..errors import ContentError, add_folded, raise_if_any, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
@@ -141,13 +141,13 @@ def _template_location(exc: BaseException) -> tuple[Path | None, int | None]:
     return (Path(found[0]), found[1]) if found is not None else (None, None)
 
 
-def _render_error(exc: BaseException, game: GameContent, template: str, what: str) -> ContentError:
+def _render_error(exc: BaseException, game: GameContent, template: str, what: str, names: Iterable[str] = ()) -> ContentError:
     path, line = _template_location(exc)
     path = path or game.templates_dir / template
     if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
         return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
-        return ContentError(path, line, None, f"{what}: {exc.message or 'template error'}")
+        return ContentError(path, line, None, f"{what}: {undefined_named(exc.message or 'template error', names)}")
     if isinstance(exc, FontChoice):  # a helper measuring a face the fonts lack: the message is the designer's
         return ContentError(path, line, None, f"{what}: {exc}")
     if isinstance(exc, MemoryError):  # the limits (pnp/sandbox.py) stop what they can foresee, not all
@@ -189,6 +189,9 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
     return error
 
 
+FACE_NAMES = ("item", "item_id", "component", "side", "width", "height", "bleed")  # a face's own names (`context`)
+
+
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 
 
@@ -211,6 +214,8 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
             return locator.text_error(text, message, template, None), None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
         path, at = written_at(sources, text, template)
+        if at is None:  # a line with values in it (`<text y="{{ y }}">{{ line }}</txt>`): the template line that made it
+            path, at = _made_at(sources, text, template)
         # at the template's line the output's position is noise, and differs from piece to piece;
         # elsewhere the output around the fault is what the designer can search the template for
         near = f"{'…' if column > 40 else ''}{text[max(0, column - 40):column + 20]}{'…' if len(text) > column + 20 else ''}"
@@ -219,6 +224,36 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), None
     return None, root
+
+
+TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")  # what a template line fills in or leaves out
+
+
+def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int | None]:
+    """The first template line whose literal text, around its `{{ }}` and `{% %}`, is the
+    output line's in order (checked part by part: no pattern to backtrack over a long line);
+    a line that is all code could have made anything, and is passed over."""
+    try:
+        found = sources()
+    except Exception:  # a template could not be read again: the face is named without a line
+        return template, None
+    wanted = output.strip()
+    for path, text in found:
+        for n, line in enumerate(text.splitlines(), start=1):
+            parts = TEMPLATE_CODE.split(line.strip())
+            if len(parts) < 2 or sum(len(p.strip()) for p in parts) < 3:
+                continue
+            if not (wanted.startswith(parts[0]) and wanted.endswith(parts[-1]) and len(parts[0]) + len(parts[-1]) <= len(wanted)):
+                continue
+            at, end = len(parts[0]), len(wanted) - len(parts[-1])
+            for part in parts[1:-1]:
+                at = wanted.find(part, at, end)
+                if at < 0:
+                    break
+                at += len(part)
+            else:
+                return path, n
+    return template, None
 
 
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
@@ -301,7 +336,8 @@ class ComponentRenderer:
             # with the template's line (Jinja maps its code to template lines for an Exception only) and the plugin's
             failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
-            error = _render_error(failed, self.game, template, what)
+            seen = (*self.names, *self.env.globals, *FACE_NAMES)  # what a face's template may name
+            error = _render_error(failed, self.game, template, what, seen)
             if isinstance(failed, LackingGlyphs):  # at the content that holds the characters, if any does
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
@@ -322,9 +358,17 @@ class ComponentRenderer:
             problems += font_styles(root, self.game.fonts, where, what, sources)
             if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
-                problems.append(error if error.line is not None else
-                                _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
-                                                 lambda key: placed_at(sources, painted, key, where)))
+                if error.line is None:
+                    error = _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
+                                             lambda key: placed_at(sources, painted, key, where))
+                if error.line is None and colour.strip() and (held := self.locator.fields.get(colour.strip())) is not None:
+                    # a record the template looked up (`selectattr(...) | first`), not the piece's own: at the content that holds it
+                    key, at = held
+                    path, line = placed_at(sources, painted, key, where) if isinstance(key, str) else (where, None)
+                    placed = locate.project_relative(path, self.game) + (f":{line}" if line else "")
+                    named = f"{key}: " if isinstance(key, str) else ""
+                    error = ContentError(at.path, at.line, at.column, f"{what}: {named}{error.message[len(what) + 2:]} (placed by {placed})")
+                problems.append(error)
             problems += [ContentError(path or where, line, None, f"{what}: {message}")
                          for message, path, line in assets.take()]
         for found in problems:  # the same mistake on many pieces: one line
@@ -340,7 +384,7 @@ class ComponentRenderer:
             self._blocks_checked[name] = sandbox.unknown_block(template)
         return self._blocks_checked[name]
 
-    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:
+    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:  # names: FACE_NAMES
         """The names a face's template sees besides the environment's globals: plain data."""
         return {**self.names, "item": self.game.plain.copy(item), "item_id": item_id(item) if item is not None else name,
                 "component": self.component_data(comp), "side": side, "width": comp.size.width, "height": comp.size.height, "bleed": bleed}

@@ -55,6 +55,16 @@ class Locator:
         return [(re.compile(r".+?".join(re.escape(part) for part in _FIELD.split(value))), where)
                 for value, where in self.strings if _FIELD.search(value)]
 
+    @cached_property
+    def fields(self) -> dict[str, tuple[Any, ContentError]]:
+        """Each content string (stripped) with the key it is the value of and where the first is written."""
+        docs = [self.game.manifest_doc, *self.game.docs.values()]
+        found: dict[str, tuple[Any, ContentError]] = {}
+        for doc in docs:
+            for at, text in _leaves(doc.data):
+                found.setdefault(text.strip(), (next((k for k in reversed(at) if isinstance(k, str)), None), doc.error(at, "")))
+        return found
+
     def find(self, text: str) -> ContentError | None:
         """Where `text` (or the content string it was made from) is written."""
         found = self.found(text)
