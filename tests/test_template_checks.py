@@ -400,6 +400,16 @@ def test_a_style_sheet_commented_out_is_not_where_a_colour_is_told(demo: Project
     refused(demo, card(demo), line, "card/example: fill 'blu' is not a colour")
 
 
+def test_a_colour_a_block_gives_the_template_it_extends_is_told_at_the_block(demo: Project):
+    """The face's background is painted by base.svg.j2 with what the card's `background`
+    block holds. Before: the error named the card's template without a line."""
+    text = card(demo).read_text()
+    block = "{% block background %}#fdf6e3{% endblock %}"
+    assert block in text  # as the scaffold writes it
+    card(demo).write_text(text.replace(block, "{% block background %}#2b2d4{% endblock %}"))
+    refused(demo, card(demo), text[:text.index(block)].count("\n") + 1, "card/example: fill '#2b2d4' is not a colour")
+
+
 def test_a_semicolon_in_quotes_is_part_of_a_style_sheets_colour(demo: Project):
     """Before: the value was cut at the quoted `;` (`url("#g`), and the rest of the address
     read as a declaration of its own, `fill:blu")`, refused though no sheet declares it."""

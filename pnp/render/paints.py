@@ -51,9 +51,11 @@ def _written_at(sources: Sources, written: str, template: Path) -> tuple[Path, i
 
 
 def _quoted_at(sources: Sources, value: str, template: Path) -> tuple[Path, int | None]:
-    """A colour written by a helper (icon(fill=...)) or `{% set %}`: where the value is, quoted
-    (bare, a record's `blu` was found in the template's `blue` and blamed on that line)."""
-    for quoted in (f"'{value}'", f'"{value}"') if value else ():
+    """A colour written by a helper (icon(fill=...)), `{% set %}` or a block's whole text
+    (`{% block background %}#2b2d4{% endblock %}`, painted by the template it extends): where
+    the value is, quoted or between the block's tags (bare, a record's `blu` was found in the
+    template's `blue` and blamed on that line)."""
+    for quoted in (f"'{value}'", f'"{value}"', f"%}}{value}{{%") if value else ():
         path, line = _written_at(sources, quoted, template)
         if line is not None:
             return path, line
