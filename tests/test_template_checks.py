@@ -533,15 +533,21 @@ def test_a_long_template_line_does_not_stall_finding_the_line_that_paints(demo: 
     assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
 
 
-def test_a_colour_in_an_icon_file_is_told_at_the_icon_file(demo: Project):
-    """Before: at the template placing the icon, without a line, though the template wrote no colour."""
+def placed_icon(demo: Project, svg: str) -> Path:
+    """The icon file `svg` as `star` of an icon folder of the game, placed on the card; its path."""
     game = demo.content_dir / "demo/game.yaml"
     game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
     (demo.content_dir / "demo/icons").mkdir()
     star = demo.content_dir / "demo/icons/star.svg"
-    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n'
-                    '  <path d="M2 2h20v20z" style="stroke-width: 1; fill:#12345g"/>\n</svg>\n')
+    star.write_text(svg)
     in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
+    return star
+
+
+def test_a_colour_in_an_icon_file_is_told_at_the_icon_file(demo: Project):
+    """Before: at the template placing the icon, without a line, though the template wrote no colour."""
+    star = placed_icon(demo, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n'
+                             '  <path d="M2 2h20v20z" style="stroke-width: 1; fill:#12345g"/>\n</svg>\n')
     found = one_error(build(demo), "star.svg:2:3: <path> fill '#12345g' is not a colour")
     assert found.startswith(f"{star}:2:3: ") and not demo.output_dir.exists(), found
 
@@ -552,12 +558,7 @@ def test_a_colour_in_an_icon_file_is_told_at_the_icon_file(demo: Project):
 ])
 def test_a_colour_in_an_icon_files_style_sheet_is_told_at_the_icon_file(demo: Project, sheet: str, at: str, message: str):
     """Before: an icon file's sheet was not read, and its colour drawn black in every face placing it."""
-    game = demo.content_dir / "demo/game.yaml"
-    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
-    (demo.content_dir / "demo/icons").mkdir()
-    star = demo.content_dir / "demo/icons/star.svg"
-    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n' + sheet + '  <path d="M2 2h20v20z"/>\n</svg>\n')
-    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
+    star = placed_icon(demo, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n' + sheet + '  <path d="M2 2h20v20z"/>\n</svg>\n')
     found = one_error(build(demo), f"star.svg:{at}: {message}")
     assert found.startswith(f"{star}:{at}: ") and not demo.output_dir.exists(), found
     star.write_text(star.read_text().replace("#d4a01", "#D4A017").replace("gold-ish", "var(--gold)"))
@@ -566,13 +567,8 @@ def test_a_colour_in_an_icon_files_style_sheet_is_told_at_the_icon_file(demo: Pr
 
 def test_a_style_sheet_commented_out_in_an_icon_file_is_no_sheet(demo: Project):
     """Before: the commented-out sheet's colour was refused though the icon's own sheet draws it well."""
-    game = demo.content_dir / "demo/game.yaml"
-    game.write_text("icons:\n  marks: {folder: icons}\n" + game.read_text())
-    (demo.content_dir / "demo/icons").mkdir()
-    star = demo.content_dir / "demo/icons/star.svg"
-    star.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n  <!-- <style>path { fill: blu }</style> -->\n'
-                    '  <style>path { fill: blue }</style>\n  <path d="M2 2h20v20z"/>\n</svg>\n')
-    in_body(demo, "{{ icon('marks', 'star', 0, 0, 10) }}")
+    placed_icon(demo, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n  <!-- <style>path { fill: blu }</style> -->\n'
+                      '  <style>path { fill: blue }</style>\n  <path d="M2 2h20v20z"/>\n</svg>\n')
     drawn(demo)
 
 
