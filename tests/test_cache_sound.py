@@ -46,7 +46,7 @@ EDITS: dict[str, dict[str, list[tuple[str, str, str]]]] = {
     "human-harvest": {
         "suit colour": [("piecepack.yaml", 'colour: "#1f1f1f"', 'colour: "#202020"')],
         "standee label": [("extras.yaml", "label: MARINES", "label: MARINE")],
-        "summary point": [("summary.yaml", "Get all six of your Cyborgs", "Get every one of your six Cyborgs")],
+        "summary point": [("summary.yaml", "Get all {cyborgs_to_win} of your Cyborgs", "Get every one of your {cyborgs_to_win} Cyborgs")],
         "token removed": [("extras.yaml", "  - id: drone\n    name: Drone\n    count: 4\n    glyph: drone\n", "  - id: drone\n    name: Drone\n    count: 3\n    glyph: drone\n")],
     },
     "tasty-humans": {

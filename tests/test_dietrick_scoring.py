@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import RULE_BOOKS
 from pnp.load.content import Project, load_game
 from pnp.errors import PnpError
 from pnp.load.yamlio import parse_located
@@ -154,6 +155,17 @@ def test_beginner_counts_squares_not_numbers(game):
     assert beginner.to_json()["winners"] == ["Bob"]
     assert (row(beginner, "Ann")["difference"], row(beginner, "Bob")["difference"]) == (2, 0)
     assert beginner.to_json()["variant"] == "beginner"
+
+
+def test_the_rule_books_beginner_example(game):
+    """dietrick-taking-rules.txt line 89, as printed there ($PNP_RULE_BOOKS): the 4th yellow
+    and the 2nd blue square make a Beginner Class score of 2."""
+    path = RULE_BOOKS / "dietrick-taking-rules.txt"
+    if not path.is_file():
+        pytest.skip(f"rule book {path} not here")
+    assert "being on the 4th yellow square and 2nd blue square is a score of 2" in path.read_text(encoding="utf-8").splitlines()[88]
+    report = score(game, finished(("Ann", 4, 2), extra="variant: beginner\n"))
+    assert row(report, "Ann")["difference"] == 2
 
 
 def test_beginner_tie_breaks_compare_squares(game):

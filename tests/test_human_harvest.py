@@ -363,6 +363,31 @@ def test_summary_gives_settlement_cost_and_who_may_enter_the_dna_point():
     assert "Militia and Marines may go in and clear the Cyborgs there" in text
 
 
+def _summary_text(project: Project) -> str:
+    from pnp.render.faces import render_game
+
+    (summary,) = render_game(load_game(project, GAME), {}, 0.0, only={"summary"})
+    (face,) = summary.faces
+    return " ".join(" ".join(t.itertext()) for t in ET.fromstring(face.svg).iter(f"{SVG}text"))
+
+
+def test_summary_prints_the_counts_the_scorer_checks(scratch):
+    """The summary's goal, Cyborgs per player and Humans to store are scoring.yaml's
+    (cyborgs_to_win, cyborgs_per_player, humans_to_win, lines 17, 30, 151), the numbers
+    `pnp score` checks: changing one there changes the printed summary too."""
+    assert "Get all 6 of your Cyborgs" in _summary_text(scratch) and "store 6 Humans" in _summary_text(scratch)
+    _edit(scratch, "scoring.yaml", "humans_to_win: 6", "humans_to_win: 5")
+    _edit(scratch, "scoring.yaml", "cyborgs_to_win: 6", "cyborgs_to_win: 5")
+    text = _summary_text(scratch)
+    assert "Get all 5 of your Cyborgs" in text and "store 5 Humans" in text and "Cyborgs, 6 per player" in text
+
+
+def test_summary_point_with_an_unknown_placeholder(scratch):
+    path = _edit(scratch, "summary.yaml", "store {humans_to_win} Humans", "store {humans} Humans")
+    (err,) = _errors(scratch)
+    assert re.search(rf"summary\.yaml:{_line(path, 'Ace of Suns: the DNA Collection Point')}:\d+: summary point .*expected only the placeholders", err)
+
+
 def test_enough_humans_for_the_derived_worst_case(game):
     # 24 from the tiles + one carried by each of 4 x 6 Cyborgs + 4 x 5 + 1 stored (extras.yaml)
     human = next(t for t in game.data["extras"].tokens if t.id == "human")

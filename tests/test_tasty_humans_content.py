@@ -331,6 +331,23 @@ def test_monster_without_craving_in_every_version(game_dir):
     ]
 
 
+def test_challenge_without_the_number_the_scorer_checks(game_dir):
+    # the griffin's runs are "six tiles long" (F293) as rules.yaml solo.challenge_numbers says:
+    # a text that writes the 6 itself would not follow a change there
+    edit(game_dir, "monsters", "switching for {griffin_run} tiles", "switching for 6 tiles")
+    where = at(game_dir, "monsters", 'challenge: "At least {at_least} runs')
+    assert errors(game_dir) == [
+        f"{where}: monster 'griffin': its solo challenge checks "
+        "solo.challenge_numbers.griffin_run but the text does not print it: expected {griffin_run} in challenge"
+    ]
+
+
+def test_monster_challenges_without_their_numbers(game_dir):
+    edit(game_dir, "rules", "      challenge_numbers: {at_least: 2, dragon_block: [2, 3], griffin_run: 6}\n", "")
+    (err,) = errors(game_dir)
+    assert "monster_challenges is true: expected challenge_numbers" in err and "rules.yaml:" in err
+
+
 def test_craving_without_monster(game_dir):
     edit(game_dir, "rules", "troll: {points: 4}", "troll: {points: 4}, kraken: {points: 1}")
     assert errors(game_dir) == [

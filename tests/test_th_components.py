@@ -251,7 +251,7 @@ def test_monster_boards_draw_the_stomach_and_texts_from_the_rules(published: Pat
             joined = " ".join(texts(root))
             assert monster.craving_text(rules.cravings[monster.id]) in joined
             # the monster challenges are published-only (F285-295): 0.2.8 boards print none
-            assert (monster.challenge in joined) == rules.solo.monster_challenges
+            assert (monster.challenge_text(rules.solo.challenge_numbers) in joined) == rules.solo.monster_challenges
             assert ("SOLO MONSTER CHALLENGE" in joined) == rules.solo.monster_challenges
             assert rules.leader_space.replace(" space", "").upper() in joined
     troll = " ".join(texts(svg(v028 / "monster-board/troll.svg")))

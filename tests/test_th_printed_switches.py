@@ -144,7 +144,7 @@ def test_solo_card_back_lists_the_challenges_from_the_scorers_data(repo_project)
     assert "at least 10 (beginner), 12 (normal) or 14 (expert)." in back
     # F287-295: every monster's goal (the same text the monster board prints)
     for monster in game.data["monsters"].monsters:
-        assert monster.name.upper() in back and monster.challenge in back
+        assert monster.name.upper() in back and monster.challenge_text(rules.solo.challenge_numbers) in back
     # F222: a first solo game is suggested level 2
     assert rules.solo.first_level == 2 and "First solo game? Try level 2." in front
 
@@ -156,6 +156,27 @@ def test_solo_challenge_numbers_follow_rules_yaml(copy_game):
     faces = _words(project, {"solo-reference"})
     assert "at least 9 (beginner) or 15 (expert)." in faces["solo-reference/solo-back"]
     assert "Try level 3." in faces["solo-reference/solo"]
+
+
+def test_monster_challenge_numbers_follow_rules_yaml(copy_game, sheet):
+    """F289-295: "at least two", the dragon's "2x3 block", the griffin's "six tiles long"
+    are rules.yaml solo.challenge_numbers: the scorer checks them and the monster boards and
+    the solo card print them, so a change there changes both."""
+    project = copy_game(GAME)
+    faces = _words(project, {"monster-board", "solo-reference"})
+    assert "At least 2 different 2x3 blocks" in faces["monster-board/legendary-dragon"]
+    assert "At least 2 runs must keep switching for 6 tiles" in faces["solo-reference/solo-back"]
+    _set(project, "challenge_numbers: {at_least: 2, dragon_block: [2, 3], griffin_run: 6}",
+         "challenge_numbers: {at_least: 3, dragon_block: [2, 2], griffin_run: 5}")
+    faces = _words(project, {"monster-board", "solo-reference"})
+    for face in ("monster-board/legendary-dragon", "solo-reference/solo-back"):
+        assert "At least 3 different 2x2 blocks" in faces[face]
+    assert "At least 3 runs must keep switching for 5 tiles" in faces["monster-board/griffin"]
+    assert "At least 3 of your helmet-armor-boot stacks" in faces["monster-board/troll"]
+    # the scorer: the board holds two 2x2 squares of each basic type
+    solo = DRAGON.format(rules="published").replace("adv-09]}", "adv-09], challenge: monster}")
+    reason = score_sheet(project, sheet(solo)).to_json()["solo"]["challenge"]["reason"]
+    assert reason.startswith("8 2x2 blocks of one type, need 3"), reason
 
 
 def test_the_blank_solo_sheet_starts_at_the_rules_first_level(repo_project, copy_game):

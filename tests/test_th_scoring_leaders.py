@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import RULE_BOOKS
 from pnp.load.content import Project, load_game
 from game_plugins import game_module
 
@@ -152,6 +153,45 @@ def test_least_type_worked_example(rules, defs):
     # more than a stomach holds, so on a taller grid; the leader does not care).
     board = _counted_board(rules, "least-type", {"helmet": 10, "hand": 12, "boot": 19, "armor": 5, "damage": 1}, rows=8)
     assert _only_leader(rules, defs, board) == 10
+
+
+# Every worked example of a leader's points in both rule books, at the line it is printed
+# on: (book, line, the example as printed, leader, tile counts, version, points).
+BOOK_EXAMPLES = [
+    ("tasty-humans-rules-final.txt", 332, "If you have 10 Helmets, 12 Hands, 19 Boots, and 5 Armor; you receive 10 points",
+     "least-type", {"helmet": 10, "hand": 12, "boot": 19, "armor": 5}, "published", 10),
+    ("tasty-humans-rules-0.2.8.txt", 310, "if you have 10 Helmets, 12 Hands, 19 Boots, 5 Armor, and 3 Damage, you would receive 10 points",
+     "least-type", {"helmet": 10, "hand": 12, "boot": 19, "armor": 5, "damage": 3}, "0.2.8", 10),
+    ("tasty-humans-rules-final.txt", 356, "If you have 19 Boots and 3 Armor, you'd have 16 points",
+     "most-minus-least", {"helmet": 5, "hand": 5, "boot": 19, "armor": 3}, "published", 16),
+    ("tasty-humans-rules-0.2.8.txt", 346, "if you have 10 Helmets, 12 Hands, 19 Boots, 7 Armor, and 3 Damage, you would receive 12 points",
+     "most-minus-least", {"helmet": 10, "hand": 12, "boot": 19, "armor": 7, "damage": 3}, "0.2.8", 12),
+]
+
+
+@pytest.mark.parametrize("book, line, example, leader, counts, version, points", BOOK_EXAMPLES)
+def test_the_rule_books_worked_examples(game, defs, book, line, example, leader, counts, version, points):
+    """The example is printed at the line cited (the rule books are $PNP_RULE_BOOKS), and the
+    scorer gives its points under that version (46+ tiles: a taller grid than a stomach)."""
+    path = RULE_BOOKS / book
+    if not path.is_file():
+        pytest.skip(f"rule book {path} not here")
+    assert example in path.read_text(encoding="utf-8").splitlines()[line - 1]
+    rules = game.data["rules"].version(version)
+    assert _only_leader(rules, defs, _counted_board(rules, leader, counts, rows=10)) == points
+
+
+@pytest.mark.parametrize("book, line, version", [("tasty-humans-rules-final.txt", 352, "published"),
+                                                 ("tasty-humans-rules-0.2.8.txt", 340, "0.2.8")])
+def test_the_surround_examples(game, defs, book, line, version):
+    """Both books' Crowd Favourite example scores 10, 2 x the 5 boots; 0.2.8's puts 10 tiles
+    in eight spaces (leaders.yaml lists the contradiction), so its boots are kept, 5 of 8."""
+    path = RULE_BOOKS / book
+    if not path.is_file():
+        pytest.skip(f"rule book {path} not here")
+    assert "5 Boots" in path.read_text(encoding="utf-8").splitlines()[line - 1] and "10 points" in path.read_text(encoding="utf-8").splitlines()[line - 1]
+    rules = game.data["rules"].version(version)
+    assert leader_points(rules, defs, "H A A\nB 1 B\nB B B", "surround-majority") == 10
 
 
 def test_least_type_a_missing_type_gives_zero(rules, defs):

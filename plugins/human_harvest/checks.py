@@ -1,6 +1,7 @@
 """Checks of the Human Harvest content beyond single values: unique ids everywhere (they
-become file names), the Cyborgs scoring.yaml counts fit in one suit's coins, and the paper
-scoring sheet (scoring.yaml `sheet:`) names the scorer's fields and values, in its order."""
+become file names), the Cyborgs scoring.yaml counts fit in one suit's coins, the paper
+scoring sheet (scoring.yaml `sheet:`) names the scorer's fields and values, in its order,
+and the rules summary prints the scorer's counts only through their placeholders."""
 
 from __future__ import annotations
 
@@ -33,7 +34,18 @@ def check(game: "GameContent") -> list[ContentError]:
         errors.append(game.error("scoring", ("cyborgs_per_player",), f"cyborgs_per_player is {cyborgs}: expected at most {coins}, "
                                  f"the coins of one suit (piecepack.yaml ranks), as a player's Cyborgs are (human-harvest-rules.txt line 17)"))
     errors += _sheet(game)
+    errors += _summary(game)
     return errors
+
+
+def _summary(game: "GameContent") -> list[ContentError]:
+    """The summary's points print scoring.yaml's counts (`ScoringFile.say`), as the sheet does:
+    the same numbers the scorer checks, so they take the same placeholders only."""
+    scoring = game.data["scoring"]
+    return [game.error("summary", ("sections", i, "points", j), f"summary point {point!r}: expected only the placeholders "
+                       f"{', '.join('{%s}' % n for n in SHEET_COUNTS)} (a lone brace is written {{{{ or }}}})")
+            for i, section in enumerate(game.data["summary"].sections) for j, point in enumerate(section.points)
+            if not scoring.placeholders_ok(point)]
 
 
 # What the scoring-sheet file takes (fields.py, as scoring.py reads it): the keys of scoring.yaml's `sheet:` must be these, in this order.

@@ -20,6 +20,7 @@ from .models import (
     MonstersFile,
     RuleSet,
     RuleVersion,
+    _placeholders,
 )
 
 if TYPE_CHECKING:
@@ -187,12 +188,19 @@ def _check_monsters(game: "GameContent", data: MonstersFile, rules: RuleSet) -> 
                 errors.append(game.error("rules", ("versions", origin, "cravings", craving), f"craving {craving!r} has no monster: expected one of {', '.join(ids)} (monsters.yaml)"))
     # A scorer that reads `overlap` changes the score with it: the printed craving must say
     # which way it is set, or a switch in rules.yaml would change points and not the text.
-    from .craving_scoring import READS_OVERLAP
+    from .craving_scoring import CHALLENGE_READS, READS_OVERLAP
 
     for i, monster in enumerate(data.monsters):
         if monster.id in READS_OVERLAP and monster.overlap is None:
             errors.append(game.error("monsters", ("monsters", i, "text"), f"monster {monster.id!r}: its craving scores by cravings.{monster.id}.overlap but "
                                      "the text does not print it: expected {overlap} in text and overlap: {true: ..., false: ...}"))
+        # Likewise the solo challenge's numbers (rules.yaml solo.challenge_numbers): printed
+        # through their placeholders, or the card could drift from what the scorer checks.
+        printed = _placeholders(monster.challenge)
+        for name in CHALLENGE_READS.get(monster.id, ()):
+            if name not in printed:
+                errors.append(game.error("monsters", ("monsters", i, "challenge"), f"monster {monster.id!r}: its solo challenge checks "
+                                         f"solo.challenge_numbers.{name} but the text does not print it: expected {{{name}}} in challenge"))
     return errors
 
 

@@ -19,7 +19,7 @@ from .board import Board, Geometry, Kept, bits
 from .leader_scoring import Masks, Part, part, tile_kinds
 
 if TYPE_CHECKING:
-    from .models import Craving, RuleVersion
+    from .models import ChallengeNumbers, Craving, RuleVersion
 
 CravingKind = Callable[[Geometry, "Craving", "RuleVersion"], list[Part]]
 
@@ -28,10 +28,13 @@ CravingKind = Callable[[Geometry, "Craving", "RuleVersion"], list[Part]]
 TROLL_STACK = ("helmet", "armor", "boot")
 TROLL_FLANK = "hand"
 GRIFFIN_RUN = 4  # cells in a scoring run
-# Solo challenge numbers, from the published rules' SOLO CHALLENGES section.
-CHALLENGE_COUNT = 2  # "at least two" (dragon blocks, griffin runs, troll stacks)
-GRIFFIN_CHALLENGE_RUN = 6  # "six tiles long"
-DRAGON_BLOCK = (2, 3)  # "a 2x3 block", either way round
+# The solo challenges' numbers are rules.yaml solo.challenge_numbers (F289-295), which the
+# monsters' printed `challenge` must show: the ones each challenge reads (checks.py).
+CHALLENGE_READS = {
+    "legendary-dragon": ("at_least", "dragon_block"),
+    "griffin": ("at_least", "griffin_run"),
+    "troll": ("at_least",),
+}
 
 
 def max_disjoint(sets: list[int]) -> int:
@@ -265,14 +268,26 @@ def score_craving(board: Board, monster: str, rules: "RuleVersion") -> int:
 # --- solo monster challenges -----------------------------------------------------
 # Each returns (met, reason). Our reading of the published rules' SOLO CHALLENGES:
 
+def _numbers(rules: "RuleVersion") -> "ChallengeNumbers":
+    """rules.yaml solo.challenge_numbers; a version without them has no monster challenges,
+    which score_solo refuses before asking for a verdict."""
+    numbers = rules.solo.challenge_numbers
+    if numbers is None:
+        raise ValueError(f"{rules.title} have no monster challenges")
+    return numbers
+
+
 def _dragon_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # "At least two of the 2x2 blocks of the same type must actually be a 2x3 block"
     # (F289): two distinct 2x3 (or 3x2) blocks, each of one basic type. They may overlap
     # (rules.yaml rulings.challenge_overlap), as the dragon's squares do.
-    h, w = DRAGON_BLOCK
+    numbers = _numbers(rules)
+    (h, w), need = numbers.dragon_block, numbers.at_least
     basic, rows, cols = tile_kinds(rules)[0], board.rows, board.cols
-    found = len(_blocks(board.masks, basic, _rect_table(rows, cols, h, w)) + _blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
-    return found >= CHALLENGE_COUNT, f"{counted(found, f'{h}x{w} block')} of one type, need {CHALLENGE_COUNT}{_may_share(rules)}"
+    found = len(_blocks(board.masks, basic, _rect_table(rows, cols, h, w)))
+    if w != h:  # either way round; a square block is one shape
+        found += len(_blocks(board.masks, basic, _rect_table(rows, cols, w, h)))
+    return found >= need, f"{counted(found, f'{h}x{w} block')} of one type, need {need}{_may_share(rules)}"
 
 
 def _may_share(rules: "RuleVersion") -> str:
@@ -297,9 +312,11 @@ def _griffin_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     # two distinct runs X Y X Y X Y in a row or column. They may share a tile (rules.yaml
     # rulings.challenge_overlap): F315's "no tile in two groups" is the craving's, for its
     # groups of four.
-    table = _run_table(board.rows, board.cols, GRIFFIN_CHALLENGE_RUN)
-    found = len(_alternating_runs(board.masks, tile_kinds(rules)[0], table, GRIFFIN_CHALLENGE_RUN))
-    return found >= CHALLENGE_COUNT, f"{counted(found, 'alternating run')} of {GRIFFIN_CHALLENGE_RUN}, need {CHALLENGE_COUNT}{_may_share(rules)}"
+    numbers = _numbers(rules)
+    run, need = numbers.griffin_run, numbers.at_least
+    table = _run_table(board.rows, board.cols, run)
+    found = len(_alternating_runs(board.masks, tile_kinds(rules)[0], table, run))
+    return found >= need, f"{counted(found, 'alternating run')} of {run}, need {need}{_may_share(rules)}"
 
 
 def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
@@ -312,7 +329,8 @@ def _troll_challenge(board: Board, rules: "RuleVersion") -> tuple[bool, str]:
     right_ok = (flank >> 1) & ~last  # cell i has a hand at i + 1 (same row)
     armors = (_troll_stacks(board.masks, cols) << cols) & left_ok & right_ok
     found = armors.bit_count()
-    return found >= CHALLENGE_COUNT, f"{counted(found, 'stack')} with a hand on both sides of the armor, need {CHALLENGE_COUNT}"
+    need = _numbers(rules).at_least
+    return found >= need, f"{counted(found, 'stack')} with a hand on both sides of the armor, need {need}"
 
 
 CHALLENGES: dict[str, Callable[[Board, "RuleVersion"], tuple[bool, str]]] = {

@@ -166,6 +166,22 @@ class Craving(StrictModel):
     overlap: bool = False
 
 
+class ChallengeNumbers(StrictModel):
+    """The numbers of the monsters' solo challenges (published lines 289-295), which the
+    scorer checks and the monster boards and solo card print (monsters.yaml `challenge`)."""
+
+    at_least: int = Field(ge=1, description="blocks, runs or stacks a challenge needs ('at least two')")
+    dragon_block: tuple[int, int] = Field(description="the Legendary Dragon's block, rows x columns, either way round ('a 2x3 block')")
+    griffin_run: int = Field(ge=2, description="tiles in each of the Griffin's alternating runs ('six tiles long')")
+
+    @field_validator("dragon_block")
+    @classmethod
+    def _block(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if min(v) < 1:
+            raise ValueError(f"dragon_block {list(v)}: expected two sizes of 1 or more")
+        return v
+
+
 class Solo(StrictModel):
     """Solo mode: A.I. levels, which classes the A.I. scores, and the solo challenges a
     version has (None / false: the version has no such thing, and a sheet naming it is
@@ -178,12 +194,19 @@ class Solo(StrictModel):
     scored_classes: list[str]
     balanced_diet: dict[str, int] | None = Field(description="Balanced Diet thresholds per difficulty; null: no such challenge")
     monster_challenges: bool = Field(description="whether the monsters' solo challenges exist in this version")
+    challenge_numbers: ChallengeNumbers | None = Field(None, description="the monster challenges' numbers; needed when monster_challenges is true")
 
     @model_validator(mode="after")
     def _first_level_named(self) -> "Solo":
         for key, level in (("first_level", self.first_level), ("simulated_level", self.simulated_level)):
             if level is not None and self.levels is not None and level not in self.levels:
                 raise ValueError(f"{key} {level} is not a level: expected one of {', '.join(map(str, sorted(self.levels)))}")
+        return self
+
+    @model_validator(mode="after")
+    def _challenges_have_numbers(self) -> "Solo":
+        if self.monster_challenges and self.challenge_numbers is None:
+            raise ValueError("monster_challenges is true: expected challenge_numbers, the numbers the challenges check and print")
         return self
 
     def default_level(self) -> int:
@@ -746,6 +769,10 @@ class OverlapWording(StrictModel):
         return {str(k).lower() if isinstance(k, bool) else k: x for k, x in v.items()} if isinstance(v, dict) else v
 
 
+# What a monster's `challenge` may print: rules.yaml solo.challenge_numbers.
+CHALLENGE_PLACEHOLDERS = ("at_least", "dragon_block", "griffin_run")
+
+
 class Monster(StrictModel):
     """A monster board: its personal craving (`text`, points from the rules) and solo challenge.
     A craving whose scorer reads `overlap` prints it through {overlap}, worded by `overlap`."""
@@ -764,6 +791,11 @@ class Monster(StrictModel):
     def _text(cls, v: str) -> str:
         return _check_placeholders(v, ["points", "overlap"], ["points"])
 
+    @field_validator("challenge")
+    @classmethod
+    def _challenge(cls, v: str) -> str:
+        return _check_placeholders(v, list(CHALLENGE_PLACEHOLDERS), [])
+
     @model_validator(mode="after")
     def _overlap_printed(self) -> "Monster":
         used = "overlap" in _placeholders(self.text)
@@ -778,6 +810,14 @@ class Monster(StrictModel):
         (`rules.cravings[id]`) filled in."""
         overlap = "" if self.overlap is None else (self.overlap.yes if craving.overlap else self.overlap.no)
         return fill(self.text, points=craving.points, overlap=overlap)
+
+    def challenge_text(self, numbers: ChallengeNumbers | None) -> str:
+        """The solo challenge with a rule version's numbers (rules.yaml solo.challenge_numbers)
+        filled in; only printed for a version that has the challenges (and so the numbers)."""
+        if numbers is None:
+            return self.challenge
+        h, w = numbers.dragon_block
+        return fill(self.challenge, at_least=numbers.at_least, dragon_block=f"{h}x{w}", griffin_run=numbers.griffin_run)
 
 
 class MonstersFile(StrictModel):
@@ -920,7 +960,7 @@ class ReferenceFile(StrictModel):
             out.append((words.balanced_diet.heading, [words.balanced_diet.thresholds.format(condition=condition[:1].upper() + condition[1:], thresholds=listed)]))
         if rules.solo.monster_challenges:
             out.append((words.monster.heading, [words.monster.text]))
-            out += [(m.name, [m.challenge]) for m in monsters]
+            out += [(m.name, [m.challenge_text(rules.solo.challenge_numbers)]) for m in monsters]
         return out
 
     def ties_note(self, rules: RuleVersion) -> str:
