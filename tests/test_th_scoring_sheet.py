@@ -471,7 +471,13 @@ def test_a_solo_board_refuses_the_king_bonus(sheet):
         return SOLO.replace("    monster: griffin\n", f"    monster: griffin\n    king: {value}\n")
 
     assert problems(sheet(with_king("true"))) == [
-        "game.yaml:5: Ana: king: true, but there is no two-point bonus for filling the stomach first in a solo game "
+        "game.yaml:5: Ana: king: true, but there is no 2-point bonus for filling the stomach first in a solo game "
+        "(published rules line 257, 0.2.8 line 265): expected king: false or no king"
+    ]
+    # the bonus named is rules.yaml's king_bonus, as the sheet's rules set it (it said "two-point" whatever it was)
+    changed = with_king("true").replace("game: tasty-humans\n", "game: tasty-humans\nchanges: {king_bonus: 3}\n")
+    assert problems(sheet(changed)) == [
+        "game.yaml:6: Ana: king: true, but there is no 3-point bonus for filling the stomach first in a solo game "
         "(published rules line 257, 0.2.8 line 265): expected king: false or no king"
     ]
     unmarked = score_sheet(Project(REPO), sheet(SOLO)).to_json()

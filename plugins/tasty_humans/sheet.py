@@ -42,7 +42,8 @@ RULE_END = "the game ends only when a stomach is full (published rules line 182,
 RULE_HELD_EATEN = "published rules line 184, 0.2.8 line 193"
 RULE_PHASE_END = "published rules line 186, 0.2.8 line 191"
 # Solo scoring has no King bonus, so the blank solo sheet has no `king:`.
-RULE_SOLO_NO_KING = "no two-point bonus for filling the stomach first in a solo game (published rules line 257, 0.2.8 line 265)"
+# with rules.yaml king_bonus, the points of the bonus solo play goes without
+RULE_SOLO_NO_KING = "no {king_bonus}-point bonus for filling the stomach first in a solo game (published rules line 257, 0.2.8 line 265)"
 # Why basic tiles bound the turns taken: each turn drops at least one tile of the eaten
 # adventurer's shape, unless the damage dropped before it filled the stomach (then no tile
 # can fall, and the full stomach skips the player's turns left), and only Damage tiles ever
@@ -661,7 +662,7 @@ class _Checker:
             self.fail(at + ("leaders",), f"no leader in the stomach and none held: every player starts with one in the {rules.leader_space}", who)
             ok = False
         if p.king and n == 1:  # `king: false` and no `king:` are both the blank solo sheet's meaning
-            self.fail(at + ("king",), f"king: true, but there is {RULE_SOLO_NO_KING}: expected king: false or no king", who)
+            self.fail(at + ("king",), f"king: true, but there is {RULE_SOLO_NO_KING.format(king_bonus=rules.king_bonus)}: expected king: false or no king", who)
             ok = False
         elif p.king and n > 1 and settled and not board.is_full:
             self.fail(at + ("king",), f"king: the Village King bonus needs a full stomach, this one has {counted(board.count(EMPTY), 'empty cell')}", who)
