@@ -36,6 +36,17 @@ def test_leftovers_fill_started_sheets_before_a_new_one():
     assert len(spread) == 2 and sum(b.count for blocks in spread for b in blocks if b.key == "c") == 8
 
 
+def test_a_padded_group_abuts_its_pieces_and_keeps_its_bleed_around_the_block():
+    """Shared cuts (`tight`): trim-size pieces abut, their bleed (`pad`) only around the block;
+    a filler in the hole of its short last row keeps the pack gap from the bleed of the pieces
+    above it and beside it."""
+    (blocks,) = pack([Group("a", 5, 30, 30, pad=3)], 100, 100, 6)
+    (block,) = blocks
+    assert (block.cols, block.width, block.height) == (3, 96, 66)
+    assert [(s.x, s.y) for s in block.spots] == [(3, 3), (33, 3), (63, 3), (3, 33), (33, 33)]  # abutting, 3 mm in
+    ((host, king),), out = fill([blocks], [Group("k", 1, 12, 12, pad=3)], 100, 100, 6)
+    assert not out and (king.x, king.y) == (3 + 60 + 3 + 6, 3 + 30 + 3 + 6) and king.spots[0].x == king.x + 3
+
 def test_pieces_of_a_group_keep_their_own_gap_and_groups_the_pack_gap():
     (blocks,) = pack([Group("a", 3, 20, 20, gap=1), Group("b", 2, 10, 10, gap=0)], 100, 100, 6)
     a, b = sorted(blocks, key=lambda blk: blk.key)
