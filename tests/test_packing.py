@@ -36,6 +36,17 @@ def test_leftovers_fill_started_sheets_before_a_new_one():
     assert len(spread) == 2 and sum(b.count for blocks in spread for b in blocks if b.key == "c") == 8
 
 
+def test_a_padded_group_abuts_its_pieces_and_keeps_its_bleed_around_the_block():
+    """Shared cuts (`tight`): trim-size pieces abut, their bleed (`pad`) only around the block;
+    a filler in the hole of its short last row keeps the pack gap from the bleed of the pieces
+    above it and beside it."""
+    (blocks,) = pack([Group("a", 5, 30, 30, pad=3)], 100, 100, 6)
+    (block,) = blocks
+    assert (block.cols, block.width, block.height) == (3, 96, 66)
+    assert [(s.x, s.y) for s in block.spots] == [(3, 3), (33, 3), (63, 3), (3, 33), (33, 33)]  # abutting, 3 mm in
+    ((host, king),), out = fill([blocks], [Group("k", 1, 12, 12, pad=3)], 100, 100, 6)
+    assert not out and (king.x, king.y) == (3 + 60 + 3 + 6, 3 + 30 + 3 + 6) and king.spots[0].x == king.x + 3
+
 def test_pieces_of_a_group_keep_their_own_gap_and_groups_the_pack_gap():
     (blocks,) = pack([Group("a", 3, 20, 20, gap=1), Group("b", 2, 10, 10, gap=0)], 100, 100, 6)
     a, b = sorted(blocks, key=lambda blk: blk.key)
@@ -61,11 +72,18 @@ def test_fill_adds_whole_groups_to_started_sheets_and_the_hole_of_a_short_row_ne
 def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds):
     """Tasty Humans on A4: the Village King token and the three shared-King markers took a
     packed sheet of their own, a tenth full, while the double-sided packed sheets had room
-    (the King in the hole of 5 adventurer cards laid 2 by 3). They go there, backs blank."""
+    (the King in the hole of 5 adventurer cards laid 2 by 3). They go there, backs blank.
+    So `tight` laid them (23 sheets, 24 before) until its packed blocks shared cut lines:
+    now its adventurer leftovers have their own sheet and the King shares the basic tiles'
+    packed sheet, 23 sheets still; the `standard` layout puts it in the double-sided ones."""
     report = shipped_builds["tasty-humans"]
     sheet = Paper("a4", *papers({})["a4"])
-    made = plan(report.title, report.parts, sheet, sheet_layout("tight"))
-    assert made.sheets == 23  # 24 before
+    tight = plan(report.title, report.parts, sheet, sheet_layout("tight"))
+    assert tight.sheets == 23
+    king = [page for page in tight.layout.pages if any(p.face.component == "king-token" for p in page.places)]
+    assert len(king) == 1 and len({p.face.component for p in king[0].places}) > 2  # no sheet of its own
+    made = plan(report.title, report.parts, sheet, sheet_layout("standard"))
+    assert made.sheets == 26
     assert [s.name for s in made.sections if s.name.startswith("Packed")] == ["Packed double-sided sheets"]
     packed = next(s for s in made.sections if s.name == "Packed double-sided sheets")
     one_sided = {c.spec.id for c in report.parts if all(p.back is None for p in c.pieces)}
@@ -80,15 +98,16 @@ def test_one_sided_leftovers_fill_the_double_sided_packed_sheets(shipped_builds)
         for i, a in enumerate(boxes):  # no piece over another
             assert all(a[2] <= o[0] + 1e-6 or o[2] <= a[0] + 1e-6 or a[3] <= o[1] + 1e-6 or o[3] <= a[1] + 1e-6 for o in boxes[i + 1:])
     assert fillers == 4  # the King and its 3 markers
-    again = plan(report.title, report.parts, sheet, sheet_layout("tight"))  # the same sheets every build
+    again = plan(report.title, report.parts, sheet, sheet_layout("standard"))  # the same sheets every build
     assert [[(p.face.name, p.x, p.y) for p in page.places] for page in again.layout.pages] == \
         [[(p.face.name, p.x, p.y) for p in page.places] for page in made.layout.pages]
 
 
 @pytest.mark.parametrize("game, paper, layout, cut, sheets, fillers", [
     # 8 before (2 of them the scoring sheets); then 7 (the tiles' sheet took the dice too), until the cut file's L marks
-    # kept the pieces 32 mm off two opposite edges: the coins' sheet takes these
-    ("human-harvest", "a4", "tight", True, 8, {"pawns", "marines", "drones"}),
+    # kept the pieces 32 mm off two opposite edges: the coins' sheet takes these. 7 again since packed blocks share
+    # cut lines under tight: the humans' leftovers, a sheet alone before, pack with the dice and drones
+    ("human-harvest", "a4", "tight", True, 7, {"pawns", "marines", "markers"}),
     ("dietrick-taking", "a4", "standard", False, 8, {"scoring-cards", "solo-reference"}),  # 9 before
 ])
 def test_one_sided_leftovers_fill_a_two_sided_components_own_leftover_sheet(shipped_builds, game, paper, layout, cut,

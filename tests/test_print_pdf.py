@@ -153,21 +153,25 @@ def test_leftover_two_sided_pieces_are_packed_with_their_backs_mirrored(tmp_path
         assert (round(215.9 - f.x - f.w, 6), f.y, f.w, f.h, -f.turn) == (round(b.x, 6), b.y, b.w, b.h, b.turn)
 
 
-@pytest.mark.parametrize("cards, tiles, tokens, paper, cut, sections", [
-    (0, 14, 2, "letter", False, [("Tiles", ["single"])]),  # 2 before: the tokens on a sheet of their own
-    # 2 before; with the cut file's marks, whose L corners keep the pieces 32 mm off two opposite edges
-    (0, 10, 1, "letter", True, [("Tiles", ["single"])]),
+@pytest.mark.parametrize("cards, tiles, tokens, paper, cut, layout, sections", [
+    # 2 before: the tokens on a sheet of their own. 14 tiles were the case until tight's packed blocks shared cut
+    # lines (they pack with the tokens now); 16 laid 3 by 6 in a packed block leave the tokens no room, their grid 5 by 4 does
+    (0, 16, 2, "letter", False, "tight", [("Tiles", ["single"])]),
+    # 2 before; with the cut file's marks, whose L corners keep the pieces 32 mm off two opposite edges (tight as
+    # standard until its packed blocks shared cut lines: 10 tiles and a token pack on one sheet now)
+    (0, 9, 1, "letter", True, "standard", [("Tiles", ["single"])]),
 ])
-def test_one_sided_leftovers_fill_a_one_sided_components_own_leftover_sheet(tmp_path, cards, tiles, tokens, paper, cut, sections):
-    """What is left of a one-sided component printed alone on its grid (14 tiles: its grid holds
-    them, a packed block would not) left the rest of that sheet blank while the tokens took a
+def test_one_sided_leftovers_fill_a_one_sided_components_own_leftover_sheet(tmp_path, cards, tiles, tokens, paper, cut, layout,
+                                                                           sections):
+    """What is left of a one-sided component printed alone on its grid (16 tiles: its grid holds
+    them with room to spare, a packed sheet would not) left the rest of that sheet blank while the tokens took a
     sheet of their own; only a two-sided one's took fillers. They go into its free space where
     that saves a sheet: inside the margins (the cut file's too), above the sheet's label."""
     from pnp.formats.cutfile import MARGIN
     from pnp.formats.print_pdf import LABEL_BAND
 
     rendered = parts(make(tmp_path, cards=cards, tokens=tokens, tiles=tiles))
-    sheet, style = Paper(paper, *papers()[paper]), sheet_layout("tight")
+    sheet, style = Paper(paper, *papers()[paper]), sheet_layout(layout)
     made = plan("Deck", rendered, sheet, style, registration=cut)
     assert [(s.name, s.sides) for s in made.sections] == sections
     assert made.sheets == len(sections) - (1 if cards else 0)  # the calibration sheet aside
@@ -184,6 +188,66 @@ def test_one_sided_leftovers_fill_a_one_sided_components_own_leftover_sheet(tmp_
     again = plan("Deck", rendered, sheet, style, registration=cut)  # the same sheets every build
     assert [[(p.face.name, p.x, p.y) for p in pg.places] for pg in again.layout.pages] == \
         [[(p.face.name, p.x, p.y) for p in pg.places] for pg in made.layout.pages]
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("cut", [False, True])
+def test_packed_blocks_share_cut_lines_in_the_tight_layout(shipped_builds, paper, cut):
+    """Under `tight` (shared cuts) a component's own sheets shared cut lines, but its packed
+    leftovers, and the fillers on another component's sheet, printed each piece with its own
+    full bleed: trims 6 mm apart. Now a packed block lays its pieces as the component's own
+    sheet does: trims abutting, the bleed only around the block, no piece's art inside another
+    piece's trim, a crop mark on every cut line, each back behind its front, and (with a cut
+    file) one cut path per piece, at its trim."""
+    from pnp.formats.cutfile import outlines
+
+    sheet = Paper(paper, *papers({})[paper])
+    abutting = 0
+    for game, report in shipped_builds.items():
+        made = plan(report.title, report.parts, sheet, sheet_layout("tight"), registration=cut)
+        cut_pages = {id(page) for _, page in made.cut_pages}
+        for section in made.sections:
+            for k, (page, side) in enumerate(zip(section.pages, section.sides)):
+                if side == "back" or len({p.face.component for p in page.places}) < 2:
+                    continue  # packed sheets and those holding fillers: pieces of several components
+                places = page.places
+                trims = [(p.x + p.face.bleed, p.y + p.face.bleed, p.x + p.w - p.face.bleed, p.y + p.h - p.face.bleed) for p in places]
+                drawn = [(x, y, x + w, y + h) for x, y, w, h in (p.clip or (p.x, p.y, p.w, p.h) for p in places)]
+                where = (game, section.name, k)
+                for i, (a, t) in enumerate(zip(drawn, trims)):
+                    assert a[0] <= t[0] + 1e-6 and a[1] <= t[1] + 1e-6 and t[2] <= a[2] + 1e-6 and t[3] <= a[3] + 1e-6, where
+                    for j, o in enumerate(trims):
+                        if i == j:
+                            continue
+                        # no art inside another piece's trim
+                        assert a[2] <= o[0] + 1e-6 or o[2] <= a[0] + 1e-6 or a[3] <= o[1] + 1e-6 or o[3] <= a[1] + 1e-6, where
+                        # trims abut or lie further apart than both bleeds (two blocks, the pack gap between)
+                        room = places[i].face.bleed + places[j].face.bleed + 1e-6
+                        across = t[1] < o[3] - 1e-6 and o[1] < t[3] - 1e-6
+                        down = t[0] < o[2] - 1e-6 and o[0] < t[2] - 1e-6
+                        for gap, beside in ((o[0] - t[2], across), (o[1] - t[3], down)):
+                            if beside and abs(gap) <= 1e-6:
+                                abutting += 1
+                            assert not (beside and 1e-6 < gap <= room), (where, places[i].face.name, places[j].face.name, gap)
+                # a crop mark on every cut line (of pieces with a bleed: a bleedless scoring sheet 200 mm wide
+                # on A4 leaves no room beside it for one, nor a bleed to move it in over)
+                verticals = {round(ln.x1, 3) for ln in page.lines if ln.x1 == ln.x2 and ln.colour != "#ffffff"}
+                horizontals = {round(ln.y1, 3) for ln in page.lines if ln.y1 == ln.y2 and ln.colour != "#ffffff"}
+                for left, top, right, bottom in (t for t, p in zip(trims, places) if p.face.bleed):
+                    assert {round(left, 3), round(right, 3)} <= verticals and {round(top, 3), round(bottom, 3)} <= horizontals, where
+                if side == "front":  # each back mirrored behind its front (long-edge duplex), as drawn
+                    backs = section.pages[k + 1].places
+                    ours = [p for p in places if p.face.component in {b.face.component for b in backs}]
+                    assert len(ours) == len(backs), where
+                    for f, b in zip(ours, backs):
+                        fx, fy, fw, fh = f.clip or (f.x, f.y, f.w, f.h)
+                        bx, by, bw, bh = b.clip or (b.x, b.y, b.w, b.h)
+                        assert (round(sheet.width - f.x - f.w, 6), f.y, f.w, f.h) == (round(b.x, 6), b.y, b.w, b.h), where
+                        assert (round(sheet.width - fx - fw, 6), fy, fw, fh) == (round(bx, 6), by, bw, bh), where
+                if id(page) in cut_pages:  # one cut path per piece, at its trim
+                    paths = sorted(tuple(round(v, 6) for v in box) for box, _ in outlines(page, made.layout.sheet))
+                    assert paths == sorted((round(x, 6), round(y, 6), round(r - x, 6), round(b - y, 6)) for x, y, r, b in trims), where
+    assert abutting  # pieces of a packed block share their cut lines
 
 
 def test_back_offset_shifts_every_back(tmp_path):

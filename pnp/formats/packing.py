@@ -1,7 +1,8 @@
 """Pack groups of pieces of different sizes onto sheets: a first-fit shelf packer of blocks.
 
 Each group (what is left of one component) is laid as a block: a grid of its pieces, their
-own gap apart, as on the component's own sheet. Groups go largest piece first into
+own gap apart, as on the component's own sheet (with shared cuts: trim size, abutting, the
+group's `pad`, their bleed, around the block). Groups go largest piece first into
 horizontal shelves (rows of blocks, `gap` apart), so a sheet still cuts into strips and
 then pieces. A group goes as one block onto the first started sheet with room for that
 (a shelf's free end, or a new shelf), else whole onto the first sheet with room for all
@@ -27,7 +28,8 @@ EPS = 1e-9
 @dataclass(frozen=True)
 class Group:
     """`count` pieces of one size to place: `w` x `h` mm each (with bleed), `gap` mm apart
-    among themselves; `turnable` when they may be turned 90°."""
+    among themselves; `turnable` when they may be turned 90°; `pad` mm kept around their
+    block (shared cuts: trim-size pieces abutting, their bleed only around the block)."""
 
     key: object
     count: int
@@ -35,6 +37,7 @@ class Group:
     h: float
     gap: float = 0.0
     turnable: bool = True
+    pad: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ class Spot:
 @dataclass(frozen=True)
 class Block:
     """Pieces `first`..`first + count - 1` of a group, row by row in a grid of `cols`
-    columns at (x, y) of the packing area; each cell `w` x `h` as placed, `gap` apart."""
+    columns at (x, y) of the packing area; each cell `w` x `h` as placed, `gap` apart, the
+    grid `pad` mm inside the block's edges."""
 
     key: object
     first: int
@@ -63,6 +67,7 @@ class Block:
     h: float
     gap: float
     turned: bool
+    pad: float = 0.0
 
     @property
     def rows(self) -> int:
@@ -70,18 +75,19 @@ class Block:
 
     @property
     def width(self) -> float:
-        return self.cols * self.w + (self.cols - 1) * self.gap
+        return self.cols * self.w + (self.cols - 1) * self.gap + 2 * self.pad
 
     @property
     def height(self) -> float:
-        return self.rows * self.h + (self.rows - 1) * self.gap
+        return self.rows * self.h + (self.rows - 1) * self.gap + 2 * self.pad
 
     @property
     def spots(self) -> list[Spot]:
         out = []
         for i in range(self.count):
             row, col = divmod(i, self.cols)
-            out.append(Spot(self.key, self.first + i, self.x + col * (self.w + self.gap), self.y + row * (self.h + self.gap),
+            out.append(Spot(self.key, self.first + i, self.x + self.pad + col * (self.w + self.gap),
+                            self.y + self.pad + row * (self.h + self.gap),
                             self.w, self.h, self.turned))
         return out
 
@@ -147,9 +153,9 @@ def _started(blocks: list[Block], gap: float) -> _Sheet:
             shelf = next(s for s in sheet.shelves if abs(s.y - block.y) <= EPS)
             shelf.used = max(shelf.used, block.x + block.width)
         short = block.count - (block.rows - 1) * block.cols  # pieces in the last row
-        if block.rows > 1 and short < block.cols:
-            top = block.y + (block.rows - 1) * (block.h + block.gap) - block.gap + gap
-            used = block.x + short * block.w + (short - 1) * block.gap
+        if block.rows > 1 and short < block.cols:  # its pad: the bleed of the pieces beside the hole (shared cuts)
+            top = block.y + 2 * block.pad + (block.rows - 1) * (block.h + block.gap) - block.gap + gap
+            used = block.x + 2 * block.pad + short * block.w + (short - 1) * block.gap
             holes.append(_Shelf(top, block.y + block.height - top, used, block.x + block.width))
     sheet.shelves += holes  # after the shelves: a block goes at a shelf's end first, as `pack` would put it
     return sheet
@@ -161,7 +167,7 @@ def _shapes(group: Group, width: float, height: float) -> list[tuple[float, floa
     if group.turnable and group.w != group.h:
         ways.append((group.h, group.w, True))
         ways.sort(key=lambda s: s[1] > s[0])
-    return [s for s in ways if s[0] <= width + EPS and s[1] <= height + EPS]
+    return [s for s in ways if s[0] + 2 * group.pad <= width + EPS and s[1] + 2 * group.pad <= height + EPS]
 
 
 def _place(sheets: list[_Sheet], group: Group, shapes: list[tuple[float, float, bool]], width: float, height: float,
@@ -202,14 +208,14 @@ def _fill(sheet: _Sheet, group: Group, first: int, count: int, shape: tuple[floa
     """Put up to `count` pieces of `group` (from piece `first`) on `sheet`: into the free
     ends of its shelves, then into new shelves. Returns how many went on."""
     w, h, turned = shape
-    g = group.gap
+    g, pad = group.gap, 2 * group.pad  # the pad on both sides of the block
     placed = 0
     for shelf in sheet.shelves:
         if placed == count:
             return placed
         x = shelf.used + gap
-        cols = int(((width if shelf.end is None else shelf.end) - x + g + EPS) // (w + g))
-        rows = int((shelf.h + g + EPS) // (h + g))
+        cols = int(((width if shelf.end is None else shelf.end) - x - pad + g + EPS) // (w + g))
+        rows = int((shelf.h - pad + g + EPS) // (h + g))
         if cols < 1 or rows < 1:
             continue
         block = _block(group, first + placed, min(count - placed, cols * rows), cols, x, shelf.y, shape)
@@ -218,8 +224,8 @@ def _fill(sheet: _Sheet, group: Group, first: int, count: int, shape: tuple[floa
         placed += block.count
     while placed < count:
         y = sheet.bottom + (gap if sheet.shelves else 0.0)
-        cols = int((width + g + EPS) // (w + g))
-        rows = int((height - y + g + EPS) // (h + g))
+        cols = int((width - pad + g + EPS) // (w + g))
+        rows = int((height - y - pad + g + EPS) // (h + g))
         if cols < 1 or rows < 1:
             break
         block = _block(group, first + placed, min(count - placed, cols * rows), cols, 0.0, y, shape)
@@ -232,12 +238,12 @@ def _fill(sheet: _Sheet, group: Group, first: int, count: int, shape: tuple[floa
 def _one_block(sheet: _Sheet, group: Group, shape: tuple[float, float, bool], width: float, height: float, gap: float) -> bool:
     """Put all of `group` on `sheet` as one block, at the free end of a shelf or on a new
     shelf below the others; False (the sheet as it was) when neither holds it."""
-    w, h, g = shape[0], shape[1], group.gap
+    w, h, g, pad = shape[0], shape[1], group.gap, 2 * group.pad
     ends = [(shelf.used + gap, shelf.y, shelf.h, shelf) for shelf in sheet.shelves]
     below = sheet.bottom + (gap if sheet.shelves else 0.0)
     for x, y, room, shelf in ends + [(0.0, below, height - below, None)]:
-        cols = int(((width if shelf is None or shelf.end is None else shelf.end) - x + g + EPS) // (w + g))
-        rows = int((room + g + EPS) // (h + g))
+        cols = int(((width if shelf is None or shelf.end is None else shelf.end) - x - pad + g + EPS) // (w + g))
+        rows = int((room - pad + g + EPS) // (h + g))
         if cols >= 1 and rows >= 1 and cols * rows >= group.count:
             block = _block(group, 0, group.count, cols, x, y, shape)
             sheet.blocks.append(block)
@@ -252,4 +258,4 @@ def _one_block(sheet: _Sheet, group: Group, shape: tuple[float, float, bool], wi
 def _block(group: Group, first: int, count: int, cols: int, x: float, y: float, shape: tuple[float, float, bool]) -> Block:
     """`count` pieces in as few rows as `cols` columns allow, then as few columns as those rows need."""
     rows = math.ceil(count / cols)
-    return Block(group.key, first, count, math.ceil(count / rows), x, y, shape[0], shape[1], group.gap, shape[2])
+    return Block(group.key, first, count, math.ceil(count / rows), x, y, shape[0], shape[1], group.gap, shape[2], group.pad)

@@ -92,17 +92,8 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
     ys: list[float] = []
     for i, (front, back) in enumerate(chunk):
         x, y = grid.slot(i)
-        row, col = divmod(i, grid.cols)
         if shared:
-            # bleed where no neighbour abuts. Over a short last row, the full row's last piece bleeds
-            # down and the short row's last piece right into the same bleed x bleed square beyond both
-            # corners; the later one shows there. Harmless: the square is outside both trim lines (cut
-            # away), and a cut that strays into it shows a neighbour's colour as any shared cut line does
-            right = col + 1 < grid.cols and i + 1 < len(chunk)
-            below = i + grid.cols < len(chunk)
-            cx, cy = x - (bleed if col == 0 else 0), y - (bleed if row == 0 else 0)
-            clip = (cx, cy, x + grid.cell_w + (0 if right else bleed) - cx, y + grid.cell_h + (0 if below else bleed) - cy)
-            box = (x - bleed, y - bleed, grid.cell_w + 2 * bleed, grid.cell_h + 2 * bleed)
+            box, clip = _shared_cell(x, y, grid.cell_w, grid.cell_h, bleed, i, grid.cols, len(chunk))
             xs += [x, x + grid.cell_w]
             ys += [y, y + grid.cell_h]
         else:
@@ -138,6 +129,23 @@ def _grid_pages(section: Section, chunk: list[tuple[Face, Face | None]], sheet: 
     if has_backs and not fold:
         section.pages.append(backs)
         section.sides.append("back")
+
+
+def _shared_cell(x: float, y: float, w: float, h: float, bleed: float, i: int, cols: int,
+                 count: int) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+    """The box (x, y, w, h) of the `i`th of `count` pieces in a grid of `cols` columns of
+    trim-size cells under shared cuts, its trim at (x, y), `w` x `h`, and its clip: its
+    bleed shows only where no neighbour abuts it. Over a short last row, the full row's last
+    piece bleeds down and the short row's last piece right into the same bleed x bleed square
+    beyond both corners; the later one shows there. Harmless: the square is outside both trim
+    lines (cut away), and a cut that strays into it shows a neighbour's colour as any shared
+    cut line does."""
+    row, col = divmod(i, cols)
+    right = col + 1 < cols and i + 1 < count
+    below = i + cols < count
+    cx, cy = x - (bleed if col == 0 else 0), y - (bleed if row == 0 else 0)
+    clip = (cx, cy, x + w + (0 if right else bleed) - cx, y + h + (0 if below else bleed) - cy)
+    return (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed), clip
 
 
 def _art_box(page: Page) -> tuple[float, float, float, float]:
@@ -196,7 +204,9 @@ Leftover = tuple[RenderedComponent, Face, "Face | None"]
 def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayout, back_offset: tuple[float, float],
             fillers: list[Leftover] | None = None, fold: bool = False) -> tuple[Section, list[RenderedComponent], list[Leftover]]:
     """What is left of several components packed onto shared sheets, each component's
-    pieces as a block with crop marks around it (pnp.formats.packing); where they have
+    pieces as a block with crop marks on its cut lines (pnp.formats.packing; with shared
+    cuts, as on the component's own sheet: trim-size cells abutting, the bleed only around
+    the block, see `_block_pieces`); where they have
     backs, each sheet is followed by its backs mirrored for long-edge duplex (with `fold`:
     the blocks on the left half, their backs mirrored on the right, as `_grid_pages` folds
     a component's grid). A sheet that
@@ -225,13 +235,7 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
         page, backs = Page(), Page()
         offset = (0.0, 0.0) if fold else back_offset  # one side printed: nothing to misalign
         for block in blocks:
-            for spot in block.spots:
-                comp, face, back = pieces[cast(int, spot.key)][spot.index]
-                x, y = left + spot.x, top + spot.y
-                turn = 90 if spot.turned else 0
-                page.add(Place(face, x, y, spot.w, spot.h, turn))
-                if back is not None:
-                    backs.add(Place(back, sheet.width - x - spot.w + offset[0], y + offset[1], spot.w, spot.h, -turn))
+            _block_pieces(page, backs, sheet, left, top, block, pieces[cast(int, block.key)], style, offset)
             boxes = [box for b in blocks if b is not block for box in _art_boxes(b, block, left, top)]
             _block_marks(page, sheet, left, top, block, pieces[cast(int, block.key)][0][0].bleed, style, boxes, fold)
         section.pages.append(page)
@@ -247,23 +251,44 @@ def _packed(name: str, leftovers: list[Leftover], sheet: Paper, style: SheetLayo
     return section, alone, [item for g in out for item in pieces[cast(int, g.key)]]
 
 
+def _block_pieces(page: Page, backs: Page | None, sheet: Paper, left: float, top: float, block: Block, items: list[Leftover],
+                  style: SheetLayout, offset: tuple[float, float]) -> None:
+    """`block`'s pieces (`items`, the group's) on `page`, its packing area starting at (left,
+    top), and their backs on `backs` mirrored for long-edge duplex (shifted by `offset`). With
+    shared cuts its cells are trim size and abut, a piece's bleed showing only where no
+    neighbour does, as on the component's own sheet (`_grid_pages`)."""
+    shared = style.cut == "shared"
+    for i, spot in enumerate(block.spots):
+        comp, face, back = items[spot.index]
+        x, y = left + spot.x, top + spot.y
+        turn = 90 if spot.turned else 0
+        box, clip = _shared_cell(x, y, spot.w, spot.h, comp.bleed, i, block.cols, block.count) if shared else ((x, y, spot.w, spot.h), None)
+        page.add(Place(face, *box, turn, clip))
+        if back is not None and backs is not None:
+            mirrored = (sheet.width - box[0] - box[2] + offset[0], box[1] + offset[1], box[2], box[3])
+            back_clip = None if clip is None else (sheet.width - clip[0] - clip[2] + offset[0], clip[1] + offset[1], clip[2], clip[3])
+            backs.add(Place(back, *mirrored, -turn, back_clip))
+
+
 def _art_boxes(block: Block, inner: Block, left: float, top: float) -> list[tuple[float, float, float, float]]:
     """The area (left, top, right, bottom) of `block`'s art on a sheet whose packing area
     starts at (left, top): its box; or, around a block `inner` filling the hole of its
-    short last row (pnp.formats.packing.fill), its full rows and its last row apart."""
+    short last row (pnp.formats.packing.fill), its full rows and its last row apart (under
+    shared cuts the last row's art starts at its trim line, the full rows' bleed over it)."""
     x, y, right, bottom = left + block.x, top + block.y, left + block.x + block.width, top + block.y + block.height
     if not (x <= left + inner.x and left + inner.x + inner.width <= right and y <= top + inner.y < bottom):
         return [(x, y, right, bottom)]
     short = block.count - (block.rows - 1) * block.cols
-    last = bottom - block.h
-    return [(x, y, right, last - block.gap), (x, last, x + short * block.w + (short - 1) * block.gap, bottom)]
+    last = bottom - block.pad - block.h
+    return [(x, y, right, last - block.gap + block.pad), (x, last, x + 2 * block.pad + short * block.w + (short - 1) * block.gap, bottom)]
 
 
 def _pack_area(sheet: Paper, style: SheetLayout, fold: bool = False) -> tuple[float, float]:
     """The width and height (mm) packed blocks may take on `sheet`: inside its margins;
     with `fold`, on the left half and above a foot deep enough for the sheet's label beside
-    the crop marks (`_label_lift`): the art of both halves leaves it no side margin."""
-    foot = _foot(style) if fold else style.margin
+    the crop marks (`_label_lift`): the art of both halves leaves it no side margin. So too
+    with shared cuts, whose blocks' bleed reaches the margin (their marks move in over it)."""
+    foot = _foot(style) if fold or style.cut == "shared" else style.margin
     return (sheet.width / 2 if fold else sheet.width) - 2 * style.margin, sheet.height - style.margin - foot
 
 
@@ -293,15 +318,15 @@ def _lone_fill(chunk: list[tuple[Face, Face | None]], sheet: Paper, grid: Grid, 
     scratch = Section("")
     _grid_pages(scratch, chunk, sheet, grid, bleed, style, (0.0, 0.0), fold)
     first = scratch.pages[0].places[0]  # where the grid starts after `_label_lift`
-    pad = bleed if style.cut == "shared" else 0.0  # shared cuts: trim-size cells, the bleed around them
-    left, top = first.x + pad, first.y + pad
-    ours = Block(None, 0, len(chunk), min(grid.cols, len(chunk)), 0.0, 0.0, grid.cell_w, grid.cell_h, grid.gap, False)
+    pad = bleed if style.cut == "shared" else 0.0  # shared cuts: trim-size cells, the bleed around the grid
+    left, top = first.x, first.y  # its art's top left corner
+    ours = Block(None, 0, len(chunk), min(grid.cols, len(chunk)), 0.0, 0.0, grid.cell_w, grid.cell_h, grid.gap, False, pad)
     bottom = sheet.height - _foot(style)
-    if top + ours.height + pad > bottom:  # its pieces take the label's strip under them
+    if top + ours.height > bottom:  # its pieces take the label's strip under them
         return None, items
     groups, pieces = _groups(items, style)
     right = (sheet.width / 2 if fold else sheet.width) - style.margin
-    sheets, out = fill([[ours]], groups, right - left, bottom - top, style.pack_gap + pad)
+    sheets, out = fill([[ours]], groups, right - left, bottom - top, style.pack_gap)
     blocks = [b for b in sheets[0] if b.key is not None]
     if not blocks:
         return None, items
@@ -317,19 +342,16 @@ def _add_fillers(page: Page, sheet: Paper, fillers: _Fillers, grid_art: list[tup
     around = [(x, y, x + w, y + h) for x, y, w, h in grid_art]
     for block, box in zip(fillers.blocks, boxes):
         items = fillers.pieces[cast(int, block.key)]
-        for spot in block.spots:
-            page.add(Place(items[spot.index][1], left + spot.x, top + spot.y, spot.w, spot.h, 90 if spot.turned else 0))
+        _block_pieces(page, None, sheet, left, top, block, items, style, (0.0, 0.0))  # their backs left blank
         _block_marks(page, sheet, left, top, block, items[0][0].bleed, style, around + [b for b in boxes if b is not box], fold)
     return boxes
 
 
 def _packs_on_one_sheet(comp: RenderedComponent, count: int, sheet: Paper, style: SheetLayout, fold: bool = False) -> bool:
     """Whether `count` pieces of `comp` go on one packed sheet (a fold sheet's left half with `fold`) as a block."""
-    face = comp.pieces[0].front
-    gap = comp.spec.gap if style.gap is None else style.gap
-    group = Group(0, count, face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto")
+    groups, _ = _groups([(comp, comp.pieces[0].front, None)] * count, style)
     try:
-        return len(pack([group], *_pack_area(sheet, style, fold), style.pack_gap)) == 1
+        return len(pack(groups, *_pack_area(sheet, style, fold), style.pack_gap)) == 1
     except ValueError:  # a piece too big for the area (a fold sheet's foot): its own grid lays it
         return False
 
@@ -343,6 +365,9 @@ def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group],
     groups = []
     for key, items in enumerate(pieces):
         comp, face, _ = items[0]
+        if style.cut == "shared":  # cells at trim size, abutting, the bleed around them, as on the component's own sheet
+            groups.append(Group(key, len(items), face.width, face.height, 0.0, comp.spec.rotate == "auto", comp.bleed))
+            continue
         gap = comp.spec.gap if style.gap is None else style.gap
         groups.append(Group(key, len(items), face.width + 2 * comp.bleed, face.height + 2 * comp.bleed, gap, comp.spec.rotate == "auto"))
     return groups, pieces
@@ -350,15 +375,17 @@ def _groups(leftovers: list[Leftover], style: SheetLayout) -> tuple[list[Group],
 
 def _block_marks(page: Page, sheet: Paper, left: float, top: float, block: Block, bleed: float, style: SheetLayout,
                  others: list[tuple[float, float, float, float]], fold: bool = False) -> None:
-    """Crop marks on the extension of every cut line of a packed block, each in its own half
+    """Crop marks on the extension of every cut line of a packed block (with shared cuts,
+    its cells' edges: the block's bleed is around them), each in its own half
     of the gap to the `others` blocks' art it would run into (read as this block's), and
     starting at most 0.5 mm from the block: pack_gap 6 leaves PRINTED_MARK mm of each (a
     1 mm offset left 1.5 mm), and toward the paper's edge the full mark_length."""
     xs, ys = [], []
+    trim = 0.0 if style.cut == "shared" else bleed  # shared cuts: the cells are the trim boxes, the bleed around the block
     for spot in block.spots:
         x, y = left + spot.x, top + spot.y
-        xs += [x + bleed, x + spot.w - bleed]
-        ys += [y + bleed, y + spot.h - bleed]
+        xs += [x + trim, x + spot.w - trim]
+        ys += [y + trim, y + spot.h - trim]
     x, y = left + block.x, top + block.y
     near = style.model_copy(update={"mark_offset": min(style.mark_offset, 0.5)})
     margin_marks(page, sheet, xs, ys, (x, y, x + block.width, y + block.height), near, inner=bleed - 0.5, fold=fold, others=others)
@@ -490,8 +517,8 @@ def _laid(rendered: list[RenderedComponent], sheet: Paper, style: SheetLayout, b
             if fold:
                 folding.add(id(comp))
             if rest and not _packs_on_one_sheet(comp, len(rest), sheet, style, fold):
-                # its own grid holds them on one sheet where a packed block (each piece with
-                # its bleed, under shared cuts) would not
+                # its own grid holds them on one sheet where a packed block (above the foot a
+                # packed sheet keeps for its label, under shared cuts or folding) would not
                 lone.append((comp, rest))
                 rest = []
             leftovers += [(comp, front, back) for front, back in rest]
