@@ -342,6 +342,16 @@ def test_challenge_without_the_number_the_scorer_checks(game_dir):
     ]
 
 
+@pytest.mark.parametrize("field", ["{at_least:>999999999}", "{at_least!r}", "{at_least:{at_least}}"])
+def test_challenge_placeholder_with_a_format(game_dir, field):
+    """A placeholder is its number (or a unit, {points:point}), never a width or conversion
+    of Python's format: `{at_least:>999999999}` made a text of a gigabyte on every monster board."""
+    edit(game_dir, "monsters", "At least {at_least} runs", f"At least {field} runs")
+    where = at(game_dir, "monsters", f'challenge: "At least {field} runs')
+    (err,) = errors(game_dir)
+    assert err.startswith(f"{where}: challenge: placeholder {field}: expected {{at_least}}"), err
+
+
 def test_monster_challenges_without_their_numbers(game_dir):
     edit(game_dir, "rules", "      challenge_numbers: {at_least: 2, dragon_block: [2, 3], griffin_run: 6}\n", "")
     (err,) = errors(game_dir)
