@@ -185,6 +185,14 @@ class ChallengeNumbers(StrictModel):
     def _block(cls, v: tuple[int, int]) -> tuple[int, int]:
         if min(v) < 1:
             raise ValueError(f"dragon_block {list(v)}: expected two sizes of 1 or more")
+        for side in v:  # the scorer lists a block's cells and a run's steps: none longer than a stomach may be
+            _within_grid(side)
+        return v
+
+    @field_validator("griffin_run")
+    @classmethod
+    def _run(cls, v: int) -> int:
+        _within_grid(v)
         return v
 
 
