@@ -707,13 +707,16 @@ def _said_empty(env: Sandbox, name: str, fn: Any) -> Any:
     most often after a `selectattr` that matched no record (a misspelt id in a data file).
     `last` takes what `selectattr` gives as `first` does (Jinja's fails: 'generator' object is not reversible)."""
     passes = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
+    # what Jinja's filter gives of an empty list, told by its hint from an item that is itself
+    # undefined (`map(attribute='titel') | first`: the misspelt field's own message stands)
+    empty = fn(*[env] * passes, [])._undefined_hint
 
     @functools.wraps(fn)
     def said(*args: Any, **kwargs: Any) -> Any:
         if name == "last" and len(args) > passes and not hasattr(args[passes], "__reversed__") and hasattr(args[passes], "__iter__"):
             args = (*args[:passes], list(args[passes]), *args[passes + 1:])
         found = fn(*args, **kwargs)
-        if isinstance(found, jinja2.Undefined):
+        if isinstance(found, jinja2.Undefined) and found._undefined_hint == empty:
             return env.undefined(f"`| {name}` of an empty list gave nothing (a `selectattr` that matched no record, "
                                  "e.g. an id misspelt in a data file?)")
         return found

@@ -159,6 +159,19 @@ def test_last_takes_what_selectattr_gives_as_first_does():
     assert env.from_string("{{ 'abc' | last }}{{ (1, 2) | last }}").render() == "c2"
 
 
+@pytest.mark.parametrize("filter_", ["first", "last"])
+def test_a_list_whose_end_item_is_undefined_is_no_empty_list(filter_: str):
+    """`map(attribute='titel') | first` of records that lack the field: the list is not empty,
+    its item is the undefined field. Before: '`| first` of an empty list gave nothing (a
+    `selectattr` that matched no record ...)', hiding the misspelt field."""
+    env = sandbox.environment()
+    records = [{"id": "a", "title": "A"}, {"id": "b", "title": "B"}]
+    with pytest.raises(jinja2.UndefinedError, match="no field 'titel' \\(did you mean 'title'\\?\\)"):
+        env.from_string("{{ rs | map(attribute='titel') | %s }}" % filter_).render(rs=records)
+    with pytest.raises(jinja2.UndefinedError, match="of an empty list gave nothing"):  # an empty one still says so
+        env.from_string("{{ rs | selectattr('id', 'equalto', 'z') | %s }}" % filter_).render(rs=records)
+
+
 @pytest.mark.parametrize("name", ["copy", "items", "keys", "values", "get", "pop"])
 def test_a_dict_method_name_is_no_field_unless_called(name: str):
     env = sandbox.environment()

@@ -148,3 +148,14 @@ def test_the_table_code_stands_beside_the_players(tmp_path, copy_game):
     qr = next(i for i in root.iter(f"{SVG}image") if i.get("class") == "table-qr")
     right = max(float(r.get("x")) + float(r.get("width")) for r in root.iter(f"{SVG}rect") if r.get("class") == "seat")
     assert right < float(qr.get("x"))  # the table leaves the code its room
+
+
+def test_a_template_asking_say_for_a_width_is_refused(copy_game):
+    """`scoring.say` fills a text a template gives it: `{humans_to_win:>999999999}` there made a
+    gigabyte text before any sandbox limit saw it (the content's texts are checked at load)."""
+    project = copy_game(GAME)
+    template = project.templates_dir / GAME / "summary.svg.j2"
+    template.write_text(template.read_text().replace("{{ section.heading }}", "{{ scoring.say('{humans_to_win:>2000000}') }}", 1))
+    result = cli("validate", project=project.root)
+    assert result.exit_code == 2, result.output
+    assert "'{humans_to_win:>2000000}': expected only the placeholders {cyborgs_per_player}, {cyborgs_to_win}, {humans_to_win}" in result.output

@@ -263,3 +263,19 @@ def test_the_report_reference_names_the_public_api_and_what_mismatch_places_hold
     assert "`pnp.api.markup`" in (pnp.api.ScoreReport.render.__doc__ or "")
     readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
     assert "`mismatch_places() -> [(sheet\npath, message)]`" in readme and "path, line)]" not in readme
+
+
+@pytest.mark.parametrize("text", ["{tricks:>999999999} tricks", "{tricks!r}", "{tricks:{tricks}}"])
+def test_a_text_with_placeholders_refuses_pythons_format_beyond_the_name(text: str):
+    """`text_with` fields are filled by `str.format`: a width (`{tricks:>999999999}` made a text of
+    a gigabyte from a content file), or a conversion is no placeholder."""
+    from typing import Annotated
+
+    import pydantic
+
+    class Sheet(pnp.api.StrictModel):
+        text: Annotated[str, pnp.api.text_with("tricks")]
+
+    assert Sheet(text="{tricks} tricks, {{braces}}").text == "{tricks} tricks, {{braces}}"
+    with pytest.raises(pydantic.ValidationError, match="expected only {tricks}|placeholder .*: expected {tricks}"):
+        Sheet(text=text)

@@ -342,10 +342,39 @@ def test_challenge_without_the_number_the_scorer_checks(game_dir):
     ]
 
 
+@pytest.mark.parametrize("field", ["{at_least:>999999999}", "{at_least!r}", "{at_least:{at_least}}"])
+def test_challenge_placeholder_with_a_format(game_dir, field):
+    """A placeholder is its number (or a unit, {points:point}), never a width or conversion
+    of Python's format: `{at_least:>999999999}` made a text of a gigabyte on every monster board."""
+    edit(game_dir, "monsters", "At least {at_least} runs", f"At least {field} runs")
+    where = at(game_dir, "monsters", f'challenge: "At least {field} runs')
+    (err,) = errors(game_dir)
+    assert err.startswith(f"{where}: challenge: placeholder {field}: expected {{at_least}}"), err
+
+
 def test_monster_challenges_without_their_numbers(game_dir):
     edit(game_dir, "rules", "      challenge_numbers: {at_least: 2, dragon_block: [2, 3], griffin_run: 6}\n", "")
     (err,) = errors(game_dir)
     assert "monster_challenges is true: expected challenge_numbers" in err and "rules.yaml:" in err
+
+
+@pytest.mark.parametrize("numbers", ["dragon_block: [2, 100000]", "griffin_run: 1000000000"])
+def test_challenge_numbers_past_the_grid_are_refused(game_dir, numbers):
+    """A block or run longer than a stomach may be is checked before scoring: [2, 100000] had the
+    scorer list the 200,000 cells of the block, and a run of a billion a billion steps."""
+    key = numbers.partition(":")[0]
+    old = {"dragon_block": "dragon_block: [2, 3]", "griffin_run": "griffin_run: 6"}[key]
+    edit(game_dir, "rules", old, numbers)
+    (err,) = errors(game_dir)
+    assert "rules.yaml:" in err and key in err and "expected at most 12 rows or columns" in err, err
+
+
+def test_a_sheets_changes_cannot_ask_for_a_challenge_past_the_grid(game):
+    """A score sheet's `changes:` takes numbers up to a million: a dragon block of 1,000,000 x
+    1,000,000 would have the scorer list a trillion cells."""
+    published = game.data["rules"].version("published")
+    with pytest.raises(ValueError, match="expected at most 12 rows or columns"):
+        published.with_changes({"solo.challenge_numbers.dragon_block": [1_000_000, 1_000_000]})
 
 
 def test_craving_without_monster(game_dir):

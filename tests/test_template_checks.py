@@ -608,6 +608,16 @@ def test_malformed_output_of_a_line_with_values_is_at_that_line(demo: Project, m
     assert "output line" not in found
 
 
+@pytest.mark.parametrize("separator", ["\\u2028", "\\x85"])
+def test_malformed_output_after_a_text_with_a_unicode_line_separator_is_at_its_line(demo: Project, separator: str):
+    """XML counts lines at its line ends alone; a title holding U+2028 or U+0085 (pasted text) made
+    Python's splitlines count one more, so the output line looked up was the one before the fault's."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Example Card", f'title: "Example{separator}Card"'))
+    line = in_body(demo, '<rect width="{{ 5 }}"< height="2"/>')
+    refused(demo, card(demo), line, "card/example: the rendered SVG is not well-formed XML: not well-formed (invalid token)")
+
+
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):
     """No SVG can carry U+001B, escaped or not: the content line that holds it says so."""
     cards = demo.content_dir / "demo/cards.yaml"

@@ -52,6 +52,11 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
                     "expected a ']' at the end of what it holds"),
         ("x:\n  - {id: a, b: 2\n  - {id: c}\n", "f.yaml:2:5: malformed YAML: the '{' here is not closed (did not find expected ',' or '}' "
                                               "at line 3, column 5): expected a '}' at the end of what it holds"),
+        # a bracket closed further on, a comma missing inside it: at the comma's place, not at the bracket
+        # (before: "the '{' here is not closed" at 1:4); one left open is found by the next key of its block
+        ("x: {a: 1,\n    b: 2\n    c: 3}\n", "f.yaml:3:6: malformed YAML: did not find expected ',' or '}'"),
+        ("items:\n  - tags: [a, b\n    name: x\n", "f.yaml:2:11: malformed YAML: the '[' here is not closed (did not find expected "
+                                                "',' or ']' at line 3, column 9): expected a ']' at the end of what it holds"),
         # before: at the end of the file ("found unexpected end of stream"), or where the quoted text
         # ended at the next line's quote ("did not find expected key", with a hint about indentation)
         ('a: "abc\nb: 1\n', 'f.yaml:1:4: malformed YAML: the text in quotes begun here is never closed: expected a closing "'),

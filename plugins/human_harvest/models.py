@@ -172,5 +172,9 @@ class ScoringFile(StrictModel):
         return all(name in SHEET_COUNTS and not spec and conversion is None for name, spec, conversion in fields)
 
     def say(self, text: str) -> str:
-        """A sheet text with the counts it names filled in."""
+        """A sheet text with the counts it names filled in. A template may hand it any text:
+        one `placeholders_ok` refuses is refused here too, before a width makes a giant text."""
+        if not self.placeholders_ok(text):
+            raise ValueError(f"{text!r}: expected only the placeholders {', '.join('{%s}' % n for n in SHEET_COUNTS)} "
+                             "(a lone brace is written {{ or }})")
         return text.format(**{name: getattr(self, name) for name in SHEET_COUNTS})

@@ -72,6 +72,12 @@ def _check_placeholders(text: str, allowed: list[str], required: list[str]) -> s
     if bare:
         raise ValueError(f"writes {bare.group(0)!r}: expected {{{bare.group(1)}:{bare.group(2).rstrip('s')}}}, so the unit is plural exactly when the number is not 1")
     names = _placeholders(text)
+    # a field is its value, or a number with its unit ({points:point}): Python's widths and
+    # conversions (`{points:>999999999}` a text of a gigabyte on every card) are no wording
+    for _, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None and (conversion is not None or (spec and not UNIT.match(spec))):
+            field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            raise ValueError(f"placeholder {field}: expected {{{name}}} as it is (or a number with its unit, as {{points:point}})")
     unknown = sorted(names - set(allowed))
     if unknown:
         raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + a + '}' for a in allowed)}")
@@ -179,6 +185,14 @@ class ChallengeNumbers(StrictModel):
     def _block(cls, v: tuple[int, int]) -> tuple[int, int]:
         if min(v) < 1:
             raise ValueError(f"dragon_block {list(v)}: expected two sizes of 1 or more")
+        for side in v:  # the scorer lists a block's cells and a run's steps: none longer than a stomach may be
+            _within_grid(side)
+        return v
+
+    @field_validator("griffin_run")
+    @classmethod
+    def _run(cls, v: int) -> int:
+        _within_grid(v)
         return v
 
 

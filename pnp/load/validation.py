@@ -78,9 +78,15 @@ def text_with(*fields: str) -> AfterValidator:
 
     def check(value: str) -> str:
         try:
-            names = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
+            parsed = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(value) if name is not None]
         except ValueError as exc:
             raise ValueError(f"is not a valid text ({exc}): write a literal brace as '{{{{' or '}}}}'") from None
+        names = {name for name, _, _ in parsed}
+        # filled in by str.format: a width (`{n:>999999999}`, a text of a gigabyte) or a conversion is refused
+        for name, spec, conversion in parsed:
+            if spec or conversion is not None:
+                field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+                raise ValueError(f"placeholder {field}: expected {{{name}}} as it is")
         unknown = sorted(names - set(fields))
         if unknown:
             raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + f + '}' for f in fields)}")

@@ -391,7 +391,7 @@ def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], st
     if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
         quote = _char_at(text, exc.context_mark.line + 1, exc.context_mark.column + 1) or '"'
         return (exc.context_mark.line + 1, exc.context_mark.column + 1), f"the text in quotes begun here is never closed: expected a closing {quote}"
-    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line:
+    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line and _left_open(text, exc.context_mark.line, at.line):
         opening, closing = _FLOW_CONTEXTS[exc.context]
         return ((exc.context_mark.line + 1, exc.context_mark.column + 1),
                 f"the {opening!r} here is not closed ({problem} at {where}): expected a {closing!r} at the end of what it holds")
@@ -412,6 +412,19 @@ def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], st
     return ((start.line + 1, start.column + 1),
             f"the text in quotes begun here runs on to line {at.line + 1}, where the YAML breaks ({problem} at {where}): "
             f"expected its closing {quoted.style} on this line")
+
+
+def _left_open(text: str, opened: int, failed: int) -> bool:
+    """Whether a bracket opened on line `opened` (0-based) that the parser gave up inside on a
+    later line `failed` is left open: the failure is at the end of the file, or on a line
+    starting no further in than the opening line's key (`b:` of `a: [1, 2` / `b: 3`, the
+    block going on). Further in, the bracket's own items go on, one lacking its comma
+    (`{a: 1,` / `    b: 2` / `    c: 3}`): the parser's position is the mistake's."""
+    lines = text.splitlines()
+    if failed >= len(lines) or not lines[failed].strip():
+        return True
+    key = len(lines[opened]) - len(re.sub(r"^[ ]*(?:-[ ]+)*", "", lines[opened]))  # past the `- ` of a list's item
+    return len(lines[failed]) - len(lines[failed].lstrip(" ")) <= key
 
 
 def _indent_hint(text: str, line: int, column: int | None) -> str:

@@ -193,6 +193,7 @@ FACE_NAMES = ("item", "item_id", "component", "side", "width", "height", "bleed"
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
+XML_LINES = re.compile(r"\r\n|\r|\n")  # the line ends the XML parser counts its lines by
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
@@ -206,7 +207,7 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line, column = exc.position if exc.position else (None, 0)
-        lines = svg.splitlines()
+        lines = XML_LINES.split(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
         text = lines[line - 1] if line and line <= len(lines) else ""
         if control := CONTROL.search(text):
             message = (f"{what}: the text holds a control character (U+{ord(control.group()):04X}) that no SVG can carry: "
