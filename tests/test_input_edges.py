@@ -6,11 +6,14 @@ the data files, icons or options the case is about."""
 
 from __future__ import annotations
 
+import io
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from typer.testing import CliRunner
 
 from pnp.cli import app
@@ -656,3 +659,131 @@ def test_an_item_id_of_letters_beyond_ascii_says_ascii(tmp_path, monkeypatch):
     assert result.exit_code == 2, result.output
     assert "item 'été-carte' of 'card': expected an `id` of ASCII letters (a-z, A-Z), digits, '.', '_' or '-'" in result.output
     assert result.output.startswith("content/g/cards.yaml:2:"), result.output  # at the record's id, not at game.yaml's items:
+
+
+# ------------------------------------------------------------------ a name spelt in another case than its file's
+# A Mac's (or Windows') disk finds `art/moth.png` for the file `art/Moth.PNG`; Linux's does
+# not. The door (pnp/load/project_files.py) refuses such a name on every system, once found.
+
+def found_in_any_case(path: str | os.PathLike) -> bool:
+    """What a case-insensitive disk finds: each name matched to its folder's entry in any case."""
+    here = Path(os.path.abspath(path))
+    found = Path(here.anchor)
+    for part in here.parts[1:]:
+        try:
+            names = os.listdir(found)
+        except OSError:
+            return False
+        match = next((name for name in names if name.casefold() == part.casefold()), None)
+        if match is None:
+            return False
+        found = found / match
+    return True
+
+
+def png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (2, 2), "#f80").save(out, "PNG")
+    return out.getvalue()
+
+
+def write_spelt_game(root: Path) -> None:
+    """Game `g` naming a template, an include in a subfolder, a picture in its folder and one
+    in assets/, a font, an icon folder and an icon file, each spelt as its file is."""
+    write_game(root, "fonts: [body.ttf]\nicons:\n  stars: {folder: icons}\n  dots: {file: marks.yaml}\n", {
+        "cards.yaml": "cards:\n  - id: one\n", "icons/star.svg": SVG % 'viewBox="0 0 4 4"', "marks.yaml": "dot: M0 0h4v4z\n",
+        "body.ttf": (REPO / "pnp/data/fonts/LiberationSans-Regular.ttf").read_bytes(), "art/moth.png": png()})
+    game = root / "content/g/game.yaml"
+    game.write_text(game.read_text().replace("components: []\n", "components:\n  - {id: card, name: Cards, size: poker, items: cards.cards, front: card.svg.j2}\n"))
+    (root / "templates/g/parts").mkdir(parents=True)
+    (root / "templates/g/parts/frame.svg.j2").write_text('<rect width="4" height="4"/>\n')
+    (root / "templates/g/card.svg.j2").write_text(
+        '{% extends "pnp/base.svg.j2" %}\n{% block body %}\n{% include "parts/frame.svg.j2" %}\n'
+        '<image width="4" height="4" href="{{ asset(\'art/moth.png\') }}"/>\n'
+        '<image width="4" height="4" href="{{ asset(\'art/emblem.svg\') }}"/>\n{% endblock %}\n')
+    (root / "assets/art").mkdir(parents=True)
+    (root / "assets/art/emblem.svg").write_text(SVG % 'viewBox="0 0 4 4"')
+    (root / "plugins").mkdir()
+    (root / "plugins/g.py").write_text("")
+
+
+REPO = Path(__file__).resolve().parent.parent
+SPELT = "expected the name as the folder spells it (a case-sensitive system would not find it)"
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("content/g/game.yaml", "front: card.svg.j2", "front: Card.svg.j2"), "content/g/game.yaml:3:62: Card.svg.j2: the file is spelt 'card.svg.j2'"),
+    (("content/g/game.yaml", "[body.ttf]", "[Body.ttf]"), "content/g/game.yaml:4:9: Body.ttf: the file is spelt 'body.ttf'"),
+    (("content/g/game.yaml", "{folder: icons}", "{folder: Icons}"), "content/g/game.yaml:6:11: Icons: the folder is spelt 'icons'"),
+    (("content/g/game.yaml", "{file: marks.yaml}", "{file: Marks.yaml}"), "content/g/game.yaml:7:10: Marks.yaml: the file is spelt 'marks.yaml'"),
+    (("content/g/game.yaml", "title: G\n", "title: G\nplugin: plugins/G.py\n"), "content/g/game.yaml:2:1: plugins/G.py: the file is spelt 'plugins/g.py'"),
+    (("templates/g/card.svg.j2", '"parts/', '"Parts/'), "templates/g/card.svg.j2:3: card/one: Parts/frame.svg.j2: the file is spelt 'parts/frame.svg.j2'"),
+    (("content/g/art/moth.png", "content/g/art/Moth.PNG"), "templates/g/card.svg.j2:4: card/one: art/moth.png: the file is spelt 'art/Moth.PNG'"),
+    (("assets/art", "assets/Art"), "templates/g/card.svg.j2:5: card/one: art/emblem.svg: the file is spelt 'Art/emblem.svg'"),
+])
+def test_a_name_a_mac_finds_in_another_case_is_one_line_where_it_is_written(tmp_path, monkeypatch, change, expected):
+    """Before: a Mac built the game and Linux said `not found`. Every kind of name the
+    project writes is checked at the door, on a disk simulated case-insensitive (a Mac)."""
+    from pnp.load import project_files
+
+    write_spelt_game(tmp_path)
+    monkeypatch.setattr(project_files, "_found", found_in_any_case)
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["validate", "g"]).exit_code == 0  # every name spelt as its file: no complaint
+    if len(change) == 3:
+        file, old, new = change
+        (tmp_path / file).write_text((tmp_path / file).read_text().replace(old, new, 1))
+    else:
+        (tmp_path / change[0]).rename(tmp_path / change[1])
+    result = runner.invoke(app, ["validate", "g"])
+    assert (result.exit_code, result.output.splitlines()) == (2, [f"{expected}: {SPELT}"])
+
+
+def test_the_spelling_check_reads_a_real_folder(tmp_path):
+    """The check itself on this (case-sensitive) disk: the name as written against its
+    folder's entry, shown from the name the project wrote or from the folder misspelt."""
+    from pnp.load.project_files import misspelt
+
+    write_spelt_game(tmp_path)
+    (tmp_path / "content/g/art/moth.png").rename(tmp_path / "content/g/art/Moth.PNG")
+    art = tmp_path / "content/g/art"
+    assert misspelt(tmp_path, art / "moth.png", 2)[:2] == ("art/moth.png", "art/Moth.PNG")
+    assert misspelt(tmp_path, tmp_path / "content/g/Art/Moth.PNG", 2)[:2] == ("Art/Moth.PNG", "art/Moth.PNG")
+    assert misspelt(tmp_path, tmp_path / "content/G/art/Moth.PNG", 2)[:2] == ("G/art/Moth.PNG", "g/art/Moth.PNG")
+    assert misspelt(tmp_path, art / "Moth.PNG", 2) is None  # spelt as its file
+    assert misspelt(tmp_path, art / "sun.png", 2) is None  # in no case: not found, nothing to tell
+
+
+def test_a_name_pnp_looks_for_in_another_case_says_so(tmp_path, monkeypatch):
+    """pnp.yaml saved as PNP.yaml: a Mac reads it, Linux builds without the settings."""
+    from pnp.load import project_files
+
+    write_spelt_game(tmp_path)
+    (tmp_path / "PNP.yaml").write_text("paper: a4\n")
+    monkeypatch.setattr(project_files, "_found", found_in_any_case)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(project_files.PnpError) as raised:
+        project_files.inside(tmp_path, tmp_path / "pnp.yaml", None, "settings file")
+    assert str(raised.value) == ("pnp.yaml: the file is spelt 'PNP.yaml': expected 'pnp.yaml', the name pnp looks for "
+                                 "(a case-sensitive system would not find it)")
+
+
+def test_the_spelling_check_lists_a_folder_once_a_build_and_afresh_for_the_next(tmp_path, monkeypatch):
+    """Its cost: each folder on the way to a file found is listed once a build (a
+    cache by folder); the next build lists again, so a file renamed meanwhile is seen
+    (`pnp watch`, on a Mac)."""
+    from collections import Counter
+
+    from pnp.load import project_files
+
+    write_spelt_game(tmp_path)
+    listed: Counter[str] = Counter()
+    read_folder = project_files._read_folder
+    monkeypatch.setattr(project_files, "_read_folder", lambda folder: (listed.update([folder]), read_folder(folder))[1])
+    monkeypatch.setattr(project_files, "_found", found_in_any_case)
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["validate", "g"]).exit_code == 0
+    assert listed[str(tmp_path / "content/g/art")] == 1 and max(listed.values()) == 1, listed
+    (tmp_path / "content/g/art/moth.png").rename(tmp_path / "content/g/art/Moth.PNG")
+    result = runner.invoke(app, ["validate", "g"])
+    assert result.exit_code == 2 and "art/moth.png: the file is spelt 'art/Moth.PNG'" in result.output, result.output

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..errors import PnpError
+from ..load import project_files
 from ..load.content import GameContent, Project, load_game
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class Pipeline:
         """Load every named game, collecting all games' errors before failing. `engine_fonts`:
         check here what the PDF engine names each game's font files; a build that makes PDFs
         asks its engine instead, where it runs, as it makes them (pnp/build/driver.py)."""
+        project_files.fresh()  # a build lists a folder afresh: a file renamed since the last one (`pnp watch`) is seen
         loaded, errors = [], []
         for name in names:
             try:

@@ -33,7 +33,7 @@ from ..errors import ContentError, PluginError, PnpError
 from ..files import digest
 from ..plaindata import HelperStopped
 from ..safetext import clip
-from . import trust
+from . import project_files, trust
 from .plugin import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
@@ -117,6 +117,9 @@ def _source_only_imports() -> None:
 
 
 def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
+    misspelt = project_files.spelling(root, root / name, where, len(Path(name).parts))  # a Mac finds `plugins/Tasty.py`, Linux does not
+    if misspelt is not None:
+        raise PnpError(misspelt)
     path = Path(os.path.realpath(root / name))  # not resolve(): it raises on a loop of links (Python < 3.13)
     init = path / "__init__.py" if path.is_dir() else path
     if not init.is_file():
@@ -465,8 +468,6 @@ def _assigned_at(module: ModuleType, attr: str, root: Path) -> int | None:
     """The line of the module's last top-level `attr = ...` (e.g. `PLUGIN = GamePlugin(...)`),
     read through the project's door: None for a plugin installed outside the project."""
     import ast  # only for a broken plugin
-
-    from . import project_files
 
     path = Path(module.__file__ or "")
     if not module.__file__ or project_files.outside(root, path) is not None:

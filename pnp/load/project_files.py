@@ -3,8 +3,11 @@
 A project may come from a stranger, so a path it names (a data file, a template or an
 include, an icon set, a font, a picture, `pnp.yaml`) is resolved with its symlinks and
 refused, as a located error, when it then lies outside the project folder: an absolute
-path, `..`, or a link out of `content/` or `templates/`. Reading is done here too, so a
-test can check that nothing else in pnp opens a project's files (tests/test_attacks_files.py).
+path, `..`, or a link out of `content/` or `templates/`. A path found is also refused when a
+name in it differs from its folder's entry in case alone (`art/moth.png` for `art/Moth.PNG`):
+a Mac's or Windows' disk finds it, Linux's does not, so a game built on one fails on the other.
+Reading is done here too, so a test can check that nothing else in pnp opens a project's
+files (tests/test_attacks_files.py).
 """
 
 from __future__ import annotations
@@ -76,9 +79,86 @@ def refusal(root: Path, path: Path, where: ContentError | None, what: str = "fil
     return ContentError(where.path, where.line, where.column, f"{what} {display_name(path)} {tail}")
 
 
-def inside(root: Path, path: Path, where: ContentError | None = None, what: str = "file") -> Path:
-    """`path`, or a PnpError when it leaves the project folder `root` (see `refusal`)."""
-    problem = refusal(root, path, where, what)
+# folder -> the names of its entries, for the spelling check: a folder is listed once a build
+# (`fresh` empties this as a build loads its games), and only for a path that was found
+_entries: dict[str, frozenset[str]] = {}
+
+
+def fresh() -> None:
+    """Forget the folders listed: a new build sees a file renamed since the last one."""
+    _entries.clear()
+
+
+def _read_folder(folder: str) -> frozenset[str]:
+    try:
+        return frozenset(os.listdir(folder))
+    except OSError:  # not a folder, or unreadable: the read that follows says so
+        return frozenset()
+
+
+def _names(folder: str, again: bool = False) -> frozenset[str]:
+    names = None if again else _entries.get(folder)
+    if names is None:
+        names = _entries[folder] = _read_folder(folder)
+    return names
+
+
+def _found(path: Path) -> bool:
+    """Whether the disk finds `path`: in any case on a case-insensitive disk (macOS, Windows)."""
+    return os.path.lexists(path)
+
+
+def misspelt(root: Path, path: Path, tail: int = 1) -> tuple[str, str, str] | None:
+    """`path` (below `root`) as written, as its folders spell it, and that path itself, when a
+    name in it differs from its folder's entry in case alone; None when every name is spelt
+    as listed. Shown are its last `tail` names, or more when a folder above them is misspelt."""
+    folder, full = os.path.join(os.path.abspath(root), ""), os.path.abspath(path)
+    if not full.startswith(folder):  # the project folder itself, or not below it as written
+        return None
+    parts = full[len(folder):].split(os.sep)
+    spelt, first = [], None
+    for n, part in enumerate(parts):
+        names = _names(folder)
+        if part not in names:
+            names = _names(folder, again=True)  # listed before the entry was made
+        if part not in names:
+            real = next((name for name in sorted(names) if name.casefold() == part.casefold()), None)
+            if real is None:  # not listed in any case (another Unicode normal form, say): nothing to tell
+                return None
+            first = n if first is None else first
+            part = real
+        spelt.append(part)
+        folder = os.path.join(folder, part)
+    if first is None:
+        return None
+    shown = max(0, min(first, len(parts) - tail))
+    return "/".join(parts[shown:]), "/".join(spelt[shown:]), folder
+
+
+def spelling(root: Path, path: Path, where: ContentError | None = None, tail: int | None = None) -> ContentError | None:
+    """The located error for `path`, found, when a name in it is spelt in another case than
+    in its folder, else None. `tail`: how many of its last names the project wrote (see
+    `misspelt`); None for a name pnp looks for (`pnp.yaml`, `game.yaml`). `where` is the
+    reference that named it; the path itself when None."""
+    if not _found(path):  # on a case-sensitive disk a name spelt otherwise is not found: nothing to list
+        return None
+    wrong = misspelt(root, path, tail or 1)
+    if wrong is None:
+        return None
+    written, spelt, real = wrong
+    kind = "folder" if os.path.isdir(real) else "file"
+    if tail is None:
+        message = f"the {kind} is spelt {spelt!r}: expected {written!r}, the name pnp looks for (a case-sensitive system would not find it)"
+    else:
+        message = f"{written}: the {kind} is spelt {spelt!r}: expected the name as the folder spells it (a case-sensitive system would not find it)"
+    return ContentError(where.path, where.line, where.column, message) if where else ContentError(path, None, None, message)
+
+
+def inside(root: Path, path: Path, where: ContentError | None = None, what: str = "file", tail: int | None = None) -> Path:
+    """`path`, or a PnpError when it leaves the project folder `root` (see `refusal`) or a
+    name in it is spelt in another case than its folder spells it (see `spelling`, which
+    `tail` is passed to)."""
+    problem = refusal(root, path, where, what) or spelling(root, path, where, tail)
     if problem is not None:
         raise PnpError(problem)
     note(path)
@@ -92,7 +172,7 @@ def join(root: Path, base: Path, name: str, where: ContentError | None = None, w
     if relative.is_absolute() or ".." in relative.parts or relative.drive:
         message = f"{what} {name!r}: expected a path inside the game's folder, without '..' and not absolute"
         raise PnpError(ContentError(where.path, where.line, where.column, message) if where else ContentError(base, None, None, message))
-    return inside(root, base / relative, where, what)
+    return inside(root, base / relative, where, what, len(relative.parts))
 
 
 def read_bytes(root: Path, path: Path, where: ContentError | None = None, what: str = "file",
@@ -147,8 +227,8 @@ class ProjectLoader(jinja2.FileSystemLoader):
         for base in self.searchpath:
             candidate = Path(base, *pieces)
             note(candidate)  # found or not: a template added later may be found first
-            if candidate.is_file():
-                problem = refusal(self.root, candidate, None, "template")
+            if _found(candidate):
+                problem = refusal(self.root, candidate, None, "template") or spelling(self.root, candidate, None, len(pieces))
                 if problem is not None:  # before it is read; located at the template line that named it
                     raise jinja2.TemplateError(problem.message)
                 if large := too_large(candidate, TEMPLATES, "template"):  # likewise
