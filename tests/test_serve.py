@@ -363,6 +363,27 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
         assert set(r.json()) <= {"error", "at"} and "Traceback" not in r.text and r.json()["error"]
 
 
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain; charset=utf-8"])
+def test_a_body_sent_as_another_type_than_json_is_refused_unread(client: TestClient, kind: str):
+    """The page sends application/json; a body said to be a form or text (what another
+    site's form can post) gets a 415 naming the type, and starts no game."""
+    body = json.dumps({"game": "tasty-humans", "rules": None, "changes": {}, "players": ["Ana", "Ben"]}).encode()
+    r = client.post("/api/sessions", content=body, headers={"content-type": kind})
+    assert r.status_code == 415
+    assert r.json() == {"error": f"expected a JSON body (content-type: application/json), not {kind.split(';')[0]}"}
+    assert client.get("/api/sessions").json() == []
+    ok = client.post("/api/sessions", content=body, headers={"content-type": "Application/JSON; charset=utf-8"})
+    assert ok.status_code == 200
+
+
+def test_a_number_of_thousands_of_digits_is_refused_in_our_words(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", content=b'{"values": {"claimed": ' + b"9" * 5000 + b"}}",
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert r.json() == {"error": "expected a JSON body: a number of 5,000 digits: expected at most 100"}
+
+
 def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"stomach": "\x00\x01", "claimed": "many", "leaders": {"x": [1, {"a": 2}]}}})
