@@ -455,6 +455,24 @@ def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path):
     assert result.output == f"pnp serve: --port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
 
 
+def test_serve_on_a_port_in_use_leaves_the_log_and_its_token_as_they_were(tmp_path: Path):
+    """Refused, `pnp serve` made no log file; and `--new-token` did not replace the token of
+    the log the running server uses (its phones, and the sheet's printed QR code, would
+    otherwise point at a link the next restart no longer takes)."""
+    import socket
+
+    kept = Log(tmp_path / "kept.sqlite").token()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for db, extra in (("new.sqlite", []), ("kept.sqlite", ["--new-token"])):
+            result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / db), "--project", str(REPO), *extra])
+            assert result.exit_code == 2 and "Address already in use" in result.output
+    assert not (tmp_path / "new.sqlite").exists()
+    assert Log(tmp_path / "kept.sqlite").token() == kept
+
+
 @pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
 def test_a_solo_game_has_its_opponent_as_a_group_of_fields_and_scores_as_pnp_score_does(client: TestClient, name: str, tmp_path: Path):
     sheet = example(name)
