@@ -147,6 +147,42 @@ def test_a_session_scores_as_pnp_score_does(client: TestClient, name: str, tmp_p
     assert [p.get("total", p.get("difference")) for p in original["players"]] == [p.get("total", p.get("difference")) for p in report["players"]]
 
 
+# A 4-player published game (pnp simulate, seed 10): Cy and Di tie on 32 and on 4 damage
+# tiles each; Di's lowest-scoring leader (7) beats Cy's (6): published rules line 204.
+FOUR_TIED = """
+game: tasty-humans
+rules: published
+players:
+- {name: Ana, monster: troll, king: false, leaders: {1: sight-helmet, 2: line-helmet, 3: sight-armor}, held: chain-diagonal,
+   stomach: [H . . 3 D B, 2 . H D B D, H . 1 A G H, A B D G G H], claimed: 19}
+- {name: Bo, monster: twin-headed-dragon, king: true, leaders: {1: feast-hand, 2: diagonal-boot, 3: line-hand}, held: sight-leader,
+   stomach: [D 3 A H H A, A G D G D A, G 2 G 1 G D, B D A G D B], claimed: 24}
+- {name: Cy, monster: legendary-dragon, king: false, leaders: {1: range-boot, 2: sight-boot, 3: feast-boot}, held: chain-orthogonal,
+   stomach: [. B 2 3 B B, . B A G B B, . D B A 1 G, D H D B D B], claimed: 32}
+- {name: Di, monster: griffin, king: false, leaders: {1: line-boot, 2: range-helmet, 3: most-minus-least}, held: surround-majority,
+   stomach: [. B B H G 3, . B H D H D, B 1 B 2 H B, D B H A D B], claimed: 32}
+"""
+
+
+def test_what_decided_the_winner_is_given_in_the_words_pnp_score_prints(client: TestClient, tmp_path: Path):
+    """The page says what decided a tie as `pnp score` does ("higher lowest-scoring
+    leaders"), not by the id the JSON report keeps ("leaders-ascending"); a game whose
+    report has its words in `decided_by` already (Dietrick-taking) shows those."""
+    sheet = yaml.safe_load(FOUR_TIED)
+    for p in sheet["players"]:
+        p["stomach"] = "".join(row + "\n" for row in p["stomach"])
+    state = fill(client, start(client, "tasty-humans", ["Ana", "Bo", "Cy", "Di"], rules="published"), sheet)
+    assert state["finished"] and state["outcome"]["report"]["winners"] == ["Di"]
+    assert state["outcome"]["report"]["decided_by"] == "leaders-ascending"
+    assert state["outcome"]["decided"] == "higher lowest-scoring leaders"
+    assert "Di wins (decided by higher lowest-scoring leaders)" in state["outcome"]["text"]
+    (tmp_path / "four.yaml").write_text(FOUR_TIED, encoding="utf-8")
+    assert cli_score(tmp_path / "four.yaml")["ranking"] == state["outcome"]["report"]["ranking"]
+    dietrick = example("dietrick-taking-3p.yaml")
+    state = fill(client, start(client, "dietrick-taking", [p["name"] for p in dietrick["players"]]), dietrick)
+    assert state["outcome"]["decided"] == state["outcome"]["report"]["decided_by"] == "higher bottom number"
+
+
 def test_a_problem_is_placed_at_its_cell_in_the_clis_words(games: Games, tmp_path: Path):
     sheet = example("tasty-humans-2p.yaml")
     sheet["players"][0]["stomach"] = sheet["players"][0]["stomach"].replace("A H A B G A", "A H A X G A")
