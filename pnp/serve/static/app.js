@@ -629,7 +629,14 @@ function partsOf(p, ranked) {
     if (["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"].includes(k) || v === null) continue;
     if (ranked && k === "rank") continue;
     if (typeof v === "boolean") continue;  // flags (fuzz, king held) are told by the rows they change
-    if (typeof v === "object" && !Array.isArray(v)) { if ("points" in v) rows.push([k, v.points]); continue; }
+    if (typeof v === "object" && !Array.isArray(v)) {
+      // a part's counts beside its points (damage: its tiles), so that a tie broken on fewer
+      // damage tiles can be checked on the page, not only in the folded text
+      const said = Object.entries(v).filter(([x, n]) => x !== "points" && ["number", "boolean"].includes(typeof n))
+        .map(([x, n]) => `${x} ${n === true ? "yes" : n === false ? "no" : n}`);
+      if ("points" in v) rows.push([said.length ? `${k} (${said.join(", ")})` : k, v.points]);
+      continue;
+    }
     if (typeof v !== "object") rows.push([k, v]);
   }
   return rows;
