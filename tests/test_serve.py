@@ -728,6 +728,22 @@ def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
     assert r.status_code == 400 and r.json() == {"error": "expected a JSON body: lists or objects nested too deeply (hundreds deep)"}
 
 
+def test_the_http_api_section_names_every_route_and_only_those(games: Games, tmp_path: Path):
+    """docs/scoring.md's HTTP API lists what a tool may call: every route of the app (but the
+    page and its files) by its method and path, and nothing the app does not serve."""
+    import re
+
+    from conftest import docs_text
+    from starlette.routing import Route
+
+    text = docs_text("docs/scoring.md").split("### The HTTP API", 1)[1].split("\n### ", 1)[0]
+    said = {(m, re.sub(r"\b(ID|SEAT)\b", "{}", p)) for m, p in re.findall(r"`(GET|POST|PUT|DELETE) (/[^`]*)`", text)}
+    app = make_app(games, Log(tmp_path / "log.sqlite"), TOKEN)
+    served = {(m, re.sub(r"\{[^}]*\}", "{}", r.path)) for r in app.routes if isinstance(r, Route) and r.path.startswith("/api/")
+              for m in (r.methods or ()) if m != "HEAD"}
+    assert said == served
+
+
 # ------------------------------------------------------------ claims the sheet does not score
 
 
