@@ -712,6 +712,21 @@ def test_a_tie_broken_by_leaders_is_said_in_the_rules_words_with_each_players_da
         server.stop()
 
 
+def test_the_tiles_palette_opens_once_a_cell_is_tapped(browser: Any, tmp_path: Path):
+    """A tile tapped before any cell would go nowhere: the palette is shown only once a cell
+    of the stomach is picked (the grid's `hidden` palette was shown by its CSS)."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        page = phone(browser)
+        sid = start_game(page, server, "tasty-humans", ["Ana", "Ben"], "published")
+        open_board(page, server, sid, 0, first=False)
+        assert not page.is_visible("#p-stomach ~ .palette")
+        page.click("#p-stomach .cell[data-row='2'][data-col='3']")
+        assert page.is_visible("#p-stomach ~ .palette button[data-symbol='H']")
+    finally:
+        server.stop()
+
+
 def _finished_dietrick_game(host: Any, server: Server, tmp_path: Path, table: dict[str, Any],
                             boards: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """The example 3-player Dietrick-taking game played to its end at the table, with `table`'s
