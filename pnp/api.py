@@ -19,7 +19,8 @@ What a plugin gets
   `counted` ("1 point", "2 points").
 - `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`, and
   `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
-  those lines with the sheet path of each claim, where `pnp serve` shows them).
+  those lines with the sheet path of each claim, where `pnp serve` shows them; `decided_text()`:
+  what decided the winner in the words `render` prints, for `pnp serve`'s page).
 - Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),

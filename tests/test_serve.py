@@ -147,6 +147,42 @@ def test_a_session_scores_as_pnp_score_does(client: TestClient, name: str, tmp_p
     assert [p.get("total", p.get("difference")) for p in original["players"]] == [p.get("total", p.get("difference")) for p in report["players"]]
 
 
+# A 4-player published game (pnp simulate, seed 10): Cy and Di tie on 32 and on 4 damage
+# tiles each; Di's lowest-scoring leader (7) beats Cy's (6): published rules line 204.
+FOUR_TIED = """
+game: tasty-humans
+rules: published
+players:
+- {name: Ana, monster: troll, king: false, leaders: {1: sight-helmet, 2: line-helmet, 3: sight-armor}, held: chain-diagonal,
+   stomach: [H . . 3 D B, 2 . H D B D, H . 1 A G H, A B D G G H], claimed: 19}
+- {name: Bo, monster: twin-headed-dragon, king: true, leaders: {1: feast-hand, 2: diagonal-boot, 3: line-hand}, held: sight-leader,
+   stomach: [D 3 A H H A, A G D G D A, G 2 G 1 G D, B D A G D B], claimed: 24}
+- {name: Cy, monster: legendary-dragon, king: false, leaders: {1: range-boot, 2: sight-boot, 3: feast-boot}, held: chain-orthogonal,
+   stomach: [. B 2 3 B B, . B A G B B, . D B A 1 G, D H D B D B], claimed: 32}
+- {name: Di, monster: griffin, king: false, leaders: {1: line-boot, 2: range-helmet, 3: most-minus-least}, held: surround-majority,
+   stomach: [. B B H G 3, . B H D H D, B 1 B 2 H B, D B H A D B], claimed: 32}
+"""
+
+
+def test_what_decided_the_winner_is_given_in_the_words_pnp_score_prints(client: TestClient, tmp_path: Path):
+    """The page says what decided a tie as `pnp score` does ("higher lowest-scoring
+    leaders"), not by the id the JSON report keeps ("leaders-ascending"); a game whose
+    report has its words in `decided_by` already (Dietrick-taking) shows those."""
+    sheet = yaml.safe_load(FOUR_TIED)
+    for p in sheet["players"]:
+        p["stomach"] = "".join(row + "\n" for row in p["stomach"])
+    state = fill(client, start(client, "tasty-humans", ["Ana", "Bo", "Cy", "Di"], rules="published"), sheet)
+    assert state["finished"] and state["outcome"]["report"]["winners"] == ["Di"]
+    assert state["outcome"]["report"]["decided_by"] == "leaders-ascending"
+    assert state["outcome"]["decided"] == "higher lowest-scoring leaders"
+    assert "Di wins (decided by higher lowest-scoring leaders)" in state["outcome"]["text"]
+    (tmp_path / "four.yaml").write_text(FOUR_TIED, encoding="utf-8")
+    assert cli_score(tmp_path / "four.yaml")["ranking"] == state["outcome"]["report"]["ranking"]
+    dietrick = example("dietrick-taking-3p.yaml")
+    state = fill(client, start(client, "dietrick-taking", [p["name"] for p in dietrick["players"]]), dietrick)
+    assert state["outcome"]["decided"] == state["outcome"]["report"]["decided_by"] == "higher bottom number"
+
+
 def test_a_problem_is_placed_at_its_cell_in_the_clis_words(games: Games, tmp_path: Path):
     sheet = example("tasty-humans-2p.yaml")
     sheet["players"][0]["stomach"] = sheet["players"][0]["stomach"].replace("A H A B G A", "A H A X G A")
@@ -363,6 +399,27 @@ def test_bad_requests_get_a_message_never_a_traceback(client: TestClient):
         assert set(r.json()) <= {"error", "at"} and "Traceback" not in r.text and r.json()["error"]
 
 
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain; charset=utf-8"])
+def test_a_body_sent_as_another_type_than_json_is_refused_unread(client: TestClient, kind: str):
+    """The page sends application/json; a body said to be a form or text (what another
+    site's form can post) gets a 415 naming the type, and starts no game."""
+    body = json.dumps({"game": "tasty-humans", "rules": None, "changes": {}, "players": ["Ana", "Ben"]}).encode()
+    r = client.post("/api/sessions", content=body, headers={"content-type": kind})
+    assert r.status_code == 415
+    assert r.json() == {"error": f"expected a JSON body (content-type: application/json), not {kind.split(';')[0]}"}
+    assert client.get("/api/sessions").json() == []
+    ok = client.post("/api/sessions", content=body, headers={"content-type": "Application/JSON; charset=utf-8"})
+    assert ok.status_code == 200
+
+
+def test_a_number_of_thousands_of_digits_is_refused_in_our_words(client: TestClient):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", content=b'{"values": {"claimed": ' + b"9" * 5000 + b"}}",
+                   headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    assert r.json() == {"error": "expected a JSON body: a number of 5,000 digits: expected at most 100"}
+
+
 def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"stomach": "\x00\x01", "claimed": "many", "leaders": {"x": [1, {"a": 2}]}}})
@@ -432,6 +489,24 @@ def test_serve_on_a_port_in_use_is_one_line(tmp_path: Path):
         result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / "log.sqlite"), "--project", str(REPO)])
     assert result.exit_code == 2
     assert result.output == f"pnp serve: --port {port}: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_serve_on_a_port_in_use_leaves_the_log_and_its_token_as_they_were(tmp_path: Path):
+    """Refused, `pnp serve` made no log file; and `--new-token` did not replace the token of
+    the log the running server uses (its phones, and the sheet's printed QR code, would
+    otherwise point at a link the next restart no longer takes)."""
+    import socket
+
+    kept = Log(tmp_path / "kept.sqlite").token()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for db, extra in (("new.sqlite", []), ("kept.sqlite", ["--new-token"])):
+            result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--db", str(tmp_path / db), "--project", str(REPO), *extra])
+            assert result.exit_code == 2 and "Address already in use" in result.output
+    assert not (tmp_path / "new.sqlite").exists()
+    assert Log(tmp_path / "kept.sqlite").token() == kept
 
 
 @pytest.mark.parametrize("name", ["tasty-humans-solo.yaml", "tasty-humans-solo-0.2.8.yaml"])
@@ -651,6 +726,22 @@ def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", content="[" * 30000 + "]" * 30000, headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json() == {"error": "expected a JSON body: lists or objects nested too deeply (hundreds deep)"}
+
+
+def test_the_http_api_section_names_every_route_and_only_those(games: Games, tmp_path: Path):
+    """docs/scoring.md's HTTP API lists what a tool may call: every route of the app (but the
+    page and its files) by its method and path, and nothing the app does not serve."""
+    import re
+
+    from conftest import docs_text
+    from starlette.routing import Route
+
+    text = docs_text("docs/scoring.md").split("### The HTTP API", 1)[1].split("\n### ", 1)[0]
+    said = {(m, re.sub(r"\b(ID|SEAT)\b", "{}", p)) for m, p in re.findall(r"`(GET|POST|PUT|DELETE) (/[^`]*)`", text)}
+    app = make_app(games, Log(tmp_path / "log.sqlite"), TOKEN)
+    served = {(m, re.sub(r"\{[^}]*\}", "{}", r.path)) for r in app.routes if isinstance(r, Route) and r.path.startswith("/api/")
+              for m in (r.methods or ()) if m != "HEAD"}
+    assert said == served
 
 
 # ------------------------------------------------------------ claims the sheet does not score

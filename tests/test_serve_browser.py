@@ -683,6 +683,50 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         server.stop()
 
 
+def test_a_tie_broken_by_leaders_is_said_in_the_rules_words_with_each_players_damage_tiles(browser: Any, tmp_path: Path):
+    """Four players, two tied on points and on damage tiles (published rules line 204): the
+    page says what decided it as `pnp score` prints it, not the report's id, and each
+    player's breakdown shows their damage tiles beside the damage points, so the table sees
+    why fewer damage tiles did not decide it."""
+    from test_serve import FOUR_TIED
+
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sheet = yaml.safe_load(FOUR_TIED)
+        sid = start_game(host, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
+        host.wait_for_selector("#t-ending", timeout=WAIT)
+        api = server.path(f"api/sessions/{sid}")
+        for seat, p in enumerate(sheet["players"]):
+            board = {k: v for k, v in p.items() if k != "name"} | {"stomach": "".join(r + "\n" for r in p["stomach"])}
+            assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
+        host.wait_for_selector("#finished", timeout=WAIT)
+        report = scored(host, server, sid, tmp_path)
+        assert report["winners"] == ["Di"] and report["decided_by"] == "leaders-ascending"
+        assert host.inner_text("#winner") == "Winner: Di"
+        assert host.inner_text("#decided") == "Decided by: higher lowest-scoring leaders"
+        for name in ("Cy", "Di"):
+            rows = host.eval_on_selector_all(f"table[data-player='{name}'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+            assert ["damage (tiles 4, adjacent 0)", "0"] in rows and ["king (held no)", "0"] in rows, rows
+    finally:
+        server.stop()
+
+
+def test_the_tiles_palette_opens_once_a_cell_is_tapped(browser: Any, tmp_path: Path):
+    """A tile tapped before any cell would go nowhere: the palette is shown only once a cell
+    of the stomach is picked (the grid's `hidden` palette was shown by its CSS)."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        page = phone(browser)
+        sid = start_game(page, server, "tasty-humans", ["Ana", "Ben"], "published")
+        open_board(page, server, sid, 0, first=False)
+        assert not page.is_visible("#p-stomach ~ .palette")
+        page.click("#p-stomach .cell[data-row='2'][data-col='3']")
+        assert page.is_visible("#p-stomach ~ .palette button[data-symbol='H']")
+    finally:
+        server.stop()
+
+
 def _finished_dietrick_game(host: Any, server: Server, tmp_path: Path, table: dict[str, Any],
                             boards: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """The example 3-player Dietrick-taking game played to its end at the table, with `table`'s

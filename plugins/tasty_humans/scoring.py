@@ -412,6 +412,10 @@ class TastyHumansReport(ScoreReport):
             }
         return out
 
+    def decided_text(self) -> str | None:
+        """`decided_by` in the words the report prints (DECIDED), for `pnp serve`'s page."""
+        return None if self.result is None else DECIDED.get(self.result.decided_by, self.result.decided_by)
+
     def render(self, console: "Console") -> None:
         from rich.table import Table
 

@@ -52,6 +52,13 @@ class ScoreReport(ABC):
         where `pnp serve` shows it. A game that does not say puts them on the whole sheet."""
         return [((), line) for line in self.mismatch_lines()]
 
+    def decided_text(self) -> str | None:
+        """What decided the winner in the words `render` prints it, where `pnp serve` shows it
+        (a `decided_by` in `to_json()` may be an id, such as "leaders-ascending"). A game that
+        does not say shows its `decided_by` as it is; None where nothing was decided."""
+        decided = self.to_json().get("decided_by")
+        return decided if isinstance(decided, str) else None
+
 
 # Table files people reach for: content data may be CSV/XLSX, a scoring sheet never is.
 TABLE_SUFFIXES = {".csv", ".tsv", ".xlsx", ".xlsm", ".xls", ".ods"}

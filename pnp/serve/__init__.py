@@ -83,15 +83,18 @@ def serve(project: "Project", db: Path | None, lan: bool, port: int, say: Callab
     from .scoring import Games
 
     check_port(port)
-    log = Log(log_path(project.root, db))
-    served = Served(lan_address() if lan else "127.0.0.1", port, log.token(new=new_token))
-    app = make_app(Games(project), log, served.token)
-    try:  # refuse a port in use in one line, before uvicorn would log a traceback
+    host = lan_address() if lan else "127.0.0.1"
+    # refuse a port in use in one line, before uvicorn would log a traceback, and before the
+    # log is opened: a server that never ran leaves no new log file (nor a new token) behind
+    try:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind((served.host, port))
+            s.bind((host, port))
     except OSError as exc:
-        raise OptionError(f"--port {port}: cannot listen on {served.host}:{port}: {exc.strerror or exc}") from None
+        raise OptionError(f"--port {port}: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    log = Log(log_path(project.root, db))
+    served = Served(host, port, log.token(new=new_token))
+    app = make_app(Games(project), log, served.token)
     say(f"log: {display_path(log.path)}")
     if lan:
         for line in qr_text(served.url).splitlines():

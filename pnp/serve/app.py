@@ -97,7 +97,12 @@ def _said(exc: PnpError) -> str:
 
 
 async def _body(request: Request) -> Any:
-    """The request's JSON, read up to MAX_BODY bytes."""
+    """The request's JSON, read up to MAX_BODY bytes. A body declared as something else (a
+    form, text/plain) is refused unread: the page always sends application/json, and a
+    text/plain POST is what another site's form could send."""
+    kind = request.headers.get("content-type")
+    if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
+        raise HTTPException(415, f"expected a JSON body (content-type: application/json), not {kind.split(';')[0].strip()[:60] or 'an empty type'}")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
@@ -107,7 +112,7 @@ async def _body(request: Request) -> Any:
         if len(data) > MAX_BODY:
             raise HTTPException(413, f"request body over {MAX_BODY:,} bytes")
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant, parse_int=_whole)
     except (UnicodeDecodeError, ValueError) as exc:
         raise HTTPException(400, f"expected a JSON body: {exc}") from None
     except RecursionError:  # Python's JSON reader recurses once a nesting
@@ -116,6 +121,14 @@ async def _body(request: Request) -> Any:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _whole(digits: str) -> int:
+    """A JSON whole number; one of thousands of digits is refused in our words (Python's
+    own error tells the player to call sys.set_int_max_str_digits)."""
+    if len(digits.lstrip("-")) > 100:
+        raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits: expected at most 100")
+    return int(digits)
 
 
 class Table:

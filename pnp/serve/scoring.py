@@ -72,6 +72,7 @@ class Outcome:
     report: dict[str, Any] | None = None
     exit_code: int = 0
     printable: "ScoreReport | None" = None
+    decided: str | None = None  # what decided the winner, in the report's words (ScoreReport.decided_text)
     _text: str | None = None
 
     @property
@@ -90,7 +91,7 @@ class Outcome:
 
     def to_json(self, text: bool = True) -> dict[str, Any]:
         return {"problems": [p.to_json() for p in self.problems], "report": self.report, "text": self.text if text else "",
-                "exit_code": self.exit_code}
+                "decided": self.decided, "exit_code": self.exit_code}
 
 
 def parse(text: str) -> Located:
@@ -126,7 +127,8 @@ def check(project: "Project", sheet: dict[str, Any], load: "Callable[[Project, s
         # a claim the sheet does not score is a problem at that claim, as `pnp score` exits 1 on it
         places = call_hook(report.mismatch_places, "mismatch_places()", (), _mismatch_places)
         problems = [Problem(line, tuple(at)) for at, line in places]
-        return Outcome(problems, report.to_json(), exit_code=report.exit_code, printable=report)
+        decided = call_hook(report.decided_text, "decided_text()", (), _text_or_none)
+        return Outcome(problems, report.to_json(), exit_code=report.exit_code, printable=report, decided=decided)
     except PnpError as exc:
         places = _places(doc) if doc is not None else {}
         return Outcome([_problem(e, places) for e in exc.errors], exit_code=exc.exit_code)
@@ -174,6 +176,11 @@ def _mismatch_places(value: Any) -> str | None:
     good = isinstance(value, (list, tuple)) and all(
         isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], (list, tuple)) and isinstance(p[1], str) for p in value)
     return None if good else "a list of (path in the sheet, message) pairs, e.g. [((\"players\", 0, \"claimed\"), \"Ana: claimed 12, scored 14\")]"
+
+
+def _text_or_none(value: Any) -> str | None:
+    """`call_hook`'s check of a report's `decided_text`: a text, or None."""
+    return None if value is None or isinstance(value, str) else "a text (what decided the winner, e.g. \"fewer damage tiles\") or None"
 
 
 def _choices(value: Any) -> bool:

@@ -629,7 +629,14 @@ function partsOf(p, ranked) {
     if (["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"].includes(k) || v === null) continue;
     if (ranked && k === "rank") continue;
     if (typeof v === "boolean") continue;  // flags (fuzz, king held) are told by the rows they change
-    if (typeof v === "object" && !Array.isArray(v)) { if ("points" in v) rows.push([k, v.points]); continue; }
+    if (typeof v === "object" && !Array.isArray(v)) {
+      // a part's counts beside its points (damage: its tiles), so that a tie broken on fewer
+      // damage tiles can be checked on the page, not only in the folded text
+      const said = Object.entries(v).filter(([x, n]) => x !== "points" && ["number", "boolean"].includes(typeof n))
+        .map(([x, n]) => `${x} ${n === true ? "yes" : n === false ? "no" : n}`);
+      if ("points" in v) rows.push([said.length ? `${k} (${said.join(", ")})` : k, v.points]);
+      continue;
+    }
     if (typeof v !== "object") rows.push([k, v]);
   }
   return rows;
@@ -668,7 +675,9 @@ function results(s) {
   const solo = r.solo && typeof r.solo === "object" && r.solo.ai ? r.solo : null;  // a solo game against an A.I. of no seat
   if (solo) box.append(...soloVerdict(r, solo));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
-  if (r.decided_by) box.append(h("p", {id: "decided"}, `Decided by: ${r.decided_by}`));  // append(null) would show "null"
+  // in the words `pnp score` prints (the report's `decided_by` may be an id); append(null) would show "null"
+  const decided = s.outcome.decided || r.decided_by;
+  if (decided) box.append(h("p", {id: "decided"}, `Decided by: ${decided}`));
   // pnp's reading of a rule the book is silent on, when it decided the game: said beside what it decided, as `pnp score` does
   if (r.ruling) box.append(h("p", {id: "ruling"}, `Ruling: ${r.ruling}`));
   if (r.long_game) {  // a match of several games (the Long Game): its tally, as `pnp score` ends with it
