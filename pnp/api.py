@@ -21,7 +21,8 @@ What a plugin gets
   `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
   those lines with the sheet path of each claim, where `pnp serve` shows them; `decided_text()`:
   what decided the winner in the words `render` prints, for `pnp serve`'s page).
-- Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate`,
+- Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate` (its
+  `label` names what an error is in, e.g. a sheet's player),
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),
   `meant_key` (that nearest key, for a checker that does not also report it missing),

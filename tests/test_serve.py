@@ -427,6 +427,17 @@ def test_a_value_that_breaks_the_sheet_is_a_problem_not_a_crash(client: TestClie
     assert r.json()["outcome"]["problems"]
 
 
+@pytest.mark.parametrize("claimed, message", [
+    (31.5, "Ana: claimed: expected a whole number, got 31.5"),
+    (True, "Ana: claimed: expected a whole number, got true"),  # not taken as 1
+])
+def test_a_claim_that_is_no_whole_number_names_the_player_at_the_field(client: TestClient, claimed: object, message: str):
+    sid = start(client, "tasty-humans", ["Ana", "Ben"])
+    r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": claimed}})
+    assert r.status_code == 200
+    assert {"message": message, "at": ["players", 0, "claimed"], "cell": None} in r.json()["outcome"]["problems"]
+
+
 def test_no_request_reaches_the_projects_files(client: TestClient):
     for url in ("/static/../log.py", "/static/..%2f..%2fpyproject.toml", "/static/%2e%2e/app.py", "/api/sessions/..%2f..%2fpyproject.toml/sheet.yaml"):
         r = client.get(url)

@@ -231,7 +231,7 @@ def test_stomach_as_a_list_points_at_each_item(sheet):
 def test_a_misspelt_stomach_is_one_line(sheet):
     """Before: "missing required key 'stomach'" at Ana's record and "unknown key 'stomch'" below it."""
     text = BASE.replace("    stomach: |", "    stomch: |", 1)
-    assert problems(sheet(text)) == ["game.yaml:9:5: unknown key 'stomch': did you mean 'stomach' (required)?"]
+    assert problems(sheet(text)) == ["game.yaml:9:5: Ana: unknown key 'stomch': did you mean 'stomach' (required)?"]
 
 
 def test_a_misspelt_optional_sheet_key_names_the_key_meant(sheet):
@@ -336,6 +336,22 @@ def test_cli_score_json(sheet):
     data = json.loads(result.output)
     assert data["mismatches"] == [{"name": "Bo", "claimed": 24, "total": 23}]
     assert data["players"][1]["claim_ok"] is False
+
+
+@pytest.mark.parametrize("written, expected", [
+    ("31.5", "game.yaml:16:5: Ana: claimed: expected a whole number, got 31.5"),
+    ("true", "game.yaml:16:5: Ana: claimed: expected a whole number, got true"),  # not taken as 1
+    ("lots", "game.yaml:16:5: Ana: claimed: input should be a valid integer, unable to parse string as an integer, got 'lots'"),
+])
+def test_cli_score_a_claim_that_is_no_number_names_the_player(sheet, written, expected):
+    result = cli("score", str(sheet(BASE.replace("claimed: 38", f"claimed: {written}"))))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.strip() == expected
+
+
+def test_a_solo_level_of_true_is_no_level(sheet):
+    solo = BASE.split("  - name: Bo")[0] + "solo: {level: true, ai_cards: []}\n"
+    assert problems(sheet(solo)) == ["game.yaml:17:8: level: expected a whole number, got true"]
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

@@ -83,12 +83,34 @@ def _as_text(v: Any) -> Any:
     return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
 
 
+def _not_yes_no(v: Any) -> Any:
+    # pydantic takes YAML's `true` for 1 where a number is expected: a sheet means no count by it
+    if isinstance(v, bool):
+        raise ValueError(f"expected a whole number, got {str(v).lower()}")
+    return v
+
+
+# A number the table writes (a total, an A.I. level): a whole number, never true or false.
+Count = Annotated[int | None, BeforeValidator(_not_yes_no)]
+
+
+def _player_named(data: Any, place: tuple) -> str | None:
+    """The name of the player whose board `place` (a path in the sheet) is in, as every
+    message about a board begins; None outside a board or when the name is no name."""
+    if len(place) < 3 or place[0] != "players" or not isinstance(data, dict):
+        return None
+    players = data.get("players")
+    player = players[place[1]] if isinstance(players, list) and isinstance(place[1], int) and 0 <= place[1] < len(players) else None
+    name = player.get("name") if isinstance(player, dict) else None
+    return name if isinstance(name, str) and name.strip() else None
+
+
 class SoloSheet(StrictModel):
     """The solo game: A.I. level, the A.I.'s adventurer cards, an optional challenge."""
 
     # null is what the blank sheet writes where the rules suggest no first level (0.2.8):
     # the check then says what to write, rather than the schema's "valid integer".
-    level: int | None = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
+    level: Count = Field(description="A.I. level (0-6): the A.I. starts with this many cards")
     ai_cards: list[str] = Field(default_factory=list, description="every adventurer the A.I. holds at game end: the name printed on the card, or its id (adventurers.yaml)")
     challenge: str | None = Field(None, description="balanced-diet/beginner|normal|expert, or monster")
 
@@ -109,7 +131,7 @@ class PlayerSheet(StrictModel):
     leaders: dict[int, str | None] = Field(default_factory=dict, description="the leader for each digit used in the stomach: its tile's printed title, or its id (leaders.yaml)")
     held: str | None = Field(None, description="the leader still in the Leader space that could not be eaten (title or id)")
     stomach: str | list[str] = Field(description="active rows top to bottom, one symbol per cell; spaces optional")
-    claimed: int | None = Field(None, description="the total the players counted, checked against the score")
+    claimed: Count = Field(None, description="the total the players counted, checked against the score")
 
     @field_validator("name")
     @classmethod
@@ -198,7 +220,7 @@ def _stomach_lines(doc: Located, at: tuple, stomach: str | list[str]) -> list[tu
 
 def check_sheet(game: "GameContent", doc: Located) -> CheckedSheet:
     """Validate a sheet against the game's content; raise PnpError listing every problem."""
-    sheet, errors = validate(doc, Sheet)
+    sheet, errors = validate(doc, Sheet, label=lambda place: _player_named(doc.data, place))
     raise_if_any(errors)
     assert sheet is not None
     return _Checker(game, doc, sheet).run()

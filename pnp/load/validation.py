@@ -6,7 +6,7 @@ import difflib
 import re
 import string
 from dataclasses import dataclass
-from typing import Annotated, Any, Container, Iterable, Literal, Mapping, Sequence, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Callable, Container, Iterable, Literal, Mapping, Sequence, TypeVar, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -191,6 +191,8 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     prefix = f"{field}: " if field else ""
     if kind in {"value_error", "assertion_error"}:  # an `unknown_key` sentence names its key already
         return msg if loc and msg.startswith(f"unknown key {loc[-1]!r}") else prefix + msg
+    if kind == "int_from_float":  # pydantic's own words end in a "got" of their own
+        return f"{prefix}expected {_EXPECTED[kind]}, got {got!r}"
     return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
 
 
@@ -326,8 +328,11 @@ def _kind(value: Any) -> str:
     return f"{value!r}"
 
 
-def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, list[ContentError]]:
-    """Validate `doc.data` (or the part at `at`) against `model`; errors point into the file."""
+def validate(doc: Located, model: type[M], at: tuple = (),
+             label: Callable[[tuple], str | None] | None = None) -> tuple[M | None, list[ContentError]]:
+    """Validate `doc.data` (or the part at `at`) against `model`; errors point into the file.
+    `label(place)` (a path in the data validated) may name what an error is in, put in front
+    of its message (a sheet's player: `Ana: claimed: ...`)."""
     data = doc.data
     for part in at:
         data = data[part]
@@ -339,7 +344,11 @@ def validate(doc: Located, model: type[M], at: tuple = ()) -> tuple[M | None, li
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "tagged-"))))
             found.append({**err, "loc": loc})
         found = _misspelt(found)
-        errors = [doc.error(at + _in_data(data, loc), message) for loc, message in _lines(found, model, data)]
+        errors = []
+        for loc, message in _lines(found, model, data):
+            place = _in_data(data, loc)
+            name = label(place) if label is not None else None
+            errors.append(doc.error(at + place, f"{name}: {message}" if name else message))
         return None, list(dict.fromkeys(errors))  # alternatives of a union may say the same twice
 
 
