@@ -177,13 +177,14 @@ def test_an_unknown_column_and_a_duplicate_id_are_located(fruit: Project):
 
 
 def test_an_empty_required_cell_is_located_at_its_column(fruit: Project):
-    """Before: at column 1 of its row, whatever column the empty cell was in."""
+    """Before: at column 1 of its row, whatever column the empty cell was in; then "missing
+    field 'title'", as if the sheet had no such column."""
     from openpyxl import Workbook
 
     csv = fruit.content_dir / "fruit-stand/orders.csv"
     edit(csv, "jam,Plum Jam,plum;plum,3,2", "jam,,plum;plum,3,2")
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert message.endswith("orders.csv:4:2: missing field 'title'"), message
+    assert message.endswith("orders.csv:4:2: title: empty cell: expected a value (a required field)"), message
     book = Workbook()
     book.active.append(["id", "title", "needs", "points"])
     for i in range(6):
@@ -191,7 +192,7 @@ def test_an_empty_required_cell_is_located_at_its_column(fruit: Project):
     csv.unlink()
     book.save(fruit.content_dir / "fruit-stand/orders.xlsx")
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert message.endswith("orders.xlsx:4:4: missing field 'points'"), message
+    assert message.endswith("orders.xlsx:4:4: points: empty cell: expected a value (a required field)"), message
 
 
 def test_an_optional_field_left_empty_is_named_so_in_the_template_error(fruit: Project, monkeypatch):

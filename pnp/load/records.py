@@ -127,7 +127,9 @@ def check_file(doc: Located, spec: DataSpec) -> list[ContentError]:
                 if fspec.default is not None:
                     record[name] = fspec.default
                 elif fspec.required and (columns is None or name in columns) and name not in meant:
-                    errors.append(doc.error(here + (name,), f"missing field {name!r}"))  # a sheet's empty cell, a YAML `name:`
+                    # a sheet's column is there, its cell empty; a YAML key left out or `name:`
+                    missing = f"{name}: empty cell: expected a value (a required field)" if columns is not None else f"missing field {name!r}"
+                    errors.append(doc.error(here + (name,), missing))
                 continue
             try:
                 record[name] = convert(fspec, record[name])

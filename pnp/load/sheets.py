@@ -1,6 +1,6 @@
 """Spreadsheets as content: a CSV or XLSX file becomes a list of records, one per row.
 
-The first row names the fields; an empty cell is a missing field; a blank row is skipped; a CSV
+The first row names the fields; an empty cell is a missing field (`empty cell` at it); a blank row is skipped; a CSV
 row short of cells (values that would shift into the wrong fields) is an error.
 Every value keeps its `row:column` place, so errors about it name `file:row:column`.
 XLSX is read with openpyxl (first worksheet unless one is named); ODS is not read.
@@ -246,7 +246,7 @@ def load_sheet(path: Path, at: Path_ = (), worksheet: str | None = None, where: 
                 continue
             record[name] = value
             doc.marks[at + (i, name)] = (line, col)
-        for col, name in enumerate(names, start=1):  # an empty cell too: "missing field" names its column
+        for col, name in enumerate(names, start=1):  # an empty cell too: "empty cell" is placed at it
             if name is not None:
                 doc.marks.setdefault(at + (i, name), (line, col))
         if unnamed:
