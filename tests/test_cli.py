@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pnp.cli import app
@@ -166,6 +168,39 @@ def test_python_dash_m_runs_the_command_line():
         assert (done.returncode, done.stdout) == (0, f"pnp {__version__}\n"), (module, done)
         wrong = subprocess.run([sys.executable, "-m", module, "build", "--bogus"], capture_output=True, text=True, env=env, timeout=60)
         assert wrong.returncode == 2 and "No such option: --bogus" in wrong.stderr, (module, wrong)
+
+
+# Ctrl-C while pnp.cli is still importing (an import hook sends SIGINT as typer is looked
+# for), or once the command has answered, while Python shuts down (an exit handler sends it).
+CTRL_C = {
+    "importing": "class Stop:\n"
+                 "    def find_spec(self, name, *_):\n"
+                 "        if name == 'typer':\n"
+                 "            os.kill(os.getpid(), signal.SIGINT); time.sleep(5)\n"
+                 "sys.meta_path.insert(0, Stop())",
+    "shutting down": "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(5)))",
+}
+
+
+@pytest.mark.parametrize("when", CTRL_C)
+def test_ctrl_c_at_any_moment_exits_130_without_a_traceback(when: str):
+    """Before: a KeyboardInterrupt traceback (exit -2 importing, 0 shutting down). The console
+    script's entry point (pyproject.toml) is what runs, as the installed `pnp` would."""
+    import os
+    import subprocess
+    import sys
+    import tomllib
+
+    repo = Path(__file__).resolve().parent.parent
+    entry = tomllib.loads((repo / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["pnp"]
+    module, _, function = entry.partition(":")
+    code = (f"import atexit, os, signal, sys, time\n{CTRL_C[when]}\n"
+            f"sys.argv = ['pnp', '--version']\nimport {module}\n{module}.{function}()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(repo)})
+    assert (done.returncode, done.stderr) == (130, "interrupted\n"), done
+    if when == "shutting down":  # what the command printed stays
+        assert done.stdout.startswith("pnp "), done
 
 
 def test_a_full_disk_or_a_read_only_folder_names_the_file_pnp_meant_to_write(demo: Project, monkeypatch):
