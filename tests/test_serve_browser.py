@@ -761,6 +761,37 @@ def test_a_long_games_result_shows_the_match_and_the_ranking_unfolded(browser: A
         server.stop()
 
 
+def test_a_players_breakdown_has_numbers_only_in_its_points_column_adding_up_to_the_total(browser: Any, tmp_path: Path):
+    """Before: the monster's and the held leader's ids stood in the points column, and Bo's
+    17 empty cells (a tie-break count, no points) were added there as if points. A text is
+    said in its row's label, a count too, and the column adds up to the total."""
+    from test_th_scoring_sheet import BASE
+
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        sheet = yaml.safe_load(BASE)
+        sid = start_game(host, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
+        host.wait_for_selector("#t-ending", timeout=WAIT)
+        api = server.path(f"api/sessions/{sid}")
+        for seat, p in enumerate(sheet["players"]):
+            board = {k: v for k, v in p.items() if k != "name"}
+            assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
+        host.wait_for_selector("#finished", timeout=WAIT)
+        report = scored(host, server, sid, tmp_path)
+        for player in report["players"]:
+            rows = host.eval_on_selector_all(f"table[data-player='{player['name']}'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+            points = [int(n) for _, n in rows if n != ""]
+            assert sum(points) == player["total"], rows
+            labels = [label for label, _ in rows]
+            assert f"monster: {player['monster']}" in labels and f"empty_cells: {player['empty_cells']}" in labels, rows
+        ana = host.eval_on_selector_all("table[data-player='Ana'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+        assert ["held: chain-orthogonal", ""] in ana, ana
+        assert report["players"][1]["empty_cells"] == 17  # Bo's: a count the column would otherwise add
+    finally:
+        server.stop()
+
+
 def test_a_ruling_that_decided_the_game_is_shown_open_and_the_rank_only_in_the_ranking(browser: Any, tmp_path: Path):
     """A Beginner Class tie broken by the markers' squares (pnp's reading where the book is
     silent, scoring.yaml rulings.beginner_tie): the ruling is said under "Decided by", as

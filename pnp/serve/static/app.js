@@ -620,13 +620,42 @@ function rulesLine(s) {
     versionDifferences(s.rule_version));
 }
 
-function partsOf(p, ranked) {
-  // a report's player as rows of (what, points): leaders itemised, then every other scored part
+const NOT_PARTS = ["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"];
+
+function pointsOf(p) {
+  // a report's player: the points of its leaders and of its parts (`damage: {points}`), and
+  // its top-level numbers by key (`craving`, or a count such as `empty_cells`)
+  let points = 0;
+  const numbers = {};
+  for (const l of p.leaders || []) if (typeof l.points === "number") points += l.points;
+  for (const [k, v] of Object.entries(p)) {
+    if (NOT_PARTS.includes(k) || k === "rank" || v === null) continue;
+    if (typeof v === "number") numbers[k] = v;
+    else if (typeof v === "object" && !Array.isArray(v) && typeof v.points === "number") points += v.points;
+  }
+  return {points, numbers};
+}
+
+function countsOf(players) {
+  // the top-level numbers that are no part of the total, but a count kept for a tie-break
+  // (Tasty Humans' empty cells): the one key without which every player's numbers add up
+  // to their total, when with it they do not. None when the numbers add up (or no total).
+  const sums = players.filter(p => typeof p.total === "number").map(p => ({total: p.total, ...pointsOf(p)}));
+  const adds = (without) => sums.every(x => x.points + Object.entries(x.numbers).reduce((t, [k, n]) => t + (k === without ? 0 : n), 0) === x.total);
+  if (!sums.length || adds(null)) return [];
+  const keys = [...new Set(sums.flatMap(x => Object.keys(x.numbers)))].filter(adds);
+  return keys.length === 1 ? keys : [];
+}
+
+function partsOf(p, ranked, counts = []) {
+  // a report's player as rows of (what, points): leaders itemised, then every other scored
+  // part; a text (the monster, the held leader) or a count (`counts`) is said in its row's
+  // label, so that the points column holds numbers only, adding up to the total
   // (`ranked`: the ranking table shows each player's rank, which is then no row of theirs)
   const rows = [];
   for (const l of p.leaders || []) rows.push([l.title ? `${l.slot ? l.slot + ". " : ""}${l.title}` : l.id, l.points]);
   for (const [k, v] of Object.entries(p)) {
-    if (["name", "seat", "leaders", "total", "claimed", "claim_ok", "winner"].includes(k) || v === null) continue;
+    if (NOT_PARTS.includes(k) || v === null) continue;
     if (ranked && k === "rank") continue;
     if (typeof v === "boolean") continue;  // flags (fuzz, king held) are told by the rows they change
     if (typeof v === "object" && !Array.isArray(v)) {
@@ -637,7 +666,8 @@ function partsOf(p, ranked) {
       if ("points" in v) rows.push([said.length ? `${k} (${said.join(", ")})` : k, v.points]);
       continue;
     }
-    if (typeof v !== "object") rows.push([k, v]);
+    if (typeof v === "number" && !counts.includes(k)) rows.push([k, v]);
+    else if (typeof v !== "object") rows.push([`${k}: ${v}`, ""]);
   }
   return rows;
 }
@@ -688,10 +718,11 @@ function results(s) {
   const ranking = rankingOf(r);
   if (ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, ranking.score)),
     ranking.rows.map(x => h("tr", {}, h("td", {}, x.place ?? "—"), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total ?? "—")))));
+  const counts = countsOf(r.players || []);
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
-      h("table", {"data-player": p.name}, partsOf(p, ranking !== null).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
+      h("table", {"data-player": p.name}, partsOf(p, ranking !== null, counts).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
   }
   box.append(h("details", {}, h("summary", {}, "as pnp score prints it"), h("pre", {}, s.outcome.text)));
   return box;
