@@ -432,13 +432,14 @@ def named_font(target: Path, family: str) -> Path:
 def test_a_family_the_pdf_engine_names_otherwise_is_a_located_error(demo: Project, tmp_path: Path):
     """typst drops style words from a family's name ("Liberation Sans Narrow" is its "Liberation
     Sans") and drew the SVG's text in that family in its own fallback font, Libertinus Serif,
-    with exit 0; resvg and the measures used the file."""
+    with exit 0; resvg and the measures used the file. typst is no longer given its own fonts
+    (they stood in for characters the game's fonts lack, where resvg has none): it draws nothing."""
     from pnp.formats.engine_jobs import make_pdf
 
     narrow = named_font(tmp_path / "Narrow.ttf", "Liberation Sans Narrow")
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text y="15" font-family="Liberation Sans Narrow">Hi</text></svg>'
     pdf, problem = make_pdf('#image(bytes(sys.inputs.face), format: "svg")\n', {"face": svg}, (str(narrow),))
-    assert not problem and b"LibertinusSerif" in pdf and b"LiberationSansNarrow" not in pdf
+    assert not problem and b"LibertinusSerif" not in pdf and b"LiberationSansNarrow" not in pdf
     folder = demo.content_dir / "demo"
     named_font(folder / "Narrow.ttf", "Liberation Sans Narrow")
     game = folder / "game.yaml"
@@ -522,8 +523,8 @@ def test_a_helper_asked_for_a_weight_that_is_none_is_told_the_four(demo: Project
 # --- one text, one font (the i18n review's findings 1, 2 and 5): each run's characters must be
 # in the face its family, weight and style select; no other font stands in for a missing one ---
 
-def kanji_font(path: Path, codes: str = "日本") -> None:
-    """A regular "Kanji" family having only `codes` (each a box 1000 units wide)."""
+def kanji_font(path: Path, codes: str = "日本", family: str = "Kanji") -> None:
+    """A regular `family` ("Kanji") having only `codes` and the space (each a box 1000 units wide)."""
     from fontTools.fontBuilder import FontBuilder
     from fontTools.pens.ttGlyphPen import TTGlyphPen
 
@@ -542,8 +543,8 @@ def kanji_font(path: Path, codes: str = "日本") -> None:
     fb.setupGlyf({n: glyph(n != "space") for n in names})
     fb.setupHorizontalMetrics({n: (1000, 50) for n in names})
     fb.setupHorizontalHeader(ascent=800, descent=-200)
-    fb.setupNameTable({"familyName": "Kanji", "styleName": "Regular", "fullName": "Kanji", "psName": "Kanji-Regular",
-                       "uniqueFontIdentifier": "Kanji"})
+    fb.setupNameTable({"familyName": family, "styleName": "Regular", "fullName": family, "psName": f"{family}-Regular",
+                       "uniqueFontIdentifier": family})
     fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
     fb.setupPost()
     fb.save(str(path))
@@ -574,47 +575,113 @@ def test_each_run_is_checked_against_the_face_it_selects():
     assert fonts.suggest(["\u65e5"], "bold", "\u2603\u65e5") == ("Kanji", "normal", False)  # no family has both: two fonts
 
 
-def test_a_line_mixing_scripts_must_give_each_its_font(demo: Project):
-    """A <text> whose face lacks some of its characters is an error (typst and resvg would
-    draw them, or the whole line, in another font: the reviewer's Latin + Japanese title came
-    out all in IPAGothic Regular); a <tspan font-family> gives them theirs. The game's title
-    beside characters the template writes is the template's line (finding 5), and ZWJ, a soft
-    hyphen or a variation selector need no glyph (typst and resvg draw nothing for them)."""
+def test_a_line_mixing_scripts_is_drawn_from_stand_ins_and_a_character_no_font_has_is_located(demo: Project):
+    """A <text> whose face lacks characters another font of the game has is drawn with that
+    font standing in for them, in the PDF and the PNG alike (the one font that has them), and
+    the helpers measure it so; a character no font of the game has is an error at its line (the
+    PDF would draw it from no font, the PNG a box). The game's title beside characters the
+    template writes is the template's line (finding 5), and ZWJ, a soft hyphen or a variation
+    selector need no glyph (typst and resvg draw nothing for them)."""
     with_kanji(demo)
     card = demo.templates_dir / "demo/card.svg.j2"
     head, _, tail = card.read_text().rpartition("{% endblock %}")
     card.write_text(head + '<text x="1" y="80">Deck \u65e5\u672c</text>\n'
                     '<text x="1" y="84">Deck <tspan font-family="Kanji">\u65e5\u672c</tspan>\u200d\u00ad\ufe0f\u200b</text>\n'
-                    '<text x="1" y="88" font-weight="bold">{{ game.title }} \u672c\u65e5</text>\n{% endblock %}' + tail)
+                    '<text x="1" y="88" font-weight="bold">{{ game.title }} \u672c\u65e5\u2603</text>\n{% endblock %}' + tail)
     line = head.count("\n") + 1
     result = runner.invoke(app, ["validate", "--project", str(demo.root)])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 2, lines
-    assert lines[0].endswith(f"templates/demo/card.svg.j2:{line}: card/example: Liberation Sans cannot draw '\u65e5' (U+65E5), "
-                             "'\u672c' (U+672C) in 'Deck \u65e5\u672c' (one text, one font: no other font stands in); "
-                             'no font of the game has all of it: put the part Kanji has in a <text> of its own with '
-                             'font-family="Kanji" (a <tspan> of another family inside one <text> is not drawn reliably)'), lines
-    assert lines[1].endswith(f"templates/demo/card.svg.j2:{line + 2}: card/example: Liberation Sans bold cannot draw '\u65e5' (U+65E5), "
-                             "'\u672c' (U+672C) in 'Demo \u672c\u65e5' (one text, one font: no other font stands in); no font of the game "
-                             'has all of it: put the part Kanji has in a <text> of its own with font-family="Kanji" font-weight="normal" '
-                             "(a <tspan> of another family inside one <text> is not drawn reliably)"), lines
+    (found,) = result.output.strip().splitlines()
+    assert found.endswith(f"templates/demo/card.svg.j2:{line + 2}: card/example: Liberation Sans bold cannot draw '\u2603' (U+2603), "
+                          "'\u65e5' (U+65E5), '\u672c' (U+672C) in 'Demo \u672c\u65e5\u2603' (one text, one font: no other font "
+                          "stands in); use other characters or add a font that has them (game.yaml `fonts:`)"), found
 
 
-def test_the_helpers_refuse_to_measure_a_character_their_face_lacks(demo: Project):
+def test_the_helpers_refuse_to_measure_a_character_no_font_has(demo: Project):
     """A width guessed for a missing glyph (U+FFFD's, or half an em) is not the width printed:
-    the helper's call is an error, at the content that holds the characters."""
+    the helper's call is an error, at the content that holds the characters. A character
+    another font of the game has is measured in that font (the Kanji title fits)."""
     with_kanji(demo)
     cards = demo.content_dir / "demo/cards.yaml"
     cards.write_text(cards.read_text().replace("title: Example Card", "title: Example \u65e5\u672c"))
+    assert runner.invoke(app, ["validate", "--project", str(demo.root)]).exit_code == 0
+    cards.write_text(cards.read_text().replace("title: Example \u65e5\u672c", "title: Example \u65e5\u2603"))
     line = next(n for n, text in enumerate(cards.read_text().splitlines(), 1) if "title:" in text)
     result = runner.invoke(app, ["validate", "--project", str(demo.root)])
     assert result.exit_code == 2
     (found,) = result.output.strip().splitlines()
-    assert re.search(rf"content/demo/cards\.yaml:{line}:\d+: card/example: measuring 'Example \u65e5\u672c' in Liberation Sans bold, "
-                     r"which lacks '\u65e5' \(U\+65E5\), '\u672c' \(U\+672C\): no font of the game has all of it: measure and draw "
-                     r"the part Kanji has as a <text> of its own \(family=\"Kanji\" and weight=\"normal\"\) "
+    assert re.search(rf"content/demo/cards\.yaml:{line}:\d+: card/example: measuring 'Example \u65e5\u2603' in Liberation Sans bold, "
+                     r"which lacks '\u2603' \(U\+2603\), '\u65e5' \(U\+65E5\): add a font that has them \(game.yaml `fonts:`\) "
                      r"\(placed by templates/demo/card.svg.j2:5\)$", found), found
+
+
+def _ink_ends(png: bytes, bands: int, dpi: float) -> list[float]:
+    """The right end (mm) of the ink in each of `bands` equal horizontal bands of an image."""
+    import numpy as np
+    from PIL import Image
+
+    ink = np.asarray(Image.open(io.BytesIO(png)).convert("L")) < 128
+    rows = np.array_split(ink, bands)
+    return [float(np.where(band.any(axis=0))[0][-1]) * 25.4 / dpi for band in rows]
+
+
+@pytest.mark.parametrize("codes", ["\u2605", "\u2605 ,abcdeGhinorstuw2"])
+def test_a_paragraph_needing_two_fonts_wraps_to_the_width_printed(tmp_path: Path, codes: str):
+    """Liberation Sans lacks the star a symbols font has: each line of a wrapped paragraph is
+    measured as typst and resvg draw it. A symbols font with the star alone draws the star
+    (the rest stays Liberation Sans); one with every character of a line draws all of it (usvg
+    takes a stand-in having the whole run for the whole run), and a line without the star is
+    Liberation Sans. The PNG's ink, and the PDF's, ends where the measure says (to 1 mm)."""
+    import pypdfium2
+
+    from pnp.formats.engine_jobs import make_pdf
+    from pnp.formats.raster import svg_to_png
+    from pnp.render.textfit import TextFit
+
+    kanji_font(tmp_path / "symbols.ttf", codes, "Symbols")
+    fonts = Fonts((DEFAULT_DIR / "LiberationSans-Regular.ttf", tmp_path / "symbols.ttf"))
+    fit = TextFit(fonts)
+    text = "Gain 2 \u2605 each turn, then draw cards until your hand is full \u2605\u2605"
+    lines = fit.wrap(text, 40, 4)
+    assert len(lines) >= 3 and any("\u2605" not in line for line in lines) and any("\u2605" in line for line in lines)
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="120mm" height="{10 * len(lines)}mm" viewBox="0 0 120 {10 * len(lines)}">'
+           f'<rect width="120" height="{10 * len(lines)}" fill="white"/>'
+           + "".join(f'<text x="2" y="{10 * i + 7}" font-size="4" font-family="Liberation Sans">{line}</text>' for i, line in enumerate(lines))
+           + "</svg>")
+    measured = [2 + fit.text_width(line, 4) for line in lines]
+    assert all(width <= 40 + 1e-9 for width in (fit.text_width(line, 4) for line in lines))
+    pdf, problem = make_pdf(f'#set page(width: 120mm, height: {10 * len(lines)}mm, margin: 0pt)\n'
+                            '#image(bytes(sys.inputs.face), format: "svg", width: 120mm)\n', {"face": svg},
+                            tuple(str(p) for p in fonts.files))
+    assert not problem
+    page = pypdfium2.PdfDocument(pdf)[0]
+    out = io.BytesIO()
+    page.render(scale=300 / 72).to_pil().save(out, format="PNG")
+    for drawn in (svg_to_png(svg, 300, fonts), out.getvalue()):
+        for line, want, got in zip(lines, measured, _ink_ends(drawn, len(lines), 300)):
+            assert want - 1 <= got <= want + 0.05, (line, want, got)  # ink ends short of the advance by a side bearing
+
+
+def test_stand_ins_the_pdf_and_the_png_would_choose_differently_are_errors():
+    """resvg takes the first file in game.yaml order that has a character, typst the closest
+    family and style: two families having it, or the closest file listed after another, would
+    draw different widths in the PDF and the PNG, so the helpers refuse (and say what to do)."""
+    from pnp.load.fonts import LackingGlyphs
+    from pnp.render.textfit import TextFit
+
+    two = fonts_of(("Serif.ttf", "Serif", False, False), ("Kanji.ttf", "Kanji", False, False), ("Mincho.ttf", "Mincho", False, False))
+    order = fonts_of(("Serif.ttf", "Serif", False, False), ("Serif-Bold.ttf", "Serif", True, False),
+                     ("Kanji-Bold.ttf", "Kanji", True, False), ("Kanji.ttf", "Kanji", False, False))
+    for fonts in (two, order):
+        for face in fonts.faces:
+            if face.family != "Serif":
+                face.advances[0x65E5] = 1000
+    with pytest.raises(LackingGlyphs, match="is in Kanji and Mincho, which the PDF and the PNG choose between differently"):
+        TextFit(two).wrap("A \u65e5", 50, 5)
+    with pytest.raises(LackingGlyphs, match="the PNG would draw '\u65e5' \\(U\\+65E5\\) from Kanji-Bold.ttf and the PDF from Kanji.ttf: "
+                                            "list Kanji.ttf before Kanji-Bold.ttf"):
+        TextFit(order).text_width("A \u65e5", 5)
+    assert TextFit(order).text_width("A \u65e5", 5, "bold") > 0  # bold text: Kanji-Bold is the first and the closest
 
 
 def test_each_helper_checks_its_face_and_ignorables_measure_nothing():
@@ -626,8 +693,11 @@ def test_each_helper_checks_its_face_and_ignorables_measure_nothing():
     fit = TextFit(fonts)
     for measure in (lambda t: fit.text_width(t, 5), lambda t: fit.fit_size(t, 50, 5), lambda t: fit.wrap(t, 50, 5),
                     lambda t: fit.fit_lines(t, 50, 50, 5)):
-        with pytest.raises(LackingGlyphs, match="measuring 'A \u65e5' in Serif, which lacks '\u65e5' \\(U\\+65E5\\): pass family=\"Kanji\""):
-            measure("A \u65e5")
+        with pytest.raises(LackingGlyphs, match="measuring 'A \u2603' in Serif, which lacks '\u2603' \\(U\\+2603\\): add a font"):
+            measure("A \u2603")
+        measure("A \u65e5")  # Kanji stands in for the character Serif lacks
+    # Kanji lacks the space: it draws the one character, Serif the rest (its space: U+FFFD's half an em)
+    assert fit.text_width("A \u65e5", 5) == (600 + 500 + 1000) * 5 / 1000
     with pytest.raises(LackingGlyphs, match=r"lacks '☃' \(U\+2603\): add a font that has them \(game.yaml `fonts:`\)"):
         fit.text_width("\u2603", 5)
     assert fit.text_width("A\u200dA\u00ad\ufe0f\u200b", 5) == fit.text_width("AA", 5) == 6.0

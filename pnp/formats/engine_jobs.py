@@ -41,7 +41,11 @@ def compiler(font_files: tuple[str, ...]) -> Any:
             # documents name no file (the faces come as sys.inputs, and name none: pnp/render/hrefs.py)
             if len(_COMPILERS) >= 8:  # a long watch session: the fonts as they are now, not every edit's
                 _COMPILERS.clear()
-            _COMPILERS[key] = typst.Compiler(font_paths=[folder], ignore_system_fonts=True, root=str(ROOT))
+            # nor typst's own fonts (Libertinus Serif, New Computer Modern, DejaVu Sans Mono): typst would
+            # take a character the game's fonts lack from them, and one another file has from them
+            # rather than that file where they are closer to the text's font (resvg has the game's alone)
+            fonts = typst.Fonts(include_system_fonts=False, include_embedded_fonts=False, font_paths=[folder])
+            _COMPILERS[key] = typst.Compiler(font_paths=fonts, ignore_system_fonts=True, root=str(ROOT))
     return _COMPILERS[key]
 
 

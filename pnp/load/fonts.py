@@ -127,7 +127,7 @@ class Face:
         """The face as errors name it: 'IPAGothic', 'DejaVu Sans bold'."""
         return f"{self.family}{' bold' if self.bold else ''}{' italic' if self.italic else ''}"
 
-    def joined(self, left: str, left_units: int, right: str) -> int:
+    def joined(self, left: str, left_units: float, right: str) -> float:
         """`units(left + right)` from `units(left)`: kerning only pairs neighbours, so a line
         grown word by word is measured in one pass, not once per word over its whole length.
         Both are non-empty (`TextFit.wrap` joins " " + word to a line)."""
@@ -255,6 +255,11 @@ class LackingGlyphs(FontChoice):
         self.text, self.lacking = text, lacking
 
 
+class StandIns(LackingGlyphs):
+    """Characters whose stand-in face typst and resvg would choose differently: the PDF and
+    the PNG would not draw the text alike, so no width measured is the width printed."""
+
+
 class MissingStyle(FontChoice):
     """Bold or italic text in a family with no file of that style (or a family the game has
     no file of): `asked` is what asked for it, the message says what each of the files is."""
@@ -333,6 +338,56 @@ class Fonts:
 
     def text_width(self, text: str, size: float, weight: str = "normal", family: str | None = None) -> float:
         return self.face(weight, family, str(text)).width(str(text), size)
+
+    def stand_in(self, base: Face, ch: str, used: list[Face]) -> Face | None:
+        """The face typst and resvg both draw `ch` from where `base` (and the stand-ins `used`
+        before) lack it, None where no face of the game has it. resvg takes the first file in
+        game.yaml order that has it (usvg's default fallback selector), typst the file of the
+        family and style closest to `base` (its FontBook's `select_fallback`, over these files
+        alone: pnp/formats/engine_jobs.py): one family's files, the closest of them listed
+        first, are the choice both make; else StandIns."""
+        tried = {u.path for u in used}
+        having = [f for f in self.faces if f.path not in tried and ch in f.chars]
+        if not having:
+            return None
+        first = having[0]
+        closest = min(having, key=lambda f: ((f.italic != base.italic) * 2 + (f.bold != base.bold), having.index(f)))
+        named = chars_named([ch])
+        if len({f.family for f in having}) > 1:
+            raise StandIns(f"{named} is in {' and '.join(sorted({f.family for f in having}))}, which the PDF and the PNG choose "
+                           "between differently", ch, [ch])
+        if any(f.variable for f in having):
+            raise StandIns(f"{named} is in a variable font ({first.path.name}), which pnp does not measure as a stand-in", ch, [ch])
+        if closest is not first:
+            raise StandIns(f"the PNG would draw {named} from {first.path.name} and the PDF from {closest.path.name}: list "
+                           f"{closest.path.name} before {first.path.name} in game.yaml `fonts:`", ch, [ch])
+        return first
+
+    def drawn(self, base: Face, text: str) -> Face | dict[str, Face]:
+        """The faces that draw `text` as one run of text (a `<text>`, or a line of it given its
+        own x) in `base`, as usvg lays it out for typst and resvg alike: the first character
+        `base` lacks brings its stand-in (`stand_in`); a stand-in with every character of the
+        run draws all of it (the Face), else it draws the lacking characters it has (a dict
+        from each to its face), and the next one lacking brings the next. LackingGlyphs names
+        the characters no face has."""
+        lacking = base.lacks(text)
+        if not lacking:
+            return base
+        pending = [ch for ch in dict.fromkeys(text) if ch in lacking]  # in the order usvg meets them
+        chosen: dict[str, Face] = {}
+        used = [base]
+        while pending:
+            face = self.stand_in(base, pending[0], used)
+            if face is None:
+                none = sorted(ch for ch in pending if not any(ch in f.chars for f in self.faces))
+                raise LackingGlyphs(f"no font of the game has {chars_named(none)}", text, none)
+            # usvg's test is every glyph found, spaces too: only ignorables are none in any face
+            if all(ch in face.chars or ignorable(ch) or ord(ch) < 0x20 for ch in set(text)):
+                return face
+            chosen.update((ch, face) for ch in pending if ch in face.chars)
+            pending = [ch for ch in pending if ch not in chosen]
+            used.append(face)
+        return chosen
 
     @cached_property
     def everywhere(self) -> frozenset[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import ContentError
-from ..load.fonts import chars_named, weight_name
+from ..load.fonts import LackingGlyphs, StandIns, chars_named, weight_name
 from .font_styles import runs
 from .hrefs import Sources, written_at
 
@@ -114,17 +114,25 @@ class Locator:
             lacking = face.lacks(run) if face is not None else []
             if not lacking or face is None:
                 continue
+            try:
+                fonts.drawn(face, run)
+                continue  # drawn from stand-ins the PDF and the PNG agree on, as the helpers measure it
+            except StandIns as exc:
+                stand_ins: StandIns | None = exc
+            except LackingGlyphs:  # a character no font of the game has
+                stand_ins = None
             text = "".join(element.itertext())
             weight = weight_name(face.bold, face.italic)
             found = fonts.suggest(lacking, weight, run)
             family = "" if found is None else f'font-family="{found[0]}"' + "".join(
                 f' {name}="normal"' for name, on in (("font-weight", face.bold), ("font-style", face.italic)) if on and found[1] != weight)
-            hint = ("use other characters or add a font that has them (game.yaml `fonts:`)" if found is None
+            hint = (f"{stand_ins}, or draw the part in a <text> of its own" if stand_ins is not None
+                    else "use other characters or add a font that has them (game.yaml `fonts:`)" if found is None
                     else f"draw it in {found[0]}: {family} on that <text>" if found[2]
                     else f"no font of the game has all of it: put the part {found[0]} has in a <text> of its own with {family} "
                          "(a <tspan> of another family inside one <text> is not drawn reliably)")
             message = (f"{what}: {face.name} cannot draw {chars_named(lacking)} in {' '.join(text.split())[:60]!r} "
-                       f"(one text, one font: no other font stands in); {hint}")
+                       f"({'the PDF and the PNG would draw them from different fonts' if stand_ins else 'one text, one font: no other font stands in'}); {hint}")
             # the run as written, else the longest word of it holding a lacking character (a run
             # made around a content string: `{{ game.title }} 山札`), else the character
             words = sorted((w for w in run.split() if any(ch in w for ch in lacking)), key=len, reverse=True)

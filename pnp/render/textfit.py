@@ -73,11 +73,20 @@ class TextFit:
         _given(text)
         return self._face(text, weight, family).width(str(text), size)
 
-    def _face(self, text: str, weight: str, family: str | None) -> Face:
-        """The face `text` is measured in, which must have all its characters: a width guessed
-        for a missing one is not the width printed (the renderers draw it from another font)."""
+    def _face(self, text: str, weight: str, family: str | None) -> "Face | StandIn":
+        """The face `text` is measured in; where it lacks characters another face of the game
+        has, the faces the renderers draw them from (`StandIn`). A character no face has, or
+        one the PDF and the PNG would take from different faces, is an error: a width guessed
+        for it is not the width printed."""
         face = self.fonts.face(weight, family, str(text))
         if lacking := face.lacks(str(text)):
+            if all(any(ch in f.chars for f in self.fonts.faces) for ch in lacking):
+                try:
+                    self.fonts.drawn(face, str(text))
+                except LackingGlyphs as exc:  # StandIns: the renderers would choose apart
+                    raise LackingGlyphs(f"measuring {_snippet(text)} in {face.name}, which lacks {chars_named(exc.lacking)}: "
+                                        f"{exc}, or draw the part in a <text> of its own", str(text), exc.lacking) from None
+                return StandIn(self.fonts, face)
             found = self.fonts.suggest(lacking, weight, str(text))
             asked = "" if found is None else f'family="{found[0]}"' + ("" if found[1] == weight else f' and weight="{found[1]}"')
             hint = ("add a font that has them (game.yaml `fonts:`)" if found is None
@@ -135,7 +144,7 @@ class TextFit:
         lines: list[str] = []
         face = self._face(text, weight, family)
         for paragraph in str(text).split("\n"):
-            line, units = "", 0
+            line, units = "", 0.0
             for joint, piece, end in pieces(paragraph):
                 if not line:
                     line, units = piece, face.units(piece)
@@ -204,6 +213,42 @@ class TextFit:
     def helpers(self) -> dict:
         return {"wrap": self.wrap, "text_width": self.text_width, "fit_size": self.fit_size, "fit_lines": self.fit_lines,
                 "check_room": self.check_room}
+
+
+class StandIn:
+    """Measures text in `base` as the renderers draw it where `base` lacks characters another
+    face of the game has (`Fonts.drawn`): each string measured is one run of text (a line),
+    in `base`'s font units. Only text that needs it comes here: one face's text is a `Face`'s."""
+
+    def __init__(self, fonts: Fonts, base: Face):
+        self.fonts, self.base, self.units_per_em = fonts, base, base.units_per_em
+        self.measured: dict[str, float] = {}
+
+    def units(self, text: str) -> float:
+        total = self.measured.get(text)
+        if total is None:
+            drawn = self.fonts.drawn(self.base, text)
+            if isinstance(drawn, Face):  # a stand-in with every character draws the whole run
+                total = drawn.units(text) * self.units_per_em / drawn.units_per_em
+            else:
+                # each glyph from its face, with that face's kerning towards a neighbour it has
+                # (usvg takes the stand-in's glyphs from shaping the whole run in it)
+                total = 0.0
+                for i, ch in enumerate(text):
+                    face = drawn.get(ch, self.base)
+                    units = face.units(ch)
+                    if i + 1 < len(text) and ord(text[i + 1]) in face.advances:
+                        units += face.kerning.get((ord(ch), ord(text[i + 1])), 0)
+                    total += units * self.units_per_em / face.units_per_em
+            self.measured[text] = total
+        return total
+
+    def width(self, text: str, size: float) -> float:
+        return self.units(text) * size / self.units_per_em
+
+    def joined(self, left: str, left_units: float, right: str) -> float:
+        """`units(left + right)`, measured whole: the faces drawing a line depend on all of it."""
+        return self.units(left + right)
 
 
 SOFT_HYPHEN = "\u00ad"  # a break that shows a hyphen when taken, nothing when not
