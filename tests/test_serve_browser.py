@@ -683,6 +683,27 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         server.stop()
 
 
+def tasty_humans_played(host: Any, server: Server, sheet_text: str, tmp_path: Path) -> dict:
+    """A Tasty Humans game (published rules) started on the page for the sheet's players,
+    each board entered as done through the page's API; its report as `pnp score` gives it."""
+    sheet = yaml.safe_load(sheet_text)
+    sid = start_game(host, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
+    host.wait_for_selector("#t-ending", timeout=WAIT)
+    api = server.path(f"api/sessions/{sid}")
+    for seat, p in enumerate(sheet["players"]):
+        board = {k: v for k, v in p.items() if k != "name"}
+        if isinstance(board.get("stomach"), list):  # the page's box takes the rows as lines
+            board["stomach"] = "".join(r + "\n" for r in board["stomach"])
+        assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
+    host.wait_for_selector("#finished", timeout=WAIT)
+    return scored(host, server, sid, tmp_path)
+
+
+def breakdown(host: Any, name: str) -> list[list[str]]:
+    """The rows of the player `name`'s breakdown on the page, each as its cells' text."""
+    return host.eval_on_selector_all(f"table[data-player='{name}'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+
+
 def test_a_tie_broken_by_leaders_is_said_in_the_rules_words_with_each_players_damage_tiles(browser: Any, tmp_path: Path):
     """Four players, two tied on points and on damage tiles (published rules line 204): the
     page says what decided it as `pnp score` prints it, not the report's id, and each
@@ -693,20 +714,12 @@ def test_a_tie_broken_by_leaders_is_said_in_the_rules_words_with_each_players_da
     server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
     try:
         host = phone(browser)
-        sheet = yaml.safe_load(FOUR_TIED)
-        sid = start_game(host, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
-        host.wait_for_selector("#t-ending", timeout=WAIT)
-        api = server.path(f"api/sessions/{sid}")
-        for seat, p in enumerate(sheet["players"]):
-            board = {k: v for k, v in p.items() if k != "name"} | {"stomach": "".join(r + "\n" for r in p["stomach"])}
-            assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
-        host.wait_for_selector("#finished", timeout=WAIT)
-        report = scored(host, server, sid, tmp_path)
+        report = tasty_humans_played(host, server, FOUR_TIED, tmp_path)
         assert report["winners"] == ["Di"] and report["decided_by"] == "leaders-ascending"
         assert host.inner_text("#winner") == "Winner: Di"
         assert host.inner_text("#decided") == "Decided by: higher lowest-scoring leaders"
         for name in ("Cy", "Di"):
-            rows = host.eval_on_selector_all(f"table[data-player='{name}'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+            rows = breakdown(host, name)
             assert ["damage (tiles 4, adjacent 0)", "0"] in rows and ["king (held no)", "0"] in rows, rows
     finally:
         server.stop()
@@ -770,22 +783,14 @@ def test_a_players_breakdown_has_numbers_only_in_its_points_column_adding_up_to_
     server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
     try:
         host = phone(browser)
-        sheet = yaml.safe_load(BASE)
-        sid = start_game(host, server, "tasty-humans", [p["name"] for p in sheet["players"]], "published")
-        host.wait_for_selector("#t-ending", timeout=WAIT)
-        api = server.path(f"api/sessions/{sid}")
-        for seat, p in enumerate(sheet["players"]):
-            board = {k: v for k, v in p.items() if k != "name"}
-            assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
-        host.wait_for_selector("#finished", timeout=WAIT)
-        report = scored(host, server, sid, tmp_path)
+        report = tasty_humans_played(host, server, BASE, tmp_path)
         for player in report["players"]:
-            rows = host.eval_on_selector_all(f"table[data-player='{player['name']}'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+            rows = breakdown(host, player["name"])
             points = [int(n) for _, n in rows if n != ""]
             assert sum(points) == player["total"], rows
             labels = [label for label, _ in rows]
             assert f"monster: {player['monster']}" in labels and f"empty_cells: {player['empty_cells']}" in labels, rows
-        ana = host.eval_on_selector_all("table[data-player='Ana'] tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+        ana = breakdown(host, "Ana")
         assert ["held: chain-orthogonal", ""] in ana, ana
         assert report["players"][1]["empty_cells"] == 17  # Bo's: a count the column would otherwise add
     finally:
