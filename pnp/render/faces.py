@@ -189,9 +189,6 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
     return error
 
 
-FACE_NAMES = ("item", "item_id", "component", "side", "width", "height", "bleed")  # a face's own names (`context`)
-
-
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 XML_LINES = re.compile(r"\r\n|\r|\n")  # the line ends the XML parser counts its lines by
 
@@ -324,7 +321,8 @@ class ComponentRenderer:
             tpl = self.env.get_template(template)
             failed: BaseException | None = self._unknown_block(template, tpl)
             if failed is None:
-                svg = tpl.render(context if context is not None else self.context(comp, name, item, side, bleed))
+                context = context if context is not None else self.context(comp, name, item, side, bleed)
+                svg = tpl.render(context)
         except Exception as exc:  # template bugs are reported at their template line
             failed = exc
         except KeyboardInterrupt:  # Ctrl-C (or a plugin's own raise of it) stops pnp
@@ -337,7 +335,7 @@ class ComponentRenderer:
             # with the template's line (Jinja maps its code to template lines for an Exception only) and the plugin's
             failed = stop.with_traceback(jinja2.debug.rewrite_traceback_stack().__traceback__)
         if failed is not None:
-            seen = (*self.names, *self.env.globals, *FACE_NAMES)  # what a face's template may name
+            seen = (*(context or self.names), *self.env.globals)  # what a face's template may name
             error = _render_error(failed, self.game, template, what, seen)
             if isinstance(failed, LackingGlyphs):  # at the content that holds the characters, if any does
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
@@ -385,7 +383,7 @@ class ComponentRenderer:
             self._blocks_checked[name] = sandbox.unknown_block(template)
         return self._blocks_checked[name]
 
-    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:  # names: FACE_NAMES
+    def context(self, comp: Component, name: str, item: Any, side: str, bleed: float) -> dict[str, Any]:
         """The names a face's template sees besides the environment's globals: plain data."""
         return {**self.names, "item": self.game.plain.copy(item), "item_id": item_id(item) if item is not None else name,
                 "component": self.component_data(comp), "side": side, "width": comp.size.width, "height": comp.size.height, "bleed": bleed}
