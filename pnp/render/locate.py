@@ -45,9 +45,14 @@ class Locator:
         self.game = game
 
     @cached_property
-    def strings(self) -> list[tuple[str, ContentError]]:
+    def written(self) -> list[tuple[tuple, str, ContentError]]:
+        """Each content string: its path in its file, the string, and where it is written."""
         docs = [self.game.manifest_doc, *self.game.docs.values()]
-        return [(" ".join(text.split()).casefold(), doc.error(at, "")) for doc in docs for at, text in _leaves(doc.data)]
+        return [(at, text, doc.error(at, "")) for doc in docs for at, text in _leaves(doc.data)]
+
+    @cached_property
+    def strings(self) -> list[tuple[str, ContentError]]:
+        return [(" ".join(text.split()).casefold(), where) for _, text, where in self.written]
 
     @cached_property
     def patterns(self) -> list[tuple[re.Pattern, ContentError]]:
@@ -58,11 +63,9 @@ class Locator:
     @cached_property
     def fields(self) -> dict[str, tuple[Any, ContentError]]:
         """Each content string (stripped) with the key it is the value of and where the first is written."""
-        docs = [self.game.manifest_doc, *self.game.docs.values()]
         found: dict[str, tuple[Any, ContentError]] = {}
-        for doc in docs:
-            for at, text in _leaves(doc.data):
-                found.setdefault(text.strip(), (next((k for k in reversed(at) if isinstance(k, str)), None), doc.error(at, "")))
+        for at, text, where in self.written:
+            found.setdefault(text.strip(), (next((k for k in reversed(at) if isinstance(k, str)), None), where))
         return found
 
     def find(self, text: str) -> ContentError | None:
