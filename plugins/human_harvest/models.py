@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from pnp.api import Colour, Slug, StrictModel, one_of
+from pnp.api import Colour, Slug, StrictModel, beyond_name, one_of
 
 from .glyphs import GLYPHS, SUIT_GLYPHS
 
@@ -166,10 +166,10 @@ class ScoringFile(StrictModel):
         """Only plain names of SHEET_COUNTS: `{x.attr}` or `{x[0]}` would reach past the number, and
         a format (`{x:>999999999}`, `{x:s}`) would make a giant text or fail in the template."""
         try:
-            fields = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(text) if name is not None]
+            names = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+            return names <= set(SHEET_COUNTS) and beyond_name(text) is None
         except ValueError:  # a lone brace
             return False
-        return all(name in SHEET_COUNTS and not spec and conversion is None for name, spec, conversion in fields)
 
     def say(self, text: str) -> str:
         """A sheet text with the counts it names filled in. A template may hand it any text:

@@ -23,7 +23,7 @@ from pydantic import (
 from pnp.api import PnpError, counted
 from pnp.api import GRIDS
 from pnp.api import deep_merge
-from pnp.api import StrictModel, complaint, mapping_at, text_with, unknown_key
+from pnp.api import StrictModel, beyond_name, complaint, mapping_at, text_with, unknown_key
 
 if TYPE_CHECKING:
     from pydantic_core import InitErrorDetails
@@ -72,12 +72,8 @@ def _check_placeholders(text: str, allowed: list[str], required: list[str]) -> s
     if bare:
         raise ValueError(f"writes {bare.group(0)!r}: expected {{{bare.group(1)}:{bare.group(2).rstrip('s')}}}, so the unit is plural exactly when the number is not 1")
     names = _placeholders(text)
-    # a field is its value, or a number with its unit ({points:point}): Python's widths and
-    # conversions (`{points:>999999999}` a text of a gigabyte on every card) are no wording
-    for _, name, spec, conversion in string.Formatter().parse(text):
-        if name is not None and (conversion is not None or (spec and not UNIT.match(spec))):
-            field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
-            raise ValueError(f"placeholder {field}: expected {{{name}}} as it is (or a number with its unit, as {{points:point}})")
+    if more := beyond_name(text, lambda spec: UNIT.match(spec) is not None):  # a field is its value, or a number with its unit ({points:point})
+        raise ValueError(f"placeholder {more[1]}: expected {{{more[0]}}} as it is (or a number with its unit, as {{points:point}})")
     unknown = sorted(names - set(allowed))
     if unknown:
         raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + a + '}' for a in allowed)}")

@@ -71,6 +71,17 @@ def one_of(choices: Iterable[str], what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def beyond_name(text: str, spec_ok: Callable[[str], bool] = lambda spec: False) -> tuple[str, str] | None:
+    """The first `{field}` of the format string `text` that is more than its name, as (the
+    name, the field as written): a conversion, or a format spec `spec_ok` does not allow.
+    str.format would fill a width in (`{n:>999999999}`: a text of a gigabyte on every card),
+    so a text filled in from content takes plain names. ValueError on a lone brace."""
+    for _, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None and (conversion is not None or (spec and not spec_ok(spec))):
+            return name, "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+    return None
+
+
 def text_with(*fields: str) -> AfterValidator:
     """The check of a text that may hold only these `{field}` placeholders, filled in from
     other content when printed (so a card's number and the scorer's come from one place):
@@ -78,15 +89,11 @@ def text_with(*fields: str) -> AfterValidator:
 
     def check(value: str) -> str:
         try:
-            parsed = [(name, spec, conversion) for _, name, spec, conversion in string.Formatter().parse(value) if name is not None]
+            names = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
         except ValueError as exc:
             raise ValueError(f"is not a valid text ({exc}): write a literal brace as '{{{{' or '}}}}'") from None
-        names = {name for name, _, _ in parsed}
-        # filled in by str.format: a width (`{n:>999999999}`, a text of a gigabyte) or a conversion is refused
-        for name, spec, conversion in parsed:
-            if spec or conversion is not None:
-                field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
-                raise ValueError(f"placeholder {field}: expected {{{name}}} as it is")
+        if more := beyond_name(value):
+            raise ValueError(f"placeholder {more[1]}: expected {{{more[0]}}} as it is")
         unknown = sorted(names - set(fields))
         if unknown:
             raise ValueError(f"unknown placeholder {{{unknown[0]}}}: expected only {', '.join('{' + f + '}' for f in fields)}")
