@@ -141,6 +141,13 @@ def coin_project(tmp_path: Path, items: str, colour: str, back: str) -> Project:
     return project
 
 
+def built_coin(project: Project, side: str) -> Image.Image:
+    """The project's TTS images built at 100 dpi; its first coin's image for `side` ("image" or "back")."""
+    build(project, None, BuildOptions(formats=("tts",), dpi=100))
+    (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
+    return Image.open(project.output_dir / "demo/tts" / coin["items"][0][side])
+
+
 def test_a_round_pieces_shared_back_is_named_back_not_after_its_first_item(tmp_path: Path):
     """Two coins with one back drawn for both: the back's file is `back-…`, as a deck's
     shared back is, not `gold-back-…` that the silver coin would point at too."""
@@ -165,9 +172,7 @@ def test_a_round_back_coloured_by_its_bleed_disc_shows_that_colour(tmp_path: Pat
                            '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}{% block body %}'
                            '<circle class="bleed" cx="10" cy="10" r="{{ (10 + bleed) | num }}" fill="#264653"/>'
                            '<text x="10" y="12" font-size="6" fill="#ffffff" text-anchor="middle">B</text>{% endblock %}')
-    build(project, None, BuildOptions(formats=("tts",), dpi=100))
-    (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
-    back = Image.open(project.output_dir / "demo/tts" / coin["items"][0]["back"])
+    back = built_coin(project, "back")
     w, h = back.size
     assert ImageStat.Stat(back.getchannel("A")).mean[0] > 0.75 * 255 * math.pi / 4  # the whole disc (was 1%)
     assert back.getpixel((w // 5, h // 2))[:3] == (0x26, 0x46, 0x53) and back.getpixel((0, 0))[3] == 0
@@ -231,9 +236,7 @@ def test_what_a_round_face_leaves_transparent_inside_its_circle_is_white_paper(t
     (project.root / "templates/demo/coin.svg.j2").write_text(
         '{% extends "pnp/base.svg.j2" %}{% block background %}none{% endblock %}'
         '{% block body %}<rect x="8" y="8" width="4" height="4" fill="#264653"/>{% endblock %}')
-    build(project, None, BuildOptions(formats=("tts",), dpi=100))
-    (coin,) = [p for p in json.loads((project.output_dir / "demo/tts/decks.json").read_text())["pieces"] if p["component"] == "coin"]
-    front = Image.open(project.output_dir / "demo/tts" / coin["items"][0]["image"])
+    front = built_coin(project, "image")
     w, h = front.size
     assert front.getpixel((w // 2, h // 5)) == (255, 255, 255, 255) and front.getpixel((w // 2, h // 2)) == (0x26, 0x46, 0x53, 255)
     assert front.getpixel((0, 0))[3] == 0  # still cut round
