@@ -8,7 +8,7 @@ import sys
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn, Optional, TypeVar
 
 import typer
 
@@ -83,6 +83,13 @@ EXIT_OK, EXIT_MISMATCH, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3
 def say(text: object, stderr: bool = False) -> None:
     """Print one line of text as it is: no markup, no highlighting, controls written out."""
     console(stderr).print(plain(text), markup=False, highlight=False, soft_wrap=True)
+
+
+def warn(lines: Iterable[object]) -> None:
+    """Print warnings (a located line each, on stderr as errors are): what the build went on
+    despite, a command's `--quiet` leaving them out."""
+    for line in lines:
+        say(clip(plain(line)), stderr=True)
 
 
 def run(fn: Callable[[], T], *, as_json: bool = False) -> T:
@@ -212,6 +219,7 @@ def build_cmd(
         known = None if force or command is None else witness.answer(where, command)
         if known is not None and known.unchanged:  # nothing the last build of this command read or wrote has changed
             for game in [] if quiet else known.games:
+                warn(known.warned.get(game, []))
                 say(known.lines[game])
             return None
         todo = games if known is None else [game for game in known.games if game not in known.lines]  # the games that changed
@@ -237,12 +245,14 @@ def build_cmd(
                 with progress_bar("building", "faces and files", quiet) as shown:
                     reports = build(proj, todo, options, progress=Tally(lambda done, total, what: shown(done, total, markup(what))) if shown else None,
                                     checked=checked)
+            warned = {r.game: [plain(w) for w in r.warnings] for r in reports}
             if command is not None:
                 witness.record(where, command, proj.root, read | {trust_file()}, {r.game: plain(_built(r, 0, 0, 0.0, out)) for r in reports}, started,
-                               noted, {r.game: r.outputs for r in reports})
+                               noted, {r.game: r.outputs for r in reports}, warned)
         if not quiet:
             made = {r.game: _built(r, r.written, r.rendered, r.seconds, out) for r in reports}
             for game in known.games if known is not None else made:
+                warn(warned[game] if game in made else known.warned.get(game, []))
                 say(made[game] if game in made else known.lines[game])
         return None
 
@@ -360,11 +370,13 @@ def validate_cmd(
 
     def job():
         from .config import BuildOptions
+        from .render.faces import game_warnings
         from .build.pipeline import Pipeline
 
         proj = project_at(project)
         # rendering also checks the templates, with the game options a build given the same sees
-        Pipeline(proj, BuildOptions(bleed=0.0, players=players, extra=_options(set_))).each(proj.resolve_games(games), lambda game, rendered: None)
+        warned = Pipeline(proj, BuildOptions(bleed=0.0, players=players, extra=_options(set_))).each(proj.resolve_games(games), lambda game, rendered: game_warnings(rendered))
+        warn(w for found in warned for w in found)
         say("ok")
 
     run(job)

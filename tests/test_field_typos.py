@@ -232,3 +232,85 @@ def test_a_set_or_an_unknown_kind_is_named():
 
     assert _shown({3, 1}) == "a set of 2 (no order: sort it into a list, `| sort`)"
     assert _shown(1j) == "a value of another kind (complex)"
+
+
+TYPO_WARNING = ("card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); "
+                "`| default('')` printed nothing")
+
+
+def misspell_under_default(demo: Project) -> None:
+    """`{{ item.title }}` of the demo's card misspelt, behind a `default`: every card printed blank."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", "{{ item.titel | default('') }}"))
+
+
+def test_a_misspelt_field_behind_default_is_one_warning_at_its_line(demo: Project):
+    """Before: `default` swallowed the misspelt field and every card shipped without its title,
+    without a word. Now one warning for all the cards, at the template line; the build goes on."""
+    more_cards(demo, 4)
+    misspell_under_default(demo)
+    result = validate(demo)
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if "warning" in line] == [result.output.splitlines()[0]]
+    assert result.output.splitlines()[0].endswith(TYPO_WARNING) and result.output.splitlines()[1] == "ok"
+    built = runner.invoke(app, ["build", "--project", str(demo.root), "--format", "svg"])
+    assert built.exit_code == 0 and built.output.splitlines()[0].endswith(TYPO_WARNING), built.output
+    quiet = runner.invoke(app, ["build", "--project", str(demo.root), "--format", "svg", "-q"])
+    assert quiet.exit_code == 0 and quiet.output == ""
+
+
+@pytest.mark.parametrize("guard, how", [
+    ("{{ item.titel | d('?') }}", "`| d('?')` printed its default on every piece"),
+    ("{% if item.titel is defined %}{{ item.titel }}{% endif %}", "`is defined` was false on every piece"),
+])
+def test_a_field_one_record_has_gives_no_warning(demo: Project, guard: str, how: str):
+    """A template shared by records that differ may guard a field some lack: a field of one
+    record (or a column of its file, every cell of it empty) is no typo."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", guard))
+    result = validate(demo)
+    assert result.exit_code == 0 and f"card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); {how}" in result.output
+    more_cards(demo, 3)
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(cards.read_text() + "  - {id: other, title: Other, titel: Other, text: x, copies: 1}\n")
+    assert validate(demo).output == "ok\n"
+    (demo.content_dir / "demo/cards.csv").write_text("id,title,titel,text,copies\r\nexample,Example,,Some text.,1\r\n")
+    cards.unlink()
+    game = demo.content_dir / "demo/game.yaml"
+    game.write_text(game.read_text().replace("items: cards.cards", "items: cards"))
+    assert validate(demo).output == "ok\n"
+
+
+def test_the_warning_is_told_again_by_a_build_that_renders_no_face(demo: Project):
+    """A rebuild whose faces all come from the cache, and one answered from the last build's
+    record (pnp/build/witness.py), warn as the first build did: the warning is read from the
+    templates and records, not from a face rendering."""
+    import os
+    import subprocess
+    import sys
+
+    from test_witness import CHILD, REPO, answered
+
+    misspell_under_default(demo)
+
+    def build(*args: str) -> tuple[list[str], list[str]]:
+        done = subprocess.run([sys.executable, "-c", CHILD, "build", "-p", str(demo.root), *args], capture_output=True, text=True,
+                              cwd=demo.root, env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines(), done.stderr.splitlines()
+
+    first = build()
+    assert "2 faces rendered" in first[0][0] and first[1] == ["templates/demo/" + TYPO_WARNING]
+    again = build()
+    assert answered(again[0]) and again[1] == first[1]
+    cached = build("--format", "svg")  # another command: built, its faces from the cache
+    assert "0 faces rendered" in cached[0][0] and cached[1] == first[1]
+
+
+def test_the_shipped_games_guard_no_field_their_records_all_lack():
+    """Their scoring sheets test `item.table is defined`, a field `pnp sheet --table` gives the
+    sheet's record (pnp/score/dispatch.py): no typo, no warning."""
+    from conftest import REPO
+
+    result = runner.invoke(app, ["validate", "--project", str(REPO)])
+    assert (result.exit_code, result.output) == (0, "ok\n")

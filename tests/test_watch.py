@@ -580,3 +580,19 @@ def test_an_option_typed_wrong_ends_the_watch_as_build_does(demo: Project):
         rebuild(demo, None, BuildOptions(paper="b5"), lambda *_: None)
     result = CliRunner().invoke(app, ["watch", "-q", "--paper", "b5", "-p", str(demo.root)])
     assert result.exit_code == 2 and result.output.startswith("pnp watch: unknown paper 'b5'"), result.output
+
+
+def test_a_rebuild_warns_of_a_guarded_field_no_record_has(demo: Project):
+    """What `pnp build` warns of (pnp/render/defaulted.py), each rebuild, before its report;
+    not an error: `--quiet` leaves it out."""
+    from pnp.tools.watch import rebuild
+
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", "{{ item.titel | default('') }}"))
+    for _ in range(2):  # built, then up to date (every face from the cache)
+        said = Lines()
+        rebuild(demo, None, BuildOptions(formats=("svg",)), said.echo)
+        (warning, report) = said.lines
+        assert warning[0].endswith("card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); "
+                                   "`| default('')` printed nothing") and warning[1] is False
+        assert report[0].startswith("demo: ")

@@ -341,4 +341,4 @@ def render_cached(game: GameContent, options: dict[str, Any], bleed: float, cach
         tally.plan(renderer.face_count(), f"{game.name}: faces")
     out = [renderer.component(i, comp) for i, comp in enumerate(game.manifest.components)]
     raise_if_any(renderer.errors)
-    return out, renderer.rendered
+    return renderer.warned(out), renderer.rendered

@@ -29,7 +29,7 @@ from ..errors import ContentError, OptionError, PnpError
 from ..load.project_files import output_folder, outside
 from .output import Staged, check_files, commit_files, discard_staged
 from .pipeline import Pipeline
-from ..render.faces import RenderedComponent
+from ..render.faces import RenderedComponent, game_warnings
 
 if TYPE_CHECKING:
     from ..formats.pdf import BookPages
@@ -72,6 +72,7 @@ class GameReport:
     stale: tuple[str, ...] = ()  # files of formats not built now not made from these faces (`stale_outputs`)
     made_at: dict[str, int] = field(default_factory=dict)  # the dpi the png/tts files were made at (what `stale` was judged at)
     outputs: tuple[str, ...] = ()  # every file the build made or found current, relative to output/<game>/
+    warnings: tuple[ContentError, ...] = ()  # what its templates may get wrong, the build going on (`game_warnings`)
 
 
 # format name -> the files it makes for one game: {relative path: Planned}
@@ -587,5 +588,5 @@ def _commit(p: Produced, scope: tuple[str, ...]) -> GameReport:
     seconds = p.seconds + time.perf_counter() - start
     return GameReport(p.game.name, len(p.rendered), pieces, len(p.planned), len(done.written), seconds,
                       p.faces_rendered, tuple(done.written), tuple(done.removed), p.rendered, p.game.manifest.title, p.sheets, p.stale,
-                      dict(p.cache.dpi), tuple(sorted(p.planned)))
+                      dict(p.cache.dpi), tuple(sorted(p.planned)), game_warnings(p.rendered))
 

@@ -9,9 +9,9 @@ Python) the digest of pnp's own code and of each of those paths and of every fol
 leads to them from the project folder (a file's bytes, a folder's entry names, or that it
 is missing), split by game: what lies under a game's own `content/<game>/` and
 `templates/<game>/` is that game's, with the size and modification time of every file it
-left in `output/<game>/` and its report line; the rest (pnp.yaml, assets/, plugins/, the
+left in `output/<game>/`, its report line and its warnings; the rest (pnp.yaml, assets/, plugins/, the
 folders above) every game's. When the same command runs again and nothing of all that
-changed, it prints the last report and writes nothing; when only some games' own files
+changed, it prints the last report (warnings too) and writes nothing; when only some games' own files
 changed, only those games are built. This module imports nothing heavier than the
 standard library, so that answer costs a fraction of a second.
 """
@@ -23,7 +23,7 @@ import json
 import os
 import stat
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 import importlib.util
 from pathlib import Path
@@ -143,10 +143,11 @@ def _load(out: Path) -> dict:
 @dataclass
 class Known:
     """What the record of a command says now: its games in order, and the report line of
-    each game none of whose inputs or outputs changed (those need no build)."""
+    each game none of whose inputs or outputs changed (those need no build), with its warnings."""
 
     games: list[str]
     lines: dict[str, str]
+    warned: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def unchanged(self) -> bool:
@@ -168,7 +169,8 @@ def answer(out: Path, command: list[str]) -> Known | None:
         games = entry["games"]
         lines = {game: str(games[game]["line"]) for game in entry["order"]
                  if _same(games[game]["read"]) and _outputs(out / game) == games[game]["outputs"]}
-        return Known([str(game) for game in entry["order"]], lines)
+        warned = {game: [str(w) for w in games[game].get("warnings", [])] for game in lines}
+        return Known([str(game) for game in entry["order"]], lines, warned)
     except (KeyError, TypeError, AttributeError, OSError):
         return None
 
@@ -203,10 +205,11 @@ def _noted_state(path: str, out: Path) -> str:
 
 
 def record(out: Path, command: list[str], root: Path, read: Iterable[Path], lines: dict[str, str], started_ns: int,
-           noted: dict[str, str] | None = None, made: dict[str, Iterable[str]] | None = None) -> bool:
+           noted: dict[str, str] | None = None, made: dict[str, Iterable[str]] | None = None,
+           warned: dict[str, list[str]] | None = None) -> bool:
     """Remember a successful build of `command`: for each game built (the keys of `lines`,
     in order), what it read under its own folders, what it left in `out/<game>` and the
-    line a no-op answer prints; what every game read (under `root` and beyond: plugin
+    line and warnings (`warned`) a no-op answer prints; what every game read (under `root` and beyond: plugin
     code, the trust file) apart. Games the record knew and this build skipped keep their
     entries (answer() found them unchanged). Nothing is written when the record is
     already there, or when something read changed while the build ran (the build may
@@ -243,7 +246,7 @@ def record(out: Path, command: list[str], root: Path, read: Iterable[Path], line
         shared |= set(previous.get("shared", {}))
     for game in built:
         games[game] = {"read": {p: now[p] for p in paths if owners[p] == game},
-                       "outputs": outputs[game], "line": lines[game]}
+                       "outputs": outputs[game], "line": lines[game], "warnings": (warned or {}).get(game, [])}
     entry = {"code": own_code(), "shared": {p: now.get(p) or _state(p) for p in sorted(shared)}, "order": order,
              "games": {g: games[g] for g in order if g in games}}
     if builds.get(key) == entry:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -22,11 +22,12 @@ from ..plaindata import helper
 from ..units import num
 from ..files import digest
 from .assets import Assets
+from .defaulted import SHEET_TABLE, unused_defaults
 from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, raise_if_any, undefined_named
+from ..errors import ContentError, add_folded, raise_if_any, sorted_errors, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
@@ -78,6 +79,8 @@ class RenderedComponent:
     spec: Component
     pieces: list[Piece]
     bleed: float
+    # warnings of the templates this component is the first to render (pnp/render/defaulted.py)
+    warnings: tuple[ContentError, ...] = field(default=(), compare=False)
 
     @property
     def faces(self) -> list[Face]:
@@ -89,6 +92,11 @@ class RenderedComponent:
             if p.back is not None:
                 seen.setdefault(p.back.name, p.back)
         return list(seen.values())
+
+
+def game_warnings(rendered: list[RenderedComponent]) -> tuple[ContentError, ...]:
+    """The warnings of a game's rendered components (pnp/render/defaulted.py), in file and line order."""
+    return tuple(sorted_errors([w for comp in rendered for w in comp.warnings]))
 
 
 def environment(game: GameContent, fit: textfit.TextFit | None = None, assets: Assets | None = None) -> jinja2.Environment:
@@ -291,6 +299,7 @@ class ComponentRenderer:
         self._components: dict[str, dict[str, Any]] = {}
         self._blocks_checked: dict[str, jinja2.TemplateAssertionError | None] = {}  # a face template's `_unknown_block`
         self.each_piece: Callable[[Piece], None] | None = None  # told of every piece as soon as it is rendered
+        self._records: dict[str, tuple[list[str], list[Any]]] = {}  # face template -> its components and their records
 
     def _sources(self, template: str) -> list[tuple[Path, str]]:
         """The face's template and every template it names literally to extend, include or
@@ -412,6 +421,13 @@ class ComponentRenderer:
         bleed = self.bleed if comp.bleed is None else comp.bleed
         if self._too_big(index, comp, bleed):
             return RenderedComponent(comp, [], bleed)
+        for template in (comp.front, comp.back if comp.back_per_item else None):
+            if template:  # a shared back is given no record
+                users = self._records.setdefault(template, ([], []))
+                users[0].append(comp.id)
+                users[1].extend(self.plan.items(index, comp))
+                if comp.id == self.game.plugin.sheet_component:  # a record that has the field pnp gives the sheet's
+                    users[1].append({SHEET_TABLE: None})
         shared_back = None
         if comp.back and not comp.back_per_item:
             shared_back = self.face(comp, comp.back, "back", None, "back", bleed)
@@ -427,6 +443,23 @@ class ComponentRenderer:
                     self.each_piece(pieces[-1])
         return RenderedComponent(comp, pieces, bleed)
 
+    def warned(self, rendered: list[RenderedComponent]) -> list[RenderedComponent]:
+        """`rendered` with the warnings of their templates (`defaulted.unused_defaults`),
+        each on the first component rendered with the template."""
+        def parsed(template: str) -> list[tuple[Path, jinja2.nodes.Template]]:
+            trees = []
+            for path, text in self._sources(template):
+                try:
+                    trees.append((path, self.env.parse(text)))
+                except jinja2.TemplateSyntaxError:  # a template no face rendered: its error is told
+                    continue
+            return trees
+
+        found: dict[str, list[ContentError]] = {}
+        for first, warning in unused_defaults(self._records, parsed, self.game.plain.blank):
+            found.setdefault(first, []).append(warning)
+        return [replace(comp, warnings=tuple(found.get(comp.spec.id, ()))) for comp in rendered]
+
 
 def render_game(game: GameContent, options: dict[str, Any], bleed: float, only: set[str] | None = None) -> list[RenderedComponent]:
     """Render every component (or those in `only`); raise PnpError listing every failure."""
@@ -437,4 +470,4 @@ def render_game(game: GameContent, options: dict[str, Any], bleed: float, only: 
         if only is None or comp.id in only
     ]
     raise_if_any(renderer.errors)
-    return out
+    return renderer.warned(out)

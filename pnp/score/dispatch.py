@@ -201,6 +201,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     from ..formats.room import laid_alone, no_room
     from ..files import write_atomic
     from ..plan import item_field, item_id
+    from ..render.defaulted import SHEET_TABLE
     from ..render.faces import ComponentRenderer, Piece, RenderedComponent
 
     from ..config import BuildOptions
@@ -229,7 +230,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
         raise PnpError(f"{game.name}: no scoring sheet for {players} players: expected one of {expected}")
     item = counts[players]
     if table is not None:
-        item = {**item, "table": table}
+        item = {**item, SHEET_TABLE: table}
     face = renderer.face(spec, spec.front, item_id(item), item, "front", 0.0)
     raise_if_any(renderer.errors)
     assert face is not None

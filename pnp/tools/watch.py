@@ -253,6 +253,8 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
             _failed(PnpError(located), echo)
             return None
         for r in reports:
+            for warning in r.warnings:  # not errors: `--quiet` leaves them out
+                echo(str(warning), False)
             echo(describe(r), False)
         if any(r.changed or r.removed for r in reports):
             _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()), others)

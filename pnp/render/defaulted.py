@@ -1,0 +1,118 @@
+"""A field a template guards (`item.titel | default('')`, `item.titel is defined`) that no
+record has: most often a misspelt field, which the guard hides (every card printed without
+its title). `default` stands in for a missing field on purpose, as a template shared by
+components may read a field some records lack, so this is a warning, given once a template
+(docs/writing-games.md, "Data files").
+
+It reads the templates and the records, not what a face did as it rendered: a build whose
+faces all come from the cache warns the same."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from jinja2 import nodes
+
+from ..errors import ContentError, did_you_mean
+
+GUARDS = frozenset({"default", "d"})  # Jinja's filter and its short name
+TESTS = frozenset({"defined", "undefined"})
+SHEET_TABLE = "table"  # the field `pnp sheet --table` gives the scoring sheet's record (pnp/score/dispatch.py)
+UNKNOWN = object()  # a path through something that is no record (a list, a text): it may be there
+
+
+@dataclass(frozen=True)
+class Guarded:
+    """A field of `item` a template guards: its names below `item`, line, and how it is guarded."""
+
+    path: tuple[str, ...]
+    line: int
+    how: str  # what the guard did: "`| default('')` printed nothing"
+
+
+def _item_path(node: nodes.Node) -> tuple[str, ...] | None:
+    """`item.a.b` or `item['a']` as ("a", "b"), ("a"); None for anything else."""
+    path: list[str] = []
+    while True:
+        if isinstance(node, nodes.Getattr):
+            path.append(node.attr)
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            path.append(node.arg.value)
+        elif isinstance(node, nodes.Name) and node.name == "item" and path:
+            return tuple(reversed(path))
+        else:
+            return None
+        node = node.node
+
+
+def _how(guard: nodes._FilterTestCommon) -> str:
+    if isinstance(guard, nodes.Test):
+        return f"`is {guard.name}` was {'false' if guard.name == 'defined' else 'true'} on every piece"
+    given = guard.args[:1]
+    if not given or (isinstance(given[0], nodes.Const) and given[0].value == ""):
+        return f"`| {guard.name}('')` printed nothing"
+    shown = repr(given[0].value) if isinstance(given[0], nodes.Const) else "..."
+    return f"`| {guard.name}({shown})` printed its default on every piece"
+
+
+def guarded(tree: nodes.Template) -> list[Guarded]:
+    """The fields of `item` the template guards; none in a template that names something else
+    `item` (a loop, a `set`, a macro's parameter): there `item` may be no piece's record."""
+    if any(name.name == "item" and name.ctx != "load" for name in tree.find_all(nodes.Name)):
+        return []
+    found = []
+    for guard in tree.find_all((nodes.Filter, nodes.Test)):
+        if guard.name in (GUARDS if isinstance(guard, nodes.Filter) else TESTS) and guard.node is not None:
+            path = _item_path(guard.node)
+            if path is not None:
+                found.append(Guarded(path, guard.lineno, _how(guard)))
+    return found
+
+
+def _reach(record: Any, path: tuple[str, ...], blank: frozenset[str]) -> Any:
+    """The fields beside the last of `path` in `record` when it lacks it (a list of names),
+    else UNKNOWN (it has it, or something on the way is no record: it may)."""
+    here = record
+    for depth, name in enumerate(path):
+        if not isinstance(here, dict):
+            return UNKNOWN
+        if name not in here:
+            if depth == 0 and name in blank:  # its file has that field; this record leaves it empty
+                return UNKNOWN
+            return [k for k in here if isinstance(k, str)] + (sorted(blank) if depth == 0 else [])
+        here = here[name]
+    return UNKNOWN
+
+
+def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: Callable[[str], Iterable[tuple[Path, nodes.Template]]],
+                    blank: Callable[[Any], frozenset[str]]) -> list[tuple[str, ContentError]]:
+    """One warning, with the first component rendered with it, for each field of `item` a template guards that no record of any component
+    rendered with it has. `templates`: each face template -> the components rendered with it
+    and their records; `sources`: a face template's file and the files it includes, extends
+    or imports, parsed; `blank`: the fields a record's file has that it leaves empty."""
+    users: dict[Path, tuple[list[str], list[Any]]] = {}  # each file -> the components and records that reach it
+    trees: dict[Path, nodes.Template] = {}
+    for template, (components, records) in templates.items():
+        for path, tree in sources(template):
+            trees[path] = tree
+            known = users.setdefault(path, ([], []))
+            known[0].extend(c for c in components if c not in known[0])
+            known[1].extend(records)
+    warnings = []
+    for path, (components, records) in users.items():
+        if not records:
+            continue
+        for guard in guarded(trees[path]):
+            beside: set[str] = set()
+            for record in records:
+                found = _reach(record, guard.path, blank(record))
+                if found is UNKNOWN:
+                    break
+                beside.update(found)
+            else:
+                field = ".".join(("item", *guard.path))
+                warnings.append((components[0], ContentError(path, guard.line, None, f"warning: {field} is in no record of {', '.join(components)}"
+                                                                     f"{did_you_mean(guard.path[-1], sorted(beside))}; {guard.how}")))
+    return warnings
