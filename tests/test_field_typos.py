@@ -314,3 +314,32 @@ def test_the_shipped_games_guard_no_field_their_records_all_lack():
 
     result = runner.invoke(app, ["validate", "--project", str(REPO)])
     assert (result.exit_code, result.output) == (0, "ok\n")
+
+
+def test_the_guards_kept_between_runs_follow_the_templates_text(demo: Project):
+    """What a template guards is kept between runs (pnp/bytecode.py `kept_code`), keyed by its
+    text: a typo fixed, or moved to another line, is read anew the next run."""
+    misspell_under_default(demo)
+    assert TYPO_WARNING in validate(demo).output
+    assert TYPO_WARNING in validate(demo).output  # the second time from what was kept
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{% block body %}", "{% block body %}\n"))
+    assert TYPO_WARNING.replace("card.svg.j2:6:", "card.svg.j2:7:") in validate(demo).output
+    template.write_text(template.read_text().replace("item.titel", "item.title"))
+    assert validate(demo).output == "ok\n"
+
+
+def test_the_templates_a_template_names_are_read_as_jinja_reads_them():
+    """Each build reads the templates a face template names (pnp/render/faces.py
+    `_referenced`) from their statements without parsing: the same names Jinja's syntax tree
+    gives, for every shipped template, and Jinja's own reading where a name is no literal."""
+    import jinja2.meta
+
+    from conftest import REPO
+    from pnp.render.faces import REFERENCE
+
+    env = jinja2.Environment()
+    for path in [*REPO.glob("templates/**/*.j2"), *REPO.glob("pnp/**/*.j2")]:
+        text = path.read_text(encoding="utf-8")
+        assert sorted(m["name"] for m in REFERENCE.finditer(text)) == sorted(jinja2.meta.find_referenced_templates(env.parse(text))), path
+    assert [m["name"] for m in REFERENCE.finditer("{%- include ['a.j2', 'b.j2'] %}{% import name as m %}")] == [None, None]

@@ -28,9 +28,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from ..bytecode import WholeBucket, bytecode_cache
+from ..bytecode import kept_code
 from ..errors import ContentError, PluginError, PnpError
-from ..files import digest
 from ..plaindata import HelperStopped
 from ..safetext import clip
 from . import project_files, trust
@@ -66,29 +65,8 @@ _CODE_FILES = "__pnp_python_%s.cache"  # beside the templates' compiled code (pn
 
 
 def _compiled(source: bytes, path: str, compile_source: Callable[[bytes, str], Any]) -> CodeType:
-    """The code of the module `path` whose source is `source`: the cached code when the
-    entry for `path` was compiled from exactly what compiling reads (these bytes, this
-    file name, which the code records for tracebacks, this Python's bytecode and
-    optimisation level), else compiled and stored. A cache that cannot be read or written
-    means compiling, silently."""
-    cache = bytecode_cache(_CODE_FILES)
-    if cache is None:
-        return compile_source(source, path)
-    checksum = digest(source, path, importlib.util.MAGIC_NUMBER, sys.flags.optimize)
-    bucket = WholeBucket(None, digest(path), checksum)  # type: ignore[arg-type]  # a bucket keeps its environment, never uses it
-    try:
-        cache.load_bytecode(bucket)  # an entry of other source or another Python is not loaded
-    except OSError:  # an unreadable entry: compiled again
-        bucket.reset()
-    if bucket.code is not None:
-        return bucket.code
-    code = compile_source(source, path)
-    bucket.code = code
-    try:
-        cache.dump_bytecode(bucket)
-    except OSError:  # the folder went away or is full: the next run compiles again
-        pass
-    return code
+    """The code of the module `path` whose source is `source` (`bytecode.kept_code`)."""
+    return kept_code(_CODE_FILES, source, path, compile_source)
 
 
 class _ProjectPluginFinder(importlib.abc.MetaPathFinder):

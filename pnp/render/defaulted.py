@@ -9,17 +9,23 @@ faces all come from the cache warns the same."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from types import CodeType
 from typing import Any, Callable, Iterable
 
 from jinja2 import nodes
 
+from ..bytecode import kept_code
 from ..errors import ContentError, did_you_mean
 
 GUARDS = frozenset({"default", "d"})  # Jinja's filter and its short name
 TESTS = frozenset({"defined", "undefined"})
 SHEET_TABLE = "table"  # the field `pnp sheet --table` gives the scoring sheet's record (pnp/score/dispatch.py)
+MAY_GUARD = re.compile(r"default|defined|\|\s*d\b")  # a superset of the guards `guarded` finds, found without parsing
+_GUARD_FILES = "__pnp_guards_%s.cache"  # beside the templates' compiled code, named apart
+_THIS = Path(__file__).read_bytes()  # what `guarded` finds is this module's reading
 UNKNOWN = object()  # a path through something that is no record (a list, a text): it may be there
 
 
@@ -57,6 +63,26 @@ def _how(guard: nodes._FilterTestCommon) -> str:
     return f"`| {guard.name}({shown})` printed its default on every piece"
 
 
+def may_guard(text: str) -> bool:
+    """Whether a template's text may guard a field of `item` (most do not, and need no parse)."""
+    return "item" in text and MAY_GUARD.search(text) is not None
+
+
+def guards_in(text: str, name: str, parse: Callable[[str], nodes.Template]) -> list[Guarded]:
+    """The fields of `item` the template `text` (named `name`) guards. A build asks this of
+    every template its faces use, and parsing one costs more than rendering many faces: the
+    answer is kept between runs as the templates' compiled code is (pnp/bytecode.py), keyed
+    by the text and this module."""
+    if not may_guard(text):
+        return []
+
+    def compiled(source: bytes, path: str) -> CodeType:
+        return compile(repr([(g.path, g.line, g.how) for g in guarded(parse(text))]), path, "eval")
+
+    code = kept_code(_GUARD_FILES, _THIS + text.encode("utf-8"), f"<fields {name} guards>", compiled)
+    return [Guarded(tuple(path), line, how) for path, line, how in eval(code, {"__builtins__": {}})]  # a list of plain tuples
+
+
 def guarded(tree: nodes.Template) -> list[Guarded]:
     """The fields of `item` the template guards; none in a template that names something else
     `item` (a loop, a `set`, a macro's parameter): there `item` may be no piece's record."""
@@ -86,17 +112,18 @@ def _reach(record: Any, path: tuple[str, ...], blank: frozenset[str]) -> Any:
     return UNKNOWN
 
 
-def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: Callable[[str], Iterable[tuple[Path, nodes.Template]]],
+def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: Callable[[str], Iterable[tuple[Path, list[Guarded]]]],
                     blank: Callable[[Any], frozenset[str]]) -> list[tuple[str, ContentError]]:
-    """One warning, with the first component rendered with it, for each field of `item` a template guards that no record of any component
-    rendered with it has. `templates`: each face template -> the components rendered with it
-    and their records; `sources`: a face template's file and the files it includes, extends
-    or imports, parsed; `blank`: the fields a record's file has that it leaves empty."""
+    """One warning, with the first component rendered with it, for each field of `item` a
+    template guards that no record of any component rendered with it has. `templates`: each
+    face template -> the components rendered with it and their records; `sources`: a face
+    template's file and the files it includes, extends or imports, each with what it guards
+    (`guards_in`); `blank`: the fields a record's file has that it leaves empty."""
     users: dict[Path, tuple[list[str], list[Any]]] = {}  # each file -> the components and records that reach it
-    trees: dict[Path, nodes.Template] = {}
+    guards: dict[Path, list[Guarded]] = {}
     for template, (components, records) in templates.items():
-        for path, tree in sources(template):
-            trees[path] = tree
+        for path, found in sources(template):
+            guards[path] = found
             known = users.setdefault(path, ([], []))
             known[0].extend(c for c in components if c not in known[0])
             known[1].extend(records)
@@ -104,7 +131,7 @@ def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: 
     for path, (components, records) in users.items():
         if not records:
             continue
-        for guard in guarded(trees[path]):
+        for guard in guards[path]:
             beside: set[str] = set()
             for record in records:
                 found = _reach(record, guard.path, blank(record))

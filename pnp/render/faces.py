@@ -22,7 +22,7 @@ from ..plaindata import helper
 from ..units import num
 from ..files import digest
 from .assets import Assets
-from .defaulted import SHEET_TABLE, unused_defaults
+from .defaulted import SHEET_TABLE, Guarded, guards_in, unused_defaults
 from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
@@ -40,6 +40,8 @@ from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 MAX_SOURCES = 50  # templates read to place a face's problem: a chain of includes is short
+# a statement naming another template, with the name when it is one quoted literal
+REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\b\s*(?:(?P<q>['"])(?P<name>[^'"\\]*)(?P=q))?""")
 
 
 @dataclass(frozen=True)
@@ -300,6 +302,8 @@ class ComponentRenderer:
         self._blocks_checked: dict[str, jinja2.TemplateAssertionError | None] = {}  # a face template's `_unknown_block`
         self.each_piece: Callable[[Piece], None] | None = None  # told of every piece as soon as it is rendered
         self._records: dict[str, tuple[list[str], list[Any]]] = {}  # face template -> its components and their records
+        self._trees: dict[str, jinja2.nodes.Template] = {}  # a template's text -> its syntax tree (`_parsed`)
+        self._read: dict[str, tuple[Path, str] | None] = {}  # a template's file and text, None when missing (`_sources`)
 
     def _sources(self, template: str) -> list[tuple[Path, str]]:
         """The face's template and every template it names literally to extend, include or
@@ -311,13 +315,35 @@ class ComponentRenderer:
             name = names.pop(0)
             if name in found:
                 continue
-            try:
-                text, path, _ = self.env.loader.get_source(self.env, name)
-            except jinja2.TemplateNotFound:  # `include ... ignore missing`; the face's own template rendered, so is there
-                continue
-            found[name] = (Path(path) if path else self.game.templates_dir / name, text)
-            names += [n for n in jinja2.meta.find_referenced_templates(self.env.parse(text)) if n is not None]
+            if name not in self._read:
+                try:
+                    text, path, _ = self.env.loader.get_source(self.env, name)
+                    self._read[name] = (Path(path) if path else self.game.templates_dir / name, text)
+                except jinja2.TemplateNotFound:  # `include ... ignore missing`; the face's own template rendered, so is there
+                    self._read[name] = None
+            if (read := self._read[name]) is not None:
+                found[name] = read
+                names += self._referenced(read[1])
         return list(found.values())
+
+    def _referenced(self, text: str) -> list[str]:
+        """The templates `text` names to extend, include or import. Each build reads them for
+        every face template (pnp/render/defaulted.py), and parsing a template costs 100 times
+        reading its statements: a name is read from its statement when it is a quoted literal,
+        the text parsed only when one is not (a list, a variable), as Jinja names them."""
+        names = []
+        for statement in REFERENCE.finditer(text):
+            if statement["name"] is None:
+                return [n for n in jinja2.meta.find_referenced_templates(self._parsed(text)) if n is not None]
+            names.append(statement["name"])
+        return names
+
+    def _parsed(self, text: str) -> jinja2.nodes.Template:
+        """`text` parsed, once a build: the templates' compiled code comes from the bytecode
+        cache, so a build parses only what these checks ask for."""
+        if text not in self._trees:
+            self._trees[text] = self.env.parse(text)
+        return self._trees[text]
 
     def face(self, comp: Component, template: str, name: str, item: Any, side: str, bleed: float,
              context: dict[str, Any] | None = None) -> Face | None:
@@ -446,17 +472,17 @@ class ComponentRenderer:
     def warned(self, rendered: list[RenderedComponent]) -> list[RenderedComponent]:
         """`rendered` with the warnings of their templates (`defaulted.unused_defaults`),
         each on the first component rendered with the template."""
-        def parsed(template: str) -> list[tuple[Path, jinja2.nodes.Template]]:
-            trees = []
+        def guards(template: str) -> list[tuple[Path, list[Guarded]]]:
+            found = []
             for path, text in self._sources(template):
                 try:
-                    trees.append((path, self.env.parse(text)))
+                    found.append((path, guards_in(text, str(path), self._parsed)))
                 except jinja2.TemplateSyntaxError:  # a template no face rendered: its error is told
                     continue
-            return trees
+            return found
 
         found: dict[str, list[ContentError]] = {}
-        for first, warning in unused_defaults(self._records, parsed, self.game.plain.blank):
+        for first, warning in unused_defaults(self._records, guards, self.game.plain.blank):
             found.setdefault(first, []).append(warning)
         return [replace(comp, warnings=tuple(found.get(comp.spec.id, ()))) for comp in rendered]
 
