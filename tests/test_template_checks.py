@@ -618,6 +618,37 @@ def test_malformed_output_after_a_text_with_a_unicode_line_separator_is_at_its_l
     refused(demo, card(demo), line, "card/example: the rendered SVG is not well-formed XML: not well-formed (invalid token)")
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\x85", "\x0c", "\x1e"])
+@pytest.mark.parametrize("markup,said", [
+    ('<rect width="5" height="5" fill="gold-ish"/>', "card/example: fill 'gold-ish' is not a colour"),  # a line writing it
+    ('<rect width="{{ 5 }}"< height="2"/>', "card/example: the rendered SVG is not well-formed XML: "),  # a line making it
+])
+def test_a_template_holding_a_unicode_line_separator_is_told_at_its_editors_line(demo: Project, separator: str, markup: str,
+                                                                                 said: str):
+    """Jinja and editors end a line at LF, CR LF and CR alone; Python's splitlines also at U+2028,
+    U+0085, a form feed..., so a template holding one (a note pasted into a comment) had its
+    faults told a line further down than the editor shows them."""
+    line = in_body(demo, "{# a note" + separator + "pasted #}\n" + markup) + 1
+    refused(demo, card(demo), line, said)
+
+
+def test_a_colour_from_a_record_is_placed_at_the_editors_line_past_a_unicode_line_separator(demo: Project):
+    with_field(demo, "ink: blu")
+    line = in_body(demo, '{# a note\u2028pasted #}\n<rect width="5" height="5" style="fill: {{ item.ink }}"/>') + 1
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: ")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_style_sheets_lines_end_at_a_lone_carriage_return_too():
+    """As Jinja and XML count them: before, only LF was counted, and a sheet written with CR line
+    ends had every declaration told at its first line."""
+    from pnp.load.paint import SHEET_PAINT
+    from pnp.load.stylesheets import in_sheets
+
+    found = [(line, column) for _, line, column in in_sheets("<style>\r a { fill: red }\r\nb { fill: #12 }</style>", SHEET_PAINT)]
+    assert found == [(2, 6), (3, 5)]
+
+
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):
     """No SVG can carry U+001B, escaped or not: the content line that holds it says so."""
     cards = demo.content_dir / "demo/cards.yaml"

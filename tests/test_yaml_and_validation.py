@@ -75,6 +75,8 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
         ("a: b: c\n", "f.yaml:1:5: malformed YAML: mapping values are not allowed in this context: expected a text holding ': ' in quotes (\"...\")"),
         ("a:\n\tb: 1\n", "f.yaml:2:1: malformed YAML: a tab character: YAML indents with spaces only"),
         ("\x00x", "f.yaml:1:1: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
+        # before: at 1:9, a lone CR ending no line (the parser, and editors, end one there)
+        ("a: 1\rb: \x00", "f.yaml:2:4: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
     ],
 )
 def test_malformed_yaml_is_one_located_line(text, expected):

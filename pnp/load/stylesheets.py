@@ -9,6 +9,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Iterator
 
+from ..errors import LINE_END
+
 # a <style> element's sheet (group 1), or an XML comment, passed over whole: a <style> commented out is no sheet;
 # a `<style` whose tag never closes runs to the end (else each such one read the rest again: quadratic time)
 SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b[^>]*(?:>(.*?)(?:</style>|$)|$)", re.IGNORECASE | re.DOTALL)
@@ -33,6 +35,7 @@ def in_sheets(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[st
         body = COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), sheet.group(1))  # a comment's lines kept
         for found in pattern.finditer(body):
             at = sheet.start(1) + found.start()
-            line, newline = line + text.count("\n", counted, at), max(newline, text.rfind("\n", counted, at))
+            for end in LINE_END.finditer(text, counted, at):  # a lone CR ends a line too, as Jinja and XML count
+                line, newline = line + 1, end.end() - 1
             counted = at
             yield found, line, at - newline

@@ -28,7 +28,7 @@ from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEv
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..limits import MIB, Bounds
-from ..errors import ContentError, PnpError
+from ..errors import LINE_END, ContentError, PnpError
 
 
 class PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
@@ -361,8 +361,8 @@ def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_ty
         line = col = None
         at = getattr(exc, "position", None)
         if isinstance(at, int) and 0 <= at <= len(text):
-            line = text.count("\n", 0, at) + 1
-            col = at - text.rfind("\n", 0, at)
+            ends = [end.end() for end in LINE_END.finditer(text, 0, at)]  # a lone CR too, as the parser counts
+            line, col = len(ends) + 1, at - (ends[-1] if ends else 0) + 1
         raise PnpError(ContentError(path, line, col, f"malformed YAML: {first} (expected UTF-8 text)")) from None
     finally:
         loader.dispose()

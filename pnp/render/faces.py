@@ -26,7 +26,7 @@ from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, raise_if_any, undefined_named
+from ..errors import ContentError, add_folded, lines_of, raise_if_any, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
@@ -190,7 +190,6 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
-XML_LINES = re.compile(r"\r\n|\r|\n")  # the line ends the XML parser counts its lines by
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
@@ -204,7 +203,7 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line, column = exc.position if exc.position else (None, 0)
-        lines = XML_LINES.split(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
+        lines = lines_of(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
         text = lines[line - 1] if line and line <= len(lines) else ""
         if control := CONTROL.search(text):
             message = (f"{what}: the text holds a control character (U+{ord(control.group()):04X}) that no SVG can carry: "
@@ -237,7 +236,7 @@ def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int |
         return template, None
     wanted = output.strip()
     for path, text in found:
-        for n, line in enumerate(text.splitlines(), start=1):
+        for n, line in enumerate(lines_of(text), start=1):
             parts = TEMPLATE_CODE.split(line.strip())
             if len(parts) < 2 or sum(len(p.strip()) for p in parts) < 3:
                 continue

@@ -9,7 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..errors import ContentError
+from ..errors import ContentError, lines_of
 from ..load.paint import PAINTED, SHEET_PAINT, is_colour, not_a_colour, paints, sheet_paint
 from ..load.stylesheets import sheet_text
 from .hrefs import Sources, declared_at, written_at
@@ -82,7 +82,7 @@ def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple
 
     for painting in (True, False):
         for path, text in found:
-            for n, line in enumerate(text.splitlines(), start=1):
+            for n, line in enumerate(lines_of(text), start=1):
                 at = painted.search(line) if painting else None
                 if (at is not None or not painting) and reading(line, at.end() if at else 0):
                     return path, n
