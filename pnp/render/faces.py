@@ -31,6 +31,7 @@ from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
+from ..load.stylesheets import drawn_sheets
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import FontChoice, Fonts, LackingGlyphs
 from ..load.manifest import Component
@@ -349,12 +350,13 @@ class ComponentRenderer:
             problems = [problem] if problem else []
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
+            sheets = drawn_sheets(svg)
             # a face refused for what its sheet loads is not told about that sheet's fonts too
-            problems += [e for e in [check_face(svg, where, sources, what, root) or sheet_fonts(root, where, what, sources)] if e is not None]
+            problems += [e for e in [check_face(svg, where, sources, what, root) or sheet_fonts(sheets, where, what, sources)] if e is not None]
             problems += self.locator.missing_glyphs(root, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources)
-            if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
+            if paint := bad_paint(root, sheets, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
                 if error.line is None:
                     error = _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),
