@@ -55,6 +55,13 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
         # a bracket closed further on, a comma missing inside it: at the comma's place, not at the bracket
         # (before: "the '{' here is not closed" at 1:4); one left open is found by the next key of its block
         ("x: {a: 1,\n    b: 2\n    c: 3}\n", "f.yaml:3:6: malformed YAML: did not find expected ',' or '}'"),
+        # the same, its items indented no further than the key (before: "the '{' here is not closed", though it is)
+        ("a:\n  b: {x: 1,\n  y: 2\n  z: 3}\n", "f.yaml:4:4: malformed YAML: did not find expected ',' or '}'"),
+        ("- {x: 1, y: 2\n  z: 3}\n", "f.yaml:2:4: malformed YAML: did not find expected ',' or '}'"),
+        ("a: {x: 1\ny: 2}\n", "f.yaml:2:2: malformed YAML: did not find expected ',' or '}'"),
+        # a bracket in quotes or in a comment closes nothing
+        ('a: {x: "}", y: 2  # }\nb: 3\n', "f.yaml:1:4: malformed YAML: the '{' here is not closed (did not find expected ',' or '}' "
+                                          "at line 2, column 1): expected a '}' at the end of what it holds"),
         ("items:\n  - tags: [a, b\n    name: x\n", "f.yaml:2:11: malformed YAML: the '[' here is not closed (did not find expected "
                                                 "',' or ']' at line 3, column 9): expected a ']' at the end of what it holds"),
         # before: at the end of the file ("found unexpected end of stream"), or where the quoted text

@@ -391,7 +391,8 @@ def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], st
     if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
         quote = _char_at(text, exc.context_mark.line + 1, exc.context_mark.column + 1) or '"'
         return (exc.context_mark.line + 1, exc.context_mark.column + 1), f"the text in quotes begun here is never closed: expected a closing {quote}"
-    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line and _left_open(text, exc.context_mark.line, at.line):
+    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line \
+            and _left_open(text, exc.context_mark.line, at.line) and not _closed(text, exc.context_mark.index):
         opening, closing = _FLOW_CONTEXTS[exc.context]
         return ((exc.context_mark.line + 1, exc.context_mark.column + 1),
                 f"the {opening!r} here is not closed ({problem} at {where}): expected a {closing!r} at the end of what it holds")
@@ -412,6 +413,26 @@ def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], st
     return ((start.line + 1, start.column + 1),
             f"the text in quotes begun here runs on to line {at.line + 1}, where the YAML breaks ({problem} at {where}): "
             f"expected its closing {quoted.style} on this line")
+
+
+# what moves a flow collection's depth: a bracket; a text in quotes (a quote begins one only where a value
+# can begin) and a comment hold none
+_FLOW_TOKENS = re.compile(r"""(?<![^\s\[{,:])(?:'(?:[^']|'')*'|"(?:[^"\\]|\\[\s\S])*")|(?<!\S)#.*|[\[\]{}]""")
+
+
+def _closed(text: str, at: int) -> bool:
+    """Whether the bracket at index `at` is closed further on: then the parser gave up inside it
+    where an item lacks its comma (`b: {x: 1,` / `  y: 2` / `  z: 3}`, however indented), not at a
+    bracket left open."""
+    depth = 0
+    for token in _FLOW_TOKENS.finditer(text, at):
+        if token.group() in ("[", "{"):
+            depth += 1
+        elif token.group() in ("]", "}"):
+            depth -= 1
+            if depth == 0:
+                return True
+    return False
 
 
 def _left_open(text: str, opened: int, failed: int) -> bool:
