@@ -92,6 +92,30 @@ def test_malformed_yaml_is_one_located_line(text, expected):
     assert [str(e) for e in info.value.errors] == [expected]
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\x85", "\u2029"])
+@pytest.mark.parametrize("after, expected", [
+    ("b: 1\nc: [1, 2\nd: 3\n", "f.yaml:3:4: malformed YAML: the '[' here is not closed (did not find expected ',' or ']' at line 4, column 2): "
+                                 "expected a ']' at the end of what it holds"),
+    ("b: 1\nb: 2\n", "f.yaml:3:1: duplicate key 'b'"),
+    ("b: 1\n  c: 2\n", "f.yaml:3:4: malformed YAML: mapping values are not allowed in this context: " + INDENT),
+    ('b: "M1 Z\nc: "M2 Z"\n', "f.yaml:2:4: malformed YAML: the text in quotes begun here runs on to line 3, where the YAML breaks "
+                              "(did not find expected key at line 3, column 5): expected its closing \" on this line"),
+])
+def test_a_unicode_line_separator_in_a_text_puts_no_position_a_line_off(separator: str, after: str, expected: str):
+    """YAML 1.1 (libyaml) ends a line at U+2028, U+0085 and U+2029 too; an editor does not: a
+    title pasted with one had every later error, and every value's position, a line further down
+    than the editor shows them."""
+    text = f'title: "one{separator}two"\n' + after
+    with pytest.raises(PnpError) as info:
+        parse_located(text, "f.yaml")
+    assert [str(e) for e in info.value.errors] == [expected]
+
+
+def test_positions_past_a_unicode_line_separator_are_an_editors():
+    doc = parse_located('a: "x\u2028y"\nb:\n  - 1\n  - "p\u2029q"\nc: 1\n', "f.yaml")
+    assert [doc.where(at) for at in [("b",), ("b", 0), ("b", 1), ("c",)]] == [(2, 1), (3, 5), (4, 5), (5, 1)]
+
+
 def test_unknown_key_names_the_allowed_ones():
     assert messages("cards:\n  - id: a\n    cost: 1\n    colour: red\n") == [
         "deck.yaml:4:5: unknown key 'colour' (expected one of: id, cost)"
