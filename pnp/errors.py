@@ -11,6 +11,14 @@ from typing import Iterable, Sequence
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+LINE_END = re.compile(r"\r\n|\r|\n")  # the line ends Jinja, the XML parser and editors count a file's lines by
+
+
+def lines_of(text: str) -> list[str]:
+    """`text`'s lines as Jinja, the XML parser and editors number them. Not `str.splitlines()`,
+    which also ends a line at U+2028, U+0085, a form feed...: a template holding one would
+    have its errors told lines off."""
+    return LINE_END.split(text)
 
 
 def without_addresses(text: object) -> str:

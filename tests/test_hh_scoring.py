@@ -358,3 +358,27 @@ def test_cyborgs_per_player_must_fit_one_suits_coins(copy_game, trusted):
                                          (23, "18 Humans can come into play"), (143, "unlimited source of Humans")])
 def test_the_cited_lines_say_what_the_checker_reads(line, words):
     assert words in RULES.read_text().splitlines()[line - 1]
+
+
+@pytest.mark.parametrize("players, refused", [
+    ((("Ana", 2), ("Ben", 1)), False),
+    ((("Ana", 7), ("Ben", 1)), True),  # more Cyborgs than a player has (line 17)
+    ((("Ana", 2, 7), ("Ben", 1)), True),  # more Humans stored than win (line 151)
+    ((("Ana", 2),), True),  # a seat short of the 2-4 players (line 7)
+    (tuple((f"P{n}", 1) for n in range(5)), True),
+])
+def test_the_sheet_schema_bounds_what_the_scorer_bounds(game, players, refused):
+    """Before: the schema had no bounds on players, Cyborgs or Humans: an editor (and pnp serve's
+    form) took a sheet the scorer refuses. Its bounds are read from the content the scorer reads."""
+    import jsonschema
+
+    from pnp.score.dispatch import sheet_schema
+
+    text = sheet(*players, variant="advanced" if any(len(p) > 2 for p in players) else "basic")
+    schema_said = list(jsonschema.Draft202012Validator(sheet_schema(game)).iter_errors(yaml.safe_load(text)))
+    try:
+        score(game, text)
+        scorer_said = False
+    except PnpError:
+        scorer_said = True
+    assert (bool(schema_said), scorer_said) == (refused, refused), schema_said

@@ -400,6 +400,46 @@ def test_a_style_sheet_commented_out_is_not_where_a_colour_is_told(demo: Project
     refused(demo, card(demo), line, "card/example: fill 'blu' is not a colour")
 
 
+def test_a_sheet_is_read_up_to_its_first_xml_comment_as_the_renderers_read_it(tmp_path: Path):
+    """usvg (resvg's and typst's) reads a `<style>`'s first text alone: what follows an XML comment
+    or a child element (or a processing instruction, which no face may hold) is drawn by neither,
+    and pnp reads what they draw (before: the text on both sides of a comment)."""
+    from pnp.formats.raster import svg_to_image
+    from PIL import Image
+
+    from pnp.load.stylesheets import drawn_sheets
+
+    sheets = [".s{fill:red}", "<!-- .s{fill:red} -->", "\n  <!-- a note -->\n  .s{fill:red}", ".x{fill:blue} <!-- old --> .s{fill:red}",
+              "<![CDATA[ .s{fill:red} ]]>", ".x{fill:blue} <![CDATA[ .s{fill:red} ]]>", '<desc/> .s{fill:red}']
+    styles = "".join(f"<style>{sheet.replace('.s', f'.s{n}')}</style>" for n, sheet in enumerate(sheets))
+    stripes = "".join(f'<rect class="s{n}" y="{4 * n}" width="10" height="4"/>' for n in range(len(sheets)))
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="10pt" height="{4 * len(sheets)}pt" viewBox="0 0 10 {4 * len(sheets)}">'
+           f"{styles}{stripes}</svg>")
+    read = drawn_sheets(svg)
+    (tmp_path / "probe.svg").write_text(svg)
+    (tmp_path / "probe.typ").write_text(f'#set page(width: 10pt, height: {4 * len(sheets)}pt, margin: 0pt)\n'
+                                        f'#image("probe.svg", width: 100%, height: 100%)\n')
+    subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "probe.typ"), str(tmp_path / "pdf.png")], check=True)
+    for image in (svg_to_image(svg, 72.0), Image.open(tmp_path / "pdf.png")):
+        image = image.convert("RGB")
+        for n, sheet in enumerate(sheets):
+            drawn = image.getpixel((5, round((4 * n + 2) * image.height / (4 * len(sheets))))) == (255, 0, 0)
+            assert drawn == any(f".s{n}{{fill:red}}" in s for s in read) == (n in (0, 4, 5)), sheet
+
+
+def test_a_colour_after_an_xml_comment_in_a_style_sheet_is_not_read(demo: Project):
+    """Before: refused, though neither renderer reads the sheet past its comment (nor draws `blu`)."""
+    in_body(demo, "<style>\n  rect { fill: none }\n  <!-- a note -->\n  text { fill: blu; font-weight: bold }\n</style>")
+    drawn(demo)
+
+
+def test_a_colour_in_an_xml_comment_in_a_sheet_is_not_where_a_colour_is_told(demo: Project):
+    """Before: told at the comment's line, where the same declaration was commented out."""
+    in_body(demo, "<style>\n  <!-- rect { fill: blu } -->\n</style>")
+    line = in_body(demo, "<style>\n  rect { fill: blu }\n</style>") + 1
+    refused(demo, card(demo), line, "card/example: fill 'blu' is not a colour")
+
+
 def test_a_colour_a_block_gives_the_template_it_extends_is_told_at_the_block(demo: Project):
     """The face's background is painted by base.svg.j2 with what the card's `background`
     block holds. Before: the error named the card's template without a line."""
@@ -572,6 +612,13 @@ def test_a_style_sheet_commented_out_in_an_icon_file_is_no_sheet(demo: Project):
     drawn(demo)
 
 
+def test_a_colour_in_an_xml_comment_in_an_icon_files_sheet_is_not_read(demo: Project):
+    """Before: refused, the comment read as CSS; the renderers read the sheet up to the comment."""
+    placed_icon(demo, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n'
+                      '  <style>path { fill: blue } <!-- path { fill: blu } --></style>\n  <path d="M2 2h20v20z"/>\n</svg>\n')
+    drawn(demo)
+
+
 def test_a_template_that_draws_no_svg_root_says_to_extend_the_base(demo: Project):
     card(demo).write_text('<g xmlns="http://www.w3.org/2000/svg"><text>{{ item.title }}</text></g>\n')
     found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
@@ -616,6 +663,37 @@ def test_malformed_output_after_a_text_with_a_unicode_line_separator_is_at_its_l
     cards.write_text(cards.read_text().replace("title: Example Card", f'title: "Example{separator}Card"'))
     line = in_body(demo, '<rect width="{{ 5 }}"< height="2"/>')
     refused(demo, card(demo), line, "card/example: the rendered SVG is not well-formed XML: not well-formed (invalid token)")
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\x85", "\x0c", "\x1e"])
+@pytest.mark.parametrize("markup,said", [
+    ('<rect width="5" height="5" fill="gold-ish"/>', "card/example: fill 'gold-ish' is not a colour"),  # a line writing it
+    ('<rect width="{{ 5 }}"< height="2"/>', "card/example: the rendered SVG is not well-formed XML: "),  # a line making it
+])
+def test_a_template_holding_a_unicode_line_separator_is_told_at_its_editors_line(demo: Project, separator: str, markup: str,
+                                                                                 said: str):
+    """Jinja and editors end a line at LF, CR LF and CR alone; Python's splitlines also at U+2028,
+    U+0085, a form feed..., so a template holding one (a note pasted into a comment) had its
+    faults told a line further down than the editor shows them."""
+    line = in_body(demo, "{# a note" + separator + "pasted #}\n" + markup) + 1
+    refused(demo, card(demo), line, said)
+
+
+def test_a_colour_from_a_record_is_placed_at_the_editors_line_past_a_unicode_line_separator(demo: Project):
+    with_field(demo, "ink: blu")
+    line = in_body(demo, '{# a note\u2028pasted #}\n<rect width="5" height="5" style="fill: {{ item.ink }}"/>') + 1
+    found = one_error(build(demo), "cards.yaml:6:5: card/example: ink: ")
+    assert found.endswith(f"(placed by templates/demo/card.svg.j2:{line})"), found
+
+
+def test_a_style_sheets_lines_end_at_a_lone_carriage_return_too():
+    """As Jinja and XML count them: before, only LF was counted, and a sheet written with CR line
+    ends had every declaration told at its first line."""
+    from pnp.load.paint import SHEET_PAINT
+    from pnp.load.stylesheets import in_sheets
+
+    found = [(line, column) for _, line, column in in_sheets("<style>\r a { fill: red }\r\nb { fill: #12 }</style>", SHEET_PAINT)]
+    assert found == [(2, 6), (3, 5)]
 
 
 def test_a_control_character_in_the_content_is_at_its_content_line(demo: Project):

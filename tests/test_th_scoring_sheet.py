@@ -354,6 +354,14 @@ def test_a_solo_level_of_true_is_no_level(sheet):
     assert problems(sheet(solo)) == ["game.yaml:17:8: level: expected a whole number, got true"]
 
 
+@pytest.mark.parametrize("written, expected", [
+    ("true", "game.yaml:7:15: Ana: leaders: expected a whole number, got true"),  # before: leader 1's digit, scored
+    ("x", "game.yaml:7:15: Ana: leaders: input should be a valid integer, unable to parse string as an integer, got 'x'"),  # before: "[key]: ..."
+])
+def test_a_leaders_digit_that_is_no_number_is_told_at_it(sheet, written, expected):
+    assert problems(sheet(BASE.replace("{1: line-hand", "{" + written + ": line-hand", 1))) == [expected]
+
+
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_template_fills_in_to_a_valid_sheet(sheet, tmp_path, players):
     out = tmp_path / "blank.yaml"

@@ -55,6 +55,13 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
         # a bracket closed further on, a comma missing inside it: at the comma's place, not at the bracket
         # (before: "the '{' here is not closed" at 1:4); one left open is found by the next key of its block
         ("x: {a: 1,\n    b: 2\n    c: 3}\n", "f.yaml:3:6: malformed YAML: did not find expected ',' or '}'"),
+        # the same, its items indented no further than the key (before: "the '{' here is not closed", though it is)
+        ("a:\n  b: {x: 1,\n  y: 2\n  z: 3}\n", "f.yaml:4:4: malformed YAML: did not find expected ',' or '}'"),
+        ("- {x: 1, y: 2\n  z: 3}\n", "f.yaml:2:4: malformed YAML: did not find expected ',' or '}'"),
+        ("a: {x: 1\ny: 2}\n", "f.yaml:2:2: malformed YAML: did not find expected ',' or '}'"),
+        # a bracket in quotes or in a comment closes nothing
+        ('a: {x: "}", y: 2  # }\nb: 3\n', "f.yaml:1:4: malformed YAML: the '{' here is not closed (did not find expected ',' or '}' "
+                                          "at line 2, column 1): expected a '}' at the end of what it holds"),
         ("items:\n  - tags: [a, b\n    name: x\n", "f.yaml:2:11: malformed YAML: the '[' here is not closed (did not find expected "
                                                 "',' or ']' at line 3, column 9): expected a ']' at the end of what it holds"),
         # before: at the end of the file ("found unexpected end of stream"), or where the quoted text
@@ -75,12 +82,38 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
         ("a: b: c\n", "f.yaml:1:5: malformed YAML: mapping values are not allowed in this context: expected a text holding ': ' in quotes (\"...\")"),
         ("a:\n\tb: 1\n", "f.yaml:2:1: malformed YAML: a tab character: YAML indents with spaces only"),
         ("\x00x", "f.yaml:1:1: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
+        # before: at 1:9, a lone CR ending no line (the parser, and editors, end one there)
+        ("a: 1\rb: \x00", "f.yaml:2:4: malformed YAML: unacceptable character #x0000: control characters are not allowed (expected UTF-8 text)"),
     ],
 )
 def test_malformed_yaml_is_one_located_line(text, expected):
     with pytest.raises(PnpError) as info:
         parse_located(text, "f.yaml")
     assert [str(e) for e in info.value.errors] == [expected]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\x85", "\u2029"])
+@pytest.mark.parametrize("after, expected", [
+    ("b: 1\nc: [1, 2\nd: 3\n", "f.yaml:3:4: malformed YAML: the '[' here is not closed (did not find expected ',' or ']' at line 4, column 2): "
+                                 "expected a ']' at the end of what it holds"),
+    ("b: 1\nb: 2\n", "f.yaml:3:1: duplicate key 'b'"),
+    ("b: 1\n  c: 2\n", "f.yaml:3:4: malformed YAML: mapping values are not allowed in this context: " + INDENT),
+    ('b: "M1 Z\nc: "M2 Z"\n', "f.yaml:2:4: malformed YAML: the text in quotes begun here runs on to line 3, where the YAML breaks "
+                              "(did not find expected key at line 3, column 5): expected its closing \" on this line"),
+])
+def test_a_unicode_line_separator_in_a_text_puts_no_position_a_line_off(separator: str, after: str, expected: str):
+    """YAML 1.1 (libyaml) ends a line at U+2028, U+0085 and U+2029 too; an editor does not: a
+    title pasted with one had every later error, and every value's position, a line further down
+    than the editor shows them."""
+    text = f'title: "one{separator}two"\n' + after
+    with pytest.raises(PnpError) as info:
+        parse_located(text, "f.yaml")
+    assert [str(e) for e in info.value.errors] == [expected]
+
+
+def test_positions_past_a_unicode_line_separator_are_an_editors():
+    doc = parse_located('a: "x\u2028y"\nb:\n  - 1\n  - "p\u2029q"\nc: 1\n', "f.yaml")
+    assert [doc.where(at) for at in [("b",), ("b", 0), ("b", 1), ("c",)]] == [(2, 1), (3, 5), (4, 5), (5, 1)]
 
 
 def test_unknown_key_names_the_allowed_ones():

@@ -49,10 +49,10 @@ def sheet_template(game: "GameContent", players: int, options: dict[str, str] | 
     return template(game, players)
 
 
-def sheet_schema() -> dict[str, Any]:
+def sheet_schema(game: "GameContent") -> dict[str, Any]:
     from .scoring import json_schema
 
-    return json_schema()
+    return json_schema(game)
 
 
 def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:

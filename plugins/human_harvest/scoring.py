@@ -356,8 +356,11 @@ def template(game: "GameContent", players: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def json_schema() -> dict[str, Any]:
-    """JSON Schema of the sheet file, for editors and `pnp serve` (the scorer checks far more)."""
+def json_schema(game: "GameContent") -> dict[str, Any]:
+    """JSON Schema of the sheet file, for editors and `pnp serve` (the scorer checks far more):
+    its bounds are those the scorer reads (`seats`, scoring.yaml's counts)."""
+    rules: ScoringFile = game.data["scoring"]
+    low, high = seats(game)
     return {
         "title": "Human Harvest scoring sheet",
         "type": "object",
@@ -368,11 +371,13 @@ def json_schema() -> dict[str, Any]:
             "variant": {"enum": list(VARIANTS)},
             "ending": {"enum": list(ENDINGS), "description": "how the game ended"},
             "dna_point": {"type": "boolean", "description": "advanced only: the DNA Collection Point came into play"},
-            "players": {"type": "array", "minItems": 1, "items": {
+            "players": {"type": "array", "minItems": low, "maxItems": high, "description": "in seat order", "items": {
                 "type": "object", "additionalProperties": False, "required": ["name", "cyborgs"],
                 "properties": {"name": {"type": "string"},
-                               "cyborgs": {"type": "integer", "minimum": 0, "description": "Cyborgs on the board, Cyborg Factory included"},
-                               "humans": {"type": "integer", "minimum": 0, "description": "advanced only: Humans stored"}},
+                               "cyborgs": {"type": "integer", "minimum": 0, "maximum": rules.cyborgs_per_player,
+                                           "description": "Cyborgs on the board, Cyborg Factory included"},
+                               "humans": {"type": "integer", "minimum": 0, "maximum": rules.humans_to_win,
+                                          "description": "advanced only: Humans stored"}},
             }},
             "claimed_winner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
         },

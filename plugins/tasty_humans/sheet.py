@@ -90,8 +90,9 @@ def _not_yes_no(v: Any) -> Any:
     return v
 
 
-# A number the table writes (a total, an A.I. level): a whole number, never true or false.
+# A number the table writes (a total, an A.I. level, a leader's digit): a whole number, never true or false.
 Count = Annotated[int | None, BeforeValidator(_not_yes_no)]
+Digit = Annotated[int, BeforeValidator(_not_yes_no)]  # a key: `{true: x}` was leader 1
 
 
 def _player_named(data: Any, place: tuple) -> str | None:
@@ -128,7 +129,7 @@ class PlayerSheet(StrictModel):
     name: str = Field(description="player name, used in every message about this board")
     monster: str | None = Field(description="the monster board's printed name, or its id (monsters.yaml)")
     king: bool = Field(False, description="holds the Village King bonus (filled the stomach first)")
-    leaders: dict[int, str | None] = Field(default_factory=dict, description="the leader for each digit used in the stomach: its tile's printed title, or its id (leaders.yaml)")
+    leaders: dict[Digit, str | None] = Field(default_factory=dict, description="the leader for each digit used in the stomach: its tile's printed title, or its id (leaders.yaml)")
     held: str | None = Field(None, description="the leader still in the Leader space that could not be eaten (title or id)")
     stomach: str | list[str] = Field(description="active rows top to bottom, one symbol per cell; spaces optional")
     claimed: Count = Field(None, description="the total the players counted, checked against the score")

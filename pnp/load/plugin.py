@@ -40,8 +40,9 @@ class GamePlugin:
     # `pnp sheet --template`: a blank, commented scoring-sheet YAML for N players under
     # the `--set` options (e.g. {"rules": "0.2.8"})
     sheet_template: Callable[["GameContent", int, dict[str, str]], str] | None = None
-    # JSON Schema of the scoring-sheet file (also written by `pnp schema`)
-    sheet_schema: Callable[[], dict[str, Any]] | None = None
+    # JSON Schema of the scoring-sheet file (also written by `pnp schema`): `sheet_schema(game)`,
+    # bounds read from the content, or `sheet_schema()`
+    sheet_schema: Callable[["GameContent"], dict[str, Any]] | Callable[[], dict[str, Any]] | None = None
     # component whose items (one per player count, with a `players` field) are the
     # printable blank scoring sheets of `pnp sheet`
     sheet_component: str | None = None

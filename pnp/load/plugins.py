@@ -290,7 +290,7 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     except TypeError as exc:
         if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
             raise  # raised inside the hook: its own code's error
-        if _takes(hook, args):  # a wrapper's (e.g. functools.cache's), not the parameters' fault
+        if takes(hook, args):  # a wrapper's (e.g. functools.cache's), not the parameters' fault
             raise _hook_error(at, f"{call} raised TypeError: {exc}") from None
         raise _hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
     except KeyboardInterrupt:
@@ -304,9 +304,9 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
     return value
 
 
-def _takes(hook: Callable[..., Any], args: tuple[Any, ...]) -> bool:
+def takes(hook: Callable[..., Any], args: tuple[Any, ...]) -> bool:
     """Whether the hook's parameters (those of the function a decorator wraps) take `args`."""
-    import inspect  # only for a broken plugin
+    import inspect  # for a broken plugin, or a hook of two forms (`sheet_schema`)
 
     try:
         inspect.signature(hook).bind(*args)

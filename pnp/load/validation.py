@@ -182,6 +182,8 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     kind = err["type"]
     loc = err["loc"]
     got = err.get("input")
+    if loc and loc[-1] == "[key]":  # a mapping's key (`leaders: {true: ...}`): named by its mapping, the key is `got`
+        loc = loc[:-2]
     field = next((str(p) for p in reversed(loc) if isinstance(p, str)), None)
     if kind == "extra_forbidden" and err.get("near"):
         return unknown_key(loc[-1], [err["near"]], required=[err["near"]])

@@ -15,20 +15,21 @@ because libyaml's own recurses in C and crashes the process on deep nesting.
 
 from __future__ import annotations
 
+import bisect
 import math
 import os
 import re
 import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import yaml
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from ..limits import MIB, Bounds
-from ..errors import ContentError, PnpError
+from ..errors import LINE_END, ContentError, PnpError
 
 
 class PythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
@@ -129,37 +130,56 @@ class Located:
         return None
 
 
-def _mark(node: yaml.Node) -> Loc:
-    return (node.start_mark.line + 1, node.start_mark.column + 1)
+Where = Callable[[Any], Loc]  # a parser's mark -> its 1-based (line, column) in an editor
+_YAML_ONLY_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
-def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located, errors: list) -> Any:
+def _editor_positions(text: str) -> Where:
+    """Where a parser's mark is as an editor shows it. YAML 1.1 (libyaml, PyYAML) also ends a line
+    at U+0085, U+2028 and U+2029, which editors, Jinja and pnp's other files do not: in a text
+    holding one (pasted into a title), the parser's line is counted from the mark's index instead."""
+    if not _YAML_ONLY_BREAKS.search(text):  # nearly every file: the parser's own count
+        return lambda mark: (mark.line + 1, mark.column + 1)
+    starts = [0] + [end.end() for end in LINE_END.finditer(text)]
+
+    def where(mark: Any) -> Loc:
+        line = bisect.bisect_right(starts, mark.index)
+        return line, mark.index - starts[line - 1] + 1
+
+    return where
+
+
+def _mark(node: yaml.Node, where: Where) -> Loc:
+    return where(node.start_mark)
+
+
+def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located, errors: list, where: Where) -> Any:
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves `<<:` merge keys
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
-                errors.append(ContentError(doc.path, *_mark(key_node), "a mapping key must be a plain value"))
+                errors.append(ContentError(doc.path, *_mark(key_node, where), "a mapping key must be a plain value"))
                 continue
             if key in out:
-                errors.append(ContentError(doc.path, *_mark(key_node), f"duplicate key {key!r}"))
+                errors.append(ContentError(doc.path, *_mark(key_node, where), f"duplicate key {key!r}"))
                 continue
-            doc.marks[at + (key,)] = _mark(key_node)
-            out[key] = _construct(loader, value_node, at + (key,), doc, errors)
+            doc.marks[at + (key,)] = _mark(key_node, where)
+            out[key] = _construct(loader, value_node, at + (key,), doc, errors, where)
         return out
     if isinstance(node, yaml.SequenceNode):
         items = []
         for i, item in enumerate(node.value):
-            doc.marks[at + (i,)] = _mark(item)
-            items.append(_construct(loader, item, at + (i,), doc, errors))
+            doc.marks[at + (i,)] = _mark(item, where)
+            items.append(_construct(loader, item, at + (i,), doc, errors, where))
         return items
     try:
         return loader.construct_object(node, deep=True)
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. `!!float abc`, `!!int 1e999`
         value = str(node.value)
         shown = repr(value if len(value) <= 40 else value[:37] + "...")
-        errors.append(ContentError(doc.path, *_mark(node), f"cannot read {shown} as {node.tag.rsplit(':', 1)[-1]}: {str(exc)[:200]}"))
+        errors.append(ContentError(doc.path, *_mark(node, where), f"cannot read {shown} as {node.tag.rsplit(':', 1)[-1]}: {str(exc)[:200]}"))
         return None
 
 
@@ -332,37 +352,39 @@ def parse_located(text: str, path: str | os.PathLike, limits: Limits = CONTENT) 
 def _parse_located(text: str, path: str | os.PathLike, limits: Limits, loader_type: type) -> Located:
     doc = Located(Path(path), None)
     loader = loader_type(text, limits)
+    where = _editor_positions(text)
     try:
         node = loader.get_single_node()
         errors: list[ContentError] = []
         if node is not None:
-            doc.marks[()] = _mark(node)
-            doc.data = _construct(loader, node, (), doc, errors)
+            doc.marks[()] = _mark(node, where)
+            doc.data = _construct(loader, node, (), doc, errors, where)
         else:  # an empty document (or one of comments only): what it lacks is said at its line 1
             doc.marks[()] = (1, 1)
     except _Refused as exc:
         message = f"{exc.message}: {limits.hint(exc.key)}" if exc.key else exc.message
-        raise PnpError(ContentError(path, exc.mark.line + 1, exc.mark.column + 1, message)) from None
+        raise PnpError(ContentError(path, *where(exc.mark), message)) from None
     except yaml.MarkedYAMLError as exc:
         if loader_type is not _PythonLoader and _LIBYAML_DEPTH in str(exc.problem):
             raise
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
-        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)  # the parser's count, as its lines are read below
+        shown: tuple[int | None, int | None] = where(mark) if mark else (None, None)  # an editor's
         if line is not None and _char_at(text, line, col) == "\t":
             problem = "a tab character: YAML indents with spaces only"
-        elif (opened := _unclosed(exc, text)) is not None:  # at the quote or bracket left open, not where the parser gave up
-            (line, col), problem = opened
+        elif (opened := _unclosed(exc, text, where)) is not None:  # at the quote or bracket left open, not where the parser gave up
+            shown, problem = opened
         elif line is not None and problem in _INDENT_PROBLEMS:
             problem += ": " + _indent_hint(text, line, col)
-        raise PnpError(ContentError(path, line, col, f"malformed YAML: {problem}")) from None
+        raise PnpError(ContentError(path, shown[0], shown[1], f"malformed YAML: {problem}")) from None
     except yaml.YAMLError as exc:  # e.g. control characters: the reader gives an offset
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         line = col = None
         at = getattr(exc, "position", None)
         if isinstance(at, int) and 0 <= at <= len(text):
-            line = text.count("\n", 0, at) + 1
-            col = at - text.rfind("\n", 0, at)
+            ends = [end.end() for end in LINE_END.finditer(text, 0, at)]  # a lone CR too, as the parser counts
+            line, col = len(ends) + 1, at - (ends[-1] if ends else 0) + 1
         raise PnpError(ContentError(path, line, col, f"malformed YAML: {first} (expected UTF-8 text)")) from None
     finally:
         loader.dispose()
@@ -380,21 +402,22 @@ _SCANNED = 1 << 20  # characters before a failure scanned again for a text in qu
 _FLOW_CONTEXTS = {"while parsing a flow mapping": ("{", "}"), "while parsing a flow sequence": ("[", "]")}
 
 
-def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], str] | None:
+def _unclosed(exc: yaml.MarkedYAMLError, text: str, where: Where) -> tuple[tuple[int, int], str] | None:
     """A quote or bracket left open, the likely mistake where the parser failed lines later (at
     the end of the file, or where the quoted text ends at a quote meant for another line): its
     position and what is wrong there. None when the failure is on the line it opened on."""
     problem, at = exc.problem or "", exc.problem_mark
     if at is None:
         return None
-    where = f"line {at.line + 1}, column {at.column + 1}"
+    failed = "line {}, column {}".format(*where(at))
     if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
         quote = _char_at(text, exc.context_mark.line + 1, exc.context_mark.column + 1) or '"'
-        return (exc.context_mark.line + 1, exc.context_mark.column + 1), f"the text in quotes begun here is never closed: expected a closing {quote}"
-    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line and _left_open(text, exc.context_mark.line, at.line):
+        return where(exc.context_mark), f"the text in quotes begun here is never closed: expected a closing {quote}"
+    if exc.context in _FLOW_CONTEXTS and exc.context_mark is not None and exc.context_mark.line < at.line \
+            and _left_open(text, exc.context_mark.line, at.line) and not _closed(text, exc.context_mark.index):
         opening, closing = _FLOW_CONTEXTS[exc.context]
-        return ((exc.context_mark.line + 1, exc.context_mark.column + 1),
-                f"the {opening!r} here is not closed ({problem} at {where}): expected a {closing!r} at the end of what it holds")
+        return (where(exc.context_mark),
+                f"the {opening!r} here is not closed ({problem} at {failed}): expected a {closing!r} at the end of what it holds")
     if at.index > _SCANNED:  # the pure-Python scanner reads about 1 MiB a second: a hint is not worth more
         return None
     quoted = None  # the last text in quotes before the failure that ran over lines, ending on the failing line
@@ -408,11 +431,34 @@ def _unclosed(exc: yaml.MarkedYAMLError, text: str) -> tuple[tuple[int, int], st
         pass
     if quoted is None or quoted.end_mark.line != at.line:
         return None
-    start = quoted.start_mark
-    return ((start.line + 1, start.column + 1),
-            f"the text in quotes begun here runs on to line {at.line + 1}, where the YAML breaks ({problem} at {where}): "
+    return (where(quoted.start_mark),
+            f"the text in quotes begun here runs on to line {where(at)[0]}, where the YAML breaks ({problem} at {failed}): "
             f"expected its closing {quoted.style} on this line")
 
+
+# what moves a flow collection's depth: a bracket; a text in quotes (a quote begins one only where a value
+# can begin) and a comment hold none
+_FLOW_TOKENS = re.compile(r"""(?<![^\s\[{,:])(?:'(?:[^']|'')*'|"(?:[^"\\]|\\[\s\S])*")|(?<!\S)#.*|[\[\]{}]""")
+
+
+def _closed(text: str, at: int) -> bool:
+    """Whether the bracket at index `at` is closed further on: then the parser gave up inside it
+    where an item lacks its comma (`b: {x: 1,` / `  y: 2` / `  z: 3}`, however indented), not at a
+    bracket left open."""
+    depth = 0
+    for token in _FLOW_TOKENS.finditer(text, at):
+        if token.group() in ("[", "{"):
+            depth += 1
+        elif token.group() in ("]", "}"):
+            depth -= 1
+            if depth == 0:
+                return True
+    return False
+
+
+# _left_open, _indent_hint and _char_at read lines by the parser's count, as its marks give them:
+# splitlines() ends them where YAML 1.1 does (U+2028 too), and the other characters it ends a line
+# at (a form feed...) are refused by the reader before any line is read
 
 def _left_open(text: str, opened: int, failed: int) -> bool:
     """Whether a bracket opened on line `opened` (0-based) that the parser gave up inside on a

@@ -27,11 +27,12 @@ from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, raise_if_any, sorted_errors, undefined_named
+from ..errors import ContentError, add_folded, lines_of, raise_if_any, sorted_errors, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
 from ..load.project_files import ProjectLoader
+from ..load.stylesheets import drawn_sheets
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import FontChoice, Fonts, LackingGlyphs
 from ..load.manifest import Component
@@ -200,7 +201,6 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
-XML_LINES = re.compile(r"\r\n|\r|\n")  # the line ends the XML parser counts its lines by
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
@@ -214,7 +214,7 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
         line, column = exc.position if exc.position else (None, 0)
-        lines = XML_LINES.split(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
+        lines = lines_of(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
         text = lines[line - 1] if line and line <= len(lines) else ""
         if control := CONTROL.search(text):
             message = (f"{what}: the text holds a control character (U+{ord(control.group()):04X}) that no SVG can carry: "
@@ -247,7 +247,7 @@ def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int |
         return template, None
     wanted = output.strip()
     for path, text in found:
-        for n, line in enumerate(text.splitlines(), start=1):
+        for n, line in enumerate(lines_of(text), start=1):
             parts = TEMPLATE_CODE.split(line.strip())
             if len(parts) < 2 or sum(len(p.strip()) for p in parts) < 3:
                 continue
@@ -385,12 +385,13 @@ class ComponentRenderer:
             problems = [problem] if problem else []
         else:
             problems = [self.locator.overflow(o, what) for o in fit.take()]
+            sheets = drawn_sheets(svg)
             # a face refused for what its sheet loads is not told about that sheet's fonts too
-            problems += [e for e in [check_face(svg, where, sources, what, root) or sheet_fonts(root, where, what, sources)] if e is not None]
+            problems += [e for e in [check_face(svg, where, sources, what, root) or sheet_fonts(sheets, where, what, sources)] if e is not None]
             problems += self.locator.missing_glyphs(root, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources)
-            if paint := bad_paint(root, where, what, sources):  # no template line writes it: at the record's field that holds it
+            if paint := bad_paint(root, sheets, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
                 if error.line is None:
                     error = _at_record_field(self.game, item, colour, error, what, lambda held, c: isinstance(held, str) and held.strip() == c.strip(),

@@ -14,7 +14,6 @@ from typing import Iterator
 from ..errors import ContentError
 from ..load.fonts import DEFAULT as DEFAULT_FONTS
 from ..load.fonts import Face, FontChoice, Fonts, MissingStyle, weight_name
-from ..load.stylesheets import sheet_text
 from .hrefs import Sources, declared_at, written_at
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -44,13 +43,13 @@ _STYLE_STRETCH = re.compile(r"stretch|variation|font\s*:", re.IGNORECASE)
 STRETCH = re.compile(r"^(?:ultra-|extra-|semi-)?(?:condensed|expanded)$", re.IGNORECASE)
 
 
-def sheet_fonts(root: ET.Element, template: Path, what: str, sources: Sources) -> ContentError | None:
+def sheet_fonts(sheets: list[str], template: Path, what: str, sources: Sources) -> ContentError | None:
     """A `<style>` sheet setting a font property: resvg and typst apply it, and pnp, which
     reads no style sheet (no CSS reader is at hand), would check and measure the text in the
     font its elements set: drawn in one font, measured in another. At the template line that
     sets it when a template's sheet does."""
-    for element in root.iter(SVG + "style"):
-        if found := SHEET_FONT.search(sheet_text(element)):
+    for sheet in sheets:  # as the renderers read them (pnp/load/stylesheets.py's `drawn_sheets`)
+        if found := SHEET_FONT.search(sheet):
             name, value = found.group(1).casefold(), " ".join(found.group(2).split())[:60]
             path, line = declared_at(sources, SHEET_FONT, template)
             if name in UNMEASURED:  # refused on an element too (`unmeasured`)

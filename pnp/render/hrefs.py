@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import unquote_to_bytes
 
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, lines_of
 from ..load.stylesheets import in_sheets
 
 RASTER = ("data:image/png", "data:image/jpeg", "data:image/jpg", "data:image/gif", "data:image/webp")
@@ -281,7 +281,7 @@ def written_at(sources: Sources, written: str, template: Path, exact: bool = Fal
     fold = str if exact else str.casefold
     wanted = fold(written.strip())
     for path, text in found:
-        for n, line in enumerate(text.splitlines(), start=1):
+        for n, line in enumerate(lines_of(text), start=1):
             if wanted in fold(line):
                 return path, n
     return template, None

@@ -9,20 +9,18 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..errors import ContentError
+from ..errors import ContentError, lines_of
 from ..load.paint import PAINTED, SHEET_PAINT, is_colour, not_a_colour, paints, sheet_paint
-from ..load.stylesheets import sheet_text
 from .hrefs import Sources, declared_at, written_at
 
-STYLE = "{http://www.w3.org/2000/svg}style"
 
 
-def bad_paint(root: ET.Element, template: Path, what: str, sources: Sources) -> tuple[ContentError, str, str] | None:
-    """The first fill or stroke (a `<style>` sheet's, an attribute, or in `style`) that is not a colour, at the
-    template line that writes it, with the value and the paint's name (the caller may find
-    the value in the record)."""
-    for sheet in root.iter(STYLE):  # a face without a sheet: one pass over its elements, in C
-        for found in SHEET_PAINT.finditer(sheet_text(sheet)):
+def bad_paint(root: ET.Element, sheets: list[str], template: Path, what: str, sources: Sources) -> tuple[ContentError, str, str] | None:
+    """The first fill or stroke (of the face's `sheets`, pnp/load/stylesheets.py's `drawn_sheets`,
+    an attribute, or in `style`) that is not a colour, at the template line that writes it, with
+    the value and the paint's name (the caller may find the value in the record)."""
+    for sheet in sheets:
+        for found in SHEET_PAINT.finditer(sheet):
             name, value = sheet_paint(found)
             if not is_colour(value):
                 path, line = declared_at(sources, SHEET_PAINT, template, lambda declared: sheet_paint(declared) == (name, value))
@@ -82,7 +80,7 @@ def placed_at(sources: Sources, name: str, key: object, template: Path) -> tuple
 
     for painting in (True, False):
         for path, text in found:
-            for n, line in enumerate(text.splitlines(), start=1):
+            for n, line in enumerate(lines_of(text), start=1):
                 at = painted.search(line) if painting else None
                 if (at is not None or not painting) and reading(line, at.end() if at else 0):
                     return path, n

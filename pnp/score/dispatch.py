@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError
-from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_sheet_text
+from ..load.plugin import GamePlugin
+from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_sheet_text, takes
 from ..load.project_files import output_folder
 from ..load.yamlio import SHEET, Located, load_located
 
@@ -167,9 +168,19 @@ def blank_sheet(game: GameContent, players: int, options: dict[str, str] | None 
 
 def sheet_schema(game: GameContent) -> dict[str, Any]:
     """The JSON Schema of the game's scoring sheets."""
-    if game.plugin.sheet_schema is None:
+    if (schema := plugin_sheet_schema(game.plugin, game)) is None:
         raise PnpError(f"{game.name}: this game has no scoring sheet schema")
-    return call_hook(game.plugin.sheet_schema, "sheet_schema()", (), expect_json_schema)
+    return schema
+
+
+def plugin_sheet_schema(plugin: GamePlugin, game: GameContent | None) -> dict[str, Any] | None:
+    """The plugin's sheet schema: `sheet_schema(game)`, its bounds read from the game's content as
+    the scorer reads them, or `sheet_schema()`, one that reads no content. None without the hook,
+    or for the first without a game (content that does not load)."""
+    hook = plugin.sheet_schema
+    if hook is None or (with_game := takes(hook, (game,))) and game is None:
+        return None
+    return call_hook(hook, "sheet_schema(game)" if with_game else "sheet_schema()", (game,) if with_game else (), expect_json_schema)
 
 
 def sheet_text(project: Project, game_name: str, players: int, *, schema: bool = False, options: dict[str, str] | None = None) -> str:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..load.content import MANIFEST, Project, load_game, load_plugin
+from ..load.content import MANIFEST, GameContent, Project, load_game, load_plugin
 from ..errors import PnpError
 from ..load.jsonschema import data_schema
 from ..load.sheets import SHEET_SUFFIXES
 from ..load.manifest import Manifest
-from ..load.plugins import call_hook, expect_json_schema
+from ..load.plugins import takes
+from ..score.dispatch import plugin_sheet_schema
 from ..files import write_atomic
 from ..load import project_files
 from ..load.project_files import output_folder
@@ -31,11 +32,14 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
     for stem, model in sorted(plugin.models.items()):
         out[f"{stem}.schema.json"] = model.model_json_schema()
     manifest, _ = validate(doc, Manifest)
+    try:
+        # the content, for `data:` ids and a sheet schema bounded by it (`sheet_schema(game)`)
+        needed = manifest is not None and (manifest.data or plugin.sheet_schema is not None and takes(plugin.sheet_schema, (None,)))
+        loaded: GameContent | None = load_game(project, game) if needed else None
+    except PnpError:
+        loaded = None
     if manifest is not None and manifest.data:
-        try:
-            docs = load_game(project, game).docs
-        except PnpError:
-            docs = {}
+        docs = loaded.docs if loaded is not None else {}
         game_dir = project.content_dir / game
         for stem, spec in sorted(manifest.data.items()):
             schema = data_schema(stem, spec, docs, manifest.data)
@@ -48,8 +52,8 @@ def schemas_for(project: Project, game: str) -> dict[str, dict]:
                 out[f"{stem}{sheet.suffix}.schema.json"] = schema
             else:
                 out.setdefault(f"{stem}.schema.json", schema)
-    if plugin.sheet_schema is not None:
-        out["sheet.schema.json"] = call_hook(plugin.sheet_schema, "sheet_schema()", (), expect_json_schema)
+    if (sheet_schema := plugin_sheet_schema(plugin, loaded)) is not None:  # one bounded by content that does not load: none
+        out["sheet.schema.json"] = sheet_schema
     return out
 
 
