@@ -316,7 +316,7 @@ def test_a_game_without_hints_gets_generic_widgets():
     ({"game": "chess", "players": ["A", "B"]}, "unknown game 'chess'"),
     ({"game": "tasty-humans", "players": ["A", "A"]}, "two players have the same name"),
     ({"game": "tasty-humans", "players": ["A"] * 0}, "expected a name for every player"),
-    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
+    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: Tasty Humans is played by 1, 2, 3, 4"),
     ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
     ({"game": 3, "players": "A"}, "expected game (text)"),
     ({"game": "tasty-humans", "players": ["B", "A" * 61]}, "players: player 2's name ('AAAAAAAAAAAAAAAAAAAA'...) is 61 characters: expected at most 60"),
@@ -455,6 +455,23 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
     assert tasty["by_leader"]["least-type"]["max"] == 14
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
+
+
+@pytest.mark.parametrize("url, body, error", [
+    # was `content/tasty-humans/game.yaml:12:3: --set rules=nope: ...`, a file and option the host never saw
+    ("/api/sessions", {"game": "tasty-humans", "rules": "nope", "players": ["A", "B"]},
+     "rules: 'nope': expected one of Published rules (published), Rules 0.2.8 (0.2.8)"),
+    ("/api/predict", {"game": "tasty-humans", "rules": "nope", "changes": {}, "players": 2, "games": 2},
+     "rules: 'nope': expected one of Published rules (published), Rules 0.2.8 (0.2.8)"),
+    # was `--players 9: ...` and `--set cravings.troll.pts: ...`
+    ("/api/predict", {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 9, "games": 2},
+     "players: 9 players: Dietrick-taking is played by 1, 2, 3, 4"),
+    ("/api/predict", {"game": "tasty-humans", "rules": None, "changes": {"cravings.troll.pts": 3}, "players": 2, "games": 2},
+     "changes: cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+])
+def test_what_the_host_chose_wrong_is_said_in_the_start_pages_words(client: TestClient, url: str, body: dict, error: str):
+    r = client.post(url, json={"changes": {}, **body})
+    assert (r.status_code, r.json()) == (400, {"error": error})
 
 
 def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
@@ -732,7 +749,8 @@ def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
     body = {"game": "tasty-humans", "rules": None, "changes": {"cravings.troll.points": 99999999999999999999999999999999999},
             "players": 2, "games": 2}
     r = client.post("/api/predict", json=body)
-    assert r.status_code == 400 and r.json() == {"error": "--set cravings.troll.points: 99999999999999999999999999999999999 is out of range: "
+    # in the start page's words (its rule changes), as a new table's are: not `--set`'s
+    assert r.status_code == 400 and r.json() == {"error": "changes: cravings.troll.points: 99999999999999999999999999999999999 is out of range: "
                                                           "expected a number from -1,000,000 to 1,000,000"}
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", content="[" * 30000 + "]" * 30000, headers={"content-type": "application/json"})

@@ -354,7 +354,8 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             from .predict import predict
 
             games.load(body["game"])  # a game of this project that has a scorer
-            sessions.check_rules(games, body["game"], body.get("rules"), body.get("changes", {}))  # in the host's words, not --set's
+            # in the host's words, not `--set`'s or `--players`', as the start page checks a table
+            sessions.check_table(games, body["game"], body.get("rules"), body.get("changes", {}), body["players"])
             at = (games.digest_now(body["game"]), key)
             with predicted_lock:
                 if at in predicted:

@@ -224,6 +224,13 @@ window.addEventListener("beforeunload", e => {
 
 // ---------------------------------------------------------------- home: start a game
 
+// What a new game's request names by its key (`rules: ...`), as the start page labels it
+const HOST_LABELS = {rules: "Rule version", changes: "Rule changes", players: "Players", game: "Game"};
+
+function hostWords(err) {
+  return new Error(String(err.message || err).replace(/^(rules|changes|players|game): /, (_, k) => `${HOST_LABELS[k]}: `));
+}
+
 async function homePage() {
   const [listed, sessions] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/sessions")]);
   // a game whose plugin fails comes with its error instead of its players: shown, not offered
@@ -273,7 +280,7 @@ async function homePage() {
     try {
       const s = await api("POST", "/api/sessions", {game: g.name, rules, changes: g.rules ? changed : {}, players});
       location.hash = `#/s/${s.id}`;
-    } catch (e) { showError(err, e); }
+    } catch (e) { showError(err, hostWords(e)); }
   }
   out.append(h("section", {}, h("h1", {}, "New game"), h("label", {for: "game"}, "Game"), gameSel, rulesBox, changesBox, countBox, namesBox, err,
     h("p", {}, h("button", {id: "start", onclick: start}, "Start the game")),
