@@ -455,6 +455,31 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
     assert tasty["by_leader"]["least-type"]["max"] == 14
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
+    # the page shows each by the name its component prints, and the game by its title
+    assert (tasty["title"], tasty["names"]["troll"], tasty["names"]["least-type"]) == ("Tasty Humans", "Troll", "Scarcest Fare")
+
+
+def test_every_choice_is_named_as_the_game_prints_it_and_the_sheet_keeps_its_id(client: TestClient):
+    """Leaders by their tiles' titles (not `Hand Line (line-hand)`), endings, challenges and
+    variants in the paper sheets' words; Human Harvest's sheet prints each value with what it
+    means, and so does its form."""
+    def form(game: str, players: list[str], rules: str | None = None) -> dict:
+        got = client.get(f"/api/sessions/{start(client, game, players, rules)}").json()["form"]
+        return {f["key"]: f for part in ("table", "player") for f in got[part]}
+
+    tasty = form("tasty-humans", ["Ana", "Ben"])
+    assert {c["value"]: c["label"] for c in tasty["held"]["choices"]}["line-hand"] == "Hand Line"
+    assert tasty["held"]["label"] == "Leader space" and tasty["king"]["label"] == "Village King"
+    assert [c["label"] for c in tasty["ending"]["choices"]] == ["after a round", "in the Leader Phase"]
+    assert form("tasty-humans", ["Ana", "Ben"], "0.2.8")["held"]["label"] == "Grip"
+    solo = {f["key"]: f for f in form("tasty-humans", ["Sam"])["solo"]["fields"]}
+    assert [c["label"] for c in solo["challenge"]["choices"]] == [
+        "Balanced Diet (beginner, 10)", "Balanced Diet (normal, 12)", "Balanced Diet (expert, 14)", "Monster challenge"]
+    assert solo["ai_cards"]["label"] == "A.I.'s cards"
+    assert [c["label"] for c in form("dietrick-taking", ["A", "B"])["variant"]["choices"]] == ["standard", "Beginner Class (squares)"]
+    harvest = form("human-harvest", ["A", "B"])
+    assert harvest["ending"]["choices"][0] == {"value": "six-cyborgs", "label": "six-cyborgs: somebody had all 6 of their Cyborgs on the board: they win on the spot"}
+    assert harvest["dna_point"]["label"] == "DNA Collection Point"
 
 
 @pytest.mark.parametrize("url, body, error", [

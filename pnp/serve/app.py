@@ -217,6 +217,16 @@ def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
     return {"value": rules, "label": rules, "differences": []}
 
 
+def _choice_names(games: Games, game: str, rules: str | None, players: int) -> dict[str, str]:
+    """Every value a player's field offers, by the name its choice shows ({} where the game's
+    form cannot be made for these rules and players)."""
+    try:
+        form = sessions.form(games, game, rules, [f"player {n + 1}" for n in range(players)])
+    except PnpError:
+        return {}
+    return {str(c["value"]): str(c["label"]) for f in form["player"] for c in f.get("choices", []) if isinstance(c.get("value"), str)}
+
+
 def make_app(games: Games, log: Log, token: str) -> Starlette:
     """The app for one project and log, refusing requests without `token`."""
     table = Table(games, log)
@@ -334,6 +344,9 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             names = games.names()
             for group in out:  # a prediction plays the content on disk now: the games' own, or not
                 group["current"] = group["game"] in names and games.digest_now(group["game"]) == group["digest"]
+                # the monsters and leaders by the names their components print (the keys stay ids)
+                group["title"] = games.title(group["game"]) if group["game"] in names else group["game"]
+                group["names"] = _choice_names(games, group["game"], group["rules"], group["players"]) if group["game"] in names else {}
             return out
         return JSONResponse(await run_in_threadpool(work))
 
