@@ -435,7 +435,9 @@ def test_a_claim_that_is_no_whole_number_names_the_player_at_the_field(client: T
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": claimed}})
     assert r.status_code == 200
-    assert {"message": message, "at": ["players", 0, "claimed"], "cell": None} in r.json()["outcome"]["problems"]
+    # the CLI's words, and on the page the field as the form labels it
+    said = message.replace("claimed:", "claimed total:")
+    assert {"message": message, "at": ["players", 0, "claimed"], "cell": None, "said": said} in r.json()["outcome"]["problems"]
 
 
 def test_no_request_reaches_the_projects_files(client: TestClient):
@@ -480,6 +482,43 @@ def test_every_choice_is_named_as_the_game_prints_it_and_the_sheet_keeps_its_id(
     harvest = form("human-harvest", ["A", "B"])
     assert harvest["ending"]["choices"][0] == {"value": "six-cyborgs", "label": "six-cyborgs: somebody had all 6 of their Cyborgs on the board: they win on the spot"}
     assert harvest["dna_point"]["label"] == "DNA Collection Point"
+
+
+@pytest.mark.parametrize("game, table, board, at, message, said", [
+    ("tasty-humans-2p.yaml", {}, {"monster": "troll"}, ["players", 1, "monster"],
+     "Ben: monster 'troll' is also Ana's: each monster board is used once",
+     "Ben: monster 'Troll' is also Ana's: each monster board is used once"),
+    ("tasty-humans-2p.yaml", {}, {"monster": None}, ["players", 0, "monster"],
+     "Ana: monster is empty: expected one of legendary-dragon, twin-headed-dragon, griffin, troll",
+     "Ana: monster is empty: expected one of Legendary Dragon, Twin-Headed Dragon, Griffin, Troll"),
+    ("tasty-humans-2p.yaml", {}, {"king": False}, ["players", 0, "name"],
+     "Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first",
+     "Ana's stomach is full but nobody holds the Village King: expected Village King ticked for the player who filled first"),
+    ("tasty-humans-2p.yaml", {}, {"leaders": {"1": "line-hand", "2": "range-boot", "3": "least-type", "4": "line-hand"}},
+     ["players", 0, "leaders", 4], "Ana: leader 4: 'line-hand' is also leader 1: there is one tile of each leader",
+     "Ana: leader 4: 'Hand Line' is also leader 1: there is one tile of each leader"),
+    ("tasty-humans-3p-leader-phase.yaml", {"ending": "round"}, {}, ["players", 2, "held"],
+     "Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)",
+     "Eve: Leader space: 'Full Rows' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)"),
+    ("tasty-humans-solo.yaml", {"solo": {"level": 2, "ai_cards": ["adv-03"], "challenge": "monster"}}, {}, ["solo", "ai_cards"],
+     "solo.ai_cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round", "A.I.'s cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round"),
+    ("dietrick-taking-3p.yaml", {"scoring_order": [2, 1]}, {}, ["scoring_order"],
+     "scoring_order [2, 1]: expected cards 1, 2, 3 each once, in the order laid at the table (card 4 is always last)",
+     "scoring order [2, 1]: expected cards 1, 2, 3 each once, in the order laid at the table (card 4 is always last)"),
+    ("human-harvest-3p.yaml", {"dna_point": True}, {}, ["dna_point"],
+     "dna_point is for the advanced game (the DNA Collection Point, human-harvest-rules.txt line 133): expected variant: advanced, or no dna_point",
+     "DNA Collection Point is for the advanced game (the DNA Collection Point, human-harvest-rules.txt line 133): expected variant: advanced, or no DNA Collection Point"),
+])
+def test_a_problem_names_the_field_as_the_form_labels_it_and_the_value_as_printed(
+        client: TestClient, game: str, table: dict, board: dict, at: list, message: str, said: str):
+    """`said`, which the page shows, names fields and values as the form does; `message`
+    stays the CLI's one line, which `pnp score` prints for the same sheet."""
+    sheet = example(game)
+    changed = at[1] if at[0] == "players" else None  # the board the problem is at gets `board`
+    sheet = {**sheet, **table, "players": [{**p, **board} if seat == changed else p for seat, p in enumerate(sheet["players"])]}
+    state = fill(client, start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules")), sheet)
+    problems = [p for p in state["outcome"]["problems"] if p["at"] == at]
+    assert [(p["message"], p["said"]) for p in problems] == [(message, said)], state["outcome"]["problems"]
 
 
 @pytest.mark.parametrize("url, body, error", [

@@ -909,3 +909,51 @@ def test_a_refusal_naming_one_change_of_a_batch_leaves_the_others_to_be_saved(br
         assert host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("claimed_winner") == ["Ben"]
     finally:
         server.stop()
+
+
+def test_the_page_says_what_the_components_print_and_the_forms_labels_not_the_sheets_ids_and_keys(browser: Any, tmp_path: Path):
+    """A play-tester saw `troll`, `chain-orthogonal` and `--set` where the cards say Troll and
+    the form Rule changes: every value a player picks or reads is the name the game's content
+    prints (lists, problems, statistics), each problem names the field as the form labels it,
+    and the sheet, the report and the log keep the ids."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        host.goto(server.url())
+        host.select_option("#game", "tasty-humans")
+        host.fill("#changes", "cravings.troll.pointz=3")
+        for i, name in enumerate(["Ana", "Ben"]):
+            host.fill(f"#name-{i}", name)
+        host.click("#start")
+        host.wait_for_selector(".problem", timeout=WAIT)
+        assert host.inner_text(".problem").startswith("Rule changes: cravings.troll.pointz: cravings.troll has no 'pointz'")
+        host.fill("#changes", "")
+        host.click("#start")
+        host.wait_for_url("**#/s/*", timeout=WAIT)
+        sid = host.url.rsplit("#/s/", 1)[1]
+        sheet = example("tasty-humans-2p.yaml")
+        api = server.path(f"api/sessions/{sid}")
+        assert host.request.put(api + "/table", data={"values": {"ending": sheet["ending"]}}).ok
+        boards = [{k: v for k, v in p.items() if k != "name"} for p in sheet["players"]]
+        for seat, board in enumerate(boards):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": {**board, "monster": "troll"}}).ok
+        open_board(host, server, sid, 1, first=False)
+        host.wait_for_selector(".problems[data-for='monster'] .problem", timeout=WAIT)
+        assert host.inner_text(".problems[data-for='monster'] .problem") == "Ben: monster 'Troll' is also Ana's: each monster board is used once"
+        assert host.eval_on_selector_all("#p-held option", "os => os.map(o => o.textContent)")[1:] == list(LEADER_TITLES.values())
+        assert host.eval_on_selector_all("#p-monster option", "os => os.map(o => o.textContent)")[1:] == list(MONSTER_NAMES.values())
+        for seat, board in enumerate(boards):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
+        host.goto(server.url(f"#/s/{sid}", token=False))
+        host.wait_for_selector("#finished", timeout=WAIT)
+        assert host.eval_on_selector_all("#t-ending option", "os => os.map(o => o.textContent)")[1:] == ["after a round", "in the Leader Phase"]
+        assert ["monster: Troll", ""] in breakdown(host, "Ana")
+        host.goto(server.url("#/stats", token=False))
+        host.wait_for_selector("text=Total by monster", timeout=WAIT)
+        text = host.inner_text("#app")
+        assert text.startswith("Logged games\nTasty Humans (published)") and "Troll" in text and "Straight Chain" not in text, text
+        assert "troll" not in text and "line-hand" not in text and "Hand Line" in text, text
+        logged = host.request.get(server.path("api/stats")).json()[0]
+        assert "troll" in logged["by_monster"] and "line-hand" in logged["by_leader"]  # the log's keys stay ids
+    finally:
+        server.stop()

@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import PluginError, PnpError
+from . import forms
 from . import session as sessions
 from .log import Log, Session
 from .scoring import Games, Outcome, Problem, plugin_error, sheet_yaml
@@ -187,13 +188,17 @@ class Table:
         elif saved:
             self.log.unrecord(s.id)
         logged = self.log.logged(s.id)
+        form = sessions.form(self.games, s.game, s.rules, s.players)
+        shown = outcome.to_json(text=finished)
+        # each problem also in the words of the form it is shown on (`said`); `message` stays the CLI's
+        shown["problems"] = [{**p, "said": forms.said(p["message"], p["at"], form)} for p in shown["problems"]]
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
-            "form": sessions.form(self.games, s.game, s.rules, s.players),
+            "form": form,
             "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
             "done": [s.done.get(i, False) for i in range(len(s.players))],
-            "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged and logged[0],
+            "outcome": shown, "finished": finished, "logged": logged and logged[0],
             "logged_under_other_content": logged is not None and logged[1] != self.games.digest(s.game),
         }
 

@@ -602,7 +602,8 @@ function place(root, problems, mine) {
     if (key === undefined) continue;
     const box = (key !== null && root.querySelector(`.problems[data-for="${CSS.escape(String(key))}"]`)) || general;
     if (!box) continue;
-    box.append(h("div", {class: "problem", "data-at": p.at.join("."), "data-cell": p.cell ? p.cell.join(",") : null}, p.message));
+    // in the form's words (`said`: its labels and names), not the sheet's keys and ids the CLI names
+    box.append(h("div", {class: "problem", "data-at": p.at.join("."), "data-cell": p.cell ? p.cell.join(",") : null}, p.said || p.message));
     if (p.cell && key !== null) {
       const field = root.querySelector(`.field[data-key="${CSS.escape(String(key))}"]`);
       const cell = field && field.querySelector(`.cell[data-row="${p.cell[0]}"][data-col="${p.cell[1]}"]`);
