@@ -271,7 +271,9 @@ def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them
     assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
     differences = state["rule_version"]["differences"]
     assert "cravings.troll.points: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
-    assert 'tie_break: ["fewer-damage", "leaders-ascending", "shared"] → ["fewer-damage", "fewer-empty", "seat-from-king"]' in differences
+    # the tie-break's steps as `pnp score` names the one that decides, not their ids (`leaders-ascending`)
+    assert ("tie_break: fewer damage tiles, then higher lowest-scoring leaders, then tie: shared victory → "
+            "fewer damage tiles, then fewer empty cells, then seat order clockwise from the Village King") in differences
     assert "solo.monster_challenges: true → false" in differences and "leader_space: Leader space → Grip" in differences
     assert state["changes"] == {"cravings.troll.points": 5}
     sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)

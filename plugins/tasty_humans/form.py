@@ -23,13 +23,18 @@ def _flat(value: Any, at: str = "") -> dict[str, Any]:
 
 
 def differences(base: dict[str, Any], other: dict[str, Any]) -> list[str]:
-    """What `other` changes from `base`, one `path: base value → other value` line each."""
+    """What `other` changes from `base`, one `path: base value → other value` line each; the
+    tie-break's steps in the words `pnp score` says them in when one decides a game, not their ids."""
+    from .scoring import DECIDED
+
     a, b = _flat(base), _flat(other)
 
     def shown(values: dict[str, Any], key: str) -> str:  # as in rules.yaml: true, [a, b]; "-" when absent
         if key not in values:
             return "-"
         value = values[key]
+        if key == "tie_break" and isinstance(value, list):
+            return ", then ".join(str(DECIDED.get(step, step)) for step in value)
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
     return [f"{key}: {shown(a, key)} → {shown(b, key)}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
