@@ -486,6 +486,17 @@ def test_every_choice_is_named_as_the_game_prints_it_and_the_sheet_keeps_its_id(
     assert harvest["dna_point"]["label"] == "DNA Collection Point"
 
 
+@pytest.mark.parametrize("players, rules", [(["Ana", "Ben"], "0.2.8"), (["Sam"], "published")])
+def test_the_help_under_each_field_speaks_the_pages_words_not_the_sheet_files(client: TestClient, players: list, rules: str):
+    """The schema's help is for a YAML sheet (`or its id (monsters.yaml)`, `round ... or
+    leader-phase`, `each has king: true`); the form's is for the page."""
+    form = client.get(f"/api/sessions/{start(client, 'tasty-humans', players, rules)}").json()["form"]
+    fields = [f for part in ("table", "player") for f in form[part]]
+    helps = {f["key"]: f["help"] for f in fields + [g for f in fields for g in f.get("fields", [])]}
+    assert not [h for h in helps.values() if ".yaml" in h or " id" in h or "leader-phase" in h or "true" in h], helps
+    assert form["labels"] == {"king": "Village King"}  # a solo report's king part, which no field names
+
+
 @pytest.mark.parametrize("game, table, board, at, message, said", [
     ("tasty-humans-2p.yaml", {}, {"monster": "troll"}, ["players", 1, "monster"],
      "Ben: monster 'troll' is also Ana's: each monster board is used once",

@@ -686,6 +686,7 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         assert host.inner_text("#winner") == f"Sam loses: Monster challenge failed ({report['solo']['challenge']['reason']})"
         assert host.inner_text("#ai") == f"A.I. level 2 (Capable Creature): classes {ai['class_points']} + shapes {ai['shape_points']} = {ai['total']}"
         assert "null" not in host.inner_text("#results").split("\n")
+        assert ["Village King (held no)", "0"] in breakdown(host, "Sam")  # the hints' words: a solo board has no king field
     finally:
         server.stop()
 

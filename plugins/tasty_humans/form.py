@@ -76,8 +76,8 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
     # in this version's words (rules.yaml `classes`: 0.2.8 says General and No Type, O109, O237)
     cards = sorted(game.data["adventurers"].adventurers, key=lambda a: a.name.casefold())
     names = version.classes
-    solo: dict[str, Any] = {"challenge": {"kind": "choice", "label": "challenge", "choices": challenges},
-                            "ai_cards": {"kind": "picks", "label": "A.I.'s cards",
+    solo: dict[str, Any] = {"challenge": {"kind": "choice", "label": "challenge", "help": "the solo challenge played, if any", "choices": challenges},
+                            "ai_cards": {"kind": "picks", "label": "A.I.'s cards", "help": "every adventurer the A.I. holds at the end",
                                          "choices": [{"value": a.id, "label": f"{a.name} ({names.get(a.class_, a.class_)})"} for a in cards]}}
     if levels:
         solo["level"] = {"kind": "choice", "label": "A.I. level",
@@ -90,15 +90,24 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
         # count: king_token only where seat order counts from the token (asks_king_token),
         # king only with two or more players; the form offers exactly those.
         "blank_is_complete": True,
-        "table": {"solo": {"label": "solo game", "fields": solo},
-                  "ending": {"label": "the game ended", "choices": [{"value": k, "label": v} for k, v in ENDINGS.items()]},
-                  "king_token": {"kind": "choice", "label": "Village King token", "choices_from": "players"}},
+        "labels": {"king": "Village King"},  # a solo game's report has its (empty) part, but no field
+        # each field's help in the page's words: the schema's speaks of ids and YAML files
+        "table": {"solo": {"label": "solo game", "help": "the A.I. opponent", "fields": solo},
+                  "ending": {"label": "the game ended", "help": "left empty, pnp works out which fits the boards",
+                             "choices": [{"value": k, "label": v} for k, v in ENDINGS.items()]},
+                  "king_token": {"kind": "choice", "label": "Village King token", "choices_from": "players",
+                                 "help": "when several players filled their stomachs at once, who holds the token itself: "
+                                         "the last tie-break counts seats clockwise from it (tasty-humans-rules-0.2.8.txt "
+                                         "line 215); left empty, the first of them in seat order"}},
         "player": {
-            "monster": {"kind": "choice", "label": "monster", "choices": monsters},
+            "monster": {"kind": "choice", "label": "monster", "help": "your monster board", "choices": monsters},
             "king": {"label": "Village King"},
-            "held": {"kind": "choice", "label": version.leader_space, "choices": leaders},
-            "leaders": {"kind": "slots", "label": "leaders", "choices": leaders, "slots": list(range(1, slots + 1))},
-            "stomach": {"label": "stomach", "palette": palette, "labels_from": "leaders"},
+            "held": {"kind": "choice", "label": version.leader_space, "help": f"the leader still in the {version.leader_space}, never eaten",
+                     "choices": leaders},
+            "leaders": {"kind": "slots", "label": "leaders", "help": "the leader tile for each number in the stomach",
+                        "choices": leaders, "slots": list(range(1, slots + 1))},
+            "stomach": {"label": "stomach", "help": "tap a square, then its tile, as it lies in the stomach (top row first)",
+                        "palette": palette, "labels_from": "leaders"},
             "claimed": {"label": "claimed total"},
         },
     }

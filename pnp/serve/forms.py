@@ -4,7 +4,9 @@ web code: the schema gives each field's type and help, the blank sheet its start
 and, for a text of several equal rows (a stomach), the grid's shape. Hints (the game
 plugin's `sheet_form`) add choices from the game's content.
 
-A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
+A form is plain data for the page: {"table": [field, ...], "player": [field, ...], "labels":
+{report key: words}} (`labels`: the hints' words for the parts of a player's report that no
+field names, e.g. a solo game's `king`); a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
 choice, list, map (of numbers: values "number", min, max; with its keys known: keys), group
 (fields), grid (rows, cols, empty, palette), track (min, max), order, slots, picks (choices:
@@ -114,7 +116,8 @@ def build(schema: dict[str, Any], blank: dict[str, Any], hints: dict[str, Any]) 
         f["optional"] = f["key"] not in blank
     for f in player:
         f["optional"] = f["key"] not in blank_player
-    return {"table": table, "player": player}
+    # the words of a report's parts no field of this form names (a solo game's `king`)
+    return {"table": table, "player": player, "labels": dict(hints.get("labels", {}))}
 
 
 PLAYERS = "players"  # `choices_from` of a choice among the table's players
@@ -133,7 +136,7 @@ def name_players(form: dict[str, Any], names: list[str]) -> dict[str, Any]:
             f = {**f, "fields": [named(g) for g in f["fields"]]}
         return f
 
-    return {part: [named(f) for f in fields] for part, fields in form.items()}
+    return {part: [named(f) for f in fields] if part in ("table", "player") else fields for part, fields in form.items()}
 
 
 # --- a problem in the form's words -----------------------------------------------------

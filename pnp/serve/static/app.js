@@ -655,7 +655,7 @@ function countsOf(players) {
   return keys.length === 1 ? keys : [];
 }
 
-function namer(fields) {
+function namer(fields, labels = {}) {
   // a report's keys and values in the words of the form's fields (a group's as "group.key"):
   // a field's label, a choice's name (the monster board's, the leader tile's); the report
   // and the sheet keep the ids
@@ -663,7 +663,7 @@ function namer(fields) {
   const walk = (list, prefix) => { for (const f of list || []) { byKey.set(prefix + f.key, f); if (f.kind === "group") walk(f.fields, `${prefix}${f.key}.`); } };
   walk(fields, "");
   return {
-    label: k => (byKey.get(k) || {}).label || k.replace(/_/g, " "),
+    label: k => (byKey.get(k) || {}).label || labels[k] || k.replace(/_/g, " "),
     value: (k, v) => (((byKey.get(k) || {}).choices || []).find(c => c.value === v) || {label: v}).label,
   };
 }
@@ -739,7 +739,7 @@ function results(s) {
   const ranking = rankingOf(r);
   if (ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, ranking.score)),
     ranking.rows.map(x => h("tr", {}, h("td", {}, x.place ?? "—"), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total ?? "—")))));
-  const counts = countsOf(r.players || []), names = namer(s.form.player);
+  const counts = countsOf(r.players || []), names = namer(s.form.player, s.form.labels);
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
