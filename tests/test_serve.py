@@ -513,6 +513,12 @@ def test_the_help_under_each_field_speaks_the_pages_words_not_the_sheet_files(cl
     ("tasty-humans-3p-leader-phase.yaml", {"ending": "round"}, {}, ["players", 2, "held"],
      "Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)",
      "Eve: Leader space: 'Full Rows' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)"),
+    # `held` as English (`and 1 held`) stays: only where a key stands is it the field
+    ("tasty-humans-2p.yaml", {}, {"held": "line-helmet"}, ["players", 1, "held"],
+     "Ben: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
+     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))",
+     "Ben: Leader space: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
+     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"),
     ("tasty-humans-solo.yaml", {"solo": {"level": 2, "ai_cards": ["adv-03"], "challenge": "monster"}}, {}, ["solo", "ai_cards"],
      "solo.ai_cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round", "A.I.'s cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round"),
     ("dietrick-taking-3p.yaml", {"scoring_order": [2, 1]}, {}, ["scoring_order"],

@@ -161,15 +161,16 @@ def _vocabulary(fields: list[dict[str, Any]], prefix: str = "") -> dict[str, dic
     return out
 
 
-_CLAUSE = re.compile(r"(^|: |, |\bexpected |\bor |\bno )$")  # what a key the sheet spells follows in a message
+_CLAUSE = re.compile(r"(^|: |, |\(|\b(?:expected|or|no|write|with) )$")  # what a key the sheet spells follows in a message
 
 
 def said(message: str, at: list[Any], form: dict[str, Any]) -> str:
     """A `pnp score` problem in the words of the form it is shown on: a field named by its key
-    as the sheet spells it (`solo.ai_cards`, `scoring_order`, `held:`) by its label, `key:
-    true`/`false` of a box as ticked or not, and a value by the name its choice shows (an id
-    such as `line-hand` anywhere, a plain word such as `troll` after its key or in a problem
-    of its own field). The CLI keeps its words; this is only what the page shows."""
+    as the sheet spells it (`solo.ai_cards`, `scoring_order`, `held:`) by its label (a plain
+    word such as `held` only where a key stands), `key: true`/`false` of a box as ticked or
+    not, `null` as empty, and a value by the name its choice shows (an id such as `line-hand`
+    anywhere, a plain word such as `troll` after its key or in its own field's problem). The
+    CLI keeps its words; this is only what the page shows."""
     part = "player" if at[:1] == ["players"] else "table"
     fields = {**_vocabulary(form.get("table" if part == "player" else "player", [])), **_vocabulary(form.get(part, []))}
     path = [str(x) for x in (at[2:] if part == "player" else at)]
@@ -195,11 +196,13 @@ def said(message: str, at: list[Any], form: dict[str, Any]) -> str:
         key = m.group("key")
         if key is not None:
             # a plain word (`held`, `king`) is a key only where a key stands (`Ben: held: ...`,
-            # `expected king: true`, `or held: x`) or in its own field's problem: not in `nor held:`
-            if "_" in key or "." in key or key == own or _CLAUSE.search(m.string[:m.start()]):
+            # `expected king: true`, `or held: x`): not in `nor held:` or `and 1 held`
+            if "_" in key or "." in key or _CLAUSE.search(m.string[:m.start()]):
                 return key_said(key, m.group("value")) if m.group("value") is not None else label[key] + (m.group("colon") or "")
             return m.group(0)
         found = m.group("id")
+        if found == "null":  # YAML's word for a field left empty
+            return "empty"
         return ids.get(found) or (names.get(own, {}).get(found) if own else None) or found
 
     return pattern.sub(swap, message) if keys else message
