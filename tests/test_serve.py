@@ -481,6 +481,7 @@ def test_every_choice_is_named_as_the_game_prints_it_and_the_sheet_keeps_its_id(
         "Balanced Diet (beginner, 10)", "Balanced Diet (normal, 12)", "Balanced Diet (expert, 14)", "Monster challenge"]
     assert solo["ai_cards"]["label"] == "A.I.'s cards"
     assert [c["label"] for c in form("dietrick-taking", ["A", "B"])["variant"]["choices"]] == ["standard", "Beginner Class (squares)"]
+    assert form("dietrick-taking", ["Solo"])["fuzz"]["label"] == "Fuzz"  # the solo opponent's name, not the sheet's key
     harvest = form("human-harvest", ["A", "B"])
     assert harvest["ending"]["choices"][0] == {"value": "six-cyborgs", "label": "six-cyborgs: somebody had all 6 of their Cyborgs on the board: they win on the spot"}
     assert harvest["dna_point"]["label"] == "DNA Collection Point"

@@ -943,6 +943,8 @@ def test_the_page_says_what_the_components_print_and_the_forms_labels_not_the_sh
         assert host.inner_text(".problems[data-for='monster'] .problem") == "Ben: monster 'Troll' is also Ana's: each monster board is used once"
         assert host.eval_on_selector_all("#p-held option", "os => os.map(o => o.textContent)")[1:] == list(LEADER_TITLES.values())
         assert host.eval_on_selector_all("#p-monster option", "os => os.map(o => o.textContent)")[1:] == list(MONSTER_NAMES.values())
+        # a cell reads out as its tile's name, as the palette shows it, not its letter
+        assert host.get_attribute("#p-stomach .cell[data-row='2'][data-col='1']", "aria-label") == "row 2 column 1: Helmet"
         for seat, board in enumerate(boards):
             assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
         host.goto(server.url(f"#/s/{sid}", token=False))

@@ -21,7 +21,7 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
                   # Fuzz's markers: the solo game's only (dietrick-taking-rules.txt:91-93)
                   # the variants as the paper sheet ticks them (templates/dietrick-taking/scoring-sheet.svg.j2)
                   "variant": {"choices": [{"value": k, "label": v} for k, v in VARIANTS.items()]},
-                  "fuzz": {"fields": {"yellow": track, "blue": track}, "solo_only": True},
+                  "fuzz": {"label": "Fuzz", "fields": {"yellow": track, "blue": track}, "solo_only": True},
                   # Long Game (dietrick-taking-rules.txt:87): a box for each player's earlier wins,
                   # fewer than the wins that end the match
                   "earlier_wins": {"keys_from": "players", "max": scoring.long_game_wins - 1}},

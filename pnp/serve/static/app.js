@@ -498,7 +498,9 @@ function gridWidget(field, value, changed, id, ctx) {
     const sym = rows[r][c];
     const el = cellEl(r, c);
     el.replaceChildren(h("span", {class: `tile ${tileClass(field, sym)}`}, sym === field.empty ? "" : sym));
-    el.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${sym === field.empty ? "empty" : sym}`);
+    // read out as the tile's name (Helmet), not its letter
+    const tile = (field.palette || []).find(p => p.symbol === sym);
+    el.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${sym === field.empty ? "empty" : tile ? tile.label : sym}`);
     el.dataset.symbol = sym;
   };
   for (let r = 0; r < field.rows; r++) for (let c = 0; c < field.cols; c++) {
