@@ -349,8 +349,8 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             names = games.names()
             for group in out:  # a prediction plays the content on disk now: the games' own, or not
                 group["current"] = group["game"] in names and games.digest_now(group["game"]) == group["digest"]
-                # the monsters and leaders by the names their components print (the keys stay ids)
                 group["title"] = games.title(group["game"]) if group["game"] in names else group["game"]
+                # the monsters and leaders by the names their components print (the keys stay ids)
                 group["names"] = _choice_names(games, group["game"], group["rules"], group["players"]) if group["game"] in names else {}
             return out
         return JSONResponse(await run_in_threadpool(work))
