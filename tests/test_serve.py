@@ -271,7 +271,9 @@ def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them
     assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
     differences = state["rule_version"]["differences"]
     assert "cravings.troll.points: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
-    assert 'tie_break: ["fewer-damage", "leaders-ascending", "shared"] → ["fewer-damage", "fewer-empty", "seat-from-king"]' in differences
+    # the tie-break's steps as `pnp score` names the one that decides, not their ids (`leaders-ascending`)
+    assert ("tie_break: fewer damage tiles, then higher lowest-scoring leaders, then tie: shared victory → "
+            "fewer damage tiles, then fewer empty cells, then seat order clockwise from the Village King") in differences
     assert "solo.monster_challenges: true → false" in differences and "leader_space: Leader space → Grip" in differences
     assert state["changes"] == {"cravings.troll.points": 5}
     sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
@@ -316,7 +318,7 @@ def test_a_game_without_hints_gets_generic_widgets():
     ({"game": "chess", "players": ["A", "B"]}, "unknown game 'chess'"),
     ({"game": "tasty-humans", "players": ["A", "A"]}, "two players have the same name"),
     ({"game": "tasty-humans", "players": ["A"] * 0}, "expected a name for every player"),
-    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: tasty-humans is played by 1, 2, 3, 4"),
+    ({"game": "tasty-humans", "players": [f"P{i}" for i in range(7)]}, "7 players: Tasty Humans is played by 1, 2, 3, 4"),
     ({"game": "dietrick-taking", "rules": "x", "players": ["A", "B"]}, "has one rule set"),
     ({"game": 3, "players": "A"}, "expected game (text)"),
     ({"game": "tasty-humans", "players": ["B", "A" * 61]}, "players: player 2's name ('AAAAAAAAAAAAAAAAAAAA'...) is 61 characters: expected at most 60"),
@@ -435,7 +437,9 @@ def test_a_claim_that_is_no_whole_number_names_the_player_at_the_field(client: T
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", json={"values": {"claimed": claimed}})
     assert r.status_code == 200
-    assert {"message": message, "at": ["players", 0, "claimed"], "cell": None} in r.json()["outcome"]["problems"]
+    # the CLI's words, and on the page the field as the form labels it
+    said = message.replace("claimed:", "claimed total:")
+    assert {"message": message, "at": ["players", 0, "claimed"], "cell": None, "said": said} in r.json()["outcome"]["problems"]
 
 
 def test_no_request_reaches_the_projects_files(client: TestClient):
@@ -455,6 +459,103 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert tasty["by_monster"]["troll"] == {"games": 2, "min": 42, "mean": 42.0, "max": 42}
     assert tasty["by_leader"]["least-type"]["max"] == 14
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
+    # the page shows each by the name its component prints, and the game by its title
+    assert (tasty["title"], tasty["names"]["troll"], tasty["names"]["least-type"]) == ("Tasty Humans", "Troll", "Scarcest Fare")
+
+
+def test_every_choice_is_named_as_the_game_prints_it_and_the_sheet_keeps_its_id(client: TestClient):
+    """Leaders by their tiles' titles (not `Hand Line (line-hand)`), endings, challenges and
+    variants in the paper sheets' words; Human Harvest's sheet prints each value with what it
+    means, and so does its form."""
+    def form(game: str, players: list[str], rules: str | None = None) -> dict:
+        got = client.get(f"/api/sessions/{start(client, game, players, rules)}").json()["form"]
+        return {f["key"]: f for part in ("table", "player") for f in got[part]}
+
+    tasty = form("tasty-humans", ["Ana", "Ben"])
+    assert {c["value"]: c["label"] for c in tasty["held"]["choices"]}["line-hand"] == "Hand Line"
+    assert tasty["held"]["label"] == "Leader space" and tasty["king"]["label"] == "Village King"
+    assert [c["label"] for c in tasty["ending"]["choices"]] == ["after a round", "in the Leader Phase"]
+    assert form("tasty-humans", ["Ana", "Ben"], "0.2.8")["held"]["label"] == "Grip"
+    solo = {f["key"]: f for f in form("tasty-humans", ["Sam"])["solo"]["fields"]}
+    assert [c["label"] for c in solo["challenge"]["choices"]] == [
+        "Balanced Diet (beginner, 10)", "Balanced Diet (normal, 12)", "Balanced Diet (expert, 14)", "Monster challenge"]
+    assert solo["ai_cards"]["label"] == "A.I.'s cards"
+    assert [c["label"] for c in form("dietrick-taking", ["A", "B"])["variant"]["choices"]] == ["standard", "Beginner Class (squares)"]
+    assert form("dietrick-taking", ["Solo"])["fuzz"]["label"] == "Fuzz"  # the solo opponent's name, not the sheet's key
+    harvest = form("human-harvest", ["A", "B"])
+    assert harvest["ending"]["choices"][0] == {"value": "six-cyborgs", "label": "six-cyborgs: somebody had all 6 of their Cyborgs on the board: they win on the spot"}
+    assert harvest["dna_point"]["label"] == "DNA Collection Point"
+
+
+@pytest.mark.parametrize("players, rules", [(["Ana", "Ben"], "0.2.8"), (["Sam"], "published")])
+def test_the_help_under_each_field_speaks_the_pages_words_not_the_sheet_files(client: TestClient, players: list, rules: str):
+    """The schema's help is for a YAML sheet (`or its id (monsters.yaml)`, `round ... or
+    leader-phase`, `each has king: true`); the form's is for the page."""
+    form = client.get(f"/api/sessions/{start(client, 'tasty-humans', players, rules)}").json()["form"]
+    fields = [f for part in ("table", "player") for f in form[part]]
+    helps = {f["key"]: f["help"] for f in fields + [g for f in fields for g in f.get("fields", [])]}
+    assert not [h for h in helps.values() if ".yaml" in h or " id" in h or "leader-phase" in h or "true" in h], helps
+    assert form["labels"] == {"king": "Village King"}  # a solo report's king part, which no field names
+
+
+@pytest.mark.parametrize("game, table, board, at, message, said", [
+    ("tasty-humans-2p.yaml", {}, {"monster": "troll"}, ["players", 1, "monster"],
+     "Ben: monster 'troll' is also Ana's: each monster board is used once",
+     "Ben: monster 'Troll' is also Ana's: each monster board is used once"),
+    ("tasty-humans-2p.yaml", {}, {"monster": None}, ["players", 0, "monster"],
+     "Ana: monster is empty: expected one of legendary-dragon, twin-headed-dragon, griffin, troll",
+     "Ana: monster is empty: expected one of Legendary Dragon, Twin-Headed Dragon, Griffin, Troll"),
+    ("tasty-humans-2p.yaml", {}, {"king": False}, ["players", 0, "name"],
+     "Ana's stomach is full but nobody holds the Village King: expected king: true for the player who filled first",
+     "Ana's stomach is full but nobody holds the Village King: expected Village King ticked for the player who filled first"),
+    ("tasty-humans-2p.yaml", {}, {"leaders": {"1": "line-hand", "2": "range-boot", "3": "least-type", "4": "line-hand"}},
+     ["players", 0, "leaders", 4], "Ana: leader 4: 'line-hand' is also leader 1: there is one tile of each leader",
+     "Ana: leader 4: 'Hand Line' is also leader 1: there is one tile of each leader"),
+    ("tasty-humans-3p-leader-phase.yaml", {"ending": "round"}, {}, ["players", 2, "held"],
+     "Eve: held: 'rows-all-four' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)",
+     "Eve: Leader space: 'Full Rows' would have been eaten after the final round: the stomach has 13 empty cells (published rules line 184, 0.2.8 line 193)"),
+    # `held` as English (`and 1 held`) stays: only where a key stands is it the field
+    ("tasty-humans-2p.yaml", {}, {"held": "line-helmet"}, ["players", 1, "held"],
+     "Ben: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
+     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))",
+     "Ben: Leader space: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
+     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"),
+    ("tasty-humans-solo.yaml", {"solo": {"level": 2, "ai_cards": ["adv-03"], "challenge": "monster"}}, {}, ["solo", "ai_cards"],
+     "solo.ai_cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round", "A.I.'s cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round"),
+    ("dietrick-taking-3p.yaml", {"scoring_order": [2, 1]}, {}, ["scoring_order"],
+     "scoring_order [2, 1]: expected cards 1, 2, 3 each once, in the order laid at the table (card 4 is always last)",
+     "scoring order [2, 1]: expected cards 1, 2, 3 each once, in the order laid at the table (card 4 is always last)"),
+    ("human-harvest-3p.yaml", {"dna_point": True}, {}, ["dna_point"],
+     "dna_point is for the advanced game (the DNA Collection Point, human-harvest-rules.txt line 133): expected variant: advanced, or no dna_point",
+     "DNA Collection Point is for the advanced game (the DNA Collection Point, human-harvest-rules.txt line 133): expected variant: advanced, or no DNA Collection Point"),
+])
+def test_a_problem_names_the_field_as_the_form_labels_it_and_the_value_as_printed(
+        client: TestClient, game: str, table: dict, board: dict, at: list, message: str, said: str):
+    """`said`, which the page shows, names fields and values as the form does; `message`
+    stays the CLI's one line, which `pnp score` prints for the same sheet."""
+    sheet = example(game)
+    changed = at[1] if at[0] == "players" else None  # the board the problem is at gets `board`
+    sheet = {**sheet, **table, "players": [{**p, **board} if seat == changed else p for seat, p in enumerate(sheet["players"])]}
+    state = fill(client, start(client, sheet["game"], [p["name"] for p in sheet["players"]], sheet.get("rules")), sheet)
+    problems = [p for p in state["outcome"]["problems"] if p["at"] == at]
+    assert [(p["message"], p["said"]) for p in problems] == [(message, said)], state["outcome"]["problems"]
+
+
+@pytest.mark.parametrize("url, body, error", [
+    # was `content/tasty-humans/game.yaml:12:3: --set rules=nope: ...`, a file and option the host never saw
+    ("/api/sessions", {"game": "tasty-humans", "rules": "nope", "players": ["A", "B"]},
+     "rules: 'nope': expected one of Published rules (published), Rules 0.2.8 (0.2.8)"),
+    ("/api/predict", {"game": "tasty-humans", "rules": "nope", "changes": {}, "players": 2, "games": 2},
+     "rules: 'nope': expected one of Published rules (published), Rules 0.2.8 (0.2.8)"),
+    # was `--players 9: ...` and `--set cravings.troll.pts: ...`
+    ("/api/predict", {"game": "dietrick-taking", "rules": None, "changes": {}, "players": 9, "games": 2},
+     "players: 9 players: Dietrick-taking is played by 1, 2, 3, 4"),
+    ("/api/predict", {"game": "tasty-humans", "rules": None, "changes": {"cravings.troll.pts": 3}, "players": 2, "games": 2},
+     "changes: cravings.troll.pts: cravings.troll has no 'pts': expected one of points, overlap"),
+])
+def test_what_the_host_chose_wrong_is_said_in_the_start_pages_words(client: TestClient, url: str, body: dict, error: str):
+    r = client.post(url, json={"changes": {}, **body})
+    assert (r.status_code, r.json()) == (400, {"error": error})
 
 
 def test_serve_prints_the_tokened_url_and_with_lan_its_qr_code(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
@@ -732,7 +833,8 @@ def test_a_number_out_of_range_or_a_deep_body_is_one_line(client: TestClient):
     body = {"game": "tasty-humans", "rules": None, "changes": {"cravings.troll.points": 99999999999999999999999999999999999},
             "players": 2, "games": 2}
     r = client.post("/api/predict", json=body)
-    assert r.status_code == 400 and r.json() == {"error": "--set cravings.troll.points: 99999999999999999999999999999999999 is out of range: "
+    # in the start page's words (its rule changes), as a new table's are: not `--set`'s
+    assert r.status_code == 400 and r.json() == {"error": "changes: cravings.troll.points: 99999999999999999999999999999999999 is out of range: "
                                                           "expected a number from -1,000,000 to 1,000,000"}
     sid = start(client, "tasty-humans", ["Ana", "Ben"])
     r = client.put(f"/api/sessions/{sid}/boards/0", content="[" * 30000 + "]" * 30000, headers={"content-type": "application/json"})

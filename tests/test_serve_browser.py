@@ -134,6 +134,12 @@ def stomach(board: dict) -> list[tuple[int, int, str]]:
     return [(r + 1, c + 1, s) for r, row in enumerate(rows) for c, s in enumerate(row) if s != "."]
 
 
+LEADER_TITLES = {l["id"]: l["title"] for l in yaml.safe_load((REPO / "content/tasty-humans/leaders.yaml").read_text(encoding="utf-8"))["leaders"]}
+
+
+MONSTER_NAMES = {m["id"]: m["name"] for m in yaml.safe_load((REPO / "content/tasty-humans/monsters.yaml").read_text(encoding="utf-8"))["monsters"]}
+
+
 def tasty_board(page: Any, board: dict) -> list:
     """The taps of one board, as steps to interleave with another phone's."""
     steps: list = []
@@ -145,8 +151,8 @@ def tasty_board(page: Any, board: dict) -> list:
     for slot, leader in board["leaders"].items():
         steps.append(lambda slot=slot, leader=leader: page.select_option(f"#p-leaders select[data-slot='{slot}']", leader))
     if board.get("held"):
-        held_index = page.eval_on_selector("#p-held", f"s => [...s.options].findIndex(o => o.textContent.endsWith('({board['held']})'))")
-        steps.append(lambda: page.select_option("#p-held", index=held_index))
+        # the leader by its tile's printed title, as the list shows it
+        steps.append(lambda: page.select_option("#p-held", label=LEADER_TITLES[board["held"]]))
     for row, col, symbol in stomach(board):
         steps.append(lambda row=row, col=col, symbol=symbol: tap_cell(page, row, col, symbol))
     if board.get("claimed") is not None:
@@ -307,7 +313,7 @@ def test_a_028_host_picks_who_holds_the_king_token_from_the_players(browser: Any
         host.wait_for_selector("#t-king_token", timeout=WAIT)
         assert host.eval_on_selector("#t-king_token", "s => [...s.options].map(o => o.textContent)") == ["—", "Pia", "Quin", "Rex"]
         host.select_option("#t-king_token", label="Rex")
-        host.select_option("#t-ending", label="leader-phase")
+        host.select_option("#t-ending", label="in the Leader Phase")
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
         assert (sheet.get("king_token"), sheet.get("ending")) == ("Rex", "leader-phase")
@@ -366,8 +372,8 @@ def test_a_page_sends_its_saves_in_order(browser: Any, tmp_path: Path):
     try:
         host = phone(browser)
         sid = start_game(host, server, "tasty-humans", ["Ana", "Ben"], "published")
-        host.select_option("#t-ending", label="round")
-        host.select_option("#t-ending", label="leader-phase")
+        host.select_option("#t-ending", label="after a round")
+        host.select_option("#t-ending", label="in the Leader Phase")
         assert host.inner_text("#save-state") == "Saving…"  # the first save is held for 1.5 s
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
@@ -400,7 +406,7 @@ def test_a_save_that_failed_stays_marked_until_it_is_itself_saved(browser: Any, 
     try:
         host = phone(browser)
         sid = start_game(host, server, "tasty-humans", ["Pia", "Quin", "Rex"], "0.2.8")
-        host.select_option("#t-ending", label="round")
+        host.select_option("#t-ending", label="after a round")
         host.wait_for_selector("html[data-sync='failed']", state="attached", timeout=WAIT)
         assert host.inner_text("#save-state") == "1 change not saved yet (marked): sent again once the server answers"
         assert "the server is restarting" in host.inner_text(".problem[role=alert]")
@@ -676,9 +682,11 @@ def test_a_solo_result_says_the_ais_score_and_the_verdict_unfolded(browser: Any,
         host.wait_for_selector("#finished", timeout=WAIT)
         report = scored(host, server, sid, tmp_path)
         ai = report["solo"]["ai"]
-        assert host.inner_text("#winner") == f"Sam loses: challenge monster failed ({report['solo']['challenge']['reason']})"
+        # the challenge as the 1-player sheet names it, not its id (`monster`)
+        assert host.inner_text("#winner") == f"Sam loses: Monster challenge failed ({report['solo']['challenge']['reason']})"
         assert host.inner_text("#ai") == f"A.I. level 2 (Capable Creature): classes {ai['class_points']} + shapes {ai['shape_points']} = {ai['total']}"
         assert "null" not in host.inner_text("#results").split("\n")
+        assert ["Village King (held no)", "0"] in breakdown(host, "Sam")  # the hints' words: a solo board has no king field
     finally:
         server.stop()
 
@@ -720,7 +728,7 @@ def test_a_tie_broken_by_leaders_is_said_in_the_rules_words_with_each_players_da
         assert host.inner_text("#decided") == "Decided by: higher lowest-scoring leaders"
         for name in ("Cy", "Di"):
             rows = breakdown(host, name)
-            assert ["damage (tiles 4, adjacent 0)", "0"] in rows and ["king (held no)", "0"] in rows, rows
+            assert ["damage (tiles 4, adjacent 0)", "0"] in rows and ["Village King (held no)", "0"] in rows, rows
     finally:
         server.stop()
 
@@ -789,9 +797,11 @@ def test_a_players_breakdown_has_numbers_only_in_its_points_column_adding_up_to_
             points = [int(n) for _, n in rows if n != ""]
             assert sum(points) == player["total"], rows
             labels = [label for label, _ in rows]
-            assert f"monster: {player['monster']}" in labels and f"empty_cells: {player['empty_cells']}" in labels, rows
+            # the monster by its board's printed name, the held leader by its tile's title, in the
+            # space the rule version names (published: Leader space); the report keeps the ids
+            assert f"monster: {MONSTER_NAMES[player['monster']]}" in labels and f"empty cells: {player['empty_cells']}" in labels, rows
         ana = breakdown(host, "Ana")
-        assert ["held: chain-orthogonal", ""] in ana, ana
+        assert ["Leader space: Straight Chain", ""] in ana and report["players"][0]["held"] == "chain-orthogonal", ana
         assert report["players"][1]["empty_cells"] == 17  # Bo's: a count the column would otherwise add
     finally:
         server.stop()
@@ -898,5 +908,55 @@ def test_a_refusal_naming_one_change_of_a_batch_leaves_the_others_to_be_saved(br
         host.fill("#t-claimed_winner", "Ben")  # made again: saved
         settled(host)
         assert host.request.get(server.path(f"api/sessions/{sid}")).json()["table"].get("claimed_winner") == ["Ben"]
+    finally:
+        server.stop()
+
+
+def test_the_page_says_what_the_components_print_and_the_forms_labels_not_the_sheets_ids_and_keys(browser: Any, tmp_path: Path):
+    """A play-tester saw `troll`, `chain-orthogonal` and `--set` where the cards say Troll and
+    the form Rule changes: every value a player picks or reads is the name the game's content
+    prints (lists, problems, statistics), each problem names the field as the form labels it,
+    and the sheet, the report and the log keep the ids."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        host.goto(server.url())
+        host.select_option("#game", "tasty-humans")
+        host.fill("#changes", "cravings.troll.pointz=3")
+        for i, name in enumerate(["Ana", "Ben"]):
+            host.fill(f"#name-{i}", name)
+        host.click("#start")
+        host.wait_for_selector(".problem", timeout=WAIT)
+        assert host.inner_text(".problem").startswith("Rule changes: cravings.troll.pointz: cravings.troll has no 'pointz'")
+        host.fill("#changes", "")
+        host.click("#start")
+        host.wait_for_url("**#/s/*", timeout=WAIT)
+        sid = host.url.rsplit("#/s/", 1)[1]
+        sheet = example("tasty-humans-2p.yaml")
+        api = server.path(f"api/sessions/{sid}")
+        assert host.request.put(api + "/table", data={"values": {"ending": sheet["ending"]}}).ok
+        boards = [{k: v for k, v in p.items() if k != "name"} for p in sheet["players"]]
+        for seat, board in enumerate(boards):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": {**board, "monster": "troll"}}).ok
+        open_board(host, server, sid, 1, first=False)
+        host.wait_for_selector(".problems[data-for='monster'] .problem", timeout=WAIT)
+        assert host.inner_text(".problems[data-for='monster'] .problem") == "Ben: monster 'Troll' is also Ana's: each monster board is used once"
+        assert host.eval_on_selector_all("#p-held option", "os => os.map(o => o.textContent)")[1:] == list(LEADER_TITLES.values())
+        assert host.eval_on_selector_all("#p-monster option", "os => os.map(o => o.textContent)")[1:] == list(MONSTER_NAMES.values())
+        # a cell reads out as its tile's name, as the palette shows it, not its letter
+        assert host.get_attribute("#p-stomach .cell[data-row='2'][data-col='1']", "aria-label") == "row 2 column 1: Helmet"
+        for seat, board in enumerate(boards):
+            assert host.request.put(api + f"/boards/{seat}", data={"values": board, "done": True}).ok
+        host.goto(server.url(f"#/s/{sid}", token=False))
+        host.wait_for_selector("#finished", timeout=WAIT)
+        assert host.eval_on_selector_all("#t-ending option", "os => os.map(o => o.textContent)")[1:] == ["after a round", "in the Leader Phase"]
+        assert ["monster: Troll", ""] in breakdown(host, "Ana")
+        host.goto(server.url("#/stats", token=False))
+        host.wait_for_selector("text=Total by monster", timeout=WAIT)
+        text = host.inner_text("#app")
+        assert text.startswith("Logged games\nTasty Humans (published)") and "Troll" in text and "Straight Chain" not in text, text
+        assert "troll" not in text and "line-hand" not in text and "Hand Line" in text, text
+        logged = host.request.get(server.path("api/stats")).json()[0]
+        assert "troll" in logged["by_monster"] and "line-hand" in logged["by_leader"]  # the log's keys stay ids
     finally:
         server.stop()

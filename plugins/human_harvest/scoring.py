@@ -385,7 +385,13 @@ def json_schema(game: "GameContent") -> dict[str, Any]:
 
 
 def form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
-    """`pnp serve`'s entry form: each count as a track bounded by scoring.yaml."""
+    """`pnp serve`'s entry form: each count as a track bounded by scoring.yaml; each choice
+    as the paper sheet prints it, its value with what it means (scoring.yaml `sheet.choices`)."""
     scoring: ScoringFile = game.data["scoring"]
-    return {"player": {"cyborgs": {"kind": "track", "min": 0, "max": scoring.cyborgs_per_player},
+    words = scoring.sheet.choices
+    # the marker as printed (extras.yaml), whose coming into play `dna_point` records
+    dna = next((m.name for m in game.data["extras"].markers if m.id == "dna-collection-point"), "dna point")
+    return {"table": {key: {"choices": [{"value": v, "label": f"{v}: {scoring.say(meaning)}"} for v, meaning in words[key].items()]}
+                      for key in ("variant", "ending") if key in words} | {"dna_point": {"label": dna}},
+            "player": {"cyborgs": {"kind": "track", "min": 0, "max": scoring.cyborgs_per_player},
                        "humans": {"kind": "track", "min": 0, "max": scoring.humans_to_win}}}

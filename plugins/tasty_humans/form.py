@@ -23,13 +23,18 @@ def _flat(value: Any, at: str = "") -> dict[str, Any]:
 
 
 def differences(base: dict[str, Any], other: dict[str, Any]) -> list[str]:
-    """What `other` changes from `base`, one `path: base value → other value` line each."""
+    """What `other` changes from `base`, one `path: base value → other value` line each; the
+    tie-break's steps in the words `pnp score` says them in when one decides a game, not their ids."""
+    from .scoring import DECIDED
+
     a, b = _flat(base), _flat(other)
 
     def shown(values: dict[str, Any], key: str) -> str:  # as in rules.yaml: true, [a, b]; "-" when absent
         if key not in values:
             return "-"
         value = values[key]
+        if key == "tie_break" and isinstance(value, list):
+            return ", then ".join(str(DECIDED.get(step, step)) for step in value)
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
     return [f"{key}: {shown(a, key)} → {shown(b, key)}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
@@ -45,35 +50,64 @@ def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
             for name in rule_set.names()]
 
 
+# How the game ended, in the paper scoring sheet's words (templates/tasty-humans/scoring-sheet.svg.j2,
+# published F184-186, 0.2.8 O191-193): the sheet's `ending:` values as the table ticks them.
+ENDINGS = {"round": "after a round", "leader-phase": "in the Leader Phase"}
+
+
 def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
     rule_set = game.data["rules"]
     version = rule_set.version(rules)
-    leaders = [{"value": l.id, "label": f"{l.title} ({l.id})"} for l in game.data["leaders"].leaders]
+    words = game.data["reference"].solo.challenges
+    # each choice as the components print it (a leader tile's title, a monster board's name):
+    # the sheet keeps the ids, the page shows the names
+    leaders = [{"value": l.id, "label": l.title} for l in game.data["leaders"].leaders]
     monsters = [{"value": m.id, "label": m.name} for m in game.data["monsters"].monsters]
     slots = version.leaders_max(players) if players in version.stomach.rows_by_players else 0
     palette = [{"symbol": t.symbol, "label": t.name} for t in version.tiles.values()]
     palette += [{"symbol": str(k), "label": f"leader {k}", "leader": k} for k in range(1, slots + 1)]
-    challenges = [f"balanced-diet/{d}" for d in version.solo.balanced_diet or {}] + (["monster"] if version.solo.monster_challenges else [])
+    # the Balanced Diet as the solo card heads it (reference.yaml solo.challenges), its thresholds rules.yaml's;
+    # the monster's as the 1-player scoring sheet ticks it ("Monster challenge met")
+    challenges = [{"value": f"balanced-diet/{d}", "label": f"{words.balanced_diet.heading} ({d}, {points})"}
+                  for d, points in (version.solo.balanced_diet or {}).items()]
+    challenges += [{"value": "monster", "label": "Monster challenge"}] if version.solo.monster_challenges else []
     levels = version.solo.levels
     # the A.I.'s cards as printed (name and class), tapped from a list in name order; the class
     # in this version's words (rules.yaml `classes`: 0.2.8 says General and No Type, O109, O237)
     cards = sorted(game.data["adventurers"].adventurers, key=lambda a: a.name.casefold())
     names = version.classes
-    solo: dict[str, Any] = {"challenge": {"kind": "choice", "choices": [{"value": c, "label": c} for c in challenges]},
-                            "ai_cards": {"kind": "picks", "choices": [{"value": a.id, "label": f"{a.name} ({names.get(a.class_, a.class_)})"} for a in cards]}}
+    solo: dict[str, Any] = {"challenge": {"kind": "choice", "label": "challenge", "help": "the solo challenge played, if any", "choices": challenges},
+                            "ai_cards": {"kind": "picks", "label": "A.I.'s cards", "help": "every adventurer the A.I. holds at the end",
+                                         "choices": [{"value": a.id, "label": f"{a.name} ({names.get(a.class_, a.class_)})"} for a in cards]}}
     if levels:
-        solo["level"] = {"kind": "choice", "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
+        solo["level"] = {"kind": "choice", "label": "A.I. level",
+                         "choices": [{"value": k, "label": f"{k}: {name}"} for k, name in sorted(levels.items())]}
+    else:
+        solo["level"] = {"label": "A.I. level"}
     return {
         "rules": _rule_versions(game),
         # The blank sheet (sheet.template) has every field of this version and player
         # count: king_token only where seat order counts from the token (asks_king_token),
         # king only with two or more players; the form offers exactly those.
         "blank_is_complete": True,
-        "table": {"solo": {"fields": solo}, "king_token": {"kind": "choice", "choices_from": "players"}},
+        "labels": {"king": "Village King"},  # a solo game's report has its (empty) part, but no field
+        # each field's help in the page's words: the schema's speaks of ids and YAML files
+        "table": {"solo": {"label": "solo game", "help": "the A.I. opponent", "fields": solo},
+                  "ending": {"label": "the game ended", "help": "left empty, pnp works out which fits the boards",
+                             "choices": [{"value": k, "label": v} for k, v in ENDINGS.items()]},
+                  "king_token": {"kind": "choice", "label": "Village King token", "choices_from": "players",
+                                 "help": "when several players filled their stomachs at once, who holds the token itself: "
+                                         "the last tie-break counts seats clockwise from it (tasty-humans-rules-0.2.8.txt "
+                                         "line 215); left empty, the first of them in seat order"}},
         "player": {
-            "monster": {"kind": "choice", "choices": monsters},
-            "held": {"kind": "choice", "choices": leaders},
-            "leaders": {"kind": "slots", "choices": leaders, "slots": list(range(1, slots + 1))},
-            "stomach": {"palette": palette, "labels_from": "leaders"},
+            "monster": {"kind": "choice", "label": "monster", "help": "your monster board", "choices": monsters},
+            "king": {"label": "Village King"},
+            "held": {"kind": "choice", "label": version.leader_space, "help": f"the leader still in the {version.leader_space}, never eaten",
+                     "choices": leaders},
+            "leaders": {"kind": "slots", "label": "leaders", "help": "the leader tile for each number in the stomach",
+                        "choices": leaders, "slots": list(range(1, slots + 1))},
+            "stomach": {"label": "stomach", "help": "tap a square, then its tile, as it lies in the stomach (top row first)",
+                        "palette": palette, "labels_from": "leaders"},
+            "claimed": {"label": "claimed total"},
         },
     }

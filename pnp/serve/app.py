@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import PluginError, PnpError
+from . import forms
 from . import session as sessions
 from .log import Log, Session
 from .scoring import Games, Outcome, Problem, plugin_error, sheet_yaml
@@ -187,13 +188,17 @@ class Table:
         elif saved:
             self.log.unrecord(s.id)
         logged = self.log.logged(s.id)
+        form = sessions.form(self.games, s.game, s.rules, s.players)
+        shown = outcome.to_json(text=finished)
+        # each problem also in the words of the form it is shown on (`said`); `message` stays the CLI's
+        shown["problems"] = [{**p, "said": forms.said(p["message"], p["at"], form)} for p in shown["problems"]]
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
-            "form": sessions.form(self.games, s.game, s.rules, s.players),
+            "form": form,
             "table": s.table, "boards": [s.boards.get(i, {}) for i in range(len(s.players))],
             "done": [s.done.get(i, False) for i in range(len(s.players))],
-            "outcome": outcome.to_json(text=finished), "finished": finished, "logged": logged and logged[0],
+            "outcome": shown, "finished": finished, "logged": logged and logged[0],
             "logged_under_other_content": logged is not None and logged[1] != self.games.digest(s.game),
         }
 
@@ -215,6 +220,16 @@ def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
         if option["value"] == rules:
             return dict(option)
     return {"value": rules, "label": rules, "differences": []}
+
+
+def _choice_names(games: Games, game: str, rules: str | None, players: int) -> dict[str, str]:
+    """Every value a player's field offers, by the name its choice shows ({} where the game's
+    form cannot be made for these rules and players)."""
+    try:
+        form = sessions.form(games, game, rules, [f"player {n + 1}" for n in range(players)])
+    except PnpError:
+        return {}
+    return {str(c["value"]): str(c["label"]) for f in form["player"] for c in f.get("choices", []) if isinstance(c.get("value"), str)}
 
 
 def make_app(games: Games, log: Log, token: str) -> Starlette:
@@ -334,6 +349,9 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             names = games.names()
             for group in out:  # a prediction plays the content on disk now: the games' own, or not
                 group["current"] = group["game"] in names and games.digest_now(group["game"]) == group["digest"]
+                group["title"] = games.title(group["game"]) if group["game"] in names else group["game"]
+                # the monsters and leaders by the names their components print (the keys stay ids)
+                group["names"] = _choice_names(games, group["game"], group["rules"], group["players"]) if group["game"] in names else {}
             return out
         return JSONResponse(await run_in_threadpool(work))
 
@@ -354,7 +372,8 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             from .predict import predict
 
             games.load(body["game"])  # a game of this project that has a scorer
-            sessions.check_rules(games, body["game"], body.get("rules"), body.get("changes", {}))  # in the host's words, not --set's
+            # in the host's words, not `--set`'s or `--players`', as the start page checks a table
+            sessions.check_table(games, body["game"], body.get("rules"), body.get("changes", {}), body["players"])
             at = (games.digest_now(body["game"]), key)
             with predicted_lock:
                 if at in predicted:

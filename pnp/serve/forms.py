@@ -4,7 +4,9 @@ web code: the schema gives each field's type and help, the blank sheet its start
 and, for a text of several equal rows (a stomach), the grid's shape. Hints (the game
 plugin's `sheet_form`) add choices from the game's content.
 
-A form is plain data for the page: {"table": [field, ...], "player": [field, ...]}; a field
+A form is plain data for the page: {"table": [field, ...], "player": [field, ...], "labels":
+{report key: words}} (`labels`: the hints' words for the parts of a player's report that no
+field names, e.g. a solo game's `king`); a field
 is {"key", "label", "help", "kind", "nullable", ...} with kind one of text, number, bool,
 choice, list, map (of numbers: values "number", min, max; with its keys known: keys), group
 (fields), grid (rows, cols, empty, palette), track (min, max), order, slots, picks (choices:
@@ -20,6 +22,7 @@ and a map hinted `"keys_from": "players"` has a key for each of them. A field hi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 # Keys the session sets itself: the game, its rule version and changes, the player list.
@@ -113,7 +116,8 @@ def build(schema: dict[str, Any], blank: dict[str, Any], hints: dict[str, Any]) 
         f["optional"] = f["key"] not in blank
     for f in player:
         f["optional"] = f["key"] not in blank_player
-    return {"table": table, "player": player}
+    # the words of a report's parts no field of this form names (a solo game's `king`)
+    return {"table": table, "player": player, "labels": dict(hints.get("labels", {}))}
 
 
 PLAYERS = "players"  # `choices_from` of a choice among the table's players
@@ -132,4 +136,73 @@ def name_players(form: dict[str, Any], names: list[str]) -> dict[str, Any]:
             f = {**f, "fields": [named(g) for g in f["fields"]]}
         return f
 
-    return {part: [named(f) for f in fields] for part, fields in form.items()}
+    return {part: [named(f) for f in fields] if part in ("table", "player") else fields for part, fields in form.items()}
+
+
+# --- a problem in the form's words -----------------------------------------------------
+
+def _named(choice: dict[str, Any]) -> str | None:
+    """The name a page shows for a choice's value, or None where the value is its own name: a
+    number, a player, or a label that begins with the value (the value as the paper sheet
+    prints it, with what it means: Human Harvest's `six-cyborgs: ...`)."""
+    value, label = choice.get("value"), str(choice.get("label", ""))
+    if not isinstance(value, str) or not value or label.startswith(value):
+        return None
+    return label
+
+
+def _vocabulary(fields: list[dict[str, Any]], prefix: str = "") -> dict[str, dict[str, Any]]:
+    """Each field of a form's part by its key (a group's fields also as `group.key`)."""
+    out: dict[str, dict[str, Any]] = {}
+    for f in fields:
+        out[prefix + f["key"]] = f
+        if f.get("kind") == "group":
+            out.update(_vocabulary(f.get("fields", []), f"{prefix}{f['key']}."))
+    return out
+
+
+_CLAUSE = re.compile(r"(^|: |, |\(|\b(?:expected|or|no|write|with) )$")  # what a key the sheet spells follows in a message
+
+
+def said(message: str, at: list[Any], form: dict[str, Any]) -> str:
+    """A `pnp score` problem in the words of the form it is shown on: a field named by its key
+    as the sheet spells it (`solo.ai_cards`, `scoring_order`, `held:`) by its label (a plain
+    word such as `held` only where a key stands), `key: true`/`false` of a box as ticked or
+    not, `null` as empty, and a value by the name its choice shows (an id such as `line-hand`
+    anywhere, a plain word such as `troll` after its key or in its own field's problem). The
+    CLI keeps its words; this is only what the page shows."""
+    part = "player" if at[:1] == ["players"] else "table"
+    fields = {**_vocabulary(form.get("table" if part == "player" else "player", [])), **_vocabulary(form.get(part, []))}
+    path = [str(x) for x in (at[2:] if part == "player" else at)]
+    own = next((k for k in (".".join(path[:n]) for n in range(len(path), 0, -1)) if k in fields), None)  # the problem's field
+    label = {k: str(f.get("label") or k) for k, f in fields.items()}
+    names = {k: {c["value"]: n for c in f.get("choices", []) if (n := _named(c))} for k, f in fields.items()}
+    ids = {v: n for k in names for v, n in names[k].items() if not v.isalpha()}  # `line-hand`, `balanced-diet/normal`: nothing else
+
+    def key_said(key: str, value: str | None) -> str:
+        f = fields[key]
+        if value in ("true", "false") and f.get("kind") == "bool":
+            return f"{label[key]} {'ticked' if value == 'true' else 'not ticked'}"
+        return label[key] + ("" if value is None else ": " + names[key].get(value, ids.get(value, value)))
+
+    # longest first, so that `solo.ai_cards` is read before `solo`; one pass: no name is read again
+    keys = sorted(fields, key=len, reverse=True)
+    word = r"[\w-]+(?:/[\w-]+)?"  # a value as a sheet writes it: `troll`, `line-hand`, `balanced-diet/normal`
+    pattern = re.compile(
+        r"(?<![\w.-])(?P<key>" + "|".join(map(re.escape, keys)) + r")(?::\s(?P<value>" + word + r")|(?P<colon>:)|(?![\w.-]))"
+        r"|(?<![\w./-])(?P<id>" + word + r")(?![\w/-])")
+
+    def swap(m: re.Match[str]) -> str:
+        key = m.group("key")
+        if key is not None:
+            # a plain word (`held`, `king`) is a key only where a key stands (`Ben: held: ...`,
+            # `expected king: true`, `or held: x`): not in `nor held:` or `and 1 held`
+            if "_" in key or "." in key or _CLAUSE.search(m.string[:m.start()]):
+                return key_said(key, m.group("value")) if m.group("value") is not None else label[key] + (m.group("colon") or "")
+            return m.group(0)
+        found = m.group("id")
+        if found == "null":  # YAML's word for a field left empty
+            return "empty"
+        return ids.get(found) or (names.get(own, {}).get(found) if own else None) or found
+
+    return pattern.sub(swap, message) if keys else message

@@ -196,8 +196,12 @@ def _hint(value: Any) -> bool:
 def _form_hints(value: Any) -> str | None:
     """`call_hook`'s check of `sheet_form`: the shape pnp/serve/forms.py reads."""
     expected = ('a dict of {"table": {key: hint}, "player": {key: hint}, "blank_is_complete": bool, '
-                '"rules": [{"value", "label", "differences"}]}, each part optional, a hint a dict (its choices [{"value", "label"}])')
-    if not isinstance(value, dict) or set(value) - {"table", "player", "blank_is_complete", "rules"}:
+                '"rules": [{"value", "label", "differences"}], "labels": {key: text}}, each part optional, '
+                'a hint a dict (its choices [{"value", "label"}])')
+    if not isinstance(value, dict) or set(value) - {"table", "player", "blank_is_complete", "rules", "labels"}:
+        return expected
+    labels = value.get("labels", {})
+    if not (isinstance(labels, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in labels.items())):
         return expected
     fields = [value.get("table", {}), value.get("player", {})]
     if not all(isinstance(f, dict) and all(_hint(h) for h in f.values()) for f in fields):

@@ -27,26 +27,39 @@ def form(games: Games, game: str, rules: str | None, players: list[str]) -> dict
 
 
 def check_rules(games: Games, game: str, rules: str | None, changes: dict[str, Any]) -> None:
-    """A rule version or rule changes asked of a game whose sheet takes none: PnpError."""
+    """A rule version or rule changes asked of a game whose sheet takes none, or a rule
+    version it has not: PnpError in the host's words (not `--set`'s, nor the game.yaml line
+    declaring the option, which the page never showed)."""
     if rules is not None and "rules" not in games.schema(game).get("properties", {}):
         raise PnpError(f"rules: {game} has one rule set: expected no rule version")
     if changes and "changes" not in games.schema(game).get("properties", {}):
         raise PnpError(f"changes: {game} takes no rule changes on its sheet")
+    versions = games.hints(game, None, 0).get("rules", []) if rules is not None else []
+    if versions and rules not in [v["value"] for v in versions]:
+        offered = ", ".join(f"{v['label']} ({v['value']})" for v in versions)
+        raise PnpError(f"rules: {rules!r}: expected one of {offered}")
+
+
+def check_table(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: int) -> dict[str, Any]:
+    """The blank sheet of a table the host chose (player count, rule version, rule changes),
+    or PnpError naming what the host chose wrong, as the start page asks it."""
+    counts = games.player_counts(game)
+    if players not in counts:
+        raise PnpError(f"players: {players} players: {games.title(game)} is played by {', '.join(map(str, counts))}")
+    check_rules(games, game, rules, changes)
+    blank = games.blank(game, players, rules)
+    if changes:  # checked now, as `pnp simulate --set` checks them, not when the first board is sent
+        wrong = [p.message for p in games.check({**blank, "changes": changes}).problems if p.at[:1] == ("changes",)]
+        if wrong:
+            raise PnpError(wrong)
+    return blank
 
 
 def start(games: Games, game: str, rules: str | None, changes: dict[str, Any], players: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The starting table fields and boards of a new session (the blank sheet's values);
     PnpError naming what the host chose wrong."""
     names = player_names(players)
-    counts = games.player_counts(game)
-    if len(names) not in counts:
-        raise PnpError(f"players: {len(names)} players: {game} is played by {', '.join(map(str, counts))}")
-    check_rules(games, game, rules, changes)
-    blank = games.blank(game, len(names), rules)
-    if changes:  # checked now, as `pnp simulate --set` checks them, not when the first board is sent
-        wrong = [p.message for p in games.check({**blank, "changes": changes}).problems if p.at[:1] == ("changes",)]
-        if wrong:
-            raise PnpError(wrong)
+    blank = check_table(games, game, rules, changes, len(names))
     shape = form(games, game, rules, names)
     table = {f["key"]: blank[f["key"]] for f in shape["table"] if f["key"] in blank}
     boards = [{f["key"]: p.get(f["key"]) for f in shape["player"] if f["key"] in p} for p in blank["players"]]

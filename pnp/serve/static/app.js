@@ -224,6 +224,13 @@ window.addEventListener("beforeunload", e => {
 
 // ---------------------------------------------------------------- home: start a game
 
+// What a new game's request names by its key (`rules: ...`), as the start page labels it
+const HOST_LABELS = {rules: "Rule version", changes: "Rule changes", players: "Players", game: "Game"};
+
+function hostWords(err) {
+  return new Error(String(err.message || err).replace(/^(rules|changes|players|game): /, (_, k) => `${HOST_LABELS[k]}: `));
+}
+
 async function homePage() {
   const [listed, sessions] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/sessions")]);
   // a game whose plugin fails comes with its error instead of its players: shown, not offered
@@ -273,7 +280,7 @@ async function homePage() {
     try {
       const s = await api("POST", "/api/sessions", {game: g.name, rules, changes: g.rules ? changed : {}, players});
       location.hash = `#/s/${s.id}`;
-    } catch (e) { showError(err, e); }
+    } catch (e) { showError(err, hostWords(e)); }
   }
   out.append(h("section", {}, h("h1", {}, "New game"), h("label", {for: "game"}, "Game"), gameSel, rulesBox, changesBox, countBox, namesBox, err,
     h("p", {}, h("button", {id: "start", onclick: start}, "Start the game")),
@@ -491,7 +498,9 @@ function gridWidget(field, value, changed, id, ctx) {
     const sym = rows[r][c];
     const el = cellEl(r, c);
     el.replaceChildren(h("span", {class: `tile ${tileClass(field, sym)}`}, sym === field.empty ? "" : sym));
-    el.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${sym === field.empty ? "empty" : sym}`);
+    // read out as the tile's name (Helmet), not its letter
+    const tile = (field.palette || []).find(p => p.symbol === sym);
+    el.setAttribute("aria-label", `row ${r + 1} column ${c + 1}: ${sym === field.empty ? "empty" : tile ? tile.label : sym}`);
     el.dataset.symbol = sym;
   };
   for (let r = 0; r < field.rows; r++) for (let c = 0; c < field.cols; c++) {
@@ -515,7 +524,7 @@ function gridWidget(field, value, changed, id, ctx) {
     const source = p.leader && field.labels_from && ctx && ctx.list.find(f => f.key === field.labels_from);
     const chosen = source && (ctx.live[field.labels_from] || {})[p.leader];
     const name = ((source && source.choices || []).find(c => c.value === chosen) || {label: chosen}).label;
-    return chosen ? `${p.leader}: ${String(name).replace(/ \([^)]*\)$/, "")}` : p.label;  // the title without its (id)
+    return chosen ? `${p.leader}: ${name}` : p.label;
   };
   const buttons = entries.map(p => h("button", {type: "button", "data-symbol": p.symbol, onclick: () => {
     if (!picked) return;
@@ -595,7 +604,8 @@ function place(root, problems, mine) {
     if (key === undefined) continue;
     const box = (key !== null && root.querySelector(`.problems[data-for="${CSS.escape(String(key))}"]`)) || general;
     if (!box) continue;
-    box.append(h("div", {class: "problem", "data-at": p.at.join("."), "data-cell": p.cell ? p.cell.join(",") : null}, p.message));
+    // in the form's words (`said`: its labels and names), not the sheet's keys and ids the CLI names
+    box.append(h("div", {class: "problem", "data-at": p.at.join("."), "data-cell": p.cell ? p.cell.join(",") : null}, p.said || p.message));
     if (p.cell && key !== null) {
       const field = root.querySelector(`.field[data-key="${CSS.escape(String(key))}"]`);
       const cell = field && field.querySelector(`.cell[data-row="${p.cell[0]}"][data-col="${p.cell[1]}"]`);
@@ -647,7 +657,20 @@ function countsOf(players) {
   return keys.length === 1 ? keys : [];
 }
 
-function partsOf(p, ranked, counts = []) {
+function namer(fields, labels = {}) {
+  // a report's keys and values in the words of the form's fields (a group's as "group.key"):
+  // a field's label, a choice's name (the monster board's, the leader tile's); the report
+  // and the sheet keep the ids
+  const byKey = new Map();
+  const walk = (list, prefix) => { for (const f of list || []) { byKey.set(prefix + f.key, f); if (f.kind === "group") walk(f.fields, `${prefix}${f.key}.`); } };
+  walk(fields, "");
+  return {
+    label: k => (byKey.get(k) || {}).label || labels[k] || k.replace(/_/g, " "),
+    value: (k, v) => (((byKey.get(k) || {}).choices || []).find(c => c.value === v) || {label: v}).label,
+  };
+}
+
+function partsOf(p, ranked, counts = [], names = namer([])) {
   // a report's player as rows of (what, points): leaders itemised, then every other scored
   // part; a text (the monster, the held leader) or a count (`counts`) is said in its row's
   // label, so that the points column holds numbers only, adding up to the total
@@ -663,22 +686,22 @@ function partsOf(p, ranked, counts = []) {
       // damage tiles can be checked on the page, not only in the folded text
       const said = Object.entries(v).filter(([x, n]) => x !== "points" && ["number", "boolean"].includes(typeof n))
         .map(([x, n]) => `${x} ${n === true ? "yes" : n === false ? "no" : n}`);
-      if ("points" in v) rows.push([said.length ? `${k} (${said.join(", ")})` : k, v.points]);
+      if ("points" in v) rows.push([said.length ? `${names.label(k)} (${said.join(", ")})` : names.label(k), v.points]);
       continue;
     }
-    if (typeof v === "number" && !counts.includes(k)) rows.push([k, v]);
-    else if (typeof v !== "object") rows.push([`${k}: ${v}`, ""]);
+    if (typeof v === "number" && !counts.includes(k)) rows.push([names.label(k), v]);
+    else if (typeof v !== "object") rows.push([`${names.label(k)}: ${names.value(k, v)}`, ""]);
   }
   return rows;
 }
 
-function soloVerdict(r, solo) {
+function soloVerdict(r, solo, names) {
   // the lines `pnp score` ends a solo game with, from its JSON: the A.I.'s score, then the
   // verdict and why (its score, or the challenge met or failed): not folded away
   const p = (r.players || [])[0] || {};
   const ai = solo.ai;
   const won = (r.winners || []).length > 0;
-  const why = solo.challenge ? `challenge ${solo.challenge.name} ${solo.challenge.met ? "met" : "failed"} (${solo.challenge.reason})`
+  const why = solo.challenge ? `${names.value("solo.challenge", solo.challenge.name)} ${solo.challenge.met ? "met" : "failed"} (${solo.challenge.reason})`
     : `${p.total} ${solo.won ? ">=" : "<"} A.I. ${ai.total}`;
   const level = `A.I. level ${solo.level}${solo.level_name ? ` (${solo.level_name})` : ""}`;
   return [h("p", {class: "winner", id: "winner"}, `${p.name} ${won ? "wins" : "loses"}: ${why}`),
@@ -703,7 +726,7 @@ function results(s) {
   box.append(h("h2", {}, "Scores"));
   const winners = r.winners || [];
   const solo = r.solo && typeof r.solo === "object" && r.solo.ai ? r.solo : null;  // a solo game against an A.I. of no seat
-  if (solo) box.append(...soloVerdict(r, solo));
+  if (solo) box.append(...soloVerdict(r, solo, namer(s.form.table)));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
   // in the words `pnp score` prints (the report's `decided_by` may be an id); append(null) would show "null"
   const decided = s.outcome.decided || r.decided_by;
@@ -718,11 +741,11 @@ function results(s) {
   const ranking = rankingOf(r);
   if (ranking) box.append(h("table", {id: "ranking"}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {class: "n"}, ranking.score)),
     ranking.rows.map(x => h("tr", {}, h("td", {}, x.place ?? "—"), h("td", {}, x.name), h("td", {class: "n", "data-total": x.name}, x.total ?? "—")))));
-  const counts = countsOf(r.players || []);
+  const counts = countsOf(r.players || []), names = namer(s.form.player, s.form.labels);
   for (const p of r.players || []) {
     const total = "total" in p ? p.total : p.difference;
     box.append(h("h2", {"data-score": p.name, "data-total": total ?? ""}, `${p.name}: ${total ?? "—"}`),
-      h("table", {"data-player": p.name}, partsOf(p, ranking !== null, counts).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
+      h("table", {"data-player": p.name}, partsOf(p, ranking !== null, counts, names).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {class: "n"}, v)))));
   }
   box.append(h("details", {}, h("summary", {}, "as pnp score prints it"), h("pre", {}, s.outcome.text)));
   return box;
@@ -828,9 +851,10 @@ async function playerPage(sid, seat) {
 
 async function statsPage() {
   const stats = await api("GET", "/api/stats");
-  const spread = (title, table) => Object.keys(table).length ? [h("h2", {}, title), h("table", {},
+  // a monster or leader by the name its component prints (`names`), the log keeping its id
+  const spread = (title, table, names = {}) => Object.keys(table).length ? [h("h2", {}, title), h("table", {},
     h("tr", {}, ["", "games", "min", "mean", "max"].map(x => h("th", {class: x ? "n" : ""}, x))),
-    Object.entries(table).map(([k, v]) => h("tr", {}, h("td", {}, k), ["games", "min", "mean", "max"].map(x => h("td", {class: "n"}, v[x])))))] : [];
+    Object.entries(table).map(([k, v]) => h("tr", {}, h("td", {}, names[k] || k), ["games", "min", "mean", "max"].map(x => h("td", {class: "n"}, v[x])))))] : [];
   const predict = (g, box) => async () => {
     box.replaceChildren(h("p", {}, "Playing 100 games with pnp simulate…"));
     try {
@@ -838,17 +862,17 @@ async function statsPage() {
       box.replaceChildren(h("h2", {}, `pnp simulate predicts (${p.games} games, ${p.strategies.join(", ")} players)`),
         h("p", {class: "prediction"}, "Win rate by seat: ", p.win_rate_by_seat.map((r, i) => `seat ${i + 1}: ${Math.round(r * 100)}%`).join(", ")),
         ...Object.entries(p.mean_score_by).map(([tag, means]) => h("p", {}, `Mean score by ${tag}: `,
-          Object.entries(means).map(([k, v]) => `${k} ${v}`).join(", "))));
-    } catch (e) { showError(box, e); }
+          Object.entries(means).map(([k, v]) => `${g.names[k] || k} ${v}`).join(", "))));
+    } catch (e) { showError(box, hostWords(e)); }
   };
   const changed = g => Object.entries(g.changes || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
   app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
     ...stats.map(g => {
       const box = h("div", {});
-      return h("section", {}, h("h2", {}, `${g.game}${g.rules ? ` (${g.rules})` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
+      return h("section", {}, h("h2", {}, `${g.title || g.game}${g.rules ? ` (${g.rules})` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
         h("p", {class: "rules"}, `content ${g.digest}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · content since changed"}`),
         h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
-        ...spread("Total by monster", g.by_monster), ...spread("Points by leader", g.by_leader),
+        ...spread("Total by monster", g.by_monster, g.names), ...spread("Points by leader", g.by_leader, g.names),
         g.current ? h("p", {}, h("button", {class: "ghost predict", onclick: predict(g, box)}, "What pnp simulate predicts")) : null, box);
     }));
 }
