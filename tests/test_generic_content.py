@@ -59,7 +59,23 @@ def test_a_misspelt_set_key_names_the_option_meant():
     misspelt value (`--set variant=swram`) and every misspelt key in a file name the one meant."""
     result = runner.invoke(app, ["validate", "tasty-humans", "--set", "rulse=0.2.8", "--project", str(REPO)])
     assert result.exit_code == 2
-    assert result.output.strip().endswith("--set rulse=0.2.8: tasty-humans has no option 'rulse': expected one of rules (did you mean 'rules'?)"), result.output
+    assert result.output.strip().endswith("--set rulse=0.2.8: tasty-humans has no option 'rulse': expected one of rules, players (--players N) (did you mean 'rules'?)"), result.output
+
+
+def test_a_set_key_near_players_names_the_players_option(fruit: Project):
+    """Before: a game declaring only `players` answered `--set player=3` with "this game declares
+    no --set options", and fruit-stand listed `edition` alone: `players` (--players N) is one too."""
+    game = load_game(fruit, "fruit-stand")
+    (message,) = errors_of(lambda: BuildOptions(extra={"player": "3"}).game_options([game]))
+    assert message.endswith("--set player=3: fruit-stand has no option 'player': "
+                            "expected one of edition, players (--players N) (did you mean 'players'?)"), message
+    game_yaml = fruit.content_dir / "fruit-stand/game.yaml"
+    text = game_yaml.read_text()
+    game_yaml.write_text(text.replace(text[text.index("  edition: {choices"):text.index("\n", text.index("  edition: {choices")) + 1], ""))
+    game = load_game(fruit, "fruit-stand")
+    assert list(game.manifest.options) == ["players"]
+    (message,) = errors_of(lambda: BuildOptions(extra={"player": "3"}).game_options([game]))
+    assert message.endswith("has no option 'player': expected players (--players N) (did you mean 'players'?)"), message
 
 
 def test_choices_come_from_the_content_and_are_listed(repo_project: Project):
