@@ -283,6 +283,25 @@ def test_a_game_names_its_own_font_files(th: Project):
     assert result.exit_code == 2 and "game.yaml" in result.output and "font file not found: fonts/Missing.ttf" in result.output
 
 
+def test_a_font_file_not_found_names_the_file_meant(demo: Project):
+    """Before: `fonts: [fonts/display.ttf]` for assets/fonts/Display.ttf said only "font file not
+    found" on Linux, where an `asset()` picture spelt so names the file meant."""
+    fonts = demo.root / "assets" / "fonts"
+    fonts.mkdir(parents=True)
+    (fonts / "Display.ttf").write_bytes(DEFAULT.face("bold").path.read_bytes())
+    game_yaml = demo.content_dir / "demo" / "game.yaml"
+    for written in ("fonts/display.ttf", "fonts/Displya.ttf"):
+        game_yaml.write_text(game_yaml.read_text().replace("components:", f"fonts: [{written}]\ncomponents:", 1))
+        result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+        assert result.exit_code == 2
+        assert result.output.strip().endswith(f"font file not found: {written} (looked in content/demo/ and assets/) "
+                                              "(did you mean 'fonts/Display.ttf'?)"), result.output
+        game_yaml.write_text(game_yaml.read_text().replace(f"fonts: [{written}]\n", ""))
+    (fonts / "Display.ttf").unlink()  # nothing near: no guess
+    game_yaml.write_text(game_yaml.read_text().replace("components:", "fonts: [fonts/display.ttf]\ncomponents:", 1))
+    assert runner.invoke(app, ["validate", "-p", str(demo.root)]).output.strip().endswith("(looked in content/demo/ and assets/)")
+
+
 def test_floor_is_six_points():
     assert DEFAULT_FLOOR * MM_TO_PT == pytest.approx(6)
 

@@ -6,6 +6,7 @@ user sees every one of them at once.
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -118,6 +119,22 @@ class GameContent:
             if candidate.is_file():
                 return candidate
         return None
+
+    def near_file(self, name: str) -> str:
+        """` (did you mean 'art/moth.png'?)`: the file of the folder `name` names, in the game's
+        folder or assets/, spelt nearest it; one differing in case alone first (found on a
+        designer's Mac, missing on Linux). "" when none is near."""
+        parent, _, leaf = name.rpartition("/")
+        names: list[str] = []
+        for base in (self.content_dir, self.project.assets_dir):
+            try:
+                folder = project_files.join(self.project.root, base, parent or ".", None)
+                names += sorted(f.name for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+            except (PnpError, OSError):  # no such folder, or one leading out of the project: nothing to offer
+                continue
+        same = [n for n in names if n.casefold() == leaf.casefold()]
+        near = same[:1] or difflib.get_close_matches(leaf, names, n=1)
+        return f" (did you mean {(parent + '/' if parent else '') + near[0]!r}?)" if near else ""
 
     @cached_property
     def fonts(self) -> Fonts:
@@ -334,7 +351,7 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
             errors.extend(e for e in exc.errors if isinstance(e, ContentError))
             continue
         if path is None:
-            errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/)"))
+            errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/){game.near_file(name)}"))
             continue
         if large := project_files.too_large(path, FONTS, "font file"):  # before fontTools reads it
             errors.append(manifest_doc.error(("fonts", i), large))
