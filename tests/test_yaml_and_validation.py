@@ -130,6 +130,20 @@ def test_manifest_sizes_presets_and_errors():
     assert manifest.components[2].size.height == pytest.approx(38.1)
 
 
+def test_a_size_word_with_an_x_is_an_unknown_preset_and_a_near_one_is_named():
+    """Before: `size: hex` (and `box`) was split at its x into the sides 'he' and '' and told
+    `expected a length ..., got 'he'`; a misspelt preset (`pokr`) named none."""
+    def error(size: str) -> str:
+        doc = parse_located(f"title: T\ncomponents:\n  - {{id: a, name: A, size: {size}, items: x, front: a.svg.j2}}\n", "game.yaml")
+        (problem,) = validate(doc, Manifest)[1]
+        return str(problem)
+    for word in ("hex", "box"):
+        assert error(word).startswith(f"game.yaml:3:22: size: unknown size '{word}': expected a preset (poker,"), error(word)
+        assert "did you mean" not in error(word)
+    assert error("pokr").endswith("or {width, height} (did you mean 'poker'?)")
+    assert error("30mm x abc") == "game.yaml:3:22: height: expected a length such as 63mm, 2.5in or 12pt, got 'abc'"
+
+
 def test_error_line_format():
     assert str(ContentError("x.yaml", 3, 7, "bad")) == "x.yaml:3:7: bad"
     assert str(ContentError("x.yaml", None, None, "bad")) == "x.yaml: bad"
