@@ -184,6 +184,25 @@ def test_the_readmes_plugin_reference_names_every_hook():
         assert f"`{name}" in simulate, name
 
 
+def test_the_plugin_reference_says_how_a_hook_reads_the_content(fruit: Path):
+    """Before: the reference said only "`game` is the loaded `GameContent`"; a designer could not
+    tell how a scorer reads the numbers a reference card prints (the example used the unnamed
+    `game.namespace`). Each `game.<name>` it gives exists and holds what it says."""
+    import re
+
+    from pnp.load.content import GameContent, Project, load_game
+
+    readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
+    reference = readme.split("### Plugin reference", 1)[1].split("| field |", 1)[0]
+    named = set(re.findall(r"`game\.(\w+)", reference))
+    assert {"name", "data", "docs", "option_defaults", "namespace"} <= named, named
+    assert all(hasattr(GameContent, n) or n in GameContent.__dataclass_fields__ for n in named), named
+    game = load_game(Project(fruit), "fruit-stand")
+    assert isinstance(game.data["orders"], list) and game.data["orders"][0]["id"] == "pie"  # a CSV's rows
+    assert game.option_defaults()["edition"] == "standard"
+    assert game.namespace({"edition": "family"})["editions"]["set_bonus"] == 5  # the variant picked
+
+
 ROUNDS_SIMULATION = '''\
 import random
 from typing import Any
