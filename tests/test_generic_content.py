@@ -313,7 +313,14 @@ def test_icons_from_yaml_paths(fruit: Project):
 def test_a_misspelt_csv_header_is_one_error_at_the_header(fruit: Project):
     edit(fruit.content_dir / "fruit-stand/orders.csv", "id,title,needs,points,copies", "id,title,needs,pts,copies")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'?)"], messages
+    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'? game.yaml's `data:` declares that field "
+                                                                 "and no column holds it: one of the two names is misspelt)"], messages
+    # before: a field misspelt in game.yaml (`coppies`) had the right column told to take the typo, as if the CSV were wrong
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "id,title,needs,pts,copies", "id,title,needs,points,copies")
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "      copies: {type: int, min: 1", "      coppies: {type: int, min: 1")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.csv:1:5: unknown column 'copies' (did you mean 'coppies'? game.yaml's `data:` declares "
+                            "that field and no column holds it: one of the two names is misspelt)"), message
 
 
 def test_values_past_the_header_are_one_error_a_row_with_the_csv_hint(fruit: Project):
