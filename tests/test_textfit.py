@@ -302,6 +302,22 @@ def test_a_font_file_not_found_names_the_file_meant(demo: Project):
     assert runner.invoke(app, ["validate", "-p", str(demo.root)]).output.strip().endswith("(looked in content/demo/ and assets/)")
 
 
+def test_a_wrap_without_its_room_is_unchecked_and_the_guide_says_so():
+    """Before: docs/printing.md said every paragraph is checked against its room, so no text can
+    run off the card; a `wrap` given neither `height` nor `max_lines` checks nothing, and a new
+    designer's long event text ran off the card without a word."""
+    from conftest import docs_text
+
+    fit = TextFit()
+    lines = fit.wrap("word " * 200, 30, 3)  # far more lines than any card holds: no overflow recorded
+    assert len(lines) > 20 and fit.take() == []
+    fit.wrap("word " * 200, 30, 3, height=40)
+    assert [o.message for o in fit.take()][0].startswith("'word word")
+    guide = " ".join(docs_text("docs/printing.md").split())
+    assert "a `wrap` given neither `height` nor `max_lines` only breaks the lines" in guide
+    assert "Every paragraph is checked against the room it is drawn into" not in guide
+
+
 def test_floor_is_six_points():
     assert DEFAULT_FLOOR * MM_TO_PT == pytest.approx(6)
 
