@@ -250,6 +250,10 @@ def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
     ("<style>@import url(x.css);</style>", "the face has a CSS @import"),
     ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),
     ("<txt>a</text>", "the rendered SVG is not well-formed XML: mismatched tag"),
+    # before: expat's "not well-formed (invalid token)" alone, for a title a new designer wrote as text
+    *[(f"<text>{text}</text>", "the rendered SVG is not well-formed XML: not well-formed (invalid token): an & or < in the "
+                               "template's own text is written &amp; or &lt; (values filled in with {{ }} are escaped)")
+      for text in ("Scoring & Quests", "Score < 10", "a &b c")],
 ])
 def test_what_a_face_may_not_hold_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
     """Two cards: one line for both pieces, at the line that writes the markup."""

@@ -211,6 +211,9 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
                        "remove it from the content")
             return locator.text_error(text, message, template, None), None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
+        # a bare & or < in the template's own text (`Scoring & Quests`) ends just before where expat stops
+        if re.search(r"(&[^;\s<&]*|<\s*)$", text[:column]) and "invalid token" in reason:
+            reason += ": an & or < in the template's own text is written &amp; or &lt; (values filled in with {{ }} are escaped)"
         path, at = written_at(sources, text, template)
         if at is None:  # a line with values in it (`<text y="{{ y }}">{{ line }}</txt>`): the template line that made it
             path, at = _made_at(sources, text, template)
