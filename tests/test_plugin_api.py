@@ -63,6 +63,19 @@ def test_an_exception_in_a_plugins_scorer_is_the_plugins_error(fruit: Path):
     assert "internal error" not in message
 
 
+def test_a_misspelt_gameplugin_field_names_the_one_meant(fruit: Path):
+    """Before: `GamePlugin(scorer=...)` gave Python's "unexpected keyword argument 'scorer'" alone."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    plugin.write_text(plugin.read_text().replace("PLUGIN = GamePlugin(score=score,", "PLUGIN = GamePlugin(scorer=score,"))
+    trust(fruit)
+    result = runner.invoke(app, ["score", "sheets/example.yaml"])
+    assert result.exit_code == 2, result.output
+    (message,) = result.output.strip().splitlines()
+    assert message.startswith("plugins/fruit_stand.py:") and message.endswith(
+        "got an unexpected keyword argument 'scorer': expected one of models, optional_files, check, template_globals, context, "
+        "score, sheet_template, sheet_schema, sheet_component, sheet_form, provides (did you mean 'score'?)"), message
+
+
 def test_the_innermost_plugin_frame_is_named(fruit: Path):
     """A helper of the plugin called by its scorer: the helper's line, not the caller's."""
     line = _break(fruit / "plugins/fruit_stand.py", '"""RULES.md, Scoring 1: each filled order scores its points."""', "raise KeyError('basket')")

@@ -29,7 +29,7 @@ from typing import Any, Callable
 from pydantic import BaseModel
 
 from ..bytecode import WholeBucket, bytecode_cache
-from ..errors import ContentError, PluginError, PnpError
+from ..errors import ContentError, PluginError, PnpError, did_you_mean
 from ..files import digest
 from ..plaindata import HelperStopped
 from ..safetext import clip
@@ -148,8 +148,18 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
         raise
     except BaseException as exc:  # the designer's code (`sys.exit()` too: it must not end pnp): one line naming the file
         del sys.modules[module_name]
-        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {exception_text(exc)}") from None
+        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {exception_text(exc)}{_field_meant(exc)}") from None
     return module
+
+
+def _field_meant(exc: BaseException) -> str:
+    """`GamePlugin(scorer=...)`: the fields it has, and the one meant (the dataclass's own
+    TypeError names the keyword alone)."""
+    found = re.search(r"GamePlugin\.__init__\(\) got an unexpected keyword argument '(\w+)'", str(exc))
+    if not isinstance(exc, TypeError) or found is None:
+        return ""
+    fields = list(GamePlugin.__dataclass_fields__)
+    return f": expected one of {', '.join(fields)}{did_you_mean(found[1], fields)}"
 
 
 def _stamp(path: Path) -> tuple[tuple[str, int, int], ...]:
