@@ -426,6 +426,17 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     (fruit.root / "plugins/fruit_stand.py").unlink()
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
+    assert "did you mean" not in message  # nothing near it: no guess
+
+
+def test_a_misspelt_plugin_file_names_the_one_meant(fruit: Project):
+    """Before: `plugin: plugins/fruit_stnd.py` said "plugin file not found" beside plugins/fruit_stand.py."""
+    game_yaml = fruit.content_dir / "fruit-stand/game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("plugin: plugins/fruit_stand.py", "plugin: plugins/fruit_stnd.py"))
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("folder with __init__.py (did you mean 'plugins/fruit_stand.py'?)"), message
+    result = runner.invoke(app, ["trust", "--project", str(fruit.root)])
+    assert result.exit_code == 2 and result.output.strip().endswith("(did you mean 'plugins/fruit_stand.py'?)"), result.output
 
 
 def test_a_project_plugin_that_is_a_loop_of_links_is_located(fruit: Project):
@@ -437,6 +448,7 @@ def test_a_project_plugin_that_is_a_loop_of_links_is_located(fruit: Project):
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
     result = runner.invoke(app, ["trust", "--project", str(fruit.root)])
     assert result.exit_code == 2 and "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in result.output, result.output
+    assert "did you mean" not in result.output  # the loop itself is no name meant
 
 
 def test_a_plugin_that_does_not_compile_is_located_in_the_plugin(fruit: Project, trusted, monkeypatch):
