@@ -419,6 +419,25 @@ def test_product_filter():
     assert product(["a", "b"], [1, 2]) == [("a", 1), ("a", 2), ("b", 1), ("b", 2)]
 
 
+def test_a_content_file_or_generated_list_named_as_a_template_name_is_refused(fruit: Project):
+    """Before: `item.yaml` broke every `copies:` expression with "evaluate() got multiple values for
+    keyword argument 'item'", `wrap.csv` every wrap() ("'dict' object is not callable"),
+    `options.yaml` hid the options, and a generated list named `orders` hid orders.csv's records."""
+    folder = fruit.content_dir / "fruit-stand"
+    (folder / "item.yaml").write_text("a: 1\n")
+    (folder / "wrap.csv").write_text("a,b\n1,2\n")
+    (folder / "icons.yaml").write_text("a: 1\n")
+    edit(folder / "game.yaml", "generate:\n  deck:", "generate:\n  orders:\n    product: {n: '[1]'}\n    id: 'o{{ n }}'\n  deck:")
+    messages = [m.split("fruit-stand/")[-1] for m in errors_of(lambda: load_game(fruit, "fruit-stand"))]
+    assert messages == [
+        "game.yaml:34:3: generated list 'orders': templates already see `orders` as the content file orders.csv: rename one of them",
+        "icons.yaml: templates already see `icons` as the icon sets (game.yaml `icons:`): rename the file "
+        "(its name without the extension is its name in templates)",
+        "item.yaml: templates already see `item` as the piece's record: rename the file (its name without the extension is its name in templates)",
+        "wrap.csv: templates already see `wrap` as a template helper: rename the file (its name without the extension is its name in templates)",
+    ], messages
+
+
 # ------------------------------------------------------------------ plugins
 
 

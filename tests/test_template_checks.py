@@ -639,3 +639,16 @@ def test_two_pieces_failing_differently_at_one_line_are_two_lines(demo: Project)
     result = build(demo)
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 2, result.output
     assert all(f"card.svg.j2:{line}: " in found for found in result.output.strip().splitlines())
+
+
+def test_the_names_a_content_file_may_not_take_are_every_name_pnp_gives_a_face(demo: Project):
+    """pnp/load/content.py's TEMPLATE_NAMES, refused as content file stems, are the names a
+    face's template sees from pnp itself: the environment's helpers and the face's context."""
+    from pnp.load.content import TEMPLATE_NAMES, load_game
+    from pnp.render.faces import ComponentRenderer
+
+    game = load_game(demo, "demo")
+    renderer = ComponentRenderer(game, {}, 0.0)
+    given = set(renderer.env.globals) | set(renderer.context(game.manifest.components[0], "x", {"id": "x"}, "front", 0.0))
+    assert given - set(game.data) == set(TEMPLATE_NAMES)
+
