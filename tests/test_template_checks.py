@@ -590,6 +590,24 @@ def test_a_template_that_extends_nothing_says_to_extend_the_base(demo: Project):
     assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
 
 
+def test_a_template_that_extends_nothing_but_places_an_icon_says_to_extend_the_base(demo: Project):
+    """Before: an icon's own <svg> in the blocks' text passed the root check, and the face got
+    expat's "not well-formed (invalid token)" at line 1 instead."""
+    card(demo).write_text(card(demo).read_text().split("\n", 1)[1])
+    in_body(demo, '<svg viewBox="0 0 24 24"><path d="M2 2h20v20z"/></svg>')
+    found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
+    assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
+
+
+def test_extending_the_base_without_its_pnp_prefix_names_it(demo: Project):
+    """Before: `{% extends "base.svg.j2" %}` said only "template not found: base.svg.j2"."""
+    card(demo).write_text(card(demo).read_text().replace('{% extends "pnp/base.svg.j2" %}', '{% extends "base.svg.j2" %}'))
+    refused(demo, card(demo), 1, "template not found: base.svg.j2 (names are relative to the game's templates folder, "
+                                 "without '..') (did you mean 'pnp/base.svg.j2'?)")
+    card(demo).write_text(card(demo).read_text().replace('{% extends "base.svg.j2" %}', '{% extends "bas.svg.j2" %}'))
+    assert "did you mean" not in one_error(build(demo), "template not found: bas.svg.j2")
+
+
 def test_malformed_output_no_template_line_writes_is_quoted_around_the_fault(demo: Project):
     """Markup no template line could make (a record's text drawn `| safe`): the message quotes
     the output around the fault, to search the template for."""

@@ -145,7 +145,10 @@ def _render_error(exc: BaseException, game: GameContent, template: str, what: st
     path, line = _template_location(exc)
     path = path or game.templates_dir / template
     if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
-        return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
+        # `{% extends "base.svg.j2" %}`: pnp's own templates are named with their `pnp/`
+        meant = f" (did you mean 'pnp/{exc.name}'?)" if isinstance(exc.name, str) and "/" not in exc.name and (BUILTIN_TEMPLATES / exc.name).is_file() else ""
+        return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates "
+                                              f"folder, without '..'){meant}")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {undefined_named(exc.message or 'template error', names)}")
     if isinstance(exc, FontChoice):  # a helper measuring a face the fonts lack: the message is the designer's
@@ -190,6 +193,7 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
+SVG_FIRST = re.compile(r"\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]", re.S)  # the output opens with its root
 XML_LINES = re.compile(r"\r\n|\r|\n")  # the line ends the XML parser counts its lines by
 
 
@@ -203,6 +207,8 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
+        if not SVG_FIRST.match(svg):  # its blocks' text alone, an icon's <svg> among them: extends nothing
+            return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), None
         line, column = exc.position if exc.position else (None, 0)
         lines = XML_LINES.split(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
         text = lines[line - 1] if line and line <= len(lines) else ""
