@@ -599,6 +599,17 @@ def test_a_template_that_extends_nothing_but_places_an_icon_says_to_extend_the_b
     assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
 
 
+def test_markup_in_the_background_block_says_it_takes_a_colour(demo: Project):
+    """Before: a picture put in `{% block background %}` (the fill of the bleed's rectangle) gave
+    expat's "not well-formed (invalid token)" alone."""
+    text = card(demo).read_text()
+    card(demo).write_text(text.replace("{% block background %}#fdf6e3{% endblock %}",
+                                       '{% block background %}#fdf6e3<rect width="5" height="5"/>{% endblock %}'))
+    line = next(n for n, t in enumerate(card(demo).read_text().splitlines(), start=1) if "block background" in t)
+    refused(demo, card(demo), line, "not well-formed (invalid token): an attribute's value holds a '<': markup written into a block "
+                                    "that fills an attribute (`{% block background %}` is the fill of the bleed: a colour, not elements)")
+
+
 def test_extending_the_base_without_its_pnp_prefix_names_it(demo: Project):
     """Before: `{% extends "base.svg.j2" %}` said only "template not found: base.svg.j2"."""
     card(demo).write_text(card(demo).read_text().replace('{% extends "pnp/base.svg.j2" %}', '{% extends "base.svg.j2" %}'))

@@ -220,6 +220,9 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
         # a bare & or < in the template's own text (`Scoring & Quests`) ends just before where expat stops
         if re.search(r"(&[^;\s<&]*|<\s*)$", text[:column]) and "invalid token" in reason:
             reason += ": an & or < in the template's own text is written &amp; or &lt; (values filled in with {{ }} are escaped)"
+        elif text[column:column + 1] == "<" and text[:column].count('"') % 2:  # expat stops at a < inside a quoted value
+            reason += (": an attribute's value holds a '<': markup written into a block that fills an attribute "
+                       "(`{% block background %}` is the fill of the bleed: a colour, not elements)")
         path, at = written_at(sources, text, template)
         if at is None:  # a line with values in it (`<text y="{{ y }}">{{ line }}</txt>`): the template line that made it
             path, at = _made_at(sources, text, template)
