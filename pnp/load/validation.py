@@ -182,7 +182,8 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     kind = err["type"]
     loc = err["loc"]
     got = err.get("input")
-    field = next((str(p) for p in reversed(loc) if isinstance(p, str)), None)
+    named = loc[:-2] if loc and loc[-1] == "[key]" else loc  # a mapping's key refused: pydantic's `[key]`, named by its mapping
+    field = next((str(p) for p in reversed(named) if isinstance(p, str)), None)
     if kind == "extra_forbidden" and err.get("near"):
         return unknown_key(loc[-1], [err["near"]], required=[err["near"]])
     if kind == "extra_forbidden":
