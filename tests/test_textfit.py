@@ -322,6 +322,22 @@ def test_floor_is_six_points():
     assert DEFAULT_FLOOR * MM_TO_PT == pytest.approx(6)
 
 
+@pytest.mark.parametrize("family", ["liberation sans", "Liberation Snas"])
+def test_a_font_family_spelt_otherwise_names_the_family_meant(demo: Project, family: str):
+    """Before: `font-family="liberation sans"` (or a helper's `family=`) named none meant, though
+    the game's family differs in case alone."""
+    card = demo.templates_dir / "demo" / "card.svg.j2"
+    text = card.read_text()
+    card.write_text(text.replace('font-weight="bold"', f'font-weight="bold" font-family="{family}"', 1))
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2 and result.output.strip().endswith(
+        "add its files to game.yaml `fonts:` or use one of those (did you mean 'Liberation Sans'?)"), result.output
+    card.write_text(text.replace('"bold")', f'"bold", family="{family}")', 1))
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2 and (f"family '{family}' is none of the game's fonts: expected one of Liberation Sans "
+                                      "(did you mean 'Liberation Sans'?)") in result.output, result.output
+
+
 def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):
     """The PDF engine and the rasteriser would each stand in a different font for it."""
     card = demo.templates_dir / "demo" / "card.svg.j2"

@@ -26,7 +26,7 @@ from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, raise_if_any, undefined_named
+from ..errors import ContentError, add_folded, did_you_mean, raise_if_any, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
@@ -281,8 +281,11 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: S
             if name in families:
                 break
             if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
+                # `dejavu sans` for DejaVu Sans: the family spelt otherwise (its case is compared as written)
+                near = next((f for n in value.split(",") for f in sorted(families) if f.casefold() == n.strip().strip("'\"").casefold()), None)
+                meant = f" (did you mean {near!r}?)" if near else did_you_mean(name, sorted(families))
                 errors.append(ContentError(*written_at(sources, value, template), None, f"{what}: font-family {value!r} names none of the game's fonts "
-                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
+                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those{meant}"))
                 break
     return errors
 
