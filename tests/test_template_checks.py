@@ -610,6 +610,17 @@ def test_markup_in_the_background_block_says_it_takes_a_colour(demo: Project):
                                     "that fills an attribute (`{% block background %}` is the fill of the bleed: a colour, not elements)")
 
 
+@pytest.mark.parametrize("call, message", [
+    ("'Scores {pionts} points'.format(points=3)",
+     "'Scores {pionts} points'.format(): no value for the placeholder {pionts}: expected one of points (did you mean 'points'?)"),
+    ("'{0} and {1}'.format(3)", "'{0} and {1}'.format(): a placeholder {N} past the 1 value(s) given"),
+])
+def test_a_format_placeholder_no_value_fills_names_what_was_given(demo: Project, call: str, message: str):
+    """Before: Python's bare `KeyError: 'pionts'` for a reference text's placeholder misspelt."""
+    line = in_body(demo, "<text>{{ " + call + " }}</text>")
+    refused(demo, card(demo), line, message)
+
+
 def test_extending_the_base_without_its_pnp_prefix_names_it(demo: Project):
     """Before: `{% extends "base.svg.j2" %}` said only "template not found: base.svg.j2"."""
     card(demo).write_text(card(demo).read_text().replace('{% extends "pnp/base.svg.j2" %}', '{% extends "base.svg.j2" %}'))
