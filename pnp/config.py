@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from .errors import ContentError, OptionError, PnpError
+from .errors import ContentError, OptionError, PnpError, did_you_mean
 from .load import project_files
 from .load.content import GameContent
 from .load.manifest import Length, presets
@@ -123,8 +123,15 @@ def table(extra: dict[str, SheetLayout] | None = None) -> dict[str, SheetLayout]
 def sheet_layout(name: str, extra: dict[str, SheetLayout] | None = None) -> SheetLayout:
     layouts = table(extra)
     if name not in layouts:
-        raise OptionError(f"unknown layout {name!r}: expected one of {', '.join(layouts)}")
+        raise OptionError(unknown("layout", name, layouts))
     return layouts[name]
+
+
+def unknown(kind: str, name: str, known: dict[str, Any]) -> str:
+    """`unknown paper 'a5': ...`: the names known, and where a project adds its own (an A5
+    paper, a wider layout), which the built-in list alone does not say; the one meant if near."""
+    return (f"unknown {kind} {name!r}: expected one of {', '.join(known)}, or one of your own under "
+            f"`{kind}s:` in pnp.yaml{did_you_mean(name, list(known))}")
 
 
 def papers(extra: dict[str, PaperSize] | None = None) -> dict[str, tuple[float, float]]:
@@ -162,7 +169,7 @@ def load_settings(root: Path) -> Settings:
         if settings.paper is not None:  # paper names are lower-case: `paper: A4` is a4
             settings = settings.model_copy(update={"paper": settings.paper.strip().lower()})
         if settings.paper is not None and settings.paper not in papers(settings.papers):
-            errors.append(doc.error(("paper",), f"unknown paper {settings.paper!r}: expected one of {', '.join(papers(settings.papers))}"))
+            errors.append(doc.error(("paper",), unknown("paper", settings.paper, papers(settings.papers))))
         if settings.formats == []:
             errors.append(doc.error(("formats",), f"no format: expected some of {', '.join(FORMAT_NAMES)}"))
         if settings.dpi is not None and not DPI_RANGE[0] <= settings.dpi <= DPI_RANGE[1]:
@@ -173,7 +180,7 @@ def load_settings(root: Path) -> Settings:
         if settings.back_offset is not None and (problem := back_offset_problem(settings.back_offset)):
             errors.append(doc.error(("back_offset",), problem))
         if settings.layout is not None and settings.layout not in table(settings.layouts):
-            errors.append(doc.error(("layout",), f"unknown layout {settings.layout!r}: expected one of {', '.join(table(settings.layouts))}"))
+            errors.append(doc.error(("layout",), unknown("layout", settings.layout, table(settings.layouts))))
     if errors:
         raise PnpError(errors)
     assert settings is not None

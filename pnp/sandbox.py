@@ -224,7 +224,10 @@ class Sandbox(SandboxedEnvironment):
         def checked(*args: Any, **kwargs: Any) -> str:
             _check_format(text, (*args, *kwargs.values()))
             self.check_text(_formatted_size(text, (*args, kwargs), self.texts["text"]))
-            return self.count(wrapped(*args, **kwargs))
+            try:
+                return self.count(wrapped(*args, **kwargs))
+            except (KeyError, IndexError) as exc:  # a placeholder no value given names: Python's bare `KeyError: 'x'`
+                raise jinja2.TemplateRuntimeError(_unfilled(text, exc, args, kwargs)) from None
 
         return checked
 
@@ -656,6 +659,16 @@ def _check_product(left: Any, right: Any) -> None:
 def _digits(n: int) -> str:
     """A number as a message shows it: a long one by its size."""
     return f"{n:,}" if n.bit_length() <= 64 else f"a number of {n.bit_length():,} bits"
+
+
+def _unfilled(text: str, exc: KeyError | IndexError, args: tuple, kwargs: dict[str, Any]) -> str:
+    """What `text.format(...)` lacks: the placeholder no value given fills, and the names given."""
+    shown = repr(text if len(text) <= 60 else text[:57] + "...")
+    if isinstance(exc, KeyError) and exc.args:
+        name, names = str(exc.args[0]), sorted(str(k) for k in kwargs)
+        return (f"{shown}.format(): no value for the placeholder {{{name}}}: expected one of "
+                f"{', '.join(names) or '(no names given)'}{did_you_mean(name, names)}")
+    return f"{shown}.format(): a placeholder {{N}} past the {len(args)} value(s) given"
 
 
 def _check_format(text: str, values: tuple[Any, ...]) -> None:

@@ -745,9 +745,11 @@ def test_only_the_door_reads_project_files():
         ("pnp/render/faces.py", "FileSystemLoader(str(BUILTIN_TEMPLATES))"): "pnp's own templates (the project's: ProjectLoader)",
         ("pnp/render/pages.py", "FileSystemLoader(str(BUILTIN_TEMPLATES))"): "pnp's own page templates",
         ("pnp/render/faces.py", "Path(sandbox.__file__).read_bytes()"): "pnp's own sandbox code, naming the templates it compiled",
+        ("pnp/render/defaulted.py", "Path(__file__).read_bytes()"): "pnp's own code, keying the fields it found templates guard",
         ("pnp/build/driver.py", "game.content_dir.rglob"): "sizes of content files, to order the games (nothing read)",
         ("pnp/load/content.py", "inside.iterdir()"): "names in the game's templates folder (through the door), for a misspelt template (nothing read)",
-        ("pnp/render/assets.py", "folder.iterdir()"): "names in the folder an image's name leads to (through the door), for a misspelt one (nothing read)",
+        ("pnp/load/content.py", "folder.iterdir()"): "names in the folder a picture's or font's name leads to (through the door), for a misspelt one (nothing read)",
+        ("pnp/load/icons.py", "folder.parent.iterdir()"): "names beside a missing icon folder (its path through the door), for a misspelt one (nothing read)",
     }
     unexplained = [f for f in found if not any(f.startswith(file + ":") and fragment in f for file, fragment in known)]
     assert not unexplained, "read a project file through pnp.load.project_files, or explain it here:\n" + "\n".join(unexplained)

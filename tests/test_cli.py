@@ -50,11 +50,28 @@ def test_unknown_game_format_and_paper_are_errors(demo: Project):
     assert result.exit_code == 2 and "unknown paper 'b5'" in result.output
 
 
+def test_an_unknown_paper_or_layout_says_where_a_project_adds_its_own_and_names_the_one_meant(demo: Project):
+    """Before: `--paper a5` listed the five built-in papers only, as if no other could be used,
+    and `--layout scisors` named no layout meant."""
+    paper = pnp(demo, "build", "--paper", "a44")
+    assert paper.output == ("pnp build: unknown paper 'a44': expected one of letter, a4, a3, tabloid, legal, "
+                            "or one of your own under `papers:` in pnp.yaml (did you mean 'a4'?)\n")
+    layout = pnp(demo, "build", "--layout", "scisors")
+    assert layout.output == ("pnp build: unknown layout 'scisors': expected one of standard, tight, fold, scissors, "
+                             "or one of your own under `layouts:` in pnp.yaml (did you mean 'scissors'?)\n")
+    (demo.root / "pnp.yaml").write_text("papers:\n  a5: {width: 148mm, height: 210mm}\npaper: a55\n")
+    settings = pnp(demo, "build")
+    assert settings.exit_code == 2 and settings.output.endswith(
+        "pnp.yaml:3:1: unknown paper 'a55': expected one of letter, a4, a3, tabloid, legal, a5, "
+        "or one of your own under `papers:` in pnp.yaml (did you mean 'a5'?)\n"), settings.output
+
+
 def test_an_option_error_names_its_command_as_the_option_parsers_do(demo: Project):
     """Before: `unknown paper 'b5'` and `cut files need ...` alone, without the `pnp build:`
     that Click's own errors (`pnp build: No such option: ...`) carry."""
     paper = pnp(demo, "build", "--paper", "b5")
-    assert (paper.exit_code, paper.output) == (2, "pnp build: unknown paper 'b5': expected one of letter, a4, a3, tabloid, legal\n")
+    assert (paper.exit_code, paper.output) == (2, "pnp build: unknown paper 'b5': expected one of letter, a4, a3, tabloid, legal, "
+                                                  "or one of your own under `papers:` in pnp.yaml\n")
     cut = pnp(demo, "build", "--cut-file", "--format", "svg")
     assert cut.exit_code == 2 and cut.output.startswith("pnp build: cut files need the pdf format "), cut.output
     pairs = pnp(demo, "list", "--set", "x")

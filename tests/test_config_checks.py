@@ -35,6 +35,18 @@ def test_a_misspelt_pnp_yaml_key_names_the_key_meant_in_every_section(demo: Proj
     assert refused(demo, yaml).endswith(end)
 
 
+@pytest.mark.parametrize("yaml, end", [
+    ("papers:\n  A5: {width: 148, height: 210}\n", "pnp.yaml:2:3: papers: 'A5' is not a slug: expected lower-case letters, digits and '-'"),
+    ("layouts:\n  My_Layout: {margin: 3}\n", "pnp.yaml:2:3: layouts: 'My_Layout' is not a slug"),
+    # before: "expected a list of `- item` lines" alone, for the comma form `--format` takes
+    ("formats: svg, pdf\n", "pnp.yaml:1:1: formats: expected a list of `- item` lines, got the text 'svg, pdf' (on one line: [svg, pdf])"),
+])
+def test_a_paper_or_layout_name_refused_is_named_by_its_section(demo: Project, yaml: str, end: str):
+    """Before: `[key]: 'A5' is not a slug`, pydantic's marker for a mapping's key in front."""
+    line = refused(demo, yaml)
+    assert end in line and "[key]" not in line, line
+
+
 @pytest.mark.parametrize("dpi", [0, 5000])
 def test_a_pnp_yaml_dpi_out_of_range_names_the_file(demo: Project, dpi: int):
     line = refused(demo, f"paper: a4\ndpi: {dpi}\n")

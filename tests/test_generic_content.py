@@ -59,7 +59,23 @@ def test_a_misspelt_set_key_names_the_option_meant():
     misspelt value (`--set variant=swram`) and every misspelt key in a file name the one meant."""
     result = runner.invoke(app, ["validate", "tasty-humans", "--set", "rulse=0.2.8", "--project", str(REPO)])
     assert result.exit_code == 2
-    assert result.output.strip().endswith("--set rulse=0.2.8: tasty-humans has no option 'rulse': expected one of rules (did you mean 'rules'?)"), result.output
+    assert result.output.strip().endswith("--set rulse=0.2.8: tasty-humans has no option 'rulse': expected one of rules, players (--players N) (did you mean 'rules'?)"), result.output
+
+
+def test_a_set_key_near_players_names_the_players_option(fruit: Project):
+    """Before: a game declaring only `players` answered `--set player=3` with "this game declares
+    no --set options", and fruit-stand listed `edition` alone: `players` (--players N) is one too."""
+    game = load_game(fruit, "fruit-stand")
+    (message,) = errors_of(lambda: BuildOptions(extra={"player": "3"}).game_options([game]))
+    assert message.endswith("--set player=3: fruit-stand has no option 'player': "
+                            "expected one of edition, players (--players N) (did you mean 'players'?)"), message
+    game_yaml = fruit.content_dir / "fruit-stand/game.yaml"
+    text = game_yaml.read_text()
+    game_yaml.write_text(text.replace(text[text.index("  edition: {choices"):text.index("\n", text.index("  edition: {choices")) + 1], ""))
+    game = load_game(fruit, "fruit-stand")
+    assert list(game.manifest.options) == ["players"]
+    (message,) = errors_of(lambda: BuildOptions(extra={"player": "3"}).game_options([game]))
+    assert message.endswith("has no option 'player': expected players (--players N) (did you mean 'players'?)"), message
 
 
 def test_choices_come_from_the_content_and_are_listed(repo_project: Project):
@@ -297,7 +313,14 @@ def test_icons_from_yaml_paths(fruit: Project):
 def test_a_misspelt_csv_header_is_one_error_at_the_header(fruit: Project):
     edit(fruit.content_dir / "fruit-stand/orders.csv", "id,title,needs,points,copies", "id,title,needs,pts,copies")
     messages = errors_of(lambda: load_game(fruit, "fruit-stand"))
-    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'?)"], messages
+    assert [m.split("fruit-stand/")[-1] for m in messages] == ["orders.csv:1:4: unknown column 'pts' (did you mean 'points'? game.yaml's `data:` declares that field "
+                                                                 "and no column holds it: one of the two names is misspelt)"], messages
+    # before: a field misspelt in game.yaml (`coppies`) had the right column told to take the typo, as if the CSV were wrong
+    edit(fruit.content_dir / "fruit-stand/orders.csv", "id,title,needs,pts,copies", "id,title,needs,points,copies")
+    edit(fruit.content_dir / "fruit-stand/game.yaml", "      copies: {type: int, min: 1", "      coppies: {type: int, min: 1")
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("orders.csv:1:5: unknown column 'copies' (did you mean 'coppies'? game.yaml's `data:` declares "
+                            "that field and no column holds it: one of the two names is misspelt)"), message
 
 
 def test_values_past_the_header_are_one_error_a_row_with_the_csv_hint(fruit: Project):
@@ -396,6 +419,25 @@ def test_product_filter():
     assert product(["a", "b"], [1, 2]) == [("a", 1), ("a", 2), ("b", 1), ("b", 2)]
 
 
+def test_a_content_file_or_generated_list_named_as_a_template_name_is_refused(fruit: Project):
+    """Before: `item.yaml` broke every `copies:` expression with "evaluate() got multiple values for
+    keyword argument 'item'", `wrap.csv` every wrap() ("'dict' object is not callable"),
+    `options.yaml` hid the options, and a generated list named `orders` hid orders.csv's records."""
+    folder = fruit.content_dir / "fruit-stand"
+    (folder / "item.yaml").write_text("a: 1\n")
+    (folder / "wrap.csv").write_text("a,b\n1,2\n")
+    (folder / "icons.yaml").write_text("a: 1\n")
+    edit(folder / "game.yaml", "generate:\n  deck:", "generate:\n  orders:\n    product: {n: '[1]'}\n    id: 'o{{ n }}'\n  deck:")
+    messages = [m.split("fruit-stand/")[-1] for m in errors_of(lambda: load_game(fruit, "fruit-stand"))]
+    assert messages == [
+        "game.yaml:34:3: generated list 'orders': templates already see `orders` as the content file orders.csv: rename one of them",
+        "icons.yaml: templates already see `icons` as the icon sets (game.yaml `icons:`): rename the file "
+        "(its name without the extension is its name in templates)",
+        "item.yaml: templates already see `item` as the piece's record: rename the file (its name without the extension is its name in templates)",
+        "wrap.csv: templates already see `wrap` as a template helper: rename the file (its name without the extension is its name in templates)",
+    ], messages
+
+
 # ------------------------------------------------------------------ plugins
 
 
@@ -403,6 +445,17 @@ def test_a_missing_project_plugin_is_located(fruit: Project):
     (fruit.root / "plugins/fruit_stand.py").unlink()
     (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
+    assert "did you mean" not in message  # nothing near it: no guess
+
+
+def test_a_misspelt_plugin_file_names_the_one_meant(fruit: Project):
+    """Before: `plugin: plugins/fruit_stnd.py` said "plugin file not found" beside plugins/fruit_stand.py."""
+    game_yaml = fruit.content_dir / "fruit-stand/game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("plugin: plugins/fruit_stand.py", "plugin: plugins/fruit_stnd.py"))
+    (message,) = errors_of(lambda: load_game(fruit, "fruit-stand"))
+    assert message.endswith("folder with __init__.py (did you mean 'plugins/fruit_stand.py'?)"), message
+    result = runner.invoke(app, ["trust", "--project", str(fruit.root)])
+    assert result.exit_code == 2 and result.output.strip().endswith("(did you mean 'plugins/fruit_stand.py'?)"), result.output
 
 
 def test_a_project_plugin_that_is_a_loop_of_links_is_located(fruit: Project):
@@ -414,6 +467,7 @@ def test_a_project_plugin_that_is_a_loop_of_links_is_located(fruit: Project):
     assert "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in message
     result = runner.invoke(app, ["trust", "--project", str(fruit.root)])
     assert result.exit_code == 2 and "game.yaml:8:1: plugin file not found: plugins/fruit_stand.py" in result.output, result.output
+    assert "did you mean" not in result.output  # the loop itself is no name meant
 
 
 def test_a_plugin_that_does_not_compile_is_located_in_the_plugin(fruit: Project, trusted, monkeypatch):

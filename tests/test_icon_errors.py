@@ -42,6 +42,8 @@ def test_an_unknown_icon_id_is_located_at_the_csv_cell(marks: Project):  # noqa:
 @pytest.mark.parametrize("call, message", [
     ("icon('marks', 'moon', 0, 0, 5)", "card.svg.j2:1: card/m1 (and 3 more pieces): no icon 'moon' in set 'marks': expected one of dot, ring"),
     ("icon('stars', 'dot', 0, 0, 5)", "card.svg.j2:1: card/m1 (and 3 more pieces): icon(): no icon set 'stars': expected one of marks, shapes"),
+    # before: a misspelt set named none meant
+    ("icon('makrs', 'dot', 0, 0, 5)", "icon(): no icon set 'makrs': expected one of marks, shapes (did you mean 'marks'?)"),
 ])
 def test_an_icon_the_template_names_is_located_at_the_template(marks: Project, call: str, message: str):  # noqa: F811
     template = marks.templates_dir / "marks/card.svg.j2"

@@ -298,7 +298,10 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
 
 
 @pytest.mark.parametrize("game_yaml, files, expected", [
-    ("icons:\n  marks: {folder: pics}\n", {}, "game.yaml:4:11: folder not found: pics"),
+    ("icons:\n  marks: {folder: pics}\n", {}, "game.yaml:4:11: folder not found: pics (looked in content/g/)"),
+    # before: "folder not found: icon" alone, beside the folder icons/
+    ("icons:\n  marks: {folder: icon}\n", {"icons/star.svg": SVG % 'viewBox="0 0 4 4"'},
+     "game.yaml:4:11: folder not found: icon (looked in content/g/) (did you mean 'icons'?)"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/.DS_Store": "hidden", "pics/LICENSE.txt": "CC BY 3.0"}, "game.yaml:4:11: no .svg files in pics: expected one file per icon, named <id>.svg"),
     ("icons:\n  marks: {folder: pics}\n", {"pics/star.svg": SVG % 'viewBox="0 0 4 4"', "pics/moon.png": "PNG"},
      "pics/moon.png: not an SVG file: an icon folder holds one <id>.svg file per icon (convert it to SVG)"),

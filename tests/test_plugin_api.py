@@ -63,6 +63,19 @@ def test_an_exception_in_a_plugins_scorer_is_the_plugins_error(fruit: Path):
     assert "internal error" not in message
 
 
+def test_a_misspelt_gameplugin_field_names_the_one_meant(fruit: Path):
+    """Before: `GamePlugin(scorer=...)` gave Python's "unexpected keyword argument 'scorer'" alone."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    plugin.write_text(plugin.read_text().replace("PLUGIN = GamePlugin(score=score,", "PLUGIN = GamePlugin(scorer=score,"))
+    trust(fruit)
+    result = runner.invoke(app, ["score", "sheets/example.yaml"])
+    assert result.exit_code == 2, result.output
+    (message,) = result.output.strip().splitlines()
+    assert message.startswith("plugins/fruit_stand.py:") and message.endswith(
+        "got an unexpected keyword argument 'scorer': expected one of models, optional_files, check, template_globals, context, "
+        "score, sheet_template, sheet_schema, sheet_component, sheet_form, provides (did you mean 'score'?)"), message
+
+
 def test_the_innermost_plugin_frame_is_named(fruit: Path):
     """A helper of the plugin called by its scorer: the helper's line, not the caller's."""
     line = _break(fruit / "plugins/fruit_stand.py", '"""RULES.md, Scoring 1: each filled order scores its points."""', "raise KeyError('basket')")
@@ -182,6 +195,25 @@ def test_the_readmes_plugin_reference_names_every_hook():
     simulate = reference.split("**`pnp simulate`**", 1)[1]
     for name in [*pnp.api.Simulation.__annotations__, "play"]:
         assert f"`{name}" in simulate, name
+
+
+def test_the_plugin_reference_says_how_a_hook_reads_the_content(fruit: Path):
+    """Before: the reference said only "`game` is the loaded `GameContent`"; a designer could not
+    tell how a scorer reads the numbers a reference card prints (the example used the unnamed
+    `game.namespace`). Each `game.<name>` it gives exists and holds what it says."""
+    import re
+
+    from pnp.load.content import GameContent, Project, load_game
+
+    readme = (REPO / "docs/writing-games.md").read_text(encoding="utf-8")
+    reference = readme.split("### Plugin reference", 1)[1].split("| field |", 1)[0]
+    named = set(re.findall(r"`game\.(\w+)", reference))
+    assert {"name", "data", "docs", "option_defaults", "namespace"} <= named, named
+    assert all(hasattr(GameContent, n) or n in GameContent.__dataclass_fields__ for n in named), named
+    game = load_game(Project(fruit), "fruit-stand")
+    assert isinstance(game.data["orders"], list) and game.data["orders"][0]["id"] == "pie"  # a CSV's rows
+    assert game.option_defaults()["edition"] == "standard"
+    assert game.namespace({"edition": "family"})["editions"]["set_bonus"] == 5  # the variant picked
 
 
 ROUNDS_SIMULATION = '''\

@@ -399,7 +399,8 @@ def test_a_layout_option_that_is_none_and_an_empty_settings_file(tmp_path):
     project = make(tmp_path, cards=1, tokens=0, tiles=0)
     (project.root / "pnp.yaml").write_text("# nothing set yet\n")
     result = runner.invoke(app, ["build", "-q", "--layout", "nope", "-p", str(project.root)])
-    assert (result.exit_code, result.output) == (2, "pnp build: unknown layout 'nope': expected one of standard, tight, fold, scissors\n")
+    assert (result.exit_code, result.output) == (2, "pnp build: unknown layout 'nope': expected one of standard, tight, fold, scissors, "
+                                                    "or one of your own under `layouts:` in pnp.yaml\n")
     assert not project.output_dir.exists()
     assert runner.invoke(app, ["build", "-q", "-f", "svg", "-p", str(project.root)]).exit_code == 0
 

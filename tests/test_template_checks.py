@@ -250,6 +250,10 @@ def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
     ("<style>@import url(x.css);</style>", "the face has a CSS @import"),
     ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),
     ("<txt>a</text>", "the rendered SVG is not well-formed XML: mismatched tag"),
+    # before: expat's "not well-formed (invalid token)" alone, for a title a new designer wrote as text
+    *[(f"<text>{text}</text>", "the rendered SVG is not well-formed XML: not well-formed (invalid token): an & or < in the "
+                               "template's own text is written &amp; or &lt; (values filled in with {{ }} are escaped)")
+      for text in ("Scoring & Quests", "Score < 10", "a &b c")],
 ])
 def test_what_a_face_may_not_hold_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
     """Two cards: one line for both pieces, at the line that writes the markup."""
@@ -633,6 +637,46 @@ def test_a_template_that_extends_nothing_says_to_extend_the_base(demo: Project):
     assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
 
 
+def test_a_template_that_extends_nothing_but_places_an_icon_says_to_extend_the_base(demo: Project):
+    """Before: an icon's own <svg> in the blocks' text passed the root check, and the face got
+    expat's "not well-formed (invalid token)" at line 1 instead."""
+    card(demo).write_text(card(demo).read_text().split("\n", 1)[1])
+    in_body(demo, '<svg viewBox="0 0 24 24"><path d="M2 2h20v20z"/></svg>')
+    found = one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
+    assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
+
+
+def test_markup_in_the_background_block_says_it_takes_a_colour(demo: Project):
+    """Before: a picture put in `{% block background %}` (the fill of the bleed's rectangle) gave
+    expat's "not well-formed (invalid token)" alone."""
+    text = card(demo).read_text()
+    card(demo).write_text(text.replace("{% block background %}#fdf6e3{% endblock %}",
+                                       '{% block background %}#fdf6e3<rect width="5" height="5"/>{% endblock %}'))
+    line = next(n for n, t in enumerate(card(demo).read_text().splitlines(), start=1) if "block background" in t)
+    refused(demo, card(demo), line, "not well-formed (invalid token): an attribute's value holds a '<': markup written into a block "
+                                    "that fills an attribute (`{% block background %}` is the fill of the bleed: a colour, not elements)")
+
+
+@pytest.mark.parametrize("call, message", [
+    ("'Scores {pionts} points'.format(points=3)",
+     "'Scores {pionts} points'.format(): no value for the placeholder {pionts}: expected one of points (did you mean 'points'?)"),
+    ("'{0} and {1}'.format(3)", "'{0} and {1}'.format(): a placeholder {N} past the 1 value(s) given"),
+])
+def test_a_format_placeholder_no_value_fills_names_what_was_given(demo: Project, call: str, message: str):
+    """Before: Python's bare `KeyError: 'pionts'` for a reference text's placeholder misspelt."""
+    line = in_body(demo, "<text>{{ " + call + " }}</text>")
+    refused(demo, card(demo), line, message)
+
+
+def test_extending_the_base_without_its_pnp_prefix_names_it(demo: Project):
+    """Before: `{% extends "base.svg.j2" %}` said only "template not found: base.svg.j2"."""
+    card(demo).write_text(card(demo).read_text().replace('{% extends "pnp/base.svg.j2" %}', '{% extends "base.svg.j2" %}'))
+    refused(demo, card(demo), 1, "template not found: base.svg.j2 (names are relative to the game's templates folder, "
+                                 "without '..') (did you mean 'pnp/base.svg.j2'?)")
+    card(demo).write_text(card(demo).read_text().replace('{% extends "base.svg.j2" %}', '{% extends "bas.svg.j2" %}'))
+    assert "did you mean" not in one_error(build(demo), "template not found: bas.svg.j2")
+
+
 def test_malformed_output_no_template_line_writes_is_quoted_around_the_fault(demo: Project):
     """Markup no template line could make (a record's text drawn `| safe`): the message quotes
     the output around the fault, to search the template for."""
@@ -713,3 +757,16 @@ def test_two_pieces_failing_differently_at_one_line_are_two_lines(demo: Project)
     result = build(demo)
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 2, result.output
     assert all(f"card.svg.j2:{line}: " in found for found in result.output.strip().splitlines())
+
+
+def test_the_names_a_content_file_may_not_take_are_every_name_pnp_gives_a_face(demo: Project):
+    """pnp/load/content.py's TEMPLATE_NAMES, refused as content file stems, are the names a
+    face's template sees from pnp itself: the environment's helpers and the face's context."""
+    from pnp.load.content import TEMPLATE_NAMES, load_game
+    from pnp.render.faces import ComponentRenderer
+
+    game = load_game(demo, "demo")
+    renderer = ComponentRenderer(game, {}, 0.0)
+    given = set(renderer.env.globals) | set(renderer.context(game.manifest.components[0], "x", {"id": "x"}, "front", 0.0))
+    assert given - set(game.data) == set(TEMPLATE_NAMES)
+

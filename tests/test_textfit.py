@@ -283,8 +283,59 @@ def test_a_game_names_its_own_font_files(th: Project):
     assert result.exit_code == 2 and "game.yaml" in result.output and "font file not found: fonts/Missing.ttf" in result.output
 
 
+def test_a_font_file_not_found_names_the_file_meant(demo: Project):
+    """Before: `fonts: [fonts/display.ttf]` for assets/fonts/Display.ttf said only "font file not
+    found" on Linux, where an `asset()` picture spelt so names the file meant."""
+    fonts = demo.root / "assets" / "fonts"
+    fonts.mkdir(parents=True)
+    (fonts / "Display.ttf").write_bytes(DEFAULT.face("bold").path.read_bytes())
+    game_yaml = demo.content_dir / "demo" / "game.yaml"
+    for written in ("fonts/display.ttf", "fonts/Displya.ttf"):
+        game_yaml.write_text(game_yaml.read_text().replace("components:", f"fonts: [{written}]\ncomponents:", 1))
+        result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+        assert result.exit_code == 2
+        assert result.output.strip().endswith(f"font file not found: {written} (looked in content/demo/ and assets/) "
+                                              "(did you mean 'fonts/Display.ttf'?)"), result.output
+        game_yaml.write_text(game_yaml.read_text().replace(f"fonts: [{written}]\n", ""))
+    (fonts / "Display.ttf").unlink()  # nothing near: no guess
+    game_yaml.write_text(game_yaml.read_text().replace("components:", "fonts: [fonts/display.ttf]\ncomponents:", 1))
+    assert runner.invoke(app, ["validate", "-p", str(demo.root)]).output.strip().endswith("(looked in content/demo/ and assets/)")
+
+
+def test_a_wrap_without_its_room_is_unchecked_and_the_guide_says_so():
+    """Before: docs/printing.md said every paragraph is checked against its room, so no text can
+    run off the card; a `wrap` given neither `height` nor `max_lines` checks nothing, and a new
+    designer's long event text ran off the card without a word."""
+    from conftest import docs_text
+
+    fit = TextFit()
+    lines = fit.wrap("word " * 200, 30, 3)  # far more lines than any card holds: no overflow recorded
+    assert len(lines) > 20 and fit.take() == []
+    fit.wrap("word " * 200, 30, 3, height=40)
+    assert [o.message for o in fit.take()][0].startswith("'word word")
+    guide = " ".join(docs_text("docs/printing.md").split())
+    assert "a `wrap` given neither `height` nor `max_lines` only breaks the lines" in guide
+    assert "Every paragraph is checked against the room it is drawn into" not in guide
+
+
 def test_floor_is_six_points():
     assert DEFAULT_FLOOR * MM_TO_PT == pytest.approx(6)
+
+
+@pytest.mark.parametrize("family", ["liberation sans", "Liberation Snas"])
+def test_a_font_family_spelt_otherwise_names_the_family_meant(demo: Project, family: str):
+    """Before: `font-family="liberation sans"` (or a helper's `family=`) named none meant, though
+    the game's family differs in case alone."""
+    card = demo.templates_dir / "demo" / "card.svg.j2"
+    text = card.read_text()
+    card.write_text(text.replace('font-weight="bold"', f'font-weight="bold" font-family="{family}"', 1))
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2 and result.output.strip().endswith(
+        "add its files to game.yaml `fonts:` or use one of those (did you mean 'Liberation Sans'?)"), result.output
+    card.write_text(text.replace('"bold")', f'"bold", family="{family}")', 1))
+    result = runner.invoke(app, ["validate", "-p", str(demo.root)])
+    assert result.exit_code == 2 and (f"family '{family}' is none of the game's fonts: expected one of Liberation Sans "
+                                      "(did you mean 'Liberation Sans'?)") in result.output, result.output
 
 
 def test_a_font_family_that_is_not_the_games_is_an_error(demo: Project):

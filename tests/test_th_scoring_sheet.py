@@ -299,6 +299,11 @@ def test_unknown_game_names_the_line(sheet):
     assert problems(sheet("players: []\ngame: tasty-people\n")) == [
         "game.yaml:2: game: unknown game 'tasty-people': expected one of " + ", ".join(Project(REPO).games())
     ]
+    # before: a misspelt name (as a new designer types their game's) named none meant
+    assert problems(sheet("players: []\ngame: tasty-humas\n")) == [
+        "game.yaml:2: game: unknown game 'tasty-humas': expected one of " + ", ".join(Project(REPO).games())
+        + " (did you mean 'tasty-humans'?)"
+    ]
 
 
 # --- the command line -----------------------------------------------------------------

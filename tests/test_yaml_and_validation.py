@@ -163,6 +163,20 @@ def test_manifest_sizes_presets_and_errors():
     assert manifest.components[2].size.height == pytest.approx(38.1)
 
 
+def test_a_size_word_with_an_x_is_an_unknown_preset_and_a_near_one_is_named():
+    """Before: `size: hex` (and `box`) was split at its x into the sides 'he' and '' and told
+    `expected a length ..., got 'he'`; a misspelt preset (`pokr`) named none."""
+    def error(size: str) -> str:
+        doc = parse_located(f"title: T\ncomponents:\n  - {{id: a, name: A, size: {size}, items: x, front: a.svg.j2}}\n", "game.yaml")
+        (problem,) = validate(doc, Manifest)[1]
+        return str(problem)
+    for word in ("hex", "box"):
+        assert error(word).startswith(f"game.yaml:3:22: size: unknown size '{word}': expected a preset (poker,"), error(word)
+        assert "did you mean" not in error(word)
+    assert error("pokr").endswith("or {width, height} (did you mean 'poker'?)")
+    assert error("30mm x abc") == "game.yaml:3:22: height: expected a length such as 63mm, 2.5in or 12pt, got 'abc'"
+
+
 def test_error_line_format():
     assert str(ContentError("x.yaml", 3, 7, "bad")) == "x.yaml:3:7: bad"
     assert str(ContentError("x.yaml", None, None, "bad")) == "x.yaml: bad"
@@ -291,3 +305,29 @@ def test_thousands_of_stray_keys_are_told_in_linear_time():
     _, errors = validate(parse_located(text, "game.yaml"), Manifest)
     assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
     assert len(errors) == 20_001 and "unknown key 'defualt': did you mean 'default'?" in str(errors[0]), errors[0]
+
+
+@pytest.mark.parametrize("text, error", [
+    ("terrains:\n  - id: forest\n    colour: #2d6a4f\n", 'x.yaml:3:13: #2d6a4f starts a YAML comment here, so the value is empty: '
+                                                        'write the colour in quotes, "#2d6a4f"'),
+    ("ink:\n  - #abc\n", 'x.yaml:2:5: #abc starts a YAML comment here'),
+    ("ink:    #FFFFFF00\n", 'x.yaml:1:9: #FFFFFF00 starts a YAML comment here'),
+])
+def test_a_colour_left_unquoted_is_an_error_at_it(text: str, error: str):
+    """Before: `colour: #2d6a4f` read as an empty value, and the record was told "missing field
+    'colour'" on the line where the colour is plainly written (undeclared: 'None' at a template line)."""
+    with pytest.raises(PnpError) as info:
+        parse_located(text, "x.yaml")
+    (problem,) = info.value.errors
+    assert str(problem).startswith(error), problem
+
+
+@pytest.mark.parametrize("text, data", [
+    ("note: # to do\n", {"note": None}),          # a comment that is not a colour: an empty value, as YAML says
+    ("ink: '#abc'\n", {"ink": "#abc"}),
+    ("text: |\n  fill: #abc\n", {"text": "fill: #abc\n"}),
+    ("ink: #abcd\n", {"ink": None}),
+    ("ink: #fff # white\n", {"ink": None}),
+])
+def test_other_empty_values_and_quoted_colours_read_as_before(text: str, data: dict):
+    assert parse_located(text, "x.yaml").data == data

@@ -226,11 +226,11 @@ def check_formats(formats: tuple[str, ...]) -> None:
 def check_options(options: BuildOptions) -> None:
     """Fail on bad options before any work."""
     check_formats(options.formats)
-    from ..config import DPI_RANGE, back_offset_problem, papers, sheet_layout
+    from ..config import DPI_RANGE, back_offset_problem, papers, sheet_layout, unknown
 
     known = papers(options.papers)
     if options.paper not in known:
-        raise OptionError(f"unknown paper {options.paper!r}: expected one of {', '.join(known)}")
+        raise OptionError(unknown("paper", options.paper, known))
     sheet_layout(options.layout, options.layouts)
     if problem := back_offset_problem(options.back_offset):
         raise OptionError(problem)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import PnpError
-from ..config import PaperSize, SheetLayout, papers, sheet_layout
+from ..config import PaperSize, SheetLayout, papers, sheet_layout, unknown
 from ..render.faces import Face, RenderedComponent
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def paper(name: str, margin: float = 5.0, extra: dict[str, PaperSize] | None = N
     """A paper by name: a built-in one (letter, a4, ...) or one of the project's own (`extra`)."""
     table = papers(extra)
     if name not in table:
-        raise PnpError(f"unknown paper {name!r}: expected one of {', '.join(table)}")
+        raise PnpError(unknown("paper", name, table))
     return Paper(name, *table[name], margin)
 
 

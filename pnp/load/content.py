@@ -6,6 +6,7 @@ user sees every one of them at once.
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -119,6 +120,22 @@ class GameContent:
                 return candidate
         return None
 
+    def near_file(self, name: str) -> str:
+        """` (did you mean 'art/moth.png'?)`: the file of the folder `name` names, in the game's
+        folder or assets/, spelt nearest it; one differing in case alone first (found on a
+        designer's Mac, missing on Linux). "" when none is near."""
+        parent, _, leaf = name.rpartition("/")
+        names: list[str] = []
+        for base in (self.content_dir, self.project.assets_dir):
+            try:
+                folder = project_files.join(self.project.root, base, parent or ".", None)
+                names += sorted(f.name for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+            except (PnpError, OSError):  # no such folder, or one leading out of the project: nothing to offer
+                continue
+        same = [n for n in names if n.casefold() == leaf.casefold()]
+        near = same[:1] or difflib.get_close_matches(leaf, names, n=1)
+        return f" (did you mean {(parent + '/' if parent else '') + near[0]!r}?)" if near else ""
+
     @cached_property
     def fonts(self) -> Fonts:
         """The font files the game's text is drawn and measured with."""
@@ -229,6 +246,39 @@ def _load_doc(game: GameContent, stem: str, paths: list[Path]) -> Located:
     return combine(yaml_doc, sheet, key, sheets[0])
 
 
+# Names pnp itself gives templates and expressions (pnp/render/faces.py: the face's context and
+# the environment's helpers; tests/test_template_checks.py keeps the two in step). A content file
+# or generated list of such a name would hide it, or be hidden: `item.yaml` broke every
+# `copies:` expression with a Python message, `wrap.yaml` every wrap() call, `options.yaml`
+# every `options.players`; a generated list named as a file hid the file's records.
+TEMPLATE_NAMES = {
+    "game": "game.yaml", "options": "the build's options", "item": "the piece's record", "item_id": "the piece's id",
+    "component": "the piece's component", "side": "the face drawn (front or back)", "width": "the piece's width",
+    "height": "the piece's height", "bleed": "the bleed",
+    **dict.fromkeys(("text_width", "fit_size", "fit_lines", "wrap", "check_room", "asset", "icon", "num", "Markup",
+                     "font_family", "range", "dict", "namespace"), "a template helper"),
+}
+
+
+def _name_clashes(game: GameContent, files: dict[str, list[Path]]) -> list[ContentError]:
+    """Each content file, and generated list, whose name templates already see as another thing."""
+    taken = dict(TEMPLATE_NAMES)
+    if game.manifest.icons:
+        taken["icons"] = "the icon sets (game.yaml `icons:`)"
+    if game.plugin.provides:
+        taken["plugin"] = "the plugin's tables (`provides`)"
+    taken.update(dict.fromkeys(game.plugin.template_globals, "a name the plugin gives templates (`template_globals`)"))
+    errors = [ContentError(paths[0], None, None, f"templates already see `{stem}` as {taken[stem]}: rename the file "
+                                                 "(its name without the extension is its name in templates)")
+              for stem, paths in files.items() if stem in taken]
+    for list_name in game.manifest.generate:
+        clash = taken.get(list_name) or (f"the content file {files[list_name][0].name}" if list_name in files else None)
+        if clash:
+            errors.append(game.manifest_doc.error(("generate", list_name), f"generated list {list_name!r}: templates already see "
+                                                                            f"`{list_name}` as {clash}: rename one of them"))
+    return errors
+
+
 def load_game(project: Project, name: str) -> GameContent:
     """Load, validate and cross-check one game (the project's own, else the shipped one of
     that name); raise PnpError listing every problem. What the PDF engine names its font
@@ -245,6 +295,7 @@ def load_game(project: Project, name: str) -> GameContent:
     game = GameContent(name, project, manifest, plugin, manifest_doc)
     game.icons, errors, icon_files = icon_sets.load_icon_sets(project.root, game_dir, manifest.icons, manifest_doc)
     files = _data_files(game_dir, icon_files)
+    errors += _name_clashes(game, files)
     for stem, paths in files.items():
         try:
             doc = _load_doc(game, stem, paths)
@@ -334,7 +385,7 @@ def _check_fonts(game: GameContent, manifest_doc: Located) -> None:
             errors.extend(e for e in exc.errors if isinstance(e, ContentError))
             continue
         if path is None:
-            errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/)"))
+            errors.append(manifest_doc.error(("fonts", i), f"font file not found: {name} (looked in content/{game.name}/ and assets/){game.near_file(name)}"))
             continue
         if large := project_files.too_large(path, FONTS, "font file"):  # before fontTools reads it
             errors.append(manifest_doc.error(("fonts", i), large))

@@ -17,6 +17,7 @@ import json
 import logging
 import sys
 
+from ..errors import did_you_mean
 from ..files import tree_digest
 
 # fontTools logs why it cannot read a file (a WOFF2 font without brotli) before it raises;
@@ -321,7 +322,9 @@ class Fonts:
             name = family or self.family
             families = sorted({f.family for f in self.faces})
             if name not in families:
-                raise FontChoice(f"family {name!r} is none of the game's fonts: expected one of {', '.join(families)}")
+                meant = next((f for f in families if f.casefold() == name.casefold()), None)  # `dejavu sans`: its case
+                raise FontChoice(f"family {name!r} is none of the game's fonts: expected one of {', '.join(families)}"
+                                 + (f" (did you mean {meant!r}?)" if meant else did_you_mean(name, families)))
             want_bold, want_italic = "bold" in weight, "italic" in weight
             candidates = [f for f in self.faces if f.family == name]
             chosen = min(candidates, key=lambda f: (f.bold != want_bold) * 2 + (f.italic != want_italic))

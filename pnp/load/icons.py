@@ -20,7 +20,7 @@ from jinja2 import TemplateRuntimeError, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, did_you_mean
 from ..limits import ICONS
 from ..plaindata import helper
 from ..sandbox import reports_reads
@@ -127,6 +127,15 @@ ICON_KEYS = ("d", "fill", "viewbox")  # of an icon in an icon set's YAML file
 PICTURES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".svgz", ".eps", ".ai", ".pdf"})
 
 
+def _near_folder(folder: Path) -> str:
+    """` (did you mean 'icons'?)`: the folder beside a missing icon folder spelt nearest it."""
+    try:
+        names = sorted(p.name for p in folder.parent.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:  # its parent is missing too: nothing to offer
+        return ""
+    return did_you_mean(folder.name, names)
+
+
 def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpec], manifest: Located) -> tuple[dict[str, dict[str, Icon]], list[ContentError], set[Path]]:
     """Every declared icon set, the errors, and the files read (not data files)."""
     sets: dict[str, dict[str, Icon]] = {}
@@ -139,7 +148,8 @@ def load_icon_sets(project: Path, content_dir: Path, specs: dict[str, IconSetSpe
                 at = manifest.error(("icons", name, "folder"), "")
                 folder = project_files.join(project, content_dir, spec.folder, at, "icon folder")
                 if not folder.is_dir():
-                    errors.append(manifest.error(("icons", name, "folder"), f"folder not found: {spec.folder}"))
+                    errors.append(manifest.error(("icons", name, "folder"), f"folder not found: {spec.folder} (looked in "
+                                                 f"content/{content_dir.name}/){_near_folder(folder)}"))
                     continue
                 strays = []
                 # hidden files (.DS_Store, macOS's ._star.svg) are the system's, not icons
@@ -208,7 +218,8 @@ def icon_helper() -> Callable[..., Markup]:
         sets = context.resolve_or_missing("icons")
         sets = sets if isinstance(sets, dict) else {}
         if set_name not in sets:
-            raise TemplateRuntimeError(f"icon(): no icon set {set_name!r}: expected one of {', '.join(sets) or '(none declared under icons: in game.yaml)'}")
+            raise TemplateRuntimeError(f"icon(): no icon set {set_name!r}: expected one of {', '.join(sets) or '(none declared under icons: in game.yaml)'}"
+                                       f"{did_you_mean(str(set_name), list(sets))}")
         get = context.environment.getitem
         icons = get(sets, set_name)
         if str(ident) not in icons:

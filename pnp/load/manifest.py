@@ -17,7 +17,7 @@ from .spec import DataSpec, GenerateSpec, IconSetSpec, NeedSpec, OptionSpec
 from ..units import MM_TO_PT, to_mm
 from .validation import SLUG, Expression, StrictModel
 from .yamlio import Located
-from ..errors import ContentError
+from ..errors import ContentError, did_you_mean
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")  # a name templates can use: options.<name>, a generated list
 
@@ -61,7 +61,8 @@ def _size(value: Any) -> Any:
         if value in table:
             return table[value]
         parts = re.split(r"\s*[x×]\s*", value.strip())
-        if len(parts) == 2:
+        # a word with an x in it (`hex`, `box`) is a preset misspelt, not the sides 'he' and ''
+        if len(parts) == 2 and not re.fullmatch(r"[A-Za-z-]+", value.strip()):
             # "2.5 x 3.5 in" means inches both ways, as people write it: a side without a
             # unit takes the other's (read alone, the bare 2.5 would be 2.5 mm)
             units = [m.group() if (m := re.search(r"(mm|cm|in|pt)$", part)) else "" for part in parts]
@@ -71,7 +72,7 @@ def _size(value: Any) -> Any:
             return {"width": parts[0], "height": parts[1]}
         raise ValueError(
             f"unknown size {value!r}: expected a preset ({', '.join(table)}), "
-            "'WIDTH x HEIGHT' such as '63mm x 88mm', or {width, height}"
+            "'WIDTH x HEIGHT' such as '63mm x 88mm', or {width, height}" + did_you_mean(value.strip().lower(), list(table))
         )
     return value
 

@@ -171,7 +171,10 @@ def unknown_error(game: "GameContent", name: str, value: Any) -> ContentError:
         expected = ("this game builds the same pieces for any number of players "
                     "(declare `players: {type: int, min: 2, max: 5}` under `options:` in game.yaml for templates to see `options.players`)")
     else:
-        expected = (f"expected one of {', '.join(known)}{did_you_mean(name, known)}" if known
+        # a declared `players` is an option too, given as --players N: name it, or `--set player=3`
+        # would hear that the game declares no option at all
+        allowed = known + ["players (--players N)"] * (PLAYERS in game.manifest.options)
+        expected = (f"expected {'one of ' * (len(allowed) > 1)}{', '.join(allowed)}{did_you_mean(name, list(game.manifest.options))}" if allowed
                     else "this game declares no --set options (add them under `options:` in game.yaml)")
     return ContentError(where.path, where.line, where.column, f"{_flag(name, value)}: {game.name} has no option {name!r}: {expected}")
 

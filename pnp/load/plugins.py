@@ -29,7 +29,7 @@ from typing import Any, Callable
 from pydantic import BaseModel
 
 from ..bytecode import kept_code
-from ..errors import ContentError, PluginError, PnpError
+from ..errors import ContentError, PluginError, PnpError, did_you_mean
 from ..plaindata import HelperStopped
 from ..safetext import clip
 from . import project_files, trust
@@ -101,7 +101,8 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
     path = Path(os.path.realpath(root / name))  # not resolve(): it raises on a loop of links (Python < 3.13)
     init = path / "__init__.py" if path.is_dir() else path
     if not init.is_file():
-        raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder with __init__.py")
+        raise _fail(where, f"plugin file not found: {name} (relative to the project folder {root}): expected a .py file or a folder "
+                           f"with __init__.py{near_plugin(root, name)}")
     trust.check(root, name, path, where)  # the project's own Python runs only when trusted
     _source_only_imports()
     # one module name per file, so two projects' plugins never replace each other
@@ -126,8 +127,29 @@ def _from_file(root: Path, name: str, where: ContentError) -> ModuleType:
         raise
     except BaseException as exc:  # the designer's code (`sys.exit()` too: it must not end pnp): one line naming the file
         del sys.modules[module_name]
-        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {exception_text(exc)}") from None
+        raise _fail(_in_plugin(exc, where), f"plugin {name} failed to load: {exception_text(exc)}{_field_meant(exc)}") from None
     return module
+
+
+def _field_meant(exc: BaseException) -> str:
+    """`GamePlugin(scorer=...)`: the fields it has, and the one meant (the dataclass's own
+    TypeError names the keyword alone)."""
+    found = re.search(r"GamePlugin\.__init__\(\) got an unexpected keyword argument '(\w+)'", str(exc))
+    if not isinstance(exc, TypeError) or found is None:
+        return ""
+    fields = list(GamePlugin.__dataclass_fields__)
+    return f": expected one of {', '.join(fields)}{did_you_mean(found[1], fields)}"
+
+
+def near_plugin(root: Path, name: str) -> str:
+    """` (did you mean 'plugins/hexlands.py'?)`: the file or folder beside a missing plugin spelt nearest it."""
+    parent, _, leaf = name.rstrip("/").rpartition("/")
+    try:
+        names = sorted(p.name for p in (root / parent).iterdir() if not p.name.startswith((".", "__")) and p.name != leaf)  # not itself: a broken link
+    except OSError:  # no such folder: nothing to offer
+        return ""
+    near = did_you_mean(leaf, names)
+    return near.replace(" (did you mean '", f" (did you mean '{parent}/" if parent else " (did you mean '", 1)
 
 
 def _stamp(path: Path) -> tuple[tuple[str, int, int], ...]:

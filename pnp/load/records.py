@@ -204,7 +204,9 @@ def _check_header(sheet: Sheet, spec: DataSpec) -> list[ContentError]:
             if name in fields:
                 continue
             close = difflib.get_close_matches(name, [f for f in fields if f not in columns], n=1, cutoff=0.5)
-            hint = f"did you mean {close[0]!r}?" if close else f"expected one of {', '.join(fields)}"
+            # the typo may be game.yaml's: a field `coppies` beside a column `copies`
+            hint = (f"did you mean {close[0]!r}? game.yaml's `data:` declares that field and no column holds it: "
+                    "one of the two names is misspelt") if close else f"expected one of {', '.join(fields)}"
             guessed.update(close)
             errors.append(sheet.at(line, col, f"unknown column {name!r} ({hint})" if close else f"unknown column {name!r}: {hint}"))
     first_line = min((line for line, _ in columns.values()), default=1)

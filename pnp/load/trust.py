@@ -199,7 +199,7 @@ def _named_plugins(root: Path) -> dict[str, tuple[Path, ContentError]]:
     """The project plugins the games name, each with the game.yaml line naming it."""
     from . import project_files
     from .content import MANIFEST
-    from .plugins import is_path
+    from .plugins import is_path, near_plugin
     from .yamlio import load_located
 
     found: dict[str, tuple[Path, ContentError]] = {}
@@ -210,7 +210,7 @@ def _named_plugins(root: Path) -> dict[str, tuple[Path, ContentError]]:
         if isinstance(name, str) and is_path(name):
             path = Path(os.path.realpath(root / name))  # not resolve(): it raises on a loop of links (Python < 3.13)
             if not path.exists():
-                raise PnpError(doc.error(("plugin",), f"plugin file not found: {name} (relative to the project folder {root})"))
+                raise PnpError(doc.error(("plugin",), f"plugin file not found: {name} (relative to the project folder {root}){near_plugin(root, name)}"))
             found[name] = (path, doc.error(("plugin",), ""))
     return found
 

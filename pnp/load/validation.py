@@ -195,7 +195,9 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     if kind in {"model_type", "dict_type"}:
         return f"{field + ': ' if field else ''}expected a mapping of `key: value` lines, got {_kind(got)}"
     if kind == "list_type":
-        return f"{field + ': ' if field else ''}expected a list of `- item` lines, got {_kind(got)}"
+        # `formats: svg,pdf`, as the command line takes it: the list YAML reads on one line
+        one_line = f" (on one line: [{', '.join(p.strip() for p in got.split(','))}])" if isinstance(got, str) and "," in got and len(got) <= 80 else ""
+        return f"{field + ': ' if field else ''}expected a list of `- item` lines, got {_kind(got)}{one_line}"
     msg = err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     prefix = f"{field}: " if field else ""
     if kind in {"value_error", "assertion_error"}:  # an `unknown_key` sentence names its key already

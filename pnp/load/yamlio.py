@@ -217,6 +217,27 @@ def _surprise(value: str, tag: str, explicit: str | None, strict: bool) -> str |
     return None
 
 
+COMMENTED_COLOUR = re.compile(r"([ \t]+)(#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{3}))[ \t]*$")
+
+
+@dataclass(frozen=True)
+class _At:
+    line: int  # 0-based, as a YAML mark's
+    column: int
+
+
+def _commented_colour(lines: list[str], mark: Any) -> tuple[_At, str] | None:
+    """`colour: #2d6a4f`: YAML reads the colour, unquoted, as a comment and the value as empty
+    (the error would be a missing or empty field, where the colour is plainly written). Where it
+    is, and what to write; None for any other empty value (`note:`, `note: # to do`)."""
+    row = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    found = COMMENTED_COLOUR.match(row, mark.column)
+    if found is None:
+        return None
+    return (_At(mark.line, mark.column + len(found[1])),
+            f"{found[2]} starts a YAML comment here, so the value is empty: write the colour in quotes, \"{found[2]}\"")
+
+
 if TYPE_CHECKING:  # what `loader_class` mixes in: a parser, the safe constructor, the resolver
     class _Mixed(yaml.parser.Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
         pass
@@ -232,6 +253,7 @@ class _Composer(_Mixed):
 
     def __init__(self, text: str, limits: Limits):
         cast(Any, self._events).__init__(self, text)
+        self.lines = text.splitlines()  # for what a value left empty is followed by (`_commented_colour`)
         yaml.constructor.SafeConstructor.__init__(self)
         yaml.resolver.Resolver.__init__(self)
         self.limits = limits
@@ -289,6 +311,8 @@ class _Composer(_Mixed):
             problem = _surprise(event.value, tag, explicit, lim.strict)
             if problem:
                 raise _Refused(event.start_mark, problem)
+            if event.value == "" and not event.style and (colour := _commented_colour(self.lines, event.start_mark)):
+                raise _Refused(colour[0], colour[1])
             node: yaml.Node = ScalarNode(tag, event.value, cast(Any, event.start_mark), cast(Any, event.end_mark), style=event.style)
             height = 0
         else:

@@ -10,7 +10,6 @@ A missing or unreadable file is an error at the template line that asked for it.
 from __future__ import annotations
 
 import base64
-import difflib
 import hashlib
 import io
 import re
@@ -130,23 +129,6 @@ def _complaint(exc: Exception) -> str:
     return without_addresses(f"{type(exc).__name__}: {exc}").replace(" <_io.BytesIO object>", "")
 
 
-def _near_file(game: "GameContent", name: str) -> str:
-    """` (did you mean 'art/moth.png'?)`: the file of the folder `name` names, in the game's
-    folder or assets/, spelt nearest it; one differing in case alone first (found on a
-    designer's Mac, missing on Linux)."""
-    parent, _, leaf = name.rpartition("/")
-    names: list[str] = []
-    for base in (game.content_dir, game.project.assets_dir):
-        try:
-            folder = project_files.join(game.project.root, base, parent or ".", None, "image")
-            names += sorted(f.name for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
-        except (PnpError, OSError):  # no such folder, or one leading out of the project: nothing to offer
-            continue
-    same = [n for n in names if n.casefold() == leaf.casefold()]
-    near = same[:1] or difflib.get_close_matches(leaf, names, n=1)
-    return f" (did you mean {(parent + '/' if parent else '') + near[0]!r}?)" if near else ""
-
-
 class Assets:
     """The `asset()` template helper of one game; problems are collected for the renderer."""
 
@@ -169,7 +151,7 @@ class Assets:
                 self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *calling_template()))
                 return Markup("")
             if path is None:
-                self.problems.append((f"image not found: {name!r} (looked in {where}){_near_file(self.game, name)}", *calling_template()))
+                self.problems.append((f"image not found: {name!r} (looked in {where}){self.game.near_file(name)}", *calling_template()))
                 return Markup("")
             kind = media_type(data)
             if kind is None:

@@ -27,7 +27,7 @@ from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from ..load.content import GameContent
-from ..errors import ContentError, add_folded, lines_of, raise_if_any, sorted_errors, undefined_named
+from ..errors import ContentError, add_folded, did_you_mean, lines_of, raise_if_any, sorted_errors, undefined_named
 from ..limits import PIECES
 from ..load.generate import product
 from ..load.icons import UnknownIcon, icon_helper
@@ -156,7 +156,10 @@ def _render_error(exc: BaseException, game: GameContent, template: str, what: st
     path, line = _template_location(exc)
     path = path or game.templates_dir / template
     if isinstance(exc, jinja2.TemplateNotFound):  # its message is the bare name
-        return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates folder, without '..')")
+        # `{% extends "base.svg.j2" %}`: pnp's own templates are named with their `pnp/`
+        meant = f" (did you mean 'pnp/{exc.name}'?)" if isinstance(exc.name, str) and "/" not in exc.name and (BUILTIN_TEMPLATES / exc.name).is_file() else ""
+        return ContentError(path, line, None, f"{what}: template not found: {exc.name} (names are relative to the game's templates "
+                                              f"folder, without '..'){meant}")
     if isinstance(exc, jinja2.TemplateError):  # its message says what is wrong; the class name is Jinja's
         return ContentError(path, line, None, f"{what}: {undefined_named(exc.message or 'template error', names)}")
     if isinstance(exc, FontChoice):  # a helper measuring a face the fonts lack: the message is the designer's
@@ -201,6 +204,7 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
+SVG_FIRST = re.compile(r"\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]", re.S)  # the output opens with its root
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
@@ -213,6 +217,8 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError as exc:
+        if not SVG_FIRST.match(svg):  # its blocks' text alone, an icon's <svg> among them: extends nothing
+            return ContentError(template, None, None, f"{what}: the template must produce an <svg> root (extend 'pnp/base.svg.j2')"), None
         line, column = exc.position if exc.position else (None, 0)
         lines = lines_of(svg)  # not splitlines(): a text's U+2028 or U+0085 ends no line of XML's
         text = lines[line - 1] if line and line <= len(lines) else ""
@@ -221,6 +227,12 @@ def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: l
                        "remove it from the content")
             return locator.text_error(text, message, template, None), None
         reason = re.sub(r": line \d+, column \d+$", "", str(exc))
+        # a bare & or < in the template's own text (`Scoring & Quests`) ends just before where expat stops
+        if re.search(r"(&[^;\s<&]*|<\s*)$", text[:column]) and "invalid token" in reason:
+            reason += ": an & or < in the template's own text is written &amp; or &lt; (values filled in with {{ }} are escaped)"
+        elif text[column:column + 1] == "<" and text[:column].count('"') % 2:  # expat stops at a < inside a quoted value
+            reason += (": an attribute's value holds a '<': markup written into a block that fills an attribute "
+                       "(`{% block background %}` is the fill of the bleed: a colour, not elements)")
         path, at = written_at(sources, text, template)
         if at is None:  # a line with values in it (`<text y="{{ y }}">{{ line }}</txt>`): the template line that made it
             path, at = _made_at(sources, text, template)
@@ -279,8 +291,11 @@ def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: S
             if name in families:
                 break
             if name.lower() in GENERIC_FAMILIES or name == value.split(",")[-1].strip().strip("'\""):
+                # `dejavu sans` for DejaVu Sans: the family spelt otherwise (its case is compared as written)
+                near = next((f for n in value.split(",") for f in sorted(families) if f.casefold() == n.strip().strip("'\"").casefold()), None)
+                meant = f" (did you mean {near!r}?)" if near else did_you_mean(name, sorted(families))
                 errors.append(ContentError(*written_at(sources, value, template), None, f"{what}: font-family {value!r} names none of the game's fonts "
-                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those"))
+                                           f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those{meant}"))
                 break
     return errors
 

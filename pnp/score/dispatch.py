@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..load.content import GameContent, Project, load_game
-from ..errors import ContentError, PnpError
+from ..errors import ContentError, PnpError, did_you_mean
 from ..load.plugin import GamePlugin
 from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_sheet_text, takes
 from ..load.project_files import output_folder
@@ -94,7 +94,8 @@ def score_doc(project: Project, doc: Located, load: Callable[[Project, str], Gam
     known = project.known_games()
     if game_name not in known:
         line, col = doc.where(("game",))
-        raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"))
+        raise PnpError(ContentError(doc.path, line, None, f"game: unknown game {game_name!r}: expected one of {', '.join(known) or '(none found under content/)'}"
+                                                      f"{did_you_mean(str(game_name), known)}"))
     game = (load or load_game)(project, game_name)
     if game.plugin.score is None:
         raise PnpError(doc.error(("game",), f"game: {game_name!r} has no scorer"))
