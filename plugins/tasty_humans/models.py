@@ -869,6 +869,18 @@ class ReferenceSection(StrictModel):
     text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space", "turns_a_round", "columns", "snake")]
 
 
+class SetupSection(StrictModel):
+    heading: str
+    text: Annotated[str, text_with("leader_space", "leader_board")]
+
+
+class SetupReference(StrictModel):
+    """How to set up a game with more players, on the player reference card."""
+
+    title: str
+    sections: list[SetupSection] = Field(min_length=1)
+
+
 class SoloSection(StrictModel):
     heading: str
     text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space", "win")]
@@ -939,6 +951,7 @@ class ReferenceFile(StrictModel):
     ties_leader_limit: TiesLeaderLimit
     turn_counts: dict[int, str] = Field(default_factory=dict, description="how the texts say a count of turns; others print as digits and 'turns'")
     sections: list[ReferenceSection] = Field(min_length=1)
+    setup: SetupReference
     solo: SoloReference
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
@@ -951,6 +964,11 @@ class ReferenceFile(StrictModel):
                   "turns_a_round": self.turn_counts.get(rules.turns_a_round, f"{rules.turns_a_round} turns"),
                   "columns": rules.stomach.columns, "snake": snake_order(rules)}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
+
+    def setup_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of the setup sections with the rule version's names filled in."""
+        values = {"leader_space": rules.leader_space, "leader_board": rules.kit.leader_board.lower()}
+        return [(x.heading, x.text.format(**values)) for x in self.setup.sections]
 
     def solo_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of the solo card's sections for this rule version: its class
