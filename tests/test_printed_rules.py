@@ -345,6 +345,14 @@ def test_cave_summary_marks_our_choices_and_lists_the_sanity_ruling():
     check(back, "ENERGY drops by 1 once a round", CAVE, 19, "Consume 1 ENERGY on character card meter, at the start of the first player turn")
 
 
+def test_cave_summary_says_where_the_pawns_start():
+    """The rules place the start tile at game start (lines 5, 101) and never the pawns:
+    the summary says where they go, as our reading."""
+    back = faces("cave", "summary")["back"]
+    check(back, "Each character: a pawn (it starts on the start tile: our reading)", CAVE, 5, "placed freely on the board at game start")
+    assert "pawn" not in rule_line(CAVE, 101)
+
+
 def test_cave_character_cards_mark_the_start_and_field_ranges():
     cards = [words for name, words in faces("cave", "characters").items() if "ENERGY" in words]  # fronts, not the back
     assert len(cards) == 6
