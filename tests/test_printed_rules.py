@@ -179,6 +179,21 @@ def test_reference_card_marks_our_readings():
     assert "No stack left: rounds go on without a draft (our choice; the rules are silent)" in words
 
 
+def test_reference_card_says_how_to_set_up():
+    """The kit printed no multiplayer setup (the solo card has its own): the reference card
+    does, in the version's words for the space and the board."""
+    words = faces("tasty-humans", "reference-card")["reference"]
+    check(words, "Everyone takes a random monster board and puts a random leader tile face up in its Leader space.",
+          PUBLISHED, 40, 'Each player randomly draws a Leader Tile and places it face-up in the "Leader" space')
+    check(words, "Build the leader stacks as the leader tile board shows", PUBLISHED, 42, "Place these stacks on the spaces of the Leader Tile Board")
+    check(words, "deal 9 face up in a 3 x 3 grid", PUBLISHED, 44, "deal 9 cards face up into a 3 x 3 grid")
+    check(words, "A random player takes the Village King and starts.", PUBLISHED, 46, "Randomly select a player to go first, and place the Village King Token")
+    old = faces("tasty-humans", "reference-card", rules="0.2.8")["reference"]
+    check(old, "random leader tile face up in its Grip. Build the leader stacks as the round board shows", V028, 59,
+          "places it face-up in the \u201cGrip\u201d space")
+    check(old, "A random player takes the Village King and starts.", V028, 65, "Randomly select a player to go first, and give them the Village King Token")
+
+
 def test_leader_board_headings_follow_the_version():
     check(faces("tasty-humans", "leader-board")["leader-board"], "PLACE FROM RIGHT TO LEFT", PUBLISHED, 42,
           "Place these stacks on the spaces of the Leader Tile Board from right to left")
@@ -328,6 +343,14 @@ def test_cave_summary_marks_our_choices_and_lists_the_sanity_ruling():
     check(back, "you roll for SANITY only when alone (with company you gain 1)", CAVE, 50, "If a character is alone on a tile the player must roll D10")
     assert "Roll D10 every turn to test SANITY".lower() in rule_line(CAVE, 49)
     check(back, "ENERGY drops by 1 once a round", CAVE, 19, "Consume 1 ENERGY on character card meter, at the start of the first player turn")
+
+
+def test_cave_summary_says_where_the_pawns_start():
+    """The rules place the start tile at game start (lines 5, 101) and never the pawns:
+    the summary says where they go, as our reading."""
+    back = faces("cave", "summary")["back"]
+    check(back, "Each character: a pawn (it starts on the start tile: our reading)", CAVE, 5, "placed freely on the board at game start")
+    assert "pawn" not in rule_line(CAVE, 101)
 
 
 def test_cave_character_cards_mark_the_start_and_field_ranges():

@@ -397,7 +397,7 @@ def test_unknown_top_key_in_override(game_dir):
     edit(game_dir, "rules", "    title: Published rules\n", "    title: Published rules\n    titel: x\n")
     assert errors(game_dir) == [
         f"{at(game_dir, 'rules', 'titel')}: unknown key 'titel' (expected one of: title, deck, stomach, leaders_max_by_players, "
-        "leader_stacks_by_players, turns_a_round, damage_a_turn_max, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, held_leader, leader_space, solo, kit, rulings, extends)"
+        "leader_stacks_by_players, leader_stack_tiles_by_players, turns_a_round, damage_a_turn_max, classes, tiles, king_bonus, damage_penalty, cravings, tie_break, held_leader, leader_space, solo, kit, rulings, extends)"
     ]
 
 

@@ -312,6 +312,16 @@ def test_rule_values_come_from_the_rule_set(setups):
         assert seen, "no troll scored at all: the test would prove nothing"
 
 
+def test_leader_stacks_hold_the_rule_sets_tiles(setups):
+    """Setup deals rules.yaml leader_stack_tiles_by_players tiles a stack (F42: players + 1;
+    solo as two players, F218), the count the leader board prints."""
+    setup = setups["published"]
+    for n, tiles in ((1, 3), (2, 3), (3, 4), (4, 5)):
+        assert [len(s) for s in _game(setup, n).stacks] == [tiles] * setup.rules.leader_stacks(n)
+    bigger = {**setup.rules.leader_stack_tiles_by_players, 2: 4}
+    changed = dataclasses.replace(setup, rules=setup.rules.with_changes({"leader_stack_tiles_by_players": bigger}))
+    assert [len(s) for s in _game(changed, 2).stacks] == [4] * 4
+
 def _random_stomach(setup, rng, rows, cols):
     """A stomach with random columns of basic and damage tiles and a few leaders."""
     s = Stomach(rows, cols)

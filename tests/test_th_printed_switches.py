@@ -130,6 +130,24 @@ def test_reference_card_tie_limit_follows_the_scorers_leader_limit(copy_game):
     assert "then the next lowest, up to 5 leaders (4 in a 3- or 4-player game), then a shared win" in card
 
 
+
+def test_leader_board_prints_the_stack_tiles_the_simulator_deals(copy_game):
+    """F42: every stack holds one more tile than the players (solo: 3, F218). The leader
+    board prints rules.yaml leader_stack_tiles_by_players, the number the engine deals."""
+    project = copy_game(GAME)
+    assert "Stacks 4 4 4 3 Tiles per stack 3 3 4 5 Stomach rows" in _words(project, {"leader-board"})["leader-board/leader-board"]
+    _set(project, "leader_stack_tiles_by_players: {1: 3, 2: 3, 3: 4, 4: 5}", "leader_stack_tiles_by_players: {1: 3, 2: 4, 3: 4, 4: 5}")
+    assert "Tiles per stack 3 4 4 5" in _words(project, {"leader-board"})["leader-board/leader-board"]
+
+
+def test_leader_stacks_must_come_from_the_deck(copy_game):
+    project = copy_game(GAME)
+    _set(project, "leader_stack_tiles_by_players: {1: 3, 2: 3, 3: 4, 4: 5}", "leader_stack_tiles_by_players: {1: 3, 2: 3, 3: 4, 4: 9}")
+    with pytest.raises(PnpError) as exc:
+        load_game(project, GAME)
+    assert "4 player(s) take 4 + 3 x 9 = 31 leaders at setup: expected at most 30, the deck's leaders" in str(exc.value.errors[0])
+
+
 # ---------------------------------------------------------------- C: the solo challenges on the solo card
 
 

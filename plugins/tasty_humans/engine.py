@@ -36,7 +36,6 @@ DAMAGE = "damage"  # the tile type id the engine drops for each point of damage
 DAMAGED = frozenset([DAMAGE, EMPTY])  # the kinds a damage tile changes
 SWORDSMAN, ARCHER, WIZARD, CAPTAIN, CLERIC = "swordsman", "archer", "wizard", "captain", "cleric"
 SNAKE_TURNS = 2  # turns a player takes in one snake draft (clockwise, then back): how `order` plays rules.yaml turns_a_round
-SOLO_AS_PLAYERS = 2  # solo sets up "as if playing with two players" (final: SOLO MODE, SETUP)
 # How a game ended, in the words of the scoring sheet's `ending:`.
 ROUND = "round"  # a stomach filled while eating an adventurer: the round was finished
 LEADER_PHASE = "leader-phase"  # a stomach filled with a dropped leader: the game ended at once
@@ -961,12 +960,13 @@ class Game:
         self.players = list(players)
         rows, cols = rules.rows(self.n), rules.stomach.columns
         # final SETUP: random monster boards, one random leader each in the Leader space,
-        # leader stacks of players + 1 tiles (3 stacks at 4 players), the rest to the box.
+        # leader stacks (rules.yaml leader_stack_tiles_by_players, leader_stacks_by_players),
+        # the rest to the box.
         self.monsters = rng.sample(setup.monsters, self.n)
         pool = list(setup.leaders)
         rng.shuffle(pool)
         self.held: list[str | None] = [pool.pop() for _ in range(self.n)]
-        size = max(self.n, SOLO_AS_PLAYERS) + 1
+        size = rules.leader_stack_tiles(self.n)
         self.stacks = [pool[k * size:(k + 1) * size] for k in range(rules.leader_stacks(self.n))]
         self.stomachs = [Stomach(rows, cols) for _ in range(self.n)]
         self.geo = geometry(rows, cols)

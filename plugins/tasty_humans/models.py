@@ -317,6 +317,7 @@ class RuleVersion(StrictModel):
     stomach: Stomach
     leaders_max_by_players: dict[int, int]
     leader_stacks_by_players: dict[int, int]
+    leader_stack_tiles_by_players: dict[int, int] = Field(description="leader tiles in each face-down stack at setup, per player count")
     turns_a_round: int = Field(ge=1, description="turns each player takes in a round (the snake draft); the sheet check counts them")
     damage_a_turn_max: int = Field(ge=0, description="most Damage tiles one turn can add (the 3 x 3 grid's Swordsmen and Archers); bounds a stomach in the sheet check")
     classes: dict[str, str]
@@ -336,6 +337,7 @@ class RuleVersion(StrictModel):
 
     _check_leaders_max = field_validator("leaders_max_by_players")(_per_players)
     _check_stacks = field_validator("leader_stacks_by_players")(_per_players)
+    _check_stack_tiles = field_validator("leader_stack_tiles_by_players")(_per_players)
 
     @field_validator("stomach")
     @classmethod
@@ -402,6 +404,19 @@ class RuleVersion(StrictModel):
         return self
 
     @model_validator(mode="after")
+    def _stacks_come_from_the_deck(self) -> "RuleVersion":
+        # Setup deals every player a leader, then the stacks (published line 42): the deck
+        # must hold them all, or the simulator would deal short stacks.
+        for players, stacks in sorted(self.leader_stacks_by_players.items()):
+            tiles = self.leader_stack_tiles_by_players.get(players, 0)
+            if players + stacks * tiles > self.deck.leaders:
+                raise ValueError(
+                    f"leader_stack_tiles_by_players: {players} player(s) take {players} + {stacks} x {tiles} = "
+                    f"{players + stacks * tiles} leaders at setup: expected at most {self.deck.leaders}, the deck's leaders"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _leader_tie_break_has_its_ruling(self) -> "RuleVersion":
         # Comparing leaders meets players with unequal leader counts; the books are silent
         # there, so the version must carry our reading (printed when it decides a game).
@@ -463,6 +478,10 @@ class RuleVersion(StrictModel):
     def leader_stacks(self, players: int) -> int:
         """Leader stacks dealt at setup with `players` players."""
         return _lookup(self.leader_stacks_by_players, players, "leader stacks")
+
+    def leader_stack_tiles(self, players: int) -> int:
+        """Leader tiles in each stack dealt at setup with `players` players."""
+        return _lookup(self.leader_stack_tiles_by_players, players, "leader stack tiles")
 
     def symbol_to_tile(self) -> dict[str, str]:
         """Sheet symbol -> tile type id, e.g. {'H': 'helmet', ..., 'D': 'damage'}."""
@@ -850,6 +869,18 @@ class ReferenceSection(StrictModel):
     text: Annotated[str, text_with("captain", "king_bonus", "stacks", "leader_space", "turns_a_round", "columns", "snake")]
 
 
+class SetupSection(StrictModel):
+    heading: str
+    text: Annotated[str, text_with("leader_space", "leader_board")]
+
+
+class SetupReference(StrictModel):
+    """How to set up a game with more players, on the player reference card."""
+
+    title: str
+    sections: list[SetupSection] = Field(min_length=1)
+
+
 class SoloSection(StrictModel):
     heading: str
     text: Annotated[str, text_with("captain", "peasant", "levels", "leader_space", "win")]
@@ -920,6 +951,7 @@ class ReferenceFile(StrictModel):
     ties_leader_limit: TiesLeaderLimit
     turn_counts: dict[int, str] = Field(default_factory=dict, description="how the texts say a count of turns; others print as digits and 'turns'")
     sections: list[ReferenceSection] = Field(min_length=1)
+    setup: SetupReference
     solo: SoloReference
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
@@ -932,6 +964,11 @@ class ReferenceFile(StrictModel):
                   "turns_a_round": self.turn_counts.get(rules.turns_a_round, f"{rules.turns_a_round} turns"),
                   "columns": rules.stomach.columns, "snake": snake_order(rules)}
         return [(x.heading, x.text.format(**values)) for x in self.sections]
+
+    def setup_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
+        """(heading, text) of the setup sections with the rule version's names filled in."""
+        values = {"leader_space": rules.leader_space, "leader_board": rules.kit.leader_board.lower()}
+        return [(x.heading, x.text.format(**values)) for x in self.setup.sections]
 
     def solo_texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of the solo card's sections for this rule version: its class
