@@ -18,6 +18,8 @@ from pnp.cli import app
 from pnp.load.content import Project
 from pnp.render.assets import damaged
 
+from conftest import docs_text
+
 EXAMPLE = Path(__file__).parent / "projects" / "art"
 runner = CliRunner()
 
@@ -131,3 +133,128 @@ def test_a_cut_jpeg_is_found_even_with_pillows_truncated_images_switch_on(monkey
     data = _jpeg((64, 48))
     assert "image file is truncated" in (damaged(data[: len(data) // 2], "image/jpeg") or "")
     assert ImageFile.LOAD_TRUNCATED_IMAGES is True
+
+
+SUN = "content/gallery/art/sun.png"
+
+
+def _sun(art: Project, size: int) -> None:
+    """The cards' picture (drawn 36 x 36 mm, 1.417 in) with `size` x `size` pixels."""
+    Image.new("RGB", (size, size), "#e76f51").save(art.root / SUN)
+
+
+def _built(art: Project, *args: str) -> tuple[list[str], list[str]]:
+    """`pnp build` in a process of its own (so a second one may answer from the last build's
+    record, pnp/build/witness.py): its stdout and stderr lines."""
+    import os
+    import subprocess
+    import sys
+
+    from test_witness import CHILD, REPO
+
+    done = subprocess.run([sys.executable, "-c", CHILD, "build", "-p", str(art.root), *args], capture_output=True,
+                          text=True, cwd=art.root, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines(), done.stderr.splitlines()
+
+
+def test_a_picture_with_too_few_pixels_for_its_size_is_a_warning(art: Project):
+    """Before: a 96 px picture drawn 36 mm wide (68 dpi) printed blurry, and nothing said so.
+    One line for the six cards that draw it, at the template line that asks for it."""
+    line = _template_line(art, "card.svg.j2", "asset(")
+    out, err = _built(art)
+    assert err == [f"templates/gallery/card.svg.j2:{line}: warning: art/sun.png (96 x 96 px) is drawn 36 x 36 mm: 68 dpi, "
+                   "blurry in print (150 dpi needs 213 x 213 px, 300 dpi 426 x 426 px)"], err
+    assert (art.output_dir / "gallery" / "svg" / "card" / "dawn.svg").is_file()  # a warning: the build went on
+    assert f"`{err[0]}`" in docs_text("docs/printing.md")  # the line the guide shows
+
+
+def test_a_picture_with_far_more_pixels_than_print_needs_is_a_warning(art: Project):
+    """7000 px across 36 mm (some 4,900 dpi) makes every face's SVG and the PDF huge for nothing."""
+    _sun(art, 7000)
+    result = runner.invoke(app, ["build", "-p", str(art.root), "--format", "svg"])
+    assert result.exit_code == 0, result.output
+    assert ("warning: art/sun.png (7000 x 7000 px) is drawn 36 x 36 mm: 4939 dpi, more than print needs (over 1200 dpi), "
+            "making every output file larger: 426 x 426 px (300 dpi) print sharp") in result.output, result.output
+
+
+@pytest.mark.parametrize("pixels", [213, 426, 1700])
+def test_a_picture_sharp_enough_and_not_too_large_gives_no_warning(art: Project, pixels: int):
+    """150 dpi, 300 and 1200 dpi (at most) print well; the SVG emblem of the backs, vector, is never measured."""
+    _sun(art, pixels)
+    result = runner.invoke(app, ["build", "-p", str(art.root), "--format", "svg"])
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+def test_the_warning_is_told_again_by_a_build_that_renders_no_face(art: Project):
+    """Faces from the build cache are not rendered again: their pictures' sizes are kept with
+    them, so a rebuild warns as the first build did, as does one answered from the last build's record."""
+    from test_witness import answered
+
+    first = _built(art)
+    assert "6 pieces" in first[0][0] and len(first[1]) == 1 and "68 dpi" in first[1][0]
+    again = _built(art)
+    assert answered(again[0]) and again[1] == first[1]
+    cached = _built(art, "--format", "svg")  # another command: built, its faces from the cache
+    assert "0 faces rendered" in cached[0][0] and cached[1] == first[1]
+
+
+def test_svg_art_is_never_measured(art: Project):
+    """An SVG picture stays vector in every output: however small it is drawn, no warning."""
+    emblem = art.root / "assets" / "art" / "emblem.svg"
+    emblem.write_text(emblem.read_text().replace("<svg ", '<svg width="2" height="2" ', 1))
+    _sun(art, 426)
+    result = runner.invoke(app, ["build", "-p", str(art.root), "--format", "svg"])
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+@pytest.mark.parametrize("image, dpi, mm", [
+    ('width="20" height="20"', 254, (20, 20)),
+    ('width="40" height="20"', 254, (20, 20)),  # meet: the square picture fits the viewport's height
+    ('width="40" height="20" preserveAspectRatio="xMidYMid slice"', 127, (40, 40)),  # slice: it covers the width, cut above and below
+    ('width="40" height="20" preserveAspectRatio="none"', 127, (40, 20)),  # stretched: the wider axis has fewer pixels an inch
+    ('width="10" height="10" transform="scale(2)"', 254, (20, 20)),
+    ('width="20" height="20" transform="rotate(30) translate(5 5)"', 254, (20, 20)),  # turned: no larger
+    ('width="20mm" height="20mm"', 67, (75.59, 75.59)),  # in a face's user units (mm), "20mm" is 20 CSS mm of those
+    ('', 25, (200, 200)),  # no size: its pixels, each a user unit (a mm here)
+    ('width="40"', 127, (40, 40)),  # one side: the other as the picture's shape has it
+    ('width="50%" height="25%"', 231, (22, 22)),  # of the face's viewBox (63 x 88): 31.5 x 22, the square fitted in
+])
+def test_the_size_a_picture_is_drawn_at_is_read_as_resvg_draws_it(image: str, dpi: int, mm: tuple[float, float]):
+    """Each as resvg drew it, checked by drawing; a length in mm is read as the PDF draws it
+    (96 CSS px an inch: resvg's PNG takes its own dpi for that inch)."""
+    import xml.etree.ElementTree as ET
+
+    from pnp.render.sharpness import placements
+
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">'
+           f'<g transform="translate(3 3)"><image {image} href="data:image/png;base64,AA"/></g>'
+           f'<defs><image width="1" height="1" href="data:image/png;base64,AA"/></defs></svg>')  # drawn only where used: not measured
+    found = placements(ET.fromstring(svg), {"data:image/png;base64,AA": ("art/x.png", (200, 200), None, None)})
+    assert len(found) == 1 and round(found[0].dpi) == dpi and found[0].mm == pytest.approx(mm, abs=0.01)
+
+
+def test_a_nested_svg_scales_the_pictures_in_it():
+    import xml.etree.ElementTree as ET
+
+    from pnp.render.sharpness import placements
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">'
+           '<svg x="0" y="0" width="40" height="40" viewBox="0 0 10 10"><image width="5" height="5" href="data:image/png;base64,AA"/></svg></svg>')
+    found = placements(ET.fromstring(svg), {"data:image/png;base64,AA": ("art/x.png", (200, 200), None, None)})
+    assert [p.mm for p in found] == [(20.0, 20.0)]
+
+
+def test_a_face_nested_deep_or_scaled_by_nan_is_measured_without_failing():
+    """A walk of the face, not a recursion (Python's stack ends near 1,000 deep), and a transform
+    of nan or past a float's range is no size: not measured, never a traceback."""
+    import xml.etree.ElementTree as ET
+
+    from pnp.render.sharpness import placements
+
+    deep = "<g>" * 5000 + '<image width="20" height="20" href="data:image/png;base64,AA"/>' + "</g>" * 5000
+    for scale in ("nan", "1e308", "inf"):
+        deep += f'<image width="20" height="20" transform="scale({scale}) scale(10)" href="data:image/png;base64,AA"/>'
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" viewBox="0 0 63 88">{deep}</svg>'
+    found = placements(ET.fromstring(svg), {"data:image/png;base64,AA": ("art/x.png", (200, 200), None, None)})
+    assert [p.mm for p in found] == [(20.0, 20.0)]

@@ -81,12 +81,13 @@ from .output import CACHE_FILE, TYPESET, Inside, remove_leftover_temps
 from .witness import own_code
 from .trace import Trace
 from ..render.hrefs import external_reference
+from ..render.sharpness import Placement, is_kept
 from ..render.faces import ComponentRenderer, Face, Piece, RenderedComponent
 
 if TYPE_CHECKING:
     from .driver import Tally
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4  # 4: a face's picture placements
 _KEPT = re.compile(r"[0-9a-f]{32}\.sealed")  # a typeset document's name (`BuildCache.keep_typeset`)
 
 
@@ -136,7 +137,8 @@ class BuildCache:
         old = self.loaded or {}
         self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
-        # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...]]
+        # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...], [placement, ...]]
+        # (a placement: a raster picture's size as drawn, `sharpness.Placement.kept`)
         # (a face rendered now: its facts as tuples, written the same)
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
@@ -188,8 +190,12 @@ class BuildCache:
         self.faces[key] = entry
         return entry[0]
 
-    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any]) -> None:
-        self.faces[key] = [svg, art, templates, facts]
+    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any], placed: list[list]) -> None:
+        self.faces[key] = [svg, art, templates, facts, placed]
+
+    def placed(self, key: str) -> list[list]:
+        """The picture placements kept with a face `face` gave (`sharpness.Placement.kept`)."""
+        return self.faces[key][4]
 
     def typeset(self, text: str, inputs: dict[str, str]) -> tuple[str, bytes | None]:
         """The key of a typst document of the game's book and its PDF as an earlier build
@@ -277,7 +283,7 @@ def _is_face(entry: Any) -> bool:
     def strings(d: Any) -> bool:
         return isinstance(d, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in d.items())
 
-    return (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[0], str) and strings(entry[1]) and strings(entry[2])
+    return (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], list) and all(is_kept(p) for p in entry[4]) and isinstance(entry[0], str) and strings(entry[1]) and strings(entry[2])
             and isinstance(entry[3], list) and all(isinstance(f, list) and len(f) == 3 and isinstance(f[0], list) and len(f[0]) > 0
                                                    and f[1] in ("s", "w") and isinstance(f[2], str) for f in entry[3]))
 
@@ -317,7 +323,9 @@ class CachedRenderer(ComponentRenderer):
         key = digest(self.base, comp.id, template, name, side, bleed)
         context = context if context is not None else self.context(comp, name, item, side, bleed)  # made once: checked, traced, rendered
         svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
-        if svg is not None:
+        if svg is not None:  # its pictures warn as when it was rendered
+            root = self.game.project.root
+            self.note_placed(comp.id, template, [Placement.from_kept(p, root) for p in self.cache.placed(key)])
             return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True,
                         shape=comp.shape)  # BuildCache.face checked it
         self.rendered += 1
@@ -327,7 +335,8 @@ class CachedRenderer(ComponentRenderer):
         finally:
             templates, facts = self.trace.stop()
         if face is not None:
-            self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used}, templates, facts)
+            self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used}, templates, facts,
+                                 [p.kept(self.game.project.root) for p in self.placed])
         return face
 
 

@@ -91,6 +91,14 @@ def oversize(data: bytes, kind: str) -> str | None:
     return None
 
 
+def raster_size(data: bytes) -> tuple[int, int]:
+    """A PNG's or JPEG's width and height in pixels, from its header (`oversize` read it already)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data), formats=DRAWN) as picture:
+        return picture.size
+
+
 def damaged(data: bytes, kind: str) -> str | None:
     """Why a PNG's or JPEG's file is damaged (cut short, a PNG chunk that fails its checksum,
     JPEG scan data that breaks off), or None. The engines differ on such a file (typst refuses
@@ -136,12 +144,15 @@ class Assets:
         self.game = game
         self.uris: dict[str, str] = {}
         self.problems: list[tuple[str, Path | None, int | None]] = []
-        self.used: dict[str, None] = {}  # the names asked for since the last take(), in order
+        # the names asked for since the last start(), in order, each with the template line that first asked
+        self.used: dict[str, tuple[Path | None, int | None]] = {}
+        self.pixels: dict[str, tuple[int, int]] = {}  # a raster picture's width and height, by name (pnp/render/sharpness.py)
         self._prints: dict[str, str] = {}
 
     def __call__(self, name: str) -> Markup:
         name = str(name)
-        self.used[name] = None
+        if name not in self.used:
+            self.used[name] = calling_template()
         if name not in self.uris:
             where = f"content/{self.game.name}/ or assets/"
             try:
@@ -162,7 +173,13 @@ class Assets:
                 self.problems.append((f"image {name!r}: {refused}", *calling_template()))
                 return Markup("")
             self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+            if kind != "image/svg+xml":  # vector art is sharp at any size
+                self.pixels[name] = raster_size(data)
         return Markup(self.uris[name])
+
+    def drawn(self) -> dict[str, tuple[str, tuple[int, int], Path | None, int | None]]:
+        """The raster pictures this face asked for, by data URI: name, pixels, and the template line that asked."""
+        return {self.uris[name]: (name, self.pixels[name], *at) for name, at in self.used.items() if name in self.pixels}
 
     def take(self) -> list[tuple[str, Path | None, int | None]]:
         found, self.problems = self.problems, []

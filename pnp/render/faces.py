@@ -26,6 +26,7 @@ from .defaulted import SHEET_TABLE, Guarded, guards_in, unused_defaults
 from .font_styles import font_styles, sheet_fonts
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
+from .sharpness import Placement, placements
 from ..load.content import GameContent
 from ..errors import ContentError, add_folded, did_you_mean, lines_of, raise_if_any, sorted_errors, undefined_named
 from ..limits import PIECES
@@ -82,7 +83,8 @@ class RenderedComponent:
     spec: Component
     pieces: list[Piece]
     bleed: float
-    # warnings of the templates this component is the first to render (pnp/render/defaulted.py)
+    # warnings of the templates this component is the first to render (pnp/render/defaulted.py),
+    # and of the pictures it is the first to draw (pnp/render/sharpness.py)
     warnings: tuple[ContentError, ...] = field(default=(), compare=False)
 
     @property
@@ -98,7 +100,7 @@ class RenderedComponent:
 
 
 def game_warnings(rendered: list[RenderedComponent]) -> tuple[ContentError, ...]:
-    """The warnings of a game's rendered components (pnp/render/defaulted.py), in file and line order."""
+    """The warnings of a game's rendered components (pnp/render/defaulted.py, sharpness.py), in file and line order."""
     return tuple(sorted_errors([w for comp in rendered for w in comp.warnings]))
 
 
@@ -319,6 +321,9 @@ class ComponentRenderer:
         self._records: dict[str, tuple[list[str], list[Any]]] = {}  # face template -> its components and their records
         self._trees: dict[str, jinja2.nodes.Template] = {}  # a template's text -> its syntax tree (`_parsed`)
         self._read: dict[str, tuple[Path, str] | None] = {}  # a template's file and text, None when missing (`_sources`)
+        # each raster picture and size drawn -> the first component, its face template and the placement (pnp/render/sharpness.py)
+        self._pictures: dict[tuple[str, tuple[float, float]], tuple[str, str, Placement]] = {}
+        self.placed: list[Placement] = []  # the last face's placements (the build cache keeps them)
 
     def _sources(self, template: str) -> list[tuple[Path, str]]:
         """The face's template and every template it names literally to extend, include or
@@ -367,6 +372,7 @@ class ComponentRenderer:
         fit, assets = self.fit, self.assets
         fit.take()  # left over from a face whose template failed
         assets.start()
+        self.placed = []
         try:
             tpl = self.env.get_template(template)
             failed: BaseException | None = self._unknown_block(template, tpl)
@@ -425,7 +431,15 @@ class ComponentRenderer:
             add_folded(self.errors, found, what)
         if problems:
             return None
+        if root is not None and (drawn := assets.drawn()):  # most faces draw no raster picture: nothing to walk
+            self.placed = placements(root, drawn)
+            self.note_placed(comp.id, template, self.placed)
         return Face(comp.id, name, svg, comp.size.width, comp.size.height, bleed, self.game.fonts, checked=True, shape=comp.shape)
+
+    def note_placed(self, component: str, template: str, placed: list[Placement]) -> None:
+        """Keep a face's picture placements for `warned` (each picture and size once)."""
+        for p in placed:
+            self._pictures.setdefault((p.name, (round(p.mm[0], 1), round(p.mm[1], 1))), (component, template, p))
 
     def _unknown_block(self, name: str, template: jinja2.Template) -> jinja2.TemplateAssertionError | None:
         """A block of the face's template (or one it extends) that is never drawn
@@ -487,7 +501,8 @@ class ComponentRenderer:
 
     def warned(self, rendered: list[RenderedComponent]) -> list[RenderedComponent]:
         """`rendered` with the warnings of their templates (`defaulted.unused_defaults`),
-        each on the first component rendered with the template."""
+        each on the first component rendered with the template, and of their pictures
+        (`sharpness.Placement.warning`), each on the first component that draws it so."""
         def guards(template: str) -> list[tuple[Path, list[Guarded]]]:
             found = []
             for path, text in self._sources(template):
@@ -500,6 +515,9 @@ class ComponentRenderer:
         found: dict[str, list[ContentError]] = {}
         for first, warning in unused_defaults(self._records, guards, self.game.plain.blank):
             found.setdefault(first, []).append(warning)
+        for first, template, placement in self._pictures.values():
+            if (blurry := placement.warning(self.game.templates_dir / template)) is not None:
+                found.setdefault(first, []).append(blurry)
         return [replace(comp, warnings=tuple(found.get(comp.spec.id, ()))) for comp in rendered]
 
 
