@@ -770,3 +770,27 @@ def test_the_names_a_content_file_may_not_take_are_every_name_pnp_gives_a_face(d
     given = set(renderer.env.globals) | set(renderer.context(game.manifest.components[0], "x", {"id": "x"}, "front", 0.0))
     assert given - set(game.data) == set(TEMPLATE_NAMES)
 
+
+
+ABSOLUTE_SAID = "a face's lengths are millimetres already, and an absolute unit would print at another size in the PDF and in each PNG: write "
+
+
+@pytest.mark.parametrize("markup,message", [
+    ('<text x="5" y="9" font-size="10pt">A</text>', "font-size: 10pt: " + ABSOLUTE_SAID + "3.528 (millimetres, no unit)"),
+    ('<rect width="10mm" height="5"/>', "width: 10mm: " + ABSOLUTE_SAID + "10 (millimetres, no unit)"),
+    ('<rect width="5" height="5" style="fill: none; stroke-width: 0.1in"/>', "stroke-width: 0.1in: " + ABSOLUTE_SAID + "2.54 (millimetres, no unit)"),
+    ('<text x="5" y="9" font-size="{{ 3 * 4 }}PT">A</text>', "font-size: 12PT: " + ABSOLUTE_SAID + "4.233 (millimetres, no unit)"),
+    ('<style>rect { stroke-width: 1cm }</style>', "stroke-width: 1cm: " + ABSOLUTE_SAID + "10 (millimetres, no unit)"),
+])
+def test_a_length_with_an_absolute_unit_is_one_line_at_the_template_line(demo: Project, markup: str, message: str):
+    """Before: `font-size="10pt"` drew text 13.3 mm high in the PDF, 41.7 mm in a 300 dpi PNG
+    (resvg reads absolute units at the PNG's dpi), without a word: a face's lengths are
+    millimetres, and only its root's size carries a unit."""
+    refused(demo, card(demo), in_body(demo, markup), message)
+
+
+def test_lengths_without_a_unit_or_in_words_pass(demo: Project):
+    """Unitless and relative lengths, a text that says `10pt`, an id that ends like a unit: no error."""
+    in_body(demo, '<text x="5" y="9" font-size="3" letter-spacing="0.1em" id="point">10pt and 2in</text>'
+                  '<rect x="1" y="1" width="50%" height="4px" stroke-dasharray="1 2"/>')
+    assert build(demo).exit_code == 0

@@ -24,6 +24,7 @@ from ..files import digest
 from .assets import Assets
 from .defaulted import SHEET_TABLE, Guarded, guards_in, unused_defaults
 from .font_styles import font_styles, sheet_fonts
+from .lengths import absolute_length
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
 from .sharpness import Placement, placements
@@ -412,6 +413,7 @@ class ComponentRenderer:
             problems += self.locator.missing_glyphs(root, what, where, sources)
             problems += _font_families(svg, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources)
+            problems += [e for e in [absolute_length(root, sheets, where, what, sources)] if e is not None]
             if paint := bad_paint(root, sheets, where, what, sources):  # no template line writes it: at the record's field that holds it
                 error, colour, painted = paint
                 if error.line is None:
