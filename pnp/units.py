@@ -27,20 +27,8 @@ def to_mm(value: float | int | str) -> float:
 
 def num(value: float) -> str:
     """A number for SVG output: at most 3 decimals, no trailing zeros (stable across runs)."""
-    if type(value) is not float and type(value) is not int:  # text, a bool...: rare
-        return _printed(value)
-    # a build's faces print some 60,000 numbers, a quarter of them distinct: one printed
-    # already is looked up, for less than printing it again (equal numbers print alike: 1 and 1.0)
-    text = _PRINTED.get(value)
-    if text is None:
-        text = _printed(value)
-        if len(_PRINTED) < MAX_PRINTED:
-            _PRINTED[value] = text
-    return text
-
-
-_PRINTED: dict[float, str] = {}
-MAX_PRINTED = 100_000  # bounded: a long watch session prints many numbers
+    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
 
 
 def percent(share: float) -> str:
@@ -51,11 +39,6 @@ def percent(share: float) -> str:
     if 0.9995 <= share < 1:
         return ">99.9%"
     return f"{share:.1%}"
-
-
-def _printed(value: float) -> str:
-    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
-    return "0" if text in {"-0", ""} else text
 
 
 def to_count(text: str) -> int | None:

@@ -1,6 +1,6 @@
-"""The quicker ways rendering does what it did: each gives what the plain way gives (the
-look for event handlers in a face, compiled templates read from the bytecode cache, a
-template's globals, numbers printed before)."""
+"""The quicker ways rendering does what it did: each gives what the plain way gives (compiled
+templates read from the bytecode cache, a template's globals); and what counts as an event
+handler in a face and how a number prints."""
 
 from __future__ import annotations
 
@@ -9,17 +9,11 @@ import pickle
 
 import jinja2
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from jinja2.bccache import bc_magic
 
 from pnp import sandbox, units
 from pnp.render import hrefs
 from pnp.bytecode import WholeFileCache as _WholeFileCache
-
-# the pieces an event attribute is written with, Unicode white space (which \s is) among them
-_PIECES = st.sampled_from(["on", "ON", "onclick", "on:", ":", "=", " ", "\t", "\n", "\u2003", "\x1c", "\x85", "x", "-",
-                           '"', "<g ", "font", "none", "on load", "xon:onclick="])
 
 
 @pytest.mark.parametrize("text, found", [
@@ -28,20 +22,11 @@ _PIECES = st.sampled_from(["on", "ON", "onclick", "on:", ":", "=", " ", "\t", "\
     ('<g xlink:onbegin="x">', True),
     ("on=", False),  # at the very start: no character before it
     ('<text font-family="x">one on to, done</text>', False),
-    ("xon:onclick=", True),  # a match inside what a first try (at "on:") read past
+    ("xon:onclick=", True),  # a handler right after an "on" that is none
     ('<g fill="none" on', False),
 ])
-def test_the_look_for_event_handlers_finds_what_its_pattern_finds(text: str, found: bool):
-    low = text.lower()
-    assert hrefs._event(low) is found
-    assert (hrefs.EVENT.search(low) is not None) is found
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(_PIECES, max_size=12).map("".join))
-def test_the_look_for_event_handlers_agrees_with_its_pattern_everywhere(text: str):
-    low = text.lower()
-    assert hrefs._event(low) is (hrefs.EVENT.search(low) is not None)
+def test_an_event_handler_is_found_where_a_face_writes_one(text: str, found: bool):
+    assert (hrefs.EVENT.search(text.lower()) is not None) is found
 
 
 def _cache_file(cache: _WholeFileCache, env: jinja2.Environment, source: str) -> str:
@@ -94,32 +79,18 @@ def test_a_templates_globals_are_the_environments_and_its_own_stay_its_own():
     assert own.render() == "green/3" and env.globals["shade"] == "red"
 
 
-def _printed_anew(value) -> str:
-    """`num` as it reads: three decimals, no trailing zeros, never `-0`."""
-    text = f"{float(value):.3f}".rstrip("0").rstrip(".")
-    return "0" if text in {"-0", ""} else text
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.one_of(st.floats(allow_nan=False), st.integers(-(10 ** 20), 10 ** 20), st.booleans(),
-                          st.sampled_from([0.0, -0.0, 0.0005, -0.0005, 1.0005, 2 ** 53 + 1, 1e-9, -1e-9, 1e300, 62.9999])),
-                max_size=8))
-def test_a_number_prints_as_it_did_the_first_time_and_every_time(values: list):
-    for value in values + values:  # the second time from what it printed already
-        assert units.num(value) == _printed_anew(value)
+@pytest.mark.parametrize("value, printed", [
+    (62.9999, "63"), (1.0005, "1"), (0.0005, "0.001"), (-0.0005, "-0.001"), (1e-9, "0"), (-1e-9, "0"),
+    (2.5, "2.5"), (-12.3456, "-12.346"), (2 ** 53 + 1, "9007199254740992"), (10 ** 20, "100000000000000000000"),
+])
+def test_a_number_prints_with_at_most_three_decimals_and_never_as_minus_zero(value, printed: str):
+    assert units.num(value) == printed
 
 
 def test_numbers_equal_in_value_print_alike_and_text_prints_as_its_number():
     assert units.num(-0.0) == units.num(0.0) == units.num(0) == "0"
     assert units.num(3) == units.num(3.0) == "3" and units.num(True) == "1"
     assert units.num("2.50") == "2.5" and units.num(float("nan")) == "nan" and units.num(float("-inf")) == "-inf"
-
-
-def test_the_numbers_kept_are_bounded_and_numbers_past_the_bound_still_print(monkeypatch):
-    monkeypatch.setattr(units, "_PRINTED", {})
-    monkeypatch.setattr(units, "MAX_PRINTED", 3)
-    assert [units.num(v) for v in (0.1, 0.2, 0.3, 0.4, 0.4567, 0.1)] == ["0.1", "0.2", "0.3", "0.4", "0.457", "0.1"]
-    assert len(units._PRINTED) == 3
 
 
 def test_the_templates_bytecode_cache_is_kept_apart_for_another_jinja(monkeypatch):
