@@ -343,3 +343,39 @@ def test_the_templates_a_template_names_are_read_as_jinja_reads_them():
         text = path.read_text(encoding="utf-8")
         assert sorted(m["name"] for m in REFERENCE.finditer(text)) == sorted(jinja2.meta.find_referenced_templates(env.parse(text))), path
     assert [m["name"] for m in REFERENCE.finditer("{%- include ['a.j2', 'b.j2'] %}{% import name as m %}")] == [None, None]
+
+
+def include_in_card(demo: Project, statement: str, part: str = "<text y=\"40\">{{ item.titel | default('') }}</text>\n") -> None:
+    """The demo's card with `statement` after its text, and `part.svg.j2` guarding a misspelt field."""
+    (demo.templates_dir / "demo/part.svg.j2").write_text(part)
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{% endfor %}\n", "{% endfor %}\n" + statement + "\n"))
+
+
+PART_WARNING = "part.svg.j2:1: warning: item.titel is in no record of card (did you mean 'title'?); `| default('')` printed nothing"
+
+
+@pytest.mark.parametrize("statement, warned", [
+    ('{% include "part.svg.j2" %}', True),
+    ('{{ "{#" }}{% include "part.svg.j2" %}{{ "#}" }}', True),  # no comment: a quoted `{#` starts none
+    ('{# {% include "part.svg.j2" %} #}', False),  # commented out: Jinja never reads part.svg.j2
+    ('{% raw %}{% include "part.svg.j2" %}{% endraw %}', False),
+])
+def test_a_template_named_in_a_comment_is_not_read_as_one_the_face_includes(demo: Project, statement: str, warned: bool):
+    """Before: `REFERENCE` read a statement commented out (or in a raw block) as one Jinja
+    follows, and warned of a typo in a template no face renders."""
+    include_in_card(demo, statement)
+    result = validate(demo)
+    assert result.exit_code == 0 and (PART_WARNING in result.output) == warned, result.output
+
+
+def test_a_name_that_is_no_lone_literal_is_read_by_jinja():
+    """`"a" ~ b`, `"a" if x else "b"` and Jinja's `"a" "b"` (one string, "ab") name no template
+    the statement's first string names: their names are Jinja's reading (None: no literal)."""
+    from pnp.render.faces import REFERENCE
+
+    texts = ['{% include "a" ~ b %}', '{% extends "a" if x else "b" %}', '{% include "a" "b" %}']
+    assert [m["name"] for text in texts for m in REFERENCE.finditer(text)] == [None, None, None]
+    alone = ['{% include "a" ignore missing with context %}', '{% import "a" as m %}', '{% from "a" import m %}', '{%- extends "a" -%}']
+    assert [m["name"] for text in alone for m in REFERENCE.finditer(text)] == ["a"] * 4
+

@@ -41,8 +41,13 @@ from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 MAX_SOURCES = 50  # templates read to place a face's problem: a chain of includes is short
-# a statement naming another template, with the name when it is one quoted literal
-REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\b\s*(?:(?P<q>['"])(?P<name>[^'"\\]*)(?P=q))?""")
+# a statement naming another template, with the name when it is one quoted literal standing
+# alone (not `"a" ~ b`, `"a" if x else "b"`, nor Jinja's `"a" "b"`, one string "ab")
+REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\b\s*"""
+                       r"""(?:(?P<q>['"])(?P<name>[^'"\\]*)(?P=q)(?=\s*(?:[-+]?%\}|ignore\b|with\b|without\b|as\b|import\b)))?""")
+# a comment or raw block, where a statement is no statement (or more than one: a `{#` in a
+# quoted string starts none): a template holding a reference there is read by Jinja's parser
+UNREAD = re.compile(r"\{#.*?#\}|\{%[-+]?\s*raw\s*[-+]?%\}.*?\{%[-+]?\s*endraw\b", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -344,11 +349,13 @@ class ComponentRenderer:
     def _referenced(self, text: str) -> list[str]:
         """The templates `text` names to extend, include or import. Each build reads them for
         every face template (pnp/render/defaulted.py), and parsing a template costs 100 times
-        reading its statements: a name is read from its statement when it is a quoted literal,
-        the text parsed only when one is not (a list, a variable), as Jinja names them."""
+        reading its statements: a name is read from its statement when it is a quoted literal
+        standing alone, the text parsed only when one is not (a list, a variable) or may lie in
+        a comment or raw block, as Jinja names them."""
         names = []
+        unread = [m.span() for m in UNREAD.finditer(text)] if "{#" in text or "raw" in text else []
         for statement in REFERENCE.finditer(text):
-            if statement["name"] is None:
+            if statement["name"] is None or any(start <= statement.start() < end for start, end in unread):
                 return [n for n in jinja2.meta.find_referenced_templates(self._parsed(text)) if n is not None]
             names.append(statement["name"])
         return names
