@@ -379,3 +379,11 @@ def test_a_name_that_is_no_lone_literal_is_read_by_jinja():
     alone = ['{% include "a" ignore missing with context %}', '{% import "a" as m %}', '{% from "a" import m %}', '{%- extends "a" -%}']
     assert [m["name"] for text in alone for m in REFERENCE.finditer(text)] == ["a"] * 4
 
+
+def test_a_template_no_face_reaches_may_not_parse(demo: Project):
+    """A template named under `{% if false %}` is never loaded, so its syntax error is never
+    told; reading what it names for the warnings (its reference no literal) parsed it, and
+    `pnp validate` ended with an internal error (exit 3)."""
+    include_in_card(demo, '{% if false %}{% include "part.svg.j2" %}{% endif %}', part="{% include name %}{% if %}\n")
+    result = validate(demo)
+    assert (result.exit_code, result.output) == (0, "ok\n")

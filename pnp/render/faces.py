@@ -356,7 +356,10 @@ class ComponentRenderer:
         unread = [m.span() for m in UNREAD.finditer(text)] if "{#" in text or "raw" in text else []
         for statement in REFERENCE.finditer(text):
             if statement["name"] is None or any(start <= statement.start() < end for start, end in unread):
-                return [n for n in jinja2.meta.find_referenced_templates(self._parsed(text)) if n is not None]
+                try:
+                    return [n for n in jinja2.meta.find_referenced_templates(self._parsed(text)) if n is not None]
+                except jinja2.TemplateSyntaxError:  # named where no face goes (`{% if false %}`): it renders nothing
+                    return []
             names.append(statement["name"])
         return names
 
