@@ -387,3 +387,20 @@ def test_a_template_no_face_reaches_may_not_parse(demo: Project):
     include_in_card(demo, '{% if false %}{% include "part.svg.j2" %}{% endif %}', part="{% include name %}{% if %}\n")
     result = validate(demo)
     assert (result.exit_code, result.output) == (0, "ok\n")
+
+
+@pytest.mark.parametrize("part", ["link", "binary"])
+def test_a_template_no_face_reaches_may_be_unreadable(demo: Project, part: str):
+    """Reading the templates a face names for the warnings read one named under `{% if false %}`
+    too, which Jinja never loads: a link out of the project or a file not UTF-8 ended
+    `pnp validate` with an internal error (exit 3)."""
+    include_in_card(demo, '{% if false %}{% include "other.svg.j2" %}{% endif %}')
+    other = demo.templates_dir / "demo/other.svg.j2"
+    if part == "link":
+        outside = demo.root.parent / "outside.svg.j2"
+        outside.write_text("<text/>\n")
+        other.symlink_to(outside)
+    else:
+        other.write_bytes(b"\xff\xfe not UTF-8")
+    result = validate(demo)
+    assert (result.exit_code, result.output) == (0, "ok\n")

@@ -339,7 +339,9 @@ class ComponentRenderer:
                 try:
                     text, path, _ = self.env.loader.get_source(self.env, name)
                     self._read[name] = (Path(path) if path else self.game.templates_dir / name, text)
-                except jinja2.TemplateNotFound:  # `include ... ignore missing`; the face's own template rendered, so is there
+                # `include ... ignore missing`, or one no face reaches (`{% if false %}`) that cannot be read: a
+                # link out of templates/, not UTF-8. The face's own template rendered, so is there
+                except (jinja2.TemplateError, UnicodeDecodeError):
                     self._read[name] = None
             if (read := self._read[name]) is not None:
                 found[name] = read
