@@ -404,3 +404,16 @@ def test_a_template_no_face_reaches_may_be_unreadable(demo: Project, part: str):
         other.write_bytes(b"\xff\xfe not UTF-8")
     result = validate(demo)
     assert (result.exit_code, result.output) == (0, "ok\n")
+
+
+def test_a_template_included_where_item_is_no_record_is_not_warned_of(demo: Project):
+    """Before: a part included in `{% for item in ... %}` (a reference card's rows) was read as
+    guarding the piece's record, and a field of the loop's items warned of as a typo. The same
+    part included where `item` is the record is still read (included in both: not, as `item`
+    there may have the field)."""
+    loop = '{% for item in [{"titel": "row"}] %}{% include "part.svg.j2" %}{% endfor %}'
+    include_in_card(demo, loop)
+    assert validate(demo).output == "ok\n"
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace(loop, '{% include "part.svg.j2" %}'))
+    assert PART_WARNING in validate(demo).output

@@ -501,13 +501,26 @@ class ComponentRenderer:
         """`rendered` with the warnings of their templates (`defaulted.unused_defaults`),
         each on the first component rendered with the template."""
         def guards(template: str) -> list[tuple[Path, list[Guarded]]]:
-            found = []
-            for path, text in self._sources(template):
-                try:
-                    found.append((path, guards_in(text, str(path), self._parsed)))
-                except jinja2.TemplateSyntaxError:  # a template no face rendered: its error is told
+            """The files of the face template (`_sources`) with what each guards, but those a file
+            that names something else `item` reaches (`{% for item in ... %}{% include %}`):
+            there `item` may be no record, and may have the field."""
+            files = {path for path, _ in self._sources(template)}  # read, as many as error placing reads
+            found: dict[Path, list[Guarded]] = {}
+            shadowed: set[Path] = set()
+            todo, seen = [(template, False)], set()
+            while todo:
+                name, under = todo.pop(0)
+                if (name, under) in seen or (read := self._read.get(name)) is None or read[0] not in files:
                     continue
-            return found
+                seen.add((name, under))
+                try:
+                    binds, found[read[0]] = guards_in(read[1], str(read[0]), self._parsed)
+                except jinja2.TemplateSyntaxError:  # a template no face rendered: its error is told
+                    binds, found[read[0]] = False, []
+                if under:
+                    shadowed.add(read[0])
+                todo += [(n, under or binds) for n in self._referenced(read[1])]
+            return [(path, fields) for path, fields in found.items() if path not in shadowed]
 
         found: dict[str, list[ContentError]] = {}
         for first, warning in unused_defaults(self._records, guards, self.game.plain.blank):
