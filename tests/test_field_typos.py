@@ -417,3 +417,16 @@ def test_a_template_included_where_item_is_no_record_is_not_warned_of(demo: Proj
     template = demo.templates_dir / "demo/card.svg.j2"
     template.write_text(template.read_text().replace(loop, '{% include "part.svg.j2" %}'))
     assert PART_WARNING in validate(demo).output
+
+
+@pytest.mark.parametrize("opened", ["{#", "{% raw %}"])
+def test_comments_never_closed_are_read_in_linear_time(demo: Project, opened: str):
+    """Before: each `{#` of a template's `{#{#{#...` (no `#}`) read the rest of it again to find
+    where the comment ends: a 1 MiB template, within the limits, took the best part of an hour."""
+    import time
+
+    include_in_card(demo, '{% if false %}{% include "part.svg.j2" %}{% endif %}', part="{% include name %}" + opened * 40_000)
+    started = time.perf_counter()
+    result = validate(demo)
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
+    assert (result.exit_code, result.output) == (0, "ok\n")

@@ -46,8 +46,9 @@ MAX_SOURCES = 50  # templates read to place a face's problem: a chain of include
 REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\b\s*"""
                        r"""(?:(?P<q>['"])(?P<name>[^'"\\]*)(?P=q)(?=\s*(?:[-+]?%\}|ignore\b|with\b|without\b|as\b|import\b)))?""")
 # a comment or raw block, where a statement is no statement (or more than one: a `{#` in a
-# quoted string starts none): a template holding a reference there is read by Jinja's parser
-UNREAD = re.compile(r"\{#.*?#\}|\{%[-+]?\s*raw\s*[-+]?%\}.*?\{%[-+]?\s*endraw\b", re.DOTALL)
+# quoted string starts none): a template holding a reference there is read by Jinja's parser.
+# One never closed runs to the end (else each `{#` of `{#{#{#...` read the rest again: quadratic)
+UNREAD = re.compile(r"\{#.*?(?:#\}|\Z)|\{%[-+]?\s*raw\s*[-+]?%\}.*?(?:\{%[-+]?\s*endraw\b|\Z)", re.DOTALL)
 
 
 @dataclass(frozen=True)
