@@ -210,7 +210,9 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
-SVG_FIRST = re.compile(r"\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]", re.S)  # the output opens with its root
+# the output opens with its root; a comment holds no `-->` (`.*?` could also run over several
+# comments: the ways to group `<!---->` * 40 tried one by one, exponential time)
+SVG_FIRST = re.compile(r"\s*(<\?xml[^>]*\?>\s*)?(<!--(?:(?!-->).)*-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]", re.S)
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
