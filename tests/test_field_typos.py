@@ -343,3 +343,90 @@ def test_the_templates_a_template_names_are_read_as_jinja_reads_them():
         text = path.read_text(encoding="utf-8")
         assert sorted(m["name"] for m in REFERENCE.finditer(text)) == sorted(jinja2.meta.find_referenced_templates(env.parse(text))), path
     assert [m["name"] for m in REFERENCE.finditer("{%- include ['a.j2', 'b.j2'] %}{% import name as m %}")] == [None, None]
+
+
+def include_in_card(demo: Project, statement: str, part: str = "<text y=\"40\">{{ item.titel | default('') }}</text>\n") -> None:
+    """The demo's card with `statement` after its text, and `part.svg.j2` guarding a misspelt field."""
+    (demo.templates_dir / "demo/part.svg.j2").write_text(part)
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{% endfor %}\n", "{% endfor %}\n" + statement + "\n"))
+
+
+PART_WARNING = "part.svg.j2:1: warning: item.titel is in no record of card (did you mean 'title'?); `| default('')` printed nothing"
+
+
+@pytest.mark.parametrize("statement, warned", [
+    ('{% include "part.svg.j2" %}', True),
+    ('{{ "{#" }}{% include "part.svg.j2" %}{{ "#}" }}', True),  # no comment: a quoted `{#` starts none
+    ('{# {% include "part.svg.j2" %} #}', False),  # commented out: Jinja never reads part.svg.j2
+    ('{% raw %}{% include "part.svg.j2" %}{% endraw %}', False),
+])
+def test_a_template_named_in_a_comment_is_not_read_as_one_the_face_includes(demo: Project, statement: str, warned: bool):
+    """Before: `REFERENCE` read a statement commented out (or in a raw block) as one Jinja
+    follows, and warned of a typo in a template no face renders."""
+    include_in_card(demo, statement)
+    result = validate(demo)
+    assert result.exit_code == 0 and (PART_WARNING in result.output) == warned, result.output
+
+
+def test_a_name_that_is_no_lone_literal_is_read_by_jinja():
+    """`"a" ~ b`, `"a" if x else "b"` and Jinja's `"a" "b"` (one string, "ab") name no template
+    the statement's first string names: their names are Jinja's reading (None: no literal)."""
+    from pnp.render.faces import REFERENCE
+
+    texts = ['{% include "a" ~ b %}', '{% extends "a" if x else "b" %}', '{% include "a" "b" %}']
+    assert [m["name"] for text in texts for m in REFERENCE.finditer(text)] == [None, None, None]
+    alone = ['{% include "a" ignore missing with context %}', '{% import "a" as m %}', '{% from "a" import m %}', '{%- extends "a" -%}']
+    assert [m["name"] for text in alone for m in REFERENCE.finditer(text)] == ["a"] * 4
+
+
+def test_a_template_no_face_reaches_may_not_parse(demo: Project):
+    """A template named under `{% if false %}` is never loaded, so its syntax error is never
+    told; reading what it names for the warnings (its reference no literal) parsed it, and
+    `pnp validate` ended with an internal error (exit 3)."""
+    include_in_card(demo, '{% if false %}{% include "part.svg.j2" %}{% endif %}', part="{% include name %}{% if %}\n")
+    result = validate(demo)
+    assert (result.exit_code, result.output) == (0, "ok\n")
+
+
+@pytest.mark.parametrize("part", ["link", "binary"])
+def test_a_template_no_face_reaches_may_be_unreadable(demo: Project, part: str):
+    """Reading the templates a face names for the warnings read one named under `{% if false %}`
+    too, which Jinja never loads: a link out of the project or a file not UTF-8 ended
+    `pnp validate` with an internal error (exit 3)."""
+    include_in_card(demo, '{% if false %}{% include "other.svg.j2" %}{% endif %}')
+    other = demo.templates_dir / "demo/other.svg.j2"
+    if part == "link":
+        outside = demo.root.parent / "outside.svg.j2"
+        outside.write_text("<text/>\n")
+        other.symlink_to(outside)
+    else:
+        other.write_bytes(b"\xff\xfe not UTF-8")
+    result = validate(demo)
+    assert (result.exit_code, result.output) == (0, "ok\n")
+
+
+def test_a_template_included_where_item_is_no_record_is_not_warned_of(demo: Project):
+    """Before: a part included in `{% for item in ... %}` (a reference card's rows) was read as
+    guarding the piece's record, and a field of the loop's items warned of as a typo. The same
+    part included where `item` is the record is still read (included in both: not, as `item`
+    there may have the field)."""
+    loop = '{% for item in [{"titel": "row"}] %}{% include "part.svg.j2" %}{% endfor %}'
+    include_in_card(demo, loop)
+    assert validate(demo).output == "ok\n"
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace(loop, '{% include "part.svg.j2" %}'))
+    assert PART_WARNING in validate(demo).output
+
+
+@pytest.mark.parametrize("opened", ["{#", "{% raw %}"])
+def test_comments_never_closed_are_read_in_linear_time(demo: Project, opened: str):
+    """Before: each `{#` of a template's `{#{#{#...` (no `#}`) read the rest of it again to find
+    where the comment ends: a 1 MiB template, within the limits, took the best part of an hour."""
+    import time
+
+    include_in_card(demo, '{% if false %}{% include "part.svg.j2" %}{% endif %}', part="{% include name %}" + opened * 40_000)
+    started = time.perf_counter()
+    result = validate(demo)
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
+    assert (result.exit_code, result.output) == (0, "ok\n")

@@ -637,6 +637,15 @@ def test_a_template_that_extends_nothing_says_to_extend_the_base(demo: Project):
     assert found.startswith(f"{card(demo)}: ") and not demo.output_dir.exists()
 
 
+def test_a_template_of_many_comments_and_no_root_is_told_at_once(demo: Project):
+    """Before: finding whether the output opens with its root tried every way of grouping its
+    comments, doubling the time with each: 28 `<!---->` before a text took half a minute, 40 hours."""
+    card(demo).write_text("<!---->" * 28 + "{{ item.title }}<svg/>\n")  # an icon's <svg>, after the text
+    started = time.perf_counter()
+    one_error(build(demo), "card/example: the template must produce an <svg> root (extend 'pnp/base.svg.j2')")
+    assert time.perf_counter() - started < 10.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
+
+
 def test_a_template_that_extends_nothing_but_places_an_icon_says_to_extend_the_base(demo: Project):
     """Before: an icon's own <svg> in the blocks' text passed the root check, and the face got
     expat's "not well-formed (invalid token)" at line 1 instead."""

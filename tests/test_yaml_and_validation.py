@@ -312,6 +312,8 @@ def test_thousands_of_stray_keys_are_told_in_linear_time():
                                                         'write the colour in quotes, "#2d6a4f"'),
     ("ink:\n  - #abc\n", 'x.yaml:2:5: #abc starts a YAML comment here'),
     ("ink:    #FFFFFF00\n", 'x.yaml:1:9: #FFFFFF00 starts a YAML comment here'),
+    # a line end only YAML counts (U+2028) before it: was an internal error (its place had no index to count from)
+    ("title: 'a\u2028b'\nink: #abc\n", 'x.yaml:2:6: #abc starts a YAML comment here'),
 ])
 def test_a_colour_left_unquoted_is_an_error_at_it(text: str, error: str):
     """Before: `colour: #2d6a4f` read as an empty value, and the record was told "missing field

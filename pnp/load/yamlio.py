@@ -224,6 +224,7 @@ COMMENTED_COLOUR = re.compile(r"([ \t]+)(#(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{6}|[0-9A
 class _At:
     line: int  # 0-based, as a YAML mark's
     column: int
+    index: int  # in the text: where an editor's line and column are counted from (`_editor_positions`)
 
 
 def _commented_colour(lines: list[str], mark: Any) -> tuple[_At, str] | None:
@@ -234,7 +235,7 @@ def _commented_colour(lines: list[str], mark: Any) -> tuple[_At, str] | None:
     found = COMMENTED_COLOUR.match(row, mark.column)
     if found is None:
         return None
-    return (_At(mark.line, mark.column + len(found[1])),
+    return (_At(mark.line, mark.column + len(found[1]), mark.index + len(found[1])),
             f"{found[2]} starts a YAML comment here, so the value is empty: write the colour in quotes, \"{found[2]}\"")
 
 

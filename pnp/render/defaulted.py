@@ -24,6 +24,7 @@ GUARDS = frozenset({"default", "d"})  # Jinja's filter and its short name
 TESTS = frozenset({"defined", "undefined"})
 SHEET_TABLE = "table"  # the field `pnp sheet --table` gives the scoring sheet's record (pnp/score/dispatch.py)
 MAY_GUARD = re.compile(r"default|defined|\|\s*d\b")  # a superset of the guards `guarded` finds, found without parsing
+MAY_BIND = re.compile(r"\{%[-+]?\s*(?:for|set|with|macro|call|import|from)\b")  # a superset of the statements that name a value
 _GUARD_FILES = "__pnp_guards_%s.cache"  # beside the templates' compiled code, named apart
 _THIS = Path(__file__).read_bytes()  # what `guarded` finds is this module's reading
 UNKNOWN = object()  # a path through something that is no record (a list, a text): it may be there
@@ -64,29 +65,38 @@ def _how(guard: nodes._FilterTestCommon) -> str:
 
 
 def may_guard(text: str) -> bool:
-    """Whether a template's text may guard a field of `item` (most do not, and need no parse)."""
-    return "item" in text and MAY_GUARD.search(text) is not None
+    """Whether a template's text may guard a field of `item`, or name something else `item`
+    (most do neither, and need no parse)."""
+    return "item" in text and (MAY_GUARD.search(text) is not None or MAY_BIND.search(text) is not None)
 
 
-def guards_in(text: str, name: str, parse: Callable[[str], nodes.Template]) -> list[Guarded]:
-    """The fields of `item` the template `text` (named `name`) guards. A build asks this of
-    every template its faces use, and parsing one costs more than rendering many faces: the
-    answer is kept between runs as the templates' compiled code is (pnp/bytecode.py), keyed
-    by the text and this module."""
+def guards_in(text: str, name: str, parse: Callable[[str], nodes.Template]) -> tuple[bool, list[Guarded]]:
+    """Whether the template `text` (named `name`) names something else `item` (`binds_item`:
+    what it includes may see that as `item`), and the fields of `item` it guards. A build asks
+    this of every template its faces use, and parsing one costs more than rendering many
+    faces: the answer is kept between runs as the templates' compiled code is
+    (pnp/bytecode.py), keyed by the text and this module."""
     if not may_guard(text):
-        return []
+        return False, []
 
     def compiled(source: bytes, path: str) -> CodeType:
-        return compile(repr([(g.path, g.line, g.how) for g in guarded(parse(text))]), path, "eval")
+        tree = parse(text)
+        return compile(repr((binds_item(tree), [(g.path, g.line, g.how) for g in guarded(tree)])), path, "eval")
 
     code = kept_code(_GUARD_FILES, _THIS + text.encode("utf-8"), f"<fields {name} guards>", compiled)
-    return [Guarded(tuple(path), line, how) for path, line, how in eval(code, {"__builtins__": {}})]  # a list of plain tuples
+    binds, found = eval(code, {"__builtins__": {}})  # a bool and a list of plain tuples
+    return bool(binds), [Guarded(tuple(path), line, how) for path, line, how in found]
+
+
+def binds_item(tree: nodes.Template) -> bool:
+    """Whether the template names something else `item` (a loop, a `set`, a macro's parameter)."""
+    return any(name.name == "item" and name.ctx != "load" for name in tree.find_all(nodes.Name))
 
 
 def guarded(tree: nodes.Template) -> list[Guarded]:
     """The fields of `item` the template guards; none in a template that names something else
-    `item` (a loop, a `set`, a macro's parameter): there `item` may be no piece's record."""
-    if any(name.name == "item" and name.ctx != "load" for name in tree.find_all(nodes.Name)):
+    `item` (`binds_item`): there `item` may be no piece's record."""
+    if binds_item(tree):
         return []
     found = []
     for guard in tree.find_all((nodes.Filter, nodes.Test)):
@@ -117,8 +127,8 @@ def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: 
     """One warning, with the first component rendered with it, for each field of `item` a
     template guards that no record of any component rendered with it has. `templates`: each
     face template -> the components rendered with it and their records; `sources`: a face
-    template's file and the files it includes, extends or imports, each with what it guards
-    (`guards_in`); `blank`: the fields a record's file has that it leaves empty."""
+    template's file and the files it includes, extends or imports where `item` is the piece's
+    record, each with what it guards (`guards_in`); `blank`: the fields a record's file has that it leaves empty."""
     users: dict[Path, tuple[list[str], list[Any]]] = {}  # each file -> the components and records that reach it
     guards: dict[Path, list[Guarded]] = {}
     for template, (components, records) in templates.items():

@@ -43,8 +43,14 @@ from ..plan import Plan, item_id, item_name
 
 BUILTIN_TEMPLATES = Path(__file__).parent.parent / "templates"
 MAX_SOURCES = 50  # templates read to place a face's problem: a chain of includes is short
-# a statement naming another template, with the name when it is one quoted literal
-REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\b\s*(?:(?P<q>['"])(?P<name>[^'"\\]*)(?P=q))?""")
+# a statement naming another template, with the name when it is one quoted literal standing
+# alone (not `"a" ~ b`, `"a" if x else "b"`, nor Jinja's `"a" "b"`, one string "ab")
+REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\b\s*"""
+                       r"""(?:(?P<q>['"])(?P<name>[^'"\\]*)(?P=q)(?=\s*(?:[-+]?%\}|ignore\b|with\b|without\b|as\b|import\b)))?""")
+# a comment or raw block, where a statement is no statement (or more than one: a `{#` in a
+# quoted string starts none): a template holding a reference there is read by Jinja's parser.
+# One never closed runs to the end (else each `{#` of `{#{#{#...` read the rest again: quadratic)
+UNREAD = re.compile(r"\{#.*?(?:#\}|\Z)|\{%[-+]?\s*raw\s*[-+]?%\}.*?(?:\{%[-+]?\s*endraw\b|\Z)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -207,7 +213,9 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
-SVG_FIRST = re.compile(r"\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]", re.S)  # the output opens with its root
+# the output opens with its root; a comment holds no `-->` (`.*?` could also run over several
+# comments: the ways to group `<!---->` * 40 tried one by one, exponential time)
+SVG_FIRST = re.compile(r"\s*(<\?xml[^>]*\?>\s*)?(<!--(?:(?!-->).)*-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]", re.S)
 
 
 def _check_svg(svg: str, template: Path, what: str, sources: Sources, locator: locate.Locator,
@@ -340,7 +348,9 @@ class ComponentRenderer:
                 try:
                     text, path, _ = self.env.loader.get_source(self.env, name)
                     self._read[name] = (Path(path) if path else self.game.templates_dir / name, text)
-                except jinja2.TemplateNotFound:  # `include ... ignore missing`; the face's own template rendered, so is there
+                # `include ... ignore missing`, or one no face reaches (`{% if false %}`) that cannot be read: a
+                # link out of templates/, not UTF-8. The face's own template rendered, so is there
+                except (jinja2.TemplateError, UnicodeDecodeError):
                     self._read[name] = None
             if (read := self._read[name]) is not None:
                 found[name] = read
@@ -350,12 +360,17 @@ class ComponentRenderer:
     def _referenced(self, text: str) -> list[str]:
         """The templates `text` names to extend, include or import. Each build reads them for
         every face template (pnp/render/defaulted.py), and parsing a template costs 100 times
-        reading its statements: a name is read from its statement when it is a quoted literal,
-        the text parsed only when one is not (a list, a variable), as Jinja names them."""
+        reading its statements: a name is read from its statement when it is a quoted literal
+        standing alone, the text parsed only when one is not (a list, a variable) or may lie in
+        a comment or raw block, as Jinja names them."""
         names = []
+        unread = [m.span() for m in UNREAD.finditer(text)] if "{#" in text or "raw" in text else []
         for statement in REFERENCE.finditer(text):
-            if statement["name"] is None:
-                return [n for n in jinja2.meta.find_referenced_templates(self._parsed(text)) if n is not None]
+            if statement["name"] is None or any(start <= statement.start() < end for start, end in unread):
+                try:
+                    return [n for n in jinja2.meta.find_referenced_templates(self._parsed(text)) if n is not None]
+                except jinja2.TemplateSyntaxError:  # named where no face goes (`{% if false %}`): it renders nothing
+                    return []
             names.append(statement["name"])
         return names
 
@@ -506,13 +521,26 @@ class ComponentRenderer:
         each on the first component rendered with the template, and of their pictures
         (`sharpness.Placement.warning`), each on the first component that draws it so."""
         def guards(template: str) -> list[tuple[Path, list[Guarded]]]:
-            found = []
-            for path, text in self._sources(template):
-                try:
-                    found.append((path, guards_in(text, str(path), self._parsed)))
-                except jinja2.TemplateSyntaxError:  # a template no face rendered: its error is told
+            """The files of the face template (`_sources`) with what each guards, but those a file
+            that names something else `item` reaches (`{% for item in ... %}{% include %}`):
+            there `item` may be no record, and may have the field."""
+            files = {path for path, _ in self._sources(template)}  # read, as many as error placing reads
+            found: dict[Path, list[Guarded]] = {}
+            shadowed: set[Path] = set()
+            todo, seen = [(template, False)], set()
+            while todo:
+                name, under = todo.pop(0)
+                if (name, under) in seen or (read := self._read.get(name)) is None or read[0] not in files:
                     continue
-            return found
+                seen.add((name, under))
+                try:
+                    binds, found[read[0]] = guards_in(read[1], str(read[0]), self._parsed)
+                except jinja2.TemplateSyntaxError:  # a template no face rendered: its error is told
+                    binds, found[read[0]] = False, []
+                if under:
+                    shadowed.add(read[0])
+                todo += [(n, under or binds) for n in self._referenced(read[1])]
+            return [(path, fields) for path, fields in found.items() if path not in shadowed]
 
         found: dict[str, list[ContentError]] = {}
         for first, warning in unused_defaults(self._records, guards, self.game.plain.blank):
