@@ -54,9 +54,12 @@ def _at(sources: Sources, name: str, length: str, template: Path) -> tuple[Path,
     except Exception:  # a template could not be read again: the face is named without a line
         return template, None
     unit = ABSOLUTE.fullmatch(length).group(2)  # type: ignore[union-attr]
-    for pattern in (rf"\b{re.escape(name)}\s*[=:]\s*[\"']?\s*{re.escape(length)}", rf"\b{re.escape(name)}\s*[=:][^\n]*?{unit}\b"):
+    named, as_written, with_unit = (re.compile(rf"\b{re.escape(name)}\s*[=:]", re.IGNORECASE),
+                                    re.compile(rf"\s*[\"']?\s*{re.escape(length)}", re.IGNORECASE), re.compile(rf"{unit}\b", re.IGNORECASE))
+    for exact in (True, False):  # each search linear in the line: a lazy gap between the two took quadratic time
         for path, text in found:
             for n, line in enumerate(lines_of(text), start=1):
-                if re.search(pattern, line, re.IGNORECASE):
-                    return path, n
+                for at in named.finditer(line) if exact else [named.search(line)]:
+                    if at is not None and (as_written.match(line, at.end()) if exact else with_unit.search(line, at.end())):
+                        return path, n
     return written_at(sources, length, template)
