@@ -48,7 +48,7 @@ that plugin's error, at its file and line (exit 2), not as a bug in pnp. So is a
 as it does (e.g. `def score(doc)`) or one returning what pnp cannot use (a scorer's value
 that is no ScoreReport, an `exit_code` other than 0 or 1, a `check` returning text rather
 than ContentErrors, a `sheet_schema` JSON cannot write): that plugin's error at the hook's
-`def` line.
+`def` line. A ScoreReport class lacking one of its members is the plugin's error at its `class` line.
 """
 
 from __future__ import annotations
