@@ -62,7 +62,7 @@ def test_an_unknown_paper_or_layout_says_where_a_project_adds_its_own_and_names_
     (demo.root / "pnp.yaml").write_text("papers:\n  a5: {width: 148mm, height: 210mm}\npaper: a55\n")
     settings = pnp(demo, "build")
     assert settings.exit_code == 2 and settings.output.endswith(
-        "pnp.yaml:3:1: unknown paper 'a55': expected one of letter, a4, a3, tabloid, legal, a5, "
+        "pnp.yaml:3:8: unknown paper 'a55': expected one of letter, a4, a3, tabloid, legal, a5, "
         "or one of your own under `papers:` in pnp.yaml (did you mean 'a5'?)\n"), settings.output
 
 
