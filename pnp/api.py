@@ -16,7 +16,8 @@ What a plugin gets
   ContentErrors: the CLI prints each as `file:line:col: message` and exits 2), `OptionError`
   (a PnpError about an option as typed, e.g. `--players`: printed after the command's name),
   `raise_if_any`, `sorted_errors`, `display_path`, `did_you_mean` (the nearest known name),
-  `counted` ("1 point", "2 points").
+  `counted` ("1 point", "2 points"), `as_written` (a value as YAML spells it, for a
+  message: `true`, not Python's `True`).
 - `ScoreReport`: what a scorer returns (`to_json()`, `render(console)`, `exit_code`, and
   `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
   those lines with the sheet path of each claim, where `pnp serve` shows them; `decided_text()`:
@@ -47,12 +48,12 @@ that plugin's error, at its file and line (exit 2), not as a bug in pnp. So is a
 as it does (e.g. `def score(doc)`) or one returning what pnp cannot use (a scorer's value
 that is no ScoreReport, an `exit_code` other than 0 or 1, a `check` returning text rather
 than ContentErrors, a `sheet_schema` JSON cannot write): that plugin's error at the hook's
-`def` line.
+`def` line. A ScoreReport class lacking one of its members is the plugin's error at its `class` line.
 """
 
 from __future__ import annotations
 
-from .errors import ContentError, OptionError, PnpError, counted, did_you_mean, display_path, raise_if_any, sorted_errors
+from .errors import ContentError, OptionError, PnpError, as_written, counted, did_you_mean, display_path, raise_if_any, sorted_errors
 from .load.content import GameContent
 from .limits import GRIDS
 from .load.manifest import Length
@@ -68,6 +69,7 @@ from .simulate.base import PlayerRecord, Record, Simulation, no_options
 
 __all__ = [
     "GRIDS",
+    "as_written",
     "check_value",
     "choice_named",
     "complaint",

@@ -171,7 +171,9 @@ def options_for(project: Path, **given) -> "BuildOptions":
         # early, and the file itself: not a line about a path under it (the out folder, or a folder on its way)
         if (file := next((f for f in (given["out"], *given["out"].parents) if f.exists() and not f.is_dir()), None)) is not None:
             raise OptionError(f"{file}: is a file, not a folder (--out names the output folder)")
-        given["out"] = given["out"].resolve()
+        from .load.project_files import chosen_output
+
+        given["out"] = chosen_output(project.resolve(), given["out"])
     if isinstance(given.get("extra"), list):
         given["extra"] = _options(given["extra"])
     chosen = merged(settings, given, {k: getattr(defaults, k) for k in ("formats", "paper", "bleed", "dpi", "layout", "back_offset", "pack", "cut_file")})
@@ -417,7 +419,10 @@ def schema_cmd(
     from .tools.schema import write_schemas
 
     def job() -> None:
-        for p in write_schemas(project_at(project), [game] if game else None, out_dir):
+        from .load.project_files import chosen_output
+
+        proj = project_at(project)
+        for p in write_schemas(proj, [game] if game else None, out_dir and chosen_output(proj.root, out_dir)):
             say(display_path(p))  # as every command names files: from the working folder
 
     run(job)
@@ -591,7 +596,7 @@ def simulate_cmd(
 ) -> None:
     """Play many games with the rules engine; print a table and write output/<game>/simulate/index.html."""
     from .files import unmakeable
-    from .load.project_files import output_folder
+    from .load.project_files import chosen_output, output_folder
     from .simulate import check, simulate
     from .simulate.report import print_counts, print_table, write_counts, write_report
     from .simulate.sheets import write_sheets
@@ -608,7 +613,7 @@ def simulate_cmd(
         name = proj.resolve_games([game])[0]
         # --players-as by seat; an empty name is kept, to be refused as an unknown strategy
         strategies = None if players_as is None else [v.strip() for v in players_as.split(",")]
-        base = out_dir.resolve() / name / "simulate" if out_dir else output_folder(proj.root, proj.output_dir / name / "simulate")
+        base = chosen_output(proj.root, out_dir) / name / "simulate" if out_dir else output_folder(proj.root, proj.output_dir / name / "simulate")
         for option, folder in (("--out", base), ("--sheets", sheets)):
             # checked before the games, which may take minutes; made only once they all succeeded
             problem = None if folder is None else unmakeable(folder)
@@ -756,10 +761,10 @@ def log_export_cmd(
                 write_atomic(out_dir, data)
                 say(out_dir)
             return
-        from .load.project_files import output_folder
+        from .load.project_files import chosen_output, output_folder
 
         proj = project_at(project)
-        for path in export_sheets(games, out_dir or output_folder(proj.root, proj.output_dir / "log")):
+        for path in export_sheets(games, chosen_output(proj.root, out_dir) if out_dir else output_folder(proj.root, proj.output_dir / "log")):
             say(display_path(path))
 
     run(job)

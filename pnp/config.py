@@ -169,18 +169,18 @@ def load_settings(root: Path) -> Settings:
         if settings.paper is not None:  # paper names are lower-case: `paper: A4` is a4
             settings = settings.model_copy(update={"paper": settings.paper.strip().lower()})
         if settings.paper is not None and settings.paper not in papers(settings.papers):
-            errors.append(doc.error(("paper",), unknown("paper", settings.paper, papers(settings.papers))))
+            errors.append(doc.value_error(("paper",), unknown("paper", settings.paper, papers(settings.papers))))
         if settings.formats == []:
-            errors.append(doc.error(("formats",), f"no format: expected some of {', '.join(FORMAT_NAMES)}"))
+            errors.append(doc.value_error(("formats",), f"no format: expected some of {', '.join(FORMAT_NAMES)}"))
         if settings.dpi is not None and not DPI_RANGE[0] <= settings.dpi <= DPI_RANGE[1]:
-            errors.append(doc.error(("dpi",), f"dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {settings.dpi}"))
+            errors.append(doc.value_error(("dpi",), f"dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {settings.dpi}"))
         for i, name in enumerate(settings.formats or []):
             if name not in FORMAT_NAMES:
                 errors.append(doc.error(("formats", i), f"unknown format {name!r}: expected some of {', '.join(FORMAT_NAMES)}"))
         if settings.back_offset is not None and (problem := back_offset_problem(settings.back_offset)):
-            errors.append(doc.error(("back_offset",), problem))
+            errors.append(doc.value_error(("back_offset",), problem))
         if settings.layout is not None and settings.layout not in table(settings.layouts):
-            errors.append(doc.error(("layout",), unknown("layout", settings.layout, table(settings.layouts))))
+            errors.append(doc.value_error(("layout",), unknown("layout", settings.layout, table(settings.layouts))))
     if errors:
         raise PnpError(errors)
     assert settings is not None

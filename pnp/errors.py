@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import yaml
+
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 LINE_END = re.compile(r"\r\n|\r|\n")  # the line ends Jinja, the XML parser and editors count a file's lines by
@@ -65,6 +67,18 @@ def counted(n: int, one: str, many: str | None = None) -> str:
     """`n` with its word, plural unless `n` is 1: "1 face", "2 faces"; `many` names an
     irregular plural."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def as_written(value: object) -> str:
+    """A value from a YAML file spelt as YAML spells it, for a message: `true`, `null`,
+    `[Ben]`, `{yellow: 5}`, not Python's `True`, `None`, `['Ben']`; a text stays quoted."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=1 << 30)
+    except yaml.YAMLError:  # not plain data: no YAML spelling
+        return repr(value)
+    return text.removesuffix("\n").removesuffix("\n...").strip()
 
 
 def display_path(path: str | os.PathLike | None) -> str:

@@ -62,7 +62,7 @@ def test_an_unknown_paper_or_layout_says_where_a_project_adds_its_own_and_names_
     (demo.root / "pnp.yaml").write_text("papers:\n  a5: {width: 148mm, height: 210mm}\npaper: a55\n")
     settings = pnp(demo, "build")
     assert settings.exit_code == 2 and settings.output.endswith(
-        "pnp.yaml:3:1: unknown paper 'a55': expected one of letter, a4, a3, tabloid, legal, a5, "
+        "pnp.yaml:3:8: unknown paper 'a55': expected one of letter, a4, a3, tabloid, legal, a5, "
         "or one of your own under `papers:` in pnp.yaml (did you mean 'a5'?)\n"), settings.output
 
 
@@ -270,3 +270,25 @@ def test_out_naming_a_file_is_refused_early(demo: Project, tmp_path):
     result = pnp(demo, "build", "--out", str(plain / "under"))  # a folder under the file: the file named, not a lock under it
     assert result.exit_code == 2 and result.output == f"pnp build: {plain}: is a file, not a folder (--out names the output folder)\n", result.output
     assert plain.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("out, said", [
+    ("content", "lies in the project's content/ folder"),
+    ("content/demo", "lies in the project's content/ folder"),
+    ("templates", "lies in the project's templates/ folder"),
+    ("assets/x", "lies in the project's assets/ folder"),
+    ("plugins", "lies in the project's plugins/ folder"),
+    (".", "is the project folder"),
+    ("..", "holds the project folder"),
+])
+def test_out_among_the_projects_sources_is_refused(demo: Project, out: str, said: str):
+    """Before: `--out content` wrote output into the game's sources (demo/..., a cut file and
+    a print PDF beside game.yaml); now one line naming the option, exit 2, nothing written."""
+    before = sorted(demo.root.rglob("*"))
+    for command in ("build", "schema"):
+        result = pnp(demo, command, "--out", str(demo.root / out))
+        assert result.exit_code == 2, result.output
+        assert result.output == (f"pnp {command}: --out {demo.root / out}: {said}: expected a folder for generated files, not the project "
+                                 "folder nor one holding it, and outside content/, templates/, assets/ and plugins/ (default: output/)\n")
+    assert sorted(demo.root.rglob("*")) == before
+    assert pnp(demo, "build", "--format", "svg", "--out", str(demo.root / "prints")).exit_code == 0  # a folder of its own in the project is fine

@@ -39,7 +39,7 @@ def test_a_misspelt_pnp_yaml_key_names_the_key_meant_in_every_section(demo: Proj
     ("papers:\n  A5: {width: 148, height: 210}\n", "pnp.yaml:2:3: papers: 'A5' is not a slug: expected lower-case letters, digits and '-'"),
     ("layouts:\n  My_Layout: {margin: 3}\n", "pnp.yaml:2:3: layouts: 'My_Layout' is not a slug"),
     # before: "expected a list of `- item` lines" alone, for the comma form `--format` takes
-    ("formats: svg, pdf\n", "pnp.yaml:1:1: formats: expected a list of `- item` lines, got the text 'svg, pdf' (on one line: [svg, pdf])"),
+    ("formats: svg, pdf\n", "pnp.yaml:1:10: formats: expected a list of `- item` lines, got the text 'svg, pdf' (on one line: [svg, pdf])"),
 ])
 def test_a_paper_or_layout_name_refused_is_named_by_its_section(demo: Project, yaml: str, end: str):
     """Before: `[key]: 'A5' is not a slug`, pydantic's marker for a mapping's key in front."""
@@ -50,7 +50,7 @@ def test_a_paper_or_layout_name_refused_is_named_by_its_section(demo: Project, y
 @pytest.mark.parametrize("dpi", [0, 5000])
 def test_a_pnp_yaml_dpi_out_of_range_names_the_file(demo: Project, dpi: int):
     line = refused(demo, f"paper: a4\ndpi: {dpi}\n")
-    assert line.endswith(f"pnp.yaml:2:1: dpi must be between 10 and 1200, got {dpi}")
+    assert line.endswith(f"pnp.yaml:2:6: dpi must be between 10 and 1200, got {dpi}")  # at the value
     assert "--dpi" not in line
 
 
@@ -61,19 +61,19 @@ def test_the_command_line_dpi_is_still_blamed_on_the_option(demo: Project):
 
 def test_no_formats_in_pnp_yaml_is_located(demo: Project):
     line = refused(demo, "formats: []\n")
-    assert line.endswith("pnp.yaml:1:1: no format: expected some of svg, pdf, png, tts, pdf-single")
+    assert line.endswith("pnp.yaml:1:10: no format: expected some of svg, pdf, png, tts, pdf-single")
 
 
 @pytest.mark.parametrize("value", ["[0.5]", "[1, 2, 3]", "2"])
 def test_a_back_offset_of_other_than_two_numbers_says_what_it_takes(demo: Project, value: str):
     line = refused(demo, f"back_offset: {value}\n")
-    assert line.endswith(f"pnp.yaml:1:1: back_offset: expected [across, down] in mm, e.g. [0.5, -1], got {value}")
+    assert line.endswith(f"pnp.yaml:1:14: back_offset: expected [across, down] in mm, e.g. [0.5, -1], got {value}")
     assert "tuple" not in line and "missing required key" not in line
 
 
 @pytest.mark.parametrize("yaml, args, start", [("", ("--back-offset", "400,0"), "pnp build: back offset 400,0:"),
                                                ("", ("--back-offset", "nan,0"), "pnp build: back offset nan,0:"),
-                                               ("back_offset: [0, -11]\n", (), "pnp.yaml:1:1: back offset 0,-11:")])
+                                               ("back_offset: [0, -11]\n", (), "pnp.yaml:1:14: back offset 0,-11:")])
 def test_a_back_offset_past_any_printer_is_refused(demo: Project, yaml: str, args: tuple[str, ...], start: str):
     """Every input has a limit: `--back-offset 400,0` was taken, and the backs printed off the
     paper. The calibration sheet reads up to 5 mm; more than 10 mm is a sheet fed the wrong way."""

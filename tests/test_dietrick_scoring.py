@@ -390,6 +390,15 @@ def test_bad_fuzz_markers(game):
     ]
 
 
+def test_values_are_spelt_as_yaml_spells_them(game):
+    # Before: "yellow is True", "earlier_wins is [Ann]" printed as ['Ann']: Python's spelling, not what was written
+    text = players(("Ann", "true", 2), ("Bob", 1, 1), extra="earlier_wins: [Ann, null]\n")
+    assert errors(game, text) == [
+        "sheet.yaml:3: earlier_wins is [Ann, null]: expected the games each player won before this one, e.g. earlier_wins: {Ann: 1}",
+        "sheet.yaml:5: player Ann: yellow is true: expected a whole number of squares from 0 to 16",
+    ]
+
+
 def test_solo_player_cannot_be_called_fuzz(game):
     (err,) = errors(game, solo((4, 2), (1, 1)).replace("name: Ann", "name: Fuzz"))
     assert err.startswith("sheet.yaml:4: player Fuzz: the name is taken by the solo opponent")

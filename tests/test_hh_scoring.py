@@ -208,7 +208,7 @@ def test_no_humans_stored_in_the_basic_game_is_no_error(game):
                  "(a player has 6, human-harvest-rules.txt line 17)"),
     (("Ana", -1), "player Ana: cyborgs is -1: expected"),
     (("Ana", "three"), "player Ana: cyborgs is 'three': expected"),
-    (("Ana", True), "player Ana: cyborgs is True: expected"),
+    (("Ana", True), "player Ana: cyborgs is true: expected"),  # YAML's spelling, as written, not Python's True
 ])
 def test_cyborgs_beyond_one_suits_coins(game, row, message):
     text = sheet(row, ("Ben", 3))
@@ -264,7 +264,7 @@ def test_a_player_without_a_name_is_named_by_seat_once(game):
     # the seat stands in for the name in the player's messages, and is no name to claim
     text = "game: human-harvest\nending: board-finished\nplayers:\n  - {name: Ana, cyborgs: 2}\n  - {name: [Ben], cyborgs: 9}\nclaimed_winner: Ben\n"
     assert errors(game, text) == [
-        "sheet.yaml:5:6: player 2: name is ['Ben']: expected the player's name",
+        "sheet.yaml:5:6: player 2: name is [Ben]: expected the player's name",
         "sheet.yaml:5:19: player 2: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
         "(a player has 6, human-harvest-rules.txt line 17)",
         "sheet.yaml:6:1: claimed_winner names 'Ben': expected one of Ana, or none",

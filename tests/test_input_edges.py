@@ -328,7 +328,7 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {d: M0 0h4, fill: 12}\n"}, "marks.yaml:1:18: icon 'dot': fill 12 is not a colour"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "dot: {dd: M0 0h4}\n"},
      "marks.yaml:1:7: icon 'dot': unknown key 'dd': did you mean 'd' (required)?"),
-    ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:3: marks: give exactly one of `folder` or `file`"),
+    ("icons:\n  marks: {file: marks.yaml, folder: pics}\n", {}, "game.yaml:4:10: marks: give exactly one of `folder` or `file`"),
     ("icons:\n  marks: {file: marks.yaml}\n", {"marks.yaml": "star: [M0 0h4]\n"},
      "marks.yaml:1:1: icon 'star': expected SVG path data, or a mapping with `d` and optional `fill`, `viewbox`"),
     # before: passed here, then the icon drawn nowhere (a viewBox the renderers cannot read), with no word why
@@ -337,7 +337,7 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" %s><path d="M0 0h4v4z"/></svg>'
       for box, shown in (("'0 0 24'", "'0 0 24'"), ("'a b c d'", "'a b c d'"), ("'0 0 -5 10'", "'0 0 -5 10'"), ("24", "24"),
                          ("[0, 0, 24, 24]", "[0, 0, 24, 24]"))],
     *[(f"icons:\n  marks: {{file: marks.yaml, viewbox: {box}}}\n", {"marks.yaml": "star: M0 0h4\n"},
-       f"game.yaml:4:29: viewbox: {shown} is not a viewBox: expected four numbers")
+       f"game.yaml:4:38: viewbox: {shown} is not a viewBox: expected four numbers")
       for box, shown in (("'0 0 24'", "'0 0 24'"), ("'0 0 10 0'", "'0 0 10 0'"), ("12", "12"), ("[0, 0, 1, 1]", "[0, 0, 1, 1]"))],
 ])
 def test_a_broken_icon_set_is_one_located_line(tmp_path, monkeypatch, game_yaml, files, expected):
@@ -369,14 +369,14 @@ CARD = "{id: c, name: C, size: poker, items: [], front: f.svg.j2}"
     (f"  - {CARD}\n  - {CARD}\n", "game.yaml:4:6: component id 'c' appears twice: expected unique ids"),
     (f"  - {CARD}\ncontents:\n  - {{name: Cards, count: 3, rule: r.md:1, component: d}}\n", "game.yaml:5:43: contents 'Cards': component 'd': expected one of c"),
     (f"  - {CARD}\ncontents:\n  - {{name: Box, count: 1, rule: r.md:2}}\n", "game.yaml:5:5: contents 'Box': not printed, so expected a note saying why"),
-    ("  - {id: c, name: C, size: {width: 0, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be greater than 0"),
-    ("  - {id: c, name: C, size: {width: .inf, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:22: size: width and height must be numbers of mm"),
-    ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:29: width: expected a length such as 63mm or 2.5in, got true"),
-    ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:39: height: a length cannot be negative, got -5"),
-    ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:63: copies: copies cannot be negative"),
+    ("  - {id: c, name: C, size: {width: 0, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:28: size: width and height must be greater than 0"),
+    ("  - {id: c, name: C, size: {width: .inf, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:28: size: width and height must be numbers of mm"),
+    ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:36: width: expected a length such as 63mm or 2.5in, got true"),
+    ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:47: height: a length cannot be negative, got -5"),
+    ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:71: copies: copies cannot be negative"),
     ("  - {id: c, name: C, size: 20mm x 30mm, shape: round, items: [], front: f.svg.j2}\n",
-     "game.yaml:3:41: shape: round needs a square size (its circle's diameter), got 20 x 30 mm"),
-    (f"  - {{id: {'a' * 101}, name: C, size: poker, items: [], front: f.svg.j2}}\n", "game.yaml:3:6: id: id of 101 characters: expected at most 100 (it names the component's files)"),
+     "game.yaml:3:48: shape: round needs a square size (its circle's diameter), got 20 x 30 mm"),
+    (f"  - {{id: {'a' * 101}, name: C, size: poker, items: [], front: f.svg.j2}}\n", "game.yaml:3:10: id: id of 101 characters: expected at most 100 (it names the component's files)"),
     ("  []\noptions:\n  2players: {type: int}\n", "game.yaml:4:1: options: '2players' is not a name templates can use: expected letters, digits and '_', not starting with a digit"),
 ])
 def test_a_wrong_game_yaml_is_one_line_at_the_mistake(tmp_path, monkeypatch, game_yaml, expected):

@@ -146,6 +146,17 @@ def test_an_exit_code_other_than_0_or_1_is_the_plugins_error(fruit: Path, value:
         assert message.endswith("expected 0 (every claim right, or none made) or 1 (a claimed value is wrong)")
 
 
+def test_a_report_class_missing_a_member_names_what_it_must_define(fruit: Path):
+    """Before: "TypeError: Can't instantiate abstract class Report with abstract method
+    exit_code", at the scorer's `return` line, saying nothing of what to write."""
+    plugin = fruit / "plugins/fruit_stand.py"
+    _replace(plugin, "    def exit_code(self) -> int:", "    def exit_cod(self) -> int:")
+    line = _line(plugin, "class Report(ScoreReport)") - 1  # a decorated class starts at its decorator (@dataclass)
+    assert _one_line(runner.invoke(app, ["score", "sheets/example.yaml"])) == (
+        f"plugins/fruit_stand.py:{line}: plugin plugins/fruit_stand.py: class Report does not define exit_code, which every "
+        "pnp.api.ScoreReport has: expected @property def exit_code(self) returning 0 when every claim is right, 1 when one is wrong")
+
+
 def test_a_good_exit_code_still_scores(fruit: Path):
     _replace(fruit / "sheets/example.yaml", "total: 10", "total: 11")
     assert runner.invoke(app, ["score", "sheets/example.yaml"]).exit_code == 1

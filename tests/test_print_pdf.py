@@ -379,8 +379,8 @@ def test_settings_file_sets_defaults_and_the_command_line_overrides(tmp_path):
 
 @pytest.mark.parametrize("text, error", [
     ("paper: a4\nlayot: tight\n", "pnp.yaml:2:1: unknown key 'layot'"),
-    ("paper: b5\n", "pnp.yaml:1:"),
-    ("layout: nope\n", "pnp.yaml:1:1: unknown layout 'nope'"),
+    ("paper: b5\n", "pnp.yaml:1:8: unknown paper 'b5'"),  # at the value, not its key (before: 1:1)
+    ("layout: nope\n", "pnp.yaml:1:9: unknown layout 'nope'"),
     ("formats: [svg, pfd]\n", "pnp.yaml:1:16: unknown format 'pfd'"),
     ("bleed: lots\n", "pnp.yaml:1:"),
     ("layouts:\n  mine: {margin: 3, cut: dotted}\n", "pnp.yaml:2:"),

@@ -461,6 +461,11 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
     # the page shows each by the name its component prints, and the game by its title
     assert (tasty["title"], tasty["names"]["troll"], tasty["names"]["least-type"]) == ("Tasty Humans", "Troll", "Scarcest Fare")
+    # listed in the order of those names (before: of the ids, "least-type" among the l's)
+    for table in ("by_leader", "by_monster"):
+        shown = [tasty["names"].get(k, k) for k in tasty[table]]
+        assert shown == sorted(shown, key=str.casefold), (table, shown)
+    assert len(tasty["by_leader"]) > 1
 
 
 def test_every_choice_is_named_as_the_game_prints_it_and_the_sheet_keeps_its_id(client: TestClient):

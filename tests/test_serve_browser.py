@@ -538,7 +538,8 @@ def test_a_game_whose_plugin_fails_is_shown_with_its_error_and_the_others_offere
         page = phone(browser)
         page.goto(server.url())
         problem = page.wait_for_selector("div.problem", timeout=WAIT).inner_text()
-        assert problem == (f"dietrick-taking cannot be played: proj/plugins/dietrick_taking/__init__.py:{line}: plugin "
+        # by the game's title (before: its id, dietrick-taking)
+        assert problem == (f"Dietrick-taking cannot be played: proj/plugins/dietrick_taking/__init__.py:{line}: plugin "
                            "plugins/dietrick_taking failed: KeyError: 'edition' (set PNP_DEBUG=1 for a traceback)")
         offered = page.eval_on_selector_all("#game option", "options => options.map(o => o.value)")
         assert "dietrick-taking" not in offered and "tasty-humans" in offered

@@ -66,7 +66,8 @@ def test_a_failing_sheet_template_is_listed_with_its_error_and_hides_no_other_ga
     assert r.status_code == 200, r.text
     listed = {g["name"]: g for g in r.json()}
     expected = located(root, line, "KeyError: 'edition'")
-    assert listed["dietrick-taking"] == {"name": "dietrick-taking", "error": expected}
+    # named by its title, as a game that plays is (before: by its id alone)
+    assert listed["dietrick-taking"] == {"name": "dietrick-taking", "title": "Dietrick-taking", "error": expected}
     assert listed["tasty-humans"]["players"] == [1, 2, 3, 4]  # the other games still play
     r = c.post("/api/sessions", json={"game": "dietrick-taking", "players": ["Ana", "Bo"]})
     assert (r.status_code, r.json()) == (400, {"error": expected})
@@ -144,6 +145,7 @@ def test_a_game_whose_check_raises_hides_no_other_game(root: Path):
     listed = {g["name"]: g for g in r.json()}
     assert listed["dietrick-taking"]["error"] == f"proj/{checks}:{line}: plugin plugins/dietrick_taking failed: ZeroDivisionError: " \
                                                  "integer division or modulo by zero (set PNP_DEBUG=1 for a traceback)"
+    assert listed["dietrick-taking"]["title"] == "Dietrick-taking"  # game.yaml's, read alone: the game does not load
     assert "players" in listed["tasty-humans"]
 
 

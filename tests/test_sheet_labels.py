@@ -164,3 +164,31 @@ def test_a_sheet_label_keeps_a_gap_from_the_crop_marks_beside_it(shipped_builds,
                         x1, y1, x2, y2 = _line_box(line)
                         if y1 < bottom and top < y2:  # beside the text: as far from it as TEXT_ROOM
                             assert x2 <= left - TEXT_ROOM + 1e-6 or x1 >= right + TEXT_ROOM - 1e-6, (layout, cut, number, text.text, line)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_sheet_label_names_every_component_on_the_sheet(shipped_builds, game, paper):
+    """Before: Tasty Humans' last Adventurer cards sheet (letter) held the Village King, the
+    shared-King markers and damage tiles, and Dietrick-taking's Scoring markers sheet (with a
+    cut file) the solo card, each labelled with its own component alone. A packed section's
+    sheets are named for no component, and stay so."""
+    report = shipped_builds[game]
+    sheet = Paper(paper, *papers({})[paper])
+    names = {c.spec.id: c.spec.name for c in report.parts}
+    shared = 0
+    for cut in (False, True):
+        made = plan(report.title, report.parts, sheet, sheet_layout("tight"), registration=cut)
+        for s in made.sections:
+            if s.name not in names.values():
+                continue
+            for page in s.pages:
+                (label,) = [m for m in page.marks if isinstance(m, Label) and " · sheet " in m.text]
+                others = [n for n in dict.fromkeys(names[p.face.component] for p in page.places) if n != s.name]
+                shared += bool(others)
+                if others:
+                    assert f" · sheet {s.pages.index(page) // (2 if s.duplex else 1) + 1} of {s.sheets} · also {', '.join(others)} · " in label.text, label.text
+                else:
+                    assert " · also " not in label.text, label.text
+    if (game, paper) in (("tasty-humans", "letter"), ("dietrick-taking", "letter")):
+        assert shared  # the sheets the users met

@@ -63,6 +63,15 @@ def at(folder: Path, stem: str, needle: str, nth: int = 1) -> str:
     return f"{display_path(path)}:{line_no}:{line.index(needle) + 1}"
 
 
+def value_at(folder: Path, stem: str, needle: str, nth: int = 1) -> str:
+    """`file:line:col` of the value of the `key: value` that the nth line holding `needle` (its
+    key, or key and value) writes: where pnp places a wrong value (before: at its key)."""
+    place, line_no, col = at(folder, stem, needle, nth).rsplit(":", 2)
+    line = (folder / f"{stem}.yaml").read_text(encoding="utf-8").splitlines()[int(line_no) - 1]
+    colon = line.index(":", int(col) - 1) + 1
+    return f"{place}:{line_no}:{colon + len(line[colon:]) - len(line[colon:].lstrip()) + 1}"
+
+
 def errors(folder: Path) -> list[str]:
     with pytest.raises(PnpError) as exc:
         load(folder)
@@ -167,7 +176,7 @@ def test_unknown_key(game_dir):
 def test_wrong_type(game_dir):
     edit(game_dir, "adventurers", "    intel: 0\n", "    intel: two\n")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'adventurers', 'intel: two')}: intel: input should be a valid integer, unable to parse string as an integer, got 'two'"
+        f"{value_at(game_dir, 'adventurers', 'intel: two')}: intel: input should be a valid integer, unable to parse string as an integer, got 'two'"
     ]
 
 
@@ -238,7 +247,7 @@ def test_duplicate_adventurer_name(game_dir):
 def test_banner_on_non_captain(game_dir):
     edit(game_dir, "adventurers", "    intel: 0\n", "    intel: 0\n    banner: vertical\n")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'adventurers', 'banner: vertical')}: banner: is only for captains: expected no banner on a swordsman"
+        f"{value_at(game_dir, 'adventurers', 'banner: vertical')}: banner: is only for captains: expected no banner on a swordsman"
     ]
 
 
@@ -251,7 +260,7 @@ def test_captain_without_banner(game_dir):
 
 def test_intel_out_of_range(game_dir):
     edit(game_dir, "adventurers", "    intel: 0\n", "    intel: 3\n")
-    assert errors(game_dir) == [f"{at(game_dir, 'adventurers', 'intel: 3')}: intel: is 3: expected 0, 1 or 2 intel icons"]
+    assert errors(game_dir) == [f"{value_at(game_dir, 'adventurers', 'intel: 3')}: intel: is 3: expected 0, 1 or 2 intel icons"]
 
 
 def test_not_fifty_adventurers(game_dir):
@@ -301,7 +310,7 @@ def test_leader_id_not_matching_kind_and_type(game_dir):
 def test_type_on_untyped_kind(game_dir):
     edit(game_dir, "leaders", "    kind: least-type\n", "    kind: least-type\n    type: helmet\n")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'leaders', 'type: helmet', nth=6)}: type: is not taken by kind 'least-type': "
+        f"{value_at(game_dir, 'leaders', 'type: helmet', nth=6)}: type: is not taken by kind 'least-type': "
         "expected no type (only line, diagonal, range, feast, sight take one)"
     ]
 
@@ -313,7 +322,7 @@ def test_unknown_leader_type(game_dir):
 
 def test_leader_text_placeholder(game_dir):
     edit(game_dir, "leaders", '"{points:point} for every {type} tile sharing', '"{pointz:point} for every {type} tile sharing')
-    where = at(game_dir, "leaders", 'text: "{pointz:point}')
+    where = value_at(game_dir, "leaders", 'text: "{pointz:point}')
     assert errors(game_dir) == [
         f"{where}: text: unknown placeholder {{pointz}}: expected only {{points}}, {{type}}, {{distance}}"
     ]
@@ -347,7 +356,7 @@ def test_challenge_placeholder_with_a_format(game_dir, field):
     """A placeholder is its number (or a unit, {points:point}), never a width or conversion
     of Python's format: `{at_least:>999999999}` made a text of a gigabyte on every monster board."""
     edit(game_dir, "monsters", "At least {at_least} runs", f"At least {field} runs")
-    where = at(game_dir, "monsters", f'challenge: "At least {field} runs')
+    where = value_at(game_dir, "monsters", f'challenge: "At least {field} runs')
     (err,) = errors(game_dir)
     assert err.startswith(f"{where}: challenge: placeholder {field}: expected {{at_least}}"), err
 
@@ -411,7 +420,7 @@ def test_misspelt_key_in_override_names_the_key_meant(game_dir):
 def test_inherited_error_points_at_the_base_once(game_dir):
     edit(game_dir, "rules", "king_bonus: 2", "king_bonus: two")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'rules', 'king_bonus')}: king_bonus: input should be a valid integer, unable to parse string as an integer, got 'two'"
+        f"{value_at(game_dir, 'rules', 'king_bonus')}: king_bonus: input should be a valid integer, unable to parse string as an integer, got 'two'"
     ]
 
 
@@ -422,26 +431,26 @@ def test_new_entry_in_override_missing_keys(game_dir):
 
 def test_unknown_extends(game_dir):
     edit(game_dir, "rules", 'extends: "0.2.8"', "extends: final")
-    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'extends')}: extends: names no version 'final': expected one of 0.2.8"]
+    assert errors(game_dir) == [f"{value_at(game_dir, 'rules', 'extends')}: extends: names no version 'final': expected one of 0.2.8"]
 
 
 def test_extends_cycle(game_dir):
     edit(game_dir, "rules", '  "0.2.8":\n', '  "0.2.8":\n    extends: published\n')
     assert errors(game_dir) == [
-        f"{at(game_dir, 'rules', 'extends')}: extends: versions extend each other in a cycle (published -> 0.2.8 -> published): "
+        f"{value_at(game_dir, 'rules', 'extends')}: extends: versions extend each other in a cycle (published -> 0.2.8 -> published): "
         "expected a chain ending in a version without extends"
     ]
 
 
 def test_unknown_default(game_dir):
     edit(game_dir, "rules", "default: published", "default: final")
-    assert errors(game_dir) == [f"{at(game_dir, 'rules', 'default')}: default: names no version 'final': expected one of published, 0.2.8"]
+    assert errors(game_dir) == [f"{value_at(game_dir, 'rules', 'default')}: default: names no version 'final': expected one of published, 0.2.8"]
 
 
 def test_row_markers_must_fit_rows(game_dir):
     edit(game_dir, "rules", "row_markers: [2, 3]", "row_markers: [3]")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'rules', 'row_markers')}: row_markers: [3] does not fit rows_by_players {{1: 6, 2: 6, 3: 5, 4: 4}}: "
+        f"{value_at(game_dir, 'rules', 'row_markers')}: row_markers: [3] does not fit rows_by_players {{1: 6, 2: 6, 3: 5, 4: 4}}: "
         "a row marked N is used only with N or fewer players, so these markers expect rows_by_players {1: 6, 2: 6, 3: 6, 4: 5}"
     ]
 

@@ -264,6 +264,20 @@ def test_what_a_face_may_not_hold_is_one_line_at_the_template_line(demo: Project
     assert "card/example (and 1 more piece): " in found
 
 
+def test_font_family_in_text_or_a_comment_sets_no_font(demo: Project):
+    """Before: a regex over the whole SVG took a card's text "font-family: Comic Sans;" and a
+    comment for fonts the face asks for, and refused it; only attributes and `style` set one."""
+    cards = demo.content_dir / "demo/cards.yaml"
+    cards.write_text(re.sub(r"text: .*", "text: 'Write font-family: Comic Sans; on the box.'", cards.read_text()))
+    in_body(demo, "<!-- font-family: Comic Sans; was the old look -->")
+    result = runner.invoke(app, ["validate", "--project", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    # a style declaration still asks for the font, and is refused
+    card(demo).write_text(card(demo).read_text().replace("<!-- font-family: Comic Sans; was the old look -->", ""))
+    line = in_body(demo, '<text style="fill: black; font-family: Comic Sans">x</text>')
+    refused(demo, card(demo), line, "font-family 'Comic Sans' names none of the game's fonts")
+
+
 @pytest.mark.parametrize("markup,message", [
     ("<script>x</script>", "the face has a <script> element"),
     ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),

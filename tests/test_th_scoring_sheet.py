@@ -344,9 +344,9 @@ def test_cli_score_json(sheet):
 
 
 @pytest.mark.parametrize("written, expected", [
-    ("31.5", "game.yaml:16:5: Ana: claimed: expected a whole number, got 31.5"),
-    ("true", "game.yaml:16:5: Ana: claimed: expected a whole number, got true"),  # not taken as 1
-    ("lots", "game.yaml:16:5: Ana: claimed: input should be a valid integer, unable to parse string as an integer, got 'lots'"),
+    ("31.5", "game.yaml:16:14: Ana: claimed: expected a whole number, got 31.5"),
+    ("true", "game.yaml:16:14: Ana: claimed: expected a whole number, got true"),  # not taken as 1
+    ("lots", "game.yaml:16:14: Ana: claimed: input should be a valid integer, unable to parse string as an integer, got 'lots'"),
 ])
 def test_cli_score_a_claim_that_is_no_number_names_the_player(sheet, written, expected):
     result = cli("score", str(sheet(BASE.replace("claimed: 38", f"claimed: {written}"))))
@@ -356,7 +356,7 @@ def test_cli_score_a_claim_that_is_no_number_names_the_player(sheet, written, ex
 
 def test_a_solo_level_of_true_is_no_level(sheet):
     solo = BASE.split("  - name: Bo")[0] + "solo: {level: true, ai_cards: []}\n"
-    assert problems(sheet(solo)) == ["game.yaml:17:8: level: expected a whole number, got true"]
+    assert problems(sheet(solo)) == ["game.yaml:17:15: level: expected a whole number, got true"]
 
 
 @pytest.mark.parametrize("written, expected", [

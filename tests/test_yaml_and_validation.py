@@ -125,13 +125,13 @@ def test_unknown_key_names_the_allowed_ones():
 def test_missing_key_and_wrong_type_are_all_reported():
     assert messages("cards:\n  - id: a\n  - id: b\n    cost: lots\n") == [
         "deck.yaml:2:5: missing required key 'cost'",
-        "deck.yaml:4:5: cost: input should be a valid integer, unable to parse string as an integer, got 'lots'",
+        "deck.yaml:4:11: cost: input should be a valid integer, unable to parse string as an integer, got 'lots'",
     ]
 
 
 def test_constraint_error_points_at_the_value():
     assert messages("cards:\n  - {id: a, cost: -1}\n") == [
-        "deck.yaml:2:13: cost: input should be greater than or equal to 0, got -1"
+        "deck.yaml:2:19: cost: input should be greater than or equal to 0, got -1"
     ]
 
 
@@ -154,7 +154,7 @@ def test_manifest_sizes_presets_and_errors():
     doc = parse_located(text, "game.yaml")
     _, errors = validate(doc, Manifest)
     assert len(errors) == 1
-    assert str(errors[0]).startswith("game.yaml:5:22: size: unknown size 'huge': expected a preset (poker,")
+    assert str(errors[0]).startswith("game.yaml:5:28: size: unknown size 'huge': expected a preset (poker,")
     fixed = parse_located(text.replace("huge", "{width: 30, height: 1.5in}"), "game.yaml")
     manifest, errors = validate(fixed, Manifest)
     assert not errors
@@ -171,7 +171,7 @@ def test_a_size_word_with_an_x_is_an_unknown_preset_and_a_near_one_is_named():
         (problem,) = validate(doc, Manifest)[1]
         return str(problem)
     for word in ("hex", "box"):
-        assert error(word).startswith(f"game.yaml:3:22: size: unknown size '{word}': expected a preset (poker,"), error(word)
+        assert error(word).startswith(f"game.yaml:3:28: size: unknown size '{word}': expected a preset (poker,"), error(word)
         assert "did you mean" not in error(word)
     assert error("pokr").endswith("or {width, height} (did you mean 'poker'?)")
     assert error("30mm x abc") == "game.yaml:3:22: height: expected a length such as 63mm, 2.5in or 12pt, got 'abc'"
@@ -184,7 +184,7 @@ def test_error_line_format():
 
 def test_wrong_container_kinds_read_as_plain_words():
     assert messages("- a\n- b\n") == ["deck.yaml:1:1: expected a mapping of `key: value` lines, got a list"]
-    assert messages("cards: 5\n") == ["deck.yaml:1:1: cards: expected a list of `- item` lines, got 5"]
+    assert messages("cards: 5\n") == ["deck.yaml:1:8: cards: expected a list of `- item` lines, got 5"]
 
 
 # --- a union: one line naming the alternatives, or the errors inside the one that fits ---
@@ -201,14 +201,14 @@ class Pile(StrictModel):
 
 
 def test_a_value_no_alternative_takes_is_one_line_naming_them():
-    assert messages("copies: [1]\n", Pile) == ["deck.yaml:1:1: copies: expected a whole number or an expression, got a list"]
-    assert messages("count: x\n", Pile) == ["deck.yaml:1:1: count: expected a whole number or a mapping, got the text 'x'"]
-    assert messages("limits: 3\n", Pile) == ["deck.yaml:1:1: limits: expected a mapping or a list, got 3"]
+    assert messages("copies: [1]\n", Pile) == ["deck.yaml:1:9: copies: expected a whole number or an expression, got a list"]
+    assert messages("count: x\n", Pile) == ["deck.yaml:1:8: count: expected a whole number or a mapping, got the text 'x'"]
+    assert messages("limits: 3\n", Pile) == ["deck.yaml:1:9: limits: expected a mapping or a list, got 3"]
 
 
 def test_a_value_shaped_like_one_alternative_gets_that_alternatives_errors():
     assert messages("count: {min: x}\n", Pile) == [
-        "deck.yaml:1:9: min: input should be a valid integer, unable to parse string as an integer, got 'x'"]
+        "deck.yaml:1:14: min: input should be a valid integer, unable to parse string as an integer, got 'x'"]
     assert messages("limits: {lo: 1, hi: 2}\n", Pile) == ["deck.yaml:1:17: unknown key 'hi' (expected one of: lo)"]
     assert messages("limits: [1, x]\n", Pile) == [
         "deck.yaml:1:13: limits: input should be a valid integer, unable to parse string as an integer, got 'x'"]
@@ -232,7 +232,7 @@ def test_a_mapping_two_models_could_take_gets_the_errors_of_the_nearer_one():
     """Before: every alternative's complaints, one under the other, with the first model's
     keys listed for the second's unknown key ("missing required key 'bark'" beside a cat)."""
     assert messages("pet: {name: Tom, lives: x}\n", Home) == [
-        "deck.yaml:1:18: lives: input should be a valid integer, unable to parse string as an integer, got 'x'"]
+        "deck.yaml:1:25: lives: input should be a valid integer, unable to parse string as an integer, got 'x'"]
     assert messages("pet: {name: Rex, bark: woof, colour: x}\n", Home) == [
         "deck.yaml:1:30: unknown key 'colour' (expected one of: name, bark)"]
     # as near to both: the first declared
@@ -274,7 +274,7 @@ def test_a_misspelt_required_key_of_a_game_file_is_one_line(demo: Project):
 
 def test_a_components_copies_of_the_wrong_kind_is_one_line():
     text = "title: T\ncomponents:\n  - id: c\n    name: C\n    size: poker\n    items: cards.cards\n    front: f.svg.j2\n    copies: [1]\n"
-    assert messages(text, Manifest) == ["deck.yaml:8:5: copies: expected a whole number or an expression, got a list"]
+    assert messages(text, Manifest) == ["deck.yaml:8:13: copies: expected a whole number or an expression, got a list"]
 
 
 def test_manifest_size_with_one_unit_applies_it_to_both_sides():

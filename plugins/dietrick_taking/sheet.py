@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, OptionError, PnpError, meant_key, sorted_errors, unknown_key
+from pnp.api import ContentError, OptionError, PnpError, as_written, meant_key, sorted_errors, unknown_key
 from pnp.api import Located
 
 from .models import ScoringFile
@@ -101,7 +101,7 @@ def _position(data: dict, key: str, at: tuple, who: str, scoring: ScoringFile, e
         return None
     value = data[key]
     if not _is_int(value) or not 0 <= value <= scoring.track_length:
-        errors.add(at + (key,), f"{who}{key} is {value!r}: expected a whole number of squares from 0 to {scoring.track_length}")
+        errors.add(at + (key,), f"{who}{key} is {as_written(value)}: expected a whole number of squares from 0 to {scoring.track_length}")
         return None
     return value
 
@@ -115,7 +115,7 @@ def _order(doc: Located, scoring: ScoringFile, errors: _Errors) -> tuple[int, ..
         return None
     value = data["scoring_order"]
     if not isinstance(value, list) or not all(_is_int(v) for v in value):
-        errors.add(("scoring_order",), f"scoring_order is {value!r}: {expected}")
+        errors.add(("scoring_order",), f"scoring_order is {as_written(value)}: {expected}")
         return None
     body = value[:-1] if value and value[-1] == scoring.last_card else value
     if scoring.last_card in body:
@@ -131,13 +131,13 @@ def _entry(data: Any, at: tuple, scoring: ScoringFile, errors: _Errors, fuzz: bo
     name: str | None
     if fuzz:
         if not isinstance(data, dict):
-            errors.add(at, f"fuzz is {data!r}: expected Fuzz's final markers, e.g. fuzz: {{yellow: 5, blue: 4}}")
+            errors.add(at, f"fuzz is {as_written(data)}: expected Fuzz's final markers, e.g. fuzz: {{yellow: 5, blue: 4}}")
             return None
         name, who = FUZZ, f"{FUZZ}: "
         _unknown_keys(data, ("yellow", "blue"), at, who, errors)
     else:
         if not isinstance(data, dict):
-            errors.add(at, f"player {at[-1] + 1} is {data!r}: expected a mapping with name, yellow and blue")
+            errors.add(at, f"player {at[-1] + 1} is {as_written(data)}: expected a mapping with name, yellow and blue")
             return None
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -147,12 +147,12 @@ def _entry(data: Any, at: tuple, scoring: ScoringFile, errors: _Errors, fuzz: bo
         if "name" not in data:
             errors.missing(at, "name", f"player {at[-1] + 1}: missing 'name': expected the player's name")
         elif name is None:
-            errors.add(at + ("name",), f"player {at[-1] + 1}: name is {data['name']!r}: expected the player's name")
+            errors.add(at + ("name",), f"player {at[-1] + 1}: name is {as_written(data['name'])}: expected the player's name")
     yellow = _position(data, "yellow", at, who, scoring, errors)
     blue = _position(data, "blue", at, who, scoring, errors)
     claimed = data.get("claimed")
     if claimed is not None and (not _is_int(claimed) or claimed < 0):
-        errors.add(at + ("claimed",), f"{who}claimed is {claimed!r}: expected the difference the table worked out, a whole number of 0 or more")
+        errors.add(at + ("claimed",), f"{who}claimed is {as_written(claimed)}: expected the difference the table worked out, a whole number of 0 or more")
         claimed = None
     if name is None or yellow is None or blue is None:
         return None
@@ -167,11 +167,11 @@ def _claimed_winner(doc: Located, names: list[str], errors: _Errors) -> tuple[st
     if value in ("none", None, []):
         return ()
     if not all(isinstance(v, str) for v in listed):
-        errors.add(("claimed_winner",), f"claimed_winner is {value!r}: expected a player's name, a list of names, or none")
+        errors.add(("claimed_winner",), f"claimed_winner is {as_written(value)}: expected a player's name, a list of names, or none")
         return None
     unknown = [v for v in listed if v not in names]
     if unknown:
-        errors.add(("claimed_winner",), f"claimed_winner names {unknown[0]!r}: expected one of {', '.join(names)} or none")
+        errors.add(("claimed_winner",), f"claimed_winner names {as_written(unknown[0])}: expected one of {', '.join(names)} or none")
         return None
     return tuple(listed)
 
@@ -186,11 +186,11 @@ def parse_sheet(doc: Located, scoring: ScoringFile, game: str = "dietrick-taking
         raise PnpError(errors.items)
     _unknown_keys(data, TOP_KEYS, (), "", errors)
     if data.get("game") != game:
-        errors.add(("game",), f"game is {data.get('game')!r}: expected {game}")
+        errors.add(("game",), f"game is {as_written(data.get('game'))}: expected {game}")
     order = _order(doc, scoring, errors)
     variant = data.get("variant", "standard")
     if variant not in VARIANTS:
-        errors.add(("variant",), f"variant is {variant!r}: expected {' or '.join(VARIANTS)}")
+        errors.add(("variant",), f"variant is {as_written(variant)}: expected {' or '.join(VARIANTS)}")
     entries = _players(doc, scoring, errors)
     listed = data.get("players")
     players = listed if isinstance(listed, list) else []
@@ -215,14 +215,14 @@ def _earlier_wins(doc: Located, names: list[str], scoring: ScoringFile, errors: 
     value = doc.data["earlier_wins"]
     most = scoring.long_game_wins - 1
     if not isinstance(value, dict):
-        errors.add(("earlier_wins",), f"earlier_wins is {value!r}: expected the games each player won before this one, e.g. earlier_wins: {{{names[0] if names else 'Ann'}: 1}}")
+        errors.add(("earlier_wins",), f"earlier_wins is {as_written(value)}: expected the games each player won before this one, e.g. earlier_wins: {{{names[0] if names else 'Ann'}: 1}}")
         return None
     out = {name: 0 for name in names}
     for name, wins in value.items():
         if name not in names:
-            errors.add(("earlier_wins", name), f"earlier_wins names {name!r}: expected one of {', '.join(names)}")
+            errors.add(("earlier_wins", name), f"earlier_wins names {as_written(name)}: expected one of {', '.join(names)}")
         elif not _is_int(wins) or not 0 <= wins <= most:
-            errors.add(("earlier_wins", name), f"earlier_wins {name} is {wins!r}: expected 0 to {most}, "
+            errors.add(("earlier_wins", name), f"earlier_wins {name} is {as_written(wins)}: expected 0 to {most}, "
                        f"as the Long Game ends when someone wins {scoring.long_game_wins} games")
         else:
             out[name] = wins
@@ -238,7 +238,7 @@ def _players(doc: Located, scoring: ScoringFile, errors: _Errors) -> list[Entry]
         errors.missing((), "players", f"missing 'players': expected a list of 1 to {most} players, each with name, yellow and blue")
         return []
     if not isinstance(players, list) or not players:
-        errors.add(("players",), f"players is {players!r}: expected a list of 1 to {most} players, each with name, yellow and blue")
+        errors.add(("players",), f"players is {as_written(players)}: expected a list of 1 to {most} players, each with name, yellow and blue")
         return []
     entries = [e for i, p in enumerate(players) if (e := _entry(p, ("players", i), scoring, errors)) is not None]
     seen: dict[str, str] = {}

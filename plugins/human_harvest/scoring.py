@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pnp.api import ContentError, OptionError, PnpError, ScoreReport, markup, meant_key, sorted_errors, unknown_key
+from pnp.api import ContentError, OptionError, PnpError, ScoreReport, as_written, markup, meant_key, sorted_errors, unknown_key
 
 from .fields import BOARD_FINISHED, ENDINGS, PLAYER_KEYS, SIX_CYBORGS, SIX_HUMANS, TOP_KEYS, VARIANTS, seats
 from .models import ScoringFile
@@ -79,11 +79,11 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
     typos = _unknown_keys(doc, data, TOP_KEYS, (), "", stray)
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
-        errors.append(doc.error(("variant",), f"variant is {variant!r}: expected {' or '.join(VARIANTS)}"))
+        errors.append(doc.error(("variant",), f"variant is {as_written(variant)}: expected {' or '.join(VARIANTS)}"))
     advanced = variant == "advanced"
     ending = data.get("ending")
     if ending not in ENDINGS and "ending" not in typos:
-        what = f"ending is {ending!r}" if "ending" in data else "missing 'ending'"
+        what = f"ending is {as_written(ending)}" if "ending" in data else "missing 'ending'"
         errors.append(doc.error(("ending",) if "ending" in data else (), f"{what}: expected how the game ended: {SIX_CYBORGS} "
                                 f"(a player got all {rules.cyborgs_to_win} Cyborgs on the board), {BOARD_FINISHED} (the last "
                                 f"tile was played first) or {SIX_HUMANS} (advanced: {rules.humans_to_win} Humans stored)"))
@@ -92,7 +92,7 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
             errors.append(doc.error(("dna_point",), "dna_point is for the advanced game (the DNA Collection Point, "
                                     f"{RULES} line 133): expected variant: advanced, or no dna_point"))
         elif not isinstance(data["dna_point"], bool):
-            errors.append(doc.error(("dna_point",), f"dna_point is {data['dna_point']!r}: expected true (the DNA Collection "
+            errors.append(doc.error(("dna_point",), f"dna_point is {as_written(data['dna_point'])}: expected true (the DNA Collection "
                                     "Point came into play) or false"))
     entries = _players(doc, rules, players, advanced, errors, "players" in typos)
     if not errors and not typos & set(REQUIRED):  # the game's counts read well: what can the stated ending leave? (a stray key or claim does not hide it)
@@ -124,7 +124,7 @@ def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanc
     if misspelt:  # `playres:`: said at the misspelling
         return []
     if not isinstance(listed, list) or not low <= len(listed) <= high:
-        got = f"{len(listed)} players" if isinstance(listed, list) else repr(listed)
+        got = f"{len(listed)} players" if isinstance(listed, list) else as_written(listed)
         errors.append(doc.error(("players",) if "players" in doc.data else (),
                                 f"players is {got}: expected a list of {low} to {high} players in seat order, each with name and cyborgs"))
         if not isinstance(listed, list):
@@ -133,7 +133,7 @@ def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanc
     for i, p in enumerate(listed):
         at = ("players", i)
         if not isinstance(p, dict):
-            errors.append(doc.error(at, f"player {i + 1} is {p!r}: expected a mapping with name and cyborgs"))
+            errors.append(doc.error(at, f"player {i + 1} is {as_written(p)}: expected a mapping with name and cyborgs"))
             continue
         given = p.get("name")
         name = given.strip() if isinstance(given, str) else ""  # "": no name to offer claimed_winner; messages name the seat
@@ -144,13 +144,13 @@ def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanc
                 errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
             seen.add(name.casefold())
         elif "name" not in typos:
-            what = f"name is {given!r}" if "name" in p else "missing 'name'"
+            what = f"name is {as_written(given)}" if "name" in p else "missing 'name'"
             errors.append(doc.error(at + ("name",) if "name" in p else at, f"player {i + 1}: {what}: expected the player's name"))
         cyborgs: Any = p.get("cyborgs")
         if "cyborgs" in typos:
             cyborgs = 0
         elif not _is_int(cyborgs) or not 0 <= cyborgs <= rules.cyborgs_per_player:
-            what = f"cyborgs is {cyborgs!r}" if "cyborgs" in p else "missing 'cyborgs'"
+            what = f"cyborgs is {as_written(cyborgs)}" if "cyborgs" in p else "missing 'cyborgs'"
             errors.append(doc.error(at + ("cyborgs",) if "cyborgs" in p else at,
                                     f"{who}{what}: expected the Cyborgs on the board, Cyborg Factory included, 0 to "
                                     f"{rules.cyborgs_per_player} (a player has {rules.cyborgs_per_player}, {RULES} line 17)"))
@@ -160,7 +160,7 @@ def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanc
             errors.append(doc.error(at + ("humans",), f"{who}humans are stored only in the advanced game ({RULES} line 163): "
                                     "expected variant: advanced, or no humans"))
         elif not _is_int(humans) or not 0 <= humans <= rules.humans_to_win:
-            errors.append(doc.error(at + ("humans",), f"{who}humans is {humans!r}: expected the Humans stored, 0 to "
+            errors.append(doc.error(at + ("humans",), f"{who}humans is {as_written(humans)}: expected the Humans stored, 0 to "
                                     f"{rules.humans_to_win} (the first to store {rules.humans_to_win} wins, {RULES} line 151)"))
             humans = 0
         entries.append(Entry(name, cyborgs, humans))
@@ -175,11 +175,11 @@ def _claimed_winner(doc: "Located", names: list[str], errors: list[ContentError]
         return ()
     claimed = [value] if isinstance(value, str) else value
     if not isinstance(claimed, list) or not all(isinstance(n, str) for n in claimed):
-        errors.append(doc.error(("claimed_winner",), f"claimed_winner is {value!r}: expected a player's name, a list of names, or none"))
+        errors.append(doc.error(("claimed_winner",), f"claimed_winner is {as_written(value)}: expected a player's name, a list of names, or none"))
         return None
     for name in claimed:
         if name.strip() not in names:
-            errors.append(doc.error(("claimed_winner",), f"claimed_winner names {name!r}: expected one of {', '.join(names)}, or none"))
+            errors.append(doc.error(("claimed_winner",), f"claimed_winner names {as_written(name)}: expected one of {', '.join(names)}, or none"))
     return tuple(n.strip() for n in claimed)
 
 

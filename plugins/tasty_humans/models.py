@@ -565,8 +565,9 @@ class RuleSet(StrictModel):
     def _resolve(self) -> "RuleSet":
         problems: list[dict[str, Any]] = []
 
-        def fail(loc: tuple, message: str, value: Any = None) -> None:
-            problems.append({"type": "value_error", "loc": loc, "input": value, "ctx": {"error": ValueError(message)}})
+        def fail(loc: tuple, message: str, value: Any = None, at_key: bool = False) -> None:
+            # `at_key`: about the key (an unknown one), which pnp then places at the key, not its value
+            problems.append({"type": "value_error", "loc": loc, "input": value, "ctx": {"error": ValueError(message), "at_key": at_key}})
 
         names = list(self.versions)
         if self.default not in self.versions:
@@ -605,7 +606,7 @@ class RuleSet(StrictModel):
                     if err["type"] == "extra_forbidden":
                         allowed = _allowed_keys(RuleVersion, loc) + (["extends"] if len(loc) == 1 else [])
                         # the keys the version writing it has there itself: `titel:` beside an inherited `title:` meant to override it
-                        fail(where, unknown_key(loc[-1], allowed, mapping_at(self.versions[str(where[1])], loc[:-1])), err.get("input"))
+                        fail(where, unknown_key(loc[-1], allowed, mapping_at(self.versions[str(where[1])], loc[:-1])), err.get("input"), at_key=True)
                     else:
                         problems.append({k: err[k] for k in ("type", "input", "ctx") if k in err} | {"loc": where})
         if problems:

@@ -640,6 +640,7 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             break
         count = len(pages)
     own_margin = own_margin or {}
+    names = {c.spec.id: c.spec.name for c in rendered}
     for s in sections:
         for k, (page, side) in enumerate(zip(s.pages, s.sides)):
             m = own_margin.get(id(page), sheet.margin)
@@ -653,9 +654,21 @@ def _assemble(title: str, sections: list[Section], sheet: Paper, rendered: list[
             if registration and id(page) in own_margin:
                 where += "; cut by hand along the crop marks (no cutting-machine marks)"
             sheet_no = sum(x != "back" for x in s.sides[: k + 1])
-            page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets} · {where}", m, inset, measure))
+            page.add(_sheet_label(page, sheet, f"{title} · {s.name} · sheet {sheet_no} of {s.sheets}{_also(page, s, names)} · {where}",
+                                  m, inset, measure))
             pages.append(page)
     return pages, first, held
+
+
+def _also(page: Page, section: Section, names: dict[str, str]) -> str:
+    """` · also Village King, Damage tiles`: the other components whose pieces a component's
+    sheet holds (laid in its free space), for its label; "" for a sheet of its own alone, or
+    of a packed section (named for no component)."""
+    if section.name not in names.values():
+        return ""
+    others = [names.get(c, c) for c in dict.fromkeys(p.face.component for p in page.places)]
+    others = [name for name in others if name != section.name]
+    return f" · also {', '.join(others)}" if others else ""
 
 
 def _sheet_label(page: Page, sheet: Paper, text: str, margin: float, inset: float,

@@ -270,7 +270,7 @@ def _kind(value: Any) -> str:
     return f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
 
 
-def _hook_error(hook: Any, message: str) -> PluginError:
+def hook_error(hook: Any, message: str) -> PluginError:
     """`message` about a plugin's hook (a function, or a class), located at its `def` or
     `class` line and naming the plugin it belongs to."""
     import inspect  # only for a broken plugin: not on every command's way
@@ -313,8 +313,8 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
         if exc.__traceback__ is None or exc.__traceback__.tb_next is not None:
             raise  # raised inside the hook: its own code's error
         if takes(hook, args):  # a wrapper's (e.g. functools.cache's), not the parameters' fault
-            raise _hook_error(at, f"{call} raised TypeError: {exc}") from None
-        raise _hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
+            raise hook_error(at, f"{call} raised TypeError: {exc}") from None
+        raise hook_error(at, f"{exc}: expected def {call}") from None  # the call itself: the hook's parameters
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # the plugin's `sys.exit()` or a BaseException of its own: its error, not pnp's end
@@ -322,7 +322,7 @@ def call_hook(hook: Callable[..., Any], call: str, args: tuple[Any, ...], check:
             raise
         raise error from exc
     if (expected := check(value)) is not None:
-        raise _hook_error(at, f"{call.partition('(')[0]} returned {_kind(value)}: expected {expected}")
+        raise hook_error(at, f"{call.partition('(')[0]} returned {_kind(value)}: expected {expected}")
     return value
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 import jinja2
 from jinja2.loaders import split_template_path
 
-from ..errors import ContentError, PnpError, display_name, display_path
+from ..errors import ContentError, OptionError, PnpError, display_name, display_path
 from ..limits import TEMPLATES, Bounds
 from .yamlio import read_capped, size_in_words
 
@@ -247,12 +247,32 @@ def led_out(root: Path, paths: Iterable[Path], outcome: str) -> None:
                            f"(through a link): {outcome}")
 
 
+SOURCES = ("content", "templates", "assets", "plugins")  # the project's own files: never an output folder
+
+
+def chosen_output(root: Path, out: Path, option: str = "--out") -> Path:
+    """`out` (the folder or file an option names for pnp to write) as a real path, or an
+    OptionError when it is the project folder, holds it, or lies in one of its source folders:
+    a build there would mix generated files into the game's sources."""
+    real, base = Path(os.path.realpath(out)), Path(os.path.realpath(root))
+    expected = (f"expected a folder for generated files, not the project folder nor one holding it, and outside "
+                f"{', '.join(f'{s}/' for s in SOURCES[:-1])} and {SOURCES[-1]}/ (default: output/)")
+    if real == base:
+        raise OptionError(f"{option} {out}: is the project folder: {expected}")
+    if base.is_relative_to(real):
+        raise OptionError(f"{option} {out}: holds the project folder: {expected}")
+    for name in SOURCES:
+        if real.is_relative_to(base / name):
+            raise OptionError(f"{option} {out}: lies in the project's {name}/ folder: {expected}")
+    return real
+
+
 def output_folder(root: Path, folder: Path) -> Path:
     """`folder`, a folder under the project's `output/` that pnp is about to write, or a
     PnpError when a link on the way to it (`output/` itself, `output/<game>`, ...) takes it
     elsewhere: outside the project, or to another of its folders (templates/, say). A
     stranger's project must not point pnp's writes at the user's other files, nor at its own
-    inputs. (`--out DIR` is the user's own choice and is not checked.)"""
+    inputs. (`--out DIR`, the user's own choice, may lead anywhere but into the sources: `chosen_output`.)"""
     try:
         steps = Path(folder).relative_to(root).parts
     except ValueError:  # not below the project folder as written: only where it leads counts

@@ -276,8 +276,17 @@ def _alternatives(phrases: list[str]) -> str:
     return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
 
 
-def _lines(errors: list[dict[str, Any]], model: type[BaseModel] | None, data: Any) -> list[tuple[tuple, str]]:
-    """(place, sentence) for pydantic's errors. A value no alternative of a union accepts
+_AT_KEY = ("missing", "extra_forbidden")  # errors about a key (placed at it), not its value
+
+
+def _about_key(err: dict[str, Any]) -> bool:
+    """Whether `err` is about its key (placed at the key), not its value: a missing or unknown
+    key, or a model's own error saying so in its `ctx` (`at_key`: a plugin's unknown key)."""
+    return err["type"] in _AT_KEY or bool((err.get("ctx") or {}).get("at_key"))
+
+
+def _lines(errors: list[dict[str, Any]], model: type[BaseModel] | None, data: Any) -> list[tuple[tuple, str, bool]]:
+    """(place, sentence, whether it is about the key rather than the value) for pydantic's errors. A value no alternative of a union accepts
     is one line naming the alternatives, not one line per alternative; when some
     alternative fits its shape (a mapping for a model) its own errors are the ones shown."""
     groups: dict[tuple, dict[str, list[dict[str, Any]]]] = {}
@@ -285,13 +294,13 @@ def _lines(errors: list[dict[str, Any]], model: type[BaseModel] | None, data: An
         i = _tag_at(err["loc"], data, err["type"])
         if i is not None:
             groups.setdefault(err["loc"][:i], {}).setdefault(err["loc"][i], []).append(err)
-    out: list[tuple[tuple, str]] = []
+    out: list[tuple[tuple, str, bool]] = []
     done: set[tuple] = set()
     for err in errors:
         i = _tag_at(err["loc"], data, err["type"])
         at = err["loc"][:i] if i is not None else None
         if at is None or len(groups[at]) < 2:
-            out.append((err["loc"], describe(err, model, data)))
+            out.append((err["loc"], describe(err, model, data), _about_key(err)))
             continue
         if at in done:
             continue
@@ -306,11 +315,11 @@ def _lines(errors: list[dict[str, Any]], model: type[BaseModel] | None, data: An
         named = _names(model, at)
         phrases = list(dict.fromkeys(named.get(tag) or _EXPECTED[errs[0]["type"]] for tag, errs in branches.items()))
         field = next((str(p) for p in reversed(at) if isinstance(p, str)), None)
-        out.append((at, f"{field + ': ' if field else ''}expected {_alternatives(phrases)}, got {_kind(err.get('input'))}"))
+        out.append((at, f"{field + ': ' if field else ''}expected {_alternatives(phrases)}, got {_kind(err.get('input'))}", False))
     return out
 
 
-def _in_branch(errors: list[dict[str, Any]], at: tuple, tag: Any, model: type[BaseModel] | None, data: Any) -> list[tuple[tuple, str]]:
+def _in_branch(errors: list[dict[str, Any]], at: tuple, tag: Any, model: type[BaseModel] | None, data: Any) -> list[tuple[tuple, str, bool]]:
     """`_lines` of the errors inside the alternative `tag` of the union at `at`, each placed
     without the tag. Inside a model's alternative they are read against that model, so an
     unknown key lists its own keys, not the first alternative's."""
@@ -322,7 +331,7 @@ def _in_branch(errors: list[dict[str, Any]], at: tuple, tag: Any, model: type[Ba
         here = data
         for part in at:  # `at` is a path in the data (`_tag_at`)
             here = here[part]
-        out += [(at + loc, message) for loc, message in _lines([{**e, "loc": e["loc"][len(at) + 1:]} for e in deep], inner, here)]
+        out += [(at + loc, message, key) for loc, message, key in _lines([{**e, "loc": e["loc"][len(at) + 1:]} for e in deep], inner, here)]
     return out
 
 
@@ -356,10 +365,11 @@ def validate(doc: Located, model: type[M], at: tuple = (),
             found.append({**err, "loc": loc})
         found = _misspelt(found)
         errors = []
-        for loc, message in _lines(found, model, data):
+        for loc, message, at_key in _lines(found, model, data):
             place = _in_data(data, loc)
             name = label(place) if label is not None else None
-            errors.append(doc.error(at + place, f"{name}: {message}" if name else message))
+            located = doc.error if at_key else doc.value_error  # a missing or unknown key at the key, a wrong value at the value
+            errors.append(located(at + place, f"{name}: {message}" if name else message))
         return None, list(dict.fromkeys(errors))  # alternatives of a union may say the same twice
 
 

@@ -100,7 +100,8 @@ class Located:
 
     path: Path
     data: Any
-    marks: dict[Path_, Loc] = field(default_factory=dict)
+    marks: dict[Path_, Loc] = field(default_factory=dict)  # each key's (a list's item's) position
+    values: dict[Path_, Loc] = field(default_factory=dict)  # each mapping value's on its key's line (`paper: a5`: a5)
 
     def where(self, at: Path_ = ()) -> Loc | tuple[None, None]:
         """Position of `at`, or of its nearest ancestor that has one."""
@@ -113,6 +114,12 @@ class Located:
 
     def error(self, at: Path_, message: str) -> ContentError:
         line, col = self.where(at)
+        return ContentError(self.path, line, col, message)
+
+    def value_error(self, at: Path_, message: str) -> ContentError:
+        """`error` about the value under `at`: at the value itself when it is written on its
+        key's line (`paper: a5` at a5), else at its key (a missing key: its mapping's)."""
+        line, col = self.values.get(tuple(at)) or self.where(at)
         return ContentError(self.path, line, col, message)
 
     def path_of(self, value: Any) -> Path_ | None:
@@ -166,6 +173,8 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
                 errors.append(ContentError(doc.path, *_mark(key_node, where), f"duplicate key {key!r}"))
                 continue
             doc.marks[at + (key,)] = _mark(key_node, where)
+            if isinstance(value_node, yaml.ScalarNode) or value_node.flow_style:  # not a block's: it starts at its first key
+                doc.values[at + (key,)] = _mark(value_node, where)
             out[key] = _construct(loader, value_node, at + (key,), doc, errors, where)
         return out
     if isinstance(node, yaml.SequenceNode):

@@ -23,7 +23,7 @@ from ..units import num
 from ..files import digest
 from .assets import Assets
 from .defaulted import SHEET_TABLE, Guarded, guards_in, unused_defaults
-from .font_styles import font_styles, sheet_fonts
+from .font_styles import declarations, font_styles, sheet_fonts
 from .lengths import absolute_length
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
@@ -288,14 +288,13 @@ def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int |
 
 
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
-STYLE_FAMILY = re.compile(r"font-family\s*:\s*([^;]+)")
-
-
-def _font_families(svg: str, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
+def _font_families(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Every `font-family` must reach one of the game's fonts before any other font: the PDF
-    engine and the rasteriser would each pick a different stand-in for anything else."""
+    engine and the rasteriser would each pick a different stand-in for anything else. Read from
+    attributes and `style` declarations, as the renderers read them: a card's text or a comment
+    saying "font-family: Foo" sets no font (`<style>` sheets are refused by `sheet_fonts`)."""
     families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
-    asked = set(re.findall(r'font-family="([^"]*)"', svg)) | set(STYLE_FAMILY.findall(svg))
+    asked = {value for element in root.iter() for name, value, _ in declarations(element) if name == "font-family"}
     errors = []
     for value in sorted(asked):
         for name in (n.strip().strip("'\"") for n in value.split(",")):
@@ -426,7 +425,7 @@ class ComponentRenderer:
             # a face refused for what its sheet loads is not told about that sheet's fonts too
             problems += [e for e in [check_face(svg, where, sources, what, root) or sheet_fonts(sheets, where, what, sources)] if e is not None]
             problems += self.locator.missing_glyphs(root, what, where, sources)
-            problems += _font_families(svg, self.game.fonts, where, what, sources)
+            problems += _font_families(root, self.game.fonts, where, what, sources)
             problems += font_styles(root, self.game.fonts, where, what, sources)
             problems += [e for e in [absolute_length(root, sheets, where, what, sources)] if e is not None]
             if paint := bad_paint(root, sheets, where, what, sources):  # no template line writes it: at the record's field that holds it

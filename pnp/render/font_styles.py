@@ -60,7 +60,7 @@ def sheet_fonts(sheets: list[str], template: Path, what: str, sources: Sources) 
     return None
 
 
-def _declarations(element: ET.Element) -> list[tuple[str, str, str]]:
+def declarations(element: ET.Element) -> list[tuple[str, str, str]]:
     """The element's font properties in the order they apply (attributes, then its `style`,
     whose later declarations win): (property, value, how it is written in the template)."""
     found = [(name, value, f'{name}="{value}"') for name in FONT_PROPERTIES if (value := element.get(name)) is not None]
@@ -141,7 +141,7 @@ def resolved(root: ET.Element, families: set[str], family: str) -> Iterator[Reso
     waiting: list[Resolved] = [(root, family, NORMAL, False, "", "")]
     while waiting:
         element, family, weight, italic, weight_written, style_written = waiting.pop()
-        for name, value, written in _declarations(element):
+        for name, value, written in declarations(element):
             parts = _shorthand(value) if name == "font" else None
             if name == "font" and parts is None:  # a system font keyword: nothing to check
                 continue

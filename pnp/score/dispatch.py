@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError, did_you_mean
 from ..load.plugin import GamePlugin
-from ..load.plugins import call_hook, expect_json_report, expect_json_schema, expect_sheet_text, takes
+from ..load.plugins import call_hook, expect_json_report, hook_error, expect_json_schema, expect_sheet_text, takes
 from ..load.project_files import output_folder
 from ..load.yamlio import SHEET, Located, load_located
 
@@ -22,10 +22,26 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+_MEMBERS = {  # what each abstract member of ScoreReport is, for a plugin's class missing it
+    "to_json": "def to_json(self) returning the report as a dict of plain data",
+    "render": "def render(self, console) printing the report",
+    "exit_code": "@property def exit_code(self) returning 0 when every claim is right, 1 when one is wrong",
+}
+
+
 class ScoreReport(ABC):
     """What a game's scorer returns: printable, serialisable, with an exit code."""
 
     game: str
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "ScoreReport":
+        # Python's "Can't instantiate abstract class ... with abstract method exit_code" does
+        # not say what the plugin must write: name the members, at the plugin's class line
+        missing = sorted(getattr(cls, "__abstractmethods__", ()))
+        if missing:
+            wanted = "; ".join(_MEMBERS.get(name, name) for name in missing)
+            raise hook_error(cls, f"class {cls.__name__} does not define {', '.join(missing)}, which every pnp.api.ScoreReport has: expected {wanted}")
+        return super().__new__(cls)
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:

@@ -271,11 +271,11 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                     out.append({"name": name, "title": games.title(name), "players": games.player_counts(name), "rules": rules})
                 except PnpError as exc:  # one game's fault hides no other game: it is listed with its error
                     print(f"pnp serve: {name} cannot be played: {_said(exc)}", file=sys.stderr)
-                    out.append({"name": name, "error": _said(exc)})
+                    out.append({"name": name, "title": games.listed_title(name), "error": _said(exc)})
                 except Exception as exc:
                     if (error := plugin_error(exc)) is None:
                         raise
-                    out.append({"name": name, "error": _said(error)})
+                    out.append({"name": name, "title": games.listed_title(name), "error": _said(error)})
             return out
         return JSONResponse(await run_in_threadpool(work))
 
@@ -352,6 +352,8 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
                 group["title"] = games.title(group["game"]) if group["game"] in names else group["game"]
                 # the monsters and leaders by the names their components print (the keys stay ids)
                 group["names"] = _choice_names(games, group["game"], group["rules"], group["players"]) if group["game"] in names else {}
+                for table in ("by_monster", "by_leader"):  # in the order of those names, as the page lists them
+                    group[table] = dict(sorted(group[table].items(), key=lambda kv: (group["names"].get(kv[0], kv[0]).casefold(), kv[0])))
             return out
         return JSONResponse(await run_in_threadpool(work))
 

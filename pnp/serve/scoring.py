@@ -285,6 +285,19 @@ class Games:
     def title(self, name: str) -> str:
         return self.load(name).manifest.title
 
+    def listed_title(self, name: str) -> str:
+        """The game's title for a page listing a game that cannot be played: its game.yaml's
+        `title:` as written, read alone (the game does not load); else its folder's name."""
+        from ..load.shipped import MANIFEST
+        from ..load.yamlio import load_located
+
+        try:
+            data = load_located(self.project.home(name).content_dir / name / MANIFEST).data
+        except (PnpError, OSError):
+            return name
+        title = data.get("title") if isinstance(data, dict) else None
+        return title.strip() if isinstance(title, str) and title.strip() else name
+
     def schema(self, name: str) -> dict[str, Any]:
         from ..score.dispatch import sheet_schema
 

@@ -284,7 +284,7 @@ async function homePage() {
   }
   out.append(h("section", {}, h("h1", {}, "New game"), h("label", {for: "game"}, "Game"), gameSel, rulesBox, changesBox, countBox, namesBox, err,
     h("p", {}, h("button", {id: "start", onclick: start}, "Start the game")),
-    ...broken.map(g => h("div", {class: "problem", role: "alert"}, `${g.name} cannot be played: ${g.error}`))));
+    ...broken.map(g => h("div", {class: "problem", role: "alert"}, `${g.title || g.name} cannot be played: ${g.error}`))));
   if (sessions.length) out.append(h("section", {}, h("h2", {}, "Games at this table"),
     h("ul", {}, sessions.map(s => h("li", {}, h("a", {href: `#/s/${s.id}`}, `${s.game}: ${s.players.join(", ")}`), ` ${s.created}${s.logged ? " (logged)" : ""}`)))));
   out.append(h("p", {}, h("a", {class: "button", href: "#/stats"}, "Statistics of logged games")));
