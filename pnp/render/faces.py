@@ -294,7 +294,12 @@ def _font_families(root: ET.Element, fonts: Fonts, template: Path, what: str, so
     attributes and `style` declarations, as the renderers read them: a card's text or a comment
     saying "font-family: Foo" sets no font (`<style>` sheets are refused by `sheet_fonts`)."""
     families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
-    asked = {value for element in root.iter() for name, value, _ in declarations(element) if name == "font-family"}
+    asked = set()
+    for element in root.iter():  # every element of every face: the common one, no family and no style, settled at once
+        if (value := element.get("font-family")) is not None:
+            asked.add(value)
+        if "family" in element.get("style", "").casefold():
+            asked.update(value for name, value, _ in declarations(element) if name == "font-family")
     errors = []
     for value in sorted(asked):
         for name in (n.strip().strip("'\"") for n in value.split(",")):

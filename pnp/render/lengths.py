@@ -32,7 +32,7 @@ def absolute_length(root: ET.Element, sheets: list[str], template: Path, what: s
         if element is root:
             continue
         for name, value in element.attrib.items():
-            if name.casefold() in LENGTHS and value[-1:].casefold() in "mntcq":  # mm, cm, in, pt, pc, q end so
+            if value[-1:] in "mntcqMNTCQ" and name.casefold() in LENGTHS:  # mm, cm, in, pt, pc, q end so; a number does not
                 written.append((name, value))
         if (style := element.get("style")) is not None:
             written += [(m.group(1), m.group(2)) for m in SHEET_LENGTH.finditer(style)]
