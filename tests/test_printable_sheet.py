@@ -155,3 +155,45 @@ def test_a_game_without_a_plugin_has_no_sheet_schema_and_no_scorer(demo, tmp_pat
     sheet.write_text("players:\n  - name: Ana\ngame: demo\n")
     result = runner.invoke(app, ["score", str(sheet), "--project", str(demo.root)])
     assert result.exit_code == 2 and result.output.startswith(f"{sheet}:3:") and "game: 'demo' has no scorer" in result.output
+
+
+def test_the_endings_are_said_as_reference_yaml_says_them_on_the_sheet_and_in_serve(tmp_path, copy_game):
+    """Before: the endings' words were written twice, in the sheet's template and in the
+    plugin's form.py. Now reference.yaml `endings` is the one definition both read; an
+    ending left out is a located error."""
+    from pnp.load.content import load_game
+
+    project = copy_game("tasty-humans")
+    reference = project.content_dir / "tasty-humans/reference.yaml"
+    reference.write_text(reference.read_text().replace("label: after a round", "label: once the round was over"))
+    out = tmp_path / "out"
+    made = runner.invoke(app, ["sheet", "tasty-humans", "--players", "2", "--out", str(out), "--project", str(project.root)])
+    assert made.exit_code == 0, made.output
+    text = _words(ET.parse(out / "scoring-sheet-2p.svg").getroot())
+    assert "once the round was over" in text and "after a round" not in text
+    game = load_game(project, "tasty-humans")
+    form = game.plugin.sheet_form(game, None, 2)
+    assert [c["label"] for c in form["table"]["ending"]["choices"]] == ["once the round was over", "in the Leader Phase"]
+    reference.write_text(reference.read_text().replace("  leader-phase: {label: in the Leader Phase", "  leaderphase: {label: in the Leader Phase"))
+    refused = runner.invoke(app, ["validate", "tasty-humans", "--project", str(project.root)])
+    assert refused.exit_code == 2 and "reference.yaml:" in refused.output and "expected the endings round, leader-phase" in refused.output, refused.output
+
+
+def test_the_variants_are_said_as_scoring_yaml_says_them_on_the_sheet_and_in_serve(tmp_path, copy_game):
+    """Dietrick-taking's variants were written twice too (the sheet's template, form.py): now
+    scoring.yaml `variants` alone; a variant left out is a located error."""
+    from pnp.load.content import load_game
+
+    project = copy_game("dietrick-taking")
+    scoring = project.content_dir / "dietrick-taking/scoring.yaml"
+    scoring.write_text(scoring.read_text().replace("beginner: Beginner Class (squares)", "beginner: Beginners (squares)"))
+    out = tmp_path / "out"
+    made = runner.invoke(app, ["sheet", "dietrick-taking", "--players", "3", "--out", str(out), "--project", str(project.root)])
+    assert made.exit_code == 0, made.output
+    text = _words(ET.parse(out / "scoring-sheet-3p.svg").getroot())
+    assert "Beginners (squares)" in text and "Beginner Class (squares)" not in text
+    game = load_game(project, "dietrick-taking")
+    assert [c["label"] for c in game.plugin.sheet_form(game, None, 3)["table"]["variant"]["choices"]] == ["standard", "Beginners (squares)"]
+    scoring.write_text(scoring.read_text().replace("variants: {standard: standard, ", "variants: {"))
+    refused = runner.invoke(app, ["validate", "dietrick-taking", "--project", str(project.root)])
+    assert refused.exit_code == 2 and "scoring.yaml:" in refused.output and "expected the variants standard, beginner" in refused.output, refused.output

@@ -9,18 +9,14 @@ if TYPE_CHECKING:
     from pnp.api import GameContent
 
 
-# dietrick-taking-rules.txt line 89: the Beginner Class counts squares, not printed numbers
-VARIANTS = {"standard": "standard", "beginner": "Beginner Class (squares)"}
-
-
 def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
     scoring = game.data["scoring"]
     track = {"kind": "track", "min": 0, "max": scoring.track_length}
     return {
         "table": {"scoring_order": {"kind": "order", "choices": [{"value": n, "label": f"card {n}"} for n in scoring.free_cards]},
                   # Fuzz's markers: the solo game's only (dietrick-taking-rules.txt:91-93)
-                  # the variants as the paper sheet ticks them (templates/dietrick-taking/scoring-sheet.svg.j2)
-                  "variant": {"choices": [{"value": k, "label": v} for k, v in VARIANTS.items()]},
+                  # the variants as the paper sheet ticks them (scoring.yaml variants)
+                  "variant": {"choices": [{"value": k, "label": v} for k, v in scoring.variants.items()]},
                   "fuzz": {"label": "Fuzz", "fields": {"yellow": track, "blue": track}, "solo_only": True},
                   # Long Game (dietrick-taking-rules.txt:87): a box for each player's earlier wins,
                   # fewer than the wins that end the match

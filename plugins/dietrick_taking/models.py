@@ -155,6 +155,9 @@ class Rulings(StrictModel):
     beginner_tie: Ruling
 
 
+VARIANTS = ("standard", "beginner")  # a scoring sheet's `variant:` values (sheet.py), whose words scoring.yaml holds
+
+
 class ScoringFile(StrictModel):
     """scoring.yaml: the scoring cards and the numbers that bound a game."""
 
@@ -172,6 +175,15 @@ class ScoringFile(StrictModel):
     rulings: Rulings
     markers_per_player: int = Field(ge=1)
     cards: list[ScoringCard] = Field(min_length=1)
+    variants: dict[str, str] = Field(description="each variant a scoring sheet's `variant:` takes (standard, beginner), as the paper "
+                                                 "sheet's boxes and pnp serve's form say it")
+
+    @field_validator("variants")
+    @classmethod
+    def _every_variant(cls, variants: dict[str, str]) -> dict[str, str]:
+        if list(variants) != list(VARIANTS):
+            raise ValueError(f"expected the variants {', '.join(VARIANTS)}, in that order (a scoring sheet's `variant:` values)")
+        return variants
 
     @model_validator(mode="after")
     def _cards(self) -> "ScoringFile":

@@ -26,13 +26,12 @@ from typing import TYPE_CHECKING, Any
 from pnp.api import ContentError, OptionError, PnpError, as_written, meant_key, sorted_errors, unknown_key
 from pnp.api import Located
 
-from .models import ScoringFile
+from .models import VARIANTS, ScoringFile
 
 if TYPE_CHECKING:
     from pnp.api import GameContent
 
 FUZZ = "Fuzz"
-VARIANTS = ("standard", "beginner")
 TOP_KEYS = ("game", "scoring_order", "variant", "players", "fuzz", "claimed_winner", "earlier_wins")
 PLAYER_KEYS = ("name", "yellow", "blue", "claimed")
 REQUIRED = ("game", "scoring_order", "players", "name", "yellow", "blue")

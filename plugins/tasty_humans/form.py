@@ -50,11 +50,6 @@ def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
             for name in rule_set.names()]
 
 
-# How the game ended, in the paper scoring sheet's words (templates/tasty-humans/scoring-sheet.svg.j2,
-# published F184-186, 0.2.8 O191-193): the sheet's `ending:` values as the table ticks them.
-ENDINGS = {"round": "after a round", "leader-phase": "in the Leader Phase"}
-
-
 def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]:
     rule_set = game.data["rules"]
     version = rule_set.version(rules)
@@ -94,7 +89,8 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
         # each field's help in the page's words: the schema's speaks of ids and YAML files
         "table": {"solo": {"label": "solo game", "help": "the A.I. opponent", "fields": solo},
                   "ending": {"label": "the game ended", "help": "left empty, pnp works out which fits the boards",
-                             "choices": [{"value": k, "label": v} for k, v in ENDINGS.items()]},
+                             # in the paper scoring sheet's words (reference.yaml endings; published F184-186, 0.2.8 O191-193)
+                             "choices": [{"value": k, "label": e.label} for k, e in game.data["reference"].endings.items()]},
                   "king_token": {"kind": "choice", "label": "Village King token", "choices_from": "players",
                                  "help": "when several players filled their stomachs at once, who holds the token itself: "
                                          "the last tie-break counts seats clockwise from it (tasty-humans-rules-0.2.8.txt "

@@ -943,6 +943,16 @@ class SoloReference(StrictModel):
     challenges: SoloChallengesWording
 
 
+ENDINGS = ("round", "leader-phase")  # a scoring sheet's `ending:` values (sheet.py TableSheet.ending)
+
+
+class EndingWords(StrictModel):
+    """How one ending of the game is said: in its box on the paper scoring sheet and in `pnp serve`'s form."""
+
+    label: str = Field(description="the box's words: how the game ended")
+    when: str = Field(description="the reminder printed beside it: what makes a game end so")
+
+
 class ReferenceFile(StrictModel):
     """reference.yaml: the turn summary printed on every player's reference card, and
     the solo card's text."""
@@ -954,6 +964,14 @@ class ReferenceFile(StrictModel):
     sections: list[ReferenceSection] = Field(min_length=1)
     setup: SetupReference
     solo: SoloReference
+    endings: dict[str, EndingWords] = Field(description="each way the game ends (round, leader-phase), as the scoring sheet and pnp serve say it")
+
+    @field_validator("endings")
+    @classmethod
+    def _every_ending(cls, endings: dict[str, EndingWords]) -> dict[str, EndingWords]:
+        if list(endings) != list(ENDINGS):
+            raise ValueError(f"expected the endings {', '.join(ENDINGS)}, in that order (a scoring sheet's `ending:` values)")
+        return endings
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of every section with the rule version's values filled in."""

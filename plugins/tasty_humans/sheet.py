@@ -154,7 +154,7 @@ class Sheet(StrictModel):
     )
     players: list[PlayerSheet] = Field(min_length=1, description="in seat order, clockwise")
     solo: SoloSheet | None = Field(None, description="present exactly when one player plays solo")
-    ending: Literal["round", "leader-phase"] | None = Field(
+    ending: Literal["round", "leader-phase"] | None = Field(  # models.ENDINGS, whose words reference.yaml holds
         None,
         description="how the game ended: round (a stomach filled while eating an adventurer; the round was "
         "finished and held leaders were eaten where they fit) or leader-phase (a stomach filled with a dropped "
