@@ -28,7 +28,8 @@ What a plugin gets
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),
   `meant_key` (that nearest key, for a checker that does not also report it missing),
   `mapping_at` (the mapping at a pydantic error's `loc` in the data: the keys present there),
-  and the field types `Slug`, `Colour`, `Length`, `one_of`, `text_with` (`beyond_name`: the
+  and the field types `Slug`, `Colour`, `Length`, `one_of`, `keys_of` (a mapping of exactly
+  these keys, in order), `text_with` (`beyond_name`: the
   first placeholder of a text that is more than a name, which a text filled in must not have).
 - Options: `check_value(game, name, spec, given)`, a game option's typed value or its
   located error (for a sheet that names an option, e.g. an edition); `choice_named(allowed,
@@ -59,7 +60,7 @@ from .limits import GRIDS
 from .load.manifest import Length
 from .load.options import check_value, choice_named
 from .load.plugin import GamePlugin
-from .load.validation import Colour, Slug, StrictModel, beyond_name, complaint, mapping_at, meant_key, one_of, text_with, unknown_key, validate
+from .load.validation import Colour, Slug, StrictModel, beyond_name, complaint, keys_of, mapping_at, meant_key, one_of, text_with, unknown_key, validate
 from .load.variants import deep_merge
 from .load.yamlio import Located
 from .units import num
@@ -98,6 +99,7 @@ __all__ = [
     "no_options",
     "num",
     "one_of",
+    "keys_of",
     "raise_if_any",
     "sorted_errors",
     "text_with",

@@ -9,6 +9,8 @@ _PER_UNIT = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
 _LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(mm|cm|in|pt)?\s*$")
 
 MM_TO_PT = 72 / 25.4
+# CSS pixels in each SVG unit, as the renderers (usvg, at 96 dpi) read a length: a bare number is px
+CSS_PX = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "q": 96 / 101.6, "in": 96.0}
 
 
 def to_mm(value: float | int | str) -> float:

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from pnp.api import Colour, Slug, StrictModel, one_of, text_with
+from pnp.api import Colour, Slug, StrictModel, keys_of, one_of, text_with
 
 from .glyphs import GLYPHS
 
@@ -175,15 +175,8 @@ class ScoringFile(StrictModel):
     rulings: Rulings
     markers_per_player: int = Field(ge=1)
     cards: list[ScoringCard] = Field(min_length=1)
-    variants: dict[str, str] = Field(description="each variant a scoring sheet's `variant:` takes (standard, beginner), as the paper "
-                                                 "sheet's boxes and pnp serve's form say it")
-
-    @field_validator("variants")
-    @classmethod
-    def _every_variant(cls, variants: dict[str, str]) -> dict[str, str]:
-        if list(variants) != list(VARIANTS):
-            raise ValueError(f"expected the variants {', '.join(VARIANTS)}, in that order (a scoring sheet's `variant:` values)")
-        return variants
+    variants: Annotated[dict[str, str], keys_of(VARIANTS, "variants", "a scoring sheet's `variant:` values")] = Field(
+        description="each variant a scoring sheet's `variant:` takes (standard, beginner), as the paper sheet's boxes and pnp serve's form say it")
 
     @model_validator(mode="after")
     def _cards(self) -> "ScoringFile":

@@ -23,7 +23,7 @@ from pydantic import (
 from pnp.api import PnpError, counted
 from pnp.api import GRIDS
 from pnp.api import deep_merge
-from pnp.api import StrictModel, beyond_name, complaint, mapping_at, text_with, unknown_key
+from pnp.api import StrictModel, beyond_name, keys_of, complaint, mapping_at, text_with, unknown_key
 
 if TYPE_CHECKING:
     from pydantic_core import InitErrorDetails
@@ -964,14 +964,8 @@ class ReferenceFile(StrictModel):
     sections: list[ReferenceSection] = Field(min_length=1)
     setup: SetupReference
     solo: SoloReference
-    endings: dict[str, EndingWords] = Field(description="each way the game ends (round, leader-phase), as the scoring sheet and pnp serve say it")
-
-    @field_validator("endings")
-    @classmethod
-    def _every_ending(cls, endings: dict[str, EndingWords]) -> dict[str, EndingWords]:
-        if list(endings) != list(ENDINGS):
-            raise ValueError(f"expected the endings {', '.join(ENDINGS)}, in that order (a scoring sheet's `ending:` values)")
-        return endings
+    endings: Annotated[dict[str, EndingWords], keys_of(ENDINGS, "endings", "a scoring sheet's `ending:` values")] = Field(
+        description="each way the game ends (round, leader-phase), as the scoring sheet and pnp serve say it")
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of every section with the rule version's values filled in."""

@@ -58,6 +58,20 @@ _EXPECTED = {
 }
 
 
+def keys_of(keys: Iterable[str], what: str, why: str) -> AfterValidator:
+    """The check of a mapping that must have exactly `keys`, in that order (`what` they are,
+    `why` they are those): `Annotated[dict[str, T], keys_of(...)]`, words a file gives for
+    values a scoring sheet takes, say."""
+    wanted = list(keys)
+
+    def check(value: dict[str, Any]) -> dict[str, Any]:
+        if list(value) != wanted:
+            raise ValueError(f"expected the {what} {', '.join(wanted)}, in that order ({why})")
+        return value
+
+    return AfterValidator(check)
+
+
 def one_of(choices: Iterable[str], what: str) -> AfterValidator:
     """The check of a text that must be one of `choices` (listed in that order when it is
     not): `Annotated[str, one_of(...)]`, a type the type checker reads too."""

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from ..errors import ContentError, PnpError, without_addresses
 from ..load import project_files
 from ..limits import PICTURES
+from ..units import CSS_PX
 from .textfit import calling_template
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ def media_type(data: bytes) -> str | None:
     return "image/svg+xml" if root.tag in {"svg", "{http://www.w3.org/2000/svg}svg"} else None
 
 
-_SVG_UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 _SVG_LENGTH = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(px|pt|pc|mm|cm|in)?\s*$")
 
 
@@ -55,7 +55,7 @@ def _svg_pixels(data: bytes) -> float | None:
     root = ET.fromstring(data)
     sizes = [_SVG_LENGTH.match(root.get(k) or "") for k in ("width", "height")]
     if all(sizes):
-        w, h = (float(m.group(1)) * _SVG_UNITS[m.group(2) or ""] for m in sizes if m)
+        w, h = (float(m.group(1)) * CSS_PX[m.group(2) or ""] for m in sizes if m)
         return w * h
     box = (root.get("viewBox") or "").replace(",", " ").split()
     try:
@@ -76,10 +76,7 @@ def oversize(data: bytes, kind: str) -> str | None:
         from PIL import Image
 
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # Pillow's own bomb warning: the limit below decides
-                with Image.open(io.BytesIO(data), formats=DRAWN) as picture:  # reads the header only
-                    size = picture.size
+            size = raster_size(data)
         except Image.DecompressionBombError:  # past twice Pillow's own limit: its header says so
             return f"a picture of more than {2 * (Image.MAX_IMAGE_PIXELS or 0):,} pixels, more than {limit:,}: {PICTURES.hint('pixels')}"
         except Exception as exc:  # a broken file: the renderers would fail on it later, less clearly
@@ -92,11 +89,13 @@ def oversize(data: bytes, kind: str) -> str | None:
 
 
 def raster_size(data: bytes) -> tuple[int, int]:
-    """A PNG's or JPEG's width and height in pixels, from its header (`oversize` read it already)."""
+    """A PNG's or JPEG's width and height in pixels, read from its header (nothing decoded)."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data), formats=DRAWN) as picture:
-        return picture.size
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Pillow's own bomb warning: `oversize`'s limit decides
+        with Image.open(io.BytesIO(data), formats=DRAWN) as picture:
+            return picture.size
 
 
 def damaged(data: bytes, kind: str) -> str | None:

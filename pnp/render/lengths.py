@@ -12,10 +12,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..errors import ContentError, lines_of
-from ..units import num
+from ..units import CSS_PX, num
 from .hrefs import Sources, written_at
 
-MM = {"mm": 1.0, "cm": 10.0, "q": 0.25, "in": 25.4, "pt": 25.4 / 72, "pc": 25.4 / 6}
 ABSOLUTE = re.compile(r"(?<![\w.])([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(mm|cm|q|in|pt|pc)\b", re.IGNORECASE)
 # the geometry and presentation properties that take lengths (a text's words are not looked at)
 LENGTHS = frozenset({"x", "y", "width", "height", "r", "rx", "ry", "cx", "cy", "fx", "fy", "fr", "x1", "y1", "x2", "y2",
@@ -42,7 +41,7 @@ def absolute_length(root: ET.Element, sheets: list[str], template: Path, what: s
             path, line = _at(sources, name, found.group(), template)
             return ContentError(path, line, None, f"{what}: {name}: {found.group()}: a face's lengths are millimetres already, and an "
                                 f"absolute unit would print at another size in the PDF and in each PNG: write "
-                                f"{num(float(number) * MM[unit.casefold()])} (millimetres, no unit)")
+                                f"{num(float(number) * CSS_PX[unit.casefold()] / CSS_PX['mm'])} (millimetres, no unit)")
     return None
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ContentError
-from ..units import num
+from ..units import CSS_PX, num
 
 # 150 dpi is the least most print shops accept for pictures: below it pixels and soft edges
 # show at arm's length. 300 dpi is their usual target, sharp to the eye.
@@ -28,7 +28,6 @@ SVG = "{http://www.w3.org/2000/svg}"
 HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
 # drawn only where something refers to them (a <use>, a fill): their size there is not known here
 UNDRAWN = {f"{SVG}{tag}" for tag in ("defs", "symbol", "pattern", "mask", "clipPath", "marker", "metadata", "title", "desc")}
-_UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0}
 _LENGTH = re.compile(r"^\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*(px|pt|pc|mm|cm|in)?\s*$")
 _TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 Matrix = tuple[float, float, float, float]  # a b c d of an SVG transform: its translation does not change a size
@@ -155,7 +154,7 @@ def _length(text: str | None, whole: float) -> float | None:
     found = _LENGTH.match(text[:-1] if percent else text)
     if not found or (percent and found.group(2)):
         return 0.0
-    return max(float(found.group(1)) * (whole / 100 if percent else _UNITS[found.group(2) or ""]), 0.0)
+    return max(float(found.group(1)) * (whole / 100 if percent else CSS_PX[found.group(2) or ""]), 0.0)
 
 
 def _viewbox(svg: ET.Element, viewport: tuple[float, float]) -> tuple[Matrix, tuple[float, float]]:
