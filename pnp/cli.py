@@ -312,7 +312,8 @@ def watch_cmd(
         return options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir, extra=set_, dpi=dpi,
                            layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
 
-    run(lambda: watch(project_at(project), games, options(), echo, reload=options))
+    # warnings as `pnp build` prints them (stderr, clipped); not errors: `--quiet` leaves them out
+    run(lambda: watch(project_at(project), games, options(), echo, reload=options, warn=(lambda _: None) if quiet else warn))
 
 
 @app.command("diff")
