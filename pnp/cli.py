@@ -312,7 +312,8 @@ def watch_cmd(
         return options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir, extra=set_, dpi=dpi,
                            layout=layout, back_offset=back_offset, pack=pack, cut_file=cut_file)
 
-    run(lambda: watch(project_at(project), games, options(), echo, reload=options))
+    # warnings as `pnp build` prints them (stderr, clipped); not errors: `--quiet` leaves them out
+    run(lambda: watch(project_at(project), games, options(), echo, reload=options, warn=(lambda _: None) if quiet else warn))
 
 
 @app.command("diff")
@@ -355,7 +356,7 @@ def preview_cmd(
     from .tools.preview import preview
 
     page = run(lambda: preview(project_at(project), games, options_for(project, formats=("svg", "pdf"), paper=paper, bleed=bleed, out=out_dir,
-                                                                       players=players, extra=set_)))
+                                                                       players=players, extra=set_), warn=(lambda _: None) if quiet else warn))
     if not quiet:
         say(display_path(page))
 
@@ -565,7 +566,7 @@ def sheet_cmd(
                 from .serve.sheetcode import table_code, table_url
 
                 code = table_code(table_url(project_at(project), db, DEFAULT_PORT if port is None else port))
-            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers, code):
+            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers, code, warn):
                 say(path)
             return
         text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))

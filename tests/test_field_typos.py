@@ -430,3 +430,20 @@ def test_comments_never_closed_are_read_in_linear_time(demo: Project, opened: st
     result = validate(demo)
     assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)
     assert (result.exit_code, result.output) == (0, "ok\n")
+
+
+def test_a_field_guarded_on_two_lines_is_one_warning_at_the_fields_line(demo: Project):
+    """Before: a guard run on to the next line was warned of at the `| default` line, and the
+    same field guarded again elsewhere in the template was a second warning. Now one, at the
+    first line with the field, naming the other."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    text = template.read_text().replace("{{ item.title }}", "{{ item.titel\n | default('') }}")
+    template.write_text(text.replace("fit_size(item.title,", "fit_size(item.titel | default(''),"))
+    result = validate(demo)
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if "warning" in line]
+    assert len(warned) == 1 and warned[0].endswith(
+        "card.svg.j2:5: warning: item.titel is in no record of card (did you mean 'title'?); "
+        "`| default('')` printed nothing (guarded again at line 6)"), warned
+    template.write_text(text)  # the guard alone: at the field's line, not the filter's
+    assert validate(demo).output.splitlines()[0].endswith(TYPO_WARNING)

@@ -130,6 +130,20 @@ def test_cli_preview_rebuilds_nothing_the_second_time(site: Project):
     assert page.stat().st_mtime_ns == stamp
 
 
+def test_cli_preview_warns_as_build_does(demo: Project):
+    """Before: `pnp preview` built the faces and said nothing of a misspelt field behind a
+    `default`, where `pnp build` warns on stderr. Now it warns as build does; `-q` leaves it out."""
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", "{{ item.titel | default('') }}"))
+    result = CliRunner().invoke(app, ["preview", "-p", str(demo.root)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().endswith("index.html") and "warning" not in result.stdout
+    assert result.stderr.endswith("card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); "
+                                  "`| default('')` printed nothing\n"), result.stderr
+    quiet = CliRunner().invoke(app, ["preview", "-q", "-p", str(demo.root)])  # the faces from the cache: the same warning, left out
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
 # ------------------------------------------------------------ in a real browser
 
 

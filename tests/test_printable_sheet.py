@@ -197,3 +197,24 @@ def test_the_variants_are_said_as_scoring_yaml_says_them_on_the_sheet_and_in_ser
     scoring.write_text(scoring.read_text().replace("variants: {standard: standard, ", "variants: {"))
     refused = runner.invoke(app, ["validate", "dietrick-taking", "--project", str(project.root)])
     assert refused.exit_code == 2 and "scoring.yaml:" in refused.output and "expected the variants standard, beginner" in refused.output, refused.output
+
+
+def test_pnp_sheet_warns_as_a_build_does(tmp_path, copy_game):
+    """Before: the sheet's template rendered a misspelt field behind `default` and a picture
+    too coarse for its size without a word, where `pnp build` warns of both. `pnp sheet` warns
+    too now, on stderr, and writes the sheet (exit 0)."""
+    from PIL import Image
+
+    project = copy_game("dietrick-taking")
+    Image.new("RGB", (96, 96), "#e76f51").save(project.content_dir / "dietrick-taking/dot.png")
+    template = project.templates_dir / "dietrick-taking/scoring-sheet.svg.j2"
+    template.write_text(template.read_text().replace("{% block body %}\n", "{% block body %}\n<text>{{ item.player | default('') }}</text>\n"
+                                                     "<image width=\"36\" height=\"36\" href=\"{{ asset('dot.png') }}\"/>\n"))
+    result = runner.invoke(app, ["sheet", "dietrick-taking", "-n", "2", "--out", str(tmp_path / "out"), "--project", str(project.root)])
+    assert result.exit_code == 0 and (tmp_path / "out/scoring-sheet-2p.pdf").is_file(), result.output
+    warned = result.stderr.splitlines()
+    assert len(warned) == 2 and "warning" not in result.stdout, result.output
+    assert warned[0].endswith("scoring-sheet.svg.j2:14: warning: item.player is in no record of scoring-sheet (did you mean 'players'?); "
+                              "`| default('')` printed nothing"), warned
+    assert warned[1].endswith("scoring-sheet.svg.j2:15: warning: dot.png (96 x 96 px) is drawn 36 x 36 mm: 68 dpi, blurry in print "
+                              "(150 dpi needs 213 x 213 px, 300 dpi 426 x 426 px)"), warned

@@ -596,3 +596,32 @@ def test_a_rebuild_warns_of_a_guarded_field_no_record_has(demo: Project):
         assert warning[0].endswith("card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); "
                                    "`| default('')` printed nothing") and warning[1] is False
         assert report[0].startswith("demo: ")
+
+
+def test_pnp_watch_prints_warnings_as_pnp_build_does(demo: Project, monkeypatch: pytest.MonkeyPatch):
+    """Before: `pnp watch` printed a build's warnings on stdout and whole; `pnp build` prints
+    them on stderr (cli.warn), a line too long clipped, and `-q` leaves them out. Watch does
+    the same now."""
+    import pnp.tools.watch as watching
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    long = "x" * 1500  # a field name of 1500 characters: its warning is clipped
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", f"{{{{ item.titel | default('') }}}}{{{{ item.{long} | default('') }}}}"))
+    stopped = threading.Event()
+    stopped.set()  # the first build, then the watch ends
+    real = watching.watch
+    monkeypatch.setattr(watching, "watch", lambda *args, **kwargs: real(*args, stop=stopped, **kwargs))
+    said = CliRunner().invoke(app, ["watch", "--format", "svg", "-p", str(demo.root)])
+    assert said.exit_code == 0, said.output
+    assert "warning" not in said.stdout and said.stdout.startswith("demo: rebuilt "), said.stdout
+    warned = said.stderr.splitlines()
+    assert len(warned) == 2 and warned[0].endswith(TYPO), warned
+    assert len(warned[1]) < 1100 and " characters)… " in warned[1], warned[1]
+    quiet = CliRunner().invoke(app, ["watch", "-q", "--format", "svg", "-p", str(demo.root)])
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
+TYPO = "card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); `| default('')` printed nothing"

@@ -102,8 +102,8 @@ def guarded(tree: nodes.Template) -> list[Guarded]:
     for guard in tree.find_all((nodes.Filter, nodes.Test)):
         if guard.name in (GUARDS if isinstance(guard, nodes.Filter) else TESTS) and guard.node is not None:
             path = _item_path(guard.node)
-            if path is not None:
-                found.append(Guarded(path, guard.lineno, _how(guard)))
+            if path is not None:  # at the field's line: a guard may run on to the next (`item.titel\n | default('')`)
+                found.append(Guarded(path, guard.node.lineno, _how(guard)))
     return found
 
 
@@ -125,7 +125,8 @@ def _reach(record: Any, path: tuple[str, ...], blank: frozenset[str]) -> Any:
 def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: Callable[[str], Iterable[tuple[Path, list[Guarded]]]],
                     blank: Callable[[Any], frozenset[str]]) -> list[tuple[str, ContentError]]:
     """One warning, with the first component rendered with it, for each field of `item` a
-    template guards that no record of any component rendered with it has. `templates`: each
+    template guards that no record of any component rendered with it has, at the first line
+    the file guards it (naming the others). `templates`: each
     face template -> the components rendered with it and their records; `sources`: a face
     template's file and the files it includes, extends or imports where `item` is the piece's
     record, each with what it guards (`guards_in`); `blank`: the fields a record's file has that it leaves empty."""
@@ -141,7 +142,12 @@ def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: 
     for path, (components, records) in users.items():
         if not records:
             continue
-        for guard in guards[path]:
+        first: dict[tuple[str, ...], Guarded] = {}  # one warning a field the file guards, at the first line it does
+        lines: dict[tuple[str, ...], set[int]] = {}
+        for guard in sorted(guards[path], key=lambda g: g.line):
+            first.setdefault(guard.path, guard)
+            lines.setdefault(guard.path, set()).add(guard.line)
+        for guard in first.values():
             beside: set[str] = set()
             for record in records:
                 found = _reach(record, guard.path, blank(record))
@@ -150,6 +156,8 @@ def unused_defaults(templates: dict[str, tuple[list[str], list[Any]]], sources: 
                 beside.update(found)
             else:
                 field = ".".join(("item", *guard.path))
+                more = sorted(lines[guard.path] - {guard.line})
+                again = f" (guarded again at line{'s' if len(more) > 1 else ''} {', '.join(map(str, more))})" if more else ""
                 warnings.append((components[0], ContentError(path, guard.line, None, f"warning: {field} is in no record of {', '.join(components)}"
-                                                                     f"{did_you_mean(guard.path[-1], sorted(beside))}; {guard.how}")))
+                                                                     f"{did_you_mean(guard.path[-1], sorted(beside))}; {guard.how}{again}")))
     return warnings

@@ -498,13 +498,7 @@ class ComponentRenderer:
         bleed = self.bleed if comp.bleed is None else comp.bleed
         if self._too_big(index, comp, bleed):
             return RenderedComponent(comp, [], bleed)
-        for template in (comp.front, comp.back if comp.back_per_item else None):
-            if template:  # a shared back is given no record
-                users = self._records.setdefault(template, ([], []))
-                users[0].append(comp.id)
-                users[1].extend(self.plan.items(index, comp))
-                if comp.id == self.game.plugin.sheet_component:  # a record that has the field pnp gives the sheet's
-                    users[1].append({SHEET_TABLE: None})
+        self.note_records(index, comp)
         shared_back = None
         if comp.back and not comp.back_per_item:
             shared_back = self.face(comp, comp.back, "back", None, "back", bleed)
@@ -519,6 +513,16 @@ class ComponentRenderer:
                 if self.each_piece is not None:
                     self.each_piece(pieces[-1])
         return RenderedComponent(comp, pieces, bleed)
+
+    def note_records(self, index: int, comp: Component) -> None:
+        """Keep the component's records with its templates, for `warned`."""
+        for template in (comp.front, comp.back if comp.back_per_item else None):
+            if template:  # a shared back is given no record
+                users = self._records.setdefault(template, ([], []))
+                users[0].append(comp.id)
+                users[1].extend(self.plan.items(index, comp))
+                if comp.id == self.game.plugin.sheet_component:  # a record that has the field pnp gives the sheet's
+                    users[1].append({SHEET_TABLE: None})
 
     def warned(self, rendered: list[RenderedComponent]) -> list[RenderedComponent]:
         """`rendered` with the warnings of their templates (`defaulted.unused_defaults`),

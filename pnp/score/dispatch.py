@@ -9,7 +9,7 @@ import os
 import unicodedata
 from pathlib import Path
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..load.content import GameContent, Project, load_game
 from ..errors import ContentError, PnpError, did_you_mean
@@ -215,8 +215,9 @@ def sheet_text(project: Project, game_name: str, players: int, *, schema: bool =
 
 def printable_sheet(project: Project, game_name: str, players: int, paper_name: str, out_dir: Path | None,
                     options: dict[str, str] | None = None, papers: dict[str, Any] | None = None,
-                    table: dict[str, Any] | None = None) -> list[Path]:
-    """Write the blank printable scoring sheet for `players` players as SVG and PDF.
+                    table: dict[str, Any] | None = None, warn: Callable[[Iterable[ContentError]], None] | None = None) -> list[Path]:
+    """Write the blank printable scoring sheet for `players` players as SVG and PDF; `warn`
+    takes what its template and pictures may get wrong, as a build warns of them.
 
     The sheet is the item with `players: N` of the game's `sheet_component`, drawn by the
     same template that `pnp build` uses. `papers`: the project's own (pnp.yaml). With
@@ -230,7 +231,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     from ..files import write_atomic
     from ..plan import item_field, item_id
     from ..render.defaulted import SHEET_TABLE
-    from ..render.faces import ComponentRenderer, Piece, RenderedComponent
+    from ..render.faces import ComponentRenderer, Piece, RenderedComponent, game_warnings
 
     from ..config import BuildOptions
 
@@ -252,6 +253,7 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     renderer = ComponentRenderer(game, {**values, "players": players}, build_options.bleed)
     items = renderer.plan.items(index, spec)
     raise_if_any(renderer.errors)
+    renderer.note_records(index, spec)  # the sheet's template guards what every sheet's record lacks, as in a build
     counts = {item_field(item, "players"): item for item in items}
     if players not in counts:
         expected = ", ".join(str(n) for n in sorted(k for k in counts if isinstance(k, int)))
@@ -267,11 +269,13 @@ def printable_sheet(project: Project, game_name: str, players: int, paper_name: 
     base = out_dir or output_folder(project.root, project.output_dir / game.name / "sheets")
     stem = f"{spec.id}-{players}p" + ("-table" if table is not None else "")
     svg, pdf = base / f"{stem}.svg", base / f"{stem}.pdf"
-    one = RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)
+    (one,) = renderer.warned([RenderedComponent(spec, [Piece(face.name, face, None, 1)], 0.0)])
     problem = no_room([one], sheet, laid_alone(sheet), chosen=False)  # a sheet bigger than the paper is split
     if problem is not None:
         raise PnpError(blame(project.root, problem, (("papers", sheet.name), None), (("paper",), sheet.name)))
     data = impose(one, sheet, f"{game.manifest.title}: scoring sheet for {players} players")
     write_atomic(svg, face.svg.encode("utf-8"))
     write_atomic(pdf, data)
+    if warn is not None:
+        warn(game_warnings([one]))
     return [svg, pdf]

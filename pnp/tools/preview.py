@@ -9,12 +9,13 @@ import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 from urllib.parse import quote
 
 from ..build.driver import GameReport, build, check_input
 from ..build.lock import output_lock
 from ..config import BuildOptions, load_settings
+from ..errors import ContentError
 from ..load.content import Project
 from ..load.project_files import output_folder
 from ..build.output import write_if_changed
@@ -29,8 +30,10 @@ SHOWN = ".pnp-gallery.json"  # the games the page shows, sealed: `pnp watch GAME
 SHOWN_FORMAT = 1
 
 
-def preview(project: Project, games: list[str] | None, options: BuildOptions) -> Path:
-    """Build SVG and PDF for the games (cached), write the gallery and return its path."""
+def preview(project: Project, games: list[str] | None, options: BuildOptions,
+            warn: Callable[[Iterable[ContentError]], None] | None = None) -> Path:
+    """Build SVG and PDF for the games (cached), write the gallery and return its path;
+    `warn` takes each game's warnings, as `pnp build` prints them."""
     root = options.out or output_folder(project.root, project.output_dir)
     options = replace(options, formats=("svg", "pdf"))
     checked = check_input(project, games, options)  # a typo is said at once, not once another build lets go
@@ -38,6 +41,9 @@ def preview(project: Project, games: list[str] | None, options: BuildOptions) ->
     # that follows must not change the files between them, nor write beside the page
     with output_lock(root):
         reports = build(project, games, options, checked=checked)
+        if warn is not None:
+            for r in reports:
+                warn(r.warnings)
         return write_gallery(reports, root, build_dpi(project))
 
 

@@ -23,7 +23,7 @@ import re
 import threading
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..build.driver import GameReport, build, check_input
 from ..build.lock import output_lock
@@ -35,6 +35,7 @@ from ..load.trust import project_plugins, record_of, trust_file
 from ..errors import ContentError, OptionError, PnpError, counted, display_name, display_path
 
 Echo = Callable[[str, bool], None]  # (line, is_error)
+Warn = Callable[[Iterable[ContentError]], None]  # a build's warnings (`pnp watch` prints them as `pnp build` does: cli.warn)
 SHOWN = 8  # files listed per game and rebuild; more are counted
 
 
@@ -106,11 +107,12 @@ def _stat(path: Path) -> tuple[int, int, int] | None:
 
 def watch(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
           stop: threading.Event | None = None, debounce_ms: int = 200,
-          reload: Callable[[], BuildOptions] | None = None) -> None:
+          reload: Callable[[], BuildOptions] | None = None, warn: Warn | None = None) -> None:
     """Build now and after every change until `stop` is set (or Ctrl-C). `reload` gives the
-    options again before each rebuild, from pnp.yaml as it is then."""
+    options again before each rebuild, from pnp.yaml as it is then; `warn` takes each
+    build's warnings (`rebuild`)."""
     others = games is not None  # watching some games: the gallery keeps the others as they are
-    built = rebuild(project, games, options, echo, others=others)
+    built = rebuild(project, games, options, echo, others=others, warn=warn)
     last = {r.game: r for r in built or []}  # each game's report from its last good build
     due: set[str] | None = None if built is None else set()  # games edited since; None: all
     settings = project.root / FILE
@@ -167,7 +169,7 @@ def watch(project: Project, games: list[str] | None, options: BuildOptions, echo
                 except PnpError as exc:
                     _failed(exc, echo)
                     continue
-            built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last, others)
+            built = rebuild(project, games if due is None else [g for g in last if g in due], options, echo, last, others, warn)
             if built is not None:
                 last = {r.game: r for r in built} if due is None else {**last, **{r.game: r for r in built}}
                 due = set()
@@ -225,10 +227,11 @@ def is_content(path: str) -> bool:
 
 
 def rebuild(project: Project, games: list[str] | None, options: BuildOptions, echo: Echo,
-            kept: dict[str, GameReport] | None = None, others: bool = False) -> list[GameReport] | None:
+            kept: dict[str, GameReport] | None = None, others: bool = False, warn: Warn | None = None) -> list[GameReport] | None:
     """One build, reported line by line; None when the input is bad (nothing was written).
     `kept`: the last reports of games not built now, which the gallery still shows;
-    `others`: the gallery also keeps the games this watch does not build, as they were."""
+    `others`: the gallery also keeps the games this watch does not build, as they were;
+    `warn`: takes each game's warnings, before its line (without it they are `echo`'s lines)."""
     with ExitStack() as held:
         try:
             checked = check_input(project, games, options)  # a typo is said at once, not once another build lets go
@@ -253,8 +256,11 @@ def rebuild(project: Project, games: list[str] | None, options: BuildOptions, ec
             _failed(PnpError(located), echo)
             return None
         for r in reports:
-            for warning in r.warnings:  # not errors: `--quiet` leaves them out
-                echo(str(warning), False)
+            if warn is not None:
+                warn(r.warnings)
+            else:
+                for warning in r.warnings:
+                    echo(str(warning), False)
             echo(describe(r), False)
         if any(r.changed or r.removed for r in reports):
             _refresh_gallery(project, options, list({**(kept or {}), **{r.game: r for r in reports}}.values()), others)
