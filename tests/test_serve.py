@@ -1099,3 +1099,39 @@ def test_keys_merged_one_save_at_a_time_keep_a_whole_saves_limit(client: TestCli
     r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"one more": 0}}})
     assert (r.status_code, r.json()) == (400, {"error": "earlier_wins: more than 100 values", "at": ["parts", "earlier_wins"]})
     assert len(client.get(f"/api/sessions/{sid}").json()["table"]["earlier_wins"]) == 100
+
+
+@pytest.mark.parametrize("game, players, extra", [
+    ("dietrick-taking", ["Ana", "Ben", "Cleo"], []),
+    ("dietrick-taking", ["Ana"], ["Fuzz"]),
+    ("human-harvest", ["Ana", "Ben", "Cleo"], []),
+])
+def test_the_claimed_winner_is_picked_among_the_players_and_checked_by_the_server(client: TestClient, game: str, players: list, extra: list):
+    """Before: `claimed_winner` was a text box (any words, a typo only a problem of the
+    sheet). Now the players (and Fuzz, solo) to tap, several for a shared win, or "nobody";
+    the sheet gets what `pnp score` reads (a name, a list, `none`; untapped: no claim),
+    and a name that is no choice is refused by the server at the field, the sheet unchanged."""
+    sid = start(client, game, players)
+    field = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["claimed_winner"]
+    assert (field["kind"], field["label"], field["optional"]) == ("picks", "claimed winner", True)
+    assert [c["value"] for c in field["choices"]] == players + extra + ["none"] and field["choices"][-1]["label"] == "nobody"
+
+    def tap(add: list = [], remove: list = []):
+        r = client.put(f"/api/sessions/{sid}/table", json={"items": {"claimed_winner": {"add": add, "remove": remove}}})
+        return r, yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text).get("claimed_winner")
+
+    assert tap(["Ana"])[1] == "Ana"
+    if len(players) > 1:
+        assert tap(["Ben"])[1] == ["Ana", "Ben"]  # a shared win
+    assert tap(["none"])[1] == "none"  # nobody won: alone
+    assert tap(["Ana"])[1] == "Ana"  # a player tapped after "nobody" replaces it
+    assert tap(remove=["Ana"])[1] is None  # untapped: no claim, not a claim of "no winner"
+    for bad in (["Zed"], ["ana"], [{"x": 1}]):
+        r, kept = tap(bad)
+        assert r.status_code == 400 and r.json()["at"] == ["items", "claimed_winner"] and kept is None, r.text
+    assert tap(["Zed"])[0].json()["error"] == 'claimed winner: "Zed" is not offered: expected one of ' + ", ".join(players + extra + ["nobody"])
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": "Zed"}})
+    assert r.status_code == 400 and r.json()["at"] == ["values", "claimed_winner"], r.text
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": ["Ana", "none"]}})
+    assert r.status_code == 400 and r.json()["error"] == "claimed winner: nobody goes alone, not with another pick", r.text
+    assert client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": "Ana"}}).status_code == 200

@@ -478,13 +478,19 @@ def test_the_host_enters_a_long_games_earlier_wins_and_a_claimed_winner(browser:
         sent = saves(host)
         host.fill("#t-earlier_wins input[data-name='Ana']", "1")
         other.fill("#t-earlier_wins input[data-name='Ben']", "0")  # a page that has no Ana yet
-        host.fill("#t-claimed_winner", "Ben")
+        # the claimed winner: the players' names (and "nobody") to tap, not a text box
+        assert host.locator("#t-claimed_winner button").all_inner_texts() == ["Ana", "Ben", "Cleo", "nobody"]
+        tap(host, "#t-claimed_winner button[data-value='Ben']")
         settled(host), settled(other)
         assert sent[0] == {"values": {}, "parts": {"earlier_wins": {"Ana": 1}}}
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())
-        assert (sheet.get("earlier_wins"), sheet.get("claimed_winner")) == ({"Ana": 1, "Ben": 0}, ["Ben"])
+        assert (sheet.get("earlier_wins"), sheet.get("claimed_winner")) == ({"Ana": 1, "Ben": 0}, "Ben")
         until(other, "document.querySelector(\"#t-earlier_wins input[data-name='Ana']\").value === '1'")
-        host.fill("#t-claimed_winner", "")  # emptied: no claim, not a claim of "no winner"
+        tap(host, "#t-claimed_winner button[data-value='none']")  # "nobody" takes Ben's place
+        assert host.locator("#t-claimed_winner button.on").all_inner_texts() == ["nobody"]
+        settled(host)
+        assert yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())["claimed_winner"] == "none"
+        tap(host, "#t-claimed_winner button[data-value='none']")  # untapped: no claim, not a claim of "no winner"
         host.fill("#t-earlier_wins input[data-name='Ana']", "")
         settled(host)
         sheet = yaml.safe_load(host.request.get(server.path(f"api/sessions/{sid}/sheet.yaml")).text())

@@ -416,7 +416,9 @@ function widget(field, value, changed, id, ctx) {
     return sel;
   }
   if (k === "picks") {  // several of a list (the A.I.'s cards): each tap takes one in or out
-    let cur = new Set(Array.isArray(value) ? value : []);
+    // a list of picks hinted `alone` (a claimed winner) is saved as its sheet writes it: one pick as that value
+    const picked = v => new Set(Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]);
+    let cur = picked(value);
     const count = h("strong", {class: "picked-count"});
     const names = h("span", {class: "help"});
     const shown = () => {
@@ -426,7 +428,10 @@ function widget(field, value, changed, id, ctx) {
     const buttons = field.choices.map(c => {
       const b = h("button", {type: "button", "data-value": c.value, onclick: () => {
         if (cur.has(c.value)) cur.delete(c.value); else cur.add(c.value);
-        mark(b, cur.has(c.value));
+        // one taken alone ("nobody" won) leaves the others, and another leaves it, as the server saves them
+        const alone = field.alone || [];
+        if (cur.has(c.value)) for (const o of [...cur]) if (o !== c.value && (alone.includes(c.value) || alone.includes(o))) cur.delete(o);
+        field.choices.forEach((o, i) => mark(buttons[i], cur.has(o.value)));
         shown();
         changed(cur.has(c.value), {item: c.value});  // only this card: another page's taps stay
       }}, c.label);
@@ -439,9 +444,9 @@ function widget(field, value, changed, id, ctx) {
       const q = e.target.value.trim().toLowerCase();
       field.choices.forEach((c, i) => { buttons[i].hidden = !!q && !c.label.toLowerCase().includes(q); });
     }});
-    const box = h("div", {id, class: "picks"}, h("div", {}, count, names), find, h("div", {class: "choices"}, buttons));
+    const box = h("div", {id, class: "picks"}, h("div", {}, count, names), field.choices.length > 8 ? find : null, h("div", {class: "choices"}, buttons));
     box.set = (v, pendingPart) => {  // the picks saved; a tap of this page not yet saved stays
-      const now = new Set(Array.isArray(v) ? v : []);
+      const now = picked(v);
       for (const c of field.choices) if (pendingPart(c.value)) { if (cur.has(c.value)) now.add(c.value); else now.delete(c.value); }
       cur = now;
       field.choices.forEach((c, i) => mark(buttons[i], cur.has(c.value)));
