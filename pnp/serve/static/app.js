@@ -422,8 +422,14 @@ function widget(field, value, changed, id, ctx) {
     const count = h("strong", {class: "picked-count"});
     const names = h("span", {class: "help"});
     const shown = () => {
+      const picks = field.choices.filter(c => cur.has(c.value)).map(c => c.label).join(", ");
+      if (field.alone) {  // a claimed winner: who, or that nobody is claimed yet (not a count)
+        count.textContent = picks || "not claimed";
+        names.textContent = "";
+        return;
+      }
       count.textContent = counted(cur.size, "chosen", "chosen");
-      names.textContent = cur.size ? ": " + field.choices.filter(c => cur.has(c.value)).map(c => c.label).join(", ") : "";
+      names.textContent = cur.size ? ": " + picks : "";
     };
     const buttons = field.choices.map(c => {
       const b = h("button", {type: "button", "data-value": c.value, onclick: () => {
