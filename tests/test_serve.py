@@ -461,6 +461,10 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
     # the page shows each by the name its component prints, and the game by its title
     assert (tasty["title"], tasty["names"]["troll"], tasty["names"]["least-type"]) == ("Tasty Humans", "Troll", "Scarcest Fare")
+    # the rule version by its title and the days played: what the page shows for the content's digest (kept for tools)
+    assert tasty["rules_title"] == "Published rules" and stats[("dietrick-taking", 3)]["rules_title"] is None
+    assert len(tasty["played"]) == 2 and tasty["played"][0] <= tasty["played"][1] and tasty["played"][0].endswith("Z")
+    assert len(tasty["digest"]) == 16
     # listed in the order of those names (before: of the ids, "least-type" among the l's)
     for table in ("by_leader", "by_monster"):
         shown = [tasty["names"].get(k, k) for k in tasty[table]]

@@ -961,9 +961,12 @@ def test_the_page_says_what_the_components_print_and_the_forms_labels_not_the_sh
         host.goto(server.url("#/stats", token=False))
         host.wait_for_selector("text=Total by monster", timeout=WAIT)
         text = host.inner_text("#app")
-        assert text.startswith("Logged games\nTasty Humans (published)") and "Troll" in text and "Straight Chain" not in text, text
+        assert text.startswith("Logged games\nTasty Humans, Published rules") and "Troll" in text and "Straight Chain" not in text, text
         assert "troll" not in text and "line-hand" not in text and "Hand Line" in text, text
         logged = host.request.get(server.path("api/stats")).json()[0]
+        # the rule version by its title and the day played, not the content's digest (a tool reads that on the section)
+        assert logged["digest"] not in text and "published" not in text and "\nplayed " in text, text
+        assert host.get_attribute("section", "data-digest") == logged["digest"]
         assert "troll" in logged["by_monster"] and "line-hand" in logged["by_leader"]  # the log's keys stay ids
     finally:
         server.stop()

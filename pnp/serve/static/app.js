@@ -877,11 +877,15 @@ async function statsPage() {
     } catch (e) { showError(box, hostWords(e)); }
   };
   const changed = g => Object.entries(g.changes || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
+  // when the games were played, a day as the phone says it: what tells the game's content before an edit from after
+  // (the content's digest stays in the API and on the section, for a tool)
+  const day = t => new Date(t).toLocaleDateString(undefined, {day: "numeric", month: "short", year: "numeric"});
+  const played = g => { const [a, b] = g.played.map(day); return a === b ? `played ${a}` : `played ${a} to ${b}`; };
   app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
     ...stats.map(g => {
       const box = h("div", {});
-      return h("section", {}, h("h2", {}, `${g.title || g.game}${g.rules ? ` (${g.rules})` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
-        h("p", {class: "rules"}, `content ${g.digest}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · content since changed"}`),
+      return h("section", {"data-digest": g.digest}, h("h2", {}, `${g.title || g.game}${g.rules ? `, ${g.rules_title || g.rules}` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
+        h("p", {class: "rules"}, `${played(g)}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · the game has been edited since"}`),
         h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
         ...spread("Total by monster", g.by_monster, g.names), ...spread("Points by leader", g.by_leader, g.names),
         g.current ? h("p", {}, h("button", {class: "ghost predict", onclick: predict(g, box)}, "What pnp simulate predicts")) : null, box);
