@@ -527,8 +527,9 @@ def test_the_help_under_each_field_speaks_the_pages_words_not_the_sheet_files(cl
     ("tasty-humans-2p.yaml", {}, {"held": "line-helmet"}, ["players", 1, "held"],
      "Ben: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
      "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))",
+     # the page says the ruling, not where rules.yaml keeps it
      "Ben: Leader space: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
-     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"),
+     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling))"),
     ("tasty-humans-solo.yaml", {"solo": {"level": 2, "ai_cards": ["adv-03"], "challenge": "monster"}}, {}, ["solo", "ai_cards"],
      "solo.ai_cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round", "A.I.'s cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round"),
     ("dietrick-taking-3p.yaml", {"scoring_order": [2, 1]}, {}, ["scoring_order"],
@@ -1139,3 +1140,42 @@ def test_the_claimed_winner_is_picked_among_the_players_and_checked_by_the_serve
     r = client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": ["Ana", "none"]}})
     assert r.status_code == 400 and r.json()["error"] == "claimed winner: nobody goes alone, not with another pick", r.text
     assert client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": "Ana"}}).status_code == 200
+
+
+
+def test_the_page_says_pnps_readings_without_the_rules_yaml_keys_that_hold_them(client: TestClient):
+    """Before: a solo challenge's verdict read `(the two may share tiles: pnp's reading of
+    F289/F293 (rules.yaml rulings.challenge_overlap))` at the table. The page's words drop the
+    citation of the content file and its key; the report (`pnp score --json`) keeps them."""
+    sheet = example("tasty-humans-solo.yaml")
+    state = fill(client, start(client, "tasty-humans", [sheet["players"][0]["name"]], "published"), sheet)
+    reason = state["outcome"]["report"]["solo"]["challenge"]["reason"]
+    assert "(rules.yaml rulings.challenge_overlap)" in reason
+    assert state["outcome"]["challenge_reason"] == reason.replace(" (rules.yaml rulings.challenge_overlap)", "")
+    assert state["outcome"]["ruling"] is None
+
+
+def test_every_ruling_a_game_prints_reads_without_its_file_and_key():
+    """Each `says` of the shipped games' rulings, as the page shows it (forms.uncited): no
+    YAML file or key left, the sentence otherwise as written."""
+    from pnp.serve.forms import uncited
+
+    texts = []
+    for path in (REPO / "content").glob("*/*.yaml"):
+        def walk(node):
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if str(k).startswith("says") and isinstance(v, str):
+                        texts.append(v)
+                    walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+        walk(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert len(texts) >= 5
+    for text in texts:
+        said = uncited(text)
+        assert ".yaml" not in said and "rulings." not in said, said
+        assert said.startswith(text[:text.index(" (")] if " (" in text else text), (text, said)  # the words before the citation kept
+    assert uncited("fills (our ruling, rules.yaml))") == "fills (our ruling))"
+    assert uncited("seat order (rules.yaml rulings.king_token_unknown); name the holder") == "seat order; name the holder"

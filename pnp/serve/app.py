@@ -192,6 +192,12 @@ class Table:
         shown = outcome.to_json(text=finished)
         # each problem also in the words of the form it is shown on (`said`); `message` stays the CLI's
         shown["problems"] = [{**p, "said": forms.said(p["message"], p["at"], form)} for p in shown["problems"]]
+        # the readings pnp made, as the page says them: without where rules.yaml keeps them (the report keeps its words)
+        report = shown.get("report") or {}
+        solo: dict[str, Any] = report["solo"] if isinstance(report.get("solo"), dict) else {}
+        challenge: dict[str, Any] = solo["challenge"] if isinstance(solo.get("challenge"), dict) else {}
+        shown["ruling"] = forms.uncited(report["ruling"]) if isinstance(report.get("ruling"), str) else None
+        shown["challenge_reason"] = forms.uncited(challenge["reason"]) if isinstance(challenge.get("reason"), str) else None
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,

@@ -164,6 +164,18 @@ def _vocabulary(fields: list[dict[str, Any]], prefix: str = "") -> dict[str, dic
     return out
 
 
+# A citation of the game's content file in a text pnp prints (`(rules.yaml rulings.unequal_leaders)`,
+# `(our ruling, rules.yaml)`): where a developer looks the reading up, no words for the table.
+_CITED_ALONE = re.compile(r"\s*\([\w-]+\.ya?ml(?:\s+[\w.-]+)?\)")
+_CITED_AFTER = re.compile(r",\s*[\w-]+\.ya?ml(?:\s+[\w.-]+)?(?=\))")
+
+
+def uncited(text: str) -> str:
+    """A text of the scorer's (a ruling, a problem) without its citations of content files
+    and their keys: the page says the reading, the CLI also where it is written."""
+    return _CITED_AFTER.sub("", _CITED_ALONE.sub("", text))
+
+
 _CLAUSE = re.compile(r"(^|: |, |\(|\b(?:expected|or|no|write|with) )$")  # what a key the sheet spells follows in a message
 
 
@@ -208,4 +220,4 @@ def said(message: str, at: list[Any], form: dict[str, Any]) -> str:
             return "empty"
         return ids.get(found) or (names.get(own, {}).get(found) if own else None) or found
 
-    return pattern.sub(swap, message) if keys else message
+    return uncited(pattern.sub(swap, message) if keys else message)

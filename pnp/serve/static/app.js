@@ -706,13 +706,13 @@ function partsOf(p, ranked, counts = [], names = namer([])) {
   return rows;
 }
 
-function soloVerdict(r, solo, names) {
+function soloVerdict(r, solo, names, reason) {
   // the lines `pnp score` ends a solo game with, from its JSON: the A.I.'s score, then the
   // verdict and why (its score, or the challenge met or failed): not folded away
   const p = (r.players || [])[0] || {};
   const ai = solo.ai;
   const won = (r.winners || []).length > 0;
-  const why = solo.challenge ? `${names.value("solo.challenge", solo.challenge.name)} ${solo.challenge.met ? "met" : "failed"} (${solo.challenge.reason})`
+  const why = solo.challenge ? `${names.value("solo.challenge", solo.challenge.name)} ${solo.challenge.met ? "met" : "failed"} (${reason ?? solo.challenge.reason})`
     : `${p.total} ${solo.won ? ">=" : "<"} A.I. ${ai.total}`;
   const level = `A.I. level ${solo.level}${solo.level_name ? ` (${solo.level_name})` : ""}`;
   return [h("p", {class: "winner", id: "winner"}, `${p.name} ${won ? "wins" : "loses"}: ${why}`),
@@ -737,13 +737,14 @@ function results(s) {
   box.append(h("h2", {}, "Scores"));
   const winners = r.winners || [];
   const solo = r.solo && typeof r.solo === "object" && r.solo.ai ? r.solo : null;  // a solo game against an A.I. of no seat
-  if (solo) box.append(...soloVerdict(r, solo, namer(s.form.table)));
+  // the readings in the page's words (`outcome.ruling`, `challenge_reason`: no rules.yaml keys), the report's as `pnp score` says them
+  if (solo) box.append(...soloVerdict(r, solo, namer(s.form.table), s.outcome.challenge_reason));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
   // in the words `pnp score` prints (the report's `decided_by` may be an id); append(null) would show "null"
   const decided = s.outcome.decided || r.decided_by;
   if (decided) box.append(h("p", {id: "decided"}, `Decided by: ${decided}`));
   // pnp's reading of a rule the book is silent on, when it decided the game: said beside what it decided, as `pnp score` does
-  if (r.ruling) box.append(h("p", {id: "ruling"}, `Ruling: ${r.ruling}`));
+  if (r.ruling) box.append(h("p", {id: "ruling"}, `Ruling: ${s.outcome.ruling ?? r.ruling}`));
   if (r.long_game) {  // a match of several games (the Long Game): its tally, as `pnp score` ends with it
     const won = r.long_game.winners || [];
     box.append(h("p", {id: "match"}, `Long Game: wins ${Object.entries(r.long_game.wins || {}).map(([n, w]) => `${n} ${w}`).join(", ")}; `,
