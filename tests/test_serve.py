@@ -270,11 +270,16 @@ def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them
     state = client.get(f"/api/sessions/{sid}").json()
     assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
     differences = state["rule_version"]["differences"]
-    assert "cravings.troll.points: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
+    # in the game's words (reference.yaml `settings`), not rules.yaml's keys (`cravings.troll.points: 4 → 3`)
+    assert "Troll's craving: points for each: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
     # the tie-break's steps as `pnp score` names the one that decides, not their ids (`leaders-ascending`)
-    assert ("tie_break: fewer damage tiles, then higher lowest-scoring leaders, then tie: shared victory → "
+    assert ("ties: fewer damage tiles, then higher lowest-scoring leaders, then tie: shared victory → "
             "fewer damage tiles, then fewer empty cells, then seat order clockwise from the Village King") in differences
-    assert "solo.monster_challenges: true → false" in differences and "leader_space: Leader space → Grip" in differences
+    assert "monster challenges: yes → no" in differences and "name of the space holding your next leader: Leader space → Grip" in differences
+    assert "Balanced Diet (normal): every leader in your stomach scores at least: 12 → none" in differences
+    # a ruling only one version has: its words, not its key nor where rules.yaml holds it
+    assert "pnp's reading where the books are silent: the two may share tiles: pnp's reading of F289/F293 → none" in differences
+    assert not [d for d in differences if "rules.yaml" in d or "_" in d or "rulings." in d or "solo." in d], differences
     assert state["changes"] == {"cravings.troll.points": 5}
     sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
     assert sheet["rules"] == "0.2.8" and sheet["changes"] == {"cravings.troll.points": 5}
@@ -1179,3 +1184,25 @@ def test_every_ruling_a_game_prints_reads_without_its_file_and_key():
         assert said.startswith(text[:text.index(" (")] if " (" in text else text), (text, said)  # the words before the citation kept
     assert uncited("fills (our ruling, rules.yaml))") == "fills (our ruling))"
     assert uncited("seat order (rules.yaml rulings.king_token_unknown); name the holder") == "seat order; name the holder"
+
+
+
+def test_every_setting_of_every_rule_version_has_its_words(games: Games):
+    """What a rule version changes is listed in the game's words (reference.yaml `settings`):
+    every key any Tasty Humans rule version has, at any depth, has its line there (or null:
+    said by another key), so a setting added to rules.yaml is never shown by its path."""
+    from game_plugins import game_module
+
+    form = game_module("tasty_humans", "form")
+    game = games.load("tasty-humans")
+    rule_set, settings = game.data["rules"], game.data["reference"].settings
+    for name in rule_set.names():
+        for key in form._flat(rule_set.version(name).model_dump(by_alias=True)):
+            words, _ = form.setting_words(settings, key)
+            assert words is not None, f"reference.yaml settings: no words for rules.yaml {key} ({name})"
+    # a key with words of its own beats a pattern; `*` a step, named as printed
+    assert form.setting_words(settings, "cravings.troll.points") == ("{name}'s craving: points for each", "troll")
+    assert form.differences({"cravings": {"troll": {"points": 4}}}, {"cravings": {"troll": {"points": 3}}}, settings, {"troll": "Troll"}) \
+        == ["Troll's craving: points for each: 4 → 3"]
+    assert form.differences({"held_leader": "ignored"}, {"held_leader": "zero"}, settings) == [
+        "a leader still held at the end, in the tie-break and the Balanced Diet: not one of yours: never eaten → counts as 0"]
