@@ -1136,6 +1136,9 @@ def test_the_claimed_winner_is_picked_among_the_players_and_checked_by_the_serve
     assert tap(["none"])[1] == "none"  # nobody won: alone
     assert tap(["Ana"])[1] == "Ana"  # a player tapped after "nobody" replaces it
     assert tap(remove=["Ana"])[1] is None  # untapped: no claim, not a claim of "no winner"
+    # taps sent together (a page that was offline a moment) count in the order made
+    assert tap(["Ana", "none"])[1] == "none" and tap(["none", "Ana"])[1] == "Ana"
+    tap(remove=["Ana"])
     for bad in (["Zed"], ["ana"], [{"x": 1}]):
         r, kept = tap(bad)
         assert r.status_code == 400 and r.json()["at"] == ["items", "claimed_winner"] and kept is None, r.text
