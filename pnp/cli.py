@@ -553,6 +553,8 @@ def sheet_cmd(
     from .score.dispatch import printable_sheet, sheet_text
 
     def job() -> None:
+        from .load.project_files import chosen_output
+
         if table and (template or schema):
             raise OptionError("--table prints the code on the printable sheet: leave out --template and --schema")
         if template and schema:
@@ -566,16 +568,22 @@ def sheet_cmd(
                 from .serve.sheetcode import table_code, table_url
 
                 code = table_code(table_url(project_at(project), db, DEFAULT_PORT if port is None else port))
-            for path in printable_sheet(project_at(project), game, players, chosen.paper, out_path, _options(set_), chosen.papers, code, warn):
+            proj = project_at(project)
+            # a typo in --out must not write into the game's sources (as `pnp build --out`)
+            folder = out_path and chosen_output(proj.root, out_path)
+            for path in printable_sheet(proj, game, players, chosen.paper, folder, _options(set_), chosen.papers, code, warn):
                 say(path)
             return
-        text = sheet_text(project_at(project), game, players, schema=schema, options=_options(set_))
+        proj = project_at(project)
+        target = out_path and chosen_output(proj.root, out_path, kind="file")  # checked before any work: never a source overwritten
+        text = sheet_text(proj, game, players, schema=schema, options=_options(set_))
         if out_path is None:
             print(text, end="")
         else:
             from .files import write_atomic
 
-            write_atomic(out_path, text.encode("utf-8"))  # never half a sheet
+            assert target is not None
+            write_atomic(target, text.encode("utf-8"))  # never half a sheet
             say(out_path)
 
     run(job)
@@ -747,25 +755,27 @@ def log_export_cmd(
     from .serve.logbook import export_csv, export_sheets
 
     def job() -> None:
+        from .load.project_files import chosen_output, output_folder
+
+        # a typo in --out must not overwrite the game's sources (as `pnp build --out`): checked before reading the log
+        target = out_dir and chosen_output(project_at(project).root, out_dir, kind="file" if csv else "folder")
         games = _logged(project, db, ids or None)
         if not games:
             say(NO_GAMES_LOGGED, stderr=True)
         if csv:
             data = export_csv(games).encode("utf-8-sig")  # with a BOM: Excel reads UTF-8 as the system's code page without one
-            if out_dir is None:
+            if target is None:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(data)  # bytes: the BOM and the names as UTF-8 whatever stdout's encoding
                 sys.stdout.buffer.flush()
             else:
                 from .files import write_atomic
 
-                write_atomic(out_dir, data)
+                write_atomic(target, data)
                 say(out_dir)
             return
-        from .load.project_files import chosen_output, output_folder
-
         proj = project_at(project)
-        for path in export_sheets(games, chosen_output(proj.root, out_dir) if out_dir else output_folder(proj.root, proj.output_dir / "log")):
+        for path in export_sheets(games, target or output_folder(proj.root, proj.output_dir / "log")):
             say(display_path(path))
 
     run(job)

@@ -292,3 +292,31 @@ def test_out_among_the_projects_sources_is_refused(demo: Project, out: str, said
                                  "folder nor one holding it, and outside content/, templates/, assets/ and plugins/ (default: output/)\n")
     assert sorted(demo.root.rglob("*")) == before
     assert pnp(demo, "build", "--format", "svg", "--out", str(demo.root / "prints")).exit_code == 0  # a folder of its own in the project is fine
+
+
+@pytest.mark.parametrize("command, out, said, expected", [
+    (["sheet", "tasty-humans", "-n", "2", "--template"], "content/tasty-humans/rules.yaml", "lies in the project's content/ folder", "file"),
+    (["sheet", "tasty-humans", "-n", "2", "--schema"], "templates/tasty-humans/scoring-sheet.svg.j2", "lies in the project's templates/ folder", "file"),
+    (["sheet", "tasty-humans", "-n", "2", "--template"], "pnp.yaml", "is the project's pnp.yaml", "file"),
+    (["sheet", "tasty-humans", "-n", "2"], "templates/tasty-humans", "lies in the project's templates/ folder", "folder"),
+    (["log", "export", "--csv"], "content/tasty-humans/leaders.yaml", "lies in the project's content/ folder", "file"),
+])
+def test_sheet_and_log_export_out_among_the_projects_sources_is_refused(
+        copy_game, trusted, command: list[str], out: str, said: str, expected: str):
+    """Before: `pnp sheet --template --out content/.../rules.yaml` or `pnp log export --csv --out`
+    onto a content file overwrote it with a blank sheet or a CSV; now `pnp build --out`'s door:
+    one line naming the option, exit 2, every source file as it was."""
+    project = trusted(copy_game("tasty-humans"))
+    (project.root / "pnp.yaml").write_text("paper: a4\n")
+    assert pnp(project, "log", "import", str(Path(__file__).parent.parent / "examples" / "tasty-humans-2p.yaml")).exit_code == 0
+    before = {p: p.read_bytes() for p in sorted(project.root.rglob("*")) if p.is_file()}
+    result = pnp(project, *command, "--out", str(project.root / out))
+    assert result.exit_code == 2, result.output
+    wanted = ("a file for generated output, outside content/, templates/, assets/ and plugins/ and not pnp.yaml" if expected == "file" else
+              "a folder for generated files, not the project folder nor one holding it, and outside content/, templates/, "
+              "assets/ and plugins/ (default: output/)")
+    name = "log export" if command[0] == "log" else command[0]
+    assert result.output == f"pnp {name}: --out {project.root / out}: {said}: expected {wanted}\n"
+    assert {p: p.read_bytes() for p in sorted(project.root.rglob("*")) if p.is_file()} == before
+    mine = pnp(project, *command, "--out", str(project.root / ("played.csv" if expected == "file" else "played")))
+    assert mine.exit_code == 0, mine.output  # a file or folder of its own in the project is fine

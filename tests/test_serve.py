@@ -270,11 +270,16 @@ def test_the_host_chooses_the_rule_version_and_changes_and_every_page_shows_them
     state = client.get(f"/api/sessions/{sid}").json()
     assert state["rules"] == "0.2.8" and state["rule_version"]["label"] == "Rules 0.2.8"
     differences = state["rule_version"]["differences"]
-    assert "cravings.troll.points: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
+    # in the game's words (reference.yaml `settings`), not rules.yaml's keys (`cravings.troll.points: 4 → 3`)
+    assert "Troll's craving: points for each: 4 → 3" in differences  # rules.yaml: F317 4, 0.2.8 3
     # the tie-break's steps as `pnp score` names the one that decides, not their ids (`leaders-ascending`)
-    assert ("tie_break: fewer damage tiles, then higher lowest-scoring leaders, then tie: shared victory → "
+    assert ("ties: fewer damage tiles, then higher lowest-scoring leaders, then tie: shared victory → "
             "fewer damage tiles, then fewer empty cells, then seat order clockwise from the Village King") in differences
-    assert "solo.monster_challenges: true → false" in differences and "leader_space: Leader space → Grip" in differences
+    assert "monster challenges: yes → no" in differences and "name of the space holding your next leader: Leader space → Grip" in differences
+    assert "Balanced Diet (normal): every leader in your stomach scores at least: 12 → none" in differences
+    # a ruling only one version has: its words, not its key nor where rules.yaml holds it
+    assert "pnp's reading where the books are silent: the two may share tiles: pnp's reading of F289/F293 → none" in differences
+    assert not [d for d in differences if "rules.yaml" in d or "_" in d or "rulings." in d or "solo." in d], differences
     assert state["changes"] == {"cravings.troll.points": 5}
     sheet = yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text)
     assert sheet["rules"] == "0.2.8" and sheet["changes"] == {"cravings.troll.points": 5}
@@ -461,6 +466,10 @@ def test_statistics_over_the_logged_games(client: TestClient):
     assert stats[("dietrick-taking", 3)]["games"] == 1 and sum(stats[("dietrick-taking", 3)]["wins_by_seat"]) == 1
     # the page shows each by the name its component prints, and the game by its title
     assert (tasty["title"], tasty["names"]["troll"], tasty["names"]["least-type"]) == ("Tasty Humans", "Troll", "Scarcest Fare")
+    # the rule version by its title and the days played: what the page shows for the content's digest (kept for tools)
+    assert tasty["rules_title"] == "Published rules" and stats[("dietrick-taking", 3)]["rules_title"] is None
+    assert len(tasty["played"]) == 2 and tasty["played"][0] <= tasty["played"][1] and tasty["played"][0].endswith("Z")
+    assert len(tasty["digest"]) == 16
     # listed in the order of those names (before: of the ids, "least-type" among the l's)
     for table in ("by_leader", "by_monster"):
         shown = [tasty["names"].get(k, k) for k in tasty[table]]
@@ -523,8 +532,9 @@ def test_the_help_under_each_field_speaks_the_pages_words_not_the_sheet_files(cl
     ("tasty-humans-2p.yaml", {}, {"held": "line-helmet"}, ["players", 1, "held"],
      "Ben: held: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
      "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))",
+     # the page says the ruling, not where rules.yaml keeps it
      "Ben: Leader space: 5 leaders in the stomach and 1 held: at most 5 in all with 2 players (one from setup plus one per Leader Phase, "
-     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling, rules.yaml))"),
+     "4 phases; once the leader stacks run out, rounds go on without a Leader Phase until a stomach fills (our ruling))"),
     ("tasty-humans-solo.yaml", {"solo": {"level": 2, "ai_cards": ["adv-03"], "challenge": "monster"}}, {}, ["solo", "ai_cards"],
      "solo.ai_cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round", "A.I.'s cards: 1 cards at level 2: the A.I. holds 2 plus 2 per round"),
     ("dietrick-taking-3p.yaml", {"scoring_order": [2, 1]}, {}, ["scoring_order"],
@@ -1099,3 +1109,103 @@ def test_keys_merged_one_save_at_a_time_keep_a_whole_saves_limit(client: TestCli
     r = client.put(f"/api/sessions/{sid}/table", json={"parts": {"earlier_wins": {"one more": 0}}})
     assert (r.status_code, r.json()) == (400, {"error": "earlier_wins: more than 100 values", "at": ["parts", "earlier_wins"]})
     assert len(client.get(f"/api/sessions/{sid}").json()["table"]["earlier_wins"]) == 100
+
+
+@pytest.mark.parametrize("game, players, extra", [
+    ("dietrick-taking", ["Ana", "Ben", "Cleo"], []),
+    ("dietrick-taking", ["Ana"], ["Fuzz"]),
+    ("human-harvest", ["Ana", "Ben", "Cleo"], []),
+])
+def test_the_claimed_winner_is_picked_among_the_players_and_checked_by_the_server(client: TestClient, game: str, players: list, extra: list):
+    """Before: `claimed_winner` was a text box (any words, a typo only a problem of the
+    sheet). Now the players (and Fuzz, solo) to tap, several for a shared win, or "nobody";
+    the sheet gets what `pnp score` reads (a name, a list, `none`; untapped: no claim),
+    and a name that is no choice is refused by the server at the field, the sheet unchanged."""
+    sid = start(client, game, players)
+    field = {f["key"]: f for f in client.get(f"/api/sessions/{sid}").json()["form"]["table"]}["claimed_winner"]
+    assert (field["kind"], field["label"], field["optional"]) == ("picks", "claimed winner", True)
+    assert [c["value"] for c in field["choices"]] == players + extra + ["none"] and field["choices"][-1]["label"] == "nobody"
+
+    def tap(add: list = [], remove: list = []):
+        r = client.put(f"/api/sessions/{sid}/table", json={"items": {"claimed_winner": {"add": add, "remove": remove}}})
+        return r, yaml.safe_load(client.get(f"/api/sessions/{sid}/sheet.yaml").text).get("claimed_winner")
+
+    assert tap(["Ana"])[1] == "Ana"
+    if len(players) > 1:
+        assert tap(["Ben"])[1] == ["Ana", "Ben"]  # a shared win
+    assert tap(["none"])[1] == "none"  # nobody won: alone
+    assert tap(["Ana"])[1] == "Ana"  # a player tapped after "nobody" replaces it
+    assert tap(remove=["Ana"])[1] is None  # untapped: no claim, not a claim of "no winner"
+    # taps sent together (a page that was offline a moment) count in the order made
+    assert tap(["Ana", "none"])[1] == "none" and tap(["none", "Ana"])[1] == "Ana"
+    tap(remove=["Ana"])
+    for bad in (["Zed"], ["ana"], [{"x": 1}]):
+        r, kept = tap(bad)
+        assert r.status_code == 400 and r.json()["at"] == ["items", "claimed_winner"] and kept is None, r.text
+    assert tap(["Zed"])[0].json()["error"] == 'claimed winner: "Zed" is not offered: expected one of ' + ", ".join(players + extra + ["nobody"])
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": "Zed"}})
+    assert r.status_code == 400 and r.json()["at"] == ["values", "claimed_winner"], r.text
+    r = client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": ["Ana", "none"]}})
+    assert r.status_code == 400 and r.json()["error"] == "claimed winner: nobody goes alone, not with another pick", r.text
+    assert client.put(f"/api/sessions/{sid}/table", json={"values": {"claimed_winner": "Ana"}}).status_code == 200
+
+
+
+def test_the_page_says_pnps_readings_without_the_rules_yaml_keys_that_hold_them(client: TestClient):
+    """Before: a solo challenge's verdict read `(the two may share tiles: pnp's reading of
+    F289/F293 (rules.yaml rulings.challenge_overlap))` at the table. The page's words drop the
+    citation of the content file and its key; the report (`pnp score --json`) keeps them."""
+    sheet = example("tasty-humans-solo.yaml")
+    state = fill(client, start(client, "tasty-humans", [sheet["players"][0]["name"]], "published"), sheet)
+    reason = state["outcome"]["report"]["solo"]["challenge"]["reason"]
+    assert "(rules.yaml rulings.challenge_overlap)" in reason
+    assert state["outcome"]["challenge_reason"] == reason.replace(" (rules.yaml rulings.challenge_overlap)", "")
+    assert state["outcome"]["ruling"] is None
+
+
+def test_every_ruling_a_game_prints_reads_without_its_file_and_key():
+    """Each `says` of the shipped games' rulings, as the page shows it (forms.uncited): no
+    YAML file or key left, the sentence otherwise as written."""
+    from pnp.serve.forms import uncited
+
+    texts = []
+    for path in (REPO / "content").glob("*/*.yaml"):
+        def walk(node):
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if str(k).startswith("says") and isinstance(v, str):
+                        texts.append(v)
+                    walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+        walk(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert len(texts) >= 5
+    for text in texts:
+        said = uncited(text)
+        assert ".yaml" not in said and "rulings." not in said, said
+        assert said.startswith(text[:text.index(" (")] if " (" in text else text), (text, said)  # the words before the citation kept
+    assert uncited("fills (our ruling, rules.yaml))") == "fills (our ruling))"
+    assert uncited("seat order (rules.yaml rulings.king_token_unknown); name the holder") == "seat order; name the holder"
+
+
+
+def test_every_setting_of_every_rule_version_has_its_words(games: Games):
+    """What a rule version changes is listed in the game's words (reference.yaml `settings`):
+    every key any Tasty Humans rule version has, at any depth, has its line there (or null:
+    said by another key), so a setting added to rules.yaml is never shown by its path."""
+    from game_plugins import game_module
+
+    form = game_module("tasty_humans", "form")
+    game = games.load("tasty-humans")
+    rule_set, settings = game.data["rules"], game.data["reference"].settings
+    for name in rule_set.names():
+        for key in form._flat(rule_set.version(name).model_dump(by_alias=True)):
+            words, _ = form.setting_words(settings, key)
+            assert words is not None, f"reference.yaml settings: no words for rules.yaml {key} ({name})"
+    # a key with words of its own beats a pattern; `*` a step, named as printed
+    assert form.setting_words(settings, "cravings.troll.points") == ("{name}'s craving: points for each", "troll")
+    assert form.differences({"cravings": {"troll": {"points": 4}}}, {"cravings": {"troll": {"points": 3}}}, settings, {"troll": "Troll"}) \
+        == ["Troll's craving: points for each: 4 → 3"]
+    assert form.differences({"held_leader": "ignored"}, {"held_leader": "zero"}, settings) == [
+        "a leader still held at the end, in the tie-break and the Balanced Diet: not one of yours: never eaten → counts as 0"]

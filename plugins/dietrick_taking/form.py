@@ -20,6 +20,12 @@ def sheet_form(game: "GameContent", rules: str | None, players: int) -> dict[str
                   "fuzz": {"label": "Fuzz", "fields": {"yellow": track, "blue": track}, "solo_only": True},
                   # Long Game (dietrick-taking-rules.txt:87): a box for each player's earlier wins,
                   # fewer than the wins that end the match
-                  "earlier_wins": {"keys_from": "players", "max": scoring.long_game_wins - 1}},
+                  "earlier_wins": {"keys_from": "players", "max": scoring.long_game_wins - 1},
+                  # who the table says won: the players (Fuzz too, solo), several for a shared
+                  # victory, or none (sheet.py _claimed_winner takes exactly these)
+                  "claimed_winner": {"kind": "picks", "choices_from": "players", "label": "claimed winner",
+                                     "help": "who won, as the table says: tap two or more for a shared victory",
+                                     "choices": [{"value": "Fuzz", "label": "Fuzz"}] * (players == 1) + [{"value": "none", "label": "nobody"}],
+                                     "alone": ["none"]}},
         "player": {"yellow": track, "blue": track},
     }

@@ -392,6 +392,10 @@ def form(game: "GameContent", rules: str | None, players: int) -> dict[str, Any]
     # the marker as printed (extras.yaml), whose coming into play `dna_point` records
     dna = next((m.name for m in game.data["extras"].markers if m.id == "dna-collection-point"), "dna point")
     return {"table": {key: {"choices": [{"value": v, "label": f"{v}: {scoring.say(meaning)}"} for v, meaning in words[key].items()]}
-                      for key in ("variant", "ending") if key in words} | {"dna_point": {"label": dna}},
+                      for key in ("variant", "ending") if key in words} | {"dna_point": {"label": dna},
+                      # who the table says won: the players, several for a shared win, or none (_claimed_winner)
+                      "claimed_winner": {"kind": "picks", "choices_from": "players", "label": "claimed winner",
+                                         "help": "who won, as the table says: tap two or more for a shared win",
+                                         "choices": [{"value": "none", "label": "nobody"}], "alone": ["none"]}},
             "player": {"cyborgs": {"kind": "track", "min": 0, "max": scoring.cyborgs_per_player},
                        "humans": {"kind": "track", "min": 0, "max": scoring.humans_to_win}}}

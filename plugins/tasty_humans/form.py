@@ -22,30 +22,77 @@ def _flat(value: Any, at: str = "") -> dict[str, Any]:
     return out
 
 
-def differences(base: dict[str, Any], other: dict[str, Any]) -> list[str]:
-    """What `other` changes from `base`, one `path: base value → other value` line each; the
-    tie-break's steps in the words `pnp score` says them in when one decides a game, not their ids."""
+def setting_words(settings: dict[str, Any], key: str) -> tuple[Any, str | None]:
+    """The words of a rules.yaml key (reference.yaml `settings`: the key itself, else the
+    pattern whose `*` steps match it, the most exact first) and the step a `*` stood for;
+    (None, None) for a key with none."""
+    steps = key.split(".")
+    found = [(p, w) for p, w in settings.items()
+             if len(p.split(".")) == len(steps) and all(a in ("*", b) for a, b in zip(p.split("."), steps))]
+    if not found:
+        return None, None
+    pattern, words = min(found, key=lambda pw: pw[0].count("*"))
+    star = next((b for a, b in zip(pattern.split("."), steps) if a == "*"), None)
+    return (words if words is not None else False), star
+
+
+def differences(base: dict[str, Any], other: dict[str, Any], settings: dict[str, Any] | None = None,
+                names: dict[str, str] | None = None) -> list[str]:
+    """What `other` changes from `base`, one `what: base value → other value` line each, in
+    the game's words (`settings`, reference.yaml: what each rules.yaml key is; `names`: a
+    monster's or tile's printed name for a `*` step; the tie-break's steps as `pnp score`
+    says them); a key without words keeps its rules.yaml path."""
     from .scoring import DECIDED
 
     a, b = _flat(base), _flat(other)
+    settings = settings or {}
+    names = names or {}
 
-    def shown(values: dict[str, Any], key: str) -> str:  # as in rules.yaml: true, [a, b]; "-" when absent
-        if key not in values:
-            return "-"
+    def shown(values: dict[str, Any], key: str, words: Any) -> str:
+        if key not in values or values[key] is None:
+            return "none"
         value = values[key]
         if key == "tie_break" and isinstance(value, list):
             return ", then ".join(str(DECIDED.get(step, step)) for step in value)
-        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        named = dict(getattr(words, "values", {}) or {})
+        if getattr(words, "names", None) == "classes":
+            named = {**{k: str(v) for k, v in _flat(values_of(values, "classes")).items()}, **named}
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, (list, tuple)):
+            return ", ".join(named.get(str(v), str(v)) for v in value)
+        if isinstance(value, str):
+            return named.get(value, value)
+        return json.dumps(value, ensure_ascii=False)
 
-    return [f"{key}: {shown(a, key)} → {shown(b, key)}" for key in sorted(set(a) | set(b)) if a.get(key) != b.get(key) and key != "title"]
+    out = []
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) == b.get(key):
+            continue
+        words, star = setting_words(settings, key)
+        if words is False:  # said by another key (a ruling's `says`), or never listed (the title)
+            continue
+        label = key if words is None else str(getattr(words, "label", words)).replace("{name}", names.get(star or "", star or ""))
+        out.append(f"{label}: {shown(a, key, words)} → {shown(b, key, words)}")
+    return out
+
+
+def values_of(flat: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The keys of a flattened mapping under `prefix.`, without it."""
+    return {k.removeprefix(prefix + "."): v for k, v in flat.items() if k.startswith(prefix + ".")}
 
 
 def _rule_versions(game: "GameContent") -> list[dict[str, Any]]:
     """Every rule version, with what it changes from the default one."""
     rule_set = game.data["rules"]
     base = rule_set.version(None)
+    # a `*` step by its printed name: a monster's (monsters.yaml), a tile's (rules.yaml tiles)
+    names = {m.id: m.name for m in game.data["monsters"].monsters}
+    for name in rule_set.names():
+        names.update({k: t.name for k, t in rule_set.version(name).tiles.items()})
+    settings = game.data["reference"].settings
     return [{"value": name, "label": rule_set.version(name).title,
-             "differences": differences(base.model_dump(by_alias=True), rule_set.version(name).model_dump(by_alias=True)),
+             "differences": differences(base.model_dump(by_alias=True), rule_set.version(name).model_dump(by_alias=True), settings, names),
              "base": base.title}
             for name in rule_set.names()]
 

@@ -953,6 +953,14 @@ class EndingWords(StrictModel):
     when: str = Field(description="the reminder printed beside it: what makes a game end so")
 
 
+class SettingWords(StrictModel):
+    """A rules.yaml setting whose values are ids: its words, and each value's."""
+
+    label: str = Field(description="what the setting is, in the words the cards print; {name}: the `*` step's printed name")
+    values: dict[str, str] = Field(default_factory=dict, description="each value (an id) in words")
+    names: Literal["classes"] | None = Field(default=None, description="the values are class ids: said by the version's class names")
+
+
 class ReferenceFile(StrictModel):
     """reference.yaml: the turn summary printed on every player's reference card, and
     the solo card's text."""
@@ -966,6 +974,9 @@ class ReferenceFile(StrictModel):
     solo: SoloReference
     endings: Annotated[dict[str, EndingWords], keys_of(ENDINGS, "endings", "a scoring sheet's `ending:` values")] = Field(
         description="each way the game ends (round, leader-phase), as the scoring sheet and pnp serve say it")
+    settings: dict[str, str | SettingWords | None] = Field(
+        default_factory=dict, description="each rules.yaml setting (a path, `*` one step) in words, as pnp serve lists what a "
+                                          "rule version changes; null: never listed (said by another)")
 
     def texts(self, rules: RuleVersion) -> list[tuple[str, str]]:
         """(heading, text) of every section with the rule version's values filled in."""

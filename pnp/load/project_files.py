@@ -248,15 +248,21 @@ def led_out(root: Path, paths: Iterable[Path], outcome: str) -> None:
 
 
 SOURCES = ("content", "templates", "assets", "plugins")  # the project's own files: never an output folder
+CONFIG = "pnp.yaml"  # the project's settings, a source too (pnp/config.py FILE)
 
 
-def chosen_output(root: Path, out: Path, option: str = "--out") -> Path:
-    """`out` (the folder or file an option names for pnp to write) as a real path, or an
-    OptionError when it is the project folder, holds it, or lies in one of its source folders:
-    a build there would mix generated files into the game's sources."""
+def chosen_output(root: Path, out: Path, option: str = "--out", kind: str = "folder") -> Path:
+    """`out` (the folder or, `kind` "file", the file an option names for pnp to write) as a
+    real path, or an OptionError when it is the project folder, holds it, or lies in one of
+    its source folders (a file: or is its pnp.yaml): a build there would mix generated files
+    into the game's sources, a file written there would overwrite one of them."""
     real, base = Path(os.path.realpath(out)), Path(os.path.realpath(root))
-    expected = (f"expected a folder for generated files, not the project folder nor one holding it, and outside "
-                f"{', '.join(f'{s}/' for s in SOURCES[:-1])} and {SOURCES[-1]}/ (default: output/)")
+    sources = f"{', '.join(f'{s}/' for s in SOURCES[:-1])} and {SOURCES[-1]}/"
+    if kind == "file":
+        expected = f"expected a file for generated output, outside {sources} and not {CONFIG}"
+    else:
+        expected = (f"expected a folder for generated files, not the project folder nor one holding it, and outside "
+                    f"{sources} (default: output/)")
     if real == base:
         raise OptionError(f"{option} {out}: is the project folder: {expected}")
     if base.is_relative_to(real):
@@ -264,6 +270,8 @@ def chosen_output(root: Path, out: Path, option: str = "--out") -> Path:
     for name in SOURCES:
         if real.is_relative_to(base / name):
             raise OptionError(f"{option} {out}: lies in the project's {name}/ folder: {expected}")
+    if kind == "file" and real == base / CONFIG:
+        raise OptionError(f"{option} {out}: is the project's {CONFIG}: {expected}")
     return real
 
 

@@ -192,6 +192,12 @@ class Table:
         shown = outcome.to_json(text=finished)
         # each problem also in the words of the form it is shown on (`said`); `message` stays the CLI's
         shown["problems"] = [{**p, "said": forms.said(p["message"], p["at"], form)} for p in shown["problems"]]
+        # the readings pnp made, as the page says them: without where rules.yaml keeps them (the report keeps its words)
+        report = shown.get("report") or {}
+        solo: dict[str, Any] = report["solo"] if isinstance(report.get("solo"), dict) else {}
+        challenge: dict[str, Any] = solo["challenge"] if isinstance(solo.get("challenge"), dict) else {}
+        shown["ruling"] = forms.uncited(report["ruling"]) if isinstance(report.get("ruling"), str) else None
+        shown["challenge_reason"] = forms.uncited(challenge["reason"]) if isinstance(challenge.get("reason"), str) else None
         return {
             "id": s.id, "game": s.game, "title": self.games.title(s.game), "rules": s.rules, "changes": s.changes,
             "rule_version": _rule_version(self, s.game, s.rules), "players": s.players, "created": s.created,
@@ -220,6 +226,17 @@ def _rule_version(table: Table, game: str, rules: str | None) -> dict[str, Any]:
         if option["value"] == rules:
             return dict(option)
     return {"value": rules, "label": rules, "differences": []}
+
+
+def _rule_title(table: Table, game: str, rules: str | None) -> str | None:
+    """A rule version's title (None for a game of one rule set), its name where the game no
+    longer has it."""
+    if rules is None:
+        return None
+    try:
+        return str(_rule_version(table, game, rules)["label"])
+    except PnpError:
+        return rules
 
 
 def _choice_names(games: Games, game: str, rules: str | None, players: int) -> dict[str, str]:
@@ -350,10 +367,12 @@ def make_app(games: Games, log: Log, token: str) -> Starlette:
             for group in out:  # a prediction plays the content on disk now: the games' own, or not
                 group["current"] = group["game"] in names and games.digest_now(group["game"]) == group["digest"]
                 group["title"] = games.title(group["game"]) if group["game"] in names else group["game"]
+                # the rule version by its title (rules.yaml `title`), as the start page lists it
+                group["rules_title"] = _rule_title(table, group["game"], group["rules"]) if group["game"] in names else group["rules"]
                 # the monsters and leaders by the names their components print (the keys stay ids)
                 group["names"] = _choice_names(games, group["game"], group["rules"], group["players"]) if group["game"] in names else {}
-                for table in ("by_monster", "by_leader"):  # in the order of those names, as the page lists them
-                    group[table] = dict(sorted(group[table].items(), key=lambda kv: (group["names"].get(kv[0], kv[0]).casefold(), kv[0])))
+                for part in ("by_monster", "by_leader"):  # in the order of those names, as the page lists them
+                    group[part] = dict(sorted(group[part].items(), key=lambda kv: (group["names"].get(kv[0], kv[0]).casefold(), kv[0])))
             return out
         return JSONResponse(await run_in_threadpool(work))
 

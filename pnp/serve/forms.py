@@ -15,8 +15,11 @@ a list of several of them, tapped on and off).
 Fields of the schema that the blank sheet leaves out are offered as optional extras, unless
 the hints say `"blank_is_complete": true`: then the blank sheet lists every field the game's
 sheet has under this rule version and player count, and the form offers exactly those. A
-choice hinted `"choices_from": "players"` offers the table's player names (`name_players`),
-and a map hinted `"keys_from": "players"` has a key for each of them. A field hinted
+choice (or list of picks) hinted `"choices_from": "players"` offers the table's player names
+(`name_players`), then any choices of the hint's own; a list of picks hinted `"alone":
+[values]` (a claimed winner: a player, several for a shared win, or `none`) takes one of
+those only by itself and is saved as the sheet writes it (one pick as its value, several as
+a list, none as no value); and a map hinted `"keys_from": "players"` has a key for each of them. A field hinted
 `"solo_only": true` (a solo opponent's) is offered only when the blank sheet has one player.
 """
 
@@ -127,9 +130,9 @@ def name_players(form: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """The form with every choice hinted `"choices_from": "players"` offering these names,
     and every map hinted `"keys_from": "players"` keyed by them (a value a player)."""
     def named(f: dict[str, Any]) -> dict[str, Any]:
-        if f.get("choices_from") == PLAYERS:
-            f = {**{k: v for k, v in f.items() if k != "choices_from"}, "kind": "choice",
-                 "choices": [{"value": n, "label": n} for n in names]}
+        if f.get("choices_from") == PLAYERS:  # the players, then the hint's own choices (a claimed winner's "none")
+            f = {**{k: v for k, v in f.items() if k != "choices_from"}, "kind": "picks" if f.get("kind") == "picks" else "choice",
+                 "choices": [{"value": n, "label": n} for n in names] + list(f.get("choices", []))}
         if f.get("keys_from") == PLAYERS and f.get("kind") == "map":
             f = {**{k: v for k, v in f.items() if k != "keys_from"}, "keys": [{"value": n, "label": n} for n in names]}
         if f.get("kind") == "group":
@@ -159,6 +162,18 @@ def _vocabulary(fields: list[dict[str, Any]], prefix: str = "") -> dict[str, dic
         if f.get("kind") == "group":
             out.update(_vocabulary(f.get("fields", []), f"{prefix}{f['key']}."))
     return out
+
+
+# A citation of the game's content file in a text pnp prints (`(rules.yaml rulings.unequal_leaders)`,
+# `(our ruling, rules.yaml)`): where a developer looks the reading up, no words for the table.
+_CITED_ALONE = re.compile(r"\s*\([\w-]+\.ya?ml(?:\s+[\w.-]+)?\)")
+_CITED_AFTER = re.compile(r",\s*[\w-]+\.ya?ml(?:\s+[\w.-]+)?(?=\))")
+
+
+def uncited(text: str) -> str:
+    """A text of the scorer's (a ruling, a problem) without its citations of content files
+    and their keys: the page says the reading, the CLI also where it is written."""
+    return _CITED_AFTER.sub("", _CITED_ALONE.sub("", text))
 
 
 _CLAUSE = re.compile(r"(^|: |, |\(|\b(?:expected|or|no|write|with) )$")  # what a key the sheet spells follows in a message
@@ -205,4 +220,4 @@ def said(message: str, at: list[Any], form: dict[str, Any]) -> str:
             return "empty"
         return ids.get(found) or (names.get(own, {}).get(found) if own else None) or found
 
-    return pattern.sub(swap, message) if keys else message
+    return uncited(pattern.sub(swap, message) if keys else message)

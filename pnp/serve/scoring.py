@@ -23,6 +23,7 @@ import yaml
 from ..errors import ContentError, PnpError
 from ..load.plugins import call_hook, plugin_failure
 from ..load.yamlio import SHEET, Located, parse_located
+from .forms import uncited
 
 if TYPE_CHECKING:
     from ..load.content import GameContent, Project
@@ -308,7 +309,12 @@ class Games:
         game = self.load(name)
         if game.plugin.sheet_form is None:
             return {}
-        return call_hook(game.plugin.sheet_form, "sheet_form(game, rules, players)", (game, rules, players), _form_hints)
+        hints = call_hook(game.plugin.sheet_form, "sheet_form(game, rules, players)", (game, rules, players), _form_hints)
+        # what a rule version changes, as the page says it: a ruling without the rules.yaml key holding it
+        for option in hints.get("rules", []):
+            if isinstance(option.get("differences"), list):
+                option["differences"] = [uncited(d) if isinstance(d, str) else d for d in option["differences"]]
+        return hints
 
     def blank(self, name: str, players: int, rules: str | None) -> dict[str, Any]:
         """The game's blank sheet (`pnp sheet --template`) as data; a PnpError for a player

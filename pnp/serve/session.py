@@ -129,12 +129,29 @@ def clean(fields: list[dict[str, Any]], values: Any, section: str = "values") ->
     keys and plain, small values."""
     if not isinstance(values, dict):
         raise PnpError("expected an object of field values")
-    known = {f["key"] for f in fields}
+    known = {f["key"]: f for f in fields}
     for key, value in values.items():
         if key not in known:
             raise Refused(f"unknown field {key!r}: expected one of {', '.join(sorted(known))}", [section, key])
         _small_at([section, key], key, value, 0)
+        if section == "values" and known[key].get("alone") is not None:  # a claimed winner: only the names offered
+            _offered(known[key], [] if value is None else value if isinstance(value, list) else [value], [section, key])
     return dict(values)
+
+
+def _offered(field: dict[str, Any], picks: list[Any], at: list[Any], taps: bool = False) -> None:
+    """Refused unless every pick is one of the field's choices (a claimed winner one of the
+    players, or "none"), and, but in taps sent together (`taps`: the last one counts), one
+    it takes alone is alone."""
+    choices = {c["value"]: str(c["label"]) for c in field.get("choices", [])}
+    offered = ", ".join(choices.values())
+    for pick in picks:
+        if not isinstance(pick, (str, int)) or pick not in choices:
+            raise Refused(f"{field.get('label', field['key'])}: {json.dumps(pick, ensure_ascii=False)[:60]} is not offered: "
+                          f"expected one of {offered}", at)
+    if not taps and len(picks) > 1 and any(p in field.get("alone", ()) for p in picks):
+        alone = " or ".join(choices[p] for p in field["alone"])
+        raise Refused(f"{field.get('label', field['key'])}: {alone} goes alone, not with another pick", at)
 
 
 def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -188,7 +205,9 @@ def edit(fields: list[dict[str, Any]], body: dict[str, Any]) -> Callable[[dict[s
                 _small_at(["items", key], f"{key}: {inner}", group[inner], 1)  # merged, the list keeps a whole save's limits
                 out[key] = group
             else:
-                out[key] = _toggled(now, add, remove, order)
+                out[key] = _toggled(now if not isinstance(now, (str, int)) else [now], add, remove, order)
+                if by_key[key].get("alone") is not None:
+                    out[key] = _as_written(by_key[key], out[key], add)
                 _small_at(["items", key], key, out[key], 0)
         for key, changed in cells.items():
             grid = by_key[key]
@@ -236,8 +255,23 @@ def _toggles(by_key: dict[str, dict[str, Any]], items: Any) -> dict[tuple[str, s
             if not (isinstance(toggle, dict) and set(toggle) <= {"add", "remove"}
                     and all(isinstance(v, list) and all(isinstance(x, (str, int, float)) for x in v) for v in toggle.values())):
                 raise Refused(f'items: {name}: expected {{"add": [values], "remove": [values]}}, not {json.dumps(toggle)[:80]}', ["items", key])
+            if picks.get("alone") is not None:  # a claimed winner: only the names offered
+                _offered(picks, toggle.get("add", []), ["items", key], taps=True)
             out[at] = (toggle.get("add", []), toggle.get("remove", []), {c["value"]: i for i, c in enumerate(picks.get("choices", []))})
     return out
+
+
+def _as_written(field: dict[str, Any], picks: list[Any], added: list[Any]) -> Any:
+    """A list of picks hinted `alone` as its sheet writes it: a pick it takes alone, if the
+    last tapped, replaces the others (and another tapped after it replaces it: taps sent
+    together count in the order made); then one pick as its value, several as a list, none
+    as no value (the field leaves the sheet: no claim)."""
+    alone = field.get("alone") or ()
+    if added and added[-1] in alone:
+        picks = [added[-1]]
+    elif added:
+        picks = [p for p in picks if p not in alone]
+    return None if not picks else picks[0] if len(picks) == 1 else picks
 
 
 def _toggled(now: Any, add: list[Any], remove: list[Any], order: dict[Any, int]) -> list[Any]:

@@ -40,6 +40,8 @@ def statistics(games: Iterable[Game]) -> list[dict[str, Any]]:
                         by_leader[str(leader.get("id"))].append(leader["points"])
         out.append({
             "game": name, "rules": rules or None, "changes": json.loads(changes), "digest": digest, "players": n,
+            # when they were played: what tells a player one content of the game from another (the digest, a tool)
+            "played": [min(g.played for g in logged), max(g.played for g in logged)],
             "games": len(logged), "wins_by_seat": seats,
             "by_monster": {k: _spread(v) for k, v in sorted(by_monster.items())},
             "by_leader": {k: _spread(v) for k, v in sorted(by_leader.items())},

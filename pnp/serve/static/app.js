@@ -416,17 +416,28 @@ function widget(field, value, changed, id, ctx) {
     return sel;
   }
   if (k === "picks") {  // several of a list (the A.I.'s cards): each tap takes one in or out
-    let cur = new Set(Array.isArray(value) ? value : []);
+    // a list of picks hinted `alone` (a claimed winner) is saved as its sheet writes it: one pick as that value
+    const picked = v => new Set(Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]);
+    let cur = picked(value);
     const count = h("strong", {class: "picked-count"});
     const names = h("span", {class: "help"});
     const shown = () => {
+      const picks = field.choices.filter(c => cur.has(c.value)).map(c => c.label).join(", ");
+      if (field.alone) {  // a claimed winner: who, or that nobody is claimed yet (not a count)
+        count.textContent = picks || "not claimed";
+        names.textContent = "";
+        return;
+      }
       count.textContent = counted(cur.size, "chosen", "chosen");
-      names.textContent = cur.size ? ": " + field.choices.filter(c => cur.has(c.value)).map(c => c.label).join(", ") : "";
+      names.textContent = cur.size ? ": " + picks : "";
     };
     const buttons = field.choices.map(c => {
       const b = h("button", {type: "button", "data-value": c.value, onclick: () => {
         if (cur.has(c.value)) cur.delete(c.value); else cur.add(c.value);
-        mark(b, cur.has(c.value));
+        // one taken alone ("nobody" won) leaves the others, and another leaves it, as the server saves them
+        const alone = field.alone || [];
+        if (cur.has(c.value)) for (const o of [...cur]) if (o !== c.value && (alone.includes(c.value) || alone.includes(o))) cur.delete(o);
+        field.choices.forEach((o, i) => mark(buttons[i], cur.has(o.value)));
         shown();
         changed(cur.has(c.value), {item: c.value});  // only this card: another page's taps stay
       }}, c.label);
@@ -439,9 +450,9 @@ function widget(field, value, changed, id, ctx) {
       const q = e.target.value.trim().toLowerCase();
       field.choices.forEach((c, i) => { buttons[i].hidden = !!q && !c.label.toLowerCase().includes(q); });
     }});
-    const box = h("div", {id, class: "picks"}, h("div", {}, count, names), find, h("div", {class: "choices"}, buttons));
+    const box = h("div", {id, class: "picks"}, h("div", {}, count, names), field.choices.length > 8 ? find : null, h("div", {class: "choices"}, buttons));
     box.set = (v, pendingPart) => {  // the picks saved; a tap of this page not yet saved stays
-      const now = new Set(Array.isArray(v) ? v : []);
+      const now = picked(v);
       for (const c of field.choices) if (pendingPart(c.value)) { if (cur.has(c.value)) now.add(c.value); else now.delete(c.value); }
       cur = now;
       field.choices.forEach((c, i) => mark(buttons[i], cur.has(c.value)));
@@ -695,13 +706,13 @@ function partsOf(p, ranked, counts = [], names = namer([])) {
   return rows;
 }
 
-function soloVerdict(r, solo, names) {
+function soloVerdict(r, solo, names, reason) {
   // the lines `pnp score` ends a solo game with, from its JSON: the A.I.'s score, then the
   // verdict and why (its score, or the challenge met or failed): not folded away
   const p = (r.players || [])[0] || {};
   const ai = solo.ai;
   const won = (r.winners || []).length > 0;
-  const why = solo.challenge ? `${names.value("solo.challenge", solo.challenge.name)} ${solo.challenge.met ? "met" : "failed"} (${solo.challenge.reason})`
+  const why = solo.challenge ? `${names.value("solo.challenge", solo.challenge.name)} ${solo.challenge.met ? "met" : "failed"} (${reason ?? solo.challenge.reason})`
     : `${p.total} ${solo.won ? ">=" : "<"} A.I. ${ai.total}`;
   const level = `A.I. level ${solo.level}${solo.level_name ? ` (${solo.level_name})` : ""}`;
   return [h("p", {class: "winner", id: "winner"}, `${p.name} ${won ? "wins" : "loses"}: ${why}`),
@@ -726,13 +737,14 @@ function results(s) {
   box.append(h("h2", {}, "Scores"));
   const winners = r.winners || [];
   const solo = r.solo && typeof r.solo === "object" && r.solo.ai ? r.solo : null;  // a solo game against an A.I. of no seat
-  if (solo) box.append(...soloVerdict(r, solo, namer(s.form.table)));
+  // the readings in the page's words (`outcome.ruling`, `challenge_reason`: no rules.yaml keys), the report's as `pnp score` says them
+  if (solo) box.append(...soloVerdict(r, solo, namer(s.form.table), s.outcome.challenge_reason));
   else box.append(h("p", {class: "winner", id: "winner"}, winners.length ? `Winner: ${winners.join(" and ")}` : "No winner"));
   // in the words `pnp score` prints (the report's `decided_by` may be an id); append(null) would show "null"
   const decided = s.outcome.decided || r.decided_by;
   if (decided) box.append(h("p", {id: "decided"}, `Decided by: ${decided}`));
   // pnp's reading of a rule the book is silent on, when it decided the game: said beside what it decided, as `pnp score` does
-  if (r.ruling) box.append(h("p", {id: "ruling"}, `Ruling: ${r.ruling}`));
+  if (r.ruling) box.append(h("p", {id: "ruling"}, `Ruling: ${s.outcome.ruling ?? r.ruling}`));
   if (r.long_game) {  // a match of several games (the Long Game): its tally, as `pnp score` ends with it
     const won = r.long_game.winners || [];
     box.append(h("p", {id: "match"}, `Long Game: wins ${Object.entries(r.long_game.wins || {}).map(([n, w]) => `${n} ${w}`).join(", ")}; `,
@@ -866,11 +878,15 @@ async function statsPage() {
     } catch (e) { showError(box, hostWords(e)); }
   };
   const changed = g => Object.entries(g.changes || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
+  // when the games were played, a day as the phone says it: what tells the game's content before an edit from after
+  // (the content's digest stays in the API and on the section, for a tool)
+  const day = t => new Date(t).toLocaleDateString(undefined, {day: "numeric", month: "short", year: "numeric"});
+  const played = g => { const [a, b] = g.played.map(day); return a === b ? `played ${a}` : `played ${a} to ${b}`; };
   app.replaceChildren(...[h("h1", {}, "Logged games"), stats.length ? null : h("p", {}, "No game logged yet.")].filter(Boolean),
     ...stats.map(g => {
       const box = h("div", {});
-      return h("section", {}, h("h2", {}, `${g.title || g.game}${g.rules ? ` (${g.rules})` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
-        h("p", {class: "rules"}, `content ${g.digest}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · content since changed"}`),
+      return h("section", {"data-digest": g.digest}, h("h2", {}, `${g.title || g.game}${g.rules ? `, ${g.rules_title || g.rules}` : ""}, ${counted(g.players, "player")}: ${counted(g.games, "game")}`),
+        h("p", {class: "rules"}, `${played(g)}${changed(g) ? ` · rule changes ${changed(g)}` : ""}${g.current ? "" : " · the game has been edited since"}`),
         h("p", {}, "Wins by seat: ", g.wins_by_seat.map((n, i) => `seat ${i + 1}: ${n}`).join(", ")),
         ...spread("Total by monster", g.by_monster, g.names), ...spread("Points by leader", g.by_leader, g.names),
         g.current ? h("p", {}, h("button", {class: "ghost predict", onclick: predict(g, box)}, "What pnp simulate predicts")) : null, box);
