@@ -317,6 +317,19 @@ def test_adding_and_removing_cards(deck: Project):
     assert not (deck.output_dir / "deck/svg/card/beta.svg").exists()
 
 
+def test_a_card_added_before_the_tokens_leaves_their_pdf_as_a_full_build_makes_it(deck: Project, tmp_path):
+    """The tokens' faces come after one more card in the book (their pages' numbers shift):
+    their PDF, not made again, is still byte for byte what a full build makes (a PDF names
+    the pages it draws in its own order, not by the book's numbers)."""
+    rebuild(deck)
+    write_cards(deck, [*CARDS, ("delta", "Delta", 1)])
+    report = rebuild(deck)
+    assert "pdf/token.pdf" not in report.changed and "pdf/card.pdf" in report.changed
+    rebuild(deck, force=True, out=tmp_path / "full")
+    for rel in ("deck-print.pdf", "pdf/card.pdf", "pdf/token.pdf"):
+        assert (deck.output_dir / "deck" / rel).read_bytes() == (tmp_path / "full/deck" / rel).read_bytes(), rel
+
+
 def test_a_macro_file_change_rerenders_the_faces_that_import_it(deck: Project):
     rebuild(deck)
     macros = deck.templates_dir / "deck/macros.svg.j2"

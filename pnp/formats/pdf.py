@@ -63,18 +63,19 @@ class BookPages:
     gets the next page as it is added (checked by `refused` first, unless it was when it was
     rendered or taken from the cache: the last guard before the engine), and every CHUNK
     faces, or the faces of one component, make a document: a component's PDF then reads its
-    own documents only (a face two components show is typeset for each). With `early` (the font files), each full document
-    is typeset at once, apart (`pdf_engine.Apart`), so a big book is typeset while the build
-    still renders. The labels follow, each layout's in a document of its own, once the
-    layouts are known (`sources`). `kept`: the documents an earlier build typeset, reused where they
-    are the same (pdf_engine.Kept)."""
+    own documents only (a face two components show is typeset for each). With `early` (the
+    font files), once the book holds CHUNK faces each document is typeset as it is closed,
+    apart (`pdf_engine.Apart`), so a big book is typeset while the build still renders.
+    The labels follow, each layout's in a document of its own, once the layouts are known
+    (`sources`). `kept`: the documents an earlier build typeset, reused where they are the
+    same (pdf_engine.Kept)."""
 
     def __init__(self, title: str, family: str, early: tuple[str, ...] | None = None, kept: pdf_engine.Kept | None = None):
         self.title = title
         self.family = family
         self.early = early
         self.kept = kept
-        self.apart: pdf_engine.Apart | None = None  # typesetting the full documents, once there is one
+        self.apart: pdf_engine.Apart | None = None  # typesetting the documents of a big book
         self.faces: dict[FaceKey, int] = {}  # each face's page
         self.names: dict[str, str] = {}  # each face's input name in the documents -> component/face
         self.docs: list[tuple[str, dict[str, str]]] = []  # the closed documents of faces
@@ -89,7 +90,7 @@ class BookPages:
         key: FaceKey = (face.component, face.svg, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
         if key not in self.faces:
             if self._pages and face.component != self._component:
-                self._close_document(full=False)
+                self._close_document()
             self._component = face.component
             if not face.checked:  # a face pnp rendered or took from its cache was checked then
                 refused(face.svg, f"{self.title}: face {face.component}/{face.name}")
@@ -103,7 +104,7 @@ class BookPages:
             # the faces in documents of at most CHUNK pages: the engine's memory stays that of
             # one document, and the documents of a big game are typeset on every core
             if len(self._pages) >= pdf_engine.CHUNK:
-                self._close_document(full=True)
+                self._close_document()
         return self.faces[key]
 
     def add_piece(self, piece: "Piece") -> None:
@@ -118,12 +119,12 @@ class BookPages:
         if self.apart is not None:
             self.apart.close()
 
-    def _close_document(self, full: bool) -> None:
+    def _close_document(self) -> None:
         self.docs.append(("\n".join([self._head] + self._pages) + "\n", self._inputs))
         self._pages, self._inputs = [], {}
-        # a big book's documents go apart from its first full one on (those before with it:
+        # a big book's documents go apart once it holds CHUNK faces (those before with them:
         # `Apart` takes the documents in order); a small book's are typeset together
-        if self.early is not None and (full or self.apart is not None):
+        if self.early is not None and len(self.faces) >= pdf_engine.CHUNK:
             self.apart = self.apart or pdf_engine.Apart(self.early, self.kept)
             for doc in self.docs[self._handed:]:
                 self.apart.add(*doc)
@@ -166,7 +167,7 @@ class BookPages:
         if not self.faces:  # a document needs a page; no sheet draws this one
             self._pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
         if self._pages:
-            self._close_document(full=False)
+            self._close_document()
         docs = list(self.docs)
         style = f"#set text(font: {_string(self.family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")"
         first = len(self.faces) or 1  # the book's page of each layout's first label
