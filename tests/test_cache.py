@@ -106,19 +106,23 @@ def test_changing_one_card_rerenders_that_card_and_only_its_pdf(deck: Project):
     after = stamps(deck.output_dir / "deck")
     touched = {rel for rel in after if after[rel] != before.get(rel)}
     # the list of outputs holds each file's digest (what pnp may later remove): it changes too
-    # of the book's two typeset documents, the faces' is typeset again (the old one dropped), the labels' kept
+    # of the book's three typeset documents (the cards', the tokens', the print PDF's labels),
+    # the cards' is typeset again (the old one dropped), the others kept
     kept = {rel for rel in after if rel.startswith(".pnp-typeset/")}
-    assert len(kept) == 2 and len(kept & touched) == 1 and len(kept & set(before)) == 1
+    assert len(kept) == 3 and len(kept & touched) == 1 and len(kept & set(before)) == 2
     assert touched - kept == {"deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg", CACHE_FILE, ".pnp-files.json"}
     assert "Beta the Second" in (deck.output_dir / "deck/svg/card/beta.svg").read_text()
 
 
 
-@pytest.mark.parametrize("fmt, made", [("pdf", ["Deck: Cards", "Deck: Tokens", "Deck: print"]), ("pdf-single", ["Deck: Cards", "Deck: Tokens"])])
-def test_an_edit_makes_every_pdf_of_the_game_again_as_a_full_build_makes_it(deck: Project, monkeypatch, tmp_path, fmt, made):
-    """Each PDF of a game embeds the fonts' subsets made over every face of its book: a
-    card's edit that brings a new letter changes the tokens' PDF too (its faces' text is
-    set in the same subset), so every PDF is made again, and each matches a full build."""
+@pytest.mark.parametrize("fmt, made", [("pdf", ["Deck: Cards", "Deck: print"]), ("pdf-single", ["Deck: Cards"])])
+def test_an_edit_of_a_card_makes_again_its_component_pdf_and_the_print_pdf_alone_as_a_full_build_makes_them(
+        deck: Project, monkeypatch, tmp_path, fmt, made):
+    """A component's PDF reads the book's documents of its own faces alone (their font
+    subsets are made per document): a card's edit that brings a new letter typesets the
+    cards' document again and makes the cards' PDF and the print PDF, not the tokens' (whose
+    faces have text too), and every PDF is byte for byte what a full build makes."""
+    from pnp.build.cache import BuildCache
     from pnp.formats import pdf_sheets
 
     (deck.templates_dir / "deck/token.svg.j2").write_text(TOKEN.replace("{% endblock %}", '<text x="5" y="28" font-size="4">{{ item.id }}</text>{% endblock %}'))
@@ -126,9 +130,22 @@ def test_an_edit_makes_every_pdf_of_the_game_again_as_a_full_build_makes_it(deck
     composed: list[str] = []
     compose = pdf_sheets._compose
     monkeypatch.setattr(pdf_sheets, "_compose", lambda plan, *rest: composed.append(plan.title) or compose(plan, *rest))
+    typeset: list[dict[str, str]] = []  # the inputs of each document typeset now (not kept)
+    kept = BuildCache.typeset
+
+    def looked_up(self, text, inputs):
+        key, data = kept(self, text, inputs)
+        if data is None:
+            typeset.append(inputs)
+        return key, data
+
+    monkeypatch.setattr(BuildCache, "typeset", looked_up)
     write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
-    rebuild(deck, formats=(fmt,))
+    report = rebuild(deck, formats=(fmt,))
     assert composed == made
+    assert [rel for rel in report.changed if rel.endswith(".pdf")] == (["deck-print.pdf", "pdf/card.pdf"] if fmt == "pdf" else ["pdf-single/card.pdf"])
+    if fmt == "pdf":  # the cards' document alone (its four faces); pdf-single keeps no typeset document
+        assert len(typeset) == 1 and len(typeset[0]) == 4 and any("Beta the Second" in svg for svg in typeset[0].values())
     rebuild(deck, formats=(fmt,), force=True, out=tmp_path / "full")
     edited, full = deck.output_dir / "deck", tmp_path / "full/deck"
     pdfs = sorted(p.relative_to(full) for p in full.rglob("*.pdf"))
@@ -298,6 +315,19 @@ def test_adding_and_removing_cards(deck: Project):
     assert report.changed == ("deck-print.pdf", "pdf/card.pdf", "svg/card/delta.svg")
     assert report.removed == ("svg/card/beta.svg",)
     assert not (deck.output_dir / "deck/svg/card/beta.svg").exists()
+
+
+def test_a_card_added_before_the_tokens_leaves_their_pdf_as_a_full_build_makes_it(deck: Project, tmp_path):
+    """The tokens' faces come after one more card in the book (their pages' numbers shift):
+    their PDF, not made again, is still byte for byte what a full build makes (a PDF names
+    the pages it draws in its own order, not by the book's numbers)."""
+    rebuild(deck)
+    write_cards(deck, [*CARDS, ("delta", "Delta", 1)])
+    report = rebuild(deck)
+    assert "pdf/token.pdf" not in report.changed and "pdf/card.pdf" in report.changed
+    rebuild(deck, force=True, out=tmp_path / "full")
+    for rel in ("deck-print.pdf", "pdf/card.pdf", "pdf/token.pdf"):
+        assert (deck.output_dir / "deck" / rel).read_bytes() == (tmp_path / "full/deck" / rel).read_bytes(), rel
 
 
 def test_a_macro_file_change_rerenders_the_faces_that_import_it(deck: Project):

@@ -326,6 +326,35 @@ def test_a_book_of_many_faces_is_typeset_in_chunks_apart_and_prints_the_same(tmp
         assert fonts and all("/FontFile2" in f for f in fonts)
 
 
+def test_a_big_books_documents_of_small_components_go_apart_as_they_close(monkeypatch):
+    """A document holds one component's faces: once the book holds CHUNK faces, each
+    document is handed to the engine apart as it closes (those before with it, in order),
+    though none is full, so a big game of small components is typeset while it renders."""
+    from pnp.formats import pdf_engine
+    from pnp.formats.pdf import BookPages
+    from pnp.render.faces import Face
+
+    handed: list[list[str]] = []
+
+    class Recorded:
+        def __init__(self, *args):
+            pass
+
+        def add(self, text, inputs):
+            handed.append(sorted(inputs))
+
+    monkeypatch.setattr(pdf_engine, "CHUNK", 3)
+    monkeypatch.setattr(pdf_engine, "Apart", Recorded)
+    book = BookPages("t", "Liberation Sans", early=())
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm"><rect width="{}" height="1"/></svg>'
+    for component, count in (("a", 2), ("b", 2)):
+        for n in range(count):
+            book.add(Face(component, f"{n}", svg.format(n), 10, 10, 0))
+    assert not handed  # two documents of two faces: not yet a big book
+    book.add(Face("c", "0", svg.format(0), 10, 10, 0))  # the same picture: a page of c's own
+    assert handed == [["f0", "f1"], ["f2", "f3"]]
+
+
 def test_an_engine_failure_in_a_chunk_apart_is_one_line(monkeypatch):
     from pnp.errors import PnpError
     from pnp.formats import pdf_engine

@@ -50,7 +50,8 @@ Content enters as parsed data, so comments and layout of the YAML don't count.
 format not built now (a PNG folder and its dpi) stays, so the preview can still judge it.
 
 The PDFs are made from typst documents of the game's faces (pnp/formats/pdf.py
-`BookPages`); each typeset document is kept, sealed, in `output/<game>/.pnp-typeset/`
+`BookPages`, a document per component): a component's PDF is keyed on its component and
+its sheet, the print PDF on the whole game. Each typeset document is kept, sealed, in `output/<game>/.pnp-typeset/`
 under the digest of what typst reads (the document, its faces' SVGs, and the stamp (1):
 typst's release, the fonts), and reused by a later build whose book holds the same one.
 

@@ -86,23 +86,26 @@ def svg_files(game: GameContent, rendered: list[RenderedComponent], options: Bui
 def pdf_files(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions,
               started: "BookPages | None" = None, kept: "Kept | None" = None, plans: dict[str, Any] | None = None) -> dict[str, Planned]:
     """The PDF of each component and the game's print PDF, all drawn from one typeset book
-    of the game's faces (pnp/formats/pdf.py): each face goes through the engine once.
+    of the game's faces (pnp/formats/pdf.py): each face goes through the engine once (once
+    for each component that shows it).
     `started`: the book the game's faces went into as they were rendered (`start_book`);
     `kept`: the game's typeset documents of earlier builds (its `BuildCache`); `plans`:
     where the print PDF's plan is kept once made (`_print_plan`)."""
-    from ..formats.pdf import SharedBook
+    from ..formats.pdf import SharedBook, component_key
+    from ..config import papers
 
     title = game.manifest.title
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
     book = SharedBook(title, partial(_layouts, game, printed, rendered, options, plans), game.fonts, partial(_book, game, printed, started, kept))
-    # every PDF of the book embeds its font subsets, made over all its faces and labels: an
-    # edit of any face or sheet makes them all again, each then what a full build makes (the
-    # print PDF's key holds all that the component PDFs are made from)
-    key = _print_key(game, rendered, options)
-    files = {f"{game.name}-print.pdf": book.planned(key, len(printed))}
-    files.update({f"pdf/{comp.spec.id}.pdf": book.planned(key, number) for number, comp in enumerate(printed)})
+    # a component's PDF reads the book's documents of its own faces and of its own labels
+    # alone (font subsets are made per document): its key is its component and its sheet;
+    # the print PDF reads them all
+    files = {f"{game.name}-print.pdf": book.planned(_print_key(game, rendered, options), len(printed))}
+    width, height = papers(options.papers)[options.paper]
+    files.update({f"pdf/{comp.spec.id}.pdf": book.planned(digest("pdf", options.paper, width, height, component_key(title, game.fonts, comp)), number)
+                  for number, comp in enumerate(printed)})
     if options.cut_file:
         from ..formats.cutfile import cut_svg
 
@@ -150,15 +153,14 @@ def _print_key(game: GameContent, rendered: list[RenderedComponent], options: Bu
     """The cache key of output/<game>/<game>-print.pdf (every component in one PDF,
     pnp/formats/print_pdf.py): what its sheets are made from."""
     from ..config import papers, sheet_layout, table
+    from ..formats.pdf import component_key
 
     width, height = papers(options.papers)[options.paper]
     style = sheet_layout(options.layout, options.layouts)
     # the title page names the layout and describes the others, as pnp.yaml's `layouts:` make them
     offered = [options.layout, {name: s.model_dump(mode="json") for name, s in table(options.layouts).items()}, sorted(options.layouts)]
     return digest("print", options.paper, width, height, style.model_dump(mode="json"), options.back_offset, options.pack, options.cut_file,
-                  offered, game.manifest.title, game.fonts.digest,
-                  [(c.spec.model_dump(mode="json"), c.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in c.pieces])
-                   for c in rendered])
+                  offered, game.manifest.title, game.fonts.digest, [component_key(game.manifest.title, game.fonts, c) for c in rendered])
 
 
 def _print_plan(game: GameContent, rendered: list[RenderedComponent], options: BuildOptions, plans: dict[str, Any] | None = None):

@@ -6,10 +6,12 @@ images print as they show. typst draws an image inline wherever it is placed, so
 placed on three sheets would be converted and written three times. Instead the faces of
 a game (and the margin labels of its sheets) are typeset once, each on a page of its own:
 the book (`BookPages`: in a build, its faces in the order of the pieces, each front then
-its back, handed to the engine a document at a time as they are rendered). Every PDF of
-the game is then composed from the book by `pdf_sheets.compose` (pikepdf), which draws a
-face's page as a form XObject wherever it is placed. Fonts come
-only from the game's font files and are embedded as subsets. The SVGs go in as
+its back, handed to the engine a document at a time as they are rendered; a document
+holds one component's faces, and each layout's labels have one of their own). Every PDF
+of the game is then composed from the book by `pdf_sheets.compose` (pikepdf), which draws a
+face's page as a form XObject wherever it is placed: a component's PDF reads only its own
+documents, so its bytes depend on its component alone. Fonts come
+only from the game's font files and are embedded as subsets (one per document). The SVGs go in as
 `sys.inputs` strings, never as files, so no path of the build machine reaches the PDF and
 the bytes depend on nothing but the inputs. `pdf_engine` runs typst and the composer (on
 a worker per core during a build).
@@ -24,12 +26,12 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..errors import PnpError
-from ..files import Planned
+from ..files import Planned, digest
 from ..render.hrefs import refused
 from . import pdf_engine
 
 if TYPE_CHECKING:
-    from ..render.faces import Face, Piece
+    from ..render.faces import Face, Piece, RenderedComponent
     from ..load.fonts import Fonts
     from .impose import Label, Layout
 
@@ -45,7 +47,7 @@ def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-FaceKey = tuple[str, float, float]  # the SVG and its size with bleed (mm)
+FaceKey = tuple[str, str, float, float]  # its component, the SVG and its size with bleed (mm)
 LabelKey = tuple[str, float, float]  # the text, its size (pt) and the width it may take (mm)
 
 
@@ -57,45 +59,52 @@ def label_key(label: "Label", sheet_width: float, margin: float) -> LabelKey:
 
 
 class BookPages:
-    """A game's book as typst documents, a face at a time: each distinct face gets the next
-    page as it is added (checked by `refused` first, unless it was when it was rendered or taken
-    from the cache: the last guard before the engine), and
-    every CHUNK faces make a document. With `early` (the font files), each full document
-    is typeset at once, apart (`pdf_engine.Apart`), so a big book is typeset while the build
-    still renders. The labels follow, in a document of their own, once the layouts are
-    known (`sources`). `kept`: the documents an earlier build typeset, reused where they
-    are the same (pdf_engine.Kept)."""
+    """A game's book as typst documents, a face at a time: each distinct face of a component
+    gets the next page as it is added (checked by `refused` first, unless it was when it was
+    rendered or taken from the cache: the last guard before the engine), and every CHUNK
+    faces, or the faces of one component, make a document: a component's PDF then reads its
+    own documents only (a face two components show is typeset for each). With `early` (the
+    font files), once the book holds CHUNK faces each document is typeset as it is closed,
+    apart (`pdf_engine.Apart`), so a big book is typeset while the build still renders.
+    The labels follow, each layout's in a document of its own, once the layouts are known
+    (`sources`). `kept`: the documents an earlier build typeset, reused where they are the
+    same (pdf_engine.Kept)."""
 
     def __init__(self, title: str, family: str, early: tuple[str, ...] | None = None, kept: pdf_engine.Kept | None = None):
         self.title = title
         self.family = family
         self.early = early
         self.kept = kept
-        self.apart: pdf_engine.Apart | None = None  # typesetting the full documents, once there is one
+        self.apart: pdf_engine.Apart | None = None  # typesetting the documents of a big book
         self.faces: dict[FaceKey, int] = {}  # each face's page
         self.names: dict[str, str] = {}  # each face's input name in the documents -> component/face
-        self.docs: list[tuple[str, dict[str, str]]] = []  # the full documents of faces
+        self.docs: list[tuple[str, dict[str, str]]] = []  # the closed documents of faces
+        self._handed = 0  # of them, those handed to `apart`
+        self._component = ""  # the component of the document being filled
         self._head = f"#set document(title: {_string(title)}, author: \"pnp\", date: none)"
         self._pages: list[str] = []  # the document being filled, and the SVGs it reads
         self._inputs: dict[str, str] = {}
 
     def add(self, face: "Face") -> int:
         """The page of `face` in the book."""
-        key: FaceKey = (face.svg, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
+        key: FaceKey = (face.component, face.svg, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
         if key not in self.faces:
+            if self._pages and face.component != self._component:
+                self._close_document()
+            self._component = face.component
             if not face.checked:  # a face pnp rendered or took from its cache was checked then
                 refused(face.svg, f"{self.title}: face {face.component}/{face.name}")
             name = f"f{len(self.faces)}"
             self.faces[key] = len(self.faces)
             self._inputs[name] = face.svg
             self.names[name] = f"{face.component}/{face.name}"
-            w, h = number(key[1]), number(key[2])
+            w, h = number(key[2]), number(key[3])
             self._pages.append(f"#page(width: {w}mm, height: {h}mm, margin: 0pt, "
                                f"place(image(bytes(sys.inputs.{name}), format: \"svg\", width: {w}mm, height: {h}mm)))")
             # the faces in documents of at most CHUNK pages: the engine's memory stays that of
             # one document, and the documents of a big game are typeset on every core
             if len(self._pages) >= pdf_engine.CHUNK:
-                self._close_document(full=True)
+                self._close_document()
         return self.faces[key]
 
     def add_piece(self, piece: "Piece") -> None:
@@ -110,24 +119,29 @@ class BookPages:
         if self.apart is not None:
             self.apart.close()
 
-    def _close_document(self, full: bool) -> None:
-        doc = ("\n".join([self._head] + self._pages) + "\n", self._inputs)
-        self.docs.append(doc)
+    def _close_document(self) -> None:
+        self.docs.append(("\n".join([self._head] + self._pages) + "\n", self._inputs))
         self._pages, self._inputs = [], {}
-        if full and self.early is not None:
+        # a big book's documents go apart once it holds CHUNK faces (those before with them:
+        # `Apart` takes the documents in order); a small book's are typeset together
+        if self.early is not None and len(self.faces) >= pdf_engine.CHUNK:
             self.apart = self.apart or pdf_engine.Apart(self.early, self.kept)
-            self.apart.add(*doc)
+            for doc in self.docs[self._handed:]:
+                self.apart.add(*doc)
+            self._handed = len(self.docs)
 
     def sources(self, layouts: list["Layout"]) -> tuple[list[tuple[str, dict[str, str]]], list["SheetPlan"]]:
         """The typst documents of the book: its faces (those added before, then those of
-        `layouts` not yet added, in the order they are placed), then every distinct label,
-        one per page; and each layout as a `SheetPlan` that names those pages by number."""
+        `layouts` not yet added, in the order they are placed), then the distinct labels of
+        each layout in a document of its own, one per page; and each layout as a
+        `SheetPlan` that names those pages by number."""
         from .impose import Bookmark, Label, Line, Place
 
-        labels: dict[LabelKey, int] = {}
-        label_pages = [f"#set text(font: {_string(self.family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")"]
+        label_docs: list[list[str]] = []  # each layout's labels (its pages), none for a layout without
         plans: list[list[list[tuple]]] = []
         for layout in layouts:
+            labels: dict[LabelKey, int] = {}
+            label_pages: list[str] = []
             pages: list[list[tuple]] = []
             for page in layout.pages:
                 marks: list[tuple] = []
@@ -149,19 +163,30 @@ class BookPages:
                         marks.append(("bookmark", mark.text))
                 pages.append(marks)
             plans.append(pages)
+            label_docs.append(label_pages)
         if not self.faces:  # a document needs a page; no sheet draws this one
             self._pages.append("#page(width: 10mm, height: 10mm, margin: 0pt)[]")
         if self._pages:
-            self._close_document(full=False)
-        first_label = len(self.faces) or 1
+            self._close_document()
         docs = list(self.docs)
-        if labels:
-            docs.append(("\n".join([self._head] + label_pages) + "\n", {}))
-        sheet_plans = [SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
-                                 [[("label", m[1] + first_label, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages],
-                                 layout.bleed)
-                       for layout, pages in zip(layouts, plans)]
+        style = f"#set text(font: {_string(self.family)}, size: 6pt, fill: rgb(77, 77, 77), top-edge: \"baseline\", bottom-edge: \"baseline\")"
+        first = len(self.faces) or 1  # the book's page of each layout's first label
+        sheet_plans = []
+        for layout, pages, label_pages in zip(layouts, plans, label_docs):
+            if label_pages:
+                docs.append(("\n".join([self._head, style] + label_pages) + "\n", {}))
+            sheet_plans.append(SheetPlan(layout.title, layout.sheet.width, layout.sheet.height,
+                                         [[("label", m[1] + first, *m[2:]) if m[0] == "label" else m for m in marks] for marks in pages],
+                                         layout.bleed))
+            first += len(label_pages)
         return docs, sheet_plans
+
+
+def component_key(title: str, fonts: "Fonts", comp: "RenderedComponent") -> str:
+    """What the PDFs of `comp` read beside their sheet (`BookPages`: its own documents): the
+    component, its faces and copies, the game's title and fonts (which draw its labels)."""
+    return digest(title, fonts.digest, comp.spec.model_dump(mode="json"), comp.bleed,
+                  [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces])
 
 
 @dataclass(frozen=True)

@@ -69,10 +69,11 @@ class Book:
             self._last = (page, self._open(part).pages[page - self._starts[part]])
         return self._last[1]
 
-    def whole(self) -> tuple[str, str]:
-        """The engine that typeset the book (typst names itself the creator) and the PDF
-        version its documents declare, once every document is at hand."""
-        pdfs = [self._open(part) for part in range(len(self._starts) - 1)]
+    def whole(self, pages: set[int]) -> tuple[str, str]:
+        """The engine that typeset the book's `pages` (typst names itself the creator) and the
+        PDF version their documents declare: a PDF reads the documents it draws from alone."""
+        parts = sorted({bisect_right(self._starts, page) - 1 for page in pages}) or [0]
+        pdfs = [self._open(part) for part in parts]
         creator = pdfs[0].docinfo.get(Name.Creator)
         return (str(creator) if creator is not None else ""), max(pdf.pdf_version for pdf in pdfs)
 
@@ -134,6 +135,8 @@ def _compose(plan: SheetPlan, book: Book, out: Pdf, forms: dict[int, pikepdf.Obj
     width, height = plan.width * PT, plan.height * PT
     streams: dict[bytes, pikepdf.Object] = {}  # pages drawn alike share one content stream
     bookmarks: list[tuple[int, str]] = []
+    names: dict[int, str] = {}  # each book page drawn -> its name here, in the order drawn (not the book's
+    # numbers: they shift with the faces of other components, which this PDF does not read)
     for page_number, marks in enumerate(plan.pages):
         ops: list[ContentStreamInstruction] = []
         used: dict[str, pikepdf.Object] = {}
@@ -141,7 +144,7 @@ def _compose(plan: SheetPlan, book: Book, out: Pdf, forms: dict[int, pikepdf.Obj
         def draw(at: int, matrix: tuple[float, ...], clip: tuple[float, float, float, float] | None = None) -> None:
             if at not in forms:
                 forms[at] = out.copy_foreign(book.form(at))
-            name = f"/x{at}"
+            name = names.setdefault(at, f"/x{len(names)}")
             used[name] = forms[at]
             ops.append(_op("q"))
             if clip is not None:
@@ -196,7 +199,7 @@ def _compose(plan: SheetPlan, book: Book, out: Pdf, forms: dict[int, pikepdf.Obj
     out.docinfo[Name.Title] = plan.title
     out.docinfo[Name.Author] = "pnp"
     out.docinfo[Name.Creator] = "pnp"
-    engine, version = book.whole()
+    engine, version = book.whole(set(names))
     if engine:
         out.docinfo[Name.Producer] = engine
     data = io.BytesIO()

@@ -4,7 +4,8 @@ Print-on-demand card printers want every card as its own page, fronts and backs
 alternating, the page exactly the card with its bleed, fonts embedded, and the trim and
 bleed declared: the layout carries the bleed, and the PDF writer (pdf_sheets) gives every
 page a TrimBox (the card) and a BleedBox (the whole page). One PDF per component:
-`pdf-single/<component>.pdf`, all of a game's written from one typeset book of its faces.
+`pdf-single/<component>.pdf`, all of a game's written from one typeset book of its faces,
+each reading only its component's documents of the book.
 """
 
 from __future__ import annotations
@@ -34,14 +35,13 @@ def single_layout(comp: "RenderedComponent", title: str):
 
 def pdf_single_files(title: str, rendered: list["RenderedComponent"]) -> dict[str, Planned]:
     """One PDF per component, all written from one typeset book of the game's faces."""
-    from .pdf import SharedBook
+    from .pdf import SharedBook, component_key
 
     printed = [comp for comp in rendered if comp.pieces]
     if not printed:
         return {}
-    book = SharedBook(title, lambda: [single_layout(comp, f"{title}: {comp.spec.name}") for comp in printed], printed[0].pieces[0].front.fonts)
-    # each PDF embeds the book's font subsets, made over all its faces: one key for them all
-    key = digest("pdf-single", title, printed[0].pieces[0].front.fonts.digest,
-                 [(comp.spec.model_dump(mode="json"), comp.bleed, [(digest(p.front.svg), p.back and digest(p.back.svg), p.copies) for p in comp.pieces])
-                  for comp in printed])
-    return {f"pdf-single/{comp.spec.id}.pdf": book.planned(key, number) for number, comp in enumerate(printed)}
+    fonts = printed[0].pieces[0].front.fonts
+    book = SharedBook(title, lambda: [single_layout(comp, f"{title}: {comp.spec.name}") for comp in printed], fonts)
+    # each PDF reads its component's documents of the book alone: its key is its component
+    return {f"pdf-single/{comp.spec.id}.pdf": book.planned(digest("pdf-single", component_key(title, fonts, comp)), number)
+            for number, comp in enumerate(printed)}
