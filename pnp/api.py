@@ -22,7 +22,7 @@ What a plugin gets
   `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
   those lines with the sheet path of each claim, where `pnp serve` shows them; `decided_text()`:
   what decided the winner in the words `render` prints, for `pnp serve`'s page).
-- Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate` (its
+- Content models: `StrictModel` (a pydantic model refusing unknown keys, and true or false for a number), `validate` (its
   `label` names what an error is in, e.g. a sheet's player),
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),

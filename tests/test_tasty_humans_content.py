@@ -180,6 +180,16 @@ def test_wrong_type(game_dir):
     ]
 
 
+@pytest.mark.parametrize("stem, old, new, key", [
+    ("leaders", "    points: 2\n", "    points: yes\n", "points: yes"),  # before: read as 1 point, printed and scored
+    ("adventurers", "    intel: 0\n", "    intel: true\n", "intel: true"),  # before: intel 1
+])
+def test_a_yaml_true_where_a_number_belongs_is_refused_at_it(game_dir, stem, old, new, key):
+    edit(game_dir, stem, old, new)
+    field = key.split(":")[0]
+    assert errors(game_dir) == [f"{value_at(game_dir, stem, key)}: {field}: expected a whole number, got true"]
+
+
 def test_unknown_tile_symbol(game_dir):
     edit(game_dir, "adventurers", '["HH", "HH"]', '["HH", "HX"]')
     where = at(game_dir, "adventurers", '"HX"')
