@@ -212,6 +212,39 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
     return error
 
 
+def _at_empty_field(game: GameContent, item: Any, error: ContentError, what: str) -> ContentError:
+    """A face's error about an empty value (`title:` with nothing after it, which YAML reads as
+    null: printed, or given to a filter) at the content left empty, naming the template line
+    that used it, when that line names exactly one empty value: a field of the piece's record
+    (`item.title`) or a content file's key (`blurb.tagline`); else the error as it is."""
+    if error.line is None or not (sandbox.NONE_PRINTED in error.message or "NoneType" in error.message):
+        return error
+    try:
+        line = lines_of(Path(error.path or "").read_text(encoding="utf-8"))[error.line - 1]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return error
+    fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
+    empty = {(key, game.locate(item, key)) for key, value in fields
+             if value is None and isinstance(key, str) and re.search(rf"\bitem\.{re.escape(key)}\b", line)}
+    for stem, keys in re.findall(r"\b(\w+)((?:\.\w+)+)", line):
+        doc, at = game.docs.get(stem), tuple(keys.split(".")[1:])
+        value = doc.data if doc is not None else ...
+        for key in at:
+            value = value.get(key, ...) if isinstance(value, dict) else ...
+        if value is None and doc is not None:
+            empty.add((".".join((stem, *at)), doc.error(at, "")))
+    if len(empty) != 1:
+        return error
+    (name, found), = empty
+    if found is None or found.line is None:
+        return error
+    placed = locate.project_relative(Path(error.path or ""), game) + f":{error.line}"
+    problem = error.message[len(what) + 2:]
+    if sandbox.NONE_PRINTED not in problem:  # a filter's or a helper's words about None: say what None is here
+        problem = f"the value is empty, which YAML reads as null ({problem}): expected a value there, or `| default('', true)` where it may be empty"
+    return ContentError(found.path, found.line, found.column, f"{what}: {name}: {problem} (placed by {placed})")
+
+
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 # the output opens with its root; a comment holds no `-->` (`.*?` could also run over several
 # comments: the ways to group `<!---->` * 40 tried one by one, exponential time)
@@ -417,6 +450,7 @@ class ComponentRenderer:
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
                 error = _at_record_field(self.game, item, failed.ident, error, what)
+            error = _at_empty_field(self.game, item, error, what)
             add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template
