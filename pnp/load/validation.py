@@ -252,6 +252,8 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     prefix = f"{field}: " if field else ""
     if kind in {"value_error", "assertion_error"}:  # an `unknown_key` sentence names its key already
         return msg if loc and msg.startswith(f"unknown key {loc[-1]!r}") else prefix + msg
+    if got is None and kind in _EXPECTED:  # `title:` with nothing after it: YAML's null, not Python's None
+        return f"{prefix}expected {_EXPECTED[kind]}, got nothing (the key has no value)"
     if kind == "int_from_float":  # pydantic's own words end in a "got" of their own
         return f"{prefix}expected {_EXPECTED[kind]}, got {got!r}"
     shown = str(got).lower() if isinstance(got, bool) else repr(got)  # true as YAML spells it, not Python's True
