@@ -249,6 +249,8 @@ def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
     ("<foreignObject/>", "the face has a <foreignObject> element"),
     ("<style>@import url(x.css);</style>", "the face has a CSS @import"),
     ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),
+    # before: not checked, and resvg drew no text (usvg reads the shorthand's family in `style`)
+    ('<text style="font: 3px Comic Sans">x</text>', "the font family 'Comic Sans' of 'font: 3px Comic Sans' names none of the game's fonts"),
     ("<txt>a</text>", "the rendered SVG is not well-formed XML: mismatched tag"),
     # before: expat's "not well-formed (invalid token)" alone, for a title a new designer wrote as text
     *[(f"<text>{text}</text>", "the rendered SVG is not well-formed XML: not well-formed (invalid token): an & or < in the "

@@ -23,7 +23,7 @@ from ..units import num
 from ..files import digest
 from .assets import Assets
 from .defaulted import SHEET_TABLE, Guarded, guards_in, unused_defaults
-from .font_styles import declarations, font_styles, sheet_fonts
+from .font_styles import declarations, font_styles, sheet_fonts, shorthand
 from .lengths import absolute_length
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
@@ -323,18 +323,24 @@ def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int |
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
 def _font_families(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Every `font-family` must reach one of the game's fonts before any other font: the PDF
-    engine and the rasteriser would each pick a different stand-in for anything else. Read from
-    attributes and `style` declarations, as the renderers read them: a card's text or a comment
-    saying "font-family: Foo" sets no font (`<style>` sheets are refused by `sheet_fonts`)."""
+    engine and the rasteriser would each pick a different stand-in for anything else (resvg
+    draws nothing). Read from attributes and `style` declarations, as the renderers read them:
+    a card's text or a comment saying "font-family: Foo" sets no font (`<style>` sheets are
+    refused by `sheet_fonts`); the `font:` shorthand's family too, in `style` (usvg reads no
+    `font` attribute)."""
     families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
-    asked = set()
+    asked: dict[str, str] = {}  # a family list -> how it is written, where it is looked for (the shorthand's whole declaration)
     for element in root.iter():  # every element of every face: the common one, no family and no style, settled at once
         if (value := element.get("font-family")) is not None:
-            asked.add(value)
-        if "family" in element.get("style", "").casefold():
-            asked.update(value for name, value, _ in declarations(element) if name == "font-family")
+            asked.setdefault(value, value)
+        if "font" in (style := element.get("style", "").casefold()) and ("family" in style or "font:" in style.replace(" ", "")):
+            for name, value, written in declarations(element):
+                if name == "font-family":
+                    asked.setdefault(value, value)
+                elif name == "font" and not written.startswith('font="') and (parts := shorthand(value)) is not None and parts[2]:
+                    asked.setdefault(parts[2], written)
     errors = []
-    for value in sorted(asked):
+    for value, written in sorted(asked.items()):
         for name in (n.strip().strip("'\"") for n in value.split(",")):
             if name in families:
                 break
@@ -342,7 +348,8 @@ def _font_families(root: ET.Element, fonts: Fonts, template: Path, what: str, so
                 # `dejavu sans` for DejaVu Sans: the family spelt otherwise (its case is compared as written)
                 near = next((f for n in value.split(",") for f in sorted(families) if f.casefold() == n.strip().strip("'\"").casefold()), None)
                 meant = f" (did you mean {near!r}?)" if near else did_you_mean(name, sorted(families))
-                errors.append(ContentError(*written_at(sources, value, template), None, f"{what}: font-family {value!r} names none of the game's fonts "
+                shown = f"font-family {value!r}" if written == value else f"the font family {value!r} of {written!r}"
+                errors.append(ContentError(*written_at(sources, written, template), None, f"{what}: {shown} names none of the game's fonts "
                                            f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those{meant}"))
                 break
     return errors
