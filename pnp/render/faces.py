@@ -212,17 +212,17 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
     return error
 
 
-def _at_empty_field(game: GameContent, item: Any, error: ContentError, what: str) -> ContentError:
+def _at_empty_field(game: GameContent, item: Any, error: ContentError, what: str, sources: Sources) -> ContentError:
     """A face's error about an empty value (`title:` with nothing after it, which YAML reads as
     null: printed, or given to a filter) at the content left empty, naming the template line
     that used it, when that line names exactly one empty value: a field of the piece's record
     (`item.title`) or a content file's key (`blurb.tagline`); else the error as it is."""
     if error.line is None or not (sandbox.NONE_PRINTED in error.message or "NoneType" in error.message):
         return error
-    try:
-        line = lines_of(Path(error.path or "").read_text(encoding="utf-8"))[error.line - 1]
-    except (OSError, UnicodeDecodeError, IndexError):
+    text = next((text for path, text in sources() if Path(path) == Path(error.path or "")), None)  # the face's templates, as read
+    if text is None or error.line > len(lines := lines_of(text)):
         return error
+    line = lines[error.line - 1]
     fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
     empty = {(key, game.locate(item, key)) for key, value in fields
              if value is None and isinstance(key, str) and re.search(rf"\bitem\.{re.escape(key)}\b", line)}
@@ -457,7 +457,7 @@ class ComponentRenderer:
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
                 error = _at_record_field(self.game, item, failed.ident, error, what)
-            error = _at_empty_field(self.game, item, error, what)
+            error = _at_empty_field(self.game, item, error, what, partial(self._sources, template))
             add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template
