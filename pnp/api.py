@@ -11,7 +11,10 @@ What a plugin gets
 - `GameContent`: the loaded game a plugin's functions receive (`game.data[stem]` holds
   each content file's validated model, `game.docs[stem]` its `Located` document).
 - `Located`: a parsed YAML file that knows where every value stands; `doc.error(path,
-  message)` makes a `ContentError` at the value under `path` (a tuple of keys and indexes).
+  message)` makes a `ContentError` at the key `path` names (a tuple of keys and indexes), for
+  a key's own problem; `doc.value_error(path, message)` at its value (`room: hall` at hall,
+  a value on lines of its own at its key), for a wrong value; `game.error(stem, path, ...)`
+  and `game.value_error(stem, path, ...)` the same in the content file `stem`.
 - `ContentError` (one located problem), `PnpError` (raise it with one or many
   ContentErrors: the CLI prints each as `file:line:col: message` and exits 2), `OptionError`
   (a PnpError about an option as typed, e.g. `--players`: printed after the command's name),
@@ -22,7 +25,7 @@ What a plugin gets
   `mismatch_lines()`: one line per wrong claim, as render prints them; `mismatch_places()`:
   those lines with the sheet path of each claim, where `pnp serve` shows them; `decided_text()`:
   what decided the winner in the words `render` prints, for `pnp serve`'s page).
-- Content models: `StrictModel` (a pydantic model refusing unknown keys), `validate` (its
+- Content models: `StrictModel` (a pydantic model refusing unknown keys, and true or false for a number), `validate` (its
   `label` names what an error is in, e.g. a sheet's player),
   `complaint` (one pydantic error as a sentence, for a message that names the field itself),
   `unknown_key` (what every validated file says of an unknown key: the nearest allowed one),

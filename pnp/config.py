@@ -189,8 +189,9 @@ def load_settings(root: Path) -> Settings:
 
 def blame(root: Path, message: str, *choices: tuple[tuple[str, ...], Any]) -> ContentError | str:
     """`message` at the first key of `choices` (key path, the value in use) that pnp.yaml in
-    `root` holds with that value: where the user chose what the message is about; `message`
-    alone when none of it came from there."""
+    `root` holds with that value: where the user chose what the message is about (at a plain
+    value, `layout: fold` at fold; a mapping, a paper's, at its key); `message` alone when
+    none of it came from there."""
     path = root / FILE
     if not path.is_file():
         return message
@@ -200,7 +201,7 @@ def blame(root: Path, message: str, *choices: tuple[tuple[str, ...], Any]) -> Co
         for key in at:
             found = found.get(key) if isinstance(found, dict) else None
         if found is not None and (value is None or str(found).strip().lower() == value) and at in doc.marks:
-            return doc.error(at, message)
+            return (doc.error if isinstance(found, (dict, list)) else doc.value_error)(at, message)
     return message
 
 

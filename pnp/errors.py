@@ -48,8 +48,10 @@ def pip_extra(extra: str) -> str:
 
 
 def did_you_mean(name: str, known: Sequence[str]) -> str:
-    """` (did you mean 'x'?)` naming the one of `known` nearest a misspelt `name`, or ""."""
-    near = difflib.get_close_matches(name, known, n=1)
+    """` (did you mean 'x'?)` naming the one of `known` nearest a misspelt `name` (first, one
+    spelt the same in another case: `Star` is 'star'), or ""."""
+    same = [k for k in known if isinstance(k, str) and k.casefold() == name.casefold()]
+    near = same or difflib.get_close_matches(name, known, n=1)
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 

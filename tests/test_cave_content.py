@@ -204,7 +204,9 @@ def test_unknown_side(project):
 
 def test_shape_count_disagrees_with_the_tiles(project):
     line = edit(project, "tiles.yaml", "shape_counts: {straight: 16,", "shape_counts: {straight: 15,")
-    one_error(project, "tiles.yaml", line, "shape_counts.straight is 15 but 16 tiles are straight")
+    err = one_error(project, "tiles.yaml", line, "shape_counts.straight is 15 but 16 tiles are straight")
+    written = Path(err.path).read_text().splitlines()[line - 1]
+    assert err.column == written.index("straight: 15") + len("straight: ") + 1  # at the count (before: at its key)
 
 
 def test_room_counts_disagree_with_the_tiles(project):

@@ -76,10 +76,10 @@ def test_an_option_error_names_its_command_as_the_option_parsers_do(demo: Projec
     assert cut.exit_code == 2 and cut.output.startswith("pnp build: cut files need the pdf format "), cut.output
     pairs = pnp(demo, "list", "--set", "x")
     assert (pairs.exit_code, pairs.output) == (2, "pnp list: --set 'x': expected KEY=VALUE, e.g. --set rules=0.2.8\n")
-    # the same choice made in pnp.yaml is blamed there, at its line, with no command named
+    # the same choice made in pnp.yaml is blamed there, at its value (before: its key, 2:1), with no command named
     (demo.root / "pnp.yaml").write_text("formats: [svg]\ncut_file: true\n")
     located = pnp(demo, "build")
-    assert (located.exit_code, located.output.startswith(f"{demo.root / 'pnp.yaml'}:2:1: cut files need")) == (2, True), located.output
+    assert (located.exit_code, located.output.startswith(f"{demo.root / 'pnp.yaml'}:2:11: cut files need")) == (2, True), located.output
 
 
 def test_validate_ok_and_errors(demo: Project):

@@ -123,15 +123,15 @@ def test_a_paper_at_the_pdf_limit_is_taken(demo: Project):
 def test_a_layout_margin_that_leaves_no_piece_room_is_located(demo: Project):
     """margin 80 on Letter: every card was split in two (a bigger margin: '0 sheets' and a
     cover set one word a line); now the layout's margin is blamed, with the room and the piece."""
-    line = refused(demo, "layouts:\n  wide: {margin: 80}\nlayout: wide\n")
-    assert line.endswith("pnp.yaml:2:10: layout wide: paper letter (215.9 x 279.4 mm) less its 80 mm margins leaves 55.9 x 119.4 mm "
+    line = refused(demo, "layouts:\n  wide: {margin: 80}\nlayout: wide\n")  # at 80 (before: at its key, margin)
+    assert line.endswith("pnp.yaml:2:18: layout wide: paper letter (215.9 x 279.4 mm) less its 80 mm margins leaves 55.9 x 119.4 mm "
                          "to print on: the smallest piece that does not fit, card, is 69 x 94 mm with its bleed; "
                          "expected a smaller margin or a bigger paper")
 
 
 def test_margins_past_the_middle_of_the_paper_leave_no_room(demo: Project):
     line = refused(demo, "layouts:\n  wide: {margin: 120}\nlayout: wide\n")
-    assert "pnp.yaml:2:10: layout wide: " in line and "120 mm margins leaves no room to print on" in line
+    assert "pnp.yaml:2:18: layout wide: " in line and "120 mm margins leaves no room to print on" in line
 
 
 def test_a_custom_paper_too_small_for_a_command_line_layout_is_located_at_the_paper(demo: Project):

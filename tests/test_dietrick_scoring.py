@@ -571,6 +571,32 @@ def test_sheet_schema_is_json():
     assert schema["required"] == ["game", "scoring_order", "players"]
 
 
+@pytest.mark.parametrize("text, refused", [
+    (finished(("Ana", 6, 3), ("Ben", 3, 3)), False),
+    (finished(("Ana", 6, 3), ("Ben", 3, 3), extra="earlier_wins: {Ana: 1}\n"), False),
+    (finished(("Ana", 99, 3), ("Ben", 3, 3)), True),  # past the end of the track
+    (finished(("Ana", 6, 3), ("Ben", 3, 3), extra="earlier_wins: {Ana: 2}\n"), True),  # the Long Game was over (line 87)
+    (finished(("Ana", 6, 3), ("Ben", 3, 3), order="[1, 1, 2]"), True),
+    (finished(("Ana", 6, 3), ("Ben", 3, 3), order="[1, 2, 3, 4, 4]"), True),
+    (finished(*[(f"P{n}", 3, 3) for n in range(4)]), True),  # five seats
+])
+def test_the_sheet_schema_bounds_what_the_scorer_bounds(game, text, refused):
+    """Before: the schema had no upper bounds (squares, seats, cards, earlier wins): an editor
+    took a sheet the scorer refuses. Its bounds are read from the scoring.yaml the scorer reads."""
+    import jsonschema
+    import yaml
+
+    from pnp.score.dispatch import sheet_schema
+
+    schema_said = list(jsonschema.Draft202012Validator(sheet_schema(game)).iter_errors(yaml.safe_load(text)))
+    try:
+        score(game, text)
+        scorer_said = False
+    except PnpError:
+        scorer_said = True
+    assert (bool(schema_said), scorer_said) == (refused, refused), schema_said
+
+
 def test_solo_last_trick_moves_at_most_three_squares(game):
     # Fuzz reveals one or two cards and the player adds one: at most 3 squares a trick
     errs = errors(game, solo((12, 12), (14, 14)))

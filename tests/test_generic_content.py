@@ -230,7 +230,8 @@ def test_an_optional_field_left_empty_is_named_so_in_the_template_error(fruit: P
                                   "{{ fit_size(blurb.tagline, 40, 3) }}", "{{ none }}"])
 def test_a_yaml_key_left_empty_is_an_error_not_the_word_none_on_the_face(fruit: Project, monkeypatch, draw: str):
     """Before: `tagline:` (null in YAML) printed "None" on every back, and exit 0; a literal
-    `{{ none }}`, folded as Jinja compiles, did too."""
+    `{{ none }}`, folded as Jinja compiles, did too. The key left empty is blamed, at its YAML
+    line (before: the template's line, though the template is right)."""
     (fruit.content_dir / "fruit-stand/blurb.yaml").write_text("tagline:\n")
     back = fruit.templates_dir / "fruit-stand/back.svg.j2"
     edit(back, "{{ game.title }}", draw)
@@ -238,7 +239,30 @@ def test_a_yaml_key_left_empty_is_an_error_not_the_word_none_on_the_face(fruit: 
     monkeypatch.chdir(fruit.root)
     result = runner.invoke(app, ["validate", "fruit-stand"])
     assert result.exit_code == 2, result.output
-    assert f"back.svg.j2:{line}: " in result.output and "an empty value (None) would print as 'None'" in result.output, result.output
+    assert "an empty value (None) would print as 'None'" in result.output, result.output
+    if "blurb" in draw:
+        assert result.output.startswith("content/fruit-stand/blurb.yaml:1:1: fruit/back (and 1 more piece): blurb.tagline: an empty value"), result.output
+        assert result.output.rstrip().endswith(f"(placed by templates/fruit-stand/back.svg.j2:{line})"), result.output
+    else:  # no content named: the template's own
+        assert f"back.svg.j2:{line}: " in result.output, result.output
+
+
+@pytest.mark.parametrize("draw, said", [
+    ("{{ item.title }}", "an empty value (None) would print as 'None'"),
+    ("{{ item.title | length }}", "the value is empty, which YAML reads as null (TypeError: object of type 'NoneType' has no len())"),
+])
+def test_a_records_field_left_empty_is_blamed_at_its_yaml_line(tmp_path: Path, monkeypatch, draw: str, said: str):
+    """Before: at the template line that printed it (`card.svg.j2:3: c/b: ...`), which is right."""
+    (tmp_path / "content/g").mkdir(parents=True)
+    (tmp_path / "templates/g").mkdir(parents=True)
+    (tmp_path / "content/g/game.yaml").write_text("title: G\ncomponents:\n  - {id: c, name: C, size: poker, items: cards.cards, front: card.svg.j2}\n")
+    (tmp_path / "content/g/cards.yaml").write_text("cards:\n  - id: a\n    title: Alpha\n  - id: b\n    title:\n")
+    (tmp_path / "templates/g/card.svg.j2").write_text('{% extends "pnp/base.svg.j2" %}\n{% block body %}\n<text>' + draw + "</text>\n{% endblock %}\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g"])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"content/g/cards.yaml:5:5: c/b: title: {said}"), result.output
+    assert result.output.rstrip().endswith("(placed by templates/g/card.svg.j2:3)"), result.output
 
 
 def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):

@@ -74,13 +74,13 @@ def test_first_with_all_six_cyborgs_wins(game):
 def test_only_one_player_can_reach_six_cyborgs(game):
     # line 30 and line 72: the game ends the moment the first player has all 6 on the board
     text = sheet(("Ana", 6), ("Ben", 6), ending="six-cyborgs")
-    assert errors(game, text) == [f"sheet.yaml:{line_of(text, 'cyborgs:', 2)}:5: player Ben: 6 Cyborgs, and so has Ana: the game "
+    assert errors(game, text) == [f"sheet.yaml:{line_of(text, 'cyborgs:', 2)}:14: player Ben: 6 Cyborgs, and so has Ana: the game "
                                   "ends when the first player gets all 6 on the board (human-harvest-rules.txt line 30), so only one can"]
 
 
 def test_six_cyborgs_ending_needs_a_player_with_six(game):
     (err,) = errors(game, sheet(("Ana", 5), ("Ben", 4), ending="six-cyborgs"))
-    assert "sheet.yaml:3:1: ending six-cyborgs, but nobody has 6 Cyborgs on the board" in err
+    assert "sheet.yaml:3:9: ending six-cyborgs, but nobody has 6 Cyborgs on the board" in err
 
 
 def test_board_finished_most_cyborgs_wins(game):
@@ -94,7 +94,7 @@ def test_board_finished_with_six_cyborgs_is_refused(game):
     # line 30: a player with all 6 on the board had won before the board was finished
     text = sheet(("Ana", 6), ("Ben", 5))
     (err,) = errors(game, text)
-    assert err.startswith(f"sheet.yaml:{line_of(text, 'cyborgs: 6')}:5: player Ana: 6 Cyborgs on the board: the board was finished")
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'cyborgs: 6')}:14: player Ana: 6 Cyborgs on the board: the board was finished")
     assert err.endswith("expected ending six-cyborgs")
 
 
@@ -151,32 +151,32 @@ def test_six_cyborgs_cannot_win_with_the_dna_point_in_play(game):
     # line 151: "players can no longer win by getting 6 Cyborgs into play"
     text = sheet(("Ana", 6, 0), ("Ben", 3, 0), ending="six-cyborgs", variant="advanced", extra="dna_point: true\n")
     (err,) = errors(game, text)
-    assert err.startswith(f"sheet.yaml:{line_of(text, 'dna_point')}:1: dna_point is true with ending six-cyborgs") and "line 151" in err
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'dna_point')}:12: dna_point is true with ending six-cyborgs") and "line 151" in err
 
 
 def test_six_humans_without_the_dna_point_is_refused(game):
     # lines 151, 163: Humans are stored toward victory under the DNA Collection Point's rules
     text = sheet(("Ana", 2, 6), ("Ben", 3, 1), ending="six-humans", variant="advanced", extra="dna_point: false\n")
     (err,) = errors(game, text)
-    assert err.startswith(f"sheet.yaml:{line_of(text, 'dna_point')}:1: dna_point is false with ending six-humans")
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'dna_point')}:12: dna_point is false with ending six-humans")
 
 
 def test_six_humans_is_an_advanced_ending(game):
     (err,) = errors(game, sheet(("Ana", 2), ("Ben", 3), ending="six-humans"))
-    assert err.startswith("sheet.yaml:3:1: ending six-humans is the advanced game's")
+    assert err.startswith("sheet.yaml:3:9: ending six-humans is the advanced game's")
 
 
 def test_an_advanced_game_never_ends_with_the_board_finished(game):
     # line 116: the DNA Collection Point lets the game go on past the last tile, and the
     # Ace of Suns (line 133) is one of the tiles, so it is in play once the board is finished
     (err,) = errors(game, sheet(("Ana", 2, 1), ("Ben", 3, 0), variant="advanced"))
-    assert err.startswith("sheet.yaml:3:1: ending board-finished: an advanced game goes on past the last tile") and "line 116" in err
+    assert err.startswith("sheet.yaml:3:9: ending board-finished: an advanced game goes on past the last tile") and "line 116" in err
 
 
 def test_only_one_player_can_store_six_humans(game):
     text = sheet(("Ana", 2, 6), ("Ben", 3, 6), ending="six-humans", variant="advanced")
     (err,) = errors(game, text)
-    assert err.startswith(f"sheet.yaml:{line_of(text, 'humans:', 2)}:5: player Ben: 6 Humans stored, and so has Ana")
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'humans:', 2)}:13: player Ben: 6 Humans stored, and so has Ana")
 
 
 def test_the_winner_by_humans_still_has_a_cyborg(game):
@@ -189,9 +189,9 @@ def test_stored_humans_only_with_the_dna_point(game):
     (err,) = errors(game, sheet(("Ana", 6, 2), ("Ben", 3), ending="six-cyborgs", variant="advanced"))
     assert "player Ana: humans is 2: Humans are stored only once the DNA Collection Point is in play" in err
     (err,) = errors(game, sheet(("Ana", 4, 2), ("Ben", 3)))
-    assert err.startswith("sheet.yaml:7:5: player Ana: humans are stored only in the advanced game")
+    assert err.startswith("sheet.yaml:7:13: player Ana: humans are stored only in the advanced game")
     (err,) = errors(game, sheet(("Ana", 4), ("Ben", 3), extra="dna_point: true\n"))
-    assert err.startswith("sheet.yaml:4:1: dna_point is for the advanced game")
+    assert err.startswith("sheet.yaml:4:12: dna_point is for the advanced game")
 
 
 def test_no_humans_stored_in_the_basic_game_is_no_error(game):
@@ -213,12 +213,12 @@ def test_no_humans_stored_in_the_basic_game_is_no_error(game):
 def test_cyborgs_beyond_one_suits_coins(game, row, message):
     text = sheet(row, ("Ben", 3))
     (err,) = errors(game, text)
-    assert err.startswith(f"sheet.yaml:{line_of(text, 'cyborgs:')}:5: {message}")
+    assert err.startswith(f"sheet.yaml:{line_of(text, 'cyborgs:')}:14: {message}")
 
 
 def test_humans_beyond_six(game):
     (err,) = errors(game, sheet(("Ana", 3, 7), ("Ben", 3, 6), ending="six-humans", variant="advanced"))
-    assert err.startswith("sheet.yaml:7:5: player Ana: humans is 7: expected the Humans stored, 0 to 6")
+    assert err.startswith("sheet.yaml:7:13: player Ana: humans is 7: expected the Humans stored, 0 to 6")
 
 
 @pytest.mark.parametrize("count", [1, 5])
@@ -232,16 +232,16 @@ def test_every_problem_is_one_located_line(game):
     text = ("game: human-harvest\nvariant: expert\nending: none\nwinner: Ana\nplayers:\n"
             "  - {name: Ana, cyborgs: 9, colour: red}\n  - {name: ana, cyborgs: 2}\n  - {cyborgs: 2}\nclaimed_winner: Zed\n")
     assert errors(game, text) == [
-        "sheet.yaml:2:1: variant is 'expert': expected basic or advanced",
-        "sheet.yaml:3:1: ending is 'none': expected how the game ended: six-cyborgs (a player got all 6 Cyborgs on the board), "
+        "sheet.yaml:2:10: variant is 'expert': expected basic or advanced",
+        "sheet.yaml:3:9: ending is 'none': expected how the game ended: six-cyborgs (a player got all 6 Cyborgs on the board), "
         "board-finished (the last tile was played first) or six-humans (advanced: 6 Humans stored)",
         "sheet.yaml:4:1: unknown key 'winner' (expected one of: game, variant, ending, dna_point, players, claimed_winner)",
-        "sheet.yaml:6:17: player Ana: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
+        "sheet.yaml:6:26: player Ana: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
         "(a player has 6, human-harvest-rules.txt line 17)",
         "sheet.yaml:6:29: player Ana: unknown key 'colour' (expected one of: name, cyborgs, humans)",
-        "sheet.yaml:7:6: player ana: the name appears twice: expected one entry per player",
+        "sheet.yaml:7:12: player ana: the name appears twice: expected one entry per player",
         "sheet.yaml:8:5: player 3: missing 'name': expected the player's name",
-        "sheet.yaml:9:1: claimed_winner names 'Zed': expected one of Ana, ana, or none",
+        "sheet.yaml:9:17: claimed_winner names 'Zed': expected one of Ana, ana, or none",
     ]
 
 
@@ -264,10 +264,10 @@ def test_a_player_without_a_name_is_named_by_seat_once(game):
     # the seat stands in for the name in the player's messages, and is no name to claim
     text = "game: human-harvest\nending: board-finished\nplayers:\n  - {name: Ana, cyborgs: 2}\n  - {name: [Ben], cyborgs: 9}\nclaimed_winner: Ben\n"
     assert errors(game, text) == [
-        "sheet.yaml:5:6: player 2: name is [Ben]: expected the player's name",
-        "sheet.yaml:5:19: player 2: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
+        "sheet.yaml:5:12: player 2: name is [Ben]: expected the player's name",
+        "sheet.yaml:5:28: player 2: cyborgs is 9: expected the Cyborgs on the board, Cyborg Factory included, 0 to 6 "
         "(a player has 6, human-harvest-rules.txt line 17)",
-        "sheet.yaml:6:1: claimed_winner names 'Ben': expected one of Ana, or none",
+        "sheet.yaml:6:17: claimed_winner names 'Ben': expected one of Ana, or none",
     ]
 
 
@@ -275,8 +275,8 @@ def test_a_mistyped_claim_or_key_does_not_hide_what_the_ending_cannot_leave(game
     # two players with all 6 Cyborgs (line 30) is found beside a claim and a key that are wrong too
     text = sheet(("Ana", 6), ("Ben", 6), ending="six-cyborgs") + "claimed_winner: ana\nwinner: Ana\n"
     six, claim, key = errors(game, text)
-    assert six.startswith(f"sheet.yaml:{line_of(text, 'cyborgs:', 2)}:5: player Ben: 6 Cyborgs, and so has Ana")
-    assert claim.startswith(f"sheet.yaml:{line_of(text, 'claimed_winner')}:1: claimed_winner names 'ana'")
+    assert six.startswith(f"sheet.yaml:{line_of(text, 'cyborgs:', 2)}:14: player Ben: 6 Cyborgs, and so has Ana")
+    assert claim.startswith(f"sheet.yaml:{line_of(text, 'claimed_winner')}:17: claimed_winner names 'ana'")
     assert key.startswith(f"sheet.yaml:{line_of(text, 'winner: Ana')}:1: unknown key 'winner'")
 
 
@@ -287,7 +287,7 @@ def test_cli_refuses_an_impossible_sheet_with_exit_2(tmp_path):
     out = cli("score", str(path))
     assert out.exit_code == 2 and "Traceback" not in out.output
     assert re.sub(r"^.*game\.yaml", "game.yaml", out.output.strip()) == (
-        f"game.yaml:{line_of(text, 'cyborgs:', 2)}:5: player Ben: 6 Cyborgs, and so has Ana: the game ends when the first "
+        f"game.yaml:{line_of(text, 'cyborgs:', 2)}:14: player Ben: 6 Cyborgs, and so has Ana: the game ends when the first "
         "player gets all 6 on the board (human-harvest-rules.txt line 30), so only one can")
 
 
@@ -348,7 +348,7 @@ def test_cyborgs_per_player_must_fit_one_suits_coins(copy_game, trusted):
     with pytest.raises(PnpError) as exc:
         load_game(project, "human-harvest")
     (err,) = [str(e) for e in exc.value.errors]
-    assert err.endswith(f"scoring.yaml:{line_of(text, 'cyborgs_per_player')}:1: cyborgs_per_player is 7: expected at most 6, "
+    assert err.endswith(f"scoring.yaml:{line_of(text, 'cyborgs_per_player')}:21: cyborgs_per_player is 7: expected at most 6, "
                         "the coins of one suit (piecepack.yaml ranks), as a player's Cyborgs are (human-harvest-rules.txt line 17)")
 
 

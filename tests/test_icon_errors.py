@@ -21,11 +21,12 @@ def validate(project: Project):
     return runner.invoke(app, ["validate", "--project", str(project.root)])
 
 
-def test_an_unknown_icon_id_is_located_at_the_yaml_field(marks: Project):  # noqa: F811
+@pytest.mark.parametrize("written", ["rnig", "Ring", "RING"])  # before: the list alone, no icon meant
+def test_an_unknown_icon_id_is_located_at_the_yaml_field(marks: Project, written: str):  # noqa: F811
     cards = marks.content_dir / "marks/cards.yaml"
-    cards.write_text(cards.read_text().replace("icon: ring", "icon: rnig"))
-    line = one_error(validate(marks), "marks/cards.yaml:3:26: card/m2: icon: no icon 'rnig' in set 'marks': expected one of dot, ring "
-                                      "(placed by templates/marks/card.svg.j2:1)")
+    cards.write_text(cards.read_text().replace("icon: ring", f"icon: {written}"))
+    line = one_error(validate(marks), f"marks/cards.yaml:3:26: card/m2: icon: no icon '{written}' in set 'marks': expected one of dot, ring "
+                                      "(did you mean 'ring'?) (placed by templates/marks/card.svg.j2:1)")
     assert "Error" not in line
 
 

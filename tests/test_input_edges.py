@@ -374,6 +374,12 @@ CARD = "{id: c, name: C, size: poker, items: [], front: f.svg.j2}"
     ("  - {id: c, name: C, size: {width: true, height: 5}, items: [], front: f.svg.j2}\n", "game.yaml:3:36: width: expected a length such as 63mm or 2.5in, got true"),
     ("  - {id: c, name: C, size: {width: 5, height: -5}, items: [], front: f.svg.j2}\n", "game.yaml:3:47: height: a length cannot be negative, got -5"),
     ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: -1}\n", "game.yaml:3:71: copies: copies cannot be negative"),
+    # before: "input should be a valid string, got None", Python's word
+    ("  - {id: c, name: , size: poker, items: [], front: f.svg.j2}\n", "game.yaml:3:19: name: expected a text, got nothing (the key has no value)"),
+    # before: true was 1 copy, and min: true was 1 (pydantic's lax mode)
+    ("  - {id: c, name: C, size: poker, items: [], front: f.svg.j2, copies: true}\n",
+     "game.yaml:3:71: copies: expected a whole number or an expression, got true"),
+    ("  []\noptions:\n  level: {type: int, min: false}\n", "game.yaml:5:27: min: expected a number, got false"),
     ("  - {id: c, name: C, size: 20mm x 30mm, shape: round, items: [], front: f.svg.j2}\n",
      "game.yaml:3:48: shape: round needs a square size (its circle's diameter), got 20 x 30 mm"),
     (f"  - {{id: {'a' * 101}, name: C, size: poker, items: [], front: f.svg.j2}}\n", "game.yaml:3:10: id: id of 101 characters: expected at most 100 (it names the component's files)"),

@@ -122,11 +122,11 @@ def test_the_readmes_complete_scorer_scores_a_sheet(tmp_path: Path, monkeypatch)
     assert listed.exit_code == 0 and "Ann, Ben" in listed.output and "nobody" not in listed.output, listed.output
     rows = runner.invoke(app, ["log", "export", "--csv"]).output.splitlines()
     assert [row.split(",")[-3:] for row in rows[1:]] == [["Ann", "7", "yes"], ["Ben", "5", "no"]], rows
-    # a sheet of the wrong shape is a sheet error at its line, never "plugin failed: AttributeError"
-    for players, said in [("  - {name: Ann, rounds: [3, four]}\n", "sheet.yaml:3:17: expected a list of whole numbers"),
-                          ("  - {name: Ann, rounds: 7}\n", "sheet.yaml:3:17: expected a list of whole numbers"),
+    # a sheet of the wrong shape is a sheet error at its line, at the value (before: at its key), never "plugin failed: AttributeError"
+    for players, said in [("  - {name: Ann, rounds: [3, four]}\n", "sheet.yaml:3:25: expected a list of whole numbers"),
+                          ("  - {name: Ann, rounds: 7}\n", "sheet.yaml:3:25: expected a list of whole numbers"),
                           ("  - Ann\n", "sheet.yaml:3:5: expected a player: {name: ..., rounds: [...]}"),
-                          (" Ann\n", "sheet.yaml:2:1: expected `players:`, a list")]:
+                          (" Ann\n", "sheet.yaml:2:10: expected `players:`, a list")]:
         Path("sheet.yaml").write_text("game: rounds\nplayers:" + ("\n" if players.startswith("  -") else "") + players)
         result = runner.invoke(app, ["score", "sheet.yaml"])
         assert result.exit_code == 2 and result.output.strip() == said, result.output

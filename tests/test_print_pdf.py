@@ -619,9 +619,9 @@ def test_a_cut_file_for_the_fold_layout_is_refused_from_the_command_line_or_pnp_
     assert typed.exit_code == 2 and not project.output_dir.exists()
     assert typed.output.splitlines() == [typed.output.strip()] and typed.output.startswith("pnp build: layout fold: no cut file for a folded sheet")
     assert "use layout tight, standard or scissors" in typed.output and "Traceback" not in typed.output
-    (project.root / "pnp.yaml").write_text("formats: [pdf]\nlayout: fold\n")
+    (project.root / "pnp.yaml").write_text("formats: [pdf]\nlayout: fold\n")  # blamed at fold (before: at layout:)
     defaulted = runner.invoke(app, ["build", "-q", "--cut-file", "-p", str(project.root)])
-    assert defaulted.exit_code == 2 and "pnp.yaml:2:1: layout fold: no cut file" in defaulted.output and not project.output_dir.exists()
+    assert defaulted.exit_code == 2 and "pnp.yaml:2:9: layout fold: no cut file" in defaulted.output and not project.output_dir.exists()
     assert runner.invoke(app, ["build", "-q", "--cut-file", "--layout", "tight", "-p", str(project.root)]).exit_code == 0
 
 
@@ -661,7 +661,7 @@ def test_pnp_yamls_cut_file_applies_where_the_formats_make_a_print_pdf(tmp_path)
     assert (project.output_dir / "deck/cut").is_dir()
     (project.root / "pnp.yaml").write_text("formats: [svg]\ncut_file: true\n")  # pnp.yaml at odds with itself
     both = runner.invoke(app, ["build", "-q", "-p", str(project.root)])
-    assert both.exit_code == 2 and "pnp.yaml:2:1: cut files need the pdf format" in both.output
+    assert both.exit_code == 2 and "pnp.yaml:2:11: cut files need the pdf format" in both.output
 
 
 @pytest.mark.parametrize("paper_name", ["letter", "a4"])

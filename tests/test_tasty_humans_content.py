@@ -180,6 +180,16 @@ def test_wrong_type(game_dir):
     ]
 
 
+@pytest.mark.parametrize("stem, old, new, key", [
+    ("leaders", "    points: 2\n", "    points: yes\n", "points: yes"),  # before: read as 1 point, printed and scored
+    ("adventurers", "    intel: 0\n", "    intel: true\n", "intel: true"),  # before: intel 1
+])
+def test_a_yaml_true_where_a_number_belongs_is_refused_at_it(game_dir, stem, old, new, key):
+    edit(game_dir, stem, old, new)
+    field = key.split(":")[0]
+    assert errors(game_dir) == [f"{value_at(game_dir, stem, key)}: {field}: expected a whole number, got true"]
+
+
 def test_unknown_tile_symbol(game_dir):
     edit(game_dir, "adventurers", '["HH", "HH"]', '["HH", "HX"]')
     where = at(game_dir, "adventurers", '"HX"')
@@ -231,14 +241,14 @@ def test_duplicate_adventurer_id_points_at_the_second(game_dir):
     edit(game_dir, "adventurers", "id: adv-02", "id: adv-01")
     first = at(game_dir, "adventurers", "id: adv-01").split(":")[1]
     assert errors(game_dir) == [
-        f"{at(game_dir, 'adventurers', 'id: adv-01', nth=2)}: duplicate adventurer id 'adv-01', first used on line {first}: expected each adventurer id once"
+        f"{value_at(game_dir, 'adventurers', 'id: adv-01', nth=2)}: duplicate adventurer id 'adv-01', first used on line {first}: expected each adventurer id once"
     ]
 
 
 def test_duplicate_adventurer_name(game_dir):
     edit(game_dir, "adventurers", '"Sir Garrick Ironshin"', '"Brunhild the Unbending"')
     first = at(game_dir, "adventurers", 'name: "Brunhild').split(":")[1]
-    second = at(game_dir, "adventurers", 'name: "Brunhild', nth=2)
+    second = value_at(game_dir, "adventurers", 'name: "Brunhild', nth=2)
     assert errors(game_dir) == [
         f"{second}: duplicate adventurer name 'Brunhild the Unbending', first used on line {first}: expected each adventurer name once"
     ]
@@ -273,7 +283,7 @@ def test_not_fifty_adventurers(game_dir):
 def test_unknown_class(game_dir):
     edit(game_dir, "adventurers", "class: swordsman", "class: knight")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'adventurers', 'class: knight')}: unknown class 'knight': "
+        f"{value_at(game_dir, 'adventurers', 'class: knight')}: unknown class 'knight': "
         "expected one of swordsman, archer, wizard, captain, cleric, peasant"
     ]
 
@@ -293,7 +303,7 @@ def test_not_thirty_leaders(game_dir):
 def test_unknown_leader_id(game_dir):
     edit(game_dir, "leaders", "  - id: columns-all-four", "  - id: columns-all-five")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'leaders', 'id: columns-all-five')}: unknown leader id 'columns-all-five': expected 'columns-all-four' "
+        f"{value_at(game_dir, 'leaders', 'id: columns-all-five')}: unknown leader id 'columns-all-five': expected 'columns-all-four' "
         "(ids are <kind>-<type> for line, diagonal, range, feast, sight, else <kind>)"
     ]
 
@@ -301,8 +311,8 @@ def test_unknown_leader_id(game_dir):
 def test_leader_id_not_matching_kind_and_type(game_dir):
     edit(game_dir, "leaders", "  - id: line-armor", "  - id: diagonal-armor")
     assert errors(game_dir) == [
-        f"{at(game_dir, 'leaders', 'id: diagonal-armor')}: id 'diagonal-armor' does not match kind 'line' and type 'armor': expected 'line-armor'",
-        f"{at(game_dir, 'leaders', 'id: diagonal-armor', nth=2)}: duplicate leader id 'diagonal-armor', "
+        f"{value_at(game_dir, 'leaders', 'id: diagonal-armor')}: id 'diagonal-armor' does not match kind 'line' and type 'armor': expected 'line-armor'",
+        f"{value_at(game_dir, 'leaders', 'id: diagonal-armor', nth=2)}: duplicate leader id 'diagonal-armor', "
         f"first used on line {at(game_dir, 'leaders', 'id: diagonal-armor').split(':')[1]}: expected each leader id once",
     ]
 
@@ -317,7 +327,7 @@ def test_type_on_untyped_kind(game_dir):
 
 def test_unknown_leader_type(game_dir):
     edit(game_dir, "leaders", "    type: helmet\n", "    type: gem\n")
-    assert errors(game_dir) == [f"{at(game_dir, 'leaders', 'type: gem')}: unknown tile type 'gem': expected one of helmet, armor, boot, hand"]
+    assert errors(game_dir) == [f"{value_at(game_dir, 'leaders', 'type: gem')}: unknown tile type 'gem': expected one of helmet, armor, boot, hand"]
 
 
 def test_leader_text_placeholder(game_dir):
@@ -333,7 +343,7 @@ def test_leader_text_placeholder(game_dir):
 
 def test_monster_without_craving_in_every_version(game_dir):
     edit(game_dir, "monsters", "  - id: troll\n", '  - id: kraken\n    name: Kraken\n    text: "{points} per squid"\n    challenge: none\n  - id: troll\n')
-    where = at(game_dir, "monsters", "id: kraken")
+    where = value_at(game_dir, "monsters", "id: kraken")
     assert errors(game_dir) == [
         f"{where}: monster 'kraken' has no craving in rule version '0.2.8': expected cravings: {{kraken: {{points: N}}}} in rules.yaml",
         f"{where}: monster 'kraken' has no craving in rule version 'published': expected cravings: {{kraken: {{points: N}}}} in rules.yaml",
@@ -344,7 +354,7 @@ def test_challenge_without_the_number_the_scorer_checks(game_dir):
     # the griffin's runs are "six tiles long" (F293) as rules.yaml solo.challenge_numbers says:
     # a text that writes the 6 itself would not follow a change there
     edit(game_dir, "monsters", "switching for {griffin_run} tiles", "switching for 6 tiles")
-    where = at(game_dir, "monsters", 'challenge: "At least {at_least} runs')
+    where = value_at(game_dir, "monsters", 'challenge: "At least {at_least} runs')
     assert errors(game_dir) == [
         f"{where}: monster 'griffin': its solo challenge checks "
         "solo.challenge_numbers.griffin_run but the text does not print it: expected {griffin_run} in challenge"

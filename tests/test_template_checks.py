@@ -249,6 +249,8 @@ def test_the_outline_comes_with_the_compiled_code(tmp_path: Path):
     ("<foreignObject/>", "the face has a <foreignObject> element"),
     ("<style>@import url(x.css);</style>", "the face has a CSS @import"),
     ('<text font-family="Comic Sans">x</text>', "font-family 'Comic Sans' names none of the game's fonts"),
+    # before: not checked, and resvg drew no text (usvg reads the shorthand's family in `style`)
+    ('<text style="font: 3px Comic Sans">x</text>', "the font family 'Comic Sans' of 'font: 3px Comic Sans' names none of the game's fonts"),
     ("<txt>a</text>", "the rendered SVG is not well-formed XML: mismatched tag"),
     # before: expat's "not well-formed (invalid token)" alone, for a title a new designer wrote as text
     *[(f"<text>{text}</text>", "the rendered SVG is not well-formed XML: not well-formed (invalid token): an & or < in the "
@@ -443,6 +445,46 @@ def test_a_sheet_is_read_up_to_its_first_xml_comment_as_the_renderers_read_it(tm
         for n, sheet in enumerate(sheets):
             drawn = image.getpixel((5, round((4 * n + 2) * image.height / (4 * len(sheets))))) == (255, 0, 0)
             assert drawn == any(f".s{n}{{fill:red}}" in s for s in read) == (n in (0, 4, 5)), sheet
+
+
+def test_a_sheet_of_another_type_and_a_rule_after_an_html_comment_mark_are_read_as_usvg_reads_them(tmp_path: Path):
+    """usvg reads a `<style>` of no type or of type text/css only, and drops a rule whose selector
+    holds `<!--` or `-->` (in a CDATA section, or escaped): pnp read both (before: a colour or
+    a font in them refused, though neither renderer draws it), in the SVG and in the template."""
+    from pnp.formats.raster import svg_to_image
+    from PIL import Image
+
+    from pnp.load.stylesheets import drawn_sheets, in_sheets
+
+    styles = ['<style>.s{fill:red}</style>', '<style type="text/less">.s{fill:red}</style>', '<style type="text/css">.s{fill:red}</style>',
+              "<style type=''>.s{fill:red}</style>", '<style type="TEXT/CSS">.s{fill:red}</style>',
+              "<style><![CDATA[ .x{fill:blue} <!-- .s{fill:red} ]]></style>", "<style><![CDATA[ <!-- .x{fill:blue} .s{fill:red} ]]></style>",
+              "<style><![CDATA[ .x{fill:blue} --> .s{fill:red} ]]></style>", "<style><![CDATA[ .x{fill:blue}\n<!--\n.s{fill:red} ]]></style>",
+              "<style> .x{fill:blue} &lt;!-- .s{fill:red} </style>", "<style><![CDATA[ .s{fill:red} <!-- ]]></style>"]
+    styles = [style.replace(".s{", f".s{n}{{") for n, style in enumerate(styles)]
+    stripes = "".join(f'<rect class="s{n}" y="{4 * n}" width="10" height="4"/>' for n in range(len(styles)))
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="10pt" height="{4 * len(styles)}pt" viewBox="0 0 10 {4 * len(styles)}">'
+           f"{''.join(styles)}{stripes}</svg>")
+    read = drawn_sheets(svg)
+    in_template = {match.group() for match, _, _ in in_sheets(svg, re.compile(r"\.s\d+\{fill:red\}"))}
+    (tmp_path / "probe.svg").write_text(svg)
+    (tmp_path / "probe.typ").write_text(f'#set page(width: 10pt, height: {4 * len(styles)}pt, margin: 0pt)\n'
+                                        f'#image("probe.svg", width: 100%, height: 100%)\n')
+    subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "probe.typ"), str(tmp_path / "pdf.png")], check=True)
+    for image in (svg_to_image(svg, 72.0), Image.open(tmp_path / "pdf.png")):
+        image = image.convert("RGB")
+        for n, style in enumerate(styles):
+            drawn = image.getpixel((5, round((4 * n + 2) * image.height / (4 * len(styles))))) == (255, 0, 0)
+            rule = f".s{n}{{fill:red}}"
+            assert drawn == any(rule in sheet for sheet in read) == (rule in in_template) == (n in (0, 2, 6, 10)), style
+
+
+@pytest.mark.parametrize("sheet", ['<style type="text/less">\n  rect { fill: blu; font-weight: bold }\n</style>',
+                                   "<style><![CDATA[\n  <!-- rect { fill: blu; font-weight: bold }\n]]></style>"])
+def test_a_colour_or_font_in_what_usvg_does_not_read_of_a_sheet_is_not_refused(demo: Project, sheet: str):
+    """Before: refused (a colour that is none, a font the sheet sets), though neither renderer draws it."""
+    in_body(demo, sheet)
+    drawn(demo)
 
 
 def test_a_colour_after_an_xml_comment_in_a_style_sheet_is_not_read(demo: Project):

@@ -75,6 +75,11 @@ INDENT = "check this line's indentation: expected the keys of one mapping, and t
         ('a: "x\n  y"\nb: c: d\n', "f.yaml:3:5: malformed YAML: mapping values are not allowed in this context: "
                                   "expected a text holding ': ' in quotes (\"...\")"),
         ("a: 1\na: 2\n", "f.yaml:2:1: duplicate key 'a'"),
+        # before: "duplicate key True", Python's key, neither what was written nor why it is a duplicate
+        ("1: a\ntrue: b\n", "f.yaml:2:1: key true is the same key as 1 on line 1 to pnp (it reads true as 1, false as 0 "
+                             "and 1.0 as 1): keep one, or write both in quotes if they are text"),
+        ("yes: a\ntrue: b\n", "f.yaml:2:1: duplicate key true (the same key as yes on line 1)"),
+        ("null: a\n~: b\n", "f.yaml:2:1: duplicate key ~ (the same key as null on line 1)"),
         # before: the parser's words alone ("did not find expected key")
         ("a:\n  - b\n c: 1\n", f"f.yaml:3:2: malformed YAML: did not find expected key: {INDENT}"),
         ("a:\n  b: 1\n   c: 2\n", f"f.yaml:3:5: malformed YAML: mapping values are not allowed in this context: {INDENT}"),

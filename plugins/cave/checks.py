@@ -55,7 +55,12 @@ class Checker:
         self.errors: list[ContentError] = []
 
     def fail(self, stem: str, at: tuple, message: str) -> None:
+        """A problem of the key at `at` (unknown, uncounted)."""
         self.errors.append(self.game.error(stem, at, message))
+
+    def bad(self, stem: str, at: tuple, message: str) -> None:
+        """A problem of the value at `at`: told at the value when it is on its key's line."""
+        self.errors.append(self.game.value_error(stem, at, message))
 
 
 def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
@@ -83,9 +88,9 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
         if name not in t.rooms:
             c.fail("tiles", ("relabelled", name), f"unknown room {name!r}: {_one_of(t.rooms)}")
         if rel.from_ not in t.room_counts:
-            c.fail("tiles", ("relabelled", name, "from"), f"{rel.from_!r} is not counted in room_counts: {_one_of(t.room_counts)}")
+            c.bad("tiles", ("relabelled", name, "from"), f"{rel.from_!r} is not counted in room_counts: {_one_of(t.room_counts)}")
         elif rel.count > t.room_counts[rel.from_]:
-            c.fail("tiles", ("relabelled", name, "count"), f"re-labels {rel.count} {rel.from_} rooms but room_counts has {t.room_counts[rel.from_]}: expected at most that many")
+            c.bad("tiles", ("relabelled", name, "count"), f"re-labels {rel.count} {rel.from_} rooms but room_counts has {t.room_counts[rel.from_]}: expected at most that many")
     for name in t.rooms:
         if name not in t.room_counts and name not in t.relabelled:
             c.fail("tiles", ("rooms", name), f"room {name!r} is not counted: expected it in room_counts or relabelled")
@@ -96,21 +101,21 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
     def unique(ident: str, at: tuple) -> None:
         if ident in ids:
             line = c.game.docs["tiles"].where(ids[ident])[0]
-            c.fail("tiles", at + ("id",), f"duplicate id {ident!r} (first at line {line}): expected every tile id once")
+            c.bad("tiles", at + ("id",), f"duplicate id {ident!r} (first at line {line}): expected every tile id once")
         else:
             ids[ident] = at + ("id",)
 
     def marked(mark: int, at: tuple) -> None:
         if not lo <= mark <= hi:
-            c.fail("tiles", at + ("players",), f"player mark {mark} is outside the game: expected {lo} to {hi}")
+            c.bad("tiles", at + ("players",), f"player mark {mark} is outside the game: expected {lo} to {hi}")
 
     def shaped(shape: str, openings: Sequence[str], at: tuple) -> None:
         if shape not in t.shapes:
-            c.fail("tiles", at + ("shape",), f"unknown shape {shape!r}: {_one_of(t.shapes)}")
+            c.bad("tiles", at + ("shape",), f"unknown shape {shape!r}: {_one_of(t.shapes)}")
             return
         problem = shape_error(shape, t.shapes[shape].openings, openings)
         if problem:
-            c.fail("tiles", at + ("openings",), problem)
+            c.bad("tiles", at + ("openings",), problem)
 
     for i, tile in enumerate(t.tiles):
         at = ("tiles", i)
@@ -118,7 +123,7 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
         marked(tile.players, at)
         shaped(tile.shape, tile.openings, at)
         if tile.room not in t.rooms:
-            c.fail("tiles", at + ("room",), f"unknown room {tile.room!r}: {_one_of(t.rooms)}")
+            c.bad("tiles", at + ("room",), f"unknown room {tile.room!r}: {_one_of(t.rooms)}")
 
     items = {card.id for card in events.cards if card.keep}
     numbers: dict[int, int] = {}
@@ -128,36 +133,36 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
         marked(ex.players, at)
         shaped(ex.shape, ex.openings, at)
         if ex.number in numbers:
-            c.fail("tiles", at + ("number",), f"exit number {ex.number} is used twice: expected each exit numbered once")
+            c.bad("tiles", at + ("number",), f"exit number {ex.number} is used twice: expected each exit numbered once")
         numbers[ex.number] = i
         for j, item in enumerate(ex.requires.items):
             if item not in items:
-                c.fail("tiles", at + ("requires", "items", j), f"unknown item {item!r}: {_one_of(items, 'the item cards in events.yaml: ')}")
+                c.bad("tiles", at + ("requires", "items", j), f"unknown item {item!r}: {_one_of(items, 'the item cards in events.yaml: ')}")
         if ex.requires.players is not None and ex.requires.players > hi:
-            c.fail("tiles", at + ("requires", "players"), f"needs {ex.requires.players} players but the game has at most {hi}: expected {hi} or fewer")
+            c.bad("tiles", at + ("requires", "players"), f"needs {ex.requires.players} players but the game has at most {hi}: expected {hi} or fewer")
     unique(t.start.id, ("start",))
 
     # declared counts against the tiles listed
     shapes = Counter(tile.shape for tile in t.tiles)
     for name, want in t.shape_counts.items():
         if name in t.shapes and shapes[name] != want:
-            c.fail("tiles", ("shape_counts", name), f"shape_counts.{name} is {want} but {shapes[name]} tiles are {name}: expected the count to match the tiles listed")
+            c.bad("tiles", ("shape_counts", name), f"shape_counts.{name} is {want} but {shapes[name]} tiles are {name}: expected the count to match the tiles listed")
     rooms = Counter(tile.room for tile in t.tiles)
     for name, want in t.room_counts.items():
         made = [r for r, rel in t.relabelled.items() if rel.from_ == name]
         have = rooms[name] + sum(rooms[r] for r in made)
         if have != want:
             how = f" ({rooms[name]} {name} + " + " + ".join(f"{rooms[r]} {r}" for r in made) + ")" if made else ""
-            c.fail("tiles", ("room_counts", name), f"room_counts.{name} is {want} but the tiles list {have}{how}: expected the count to match the tiles listed")
+            c.bad("tiles", ("room_counts", name), f"room_counts.{name} is {want} but the tiles list {have}{how}: expected the count to match the tiles listed")
     for name, rel in t.relabelled.items():
         if rooms[name] != rel.count:
-            c.fail("tiles", ("relabelled", name, "count"), f"relabelled.{name}.count is {rel.count} but {rooms[name]} tiles are {name}: expected the count to match the tiles listed")
+            c.bad("tiles", ("relabelled", name, "count"), f"relabelled.{name}.count is {rel.count} but {rooms[name]} tiles are {name}: expected the count to match the tiles listed")
 
     # the exits in play per player count follow from the exits' marks
     for n, want in t.exits_by_players.items():
         have = len(deck.exits(t, n))
         if lo <= n <= hi and have != want:
-            c.fail("tiles", ("exits_by_players", n), f"{n} players: {want} exits declared but {have} exits are marked {n} or less: expected the marks to give {want}")
+            c.bad("tiles", ("exits_by_players", n), f"{n} players: {want} exits declared but {have} exits are marked {n} or less: expected the marks to give {want}")
 
     # every player count must have a playable deck
     known = {"tiles", *t.shapes, *t.rooms}
@@ -170,7 +175,7 @@ def check_tiles(c: Checker, t: TilesFile, events: EventsFile) -> None:
         for group, factor in (("per_player", n), ("each_game", 1)):
             for name, per in getattr(t.deck_minimum, group).items():
                 if name in known and dealt[name] < per * factor:
-                    c.fail("tiles", ("deck_minimum", group, name), f"the {n}-player deck (tiles marked {lo}-{n}) has {dealt[name]} {name}: expected at least {per * factor}; move marks or change the minimum")
+                    c.bad("tiles", ("deck_minimum", group, name), f"the {n}-player deck (tiles marked {lo}-{n}) has {dealt[name]} {name}: expected at least {per * factor}; move marks or change the minimum")
 
 
 def check_board(c: Checker, b: BoardFile) -> None:
@@ -178,12 +183,12 @@ def check_board(c: Checker, b: BoardFile) -> None:
 
     def agree(cid: str, columns: int, rows: int, extra: float, at: tuple) -> None:
         if cid not in comps:
-            c.fail("board", at, f"no component {cid!r} in game.yaml: {_one_of(comps)}")
+            (c.bad if at == ("component",) else c.fail)("board", at, f"no component {cid!r} in game.yaml: {_one_of(comps)}")  # a value, or a key
             return
         i, comp = comps[cid]
         want = (columns * b.square + extra, rows * b.square + extra)
         if abs(comp.size.width - want[0]) > 0.01 or abs(comp.size.height - want[1]) > 0.01:
-            c.errors.append(c.game.manifest_doc.error(("components", i, "size"), (
+            c.errors.append(c.game.manifest_doc.value_error(("components", i, "size"), (
                 f"component {cid!r} is {num(comp.size.width)}mm x {num(comp.size.height)}mm but board.yaml makes it "
                 f"{columns} x {rows} squares of {num(b.square)}mm{' + the border' if extra else ''}: "
                 f"expected {num(want[0])}mm x {num(want[1])}mm")))
@@ -194,7 +199,7 @@ def check_board(c: Checker, b: BoardFile) -> None:
     for die, key, what in (("row_die", "row_labels", "row"), ("column_die", "column_labels", "column")):
         n, labels = sides(getattr(b, die)), len(getattr(b, key))
         if n != labels:
-            c.fail("board", (die,), f"{getattr(b, die)} picks one of {n} {what}s but {key} gives {labels}: expected D{labels}")
+            c.bad("board", (die,), f"{getattr(b, die)} picks one of {n} {what}s but {key} gives {labels}: expected D{labels}")
     for cid, sq in b.tile_components.items():
         agree(cid, sq.columns, sq.rows, 0.0, ("tile_components", cid))
     for key in ("row_labels", "column_labels"):
@@ -210,14 +215,14 @@ def _duplicates(c: Checker, stem: str, key: str, records) -> None:
     for i, rec in enumerate(records):
         if rec.id in first:
             line = c.game.docs[stem].where((key, first[rec.id]))[0]
-            c.fail(stem, (key, i, "id"), f"duplicate id {rec.id!r} (first at line {line}): expected each id once")
+            c.bad(stem, (key, i, "id"), f"duplicate id {rec.id!r} (first at line {line}): expected each id once")
         else:
             first[rec.id] = i
 
 
 def _icon(c: Checker, stem: str, at: tuple, name: str) -> None:
     if name not in ICONS:
-        c.fail(stem, at, f"unknown icon {name!r}: {_one_of(ICONS)}")
+        c.bad(stem, at, f"unknown icon {name!r}: {_one_of(ICONS)}")
 
 
 def check_events(c: Checker, e: EventsFile) -> None:
@@ -225,12 +230,12 @@ def check_events(c: Checker, e: EventsFile) -> None:
     have: Counter = Counter()
     for i, card in enumerate(e.cards):
         if card.kind not in e.kinds:
-            c.fail("events", ("cards", i, "kind"), f"unknown kind {card.kind!r}: {_one_of(e.kinds)}")
+            c.bad("events", ("cards", i, "kind"), f"unknown kind {card.kind!r}: {_one_of(e.kinds)}")
         _icon(c, "events", ("cards", i, "icon"), card.icon)
         have[card.kind] += card.copies
     for name, kind in e.kinds.items():
         if have[name] != kind.count:
-            c.fail("events", ("kinds", name, "count"), f"kinds.{name}.count is {kind.count} but the cards give {have[name]} (sum of copies): expected them to match")
+            c.bad("events", ("kinds", name, "count"), f"kinds.{name}.count is {kind.count} but the cards give {have[name]} (sum of copies): expected them to match")
 
 
 def check_food(c: Checker, f: FoodFile) -> None:
@@ -240,15 +245,15 @@ def check_food(c: Checker, f: FoodFile) -> None:
         _icon(c, "food", ("types", name, "icon"), food_type.icon)
     for i, card in enumerate(f.foods):
         if card.type not in f.types:
-            c.fail("food", ("foods", i, "type"), f"unknown type {card.type!r}: {_one_of(f.types)}")
+            c.bad("food", ("foods", i, "type"), f"unknown type {card.type!r}: {_one_of(f.types)}")
         if not f.food_values.min <= card.value <= f.food_values.max:
-            c.fail("food", ("foods", i, "value"), f"value {card.value} is outside food_values: expected {f.food_values.min} to {f.food_values.max}")
+            c.bad("food", ("foods", i, "value"), f"value {card.value} is outside food_values: expected {f.food_values.min} to {f.food_values.max}")
     pairs = set()
     for i, meal in enumerate(f.meals):
         if meal.state not in f.states:
-            c.fail("food", ("meals", i, "state"), f"unknown state {meal.state!r}: {_one_of(f.states)}")
+            c.bad("food", ("meals", i, "state"), f"unknown state {meal.state!r}: {_one_of(f.states)}")
         if meal.type not in f.types:
-            c.fail("food", ("meals", i, "type"), f"unknown type {meal.type!r}: {_one_of(f.types)}")
+            c.bad("food", ("meals", i, "type"), f"unknown type {meal.type!r}: {_one_of(f.types)}")
         pairs.add((meal.state, meal.type))
     for state in f.states:
         for kind in f.types:
@@ -262,20 +267,20 @@ def check_food(c: Checker, f: FoodFile) -> None:
 def check_characters(c: Checker, ch: CharactersFile, tiles: TilesFile) -> None:
     _duplicates(c, "characters", "characters", ch.characters)
     if ch.energy.start > ch.energy.steps:
-        c.fail("characters", ("energy", "start"), f"start {ch.energy.start} is above the {ch.energy.steps} steps: expected 1 to {ch.energy.steps}")
+        c.bad("characters", ("energy", "start"), f"start {ch.energy.start} is above the {ch.energy.steps} steps: expected 1 to {ch.energy.steps}")
     s = ch.sanity
     if not s.min <= s.start <= s.max:
-        c.fail("characters", ("sanity", "start"), f"start {s.start} is outside the meter: expected {s.min} to {s.max}")
+        c.bad("characters", ("sanity", "start"), f"start {s.start} is outside the meter: expected {s.min} to {s.max}")
     expect = s.min
     for index in sorted(range(len(s.fields)), key=lambda k: s.fields[k].from_):
         fld = s.fields[index]
         if fld.from_ > fld.to:
-            c.fail("characters", ("sanity", "fields", index, "from"), f"field {fld.name} runs from {fld.from_} to {fld.to}: expected from <= to")
+            c.bad("characters", ("sanity", "fields", index, "from"), f"field {fld.name} runs from {fld.from_} to {fld.to}: expected from <= to")
         if fld.from_ != expect:
-            c.fail("characters", ("sanity", "fields", index, "from"), f"field {fld.name} starts at {fld.from_}: expected {expect}, so the fields cover {s.min}-{s.max} without gaps or overlaps")
+            c.bad("characters", ("sanity", "fields", index, "from"), f"field {fld.name} starts at {fld.from_}: expected {expect}, so the fields cover {s.min}-{s.max} without gaps or overlaps")
         expect = fld.to + 1
     if expect != s.max + 1:
-        c.fail("characters", ("sanity", "max"), f"the fields end at {expect - 1}: expected them to reach max {s.max}")
+        c.bad("characters", ("sanity", "max"), f"the fields end at {expect - 1}: expected them to reach max {s.max}")
     if len(ch.characters) < tiles.players.max:
         c.fail("characters", ("characters",), f"{len(ch.characters)} characters for up to {tiles.players.max} players: expected at least {tiles.players.max}")
 

@@ -50,10 +50,10 @@ def sheet_template(game: "GameContent", players: int, options: dict[str, str] | 
     return template(game, players, options)
 
 
-def sheet_schema() -> dict[str, Any]:
+def sheet_schema(game: "GameContent") -> dict[str, Any]:
     from .sheet import json_schema
 
-    return json_schema()
+    return json_schema(game)
 
 
 PLUGIN = GamePlugin(

@@ -24,7 +24,7 @@ def check(game: "GameContent") -> list[ContentError]:
     for key in ("low", "beats"):  # the ranking's upset (line 45) names two of the deck's numbers
         n = getattr(scoring.upset, key)
         if n not in deck.numbers:
-            errors.append(game.error("scoring", ("upset", key), f"{n} is not one of the deck's numbers {deck.numbers}"))
+            errors.append(game.value_error("scoring", ("upset", key), f"{n} is not one of the deck's numbers {deck.numbers}"))
     most = max(scoring.tricks_by_players)
     if len(players.colours) < most:
         errors.append(game.error("players", ("colours",), f"has {len(players.colours)} colours: expected at least {most}, one per player"))
@@ -53,6 +53,6 @@ def _duplicates(game: "GameContent", stem: str, key: str, ids: list[str], what: 
     errors = []
     for i, ident in enumerate(ids):
         if ident in seen:
-            errors.append(game.error(stem, (key, i, "id"), f"{what} id {ident!r} appears twice: expected unique ids"))
+            errors.append(game.value_error(stem, (key, i, "id"), f"{what} id {ident!r} appears twice: expected unique ids"))
         seen.add(ident)
     return errors

@@ -400,9 +400,12 @@ def template(game: "GameContent", players: int, options: dict[str, str] | None =
     return "\n".join(out) + "\n"
 
 
-def json_schema() -> dict[str, Any]:
-    """JSON Schema of the sheet file, for editors (the scorer checks far more)."""
-    square = {"type": "integer", "minimum": 0, "description": "squares the marker moved; 0 if it never moved"}
+def json_schema(game: "GameContent") -> dict[str, Any]:
+    """JSON Schema of the sheet file, for editors (the scorer checks far more): its bounds
+    are those `parse_sheet` reads from scoring.yaml (the track, the seats, the cards, the Long Game)."""
+    scoring: ScoringFile = game.data["scoring"]
+    free = scoring.free_cards
+    square = {"type": "integer", "minimum": 0, "maximum": scoring.track_length, "description": "squares the marker moved; 0 if it never moved"}
     markers = {"yellow": {**square, "description": "squares the yellow (top) marker moved"},
                "blue": {**square, "description": "squares the blue (bottom) marker moved"}}
     return {
@@ -411,18 +414,19 @@ def json_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "required": ["game", "scoring_order", "players"],
         "properties": {
-            "game": {"const": "dietrick-taking"},
-            "scoring_order": {"type": "array", "items": {"type": "integer"},
+            "game": {"const": game.name},
+            "scoring_order": {"type": "array", "items": {"enum": [*free, scoring.last_card]}, "uniqueItems": True,
+                              "minItems": len(free), "maxItems": len(free) + 1,
                               "description": "the free scoring cards left to right as laid; the last card may be written at the end"},
             "variant": {"enum": list(VARIANTS)},
-            "players": {"type": "array", "minItems": 1, "items": {
+            "players": {"type": "array", "minItems": 1, "maxItems": max(scoring.tricks_by_players), "items": {
                 "type": "object", "additionalProperties": False, "required": ["name", "yellow", "blue"],
                 "properties": {"name": {"type": "string"}, **markers,
                                "claimed": {"type": "integer", "minimum": 0, "description": "the difference the table worked out"}},
             }},
             "fuzz": {"type": "object", "additionalProperties": False, "required": ["yellow", "blue"], "properties": markers,
                      "description": "solo only: Fuzz's markers"},
-            "earlier_wins": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+            "earlier_wins": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": scoring.long_game_wins - 1},
                              "description": "Long Game variant: games each player won before this one"},
             "claimed_winner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
         },

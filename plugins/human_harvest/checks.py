@@ -25,14 +25,14 @@ def check(game: "GameContent") -> list[ContentError]:
         seen: set[str] = set()
         for i, record in enumerate(getattr(game.data[stem], key)):
             if record.id in seen:
-                errors.append(game.error(stem, (key, i, "id"), f"{key[:-1]} id {record.id!r} appears twice: expected unique ids"))
+                errors.append(game.value_error(stem, (key, i, "id"), f"{key[:-1]} id {record.id!r} appears twice: expected unique ids"))
             seen.add(record.id)
     # human-harvest-rules.txt line 17: a player's Cyborgs are the coins of one suit, one per rank
     coins = len(game.data["piecepack"].ranks)
     cyborgs = game.data["scoring"].cyborgs_per_player
     if cyborgs > coins:
-        errors.append(game.error("scoring", ("cyborgs_per_player",), f"cyborgs_per_player is {cyborgs}: expected at most {coins}, "
-                                 f"the coins of one suit (piecepack.yaml ranks), as a player's Cyborgs are (human-harvest-rules.txt line 17)"))
+        errors.append(game.value_error("scoring", ("cyborgs_per_player",), f"cyborgs_per_player is {cyborgs}: expected at most {coins}, "
+                                       f"the coins of one suit (piecepack.yaml ranks), as a player's Cyborgs are (human-harvest-rules.txt line 17)"))
     errors += _sheet(game)
     errors += _summary(game)
     return errors
@@ -59,14 +59,14 @@ def _sheet(game: "GameContent") -> list[ContentError]:
     texts name only the counts they print (`ScoringFile.say`)."""
     scoring = game.data["scoring"]
     words = scoring.sheet
-    errors = [game.error("scoring", at, f"sheet text {text!r}: expected only the placeholders "
-                         f"{', '.join('{%s}' % n for n in SHEET_COUNTS)} (a lone brace is written {{{{ or }}}})")
+    errors = [game.value_error("scoring", at, f"sheet text {text!r}: expected only the placeholders "
+                               f"{', '.join('{%s}' % n for n in SHEET_COUNTS)} (a lone brace is written {{{{ or }}}})")
               for at, text in scoring.texts() if not scoring.placeholders_ok(text)]
     wanted: list[tuple[tuple[str, ...], list[str], list[str]]]  # (where, as written, as the file has it)
     wanted = [(("sheet", key), list(getattr(words, key)), list(keys)) for key, keys in SHEET_KEYS.items()]
     wanted += [(("sheet", "choices"), list(words.choices), list(SHEET_CHOICES))]
     wanted += [(("sheet", "choices", key), list(words.choices.get(key, {})), list(keys)) for key, keys in SHEET_CHOICES.items()
                if key in words.choices]
-    return errors + [game.error("scoring", at, f"{'.'.join(at)} lists {', '.join(got) or 'nothing'}: expected {', '.join(keys)}, "
-                                "in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)")
+    return errors + [game.value_error("scoring", at, f"{'.'.join(at)} lists {', '.join(got) or 'nothing'}: expected {', '.join(keys)}, "
+                                      "in that order, as the scoring-sheet file has them (plugins/human_harvest/fields.py)")
                      for at, got, keys in wanted if got != keys]

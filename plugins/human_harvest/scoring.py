@@ -79,21 +79,21 @@ def parse_sheet(doc: "Located", rules: ScoringFile, players: tuple[int, int]) ->
     typos = _unknown_keys(doc, data, TOP_KEYS, (), "", stray)
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
-        errors.append(doc.error(("variant",), f"variant is {as_written(variant)}: expected {' or '.join(VARIANTS)}"))
+        errors.append(doc.value_error(("variant",), f"variant is {as_written(variant)}: expected {' or '.join(VARIANTS)}"))
     advanced = variant == "advanced"
     ending = data.get("ending")
     if ending not in ENDINGS and "ending" not in typos:
         what = f"ending is {as_written(ending)}" if "ending" in data else "missing 'ending'"
-        errors.append(doc.error(("ending",) if "ending" in data else (), f"{what}: expected how the game ended: {SIX_CYBORGS} "
-                                f"(a player got all {rules.cyborgs_to_win} Cyborgs on the board), {BOARD_FINISHED} (the last "
-                                f"tile was played first) or {SIX_HUMANS} (advanced: {rules.humans_to_win} Humans stored)"))
+        errors.append(doc.value_error(("ending",) if "ending" in data else (), f"{what}: expected how the game ended: {SIX_CYBORGS} "
+                                      f"(a player got all {rules.cyborgs_to_win} Cyborgs on the board), {BOARD_FINISHED} (the last "
+                                      f"tile was played first) or {SIX_HUMANS} (advanced: {rules.humans_to_win} Humans stored)"))
     if "dna_point" in data:
         if not advanced:
-            errors.append(doc.error(("dna_point",), "dna_point is for the advanced game (the DNA Collection Point, "
-                                    f"{RULES} line 133): expected variant: advanced, or no dna_point"))
+            errors.append(doc.value_error(("dna_point",), "dna_point is for the advanced game (the DNA Collection Point, "
+                                          f"{RULES} line 133): expected variant: advanced, or no dna_point"))
         elif not isinstance(data["dna_point"], bool):
-            errors.append(doc.error(("dna_point",), f"dna_point is {as_written(data['dna_point'])}: expected true (the DNA Collection "
-                                    "Point came into play) or false"))
+            errors.append(doc.value_error(("dna_point",), f"dna_point is {as_written(data['dna_point'])}: expected true (the DNA Collection "
+                                          "Point came into play) or false"))
     entries = _players(doc, rules, players, advanced, errors, "players" in typos)
     if not errors and not typos & set(REQUIRED):  # the game's counts read well: what can the stated ending leave? (a stray key or claim does not hide it)
         _check_ending(doc, Sheet(variant, ending, tuple(entries), None), rules, errors)
@@ -125,8 +125,8 @@ def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanc
         return []
     if not isinstance(listed, list) or not low <= len(listed) <= high:
         got = f"{len(listed)} players" if isinstance(listed, list) else as_written(listed)
-        errors.append(doc.error(("players",) if "players" in doc.data else (),
-                                f"players is {got}: expected a list of {low} to {high} players in seat order, each with name and cyborgs"))
+        errors.append(doc.value_error(("players",) if "players" in doc.data else (),
+                                      f"players is {got}: expected a list of {low} to {high} players in seat order, each with name and cyborgs"))
         if not isinstance(listed, list):
             return []
     entries, seen = [], set()
@@ -141,27 +141,27 @@ def _players(doc: "Located", rules: ScoringFile, counts: tuple[int, int], advanc
         typos = _unknown_keys(doc, p, PLAYER_KEYS, at, who, errors)
         if name:
             if name.casefold() in seen:
-                errors.append(doc.error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
+                errors.append(doc.value_error(at + ("name",), f"player {name}: the name appears twice: expected one entry per player"))
             seen.add(name.casefold())
         elif "name" not in typos:
             what = f"name is {as_written(given)}" if "name" in p else "missing 'name'"
-            errors.append(doc.error(at + ("name",) if "name" in p else at, f"player {i + 1}: {what}: expected the player's name"))
+            errors.append(doc.value_error(at + ("name",) if "name" in p else at, f"player {i + 1}: {what}: expected the player's name"))
         cyborgs: Any = p.get("cyborgs")
         if "cyborgs" in typos:
             cyborgs = 0
         elif not _is_int(cyborgs) or not 0 <= cyborgs <= rules.cyborgs_per_player:
             what = f"cyborgs is {as_written(cyborgs)}" if "cyborgs" in p else "missing 'cyborgs'"
-            errors.append(doc.error(at + ("cyborgs",) if "cyborgs" in p else at,
-                                    f"{who}{what}: expected the Cyborgs on the board, Cyborg Factory included, 0 to "
-                                    f"{rules.cyborgs_per_player} (a player has {rules.cyborgs_per_player}, {RULES} line 17)"))
+            errors.append(doc.value_error(at + ("cyborgs",) if "cyborgs" in p else at,
+                                          f"{who}{what}: expected the Cyborgs on the board, Cyborg Factory included, 0 to "
+                                          f"{rules.cyborgs_per_player} (a player has {rules.cyborgs_per_player}, {RULES} line 17)"))
             cyborgs = 0
         humans: Any = p.get("humans", 0)
         if p.get("humans") not in (None, 0) and not advanced:  # 0 stored says nothing (the table's track offers it)
-            errors.append(doc.error(at + ("humans",), f"{who}humans are stored only in the advanced game ({RULES} line 163): "
-                                    "expected variant: advanced, or no humans"))
+            errors.append(doc.value_error(at + ("humans",), f"{who}humans are stored only in the advanced game ({RULES} line 163): "
+                                          "expected variant: advanced, or no humans"))
         elif not _is_int(humans) or not 0 <= humans <= rules.humans_to_win:
-            errors.append(doc.error(at + ("humans",), f"{who}humans is {as_written(humans)}: expected the Humans stored, 0 to "
-                                    f"{rules.humans_to_win} (the first to store {rules.humans_to_win} wins, {RULES} line 151)"))
+            errors.append(doc.value_error(at + ("humans",), f"{who}humans is {as_written(humans)}: expected the Humans stored, 0 to "
+                                          f"{rules.humans_to_win} (the first to store {rules.humans_to_win} wins, {RULES} line 151)"))
             humans = 0
         entries.append(Entry(name, cyborgs, humans))
     return entries
@@ -175,11 +175,11 @@ def _claimed_winner(doc: "Located", names: list[str], errors: list[ContentError]
         return ()
     claimed = [value] if isinstance(value, str) else value
     if not isinstance(claimed, list) or not all(isinstance(n, str) for n in claimed):
-        errors.append(doc.error(("claimed_winner",), f"claimed_winner is {as_written(value)}: expected a player's name, a list of names, or none"))
+        errors.append(doc.value_error(("claimed_winner",), f"claimed_winner is {as_written(value)}: expected a player's name, a list of names, or none"))
         return None
     for name in claimed:
         if name.strip() not in names:
-            errors.append(doc.error(("claimed_winner",), f"claimed_winner names {as_written(name)}: expected one of {', '.join(names)}, or none"))
+            errors.append(doc.value_error(("claimed_winner",), f"claimed_winner names {as_written(name)}: expected one of {', '.join(names)}, or none"))
     return tuple(n.strip() for n in claimed)
 
 
@@ -187,7 +187,7 @@ def _check_ending(doc: "Located", sheet: Sheet, rules: ScoringFile, errors: list
     """Counts the stated ending cannot leave. Each game ends the moment one player reaches
     the winning count, so only one player can have it."""
     def add(i: int | None, key: str, message: str) -> None:
-        errors.append(doc.error(("players", i, key) if i is not None else ("ending",), message))
+        errors.append(doc.value_error(("players", i, key) if i is not None else ("ending",), message))
 
     entries, six, six_h = sheet.entries, rules.cyborgs_to_win, rules.humans_to_win
     dna = doc.data.get("dna_point")
@@ -202,8 +202,8 @@ def _check_ending(doc: "Located", sheet: Sheet, rules: ScoringFile, errors: list
         return
     if sheet.ending == SIX_CYBORGS:
         if dna is True:
-            errors.append(doc.error(("dna_point",), f"dna_point is true with ending {SIX_CYBORGS}: once the DNA Collection "
-                                    f"Point is in play nobody wins by getting {six} Cyborgs on the board ({RULES} line 151)"))
+            errors.append(doc.value_error(("dna_point",), f"dna_point is true with ending {SIX_CYBORGS}: once the DNA Collection "
+                                          f"Point is in play nobody wins by getting {six} Cyborgs on the board ({RULES} line 151)"))
         winners = [i for i, e in enumerate(entries) if e.cyborgs == six]
         if not winners:
             add(None, "", f"ending {SIX_CYBORGS}, but nobody has {six} Cyborgs on the board: expected one player with {six} ({RULES} line 30)")
@@ -221,8 +221,8 @@ def _check_ending(doc: "Located", sheet: Sheet, rules: ScoringFile, errors: list
                     f"{six} ({RULES} line 30), else that player won at once: expected ending {SIX_CYBORGS}")
     else:
         if dna is False:
-            errors.append(doc.error(("dna_point",), f"dna_point is false with ending {SIX_HUMANS}: stored Humans win only "
-                                    f"once the DNA Collection Point is in play ({RULES} lines 151, 163)"))
+            errors.append(doc.value_error(("dna_point",), f"dna_point is false with ending {SIX_HUMANS}: stored Humans win only "
+                                          f"once the DNA Collection Point is in play ({RULES} lines 151, 163)"))
         winners = [i for i, e in enumerate(entries) if e.humans == six_h]
         if not winners:
             add(None, "", f"ending {SIX_HUMANS}, but nobody has {six_h} Humans stored: expected one player with {six_h} ({RULES} line 151)")

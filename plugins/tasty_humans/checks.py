@@ -72,7 +72,7 @@ def _duplicates(game: "GameContent", stem: str, key: str, records: list[Any], fi
         value = getattr(rec, field)
         if value in first:
             line = game.docs[stem].where((key, first[value], field))[0]
-            errors.append(game.error(stem, (key, i, field), f"duplicate {what} {value!r}, first used on line {line}: expected each {what} once"))
+            errors.append(game.value_error(stem, (key, i, field), f"duplicate {what} {value!r}, first used on line {line}: expected each {what} once"))
         else:
             first[value] = i
     return errors
@@ -94,7 +94,7 @@ def _check_adventurers(game: "GameContent", data: AdventurersFile, versions: lis
     for i, card in enumerate(cards):
         at = ("adventurers", i)
         if card.class_ not in classes:
-            errors.append(game.error("adventurers", at + ("class",), f"unknown class {card.class_!r}: expected one of {', '.join(classes)}"))
+            errors.append(game.value_error("adventurers", at + ("class",), f"unknown class {card.class_!r}: expected one of {', '.join(classes)}"))
         errors += _check_shape(game, at + ("shape",), card.shape, symbols, allowed, default.deck.shape_squares)
         card._symbols = symbols  # lets templates call cells() without passing the rules
     return errors
@@ -156,15 +156,15 @@ def _check_leaders(game: "GameContent", data: LeadersFile, versions: list[RuleVe
     for i, leader in enumerate(leaders):
         at = ("leaders", i)
         if leader.type is not None and leader.type != LEADER_TYPE and leader.type not in basic:
-            errors.append(game.error("leaders", at + ("type",), f"unknown tile type {leader.type!r}: expected one of {', '.join(basic)}" + (f" or {LEADER_TYPE}" if leader.kind == "sight" else "")))
+            errors.append(game.value_error("leaders", at + ("type",), f"unknown tile type {leader.type!r}: expected one of {', '.join(basic)}" + (f" or {LEADER_TYPE}" if leader.kind == "sight" else "")))
             continue
         expected = f"{leader.kind}-{leader.type}" if leader.type else leader.kind
         if leader.id == expected:
             continue
         if leader.id in known:
-            errors.append(game.error("leaders", at + ("id",), f"id {leader.id!r} does not match kind {leader.kind!r}" + (f" and type {leader.type!r}" if leader.type else "") + f": expected {expected!r}"))
+            errors.append(game.value_error("leaders", at + ("id",), f"id {leader.id!r} does not match kind {leader.kind!r}" + (f" and type {leader.type!r}" if leader.type else "") + f": expected {expected!r}"))
         else:
-            errors.append(game.error("leaders", at + ("id",), f"unknown leader id {leader.id!r}: expected {expected!r} (ids are <kind>-<type> for {', '.join(TYPED_KINDS)}, else <kind>)"))
+            errors.append(game.value_error("leaders", at + ("id",), f"unknown leader id {leader.id!r}: expected {expected!r} (ids are <kind>-<type> for {', '.join(TYPED_KINDS)}, else <kind>)"))
     errors += _duplicates(game, "leaders", "leaders", leaders, "id", "leader id")
     wanted = versions[0].deck.leaders
     if len(leaders) != wanted:
@@ -181,7 +181,7 @@ def _check_monsters(game: "GameContent", data: MonstersFile, rules: RuleSet) -> 
         cravings = rules.version(name).cravings
         for i, monster in enumerate(data.monsters):
             if monster.id not in cravings:
-                errors.append(game.error("monsters", ("monsters", i, "id"), f"monster {monster.id!r} has no craving in rule version {name!r}: expected cravings: {{{monster.id}: {{points: N}}}} in rules.yaml"))
+                errors.append(game.value_error("monsters", ("monsters", i, "id"), f"monster {monster.id!r} has no craving in rule version {name!r}: expected cravings: {{{monster.id}: {{points: N}}}} in rules.yaml"))
         for craving in cravings:
             if craving not in ids:
                 origin = next(v for v in [name, *_ancestors(rules, name)] if craving in rules.versions[v].get("cravings", {}))
@@ -192,15 +192,15 @@ def _check_monsters(game: "GameContent", data: MonstersFile, rules: RuleSet) -> 
 
     for i, monster in enumerate(data.monsters):
         if monster.id in READS_OVERLAP and monster.overlap is None:
-            errors.append(game.error("monsters", ("monsters", i, "text"), f"monster {monster.id!r}: its craving scores by cravings.{monster.id}.overlap but "
-                                     "the text does not print it: expected {overlap} in text and overlap: {true: ..., false: ...}"))
+            errors.append(game.value_error("monsters", ("monsters", i, "text"), f"monster {monster.id!r}: its craving scores by cravings.{monster.id}.overlap but "
+                                           "the text does not print it: expected {overlap} in text and overlap: {true: ..., false: ...}"))
         # Likewise the solo challenge's numbers (rules.yaml solo.challenge_numbers): printed
         # through their placeholders, or the card could drift from what the scorer checks.
         printed = _placeholders(monster.challenge)
         for name in CHALLENGE_READS.get(monster.id, ()):
             if name not in printed:
-                errors.append(game.error("monsters", ("monsters", i, "challenge"), f"monster {monster.id!r}: its solo challenge checks "
-                                         f"solo.challenge_numbers.{name} but the text does not print it: expected {{{name}}} in challenge"))
+                errors.append(game.value_error("monsters", ("monsters", i, "challenge"), f"monster {monster.id!r}: its solo challenge checks "
+                                               f"solo.challenge_numbers.{name} but the text does not print it: expected {{{name}}} in challenge"))
     return errors
 
 

@@ -149,8 +149,13 @@ class GameContent:
         return Copier()
 
     def error(self, stem: str, at: tuple, message: str) -> ContentError:
-        """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...))."""
+        """A located error inside content file `stem` (e.g. error('adventurers', ('cards', 3), ...)),
+        at the key of `at`: a key's own problem (unknown, repeated)."""
         return self.docs[stem].error(at, message)
+
+    def value_error(self, stem: str, at: tuple, message: str) -> ContentError:
+        """`error` about the value under `at` (`room: hall` at hall), as `Located.value_error`."""
+        return self.docs[stem].value_error(at, message)
 
     def locate(self, record: Any, key: str) -> ContentError | None:
         """Where `key` of a record (or of its copy in plain data) is written in a content

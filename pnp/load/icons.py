@@ -223,7 +223,8 @@ def icon_helper() -> Callable[..., Markup]:
         get = context.environment.getitem
         icons = get(sets, set_name)
         if str(ident) not in icons:
-            raise UnknownIcon(f"no icon {ident!r} in set {set_name!r}: expected one of {', '.join(icons)}", ident)
+            raise UnknownIcon(f"no icon {ident!r} in set {set_name!r}: expected one of {', '.join(icons)}"
+                              f"{did_you_mean(str(ident), list(icons))}", ident)
         found = get(icons, str(ident))
         colour = fill or get(found, "fill")
         paint = f' fill="{escape(colour)}"' if colour else ""

@@ -7,6 +7,9 @@ A sheet is what resvg and typst read of a `<style>` (usvg takes the element's fi
 sections in it included): its text up to its first XML comment, processing instruction or child
 element. What follows one is drawn by neither (checked by drawing, tests/test_template_checks.py),
 so it is not read here either: a colour in `<!-- .a { fill: #12 } -->` is no colour of the face.
+Nor is a sheet of another `type` than text/css (usvg reads exactly that, or none given), nor a
+rule whose selector holds HTML's comment marks `<!--` or `-->` (in a CDATA section, or written
+`&lt;!--`): usvg drops that rule, and reads the next.
 """
 
 from __future__ import annotations
@@ -17,9 +20,15 @@ from xml.parsers import expat
 
 from ..errors import LINE_END
 
-# a <style> element's sheet (group 1), or an XML comment, passed over whole: a <style> commented out is no sheet;
-# a `<style` whose tag never closes runs to the end (else each such one read the rest again: quadratic time)
-SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b[^>]*(?:>(.*?)(?:</style>|$)|$)", re.IGNORECASE | re.DOTALL)
+# a <style> element's attributes (group 1) and sheet (group 2), or an XML comment, passed over whole: a <style>
+# commented out is no sheet; a `<style` whose tag never closes runs to the end (else each such one read the rest
+# again: quadratic time)
+SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b([^>]*)(?:>(.*?)(?:</style>|$)|$)", re.IGNORECASE | re.DOTALL)
+TYPE = re.compile(r"""\btype\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+CSS = "text/css"  # the one `type` usvg reads a sheet of (checked by drawing: not "", not TEXT/CSS, no parameters)
+# a rule, its selector up to its block (nested blocks are read flat: usvg reads no @media)
+RULE = re.compile(r"[^{}]*\{[^{}]*(?:\}|$)")
+HTML_COMMENT = re.compile(r"<!--|-->|&lt;!--|--&gt;")  # as the sheet is read, or as a template writes it
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 # where a <style>'s sheet ends, as written: a comment, processing instruction or element (a CDATA section goes on)
 SHEET_END = re.compile(r"<!\[CDATA\[.*?(?:\]\]>|$)|<(?:!--|\?|[A-Za-z_:])", re.DOTALL)
@@ -38,17 +47,17 @@ def drawn_sheets(svg: str) -> list[str]:
     def end(*_: object) -> None:
         nonlocal reading
         if reading is not None:
-            sheets.append(COMMENT.sub(" ", "".join(reading)))
+            sheets.append(usvg_rules(COMMENT.sub(" ", "".join(reading))))
             reading = None
 
     def text(data: str) -> None:
         if reading is not None:
             reading.append(data)
 
-    def start(name: str, _: object) -> None:
+    def start(name: str, attributes: dict[str, str]) -> None:
         nonlocal reading
         end()
-        if name == SVG_STYLE:
+        if name == SVG_STYLE and attributes.get("type", CSS) == CSS:
             reading = []
 
     parser = expat.ParserCreate(namespace_separator=" ")
@@ -60,6 +69,20 @@ def drawn_sheets(svg: str) -> list[str]:
     return sheets
 
 
+def usvg_rules(sheet: str) -> str:
+    """`sheet` without the rules usvg drops, blanked (their lines kept): one whose selector holds
+    `<!--` or `-->`, which CSS passes over between rules and usvg reads as part of the selector."""
+    return RULE.sub(lambda rule: re.sub(r"[^\n]", " ", rule.group()) if HTML_COMMENT.search(rule.group().partition("{")[0]) else rule.group(),
+                    sheet)
+
+
+def _read(attributes: str) -> bool:
+    """Whether usvg reads the sheet of a `<style>` with these attributes (as written): of no
+    `type`, or type text/css."""
+    given = TYPE.search(attributes)
+    return given is None or (given.group(1) if given.group(1) is not None else given.group(2)) == CSS
+
+
 def in_sheets(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[str], int, int]]:
     """Each match of `pattern` inside a `<style>` element of a document's `text` (a template
     or an SVG file, not parsed), with its 1-based line and column; the same words elsewhere (a
@@ -68,13 +91,13 @@ def in_sheets(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[re.Match[st
     # from the start, or back to a long line's start, per match took quadratic time)
     line, counted, newline = 1, 0, -1
     for sheet in SHEET.finditer(text):
-        if sheet.group(1) is None:  # a comment, or a tag never closed
+        if sheet.group(2) is None or not _read(sheet.group(1)):  # a comment, a tag never closed, or a sheet usvg reads not
             continue
-        body = sheet.group(1)
+        body = sheet.group(2)
         body = next((body[:end.start()] for end in SHEET_END.finditer(body) if not end.group().startswith("<![")), body)
-        body = COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), body)  # a comment's lines kept
+        body = usvg_rules(COMMENT.sub(lambda c: re.sub(r"[^\n]", " ", c.group()), body))  # a comment's lines kept
         for found in pattern.finditer(body):
-            at = sheet.start(1) + found.start()
+            at = sheet.start(2) + found.start()
             for end in LINE_END.finditer(text, counted, at):  # a lone CR ends a line too, as Jinja and XML count
                 line, newline = line + 1, end.end() - 1
             counted = at

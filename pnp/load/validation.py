@@ -6,9 +6,10 @@ import difflib
 import re
 import string
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable, Container, Iterable, Literal, Mapping, Sequence, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Callable, Container, Iterable, Literal, Mapping, Sequence, TypeVar, cast, get_args, get_origin
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, GetCoreSchemaHandler, ValidationError
+from pydantic_core import PydanticCustomError, core_schema
 
 from ..errors import ContentError
 from .yamlio import Located
@@ -116,12 +117,47 @@ def text_with(*fields: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _no_bool(expected: str) -> Callable[[Any], Any]:
+    def refuse(value: Any) -> Any:
+        if isinstance(value, bool):  # as pydantic's own type error, so a union names all it takes
+            raise PydanticCustomError(expected, "expected {what}", {"what": _EXPECTED[expected]})
+        return value
+
+    return refuse
+
+
+_NUMBERS = {"int": _no_bool("int_type"), "float": _no_bool("float_type")}
+
+
+def _numbers_refuse_bools(schema: Any) -> Any:
+    """`schema` (a pydantic core schema) with each whole number and number in it refusing
+    true and false, which pydantic's lax mode reads as 1 and 0 (`copies: true`, `points: yes`):
+    a scoring sheet's `Count` check, made for every content model at once."""
+    if isinstance(schema, (list, tuple)):  # a union's choices; a choice (schema, its name)
+        return type(schema)(_numbers_refuse_bools(s) for s in schema)
+    if not isinstance(schema, dict) or isinstance(schema.get("function"), dict) and schema["function"].get("function") in _NUMBERS.values():  # not twice: a model's
+        return schema  # schema holds those of the models in it, made already
+    out = {k: _numbers_refuse_bools(v) if k != "metadata" else v for k, v in schema.items()}
+    kind = schema.get("type")
+    if kind == "union":  # an alternative keeps its name (`int`), by which a message groups a union's errors (`_lines`)
+        out["choices"] = [(new, old["type"]) if isinstance(old, dict) and old.get("type") in _NUMBERS and new is not old else new
+                          for old, new in zip(schema["choices"], out["choices"])]
+    if isinstance(kind, str) and kind in _NUMBERS and not schema.get("strict"):
+        return core_schema.no_info_before_validator_function(_NUMBERS[kind], out)
+    return out
+
+
 class StrictModel(BaseModel):
-    """Base for every content schema: unknown keys are errors, values are not coerced loosely."""
+    """Base for every content schema: unknown keys are errors, values are not coerced loosely
+    (a number field refuses true and false)."""
 
     # defer_build: a model's validator is built when first used, not when pnp is imported
     # (about 0.1 s of every command, most of which uses a few of the models)
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: type[BaseModel], handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return cast(core_schema.CoreSchema, _numbers_refuse_bools(handler(source)))
 
 
 def _allowed_keys(model: type[BaseModel] | None, at: tuple, data: Any) -> list[str]:
@@ -216,9 +252,12 @@ def describe(err: Mapping[str, Any], model: type[BaseModel] | None = None, data:
     prefix = f"{field}: " if field else ""
     if kind in {"value_error", "assertion_error"}:  # an `unknown_key` sentence names its key already
         return msg if loc and msg.startswith(f"unknown key {loc[-1]!r}") else prefix + msg
+    if got is None and kind in _EXPECTED:  # `title:` with nothing after it: YAML's null, not Python's None
+        return f"{prefix}expected {_EXPECTED[kind]}, got nothing (the key has no value)"
     if kind == "int_from_float":  # pydantic's own words end in a "got" of their own
         return f"{prefix}expected {_EXPECTED[kind]}, got {got!r}"
-    return f"{prefix}{msg[0].lower() + msg[1:]}, got {got!r}"
+    shown = str(got).lower() if isinstance(got, bool) else repr(got)  # true as YAML spells it, not Python's True
+    return f"{prefix}{msg[0].lower() + msg[1:]}, got {shown}"
 
 
 def unknown_key(key: Any, allowed: Sequence[str], present: Container[Any] = (), required: Iterable[str] = ()) -> str:
@@ -359,6 +398,8 @@ def _kind(value: Any) -> str:
         return "a mapping"
     if isinstance(value, str):
         return f"the text {value!r}"
+    if isinstance(value, bool):  # as YAML spells it, not Python's True
+        return str(value).lower()
     return f"{value!r}"
 
 

@@ -164,14 +164,17 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves `<<:` merge keys
         out: dict[Any, Any] = {}
+        written: dict[Any, tuple[Any, str, int]] = {}  # key -> (the key, as written, its line): what a duplicate repeats
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 errors.append(ContentError(doc.path, *_mark(key_node, where), "a mapping key must be a plain value"))
                 continue
+            spelt = repr(key) if isinstance(key, str) else str(key_node.value)  # `true`, `yes`, `~` as written, not True, None
             if key in out:
-                errors.append(ContentError(doc.path, *_mark(key_node, where), f"duplicate key {key!r}"))
+                errors.append(ContentError(doc.path, *_mark(key_node, where), _duplicate(key, spelt, *written[key])))
                 continue
+            written[key] = (key, spelt, _mark(key_node, where)[0])
             doc.marks[at + (key,)] = _mark(key_node, where)
             if isinstance(value_node, yaml.ScalarNode) or value_node.flow_style:  # not a block's: it starts at its first key
                 doc.values[at + (key,)] = _mark(value_node, where)
@@ -190,6 +193,16 @@ def _construct(loader: yaml.SafeLoader, node: yaml.Node, at: Path_, doc: Located
         shown = repr(value if len(value) <= 40 else value[:37] + "...")
         errors.append(ContentError(doc.path, *_mark(node, where), f"cannot read {shown} as {node.tag.rsplit(':', 1)[-1]}: {str(exc)[:200]}"))
         return None
+
+
+def _duplicate(key: Any, spelt: str, first: Any, first_spelt: str, line: int) -> str:
+    """What a key repeating the key `first` (written `first_spelt` on `line`) is told, both as
+    the file writes them. YAML's `true` and `1` (`false` and `0`, `1.0` and `1`) are two keys,
+    which pnp, reading YAML into Python, holds as one."""
+    if type(key) is not type(first):
+        return (f"key {spelt} is the same key as {first_spelt} on line {line} to pnp (it reads true as 1, "
+                f"false as 0 and 1.0 as 1): keep one, or write both in quotes if they are text")
+    return f"duplicate key {spelt}" + (f" (the same key as {first_spelt} on line {line})" if spelt != first_spelt else "")
 
 
 class _Refused(Exception):

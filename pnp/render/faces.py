@@ -23,7 +23,7 @@ from ..units import num
 from ..files import digest
 from .assets import Assets
 from .defaulted import SHEET_TABLE, Guarded, guards_in, unused_defaults
-from .font_styles import declarations, font_styles, sheet_fonts
+from .font_styles import declarations, font_styles, sheet_fonts, shorthand
 from .lengths import absolute_length
 from .paints import bad_paint, placed_at
 from .hrefs import Sources, check_face, written_at
@@ -212,6 +212,39 @@ def _at_record_field(game: GameContent, item: Any, ident: Any, error: ContentErr
     return error
 
 
+def _at_empty_field(game: GameContent, item: Any, error: ContentError, what: str, sources: Sources) -> ContentError:
+    """A face's error about an empty value (`title:` with nothing after it, which YAML reads as
+    null: printed, or given to a filter) at the content left empty, naming the template line
+    that used it, when that line names exactly one empty value: a field of the piece's record
+    (`item.title`) or a content file's key (`blurb.tagline`); else the error as it is."""
+    if error.line is None or not (sandbox.NONE_PRINTED in error.message or "NoneType" in error.message):
+        return error
+    text = next((text for path, text in sources() if Path(path) == Path(error.path or "")), None)  # the face's templates, as read
+    if text is None or error.line > len(lines := lines_of(text)):
+        return error
+    line = lines[error.line - 1]
+    fields = item.items() if isinstance(item, dict) else vars(item).items() if hasattr(item, "__dict__") else ()
+    empty = {(key, game.locate(item, key)) for key, value in fields
+             if value is None and isinstance(key, str) and re.search(rf"\bitem\.{re.escape(key)}\b", line)}
+    for stem, keys in re.findall(r"\b(\w+)((?:\.\w+)+)", line):
+        doc, at = game.docs.get(stem), tuple(keys.split(".")[1:])
+        value = doc.data if doc is not None else ...
+        for key in at:
+            value = value.get(key, ...) if isinstance(value, dict) else ...
+        if value is None and doc is not None:
+            empty.add((".".join((stem, *at)), doc.error(at, "")))
+    if len(empty) != 1:
+        return error
+    (name, found), = empty
+    if found is None or found.line is None:
+        return error
+    placed = locate.project_relative(Path(error.path or ""), game) + f":{error.line}"
+    problem = error.message[len(what) + 2:]
+    if sandbox.NONE_PRINTED not in problem:  # a filter's or a helper's words about None: say what None is here
+        problem = f"the value is empty, which YAML reads as null ({problem}): expected a value there, or `| default('', true)` where it may be empty"
+    return ContentError(found.path, found.line, found.column, f"{what}: {name}: {problem} (placed by {placed})")
+
+
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # what no XML 1.0 document may hold, escaped or not
 # the output opens with its root; a comment holds no `-->` (`.*?` could also run over several
 # comments: the ways to group `<!---->` * 40 tried one by one, exponential time)
@@ -290,18 +323,24 @@ def _made_at(sources: Sources, output: str, template: Path) -> tuple[Path, int |
 GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"}
 def _font_families(root: ET.Element, fonts: Fonts, template: Path, what: str, sources: Sources) -> list[ContentError]:
     """Every `font-family` must reach one of the game's fonts before any other font: the PDF
-    engine and the rasteriser would each pick a different stand-in for anything else. Read from
-    attributes and `style` declarations, as the renderers read them: a card's text or a comment
-    saying "font-family: Foo" sets no font (`<style>` sheets are refused by `sheet_fonts`)."""
+    engine and the rasteriser would each pick a different stand-in for anything else (resvg
+    draws nothing). Read from attributes and `style` declarations, as the renderers read them:
+    a card's text or a comment saying "font-family: Foo" sets no font (`<style>` sheets are
+    refused by `sheet_fonts`); the `font:` shorthand's family too, in `style` (usvg reads no
+    `font` attribute)."""
     families = {f.family for f in fonts.faces} if fonts is not DEFAULT_FONTS else {fonts.family}
-    asked = set()
+    asked: dict[str, str] = {}  # a family list -> how it is written, where it is looked for (the shorthand's whole declaration)
     for element in root.iter():  # every element of every face: the common one, no family and no style, settled at once
         if (value := element.get("font-family")) is not None:
-            asked.add(value)
-        if "family" in element.get("style", "").casefold():
-            asked.update(value for name, value, _ in declarations(element) if name == "font-family")
+            asked.setdefault(value, value)
+        if "font" in (style := element.get("style", "").casefold()) and ("family" in style or "font:" in style.replace(" ", "")):
+            for name, value, written in declarations(element):
+                if name == "font-family":
+                    asked.setdefault(value, value)
+                elif name == "font" and not written.startswith('font="') and (parts := shorthand(value)) is not None and parts[2]:
+                    asked.setdefault(parts[2], written)
     errors = []
-    for value in sorted(asked):
+    for value, written in sorted(asked.items()):
         for name in (n.strip().strip("'\"") for n in value.split(",")):
             if name in families:
                 break
@@ -309,7 +348,8 @@ def _font_families(root: ET.Element, fonts: Fonts, template: Path, what: str, so
                 # `dejavu sans` for DejaVu Sans: the family spelt otherwise (its case is compared as written)
                 near = next((f for n in value.split(",") for f in sorted(families) if f.casefold() == n.strip().strip("'\"").casefold()), None)
                 meant = f" (did you mean {near!r}?)" if near else did_you_mean(name, sorted(families))
-                errors.append(ContentError(*written_at(sources, value, template), None, f"{what}: font-family {value!r} names none of the game's fonts "
+                shown = f"font-family {value!r}" if written == value else f"the font family {value!r} of {written!r}"
+                errors.append(ContentError(*written_at(sources, written, template), None, f"{what}: {shown} names none of the game's fonts "
                                            f"({', '.join(sorted(families))}): add its files to game.yaml `fonts:` or use one of those{meant}"))
                 break
     return errors
@@ -417,6 +457,7 @@ class ComponentRenderer:
                 error = self.locator.lacking_at(failed.text, failed.lacking, error.message, Path(error.path or self.game.templates_dir / template), error.line)
             if isinstance(failed, UnknownIcon):  # most often a content typo: at the record's cell
                 error = _at_record_field(self.game, item, failed.ident, error, what)
+            error = _at_empty_field(self.game, item, error, what, partial(self._sources, template))
             add_folded(self.errors, error, what)
             return None
         where = self.game.templates_dir / template

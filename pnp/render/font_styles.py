@@ -95,7 +95,7 @@ def unmeasured(root: ET.Element, template: Path, what: str, sources: Sources) ->
     return None
 
 
-def _shorthand(value: str) -> tuple[str, str, str] | None:
+def shorthand(value: str) -> tuple[str, str, str] | None:
     """`font: [style] [variant] [weight] [stretch] size[/line-height] family` as (style,
     weight, family), the ones it leaves out normal; None for a system font keyword."""
     words = value.split()
@@ -142,7 +142,7 @@ def resolved(root: ET.Element, families: set[str], family: str) -> Iterator[Reso
     while waiting:
         element, family, weight, italic, weight_written, style_written = waiting.pop()
         for name, value, written in declarations(element):
-            parts = _shorthand(value) if name == "font" else None
+            parts = shorthand(value) if name == "font" else None
             if name == "font" and parts is None:  # a system font keyword: nothing to check
                 continue
             style_value, weight_value, family_value = parts or (
