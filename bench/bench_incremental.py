@@ -14,6 +14,8 @@ commit with the same in its `.venv`. For each, on a copy of its own checkout's f
 - one card (YAML): one food card's title in content/cave/food.yaml edited,
 - one row (CSV): one row's title in content/cave/events.csv edited,
 - one rule text (YAML): the leader board's stacks heading in content/tasty-humans/rules.yaml,
+- the floor: a fresh Python of the install importing the third-party libraries an edit's
+  build needs (`FLOOR`), nothing of pnp,
 
 each the fastest of N rounds (the installs take turns), and the edit's share of the
 cold build: the target is at most a quarter. The same edits are then timed in one Python
@@ -51,6 +53,19 @@ def pnp_of(venv: Path) -> Path:
     if not found.is_file():
         raise SystemExit(f"{venv}: no bin/pnp (make it with `python -m venv {venv} && {venv}/bin/pip install .`)")
     return found
+
+
+# the third-party libraries a one-card edit's build imports (the CLI, templates, content
+# checks, PDFs): what no change to pnp's own code can take off an edit from the shell
+FLOOR = "import typer, jinja2, pydantic, pikepdf, yaml, typst"
+
+
+def floor(pnp: Path) -> float:
+    """The wall time of a fresh Python of the install that imports FLOOR and nothing of pnp."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    start = time.perf_counter()
+    subprocess.run([str(pnp.parent / "python"), "-c", FLOOR], check=True, env=env)
+    return time.perf_counter() - start
 
 
 def timed(pnp: Path, project: Path, *args: str) -> float:
@@ -128,6 +143,7 @@ def measure(pnp: Path, project: Path, round: int) -> dict[str, float]:
         assert old in text, (rel, old)
         path.write_text(text.replace(old, new.format(n=f"{n}.{round}"), 1))
         found[name] = timed(pnp, project)
+    found["floor: the libraries' imports"] = floor(pnp)
     return found
 
 
@@ -164,6 +180,9 @@ def main() -> None:
     for row in in_one["new"]:
         print(f"{row:40}" + "".join(f"{found[row]:10.2f}" for found in in_one.values()))
     failed = False
+    row = "floor: the libraries' imports"
+    for label, found in results.items():
+        print(f"{label}: {row} ({FLOOR[7:]}) alone cost {found[row] / found['cold']:.0%} of a cold build")
     for label, found in results.items():
         for row in EDITS:
             share = found[row] / found["cold"]

@@ -27,6 +27,27 @@ from pnp.bytecode import WholeFileCache as _WholeFileCache
 ])
 def test_an_event_handler_is_found_where_a_face_writes_one(text: str, found: bool):
     assert (hrefs.EVENT.search(text.lower()) is not None) is found
+    assert hrefs._may_refer(text.lower()) is found  # the quick look says what EVENT does
+
+
+def test_the_quick_look_for_what_could_refer_out_finds_what_markers_and_event_find():
+    """`_may_refer`, which every face a build renders or reuses passes (in fewer looks than one
+    a marker and EVENT tried at every white space), says what the plain look says: on each
+    marker and handler in a face, and on strings made of their pieces."""
+    import random
+
+    def plain(low: str) -> bool:
+        return any(m in low for m in hrefs.MARKERS) or hrefs.EVENT.search(low) is not None
+
+    face = '<svg xmlns="http://www.w3.org/2000/svg"><text font-family="x" fill="none">one on to {}</text></svg>'
+    texts = [face.format(m) for m in hrefs.MARKERS] + [face.format(""), face.format("\tonload =")]
+    pieces = ["on", "o", "n", "=", " ", "\n", ":", "x", "(", "@", "set", "<", "!", "&", "#", "\\", "url", "src", "ject",
+              "ob", "anim", "ate", "discard", "href", "\u2003", "image", "-"]
+    rng = random.Random(24)
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12))) for _ in range(20000)]
+    for low in texts:
+        assert hrefs._may_refer(low) is plain(low), low
+    assert any(plain(low) for low in texts) and not all(plain(low) for low in texts)
 
 
 def _cache_file(cache: _WholeFileCache, env: jinja2.Environment, source: str) -> str:

@@ -346,12 +346,12 @@ def test_the_colour_check_accepts_exactly_what_the_renderers_draw(tmp_path: Path
     from PIL import Image, ImageColor
 
     from pnp.formats.raster import svg_to_image
-    from pnp.load.paint import KEYWORDS, _names, is_colour
+    from pnp.load.paint import COLOUR_NAMES, KEYWORDS, is_colour
 
     ground, inherited, current = (18, 52, 86), (255, 136, 0), (0, 255, 0)
     meant = {"none": ground, "transparent": ground, "currentColor": current, "inherit": inherited, "initial": (0, 0, 0),
              "context-fill": ground, "context-stroke": ground}  # outside a marker, context paints are none
-    accepted = sorted(_names()) + [k for k in KEYWORDS if k not in meant] + ["DarkGrey", " red "] + list(meant)
+    accepted = sorted(COLOUR_NAMES) + [k for k in KEYWORDS if k not in meant] + ["DarkGrey", " red "] + list(meant)
     refused = ["rebeccapurple", "RebeccaPurple", "None", "NONE", "currentcolor", "CurrentColor", "Inherit", "unset"]
     paints = accepted + refused
     stripes = "".join(f'<rect y="{4 * n}" width="10" height="4" fill="{p}"/>' for n, p in enumerate(paints))
@@ -368,6 +368,20 @@ def test_the_colour_check_accepts_exactly_what_the_renderers_draw(tmp_path: Path
         for paint, colour in zip(paints, drawn):
             expected = meant.get(paint) or (ImageColor.getrgb(paint.strip())[:3] if paint in accepted else (0, 0, 0))
             assert (is_colour(paint), colour) == (paint in accepted, expected), paint
+
+
+def test_the_colour_names_are_pillows_but_those_the_renderers_lack_and_need_no_pillow():
+    """The names written out in pnp/load/paint.py are Pillow's table of CSS colours but the one
+    usvg lacks, and `transparent`; checking a colour imports no Pillow (before: every build
+    that checked a face's paints imported it, some 10 ms)."""
+    from PIL import ImageColor
+
+    from pnp.load.paint import COLOUR_NAMES, UNDRAWN
+
+    assert COLOUR_NAMES == frozenset(ImageColor.colormap) - UNDRAWN | {"transparent"}
+    code = "import sys; from pnp.load.paint import is_colour; assert is_colour('DarkGrey'); print('PIL' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_a_colour_from_a_record_is_told_at_its_field_and_good_ones_pass(demo: Project):

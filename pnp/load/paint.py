@@ -28,13 +28,28 @@ KEYWORDS = ("none", "currentColor", "inherit", "context-fill", "context-stroke",
 UNDRAWN = frozenset({"rebeccapurple"})
 
 
-@functools.cache
-def _names() -> frozenset[str]:
-    """The colour names the renderers draw: Pillow's table of CSS names but those usvg lacks
-    (Pillow is imported when first needed: `pnp score` never draws)."""
-    from PIL import ImageColor
-
-    return frozenset(ImageColor.colormap) - UNDRAWN | {"transparent"}
+# The colour names the renderers draw: SVG 1.1's (CSS Color 3's), what usvg knows, and
+# `transparent`. Written out rather than read from Pillow's table (CSS Color 4, that is these
+# and `rebeccapurple`): importing Pillow costs every build some 10 ms, and a build that draws
+# no picture needs nothing else of it (tests/test_template_checks.py draws each name and
+# checks this table against Pillow's).
+COLOUR_NAMES = frozenset("""
+    aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood
+    cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod
+    darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon
+    darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray
+    dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green
+    greenyellow grey honeydew hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon
+    lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon
+    lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen magenta
+    maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen
+    mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace olive
+    olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru
+    pink plum powderblue purple red rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna
+    silver skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle tomato turquoise violet
+    wheat white whitesmoke yellow yellowgreen
+    transparent
+""".split())
 
 
 @functools.lru_cache(maxsize=1024)  # every face of a deck repeats a few colours (bounded: values are a project's)
@@ -47,7 +62,7 @@ def is_colour(value: str) -> bool:
     word = stripped.casefold()
     if word.startswith("#"):
         return HEX.fullmatch(word) is not None
-    return "(" in word or word in _names() or stripped in KEYWORDS
+    return "(" in word or word in COLOUR_NAMES or stripped in KEYWORDS
 
 
 def paints(attrs: dict[str, str]) -> list[tuple[str, str, str]]:
