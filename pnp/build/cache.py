@@ -4,7 +4,9 @@ build wrote. The one interface: `BuildCache` (one game's cache file), `code_stam
 `render_cached`, and pnp/build/witness.py for a whole build.
 
 The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
-holds the SVG of every face with what the face read while it rendered (its trace), and
+holds the SVG of every face with what the face read while it rendered (its trace), its
+pictures by `asset()` name (their bytes are read again from the art file, which the key
+witnesses (5): a picture is not copied once per face into the cache), and
 for every output file the digest of its inputs and its size. A missing, unreadable or
 foreign cache file simply means a full rebuild; it is checked, not trusted.
 
@@ -87,7 +89,7 @@ from ..render.faces import ComponentRenderer, Face, Piece, RenderedComponent
 if TYPE_CHECKING:
     from .driver import Tally
 
-CACHE_FORMAT = 4  # 4: a face's picture placements
+CACHE_FORMAT = 5  # 4: a face's picture placements; 5: its pictures by name, not inline
 _KEPT = re.compile(r"[0-9a-f]{32}\.sealed")  # a typeset document's name (`BuildCache.keep_typeset`)
 
 
@@ -138,6 +140,7 @@ class BuildCache:
         self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
         # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...], [placement, ...]]
+        # (svg: [text, art name, text, ..., text], the face cut at the pictures it embeds, `by_reference`)
         # (a placement: a raster picture's size as drawn, `sharpness.Placement.kept`)
         # (a face rendered now: its facts as tuples, written the same)
         self.faces: dict[str, list] = {}
@@ -178,20 +181,25 @@ class BuildCache:
         self.loaded = None
         self.reuse_typeset = False
 
-    def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool]) -> str | None:
+    def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool],
+             uri: Callable[[str], str | None]) -> str | None:
         """The cached SVG of a face whose art (`asset()` names) still reads the same and
-        whose templates and facts still hold, marking it as still in use. The cache file
-        is checked, not trusted: a face in it that refers outside itself is rendered again."""
+        whose templates and facts still hold, marking it as still in use; its pictures are
+        put back from `uri` (`Assets.uri`). The cache file is checked, not trusted: a face
+        in it that refers outside itself is rendered again."""
         entry = self.old_faces.get(key)
         if entry is None or any(fingerprint(name) != known for name, known in entry[1].items()) or not holds(entry[2], entry[3]):
             return None
-        if external_reference(entry[0]) is not None:
+        svg = _joined(entry[0], uri)
+        if svg is None or external_reference(svg) is not None:
             return None
         self.faces[key] = entry
-        return entry[0]
+        return svg
 
-    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any], placed: list[list]) -> None:
-        self.faces[key] = [svg, art, templates, facts, placed]
+    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any], placed: list[list],
+                  uris: dict[str, str]) -> None:
+        """Keep a face rendered now; `uris`: the data URI of each picture it asked for, by name."""
+        self.faces[key] = [by_reference(svg, uris), art, templates, facts, placed]
 
     def placed(self, key: str) -> list[list]:
         """The picture placements kept with a face `face` gave (`sharpness.Placement.kept`)."""
@@ -279,11 +287,41 @@ class BuildCache:
         return True
 
 
+def by_reference(svg: str, uris: dict[str, str]) -> list[str]:
+    """`svg` cut at each picture it embeds: [text, name, text, ..., text], names at odd places.
+    A face embeds its pictures whole (a few MB each): kept inline, a deck of 300 faces
+    showing one picture made a cache of 300 copies, past what pnp reads back (files.MAX_RECORD)."""
+    parts = [svg]
+    for name, uri in sorted(uris.items(), key=lambda named: -len(named[1])):  # the longest first: one may hold another
+        cut: list[str] = []
+        for i, part in enumerate(parts):
+            if i % 2:  # a name
+                cut.append(part)
+                continue
+            for j, text in enumerate(part.split(uri)):
+                cut += [name, text] if j else [text]
+        parts = cut
+    return parts
+
+
+def _joined(parts: list[str], uri: Callable[[str], str | None]) -> str | None:
+    """The SVG `by_reference` cut, its pictures put back; None when one is refused now."""
+    out = []
+    for i, part in enumerate(parts):
+        found = uri(part) if i % 2 else part
+        if found is None:
+            return None
+        out.append(found)
+    return "".join(out)
+
+
 def _is_face(entry: Any) -> bool:
     def strings(d: Any) -> bool:
         return isinstance(d, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in d.items())
 
-    return (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], list) and all(is_kept(p) for p in entry[4]) and isinstance(entry[0], str) and strings(entry[1]) and strings(entry[2])
+    return (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], list) and all(is_kept(p) for p in entry[4]) and strings(entry[1]) and strings(entry[2])
+            and isinstance(entry[0], list) and len(entry[0]) % 2 == 1 and all(isinstance(p, str) for p in entry[0])
+            and all(name in entry[1] for name in entry[0][1::2])  # a picture the face's art witnesses
             and isinstance(entry[3], list) and all(isinstance(f, list) and len(f) == 3 and isinstance(f[0], list) and len(f[0]) > 0
                                                    and f[1] in ("s", "w") and isinstance(f[2], str) for f in entry[3]))
 
@@ -322,7 +360,7 @@ class CachedRenderer(ComponentRenderer):
               context: dict[str, Any] | None) -> Face | None:
         key = digest(self.base, comp.id, template, name, side, bleed)
         context = context if context is not None else self.context(comp, name, item, side, bleed)  # made once: checked, traced, rendered
-        svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
+        svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context), self.assets.uri)
         if svg is not None:  # its pictures warn as when it was rendered
             root = self.game.project.root
             self.note_placed(comp.id, template, [Placement.from_kept(p, root) for p in self.cache.placed(key)])
@@ -336,7 +374,8 @@ class CachedRenderer(ComponentRenderer):
             templates, facts = self.trace.stop()
         if face is not None:
             self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used}, templates, facts,
-                                 [p.kept(self.game.project.root) for p in self.placed])
+                                 [p.kept(self.game.project.root) for p in self.placed],
+                                 {art: uri for art in self.assets.used if (uri := self.assets.uris.get(art))})
         return face
 
 

@@ -152,29 +152,38 @@ class Assets:
         name = str(name)
         if name not in self.used:
             self.used[name] = calling_template()
-        if name not in self.uris:
-            where = f"content/{self.game.name}/ or assets/"
-            try:
-                path = self.game.resolve_file(name, what="image")
-                data = project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES) if path is not None else b""
-            except PnpError as exc:
-                self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *calling_template()))
-                return Markup("")
-            if path is None:
-                self.problems.append((f"image not found: {name!r} (looked in {where}){self.game.near_file(name)}", *calling_template()))
-                return Markup("")
-            kind = media_type(data)
-            if kind is None:
-                self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *calling_template()))
-                return Markup("")
-            refused = oversize(data, kind) or damaged(data, kind)
-            if refused:
-                self.problems.append((f"image {name!r}: {refused}", *calling_template()))
-                return Markup("")
-            self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
-            if kind != "image/svg+xml":  # vector art is sharp at any size
-                self.pixels[name] = raster_size(data)
-        return Markup(self.uris[name])
+        uri, problem = self._load(name)
+        if problem is not None:
+            self.problems.append((problem, *calling_template()))
+        return Markup(uri or "")
+
+    def uri(self, name: str) -> str | None:
+        """The data URI `asset(name)` gives now; None when it would be refused (noted nowhere:
+        the build cache then renders the face, which reports it)."""
+        return self._load(name)[0]
+
+    def _load(self, name: str) -> tuple[str | None, str | None]:
+        """The data URI of a picture (read once a build), or what is wrong with it."""
+        if name in self.uris:
+            return self.uris[name], None
+        where = f"content/{self.game.name}/ or assets/"
+        try:
+            path = self.game.resolve_file(name, what="image")
+            data = project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES) if path is not None else b""
+        except PnpError as exc:
+            return None, str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0])
+        if path is None:
+            return None, f"image not found: {name!r} (looked in {where}){self.game.near_file(name)}"
+        kind = media_type(data)
+        if kind is None:
+            return None, f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file"
+        refused = oversize(data, kind) or damaged(data, kind)
+        if refused:
+            return None, f"image {name!r}: {refused}"
+        self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        if kind != "image/svg+xml":  # vector art is sharp at any size
+            self.pixels[name] = raster_size(data)
+        return self.uris[name], None
 
     def drawn(self) -> dict[str, tuple[str, tuple[int, int], Path | None, int | None]]:
         """The raster pictures this face asked for, by data URI: name, pixels, and the template line that asked."""
