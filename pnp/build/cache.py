@@ -63,6 +63,7 @@ all unchanged.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -146,6 +147,7 @@ class BuildCache:
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
         self.touched = False  # some output file was written since the cache was read
+        self._pictures_ok: dict[str, bool] = {}  # a picture (`asset()` name) refers outside nothing (`_checked`)
         self.reuse_typeset = True  # not with --force
         self.typeset_used: set[str] = set()  # the typeset documents this build's book holds
         self._typeset_new: dict[str, bytes] = {}  # those typeset now, kept when the build commits
@@ -190,11 +192,23 @@ class BuildCache:
         entry = self.old_faces.get(key)
         if entry is None or any(fingerprint(name) != known for name, known in entry[1].items()) or not holds(entry[2], entry[3]):
             return None
-        svg = _joined(entry[0], uri)
-        if svg is None or external_reference(svg) is not None:
+        pictures = {name: uri(name) for name in entry[0][1::2]}
+        found = {name: picture for name, picture in pictures.items() if picture is not None}
+        if len(found) < len(pictures) or not self._checked(entry[0], found):
             return None
         self.faces[key] = entry
-        return svg
+        return _joined(entry[0], found)
+
+    def _checked(self, parts: list[str], pictures: dict[str, str]) -> bool:
+        """Whether a face cut at its pictures (`by_reference`) refers outside nothing
+        (`external_reference`): its text with a picture of a few bytes of the same kind in
+        each one's place, and each picture once a build. Parsing each face whole, MBs of
+        picture and all, cost a deck of 300 faces a minute on every edit."""
+        for name, picture in pictures.items():
+            if name not in self._pictures_ok:
+                self._pictures_ok[name] = external_reference(f'<svg xmlns="{SVG_NS}"><image href="{picture}"/></svg>') is None
+        return all(self._pictures_ok[name] for name in pictures) and external_reference(
+            _joined(parts, {name: _stand_in(picture) for name, picture in pictures.items()})) is None
 
     def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any], placed: list[list],
                   uris: dict[str, str]) -> None:
@@ -304,15 +318,22 @@ def by_reference(svg: str, uris: dict[str, str]) -> list[str]:
     return parts
 
 
-def _joined(parts: list[str], uri: Callable[[str], str | None]) -> str | None:
-    """The SVG `by_reference` cut, its pictures put back; None when one is refused now."""
-    out = []
-    for i, part in enumerate(parts):
-        found = uri(part) if i % 2 else part
-        if found is None:
-            return None
-        out.append(found)
-    return "".join(out)
+def _joined(parts: list[str], pictures: dict[str, str]) -> str:
+    """The SVG `by_reference` cut, with `pictures` (a data URI by name) put back."""
+    return "".join(pictures[part] if i % 2 else part for i, part in enumerate(parts))
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+# a picture of each kind, a few bytes long: a white pixel (Pillow reads a picture's type from its
+# bytes, whatever the URI says), an empty SVG
+_TINY = {"raster": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVQI12P4DwABAQEAG7buVgAAAABJRU5ErkJggg==",
+         "svg": base64.b64encode(f'<svg xmlns="{SVG_NS}"/>'.encode()).decode("ascii")}
+
+
+def _stand_in(uri: str) -> str:
+    """A data URI with `uri`'s head (its kind) and a picture of a few bytes."""
+    head = uri.partition(",")[0]
+    return f"{head},{_TINY['svg' if head.startswith('data:image/svg+xml') else 'raster']}"
 
 
 def _is_face(entry: Any) -> bool:
