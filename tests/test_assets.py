@@ -199,6 +199,23 @@ def test_the_warning_is_told_again_by_a_build_that_renders_no_face(art: Project)
     assert "0 faces rendered" in cached[0][0] and cached[1] == first[1]
 
 
+def test_a_jpeg_a_photo_viewer_turns_is_a_warning(art: Project):
+    """resvg and typst draw a picture inside a face as stored; a phone photo's EXIF orientation
+    (6: turn it a quarter clockwise) printed it on its side, and nothing said so. One line at
+    the asset() call, told again by a build whose faces come from the cache; untagged, nothing."""
+    line = _template_line(art, "card.svg.j2", "asset(")
+    tags = Image.Exif()
+    tags[0x0112] = 6
+    Image.new("RGB", (426, 426), "#e76f51").save(art.root / SUN, "JPEG", exif=tags)  # the kind is read from the bytes
+    out, err = _built(art)
+    assert err == [f"templates/gallery/card.svg.j2:{line}: warning: art/sun.png has EXIF orientation 6: a photo viewer shows it "
+                   "turned a quarter clockwise, print draws its pixels as stored; turn the picture itself and save it without the tag"], err
+    cached = _built(art, "--format", "svg")
+    assert "0 faces rendered" in cached[0][0] and cached[1] == err
+    Image.new("RGB", (426, 426), "#e76f51").save(art.root / SUN, "JPEG")
+    assert _built(art)[1] == []
+
+
 def test_svg_art_is_never_measured(art: Project):
     """An SVG picture stays vector in every output: however small it is drawn, no warning."""
     emblem = art.root / "assets" / "art" / "emblem.svg"

@@ -3,6 +3,7 @@ costs a full rebuild."""
 
 from __future__ import annotations
 
+import base64
 import os
 from pathlib import Path
 
@@ -800,6 +801,65 @@ def test_editing_an_art_file_rerenders_exactly_the_faces_that_use_it(deck: Proje
     (deck.root / "assets/art/t1.svg").write_text(_art("#ff0"))
     assert rebuild(deck).rendered == 1
     assert rebuild(deck).rendered == 0
+
+
+def big_picture(deck: Project) -> bytes:
+    """Every card shows one picture, a PNG of noise (as big as its pixels) of 120 KB (returned)."""
+    import io
+
+    from PIL import Image
+
+    noise = Image.frombytes("RGB", (200, 200), os.urandom(200 * 200 * 3))
+    buffer = io.BytesIO()
+    noise.save(buffer, "PNG")
+    picture = buffer.getvalue()
+    (deck.root / "assets/art").mkdir(parents=True)
+    (deck.root / "assets/art/big.png").write_bytes(picture)
+    (deck.templates_dir / "deck/card.svg.j2").write_text(
+        CARD.replace("{% endblock %}", '<image href="{{ asset(\'art/big.png\') }}" x="5" y="40" width="40" height="40"/>{% endblock %}'))
+    return picture
+
+
+def test_a_one_card_edit_of_a_deck_showing_a_big_picture_renders_that_card_alone(deck: Project, monkeypatch):
+    """Every face embeds its picture whole; the cache keeps it by name, once, not once per face
+    (it made a cache past what pnp reads back: every face rendered again after one edit)."""
+    from pnp import files
+
+    picture = big_picture(deck)
+    # what pnp reads back of a cache: room for the picture's bytes once, not for three faces' copies
+    monkeypatch.setattr(files, "MAX_RECORD", 2 * len(picture))
+    assert rebuild(deck).rendered == 6
+    assert (deck.output_dir / "deck" / CACHE_FILE).stat().st_size < len(picture)  # the faces' text alone
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    report = rebuild(deck)
+    assert report.rendered == 1 and report.changed == ("deck-print.pdf", "pdf/card.pdf", "svg/card/beta.svg")
+    # the faces taken from the cache got their picture back: the same PDF as a full build
+    out = deck.output_dir / "deck"
+    made = {rel: (out / rel).read_bytes() for rel in ("deck-print.pdf", "pdf/card.pdf", "svg/card/alpha.svg")}
+    assert rebuild(deck, force=True).rendered == 6
+    assert made == {rel: (out / rel).read_bytes() for rel in made}
+    assert base64.b64encode(picture).decode() in made["svg/card/alpha.svg"].decode()
+
+
+def test_a_cached_face_is_checked_without_its_pictures_each_picture_once_a_build(deck: Project, monkeypatch):
+    """A face from the cache is checked for what it refers to (it is input), but not parsed with
+    MBs of picture each time: its text with a tiny picture in place, and the picture once a build.
+    Before, each cached face of a deck of 300 was parsed whole, a minute of every edit."""
+    from pnp.build import cache
+
+    encoded = base64.b64encode(big_picture(deck)).decode()
+    assert rebuild(deck).rendered == 6
+    checked: list[str] = []
+
+    def recording(svg: str, parsed=None):
+        checked.append(svg)
+        return found(svg, parsed)
+
+    found = cache.external_reference
+    monkeypatch.setattr(cache, "external_reference", recording)
+    write_cards(deck, [("alpha", "Alpha", 2), ("beta", "Beta the Second", 1), ("gamma", "Gamma", 3)])
+    assert rebuild(deck).rendered == 1
+    assert len(checked) == 6 and sum(encoded in svg for svg in checked) == 1  # 5 faces, 1 picture
 
 
 def test_editing_a_plugin_helper_rerenders(deck: Project, trusted):

@@ -4,7 +4,9 @@ build wrote. The one interface: `BuildCache` (one game's cache file), `code_stam
 `render_cached`, and pnp/build/witness.py for a whole build.
 
 The cache is one JSON file per game output folder (`output/<game>/.pnp-cache.json`). It
-holds the SVG of every face with what the face read while it rendered (its trace), and
+holds the SVG of every face with what the face read while it rendered (its trace), its
+pictures by `asset()` name (their bytes are read again from the art file, which the key
+witnesses (5): a picture is not copied once per face into the cache), and
 for every output file the digest of its inputs and its size. A missing, unreadable or
 foreign cache file simply means a full rebuild; it is checked, not trusted.
 
@@ -62,6 +64,7 @@ all unchanged.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -88,7 +91,7 @@ from ..render.faces import ComponentRenderer, Face, Piece, RenderedComponent
 if TYPE_CHECKING:
     from .driver import Tally
 
-CACHE_FORMAT = 4  # 4: a face's picture placements
+CACHE_FORMAT = 5  # 4: a face's picture placements; 5: its pictures by name, not inline
 _KEPT = re.compile(r"[0-9a-f]{32}\.sealed")  # a typeset document's name (`BuildCache.keep_typeset`)
 
 
@@ -139,11 +142,13 @@ class BuildCache:
         self.old_faces: dict[str, list] = old.get("faces", {})
         self.old_files: dict[str, list] = old.get("files", {})
         # face -> [svg, {art name: fingerprint}, {template: digest}, [[path, kind, digest], ...], [placement, ...]]
+        # (svg: [text, art name, text, ..., text], the face cut at the pictures it embeds, `by_reference`)
         # (a placement: a raster picture's size as drawn, `sharpness.Placement.kept`)
         # (a face rendered now: its facts as tuples, written the same)
         self.faces: dict[str, list] = {}
         self.files: dict[str, list] = {}
         self.touched = False  # some output file was written since the cache was read
+        self._pictures_ok: dict[str, bool] = {}  # a picture (`asset()` name) refers outside nothing (`_checked`)
         self.reuse_typeset = True  # not with --force
         self.typeset_used: set[str] = set()  # the typeset documents this build's book holds
         self._typeset_new: dict[str, bytes] = {}  # those typeset now, kept when the build commits
@@ -179,20 +184,37 @@ class BuildCache:
         self.loaded = None
         self.reuse_typeset = False
 
-    def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool]) -> str | None:
+    def face(self, key: str, fingerprint: Callable[[str], str], holds: Callable[[dict[str, str], list], bool],
+             uri: Callable[[str], str | None]) -> str | None:
         """The cached SVG of a face whose art (`asset()` names) still reads the same and
-        whose templates and facts still hold, marking it as still in use. The cache file
-        is checked, not trusted: a face in it that refers outside itself is rendered again."""
+        whose templates and facts still hold, marking it as still in use; its pictures are
+        put back from `uri` (`Assets.uri`). The cache file is checked, not trusted: a face
+        in it that refers outside itself is rendered again."""
         entry = self.old_faces.get(key)
         if entry is None or any(fingerprint(name) != known for name, known in entry[1].items()) or not holds(entry[2], entry[3]):
             return None
-        if external_reference(entry[0]) is not None:
+        pictures = {name: uri(name) for name in entry[0][1::2]}
+        found = {name: picture for name, picture in pictures.items() if picture is not None}
+        if len(found) < len(pictures) or not self._checked(entry[0], found):
             return None
         self.faces[key] = entry
-        return entry[0]
+        return _joined(entry[0], found)
 
-    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any], placed: list[list]) -> None:
-        self.faces[key] = [svg, art, templates, facts, placed]
+    def _checked(self, parts: list[str], pictures: dict[str, str]) -> bool:
+        """Whether a face cut at its pictures (`by_reference`) refers outside nothing
+        (`external_reference`): its text with a picture of a few bytes of the same kind in
+        each one's place, and each picture once a build. Parsing each face whole, MBs of
+        picture and all, cost a deck of 300 faces a minute on every edit."""
+        for name, picture in pictures.items():
+            if name not in self._pictures_ok:
+                self._pictures_ok[name] = external_reference(f'<svg xmlns="{SVG_NS}"><image href="{picture}"/></svg>') is None
+        return all(self._pictures_ok[name] for name in pictures) and external_reference(
+            _joined(parts, {name: _stand_in(picture) for name, picture in pictures.items()})) is None
+
+    def keep_face(self, key: str, svg: str, art: dict[str, str], templates: dict[str, str], facts: list[Any], placed: list[list],
+                  uris: dict[str, str]) -> None:
+        """Keep a face rendered now; `uris`: the data URI of each picture it asked for, by name."""
+        self.faces[key] = [by_reference(svg, uris), art, templates, facts, placed]
 
     def placed(self, key: str) -> list[list]:
         """The picture placements kept with a face `face` gave (`sharpness.Placement.kept`)."""
@@ -280,11 +302,48 @@ class BuildCache:
         return True
 
 
+def by_reference(svg: str, uris: dict[str, str]) -> list[str]:
+    """`svg` cut at each picture it embeds: [text, name, text, ..., text], names at odd places.
+    A face embeds its pictures whole (a few MB each): kept inline, a deck of 300 faces
+    showing one picture made a cache of 300 copies, past what pnp reads back (files.MAX_RECORD)."""
+    parts = [svg]
+    for name, uri in sorted(uris.items(), key=lambda named: -len(named[1])):  # the longest first: one may hold another
+        cut: list[str] = []
+        for i, part in enumerate(parts):
+            if i % 2:  # a name
+                cut.append(part)
+                continue
+            for j, text in enumerate(part.split(uri)):
+                cut += [name, text] if j else [text]
+        parts = cut
+    return parts
+
+
+def _joined(parts: list[str], pictures: dict[str, str]) -> str:
+    """The SVG `by_reference` cut, with `pictures` (a data URI by name) put back."""
+    return "".join(pictures[part] if i % 2 else part for i, part in enumerate(parts))
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+# a picture of each kind, a few bytes long: a white pixel (Pillow reads a picture's type from its
+# bytes, whatever the URI says), an empty SVG
+_TINY = {"raster": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVQI12P4DwABAQEAG7buVgAAAABJRU5ErkJggg==",
+         "svg": base64.b64encode(f'<svg xmlns="{SVG_NS}"/>'.encode()).decode("ascii")}
+
+
+def _stand_in(uri: str) -> str:
+    """A data URI with `uri`'s head (its kind) and a picture of a few bytes."""
+    head = uri.partition(",")[0]
+    return f"{head},{_TINY['svg' if head.startswith('data:image/svg+xml') else 'raster']}"
+
+
 def _is_face(entry: Any) -> bool:
     def strings(d: Any) -> bool:
         return isinstance(d, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in d.items())
 
-    return (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], list) and all(is_kept(p) for p in entry[4]) and isinstance(entry[0], str) and strings(entry[1]) and strings(entry[2])
+    return (isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], list) and all(is_kept(p) for p in entry[4]) and strings(entry[1]) and strings(entry[2])
+            and isinstance(entry[0], list) and len(entry[0]) % 2 == 1 and all(isinstance(p, str) for p in entry[0])
+            and all(name in entry[1] for name in entry[0][1::2])  # a picture the face's art witnesses
             and isinstance(entry[3], list) and all(isinstance(f, list) and len(f) == 3 and isinstance(f[0], list) and len(f[0]) > 0
                                                    and f[1] in ("s", "w") and isinstance(f[2], str) for f in entry[3]))
 
@@ -323,7 +382,7 @@ class CachedRenderer(ComponentRenderer):
               context: dict[str, Any] | None) -> Face | None:
         key = digest(self.base, comp.id, template, name, side, bleed)
         context = context if context is not None else self.context(comp, name, item, side, bleed)  # made once: checked, traced, rendered
-        svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context))
+        svg = self.cache.face(key, self.assets.fingerprint, lambda templates, facts: self.trace.holds(templates, facts, context), self.assets.uri)
         if svg is not None:  # its pictures warn as when it was rendered
             root = self.game.project.root
             self.note_placed(comp.id, template, [Placement.from_kept(p, root) for p in self.cache.placed(key)])
@@ -337,7 +396,8 @@ class CachedRenderer(ComponentRenderer):
             templates, facts = self.trace.stop()
         if face is not None:
             self.cache.keep_face(key, face.svg, {art: self.assets.fingerprint(art) for art in self.assets.used}, templates, facts,
-                                 [p.kept(self.game.project.root) for p in self.placed])
+                                 [p.kept(self.game.project.root) for p in self.placed],
+                                 {art: uri for art in self.assets.used if (uri := self.assets.uris.get(art))})
         return face
 
 

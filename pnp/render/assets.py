@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 _TRUNCATION = threading.Lock()  # damaged() switches Pillow's LOAD_TRUNCATED_IMAGES off for a while
 KINDS = {b"\x89PNG\r\n\x1a\n": "image/png", b"\xff\xd8\xff": "image/jpeg"}
 DRAWN = ("PNG", "JPEG", "GIF", "WEBP")  # the raster types resvg and typst draw: Pillow reads no other's header
+# A JPEG's EXIF orientation (tag 274): how a photo viewer turns its stored pixels to show it. resvg
+# and typst draw a picture inside an SVG as stored (a phone photo tagged 6 prints on its side).
+TURNS = {2: "mirrored", 3: "upside down", 4: "mirrored upside down", 5: "mirrored and turned a quarter",
+         6: "turned a quarter clockwise", 7: "mirrored and turned a quarter", 8: "turned a quarter anticlockwise"}
 
 
 def media_type(data: bytes) -> str | None:
@@ -98,6 +102,20 @@ def raster_size(data: bytes) -> tuple[int, int]:
             return picture.size
 
 
+def orientation(data: bytes) -> int:
+    """A JPEG's EXIF orientation (1, as stored, when it has none or is no JPEG)."""
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data), formats=("JPEG",)) as picture:
+                found = picture.getexif().get(0x0112, 1)
+    except Exception:  # Pillow raises what its readers raise: a tag it cannot read turns nothing
+        return 1
+    return found if type(found) is int else 1
+
+
 def damaged(data: bytes, kind: str) -> str | None:
     """Why a PNG's or JPEG's file is damaged (cut short, a PNG chunk that fails its checksum,
     JPEG scan data that breaks off), or None. The engines differ on such a file (typst refuses
@@ -146,35 +164,47 @@ class Assets:
         # the names asked for since the last start(), in order, each with the template line that first asked
         self.used: dict[str, tuple[Path | None, int | None]] = {}
         self.pixels: dict[str, tuple[int, int]] = {}  # a raster picture's width and height, by name (pnp/render/sharpness.py)
+        self.turned: dict[str, int] = {}  # a JPEG's EXIF orientation, by name, when a viewer turns it (TURNS)
         self._prints: dict[str, str] = {}
 
     def __call__(self, name: str) -> Markup:
         name = str(name)
         if name not in self.used:
             self.used[name] = calling_template()
-        if name not in self.uris:
-            where = f"content/{self.game.name}/ or assets/"
-            try:
-                path = self.game.resolve_file(name, what="image")
-                data = project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES) if path is not None else b""
-            except PnpError as exc:
-                self.problems.append((str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0]), *calling_template()))
-                return Markup("")
-            if path is None:
-                self.problems.append((f"image not found: {name!r} (looked in {where}){self.game.near_file(name)}", *calling_template()))
-                return Markup("")
-            kind = media_type(data)
-            if kind is None:
-                self.problems.append((f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file", *calling_template()))
-                return Markup("")
-            refused = oversize(data, kind) or damaged(data, kind)
-            if refused:
-                self.problems.append((f"image {name!r}: {refused}", *calling_template()))
-                return Markup("")
-            self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
-            if kind != "image/svg+xml":  # vector art is sharp at any size
-                self.pixels[name] = raster_size(data)
-        return Markup(self.uris[name])
+        uri, problem = self._load(name)
+        if problem is not None:
+            self.problems.append((problem, *calling_template()))
+        return Markup(uri or "")
+
+    def uri(self, name: str) -> str | None:
+        """The data URI `asset(name)` gives now; None when it would be refused (noted nowhere:
+        the build cache then renders the face, which reports it)."""
+        return self._load(name)[0]
+
+    def _load(self, name: str) -> tuple[str | None, str | None]:
+        """The data URI of a picture (read once a build), or what is wrong with it."""
+        if name in self.uris:
+            return self.uris[name], None
+        where = f"content/{self.game.name}/ or assets/"
+        try:
+            path = self.game.resolve_file(name, what="image")
+            data = project_files.read_bytes(self.game.project.root, path, None, "image", PICTURES) if path is not None else b""
+        except PnpError as exc:
+            return None, str(exc.errors[0].message if isinstance(exc.errors[0], ContentError) else exc.errors[0])
+        if path is None:
+            return None, f"image not found: {name!r} (looked in {where}){self.game.near_file(name)}"
+        kind = media_type(data)
+        if kind is None:
+            return None, f"cannot use {name!r} as an image: expected a PNG, JPEG or SVG file"
+        refused = oversize(data, kind) or damaged(data, kind)
+        if refused:
+            return None, f"image {name!r}: {refused}"
+        self.uris[name] = f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+        if kind != "image/svg+xml":  # vector art is sharp at any size
+            self.pixels[name] = raster_size(data)
+        if kind == "image/jpeg" and (turn := orientation(data)) in TURNS:
+            self.turned[name] = turn
+        return self.uris[name], None
 
     def drawn(self) -> dict[str, tuple[str, tuple[int, int], Path | None, int | None]]:
         """The raster pictures this face asked for, by data URI: name, pixels, and the template line that asked."""

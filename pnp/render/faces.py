@@ -594,9 +594,13 @@ class ComponentRenderer:
         found: dict[str, list[ContentError]] = {}
         for first, warning in unused_defaults(self._records, guards, self.game.plain.blank):
             found.setdefault(first, []).append(warning)
+        told: set[str] = set()
         for first, template, placement in self._pictures.values():
             if (blurry := placement.warning(self.game.templates_dir / template)) is not None:
                 found.setdefault(first, []).append(blurry)
+            if (turn := self.assets.turned.get(placement.name)) and placement.name not in told:  # once a picture, whatever its sizes
+                told.add(placement.name)
+                found.setdefault(first, []).append(placement.turned(turn, self.game.templates_dir / template))
         return [replace(comp, warnings=tuple(found.get(comp.spec.id, ()))) for comp in rendered]
 
 

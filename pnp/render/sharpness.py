@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..errors import ContentError
 from ..units import CSS_PX, num
+from .assets import TURNS
 
 # 150 dpi is the least most print shops accept for pictures: below it pixels and soft edges
 # show at arm's length. 300 dpi is their usual target, sharp to the eye.
@@ -65,6 +66,12 @@ class Placement:
             verdict = (f"more than print needs (over {CEILING_DPI} dpi), making every output file larger: "
                        f"{self.needs(SHARP_DPI)} ({SHARP_DPI} dpi) print sharp")
         return ContentError(self.path or template, self.line, None, f"warning: {size}, {verdict}")
+
+    def turned(self, orientation: int, template: Path) -> ContentError:
+        """The warning about a JPEG a photo viewer turns (its EXIF `orientation`, assets.TURNS) and print does not."""
+        return ContentError(self.path or template, self.line, None,
+                            f"warning: {self.name} has EXIF orientation {orientation}: a photo viewer shows it {TURNS[orientation]}, "
+                            "print draws its pixels as stored; turn the picture itself and save it without the tag")
 
     def kept(self, root: Path) -> list:
         """As the build cache keeps it (plain JSON; the template's path relative to `root` when under it)."""
