@@ -758,7 +758,7 @@ def log_export_cmd(
         from .load.project_files import chosen_output, output_folder
 
         # a typo in --out must not overwrite the game's sources (as `pnp build --out`): checked before reading the log
-        target = out_dir and chosen_output(project_at(project).root, out_dir, kind="file" if csv else "folder")
+        target = out_dir and chosen_output(project_at(project).root, out_dir, kind="file" if csv else "folder", log=db)
         games = _logged(project, db, ids or None)
         if not games:
             say(NO_GAMES_LOGGED, stderr=True)
