@@ -306,7 +306,7 @@ def watch_cmd(
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
-            say(line, stderr=error)
+            say(clip(plain(line)) if error else line, stderr=error)  # an error clipped as `fail` clips it
 
     def options() -> "BuildOptions":  # again after an edit of pnp.yaml
         return options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir, extra=set_, dpi=dpi,
