@@ -306,7 +306,7 @@ def watch_cmd(
 
     def echo(line: str, error: bool) -> None:
         if error or not quiet:
-            say(line, stderr=error)
+            say(clip(plain(line)) if error else line, stderr=error)  # an error clipped as `fail` clips it
 
     def options() -> "BuildOptions":  # again after an edit of pnp.yaml
         return options_for(project, formats=format, paper=paper, bleed=bleed, players=players, out=out_dir, extra=set_, dpi=dpi,
@@ -758,7 +758,7 @@ def log_export_cmd(
         from .load.project_files import chosen_output, output_folder
 
         # a typo in --out must not overwrite the game's sources (as `pnp build --out`): checked before reading the log
-        target = out_dir and chosen_output(project_at(project).root, out_dir, kind="file" if csv else "folder")
+        target = out_dir and chosen_output(project_at(project).root, out_dir, kind="file" if csv else "folder", log=db)
         games = _logged(project, db, ids or None)
         if not games:
             say(NO_GAMES_LOGGED, stderr=True)

@@ -243,6 +243,8 @@ class Sandbox(SandboxedEnvironment):
             size += _size_of(part, limit)
         if size > limit:
             self.check_text(size)
+        if any(part is None for part in parts):  # str_join would write 'None' into the text
+            raise jinja2.TemplateRuntimeError(NONE_JOINED)
         return self.count(join(parts))
 
     def count(self, value: Any, items: int = 0) -> Any:
@@ -567,8 +569,13 @@ Sandbox.code_generator_class = _Code
 Sandbox.template_class = OutlinedTemplate
 
 
-NONE_PRINTED = ("an empty value (None) would print as 'None': a YAML key with nothing after it is null; "
-                "expected a value there, or `| default('', true)` where it may be empty")
+# what each refusal of an empty value ends with: `pnp.render.faces` finds it by these words
+EMPTY_HINT = "a YAML key with nothing after it is null; expected a value there, or `| default('', true)` where it may be empty"
+NONE_PRINTED = f"an empty value (None) would print as 'None': {EMPTY_HINT}"
+NONE_JOINED = f"an empty value (None) joined with `~` is taken as the text 'None': {EMPTY_HINT}"
+# the filters that take their value as a text: given None, each makes the word 'None' of it ('NONE')
+TEXT_FILTERS = ("capitalize", "center", "e", "escape", "forceescape", "indent", "lower", "replace", "safe", "string",
+                "striptags", "title", "trim", "truncate", "upper", "urlencode", "urlize", "wordcount", "wordwrap")
 
 
 @jinja2.pass_environment
@@ -711,7 +718,24 @@ def environment(given: Copier | None = None, **options: Any) -> Sandbox:
     env.filters["attr"] = _attr
     for name in ("first", "last"):
         env.filters[name] = _said_empty(env, name, env.filters[name])
+    for name in TEXT_FILTERS:
+        env.filters[name] = _not_none(name, env.filters[name])
     return env
+
+
+def _not_none(name: str, fn: Any) -> Any:
+    """Filter `fn`, which takes its value as a text, refusing None (a YAML key left empty):
+    `{{ item.title | upper }}` would print 'NONE', as silently as `{{ item.title }}` would 'None'."""
+    passes = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
+    said = f"an empty value (None) given to `| {name}` is taken as the text 'None': {EMPTY_HINT}"
+
+    @functools.wraps(fn)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > passes and args[passes] is None:
+            raise jinja2.TemplateRuntimeError(said)
+        return fn(*args, **kwargs)
+
+    return checked
 
 
 def _said_empty(env: Sandbox, name: str, fn: Any) -> Any:

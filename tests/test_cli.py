@@ -300,6 +300,8 @@ def test_out_among_the_projects_sources_is_refused(demo: Project, out: str, said
     (["sheet", "tasty-humans", "-n", "2", "--template"], "pnp.yaml", "is the project's pnp.yaml", "file"),
     (["sheet", "tasty-humans", "-n", "2"], "templates/tasty-humans", "lies in the project's templates/ folder", "folder"),
     (["log", "export", "--csv"], "content/tasty-humans/leaders.yaml", "lies in the project's content/ folder", "file"),
+    (["log", "export", "--csv"], "pnp-log.sqlite", "is the play-test log", "file"),
+    (["sheet", "tasty-humans", "-n", "2", "--template"], "pnp-log.sqlite", "is the play-test log", "file"),
 ])
 def test_sheet_and_log_export_out_among_the_projects_sources_is_refused(
         copy_game, trusted, command: list[str], out: str, said: str, expected: str):
@@ -312,7 +314,8 @@ def test_sheet_and_log_export_out_among_the_projects_sources_is_refused(
     before = {p: p.read_bytes() for p in sorted(project.root.rglob("*")) if p.is_file()}
     result = pnp(project, *command, "--out", str(project.root / out))
     assert result.exit_code == 2, result.output
-    wanted = ("a file for generated output, outside content/, templates/, assets/ and plugins/ and not pnp.yaml" if expected == "file" else
+    wanted = ("a file for generated output, outside content/, templates/, assets/ and plugins/ and not pnp.yaml nor the play-test log"
+              if expected == "file" else
               "a folder for generated files, not the project folder nor one holding it, and outside content/, templates/, "
               "assets/ and plugins/ (default: output/)")
     name = "log export" if command[0] == "log" else command[0]
@@ -320,3 +323,18 @@ def test_sheet_and_log_export_out_among_the_projects_sources_is_refused(
     assert {p: p.read_bytes() for p in sorted(project.root.rglob("*")) if p.is_file()} == before
     mine = pnp(project, *command, "--out", str(project.root / ("played.csv" if expected == "file" else "played")))
     assert mine.exit_code == 0, mine.output  # a file or folder of its own in the project is fine
+
+
+def test_log_export_out_onto_the_db_it_reads_is_refused(copy_game, trusted, tmp_path):
+    """Before: `pnp log export --csv --db games.sqlite --out games.sqlite` overwrote the log it
+    read with its CSV (every logged game lost); now one line, exit 2, the log as it was."""
+    project = trusted(copy_game("tasty-humans"))
+    db = tmp_path / "games.sqlite"
+    sheet = str(Path(__file__).parent.parent / "examples" / "tasty-humans-2p.yaml")
+    assert pnp(project, "log", "import", "--db", str(db), sheet).exit_code == 0
+    before = db.read_bytes()
+    result = pnp(project, "log", "export", "--csv", "--db", str(db), "--out", str(db))
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"pnp log export: --out {db}: is the play-test log: expected a file")
+    assert result.output.count("\n") == 1
+    assert db.read_bytes() == before

@@ -261,6 +261,8 @@ def test_a_misspelt_field_behind_default_is_one_warning_at_its_line(demo: Projec
 
 @pytest.mark.parametrize("guard, how", [
     ("{{ item.titel | d('?') }}", "`| d('?')` printed its default on every piece"),
+    ("{{ item.titel | d }}", "`| d` printed nothing"),  # before: "`| d('')`", an argument the template did not write
+    ("{{ item.titel | default }}", "`| default` printed nothing"),
     ("{% if item.titel is defined %}{{ item.titel }}{% endif %}", "`is defined` was false on every piece"),
 ])
 def test_a_field_one_record_has_gives_no_warning(demo: Project, guard: str, how: str):

@@ -250,6 +250,8 @@ def test_a_yaml_key_left_empty_is_an_error_not_the_word_none_on_the_face(fruit: 
 @pytest.mark.parametrize("draw, said", [
     ("{{ item.title }}", "an empty value (None) would print as 'None'"),
     ("{{ item.title | length }}", "the value is empty, which YAML reads as null (TypeError: object of type 'NoneType' has no len())"),
+    ("{{ item.title ~ item.id }}", "an empty value (None) joined with `~` is taken as the text 'None'"),  # before: "Noneb", exit 0
+    ("{{ item.title | upper }}", "an empty value (None) given to `| upper` is taken as the text 'None'"),  # before: "NONE", exit 0
 ])
 def test_a_records_field_left_empty_is_blamed_at_its_yaml_line(tmp_path: Path, monkeypatch, draw: str, said: str):
     """Before: at the template line that printed it (`card.svg.j2:3: c/b: ...`), which is right."""
@@ -263,6 +265,21 @@ def test_a_records_field_left_empty_is_blamed_at_its_yaml_line(tmp_path: Path, m
     assert result.exit_code == 2, result.output
     assert result.output.startswith(f"content/g/cards.yaml:5:5: c/b: title: {said}"), result.output
     assert result.output.rstrip().endswith("(placed by templates/g/card.svg.j2:3)"), result.output
+
+
+def test_a_template_testing_for_an_empty_field_still_builds(tmp_path: Path, monkeypatch):
+    """Refusing None joined with `~` or given to a text filter leaves alone the templates
+    that test for it first, or replace it."""
+    (tmp_path / "content/g").mkdir(parents=True)
+    (tmp_path / "templates/g").mkdir(parents=True)
+    (tmp_path / "content/g/game.yaml").write_text("title: G\ncomponents:\n  - {id: c, name: C, size: poker, items: cards.cards, front: card.svg.j2}\n")
+    (tmp_path / "content/g/cards.yaml").write_text("cards:\n  - id: a\n    title: Alpha\n  - id: b\n    title:\n")
+    draw = ("{% if item.title %}{{ item.title | upper ~ item.id }}{% endif %}{{ 'none' if item.title is none }}"
+            "{{ item.title | default('x', true) | upper ~ '!' }}{{ (item.title or '') ~ item.id }}")
+    (tmp_path / "templates/g/card.svg.j2").write_text('{% extends "pnp/base.svg.j2" %}\n{% block body %}\n<text>' + draw + "</text>\n{% endblock %}\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["validate", "g"])
+    assert result.exit_code == 0, result.output
 
 
 def test_an_xlsx_sheet_is_read_like_the_csv(fruit: Project):

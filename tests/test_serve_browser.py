@@ -985,3 +985,27 @@ def test_the_page_says_what_the_components_print_and_the_forms_labels_not_the_sh
         assert "troll" in logged["by_monster"] and "line-hand" in logged["by_leader"]  # the log's keys stay ids
     finally:
         server.stop()
+
+
+def test_the_start_page_lists_the_tables_games_by_title_and_a_readable_time(browser: Any, tmp_path: Path):
+    """Before: "tasty-humans: Ana, Ben 2026-11-28T02:42:24Z", and the rule versions as
+    "Published rules (published)": the start page says the game's title and when it started as
+    the phone says a time, and a rule version's title alone where it says its id; the API
+    keeps the ids and the ISO time."""
+    server = Server(tmp_path / "log.sqlite", "t0ken-for-the-table")
+    try:
+        host = phone(browser)
+        host.goto(server.url())
+        host.select_option("#game", "tasty-humans")
+        assert host.eval_on_selector_all("#rules option", "os => os.map(o => o.textContent)") == ["Published rules", "Rules 0.2.8"]
+        start_game(host, server, "tasty-humans", ["Ana", "Ben"], "published")
+        host.goto(server.url())
+        host.wait_for_selector("text=Games at this table", timeout=WAIT)
+        (line,) = host.eval_on_selector_all("section ul li", "ls => ls.map(l => l.textContent)")
+        listed = host.request.get(server.path("api/sessions")).json()[0]
+        assert (listed["game"], listed["created"][-1]) == ("tasty-humans", "Z")
+        year = listed["created"][:4]
+        assert line.startswith("Tasty Humans: Ana, Ben started ") and year in line, line
+        assert "tasty-humans" not in line and listed["created"][:10] not in line, line  # no ISO date
+    finally:
+        server.stop()

@@ -624,4 +624,28 @@ def test_pnp_watch_prints_warnings_as_pnp_build_does(demo: Project, monkeypatch:
     assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "", "")
 
 
+def test_pnp_watch_clips_its_errors_as_pnp_build_does(demo: Project, monkeypatch: pytest.MonkeyPatch):
+    """Before: a build error of `pnp watch` was printed whole (a 1500-character field name,
+    all of it); `pnp build` clips it in the middle (cli.fail). Watch does the same now."""
+    import pnp.tools.watch as watching
+    from typer.testing import CliRunner
+
+    from pnp.cli import app
+
+    long = "x" * 1500
+    template = demo.templates_dir / "demo/card.svg.j2"
+    template.write_text(template.read_text().replace("{{ item.title }}", f"{{{{ item.{long} }}}}"))
+    built = CliRunner().invoke(app, ["build", "--format", "svg", "-p", str(demo.root)])
+    assert built.exit_code == 2 and " characters)… " in built.stderr, built.stderr
+    stopped = threading.Event()
+    stopped.set()  # the first build, then the watch ends
+    real = watching.watch
+    monkeypatch.setattr(watching, "watch", lambda *args, **kwargs: real(*args, stop=stopped, **kwargs))
+    said = CliRunner().invoke(app, ["watch", "--format", "svg", "-p", str(demo.root)])
+    errors = said.stderr.splitlines()
+    assert errors[-1] == "build failed: the last good outputs are kept", errors
+    assert errors[0] == built.stderr.splitlines()[0], errors  # the same line, clipped the same
+    assert all(len(line) < 1100 for line in errors), errors
+
+
 TYPO = "card.svg.j2:6: warning: item.titel is in no record of card (did you mean 'title'?); `| default('')` printed nothing"

@@ -249,17 +249,19 @@ def led_out(root: Path, paths: Iterable[Path], outcome: str) -> None:
 
 SOURCES = ("content", "templates", "assets", "plugins")  # the project's own files: never an output folder
 CONFIG = "pnp.yaml"  # the project's settings, a source too (pnp/config.py FILE)
+LOG_NAME = "pnp-log.sqlite"  # the play-test log in the project (pnp/serve/log.py): never an output file
 
 
-def chosen_output(root: Path, out: Path, option: str = "--out", kind: str = "folder") -> Path:
+def chosen_output(root: Path, out: Path, option: str = "--out", kind: str = "folder", log: Path | None = None) -> Path:
     """`out` (the folder or, `kind` "file", the file an option names for pnp to write) as a
     real path, or an OptionError when it is the project folder, holds it, or lies in one of
-    its source folders (a file: or is its pnp.yaml): a build there would mix generated files
+    its source folders (a file: or is its pnp.yaml, or the play-test log: the project's
+    pnp-log.sqlite, or `log`, the one `--db` names): a build there would mix generated files
     into the game's sources, a file written there would overwrite one of them."""
     real, base = Path(os.path.realpath(out)), Path(os.path.realpath(root))
     sources = f"{', '.join(f'{s}/' for s in SOURCES[:-1])} and {SOURCES[-1]}/"
     if kind == "file":
-        expected = f"expected a file for generated output, outside {sources} and not {CONFIG}"
+        expected = f"expected a file for generated output, outside {sources} and not {CONFIG} nor the play-test log"
     else:
         expected = (f"expected a folder for generated files, not the project folder nor one holding it, and outside "
                     f"{sources} (default: output/)")
@@ -272,6 +274,8 @@ def chosen_output(root: Path, out: Path, option: str = "--out", kind: str = "fol
             raise OptionError(f"{option} {out}: lies in the project's {name}/ folder: {expected}")
     if kind == "file" and real == base / CONFIG:
         raise OptionError(f"{option} {out}: is the project's {CONFIG}: {expected}")
+    if kind == "file" and (real == base / LOG_NAME or (log is not None and real == Path(os.path.realpath(log)))):
+        raise OptionError(f"{option} {out}: is the play-test log: {expected}")  # writing it would wipe the games logged
     return real
 
 

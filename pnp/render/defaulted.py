@@ -58,7 +58,9 @@ def _how(guard: nodes._FilterTestCommon) -> str:
     if isinstance(guard, nodes.Test):
         return f"`is {guard.name}` was {'false' if guard.name == 'defined' else 'true'} on every piece"
     given = guard.args[:1]
-    if not given or (isinstance(given[0], nodes.Const) and given[0].value == ""):
+    if not given:  # `| d`: Jinja's default is '', but the warning quotes what the template wrote
+        return f"`| {guard.name}` printed nothing"
+    if isinstance(given[0], nodes.Const) and given[0].value == "":
         return f"`| {guard.name}('')` printed nothing"
     shown = repr(given[0].value) if isinstance(given[0], nodes.Const) else "..."
     return f"`| {guard.name}({shown})` printed its default on every piece"

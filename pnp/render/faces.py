@@ -217,7 +217,7 @@ def _at_empty_field(game: GameContent, item: Any, error: ContentError, what: str
     null: printed, or given to a filter) at the content left empty, naming the template line
     that used it, when that line names exactly one empty value: a field of the piece's record
     (`item.title`) or a content file's key (`blurb.tagline`); else the error as it is."""
-    if error.line is None or not (sandbox.NONE_PRINTED in error.message or "NoneType" in error.message):
+    if error.line is None or not (sandbox.EMPTY_HINT in error.message or "NoneType" in error.message):
         return error
     text = next((text for path, text in sources() if Path(path) == Path(error.path or "")), None)  # the face's templates, as read
     if text is None or error.line > len(lines := lines_of(text)):
@@ -240,7 +240,7 @@ def _at_empty_field(game: GameContent, item: Any, error: ContentError, what: str
         return error
     placed = locate.project_relative(Path(error.path or ""), game) + f":{error.line}"
     problem = error.message[len(what) + 2:]
-    if sandbox.NONE_PRINTED not in problem:  # a filter's or a helper's words about None: say what None is here
+    if sandbox.EMPTY_HINT not in problem:  # a filter's or a helper's words about None: say what None is here
         problem = f"the value is empty, which YAML reads as null ({problem}): expected a value there, or `| default('', true)` where it may be empty"
     return ContentError(found.path, found.line, found.column, f"{what}: {name}: {problem} (placed by {placed})")
 

@@ -27,7 +27,7 @@ from ..load import project_files
 from ..errors import ContentError, PnpError, display_name, display_path
 from . import logcheck
 
-LOG_NAME = "pnp-log.sqlite"
+LOG_NAME = project_files.LOG_NAME
 # fields to set, or how to make them from the stored ones (inside the write transaction)
 Edit = Union[dict[str, Any], Callable[[dict[str, Any]], dict[str, Any]]]
 

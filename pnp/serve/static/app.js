@@ -227,6 +227,11 @@ window.addEventListener("beforeunload", e => {
 // What a new game's request names by its key (`rules: ...`), as the start page labels it
 const HOST_LABELS = {rules: "Rule version", changes: "Rule changes", players: "Players", game: "Game"};
 
+// whether a rule version's title already says its id ("Published rules", published): then the id is not shown beside it
+function saysId(label, id) {
+  return String(label).toLowerCase().includes(String(id).toLowerCase());
+}
+
 function hostWords(err) {
   return new Error(String(err.message || err).replace(/^(rules|changes|players|game): /, (_, k) => `${HOST_LABELS[k]}: `));
 }
@@ -255,7 +260,7 @@ async function homePage() {
     if (g.rules) {
       const diff = h("div", {});
       const pick = h("select", {id: "rules", onchange: () => diff.replaceChildren(versionDifferences(g.rules.find(r => r.value === pick.value)) || "")},
-        g.rules.map(r => h("option", {value: r.value}, `${r.label} (${r.value})`)));
+        g.rules.map(r => h("option", {value: r.value}, saysId(r.label, r.value) ? r.label : `${r.label} (${r.value})`)));
       rulesBox.append(h("label", {for: "rules"}, "Rule version"), pick, diff);
     }
     count = h("select", {id: "count", onchange: () => names(Number(count.value))},
@@ -285,8 +290,12 @@ async function homePage() {
   out.append(h("section", {}, h("h1", {}, "New game"), h("label", {for: "game"}, "Game"), gameSel, rulesBox, changesBox, countBox, namesBox, err,
     h("p", {}, h("button", {id: "start", onclick: start}, "Start the game")),
     ...broken.map(g => h("div", {class: "problem", role: "alert"}, `${g.title || g.name} cannot be played: ${g.error}`))));
+  // a game by its title (its id for one no longer in the project), started at a time as the phone says it; the API keeps both ids
+  const titles = Object.fromEntries(listed.map(g => [g.name, g.title]));
+  const started = t => new Date(t).toLocaleString(undefined, {day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit"});
   if (sessions.length) out.append(h("section", {}, h("h2", {}, "Games at this table"),
-    h("ul", {}, sessions.map(s => h("li", {}, h("a", {href: `#/s/${s.id}`}, `${s.game}: ${s.players.join(", ")}`), ` ${s.created}${s.logged ? " (logged)" : ""}`)))));
+    h("ul", {}, sessions.map(s => h("li", {}, h("a", {href: `#/s/${s.id}`}, `${titles[s.game] || s.game}: ${s.players.join(", ")}`),
+      ` started ${started(s.created)}${s.logged ? " (logged)" : ""}`)))));
   out.append(h("p", {}, h("a", {class: "button", href: "#/stats"}, "Statistics of logged games")));
   app.replaceChildren(out);
   if (games.length) pickGame();
