@@ -32,7 +32,7 @@ from .load.options import resolve_all
 from .load.validation import Colour, Slug, StrictModel, validate
 from .load.yamlio import load_located
 
-FILE = "pnp.yaml"
+FILE = project_files.CONFIG
 # the formats `pnp build` writes (pnp/build/driver.py's FORMATS makes each)
 FORMAT_NAMES = ("svg", "pdf", "png", "tts", "pdf-single")
 DPI_RANGE = (10, 1200)  # of png and tts images: below, unreadable; above, files of hundreds of MB

@@ -56,7 +56,7 @@ def differences(base: dict[str, Any], other: dict[str, Any], settings: dict[str,
             return ", then ".join(str(DECIDED.get(step, step)) for step in value)
         named = dict(getattr(words, "values", {}) or {})
         if getattr(words, "names", None) == "classes":
-            named = {**{k: str(v) for k, v in _flat(values_of(values, "classes")).items()}, **named}
+            named = {**{k: str(v) for k, v in values_of(values, "classes").items()}, **named}
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, (list, tuple)):

@@ -248,7 +248,7 @@ def led_out(root: Path, paths: Iterable[Path], outcome: str) -> None:
 
 
 SOURCES = ("content", "templates", "assets", "plugins")  # the project's own files: never an output folder
-CONFIG = "pnp.yaml"  # the project's settings, a source too (pnp/config.py FILE)
+CONFIG = "pnp.yaml"  # the project's settings (pnp/config.py FILE), a source too
 LOG_NAME = "pnp-log.sqlite"  # the play-test log in the project (pnp/serve/log.py): never an output file
 
 
