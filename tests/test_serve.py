@@ -1209,3 +1209,16 @@ def test_every_setting_of_every_rule_version_has_its_words(games: Games):
         == ["Troll's craving: points for each: 4 → 3"]
     assert form.differences({"held_leader": "ignored"}, {"held_leader": "zero"}, settings) == [
         "a leader still held at the end, in the tie-break and the Balanced Diet: not one of yours: never eaten → counts as 0"]
+
+
+def test_a_text_is_uncited_in_linear_time():
+    """`uncited` runs on texts that hold a player's values: a long white space run was read
+    again from each of its characters (quadratic)."""
+    import time
+
+    from pnp.serve.forms import uncited
+
+    text = "Ana" + " " * 400_000 + "wins"
+    started = time.perf_counter()
+    assert uncited(text) == text
+    assert time.perf_counter() - started < 5.0  # seconds: a runaway, not a speed (as tests/test_hostile.py)

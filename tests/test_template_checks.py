@@ -546,6 +546,7 @@ def test_a_long_style_sheet_line_is_read_in_linear_time(demo: Project):
     "<style x\n" * 50_000,  # tags never closed: each read the rest of the text again
     "<style>\n" + "r { fill: red }\n" * 100_000 + "</style>",  # lines counted from the start per declaration
     "<style>" + "r { fill: red } " * 100_000 + "</style>",  # a column counted back to a long line's start
+    "<style>" + "a" * 200_000 + "</style>",  # text with no rule block: each character read the rest again
 ])
 def test_style_sheets_are_read_in_linear_time(text: str):
     """A project's template or icon file is read for its sheets' declarations: before, these

@@ -26,8 +26,9 @@ from ..errors import LINE_END
 SHEET = re.compile(r"<!--.*?(?:-->|$)|<style\b([^>]*)(?:>(.*?)(?:</style>|$)|$)", re.IGNORECASE | re.DOTALL)
 TYPE = re.compile(r"""\btype\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 CSS = "text/css"  # the one `type` usvg reads a sheet of (checked by drawing: not "", not TEXT/CSS, no parameters)
-# a rule, its selector up to its block (nested blocks are read flat: usvg reads no @media)
-RULE = re.compile(r"[^{}]*\{[^{}]*(?:\}|$)")
+# a rule, its selector up to its block (nested blocks are read flat: usvg reads no @media); text with
+# no block after it is matched whole and left (tried again at each of its characters: quadratic time)
+RULE = re.compile(r"[^{}]*(?:\{[^{}]*(?:\}|$))?")
 HTML_COMMENT = re.compile(r"<!--|-->|&lt;!--|--&gt;")  # as the sheet is read, or as a template writes it
 COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 # where a <style>'s sheet ends, as written: a comment, processing instruction or element (a CDATA section goes on)
@@ -72,8 +73,11 @@ def drawn_sheets(svg: str) -> list[str]:
 def usvg_rules(sheet: str) -> str:
     """`sheet` without the rules usvg drops, blanked (their lines kept): one whose selector holds
     `<!--` or `-->`, which CSS passes over between rules and usvg reads as part of the selector."""
-    return RULE.sub(lambda rule: re.sub(r"[^\n]", " ", rule.group()) if HTML_COMMENT.search(rule.group().partition("{")[0]) else rule.group(),
-                    sheet)
+    def kept(rule: re.Match[str]) -> str:
+        selector, block, _ = rule.group().partition("{")
+        return re.sub(r"[^\n]", " ", rule.group()) if block and HTML_COMMENT.search(selector) else rule.group()
+
+    return RULE.sub(kept, sheet)
 
 
 def _read(attributes: str) -> bool:

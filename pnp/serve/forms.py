@@ -166,7 +166,7 @@ def _vocabulary(fields: list[dict[str, Any]], prefix: str = "") -> dict[str, dic
 
 # A citation of the game's content file in a text pnp prints (`(rules.yaml rulings.unequal_leaders)`,
 # `(our ruling, rules.yaml)`): where a developer looks the reading up, no words for the table.
-_CITED_ALONE = re.compile(r"\s*\([\w-]+\.ya?ml(?:\s+[\w.-]+)?\)")
+_CITED_ALONE = re.compile(r"(?<!\s)\s*\([\w-]+\.ya?ml(?:\s+[\w.-]+)?\)")  # from a white space run's start: linear time
 _CITED_AFTER = re.compile(r",\s*[\w-]+\.ya?ml(?:\s+[\w.-]+)?(?=\))")
 
 
